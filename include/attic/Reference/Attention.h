@@ -1,0 +1,67 @@
+//===- Attention.h - Reference semantics of attic.attention -----*- C++ -*-===//
+//
+// The semantics that every lowering of `attic.attention` must reproduce. This
+// is deliberately plain C++ computing in double, with no MLIR dependency, and
+// it shares no code with the compiler so it can serve as an independent oracle
+// for tests and for `attic-run --check`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTIC_REFERENCE_ATTENTION_H
+#define ATTIC_REFERENCE_ATTENTION_H
+
+#include <cstdint>
+
+namespace attic::ref {
+
+struct AttentionShape {
+  int64_t batch, heads, queryLen, keyLen, headDim, valueDim;
+};
+
+enum class KeyBiasKind {
+  None,
+  PerBatch, ///< keyBias is [B, Nk].
+  PerHead,  ///< keyBias is [B, H, Nk].
+};
+
+struct AttentionOptions {
+  /// logits = scale * q.k + bias.
+  double scale;
+  /// Key j is visible to query i iff j <= i (top-left aligned, as torch SDPA
+  /// is_causal), independently of Nq and Nk.
+  bool causal = false;
+  KeyBiasKind biasKind = KeyBiasKind::None;
+  /// [B, Nk] or [B, H, Nk] depending on biasKind; -inf excludes that key.
+  const double *keyBias = nullptr;
+  /// Optional [B, Nk]; nonzero = the key may be attended, 0 = excluded.
+  const uint8_t *keyMask = nullptr;
+};
+
+/// q: [B,H,Nq,D], k: [B,H,Nk,D], v: [B,H,Nk,Dv], out: [B,H,Nq,Dv], all
+/// row-major. Each output row is the softmax-weighted (max-subtracted) sum of
+/// the value rows of the keys that are not excluded (mask 0, causal, or bias
+/// -inf). A query row with no admissible key yields a zero row, never NaN.
+/// Only one row of Nk logits is held at a time, so large N is fine.
+void attention(const AttentionShape &shape, const double *q, const double *k,
+               const double *v, const AttentionOptions &options, double *out);
+
+/// The conventional softmax scale 1/sqrt(headDim).
+double defaultScale(int64_t headDim);
+
+/// Error figures used by --check.
+struct ErrorStats {
+  /// max |actual - expected|; +inf if any difference is not finite.
+  double maxAbs;
+  /// maxAbs / max(max |expected|, tiny).
+  double maxRel;
+  /// Number of non-finite values in actual.
+  int64_t nonFinite;
+  /// Number of elements compared.
+  int64_t count;
+};
+
+ErrorStats compare(const double *actual, const double *expected, int64_t n);
+
+} // namespace attic::ref
+
+#endif // ATTIC_REFERENCE_ATTENTION_H

@@ -1,0 +1,126 @@
+//===- Attention.cpp - Reference semantics of attic.attention -------------===//
+//
+// Straightforward double-precision attention. Correctness over speed: the only
+// concession to size is that one row of logits is materialized at a time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attic/Reference/Attention.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+using namespace attic::ref;
+
+namespace {
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+
+/// The per-key bias row for (b, h), or nullptr when there is no bias.
+const double *keyBiasRow(const AttentionShape &shape,
+                         const AttentionOptions &options, int64_t b,
+                         int64_t h) {
+  switch (options.biasKind) {
+  case KeyBiasKind::None:
+    return nullptr;
+  case KeyBiasKind::PerBatch:
+    return options.keyBias + b * shape.keyLen;
+  case KeyBiasKind::PerHead:
+    return options.keyBias + (b * shape.heads + h) * shape.keyLen;
+  }
+  return nullptr;
+}
+
+double dot(const double *a, const double *b, int64_t n) {
+  double sum = 0.0;
+  for (int64_t i = 0; i < n; ++i)
+    sum += a[i] * b[i];
+  return sum;
+}
+} // namespace
+
+void attic::ref::attention(const AttentionShape &shape, const double *q,
+                           const double *k, const double *v,
+                           const AttentionOptions &options, double *out) {
+  assert((options.biasKind == KeyBiasKind::None || options.keyBias) &&
+         "a bias kind was given without bias data");
+  const int64_t nq = shape.queryLen, nk = shape.keyLen;
+  const int64_t d = shape.headDim, dv = shape.valueDim;
+
+  // Excluded keys get a -inf logit and are skipped when weighting.
+  std::vector<double> logits(static_cast<size_t>(nk));
+  for (int64_t b = 0; b < shape.batch; ++b) {
+    const uint8_t *mask = options.keyMask ? options.keyMask + b * nk : nullptr;
+    for (int64_t h = 0; h < shape.heads; ++h) {
+      const int64_t slice = b * shape.heads + h;
+      const double *qs = q + slice * nq * d;
+      const double *ks = k + slice * nk * d;
+      const double *vs = v + slice * nk * dv;
+      double *os = out + slice * nq * dv;
+      const double *bias = keyBiasRow(shape, options, b, h);
+
+      for (int64_t i = 0; i < nq; ++i) {
+        double *outRow = os + i * dv;
+        std::fill(outRow, outRow + dv, 0.0);
+
+        double maxLogit = kNegInf;
+        for (int64_t j = 0; j < nk; ++j) {
+          bool excluded = (mask && mask[j] == 0) ||
+                          (options.causal && j > i) ||
+                          (bias && bias[j] == kNegInf);
+          if (excluded) {
+            logits[j] = kNegInf;
+            continue;
+          }
+          double logit = options.scale * dot(qs + i * d, ks + j * d, d);
+          if (bias)
+            logit += bias[j];
+          logits[j] = logit;
+          maxLogit = std::max(maxLogit, logit);
+        }
+        // No admissible key: the row stays zero rather than 0/0.
+        if (maxLogit == kNegInf)
+          continue;
+
+        double sum = 0.0;
+        for (int64_t j = 0; j < nk; ++j) {
+          if (logits[j] == kNegInf)
+            continue;
+          double weight = std::exp(logits[j] - maxLogit);
+          sum += weight;
+          const double *vRow = vs + j * dv;
+          for (int64_t c = 0; c < dv; ++c)
+            outRow[c] += weight * vRow[c];
+        }
+        for (int64_t c = 0; c < dv; ++c)
+          outRow[c] /= sum;
+      }
+    }
+  }
+}
+
+double attic::ref::defaultScale(int64_t headDim) {
+  assert(headDim > 0 && "head dimension must be positive");
+  return 1.0 / std::sqrt(static_cast<double>(headDim));
+}
+
+ErrorStats attic::ref::compare(const double *actual, const double *expected,
+                               int64_t n) {
+  ErrorStats stats{0.0, 0.0, 0, n};
+  double maxExpected = 0.0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!std::isfinite(actual[i]))
+      ++stats.nonFinite;
+    double diff = std::fabs(actual[i] - expected[i]);
+    // A NaN difference must not vanish in std::max; report it as infinite.
+    if (!std::isfinite(diff))
+      diff = std::numeric_limits<double>::infinity();
+    stats.maxAbs = std::max(stats.maxAbs, diff);
+    maxExpected = std::max(maxExpected, std::fabs(expected[i]));
+  }
+  const double tiny = std::numeric_limits<double>::min();
+  stats.maxRel = stats.maxAbs / std::max(maxExpected, tiny);
+  return stats;
+}
