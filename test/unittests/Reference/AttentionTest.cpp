@@ -350,4 +350,10 @@ TEST(ReferenceCompare, NonFiniteIsCountedAndNotHidden) {
   EXPECT_EQ(stats.count, 4);
   EXPECT_EQ(stats.maxAbs, kInf);
   EXPECT_EQ(stats.maxRel, kInf);
+
+  // A NaN alone must not be swallowed by max (NaN compares false).
+  actual = {std::nan(""), 2.0, 3.0, 4.0};
+  stats = compare(actual.data(), expected.data(), 4);
+  EXPECT_EQ(stats.nonFinite, 1);
+  EXPECT_EQ(stats.maxAbs, kInf);
 }

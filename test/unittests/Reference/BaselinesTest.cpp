@@ -106,6 +106,27 @@ TEST(Baselines, CausalDiffersFromFull) {
   }
 }
 
+TEST(Baselines, HugeLogitsDoNotOverflow) {
+  // Identical keys with logits near 1000: exp without max-subtraction would
+  // overflow f32, while the right answer is the mean of the value rows.
+  const int64_t nk = 5, d = 4, dv = 3;
+  std::vector<float> q(d, 20.0f), k(nk * d, 12.5f), v(nk * dv);
+  for (int64_t i = 0; i < nk * dv; ++i)
+    v[i] = static_cast<float>(i % 7);
+  for (AttentionFn fn :
+       {attic::bench::naiveAttention, attic::bench::blasAttention}) {
+    std::vector<float> out(dv, NAN);
+    fn(1, 1, 1, nk, d, dv, q.data(), k.data(), v.data(), 1.0f, false,
+       out.data());
+    for (int64_t c = 0; c < dv; ++c) {
+      float mean = 0.0f;
+      for (int64_t j = 0; j < nk; ++j)
+        mean += v[j * dv + c] / nk;
+      EXPECT_NEAR(out[c], mean, 1e-5f);
+    }
+  }
+}
+
 TEST(Baselines, SgemmGflopsIsPositive) {
   double gflops = attic::bench::sgemmGflops(64, 3);
   EXPECT_TRUE(std::isfinite(gflops));
