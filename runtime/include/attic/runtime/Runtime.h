@@ -1,0 +1,216 @@
+/*===- attic/runtime/Runtime.h - attic runtime C API ----------------------===*
+ *
+ * The C API of attic's runtime library: dense host tensors, NumPy .npy I/O,
+ * deterministic random fills, half-precision conversions and timing. It is a
+ * plain C header so that compiled kernels, the test harness and C callers can
+ * all use it; it depends on the C++ standard library only.
+ *
+ * Conventions:
+ *  - Functions that can fail return attic_status and take `char *err,
+ *    size_t errLen`. On failure they write a one-line, NUL-terminated message
+ *    (truncated to errLen) that starts with the file path where one is
+ *    involved. `err` may be NULL.
+ *  - Tensors are row-major and contiguous; `data` is 64-byte aligned.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef ATTIC_RUNTIME_RUNTIME_H
+#define ATTIC_RUNTIME_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*===----------------------------------------------------------------------===*
+ * Element types
+ *===----------------------------------------------------------------------===*/
+
+typedef enum attic_dtype {
+  ATTIC_F32 = 0,
+  ATTIC_F16 = 1,
+  ATTIC_BF16 = 2,
+  ATTIC_F64 = 3,
+  ATTIC_I1 = 4, /* one byte per element, holding 0 or 1 */
+  ATTIC_I8 = 5,
+  ATTIC_I32 = 6,
+  ATTIC_I64 = 7
+} attic_dtype;
+
+typedef enum attic_status { ATTIC_OK = 0, ATTIC_ERROR = 1 } attic_status;
+
+/* Size in bytes of one element: F32 4, F16 2, BF16 2, F64 8, I1 1, I8 1,
+ * I32 4, I64 8. Returns 0 for a value that is not an attic_dtype. */
+size_t attic_dtype_size(attic_dtype dtype);
+
+/* "f32", "f16", "bf16", "f64", "i1", "i8", "i32", "i64"; "invalid" for a
+ * value that is not an attic_dtype. */
+const char *attic_dtype_name(attic_dtype dtype);
+
+/* Inverse of attic_dtype_name. Returns ATTIC_ERROR (leaving *dtype alone) for
+ * an unknown name. */
+attic_status attic_dtype_from_name(const char *name, attic_dtype *dtype);
+
+/*===----------------------------------------------------------------------===*
+ * Tensors
+ *===----------------------------------------------------------------------===*/
+
+#define ATTIC_MAX_RANK 8
+
+typedef struct attic_tensor {
+  attic_dtype dtype;
+  int32_t rank;
+  int64_t shape[ATTIC_MAX_RANK]; /* entries past `rank` are 0 */
+  void *data;                    /* 64-byte aligned, row-major contiguous */
+  size_t nbytes;                 /* numel * attic_dtype_size(dtype) */
+} attic_tensor;
+
+/* Number of elements: the product of the shape (1 for rank 0). Returns 0 for
+ * NULL. */
+int64_t attic_tensor_numel(const attic_tensor *t);
+
+/* Allocates zeroed, 64-byte aligned storage and fills in *t. `shape` may be
+ * NULL when rank is 0. `data` is non-NULL on success even when the tensor has
+ * no elements. Fails (ATTIC_ERROR + message, *t zeroed) on rank < 0 or > 8,
+ * negative dims, size overflow or out of memory. *t must not own storage. */
+attic_status attic_tensor_alloc(attic_tensor *t, attic_dtype dtype,
+                                int32_t rank, const int64_t *shape, char *err,
+                                size_t errLen);
+
+/* Frees the storage of *t and sets data = NULL, nbytes = 0. Safe on a zeroed
+ * struct, on an already freed tensor and on NULL. */
+void attic_tensor_free(attic_tensor *t);
+
+/* Element flatIndex (row-major) as a double, for any dtype. Returns NaN when t
+ * or its data is NULL or flatIndex is out of range. */
+double attic_tensor_get(const attic_tensor *t, int64_t flatIndex);
+
+/* Stores `value` at flatIndex, converted to the dtype: F32 and F16/BF16 round
+ * to nearest even; I1 stores value != 0; I8/I32/I64 truncate toward zero and
+ * saturate to the type's range (NaN stores 0). Does nothing when t or its data
+ * is NULL or flatIndex is out of range. */
+void attic_tensor_set(attic_tensor *t, int64_t flatIndex, double value);
+
+/*===----------------------------------------------------------------------===*
+ * NumPy .npy files
+ *
+ * Format versions 1.0, 2.0 and 3.0 are read, C order only. Accepted descr
+ * strings: '<f4' F32, '<f2' F16, '<f8' F64, '|b1' I1, '|i1' I8, '<i4' I32,
+ * '<i8' I64, and '<u2' BF16: NumPy has no bfloat16, so BF16 tensors are saved
+ * as '<u2' holding the raw bf16 bit patterns and '<u2' files load as BF16.
+ * '=' (native, little-endian on every supported host) is accepted in place
+ * of '<'; '<' and '=' are also accepted for the one-byte types. Big-endian
+ * ('>f4'), Fortran-order and other dtypes are rejected with a message, as is
+ * a file whose data is shorter or longer than the header says. I1 bytes
+ * other than 0 load as 1.
+ *
+ * attic_npy_save writes format 1.0 with the same bytes numpy.save produces
+ * (data starting at a multiple of 64 bytes), so numpy.load reads the files.
+ *===----------------------------------------------------------------------===*/
+
+/* Loads `path` into a freshly allocated *out (which must not own storage).
+ * On failure *out is zeroed. Malformed files are rejected before anything of
+ * the file's claimed size is allocated. */
+attic_status attic_npy_load(const char *path, attic_tensor *out, char *err,
+                            size_t errLen);
+
+attic_status attic_npy_save(const char *path, const attic_tensor *t,
+                            char *err, size_t errLen);
+
+/*===----------------------------------------------------------------------===*
+ * Random numbers
+ *===----------------------------------------------------------------------===*/
+
+/* Philox4x32-10 (Salmon et al., SC'11), identical to Random123's
+ * philox4x32_R(10, ...) with
+ *   key = {(uint32_t)key, (uint32_t)(key >> 32)},
+ *   ctr = {(uint32_t)counterLo, (uint32_t)(counterLo >> 32),
+ *          (uint32_t)counterHi, (uint32_t)(counterHi >> 32)},
+ * out[i] = result word i. Same numbers on every platform. */
+void attic_philox4x32(uint64_t key, uint64_t counterHi, uint64_t counterLo,
+                      uint32_t out[4]);
+
+/* Fills a tensor with uniform random values. Element i is a pure function of
+ * (seed, stream, i), independent of the tensor's shape:
+ *   32-bit draw w(i) = attic_philox4x32(seed, stream, i / 4)[i % 4]
+ *   64-bit draw r(i) = words 2j and 2j+1 (low, high) of
+ *                      attic_philox4x32(seed, stream, i / 2), j = i % 2.
+ * Floats (F32/F16/BF16/F64): u = (float)(w >> 8) * 2^-24 in [0, 1),
+ *   v = lo_f + (hi_f - lo_f) * u in float arithmetic (lo_f, hi_f = lo, hi
+ *   rounded to float), rounded to the dtype (RNE); a result that rounds to
+ *   hi_f or above is replaced by the largest dtype value below hi_f, so
+ *   values lie in [lo, hi). Requires finite lo < hi.
+ * Integers (I1/I8/I32): with a = ceil(lo), b = ceil(hi), n = b - a,
+ *   value = a + ((uint64_t)w * n >> 32); I64 uses r and a 128-bit product.
+ *   Values lie in [lo, hi). Requires 1 <= n, and [a, b) within the dtype
+ *   (n <= 2^32 for the 32-bit types). */
+attic_status attic_fill_uniform(attic_tensor *t, uint64_t seed,
+                                uint64_t stream, double lo, double hi,
+                                char *err, size_t errLen);
+
+/* Element i is 1 if u(i) < p else 0, with u(i) as for attic_fill_uniform
+ * floats; stored as 0/1 in any dtype. Requires 0 <= p <= 1. */
+attic_status attic_fill_bernoulli(attic_tensor *t, uint64_t seed,
+                                  uint64_t stream, double p, char *err,
+                                  size_t errLen);
+
+/*===----------------------------------------------------------------------===*
+ * Half-precision conversions
+ *===----------------------------------------------------------------------===*/
+
+/* IEEE binary16. Round to nearest even; overflow goes to inf; subnormals,
+ * inf and NaN (kept quiet, sign and top payload bits preserved) are exact. */
+uint16_t attic_f32_to_f16(float value);
+float attic_f16_to_f32(uint16_t bits);
+
+/* bfloat16 (the top 16 bits of a binary32). Round to nearest even; NaN stays
+ * NaN (quiet). */
+uint16_t attic_f32_to_bf16(float value);
+float attic_bf16_to_f32(uint16_t bits);
+
+/* The same roundings from double, rounding once (going through float would
+ * round twice and can be off by one ulp). */
+uint16_t attic_f64_to_f16(double value);
+uint16_t attic_f64_to_bf16(double value);
+
+/*===----------------------------------------------------------------------===*
+ * Comparison
+ *===----------------------------------------------------------------------===*/
+
+typedef struct attic_compare_result {
+  double maxAbsErr;      /* max |actual - expected| over finite pairs */
+  double maxRelErr;      /* max |actual - expected| / |expected|, expected!=0 */
+  int64_t numMismatches; /* elements failing the tolerance */
+  int64_t firstMismatch; /* flat index of the first one, or -1 */
+} attic_compare_result;
+
+/* Checks |actual - expected| <= atol + rtol * |expected| element-wise (as
+ * numpy.allclose). Two NaNs match, and infinities match when equal. The
+ * dtypes may differ; shapes must be equal. Returns ATTIC_OK when every element
+ * matches; otherwise ATTIC_ERROR with a message naming the shape mismatch or
+ * the first mismatching element and the mismatch count. `result` may be NULL;
+ * it is filled in whenever the shapes match. */
+attic_status attic_tensor_allclose(const attic_tensor *actual,
+                                   const attic_tensor *expected, double rtol,
+                                   double atol, attic_compare_result *result,
+                                   char *err, size_t errLen);
+
+/*===----------------------------------------------------------------------===*
+ * Timing
+ *===----------------------------------------------------------------------===*/
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t attic_now_ns(void);
+
+/* Sorts values in place (NaNs last) and returns the median: the middle
+ * element, or the mean of the two middle elements when n is even. Returns NaN
+ * for n == 0. */
+double attic_median(double *values, size_t n);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* ATTIC_RUNTIME_RUNTIME_H */

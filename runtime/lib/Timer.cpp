@@ -1,0 +1,29 @@
+//===- Timer.cpp - Monotonic clock and median -----------------------------===//
+
+#include "attic/runtime/Runtime.h"
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+
+extern "C" uint64_t attic_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull +
+         static_cast<uint64_t>(ts.tv_nsec);
+}
+
+extern "C" double attic_median(double *values, size_t n) {
+  if (!values || n == 0)
+    return NAN;
+  // NaNs sort last: a plain `<` is not a strict weak order with NaNs, and
+  // std::sort may then read out of bounds.
+  std::sort(values, values + n, [](double a, double b) {
+    if (std::isnan(a))
+      return false;
+    return std::isnan(b) || a < b;
+  });
+  if (n % 2 == 1)
+    return values[n / 2];
+  return values[n / 2 - 1] / 2 + values[n / 2] / 2;
+}
