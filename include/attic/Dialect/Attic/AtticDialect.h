@@ -1,0 +1,33 @@
+//===- AtticDialect.h - the attic dialect -------------------------*- C++ -*-===//
+
+#ifndef ATTIC_DIALECT_ATTIC_ATTICDIALECT_H
+#define ATTIC_DIALECT_ATTIC_ATTICDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "AtticDialect.h.inc"
+#include "AtticEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "AtticAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "AtticOps.h.inc"
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace attic {
+/// Registers the external models (one-shot bufferization) of attic ops.
+void registerBufferizableOpInterfaceExternalModels(mlir::DialectRegistry &registry);
+} // namespace attic
+
+#endif // ATTIC_DIALECT_ATTIC_ATTICDIALECT_H

@@ -1,0 +1,95 @@
+//===- CpuExecutable.h - JIT-compile and run attic functions ------*- C++ -*-===//
+//
+// Compiles one function of a module (attic ops on tensors) through
+// attic-cpu-pipeline into native code with MLIR's ExecutionEngine, and calls
+// it on runtime tensors (attic/runtime/Runtime.h). Shared by attic-run and
+// the benchmarks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTIC_EXECUTION_CPUEXECUTABLE_H
+#define ATTIC_EXECUTION_CPUEXECUTABLE_H
+
+#include "attic/Pipelines/Pipelines.h"
+#include "attic/runtime/Runtime.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace mlir {
+class ExecutionEngine;
+} // namespace mlir
+
+namespace attic {
+
+/// One argument or result of an entry function: a ranked tensor.
+struct TensorSpec {
+  attic_dtype dtype;
+  llvm::SmallVector<int64_t> shape; // mlir::ShapedType::kDynamic if unknown
+};
+
+struct EntrySignature {
+  llvm::SmallVector<TensorSpec> inputs;
+  llvm::SmallVector<TensorSpec> results;
+};
+
+/// Reads the signature of `entry` in `module`; every argument and result
+/// must be a ranked tensor of f32, f16, bf16, f64, i1, i8, i32 or i64.
+/// Fails with a one-line message in `error`.
+mlir::FailureOr<EntrySignature> getEntrySignature(mlir::ModuleOp module,
+                                                  llvm::StringRef entry,
+                                                  std::string &error);
+
+/// Gives the dynamic dims of `entry`'s arguments the sizes in `shapes` (one
+/// shape per argument), then canonicalizes so that the static sizes reach
+/// the attic ops, whose verifiers then check them: inputs whose shapes do
+/// not fit together are reported before any code runs. Modifies `module`.
+mlir::LogicalResult specializeEntry(mlir::ModuleOp module, llvm::StringRef entry,
+                                    llvm::ArrayRef<llvm::SmallVector<int64_t>> shapes,
+                                    std::string &error);
+
+/// Heap use of the compiled code (malloc/free are routed through counters).
+struct HeapStats {
+  uint64_t peakBytes = 0;   // largest live total during the last call
+  uint64_t allocations = 0; // number of allocations in the last call
+};
+
+class CpuExecutable {
+public:
+  ~CpuExecutable();
+
+  /// Lowers a clone of `module` with attic-cpu-pipeline and JIT-compiles it
+  /// at -O3 for the host CPU.
+  static std::unique_ptr<CpuExecutable>
+  compile(mlir::ModuleOp module, llvm::StringRef entry,
+          const CpuPipelineOptions &options, std::string &error);
+
+  const EntrySignature &signature() const { return signature_; }
+
+  /// Calls the entry function. Inputs must match the signature (dtype and
+  /// static dims); outputs are freshly allocated tensors owned by the caller
+  /// (free them with attic_tensor_free).
+  mlir::LogicalResult run(llvm::ArrayRef<const attic_tensor *> inputs,
+                          llvm::SmallVectorImpl<attic_tensor> &outputs,
+                          std::string &error);
+
+  /// Heap use of the last `run` (the compiled code only, not the inputs
+  /// given to it nor the copies of the outputs made after it returned).
+  HeapStats lastHeapStats() const;
+
+private:
+  CpuExecutable() = default;
+
+  std::unique_ptr<mlir::ExecutionEngine> engine_;
+  std::string entry_;
+  EntrySignature signature_;
+};
+
+} // namespace attic
+
+#endif // ATTIC_EXECUTION_CPUEXECUTABLE_H

@@ -1,0 +1,372 @@
+//===- CpuExecutable.cpp - JIT-compile and run attic functions --*- C++ -*-===//
+
+#include "attic/Execution/CpuExecutable.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+
+using namespace mlir;
+
+namespace {
+//===----------------------------------------------------------------------===//
+// Heap accounting of the compiled code: its malloc/free calls are bound to
+// these functions when the JIT resolves symbols.
+//===----------------------------------------------------------------------===//
+struct HeapCounter {
+  std::mutex mutex;
+  std::unordered_map<void *, size_t> sizes;
+  uint64_t live = 0, peak = 0, count = 0;
+
+  void *record(void *ptr, size_t size) {
+    if (!ptr)
+      return ptr;
+    std::lock_guard<std::mutex> lock(mutex);
+    sizes[ptr] = size;
+    live += size;
+    ++count;
+    if (live > peak)
+      peak = live;
+    return ptr;
+  }
+  void forget(void *ptr) {
+    if (!ptr)
+      return;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = sizes.find(ptr);
+    if (it == sizes.end())
+      return;
+    live -= it->second;
+    sizes.erase(it);
+  }
+  void reset() {
+    std::lock_guard<std::mutex> lock(mutex);
+    peak = live;
+    count = 0;
+  }
+};
+HeapCounter &heapCounter() {
+  static HeapCounter counter;
+  return counter;
+}
+
+void *trackedMalloc(size_t size) {
+  return heapCounter().record(std::malloc(size), size);
+}
+void *trackedCalloc(size_t n, size_t size) {
+  return heapCounter().record(std::calloc(n, size), n * size);
+}
+void *trackedAlignedAlloc(size_t alignment, size_t size) {
+  return heapCounter().record(std::aligned_alloc(alignment, size), size);
+}
+void *trackedRealloc(void *ptr, size_t size) {
+  heapCounter().forget(ptr);
+  return heapCounter().record(std::realloc(ptr, size), size);
+}
+void trackedFree(void *ptr) {
+  heapCounter().forget(ptr);
+  std::free(ptr);
+}
+
+std::optional<attic_dtype> dtypeOf(Type type) {
+  if (type.isF32())
+    return ATTIC_F32;
+  if (type.isF16())
+    return ATTIC_F16;
+  if (type.isBF16())
+    return ATTIC_BF16;
+  if (type.isF64())
+    return ATTIC_F64;
+  if (type.isInteger(1))
+    return ATTIC_I1;
+  if (type.isInteger(8))
+    return ATTIC_I8;
+  if (type.isInteger(32))
+    return ATTIC_I32;
+  if (type.isInteger(64))
+    return ATTIC_I64;
+  return std::nullopt;
+}
+
+std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string text;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i)
+      text += "x";
+    text += ShapedType::isDynamic(shape[i]) ? "?" : std::to_string(shape[i]);
+  }
+  return text;
+}
+
+/// A ranked memref descriptor as the LLVM lowering lays it out:
+/// {allocated, aligned, offset, sizes[rank], strides[rank]}, all 8 bytes.
+struct Descriptor {
+  void *allocated;
+  void *aligned;
+  int64_t offset;
+  const int64_t *sizes;
+  const int64_t *strides;
+};
+} // namespace
+
+FailureOr<attic::EntrySignature>
+attic::getEntrySignature(ModuleOp module, StringRef entry, std::string &error) {
+  auto func = module.lookupSymbol<func::FuncOp>(entry);
+  if (!func || func.isExternal()) {
+    error = ("no function '" + entry + "' with a body in the module").str();
+    return failure();
+  }
+  EntrySignature signature;
+  auto convert = [&](Type type, const char *what, unsigned index,
+                     SmallVectorImpl<TensorSpec> &into) -> LogicalResult {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    std::optional<attic_dtype> dtype =
+        tensor ? dtypeOf(tensor.getElementType()) : std::nullopt;
+    if (!tensor || !dtype || tensor.getRank() > ATTIC_MAX_RANK) {
+      std::string typeText;
+      llvm::raw_string_ostream os(typeText);
+      os << type;
+      error = (Twine("@") + entry + " " + what + " #" + Twine(index) +
+               " has type " + typeText +
+               "; attic-run takes ranked tensors of f32, f16, bf16, f64, i1, "
+               "i8, i32 or i64 (rank <= 8)")
+                  .str();
+      return failure();
+    }
+    into.push_back({*dtype, SmallVector<int64_t>(tensor.getShape())});
+    return success();
+  };
+  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+    if (failed(convert(type, "argument", i, signature.inputs)))
+      return failure();
+  for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
+    if (failed(convert(type, "result", i, signature.results)))
+      return failure();
+  return signature;
+}
+
+attic::CpuExecutable::~CpuExecutable() = default;
+
+std::unique_ptr<attic::CpuExecutable>
+attic::CpuExecutable::compile(ModuleOp module, StringRef entry,
+                              const CpuPipelineOptions &options,
+                              std::string &error) {
+  FailureOr<EntrySignature> signature =
+      getEntrySignature(module, entry, error);
+  if (failed(signature))
+    return nullptr;
+
+  OwningOpRef<ModuleOp> lowered(module.clone());
+  MLIRContext *ctx = lowered->getContext();
+  {
+    // Collect the pipeline's diagnostics into one message.
+    std::string diagnostics;
+    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
+      if (diag.getSeverity() != DiagnosticSeverity::Error)
+        return success();
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << diag.getLocation() << ": " << diag;
+      if (!diagnostics.empty())
+        diagnostics += "; ";
+      diagnostics += text;
+      return success();
+    });
+    PassManager pm(ctx);
+    buildCpuPipeline(pm, options);
+    if (failed(pm.run(*lowered))) {
+      error = "lowering failed: " +
+              (diagnostics.empty() ? std::string("unknown error") : diagnostics);
+      return nullptr;
+    }
+  }
+
+  static std::once_flag targetsInitialized;
+  std::call_once(targetsInitialized, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+  DialectRegistry registry;
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  ctx->appendDialectRegistry(registry);
+
+  // Optimize for the host CPU so that LLVM's vectorizer uses its widest
+  // vector units (AVX-512 where present).
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder) {
+    error = "cannot detect the host CPU: " + llvm::toString(builder.takeError());
+    return nullptr;
+  }
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto targetMachine = builder->createTargetMachine();
+  if (!targetMachine) {
+    error = "cannot create a target machine: " +
+            llvm::toString(targetMachine.takeError());
+    return nullptr;
+  }
+  auto transformer =
+      makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0,
+                                targetMachine->get());
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  auto engine =
+      ExecutionEngine::create(*lowered, engineOptions, std::move(*targetMachine));
+  if (!engine) {
+    error = "JIT compilation failed: " + llvm::toString(engine.takeError());
+    return nullptr;
+  }
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    auto bind = [&](const char *name, void *address) {
+      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                 llvm::JITSymbolFlags::Exported};
+    };
+    bind("malloc", reinterpret_cast<void *>(&trackedMalloc));
+    bind("calloc", reinterpret_cast<void *>(&trackedCalloc));
+    bind("aligned_alloc", reinterpret_cast<void *>(&trackedAlignedAlloc));
+    bind("realloc", reinterpret_cast<void *>(&trackedRealloc));
+    bind("free", reinterpret_cast<void *>(&trackedFree));
+    return symbols;
+  });
+  (*engine)->initialize();
+
+  std::unique_ptr<CpuExecutable> executable(new CpuExecutable());
+  executable->engine_ = std::move(*engine);
+  executable->entry_ = entry.str();
+  executable->signature_ = std::move(*signature);
+  return executable;
+}
+
+LogicalResult
+attic::CpuExecutable::run(ArrayRef<const attic_tensor *> inputs,
+                          SmallVectorImpl<attic_tensor> &outputs,
+                          std::string &error) {
+  if (inputs.size() != signature_.inputs.size()) {
+    error = "@" + entry_ + " takes " +
+            std::to_string(signature_.inputs.size()) + " arguments, got " +
+            std::to_string(inputs.size());
+    return failure();
+  }
+  // Packed calling convention: one void* per scalar of the lowered
+  // signature (each memref expands to 3 + 2*rank scalars), then one pointer
+  // to the returned struct of descriptors.
+  std::vector<std::vector<int64_t>> argStorage;
+  std::vector<void *> packed;
+  argStorage.reserve(inputs.size());
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    const TensorSpec &spec = signature_.inputs[i];
+    if (input->dtype != spec.dtype ||
+        input->rank != static_cast<int32_t>(spec.shape.size())) {
+      error = "argument #" + std::to_string(i) + " of @" + entry_ +
+              " must be " + attic_dtype_name(spec.dtype) + " of shape " +
+              shapeString(spec.shape) + ", got " +
+              attic_dtype_name(input->dtype) + " of rank " +
+              std::to_string(input->rank);
+      return failure();
+    }
+    SmallVector<int64_t> actual(input->shape, input->shape + input->rank);
+    for (auto [d, size] : llvm::enumerate(spec.shape)) {
+      if (!ShapedType::isDynamic(size) && size != actual[d]) {
+        error = "argument #" + std::to_string(i) + " of @" + entry_ +
+                " must have shape " + shapeString(spec.shape) + ", got " +
+                shapeString(actual);
+        return failure();
+      }
+    }
+    int64_t rank = input->rank;
+    std::vector<int64_t> words(3 + 2 * rank);
+    std::memcpy(&words[0], &input->data, sizeof(void *));
+    std::memcpy(&words[1], &input->data, sizeof(void *));
+    words[2] = 0;
+    int64_t stride = 1;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      words[3 + d] = input->shape[d];
+      words[3 + rank + d] = stride;
+      stride *= input->shape[d];
+    }
+    argStorage.push_back(std::move(words));
+  }
+  for (std::vector<int64_t> &words : argStorage)
+    for (int64_t &word : words)
+      packed.push_back(&word);
+
+  size_t resultWords = 0;
+  for (const TensorSpec &spec : signature_.results)
+    resultWords += 3 + 2 * spec.shape.size();
+  std::vector<int64_t> resultStorage(std::max<size_t>(resultWords, 1));
+  if (!signature_.results.empty())
+    packed.push_back(resultStorage.data());
+
+  heapCounter().reset();
+  if (llvm::Error err = engine_->invokePacked(entry_, packed)) {
+    error = "invoking @" + entry_ + " failed: " + llvm::toString(std::move(err));
+    return failure();
+  }
+
+  // Copy each result into a runtime tensor and release the compiled code's
+  // buffer, unless it is one of the inputs (a function may return one).
+  size_t word = 0;
+  SmallVector<void *> released;
+  for (const TensorSpec &spec : signature_.results) {
+    int64_t rank = spec.shape.size();
+    Descriptor desc;
+    std::memcpy(&desc.allocated, &resultStorage[word], sizeof(void *));
+    std::memcpy(&desc.aligned, &resultStorage[word + 1], sizeof(void *));
+    desc.offset = resultStorage[word + 2];
+    desc.sizes = &resultStorage[word + 3];
+    desc.strides = &resultStorage[word + 3 + rank];
+    word += 3 + 2 * rank;
+
+    attic_tensor out{};
+    char message[256];
+    if (attic_tensor_alloc(&out, spec.dtype, rank, desc.sizes, message,
+                           sizeof(message)) != ATTIC_OK) {
+      error = message;
+      return failure();
+    }
+    size_t elementSize = attic_dtype_size(spec.dtype);
+    int64_t numel = attic_tensor_numel(&out);
+    const char *base = static_cast<const char *>(desc.aligned);
+    for (int64_t flat = 0; flat < numel; ++flat) {
+      int64_t rest = flat, offset = desc.offset;
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        offset += (rest % desc.sizes[d]) * desc.strides[d];
+        rest /= desc.sizes[d];
+      }
+      std::memcpy(static_cast<char *>(out.data) + flat * elementSize,
+                  base + offset * elementSize, elementSize);
+    }
+    outputs.push_back(out);
+
+    bool isInput = llvm::any_of(inputs, [&](const attic_tensor *input) {
+      return input->data == desc.allocated;
+    });
+    if (!isInput && !llvm::is_contained(released, desc.allocated)) {
+      released.push_back(desc.allocated);
+      trackedFree(desc.allocated);
+    }
+  }
+  return success();
+}
+
+attic::HeapStats attic::CpuExecutable::lastHeapStats() const {
+  HeapCounter &counter = heapCounter();
+  std::lock_guard<std::mutex> lock(counter.mutex);
+  return {counter.peak, counter.count};
+}

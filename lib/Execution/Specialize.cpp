@@ -1,0 +1,58 @@
+//===- Specialize.cpp - give an entry function static shapes ----*- C++ -*-===//
+
+#include "attic/Execution/CpuExecutable.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+LogicalResult attic::specializeEntry(ModuleOp module, StringRef entry,
+                                     ArrayRef<SmallVector<int64_t>> shapes,
+                                     std::string &error) {
+  auto func = module.lookupSymbol<func::FuncOp>(entry);
+  if (!func || func.isExternal() || shapes.size() != func.getNumArguments()) {
+    error = ("cannot specialize @" + entry + ": no such function, or " +
+             Twine(shapes.size()) + " shapes for its arguments")
+                .str();
+    return failure();
+  }
+  Block &body = func.getBody().front();
+  OpBuilder builder(func.getContext());
+  builder.setInsertionPointToStart(&body);
+  SmallVector<Type> argTypes;
+  for (auto [arg, shape] : llvm::zip(body.getArguments(), shapes)) {
+    auto oldType = cast<RankedTensorType>(arg.getType());
+    auto newType = RankedTensorType::get(shape, oldType.getElementType());
+    argTypes.push_back(newType);
+    if (newType == oldType)
+      continue;
+    arg.setType(newType);
+    auto cast = tensor::CastOp::create(builder, func.getLoc(), oldType, arg);
+    arg.replaceAllUsesExcept(cast, cast);
+  }
+  func.setFunctionType(
+      FunctionType::get(func.getContext(), argTypes, func.getResultTypes()));
+
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(func.getContext(), [&](Diagnostic &diag) {
+    if (diag.getSeverity() != DiagnosticSeverity::Error)
+      return success();
+    llvm::raw_string_ostream os(diagnostics);
+    if (!diagnostics.empty())
+      os << "; ";
+    os << diag.getLocation() << ": " << diag;
+    return success();
+  });
+  PassManager pm(func.getContext());
+  pm.addPass(createCanonicalizerPass());
+  if (failed(pm.run(module))) {
+    error = "the input shapes do not fit @" + entry.str() + ": " + diagnostics;
+    return failure();
+  }
+  return success();
+}

@@ -1,0 +1,74 @@
+//===- CpuPipeline.cpp - attic-cpu-pipeline ---------------------*- C++ -*-===//
+
+#include "attic/Pipelines/Pipelines.h"
+#include "attic/Transforms/Passes.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void attic::buildCpuPipeline(OpPassManager &pm,
+                             const CpuPipelineOptions &options) {
+  // L1 -> L2 on tensors.
+  AtticDecomposeOptions decompose;
+  decompose.blockQ = options.blockQ;
+  decompose.blockK = options.blockK;
+  pm.addPass(createAtticDecompose(decompose));
+  pm.addPass(createCanonicalizerPass());
+
+  // Bufferize once, with upstream's pass; results of the entry function are
+  // returned as fresh identity-layout buffers.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferDeallocationPipelineOptions dealloc;
+  bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+
+  // L2 -> loops.
+  pm.addPass(createAtticLowerBlockAttention());
+  pm.addPass(createAtticApproximateMath());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // Loops -> LLVM dialect.
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true; // bf16 <-> f32 as integer ops, no libgcc calls
+  pm.addPass(arith::createArithExpandOpsPass(expand));
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void attic::registerAtticPipelines() {
+  PassPipelineRegistration<CpuPipelineOptions>(
+      "attic-cpu-pipeline",
+      "Lower attic ops on tensors to the LLVM dialect for the CPU",
+      buildCpuPipeline);
+}

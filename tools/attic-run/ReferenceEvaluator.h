@@ -1,0 +1,46 @@
+//===- ReferenceEvaluator.h - --check for attic-run ---------------*- C++ -*-===//
+//
+// Evaluates an entry function op by op with attic's reference semantics
+// (lib/Reference, plain C++ in double), independently of the lowering. Only
+// the ops that have reference semantics are accepted; anything else is a
+// clear error rather than an unchecked run.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTIC_TOOLS_ATTIC_RUN_REFERENCEEVALUATOR_H
+#define ATTIC_TOOLS_ATTIC_RUN_REFERENCEEVALUATOR_H
+
+#include "attic/runtime/Runtime.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <string>
+#include <vector>
+
+namespace attic {
+
+/// A tensor held in double for the reference.
+struct RefTensor {
+  llvm::SmallVector<int64_t> shape;
+  std::vector<double> data;
+};
+
+struct ReferenceResult {
+  std::vector<RefTensor> results;
+  double flops = 0; // multiply-adds x 2 of the attention ops evaluated
+};
+
+mlir::FailureOr<ReferenceResult>
+evaluateReference(mlir::ModuleOp module, llvm::StringRef entry,
+                  llvm::ArrayRef<const attic_tensor *> inputs,
+                  std::string &error);
+
+/// FLOPs of the attention ops of `entry` for the given input shapes, without
+/// evaluating anything (4*Nq*Nk*D per head for dense, about half for causal).
+double countAttentionFlops(mlir::ModuleOp module, llvm::StringRef entry,
+                           llvm::ArrayRef<const attic_tensor *> inputs);
+
+} // namespace attic
+
+#endif

@@ -1,0 +1,360 @@
+//===- attic-run.cpp - compile and execute an attic function ----*- C++ -*-===//
+//
+//   attic-run FILE.mlir [--entry=F] [--input=a.npy ...] [--seed=S]
+//             [--shape=I:AxBxC ...] [--output=o.npy ...] [--check] [--bench=N]
+//
+// Compiles @F with attic-cpu-pipeline, JIT-runs it on the CPU with inputs
+// read from .npy files (in argument order) or generated from a seed, writes
+// the results as .npy, compares them with the reference semantics (--check)
+// and times repeated runs (--bench). Every failure is one line on stderr and
+// a non-zero exit status.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ReferenceEvaluator.h"
+
+#include "attic/Execution/CpuExecutable.h"
+#include "attic/InitAttic.h"
+#include "attic/Reference/Attention.h"
+#include "attic/runtime/Runtime.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"),
+                                      cl::Required);
+static cl::opt<std::string>
+    entryName("entry", cl::desc("Function to run (default: the only one)"));
+static cl::list<std::string>
+    inputPaths("input", cl::desc("Input .npy, one per argument in order; the "
+                                 "arguments without one are generated"));
+static cl::list<std::string>
+    outputPaths("output", cl::desc("Output .npy, one per result in order"));
+static cl::list<std::string>
+    shapeSpecs("shape", cl::desc("I:AxBxC gives generated argument I a shape "
+                                 "(needed where its type has dynamic dims)"));
+static cl::opt<uint64_t> seed("seed", cl::desc("Seed of generated inputs"),
+                              cl::init(0));
+static cl::opt<double> rangeLo("range-lo", cl::init(-1.0),
+                               cl::desc("Generated floats: lower bound"));
+static cl::opt<double> rangeHi("range-hi", cl::init(1.0),
+                               cl::desc("Generated floats: upper bound"));
+static cl::opt<double>
+    maskProbability("mask-keep", cl::init(0.9),
+                    cl::desc("Generated i1 inputs: probability of true"));
+static cl::opt<bool> check("check",
+                           cl::desc("Compare with the reference semantics"));
+static cl::opt<double>
+    tolerance("tolerance", cl::init(-1.0),
+              cl::desc("Largest max-relative error --check accepts (default: "
+                       "1e-5 for f32 results, 1e-2 for f16/bf16)"));
+static cl::opt<unsigned> benchRuns("bench", cl::init(0),
+                                   cl::desc("Time N runs, report the median"));
+static cl::opt<std::string> target("target", cl::init("cpu"),
+                                   cl::desc("cpu (default) or cuda"));
+static cl::opt<int64_t> blockQ("block-q", cl::init(64),
+                               cl::desc("Query rows per block"));
+static cl::opt<int64_t> blockK("block-k", cl::init(64),
+                               cl::desc("Key rows per block"));
+
+namespace {
+[[noreturn]] void fail(const llvm::Twine &message) {
+  llvm::errs() << "attic-run: error: " << message << "\n";
+  std::exit(1);
+}
+
+/// Owns the runtime tensors of one invocation.
+struct TensorList {
+  std::vector<attic_tensor> tensors;
+  ~TensorList() {
+    for (attic_tensor &t : tensors)
+      attic_tensor_free(&t);
+  }
+  std::vector<const attic_tensor *> pointers() const {
+    std::vector<const attic_tensor *> result;
+    for (const attic_tensor &t : tensors)
+      result.push_back(&t);
+    return result;
+  }
+};
+
+std::string shapeText(const int64_t *shape, int32_t rank) {
+  std::string text;
+  for (int32_t i = 0; i < rank; ++i)
+    text += (i ? "x" : "") + std::to_string(shape[i]);
+  return text.empty() ? "scalar" : text;
+}
+
+std::optional<SmallVector<int64_t>> parseShape(StringRef text) {
+  SmallVector<int64_t> shape;
+  SmallVector<StringRef> parts;
+  text.split(parts, 'x');
+  for (StringRef part : parts) {
+    int64_t size;
+    if (part.getAsInteger(10, size) || size < 0)
+      return std::nullopt;
+    shape.push_back(size);
+  }
+  return shape;
+}
+
+/// Shapes for generated arguments: --shape where given, else the static type.
+SmallVector<int64_t> generatedShape(const attic::TensorSpec &spec,
+                                    unsigned index) {
+  for (const std::string &specText : shapeSpecs) {
+    auto [indexText, shapeText] = StringRef(specText).split(':');
+    unsigned argIndex;
+    if (indexText.getAsInteger(10, argIndex) || shapeText.empty())
+      fail("--shape=" + specText + ": expected INDEX:AxBxC");
+    if (argIndex != index)
+      continue;
+    std::optional<SmallVector<int64_t>> shape = parseShape(shapeText);
+    if (!shape || shape->size() != spec.shape.size())
+      fail("--shape=" + specText + ": argument #" + llvm::Twine(index) +
+           " has rank " + llvm::Twine(spec.shape.size()));
+    return *shape;
+  }
+  for (int64_t size : spec.shape)
+    if (ShapedType::isDynamic(size))
+      fail("argument #" + llvm::Twine(index) +
+           " has dynamic dims: give its shape with --shape=" +
+           llvm::Twine(index) + ":AxBxC or its data with --input");
+  return spec.shape;
+}
+
+double defaultTolerance(attic_dtype dtype) {
+  return dtype == ATTIC_F32 || dtype == ATTIC_F64 ? 1e-5 : 1e-2;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "attic: compile and run a function\n");
+  if (target == "cuda")
+    fail("--target=cuda: the CUDA backend is not built yet; use --target=cpu");
+  if (target != "cpu")
+    fail("--target=" + target + ": expected cpu or cuda");
+  if (blockQ <= 0 || blockK <= 0)
+    fail("--block-q and --block-k must be positive");
+  if (!(rangeLo < rangeHi) || !std::isfinite(rangeLo) || !std::isfinite(rangeHi))
+    fail("--range-lo must be below --range-hi, both finite");
+  if (maskProbability < 0 || maskProbability > 1)
+    fail("--mask-keep must be in [0, 1]");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  attic::registerAtticDialect(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  // One line per error: "file:line:col: error: message".
+  std::string firstError;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error && firstError.empty()) {
+      llvm::raw_string_ostream os(firstError);
+      os << diag.getLocation() << ": " << diag;
+    }
+    return success();
+  });
+  llvm::SourceMgr sourceMgr;
+  std::string openError;
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
+  if (!buffer)
+    fail(inputFile + ": cannot open: " + buffer.getError().message());
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    fail(firstError.empty() ? inputFile + ": cannot parse" : firstError);
+
+  std::string entry = entryName;
+  if (entry.empty()) {
+    SmallVector<func::FuncOp> funcs;
+    for (auto func : module->getOps<func::FuncOp>())
+      if (!func.isExternal())
+        funcs.push_back(func);
+    if (funcs.size() != 1)
+      fail(inputFile + ": " + llvm::Twine(funcs.size()) +
+           " functions; choose one with --entry");
+    entry = funcs.front().getSymName().str();
+  }
+
+  std::string error;
+  FailureOr<attic::EntrySignature> signature =
+      attic::getEntrySignature(*module, entry, error);
+  if (failed(signature))
+    fail(error);
+  if (inputPaths.size() > signature->inputs.size())
+    fail(llvm::Twine(inputPaths.size()) + " --input files but @" + entry +
+         " takes " + llvm::Twine(signature->inputs.size()) + " arguments");
+  if (outputPaths.size() > signature->results.size())
+    fail(llvm::Twine(outputPaths.size()) + " --output files but @" + entry +
+         " returns " + llvm::Twine(signature->results.size()) + " results");
+
+  // Inputs: files first, then generated ones (stream = argument index).
+  TensorList inputs;
+  char message[512];
+  for (auto [index, spec] : llvm::enumerate(signature->inputs)) {
+    attic_tensor tensor{};
+    if (index < inputPaths.size()) {
+      if (attic_npy_load(inputPaths[index].c_str(), &tensor, message,
+                         sizeof(message)) != ATTIC_OK)
+        fail(message);
+      inputs.tensors.push_back(tensor);
+      continue;
+    }
+    SmallVector<int64_t> shape = generatedShape(spec, index);
+    if (attic_tensor_alloc(&tensor, spec.dtype, shape.size(), shape.data(),
+                           message, sizeof(message)) != ATTIC_OK)
+      fail(message);
+    inputs.tensors.push_back(tensor);
+    attic_status status =
+        spec.dtype == ATTIC_I1
+            ? attic_fill_bernoulli(&inputs.tensors.back(), seed, index,
+                                   maskProbability, message, sizeof(message))
+            : attic_fill_uniform(&inputs.tensors.back(), seed, index, rangeLo,
+                                 rangeHi, message, sizeof(message));
+    if (status != ATTIC_OK)
+      fail(message);
+  }
+  // Each input against its argument type: dtype, rank and static dims.
+  SmallVector<SmallVector<int64_t>> inputShapes;
+  bool anyDynamic = false;
+  for (auto [index, spec] : llvm::enumerate(signature->inputs)) {
+    const attic_tensor &tensor = inputs.tensors[index];
+    std::string where = index < inputPaths.size()
+                            ? inputPaths[index] + ": "
+                            : std::string("generated input: ");
+    SmallVector<int64_t> shape(tensor.shape, tensor.shape + tensor.rank);
+    std::string expected;
+    for (size_t d = 0; d < spec.shape.size(); ++d)
+      expected += (d ? "x" : "") + (ShapedType::isDynamic(spec.shape[d])
+                                        ? std::string("?")
+                                        : std::to_string(spec.shape[d]));
+    if (tensor.dtype != spec.dtype)
+      fail(where + "argument #" + llvm::Twine(index) + " of @" + entry +
+           " is " + attic_dtype_name(spec.dtype) + " but the file holds " +
+           attic_dtype_name(tensor.dtype));
+    bool fits = shape.size() == spec.shape.size();
+    for (size_t d = 0; fits && d < shape.size(); ++d) {
+      anyDynamic |= ShapedType::isDynamic(spec.shape[d]);
+      fits = ShapedType::isDynamic(spec.shape[d]) || spec.shape[d] == shape[d];
+    }
+    if (!fits)
+      fail(where + "argument #" + llvm::Twine(index) + " of @" + entry +
+           " has shape " + expected + " but the input is " +
+           shapeText(tensor.shape, tensor.rank));
+    inputShapes.push_back(shape);
+  }
+
+  // Dynamic dims: specialize on the actual shapes so that the verifiers
+  // check how they fit together before anything runs.
+  OwningOpRef<ModuleOp> compiled(module->clone());
+  if (anyDynamic &&
+      failed(attic::specializeEntry(*compiled, entry, inputShapes, error)))
+    fail(error);
+
+  attic::CpuPipelineOptions options;
+  options.blockQ = blockQ;
+  options.blockK = blockK;
+  uint64_t compileStart = attic_now_ns();
+  std::unique_ptr<attic::CpuExecutable> executable =
+      attic::CpuExecutable::compile(*compiled, entry, options, error);
+  if (!executable)
+    fail(error);
+  double compileSeconds = (attic_now_ns() - compileStart) * 1e-9;
+  llvm::outs() << llvm::formatv("@{0}: compiled for the CPU in {1:f2} s\n",
+                                entry, compileSeconds);
+
+  TensorList outputs;
+  {
+    SmallVector<attic_tensor> results;
+    if (failed(executable->run(inputs.pointers(), results, error)))
+      fail(error);
+    outputs.tensors.assign(results.begin(), results.end());
+  }
+  attic::HeapStats heap = executable->lastHeapStats();
+  uint64_t outputBytes = 0;
+  for (const attic_tensor &t : outputs.tensors)
+    outputBytes += t.nbytes;
+
+  for (auto [index, path] : llvm::enumerate(outputPaths))
+    if (attic_npy_save(path.c_str(), &outputs.tensors[index], message,
+                       sizeof(message)) != ATTIC_OK)
+      fail(message);
+
+  bool checkFailed = false;
+  if (check) {
+    FailureOr<attic::ReferenceResult> reference =
+        attic::evaluateReference(*module, entry, inputs.pointers(), error);
+    if (failed(reference))
+      fail(error);
+    for (auto [index, expected] : llvm::enumerate(reference->results)) {
+      const attic_tensor &actual = outputs.tensors[index];
+      int64_t n = attic_tensor_numel(&actual);
+      std::vector<double> values(n);
+      for (int64_t i = 0; i < n; ++i)
+        values[i] = attic_tensor_get(&actual, i);
+      attic::ref::ErrorStats stats =
+          attic::ref::compare(values.data(), expected.data.data(), n);
+      double limit = tolerance >= 0 ? tolerance : defaultTolerance(actual.dtype);
+      bool ok = stats.nonFinite == 0 && stats.maxRel <= limit;
+      checkFailed |= !ok;
+      llvm::outs() << llvm::formatv(
+          "check: result #{0} ({1} {2}): max_abs_err={3:e2} "
+          "max_rel_err={4:e2} non_finite={5} tolerance={6:e1}: {7}\n",
+          index, shapeText(actual.shape, actual.rank),
+          attic_dtype_name(actual.dtype), stats.maxAbs, stats.maxRel,
+          stats.nonFinite, limit, ok ? "ok" : "FAILED");
+    }
+  }
+
+  if (benchRuns > 0) {
+    std::vector<double> millis;
+    for (unsigned run = 0; run < benchRuns; ++run) {
+      SmallVector<attic_tensor> results;
+      uint64_t start = attic_now_ns();
+      if (failed(executable->run(inputs.pointers(), results, error)))
+        fail(error);
+      millis.push_back((attic_now_ns() - start) * 1e-6);
+      for (attic_tensor &t : results)
+        attic_tensor_free(&t);
+    }
+    double lo = *std::min_element(millis.begin(), millis.end());
+    double hi = *std::max_element(millis.begin(), millis.end());
+    double median = attic_median(millis.data(), millis.size());
+    double flops = attic::countAttentionFlops(*module, entry, inputs.pointers());
+    llvm::outs() << llvm::formatv(
+        "time: median {0:f3} ms over {1} runs (min {2:f3}, max {3:f3})", median,
+        benchRuns.getValue(), lo, hi);
+    if (flops > 0)
+      llvm::outs() << llvm::formatv(", {0:f2} GFLOP/s", flops / median * 1e-6);
+    llvm::outs() << "\n";
+  }
+  double mib = 1.0 / (1024.0 * 1024.0);
+  llvm::outs() << llvm::formatv(
+      "heap: peak {0:f2} MiB allocated by the compiled code besides its "
+      "outputs ({1:f2} MiB of outputs)\n",
+      (heap.peakBytes > outputBytes ? heap.peakBytes - outputBytes : 0) * mib,
+      outputBytes * mib);
+  return checkFailed ? 1 : 0;
+}
