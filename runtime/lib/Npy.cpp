@@ -170,7 +170,7 @@ bool HeaderParser::parseShape(NpyHeader &header) {
   if (consume(')'))
     return true;
   while (true) {
-    int64_t dim;
+    int64_t dim = 0;
     if (!parseInt(dim))
       return false;
     if (header.rank == ATTIC_MAX_RANK)
