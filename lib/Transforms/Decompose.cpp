@@ -63,7 +63,8 @@ struct AtticDecomposePass
     if (blockQ <= 0 || blockK <= 0) {
       getOperation()->emitError()
           << "attic-decompose: block-q and block-k must be positive, got "
-          << blockQ << " and " << blockK;
+          << static_cast<int64_t>(blockQ) << " and "
+          << static_cast<int64_t>(blockK);
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());
