@@ -123,6 +123,19 @@ struct Descriptor {
 };
 } // namespace
 
+std::string attic::formatDiagnostic(Diagnostic &diagnostic) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  Location loc = diagnostic.getLocation();
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+       << fileLoc.getColumn() << ": ";
+  else if (!isa<UnknownLoc>(loc))
+    os << loc << ": ";
+  os << diagnostic;
+  return text;
+}
+
 FailureOr<attic::EntrySignature>
 attic::getEntrySignature(ModuleOp module, StringRef entry, std::string &error) {
   auto func = module.lookupSymbol<func::FuncOp>(entry);
@@ -178,12 +191,9 @@ attic::CpuExecutable::compile(ModuleOp module, StringRef entry,
     ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
       if (diag.getSeverity() != DiagnosticSeverity::Error)
         return success();
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      os << diag.getLocation() << ": " << diag;
       if (!diagnostics.empty())
         diagnostics += "; ";
-      diagnostics += text;
+      diagnostics += formatDiagnostic(diag);
       return success();
     });
     PassManager pm(ctx);

@@ -42,10 +42,9 @@ LogicalResult attic::specializeEntry(ModuleOp module, StringRef entry,
   ScopedDiagnosticHandler handler(func.getContext(), [&](Diagnostic &diag) {
     if (diag.getSeverity() != DiagnosticSeverity::Error)
       return success();
-    llvm::raw_string_ostream os(diagnostics);
     if (!diagnostics.empty())
-      os << "; ";
-    os << diag.getLocation() << ": " << diag;
+      diagnostics += "; ";
+    diagnostics += formatDiagnostic(diag);
     return success();
   });
   PassManager pm(func.getContext());

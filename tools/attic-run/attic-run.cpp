@@ -170,14 +170,11 @@ int main(int argc, char **argv) {
   // One line per error: "file:line:col: error: message".
   std::string firstError;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Error && firstError.empty()) {
-      llvm::raw_string_ostream os(firstError);
-      os << diag.getLocation() << ": " << diag;
-    }
+    if (diag.getSeverity() == DiagnosticSeverity::Error && firstError.empty())
+      firstError = attic::formatDiagnostic(diag);
     return success();
   });
   llvm::SourceMgr sourceMgr;
-  std::string openError;
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
   if (!buffer)
     fail(inputFile + ": cannot open: " + buffer.getError().message());

@@ -14,6 +14,7 @@
 #include "attic/runtime/Runtime.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -37,6 +38,9 @@ struct EntrySignature {
   llvm::SmallVector<TensorSpec> inputs;
   llvm::SmallVector<TensorSpec> results;
 };
+
+/// One line for a diagnostic: "file:line:col: message" (notes dropped).
+std::string formatDiagnostic(mlir::Diagnostic &diagnostic);
 
 /// Reads the signature of `entry` in `module`; every argument and result
 /// must be a ranked tensor of f32, f16, bf16, f64, i1, i8, i32 or i64.
