@@ -16,6 +16,7 @@ config.environment["PATH"] = os.pathsep.join(
      config.environment.get("PATH", os.environ.get("PATH", ""))])
 
 config.substitutions.append(("%attic_src", config.attic_src_root))
+config.substitutions.append(("%attic_obj", config.attic_obj_root))
 config.substitutions.append(("%python", config.python_with_numpy))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Integration", "Inputs")))
 if config.python_with_numpy:

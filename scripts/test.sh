@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Builds attic and runs every test: GoogleTest unit tests (runtime,
+# reference semantics, baselines) and the lit suite (round trip, invalid IR,
+# pass outputs, execution against the reference, bad input).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+cd build
+ctest --output-on-failure -j2
