@@ -136,6 +136,16 @@ std::string attic::formatDiagnostic(Diagnostic &diagnostic) {
   return text;
 }
 
+attic::ErrorCollector::ErrorCollector(MLIRContext *context)
+    : handler_(context, [this](Diagnostic &diag) {
+        if (diag.getSeverity() == DiagnosticSeverity::Error) {
+          if (!text_.empty())
+            text_ += "; ";
+          text_ += formatDiagnostic(diag);
+        }
+        return success();
+      }) {}
+
 FailureOr<attic::EntrySignature>
 attic::getEntrySignature(ModuleOp module, StringRef entry, std::string &error) {
   auto func = module.lookupSymbol<func::FuncOp>(entry);
@@ -186,21 +196,13 @@ attic::CpuExecutable::compile(ModuleOp module, StringRef entry,
   OwningOpRef<ModuleOp> lowered(module.clone());
   MLIRContext *ctx = lowered->getContext();
   {
-    // Collect the pipeline's diagnostics into one message.
-    std::string diagnostics;
-    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
-      if (diag.getSeverity() != DiagnosticSeverity::Error)
-        return success();
-      if (!diagnostics.empty())
-        diagnostics += "; ";
-      diagnostics += formatDiagnostic(diag);
-      return success();
-    });
+    ErrorCollector errors(ctx);
     PassManager pm(ctx);
     buildCpuPipeline(pm, options);
     if (failed(pm.run(*lowered))) {
       error = "lowering failed: " +
-              (diagnostics.empty() ? std::string("unknown error") : diagnostics);
+              (errors.text().empty() ? std::string("unknown error")
+                                     : errors.text());
       return nullptr;
     }
   }

@@ -38,19 +38,11 @@ LogicalResult attic::specializeEntry(ModuleOp module, StringRef entry,
   func.setFunctionType(
       FunctionType::get(func.getContext(), argTypes, func.getResultTypes()));
 
-  std::string diagnostics;
-  ScopedDiagnosticHandler handler(func.getContext(), [&](Diagnostic &diag) {
-    if (diag.getSeverity() != DiagnosticSeverity::Error)
-      return success();
-    if (!diagnostics.empty())
-      diagnostics += "; ";
-    diagnostics += formatDiagnostic(diag);
-    return success();
-  });
+  ErrorCollector errors(func.getContext());
   PassManager pm(func.getContext());
   pm.addPass(createCanonicalizerPass());
   if (failed(pm.run(module))) {
-    error = "the input shapes do not fit @" + entry.str() + ": " + diagnostics;
+    error = "the input shapes do not fit @" + entry.str() + ": " + errors.text();
     return failure();
   }
   return success();

@@ -167,13 +167,8 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
-  // One line per error: "file:line:col: error: message".
-  std::string firstError;
-  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Error && firstError.empty())
-      firstError = attic::formatDiagnostic(diag);
-    return success();
-  });
+  // One line for all errors: "file:line:col: message".
+  attic::ErrorCollector parseErrors(&context);
   llvm::SourceMgr sourceMgr;
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
   if (!buffer)
@@ -181,7 +176,8 @@ int main(int argc, char **argv) {
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
-    fail(firstError.empty() ? inputFile + ": cannot parse" : firstError);
+    fail(parseErrors.text().empty() ? inputFile + ": cannot parse"
+                                    : parseErrors.text());
 
   std::string entry = entryName;
   if (entry.empty()) {

@@ -42,6 +42,18 @@ struct EntrySignature {
 /// One line for a diagnostic: "file:line:col: message" (notes dropped).
 std::string formatDiagnostic(mlir::Diagnostic &diagnostic);
 
+/// While alive, collects the error diagnostics of a context into one line
+/// ("file:line:col: message; ..."), so that callers report them as one.
+class ErrorCollector {
+public:
+  explicit ErrorCollector(mlir::MLIRContext *context);
+  const std::string &text() const { return text_; }
+
+private:
+  std::string text_;
+  mlir::ScopedDiagnosticHandler handler_;
+};
+
 /// Reads the signature of `entry` in `module`; every argument and result
 /// must be a ranked tensor of f32, f16, bf16, f64, i1, i8, i32 or i64.
 /// Fails with a one-line message in `error`.
