@@ -27,8 +27,6 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -404,9 +402,7 @@ int main(int argc, char **argv) {
   printTableHeader();
 
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  attic::registerAtticDialect(registry);
+  attic::registerExecutionDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 

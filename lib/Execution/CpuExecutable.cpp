@@ -1,6 +1,7 @@
 //===- CpuExecutable.cpp - JIT-compile and run attic functions --*- C++ -*-===//
 
 #include "attic/Execution/CpuExecutable.h"
+#include "attic/InitAttic.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -8,6 +9,8 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -122,6 +125,12 @@ struct Descriptor {
   const int64_t *strides;
 };
 } // namespace
+
+void attic::registerExecutionDialects(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAtticDialect(registry);
+}
 
 std::string attic::formatDiagnostic(Diagnostic &diagnostic) {
   std::string text;

@@ -60,3 +60,12 @@ func.func @dynamic(%q: tensor<?x?x?x16xf32>, %k: tensor<?x?x?x16xf32>, %v: tenso
   %o = attic.attention %q, %k, %v : tensor<?x?x?x16xf32>, tensor<?x?x?x16xf32>, tensor<?x?x?x?xf32> -> tensor<?x?x?x?xf32>
   return %o : tensor<?x?x?x?xf32>
 }
+
+// attic.block_attention written directly (L2), executed against the same
+// reference semantics, with odd tile sizes that leave partial blocks.
+// RUN: attic-run %s --entry=block_causal --check --tolerance=1e-5 | FileCheck %s
+func.func @block_causal(%q: tensor<1x2x45x16xf32>, %k: tensor<1x2x45x16xf32>, %v: tensor<1x2x45x8xf32>) -> tensor<1x2x45x8xf32> {
+  %init = tensor.empty() : tensor<1x2x45x8xf32>
+  %o = attic.block_attention ins(%q, %k, %v : tensor<1x2x45x16xf32>, tensor<1x2x45x16xf32>, tensor<1x2x45x8xf32>) outs(%init : tensor<1x2x45x8xf32>) {layout = #attic.layout<causal>, scale = 0.3 : f32, block_q = 7 : i64, block_k = 5 : i64} -> tensor<1x2x45x8xf32>
+  return %o : tensor<1x2x45x8xf32>
+}

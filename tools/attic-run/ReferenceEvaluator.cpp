@@ -77,16 +77,34 @@ private:
       values[constant.getResult()] = std::move(tensor);
       return success();
     }
+    if (isa<tensor::EmptyOp>(op)) // only a destination: its values are unused
+      return success();
     if (auto cast = dyn_cast<tensor::CastOp>(op)) {
       values[cast.getResult()] = values[cast.getSource()];
       return success();
     }
-    if (auto attention = dyn_cast<attic::AttentionOp>(op))
-      return evaluateAttention(attention);
+    if (auto attention = dyn_cast<attic::AttentionOp>(op)) {
+      FailureOr<float> scale = attention.getEffectiveScale();
+      if (failed(scale)) {
+        error = "reference: attic.attention has no static scale";
+        return failure();
+      }
+      return evaluateAttention(attention, *scale, attention.getCausal());
+    }
+    if (auto block = dyn_cast<attic::BlockAttentionOp>(op)) {
+      // Same semantics; the tiling attributes do not change the result.
+      if (!block.hasPureTensorSemantics())
+        return unsupported(op);
+      return evaluateAttention(block, block.getScale().convertToFloat(),
+                               block.isCausal());
+    }
     return unsupported(op);
   }
 
-  LogicalResult evaluateAttention(attic::AttentionOp op) {
+  /// attic.attention or attic.block_attention (on tensors), whose operands
+  /// share their names.
+  template <typename OpTy>
+  LogicalResult evaluateAttention(OpTy op, float scale, bool causal) {
     const attic::RefTensor &q = values[op.getQuery()];
     const attic::RefTensor &k = values[op.getKey()];
     const attic::RefTensor &v = values[op.getValue()];
@@ -99,14 +117,9 @@ private:
       return failure();
     }
     attic::ref::AttentionOptions options;
-    FailureOr<float> scale = op.getEffectiveScale();
-    if (failed(scale)) {
-      error = "reference: attic.attention has no static scale";
-      return failure();
-    }
     // The op's scale is an f32 attribute; the reference uses the same value.
-    options.scale = *scale;
-    options.causal = op.getCausal();
+    options.scale = scale;
+    options.causal = causal;
     std::vector<uint8_t> mask;
     if (Value bias = op.getKeyBias()) {
       const attic::RefTensor &b = values[bias];
@@ -128,14 +141,15 @@ private:
     result.flops += 2.0 * double(shape.batch * shape.heads) *
                     visiblePairs(shape.queryLen, shape.keyLen, options.causal) *
                     double(shape.headDim + shape.valueDim);
-    values[op.getResult()] = std::move(out);
+    values[op->getResult(0)] = std::move(out);
     return success();
   }
 
   LogicalResult unsupported(Operation *op) {
     error = "reference: no reference semantics for '" +
             op->getName().getStringRef().str() + "' (--check supports " +
-            "attic.attention, arith.constant and tensor.cast)";
+            "attic.attention, attic.block_attention on tensors, arith.constant, "
+            "tensor.empty and tensor.cast)";
     return failure();
   }
 

@@ -24,8 +24,6 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -161,9 +159,7 @@ int main(int argc, char **argv) {
     fail("--mask-keep must be in [0, 1]");
 
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  attic::registerAtticDialect(registry);
+  attic::registerExecutionDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 

@@ -39,6 +39,10 @@ struct EntrySignature {
   llvm::SmallVector<TensorSpec> results;
 };
 
+/// Registers what an executable attic module may contain: all upstream
+/// dialects and extensions plus the attic dialect (attic-run, benchmarks).
+void registerExecutionDialects(mlir::DialectRegistry &registry);
+
 /// One line for a diagnostic: "file:line:col: message" (notes dropped).
 std::string formatDiagnostic(mlir::Diagnostic &diagnostic);
 
