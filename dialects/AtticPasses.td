@@ -25,21 +25,44 @@ def AtticDecompose : Pass<"attic-decompose"> {
 }
 
 def AtticLowerBlockAttention : Pass<"attic-lower-block-attention"> {
-  let summary = "Lower bufferized attic.block_attention to scf/memref/arith/math loops";
+  let summary = "Lower bufferized attic.block_attention to register-blocked vector loops";
   let description = [{
     Lowers the memref form of `attic.block_attention` (after one-shot
-    bufferization) to a flash-style loop nest: `scf.parallel` over (batch,
-    head, query block) with per-iteration f32 scratch tiles (heap, 64-byte
-    aligned)
-    (pre-scaled query block, transposed key block, running max / sum,
-    accumulator), and `scf.for` loops over the key blocks the layout visits.
-    Innermost loops run along contiguous memory so that LLVM's vectorizer
-    turns them into SIMD code. Tensor-form ops are left alone (bufferize
-    first). Patterns: `attic::populateLowerBlockAttentionPatterns`.
+    bufferization) to a flash-style kernel in two `scf.parallel` loops:
+
+    1. over (batch, head, key block): the key block is packed once into f32
+       panels, K transposed (`[D][block_k]`, keys along the vector lanes), V
+       as is (`[block_k][Dv]`), and a per-key logit term (key bias, `-inf`
+       for masked and padding keys). The panels take O(N*D) memory, never
+       O(N^2).
+    2. over (batch, head, query block): register-blocked micro-kernels compute
+       the logits tile `S = Q K^T` (tiles of `register-rows` rows by
+       `register-chunks` vectors, FMA over D), a vectorized online softmax
+       (running max and sum per row, f32), and `acc = alpha*acc + P V` (same
+       tiles, FMA over the keys). Causal query blocks are visited in zig-zag
+       order so that contiguous shares of the iteration space carry equal
+       work.
+
+    Scratch is heap-allocated and 64-byte aligned. `vector-width` (f32
+    lanes) defaults to the host CPU's widest unit (16 with AVX-512, 8 with
+    AVX2); key blocks are padded to whole vectors, so `block_k` a multiple
+    of the vector width wastes nothing. Tensor-form ops are left alone
+    (bufferize first). Patterns: `attic::populateLowerBlockAttentionPatterns`.
+
+    Example: `attic-opt --attic-lower-block-attention="vector-width=8"`.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+  let options = [
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"0",
+           "f32 lanes per vector (a power of two); 0: the host CPU's">,
+    Option<"registerRows", "register-rows", "int64_t", /*default=*/"0",
+           "Query rows per register tile; 0: 4 with 16 lanes, else 2">,
+    Option<"registerChunks", "register-chunks", "int64_t", /*default=*/"0",
+           "Vectors per register tile row; 0: 4">
   ];
 }
 

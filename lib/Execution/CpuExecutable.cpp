@@ -14,6 +14,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -24,6 +25,16 @@
 #include <unordered_map>
 
 using namespace mlir;
+
+// libomp's API (linked; see lib/Execution/CMakeLists.txt).
+extern "C" void omp_set_num_threads(int);
+extern "C" int omp_get_max_threads(void);
+
+int attic::setCpuThreads(int n) {
+  if (n > 0)
+    omp_set_num_threads(n);
+  return omp_get_max_threads();
+}
 
 namespace {
 //===----------------------------------------------------------------------===//
@@ -224,6 +235,7 @@ attic::CpuExecutable::compile(ModuleOp module, StringRef entry,
   DialectRegistry registry;
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
   ctx->appendDialectRegistry(registry);
 
   // Optimize for the host CPU so that LLVM's vectorizer uses its widest

@@ -10,6 +10,8 @@
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/OpenMPToLLVM/ConvertOpenMPToLLVM.h"
+#include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
@@ -44,10 +46,23 @@ void attic::buildCpuPipeline(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
 
   // L2 -> loops.
-  pm.addPass(createAtticLowerBlockAttention());
+  AtticLowerBlockAttentionOptions lower;
+  lower.vectorWidth = options.vectorWidth;
+  pm.addPass(createAtticLowerBlockAttention(lower));
   pm.addPass(createAtticApproximateMath());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+
+  // scf.parallel -> omp.parallel + omp.wsloop (static schedule, libomp's
+  // default thread count: OMP_NUM_THREADS or all cores).
+  // The conversion wraps each loop body in memref.alloca_scope; attic's
+  // kernels allocate scratch on the heap, so canonicalization inlines those
+  // scopes again (scf-to-cf would leave them with several blocks, which
+  // alloca_scope does not accept).
+  if (options.parallel) {
+    pm.addPass(createConvertSCFToOpenMPPass());
+    pm.addPass(createCanonicalizerPass());
+  }
 
   // Loops -> LLVM dialect.
   arith::ArithExpandOpsPassOptions expand;
@@ -62,6 +77,8 @@ void attic::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
+  if (options.parallel)
+    pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }

@@ -74,6 +74,11 @@ mlir::LogicalResult specializeEntry(mlir::ModuleOp module, llvm::StringRef entry
                                     std::string &error);
 
 /// Heap use of the compiled code (malloc/free are routed through counters).
+/// Threads of the OpenMP runtime for compiled parallel loops (libomp's
+/// omp_set_num_threads); n <= 0 keeps the default (OMP_NUM_THREADS or all
+/// cores). Returns the count in effect afterwards.
+int setCpuThreads(int n);
+
 struct HeapStats {
   uint64_t peakBytes = 0;   // largest live total during the last call
   uint64_t allocations = 0; // number of allocations in the last call

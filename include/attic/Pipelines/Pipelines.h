@@ -19,12 +19,23 @@ struct CpuPipelineOptions
   Option<int64_t> blockK{*this, "block-k",
                          llvm::cl::desc("Key rows per block"),
                          llvm::cl::init(64)};
+  Option<int64_t> vectorWidth{
+      *this, "vector-width",
+      llvm::cl::desc("f32 lanes per vector; 0: the host CPU's widest unit"),
+      llvm::cl::init(0)};
+  Option<bool> parallel{
+      *this, "parallel",
+      llvm::cl::desc("Run the parallel loops on OpenMP threads (libomp); "
+                     "false: sequential loops"),
+      llvm::cl::init(true)};
 };
 
 /// attic ops on tensors -> LLVM dialect, for the CPU (JIT or AOT):
 /// attic-decompose, one-shot bufferization, buffer deallocation,
-/// attic-lower-block-attention, attic-approximate-math, then upstream's
-/// conversions to LLVM.
+/// attic-lower-block-attention, attic-approximate-math, scf.parallel to
+/// OpenMP (unless parallel=false), then upstream's conversions to LLVM. The
+/// OpenMP form calls libomp's `__kmpc_*` entry points, so the code that runs
+/// it must be linked with (or load) libomp.
 void buildCpuPipeline(mlir::OpPassManager &pm,
                       const CpuPipelineOptions &options);
 

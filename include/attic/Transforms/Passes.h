@@ -26,8 +26,28 @@ struct DecomposeOptions {
 void populateDecomposePatterns(mlir::RewritePatternSet &patterns,
                                const DecomposeOptions &options = {});
 
-/// attic.block_attention (memref form) -> scf/memref/arith/math loops.
-void populateLowerBlockAttentionPatterns(mlir::RewritePatternSet &patterns);
+/// Code generation choices of attic-lower-block-attention; 0 means "derive
+/// it" (see resolveLowerBlockAttentionOptions).
+struct LowerBlockAttentionOptions {
+  /// f32 lanes per vector: 16 for AVX-512, 8 for AVX2, 4 for 128-bit units.
+  int64_t vectorWidth = 0;
+  /// Query rows and vectors per register tile of the micro-kernels.
+  int64_t registerRows = 0;
+  int64_t registerChunks = 0;
+};
+
+/// The f32 lanes of the widest vector unit of the host CPU (16, 8 or 4).
+int64_t hostVectorWidth();
+
+/// Fills the zero fields: the host's vector width, and register tiles of
+/// 4x4 vectors with 32 vector registers (AVX-512), 2x4 otherwise.
+LowerBlockAttentionOptions
+resolveLowerBlockAttentionOptions(LowerBlockAttentionOptions options);
+
+/// attic.block_attention (memref form) -> scf/vector/memref/arith/math.
+void populateLowerBlockAttentionPatterns(
+    mlir::RewritePatternSet &patterns,
+    const LowerBlockAttentionOptions &options = {});
 
 #define GEN_PASS_REGISTRATION
 #include "AtticPasses.h.inc"
