@@ -48,6 +48,8 @@ void attic::buildCpuPipeline(OpPassManager &pm,
   // L2 -> loops.
   AtticLowerBlockAttentionOptions lower;
   lower.vectorWidth = options.vectorWidth;
+  lower.registerRows = options.registerRows;
+  lower.registerChunks = options.registerChunks;
   pm.addPass(createAtticLowerBlockAttention(lower));
   pm.addPass(createAtticApproximateMath());
   pm.addPass(createCanonicalizerPass());

@@ -60,9 +60,9 @@ struct AtticDecomposePass
   using AtticDecomposeBase::AtticDecomposeBase;
 
   void runOnOperation() override {
-    if (blockQ <= 0 || blockK <= 0) {
+    if (blockQ <= 0 || blockK <= 0 || blockQ > 1024 || blockK > 1024) {
       getOperation()->emitError()
-          << "attic-decompose: block-q and block-k must be positive, got "
+          << "attic-decompose: block-q and block-k must be in [1, 1024], got "
           << static_cast<int64_t>(blockQ) << " and "
           << static_cast<int64_t>(blockK);
       return signalPassFailure();

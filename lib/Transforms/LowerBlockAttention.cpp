@@ -273,16 +273,22 @@ struct LowerBlockAttention : OpRewritePattern<BlockAttentionOp> {
                                         queryType.getDimSize(3)));
     Value headDim = getValueOrCreateConstantIndexOp(b, b.getLoc(), headDimOfr);
     Value valueDim = kb.dim(value, 3);
-    // V columns: padded to whole vectors when static (the column groups are
-    // then unrolled), to whole register tiles when dynamic (a loop over
-    // groups of `tileChunks` vectors).
-    const bool staticValueDim = !valueType.isDynamicDim(3);
+    // V columns: padded to whole vectors when static and narrow enough to
+    // unroll the column groups; otherwise padded to whole register tiles
+    // and walked by a loop over groups of `tileChunks` vectors.
+    const bool unrollValueGroups =
+        !valueType.isDynamicDim(3) &&
+        roundUp(valueType.getDimSize(3), width) / width <= 4 * tileChunks;
+    const int64_t groupWidth = tileChunks * width;
     OpFoldResult valueDimPadOfr;
-    if (staticValueDim) {
+    if (unrollValueGroups) {
       valueDimPadOfr =
           b.getIndexAttr(roundUp(valueType.getDimSize(3), width));
+    } else if (!valueType.isDynamicDim(3)) {
+      valueDimPadOfr =
+          b.getIndexAttr(roundUp(valueType.getDimSize(3), groupWidth));
     } else {
-      Value group = kb.index(tileChunks * width);
+      Value group = kb.index(groupWidth);
       valueDimPadOfr = kb.mul(kb.ceilDiv(valueDim, group), group);
     }
     Value valueDimPad =
@@ -294,6 +300,7 @@ struct LowerBlockAttention : OpRewritePattern<BlockAttentionOp> {
     Value numKeyBlocks = kb.ceilDiv(keyLen, blockKVal);
     Value zero = kb.f32(0.0f), one = kb.f32(1.0f), negInf = kb.negInf();
     auto reassoc = arith::FastMathFlags::reassoc;
+    auto noNaN = arith::FastMathFlags::nnan;
     auto panelOf = [&](Value bi, Value hi, Value kbi) {
       return kb.add(kb.mul(kb.add(kb.mul(bi, heads), hi), numKeyBlocks), kbi);
     };
@@ -446,11 +453,14 @@ struct LowerBlockAttention : OpRewritePattern<BlockAttentionOp> {
           SmallVector<Value> s;
           for (int64_t c = 0; c < keyChunks; ++c)
             s.push_back(kb.vload(probs, {i, kb.index(c * width)}));
+          // nnan lets LLVM reduce with a tree of vmaxps instead of a
+          // NaN-checking sequential chain; a NaN logit (only from NaN
+          // inputs) gives an unspecified, possibly NaN, row.
           Value maxVec = s[0];
           for (int64_t c = 1; c < keyChunks; ++c)
-            maxVec = arith::MaxNumFOp::create(b, maxVec, s[c]);
+            maxVec = arith::MaxNumFOp::create(b, maxVec, s[c], noNaN);
           Value blockMax = vector::ReductionOp::create(
-              b, vector::CombiningKind::MAXNUMF, maxVec);
+              b, vector::CombiningKind::MAXNUMF, maxVec, noNaN);
           Value oldMax = kb.load(rowMax, {i});
           Value newMax = arith::MaxNumFOp::create(b, oldMax, blockMax);
           Value noKeyYet = arith::CmpFOp::create(
@@ -506,14 +516,14 @@ struct LowerBlockAttention : OpRewritePattern<BlockAttentionOp> {
                         {kb.add(r0, r), kb.add(col0, c * width)});
         };
         kb.loop(c0, kb.index(blockQPad), kb.index(tileRows), [&](Value r0) {
-          if (staticValueDim) {
+          if (unrollValueGroups) {
             int64_t valueChunks =
                 roundUp(valueType.getDimSize(3), width) / width;
             for (auto [col0, chunks] :
                  columnGroups(valueChunks, tileChunks, width))
               accumulate(r0, kb.index(col0), chunks);
           } else {
-            kb.loop(c0, valueDimPad, kb.index(tileChunks * width),
+            kb.loop(c0, valueDimPad, kb.index(groupWidth),
                     [&](Value col0) { accumulate(r0, col0, tileChunks); });
           }
         });
@@ -553,7 +563,7 @@ struct AtticLowerBlockAttentionPass
       emitError(getOperation()->getLoc())
           << "attic-lower-block-attention: vector-width must be 0 (the "
              "host's) or a power of two up to 64, got "
-          << vectorWidth;
+          << static_cast<int64_t>(vectorWidth);
       return signalPassFailure();
     }
     if (registerRows < 0 || registerRows > 16 || registerChunks < 0 ||
@@ -562,7 +572,8 @@ struct AtticLowerBlockAttentionPass
           << "attic-lower-block-attention: register-rows and "
              "register-chunks must be in [0, 16] (0: derived from the "
              "vector width), got "
-          << registerRows << " and " << registerChunks;
+          << static_cast<int64_t>(registerRows) << " and "
+          << static_cast<int64_t>(registerChunks);
       return signalPassFailure();
     }
     LowerBlockAttentionOptions options;

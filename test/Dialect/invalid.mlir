@@ -134,3 +134,11 @@ func.func @block_layout(%q: memref<1x2x8x4xf32>, %k: memref<1x2x8x4xf32>, %v: me
   attic.block_attention ins(%q, %k, %v : memref<1x2x8x4xf32>, memref<1x2x8x4xf32>, memref<1x2x8x4xf32>) outs(%o : memref<1x2x8x4xf32>) {layout = #attic.layout<sliding>, scale = 0.5 : f32, block_q = 4 : i64, block_k = 4 : i64}
   return
 }
+
+// -----
+
+func.func @block_too_large(%q: memref<1x2x8x4xf32>, %k: memref<1x2x8x4xf32>, %v: memref<1x2x8x4xf32>, %o: memref<1x2x8x4xf32>) {
+  // expected-error @+1 {{'attic.block_attention' op block_q and block_k must be at most 1024, got 4 and 2048}}
+  attic.block_attention ins(%q, %k, %v : memref<1x2x8x4xf32>, memref<1x2x8x4xf32>, memref<1x2x8x4xf32>) outs(%o : memref<1x2x8x4xf32>) {layout = #attic.layout<dense>, scale = 0.5 : f32, block_q = 4 : i64, block_k = 2048 : i64}
+  return
+}

@@ -73,6 +73,22 @@ static cl::opt<int64_t> blockQ("block-q", cl::init(64),
                                cl::desc("Query rows per block"));
 static cl::opt<int64_t> blockK("block-k", cl::init(64),
                                cl::desc("Key rows per block"));
+static cl::opt<int> threads(
+    "cpu-threads", cl::init(0),
+    cl::desc("CPU threads of the compiled parallel loops (0: OMP_NUM_THREADS "
+             "or all cores)"));
+static cl::opt<bool> sequential(
+    "sequential", cl::init(false),
+    cl::desc("Compile parallel loops as sequential loops (no OpenMP)"));
+static cl::opt<int64_t> registerRows(
+    "register-rows", cl::init(0),
+    cl::desc("Query rows per register tile of the kernels (0: derived)"));
+static cl::opt<int64_t> registerChunks(
+    "register-chunks", cl::init(0),
+    cl::desc("Vectors per register tile row of the kernels (0: derived)"));
+static cl::opt<int64_t> vectorWidth(
+    "vector-width", cl::init(0),
+    cl::desc("f32 lanes per vector (power of two; 0: the host CPU's)"));
 
 namespace {
 [[noreturn]] void fail(const llvm::Twine &message) {
@@ -151,8 +167,15 @@ int main(int argc, char **argv) {
     fail("--target=cuda: the CUDA backend is not built yet; use --target=cpu");
   if (target != "cpu")
     fail("--target=" + target + ": expected cpu or cuda");
-  if (blockQ <= 0 || blockK <= 0)
-    fail("--block-q and --block-k must be positive");
+  if (blockQ <= 0 || blockK <= 0 || blockQ > 1024 || blockK > 1024)
+    fail("--block-q and --block-k must be in [1, 1024]");
+  if (registerRows < 0 || registerRows > 16 || registerChunks < 0 ||
+      registerChunks > 16)
+    fail("--register-rows and --register-chunks must be in [0, 16]");
+  if (threads < 0)
+    fail("--cpu-threads must be 0 (the default count) or positive");
+  if (vectorWidth < 0 || vectorWidth > 64 || (vectorWidth & (vectorWidth - 1)))
+    fail("--vector-width must be 0 (the host's) or a power of two up to 64");
   if (!(rangeLo < rangeHi) || !std::isfinite(rangeLo) || !std::isfinite(rangeHi))
     fail("--range-lo must be below --range-hi, both finite");
   if (maskProbability < 0 || maskProbability > 1)
@@ -265,6 +288,11 @@ int main(int argc, char **argv) {
   attic::CpuPipelineOptions options;
   options.blockQ = blockQ;
   options.blockK = blockK;
+  options.vectorWidth = vectorWidth;
+  options.registerRows = registerRows;
+  options.registerChunks = registerChunks;
+  options.parallel = !sequential;
+  attic::setCpuThreads(threads);
   uint64_t compileStart = attic_now_ns();
   std::unique_ptr<attic::CpuExecutable> executable =
       attic::CpuExecutable::compile(*compiled, entry, options, error);

@@ -23,6 +23,14 @@ struct CpuPipelineOptions
       *this, "vector-width",
       llvm::cl::desc("f32 lanes per vector; 0: the host CPU's widest unit"),
       llvm::cl::init(0)};
+  Option<int64_t> registerRows{
+      *this, "register-rows",
+      llvm::cl::desc("Query rows per register tile; 0: derived"),
+      llvm::cl::init(0)};
+  Option<int64_t> registerChunks{
+      *this, "register-chunks",
+      llvm::cl::desc("Vectors per register tile row; 0: derived"),
+      llvm::cl::init(0)};
   Option<bool> parallel{
       *this, "parallel",
       llvm::cl::desc("Run the parallel loops on OpenMP threads (libomp); "

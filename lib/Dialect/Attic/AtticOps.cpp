@@ -229,6 +229,11 @@ LogicalResult BlockAttentionOp::verify() {
   } else if (!getResult().empty()) {
     return emitOpError("on memrefs, expects no result (init is written)");
   }
+  // The kernels keep one block of logits per row in registers and L1.
+  constexpr int64_t kMaxBlock = 1024;
+  if (getBlockQ() > kMaxBlock || getBlockK() > kMaxBlock)
+    return emitOpError("block_q and block_k must be at most ")
+           << kMaxBlock << ", got " << getBlockQ() << " and " << getBlockK();
   if (failed(verifyAttentionOperands(
           *this, cast<ShapedType>(getQuery().getType()),
           cast<ShapedType>(getKey().getType()),
