@@ -2,7 +2,8 @@
 //
 //   attic-bench-attention [--n=1024,2048,...] [--heads=H] [--batch=B] [--d=D]
 //                         [--reps=R] [--naive-max-n=N] [--causal=both|on|off]
-//                         [--seed=S] [--csv=PATH]
+//                         [--seed=S] [--csv=PATH] [--sgemm-n=N]
+//                         [--save-dir=DIR] [--settle-ms=MS]
 //
 // For each sequence length N and causal setting: generates Q, K and V once
 // (f32, seeded), JIT-compiles `attic.attention` once for those static shapes
@@ -12,6 +13,13 @@
 // attic against OpenBLAS where the naive loops are skipped), and prints
 // GFLOP/s and speedups. A benchmark, not a test: the figures are only
 // meaningful as ratios within one run.
+//
+// Threads: attic's parallel loops run on libomp (OMP_NUM_THREADS, default
+// all cores), OpenBLAS on its own threads (OPENBLAS_NUM_THREADS). Between
+// two implementations the bench sleeps --settle-ms so that the other
+// runtime's spinning worker threads have gone to sleep (set KMP_BLOCKTIME=0
+// for libomp). --save-dir writes each N's inputs and attic's outputs as .npy,
+// for baselines in other processes (bench/cpu/torch_attention.py).
 //
 // Every failure is one line on stderr and a non-zero exit status; a case that
 // fails the accuracy check is still printed, and the exit status is 1 once
@@ -34,6 +42,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <ctime>
@@ -73,11 +82,19 @@ cl::opt<uint64_t> seed("seed", cl::init(0), cl::cat(benchCategory),
                        cl::desc("Seed of the generated Q, K and V"));
 cl::opt<std::string> csvPath("csv", cl::cat(benchCategory),
                              cl::desc("Also write the results as CSV here"));
+cl::opt<int64_t> sgemmSize(
+    "sgemm-n", cl::init(4096), cl::cat(benchCategory),
+    cl::desc("Size of the square OpenBLAS sgemm measured as the practical "
+             "peak (0: skip)"));
+cl::opt<std::string> saveDir(
+    "save-dir", cl::cat(benchCategory),
+    cl::desc("Write q_N.npy, k_N.npy, v_N.npy and attic_N_{causal,dense}.npy "
+             "here"));
+cl::opt<int> settleMs("settle-ms", cl::init(300), cl::cat(benchCategory),
+                      cl::desc("Pause between implementations, in ms"));
 
 /// Largest max-relative error accepted for attic and OpenBLAS.
 constexpr double kTolerance = 1e-4;
-/// Problem size of the OpenBLAS sgemm reference figure.
-constexpr int64_t kSgemmSize = 2048;
 
 [[noreturn]] void fail(const llvm::Twine &message) {
   llvm::outs().flush();
@@ -232,6 +249,23 @@ CaseResult runCase(MLIRContext &context, int64_t n, bool causal) {
   allocRandom(q, shape, 0);
   allocRandom(k, shape, 1);
   allocRandom(v, shape, 2);
+  auto save = [&](const attic_tensor &t, const std::string &name) {
+    if (saveDir.empty())
+      return;
+    std::string path = saveDir + "/" + name + ".npy";
+    char message[512];
+    if (attic_npy_save(path.c_str(), &t, message, sizeof(message)) != ATTIC_OK)
+      fail(path + ": " + message);
+  };
+  std::string suffix = "_" + std::to_string(n);
+  if (!causal) {
+    save(q.tensor, "q" + suffix);
+    save(k.tensor, "k" + suffix);
+    save(v.tensor, "v" + suffix);
+  }
+  auto settle = [] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(settleMs));
+  };
   int64_t count = attic_tensor_numel(&q.tensor);
   float scale = attic::ref::defaultScale(headDim);
 
@@ -249,6 +283,8 @@ CaseResult runCase(MLIRContext &context, int64_t n, bool causal) {
       fail("running attic's attention for N=" + llvm::Twine(n) + ": " + error);
     atticOut.reset(outputs.front());
   });
+  save(atticOut.tensor, "attic" + suffix + (causal ? "_causal" : "_dense"));
+  settle();
 
   std::vector<float> blasOut(count);
   result.blasMs = medianMillis([&] {
@@ -256,6 +292,7 @@ CaseResult runCase(MLIRContext &context, int64_t n, bool causal) {
                                 q.floats(), k.floats(), v.floats(), scale,
                                 causal, blasOut.data());
   });
+  settle();
 
   if (n <= naiveMaxN) {
     std::vector<float> naiveOut(count);
@@ -310,7 +347,8 @@ void printTableRow(const CaseResult &r) {
 }
 
 void writeCsvHeader(llvm::raw_ostream &os) {
-  os << "batch,heads,n,d,causal,openblas_num_threads,attic_compile_s,attic_ms,"
+  os << "batch,heads,n,d,causal,attic_threads,openblas_num_threads,"
+        "attic_compile_s,attic_ms,"
         "naive_ms,blas_ms,attic_gflops,naive_gflops,blas_gflops,"
         "speedup_vs_naive,speedup_vs_blas,attic_max_rel_err,blas_max_rel_err,"
         "reference,check\n";
@@ -324,8 +362,8 @@ void writeCsvRow(llvm::raw_ostream &os, const CaseResult &r,
     naiveSpeedup = *r.naiveMs / r.atticMs;
   }
   os << llvm::formatv(
-      "{0},{1},{2},{3},{4},{5},{6:f3},{7:f3},{8},{9:f3},{10:f3},{11},{12:f3},"
-      "{13},{14:f3},{15:e3},{16},{17},{18}\n",
+      "{0},{1},{2},{3},{4},{19},{5},{6:f3},{7:f3},{8},{9:f3},{10:f3},{11},"
+      "{12:f3},{13},{14:f3},{15:e3},{16},{17},{18}\n",
       batch.getValue(), heads.getValue(), r.n, headDim.getValue(),
       r.causal ? "on" : "off", blasThreads, r.compileSeconds, r.atticMs,
       formatOptional(r.naiveMs, "{0:f3}", "skipped"), r.blasMs,
@@ -333,7 +371,7 @@ void writeCsvRow(llvm::raw_ostream &os, const CaseResult &r,
       r.gflops(r.blasMs), formatOptional(naiveSpeedup, "{0:f3}", ""),
       r.blasMs / r.atticMs, r.atticError,
       formatOptional(r.blasError, "{0:e3}", ""), r.reference,
-      r.passed ? "ok" : "FAILED");
+      r.passed ? "ok" : "FAILED", attic::setCpuThreads(0));
   os.flush();
 }
 
@@ -357,6 +395,12 @@ int main(int argc, char **argv) {
     fail("--heads, --batch and --d must be positive");
   if (reps <= 0)
     fail("--reps must be positive");
+  if (sgemmSize < 0 || sgemmSize > 16384)
+    fail("--sgemm-n must be in [0, 16384]");
+  if (settleMs < 0 || settleMs > 60000)
+    fail("--settle-ms must be in [0, 60000]");
+  if (!saveDir.empty() && !llvm::sys::fs::is_directory(saveDir))
+    fail("--save-dir=" + saveDir + ": not a directory");
   std::vector<bool> causalSettings;
   if (causalMode == "both")
     causalSettings = {false, true};
@@ -388,13 +432,16 @@ int main(int argc, char **argv) {
       "env: OPENBLAS_NUM_THREADS={3} OPENBLAS_CORETYPE={4}\n",
       currentDate(), cpuModel(), std::thread::hardware_concurrency(),
       blasThreads, envValue("OPENBLAS_CORETYPE"));
-  llvm::outs() << "threads: attic's CPU kernel is single-threaded today; the "
-                  "naive loops are single-threaded; blas uses OpenBLAS's "
-                  "threads\n";
+  llvm::outs() << llvm::formatv(
+      "threads: attic {0} (libomp; OMP_NUM_THREADS={1}, KMP_BLOCKTIME={2}); "
+      "blas: OpenBLAS's threads; the naive loops: 1\n",
+      attic::setCpuThreads(0), envValue("OMP_NUM_THREADS"),
+      envValue("KMP_BLOCKTIME"));
   llvm::outs().flush();
-  llvm::outs() << llvm::formatv("openblas sgemm {0}^3: {1:f1} GFLOP/s\n",
-                                kSgemmSize,
-                                attic::bench::sgemmGflops(kSgemmSize, 3));
+  if (sgemmSize > 0)
+    llvm::outs() << llvm::formatv("openblas sgemm {0}^3: {1:f1} GFLOP/s\n",
+                                  sgemmSize.getValue(),
+                                  attic::bench::sgemmGflops(sgemmSize, 3));
   llvm::outs() << llvm::formatv(
       "FLOPs = 4*B*H*N^2*D (half for causal); x_naive, x_blas = baseline time "
       "/ attic time; err = max|a-b|/max|ref| (tolerance {0:e0})\n\n",

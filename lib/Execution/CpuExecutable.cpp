@@ -376,7 +376,15 @@ attic::CpuExecutable::run(ArrayRef<const attic_tensor *> inputs,
     size_t elementSize = attic_dtype_size(spec.dtype);
     int64_t numel = attic_tensor_numel(&out);
     const char *base = static_cast<const char *>(desc.aligned);
-    for (int64_t flat = 0; flat < numel; ++flat) {
+    bool contiguous = true;
+    for (int64_t d = rank - 1, stride = 1; d >= 0; --d) {
+      contiguous &= desc.sizes[d] == 1 || desc.strides[d] == stride;
+      stride *= desc.sizes[d];
+    }
+    if (contiguous)
+      std::memcpy(out.data, base + desc.offset * elementSize,
+                  numel * elementSize);
+    for (int64_t flat = 0; !contiguous && flat < numel; ++flat) {
       int64_t rest = flat, offset = desc.offset;
       for (int64_t d = rank - 1; d >= 0; --d) {
         offset += (rest % desc.sizes[d]) * desc.strides[d];
