@@ -17,9 +17,9 @@ def AtticDecompose : Pass<"attic-decompose"> {
   }];
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
   let options = [
-    Option<"blockQ", "block-q", "int64_t", /*default=*/"64",
+    Option<"blockQ", "block-q", "int64_t", /*default=*/"128",
            "Query rows per block">,
-    Option<"blockK", "block-k", "int64_t", /*default=*/"64",
+    Option<"blockK", "block-k", "int64_t", /*default=*/"128",
            "Key rows per block">
   ];
 }

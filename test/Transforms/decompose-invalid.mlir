@@ -1,10 +1,10 @@
 // RUN: not attic-opt %s --attic-decompose="block-q=0" 2>&1 | FileCheck %s
 
-// CHECK: attic-decompose: block-q and block-k must be in [1, 1024], got 0 and 64
+// CHECK: attic-decompose: block-q and block-k must be in [1, 1024], got 0 and 128
 func.func @dense(%q: tensor<1x1x8x8xf32>, %k: tensor<1x1x8x8xf32>, %v: tensor<1x1x8x8xf32>) -> tensor<1x1x8x8xf32> {
   %o = attic.attention %q, %k, %v : tensor<1x1x8x8xf32>, tensor<1x1x8x8xf32>, tensor<1x1x8x8xf32> -> tensor<1x1x8x8xf32>
   return %o : tensor<1x1x8x8xf32>
 }
 
 // RUN: not attic-opt %s --attic-decompose="block-k=2048" 2>&1 | FileCheck %s --check-prefix=LARGE
-// LARGE: attic-decompose: block-q and block-k must be in [1, 1024], got 64 and 2048
+// LARGE: attic-decompose: block-q and block-k must be in [1, 1024], got 128 and 2048

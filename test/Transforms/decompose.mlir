@@ -6,7 +6,7 @@
 // CHECK-LABEL: func.func @dense
 // CHECK-SAME: (%[[Q:.*]]: tensor<1x4x128x64xf32>, %[[K:.*]]: tensor<1x4x128x64xf32>, %[[V:.*]]: tensor<1x4x128x64xf32>)
 // CHECK: %[[INIT:.*]] = tensor.empty() : tensor<1x4x128x64xf32>
-// CHECK: %[[R:.*]] = attic.block_attention ins(%[[Q]], %[[K]], %[[V]] : {{.*}}) outs(%[[INIT]] : tensor<1x4x128x64xf32>) {block_k = 64 : i64, block_q = 64 : i64, layout = #attic.layout<dense>, scale = 1.250000e-01 : f32} -> tensor<1x4x128x64xf32>
+// CHECK: %[[R:.*]] = attic.block_attention ins(%[[Q]], %[[K]], %[[V]] : {{.*}}) outs(%[[INIT]] : tensor<1x4x128x64xf32>) {block_k = 128 : i64, block_q = 128 : i64, layout = #attic.layout<dense>, scale = 1.250000e-01 : f32} -> tensor<1x4x128x64xf32>
 // CHECK: return %[[R]]
 // CHECK-NOT: attic.attention
 // TILES-LABEL: func.func @dense

@@ -69,9 +69,9 @@ static cl::opt<unsigned> benchRuns("bench", cl::init(0),
                                    cl::desc("Time N runs, report the median"));
 static cl::opt<std::string> target("target", cl::init("cpu"),
                                    cl::desc("cpu (default) or cuda"));
-static cl::opt<int64_t> blockQ("block-q", cl::init(64),
+static cl::opt<int64_t> blockQ("block-q", cl::init(128),
                                cl::desc("Query rows per block"));
-static cl::opt<int64_t> blockK("block-k", cl::init(64),
+static cl::opt<int64_t> blockK("block-k", cl::init(128),
                                cl::desc("Key rows per block"));
 static cl::opt<int> threads(
     "cpu-threads", cl::init(0),

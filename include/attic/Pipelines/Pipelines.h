@@ -15,10 +15,10 @@ struct CpuPipelineOptions
     : public mlir::PassPipelineOptions<CpuPipelineOptions> {
   Option<int64_t> blockQ{*this, "block-q",
                          llvm::cl::desc("Query rows per block"),
-                         llvm::cl::init(64)};
+                         llvm::cl::init(128)};
   Option<int64_t> blockK{*this, "block-k",
                          llvm::cl::desc("Key rows per block"),
-                         llvm::cl::init(64)};
+                         llvm::cl::init(128)};
   Option<int64_t> vectorWidth{
       *this, "vector-width",
       llvm::cl::desc("f32 lanes per vector; 0: the host CPU's widest unit"),

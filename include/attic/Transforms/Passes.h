@@ -18,8 +18,8 @@ namespace attic {
 
 /// Tile sizes that attic-decompose gives the block_attention ops it creates.
 struct DecomposeOptions {
-  int64_t blockQ = 64;
-  int64_t blockK = 64;
+  int64_t blockQ = 128;
+  int64_t blockK = 128;
 };
 
 /// attic.attention -> attic.block_attention (on tensors).
