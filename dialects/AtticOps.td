@@ -145,4 +145,6 @@ def Attic_BlockAttentionOp : Attic_Op<"block_attention", [
   }];
 }
 
+include "AtticVccOps.td"
+
 #endif // ATTIC_OPS_TD

@@ -1,5 +1,21 @@
 // RUN: attic-opt %s --attic-cpu-pipeline | FileCheck %s
 // RUN: attic-opt %s --attic-cpu-pipeline="block-q=16 block-k=8" | FileCheck %s
+// RUN: attic-opt %s --attic-cpu-pipeline="vector-width=8" | FileCheck %s --check-prefix=OMP
+// RUN: attic-opt %s --attic-cpu-pipeline="parallel=false vector-width=8" | FileCheck %s --check-prefix=SEQ
+
+// The two parallel loops (packing, query blocks) become OpenMP worksharing
+// loops in LLVM-dialect form (translated to __kmpc_* calls by the JIT); the
+// kernels use 8-lane vectors with vector-width=8.
+// OMP-LABEL: llvm.func @attention
+// OMP: omp.parallel
+// OMP: omp.wsloop
+// OMP: omp.parallel
+// OMP: omp.wsloop
+// OMP: llvm.intr.fma{{.*}}vector<8xf32>
+// SEQ-LABEL: llvm.func @attention
+// SEQ-NOT: omp.
+// SEQ: llvm.intr.fma{{.*}}vector<8xf32>
+// SEQ-NOT: omp.
 
 // The whole pipeline: everything ends in the LLVM dialect, with no call to
 // libm's exp and no attic, memref, scf or tensor op left.

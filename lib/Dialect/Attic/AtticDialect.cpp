@@ -15,10 +15,17 @@ using namespace attic;
 #define GET_ATTRDEF_CLASSES
 #include "AtticAttrs.cpp.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "AtticTypes.cpp.inc"
+
 void AtticDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "AtticAttrs.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "AtticTypes.cpp.inc"
       >();
   addOperations<
 #define GET_OP_LIST

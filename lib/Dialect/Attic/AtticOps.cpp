@@ -2,6 +2,8 @@
 
 #include "attic/Dialect/Attic/AtticDialect.h"
 
+#include "ShapeChecks.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
@@ -9,69 +11,14 @@
 
 #include <cmath>
 #include <optional>
-#include <string>
 
 using namespace mlir;
 using namespace attic;
+using attic::detail::checkShape;
 
 //===----------------------------------------------------------------------===//
 // Shared shape checks of attic.attention and attic.block_attention
 //===----------------------------------------------------------------------===//
-
-namespace {
-/// One expected dimension: its size (ShapedType::kDynamic when unknown), a
-/// short name for messages ("B", "H", "Nk", ...) and where it comes from.
-struct ExpectedDim {
-  int64_t size;
-  const char *symbol;
-  const char *source;
-};
-} // namespace
-
-static std::string formatShape(ArrayRef<int64_t> shape) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  llvm::interleave(
-      shape, os,
-      [&](int64_t d) {
-        if (ShapedType::isDynamic(d))
-          os << '?';
-        else
-          os << d;
-      },
-      "x");
-  return text;
-}
-
-/// Checks that `type` (the operand called `name`) has the expected rank and
-/// dims. Dynamic sizes on either side are compatible with anything.
-static LogicalResult checkShape(Operation *op, StringRef name, ShapedType type,
-                                ArrayRef<ExpectedDim> expected) {
-  std::string symbols;
-  SmallVector<int64_t> expectedShape;
-  for (const ExpectedDim &dim : expected) {
-    symbols += symbols.empty() ? "" : ",";
-    symbols += dim.symbol;
-    expectedShape.push_back(dim.size);
-  }
-  if (type.getRank() != static_cast<int64_t>(expected.size()))
-    return op->emitOpError() << name << " must have rank " << expected.size()
-                             << " ([" << symbols << "] = "
-                             << formatShape(expectedShape) << "), got "
-                             << type;
-  for (auto [index, dim] : llvm::enumerate(expected)) {
-    int64_t actual = type.getDimSize(index);
-    if (ShapedType::isDynamic(actual) || ShapedType::isDynamic(dim.size) ||
-        actual == dim.size)
-      continue;
-    return op->emitOpError()
-           << name << " has shape " << formatShape(type.getShape())
-           << " but [" << symbols << "] = " << formatShape(expectedShape)
-           << " is expected: dim " << index << " (" << dim.symbol << ") is "
-           << actual << ", " << dim.source << " has " << dim.size;
-  }
-  return success();
-}
 
 static bool isAttentionElement(Type type) {
   return isa<Float32Type, Float16Type, BFloat16Type>(type);

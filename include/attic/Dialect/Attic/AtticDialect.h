@@ -18,6 +18,9 @@
 #define GET_ATTRDEF_CLASSES
 #include "AtticAttrs.h.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "AtticTypes.h.inc"
+
 #define GET_OP_CLASSES
 #include "AtticOps.h.inc"
 

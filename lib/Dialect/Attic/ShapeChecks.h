@@ -1,0 +1,43 @@
+//===- ShapeChecks.h - shape checks shared by attic verifiers ---*- C++ -*-===//
+//
+// Private to lib/Dialect/Attic: the operand-shape checks whose messages name
+// the operand, its shape and the expected shape, e.g.
+//   key has shape 1x2x8x4 but [B,H,Nk,D] = 1x2x8x32 is expected: dim 3 (D)
+//   is 4, query has 32
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTIC_LIB_DIALECT_ATTIC_SHAPECHECKS_H
+#define ATTIC_LIB_DIALECT_ATTIC_SHAPECHECKS_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+
+namespace attic::detail {
+
+/// One expected dimension: its size (ShapedType::kDynamic when unknown), a
+/// short name for messages ("B", "H", "Nk", ...) and where it comes from.
+struct ExpectedDim {
+  int64_t size;
+  const char *symbol;
+  const char *source;
+};
+
+/// "1x?x8": sizes joined by 'x', '?' for dynamic ones.
+std::string formatShape(llvm::ArrayRef<int64_t> shape);
+
+/// Checks that `type` (the operand or result called `name`) has the
+/// expected rank and dims. Dynamic sizes on either side are compatible with
+/// anything.
+mlir::LogicalResult checkShape(mlir::Operation *op, llvm::StringRef name,
+                               mlir::ShapedType type,
+                               llvm::ArrayRef<ExpectedDim> expected);
+
+} // namespace attic::detail
+
+#endif // ATTIC_LIB_DIALECT_ATTIC_SHAPECHECKS_H
