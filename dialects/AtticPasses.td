@@ -24,6 +24,75 @@ def AtticDecompose : Pass<"attic-decompose"> {
   ];
 }
 
+def AtticExpandVcc : Pass<"attic-expand-vcc"> {
+  let summary = "Expand the VCC ops and !attic.tree values into upstream ops on tensors";
+  let description = [{
+    Rewrites the VIP-token-centric compression ops (docs/vcc.md) into
+    upstream ops on tensors, before bufferization: `tensor.generate`,
+    `tensor.empty`/`extract`/`insert`, `scf.for` with tensor iter_args,
+    `scf.if` and `arith`. `attic-cpu-pipeline` runs it right after
+    `attic-decompose`; one-shot bufferization then turns the tensors into
+    buffers and `tensor.generate` into parallel loops.
+
+    A value of `!attic.tree<B x n_c x d x f32, fanouts = [f_1, ..., f_L]>`
+    is replaced by its component tensors: the root mean `[B,d]`, per level
+    j < L the deltas (parent mean minus node mean) `[B,n_c/s_j,d]`, per
+    level j <= L the valid-token counts `[B,n_c/s_j]` (f32) and the token
+    validity `[B,n_c]` (i1). The replacement is a walk over each function
+    body in program order; trees that are function arguments or results,
+    block arguments, or values inside nested regions are rejected with an
+    error, as is any use of a tree by an op other than the VCC ops.
+
+    - `attic.vip_order`: per sequence, a count of the VIP tokens and one
+      `scf.for` that places every token (stable; the excess VIP tokens of a
+      sequence with more than `num_vip` stay in C in their order).
+    - `attic.gather_rows`: one `tensor.generate` (indices clamped to the
+      rows of `x`).
+    - `attic.tree_build`: counts and mask-aware means level by level from
+      the tokens up (count-weighted means of the children), then the deltas
+      and the root; O(B n_c d).
+    - `attic.tree_materialize`: the means level by level from the root down
+      (parent minus delta), invalid tokens 0; O(B n_c d).
+    - `attic.vcc_compress`: `tensor.generate` of `[P; node means]` (root
+      minus the deltas on the path) and of the key bias (0, log s_j or
+      -inf); O(B r d L).
+    - `attic.tree_update` (Algorithm 2): the J nodes' count-weighted rows
+      are summed into scratch for their ancestors, the root is recomputed,
+      and the deltas of the J nodes and of their ancestors are rewritten;
+      deltas strictly below J, counts and validity are kept;
+      O(B |J| d L).
+
+    Node ids are clamped to the tree's nodes, so that no J, not even one
+    that is not a partition, makes the compiled code access memory out of
+    bounds (the results for such a J are unspecified).
+
+    `attic.tree_select` has no lowering yet: a function that contains it
+    makes the pass fail with an error naming the op. The expansion is
+    available to other pipelines as `attic::expandVcc`.
+
+    Example:
+
+    ```mlir
+    // attic-opt --attic-expand-vcc
+    func.func @round_trip(%c: tensor<2x8x4xf32>, %valid: tensor<2x8xi1>)
+        -> tensor<2x8x4xf32> {
+      %t = attic.tree_build %c, %valid : tensor<2x8x4xf32>, tensor<2x8xi1>
+          -> !attic.tree<2x8x4xf32, fanouts = [2, 4]>
+      %m = attic.tree_materialize %t
+          : !attic.tree<2x8x4xf32, fanouts = [2, 4]> -> tensor<2x8x4xf32>
+      return %m : tensor<2x8x4xf32>
+    }
+    ```
+
+    becomes loops of `tensor.insert` that build the counts, means, deltas
+    and root, and a `tensor.generate` of the tokens.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def AtticLowerBlockAttention : Pass<"attic-lower-block-attention"> {
   let summary = "Lower bufferized attic.block_attention to register-blocked vector loops";
   let description = [{

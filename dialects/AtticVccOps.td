@@ -37,8 +37,10 @@ def Attic_VipOrderOp : Attic_Op<"vip_order", [Pure]> {
     rows P, which VCC keeps exact; the other N - n_p rows are C, which it
     compresses. A sequence with fewer than n_p VIP tokens fills the spare P
     rows with its first non-VIP tokens (they stay exact too). A sequence
-    with more than n_p VIP tokens is a runtime error that the compiled code
-    reports: n_p is static. `num_vip` is in [1, N].
+    with more than n_p VIP tokens gets the same stable order: its first n_p
+    VIP tokens are P and the excess VIP tokens stay in C, in their order,
+    before the other tokens (n_p is static; the compiled code does not
+    report this case). `num_vip` is in [1, N].
 
     Operands and results: `vip` is `[B,N]` of i1; `perm` and `inverse` are
     `[B,N]` of i64.
@@ -65,8 +67,10 @@ def Attic_GatherRowsOp : Attic_Op<"gather_rows", [Pure]> {
     Gathers rows of every sequence: `result[b, r] = x[b, indices[b, r]]`
     for `r` in [0, M). `x` is `[B,N,D]` (rows of D features) or `[B,N]` (one
     value per row, e.g. a padding mask) of f32, f16, bf16 or i1; `indices`
-    is `[B,M]` of i64 with values in [0, N) (not checked at runtime); the
-    result is `[B,M,D]` or `[B,M]` of the element type of `x`.
+    is `[B,M]` of i64 with values in [0, N) (not checked at runtime: the
+    compiled code clamps an index outside [0, N) to the nearest row, so it
+    never reads out of bounds); the result is `[B,M,D]` or `[B,M]` of the
+    element type of `x`.
 
     With the `perm` of `attic.vip_order` it reorders a sequence (and its
     padding mask) into [P; C]; with `inverse` it restores the original
@@ -173,6 +177,9 @@ def Attic_TreeSelectOp : Attic_Op<"tree_select", [Pure]> {
     of k tokens, h of which are split into tokens; J holds h * k tokens,
     then n_c/k - h blocks.
 
+    Not lowered yet: `attic-expand-vcc` (and so `attic-cpu-pipeline`)
+    rejects a function that contains it.
+
     Example (48 tokens, then 5 blocks):
 
     ```mlir
@@ -237,7 +244,12 @@ def Attic_VccCompressOp : Attic_Op<"vcc_compress", [Pure]> {
     of i64 global node ids and must be a partition of the tokens in
     canonical order, as `attic.tree_select` returns (not checked at
     runtime), so 1 <= |J| <= n_c. Results: `compressed` is `[B,n_p+|J|,d]`
-    and `key_bias` is `[B,n_p+|J|]`, both f32. Cost O(B r d).
+    and `key_bias` is `[B,n_p+|J|]`, both f32. Cost O(B r d L).
+
+    Unchecked J: the compiled code clamps every id to [0, number of nodes)
+    and never accesses memory out of bounds; for a J that is not a
+    partition in canonical order the rows and biases are those of the
+    clamped ids, which is not meaningful.
 
     Example:
 
@@ -291,6 +303,11 @@ def Attic_TreeUpdateOp : Attic_Op<"tree_update", [Pure]> {
     of the tokens in canonical order as `attic.tree_select` returns (not
     checked at runtime); `rows` is `[B,|J|,d]` of f32. The result has the
     type of `tree`.
+
+    Unchecked J: the compiled code clamps every id to [0, number of nodes)
+    and never accesses memory out of bounds, but for a J that is not a
+    partition (overlapping nodes, tokens covered by no node) the resulting
+    tree is unspecified.
 
     Example:
 

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -33,6 +34,8 @@ void attic::buildCpuPipeline(OpPassManager &pm,
   decompose.blockQ = options.blockQ;
   decompose.blockK = options.blockK;
   pm.addPass(createAtticDecompose(decompose));
+  // VCC ops and !attic.tree values -> upstream ops on tensors.
+  pm.addPass(createAtticExpandVcc());
   pm.addPass(createCanonicalizerPass());
 
   // Bufferize once, with upstream's pass; results of the entry function are
@@ -44,6 +47,8 @@ void attic::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  // tensor.generate bufferizes to linalg.map: parallel loops (OpenMP below).
+  pm.addPass(createConvertLinalgToParallelLoopsPass());
 
   // L2 -> loops.
   AtticLowerBlockAttentionOptions lower;

@@ -4,12 +4,14 @@
 
 #include "attic/Dialect/Attic/AtticDialect.h"
 #include "attic/Reference/Attention.h"
+#include "attic/Reference/Vcc.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -98,7 +100,176 @@ private:
       return evaluateAttention(block, block.getScale().convertToFloat(),
                                block.isCausal());
     }
+    if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op)) {
+      // Row-major data is unchanged; only the shape is new.
+      auto type = cast<RankedTensorType>(op->getResult(0).getType());
+      attic::RefTensor tensor = values[op->getOperand(0)];
+      tensor.shape.assign(type.getShape().begin(), type.getShape().end());
+      values[op->getResult(0)] = std::move(tensor);
+      return success();
+    }
+    if (isa<attic::VipOrderOp, attic::GatherRowsOp, attic::TreeBuildOp,
+            attic::VccCompressOp, attic::TreeUpdateOp,
+            attic::TreeMaterializeOp>(op)) {
+      // The reference throws vcc::Error on invalid arguments (e.g. a J that
+      // is not a partition): report it as an error, not a crash.
+      try {
+        return evaluateVcc(op);
+      } catch (const attic::ref::vcc::Error &e) {
+        error = "reference: '" + op->getName().getStringRef().str() +
+                "': " + e.what();
+        return failure();
+      }
+    }
     return unsupported(op);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // VCC ops, with attic::ref::vcc one sequence at a time. A tree value is
+  // held as one vcc::Tree per batch element.
+  //===--------------------------------------------------------------------===//
+
+  /// Rows [rowBegin, rowBegin + rows) of sequence `b` of a [B,N,D] (or
+  /// [B,N], as N x 1) tensor.
+  static attic::ref::vcc::Matrix rowsOf(const attic::RefTensor &t, int64_t b,
+                                        int64_t rowBegin = 0,
+                                        int64_t rows = -1) {
+    int64_t length = t.shape[1], width = t.shape.size() == 3 ? t.shape[2] : 1;
+    if (rows < 0)
+      rows = length - rowBegin;
+    attic::ref::vcc::Matrix m(rows, width);
+    auto first = t.data.begin() + (b * length + rowBegin) * width;
+    std::copy(first, first + rows * width, m.data.begin());
+    return m;
+  }
+  static void appendRows(attic::RefTensor &t,
+                         const attic::ref::vcc::Matrix &m) {
+    t.data.insert(t.data.end(), m.data.begin(), m.data.end());
+  }
+  static std::vector<bool> flagsOf(const attic::RefTensor &t, int64_t b) {
+    int64_t length = t.shape[1];
+    std::vector<bool> flags(length);
+    for (int64_t i = 0; i < length; ++i)
+      flags[i] = t.data[b * length + i] != 0.0;
+    return flags;
+  }
+  static attic::RefTensor emptyLike(Value value) {
+    attic::RefTensor t;
+    auto type = cast<RankedTensorType>(value.getType());
+    t.shape.assign(type.getShape().begin(), type.getShape().end());
+    return t;
+  }
+
+  /// Sequence `b` of a J tensor [B,|J|] of global node ids, as nodes.
+  FailureOr<std::vector<attic::ref::vcc::Node>>
+  nodesOf(Operation *op, attic::TreeType type, const attic::RefTensor &j,
+          int64_t b) {
+    std::vector<attic::ref::vcc::Node> nodes;
+    int64_t count = j.shape[1];
+    for (int64_t k = 0; k < count; ++k) {
+      int64_t id = int64_t(j.data[b * count + k]);
+      if (id < 0 || id >= type.getNumNodes()) {
+        error = "reference: '" + op->getName().getStringRef().str() +
+                "': nodes[" + std::to_string(b) + ", " + std::to_string(k) +
+                "] is " + std::to_string(id) + " (expected a node id in 0.." +
+                std::to_string(type.getNumNodes() - 1) + ")";
+        return failure();
+      }
+      int64_t level = 0;
+      while (level < type.getLevels() && id >= type.getNodeOffset(level + 1))
+        ++level;
+      nodes.push_back({level, id - type.getNodeOffset(level)});
+    }
+    return nodes;
+  }
+
+  LogicalResult evaluateVcc(Operation *op) {
+    namespace vcc = attic::ref::vcc;
+    if (auto order = dyn_cast<attic::VipOrderOp>(op)) {
+      const attic::RefTensor &vip = values[order.getVip()];
+      attic::RefTensor perm = emptyLike(order.getPerm());
+      attic::RefTensor inverse = emptyLike(order.getInverse());
+      for (int64_t b = 0; b < vip.shape[0]; ++b) {
+        std::vector<bool> flags = flagsOf(vip, b);
+        // More VIP tokens than num_vip: the excess ones stay in C in their
+        // order (the permutation does not depend on num_vip).
+        int64_t vipCount = std::count(flags.begin(), flags.end(), true);
+        vcc::Reorder reorder = vcc::vipReorder(
+            flags, std::max<int64_t>(order.getNumVip(), vipCount));
+        perm.data.insert(perm.data.end(), reorder.perm.begin(),
+                         reorder.perm.end());
+        inverse.data.insert(inverse.data.end(), reorder.inverse.begin(),
+                            reorder.inverse.end());
+      }
+      values[order.getPerm()] = std::move(perm);
+      values[order.getInverse()] = std::move(inverse);
+      return success();
+    }
+    if (auto gather = dyn_cast<attic::GatherRowsOp>(op)) {
+      const attic::RefTensor &x = values[gather.getX()];
+      const attic::RefTensor &indices = values[gather.getIndices()];
+      attic::RefTensor out = emptyLike(gather.getResult());
+      int64_t rows = indices.shape[1];
+      for (int64_t b = 0; b < x.shape[0]; ++b) {
+        std::vector<int64_t> perm(rows);
+        for (int64_t r = 0; r < rows; ++r)
+          perm[r] = int64_t(indices.data[b * rows + r]);
+        appendRows(out, vcc::gatherRows(rowsOf(x, b), perm));
+      }
+      values[gather.getResult()] = std::move(out);
+      return success();
+    }
+    if (auto build = dyn_cast<attic::TreeBuildOp>(op)) {
+      const attic::RefTensor &tokens = values[build.getTokens()];
+      const attic::RefTensor &valid = values[build.getValid()];
+      std::vector<int64_t> fanouts(build.getTree().getType().getFanouts());
+      std::vector<vcc::Tree> &tree = trees[build.getTree()];
+      for (int64_t b = 0; b < tokens.shape[0]; ++b)
+        tree.push_back(
+            vcc::buildTree(rowsOf(tokens, b), flagsOf(valid, b), fanouts));
+      return success();
+    }
+    if (auto compress = dyn_cast<attic::VccCompressOp>(op)) {
+      const attic::RefTensor &p = values[compress.getVipRows()];
+      const attic::RefTensor &j = values[compress.getNodes()];
+      const std::vector<vcc::Tree> &tree = trees[compress.getTree()];
+      attic::RefTensor sx = emptyLike(compress.getCompressed());
+      attic::RefTensor bias = emptyLike(compress.getKeyBias());
+      for (int64_t b = 0; b < p.shape[0]; ++b) {
+        FailureOr<std::vector<vcc::Node>> nodes =
+            nodesOf(op, compress.getTree().getType(), j, b);
+        if (failed(nodes))
+          return failure();
+        vcc::Compressed out = vcc::assemble(rowsOf(p, b), tree[b], *nodes);
+        appendRows(sx, out.sx);
+        bias.data.insert(bias.data.end(), out.keyBias.begin(),
+                         out.keyBias.end());
+      }
+      values[compress.getCompressed()] = std::move(sx);
+      values[compress.getKeyBias()] = std::move(bias);
+      return success();
+    }
+    if (auto update = dyn_cast<attic::TreeUpdateOp>(op)) {
+      const attic::RefTensor &j = values[update.getNodes()];
+      const attic::RefTensor &rows = values[update.getRows()];
+      const std::vector<vcc::Tree> &tree = trees[update.getTree()];
+      std::vector<vcc::Tree> next;
+      for (int64_t b = 0; b < int64_t(tree.size()); ++b) {
+        FailureOr<std::vector<vcc::Node>> nodes =
+            nodesOf(op, update.getTree().getType(), j, b);
+        if (failed(nodes))
+          return failure();
+        next.push_back(vcc::updateTree(tree[b], *nodes, rowsOf(rows, b)));
+      }
+      trees[update.getResult()] = std::move(next);
+      return success();
+    }
+    auto materialize = cast<attic::TreeMaterializeOp>(op);
+    attic::RefTensor out = emptyLike(materialize.getResult());
+    for (const vcc::Tree &tree : trees[materialize.getTree()])
+      appendRows(out, vcc::materialize(tree));
+    values[materialize.getResult()] = std::move(out);
+    return success();
   }
 
   /// attic.attention or attic.block_attention (on tensors), whose operands
@@ -148,13 +319,18 @@ private:
   LogicalResult unsupported(Operation *op) {
     error = "reference: no reference semantics for '" +
             op->getName().getStringRef().str() + "' (--check supports " +
-            "attic.attention, attic.block_attention on tensors, arith.constant, "
-            "tensor.empty and tensor.cast)";
+            "attic.attention, attic.block_attention on tensors, "
+            "attic.vip_order, attic.gather_rows, attic.tree_build, "
+            "attic.vcc_compress, attic.tree_update, attic.tree_materialize, "
+            "arith.constant, tensor.empty, tensor.cast, tensor.expand_shape "
+            "and tensor.collapse_shape)";
     return failure();
   }
 
   std::string &error;
   llvm::DenseMap<Value, attic::RefTensor> values;
+  /// !attic.tree values: one tree per batch element.
+  llvm::DenseMap<Value, std::vector<attic::ref::vcc::Tree>> trees;
   attic::ReferenceResult result;
 };
 } // namespace

@@ -39,7 +39,8 @@ struct CpuPipelineOptions
 };
 
 /// attic ops on tensors -> LLVM dialect, for the CPU (JIT or AOT):
-/// attic-decompose, one-shot bufferization, buffer deallocation,
+/// attic-decompose, attic-expand-vcc, one-shot bufferization, buffer
+/// deallocation, linalg (from tensor.generate) to parallel loops,
 /// attic-lower-block-attention, attic-approximate-math, scf.parallel to
 /// OpenMP (unless parallel=false), then upstream's conversions to LLVM. The
 /// OpenMP form calls libomp's `__kmpc_*` entry points, so the code that runs

@@ -1,0 +1,902 @@
+//===- ExpandVcc.cpp - VCC ops into upstream ops on tensors -----*- C++ -*-===//
+//
+// Rewrites the VIP-token-centric compression ops (docs/vcc.md) into upstream
+// ops on tensors (tensor.generate, tensor.empty/extract/insert, scf.for with
+// tensor iter_args, scf.if, arith), before bufferization.
+//
+// A value of !attic.tree type is replaced by its component tensors (a 1:N
+// replacement, done with a walk over each function in program order and a
+// map from tree values to components):
+//
+//   root        [B, d]          f32  mean of the root
+//   deltas[j]   [B, N_j, d]     f32  parent mean - node mean, j < L
+//   counts[j]   [B, N_j]        f32  valid tokens of the node, j <= L
+//   valid       [B, n_c]        i1   token validity
+//
+// with N_j = n_c / s_j nodes at level j. Node ids in index tensors (J) are
+// global ids; they are decoded into (level, first token t0 = index * s_level)
+// after clamping to [0, number of nodes), so that no id, not even one of a J
+// that is not a partition, makes the compiled code read or write out of
+// bounds. The ancestor of that node at level l >= level is t0 / s_l.
+//
+// Tree components are built with loop nests of tensor.insert (not
+// tensor.generate): upstream canonicalization folds tensor.extract of a
+// tensor.generate by inlining the producer's body at the read, which would
+// recompute whole subtrees at every read of a component. Results of the ops
+// (compressed rows, key bias, gathered rows, materialized tokens) are
+// tensor.generate, which bufferizes to linalg.map (parallel loops after
+// bufferization).
+//
+//===----------------------------------------------------------------------===//
+
+#include "attic/Dialect/Attic/AtticDialect.h"
+#include "attic/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <cassert>
+#include <cmath>
+#include <functional>
+#include <limits>
+
+namespace attic {
+#define GEN_PASS_DEF_ATTICEXPANDVCC
+#include "AtticPasses.h.inc"
+} // namespace attic
+
+using namespace mlir;
+using namespace attic;
+
+namespace {
+//===----------------------------------------------------------------------===//
+// Building blocks
+//===----------------------------------------------------------------------===//
+
+using Builder = ImplicitLocOpBuilder;
+/// The value of one element, given the builder and the element's indices.
+using ElementFn = llvm::function_ref<Value(Builder &, ValueRange)>;
+/// Loop body: yields the new iter_args.
+using LoopFn =
+    llvm::function_ref<SmallVector<Value>(Builder &, Value, ValueRange)>;
+using BranchFn = llvm::function_ref<SmallVector<Value>(Builder &)>;
+
+Value cIndex(Builder &b, int64_t value) {
+  return arith::ConstantIndexOp::create(b, value);
+}
+Value cI64(Builder &b, int64_t value) {
+  return arith::ConstantOp::create(b, b.getI64IntegerAttr(value));
+}
+Value cF32(Builder &b, double value) {
+  return arith::ConstantOp::create(b, b.getF32FloatAttr(float(value)));
+}
+
+/// scf.for iv in [0, upper) with `inits` as iter_args.
+SmallVector<Value> forLoop(Builder &b, int64_t upper, ValueRange inits,
+                           LoopFn body) {
+  auto loop = scf::ForOp::create(
+      b, cIndex(b, 0), cIndex(b, upper), cIndex(b, 1), inits,
+      [&](OpBuilder &nested, Location loc, Value iv, ValueRange args) {
+        Builder inner(loc, nested);
+        SmallVector<Value> yields = body(inner, iv, args);
+        scf::YieldOp::create(inner, yields);
+      });
+  return SmallVector<Value>(loop.getResults());
+}
+
+/// scf.if cond then ... else ... yielding values of `types`.
+SmallVector<Value> ifElse(Builder &b, Value cond, TypeRange types,
+                          BranchFn thenBody, BranchFn elseBody) {
+  auto ifOp = scf::IfOp::create(b, types, cond, /*withElseRegion=*/true);
+  for (auto [block, body] :
+       {std::pair<Block *, BranchFn>{ifOp.thenBlock(), thenBody},
+        {ifOp.elseBlock(), elseBody}}) {
+    Builder inner = Builder::atBlockEnd(b.getLoc(), block);
+    SmallVector<Value> yields = body(inner);
+    scf::YieldOp::create(inner, yields);
+  }
+  return SmallVector<Value>(ifOp.getResults());
+}
+
+/// A tensor with element `indices` = element(indices), as a loop nest of
+/// tensor.insert into a tensor.empty: canonicalization never inlines it into
+/// the reads (see the file comment).
+Value buildTensor(Builder &b, RankedTensorType type, ElementFn element) {
+  Value init =
+      tensor::EmptyOp::create(b, type.getShape(), type.getElementType());
+  SmallVector<Value> ivs;
+  std::function<Value(Builder &, int64_t, Value)> nest =
+      [&](Builder &nb, int64_t dim, Value dest) -> Value {
+    if (dim == type.getRank()) {
+      Value value = element(nb, ivs);
+      return tensor::InsertOp::create(nb, value, dest, ivs);
+    }
+    return forLoop(nb, type.getDimSize(dim), dest,
+                   [&](Builder &lb, Value iv, ValueRange args) {
+                     ivs.push_back(iv);
+                     Value next = nest(lb, dim + 1, args[0]);
+                     ivs.pop_back();
+                     return SmallVector<Value>{next};
+                   })
+        .front();
+  };
+  return nest(b, 0, init);
+}
+
+/// tensor.generate: for the results of the ops (see the file comment).
+Value generate(Builder &b, RankedTensorType type, ElementFn element) {
+  return tensor::GenerateOp::create(
+      b, type, ValueRange{},
+      [&](OpBuilder &nested, Location loc, ValueRange ivs) {
+        Builder inner(loc, nested);
+        tensor::YieldOp::create(inner, element(inner, ivs));
+      });
+}
+
+Value extract(Builder &b, Value tensor, ValueRange indices) {
+  return tensor::ExtractOp::create(b, tensor, indices);
+}
+Value insert(Builder &b, Value value, Value tensor, ValueRange indices) {
+  return tensor::InsertOp::create(b, value, tensor, indices);
+}
+Value select(Builder &b, Value cond, Value a, Value c) {
+  return arith::SelectOp::create(b, cond, a, c);
+}
+Value positive(Builder &b, Value count) {
+  return arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, count,
+                               cF32(b, 0.0));
+}
+/// count > 0 ? sum / count : 0
+Value meanOrZero(Builder &b, Value sum, Value count) {
+  return select(b, positive(b, count), arith::DivFOp::create(b, sum, count),
+                cF32(b, 0.0));
+}
+/// `index` (i64) clamped to [0, size) as an index.
+Value clampIndex(Builder &b, Value index, int64_t size) {
+  Value clamped = arith::MaxSIOp::create(b, index, cI64(b, 0));
+  clamped = arith::MinSIOp::create(b, clamped, cI64(b, size - 1));
+  return arith::IndexCastOp::create(b, b.getIndexType(), clamped);
+}
+
+RankedTensorType f32Tensor(Builder &b, ArrayRef<int64_t> shape) {
+  return RankedTensorType::get(shape, b.getF32Type());
+}
+
+//===----------------------------------------------------------------------===//
+// Tree components
+//===----------------------------------------------------------------------===//
+
+/// The component tensors of one tree value. As a flat list (the value of the
+/// tree map): root, deltas[0..L), counts[0..L], valid.
+struct TreeParts {
+  Value root;
+  SmallVector<Value> deltas, counts;
+  Value valid;
+
+  SmallVector<Value> flatten() const {
+    SmallVector<Value> flat{root};
+    flat.append(deltas.begin(), deltas.end());
+    flat.append(counts.begin(), counts.end());
+    flat.push_back(valid);
+    return flat;
+  }
+  static TreeParts unflatten(TreeType type, ArrayRef<Value> flat) {
+    int64_t levels = type.getLevels();
+    assert(static_cast<int64_t>(flat.size()) == 2 * levels + 3);
+    TreeParts parts;
+    parts.root = flat.front();
+    parts.deltas.assign(flat.begin() + 1, flat.begin() + 1 + levels);
+    parts.counts.assign(flat.begin() + 1 + levels,
+                        flat.begin() + 2 + 2 * levels);
+    parts.valid = flat.back();
+    return parts;
+  }
+};
+
+/// A node of the tree decoded from a global id: its level and its first
+/// token t0 (both index). Its ancestor at level l >= level is t0 / s_l.
+struct NodeRef {
+  Value level, firstToken;
+};
+
+/// Lowers the ops of one tree type: sizes and the index arithmetic of node
+/// ids are static per type.
+class TreeLowering {
+public:
+  explicit TreeLowering(TreeType type) : type(type) {}
+
+  int64_t levels() const { return type.getLevels(); }
+
+  /// Decodes global id `id` (i64), clamped to [0, number of nodes).
+  NodeRef decode(Builder &b, Value id) const {
+    Value g = clampIndex(b, id, type.getNumNodes());
+    Value level = cIndex(b, 0), offset = cIndex(b, 0), size = cIndex(b, 1);
+    for (int64_t l = 1; l <= levels(); ++l) {
+      Value above = arith::CmpIOp::create(b, arith::CmpIPredicate::uge, g,
+                                          cIndex(b, type.getNodeOffset(l)));
+      level = select(b, above, cIndex(b, l), level);
+      offset = select(b, above, cIndex(b, type.getNodeOffset(l)), offset);
+      size = select(b, above, cIndex(b, type.getNodeSize(l)), size);
+    }
+    Value index = arith::SubIOp::create(b, g, offset);
+    return {level, arith::MulIOp::create(b, index, size)};
+  }
+
+  /// Index within level `l` of the level-l node that holds token t0.
+  Value nodeAt(Builder &b, Value firstToken, int64_t l) const {
+    if (l == 0)
+      return firstToken;
+    if (l == levels())
+      return cIndex(b, 0);
+    return arith::DivUIOp::create(b, firstToken,
+                                  cIndex(b, type.getNodeSize(l)));
+  }
+
+  Value levelIs(Builder &b, Value level, int64_t l,
+                arith::CmpIPredicate predicate) const {
+    return arith::CmpIOp::create(b, predicate, level, cIndex(b, l));
+  }
+
+  /// The valid-token count (f32) of `node` in sequence `batch`.
+  Value count(Builder &b, const TreeParts &tree, Value batch,
+              const NodeRef &node) const {
+    Value result = cF32(b, 0.0);
+    for (int64_t l = 0; l <= levels(); ++l) {
+      Value value =
+          extract(b, tree.counts[l], {batch, nodeAt(b, node.firstToken, l)});
+      result = select(b, levelIs(b, node.level, l, arith::CmpIPredicate::eq),
+                      value, result);
+    }
+    return result;
+  }
+
+  /// Feature `e` of the mean of `node` (eq 16/63): the root minus the deltas
+  /// on the path down; 0 for a node without valid tokens.
+  Value mean(Builder &b, const TreeParts &tree, Value batch,
+             const NodeRef &node, Value e) const {
+    Value value = extract(b, tree.root, {batch, e});
+    for (int64_t l = levels() - 1; l >= 0; --l) {
+      Value delta =
+          extract(b, tree.deltas[l], {batch, nodeAt(b, node.firstToken, l), e});
+      Value onPath = levelIs(b, node.level, l, arith::CmpIPredicate::ule);
+      value = select(b, onPath, arith::SubFOp::create(b, value, delta), value);
+    }
+    return select(b, positive(b, count(b, tree, batch, node)), value,
+                  cF32(b, 0.0));
+  }
+
+  //===--------------------------------------------------------------------===//
+  // tree_build: counts and means bottom-up (count-weighted means of the
+  // children), then deltas and the root. O(B n_c d).
+  //===--------------------------------------------------------------------===//
+  TreeParts build(Builder &b, Value tokens, Value valid) const {
+    int64_t batch = type.getBatch(), dim = type.getDim();
+    TreeParts tree;
+    tree.valid = valid;
+    SmallVector<Value> means;
+    tree.counts.push_back(buildTensor(b, f32Tensor(b, {batch, type.getRows()}),
+                                      [&](Builder &nb, ValueRange i) {
+                                        return select(nb, extract(nb, valid, i),
+                                                      cF32(nb, 1.0),
+                                                      cF32(nb, 0.0));
+                                      }));
+    means.push_back(buildTensor(b, f32Tensor(b, {batch, type.getRows(), dim}),
+                                [&](Builder &nb, ValueRange i) {
+                                  return select(
+                                      nb, extract(nb, valid, {i[0], i[1]}),
+                                      extract(nb, tokens, i), cF32(nb, 0.0));
+                                }));
+    for (int64_t l = 0; l < levels(); ++l) {
+      int64_t fanout = type.getFanouts()[l], nodes = type.getNodesAt(l + 1);
+      Value childCounts = tree.counts[l], childMeans = means[l];
+      // The index of child c of node x: x * fanout + c.
+      auto child = [&](Builder &nb, Value x, Value c) -> Value {
+        return arith::AddIOp::create(
+            nb, arith::MulIOp::create(nb, x, cIndex(nb, fanout)), c);
+      };
+      Value counts = buildTensor(
+          b, f32Tensor(b, {batch, nodes}), [&](Builder &nb, ValueRange i) {
+            return forLoop(nb, fanout, cF32(nb, 0.0),
+                           [&](Builder &lb, Value c, ValueRange sum) {
+                             Value n = extract(lb, childCounts,
+                                               {i[0], child(lb, i[1], c)});
+                             return SmallVector<Value>{
+                                 arith::AddFOp::create(lb, sum[0], n)};
+                           })
+                .front();
+          });
+      tree.counts.push_back(counts);
+      means.push_back(buildTensor(
+          b, f32Tensor(b, {batch, nodes, dim}), [&](Builder &nb, ValueRange i) {
+            Value sum =
+                forLoop(nb, fanout, cF32(nb, 0.0),
+                        [&](Builder &lb, Value c, ValueRange acc) {
+                          Value x = child(lb, i[1], c);
+                          Value n = extract(lb, childCounts, {i[0], x});
+                          Value m = extract(lb, childMeans, {i[0], x, i[2]});
+                          Value weighted = arith::MulFOp::create(lb, n, m);
+                          return SmallVector<Value>{
+                              arith::AddFOp::create(lb, acc[0], weighted)};
+                        })
+                    .front();
+            return meanOrZero(nb, sum, extract(nb, counts, {i[0], i[1]}));
+          }));
+    }
+    for (int64_t l = 0; l < levels(); ++l) {
+      int64_t fanout = type.getFanouts()[l];
+      Value parents = means[l + 1], children = means[l];
+      tree.deltas.push_back(buildTensor(
+          b, f32Tensor(b, {batch, type.getNodesAt(l), dim}),
+          [&](Builder &nb, ValueRange i) {
+            Value parent = arith::DivUIOp::create(nb, i[1], cIndex(nb, fanout));
+            return arith::SubFOp::create(
+                nb, extract(nb, parents, {i[0], parent, i[2]}),
+                extract(nb, children, i));
+          }));
+    }
+    Value top = means.back();
+    tree.root = buildTensor(
+        b, f32Tensor(b, {batch, dim}), [&](Builder &nb, ValueRange i) {
+          return extract(nb, top, {i[0], cIndex(nb, 0), i[1]});
+        });
+    return tree;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // tree_materialize: level by level from the root down (eq 66), invalid
+  // tokens 0. O(B n_c d).
+  //===--------------------------------------------------------------------===//
+  Value materialize(Builder &b, const TreeParts &tree,
+                    RankedTensorType resultType) const {
+    int64_t batch = type.getBatch(), dim = type.getDim();
+    Value parents = tree.root; // [B, d] at level L, then [B, N_l, d]
+    for (int64_t l = levels() - 1; l >= 0; --l) {
+      int64_t fanout = type.getFanouts()[l];
+      bool fromRoot = l == levels() - 1;
+      Value delta = tree.deltas[l], above = parents;
+      auto element = [&](Builder &nb, ValueRange i) -> Value {
+        Value parent =
+            fromRoot
+                ? extract(nb, above, {i[0], i[2]})
+                : extract(nb, above,
+                          {i[0],
+                           arith::DivUIOp::create(nb, i[1], cIndex(nb, fanout)),
+                           i[2]});
+        Value value = arith::SubFOp::create(nb, parent, extract(nb, delta, i));
+        if (l != 0)
+          return value;
+        return select(nb, extract(nb, tree.valid, {i[0], i[1]}), value,
+                      cF32(nb, 0.0));
+      };
+      parents =
+          l == 0
+              ? generate(b, resultType, element)
+              : buildTensor(b, f32Tensor(b, {batch, type.getNodesAt(l), dim}),
+                            element);
+    }
+    return parents;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // vcc_compress: [P; means of J] and the key bias. O(B r d L).
+  //===--------------------------------------------------------------------===//
+  std::pair<Value, Value> compress(Builder &b, const TreeParts &tree,
+                                   Value vipRows, Value nodes,
+                                   RankedTensorType compressedType,
+                                   RankedTensorType biasType) const {
+    int64_t numVip = cast<RankedTensorType>(vipRows.getType()).getDimSize(1);
+    Type f32 = b.getF32Type();
+    auto nodeOfRow = [&](Builder &nb, Value batch, Value row) {
+      Value k = arith::SubIOp::create(nb, row, cIndex(nb, numVip));
+      return decode(nb, extract(nb, nodes, {batch, k}));
+    };
+    auto isVipRow = [&](Builder &nb, Value row) -> Value {
+      return arith::CmpIOp::create(nb, arith::CmpIPredicate::ult, row,
+                                   cIndex(nb, numVip));
+    };
+    Value compressed =
+        generate(b, compressedType, [&](Builder &nb, ValueRange i) {
+          return ifElse(
+                     nb, isVipRow(nb, i[1]), f32,
+                     [&](Builder &tb) -> SmallVector<Value> {
+                       return {extract(tb, vipRows, i)};
+                     },
+                     [&](Builder &eb) -> SmallVector<Value> {
+                       NodeRef node = nodeOfRow(eb, i[0], i[1]);
+                       return {mean(eb, tree, i[0], node, i[2])};
+                     })
+              .front();
+        });
+    Value bias = generate(b, biasType, [&](Builder &nb, ValueRange i) {
+      return ifElse(
+                 nb, isVipRow(nb, i[1]), f32,
+                 [&](Builder &tb) -> SmallVector<Value> {
+                   return {cF32(tb, 0.0)};
+                 },
+                 [&](Builder &eb) -> SmallVector<Value> {
+                   NodeRef node = nodeOfRow(eb, i[0], i[1]);
+                   // log(s_level), -inf for a node without valid tokens.
+                   Value logSize = cF32(eb, 0.0);
+                   for (int64_t l = 1; l <= levels(); ++l)
+                     logSize = select(
+                         eb,
+                         levelIs(eb, node.level, l, arith::CmpIPredicate::eq),
+                         cF32(eb, std::log(double(type.getNodeSize(l)))),
+                         logSize);
+                   Value empty =
+                       cF32(eb, -std::numeric_limits<double>::infinity());
+                   return {select(eb, positive(eb, count(eb, tree, i[0], node)),
+                                  logSize, empty)};
+                 })
+          .front();
+    });
+    return {compressed, bias};
+  }
+
+  //===--------------------------------------------------------------------===//
+  // tree_update (Algorithm 2). The new mean of a dirty node above J is the
+  // count-weighted mean of its children's new means, which is the sum of
+  // count * row over the J nodes below it divided by its count. Per sequence,
+  // with scratch sums[l] [B, N_l, d] for the levels 0 < l < L (uninitialized:
+  // only the entries of dirty nodes are written and read) and rootSum [B, d]:
+  //
+  //   1. for each J node, for each level l in (level, L): sums[l][anc] = 0
+  //   2. for each J node with count c > 0, for each level l in (level, L]:
+  //        sums[l][anc] += c * row          (rootSum at l = L)
+  //   3. root = root in J ? row : rootSum / count   (0 when the count is 0)
+  //   4. for each J node, for each level l in [level, L): the delta of the
+  //        level-l node on its path is (new mean of its parent) - (new mean
+  //        of the node), with new means row (the J node, 0 when empty), sum /
+  //        count (nodes above J) or the new root.
+  //
+  // Deltas strictly below J are untouched; counts and validity are kept.
+  // O(B |J| d L).
+  //===--------------------------------------------------------------------===//
+  TreeParts update(Builder &b, const TreeParts &tree, Value nodes,
+                   Value rows) const {
+    int64_t batch = type.getBatch(), dim = type.getDim();
+    int64_t selected = cast<RankedTensorType>(nodes.getType()).getDimSize(1);
+    int64_t top = levels();
+    auto ancestorIs = [&](Builder &nb, const NodeRef &node, int64_t l) {
+      return levelIs(nb, node.level, l, arith::CmpIPredicate::ult);
+    };
+
+    // Scratch for the levels strictly between the tokens and the root.
+    SmallVector<Value> sums;
+    for (int64_t l = 1; l < top; ++l)
+      sums.push_back(tensor::EmptyOp::create(
+          b, ArrayRef<int64_t>{batch, type.getNodesAt(l), dim},
+          b.getF32Type()));
+    Value rootSum =
+        buildTensor(b, f32Tensor(b, {batch, dim}),
+                    [&](Builder &nb, ValueRange) { return cF32(nb, 0.0); });
+
+    // For each J node of each sequence: body(builder, batch, k, node, args).
+    using NodeFn = llvm::function_ref<SmallVector<Value>(
+        Builder &, Value, Value, const NodeRef &, ValueRange)>;
+    auto forEachNode = [&](Builder &nb, ValueRange inits, NodeFn body) {
+      return forLoop(
+          nb, batch, inits, [&](Builder &bb, Value bi, ValueRange batchArgs) {
+            return forLoop(
+                bb, selected, batchArgs,
+                [&](Builder &kb, Value k, ValueRange args) {
+                  NodeRef node = decode(kb, extract(kb, nodes, {bi, k}));
+                  return body(kb, bi, k, node, args);
+                });
+          });
+    };
+    // scf.if cond { for e: tensor = update(e) } else { tensor }.
+    auto updateRowIf =
+        [&](Builder &nb, Value cond, Value tensor,
+            llvm::function_ref<Value(Builder &, Value, Value)> updateElement) {
+          return ifElse(
+                     nb, cond, tensor.getType(),
+                     [&](Builder &tb) -> SmallVector<Value> {
+                       return forLoop(
+                           tb, dim, tensor,
+                           [&](Builder &eb, Value e, ValueRange acc) {
+                             return SmallVector<Value>{
+                                 updateElement(eb, e, acc[0])};
+                           });
+                     },
+                     [&](Builder &) -> SmallVector<Value> { return {tensor}; })
+              .front();
+        };
+
+    // 1. Zero the sums of the dirty nodes above J (below the root).
+    if (!sums.empty())
+      sums = forEachNode(
+          b, sums,
+          [&](Builder &nb, Value bi, Value, const NodeRef &node,
+              ValueRange args) {
+            SmallVector<Value> next;
+            for (int64_t l = 1; l < top; ++l) {
+              Value anc = nodeAt(nb, node.firstToken, l);
+              next.push_back(updateRowIf(
+                  nb, ancestorIs(nb, node, l), args[l - 1],
+                  [&](Builder &eb, Value e, Value acc) {
+                    return insert(eb, cF32(eb, 0.0), acc, {bi, anc, e});
+                  }));
+            }
+            return next;
+          });
+
+    // 2. Accumulate count * row into every ancestor of each J node.
+    SmallVector<Value> accumulators(sums);
+    accumulators.push_back(rootSum);
+    accumulators = forEachNode(
+        b, accumulators,
+        [&](Builder &nb, Value bi, Value k, const NodeRef &node,
+            ValueRange args) {
+          Value c = count(nb, tree, bi, node);
+          auto contribution = [&](Builder &eb, Value e) {
+            Value row = extract(eb, rows, {bi, k, e});
+            return select(eb, positive(eb, c),
+                          arith::MulFOp::create(eb, c, row), cF32(eb, 0.0));
+          };
+          SmallVector<Value> next;
+          for (int64_t l = 1; l <= top; ++l) {
+            Value anc = nodeAt(nb, node.firstToken, l);
+            next.push_back(updateRowIf(nb, ancestorIs(nb, node, l), args[l - 1],
+                                       [&](Builder &eb, Value e, Value acc) {
+                                         SmallVector<Value> at{bi, anc, e};
+                                         if (l == top)
+                                           at = {bi, e};
+                                         Value sum = arith::AddFOp::create(
+                                             eb, extract(eb, acc, at),
+                                             contribution(eb, e));
+                                         return insert(eb, sum, acc, at);
+                                       }));
+          }
+          return next;
+        });
+    rootSum = accumulators.pop_back_val();
+    sums = accumulators;
+
+    // 3. The new root.
+    TreeParts result = tree;
+    result.root = buildTensor(
+        b, f32Tensor(b, {batch, dim}), [&](Builder &nb, ValueRange i) {
+          NodeRef first = decode(nb, extract(nb, nodes, {i[0], cIndex(nb, 0)}));
+          Value rootInJ =
+              levelIs(nb, first.level, top, arith::CmpIPredicate::eq);
+          Value fromRow = extract(nb, rows, {i[0], cIndex(nb, 0), i[1]});
+          Value fromSum = arith::DivFOp::create(
+              nb, extract(nb, rootSum, i),
+              extract(nb, tree.counts[top], {i[0], cIndex(nb, 0)}));
+          Value rootCount =
+              extract(nb, tree.counts[top], {i[0], cIndex(nb, 0)});
+          return select(nb, positive(nb, rootCount),
+                        select(nb, rootInJ, fromRow, fromSum), cF32(nb, 0.0));
+        });
+    Value newRoot = result.root;
+
+    // 4. Deltas of the J nodes and of the nodes above them.
+    // New mean of the level-l node on the path of J node k (level <= l < L).
+    auto newMean = [&](Builder &nb, Value bi, Value k, const NodeRef &node,
+                       int64_t l, Value anc, Value e) -> Value {
+      Value n = extract(nb, tree.counts[l], {bi, anc});
+      auto ofRow = [&](Builder &rb) {
+        return select(rb, positive(rb, n), extract(rb, rows, {bi, k, e}),
+                      cF32(rb, 0.0));
+      };
+      if (l == 0)
+        return ofRow(nb); // tokens are never above a J node
+      return ifElse(
+                 nb, levelIs(nb, node.level, l, arith::CmpIPredicate::eq),
+                 nb.getF32Type(),
+                 [&](Builder &tb) -> SmallVector<Value> { return {ofRow(tb)}; },
+                 [&](Builder &eb) -> SmallVector<Value> {
+                   Value sum = extract(eb, sums[l - 1], {bi, anc, e});
+                   return {meanOrZero(eb, sum, n)};
+                 })
+          .front();
+    };
+    result.deltas = forEachNode(
+        b, tree.deltas,
+        [&](Builder &nb, Value bi, Value k, const NodeRef &node,
+            ValueRange args) {
+          SmallVector<Value> next;
+          for (int64_t l = 0; l < top; ++l) {
+            Value anc = nodeAt(nb, node.firstToken, l);
+            Value parent = nodeAt(nb, node.firstToken, l + 1);
+            Value onPath =
+                levelIs(nb, node.level, l, arith::CmpIPredicate::ule);
+            next.push_back(updateRowIf(
+                nb, onPath, args[l], [&](Builder &eb, Value e, Value acc) {
+                  Value parentMean;
+                  if (l + 1 == top) {
+                    parentMean = extract(eb, newRoot, {bi, e});
+                  } else {
+                    Value n = extract(eb, tree.counts[l + 1], {bi, parent});
+                    parentMean = meanOrZero(
+                        eb, extract(eb, sums[l], {bi, parent, e}), n);
+                  }
+                  Value delta = arith::SubFOp::create(
+                      eb, parentMean, newMean(eb, bi, k, node, l, anc, e));
+                  return insert(eb, delta, acc, {bi, anc, e});
+                }));
+          }
+          return next;
+        });
+    return result;
+  }
+
+private:
+  TreeType type;
+};
+
+//===----------------------------------------------------------------------===//
+// Ops without trees
+//===----------------------------------------------------------------------===//
+
+/// Stable partition, VIP tokens first: per sequence, count the VIP tokens V,
+/// then token i goes to row (VIP tokens before it) if it is VIP, else to
+/// V + (non-VIP tokens before it). More than num_vip VIP tokens: the excess
+/// ones stay in C in their order.
+void lowerVipOrder(VipOrderOp op) {
+  Builder b(op.getLoc(), op);
+  RankedTensorType type = op.getPerm().getType();
+  int64_t batch = type.getDimSize(0), length = type.getDimSize(1);
+  Value vip = op.getVip();
+  Value perm = tensor::EmptyOp::create(b, type.getShape(), b.getI64Type());
+  Value inverse = tensor::EmptyOp::create(b, type.getShape(), b.getI64Type());
+  auto asIndex = [](Builder &nb, Value flag) -> Value {
+    return select(nb, flag, cIndex(nb, 1), cIndex(nb, 0));
+  };
+  SmallVector<Value> results = forLoop(
+      b, batch, {perm, inverse}, [&](Builder &bb, Value bi, ValueRange args) {
+        Value total = forLoop(bb, length, cIndex(bb, 0),
+                              [&](Builder &lb, Value i, ValueRange acc) {
+                                Value flag = extract(lb, vip, {bi, i});
+                                return SmallVector<Value>{arith::AddIOp::create(
+                                    lb, acc[0], asIndex(lb, flag))};
+                              })
+                          .front();
+        SmallVector<Value> inits{args[0], args[1], cIndex(bb, 0)};
+        SmallVector<Value> done = forLoop(
+            bb, length, inits, [&](Builder &lb, Value i, ValueRange acc) {
+              Value flag = extract(lb, vip, {bi, i});
+              Value vipBefore = acc[2];
+              Value otherRow = arith::SubIOp::create(
+                  lb, arith::AddIOp::create(lb, total, i), vipBefore);
+              Value row = select(lb, flag, vipBefore, otherRow);
+              Type i64 = lb.getI64Type();
+              Value nextPerm =
+                  insert(lb, arith::IndexCastOp::create(lb, i64, i), acc[0],
+                         {bi, row});
+              Value nextInverse =
+                  insert(lb, arith::IndexCastOp::create(lb, i64, row), acc[1],
+                         {bi, i});
+              Value nextCount =
+                  arith::AddIOp::create(lb, vipBefore, asIndex(lb, flag));
+              return SmallVector<Value>{nextPerm, nextInverse, nextCount};
+            });
+        return SmallVector<Value>{done[0], done[1]};
+      });
+  op.getPerm().replaceAllUsesWith(results[0]);
+  op.getInverse().replaceAllUsesWith(results[1]);
+}
+
+/// result[b, r(, e)] = x[b, clamp(indices[b, r])(, e)].
+void lowerGatherRows(GatherRowsOp op) {
+  Builder b(op.getLoc(), op);
+  Value x = op.getX(), indices = op.getIndices();
+  int64_t rows = op.getX().getType().getDimSize(1);
+  Value result =
+      generate(b, op.getResult().getType(), [&](Builder &nb, ValueRange i) {
+        Value row = clampIndex(nb, extract(nb, indices, {i[0], i[1]}), rows);
+        SmallVector<Value> at{i[0], row};
+        if (i.size() == 3)
+          at.push_back(i[2]);
+        return extract(nb, x, at);
+      });
+  op.getResult().replaceAllUsesWith(result);
+}
+
+//===----------------------------------------------------------------------===//
+// The walk over a function
+//===----------------------------------------------------------------------===//
+
+bool isTree(Type type) { return isa<TreeType>(type); }
+bool hasTreeValue(Operation *op) {
+  return llvm::any_of(op->getOperandTypes(), isTree) ||
+         llvm::any_of(op->getResultTypes(), isTree);
+}
+bool isTreeOp(Operation *op) {
+  return isa<TreeBuildOp, TreeSelectOp, VccCompressOp, TreeUpdateOp,
+             TreeMaterializeOp>(op);
+}
+
+InFlightDiagnostic noSelectLowering(Operation *op) {
+  return op->emitError()
+         << "attic.tree_select has no lowering yet (attic-expand-vcc "
+            "lowers attic.vip_order, attic.gather_rows, "
+            "attic.tree_build, attic.vcc_compress, attic.tree_update and "
+            "attic.tree_materialize)";
+}
+
+class FunctionExpander {
+public:
+  LogicalResult run(func::FuncOp func) {
+    for (auto [index, type] : llvm::enumerate(func.getArgumentTypes()))
+      if (isTree(type))
+        return func.emitOpError()
+               << "argument #" << index << " has type " << type
+               << ": attic-expand-vcc replaces !attic.tree values only "
+                  "inside a function body (build the tree there with "
+                  "attic.tree_build)";
+    for (auto [index, type] : llvm::enumerate(func.getResultTypes()))
+      if (isTree(type))
+        return func.emitOpError()
+               << "result #" << index << " has type " << type
+               << ": attic-expand-vcc replaces !attic.tree values only "
+                  "inside a function body (return attic.tree_materialize's "
+                  "tokens instead)";
+    if (func.isExternal())
+      return success();
+
+    // Ops without trees are lowered wherever they are.
+    SmallVector<Operation *> plain;
+    func.walk([&](Operation *op) {
+      if (isa<VipOrderOp, GatherRowsOp>(op))
+        plain.push_back(op);
+    });
+    for (Operation *op : plain) {
+      if (auto order = dyn_cast<VipOrderOp>(op))
+        lowerVipOrder(order);
+      else
+        lowerGatherRows(cast<GatherRowsOp>(op));
+      op->erase();
+    }
+
+    for (Block &block : func.getBody()) {
+      for (BlockArgument arg : block.getArguments())
+        if (isTree(arg.getType()))
+          return emitError(arg.getLoc())
+                 << "block argument #" << arg.getArgNumber() << " has type "
+                 << arg.getType()
+                 << ": attic-expand-vcc does not replace !attic.tree block "
+                    "arguments";
+      for (Operation &op : block)
+        if (failed(visit(&op)))
+          return failure();
+    }
+    // Every use of a tree is one of the lowered ops: drop them, users first.
+    for (Operation *op : llvm::reverse(lowered))
+      op->dropAllUses();
+    for (Operation *op : llvm::reverse(lowered))
+      op->erase();
+    return success();
+  }
+
+private:
+  LogicalResult visit(Operation *op) {
+    if (isa<TreeSelectOp>(op))
+      return noSelectLowering(op);
+    if (isTreeOp(op))
+      return lower(op);
+    if (hasTreeValue(op))
+      return op->emitOpError()
+             << "uses or defines an !attic.tree value: attic-expand-vcc "
+                "replaces trees only where attic.tree_build, "
+                "attic.vcc_compress, attic.tree_update and "
+                "attic.tree_materialize use them";
+    // Nested regions: no tree may appear there.
+    WalkResult nested = op->walk([&](Operation *inner) {
+      if (inner == op)
+        return WalkResult::advance();
+      if (isa<TreeSelectOp>(inner)) {
+        (void)noSelectLowering(inner);
+        return WalkResult::interrupt();
+      }
+      bool treeArgs = llvm::any_of(inner->getRegions(), [](Region &region) {
+        return llvm::any_of(region.getArguments(), [](BlockArgument arg) {
+          return isTree(arg.getType());
+        });
+      });
+      if (isTreeOp(inner) || hasTreeValue(inner) || treeArgs) {
+        inner->emitOpError()
+            << "uses !attic.tree values inside the region of '" << op->getName()
+            << "': attic-expand-vcc replaces trees only in the body of a "
+               "function, outside nested regions";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return failure(nested.wasInterrupted());
+  }
+
+  /// The components of tree operand `value`, or an error at `user`.
+  FailureOr<TreeParts> partsOf(Operation *user, Value value) {
+    auto it = trees.find(value);
+    if (it == trees.end()) {
+      user->emitOpError() << "uses a tree that is not defined before it in "
+                             "the function body";
+      return failure();
+    }
+    return TreeParts::unflatten(cast<TreeType>(value.getType()), it->second);
+  }
+
+  LogicalResult lower(Operation *op) {
+    Builder b(op->getLoc(), op);
+    lowered.push_back(op);
+    if (auto build = dyn_cast<TreeBuildOp>(op)) {
+      TreeLowering lowering(build.getTree().getType());
+      trees[build.getTree()] =
+          lowering.build(b, build.getTokens(), build.getValid()).flatten();
+      return success();
+    }
+    if (auto compress = dyn_cast<VccCompressOp>(op)) {
+      FailureOr<TreeParts> tree = partsOf(op, compress.getTree());
+      if (failed(tree))
+        return failure();
+      TreeLowering lowering(compress.getTree().getType());
+      auto [compressed, bias] = lowering.compress(
+          b, *tree, compress.getVipRows(), compress.getNodes(),
+          compress.getCompressed().getType(), compress.getKeyBias().getType());
+      compress.getCompressed().replaceAllUsesWith(compressed);
+      compress.getKeyBias().replaceAllUsesWith(bias);
+      return success();
+    }
+    if (auto update = dyn_cast<TreeUpdateOp>(op)) {
+      FailureOr<TreeParts> tree = partsOf(op, update.getTree());
+      if (failed(tree))
+        return failure();
+      TreeLowering lowering(update.getTree().getType());
+      trees[update.getResult()] =
+          lowering.update(b, *tree, update.getNodes(), update.getRows())
+              .flatten();
+      return success();
+    }
+    auto materialize = cast<TreeMaterializeOp>(op);
+    FailureOr<TreeParts> tree = partsOf(op, materialize.getTree());
+    if (failed(tree))
+      return failure();
+    TreeLowering lowering(materialize.getTree().getType());
+    materialize.getResult().replaceAllUsesWith(
+        lowering.materialize(b, *tree, materialize.getResult().getType()));
+    return success();
+  }
+
+  llvm::DenseMap<Value, SmallVector<Value>> trees;
+  SmallVector<Operation *> lowered;
+};
+
+struct AtticExpandVccPass
+    : public attic::impl::AtticExpandVccBase<AtticExpandVccPass> {
+  using AtticExpandVccBase::AtticExpandVccBase;
+
+  void runOnOperation() override {
+    if (failed(expandVcc(getOperation())))
+      signalPassFailure();
+  }
+};
+} // namespace
+
+LogicalResult attic::expandVcc(Operation *root) {
+  SmallVector<func::FuncOp> funcs;
+  root->walk([&](func::FuncOp func) { funcs.push_back(func); });
+  for (func::FuncOp func : funcs)
+    if (failed(FunctionExpander().run(func)))
+      return failure();
+  // Anything left (outside func.func) would reach the backend.
+  WalkResult leftover = root->walk([](Operation *op) {
+    if (isa<TreeSelectOp>(op)) {
+      (void)noSelectLowering(op);
+      return WalkResult::interrupt();
+    }
+    if (isTreeOp(op) || isa<VipOrderOp, GatherRowsOp>(op) || hasTreeValue(op)) {
+      op->emitOpError("is outside a func.func body: attic-expand-vcc lowers "
+                      "VCC ops only in functions");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(leftover.wasInterrupted());
+}

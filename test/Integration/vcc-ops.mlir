@@ -1,0 +1,214 @@
+// The VCC ops compiled by attic-cpu-pipeline (attic-expand-vcc, then
+// bufferization) against their reference semantics (attic::ref::vcc, one
+// sequence at a time; attic-run --check exits 1 when a result differs).
+// Each function is a file of its own (split-file), so that every run
+// compiles only the function it checks.
+// RUN: rm -rf %t && split-file %s %t
+
+// CHECK: compiled for the CPU
+// CHECK: check: result #0 {{.*}}non_finite=0 {{.*}}: ok
+
+// tree_build + tree_materialize: C comes back, invalid rows 0.
+// RUN: attic-run %t/round_trip.mlir --entry=round_trip --check --mask-keep=0.7 | FileCheck %s
+// RUN: attic-run %t/round_trip.mlir --entry=round_trip --check --mask-keep=0.2 --seed=5 | FileCheck %s
+// RUN: attic-run %t/round_trip_binary.mlir --entry=round_trip_binary --check --mask-keep=0.6 | FileCheck %s
+// RUN: attic-run %t/round_trip_binary.mlir --entry=round_trip_binary --check --mask-keep=0 | FileCheck %s
+//--- round_trip.mlir
+func.func @round_trip(%c: tensor<2x32x16xf32>, %valid: tensor<2x32xi1>) -> tensor<2x32x16xf32> {
+  %t = attic.tree_build %c, %valid : tensor<2x32x16xf32>, tensor<2x32xi1> -> !attic.tree<2x32x16xf32, fanouts = [4, 8]>
+  %m = attic.tree_materialize %t : !attic.tree<2x32x16xf32, fanouts = [4, 8]> -> tensor<2x32x16xf32>
+  return %m : tensor<2x32x16xf32>
+}
+
+//--- round_trip_binary.mlir
+func.func @round_trip_binary(%c: tensor<3x16x8xf32>, %valid: tensor<3x16xi1>) -> tensor<3x16x8xf32> {
+  %t = attic.tree_build %c, %valid : tensor<3x16x8xf32>, tensor<3x16xi1> -> !attic.tree<3x16x8xf32, fanouts = [2, 2, 2, 2]>
+  %m = attic.tree_materialize %t : !attic.tree<3x16x8xf32, fanouts = [2, 2, 2, 2]> -> tensor<3x16x8xf32>
+  return %m : tensor<3x16x8xf32>
+}
+
+// tree_build + vcc_compress with the two-resolution J of fanouts [4, 8]
+// (budgets [2, 1]: 2 of the 8 blocks split into tokens, |J| = 8 + 6; ids:
+// tokens 0..31, blocks 32..39, root 40). With every token valid the key
+// bias is finite (0 and log 4, log 1); with padding, empty nodes get -inf,
+// which the check cannot compare, so the bias goes to attention over the
+// compressed rows instead (a -inf key is dropped, any other value is not).
+// RUN: attic-run %t/compress_two_level.mlir --entry=compress_two_level --check --mask-keep=1 | FileCheck %s --check-prefixes=CHECK,TWO
+// RUN: attic-run %t/compress_two_level_attention.mlir --entry=compress_two_level_attention --check --mask-keep=0.3 | FileCheck %s --check-prefixes=CHECK,TWOATT
+// RUN: attic-run %t/compress_two_level_attention.mlir --entry=compress_two_level_attention --check --mask-keep=0.8 --seed=9 | FileCheck %s --check-prefixes=CHECK,TWOATT
+// TWO: check: result #1 (2x17 f32): {{.*}}: ok
+// TWOATT: check: result #1 (2x1x17x16 f32): {{.*}}: ok
+//--- compress_two_level.mlir
+func.func @compress_two_level(%c: tensor<2x32x16xf32>, %valid: tensor<2x32xi1>, %p: tensor<2x3x16xf32>)
+    -> (tensor<2x17x16xf32>, tensor<2x17xf32>) {
+  %t = attic.tree_build %c, %valid : tensor<2x32x16xf32>, tensor<2x32xi1> -> !attic.tree<2x32x16xf32, fanouts = [4, 8]>
+  %j = arith.constant dense<[[4, 5, 6, 7, 24, 25, 26, 27, 32, 34, 35, 36, 37, 39],
+                             [0, 1, 2, 3, 28, 29, 30, 31, 33, 34, 35, 36, 37, 38]]> : tensor<2x14xi64>
+  %sx, %bias = attic.vcc_compress %p, %t, %j : tensor<2x3x16xf32>, !attic.tree<2x32x16xf32, fanouts = [4, 8]>, tensor<2x14xi64> -> tensor<2x17x16xf32>, tensor<2x17xf32>
+  return %sx, %bias : tensor<2x17x16xf32>, tensor<2x17xf32>
+}
+
+//--- compress_two_level_attention.mlir
+func.func @compress_two_level_attention(%c: tensor<2x32x16xf32>, %valid: tensor<2x32xi1>, %p: tensor<2x3x16xf32>)
+    -> (tensor<2x17x16xf32>, tensor<2x1x17x16xf32>) {
+  %t = attic.tree_build %c, %valid : tensor<2x32x16xf32>, tensor<2x32xi1> -> !attic.tree<2x32x16xf32, fanouts = [4, 8]>
+  %j = arith.constant dense<[[4, 5, 6, 7, 24, 25, 26, 27, 32, 34, 35, 36, 37, 39],
+                             [0, 1, 2, 3, 28, 29, 30, 31, 33, 34, 35, 36, 37, 38]]> : tensor<2x14xi64>
+  %sx, %bias = attic.vcc_compress %p, %t, %j : tensor<2x3x16xf32>, !attic.tree<2x32x16xf32, fanouts = [4, 8]>, tensor<2x14xi64> -> tensor<2x17x16xf32>, tensor<2x17xf32>
+  %x = tensor.expand_shape %sx [[0], [1, 2], [3]] output_shape [2, 1, 17, 16] : tensor<2x17x16xf32> into tensor<2x1x17x16xf32>
+  %o = attic.attention %x, %x, %x bias(%bias : tensor<2x17xf32>) : tensor<2x1x17x16xf32>, tensor<2x1x17x16xf32>, tensor<2x1x17x16xf32> -> tensor<2x1x17x16xf32>
+  return %sx, %o : tensor<2x17x16xf32>, tensor<2x1x17x16xf32>
+}
+
+// Binary tree (fanouts [2, 2, 2, 2], ids: tokens 0..15, level 1 16..23,
+// level 2 24..27, level 3 28..29, root 30), budgets [1, 2, 2, 1]: |J| = 7,
+// two tokens, three level-1 and two level-2 nodes.
+// RUN: attic-run %t/compress_binary.mlir --entry=compress_binary --check --mask-keep=1 | FileCheck %s --check-prefixes=CHECK,BIN
+// RUN: attic-run %t/compress_binary_attention.mlir --entry=compress_binary_attention --check --mask-keep=0.4 | FileCheck %s --check-prefixes=CHECK,BINATT
+// BIN: check: result #1 (2x9 f32): {{.*}}: ok
+// BINATT: check: result #1 (2x1x9x8 f32): {{.*}}: ok
+//--- compress_binary.mlir
+func.func @compress_binary(%c: tensor<2x16x8xf32>, %valid: tensor<2x16xi1>, %p: tensor<2x2x8xf32>)
+    -> (tensor<2x9x8xf32>, tensor<2x9xf32>) {
+  %t = attic.tree_build %c, %valid : tensor<2x16x8xf32>, tensor<2x16xi1> -> !attic.tree<2x16x8xf32, fanouts = [2, 2, 2, 2]>
+  %j = arith.constant dense<[[12, 13, 16, 17, 23, 25, 26], [4, 5, 19, 20, 21, 24, 27]]> : tensor<2x7xi64>
+  %sx, %bias = attic.vcc_compress %p, %t, %j : tensor<2x2x8xf32>, !attic.tree<2x16x8xf32, fanouts = [2, 2, 2, 2]>, tensor<2x7xi64> -> tensor<2x9x8xf32>, tensor<2x9xf32>
+  return %sx, %bias : tensor<2x9x8xf32>, tensor<2x9xf32>
+}
+
+//--- compress_binary_attention.mlir
+func.func @compress_binary_attention(%c: tensor<2x16x8xf32>, %valid: tensor<2x16xi1>, %p: tensor<2x2x8xf32>)
+    -> (tensor<2x9x8xf32>, tensor<2x1x9x8xf32>) {
+  %t = attic.tree_build %c, %valid : tensor<2x16x8xf32>, tensor<2x16xi1> -> !attic.tree<2x16x8xf32, fanouts = [2, 2, 2, 2]>
+  %j = arith.constant dense<[[12, 13, 16, 17, 23, 25, 26], [4, 5, 19, 20, 21, 24, 27]]> : tensor<2x7xi64>
+  %sx, %bias = attic.vcc_compress %p, %t, %j : tensor<2x2x8xf32>, !attic.tree<2x16x8xf32, fanouts = [2, 2, 2, 2]>, tensor<2x7xi64> -> tensor<2x9x8xf32>, tensor<2x9xf32>
+  %x = tensor.expand_shape %sx [[0], [1, 2], [3]] output_shape [2, 1, 9, 8] : tensor<2x9x8xf32> into tensor<2x1x9x8xf32>
+  %o = attic.attention %x, %x, %x bias(%bias : tensor<2x9xf32>) : tensor<2x1x9x8xf32>, tensor<2x1x9x8xf32>, tensor<2x1x9x8xf32> -> tensor<2x1x9x8xf32>
+  return %sx, %o : tensor<2x9x8xf32>, tensor<2x1x9x8xf32>
+}
+
+// tree_build + tree_update (the rows are an input) + tree_materialize, and
+// the compressed rows of the updated tree (the rows of the non-empty J
+// nodes come back). Two-resolution, binary, J = {root}, and two layers in a
+// row with different J.
+// RUN: attic-run %t/update_two_level.mlir --entry=update_two_level --check --mask-keep=0.5 | FileCheck %s --check-prefixes=CHECK,UPD
+// RUN: attic-run %t/update_two_level.mlir --entry=update_two_level --check --mask-keep=1 --seed=2 | FileCheck %s --check-prefixes=CHECK,UPD
+// RUN: attic-run %t/update_binary.mlir --entry=update_binary --check --mask-keep=0.5 | FileCheck %s --check-prefixes=CHECK,UPD
+// RUN: attic-run %t/update_root.mlir --entry=update_root --check --mask-keep=0.5 | FileCheck %s --check-prefixes=CHECK,UPD
+// RUN: attic-run %t/update_root.mlir --entry=update_root --check --mask-keep=0 | FileCheck %s --check-prefixes=CHECK,UPD
+// RUN: attic-run %t/update_twice.mlir --entry=update_twice --check --mask-keep=0.6 | FileCheck %s --check-prefixes=CHECK,UPD
+// RUN: attic-run %t/update_keeps_input.mlir --entry=update_keeps_input --check --mask-keep=0.6 | FileCheck %s --check-prefixes=CHECK,UPD
+// UPD: check: result #1 {{.*}}: ok
+//--- update_two_level.mlir
+func.func @update_two_level(%c: tensor<2x32x16xf32>, %valid: tensor<2x32xi1>, %y: tensor<2x14x16xf32>, %p: tensor<2x3x16xf32>)
+    -> (tensor<2x32x16xf32>, tensor<2x17x16xf32>) {
+  %t = attic.tree_build %c, %valid : tensor<2x32x16xf32>, tensor<2x32xi1> -> !attic.tree<2x32x16xf32, fanouts = [4, 8]>
+  %j = arith.constant dense<[[4, 5, 6, 7, 24, 25, 26, 27, 32, 34, 35, 36, 37, 39],
+                             [0, 1, 2, 3, 28, 29, 30, 31, 33, 34, 35, 36, 37, 38]]> : tensor<2x14xi64>
+  %t2 = attic.tree_update %t, %j, %y : !attic.tree<2x32x16xf32, fanouts = [4, 8]>, tensor<2x14xi64>, tensor<2x14x16xf32> -> !attic.tree<2x32x16xf32, fanouts = [4, 8]>
+  %m = attic.tree_materialize %t2 : !attic.tree<2x32x16xf32, fanouts = [4, 8]> -> tensor<2x32x16xf32>
+  %sx, %bias = attic.vcc_compress %p, %t2, %j : tensor<2x3x16xf32>, !attic.tree<2x32x16xf32, fanouts = [4, 8]>, tensor<2x14xi64> -> tensor<2x17x16xf32>, tensor<2x17xf32>
+  return %m, %sx : tensor<2x32x16xf32>, tensor<2x17x16xf32>
+}
+
+//--- update_binary.mlir
+func.func @update_binary(%c: tensor<2x16x8xf32>, %valid: tensor<2x16xi1>, %y: tensor<2x7x8xf32>, %p: tensor<2x2x8xf32>)
+    -> (tensor<2x16x8xf32>, tensor<2x9x8xf32>) {
+  %t = attic.tree_build %c, %valid : tensor<2x16x8xf32>, tensor<2x16xi1> -> !attic.tree<2x16x8xf32, fanouts = [2, 2, 2, 2]>
+  %j = arith.constant dense<[[12, 13, 16, 17, 23, 25, 26], [4, 5, 19, 20, 21, 24, 27]]> : tensor<2x7xi64>
+  %t2 = attic.tree_update %t, %j, %y : !attic.tree<2x16x8xf32, fanouts = [2, 2, 2, 2]>, tensor<2x7xi64>, tensor<2x7x8xf32> -> !attic.tree<2x16x8xf32, fanouts = [2, 2, 2, 2]>
+  %m = attic.tree_materialize %t2 : !attic.tree<2x16x8xf32, fanouts = [2, 2, 2, 2]> -> tensor<2x16x8xf32>
+  %sx, %bias = attic.vcc_compress %p, %t2, %j : tensor<2x2x8xf32>, !attic.tree<2x16x8xf32, fanouts = [2, 2, 2, 2]>, tensor<2x7xi64> -> tensor<2x9x8xf32>, tensor<2x9xf32>
+  return %m, %sx : tensor<2x16x8xf32>, tensor<2x9x8xf32>
+}
+
+//--- update_root.mlir
+func.func @update_root(%c: tensor<2x16x8xf32>, %valid: tensor<2x16xi1>, %y: tensor<2x1x8xf32>, %p: tensor<2x2x8xf32>)
+    -> (tensor<2x16x8xf32>, tensor<2x3x8xf32>) {
+  %t = attic.tree_build %c, %valid : tensor<2x16x8xf32>, tensor<2x16xi1> -> !attic.tree<2x16x8xf32, fanouts = [2, 8]>
+  %j = arith.constant dense<[[24], [24]]> : tensor<2x1xi64>
+  %t2 = attic.tree_update %t, %j, %y : !attic.tree<2x16x8xf32, fanouts = [2, 8]>, tensor<2x1xi64>, tensor<2x1x8xf32> -> !attic.tree<2x16x8xf32, fanouts = [2, 8]>
+  %m = attic.tree_materialize %t2 : !attic.tree<2x16x8xf32, fanouts = [2, 8]> -> tensor<2x16x8xf32>
+  %sx, %bias = attic.vcc_compress %p, %t2, %j : tensor<2x2x8xf32>, !attic.tree<2x16x8xf32, fanouts = [2, 8]>, tensor<2x1xi64> -> tensor<2x3x8xf32>, tensor<2x3xf32>
+  return %m, %sx : tensor<2x16x8xf32>, tensor<2x3x8xf32>
+}
+
+//--- update_twice.mlir
+// Layer 1 splits blocks 1 and 6 (sequence 0) or 0 and 7 (sequence 1);
+// layer 2 splits block 2 (sequence 0) or block 3 (sequence 1), so some
+// deltas below J were written by layer 1 and must be kept.
+func.func @update_twice(%c: tensor<2x32x16xf32>, %valid: tensor<2x32xi1>, %y1: tensor<2x14x16xf32>, %y2: tensor<2x11x16xf32>)
+    -> (tensor<2x32x16xf32>, tensor<2x32x16xf32>) {
+  %t = attic.tree_build %c, %valid : tensor<2x32x16xf32>, tensor<2x32xi1> -> !attic.tree<2x32x16xf32, fanouts = [4, 8]>
+  %j1 = arith.constant dense<[[4, 5, 6, 7, 24, 25, 26, 27, 32, 34, 35, 36, 37, 39],
+                              [0, 1, 2, 3, 28, 29, 30, 31, 33, 34, 35, 36, 37, 38]]> : tensor<2x14xi64>
+  %t1 = attic.tree_update %t, %j1, %y1 : !attic.tree<2x32x16xf32, fanouts = [4, 8]>, tensor<2x14xi64>, tensor<2x14x16xf32> -> !attic.tree<2x32x16xf32, fanouts = [4, 8]>
+  %m1 = attic.tree_materialize %t1 : !attic.tree<2x32x16xf32, fanouts = [4, 8]> -> tensor<2x32x16xf32>
+  %j2 = arith.constant dense<[[8, 9, 10, 11, 32, 33, 35, 36, 37, 38, 39],
+                              [12, 13, 14, 15, 32, 33, 34, 36, 37, 38, 39]]> : tensor<2x11xi64>
+  %t2 = attic.tree_update %t1, %j2, %y2 : !attic.tree<2x32x16xf32, fanouts = [4, 8]>, tensor<2x11xi64>, tensor<2x11x16xf32> -> !attic.tree<2x32x16xf32, fanouts = [4, 8]>
+  %m2 = attic.tree_materialize %t2 : !attic.tree<2x32x16xf32, fanouts = [4, 8]> -> tensor<2x32x16xf32>
+  return %m1, %m2 : tensor<2x32x16xf32>, tensor<2x32x16xf32>
+}
+
+//--- update_keeps_input.mlir
+// The tree before the update is still used after it: the update writes a
+// copy of the deltas.
+func.func @update_keeps_input(%c: tensor<2x16x8xf32>, %valid: tensor<2x16xi1>, %y: tensor<2x7x8xf32>)
+    -> (tensor<2x16x8xf32>, tensor<2x16x8xf32>) {
+  %t = attic.tree_build %c, %valid : tensor<2x16x8xf32>, tensor<2x16xi1> -> !attic.tree<2x16x8xf32, fanouts = [2, 2, 2, 2]>
+  %j = arith.constant dense<[[12, 13, 16, 17, 23, 25, 26], [4, 5, 19, 20, 21, 24, 27]]> : tensor<2x7xi64>
+  %t2 = attic.tree_update %t, %j, %y : !attic.tree<2x16x8xf32, fanouts = [2, 2, 2, 2]>, tensor<2x7xi64>, tensor<2x7x8xf32> -> !attic.tree<2x16x8xf32, fanouts = [2, 2, 2, 2]>
+  %m2 = attic.tree_materialize %t2 : !attic.tree<2x16x8xf32, fanouts = [2, 2, 2, 2]> -> tensor<2x16x8xf32>
+  %m1 = attic.tree_materialize %t : !attic.tree<2x16x8xf32, fanouts = [2, 2, 2, 2]> -> tensor<2x16x8xf32>
+  return %m1, %m2 : tensor<2x16x8xf32>, tensor<2x16x8xf32>
+}
+
+// vip_order + gather_rows + the inverse gather: the permutation, its
+// inverse, the reordered rows and mask, and the original rows again. With
+// --mask-keep=0.1 most sequences have at most num_vip = 6 VIP tokens (spare
+// P slots take the first other tokens); with 0.5 they have more, and the
+// excess VIP tokens stay in C in their order. Everything is exact.
+// RUN: attic-run %t/reorder.mlir --entry=reorder --check --tolerance=0 --mask-keep=0.1 | FileCheck %s --check-prefixes=CHECK,ORDER
+// RUN: attic-run %t/reorder.mlir --entry=reorder --check --tolerance=0 --mask-keep=0.5 --seed=3 | FileCheck %s --check-prefixes=CHECK,ORDER
+// RUN: attic-run %t/reorder_f16.mlir --entry=reorder_f16 --check --tolerance=0 --mask-keep=0.2 | FileCheck %s --check-prefixes=CHECK,ORDER16
+// ORDER: check: result #1 (3x40 i64): {{.*}}: ok
+// ORDER: check: result #2 (3x40x16 f32): {{.*}}: ok
+// ORDER: check: result #3 (3x40 i1): {{.*}}: ok
+// ORDER: check: result #4 (3x40x16 f32): {{.*}}max_abs_err=0.00e+00 {{.*}}: ok
+// ORDER16: check: result #2 (2x24x8 bf16): {{.*}}: ok
+//--- reorder.mlir
+func.func @reorder(%vip: tensor<3x40xi1>, %x: tensor<3x40x16xf32>, %mask: tensor<3x40xi1>)
+    -> (tensor<3x40xi64>, tensor<3x40xi64>, tensor<3x40x16xf32>, tensor<3x40xi1>, tensor<3x40x16xf32>) {
+  %perm, %inverse = attic.vip_order %vip {num_vip = 6 : i64} : tensor<3x40xi1> -> tensor<3x40xi64>, tensor<3x40xi64>
+  %xp = attic.gather_rows %x[%perm] : tensor<3x40x16xf32>, tensor<3x40xi64> -> tensor<3x40x16xf32>
+  %keep = attic.gather_rows %mask[%perm] : tensor<3x40xi1>, tensor<3x40xi64> -> tensor<3x40xi1>
+  %back = attic.gather_rows %xp[%inverse] : tensor<3x40x16xf32>, tensor<3x40xi64> -> tensor<3x40x16xf32>
+  return %perm, %inverse, %xp, %keep, %back : tensor<3x40xi64>, tensor<3x40xi64>, tensor<3x40x16xf32>, tensor<3x40xi1>, tensor<3x40x16xf32>
+}
+
+//--- reorder_f16.mlir
+func.func @reorder_f16(%vip: tensor<2x24xi1>, %x: tensor<2x24x8xf16>, %y: tensor<2x24x8xbf16>)
+    -> (tensor<2x24x8xf16>, tensor<2x24x8xf16>, tensor<2x24x8xbf16>, tensor<2x10x8xf16>) {
+  %perm, %inverse = attic.vip_order %vip {num_vip = 4 : i64} : tensor<2x24xi1> -> tensor<2x24xi64>, tensor<2x24xi64>
+  %xp = attic.gather_rows %x[%perm] : tensor<2x24x8xf16>, tensor<2x24xi64> -> tensor<2x24x8xf16>
+  %back = attic.gather_rows %xp[%inverse] : tensor<2x24x8xf16>, tensor<2x24xi64> -> tensor<2x24x8xf16>
+  %yp = attic.gather_rows %y[%perm] : tensor<2x24x8xbf16>, tensor<2x24xi64> -> tensor<2x24x8xbf16>
+  // Fewer rows than x: a gather may pick any rows, repeated or not.
+  %idx = arith.constant dense<[[0, 1, 1, 23, 5, 5, 5, 2, 0, 22], [23, 22, 21, 0, 0, 3, 4, 4, 9, 8]]> : tensor<2x10xi64>
+  %some = attic.gather_rows %x[%idx] : tensor<2x24x8xf16>, tensor<2x10xi64> -> tensor<2x10x8xf16>
+  return %xp, %back, %yp, %some : tensor<2x24x8xf16>, tensor<2x24x8xf16>, tensor<2x24x8xbf16>, tensor<2x10x8xf16>
+}
+
+// attic.tree_select has no lowering yet: one clear line, no crash.
+// RUN: not attic-run %t/select.mlir --entry=select 2>&1 | FileCheck %s --check-prefix=SELECT
+// SELECT: attic-run: error: lowering failed: {{.*}}attic.tree_select has no lowering yet
+//--- select.mlir
+func.func @select(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %q: tensor<1x2x3x2xf32>,
+                  %wk: tensor<4x4xf32>, %bk: tensor<4xf32>, %gamma: tensor<4xf32>, %beta: tensor<4xf32>)
+    -> tensor<1x6xi64> {
+  %t = attic.tree_build %c, %valid : tensor<1x8x4xf32>, tensor<1x8xi1> -> !attic.tree<1x8x4xf32, fanouts = [2, 2, 2]>
+  %j = attic.tree_select %t, %q, %wk, %bk, %gamma, %beta {budgets = [2, 2, 1], heads = 2, scale = 0.5 : f32}
+      : !attic.tree<1x8x4xf32, fanouts = [2, 2, 2]>, tensor<1x2x3x2xf32>, tensor<4x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32> -> tensor<1x6xi64>
+  return %j : tensor<1x6xi64>
+}

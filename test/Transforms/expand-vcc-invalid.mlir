@@ -1,0 +1,64 @@
+// RUN: attic-opt %s --split-input-file --verify-diagnostics --attic-expand-vcc
+// Trees that attic-expand-vcc cannot replace by their components are
+// rejected with an error, not left behind.
+
+// expected-error @below {{argument #0 has type '!attic.tree<1x8x4xf32, fanouts = [2, 4]>': attic-expand-vcc replaces !attic.tree values only inside a function body}}
+func.func @tree_argument(%t: !attic.tree<1x8x4xf32, fanouts = [2, 4]>) -> tensor<1x8x4xf32> {
+  %m = attic.tree_materialize %t : !attic.tree<1x8x4xf32, fanouts = [2, 4]> -> tensor<1x8x4xf32>
+  return %m : tensor<1x8x4xf32>
+}
+
+// -----
+
+// expected-error @below {{result #0 has type '!attic.tree<1x8x4xf32, fanouts = [2, 4]>'}}
+func.func @tree_result(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>) -> !attic.tree<1x8x4xf32, fanouts = [2, 4]> {
+  %t = attic.tree_build %c, %valid : tensor<1x8x4xf32>, tensor<1x8xi1> -> !attic.tree<1x8x4xf32, fanouts = [2, 4]>
+  return %t : !attic.tree<1x8x4xf32, fanouts = [2, 4]>
+}
+
+// -----
+
+func.func @nested_region(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %flag: i1) -> tensor<1x8x4xf32> {
+  %t = attic.tree_build %c, %valid : tensor<1x8x4xf32>, tensor<1x8xi1> -> !attic.tree<1x8x4xf32, fanouts = [2, 4]>
+  %r = scf.if %flag -> tensor<1x8x4xf32> {
+    // expected-error @below {{uses !attic.tree values inside the region of 'scf.if': attic-expand-vcc replaces trees only in the body of a function, outside nested regions}}
+    %m = attic.tree_materialize %t : !attic.tree<1x8x4xf32, fanouts = [2, 4]> -> tensor<1x8x4xf32>
+    scf.yield %m : tensor<1x8x4xf32>
+  } else {
+    scf.yield %c : tensor<1x8x4xf32>
+  }
+  return %r : tensor<1x8x4xf32>
+}
+
+// -----
+
+func.func @built_in_region(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>) -> tensor<1x8x4xf32> {
+  %r = scf.execute_region -> tensor<1x8x4xf32> {
+    // expected-error @below {{uses !attic.tree values inside the region of 'scf.execute_region'}}
+    %t = attic.tree_build %c, %valid : tensor<1x8x4xf32>, tensor<1x8xi1> -> !attic.tree<1x8x4xf32, fanouts = [2, 4]>
+    %m = attic.tree_materialize %t : !attic.tree<1x8x4xf32, fanouts = [2, 4]> -> tensor<1x8x4xf32>
+    scf.yield %m : tensor<1x8x4xf32>
+  }
+  return %r : tensor<1x8x4xf32>
+}
+
+// -----
+
+func.func @block_argument(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>) -> tensor<1x8x4xf32> {
+  %t = attic.tree_build %c, %valid : tensor<1x8x4xf32>, tensor<1x8xi1> -> !attic.tree<1x8x4xf32, fanouts = [2, 4]>
+  // expected-error @below {{uses or defines an !attic.tree value: attic-expand-vcc replaces trees only where attic.tree_build, attic.vcc_compress, attic.tree_update and attic.tree_materialize use them}}
+  cf.br ^next(%t : !attic.tree<1x8x4xf32, fanouts = [2, 4]>)
+^next(%u: !attic.tree<1x8x4xf32, fanouts = [2, 4]>):
+  %m = attic.tree_materialize %u : !attic.tree<1x8x4xf32, fanouts = [2, 4]> -> tensor<1x8x4xf32>
+  return %m : tensor<1x8x4xf32>
+}
+
+// -----
+
+func.func @other_user(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>) -> tensor<1x8x4xf32> {
+  %t = attic.tree_build %c, %valid : tensor<1x8x4xf32>, tensor<1x8xi1> -> !attic.tree<1x8x4xf32, fanouts = [2, 4]>
+  // expected-error @below {{'builtin.unrealized_conversion_cast' op uses or defines an !attic.tree value}}
+  %u = builtin.unrealized_conversion_cast %t : !attic.tree<1x8x4xf32, fanouts = [2, 4]> to !attic.tree<1x8x4xf32, fanouts = [2, 4]>
+  %m = attic.tree_materialize %u : !attic.tree<1x8x4xf32, fanouts = [2, 4]> -> tensor<1x8x4xf32>
+  return %m : tensor<1x8x4xf32>
+}

@@ -1,0 +1,195 @@
+// RUN: attic-opt %s --split-input-file --verify-diagnostics --attic-expand-vcc | FileCheck %s
+// attic.tree_select has no lowering: the pass fails and says so.
+// RUN: not attic-opt %s --split-input-file --attic-expand-vcc 2>&1 | FileCheck %s --check-prefix=SELECT
+// SELECT: error: attic.tree_select has no lowering yet (attic-expand-vcc lowers attic.vip_order, attic.gather_rows, attic.tree_build, attic.vcc_compress, attic.tree_update and attic.tree_materialize)
+// The result goes through the CPU pipeline down to the LLVM dialect.
+// RUN: attic-opt %s --split-input-file --verify-diagnostics --attic-cpu-pipeline | FileCheck %s --check-prefix=LLVM
+// LLVM-LABEL: llvm.func @vip_order
+// LLVM-LABEL: llvm.func @gather_rows
+// LLVM-LABEL: llvm.func @build_materialize
+// LLVM-NOT: attic.
+// LLVM-NOT: tensor.
+// LLVM-NOT: linalg.
+// LLVM: omp.wsloop
+// LLVM-LABEL: llvm.func @vcc_compress
+// LLVM-LABEL: llvm.func @tree_update
+
+// Stable partition: per sequence, a count of the VIP tokens, then one loop
+// that writes each token's row into perm and inverse.
+// CHECK-LABEL: func.func @vip_order
+// CHECK-SAME: (%[[VIP:.*]]: tensor<2x10xi1>)
+// CHECK-NOT: attic.vip_order
+// CHECK: %[[PERM:.*]] = tensor.empty() : tensor<2x10xi64>
+// CHECK: %[[INV:.*]] = tensor.empty() : tensor<2x10xi64>
+// CHECK: %[[OUT:.*]]:2 = scf.for %[[B:[a-z0-9_]+]] = {{.*}} iter_args({{.*}} = %[[PERM]], {{.*}} = %[[INV]]) -> (tensor<2x10xi64>, tensor<2x10xi64>)
+// CHECK: %[[TOTAL:.*]] = scf.for {{.*}} -> (index)
+// CHECK: tensor.extract %[[VIP]][%[[B]], {{.*}}] : tensor<2x10xi1>
+// CHECK: scf.for %[[I:[a-z0-9_]+]] = {{.*}} -> (tensor<2x10xi64>, tensor<2x10xi64>, index)
+// CHECK: %[[FLAG:.*]] = tensor.extract %[[VIP]][%[[B]], %[[I]]]
+// CHECK: %[[ROW:.*]] = arith.select %[[FLAG]]
+// CHECK: tensor.insert {{.*}}[%[[B]], %[[ROW]]] : tensor<2x10xi64>
+// CHECK: tensor.insert {{.*}}[%[[B]], %[[I]]] : tensor<2x10xi64>
+// CHECK: return %[[OUT]]#0, %[[OUT]]#1
+func.func @vip_order(%vip: tensor<2x10xi1>) -> (tensor<2x10xi64>, tensor<2x10xi64>) {
+  %perm, %inverse = attic.vip_order %vip {num_vip = 4 : i64} : tensor<2x10xi1> -> tensor<2x10xi64>, tensor<2x10xi64>
+  return %perm, %inverse : tensor<2x10xi64>, tensor<2x10xi64>
+}
+
+// -----
+
+// One tensor.generate per gather; indices clamped to the rows of x.
+// CHECK-LABEL: func.func @gather_rows
+// CHECK-SAME: (%[[X:.*]]: tensor<2x10x16xbf16>, %[[MASK:.*]]: tensor<2x10xi1>, %[[IDX:.*]]: tensor<2x6xi64>)
+// CHECK-NOT: attic.gather_rows
+// CHECK: %[[ROWS:.*]] = tensor.generate
+// CHECK-NEXT: ^bb0(%[[B:[a-z0-9_]+]]: index, %[[R:[a-z0-9_]+]]: index, %[[E:[a-z0-9_]+]]: index):
+// CHECK: %[[I:.*]] = tensor.extract %[[IDX]][%[[B]], %[[R]]]
+// CHECK: %[[LO:.*]] = arith.maxsi %[[I]], %{{.*}} : i64
+// CHECK: %[[HI:.*]] = arith.minsi %[[LO]], %{{.*}} : i64
+// CHECK: %[[ROW:.*]] = arith.index_cast %[[HI]] : i64 to index
+// CHECK: %[[V:.*]] = tensor.extract %[[X]][%[[B]], %[[ROW]], %[[E]]]
+// CHECK: tensor.yield %[[V]] : bf16
+// CHECK: } : tensor<2x6x16xbf16>
+// CHECK: %[[KEEP:.*]] = tensor.generate
+// CHECK: tensor.extract %[[MASK]]
+// CHECK: tensor.yield %{{.*}} : i1
+// CHECK: } : tensor<2x6xi1>
+// CHECK: return %[[ROWS]], %[[KEEP]]
+func.func @gather_rows(%x: tensor<2x10x16xbf16>, %mask: tensor<2x10xi1>, %idx: tensor<2x6xi64>) -> (tensor<2x6x16xbf16>, tensor<2x6xi1>) {
+  %0 = attic.gather_rows %x[%idx] : tensor<2x10x16xbf16>, tensor<2x6xi64> -> tensor<2x6x16xbf16>
+  %1 = attic.gather_rows %mask[%idx] : tensor<2x10xi1>, tensor<2x6xi64> -> tensor<2x6xi1>
+  return %0, %1 : tensor<2x6x16xbf16>, tensor<2x6xi1>
+}
+
+// -----
+
+// The tree is its components, built bottom-up with loop nests of
+// tensor.insert: counts and means of the tokens (mask-aware), counts and
+// count-weighted means per level (8 -> 4 -> 1 nodes), deltas, root. The
+// tokens come back top-down in one tensor.generate, invalid rows 0.
+// CHECK-LABEL: func.func @build_materialize
+// CHECK-SAME: (%[[C:.*]]: tensor<2x8x4xf32>, %[[VALID:.*]]: tensor<2x8xi1>)
+// CHECK-NOT: attic.
+// CHECK: %[[COUNT0:.*]] = scf.for {{.*}} -> (tensor<2x8xf32>)
+// CHECK: tensor.extract %[[VALID]]
+// CHECK: %[[MEAN0:.*]] = scf.for {{.*}} -> (tensor<2x8x4xf32>)
+// CHECK: tensor.extract %[[C]]
+// CHECK: %[[COUNT1:.*]] = scf.for {{.*}} -> (tensor<2x4xf32>)
+// CHECK: tensor.extract %[[COUNT0]]
+// CHECK: %[[MEAN1:.*]] = scf.for {{.*}} -> (tensor<2x4x4xf32>)
+// CHECK: arith.mulf
+// CHECK: arith.divf
+// CHECK: %[[COUNT2:.*]] = scf.for {{.*}} -> (tensor<2x1xf32>)
+// CHECK: %[[MEAN2:.*]] = scf.for {{.*}} -> (tensor<2x1x4xf32>)
+// CHECK: %[[DELTA0:.*]] = scf.for {{.*}} -> (tensor<2x8x4xf32>)
+// CHECK: tensor.extract %[[MEAN1]]
+// CHECK: tensor.extract %[[MEAN0]]
+// CHECK: arith.subf
+// CHECK: %[[DELTA1:.*]] = scf.for {{.*}} -> (tensor<2x4x4xf32>)
+// CHECK: %[[ROOT:.*]] = scf.for {{.*}} -> (tensor<2x4xf32>)
+// CHECK: tensor.extract %[[MEAN2]]
+// CHECK: %[[LEVEL1:.*]] = scf.for {{.*}} -> (tensor<2x4x4xf32>)
+// CHECK: tensor.extract %[[ROOT]]
+// CHECK: tensor.extract %[[DELTA1]]
+// CHECK: %[[TOKENS:.*]] = tensor.generate
+// CHECK: tensor.extract %[[LEVEL1]]
+// CHECK: tensor.extract %[[DELTA0]]
+// CHECK: arith.subf
+// CHECK: tensor.extract %[[VALID]]
+// CHECK: arith.select
+// CHECK: } : tensor<2x8x4xf32>
+// CHECK: return %[[TOKENS]]
+func.func @build_materialize(%c: tensor<2x8x4xf32>, %valid: tensor<2x8xi1>) -> tensor<2x8x4xf32> {
+  %t = attic.tree_build %c, %valid : tensor<2x8x4xf32>, tensor<2x8xi1> -> !attic.tree<2x8x4xf32, fanouts = [2, 4]>
+  %m = attic.tree_materialize %t : !attic.tree<2x8x4xf32, fanouts = [2, 4]> -> tensor<2x8x4xf32>
+  return %m : tensor<2x8x4xf32>
+}
+
+// -----
+
+// Compressed rows and key bias are tensor.generate: P rows as they are; a J
+// row decodes its clamped global id (levels start at ids 8 and 12, the
+// root is 12), walks down from the root subtracting deltas, and is 0 for an
+// empty node; the bias is 0, log 2 = 0.693, log 8 = 2.079 or -inf.
+// CHECK-LABEL: func.func @vcc_compress
+// CHECK-SAME: %[[P:[^:]*]]: tensor<1x3x4xf32>, %[[J:[^:]*]]: tensor<1x6xi64>)
+// CHECK-NOT: attic.
+// CHECK: %[[SX:.*]] = tensor.generate
+// CHECK: %[[ISP:.*]] = arith.cmpi ult
+// CHECK: scf.if %[[ISP]] -> (f32)
+// CHECK: tensor.extract %[[P]]
+// CHECK: } else {
+// CHECK: tensor.extract %[[J]]
+// CHECK: arith.maxsi
+// CHECK: arith.minsi
+// CHECK: arith.subf
+// CHECK: arith.subf
+// CHECK: arith.cmpf ogt
+// CHECK: } : tensor<1x9x4xf32>
+// CHECK: %[[BIAS:.*]] = tensor.generate
+// CHECK-DAG: arith.constant 0.693147182 : f32
+// CHECK-DAG: arith.constant 2.07944155 : f32
+// CHECK-DAG: arith.constant 0xFF800000 : f32
+// CHECK: } : tensor<1x9xf32>
+// CHECK: return %[[SX]], %[[BIAS]]
+func.func @vcc_compress(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %p: tensor<1x3x4xf32>, %j: tensor<1x6xi64>)
+    -> (tensor<1x9x4xf32>, tensor<1x9xf32>) {
+  %t = attic.tree_build %c, %valid : tensor<1x8x4xf32>, tensor<1x8xi1> -> !attic.tree<1x8x4xf32, fanouts = [2, 4]>
+  %sx, %bias = attic.vcc_compress %p, %t, %j : tensor<1x3x4xf32>, !attic.tree<1x8x4xf32, fanouts = [2, 4]>, tensor<1x6xi64> -> tensor<1x9x4xf32>, tensor<1x9xf32>
+  return %sx, %bias : tensor<1x9x4xf32>, tensor<1x9xf32>
+}
+
+// -----
+
+// Algorithm 2 over the J nodes (fanouts [2, 2, 2]; after the built tree's
+// means up to the root's, its deltas; scratch sums for levels 1 and 2,
+// uninitialized, and a zeroed root sum): zero the sums of the
+// ancestors, accumulate count * row, the new root, then rewrite the deltas
+// of the J nodes and their ancestors in place (iter_args initialized with
+// the built deltas). Materialize reads the new deltas.
+// CHECK-LABEL: func.func @tree_update
+// CHECK-SAME: %[[J:[^:]*]]: tensor<1x6xi64>, %[[Y:[^:]*]]: tensor<1x6x4xf32>)
+// CHECK-NOT: attic.
+// CHECK: scf.for {{.*}} -> (tensor<1x1x4xf32>)
+// CHECK: %[[D0:.*]] = scf.for {{.*}} -> (tensor<1x8x4xf32>)
+// CHECK: %[[D1:.*]] = scf.for {{.*}} -> (tensor<1x4x4xf32>)
+// CHECK: %[[D2:.*]] = scf.for {{.*}} -> (tensor<1x2x4xf32>)
+// CHECK: %[[S1:.*]] = tensor.empty() : tensor<1x4x4xf32>
+// CHECK: %[[S2:.*]] = tensor.empty() : tensor<1x2x4xf32>
+// CHECK: %[[RS:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %{{[0-9]+}}) -> (tensor<1x4xf32>)
+// CHECK: %[[ZEROED:.*]]:2 = scf.for {{.*}} iter_args({{.*}} = %[[S1]], {{.*}} = %[[S2]])
+// CHECK: scf.for {{.*}} to %c6
+// CHECK: tensor.extract %[[J]]
+// CHECK: scf.if
+// CHECK: %[[SUMS:.*]]:3 = scf.for {{.*}} iter_args({{.*}} = %[[ZEROED]]#0, {{.*}} = %[[ZEROED]]#1, {{.*}} = %[[RS]])
+// CHECK: tensor.extract %[[Y]]
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: %[[ROOT:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %{{[0-9]+}}) -> (tensor<1x4xf32>)
+// CHECK: tensor.extract %[[SUMS]]#2
+// CHECK: %[[DELTAS:.*]]:3 = scf.for {{.*}} iter_args({{.*}} = %[[D0]], {{.*}} = %[[D1]], {{.*}} = %[[D2]])
+// CHECK: tensor.extract %[[SUMS]]#0
+// CHECK: tensor.extract %[[ROOT]]
+// CHECK: %[[LEVEL2:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %{{[0-9]+}}) -> (tensor<1x2x4xf32>)
+// CHECK: tensor.extract %[[ROOT]]
+// CHECK: tensor.extract %[[DELTAS]]#2
+// CHECK: tensor.generate
+// CHECK: tensor.extract %[[DELTAS]]#0
+func.func @tree_update(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %j: tensor<1x6xi64>, %y: tensor<1x6x4xf32>) -> tensor<1x8x4xf32> {
+  %t = attic.tree_build %c, %valid : tensor<1x8x4xf32>, tensor<1x8xi1> -> !attic.tree<1x8x4xf32, fanouts = [2, 2, 2]>
+  %t2 = attic.tree_update %t, %j, %y : !attic.tree<1x8x4xf32, fanouts = [2, 2, 2]>, tensor<1x6xi64>, tensor<1x6x4xf32> -> !attic.tree<1x8x4xf32, fanouts = [2, 2, 2]>
+  %m = attic.tree_materialize %t2 : !attic.tree<1x8x4xf32, fanouts = [2, 2, 2]> -> tensor<1x8x4xf32>
+  return %m : tensor<1x8x4xf32>
+}
+
+// -----
+
+func.func @tree_select(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %q: tensor<1x2x3x2xf32>,
+                       %wk: tensor<4x4xf32>, %bk: tensor<4xf32>, %gamma: tensor<4xf32>, %beta: tensor<4xf32>)
+    -> tensor<1x6xi64> {
+  %t = attic.tree_build %c, %valid : tensor<1x8x4xf32>, tensor<1x8xi1> -> !attic.tree<1x8x4xf32, fanouts = [2, 2, 2]>
+  // expected-error @below {{attic.tree_select has no lowering yet}}
+  %j = attic.tree_select %t, %q, %wk, %bk, %gamma, %beta {budgets = [2, 2, 1], heads = 2, scale = 0.5 : f32}
+      : !attic.tree<1x8x4xf32, fanouts = [2, 2, 2]>, tensor<1x2x3x2xf32>, tensor<4x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32> -> tensor<1x6xi64>
+  return %j : tensor<1x6xi64>
+}
