@@ -30,7 +30,7 @@ def AtticExpandVcc : Pass<"attic-expand-vcc"> {
     Rewrites the VIP-token-centric compression ops (docs/vcc.md) into
     upstream ops on tensors, before bufferization: `tensor.generate`,
     `tensor.empty`/`extract`/`insert`, `scf.for` with tensor iter_args,
-    `scf.if` and `arith`. `attic-cpu-pipeline` runs it right after
+    `scf.if`, `arith` and `math`. `attic-cpu-pipeline` runs it right after
     `attic-decompose`; one-shot bufferization then turns the tensors into
     buffers and `tensor.generate` into parallel loops.
 
@@ -61,14 +61,27 @@ def AtticExpandVcc : Pass<"attic-expand-vcc"> {
       and the deltas of the J nodes and of their ancestors are rewritten;
       deltas strictly below J, counts and validity are kept;
       O(B |J| d L).
+    - `attic.tree_select` (Algorithm 1): the levels from the root down,
+      each with its candidates (static count: the root, then the children
+      of the nodes split above). A level that decides something
+      (0 < h_j < candidates) is scored for all sequences in loop nests: node
+      means, LayerNorm statistics, keys (`LN(mean) * gamma + beta` times
+      `key_weight` plus `key_bias`), the logits of every head and P row,
+      softmax max and sum over the candidates, the scores (mean over heads
+      and P rows; -inf without valid tokens), and the top h_j by rank
+      (higher score, or equal score and lower index). A scan per sequence
+      then writes the children of the split candidates (the next level's
+      candidates, ascending) and the kept ones' global ids into J, in
+      canonical order; exactly h_j candidates are split whatever the scores
+      (NaN included), so every write is in bounds.
+      O(B (m_j d^2 + n_p m_j d + m_j^2)) per scored level of m_j
+      candidates.
 
     Node ids are clamped to the tree's nodes, so that no J, not even one
     that is not a partition, makes the compiled code access memory out of
     bounds (the results for such a J are unspecified).
 
-    `attic.tree_select` has no lowering yet: a function that contains it
-    makes the pass fail with an error naming the op. The expansion is
-    available to other pipelines as `attic::expandVcc`.
+    The expansion is available to other pipelines as `attic::expandVcc`.
 
     Example:
 
@@ -88,8 +101,8 @@ def AtticExpandVcc : Pass<"attic-expand-vcc"> {
     and root, and a `tensor.generate` of the tokens.
   }];
   let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
-    "::mlir::tensor::TensorDialect"
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
   ];
 }
 

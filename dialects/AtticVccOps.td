@@ -177,8 +177,16 @@ def Attic_TreeSelectOp : Attic_Op<"tree_select", [Pure]> {
     of k tokens, h of which are split into tokens; J holds h * k tokens,
     then n_c/k - h blocks.
 
-    Not lowered yet: `attic-expand-vcc` (and so `attic-cpu-pipeline`)
-    rejects a function that contains it.
+    Only a level that decides something (0 < h_j < its number of
+    candidates) is scored: with h_j = 0 every candidate stays in J, with h_j
+    equal to the candidates every one is split. The semantics are those of
+    `attic::ref::vcc::selectJ` with budgets [0, h_1, ..., h_L] and
+    `segmentScores` with every P row weighted 1 (LN with the biased
+    variance); `attic-run --check` compares with them.
+
+    Lowered by `attic-expand-vcc` (and so `attic-cpu-pipeline`) to loops
+    over the candidates of each level: O(B (m_j d^2 + n_p m_j d + m_j^2))
+    per scored level of m_j candidates.
 
     Example (48 tokens, then 5 blocks):
 

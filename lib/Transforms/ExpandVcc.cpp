@@ -2,7 +2,7 @@
 //
 // Rewrites the VIP-token-centric compression ops (docs/vcc.md) into upstream
 // ops on tensors (tensor.generate, tensor.empty/extract/insert, scf.for with
-// tensor iter_args, scf.if, arith), before bufferization.
+// tensor iter_args, scf.if, arith, math), before bufferization.
 //
 // A value of !attic.tree type is replaced by its component tensors (a 1:N
 // replacement, done with a walk over each function in program order and a
@@ -25,7 +25,9 @@
 // recompute whole subtrees at every read of a component. Results of the ops
 // (compressed rows, key bias, gathered rows, materialized tokens) are
 // tensor.generate, which bufferizes to linalg.map (parallel loops after
-// bufferization).
+// bufferization). tree_select's intermediates (keys, logits, scores) are
+// read many times, so they are loop nests too, and its J is written by a
+// scan over the candidates.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +36,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -627,6 +630,331 @@ public:
     return result;
   }
 
+  //===--------------------------------------------------------------------===//
+  // tree_select (Algorithm 1). Levels from the root down, each with the
+  // indices of its candidates (the level-j nodes of J when level j is
+  // reached), cand [B, m_j] i64, ascending; m_L = 1 (the root), m_j =
+  // f_{j+1} * h_{j+1} below. A level that decides something (0 < h_j < m_j)
+  // is scored, for all sequences at once, into scratch built by loop nests:
+  //
+  //   means  [B, m, d]       node means read from the tree (0 when empty)
+  //   mu, rstd [B, m]        LayerNorm statistics (biased variance, 1e-5)
+  //   keys   [B, m, d]       LN(mean) * gamma + beta, times key_weight, plus
+  //                          key_bias: O(m d^2)
+  //   logits [B, H, n_p, m]  scale * q . key (head slice), -inf when empty
+  //   max, sum [B, H, n_p]   softmax over the candidates
+  //   scores [B, m]          mean over heads and P rows of the softmax;
+  //                          -inf for an empty candidate
+  //   split  [B, m] i1       rank < h_j, rank = candidates that score higher
+  //                          or equal with a lower index: O(m^2)
+  //
+  // (h_j = m_j splits every candidate, h_j = 0 none: no scores.) Then one
+  // scan per sequence over the candidates, in order, writes the children of
+  // the split ones into the next level's candidates (ascending, since the
+  // candidates are) and the kept ones into J at their level's place, as
+  // global ids. The level-0 candidates are all kept.
+  //===--------------------------------------------------------------------===//
+  Value selectNodes(Builder &b, const TreeParts &tree, Value query,
+                    Value keyWeight, Value keyBias, Value gamma, Value beta,
+                    ArrayRef<int64_t> budgets, int64_t heads, float scale,
+                    RankedTensorType resultType) const {
+    int64_t batch = type.getBatch();
+    Type i64 = b.getI64Type();
+    auto i64Tensor = [&](ArrayRef<int64_t> shape) {
+      return RankedTensorType::get(shape, i64);
+    };
+    // J holds the kept nodes level by level: level l starts at base[l].
+    SmallVector<int64_t> kept = type.getSelectedNodesPerLevel(budgets);
+    SmallVector<int64_t> base{0};
+    for (int64_t l = 0; l < levels(); ++l)
+      base.push_back(base.back() + kept[l]);
+
+    Value result = tensor::EmptyOp::create(b, resultType.getShape(), i64);
+    Value candidates =
+        buildTensor(b, i64Tensor({batch, 1}),
+                    [&](Builder &nb, ValueRange) { return cI64(nb, 0); });
+    int64_t m = 1;
+    for (int64_t j = levels(); j >= 1 && m > 0; --j) {
+      int64_t h = budgets[j - 1], fanout = type.getFanouts()[j - 1];
+      int64_t next = fanout * h;
+      Value split;
+      if (h > 0 && h < m)
+        split = splitFlags(b, tree, candidates, j, m, h, query, keyWeight,
+                           keyBias, gamma, beta, heads, scale);
+      Value children;
+      if (next > 0)
+        children =
+            tensor::EmptyOp::create(b, ArrayRef<int64_t>{batch, next}, i64);
+      Value levelCandidates = candidates;
+      // The f children of candidate `index`, at rows [first, first + f).
+      auto splitNode = [&](Builder &nb, Value bi, Value index,
+                           Value splitBefore, Value dest) {
+        Value first =
+            arith::MulIOp::create(nb, splitBefore, cIndex(nb, fanout));
+        Value firstChild = arith::MulIOp::create(nb, index, cI64(nb, fanout));
+        return forLoop(nb, fanout, dest,
+                       [&](Builder &cb, Value c, ValueRange acc) {
+                         Value child = arith::AddIOp::create(
+                             cb, firstChild,
+                             arith::IndexCastOp::create(cb, i64, c));
+                         Value row = arith::AddIOp::create(cb, first, c);
+                         return SmallVector<Value>{
+                             insert(cb, child, acc[0], {bi, row})};
+                       })
+            .front();
+      };
+      // Candidate `index` kept: global id at J column base[j] + position.
+      auto keepNode = [&](Builder &nb, Value bi, Value index, Value position,
+                          Value dest) {
+        Value id =
+            arith::AddIOp::create(nb, index, cI64(nb, type.getNodeOffset(j)));
+        Value column = arith::AddIOp::create(nb, position, cIndex(nb, base[j]));
+        return insert(nb, id, dest, {bi, column});
+      };
+      SmallVector<Value> inits{result};
+      if (children)
+        inits.push_back(children);
+      SmallVector<Value> done = forLoop(
+          b, batch, inits, [&](Builder &bb, Value bi, ValueRange batchArgs) {
+            SmallVector<Value> scanInits(batchArgs);
+            scanInits.push_back(cIndex(bb, 0)); // candidates split so far
+            SmallVector<Value> scanned = forLoop(
+                bb, m, scanInits, [&](Builder &xb, Value x, ValueRange args) {
+                  Value index = extract(xb, levelCandidates, {bi, x});
+                  Value dest = args[0], splitBefore = args.back();
+                  if (h == 0) // nothing split: every candidate is kept
+                    return SmallVector<Value>{keepNode(xb, bi, index, x, dest),
+                                              splitBefore};
+                  Value one = cIndex(xb, 1);
+                  if (h == m) // every candidate split
+                    return SmallVector<Value>{
+                        dest, splitNode(xb, bi, index, x, args[1]),
+                        arith::AddIOp::create(xb, splitBefore, one)};
+                  // Exactly h splits whatever the flags say (NaN scores
+                  // would flag too many): a flagged candidate only while
+                  // budget is left, and every remaining one once the
+                  // remaining budget needs them all. So every row of the
+                  // children and every column of J is written once, in
+                  // bounds.
+                  Value budgetLeft =
+                      arith::CmpIOp::create(xb, arith::CmpIPredicate::ult,
+                                            splitBefore, cIndex(xb, h));
+                  Value needed = arith::CmpIOp::create(
+                      xb, arith::CmpIPredicate::uge,
+                      arith::AddIOp::create(xb, x, cIndex(xb, h)),
+                      arith::AddIOp::create(xb, splitBefore, cIndex(xb, m)));
+                  Value isSplit = arith::OrIOp::create(
+                      xb,
+                      arith::AndIOp::create(xb, extract(xb, split, {bi, x}),
+                                            budgetLeft),
+                      needed);
+                  return ifElse(
+                      xb, isSplit, args.getTypes(),
+                      [&](Builder &tb) -> SmallVector<Value> {
+                        return {dest,
+                                splitNode(tb, bi, index, splitBefore, args[1]),
+                                arith::AddIOp::create(tb, splitBefore, one)};
+                      },
+                      [&](Builder &eb) -> SmallVector<Value> {
+                        Value position =
+                            arith::SubIOp::create(eb, x, splitBefore);
+                        return {keepNode(eb, bi, index, position, dest),
+                                args[1], splitBefore};
+                      });
+                });
+            scanned.pop_back();
+            return scanned;
+          });
+      result = done[0];
+      candidates = next > 0 ? done[1] : Value();
+      m = next;
+    }
+    // Tokens are never split: the level-0 candidates are J's first nodes.
+    if (m > 0) {
+      Value tokens = candidates;
+      result =
+          forLoop(b, batch, result,
+                  [&](Builder &bb, Value bi, ValueRange batchArgs) {
+                    return forLoop(bb, m, batchArgs,
+                                   [&](Builder &xb, Value x, ValueRange acc) {
+                                     Value index = extract(xb, tokens, {bi, x});
+                                     return SmallVector<Value>{
+                                         insert(xb, index, acc[0], {bi, x})};
+                                   });
+                  })
+              .front();
+    }
+    return result;
+  }
+
+  /// split[b, x] (i1): candidate x (of `candidates` [B, m], level `level`)
+  /// is among the h best of its sequence (see selectNodes).
+  Value splitFlags(Builder &b, const TreeParts &tree, Value candidates,
+                   int64_t level, int64_t m, int64_t h, Value query,
+                   Value keyWeight, Value keyBias, Value gamma, Value beta,
+                   int64_t heads, float scale) const {
+    int64_t batch = type.getBatch(), dim = type.getDim();
+    int64_t numVip = cast<RankedTensorType>(query.getType()).getDimSize(2);
+    int64_t headDim = dim / heads;
+    Value negInf = cF32(b, -std::numeric_limits<double>::infinity());
+    auto sumOver = [&](Builder &nb, int64_t upper,
+                       llvm::function_ref<Value(Builder &, Value)> term) {
+      return forLoop(nb, upper, cF32(nb, 0.0),
+                     [&](Builder &lb, Value i, ValueRange acc) {
+                       return SmallVector<Value>{
+                           arith::AddFOp::create(lb, acc[0], term(lb, i))};
+                     })
+          .front();
+    };
+    auto nodeOf = [&](Builder &nb, Value bi, Value x) -> Value {
+      Value index = extract(nb, candidates, {bi, x});
+      return arith::IndexCastOp::create(nb, nb.getIndexType(), index);
+    };
+    // Candidates without valid tokens take no part in the softmax.
+    auto isValid = [&](Builder &nb, Value bi, Value x) {
+      return positive(nb,
+                      extract(nb, tree.counts[level], {bi, nodeOf(nb, bi, x)}));
+    };
+
+    // Node means: the root minus the deltas on the path; 0 when empty.
+    Value means = buildTensor(
+        b, f32Tensor(b, {batch, m, dim}), [&](Builder &nb, ValueRange i) {
+          Value first = arith::MulIOp::create(
+              nb, nodeOf(nb, i[0], i[1]), cIndex(nb, type.getNodeSize(level)));
+          Value value = extract(nb, tree.root, {i[0], i[2]});
+          for (int64_t l = levels() - 1; l >= level; --l)
+            value = arith::SubFOp::create(
+                nb, value,
+                extract(nb, tree.deltas[l],
+                        {i[0], nodeAt(nb, first, l), i[2]}));
+          return select(nb, isValid(nb, i[0], i[1]), value, cF32(nb, 0.0));
+        });
+    // LayerNorm statistics per candidate.
+    Value invDim = cF32(b, 1.0 / double(dim));
+    Value mu = buildTensor(
+        b, f32Tensor(b, {batch, m}), [&](Builder &nb, ValueRange i) {
+          Value sum = sumOver(nb, dim, [&](Builder &lb, Value e) {
+            return extract(lb, means, {i[0], i[1], e});
+          });
+          return arith::MulFOp::create(nb, sum, invDim);
+        });
+    Value rstd = buildTensor(
+        b, f32Tensor(b, {batch, m}), [&](Builder &nb, ValueRange i) {
+          Value center = extract(nb, mu, i);
+          Value sum = sumOver(nb, dim, [&](Builder &lb, Value e) {
+            Value diff = arith::SubFOp::create(
+                lb, extract(lb, means, {i[0], i[1], e}), center);
+            return arith::MulFOp::create(lb, diff, diff);
+          });
+          Value variance = arith::AddFOp::create(
+              nb, arith::MulFOp::create(nb, sum, invDim), cF32(nb, 1e-5));
+          return arith::DivFOp::create(nb, cF32(nb, 1.0),
+                                       math::SqrtOp::create(nb, variance));
+        });
+    // Keys: LN(mean) [d_in] times key_weight [d_in, d_out], plus key_bias.
+    Value keys = buildTensor(
+        b, f32Tensor(b, {batch, m, dim}), [&](Builder &nb, ValueRange i) {
+          Value center = extract(nb, mu, {i[0], i[1]});
+          Value inverse = extract(nb, rstd, {i[0], i[1]});
+          Value dot = sumOver(nb, dim, [&](Builder &lb, Value e) {
+            Value diff = arith::SubFOp::create(
+                lb, extract(lb, means, {i[0], i[1], e}), center);
+            Value normed = arith::AddFOp::create(
+                lb,
+                arith::MulFOp::create(lb,
+                                      arith::MulFOp::create(lb, diff, inverse),
+                                      extract(lb, gamma, e)),
+                extract(lb, beta, e));
+            return arith::MulFOp::create(lb, normed,
+                                         extract(lb, keyWeight, {e, i[2]}));
+          });
+          return arith::AddFOp::create(nb, dot, extract(nb, keyBias, i[2]));
+        });
+    // Logits of every P row and head against the candidates.
+    Value logits = buildTensor(
+        b, f32Tensor(b, {batch, heads, numVip, m}),
+        [&](Builder &nb, ValueRange i) {
+          Value column = arith::MulIOp::create(nb, i[1], cIndex(nb, headDim));
+          Value dot = sumOver(nb, headDim, [&](Builder &lb, Value e) {
+            Value k = extract(
+                lb, keys, {i[0], i[3], arith::AddIOp::create(lb, column, e)});
+            return arith::MulFOp::create(
+                lb, extract(lb, query, {i[0], i[1], i[2], e}), k);
+          });
+          return select(nb, isValid(nb, i[0], i[3]),
+                        arith::MulFOp::create(nb, dot, cF32(nb, scale)),
+                        negInf);
+        });
+    // Softmax over the candidates: max, then the sum of exponentials.
+    auto expOf = [&](Builder &nb, ValueRange row, Value x, Value max) {
+      Value logit = extract(nb, logits, {row[0], row[1], row[2], x});
+      return math::ExpOp::create(nb, arith::SubFOp::create(nb, logit, max));
+    };
+    Value maxima = buildTensor(
+        b, f32Tensor(b, {batch, heads, numVip}),
+        [&](Builder &nb, ValueRange i) {
+          return forLoop(
+                     nb, m, negInf,
+                     [&](Builder &lb, Value x, ValueRange acc) {
+                       Value logit = extract(lb, logits, {i[0], i[1], i[2], x});
+                       return SmallVector<Value>{
+                           arith::MaximumFOp::create(lb, acc[0], logit)};
+                     })
+              .front();
+        });
+    Value sums =
+        buildTensor(b, f32Tensor(b, {batch, heads, numVip}),
+                    [&](Builder &nb, ValueRange i) {
+                      Value max = extract(nb, maxima, i);
+                      return sumOver(nb, m, [&](Builder &lb, Value x) {
+                        return select(lb, isValid(lb, i[0], x),
+                                      expOf(lb, i, x, max), cF32(lb, 0.0));
+                      });
+                    });
+    // Scores: the mean over heads and P rows of the probabilities.
+    Value scores = buildTensor(
+        b, f32Tensor(b, {batch, m}), [&](Builder &nb, ValueRange i) {
+          Value total = sumOver(nb, heads, [&](Builder &hb, Value e) {
+            return sumOver(hb, numVip, [&](Builder &pb, Value p) {
+              SmallVector<Value> row{i[0], e, p};
+              Value max = extract(pb, maxima, row);
+              return arith::DivFOp::create(pb, expOf(pb, row, i[1], max),
+                                           extract(pb, sums, row));
+            });
+          });
+          Value mean = arith::MulFOp::create(
+              nb, total, cF32(nb, 1.0 / double(heads * numVip)));
+          return select(nb, isValid(nb, i[0], i[1]), mean, negInf);
+        });
+    // Top h: fewer than h candidates rank before this one (higher score,
+    // or the same score and a lower index; -inf ties too).
+    return buildTensor(
+        b, RankedTensorType::get({batch, m}, b.getI1Type()),
+        [&](Builder &nb, ValueRange i) {
+          Value own = extract(nb, scores, i);
+          Value before =
+              forLoop(nb, m, cIndex(nb, 0),
+                      [&](Builder &lb, Value y, ValueRange acc) {
+                        Value other = extract(lb, scores, {i[0], y});
+                        Value higher = arith::CmpFOp::create(
+                            lb, arith::CmpFPredicate::OGT, other, own);
+                        Value same = arith::CmpFOp::create(
+                            lb, arith::CmpFPredicate::OEQ, other, own);
+                        Value lower = arith::CmpIOp::create(
+                            lb, arith::CmpIPredicate::ult, y, i[1]);
+                        Value ahead = arith::OrIOp::create(
+                            lb, higher, arith::AndIOp::create(lb, same, lower));
+                        Value step = arith::SelectOp::create(
+                            lb, ahead, cIndex(lb, 1), cIndex(lb, 0));
+                        return SmallVector<Value>{
+                            arith::AddIOp::create(lb, acc[0], step)};
+                      })
+                  .front();
+          return arith::CmpIOp::create(nb, arith::CmpIPredicate::ult, before,
+                                       cIndex(nb, h));
+        });
+  }
+
 private:
   TreeType type;
 };
@@ -713,14 +1041,6 @@ bool isTreeOp(Operation *op) {
              TreeMaterializeOp>(op);
 }
 
-InFlightDiagnostic noSelectLowering(Operation *op) {
-  return op->emitError()
-         << "attic.tree_select has no lowering yet (attic-expand-vcc "
-            "lowers attic.vip_order, attic.gather_rows, "
-            "attic.tree_build, attic.vcc_compress, attic.tree_update and "
-            "attic.tree_materialize)";
-}
-
 class FunctionExpander {
 public:
   LogicalResult run(func::FuncOp func) {
@@ -777,24 +1097,18 @@ public:
 
 private:
   LogicalResult visit(Operation *op) {
-    if (isa<TreeSelectOp>(op))
-      return noSelectLowering(op);
     if (isTreeOp(op))
       return lower(op);
     if (hasTreeValue(op))
       return op->emitOpError()
              << "uses or defines an !attic.tree value: attic-expand-vcc "
                 "replaces trees only where attic.tree_build, "
-                "attic.vcc_compress, attic.tree_update and "
-                "attic.tree_materialize use them";
+                "attic.tree_select, attic.vcc_compress, attic.tree_update "
+                "and attic.tree_materialize use them";
     // Nested regions: no tree may appear there.
     WalkResult nested = op->walk([&](Operation *inner) {
       if (inner == op)
         return WalkResult::advance();
-      if (isa<TreeSelectOp>(inner)) {
-        (void)noSelectLowering(inner);
-        return WalkResult::interrupt();
-      }
       bool treeArgs = llvm::any_of(inner->getRegions(), [](Region &region) {
         return llvm::any_of(region.getArguments(), [](BlockArgument arg) {
           return isTree(arg.getType());
@@ -830,6 +1144,18 @@ private:
       TreeLowering lowering(build.getTree().getType());
       trees[build.getTree()] =
           lowering.build(b, build.getTokens(), build.getValid()).flatten();
+      return success();
+    }
+    if (auto selectOp = dyn_cast<TreeSelectOp>(op)) {
+      FailureOr<TreeParts> tree = partsOf(op, selectOp.getTree());
+      if (failed(tree))
+        return failure();
+      TreeLowering lowering(selectOp.getTree().getType());
+      selectOp.getNodes().replaceAllUsesWith(lowering.selectNodes(
+          b, *tree, selectOp.getQuery(), selectOp.getKeyWeight(),
+          selectOp.getKeyBias(), selectOp.getLnGamma(), selectOp.getLnBeta(),
+          selectOp.getBudgetValues(), selectOp.getHeads(),
+          selectOp.getScale().convertToFloat(), selectOp.getNodes().getType()));
       return success();
     }
     if (auto compress = dyn_cast<VccCompressOp>(op)) {
@@ -887,10 +1213,6 @@ LogicalResult attic::expandVcc(Operation *root) {
       return failure();
   // Anything left (outside func.func) would reach the backend.
   WalkResult leftover = root->walk([](Operation *op) {
-    if (isa<TreeSelectOp>(op)) {
-      (void)noSelectLowering(op);
-      return WalkResult::interrupt();
-    }
     if (isTreeOp(op) || isa<VipOrderOp, GatherRowsOp>(op) || hasTreeValue(op)) {
       op->emitOpError("is outside a func.func body: attic-expand-vcc lowers "
                       "VCC ops only in functions");

@@ -200,15 +200,116 @@ func.func @reorder_f16(%vip: tensor<2x24xi1>, %x: tensor<2x24x8xf16>, %y: tensor
   return %xp, %back, %yp, %some : tensor<2x24x8xf16>, tensor<2x24x8xf16>, tensor<2x24x8xbf16>, tensor<2x10x8xf16>
 }
 
-// attic.tree_select has no lowering yet: one clear line, no crash.
-// RUN: not attic-run %t/select.mlir --entry=select 2>&1 | FileCheck %s --check-prefix=SELECT
-// SELECT: attic-run: error: lowering failed: {{.*}}attic.tree_select has no lowering yet
-//--- select.mlir
-func.func @select(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %q: tensor<1x2x3x2xf32>,
-                  %wk: tensor<4x4xf32>, %bk: tensor<4xf32>, %gamma: tensor<4xf32>, %beta: tensor<4xf32>)
-    -> tensor<1x6xi64> {
-  %t = attic.tree_build %c, %valid : tensor<1x8x4xf32>, tensor<1x8xi1> -> !attic.tree<1x8x4xf32, fanouts = [2, 2, 2]>
-  %j = attic.tree_select %t, %q, %wk, %bk, %gamma, %beta {budgets = [2, 2, 1], heads = 2, scale = 0.5 : f32}
-      : !attic.tree<1x8x4xf32, fanouts = [2, 2, 2]>, tensor<1x2x3x2xf32>, tensor<4x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32> -> tensor<1x6xi64>
-  return %j : tensor<1x6xi64>
+// tree_build + tree_select (Algorithm 1 with the section 3.6 scores of
+// LN(mean) * W_k + b_k against the P rows' queries): J against
+// vcc::selectJ, exactly (--tolerance=0). Without padding every candidate
+// competes; with padding, empty candidates score -inf and go last (ties to
+// the lower index); with no valid token at all every level splits its first
+// candidates.
+// Fanouts [4, 8], budgets [3, 1] (ids: tokens 0..31, blocks 32..39, root
+// 40): the root is split without scores, 3 of the 8 blocks by score; J =
+// 12 tokens, then 5 blocks.
+// RUN: attic-run %t/select_two_level.mlir --entry=select_two_level --check --tolerance=0 --mask-keep=1 | FileCheck %s --check-prefix=SEL
+// RUN: attic-run %t/select_two_level.mlir --entry=select_two_level --check --tolerance=0 --mask-keep=1 --seed=4 | FileCheck %s --check-prefix=SEL
+// RUN: attic-run %t/select_two_level.mlir --entry=select_two_level --check --tolerance=0 --mask-keep=0.5 | FileCheck %s --check-prefix=SEL
+// RUN: attic-run %t/select_two_level.mlir --entry=select_two_level --check --tolerance=0 --mask-keep=0.15 --seed=2 | FileCheck %s --check-prefix=SEL
+// RUN: attic-run %t/select_two_level.mlir --entry=select_two_level --check --tolerance=0 --mask-keep=0 | FileCheck %s --check-prefix=SEL
+// Binary tree (fanouts [2, 2, 2, 2], ids: tokens 0..15, level 1 16..23,
+// level 2 24..27, level 3 28..29, root 30), budgets [1, 2, 1, 1]: levels 4
+// and 2 split every candidate, levels 3 (1 of 2) and 1 (1 of 4) are
+// scored; J = 2 tokens, 3 level-1 nodes, 1 level-3 node.
+// RUN: attic-run %t/select_binary.mlir --entry=select_binary --check --tolerance=0 --mask-keep=1 | FileCheck %s --check-prefix=SEL
+// RUN: attic-run %t/select_binary.mlir --entry=select_binary --check --tolerance=0 --mask-keep=0.5 --seed=3 | FileCheck %s --check-prefix=SEL
+// RUN: attic-run %t/select_binary.mlir --entry=select_binary --check --tolerance=0 --mask-keep=0.25 --seed=6 | FileCheck %s --check-prefix=SEL
+// RUN: attic-run %t/select_binary.mlir --entry=select_binary --check --tolerance=0 --mask-keep=0 | FileCheck %s --check-prefix=SEL
+// Budgets [0, 1, 2, 1]: level 1 splits nothing (its 2 candidates are kept).
+// RUN: attic-run %t/select_binary_keep.mlir --entry=select_binary_keep --check --tolerance=0 --mask-keep=0.6 | FileCheck %s --check-prefix=SEL
+// Fanouts [2, 4, 4], budgets [3, 2, 1], 4 heads, 5 P rows: 2 of the 4
+// level-2 nodes, then 3 of their 8 children.
+// RUN: attic-run %t/select_three_level.mlir --entry=select_three_level --check --tolerance=0 --mask-keep=1 --seed=1 | FileCheck %s --check-prefix=SEL
+// RUN: attic-run %t/select_three_level.mlir --entry=select_three_level --check --tolerance=0 --mask-keep=0.4 --seed=5 | FileCheck %s --check-prefix=SEL
+// SEL: compiled for the CPU
+// SEL: check: result #0 ({{[0-9]+}}x{{[0-9]+}} i64): max_abs_err=0.00e+00 {{.*}}: ok
+//--- select_two_level.mlir
+func.func @select_two_level(%c: tensor<3x32x16xf32>, %valid: tensor<3x32xi1>, %q: tensor<3x2x3x8xf32>,
+                            %wk: tensor<16x16xf32>, %bk: tensor<16xf32>, %gamma: tensor<16xf32>, %beta: tensor<16xf32>)
+    -> tensor<3x17xi64> {
+  %t = attic.tree_build %c, %valid : tensor<3x32x16xf32>, tensor<3x32xi1> -> !attic.tree<3x32x16xf32, fanouts = [4, 8]>
+  %j = attic.tree_select %t, %q, %wk, %bk, %gamma, %beta {budgets = [3, 1], heads = 2, scale = 0.35 : f32}
+      : !attic.tree<3x32x16xf32, fanouts = [4, 8]>, tensor<3x2x3x8xf32>, tensor<16x16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32> -> tensor<3x17xi64>
+  return %j : tensor<3x17xi64>
+}
+
+//--- select_binary.mlir
+func.func @select_binary(%c: tensor<3x16x8xf32>, %valid: tensor<3x16xi1>, %q: tensor<3x2x2x4xf32>,
+                         %wk: tensor<8x8xf32>, %bk: tensor<8xf32>, %gamma: tensor<8xf32>, %beta: tensor<8xf32>)
+    -> tensor<3x6xi64> {
+  %t = attic.tree_build %c, %valid : tensor<3x16x8xf32>, tensor<3x16xi1> -> !attic.tree<3x16x8xf32, fanouts = [2, 2, 2, 2]>
+  %j = attic.tree_select %t, %q, %wk, %bk, %gamma, %beta {budgets = [1, 2, 1, 1], heads = 2, scale = 0.5 : f32}
+      : !attic.tree<3x16x8xf32, fanouts = [2, 2, 2, 2]>, tensor<3x2x2x4xf32>, tensor<8x8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32> -> tensor<3x6xi64>
+  return %j : tensor<3x6xi64>
+}
+
+//--- select_binary_keep.mlir
+func.func @select_binary_keep(%c: tensor<2x16x8xf32>, %valid: tensor<2x16xi1>, %q: tensor<2x1x3x8xf32>,
+                              %wk: tensor<8x8xf32>, %bk: tensor<8xf32>, %gamma: tensor<8xf32>, %beta: tensor<8xf32>)
+    -> tensor<2x5xi64> {
+  %t = attic.tree_build %c, %valid : tensor<2x16x8xf32>, tensor<2x16xi1> -> !attic.tree<2x16x8xf32, fanouts = [2, 2, 2, 2]>
+  %j = attic.tree_select %t, %q, %wk, %bk, %gamma, %beta {budgets = [0, 1, 2, 1], heads = 1, scale = 0.35 : f32}
+      : !attic.tree<2x16x8xf32, fanouts = [2, 2, 2, 2]>, tensor<2x1x3x8xf32>, tensor<8x8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32> -> tensor<2x5xi64>
+  return %j : tensor<2x5xi64>
+}
+
+//--- select_three_level.mlir
+func.func @select_three_level(%c: tensor<2x32x16xf32>, %valid: tensor<2x32xi1>, %q: tensor<2x4x5x4xf32>,
+                              %wk: tensor<16x16xf32>, %bk: tensor<16xf32>, %gamma: tensor<16xf32>, %beta: tensor<16xf32>)
+    -> tensor<2x13xi64> {
+  %t = attic.tree_build %c, %valid : tensor<2x32x16xf32>, tensor<2x32xi1> -> !attic.tree<2x32x16xf32, fanouts = [2, 4, 4]>
+  %j = attic.tree_select %t, %q, %wk, %bk, %gamma, %beta {budgets = [3, 2, 1], heads = 4, scale = 0.5 : f32}
+      : !attic.tree<2x32x16xf32, fanouts = [2, 4, 4]>, tensor<2x4x5x4xf32>, tensor<16x16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32> -> tensor<2x13xi64>
+  return %j : tensor<2x13xi64>
+}
+
+// Two VCC layers end to end (docs/vcc.md, "One layer: the idiom"):
+// tree_build, then per layer tree_select -> vcc_compress -> attention over
+// the compressed rows with the compressed key bias -> tree_update with the
+// attention output's J rows; the second layer selects on the updated tree.
+// Then tree_materialize. J of both layers exactly, the attention outputs
+// and the tokens within the default tolerance.
+// RUN: attic-run %t/vcc_layers.mlir --entry=vcc_layers --check --mask-keep=1 | FileCheck %s --check-prefix=LAYERS
+// RUN: attic-run %t/vcc_layers.mlir --entry=vcc_layers --check --mask-keep=0.5 --seed=1 | FileCheck %s --check-prefix=LAYERS
+// RUN: attic-run %t/vcc_layers.mlir --entry=vcc_layers --check --mask-keep=0.2 --seed=2 | FileCheck %s --check-prefix=LAYERS
+// LAYERS: compiled for the CPU
+// LAYERS: check: result #0 (2x17 i64): max_abs_err=0.00e+00 {{.*}}: ok
+// LAYERS: check: result #1 (2x1x20x16 f32): {{.*}} non_finite=0 {{.*}}: ok
+// LAYERS: check: result #2 (2x17 i64): max_abs_err=0.00e+00 {{.*}}: ok
+// LAYERS: check: result #3 (2x1x20x16 f32): {{.*}} non_finite=0 {{.*}}: ok
+// LAYERS: check: result #4 (2x32x16 f32): {{.*}} non_finite=0 {{.*}}: ok
+//--- vcc_layers.mlir
+func.func @vcc_layers(%c: tensor<2x32x16xf32>, %valid: tensor<2x32xi1>, %p: tensor<2x3x16xf32>,
+                      %q1: tensor<2x2x3x8xf32>, %q2: tensor<2x2x3x8xf32>,
+                      %wk: tensor<16x16xf32>, %bk: tensor<16xf32>, %gamma: tensor<16xf32>, %beta: tensor<16xf32>)
+    -> (tensor<2x17xi64>, tensor<2x1x20x16xf32>, tensor<2x17xi64>, tensor<2x1x20x16xf32>, tensor<2x32x16xf32>) {
+  %t = attic.tree_build %c, %valid : tensor<2x32x16xf32>, tensor<2x32xi1> -> !attic.tree<2x32x16xf32, fanouts = [4, 8]>
+  // Layer 1.
+  %j1 = attic.tree_select %t, %q1, %wk, %bk, %gamma, %beta {budgets = [3, 1], heads = 2, scale = 0.35 : f32}
+      : !attic.tree<2x32x16xf32, fanouts = [4, 8]>, tensor<2x2x3x8xf32>, tensor<16x16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32> -> tensor<2x17xi64>
+  %sx1, %bias1 = attic.vcc_compress %p, %t, %j1 : tensor<2x3x16xf32>, !attic.tree<2x32x16xf32, fanouts = [4, 8]>, tensor<2x17xi64> -> tensor<2x20x16xf32>, tensor<2x20xf32>
+  %x1 = tensor.expand_shape %sx1 [[0], [1, 2], [3]] output_shape [2, 1, 20, 16] : tensor<2x20x16xf32> into tensor<2x1x20x16xf32>
+  %o1 = attic.attention %x1, %x1, %x1 bias(%bias1 : tensor<2x20xf32>) : tensor<2x1x20x16xf32>, tensor<2x1x20x16xf32>, tensor<2x1x20x16xf32> -> tensor<2x1x20x16xf32>
+  %y1 = tensor.collapse_shape %o1 [[0], [1, 2], [3]] : tensor<2x1x20x16xf32> into tensor<2x20x16xf32>
+  %p1 = tensor.extract_slice %y1[0, 0, 0] [2, 3, 16] [1, 1, 1] : tensor<2x20x16xf32> to tensor<2x3x16xf32>
+  %r1 = tensor.extract_slice %y1[0, 3, 0] [2, 17, 16] [1, 1, 1] : tensor<2x20x16xf32> to tensor<2x17x16xf32>
+  %t1 = attic.tree_update %t, %j1, %r1 : !attic.tree<2x32x16xf32, fanouts = [4, 8]>, tensor<2x17xi64>, tensor<2x17x16xf32> -> !attic.tree<2x32x16xf32, fanouts = [4, 8]>
+  // Layer 2, on the updated tree.
+  %j2 = attic.tree_select %t1, %q2, %wk, %bk, %gamma, %beta {budgets = [3, 1], heads = 2, scale = 0.35 : f32}
+      : !attic.tree<2x32x16xf32, fanouts = [4, 8]>, tensor<2x2x3x8xf32>, tensor<16x16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32> -> tensor<2x17xi64>
+  %sx2, %bias2 = attic.vcc_compress %p1, %t1, %j2 : tensor<2x3x16xf32>, !attic.tree<2x32x16xf32, fanouts = [4, 8]>, tensor<2x17xi64> -> tensor<2x20x16xf32>, tensor<2x20xf32>
+  %x2 = tensor.expand_shape %sx2 [[0], [1, 2], [3]] output_shape [2, 1, 20, 16] : tensor<2x20x16xf32> into tensor<2x1x20x16xf32>
+  %o2 = attic.attention %x2, %x2, %x2 bias(%bias2 : tensor<2x20xf32>) : tensor<2x1x20x16xf32>, tensor<2x1x20x16xf32>, tensor<2x1x20x16xf32> -> tensor<2x1x20x16xf32>
+  %y2 = tensor.collapse_shape %o2 [[0], [1, 2], [3]] : tensor<2x1x20x16xf32> into tensor<2x20x16xf32>
+  %r2 = tensor.extract_slice %y2[0, 3, 0] [2, 17, 16] [1, 1, 1] : tensor<2x20x16xf32> to tensor<2x17x16xf32>
+  %t2 = attic.tree_update %t1, %j2, %r2 : !attic.tree<2x32x16xf32, fanouts = [4, 8]>, tensor<2x17xi64>, tensor<2x17x16xf32> -> !attic.tree<2x32x16xf32, fanouts = [4, 8]>
+  %m = attic.tree_materialize %t2 : !attic.tree<2x32x16xf32, fanouts = [4, 8]> -> tensor<2x32x16xf32>
+  return %j1, %o1, %j2, %o2, %m : tensor<2x17xi64>, tensor<2x1x20x16xf32>, tensor<2x17xi64>, tensor<2x1x20x16xf32>, tensor<2x32x16xf32>
 }

@@ -1,7 +1,4 @@
 // RUN: attic-opt %s --split-input-file --verify-diagnostics --attic-expand-vcc | FileCheck %s
-// attic.tree_select has no lowering: the pass fails and says so.
-// RUN: not attic-opt %s --split-input-file --attic-expand-vcc 2>&1 | FileCheck %s --check-prefix=SELECT
-// SELECT: error: attic.tree_select has no lowering yet (attic-expand-vcc lowers attic.vip_order, attic.gather_rows, attic.tree_build, attic.vcc_compress, attic.tree_update and attic.tree_materialize)
 // The result goes through the CPU pipeline down to the LLVM dialect.
 // RUN: attic-opt %s --split-input-file --verify-diagnostics --attic-cpu-pipeline | FileCheck %s --check-prefix=LLVM
 // LLVM-LABEL: llvm.func @vip_order
@@ -13,6 +10,9 @@
 // LLVM: omp.wsloop
 // LLVM-LABEL: llvm.func @vcc_compress
 // LLVM-LABEL: llvm.func @tree_update
+// LLVM-LABEL: llvm.func @tree_select
+// LLVM-NOT: attic.
+// LLVM-NOT: tensor.
 
 // Stable partition: per sequence, a count of the VIP tokens, then one loop
 // that writes each token's row into perm and inverse.
@@ -184,11 +184,71 @@ func.func @tree_update(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %j: tensor
 
 // -----
 
+// Algorithm 1 (fanouts [2, 2, 2], budgets [2, 2, 1]; ids: tokens 0..7,
+// level 1 8..11, level 2 12..13, root 14). The root's candidate list,
+// then per level a scan over the candidates that writes the children of the
+// split ones and the kept ones' ids into J: levels 3 and 2 split every
+// candidate without scores; level 1 (4 candidates, 2 split) is scored
+// first: node means, LayerNorm statistics, keys (LN(mean) * gamma + beta,
+// times W_k, plus b_k), logits of the 2 heads x 3 P rows, softmax max and
+// sum, scores, ranks (higher score, or equal and lower index) below 2. Its
+// kept nodes go to J columns 4.. as 8 + index; the 4 tokens to columns 0..3.
+// CHECK-LABEL: func.func @tree_select
+// CHECK-SAME: %[[Q:[^:]*]]: tensor<1x2x3x2xf32>, %[[WK:[^:]*]]: tensor<4x4xf32>, %[[BK:[^:]*]]: tensor<4xf32>, %[[GAMMA:[^:]*]]: tensor<4xf32>, %[[BETA:[^:]*]]: tensor<4xf32>)
+// CHECK-NOT: attic.
+// CHECK: %[[J0:.*]] = tensor.empty() : tensor<1x6xi64>
+// CHECK: %[[ROOT:.*]] = scf.for {{.*}} -> (tensor<1x1xi64>)
+// CHECK: %[[L3:.*]]:2 = scf.for {{.*}} iter_args({{.*}} = %[[J0]], {{.*}}) -> (tensor<1x6xi64>, tensor<1x2xi64>)
+// CHECK: tensor.extract %[[ROOT]]
+// CHECK-NOT: scf.if
+// CHECK: %[[L2:.*]]:2 = scf.for {{.*}} iter_args({{.*}} = %[[L3]]#0, {{.*}}) -> (tensor<1x6xi64>, tensor<1x4xi64>)
+// CHECK: tensor.extract %[[L3]]#1
+// CHECK-NOT: scf.if
+// CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[MEANS:.*]] = scf.for {{.*}} -> (tensor<1x4x4xf32>)
+// CHECK: tensor.extract %[[L2]]#1
+// CHECK: %[[MU:.*]] = scf.for {{.*}} -> (tensor<1x4xf32>)
+// CHECK: tensor.extract %[[MEANS]]
+// CHECK: %[[RSTD:.*]] = scf.for {{.*}} -> (tensor<1x4xf32>)
+// CHECK: math.sqrt
+// CHECK: %[[KEYS:.*]] = scf.for {{.*}} -> (tensor<1x4x4xf32>)
+// CHECK: tensor.extract %[[MU]]
+// CHECK: tensor.extract %[[RSTD]]
+// CHECK: tensor.extract %[[GAMMA]]
+// CHECK: tensor.extract %[[BETA]]
+// CHECK: tensor.extract %[[WK]]
+// CHECK: tensor.extract %[[BK]]
+// CHECK: %[[LOGITS:.*]] = scf.for {{.*}} -> (tensor<1x2x3x4xf32>)
+// CHECK: tensor.extract %[[KEYS]]
+// CHECK: tensor.extract %[[Q]]
+// CHECK: arith.select {{.*}}, %{{.*}}, %[[NEGINF]] : f32
+// CHECK: %[[MAX:.*]] = scf.for {{.*}} -> (tensor<1x2x3xf32>)
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[NEGINF]]) -> (f32)
+// CHECK: tensor.extract %[[LOGITS]]
+// CHECK: arith.maximumf
+// CHECK: %[[SUM:.*]] = scf.for {{.*}} -> (tensor<1x2x3xf32>)
+// CHECK: tensor.extract %[[MAX]]
+// CHECK: math.exp
+// CHECK: %[[SCORES:.*]] = scf.for {{.*}} -> (tensor<1x4xf32>)
+// CHECK: tensor.extract %[[SUM]]
+// CHECK: %[[SPLIT:.*]] = scf.for {{.*}} -> (tensor<1x4xi1>)
+// CHECK: tensor.extract %[[SCORES]]
+// CHECK: arith.cmpf ogt
+// CHECK: arith.cmpf oeq
+// CHECK: arith.cmpi ult
+// CHECK: %[[L1:.*]]:2 = scf.for {{.*}} iter_args({{.*}} = %[[L2]]#0, {{.*}}) -> (tensor<1x6xi64>, tensor<1x4xi64>)
+// CHECK: tensor.extract %[[SPLIT]]
+// CHECK: scf.if %{{.*}} -> (tensor<1x6xi64>, tensor<1x4xi64>, index)
+// CHECK: } else {
+// CHECK: arith.constant 8 : i64
+// CHECK: tensor.insert {{.*}} : tensor<1x6xi64>
+// CHECK: %[[J:.*]] = scf.for {{.*}} iter_args({{.*}} = %[[L1]]#0) -> (tensor<1x6xi64>)
+// CHECK: tensor.extract %[[L1]]#1
+// CHECK: return %[[J]]
 func.func @tree_select(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %q: tensor<1x2x3x2xf32>,
                        %wk: tensor<4x4xf32>, %bk: tensor<4xf32>, %gamma: tensor<4xf32>, %beta: tensor<4xf32>)
     -> tensor<1x6xi64> {
   %t = attic.tree_build %c, %valid : tensor<1x8x4xf32>, tensor<1x8xi1> -> !attic.tree<1x8x4xf32, fanouts = [2, 2, 2]>
-  // expected-error @below {{attic.tree_select has no lowering yet}}
   %j = attic.tree_select %t, %q, %wk, %bk, %gamma, %beta {budgets = [2, 2, 1], heads = 2, scale = 0.5 : f32}
       : !attic.tree<1x8x4xf32, fanouts = [2, 2, 2]>, tensor<1x2x3x2xf32>, tensor<4x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32> -> tensor<1x6xi64>
   return %j : tensor<1x6xi64>

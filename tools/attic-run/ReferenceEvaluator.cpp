@@ -108,8 +108,10 @@ private:
       values[op->getResult(0)] = std::move(tensor);
       return success();
     }
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
+      return evaluateExtractSlice(slice);
     if (isa<attic::VipOrderOp, attic::GatherRowsOp, attic::TreeBuildOp,
-            attic::VccCompressOp, attic::TreeUpdateOp,
+            attic::TreeSelectOp, attic::VccCompressOp, attic::TreeUpdateOp,
             attic::TreeMaterializeOp>(op)) {
       // The reference throws vcc::Error on invalid arguments (e.g. a J that
       // is not a partition): report it as an error, not a crash.
@@ -122,6 +124,37 @@ private:
       }
     }
     return unsupported(op);
+  }
+
+  /// A static slice (the rows of a VCC layer's output that go to
+  /// attic.tree_update, say); a rank-reduced result keeps the same order.
+  LogicalResult evaluateExtractSlice(tensor::ExtractSliceOp slice) {
+    ArrayRef<int64_t> offsets = slice.getStaticOffsets();
+    ArrayRef<int64_t> sizes = slice.getStaticSizes();
+    ArrayRef<int64_t> strides = slice.getStaticStrides();
+    if (llvm::any_of(llvm::concat<const int64_t>(offsets, sizes, strides),
+                     ShapedType::isDynamic)) {
+      error = "reference: tensor.extract_slice with dynamic offsets, sizes "
+              "or strides";
+      return failure();
+    }
+    const attic::RefTensor &source = values[slice.getSource()];
+    attic::RefTensor out = emptyLike(slice.getResult());
+    int64_t rank = int64_t(sizes.size());
+    SmallVector<int64_t> at(rank, 0);
+    int64_t count = 1;
+    for (int64_t size : sizes)
+      count *= size;
+    for (int64_t n = 0; n < count; ++n) {
+      int64_t flat = 0;
+      for (int64_t d = 0; d < rank; ++d)
+        flat = flat * source.shape[d] + offsets[d] + at[d] * strides[d];
+      out.data.push_back(source.data[flat]);
+      for (int64_t d = rank - 1; d >= 0 && ++at[d] == sizes[d]; --d)
+        at[d] = 0;
+    }
+    values[slice.getResult()] = std::move(out);
+    return success();
   }
 
   //===--------------------------------------------------------------------===//
@@ -229,6 +262,8 @@ private:
             vcc::buildTree(rowsOf(tokens, b), flagsOf(valid, b), fanouts));
       return success();
     }
+    if (auto select = dyn_cast<attic::TreeSelectOp>(op))
+      return evaluateTreeSelect(select);
     if (auto compress = dyn_cast<attic::VccCompressOp>(op)) {
       const attic::RefTensor &p = values[compress.getVipRows()];
       const attic::RefTensor &j = values[compress.getNodes()];
@@ -269,6 +304,88 @@ private:
     for (const vcc::Tree &tree : trees[materialize.getTree()])
       appendRows(out, vcc::materialize(tree));
     values[materialize.getResult()] = std::move(out);
+    return success();
+  }
+
+  /// What the level scorer of attic.tree_select needs for one sequence.
+  struct SelectScoring {
+    std::vector<double> query; // [H][n_p][dh]
+    const attic::RefTensor *keyWeight, *keyBias, *gamma, *beta;
+    int64_t heads, numVip, headDim;
+    double scale;
+  };
+
+  /// Section 3.6 scores of the level-`level` candidates `indices`: keys
+  /// LN(mean) * gamma + beta (biased variance, eps 1e-5) times key_weight
+  /// ([in][out]) plus key_bias, then vcc::segmentScores with every P row
+  /// weighted 1 and the candidates without valid tokens at -inf.
+  static std::vector<double> scoreLevel(const attic::ref::vcc::Tree &tree,
+                                        int64_t level,
+                                        const std::vector<int64_t> &indices,
+                                        void *context) {
+    namespace vcc = attic::ref::vcc;
+    const auto &s = *static_cast<const SelectScoring *>(context);
+    int64_t dim = tree.dim, m = int64_t(indices.size());
+    std::vector<double> keys(s.heads * m * s.headDim); // [H][m][dh]
+    std::vector<bool> valid(m);
+    std::vector<double> normed(dim);
+    for (int64_t x = 0; x < m; ++x) {
+      valid[x] = tree.count[level][indices[x]] > 0;
+      std::vector<double> mean = vcc::nodeMean(tree, level, indices[x]);
+      double mu = 0.0, variance = 0.0;
+      for (double v : mean)
+        mu += v;
+      mu /= double(dim);
+      for (double v : mean)
+        variance += (v - mu) * (v - mu);
+      variance /= double(dim);
+      double inverseStd = 1.0 / std::sqrt(variance + 1e-5);
+      for (int64_t e = 0; e < dim; ++e)
+        normed[e] =
+            (mean[e] - mu) * inverseStd * s.gamma->data[e] + s.beta->data[e];
+      for (int64_t o = 0; o < dim; ++o) {
+        double key = s.keyBias->data[o];
+        for (int64_t e = 0; e < dim; ++e)
+          key += normed[e] * s.keyWeight->data[e * dim + o];
+        int64_t head = o / s.headDim;
+        keys[(head * m + x) * s.headDim + o % s.headDim] = key;
+      }
+    }
+    return vcc::segmentScores(s.query, keys, s.heads, s.numVip, m, s.headDim,
+                              s.scale, valid,
+                              std::vector<bool>(s.numVip, true));
+  }
+
+  /// Algorithm 1 with vcc::selectJ, one sequence at a time; J as global ids.
+  LogicalResult evaluateTreeSelect(attic::TreeSelectOp op) {
+    namespace vcc = attic::ref::vcc;
+    attic::TreeType type = op.getTree().getType();
+    const attic::RefTensor &query = values[op.getQuery()];
+    SelectScoring scoring;
+    scoring.keyWeight = &values[op.getKeyWeight()];
+    scoring.keyBias = &values[op.getKeyBias()];
+    scoring.gamma = &values[op.getLnGamma()];
+    scoring.beta = &values[op.getLnBeta()];
+    scoring.heads = op.getHeads();
+    scoring.numVip = query.shape[2];
+    scoring.headDim = query.shape[3];
+    // The op's scale is an f32 attribute; the reference uses the same value.
+    scoring.scale = op.getScale().convertToFloat();
+    // vcc::selectJ takes budgets for the levels 0..L, with 0 for the tokens.
+    std::vector<int64_t> budgets{0};
+    for (int64_t h : op.getBudgetValues())
+      budgets.push_back(h);
+    int64_t perSequence = scoring.heads * scoring.numVip * scoring.headDim;
+    attic::RefTensor out = emptyLike(op.getNodes());
+    const std::vector<vcc::Tree> &tree = trees[op.getTree()];
+    for (int64_t b = 0; b < int64_t(tree.size()); ++b) {
+      auto first = query.data.begin() + b * perSequence;
+      scoring.query.assign(first, first + perSequence);
+      for (const vcc::Node &node :
+           vcc::selectJ(tree[b], budgets, scoreLevel, &scoring))
+        out.data.push_back(double(type.getNodeOffset(node.level) + node.index));
+    }
+    values[op.getNodes()] = std::move(out);
     return success();
   }
 
@@ -321,9 +438,10 @@ private:
             op->getName().getStringRef().str() + "' (--check supports " +
             "attic.attention, attic.block_attention on tensors, "
             "attic.vip_order, attic.gather_rows, attic.tree_build, "
-            "attic.vcc_compress, attic.tree_update, attic.tree_materialize, "
-            "arith.constant, tensor.empty, tensor.cast, tensor.expand_shape "
-            "and tensor.collapse_shape)";
+            "attic.tree_select, attic.vcc_compress, attic.tree_update, "
+            "attic.tree_materialize, arith.constant, tensor.empty, "
+            "tensor.cast, tensor.expand_shape, tensor.collapse_shape and "
+            "tensor.extract_slice)";
     return failure();
   }
 

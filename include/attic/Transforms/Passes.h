@@ -27,12 +27,12 @@ void populateDecomposePatterns(mlir::RewritePatternSet &patterns,
                                const DecomposeOptions &options = {});
 
 /// attic-expand-vcc: rewrites the VCC ops (attic.vip_order,
-/// attic.gather_rows, attic.tree_build, attic.vcc_compress,
-/// attic.tree_update, attic.tree_materialize) of every func.func in `root`
-/// into upstream ops on tensors, replacing each !attic.tree value by its
-/// component tensors. Emits an error and fails on attic.tree_select (no
-/// lowering yet) and on trees it cannot replace (function arguments and
-/// results, block arguments, nested regions).
+/// attic.gather_rows, attic.tree_build, attic.tree_select,
+/// attic.vcc_compress, attic.tree_update, attic.tree_materialize) of every
+/// func.func in `root` into upstream ops on tensors, replacing each
+/// !attic.tree value by its component tensors. Emits an error and fails on
+/// trees it cannot replace (function arguments and results, block
+/// arguments, nested regions).
 mlir::LogicalResult expandVcc(mlir::Operation *root);
 
 /// Code generation choices of attic-lower-block-attention; 0 means "derive
