@@ -247,6 +247,8 @@ Matrix transpose(const Matrix &a) {
   return out;
 }
 
+} // namespace
+
 /// x w + b, with w [in][out].
 Matrix affine(const Matrix &x, const Matrix &w, const std::vector<double> &b) {
   Matrix out = multiply(x, w);
@@ -274,6 +276,8 @@ Matrix layerNorm(const Matrix &x, const std::vector<double> &gamma,
   }
   return out;
 }
+
+namespace {
 
 /// Inverse by Gauss-Jordan elimination with partial pivoting.
 Matrix gaussJordanInverse(const char *fn, const Matrix &m) {

@@ -326,31 +326,23 @@ private:
     namespace vcc = attic::ref::vcc;
     const auto &s = *static_cast<const SelectScoring *>(context);
     int64_t dim = tree.dim, m = int64_t(indices.size());
-    std::vector<double> keys(s.heads * m * s.headDim); // [H][m][dh]
+    vcc::Matrix means(m, dim);
     std::vector<bool> valid(m);
-    std::vector<double> normed(dim);
     for (int64_t x = 0; x < m; ++x) {
       valid[x] = tree.count[level][indices[x]] > 0;
       std::vector<double> mean = vcc::nodeMean(tree, level, indices[x]);
-      double mu = 0.0, variance = 0.0;
-      for (double v : mean)
-        mu += v;
-      mu /= double(dim);
-      for (double v : mean)
-        variance += (v - mu) * (v - mu);
-      variance /= double(dim);
-      double inverseStd = 1.0 / std::sqrt(variance + 1e-5);
-      for (int64_t e = 0; e < dim; ++e)
-        normed[e] =
-            (mean[e] - mu) * inverseStd * s.gamma->data[e] + s.beta->data[e];
-      for (int64_t o = 0; o < dim; ++o) {
-        double key = s.keyBias->data[o];
-        for (int64_t e = 0; e < dim; ++e)
-          key += normed[e] * s.keyWeight->data[e * dim + o];
-        int64_t head = o / s.headDim;
-        keys[(head * m + x) * s.headDim + o % s.headDim] = key;
-      }
+      std::copy(mean.begin(), mean.end(), means.data.begin() + x * dim);
     }
+    vcc::Matrix weight(dim, dim);
+    weight.data = s.keyWeight->data;
+    vcc::Matrix projected = vcc::affine(
+        vcc::layerNorm(means, s.gamma->data, s.beta->data), weight,
+        s.keyBias->data);
+    std::vector<double> keys(s.heads * m * s.headDim); // [H][m][dh]
+    for (int64_t x = 0; x < m; ++x)
+      for (int64_t o = 0; o < dim; ++o)
+        keys[((o / s.headDim) * m + x) * s.headDim + o % s.headDim] =
+            projected.at(x, o);
     return vcc::segmentScores(s.query, keys, s.heads, s.numVip, m, s.headDim,
                               s.scale, valid,
                               std::vector<bool>(s.numVip, true));

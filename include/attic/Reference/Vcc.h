@@ -193,6 +193,12 @@ struct LayerWeights {
 Matrix transformerLayer(const Matrix &x, const std::vector<double> &keyBias,
                         const LayerWeights &w);
 
+/// x w + b per row, with w [in][out] and b [out].
+Matrix affine(const Matrix &x, const Matrix &w, const std::vector<double> &b);
+/// Row-wise LayerNorm (biased variance, eps 1e-5), then * gamma + beta.
+Matrix layerNorm(const Matrix &x, const std::vector<double> &gamma,
+                 const std::vector<double> &beta);
+
 /// Algorithm 2: the new tree after the layer. y are the layer's output rows
 /// for the J nodes (the rows of the layer output after the n_p P rows, in
 /// J's canonical order). J nodes take their row; their ancestors are

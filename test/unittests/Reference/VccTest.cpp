@@ -186,8 +186,11 @@ Matrix identity(int64_t n) {
   return m;
 }
 
-Matrix layerNorm(const Matrix &x, const std::vector<double> &gamma,
-                 const std::vector<double> &beta) {
+// The test's own LayerNorm and affine map, independent of the reference's
+// (attic::ref::vcc::layerNorm/affine) on purpose: the textbook layer below
+// checks transformerLayer against them.
+Matrix textbookLayerNorm(const Matrix &x, const std::vector<double> &gamma,
+                         const std::vector<double> &beta) {
   Matrix out(x.rows, x.cols);
   for (int64_t i = 0; i < x.rows; ++i) {
     double mean = 0.0, var = 0.0;
@@ -203,7 +206,8 @@ Matrix layerNorm(const Matrix &x, const std::vector<double> &gamma,
   return out;
 }
 
-Matrix affine(const Matrix &x, const Matrix &w, const std::vector<double> &b) {
+Matrix textbookAffine(const Matrix &x, const Matrix &w,
+                      const std::vector<double> &b) {
   Matrix out = multiply(x, w);
   for (int64_t i = 0; i < out.rows; ++i)
     for (int64_t j = 0; j < out.cols; ++j)
@@ -313,7 +317,7 @@ AttentionScorer makeScorer(const Matrix &p, const LayerWeights &w,
   AttentionScorer scorer;
   scorer.weights = &w;
   scorer.queries = headMajor(
-      affine(layerNorm(p, w.ln1Gamma, w.ln1Beta), w.wq, w.bq), w.heads);
+      textbookAffine(textbookLayerNorm(p, w.ln1Gamma, w.ln1Beta), w.wq, w.bq), w.heads);
   scorer.vipWeight =
       vipWeight.empty() ? std::vector<bool>(p.rows, true) : vipWeight;
   return scorer;
@@ -333,7 +337,7 @@ std::vector<double> scoreByAttention(const Tree &tree, int64_t level,
     valid[i] = tree.count[level][indices[i]] > 0;
   }
   const std::vector<double> keys = headMajor(
-      affine(layerNorm(means, w.ln1Gamma, w.ln1Beta), w.wk, w.bk), w.heads);
+      textbookAffine(textbookLayerNorm(means, w.ln1Gamma, w.ln1Beta), w.wk, w.bk), w.heads);
   const int64_t dh = w.dim / w.heads;
   const int64_t numVip = static_cast<int64_t>(scorer.vipWeight.size());
   std::vector<double> scores = segmentScores(
@@ -465,9 +469,9 @@ template <typename F> void expectError(F &&call, const std::string &fragment) {
 /// the softmax as exp(logit + bias) / sum, without max-subtraction.
 Matrix textbookLayer(const Matrix &x, const std::vector<double> &bias,
                      const LayerWeights &w) {
-  const Matrix normed = layerNorm(x, w.ln1Gamma, w.ln1Beta);
-  const Matrix q = affine(normed, w.wq, w.bq), k = affine(normed, w.wk, w.bk),
-               v = affine(normed, w.wv, w.bv);
+  const Matrix normed = textbookLayerNorm(x, w.ln1Gamma, w.ln1Beta);
+  const Matrix q = textbookAffine(normed, w.wq, w.bq), k = textbookAffine(normed, w.wk, w.bk),
+               v = textbookAffine(normed, w.wv, w.bv);
   const int64_t dh = w.dim / w.heads;
   Matrix context(x.rows, w.dim);
   for (int64_t h = 0; h < w.heads; ++h)
@@ -486,14 +490,14 @@ Matrix textbookLayer(const Matrix &x, const std::vector<double> &bias,
         for (int64_t e = 0; e < dh; ++e)
           context.at(i, h * dh + e) += weight[j] / total * v.at(j, h * dh + e);
     }
-  const Matrix a = affine(context, w.wo, w.bo);
+  const Matrix a = textbookAffine(context, w.wo, w.bo);
   Matrix hidden(x.rows, w.dim);
   for (size_t i = 0; i < hidden.data.size(); ++i)
     hidden.data[i] = x.data[i] + a.data[i];
-  Matrix inner = affine(layerNorm(hidden, w.ln2Gamma, w.ln2Beta), w.w1, w.b1);
+  Matrix inner = textbookAffine(textbookLayerNorm(hidden, w.ln2Gamma, w.ln2Beta), w.w1, w.b1);
   for (double &value : inner.data)
     value = value > 0.0 ? value : 0.0;
-  const Matrix ffn = affine(inner, w.w2, w.b2);
+  const Matrix ffn = textbookAffine(inner, w.w2, w.b2);
   for (size_t i = 0; i < hidden.data.size(); ++i)
     hidden.data[i] += ffn.data[i];
   return hidden;
