@@ -37,10 +37,15 @@ def Attic_VipOrderOp : Attic_Op<"vip_order", [Pure]> {
     rows P, which VCC keeps exact; the other N - n_p rows are C, which it
     compresses. A sequence with fewer than n_p VIP tokens fills the spare P
     rows with its first non-VIP tokens (they stay exact too). A sequence
-    with more than n_p VIP tokens gets the same stable order: its first n_p
-    VIP tokens are P and the excess VIP tokens stay in C, in their order,
-    before the other tokens (n_p is static; the compiled code does not
-    report this case). `num_vip` is in [1, N].
+    with more than n_p VIP tokens is an error that only the data shows (n_p
+    is static): the compiled code reports it to the runtime
+    (`attic_rt_report_error`, code `ATTIC_RT_TOO_MANY_VIP`, with the
+    sequence, its VIP count and n_p), and whoever runs it must take the
+    report (`attic_rt_take_error`) and fail the run, as `attic-run` and
+    `CpuExecutable` do ("attic.vip_order: sequence 0 has 9 VIP tokens, more
+    than num_vip = 8"). The order it computes in that case is still a
+    permutation (the first n_p VIP tokens are P, the excess ones lead C), so
+    nothing is read or written out of bounds. `num_vip` is in [1, N].
 
     Operands and results: `vip` is `[B,N]` of i1; `perm` and `inverse` are
     `[B,N]` of i64.

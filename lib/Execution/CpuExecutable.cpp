@@ -275,6 +275,9 @@ attic::CpuExecutable::compile(ModuleOp module, StringRef entry,
     bind("aligned_alloc", reinterpret_cast<void *>(&trackedAlignedAlloc));
     bind("realloc", reinterpret_cast<void *>(&trackedRealloc));
     bind("free", reinterpret_cast<void *>(&trackedFree));
+    // Data-dependent errors found by compiled code (Runtime.h).
+    bind("attic_rt_report_error",
+         reinterpret_cast<void *>(&attic_rt_report_error));
     return symbols;
   });
   (*engine)->initialize();
@@ -347,6 +350,8 @@ attic::CpuExecutable::run(ArrayRef<const attic_tensor *> inputs,
     packed.push_back(resultStorage.data());
 
   heapCounter().reset();
+  attic_rt_take_error(nullptr, 0); // drop a report left by an earlier run
+  size_t firstOutput = outputs.size();
   if (llvm::Error err = engine_->invokePacked(entry_, packed)) {
     error = "invoking @" + entry_ + " failed: " + llvm::toString(std::move(err));
     return failure();
@@ -402,6 +407,16 @@ attic::CpuExecutable::run(ArrayRef<const attic_tensor *> inputs,
       released.push_back(desc.allocated);
       trackedFree(desc.allocated);
     }
+  }
+  // A data-dependent error reported by the compiled code (e.g. more VIP
+  // tokens than num_vip) makes the run fail; its results are not valid.
+  char message[512];
+  if (attic_rt_take_error(message, sizeof(message)) != ATTIC_OK) {
+    for (size_t i = firstOutput; i < outputs.size(); ++i)
+      attic_tensor_free(&outputs[i]);
+    outputs.truncate(firstOutput);
+    error = message;
+    return failure();
   }
   return success();
 }

@@ -40,6 +40,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -963,12 +964,50 @@ private:
 // Ops without trees
 //===----------------------------------------------------------------------===//
 
+/// The runtime's `attic_rt_report_error(i32 code, i64, i64, i64)`
+/// (runtime/include/attic/runtime/Runtime.h), declared once in the symbol
+/// table that holds `op`'s function.
+FailureOr<func::FuncOp> reportErrorFunction(Operation *op) {
+  constexpr llvm::StringLiteral name = "attic_rt_report_error";
+  auto func = op->getParentOfType<func::FuncOp>();
+  Operation *tableOp =
+      func ? SymbolTable::getNearestSymbolTable(func->getParentOp()) : nullptr;
+  if (!tableOp)
+    return op->emitOpError(
+        "needs its function inside a module (or another symbol table) to "
+        "declare the runtime's attic_rt_report_error");
+  SymbolTable table(tableOp);
+  MLIRContext *ctx = op->getContext();
+  auto i64 = IntegerType::get(ctx, 64);
+  auto type = FunctionType::get(ctx, {IntegerType::get(ctx, 32), i64, i64, i64},
+                                {});
+  if (auto existing = table.lookup<func::FuncOp>(name)) {
+    if (existing.getFunctionType() != type)
+      return op->emitOpError("needs @")
+             << name << " of type " << type << ", but the module declares it as "
+             << existing.getFunctionType();
+    return existing;
+  }
+  OpBuilder b(ctx);
+  b.setInsertionPointToStart(&tableOp->getRegion(0).front());
+  auto decl = func::FuncOp::create(b, op->getLoc(), name, type);
+  decl.setPrivate();
+  table.insert(decl);
+  return decl;
+}
+
 /// Stable partition, VIP tokens first: per sequence, count the VIP tokens V,
 /// then token i goes to row (VIP tokens before it) if it is VIP, else to
 /// V + (non-VIP tokens before it). More than num_vip VIP tokens: the excess
-/// ones stay in C in their order.
-void lowerVipOrder(VipOrderOp op) {
+/// ones stay in C in their order, and the sequence is reported to the runtime
+/// (attic_rt_report_error with ATTIC_RT_TOO_MANY_VIP = 1, the batch index,
+/// the count and num_vip), which makes the run fail.
+LogicalResult lowerVipOrder(VipOrderOp op) {
+  FailureOr<func::FuncOp> report = reportErrorFunction(op);
+  if (failed(report))
+    return failure();
   Builder b(op.getLoc(), op);
+  int64_t numVip = op.getNumVip();
   RankedTensorType type = op.getPerm().getType();
   int64_t batch = type.getDimSize(0), length = type.getDimSize(1);
   Value vip = op.getVip();
@@ -986,6 +1025,19 @@ void lowerVipOrder(VipOrderOp op) {
                                     lb, acc[0], asIndex(lb, flag))};
                               })
                           .front();
+        Value tooMany = arith::CmpIOp::create(bb, arith::CmpIPredicate::ugt,
+                                              total, cIndex(bb, numVip));
+        scf::IfOp::create(bb, tooMany, [&](OpBuilder &nested, Location loc) {
+          Builder tb(loc, nested);
+          auto i64 = [&](Value index) -> Value {
+            return arith::IndexCastOp::create(tb, tb.getI64Type(), index);
+          };
+          Value code = arith::ConstantOp::create(tb, tb.getI32IntegerAttr(1));
+          func::CallOp::create(tb, *report,
+                               ValueRange{code, i64(bi), i64(total),
+                                          cI64(tb, numVip)});
+          scf::YieldOp::create(tb);
+        });
         SmallVector<Value> inits{args[0], args[1], cIndex(bb, 0)};
         SmallVector<Value> done = forLoop(
             bb, length, inits, [&](Builder &lb, Value i, ValueRange acc) {
@@ -1009,6 +1061,7 @@ void lowerVipOrder(VipOrderOp op) {
       });
   op.getPerm().replaceAllUsesWith(results[0]);
   op.getInverse().replaceAllUsesWith(results[1]);
+  return success();
 }
 
 /// result[b, r(, e)] = x[b, clamp(indices[b, r])(, e)].
@@ -1068,10 +1121,12 @@ public:
         plain.push_back(op);
     });
     for (Operation *op : plain) {
-      if (auto order = dyn_cast<VipOrderOp>(op))
-        lowerVipOrder(order);
-      else
+      if (auto order = dyn_cast<VipOrderOp>(op)) {
+        if (failed(lowerVipOrder(order)))
+          return failure();
+      } else {
         lowerGatherRows(cast<GatherRowsOp>(op));
+      }
       op->erase();
     }
 

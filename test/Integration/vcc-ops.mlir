@@ -166,12 +166,15 @@ func.func @update_keeps_input(%c: tensor<2x16x8xf32>, %valid: tensor<2x16xi1>, %
 
 // vip_order + gather_rows + the inverse gather: the permutation, its
 // inverse, the reordered rows and mask, and the original rows again. With
-// --mask-keep=0.1 most sequences have at most num_vip = 6 VIP tokens (spare
-// P slots take the first other tokens); with 0.5 they have more, and the
-// excess VIP tokens stay in C in their order. Everything is exact.
+// --mask-keep=0.1 the sequences have at most num_vip = 6 VIP tokens (spare
+// P slots take the first other tokens). Everything is exact. With 0.5 they
+// have more: the compiled code reports it to the runtime (the first sequence
+// and how many more), and the run fails; there is no silent result.
 // RUN: attic-run %t/reorder.mlir --entry=reorder --check --tolerance=0 --mask-keep=0.1 | FileCheck %s --check-prefixes=CHECK,ORDER
-// RUN: attic-run %t/reorder.mlir --entry=reorder --check --tolerance=0 --mask-keep=0.5 --seed=3 | FileCheck %s --check-prefixes=CHECK,ORDER
-// RUN: attic-run %t/reorder_f16.mlir --entry=reorder_f16 --check --tolerance=0 --mask-keep=0.2 | FileCheck %s --check-prefixes=CHECK,ORDER16
+// RUN: not attic-run %t/reorder.mlir --entry=reorder --check --tolerance=0 --mask-keep=0.5 --seed=3 2>&1 | FileCheck %s --check-prefix=TOOMANY
+// TOOMANY: attic-run: error: attic.vip_order: sequence 0 has {{[0-9]+}} VIP tokens, more than num_vip = 6; the results are not valid (and 2 more reports)
+// TOOMANY-NOT: check: result
+// RUN: attic-run %t/reorder_f16.mlir --entry=reorder_f16 --check --tolerance=0 --mask-keep=0.1 | FileCheck %s --check-prefixes=CHECK,ORDER16
 // ORDER: check: result #1 (3x40 i64): {{.*}}: ok
 // ORDER: check: result #2 (3x40x16 f32): {{.*}}: ok
 // ORDER: check: result #3 (3x40 i1): {{.*}}: ok

@@ -79,3 +79,15 @@ func.func @select_in_region(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %q: t
   }
   return %r : tensor<1x5xi64>
 }
+
+// -----
+
+// The runtime's error hook has a fixed signature; a module that declares it
+// otherwise cannot host attic.vip_order's report.
+func.func private @attic_rt_report_error(i32)
+
+func.func @vip_order_bad_hook(%vip: tensor<1x8xi1>) -> tensor<1x8xi64> {
+  // expected-error @below {{needs @attic_rt_report_error of type '(i32, i64, i64, i64) -> ()', but the module declares it as '(i32) -> ()'}}
+  %perm, %inverse = attic.vip_order %vip {num_vip = 2 : i64} : tensor<1x8xi1> -> tensor<1x8xi64>, tensor<1x8xi64>
+  return %perm : tensor<1x8xi64>
+}

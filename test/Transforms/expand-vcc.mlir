@@ -14,8 +14,10 @@
 // LLVM-NOT: attic.
 // LLVM-NOT: tensor.
 
-// Stable partition: per sequence, a count of the VIP tokens, then one loop
-// that writes each token's row into perm and inverse.
+// Stable partition: per sequence, a count of the VIP tokens, a report to
+// the runtime when it exceeds num_vip, then one loop that writes each
+// token's row into perm and inverse.
+// CHECK: func.func private @attic_rt_report_error(i32, i64, i64, i64)
 // CHECK-LABEL: func.func @vip_order
 // CHECK-SAME: (%[[VIP:.*]]: tensor<2x10xi1>)
 // CHECK-NOT: attic.vip_order
@@ -24,6 +26,13 @@
 // CHECK: %[[OUT:.*]]:2 = scf.for %[[B:[a-z0-9_]+]] = {{.*}} iter_args({{.*}} = %[[PERM]], {{.*}} = %[[INV]]) -> (tensor<2x10xi64>, tensor<2x10xi64>)
 // CHECK: %[[TOTAL:.*]] = scf.for {{.*}} -> (index)
 // CHECK: tensor.extract %[[VIP]][%[[B]], {{.*}}] : tensor<2x10xi1>
+// CHECK: %[[MANY:.*]] = arith.cmpi ugt, %[[TOTAL]], %{{.*}} : index
+// CHECK-NEXT: scf.if %[[MANY]] {
+// CHECK-DAG: %[[CODE:.*]] = arith.constant 1 : i32
+// CHECK-DAG: %[[BI:.*]] = arith.index_cast %[[B]] : index to i64
+// CHECK-DAG: %[[COUNT:.*]] = arith.index_cast %[[TOTAL]] : index to i64
+// CHECK-DAG: %[[LIMIT:.*]] = arith.constant 4 : i64
+// CHECK: func.call @attic_rt_report_error(%[[CODE]], %[[BI]], %[[COUNT]], %[[LIMIT]])
 // CHECK: scf.for %[[I:[a-z0-9_]+]] = {{.*}} -> (tensor<2x10xi64>, tensor<2x10xi64>, index)
 // CHECK: %[[FLAG:.*]] = tensor.extract %[[VIP]][%[[B]], %[[I]]]
 // CHECK: %[[ROW:.*]] = arith.select %[[FLAG]]

@@ -209,6 +209,32 @@ uint64_t attic_now_ns(void);
  * for n == 0. */
 double attic_median(double *values, size_t n);
 
+/*===----------------------------------------------------------------------===*
+ * Errors reported by compiled code
+ *
+ * Some errors depend on the data, so no verifier can catch them (a sequence
+ * with more VIP tokens than `attic.vip_order`'s num_vip). Compiled code calls
+ * attic_rt_report_error when it finds one and goes on with defined (but
+ * meaningless) results; whoever runs it (attic-run, CpuExecutable, an AOT
+ * caller) must call attic_rt_take_error afterwards and treat a report as a
+ * failure of the run.
+ *===----------------------------------------------------------------------===*/
+
+typedef enum attic_rt_error_code {
+  /* a = batch index, b = VIP tokens in that sequence, c = num_vip. */
+  ATTIC_RT_TOO_MANY_VIP = 1
+} attic_rt_error_code;
+
+/* Records an error (code and up to three integer details). Thread-safe; the
+ * first report since the last attic_rt_take_error is kept, and the number of
+ * reports is counted. Unknown codes are recorded as such. */
+void attic_rt_report_error(int32_t code, int64_t a, int64_t b, int64_t c);
+
+/* If compiled code reported an error since the last call: writes its
+ * one-line message (plus how many more reports followed) to err, clears the
+ * record and returns ATTIC_ERROR. Otherwise returns ATTIC_OK. */
+attic_status attic_rt_take_error(char *err, size_t errLen);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
