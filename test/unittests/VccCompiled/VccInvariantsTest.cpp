@@ -384,7 +384,7 @@ TEST(VccCompiled, SelectionPartitionOrderAndDeterminism) {
 }
 
 //===----------------------------------------------------------------------===//
-// Invariants 1, 8, 12, 13, 17, 21 and the reference's Algorithm 2: one layer
+// Invariants 1, 12, 13, 17, 18, 21 and the reference's Algorithm 2: one layer
 // with an attention body, then the tree update.
 //===----------------------------------------------------------------------===//
 
@@ -483,6 +483,26 @@ TEST(VccCompiled, UpdateInvariantsAfterAnAttentionLayer) {
         for (int64_t x = 0; x < rows * dim; ++x)
           EXPECT_NEAR((*updated)[b * rows * dim + x],
                       (*rebuilt)[b * rows * dim + x], 2e-5);
+      }
+      // 18: below a J block, the tokens' deltas (block mean minus token)
+      // are untouched by the update (read back through the means, so up to
+      // the rounding of the root walk).
+      for (const NodeRef &n : nodes) {
+        if (n.level != 1)
+          continue;
+        int64_t count = 0;
+        std::vector<double> oldMean =
+            segmentMean(c, valid, b, 4 * n.index, 4 * n.index + 4, count);
+        for (int64_t i = 4 * n.index; i < 4 * n.index + 4; ++i) {
+          if (!valid[b * tokens + i])
+            continue;
+          for (int64_t e = 0; e < dim; ++e) {
+            double before = oldMean[e] - c[(b * tokens + i) * dim + e];
+            double after = u1[(b * 11 + numVip + n.index) * dim + e] -
+                           u0[(b * 35 + numVip + i) * dim + e];
+            EXPECT_NEAR(after, before, 2e-5) << "token " << i;
+          }
+        }
       }
       // 21: each block's mean is the mean of its valid tokens', and the
       // root's the valid-count-weighted mean of its blocks'.
