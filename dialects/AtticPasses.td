@@ -66,7 +66,7 @@ def AtticExpandVcc : Pass<"attic-expand-vcc"> {
       of the nodes split above). A level that decides something
       (0 < h_j < candidates) is scored for all sequences in loop nests: node
       means, LayerNorm statistics, keys (`LN(mean) * gamma + beta` times
-      `key_weight` plus `key_bias`), the logits of every head and P row,
+      `key_weight` as one `linalg.matmul`, plus `key_bias`), the logits of every head and P row,
       softmax max and sum over the candidates, the scores (mean over heads
       and P rows; -inf without valid tokens), and the top h_j by rank
       (higher score, or equal score and lower index). A scan per sequence
@@ -101,7 +101,8 @@ def AtticExpandVcc : Pass<"attic-expand-vcc"> {
     and root, and a `tensor.generate` of the tokens.
   }];
   let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
     "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
   ];
 }

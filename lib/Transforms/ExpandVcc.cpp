@@ -19,15 +19,19 @@
 // that is not a partition, makes the compiled code read or write out of
 // bounds. The ancestor of that node at level l >= level is t0 / s_l.
 //
-// Tree components are built with loop nests of tensor.insert (not
-// tensor.generate): upstream canonicalization folds tensor.extract of a
-// tensor.generate by inlining the producer's body at the read, which would
-// recompute whole subtrees at every read of a component. Results of the ops
+// Tree components and other scratch that is read many times are built with
+// linalg.generic ops that have no inputs (each element from linalg.index;
+// parallel loops after bufferization), not tensor.generate: upstream
+// canonicalization folds tensor.extract of a tensor.generate by inlining the
+// producer's body at the read, which would recompute whole subtrees at every
+// read of a component. Results of the ops
 // (compressed rows, key bias, gathered rows, materialized tokens) are
 // tensor.generate, which bufferizes to linalg.map (parallel loops after
-// bufferization). tree_select's intermediates (keys, logits, scores) are
-// read many times, so they are loop nests too, and its J is written by a
-// scan over the candidates.
+// bufferization). tree_select's intermediates (means, keys, logits,
+// scores, ranks) are read many times, so they are linalg.generic ops with
+// no inputs (parallel loops after bufferization, never inlined into their
+// readers), the key projection is a linalg.matmul, and its J is written by
+// a scan over the candidates.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +40,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -107,29 +112,28 @@ SmallVector<Value> ifElse(Builder &b, Value cond, TypeRange types,
   return SmallVector<Value>(ifOp.getResults());
 }
 
-/// A tensor with element `indices` = element(indices), as a loop nest of
-/// tensor.insert into a tensor.empty: canonicalization never inlines it into
-/// the reads (see the file comment).
-Value buildTensor(Builder &b, RankedTensorType type, ElementFn element) {
+/// A tensor with element `indices` = element(indices), computed by a
+/// linalg.generic with no inputs (the indices from linalg.index): its
+/// elements are independent, so it becomes a parallel loop after
+/// bufferization, and unlike tensor.generate it is never inlined into its
+/// readers. For scratch that is read many times (tree_select's scores).
+Value parallelTensor(Builder &b, RankedTensorType type, ElementFn element) {
   Value init =
       tensor::EmptyOp::create(b, type.getShape(), type.getElementType());
-  SmallVector<Value> ivs;
-  std::function<Value(Builder &, int64_t, Value)> nest =
-      [&](Builder &nb, int64_t dim, Value dest) -> Value {
-    if (dim == type.getRank()) {
-      Value value = element(nb, ivs);
-      return tensor::InsertOp::create(nb, value, dest, ivs);
-    }
-    return forLoop(nb, type.getDimSize(dim), dest,
-                   [&](Builder &lb, Value iv, ValueRange args) {
-                     ivs.push_back(iv);
-                     Value next = nest(lb, dim + 1, args[0]);
-                     ivs.pop_back();
-                     return SmallVector<Value>{next};
-                   })
-        .front();
-  };
-  return nest(b, 0, init);
+  int64_t rank = type.getRank();
+  SmallVector<AffineMap> maps{b.getMultiDimIdentityMap(rank)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, TypeRange{type}, ValueRange{}, ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nested, Location loc, ValueRange) {
+        Builder inner(loc, nested);
+        SmallVector<Value> ivs;
+        for (int64_t d = 0; d < rank; ++d)
+          ivs.push_back(linalg::IndexOp::create(inner, d));
+        linalg::YieldOp::create(inner, element(inner, ivs));
+      });
+  return generic.getResult(0);
 }
 
 /// tensor.generate: for the results of the ops (see the file comment).
@@ -283,13 +287,13 @@ public:
     TreeParts tree;
     tree.valid = valid;
     SmallVector<Value> means;
-    tree.counts.push_back(buildTensor(b, f32Tensor(b, {batch, type.getRows()}),
+    tree.counts.push_back(parallelTensor(b, f32Tensor(b, {batch, type.getRows()}),
                                       [&](Builder &nb, ValueRange i) {
                                         return select(nb, extract(nb, valid, i),
                                                       cF32(nb, 1.0),
                                                       cF32(nb, 0.0));
                                       }));
-    means.push_back(buildTensor(b, f32Tensor(b, {batch, type.getRows(), dim}),
+    means.push_back(parallelTensor(b, f32Tensor(b, {batch, type.getRows(), dim}),
                                 [&](Builder &nb, ValueRange i) {
                                   return select(
                                       nb, extract(nb, valid, {i[0], i[1]}),
@@ -303,7 +307,7 @@ public:
         return arith::AddIOp::create(
             nb, arith::MulIOp::create(nb, x, cIndex(nb, fanout)), c);
       };
-      Value counts = buildTensor(
+      Value counts = parallelTensor(
           b, f32Tensor(b, {batch, nodes}), [&](Builder &nb, ValueRange i) {
             return forLoop(nb, fanout, cF32(nb, 0.0),
                            [&](Builder &lb, Value c, ValueRange sum) {
@@ -315,7 +319,7 @@ public:
                 .front();
           });
       tree.counts.push_back(counts);
-      means.push_back(buildTensor(
+      means.push_back(parallelTensor(
           b, f32Tensor(b, {batch, nodes, dim}), [&](Builder &nb, ValueRange i) {
             Value sum =
                 forLoop(nb, fanout, cF32(nb, 0.0),
@@ -334,7 +338,7 @@ public:
     for (int64_t l = 0; l < levels(); ++l) {
       int64_t fanout = type.getFanouts()[l];
       Value parents = means[l + 1], children = means[l];
-      tree.deltas.push_back(buildTensor(
+      tree.deltas.push_back(parallelTensor(
           b, f32Tensor(b, {batch, type.getNodesAt(l), dim}),
           [&](Builder &nb, ValueRange i) {
             Value parent = arith::DivUIOp::create(nb, i[1], cIndex(nb, fanout));
@@ -344,7 +348,7 @@ public:
           }));
     }
     Value top = means.back();
-    tree.root = buildTensor(
+    tree.root = parallelTensor(
         b, f32Tensor(b, {batch, dim}), [&](Builder &nb, ValueRange i) {
           return extract(nb, top, {i[0], cIndex(nb, 0), i[1]});
         });
@@ -380,7 +384,7 @@ public:
       parents =
           l == 0
               ? generate(b, resultType, element)
-              : buildTensor(b, f32Tensor(b, {batch, type.getNodesAt(l), dim}),
+              : parallelTensor(b, f32Tensor(b, {batch, type.getNodesAt(l), dim}),
                             element);
     }
     return parents;
@@ -477,7 +481,7 @@ public:
           b, ArrayRef<int64_t>{batch, type.getNodesAt(l), dim},
           b.getF32Type()));
     Value rootSum =
-        buildTensor(b, f32Tensor(b, {batch, dim}),
+        parallelTensor(b, f32Tensor(b, {batch, dim}),
                     [&](Builder &nb, ValueRange) { return cF32(nb, 0.0); });
 
     // For each J node of each sequence: body(builder, batch, k, node, args).
@@ -564,7 +568,7 @@ public:
 
     // 3. The new root.
     TreeParts result = tree;
-    result.root = buildTensor(
+    result.root = parallelTensor(
         b, f32Tensor(b, {batch, dim}), [&](Builder &nb, ValueRange i) {
           NodeRef first = decode(nb, extract(nb, nodes, {i[0], cIndex(nb, 0)}));
           Value rootInJ =
@@ -640,8 +644,9 @@ public:
   //
   //   means  [B, m, d]       node means read from the tree (0 when empty)
   //   mu, rstd [B, m]        LayerNorm statistics (biased variance, 1e-5)
-  //   keys   [B, m, d]       LN(mean) * gamma + beta, times key_weight, plus
-  //                          key_bias: O(m d^2)
+  //   keys   [B, m, d]       LN(mean) * gamma + beta, times key_weight
+  //                          (one linalg.matmul on [B*m, d]: O(m d^2));
+  //                          key_bias is added in the logits
   //   logits [B, H, n_p, m]  scale * q . key (head slice), -inf when empty
   //   max, sum [B, H, n_p]   softmax over the candidates
   //   scores [B, m]          mean over heads and P rows of the softmax;
@@ -672,7 +677,7 @@ public:
 
     Value result = tensor::EmptyOp::create(b, resultType.getShape(), i64);
     Value candidates =
-        buildTensor(b, i64Tensor({batch, 1}),
+        parallelTensor(b, i64Tensor({batch, 1}),
                     [&](Builder &nb, ValueRange) { return cI64(nb, 0); });
     int64_t m = 1;
     for (int64_t j = levels(); j >= 1 && m > 0; --j) {
@@ -818,7 +823,7 @@ public:
     };
 
     // Node means: the root minus the deltas on the path; 0 when empty.
-    Value means = buildTensor(
+    Value means = parallelTensor(
         b, f32Tensor(b, {batch, m, dim}), [&](Builder &nb, ValueRange i) {
           Value first = arith::MulIOp::create(
               nb, nodeOf(nb, i[0], i[1]), cIndex(nb, type.getNodeSize(level)));
@@ -832,14 +837,14 @@ public:
         });
     // LayerNorm statistics per candidate.
     Value invDim = cF32(b, 1.0 / double(dim));
-    Value mu = buildTensor(
+    Value mu = parallelTensor(
         b, f32Tensor(b, {batch, m}), [&](Builder &nb, ValueRange i) {
           Value sum = sumOver(nb, dim, [&](Builder &lb, Value e) {
             return extract(lb, means, {i[0], i[1], e});
           });
           return arith::MulFOp::create(nb, sum, invDim);
         });
-    Value rstd = buildTensor(
+    Value rstd = parallelTensor(
         b, f32Tensor(b, {batch, m}), [&](Builder &nb, ValueRange i) {
           Value center = extract(nb, mu, i);
           Value sum = sumOver(nb, dim, [&](Builder &lb, Value e) {
@@ -852,33 +857,41 @@ public:
           return arith::DivFOp::create(nb, cF32(nb, 1.0),
                                        math::SqrtOp::create(nb, variance));
         });
-    // Keys: LN(mean) [d_in] times key_weight [d_in, d_out], plus key_bias.
-    Value keys = buildTensor(
+    // Keys: LN(mean) * gamma + beta [B*m, d_in] times key_weight
+    // [d_in, d_out] as one linalg.matmul (a BLAS call under
+    // attic-linalg-to-blas, loops otherwise); key_bias is added with the
+    // logits.
+    Value normed = parallelTensor(
         b, f32Tensor(b, {batch, m, dim}), [&](Builder &nb, ValueRange i) {
-          Value center = extract(nb, mu, {i[0], i[1]});
-          Value inverse = extract(nb, rstd, {i[0], i[1]});
-          Value dot = sumOver(nb, dim, [&](Builder &lb, Value e) {
-            Value diff = arith::SubFOp::create(
-                lb, extract(lb, means, {i[0], i[1], e}), center);
-            Value normed = arith::AddFOp::create(
-                lb,
-                arith::MulFOp::create(lb,
-                                      arith::MulFOp::create(lb, diff, inverse),
-                                      extract(lb, gamma, e)),
-                extract(lb, beta, e));
-            return arith::MulFOp::create(lb, normed,
-                                         extract(lb, keyWeight, {e, i[2]}));
-          });
-          return arith::AddFOp::create(nb, dot, extract(nb, keyBias, i[2]));
+          Value diff = arith::SubFOp::create(
+              nb, extract(nb, means, i), extract(nb, mu, {i[0], i[1]}));
+          Value scaled = arith::MulFOp::create(
+              nb, diff, extract(nb, rstd, {i[0], i[1]}));
+          return arith::AddFOp::create(
+              nb, arith::MulFOp::create(nb, scaled, extract(nb, gamma, i[2])),
+              extract(nb, beta, i[2]));
         });
+    SmallVector<ReassociationIndices> rowsThenDim{{0, 1}, {2}};
+    Value flat = tensor::CollapseShapeOp::create(b, normed, rowsThenDim);
+    Value zero = linalg::FillOp::create(
+                     b, ValueRange{cF32(b, 0.0)},
+                     ValueRange{tensor::EmptyOp::create(
+                         b, ArrayRef<int64_t>{batch * m, dim}, b.getF32Type())})
+                     .getResult(0);
+    Value product = linalg::MatmulOp::create(b, ValueRange{flat, keyWeight},
+                                             ValueRange{zero})
+                        .getResult(0);
+    Value keys = tensor::ExpandShapeOp::create(
+        b, f32Tensor(b, {batch, m, dim}), product, rowsThenDim);
     // Logits of every P row and head against the candidates.
-    Value logits = buildTensor(
+    Value logits = parallelTensor(
         b, f32Tensor(b, {batch, heads, numVip, m}),
         [&](Builder &nb, ValueRange i) {
           Value column = arith::MulIOp::create(nb, i[1], cIndex(nb, headDim));
           Value dot = sumOver(nb, headDim, [&](Builder &lb, Value e) {
-            Value k = extract(
-                lb, keys, {i[0], i[3], arith::AddIOp::create(lb, column, e)});
+            Value at = arith::AddIOp::create(lb, column, e);
+            Value k = arith::AddFOp::create(lb, extract(lb, keys, {i[0], i[3], at}),
+                                            extract(lb, keyBias, at));
             return arith::MulFOp::create(
                 lb, extract(lb, query, {i[0], i[1], i[2], e}), k);
           });
@@ -891,7 +904,7 @@ public:
       Value logit = extract(nb, logits, {row[0], row[1], row[2], x});
       return math::ExpOp::create(nb, arith::SubFOp::create(nb, logit, max));
     };
-    Value maxima = buildTensor(
+    Value maxima = parallelTensor(
         b, f32Tensor(b, {batch, heads, numVip}),
         [&](Builder &nb, ValueRange i) {
           return forLoop(
@@ -904,7 +917,7 @@ public:
               .front();
         });
     Value sums =
-        buildTensor(b, f32Tensor(b, {batch, heads, numVip}),
+        parallelTensor(b, f32Tensor(b, {batch, heads, numVip}),
                     [&](Builder &nb, ValueRange i) {
                       Value max = extract(nb, maxima, i);
                       return sumOver(nb, m, [&](Builder &lb, Value x) {
@@ -913,7 +926,7 @@ public:
                       });
                     });
     // Scores: the mean over heads and P rows of the probabilities.
-    Value scores = buildTensor(
+    Value scores = parallelTensor(
         b, f32Tensor(b, {batch, m}), [&](Builder &nb, ValueRange i) {
           Value total = sumOver(nb, heads, [&](Builder &hb, Value e) {
             return sumOver(hb, numVip, [&](Builder &pb, Value p) {
@@ -929,7 +942,7 @@ public:
         });
     // Top h: fewer than h candidates rank before this one (higher score,
     // or the same score and a lower index; -inf ties too).
-    return buildTensor(
+    return parallelTensor(
         b, RankedTensorType::get({batch, m}, b.getI1Type()),
         [&](Builder &nb, ValueRange i) {
           Value own = extract(nb, scores, i);

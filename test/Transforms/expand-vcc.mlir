@@ -72,32 +72,32 @@ func.func @gather_rows(%x: tensor<2x10x16xbf16>, %mask: tensor<2x10xi1>, %idx: t
 
 // -----
 
-// The tree is its components, built bottom-up with loop nests of
-// tensor.insert: counts and means of the tokens (mask-aware), counts and
+// The tree is its components, built bottom-up with linalg.generic ops
+// (no inputs, elements from linalg.index; parallel loops later): counts and means of the tokens (mask-aware), counts and
 // count-weighted means per level (8 -> 4 -> 1 nodes), deltas, root. The
 // tokens come back top-down in one tensor.generate, invalid rows 0.
 // CHECK-LABEL: func.func @build_materialize
 // CHECK-SAME: (%[[C:.*]]: tensor<2x8x4xf32>, %[[VALID:.*]]: tensor<2x8xi1>)
 // CHECK-NOT: attic.
-// CHECK: %[[COUNT0:.*]] = scf.for {{.*}} -> (tensor<2x8xf32>)
+// CHECK: %[[COUNT0:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x8xf32>)
 // CHECK: tensor.extract %[[VALID]]
-// CHECK: %[[MEAN0:.*]] = scf.for {{.*}} -> (tensor<2x8x4xf32>)
+// CHECK: %[[MEAN0:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x8x4xf32>)
 // CHECK: tensor.extract %[[C]]
-// CHECK: %[[COUNT1:.*]] = scf.for {{.*}} -> (tensor<2x4xf32>)
+// CHECK: %[[COUNT1:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x4xf32>)
 // CHECK: tensor.extract %[[COUNT0]]
-// CHECK: %[[MEAN1:.*]] = scf.for {{.*}} -> (tensor<2x4x4xf32>)
+// CHECK: %[[MEAN1:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x4x4xf32>)
 // CHECK: arith.mulf
 // CHECK: arith.divf
-// CHECK: %[[COUNT2:.*]] = scf.for {{.*}} -> (tensor<2x1xf32>)
-// CHECK: %[[MEAN2:.*]] = scf.for {{.*}} -> (tensor<2x1x4xf32>)
-// CHECK: %[[DELTA0:.*]] = scf.for {{.*}} -> (tensor<2x8x4xf32>)
+// CHECK: %[[COUNT2:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x1xf32>)
+// CHECK: %[[MEAN2:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x1x4xf32>)
+// CHECK: %[[DELTA0:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x8x4xf32>)
 // CHECK: tensor.extract %[[MEAN1]]
 // CHECK: tensor.extract %[[MEAN0]]
 // CHECK: arith.subf
-// CHECK: %[[DELTA1:.*]] = scf.for {{.*}} -> (tensor<2x4x4xf32>)
-// CHECK: %[[ROOT:.*]] = scf.for {{.*}} -> (tensor<2x4xf32>)
+// CHECK: %[[DELTA1:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x4x4xf32>)
+// CHECK: %[[ROOT:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x4xf32>)
 // CHECK: tensor.extract %[[MEAN2]]
-// CHECK: %[[LEVEL1:.*]] = scf.for {{.*}} -> (tensor<2x4x4xf32>)
+// CHECK: %[[LEVEL1:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x4x4xf32>)
 // CHECK: tensor.extract %[[ROOT]]
 // CHECK: tensor.extract %[[DELTA1]]
 // CHECK: %[[TOKENS:.*]] = tensor.generate
@@ -159,13 +159,13 @@ func.func @vcc_compress(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %p: tenso
 // CHECK-LABEL: func.func @tree_update
 // CHECK-SAME: %[[J:[^:]*]]: tensor<1x6xi64>, %[[Y:[^:]*]]: tensor<1x6x4xf32>)
 // CHECK-NOT: attic.
-// CHECK: scf.for {{.*}} -> (tensor<1x1x4xf32>)
-// CHECK: %[[D0:.*]] = scf.for {{.*}} -> (tensor<1x8x4xf32>)
-// CHECK: %[[D1:.*]] = scf.for {{.*}} -> (tensor<1x4x4xf32>)
-// CHECK: %[[D2:.*]] = scf.for {{.*}} -> (tensor<1x2x4xf32>)
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x4xf32>)
+// CHECK: %[[D0:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x8x4xf32>)
+// CHECK: %[[D1:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4x4xf32>)
+// CHECK: %[[D2:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x4xf32>)
 // CHECK: %[[S1:.*]] = tensor.empty() : tensor<1x4x4xf32>
 // CHECK: %[[S2:.*]] = tensor.empty() : tensor<1x2x4xf32>
-// CHECK: %[[RS:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %{{[0-9]+}}) -> (tensor<1x4xf32>)
+// CHECK: %[[RS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4xf32>)
 // CHECK: %[[ZEROED:.*]]:2 = scf.for {{.*}} iter_args({{.*}} = %[[S1]], {{.*}} = %[[S2]])
 // CHECK: scf.for {{.*}} to %c6
 // CHECK: tensor.extract %[[J]]
@@ -174,12 +174,12 @@ func.func @vcc_compress(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %p: tenso
 // CHECK: tensor.extract %[[Y]]
 // CHECK: arith.mulf
 // CHECK: arith.addf
-// CHECK: %[[ROOT:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %{{[0-9]+}}) -> (tensor<1x4xf32>)
+// CHECK: %[[ROOT:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4xf32>)
 // CHECK: tensor.extract %[[SUMS]]#2
 // CHECK: %[[DELTAS:.*]]:3 = scf.for {{.*}} iter_args({{.*}} = %[[D0]], {{.*}} = %[[D1]], {{.*}} = %[[D2]])
 // CHECK: tensor.extract %[[SUMS]]#0
 // CHECK: tensor.extract %[[ROOT]]
-// CHECK: %[[LEVEL2:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %{{[0-9]+}}) -> (tensor<1x2x4xf32>)
+// CHECK: %[[LEVEL2:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x4xf32>)
 // CHECK: tensor.extract %[[ROOT]]
 // CHECK: tensor.extract %[[DELTAS]]#2
 // CHECK: tensor.generate
@@ -199,14 +199,14 @@ func.func @tree_update(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %j: tensor
 // split ones and the kept ones' ids into J: levels 3 and 2 split every
 // candidate without scores; level 1 (4 candidates, 2 split) is scored
 // first: node means, LayerNorm statistics, keys (LN(mean) * gamma + beta,
-// times W_k, plus b_k), logits of the 2 heads x 3 P rows, softmax max and
+// times W_k as one linalg.matmul; b_k is added with the logits), logits of the 2 heads x 3 P rows, softmax max and
 // sum, scores, ranks (higher score, or equal and lower index) below 2. Its
 // kept nodes go to J columns 4.. as 8 + index; the 4 tokens to columns 0..3.
 // CHECK-LABEL: func.func @tree_select
 // CHECK-SAME: %[[Q:[^:]*]]: tensor<1x2x3x2xf32>, %[[WK:[^:]*]]: tensor<4x4xf32>, %[[BK:[^:]*]]: tensor<4xf32>, %[[GAMMA:[^:]*]]: tensor<4xf32>, %[[BETA:[^:]*]]: tensor<4xf32>)
 // CHECK-NOT: attic.
 // CHECK: %[[J0:.*]] = tensor.empty() : tensor<1x6xi64>
-// CHECK: %[[ROOT:.*]] = scf.for {{.*}} -> (tensor<1x1xi64>)
+// CHECK: %[[ROOT:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1xi64>)
 // CHECK: %[[L3:.*]]:2 = scf.for {{.*}} iter_args({{.*}} = %[[J0]], {{.*}}) -> (tensor<1x6xi64>, tensor<1x2xi64>)
 // CHECK: tensor.extract %[[ROOT]]
 // CHECK-NOT: scf.if
@@ -214,33 +214,38 @@ func.func @tree_update(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %j: tensor
 // CHECK: tensor.extract %[[L3]]#1
 // CHECK-NOT: scf.if
 // CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK: %[[MEANS:.*]] = scf.for {{.*}} -> (tensor<1x4x4xf32>)
+// CHECK: %[[MEANS:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]} outs(%{{.*}} : tensor<1x4x4xf32>)
+// CHECK: linalg.index 0
 // CHECK: tensor.extract %[[L2]]#1
-// CHECK: %[[MU:.*]] = scf.for {{.*}} -> (tensor<1x4xf32>)
+// CHECK: %[[MU:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4xf32>)
 // CHECK: tensor.extract %[[MEANS]]
-// CHECK: %[[RSTD:.*]] = scf.for {{.*}} -> (tensor<1x4xf32>)
+// CHECK: %[[RSTD:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4xf32>)
 // CHECK: math.sqrt
-// CHECK: %[[KEYS:.*]] = scf.for {{.*}} -> (tensor<1x4x4xf32>)
+// CHECK: %[[NORMED:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4x4xf32>)
+// CHECK: tensor.extract %[[MEANS]]
 // CHECK: tensor.extract %[[MU]]
 // CHECK: tensor.extract %[[RSTD]]
 // CHECK: tensor.extract %[[GAMMA]]
 // CHECK: tensor.extract %[[BETA]]
-// CHECK: tensor.extract %[[WK]]
-// CHECK: tensor.extract %[[BK]]
-// CHECK: %[[LOGITS:.*]] = scf.for {{.*}} -> (tensor<1x2x3x4xf32>)
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[NORMED]] {{\[\[}}0, 1], [2]] : tensor<1x4x4xf32> into tensor<4x4xf32>
+// CHECK: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK: %[[PRODUCT:.*]] = linalg.matmul ins(%[[FLAT]], %[[WK]] : tensor<4x4xf32>, tensor<4x4xf32>) outs(%[[ZERO]] : tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK: %[[KEYS:.*]] = tensor.expand_shape %[[PRODUCT]] {{\[\[}}0, 1], [2]] output_shape [1, 4, 4] : tensor<4x4xf32> into tensor<1x4x4xf32>
+// CHECK: %[[LOGITS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x3x4xf32>)
 // CHECK: tensor.extract %[[KEYS]]
+// CHECK: tensor.extract %[[BK]]
 // CHECK: tensor.extract %[[Q]]
 // CHECK: arith.select {{.*}}, %{{.*}}, %[[NEGINF]] : f32
-// CHECK: %[[MAX:.*]] = scf.for {{.*}} -> (tensor<1x2x3xf32>)
+// CHECK: %[[MAX:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x3xf32>)
 // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[NEGINF]]) -> (f32)
 // CHECK: tensor.extract %[[LOGITS]]
 // CHECK: arith.maximumf
-// CHECK: %[[SUM:.*]] = scf.for {{.*}} -> (tensor<1x2x3xf32>)
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x3xf32>)
 // CHECK: tensor.extract %[[MAX]]
 // CHECK: math.exp
-// CHECK: %[[SCORES:.*]] = scf.for {{.*}} -> (tensor<1x4xf32>)
+// CHECK: %[[SCORES:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4xf32>)
 // CHECK: tensor.extract %[[SUM]]
-// CHECK: %[[SPLIT:.*]] = scf.for {{.*}} -> (tensor<1x4xi1>)
+// CHECK: %[[SPLIT:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4xi1>)
 // CHECK: tensor.extract %[[SCORES]]
 // CHECK: arith.cmpf ogt
 // CHECK: arith.cmpf oeq
