@@ -163,4 +163,107 @@ def AtticApproximateMath : Pass<"attic-approximate-math"> {
   ];
 }
 
+def AtticReadonlyArguments : Pass<"attic-readonly-arguments", "::mlir::func::FuncOp"> {
+  let summary = "Mark the tensor arguments of public functions read-only for bufferization";
+  let description = [{
+    Tensors are values: a compiled function must not change its caller's
+    inputs. One-shot bufferization with function boundaries treats argument
+    buffers as writable unless an argument carries
+    `bufferization.writable = false`, so an op that updates a tensor in
+    place (for example the `linalg.generic` that
+    `convert-elementwise-to-linalg` makes of `arith.addf %a, %b`, with `%a`
+    as its init) would write into the caller's buffer. This pass adds
+    `bufferization.writable = false` to every ranked-tensor argument of a
+    public function with a body (an attribute already there is kept), so
+    bufferization copies before such a write. `attic-cpu-pipeline` runs it
+    before bufferization.
+
+    Example: `func.func @f(%a: tensor<4xf32>)` becomes
+    `func.func @f(%a: tensor<4xf32> {bufferization.writable = false})`.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
+def AtticLinalgToBlas : Pass<"attic-linalg-to-blas", "::mlir::ModuleOp"> {
+  let summary = "Rewrite f32 linalg.matmul on memrefs into calls of the runtime's sgemm";
+  let description = [{
+    Dense GEMMs that are not attention (projections, the feed-forward layers
+    of a transformer or VCC layer body) run through OpenBLAS: after
+    bufferization, each `linalg.matmul` whose operands are 2-D f32 memrefs
+    with a static unit stride in one dimension (row-major, any leading
+    stride and offset, e.g. subviews; or column-major, read as a transpose)
+    and whose indexing maps are the default ones or transpose A and/or B
+    becomes a call of
+
+    ```
+    func.func private @attic_rt_sgemm(transA, transB, m, n, k,
+        a, aOffset, lda, b, bOffset, ldb, c, cOffset, ldc)  // all index
+    ```
+
+    with the aligned base addresses and element offsets from
+    `memref.extract_strided_metadata`; it computes `C += op(A) op(B)`
+    like the matmul (lib/Execution/Blas.cpp; the CPU executable binds the
+    symbol). Matmuls it cannot express are left alone for the loop
+    lowering: other element types, tensors, a dynamic or non-unit inner
+    stride, a column-major C, other indexing maps, and matmuls inside
+    parallel loops (BLAS brings its own threads). The declaration is added
+    once per module; a different symbol of that name is an error.
+
+    Example: `attic-opt --attic-linalg-to-blas` rewrites
+    `linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x16xf32>)
+    outs(%c : memref<64x16xf32>)` into `func.call @attic_rt_sgemm(%c0,
+    %c0, %c64, %c16, %c32, ...)`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
+def AtticGpuBlockAttention : Pass<"attic-gpu-block-attention", "::mlir::ModuleOp"> {
+  let summary = "Lower bufferized attic.block_attention to a CUDA tensor-core kernel launch";
+  let description = [{
+    Replaces each memref-form `attic.block_attention` (after one-shot
+    bufferization) by host-side data movement and a `gpu.launch` of a
+    flash-style kernel (docs/cuda.md): device buffers (`gpu.alloc`),
+    host->device copies of the inputs, the launch, the device->host copy of
+    the result and the frees, on one async token chain that ends in a
+    blocking `gpu.wait`; the function keeps its host-memory signature.
+    `gpu-kernel-outlining` then makes the launch a `gpu.launch_func` of a
+    kernel in a `gpu.module`, and the module gets `gpu.container_module`.
+
+    The kernel runs one thread block per (batch*head, query block) with
+    `block_q/16` warps (16 query rows each). K and V tiles of `block_k`
+    keys are staged through shared memory (workgroup attributions; V
+    transposed), S = Q K^T and O += P V use tensor-core
+    `mma.sync.m16n8k16` with f32 accumulation (`nvgpu.mma.sync` for f16,
+    `nvvm.mma.sync` for bf16), and the online softmax keeps its f32 row
+    statistics in registers (quad reductions with `gpu.shuffle xor`). The
+    scale, a `[B,Nk]` or `[B,H,Nk]` key bias and a `[B,Nk]` key mask are
+    applied; rows without an admissible key give 0; the causal layout
+    (top-left aligned, key j visible to query i iff j <= i) skips the key
+    blocks past the diagonal and masks inside. Sequence tails are masked.
+
+    Supported: f16 and bf16; static head dims D and Dv that are multiples
+    of 16 in [16, 128]; block_q in {16, 32, 64, 128}; block_k a multiple of
+    16 in [16, 128] within 48 KiB of shared memory; identity-layout
+    operands. Anything else is an error that names the operand and the
+    supported values (f32 included: no f32 kernel yet).
+
+    Example: `attic-opt --attic-gpu-block-attention="block-q=64 block-k=64"`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
+  ];
+  let options = [
+    Option<"blockQ", "block-q", "int64_t", /*default=*/"0",
+           "Query rows per thread block (16 per warp); 0: the op's block_q">,
+    Option<"blockK", "block-k", "int64_t", /*default=*/"0",
+           "Keys per shared-memory tile; 0: the op's block_k">
+  ];
+}
+
 #endif // ATTIC_PASSES_TD

@@ -21,3 +21,48 @@ config.substitutions.append(("%python", config.python_with_numpy))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Integration", "Inputs")))
 if config.python_with_numpy:
     config.available_features.add("numpy")
+
+# CUDA toolkit (attic-cuda-pipeline's format=bin/fatbin and the ptxas -v
+# tests); optional: without it attic still emits PTX.
+config.cuda_bin = "/usr/local/cuda/bin"
+if os.access(os.path.join(config.cuda_bin, "ptxas"), os.X_OK):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", os.path.join(config.cuda_bin, "ptxas")))
+    config.substitutions.append(("%cuobjdump", os.path.join(config.cuda_bin, "cuobjdump")))
+config.substitutions.append(("%cuda_inputs", os.path.join(config.test_source_root, "Conversion", "Inputs")))
+
+# CUDA runtime. `cuda-device`: attic's runtime finds a driver and a device
+# (runtime/attic-cuda-info exits 0); the tests that run kernels need it, and
+# the no-device tests are UNSUPPORTED with it. Never fails without a GPU.
+# `fake-cuda-driver`: the test-only stand-in libcuda (test/unittests/Runtime/
+# FakeCudaDriver.c) is built; %fake_cuda_driver is its path.
+import subprocess
+
+attic_cuda_info = os.path.join(config.attic_obj_root, "runtime", "attic-cuda-info")
+if os.access(attic_cuda_info, os.X_OK):
+    probe_env = dict(os.environ)
+    probe_env.pop("ATTIC_CUDA_DRIVER", None)
+    try:
+        probe = subprocess.run([attic_cuda_info], env=probe_env, timeout=120,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               universal_newlines=True)
+        import re
+        capability = re.search(r"compute capability (\d+)\.", probe.stdout)
+        if probe.returncode == 0 and capability and int(capability.group(1)) >= 8:
+            config.available_features.add("cuda-device")
+            lit_config.note("CUDA device: " + probe.stdout.strip())
+        elif probe.returncode == 0:
+            lit_config.note("no CUDA device tests: attic needs sm_80 or newer: " +
+                            probe.stdout.strip())
+        else:
+            lit_config.note("no CUDA device tests: " + probe.stderr.strip())
+    except (OSError, subprocess.SubprocessError) as e:
+        lit_config.note("no CUDA device tests: attic-cuda-info: " + str(e))
+fake_cuda_driver = os.path.join(config.attic_obj_root, "test", "unittests",
+                                "Runtime", "libAtticFakeCudaDriver.so")
+if os.path.exists(fake_cuda_driver):
+    config.available_features.add("fake-cuda-driver")
+    config.substitutions.append(("%fake_cuda_driver", fake_cuda_driver))
+# A caller's driver override must not leak into the tests.
+config.environment.pop("ATTIC_CUDA_DRIVER", None)
+config.environment.pop("ATTIC_FAKE_CUDA_MODE", None)

@@ -1,6 +1,7 @@
 //===- CpuExecutable.cpp - JIT-compile and run attic functions --*- C++ -*-===//
 
 #include "attic/Execution/CpuExecutable.h"
+#include "attic/Execution/Blas.h"
 #include "attic/InitAttic.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -23,6 +24,7 @@
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
+#include <vector>
 
 using namespace mlir;
 
@@ -33,7 +35,10 @@ extern "C" int omp_get_max_threads(void);
 int attic::setCpuThreads(int n) {
   if (n > 0)
     omp_set_num_threads(n);
-  return omp_get_max_threads();
+  // OpenBLAS (attic_rt_sgemm) runs on as many threads as the loops.
+  int threads = omp_get_max_threads();
+  setBlasThreads(threads);
+  return threads;
 }
 
 namespace {
@@ -94,6 +99,70 @@ void *trackedRealloc(void *ptr, size_t size) {
 void trackedFree(void *ptr) {
   heapCounter().forget(ptr);
   std::free(ptr);
+}
+
+/// The `memrefCopy` that upstream's memref-to-LLVM lowering calls for a
+/// memref.copy between buffers that are not both contiguous (e.g. into a
+/// strided subview, as `tensor.concat` bufferizes to). Same ABI as
+/// mlir_c_runner_utils' (which Debian ships, but the JIT process does not
+/// load): element size, then two unranked descriptors {rank, ranked
+/// descriptor*}, each ranked descriptor {allocated, aligned, offset,
+/// sizes[rank], strides[rank]} with strides in elements.
+struct UnrankedDescriptor {
+  int64_t rank;
+  void *descriptor;
+};
+extern "C" void atticMemrefCopy(int64_t elementSize, UnrankedDescriptor *src,
+                                UnrankedDescriptor *dst) {
+  struct View {
+    char *data;
+    const int64_t *sizes, *strides;
+  };
+  auto view = [](UnrankedDescriptor *u) {
+    auto *words = static_cast<int64_t *>(u->descriptor);
+    char *aligned = reinterpret_cast<char **>(words)[1];
+    return View{aligned, words + 3, words + 3 + u->rank};
+  };
+  int64_t rank = src->rank;
+  View from = view(src), to = view(dst);
+  from.data += static_cast<int64_t *>(src->descriptor)[2] * elementSize;
+  to.data += static_cast<int64_t *>(dst->descriptor)[2] * elementSize;
+  int64_t total = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    total *= from.sizes[d];
+  if (total == 0)
+    return;
+  if (rank == 0) {
+    std::memcpy(to.data, from.data, elementSize);
+    return;
+  }
+  // Odometer over all dims but the innermost; the innermost row is one
+  // memcpy when both sides have unit stride there.
+  std::vector<int64_t> index(rank, 0);
+  int64_t inner = from.sizes[rank - 1];
+  bool unit = from.strides[rank - 1] == 1 && to.strides[rank - 1] == 1;
+  for (int64_t done = 0; done < total; done += inner) {
+    int64_t fromOffset = 0, toOffset = 0;
+    for (int64_t d = 0; d + 1 < rank; ++d) {
+      fromOffset += index[d] * from.strides[d];
+      toOffset += index[d] * to.strides[d];
+    }
+    if (unit) {
+      std::memcpy(to.data + toOffset * elementSize,
+                  from.data + fromOffset * elementSize, inner * elementSize);
+    } else {
+      for (int64_t i = 0; i < inner; ++i)
+        std::memcpy(
+            to.data + (toOffset + i * to.strides[rank - 1]) * elementSize,
+            from.data + (fromOffset + i * from.strides[rank - 1]) * elementSize,
+            elementSize);
+    }
+    for (int64_t d = rank - 2; d >= 0; --d) {
+      if (++index[d] < from.sizes[d])
+        break;
+      index[d] = 0;
+    }
+  }
 }
 
 std::optional<attic_dtype> dtypeOf(Type type) {
@@ -275,9 +344,12 @@ attic::CpuExecutable::compile(ModuleOp module, StringRef entry,
     bind("aligned_alloc", reinterpret_cast<void *>(&trackedAlignedAlloc));
     bind("realloc", reinterpret_cast<void *>(&trackedRealloc));
     bind("free", reinterpret_cast<void *>(&trackedFree));
+    bind("memrefCopy", reinterpret_cast<void *>(&atticMemrefCopy));
     // Data-dependent errors found by compiled code (Runtime.h).
     bind("attic_rt_report_error",
          reinterpret_cast<void *>(&attic_rt_report_error));
+    // Dense f32 GEMMs of attic-linalg-to-blas (OpenBLAS).
+    bind("attic_rt_sgemm", reinterpret_cast<void *>(&attic_rt_sgemm));
     return symbols;
   });
   (*engine)->initialize();

@@ -37,9 +37,14 @@ void attic::buildCpuPipeline(OpPassManager &pm,
   // VCC ops and !attic.tree values -> upstream ops on tensors.
   pm.addPass(createAtticExpandVcc());
   pm.addPass(createCanonicalizerPass());
+  // Elementwise arith/math on whole tensors (e.g. a residual `arith.addf`
+  // of two tensors) -> linalg.generic, which bufferizes.
+  pm.addPass(createConvertElementwiseToLinalgPass());
 
   // Bufferize once, with upstream's pass; results of the entry function are
-  // returned as fresh identity-layout buffers.
+  // returned as fresh identity-layout buffers, and the caller's tensors are
+  // never written (attic-readonly-arguments).
+  pm.addNestedPass<func::FuncOp>(createAtticReadonlyArguments());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
@@ -47,6 +52,12 @@ void attic::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  // bufferization.clone (a returned buffer that aliases another) -> alloc
+  // and copy.
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  // Dense f32 GEMMs (projections, FFN) -> the runtime's sgemm (OpenBLAS).
+  if (options.blas)
+    pm.addPass(createAtticLinalgToBlas());
   // tensor.generate bufferizes to linalg.map: parallel loops (OpenMP below).
   pm.addPass(createConvertLinalgToParallelLoopsPass());
 
@@ -95,4 +106,9 @@ void attic::registerAtticPipelines() {
       "attic-cpu-pipeline",
       "Lower attic ops on tensors to the LLVM dialect for the CPU",
       buildCpuPipeline);
+  PassPipelineRegistration<CudaPipelineOptions>(
+      "attic-cuda-pipeline",
+      "Lower attic ops on tensors to host LLVM code calling the mgpu* "
+      "functions plus a gpu.binary of CUDA kernels (docs/cuda.md)",
+      buildCudaPipeline);
 }

@@ -7,6 +7,9 @@
 #include "attic/Reference/Vcc.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/DenseMap.h"
@@ -57,6 +60,14 @@ public:
 
 private:
   LogicalResult evaluate(Operation *op) {
+    if (auto constant = dyn_cast<arith::ConstantOp>(op);
+        constant && !isa<ShapedType>(constant.getType())) {
+      FailureOr<double> value = evaluateScalarOp(op, {});
+      if (failed(value))
+        return failure();
+      scalars[constant.getResult()] = *value;
+      return success();
+    }
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
       auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
       auto type = dyn_cast<RankedTensorType>(constant.getType());
@@ -110,6 +121,15 @@ private:
     }
     if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
       return evaluateExtractSlice(slice);
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+      return evaluateLinalg(linalgOp);
+    if (auto generate = dyn_cast<tensor::GenerateOp>(op))
+      return evaluateGenerate(generate);
+    if (auto concat = dyn_cast<tensor::ConcatOp>(op))
+      return evaluateConcat(concat);
+    if (op->getDialect() &&
+        isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+      return evaluateElementwise(op);
     if (isa<attic::VipOrderOp, attic::GatherRowsOp, attic::TreeBuildOp,
             attic::TreeSelectOp, attic::VccCompressOp, attic::TreeUpdateOp,
             attic::TreeMaterializeOp>(op)) {
@@ -381,6 +401,364 @@ private:
     return success();
   }
 
+  //===--------------------------------------------------------------------===//
+  // Upstream ops on tensors: linalg ops (generic and named, through their
+  // indexing maps and payload region), tensor.generate, tensor.concat, and
+  // arith/math ops on scalars. Payloads are
+  // interpreted one scalar at a time in double, in the iteration order of
+  // the op's loops (a reduction accumulates into its output in order).
+  //===--------------------------------------------------------------------===//
+
+  static int64_t numElements(ArrayRef<int64_t> shape) {
+    int64_t n = 1;
+    for (int64_t size : shape)
+      n *= size;
+    return n;
+  }
+  static int64_t flatIndex(ArrayRef<int64_t> shape, ArrayRef<int64_t> at) {
+    int64_t flat = 0;
+    for (auto [size, i] : llvm::zip(shape, at))
+      flat = flat * size + i;
+    return flat;
+  }
+  /// Advances a row-major multi-index; false after the last one.
+  static bool next(ArrayRef<int64_t> shape, SmallVectorImpl<int64_t> &at) {
+    for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d) {
+      if (++at[d] < shape[d])
+        return true;
+      at[d] = 0;
+    }
+    return false;
+  }
+  bool hasStaticShape(Value value) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    return type && type.hasStaticShape();
+  }
+
+  LogicalResult evaluateLinalg(linalg::LinalgOp op) {
+    if (!op.hasPureTensorSemantics() ||
+        !llvm::all_of(op->getOperands(), [&](Value v) {
+          return !isa<ShapedType>(v.getType()) || hasStaticShape(v);
+        }))
+      return unsupportedBecause(op, "needs static tensor operands");
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    SmallVector<OpOperand *> operands;
+    for (OpOperand &operand : op->getOpOperands())
+      operands.push_back(&operand);
+    if (maps.size() != operands.size())
+      return unsupportedBecause(op, "has operands without indexing maps");
+    // Outputs start as the init tensors and are updated in place.
+    SmallVector<attic::RefTensor> outputs;
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      if (!values.count(init.get()) &&
+          !isa_and_nonnull<tensor::EmptyOp>(init.get().getDefiningOp()))
+        return unsupportedBecause(op, "has an init value that is not known");
+      attic::RefTensor out = emptyLike(init.get());
+      auto it = values.find(init.get());
+      out.data = it != values.end()
+                     ? it->second.data
+                     : std::vector<double>(numElements(out.shape), 0.0);
+      outputs.push_back(std::move(out));
+    }
+    const int64_t numInputs = op.getNumDpsInputs();
+    Block *body = op.getBlock();
+    if (llvm::any_of(ranges, [](int64_t r) { return r <= 0; })) {
+      for (auto [result, out] : llvm::zip(op->getResults(), outputs))
+        values[result] = std::move(out);
+      return success();
+    }
+    SmallVector<int64_t> point(ranges.size(), 0);
+    SmallVector<double> args(operands.size());
+    SmallVector<int64_t> flat(operands.size());
+    SmallVector<double> yielded;
+    do {
+      for (auto [i, operand] : llvm::enumerate(operands)) {
+        Value v = operand->get();
+        if (!isa<ShapedType>(v.getType())) {
+          args[i] = scalars.lookup(v);
+          continue;
+        }
+        SmallVector<int64_t, 4> at = maps[i].compose(point);
+        bool isInput = int64_t(i) < numInputs;
+        const attic::RefTensor &t =
+            isInput ? values[v] : outputs[i - numInputs];
+        flat[i] = flatIndex(t.shape, at);
+        args[i] = t.data[flat[i]];
+      }
+      if (failed(evaluateBlock(*body, args, point, yielded)))
+        return failure();
+      for (int64_t o = 0; o < int64_t(outputs.size()); ++o)
+        outputs[o].data[flat[numInputs + o]] = yielded[o];
+    } while (next(ranges, point));
+    for (auto [result, out] : llvm::zip(op->getResults(), outputs))
+      values[result] = std::move(out);
+    return success();
+  }
+
+  LogicalResult evaluateGenerate(tensor::GenerateOp op) {
+    if (!hasStaticShape(op.getResult()))
+      return unsupportedBecause(op, "needs a static shape");
+    attic::RefTensor out = emptyLike(op.getResult());
+    SmallVector<int64_t> at(out.shape.size(), 0);
+    SmallVector<double> args(out.shape.size()), yielded;
+    if (numElements(out.shape) > 0) {
+      do {
+        for (auto [i, index] : llvm::enumerate(at))
+          args[i] = double(index);
+        if (failed(evaluateBlock(op.getBody().front(), args, at, yielded)))
+          return failure();
+        out.data.push_back(yielded.front());
+      } while (next(out.shape, at));
+    }
+    values[op.getResult()] = std::move(out);
+    return success();
+  }
+
+  LogicalResult evaluateConcat(tensor::ConcatOp op) {
+    if (!hasStaticShape(op.getResult()))
+      return unsupportedBecause(op, "needs a static shape");
+    const int64_t dim = int64_t(op.getDim());
+    attic::RefTensor out = emptyLike(op.getResult());
+    out.data.assign(numElements(out.shape), 0.0);
+    int64_t offset = 0;
+    for (Value input : op.getInputs()) {
+      const attic::RefTensor &t = values[input];
+      SmallVector<int64_t> at(t.shape.size(), 0);
+      if (numElements(t.shape) > 0) {
+        int64_t n = 0;
+        do {
+          SmallVector<int64_t> to(at);
+          to[dim] += offset;
+          out.data[flatIndex(out.shape, to)] = t.data[n++];
+        } while (next(t.shape, at));
+      }
+      offset += t.shape[dim];
+    }
+    values[op.getResult()] = std::move(out);
+    return success();
+  }
+
+  /// An arith/math op outside a payload: on scalars, or elementwise on
+  /// tensors of one static shape (what the CPU pipeline turns into a
+  /// linalg.generic), element by element in double.
+  LogicalResult evaluateElementwise(Operation *op) {
+    if (op->getNumResults() == 1 &&
+        isa<RankedTensorType>(op->getResult(0).getType()) &&
+        op->hasTrait<OpTrait::Elementwise>()) {
+      Value result = op->getResult(0);
+      if (!hasStaticShape(result))
+        return unsupportedBecause(op, "needs a static shape");
+      auto shape = cast<RankedTensorType>(result.getType()).getShape();
+      SmallVector<const attic::RefTensor *> inputs;
+      for (Value v : op->getOperands()) {
+        auto type = dyn_cast<RankedTensorType>(v.getType());
+        auto it = values.find(v);
+        if (!type || type.getShape() != shape || it == values.end())
+          return unsupportedBecause(op, "needs tensor operands of the "
+                                        "result's shape");
+        inputs.push_back(&it->second);
+      }
+      attic::RefTensor out = emptyLike(result);
+      int64_t n = numElements(out.shape);
+      out.data.assign(n, 0.0);
+      SmallVector<double> operands(inputs.size());
+      for (int64_t i = 0; i < n; ++i) {
+        for (auto [k, input] : llvm::enumerate(inputs))
+          operands[k] = input->data[i];
+        FailureOr<double> value = evaluateScalarOp(op, operands);
+        if (failed(value))
+          return failure();
+        out.data[i] = *value;
+      }
+      values[result] = std::move(out);
+      return success();
+    }
+    if (op->getNumResults() != 1 ||
+        llvm::any_of(op->getOperandTypes(),
+                     [](Type t) { return isa<ShapedType>(t); }) ||
+        isa<ShapedType>(op->getResult(0).getType()))
+      return unsupportedBecause(op, "is only interpreted on scalars (write "
+                                    "elementwise tensor arithmetic as "
+                                    "linalg.generic)");
+    SmallVector<double> operands;
+    for (Value v : op->getOperands())
+      operands.push_back(scalars.lookup(v));
+    FailureOr<double> value = evaluateScalarOp(op, operands);
+    if (failed(value))
+      return failure();
+    scalars[op->getResult(0)] = *value;
+    return success();
+  }
+
+  /// Runs a payload block on scalar arguments; `loop` gives linalg.index
+  /// (or the indices of tensor.generate). `yielded` receives the operands
+  /// of the terminator.
+  LogicalResult evaluateBlock(Block &block, ArrayRef<double> args,
+                              ArrayRef<int64_t> loop,
+                              SmallVectorImpl<double> &yielded) {
+    for (auto [arg, value] : llvm::zip(block.getArguments(), args))
+      scalars[arg] = value;
+    for (Operation &op : block) {
+      if (op.hasTrait<OpTrait::IsTerminator>()) {
+        if (!isa<linalg::YieldOp, tensor::YieldOp, scf::YieldOp>(op))
+          return unsupported(&op);
+        yielded.clear();
+        for (Value v : op.getOperands())
+          yielded.push_back(scalars.lookup(v));
+        return success();
+      }
+      if (auto index = dyn_cast<linalg::IndexOp>(op)) {
+        scalars[index.getResult()] = double(loop[index.getDim()]);
+        continue;
+      }
+      if (auto extract = dyn_cast<tensor::ExtractOp>(op)) {
+        auto it = values.find(extract.getTensor());
+        if (it == values.end())
+          return unsupportedBecause(&op, "reads an unknown tensor");
+        SmallVector<int64_t> at;
+        for (Value i : extract.getIndices())
+          at.push_back(int64_t(scalars.lookup(i)));
+        for (auto [i, size] : llvm::zip(at, it->second.shape))
+          if (i < 0 || i >= size)
+            return unsupportedBecause(&op, "reads out of bounds");
+        scalars[extract.getResult()] =
+            it->second.data[flatIndex(it->second.shape, at)];
+        continue;
+      }
+      if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+        Region &region = scalars.lookup(ifOp.getCondition()) != 0.0
+                             ? ifOp.getThenRegion()
+                             : ifOp.getElseRegion();
+        SmallVector<double> results;
+        if (!region.empty() &&
+            failed(evaluateBlock(region.front(), {}, loop, results)))
+          return failure();
+        for (auto [result, value] : llvm::zip(ifOp.getResults(), results))
+          scalars[result] = value;
+        continue;
+      }
+      if (op.getNumResults() != 1 || isa<ShapedType>(op.getResult(0).getType()))
+        return unsupported(&op);
+      SmallVector<double> operands;
+      for (Value v : op.getOperands())
+        operands.push_back(scalars.lookup(v));
+      FailureOr<double> value = evaluateScalarOp(&op, operands);
+      if (failed(value))
+        return failure();
+      scalars[op.getResult(0)] = *value;
+    }
+    return unsupportedBecause(block.getParentOp(), "has a block without a "
+                                                   "terminator");
+  }
+
+  /// The scalar arith/math ops of payloads, in double (integers and index
+  /// values too; casts between float types are exact in double).
+  FailureOr<double> evaluateScalarOp(Operation *op, ArrayRef<double> x) {
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      if (auto f = dyn_cast<FloatAttr>(constant.getValue()))
+        return f.getValue().convertToDouble();
+      if (auto i = dyn_cast<IntegerAttr>(constant.getValue()))
+        return i.getType().isInteger(1) ? double(i.getValue().getBoolValue())
+                                        : double(i.getValue().getSExtValue());
+      return unsupportedBecause(op, "has a constant that is not a number");
+    }
+    auto unsignedOf = [](double v) { return uint64_t(int64_t(v)); };
+    if (isa<arith::AddFOp, arith::AddIOp>(op))
+      return x[0] + x[1];
+    if (isa<arith::SubFOp, arith::SubIOp>(op))
+      return x[0] - x[1];
+    if (isa<arith::MulFOp, arith::MulIOp>(op))
+      return x[0] * x[1];
+    if (isa<arith::DivFOp>(op))
+      return x[0] / x[1];
+    if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp>(
+            op)) {
+      if (x[1] == 0.0)
+        return unsupportedBecause(op, "divides by zero");
+      const int64_t l = int64_t(x[0]), r = int64_t(x[1]);
+      if (isa<arith::DivSIOp>(op))
+        return double(l / r);
+      if (isa<arith::RemSIOp>(op))
+        return double(l % r);
+      if (isa<arith::DivUIOp>(op))
+        return double(unsignedOf(x[0]) / unsignedOf(x[1]));
+      return double(unsignedOf(x[0]) % unsignedOf(x[1]));
+    }
+    if (isa<arith::NegFOp>(op))
+      return -x[0];
+    if (isa<arith::MaximumFOp>(op))
+      return std::isnan(x[0]) || std::isnan(x[1]) ? NAN : std::max(x[0], x[1]);
+    if (isa<arith::MinimumFOp>(op))
+      return std::isnan(x[0]) || std::isnan(x[1]) ? NAN : std::min(x[0], x[1]);
+    if (isa<arith::MaxNumFOp>(op))
+      return std::fmax(x[0], x[1]);
+    if (isa<arith::MinNumFOp>(op))
+      return std::fmin(x[0], x[1]);
+    if (isa<arith::SelectOp>(op))
+      return x[0] != 0.0 ? x[1] : x[2];
+    if (isa<arith::ExtFOp, arith::TruncFOp, arith::IndexCastOp,
+            arith::SIToFPOp>(op))
+      return x[0];
+    if (isa<math::SqrtOp>(op))
+      return std::sqrt(x[0]);
+    if (isa<math::RsqrtOp>(op))
+      return 1.0 / std::sqrt(x[0]);
+    if (isa<math::ExpOp>(op))
+      return std::exp(x[0]);
+    if (isa<math::LogOp>(op))
+      return std::log(x[0]);
+    if (isa<math::TanhOp>(op))
+      return std::tanh(x[0]);
+    if (isa<math::AbsFOp>(op))
+      return std::fabs(x[0]);
+    if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+      switch (cmp.getPredicate()) {
+      case arith::CmpIPredicate::eq: return double(x[0] == x[1]);
+      case arith::CmpIPredicate::ne: return double(x[0] != x[1]);
+      case arith::CmpIPredicate::slt: return double(x[0] < x[1]);
+      case arith::CmpIPredicate::sle: return double(x[0] <= x[1]);
+      case arith::CmpIPredicate::sgt: return double(x[0] > x[1]);
+      case arith::CmpIPredicate::sge: return double(x[0] >= x[1]);
+      case arith::CmpIPredicate::ult: return double(unsignedOf(x[0]) < unsignedOf(x[1]));
+      case arith::CmpIPredicate::ule: return double(unsignedOf(x[0]) <= unsignedOf(x[1]));
+      case arith::CmpIPredicate::ugt: return double(unsignedOf(x[0]) > unsignedOf(x[1]));
+      case arith::CmpIPredicate::uge: return double(unsignedOf(x[0]) >= unsignedOf(x[1]));
+      }
+    }
+    if (auto cmp = dyn_cast<arith::CmpFOp>(op)) {
+      const bool unordered = std::isnan(x[0]) || std::isnan(x[1]);
+      switch (cmp.getPredicate()) {
+      case arith::CmpFPredicate::OEQ: return double(!unordered && x[0] == x[1]);
+      case arith::CmpFPredicate::ONE: return double(!unordered && x[0] != x[1]);
+      case arith::CmpFPredicate::OLT: return double(!unordered && x[0] < x[1]);
+      case arith::CmpFPredicate::OLE: return double(!unordered && x[0] <= x[1]);
+      case arith::CmpFPredicate::OGT: return double(!unordered && x[0] > x[1]);
+      case arith::CmpFPredicate::OGE: return double(!unordered && x[0] >= x[1]);
+      case arith::CmpFPredicate::UEQ: return double(unordered || x[0] == x[1]);
+      case arith::CmpFPredicate::UNE: return double(unordered || x[0] != x[1]);
+      case arith::CmpFPredicate::ULT: return double(unordered || x[0] < x[1]);
+      case arith::CmpFPredicate::ULE: return double(unordered || x[0] <= x[1]);
+      case arith::CmpFPredicate::UGT: return double(unordered || x[0] > x[1]);
+      case arith::CmpFPredicate::UGE: return double(unordered || x[0] >= x[1]);
+      case arith::CmpFPredicate::ORD: return double(!unordered);
+      case arith::CmpFPredicate::UNO: return double(unordered);
+      case arith::CmpFPredicate::AlwaysTrue: return 1.0;
+      case arith::CmpFPredicate::AlwaysFalse: return 0.0;
+      }
+    }
+    return unsupportedBecause(op, "is not one of the scalar ops --check "
+                                  "interprets (arith add/sub/mul/div/rem/neg/"
+                                  "max/min/select/cmp/casts, math sqrt/rsqrt/"
+                                  "exp/log/tanh/absf)");
+  }
+
+  LogicalResult unsupportedBecause(Operation *op, const llvm::Twine &why) {
+    error = "reference: '" + op->getName().getStringRef().str() + "' " +
+            why.str();
+    return failure();
+  }
+
   /// attic.attention or attic.block_attention (on tensors), whose operands
   /// share their names.
   template <typename OpTy>
@@ -432,13 +810,16 @@ private:
             "attic.vip_order, attic.gather_rows, attic.tree_build, "
             "attic.tree_select, attic.vcc_compress, attic.tree_update, "
             "attic.tree_materialize, arith.constant, tensor.empty, "
-            "tensor.cast, tensor.expand_shape, tensor.collapse_shape and "
-            "tensor.extract_slice)";
+            "tensor.cast, tensor.expand_shape, tensor.collapse_shape, "
+            "tensor.extract_slice, tensor.generate, tensor.concat, linalg "
+            "ops on static tensors, and arith/math ops on scalars)";
     return failure();
   }
 
   std::string &error;
   llvm::DenseMap<Value, attic::RefTensor> values;
+  /// Scalar values: function-level constants and payload values.
+  llvm::DenseMap<Value, double> scalars;
   /// !attic.tree values: one tree per batch element.
   llvm::DenseMap<Value, std::vector<attic::ref::vcc::Tree>> trees;
   attic::ReferenceResult result;

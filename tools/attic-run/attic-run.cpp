@@ -6,14 +6,18 @@
 // Compiles @F with attic-cpu-pipeline, JIT-runs it on the CPU with inputs
 // read from .npy files (in argument order) or generated from a seed, writes
 // the results as .npy, compares them with the reference semantics (--check)
-// and times repeated runs (--bench). Every failure is one line on stderr and
-// a non-zero exit status.
+// and times repeated runs (--bench). With --target=cuda it checks for a CUDA
+// driver and device first, compiles with attic-cuda-pipeline and runs the
+// kernels through attic's CUDA runtime (--bench then also reports the kernel
+// time from CUDA events). Every failure is one line on stderr and a non-zero
+// exit status.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ReferenceEvaluator.h"
 
 #include "attic/Execution/CpuExecutable.h"
+#include "attic/Execution/CudaExecutable.h"
 #include "attic/InitAttic.h"
 #include "attic/Reference/Attention.h"
 #include "attic/runtime/Runtime.h"
@@ -24,6 +28,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -59,6 +64,10 @@ static cl::opt<double> rangeHi("range-hi", cl::init(1.0),
 static cl::opt<double>
     maskProbability("mask-keep", cl::init(0.9),
                     cl::desc("Generated i1 inputs: probability of true"));
+static cl::list<std::string> maskKeepArgs(
+    "mask-keep-arg",
+    cl::desc("I:P gives generated i1 argument I its own probability of true "
+             "(e.g. a VIP mask next to a padding mask); others: --mask-keep"));
 static cl::opt<bool> check("check",
                            cl::desc("Compare with the reference semantics"));
 static cl::opt<double>
@@ -69,6 +78,11 @@ static cl::opt<unsigned> benchRuns("bench", cl::init(0),
                                    cl::desc("Time N runs, report the median"));
 static cl::opt<std::string> target("target", cl::init("cpu"),
                                    cl::desc("cpu (default) or cuda"));
+static cl::opt<std::string> cudaPipeline(
+    "cuda-pipeline",
+    cl::desc("--target=cuda: the textual pass pipeline (default: "
+             "attic-cuda-pipeline{chip=<the device's>} with --block-q/-k "
+             "when given)"));
 static cl::opt<int64_t> blockQ("block-q", cl::init(128),
                                cl::desc("Query rows per block"));
 static cl::opt<int64_t> blockK("block-k", cl::init(128),
@@ -86,6 +100,11 @@ static cl::opt<int64_t> registerRows(
 static cl::opt<int64_t> registerChunks(
     "register-chunks", cl::init(0),
     cl::desc("Vectors per register tile row of the kernels (0: derived)"));
+static cl::opt<bool> blas(
+    "blas", cl::init(true),
+    cl::desc("f32 matmuls call OpenBLAS (attic-linalg-to-blas); "
+             "--blas=false: loops. Set OPENBLAS_CORETYPE=SkylakeX on AVX-512 "
+             "hosts that Debian's OpenBLAS misdetects"));
 static cl::opt<int64_t> vectorWidth(
     "vector-width", cl::init(0),
     cl::desc("f32 lanes per vector (power of two; 0: the host CPU's)"));
@@ -155,6 +174,24 @@ SmallVector<int64_t> generatedShape(const attic::TensorSpec &spec,
   return spec.shape;
 }
 
+/// Probability of true for generated i1 argument `index`: --mask-keep-arg
+/// where given, else --mask-keep.
+double maskProbabilityOf(unsigned index) {
+  for (const std::string &specText : maskKeepArgs) {
+    auto [indexText, probabilityText] = StringRef(specText).split(':');
+    unsigned argIndex;
+    double probability;
+    if (indexText.getAsInteger(10, argIndex) ||
+        probabilityText.getAsDouble(probability) || !(probability >= 0) ||
+        probability > 1)
+      fail("--mask-keep-arg=" + specText +
+           ": expected INDEX:P with P in [0, 1]");
+    if (argIndex == index)
+      return probability;
+  }
+  return maskProbability;
+}
+
 double defaultTolerance(attic_dtype dtype) {
   return dtype == ATTIC_F32 || dtype == ATTIC_F64 ? 1e-5 : 1e-2;
 }
@@ -163,10 +200,16 @@ double defaultTolerance(attic_dtype dtype) {
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "attic: compile and run a function\n");
-  if (target == "cuda")
-    fail("--target=cuda: the CUDA backend is not built yet; use --target=cpu");
-  if (target != "cpu")
+  bool onCuda = target == "cuda";
+  if (target != "cpu" && !onCuda)
     fail("--target=" + target + ": expected cpu or cuda");
+  if (!onCuda && cudaPipeline.getNumOccurrences())
+    fail("--cuda-pipeline needs --target=cuda");
+  for (cl::Option *cpuOnly : std::initializer_list<cl::Option *>{
+           &threads, &sequential, &vectorWidth, &registerRows,
+           &registerChunks})
+    if (onCuda && cpuOnly->getNumOccurrences())
+      fail("--" + cpuOnly->ArgStr + " applies to --target=cpu only");
   if (blockQ <= 0 || blockK <= 0 || blockQ > 1024 || blockK > 1024)
     fail("--block-q and --block-k must be in [1, 1024]");
   if (registerRows < 0 || registerRows > 16 || registerChunks < 0 ||
@@ -180,6 +223,24 @@ int main(int argc, char **argv) {
     fail("--range-lo must be below --range-hi, both finite");
   if (maskProbability < 0 || maskProbability > 1)
     fail("--mask-keep must be in [0, 1]");
+  // CUDA: the driver and a device come first, before the input is
+  // read or anything is compiled.
+  attic_cuda_device_info cudaDevice{};
+  std::string cudaChip;
+  if (onCuda) {
+    std::string deviceError;
+    FailureOr<attic_cuda_device_info> device =
+        attic::queryCudaDevice(deviceError);
+    if (failed(device))
+      fail(deviceError);
+    cudaDevice = *device;
+    FailureOr<std::string> chip = attic::cudaChipFor(cudaDevice, deviceError);
+    if (failed(chip))
+      fail(deviceError);
+    cudaChip = *chip;
+    attic::registerAtticPassesAndPipelines();
+    registerAllPasses();
+  }
 
   DialectRegistry registry;
   attic::registerExecutionDialects(registry);
@@ -242,7 +303,8 @@ int main(int argc, char **argv) {
     attic_status status =
         spec.dtype == ATTIC_I1
             ? attic_fill_bernoulli(&inputs.tensors.back(), seed, index,
-                                   maskProbability, message, sizeof(message))
+                                   maskProbabilityOf(index), message,
+                                   sizeof(message))
             : attic_fill_uniform(&inputs.tensors.back(), seed, index, rangeLo,
                                  rangeHi, message, sizeof(message));
     if (status != ATTIC_OK)
@@ -292,24 +354,52 @@ int main(int argc, char **argv) {
   options.registerRows = registerRows;
   options.registerChunks = registerChunks;
   options.parallel = !sequential;
+  options.blas = blas;
   attic::setCpuThreads(threads);
   uint64_t compileStart = attic_now_ns();
-  std::unique_ptr<attic::CpuExecutable> executable =
-      attic::CpuExecutable::compile(*compiled, entry, options, error);
-  if (!executable)
-    fail(error);
+  std::unique_ptr<attic::CpuExecutable> executable;
+  std::unique_ptr<attic::CudaExecutable> cudaExecutable;
+  if (onCuda) {
+    std::string pipeline =
+        cudaPipeline.getNumOccurrences()
+            ? cudaPipeline.getValue()
+            : attic::defaultCudaPipeline(
+                  cudaDevice, cudaChip,
+                  blockQ.getNumOccurrences() ? blockQ.getValue() : 0,
+                  blockK.getNumOccurrences() ? blockK.getValue() : 0);
+    cudaExecutable =
+        attic::CudaExecutable::compile(*compiled, entry, pipeline, error);
+    if (!cudaExecutable)
+      fail(error);
+  } else {
+    executable =
+        attic::CpuExecutable::compile(*compiled, entry, options, error);
+    if (!executable)
+      fail(error);
+  }
   double compileSeconds = (attic_now_ns() - compileStart) * 1e-9;
-  llvm::outs() << llvm::formatv("@{0}: compiled for the CPU in {1:f2} s\n",
-                                entry, compileSeconds);
+  std::string deviceText =
+      onCuda ? llvm::formatv("{0} ({1}.{2}, {3})", cudaDevice.name,
+                             cudaDevice.computeMajor, cudaDevice.computeMinor,
+                             cudaChip)
+                   .str()
+             : std::string("the CPU");
+  llvm::outs() << llvm::formatv("@{0}: compiled for {1} in {2:f2} s\n", entry,
+                                deviceText, compileSeconds);
+  auto runCompiled = [&](SmallVectorImpl<attic_tensor> &results) {
+    return onCuda ? cudaExecutable->run(inputs.pointers(), results, error)
+                  : executable->run(inputs.pointers(), results, error);
+  };
 
   TensorList outputs;
   {
     SmallVector<attic_tensor> results;
-    if (failed(executable->run(inputs.pointers(), results, error)))
+    if (failed(runCompiled(results)))
       fail(error);
     outputs.tensors.assign(results.begin(), results.end());
   }
-  attic::HeapStats heap = executable->lastHeapStats();
+  attic::HeapStats heap = onCuda ? attic::HeapStats{}
+                                 : executable->lastHeapStats();
   uint64_t outputBytes = 0;
   for (const attic_tensor &t : outputs.tensors)
     outputBytes += t.nbytes;
@@ -346,13 +436,18 @@ int main(int argc, char **argv) {
   }
 
   if (benchRuns > 0) {
-    std::vector<double> millis;
+    std::vector<double> millis, kernelMillis;
+    int64_t launches = 0;
     for (unsigned run = 0; run < benchRuns; ++run) {
       SmallVector<attic_tensor> results;
       uint64_t start = attic_now_ns();
-      if (failed(executable->run(inputs.pointers(), results, error)))
+      if (failed(runCompiled(results)))
         fail(error);
       millis.push_back((attic_now_ns() - start) * 1e-6);
+      if (onCuda) {
+        kernelMillis.push_back(cudaExecutable->lastRunStats().kernelMillis);
+        launches = cudaExecutable->lastRunStats().launches;
+      }
       for (attic_tensor &t : results)
         attic_tensor_free(&t);
     }
@@ -365,10 +460,28 @@ int main(int argc, char **argv) {
         benchRuns.getValue(), lo, hi);
     if (flops > 0)
       llvm::outs() << llvm::formatv(", {0:f2} GFLOP/s", flops / median * 1e-6);
-    llvm::outs() << "\n";
+    llvm::outs() << (onCuda ? " (wall clock, with host-device copies)\n"
+                            : "\n");
+    if (onCuda) {
+      // The kernels alone, from CUDA events around each launch.
+      double kernelMedian =
+          attic_median(kernelMillis.data(), kernelMillis.size());
+      llvm::outs() << llvm::formatv(
+          "kernel time: median {0:f3} ms over {1} runs (min {2:f3}, max "
+          "{3:f3}), {4} launches per run",
+          kernelMedian, benchRuns.getValue(),
+          *std::min_element(kernelMillis.begin(), kernelMillis.end()),
+          *std::max_element(kernelMillis.begin(), kernelMillis.end()),
+          launches);
+      if (flops > 0 && kernelMedian > 0)
+        llvm::outs() << llvm::formatv(", {0:f2} TFLOP/s",
+                                      flops / kernelMedian * 1e-9);
+      llvm::outs() << " on " << deviceText << "\n";
+    }
   }
   double mib = 1.0 / (1024.0 * 1024.0);
-  llvm::outs() << llvm::formatv(
+  if (!onCuda)
+    llvm::outs() << llvm::formatv(
       "heap: peak {0:f2} MiB allocated by the compiled code besides its "
       "outputs ({1:f2} MiB of outputs)\n",
       (heap.peakBytes > outputBytes ? heap.peakBytes - outputBytes : 0) * mib,

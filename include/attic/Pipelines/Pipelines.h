@@ -36,11 +36,18 @@ struct CpuPipelineOptions
       llvm::cl::desc("Run the parallel loops on OpenMP threads (libomp); "
                      "false: sequential loops"),
       llvm::cl::init(true)};
+  Option<bool> blas{
+      *this, "blas",
+      llvm::cl::desc("f32 linalg.matmul on memrefs calls the runtime's sgemm "
+                     "(OpenBLAS; attic-linalg-to-blas); false: loops"),
+      llvm::cl::init(true)};
 };
 
 /// attic ops on tensors -> LLVM dialect, for the CPU (JIT or AOT):
 /// attic-decompose, attic-expand-vcc, one-shot bufferization, buffer
-/// deallocation, linalg (from tensor.generate) to parallel loops,
+/// deallocation, attic-linalg-to-blas (unless blas=false; the code then
+/// calls `attic_rt_sgemm`, which CpuExecutable binds), the remaining linalg
+/// ops to parallel loops,
 /// attic-lower-block-attention, attic-approximate-math, scf.parallel to
 /// OpenMP (unless parallel=false), then upstream's conversions to LLVM. The
 /// OpenMP form calls libomp's `__kmpc_*` entry points, so the code that runs
@@ -48,7 +55,49 @@ struct CpuPipelineOptions
 void buildCpuPipeline(mlir::OpPassManager &pm,
                       const CpuPipelineOptions &options);
 
-/// Registers `attic-cpu-pipeline` for textual pipelines and attic-opt.
+struct CudaPipelineOptions
+    : public mlir::PassPipelineOptions<CudaPipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("GPU architecture: sm_80 or sm_90"),
+                           llvm::cl::init("sm_80")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Kernel format in the gpu.binary: isa (PTX text), bin "
+                     "(cubin, needs ptxas) or fatbin; empty: bin when ptxas "
+                     "is found (see `toolkit`), else isa"),
+      llvm::cl::init("")};
+  Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit root (bin/ptxas); empty: /usr/local/cuda"),
+      llvm::cl::init("")};
+  Option<int64_t> blockQ{
+      *this, "block-q",
+      llvm::cl::desc("Query rows per thread block (16 per warp): 16, 32, 64 "
+                     "or 128"),
+      llvm::cl::init(64)};
+  Option<int64_t> blockK{
+      *this, "block-k",
+      llvm::cl::desc("Keys per shared-memory tile: a multiple of 16 up to "
+                     "128"),
+      llvm::cl::init(64)};
+};
+
+/// attic ops on tensors -> host code in the LLVM dialect that calls the
+/// mgpu* functions of MLIR 22's gpu-to-llvm (stream, alloc, memcpy, launch,
+/// free) plus a gpu.binary holding the kernels: attic-decompose, one-shot
+/// bufferization, buffer deallocation, attic-gpu-block-attention, a check
+/// that nothing but data movement is left on the host, gpu-kernel-outlining,
+/// nvvm-attach-target, nvgpu/gpu to NVVM, host to LLVM, gpu-module-to-binary.
+/// Bad options, VCC ops and compute left on the host are errors.
+void buildCudaPipeline(mlir::OpPassManager &pm,
+                       const CudaPipelineOptions &options);
+
+/// The CUDA toolkit root that holds an executable bin/ptxas (`toolkit`, or
+/// /usr/local/cuda), or "" when there is none.
+std::string resolveCudaToolkit(const CudaPipelineOptions &options);
+
+/// Registers `attic-cpu-pipeline` and `attic-cuda-pipeline` for textual
+/// pipelines and attic-opt.
 void registerAtticPipelines();
 
 } // namespace attic

@@ -9,6 +9,9 @@
 
 namespace mlir {
 class RewritePatternSet;
+namespace func {
+class FuncOp;
+} // namespace func
 } // namespace mlir
 
 namespace attic {
@@ -57,6 +60,12 @@ resolveLowerBlockAttentionOptions(LowerBlockAttentionOptions options);
 void populateLowerBlockAttentionPatterns(
     mlir::RewritePatternSet &patterns,
     const LowerBlockAttentionOptions &options = {});
+
+/// f32 linalg.matmul on row- or column-major memrefs -> func.call of
+/// `sgemm`, the declaration of the runtime's `attic_rt_sgemm` (see the
+/// attic-linalg-to-blas pass for its signature).
+void populateLinalgToBlasPatterns(mlir::RewritePatternSet &patterns,
+                                  mlir::func::FuncOp sgemm);
 
 #define GEN_PASS_REGISTRATION
 #include "AtticPasses.h.inc"

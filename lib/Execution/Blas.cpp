@@ -1,0 +1,65 @@
+//===- Blas.cpp - attic_rt_sgemm on OpenBLAS --------------------*- C++ -*-===//
+//
+// OpenBLAS reads OPENBLAS_CORETYPE when it is loaded: Debian's build
+// misdetects the CPUs of the benchmark machines (docs/TOOLCHAIN notes), so
+// runs that time GEMMs set OPENBLAS_CORETYPE=SkylakeX (AVX-512 hosts).
+//
+//===----------------------------------------------------------------------===//
+
+#include "attic/Execution/Blas.h"
+
+// Debian installs OpenBLAS's header under this name (cblas.h is an
+// alternative that may point to another BLAS).
+#include <cblas-openblas.h>
+
+namespace {
+const float *elementAt(intptr_t base, int64_t offset) {
+  return reinterpret_cast<const float *>(base) + offset;
+}
+
+/// C += op(A) op(B) element by element, for strides BLAS rejects.
+void plainSgemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
+                const float *a, int64_t lda, const float *b, int64_t ldb,
+                float *c, int64_t ldc) {
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      float sum = c[i * ldc + j];
+      for (int64_t p = 0; p < k; ++p)
+        sum += (transA ? a[p * lda + i] : a[i * lda + p]) *
+               (transB ? b[j * ldb + p] : b[p * ldb + j]);
+      c[i * ldc + j] = sum;
+    }
+}
+} // namespace
+
+extern "C" void attic_rt_sgemm(int64_t transA, int64_t transB, int64_t m,
+                               int64_t n, int64_t k, intptr_t a,
+                               int64_t aOffset, int64_t lda, intptr_t b,
+                               int64_t bOffset, int64_t ldb, intptr_t c,
+                               int64_t cOffset, int64_t ldc) {
+  if (m <= 0 || n <= 0 || k <= 0)
+    return; // C += nothing
+  const float *pa = elementAt(a, aOffset);
+  const float *pb = elementAt(b, bOffset);
+  float *pc = const_cast<float *>(elementAt(c, cOffset));
+  // Row-major BLAS needs each leading dimension to cover a stored row.
+  int64_t rowA = transA ? m : k, rowB = transB ? k : n;
+  constexpr int64_t blasIntMax = 0x7fffffff;
+  bool blasOk = lda >= rowA && ldb >= rowB && ldc >= n && m <= blasIntMax &&
+                n <= blasIntMax && k <= blasIntMax && lda <= blasIntMax &&
+                ldb <= blasIntMax && ldc <= blasIntMax;
+  if (!blasOk) {
+    plainSgemm(transA, transB, m, n, k, pa, lda, pb, ldb, pc, ldc);
+    return;
+  }
+  cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
+              transB ? CblasTrans : CblasNoTrans, static_cast<blasint>(m),
+              static_cast<blasint>(n), static_cast<blasint>(k), 1.0f, pa,
+              static_cast<blasint>(lda), pb, static_cast<blasint>(ldb), 1.0f,
+              pc, static_cast<blasint>(ldc));
+}
+
+void attic::setBlasThreads(int threads) {
+  if (threads > 0)
+    openblas_set_num_threads(threads);
+}

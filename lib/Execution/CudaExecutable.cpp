@@ -1,0 +1,441 @@
+//===- CudaExecutable.cpp - Compile and run attic functions on CUDA -------===//
+
+#include "attic/Execution/CudaExecutable.h"
+
+#include "attic/runtime/CudaMgpu.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+using namespace mlir;
+
+namespace {
+
+constexpr llvm::StringLiteral kAtticCudaPipeline = "attic-cuda-pipeline";
+
+std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string text;
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? "x" : "") + (ShapedType::isDynamic(shape[i])
+                                  ? std::string("?")
+                                  : std::to_string(shape[i]));
+  return text;
+}
+
+std::string takeCudaError() {
+  char message[1024];
+  if (attic_cuda_take_error(message, sizeof(message)) == ATTIC_OK)
+    return {};
+  return message;
+}
+
+/// The functions attic's runtime provides to the host code: the mgpu*
+/// functions of MLIR 22's gpu-to-llvm and offloading translation, and the
+/// runtime's error report.
+struct RuntimeFunction {
+  const char *name;
+  void *address;
+};
+template <typename F>
+RuntimeFunction fn(const char *name, F *function) {
+  return {name, reinterpret_cast<void *>(function)};
+}
+ArrayRef<RuntimeFunction> runtimeFunctions() {
+  static const RuntimeFunction functions[] = {
+      fn("mgpuModuleLoad", &mgpuModuleLoad),
+      fn("mgpuModuleLoadJIT", &mgpuModuleLoadJIT),
+      fn("mgpuModuleUnload", &mgpuModuleUnload),
+      fn("mgpuModuleGetFunction", &mgpuModuleGetFunction),
+      fn("mgpuLaunchKernel", &mgpuLaunchKernel),
+      fn("mgpuLaunchClusterKernel", &mgpuLaunchClusterKernel),
+      fn("mgpuStreamCreate", &mgpuStreamCreate),
+      fn("mgpuStreamDestroy", &mgpuStreamDestroy),
+      fn("mgpuStreamSynchronize", &mgpuStreamSynchronize),
+      fn("mgpuStreamWaitEvent", &mgpuStreamWaitEvent),
+      fn("mgpuEventCreate", &mgpuEventCreate),
+      fn("mgpuEventDestroy", &mgpuEventDestroy),
+      fn("mgpuEventSynchronize", &mgpuEventSynchronize),
+      fn("mgpuEventRecord", &mgpuEventRecord),
+      fn("mgpuMemAlloc", &mgpuMemAlloc),
+      fn("mgpuMemFree", &mgpuMemFree),
+      fn("mgpuMemcpy", &mgpuMemcpy),
+      fn("mgpuMemset32", &mgpuMemset32),
+      fn("mgpuMemset16", &mgpuMemset16),
+      fn("mgpuMemHostRegister", &mgpuMemHostRegister),
+      fn("mgpuMemHostRegisterMemRef", &mgpuMemHostRegisterMemRef),
+      fn("mgpuMemHostUnregister", &mgpuMemHostUnregister),
+      fn("mgpuMemHostUnregisterMemRef", &mgpuMemHostUnregisterMemRef),
+      fn("mgpuSetDefaultDevice", &mgpuSetDefaultDevice),
+      // Data-dependent errors found by compiled host code (Runtime.h).
+      fn("attic_rt_report_error", &attic_rt_report_error),
+  };
+  return functions;
+}
+
+llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
+  llvm::orc::SymbolMap symbols;
+  for (const RuntimeFunction &function : runtimeFunctions())
+    symbols[interner(function.name)] = {
+        llvm::orc::ExecutorAddr::fromPtr(function.address),
+        llvm::JITSymbolFlags::Exported};
+  return symbols;
+}
+
+/// Every function the host code declares must come from attic's runtime or
+/// the process (libc, libm, MLIR's C runner utilities); otherwise the JIT
+/// would fail to materialize the module with a multi-line ORC message and
+/// the kernels would silently stay unloaded. Names the first missing one.
+LogicalResult checkExternalFunctions(ModuleOp module, std::string &error) {
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
+    StringRef name = func.getName();
+    if (!func.isExternal() || name.starts_with("llvm."))
+      continue;
+    bool provided = llvm::any_of(runtimeFunctions(),
+                                 [&](const RuntimeFunction &function) {
+                                   return name == function.name;
+                                 }) ||
+                    llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(
+                        name.str().c_str());
+    if (!provided) {
+      error = ("the CUDA host code calls @" + name +
+               ", which neither attic's runtime nor the process provides")
+                  .str();
+      return failure();
+    }
+  }
+  return success();
+}
+
+} // namespace
+
+FailureOr<attic_cuda_device_info> attic::queryCudaDevice(std::string &error) {
+  attic_cuda_device_info info;
+  char message[1024];
+  if (attic_cuda_device_query(&info, message, sizeof(message)) != ATTIC_OK) {
+    error = message;
+    return failure();
+  }
+  return info;
+}
+
+FailureOr<std::string>
+attic::cudaChipFor(const attic_cuda_device_info &device, std::string &error) {
+  if (device.computeMajor < 8) {
+    error = std::string(device.name) + " has compute capability " +
+            std::to_string(device.computeMajor) + "." +
+            std::to_string(device.computeMinor) +
+            "; attic's CUDA kernels need sm_80 or newer";
+    return failure();
+  }
+  return std::string(device.computeMajor == 8 ? "sm_80" : "sm_90");
+}
+
+std::string attic::defaultCudaPipeline(const attic_cuda_device_info &device,
+                                       StringRef chip, int64_t blockQ,
+                                       int64_t blockK) {
+  std::string options = ("chip=" + chip).str();
+  // A cubin runs only on its own major architecture (sm_80 cubins on 8.x,
+  // sm_90 on 9.0); newer devices get PTX, which their driver compiles.
+  if (device.computeMajor > 9)
+    options += " format=isa";
+  if (blockQ > 0)
+    options += " block-q=" + std::to_string(blockQ);
+  if (blockK > 0)
+    options += " block-k=" + std::to_string(blockK);
+  return (kAtticCudaPipeline + "{" + options + "}").str();
+}
+
+attic::CudaExecutable::~CudaExecutable() {
+  // The module destructors unload the kernels; a failure there has nobody
+  // left to report to.
+  engine_.reset();
+  attic_cuda_take_error(nullptr, 0);
+}
+
+std::unique_ptr<attic::CudaExecutable>
+attic::CudaExecutable::compile(ModuleOp module, StringRef entry,
+                               StringRef pipeline, std::string &error) {
+  FailureOr<EntrySignature> signature =
+      getEntrySignature(module, entry, error);
+  if (failed(signature))
+    return nullptr;
+  if (pipeline.trim().starts_with(kAtticCudaPipeline) &&
+      !PassPipelineInfo::lookup(kAtticCudaPipeline)) {
+    error = "the pass pipeline 'attic-cuda-pipeline' is not registered: this "
+            "attic was built without the CUDA compiler";
+    return nullptr;
+  }
+
+  OwningOpRef<ModuleOp> lowered(module.clone());
+  MLIRContext *ctx = lowered->getContext();
+  // Only @entry runs: other functions of the file that nothing calls are
+  // dropped, so that one the CUDA pipeline cannot lower (e.g. f32) does not
+  // fail the compilation of another.
+  for (auto func : llvm::make_early_inc_range(lowered->getOps<func::FuncOp>()))
+    if (func.getSymName() != entry &&
+        SymbolTable::symbolKnownUseEmpty(func, *lowered))
+      func.erase();
+  {
+    // gpu-module-to-binary needs the NVVM target; the JIT translates
+    // gpu.binary (offloading handler) and the LLVM/NVVM dialects.
+    DialectRegistry registry;
+    NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+    registerBuiltinDialectTranslation(registry);
+    registerLLVMDialectTranslation(registry);
+    registerGPUDialectTranslation(registry);
+    registerNVVMDialectTranslation(registry);
+    gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
+    ctx->appendDialectRegistry(registry);
+  }
+  {
+    ErrorCollector errors(ctx);
+    PassManager pm(ctx);
+    std::string parseError;
+    llvm::raw_string_ostream parseStream(parseError);
+    if (failed(parsePassPipeline(pipeline, pm, parseStream))) {
+      error = "bad CUDA pass pipeline '" + pipeline.str() + "': " +
+              StringRef(parseError).trim().str();
+      std::replace(error.begin(), error.end(), '\n', ' ');
+      return nullptr;
+    }
+    if (failed(pm.run(*lowered))) {
+      error = "lowering for CUDA failed: " +
+              (errors.text().empty() ? std::string("unknown error")
+                                     : errors.text());
+      return nullptr;
+    }
+  }
+
+  static std::once_flag targetsInitialized;
+  std::call_once(targetsInitialized, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+#ifdef ATTIC_MLIR_C_RUNNER_UTILS
+    // memrefCopy and friends, which host code may call (memref.copy).
+    if (llvm::sys::fs::exists(ATTIC_MLIR_C_RUNNER_UTILS))
+      llvm::sys::DynamicLibrary::LoadLibraryPermanently(
+          ATTIC_MLIR_C_RUNNER_UTILS);
+#endif
+  });
+  if (failed(checkExternalFunctions(*lowered, error)))
+    return nullptr;
+  auto transformer =
+      makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0, nullptr);
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = transformer;
+  std::string translateErrors;
+  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine = [&] {
+    ErrorCollector errors(ctx);
+    auto result = ExecutionEngine::create(*lowered, engineOptions);
+    translateErrors = errors.text();
+    return result;
+  }();
+  if (!engine) {
+    error = "JIT compilation of the CUDA host code failed: " +
+            llvm::toString(engine.takeError());
+    if (!translateErrors.empty())
+      error += ": " + translateErrors;
+    std::replace(error.begin(), error.end(), '\n', ' ');
+    return nullptr;
+  }
+  (*engine)->registerSymbols(runtimeSymbols);
+
+  std::unique_ptr<CudaExecutable> executable(new CudaExecutable());
+  executable->engine_ = std::move(*engine);
+  executable->entry_ = entry.str();
+  executable->signature_ = std::move(*signature);
+
+  // Resolve every symbol now: a function the host code calls and nobody
+  // provides must fail here, not leave the kernels silently unloaded (the
+  // module constructors would not run).
+  if (llvm::Expected<void (*)(void **)> function =
+          executable->engine_->lookupPacked(entry);
+      !function) {
+    error = "JIT compilation of the CUDA host code failed: " +
+            llvm::toString(function.takeError());
+    std::replace(error.begin(), error.end(), '\n', ' ');
+    return nullptr;
+  }
+  // The module constructors load the kernels (mgpuModuleLoad[JIT]).
+  takeCudaError();
+  executable->engine_->initialize();
+  std::string loadError = takeCudaError();
+  if (!loadError.empty()) {
+    error = "loading the CUDA kernels failed: " + loadError;
+    return nullptr;
+  }
+  return executable;
+}
+
+LogicalResult
+attic::CudaExecutable::run(ArrayRef<const attic_tensor *> inputs,
+                           SmallVectorImpl<attic_tensor> &outputs,
+                           std::string &error) {
+  if (inputs.size() != signature_.inputs.size()) {
+    error = "@" + entry_ + " takes " +
+            std::to_string(signature_.inputs.size()) + " arguments, got " +
+            std::to_string(inputs.size());
+    return failure();
+  }
+  // Packed calling convention, as for the CPU: one void* per scalar of the
+  // lowered signature (a memref is {allocated, aligned, offset, sizes,
+  // strides}), then a pointer to the returned struct of descriptors.
+  std::vector<std::vector<int64_t>> argStorage;
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    const TensorSpec &spec = signature_.inputs[i];
+    SmallVector<int64_t> actual(input->shape, input->shape + input->rank);
+    bool fits = input->dtype == spec.dtype &&
+                actual.size() == spec.shape.size();
+    for (size_t d = 0; fits && d < actual.size(); ++d)
+      fits = ShapedType::isDynamic(spec.shape[d]) || spec.shape[d] == actual[d];
+    if (!fits) {
+      error = "argument #" + std::to_string(i) + " of @" + entry_ +
+              " must be " + attic_dtype_name(spec.dtype) + " of shape " +
+              shapeString(spec.shape) + ", got " +
+              attic_dtype_name(input->dtype) + " of shape " +
+              shapeString(actual);
+      return failure();
+    }
+    int64_t rank = input->rank;
+    std::vector<int64_t> words(3 + 2 * rank);
+    std::memcpy(&words[0], &input->data, sizeof(void *));
+    std::memcpy(&words[1], &input->data, sizeof(void *));
+    words[2] = 0;
+    for (int64_t d = rank - 1, stride = 1; d >= 0; --d) {
+      words[3 + d] = input->shape[d];
+      words[3 + rank + d] = stride;
+      stride *= input->shape[d];
+    }
+    argStorage.push_back(std::move(words));
+  }
+  std::vector<void *> packed;
+  for (std::vector<int64_t> &words : argStorage)
+    for (int64_t &word : words)
+      packed.push_back(&word);
+  size_t resultWords = 0;
+  for (const TensorSpec &spec : signature_.results)
+    resultWords += 3 + 2 * spec.shape.size();
+  std::vector<int64_t> resultStorage(std::max<size_t>(resultWords, 1));
+  if (!signature_.results.empty())
+    packed.push_back(resultStorage.data());
+
+  takeCudaError(); // an earlier run's leftovers are not this run's
+  attic_rt_take_error(nullptr, 0);
+  attic_cuda_set_kernel_timing(1);
+  attic_cuda_kernel_time(nullptr, nullptr, nullptr, 0);
+  if (llvm::Error err = engine_->invokePacked(entry_, packed)) {
+    error = "invoking @" + entry_ + " failed: " + llvm::toString(std::move(err));
+    return failure();
+  }
+  // Wait for the device (a kernel fault surfaces here), then for the timing
+  // events of the launches.
+  char message[1024];
+  std::string cudaError = takeCudaError();
+  if (cudaError.empty() &&
+      attic_cuda_synchronize(message, sizeof(message)) != ATTIC_OK)
+    cudaError = message;
+  CudaRunStats stats;
+  if (cudaError.empty() &&
+      attic_cuda_kernel_time(&stats.kernelMillis, &stats.launches, message,
+                             sizeof(message)) != ATTIC_OK)
+    cudaError = message;
+
+  // Results: host memory allocated by the host code (malloc). Copy each
+  // into a runtime tensor and free the original unless it is an input.
+  size_t firstOutput = outputs.size();
+  size_t word = 0;
+  SmallVector<void *> released;
+  for (const TensorSpec &spec : signature_.results) {
+    int64_t rank = spec.shape.size();
+    void *allocated, *aligned;
+    std::memcpy(&allocated, &resultStorage[word], sizeof(void *));
+    std::memcpy(&aligned, &resultStorage[word + 1], sizeof(void *));
+    int64_t offset = resultStorage[word + 2];
+    const int64_t *sizes = &resultStorage[word + 3];
+    const int64_t *strides = &resultStorage[word + 3 + rank];
+    word += 3 + 2 * rank;
+    bool isInput = llvm::any_of(inputs, [&](const attic_tensor *input) {
+      return input->data == allocated;
+    });
+    auto release = [&] {
+      if (!isInput && allocated && !llvm::is_contained(released, allocated)) {
+        released.push_back(allocated);
+        std::free(allocated);
+      }
+    };
+    if (!cudaError.empty()) {
+      release();
+      continue;
+    }
+    int isDevice = 0;
+    if (attic_cuda_pointer_is_device(aligned, &isDevice, message,
+                                     sizeof(message)) == ATTIC_OK &&
+        isDevice) {
+      // A pipeline that returns device memory broke the contract; reading
+      // it on the host would crash.
+      cudaError = "result of @" + entry_ +
+                  " is in device memory; the CUDA pipeline must copy results "
+                  "to the host";
+      continue;
+    }
+    attic_tensor out{};
+    if (attic_tensor_alloc(&out, spec.dtype, rank, sizes, message,
+                           sizeof(message)) != ATTIC_OK) {
+      cudaError = message;
+      release();
+      continue;
+    }
+    size_t elementSize = attic_dtype_size(spec.dtype);
+    int64_t numel = attic_tensor_numel(&out);
+    const char *base = static_cast<const char *>(aligned);
+    bool contiguous = true;
+    for (int64_t d = rank - 1, stride = 1; d >= 0; --d) {
+      contiguous &= sizes[d] == 1 || strides[d] == stride;
+      stride *= sizes[d];
+    }
+    if (contiguous && numel > 0)
+      std::memcpy(out.data, base + offset * elementSize, numel * elementSize);
+    for (int64_t flat = 0; !contiguous && flat < numel; ++flat) {
+      int64_t rest = flat, at = offset;
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        at += (rest % sizes[d]) * strides[d];
+        rest /= sizes[d];
+      }
+      std::memcpy(static_cast<char *>(out.data) + flat * elementSize,
+                  base + at * elementSize, elementSize);
+    }
+    outputs.push_back(out);
+    release();
+  }
+  if (cudaError.empty() &&
+      attic_rt_take_error(message, sizeof(message)) != ATTIC_OK)
+    cudaError = message;
+  if (!cudaError.empty()) {
+    for (size_t i = firstOutput; i < outputs.size(); ++i)
+      attic_tensor_free(&outputs[i]);
+    outputs.truncate(firstOutput);
+    error = "CUDA error while running @" + entry_ + ": " + cudaError;
+    return failure();
+  }
+  stats_ = stats;
+  return success();
+}

@@ -1,0 +1,446 @@
+//===- CudaMgpu.cpp - MLIR's mgpu* GPU runtime ABI on attic's driver ------===//
+//
+// Implements attic/runtime/CudaMgpu.h and the error/timing state declared at
+// the end of attic/runtime/Cuda.h. Each mgpu* function does nothing once an
+// error is pending (returning NULL for handles), so compiled host code that
+// cannot check results never launches a kernel on a failed allocation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attic/runtime/CudaMgpu.h"
+#include "attic/runtime/Cuda.h"
+
+#include "Error.h"
+
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+using attic::runtime::fail;
+
+namespace {
+
+struct MgpuState {
+  std::mutex mutex;
+  std::string error; // the first failure since the last take; empty if none
+  bool timing = false;
+  // Launches recorded since the last attic_cuda_kernel_time: start/end
+  // timing events, waited for and destroyed when the time is read.
+  std::vector<std::pair<attic_cuda_event, attic_cuda_event>> pending;
+};
+
+MgpuState &mgpu() {
+  static MgpuState s;
+  return s;
+}
+
+bool failed() {
+  MgpuState &s = mgpu();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  return !s.error.empty();
+}
+
+/// Records the first failure of an mgpu* call: "<function>: <message>".
+void record(const char *function, const char *message) {
+  MgpuState &s = mgpu();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (s.error.empty())
+    s.error = std::string(function) + ": " + message;
+}
+
+/// Runs one driver-layer call on behalf of `function`; false (and the error
+/// recorded) when it failed.
+template <typename Call>
+bool run(const char *function, Call &&call) {
+  char message[1024];
+  message[0] = '\0';
+  if (call(message, sizeof(message)) == ATTIC_OK)
+    return true;
+  record(function, message[0] ? message : "failed");
+  return false;
+}
+
+attic_cuda_stream asStream(void *stream) {
+  return static_cast<attic_cuda_stream>(stream);
+}
+
+attic_cuda_event createTimingEvent(char *err, size_t errLen) {
+  attic_cuda_event event = nullptr;
+  if (attic_cuda_event_create(&event, /*timing=*/1, err, errLen) != ATTIC_OK)
+    return nullptr;
+  return event;
+}
+
+/// Launch with timing events around it when timing is on.
+template <typename Launch>
+void timedLaunch(const char *function, void *stream, Launch &&launch) {
+  bool timing;
+  {
+    MgpuState &s = mgpu();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    timing = s.timing;
+  }
+  if (!timing) {
+    run(function, launch);
+    return;
+  }
+  attic_cuda_event start = nullptr, end = nullptr;
+  if (!run(function, [&](char *err, size_t len) {
+        start = createTimingEvent(err, len);
+        end = start ? createTimingEvent(err, len) : nullptr;
+        return start && end ? ATTIC_OK : ATTIC_ERROR;
+      }) ||
+      !run(function,
+           [&](char *err, size_t len) {
+             return attic_cuda_event_record(start, asStream(stream), err, len);
+           }) ||
+      !run(function, launch) || !run(function, [&](char *err, size_t len) {
+        return attic_cuda_event_record(end, asStream(stream), err, len);
+      })) {
+    attic_cuda_event_destroy(start, nullptr, 0);
+    attic_cuda_event_destroy(end, nullptr, 0);
+    return;
+  }
+  MgpuState &s = mgpu();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.pending.emplace_back(start, end);
+}
+
+/// The first byte and the dense extent in bytes of a ranked memref given by
+/// its descriptor {allocated, aligned, offset, sizes[rank], strides[rank]}.
+std::pair<char *, uint64_t> memrefExtent(int64_t rank, void *descriptor,
+                                         int64_t elementSizeBytes) {
+  struct Prefix {
+    void *allocated;
+    char *aligned;
+    int64_t offset;
+  };
+  auto *prefix = static_cast<Prefix *>(descriptor);
+  const int64_t *sizes = reinterpret_cast<const int64_t *>(prefix + 1);
+  uint64_t elements = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    elements *= static_cast<uint64_t>(sizes[d]);
+  return {prefix->aligned + prefix->offset * elementSizeBytes,
+          elements * static_cast<uint64_t>(elementSizeBytes)};
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Error and timing state (Cuda.h)
+//===----------------------------------------------------------------------===//
+
+attic_status attic_cuda_take_error(char *err, size_t errLen) {
+  MgpuState &s = mgpu();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (s.error.empty())
+    return ATTIC_OK;
+  std::string message = std::move(s.error);
+  s.error.clear();
+  return fail(err, errLen, "%s", message.c_str());
+}
+
+void attic_cuda_set_kernel_timing(int enabled) {
+  MgpuState &s = mgpu();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.timing = enabled != 0;
+}
+
+attic_status attic_cuda_kernel_time(double *milliseconds, int64_t *launches,
+                                    char *err, size_t errLen) {
+  std::vector<std::pair<attic_cuda_event, attic_cuda_event>> pending;
+  {
+    MgpuState &s = mgpu();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    pending.swap(s.pending);
+  }
+  double total = 0;
+  attic_status status = ATTIC_OK;
+  for (auto [start, end] : pending) {
+    float ms = 0;
+    if (status == ATTIC_OK &&
+        (attic_cuda_event_synchronize(end, err, errLen) != ATTIC_OK ||
+         attic_cuda_event_elapsed_ms(&ms, start, end, err, errLen) !=
+             ATTIC_OK))
+      status = ATTIC_ERROR;
+    total += ms;
+  }
+  for (auto [start, end] : pending) {
+    attic_cuda_event_destroy(start, nullptr, 0);
+    attic_cuda_event_destroy(end, nullptr, 0);
+  }
+  if (milliseconds)
+    *milliseconds = status == ATTIC_OK ? total : 0;
+  if (launches)
+    *launches = static_cast<int64_t>(pending.size());
+  return status;
+}
+
+//===----------------------------------------------------------------------===//
+// Modules
+//===----------------------------------------------------------------------===//
+
+void *mgpuModuleLoad(void *data, size_t /*size*/) {
+  attic_cuda_module module = nullptr;
+  if (failed())
+    return nullptr;
+  run("mgpuModuleLoad", [&](char *err, size_t len) {
+    return attic_cuda_module_load(&module, data, err, len);
+  });
+  return module;
+}
+
+void *mgpuModuleLoadJIT(void *data, int optLevel) {
+  attic_cuda_module module = nullptr;
+  if (failed())
+    return nullptr;
+  run("mgpuModuleLoadJIT", [&](char *err, size_t len) {
+    return attic_cuda_module_load_ptx(&module, static_cast<const char *>(data),
+                                      optLevel, err, len);
+  });
+  return module;
+}
+
+void mgpuModuleUnload(void *module) {
+  if (failed() || !module)
+    return;
+  run("mgpuModuleUnload", [&](char *err, size_t len) {
+    return attic_cuda_module_unload(static_cast<attic_cuda_module>(module),
+                                    err, len);
+  });
+}
+
+void *mgpuModuleGetFunction(void *module, const char *name) {
+  attic_cuda_function function = nullptr;
+  if (failed())
+    return nullptr;
+  run("mgpuModuleGetFunction", [&](char *err, size_t len) {
+    return attic_cuda_module_get_function(
+        &function, static_cast<attic_cuda_module>(module), name, err, len);
+  });
+  return function;
+}
+
+//===----------------------------------------------------------------------===//
+// Launches
+//===----------------------------------------------------------------------===//
+
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t sharedMemBytes, void *stream,
+                      void **params, void **extra, size_t /*paramsCount*/) {
+  if (failed())
+    return;
+  if (extra) {
+    record("mgpuLaunchKernel", "kernel arguments given as 'extra' are not "
+                               "supported");
+    return;
+  }
+  if (sharedMemBytes < 0) {
+    record("mgpuLaunchKernel", "negative dynamic shared memory size");
+    return;
+  }
+  const int64_t grid[3] = {gridX, gridY, gridZ};
+  const int64_t block[3] = {blockX, blockY, blockZ};
+  timedLaunch("mgpuLaunchKernel", stream, [&](char *err, size_t len) {
+    return attic_cuda_launch(static_cast<attic_cuda_function>(function), grid,
+                             block, static_cast<uint32_t>(sharedMemBytes),
+                             asStream(stream), params, err, len);
+  });
+}
+
+void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
+                             intptr_t clusterY, intptr_t clusterZ,
+                             intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                             intptr_t blockX, intptr_t blockY,
+                             intptr_t blockZ, int32_t sharedMemBytes,
+                             void *stream, void **params, void **extra) {
+  if (failed())
+    return;
+  if (extra) {
+    record("mgpuLaunchClusterKernel", "kernel arguments given as 'extra' are "
+                                      "not supported");
+    return;
+  }
+  if (sharedMemBytes < 0) {
+    record("mgpuLaunchClusterKernel", "negative dynamic shared memory size");
+    return;
+  }
+  const int64_t cluster[3] = {clusterX, clusterY, clusterZ};
+  const int64_t grid[3] = {gridX, gridY, gridZ};
+  const int64_t block[3] = {blockX, blockY, blockZ};
+  timedLaunch("mgpuLaunchClusterKernel", stream, [&](char *err, size_t len) {
+    return attic_cuda_launch_cluster(
+        static_cast<attic_cuda_function>(function), cluster, grid, block,
+        static_cast<uint32_t>(sharedMemBytes), asStream(stream), params, err,
+        len);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Streams and events
+//===----------------------------------------------------------------------===//
+
+void *mgpuStreamCreate(void) {
+  attic_cuda_stream stream = nullptr;
+  if (failed())
+    return nullptr;
+  run("mgpuStreamCreate", [&](char *err, size_t len) {
+    return attic_cuda_stream_create(&stream, err, len);
+  });
+  return stream;
+}
+
+void mgpuStreamDestroy(void *stream) {
+  if (failed())
+    return;
+  run("mgpuStreamDestroy", [&](char *err, size_t len) {
+    return attic_cuda_stream_destroy(asStream(stream), err, len);
+  });
+}
+
+void mgpuStreamSynchronize(void *stream) {
+  if (failed())
+    return;
+  run("mgpuStreamSynchronize", [&](char *err, size_t len) {
+    return attic_cuda_stream_synchronize(asStream(stream), err, len);
+  });
+}
+
+void mgpuStreamWaitEvent(void *stream, void *event) {
+  if (failed())
+    return;
+  run("mgpuStreamWaitEvent", [&](char *err, size_t len) {
+    return attic_cuda_stream_wait_event(
+        asStream(stream), static_cast<attic_cuda_event>(event), err, len);
+  });
+}
+
+void *mgpuEventCreate(void) {
+  attic_cuda_event event = nullptr;
+  if (failed())
+    return nullptr;
+  run("mgpuEventCreate", [&](char *err, size_t len) {
+    return attic_cuda_event_create(&event, /*timing=*/0, err, len);
+  });
+  return event;
+}
+
+void mgpuEventDestroy(void *event) {
+  if (failed())
+    return;
+  run("mgpuEventDestroy", [&](char *err, size_t len) {
+    return attic_cuda_event_destroy(static_cast<attic_cuda_event>(event), err,
+                                    len);
+  });
+}
+
+void mgpuEventSynchronize(void *event) {
+  if (failed())
+    return;
+  run("mgpuEventSynchronize", [&](char *err, size_t len) {
+    return attic_cuda_event_synchronize(static_cast<attic_cuda_event>(event),
+                                        err, len);
+  });
+}
+
+void mgpuEventRecord(void *event, void *stream) {
+  if (failed())
+    return;
+  run("mgpuEventRecord", [&](char *err, size_t len) {
+    return attic_cuda_event_record(static_cast<attic_cuda_event>(event),
+                                   asStream(stream), err, len);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/, bool isHostShared) {
+  void *ptr = nullptr;
+  if (failed())
+    return nullptr;
+  run("mgpuMemAlloc", [&](char *err, size_t len) {
+    return isHostShared
+               ? attic_cuda_mem_alloc_managed(&ptr, sizeBytes, err, len)
+               : attic_cuda_mem_alloc(&ptr, sizeBytes, err, len);
+  });
+  return ptr;
+}
+
+void mgpuMemFree(void *ptr, void * /*stream*/) {
+  if (failed())
+    return;
+  run("mgpuMemFree", [&](char *err, size_t len) {
+    return attic_cuda_mem_free(ptr, err, len);
+  });
+}
+
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
+  if (failed())
+    return;
+  run("mgpuMemcpy", [&](char *err, size_t len) {
+    return attic_cuda_memcpy(dst, src, sizeBytes, asStream(stream), err, len);
+  });
+}
+
+void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream) {
+  if (failed())
+    return;
+  run("mgpuMemset32", [&](char *err, size_t len) {
+    return attic_cuda_memset32(dst, value, count, asStream(stream), err, len);
+  });
+}
+
+void mgpuMemset16(void *dst, unsigned short value, size_t count,
+                  void *stream) {
+  if (failed())
+    return;
+  run("mgpuMemset16", [&](char *err, size_t len) {
+    return attic_cuda_memset16(dst, value, count, asStream(stream), err, len);
+  });
+}
+
+void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
+  if (failed())
+    return;
+  run("mgpuMemHostRegister", [&](char *err, size_t len) {
+    return attic_cuda_host_register(ptr, sizeBytes, err, len);
+  });
+}
+
+void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
+                               int64_t elementSizeBytes) {
+  if (failed())
+    return;
+  auto [ptr, bytes] = memrefExtent(rank, descriptor, elementSizeBytes);
+  mgpuMemHostRegister(ptr, bytes);
+}
+
+void mgpuMemHostUnregister(void *ptr) {
+  if (failed())
+    return;
+  run("mgpuMemHostUnregister", [&](char *err, size_t len) {
+    return attic_cuda_host_unregister(ptr, err, len);
+  });
+}
+
+void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
+                                 int64_t elementSizeBytes) {
+  if (failed())
+    return;
+  mgpuMemHostUnregister(memrefExtent(rank, descriptor, elementSizeBytes).first);
+}
+
+void mgpuSetDefaultDevice(int32_t device) {
+  if (device != 0) {
+    char message[128];
+    std::snprintf(message, sizeof(message),
+                  "device %d requested; attic runs on device 0", device);
+    record("mgpuSetDefaultDevice", message);
+  }
+}

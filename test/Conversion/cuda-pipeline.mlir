@@ -1,0 +1,52 @@
+// RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_80 format=isa" | FileCheck %s
+// RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_90 format=isa block-q=128 block-k=32" | FileCheck %s --check-prefix=SM90
+
+// attic.attention on tensors -> host code in the LLVM dialect calling the
+// mgpu* functions (same signature as the input: memrefs in host memory) and
+// one gpu.binary per function with the PTX of the tensor-core kernel.
+// CHECK: module attributes {gpu.container_module}
+// CHECK-LABEL: llvm.func @attention_f16
+// CHECK: %[[S:.*]] = llvm.call @mgpuStreamCreate()
+// CHECK: llvm.call @mgpuMemAlloc
+// CHECK: llvm.call @mgpuMemcpy
+// CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @attention_f16_kernel::@attention_f16_kernel blocks in
+// CHECK: llvm.call @mgpuMemcpy
+// CHECK: llvm.call @mgpuMemFree
+// CHECK: llvm.call @mgpuStreamSynchronize(%[[S]])
+// CHECK: llvm.call @mgpuStreamDestroy(%[[S]])
+// CHECK: gpu.binary @attention_f16_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">
+// CHECK-SAME: assembly = "
+// CHECK-SAME: .target sm_80
+// CHECK-SAME: .entry attention_f16_kernel(
+// CHECK-SAME: .maxntid 128, 1, 1
+// CHECK-SAME: .minnctapersm 1
+// CHECK-SAME: ld.shared.b32
+// CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-SAME: shfl.sync.bfly.b32
+// CHECK-SAME: ex2.approx.ftz.f32
+// CHECK-SAME: st.shared
+// CHECK-NOT: bf16.bf16
+// CHECK-LABEL: llvm.func @attention_bf16_causal
+// CHECK: gpu.binary @attention_bf16_causal_kernel
+// CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// CHECK-SAME: shfl.sync.bfly.b32
+// CHECK-DAG: llvm.func @mgpuStreamCreate() -> !llvm.ptr
+// CHECK-DAG: llvm.func @mgpuMemAlloc(i64, !llvm.ptr, i8) -> !llvm.ptr
+// CHECK-DAG: llvm.func @mgpuMemcpy(!llvm.ptr, !llvm.ptr, i64, !llvm.ptr)
+// CHECK-DAG: llvm.func @mgpuMemFree(!llvm.ptr, !llvm.ptr)
+// CHECK-DAG: llvm.func @mgpuStreamSynchronize(!llvm.ptr)
+// CHECK-DAG: llvm.func @mgpuStreamDestroy(!llvm.ptr)
+
+// SM90: gpu.binary @attention_f16_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
+// SM90-SAME: .target sm_90
+// SM90-SAME: .maxntid 256, 1, 1
+// SM90-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+func.func @attention_f16(%q: tensor<1x4x300x64xf16>, %k: tensor<1x4x300x64xf16>, %v: tensor<1x4x300x64xf16>) -> tensor<1x4x300x64xf16> {
+  %o = attic.attention %q, %k, %v : tensor<1x4x300x64xf16>, tensor<1x4x300x64xf16>, tensor<1x4x300x64xf16> -> tensor<1x4x300x64xf16>
+  return %o : tensor<1x4x300x64xf16>
+}
+
+func.func @attention_bf16_causal(%q: tensor<2x2x?x128xbf16>, %k: tensor<2x2x?x128xbf16>, %v: tensor<2x2x?x128xbf16>, %m: tensor<2x?xi1>) -> tensor<2x2x?x128xbf16> {
+  %o = attic.attention %q, %k, %v causal mask(%m : tensor<2x?xi1>) : tensor<2x2x?x128xbf16>, tensor<2x2x?x128xbf16>, tensor<2x2x?x128xbf16> -> tensor<2x2x?x128xbf16>
+  return %o : tensor<2x2x?x128xbf16>
+}

@@ -1,0 +1,49 @@
+// REQUIRES: ptxas
+// ptxas -v on the PTX of the default tile configuration (block_q = block_k
+// = 64, 4 warps): f16 and bf16, D = 64 and 128, dense and causal, and a
+// causal bf16 D = 128 kernel with a [B,H,Nk] bias and a key mask. No spills
+// and no local memory (0-byte stack frame) for any of them, on sm_80 and sm_90.
+// RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_80 format=isa" -o %t.sm80.mlir
+// RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_90 format=isa" -o %t.sm90.mlir
+// RUN: python3 %cuda_inputs/cuda_extract_binary.py f16_d64_dense_kernel < %t.sm80.mlir > %t.f16_d64_dense.sm80.ptx
+// RUN: %ptxas -arch=sm_80 -v %t.f16_d64_dense.sm80.ptx -o %t.f16_d64_dense.sm80.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: python3 %cuda_inputs/cuda_extract_binary.py f16_d64_dense_kernel < %t.sm90.mlir > %t.f16_d64_dense.sm90.ptx
+// RUN: %ptxas -arch=sm_90 -v %t.f16_d64_dense.sm90.ptx -o %t.f16_d64_dense.sm90.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: python3 %cuda_inputs/cuda_extract_binary.py f16_d64_causal_kernel < %t.sm80.mlir > %t.f16_d64_causal.sm80.ptx
+// RUN: %ptxas -arch=sm_80 -v %t.f16_d64_causal.sm80.ptx -o %t.f16_d64_causal.sm80.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: python3 %cuda_inputs/cuda_extract_binary.py f16_d64_causal_kernel < %t.sm90.mlir > %t.f16_d64_causal.sm90.ptx
+// RUN: %ptxas -arch=sm_90 -v %t.f16_d64_causal.sm90.ptx -o %t.f16_d64_causal.sm90.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: python3 %cuda_inputs/cuda_extract_binary.py f16_d128_dense_kernel < %t.sm80.mlir > %t.f16_d128_dense.sm80.ptx
+// RUN: %ptxas -arch=sm_80 -v %t.f16_d128_dense.sm80.ptx -o %t.f16_d128_dense.sm80.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: python3 %cuda_inputs/cuda_extract_binary.py f16_d128_dense_kernel < %t.sm90.mlir > %t.f16_d128_dense.sm90.ptx
+// RUN: %ptxas -arch=sm_90 -v %t.f16_d128_dense.sm90.ptx -o %t.f16_d128_dense.sm90.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: python3 %cuda_inputs/cuda_extract_binary.py f16_d128_causal_kernel < %t.sm80.mlir > %t.f16_d128_causal.sm80.ptx
+// RUN: %ptxas -arch=sm_80 -v %t.f16_d128_causal.sm80.ptx -o %t.f16_d128_causal.sm80.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: python3 %cuda_inputs/cuda_extract_binary.py f16_d128_causal_kernel < %t.sm90.mlir > %t.f16_d128_causal.sm90.ptx
+// RUN: %ptxas -arch=sm_90 -v %t.f16_d128_causal.sm90.ptx -o %t.f16_d128_causal.sm90.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: python3 %cuda_inputs/cuda_extract_binary.py bf16_d64_dense_kernel < %t.sm80.mlir > %t.bf16_d64_dense.sm80.ptx
+// RUN: %ptxas -arch=sm_80 -v %t.bf16_d64_dense.sm80.ptx -o %t.bf16_d64_dense.sm80.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: python3 %cuda_inputs/cuda_extract_binary.py bf16_d64_dense_kernel < %t.sm90.mlir > %t.bf16_d64_dense.sm90.ptx
+// RUN: %ptxas -arch=sm_90 -v %t.bf16_d64_dense.sm90.ptx -o %t.bf16_d64_dense.sm90.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: python3 %cuda_inputs/cuda_extract_binary.py bf16_d64_causal_kernel < %t.sm80.mlir > %t.bf16_d64_causal.sm80.ptx
+// RUN: %ptxas -arch=sm_80 -v %t.bf16_d64_causal.sm80.ptx -o %t.bf16_d64_causal.sm80.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: python3 %cuda_inputs/cuda_extract_binary.py bf16_d64_causal_kernel < %t.sm90.mlir > %t.bf16_d64_causal.sm90.ptx
+// RUN: %ptxas -arch=sm_90 -v %t.bf16_d64_causal.sm90.ptx -o %t.bf16_d64_causal.sm90.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: python3 %cuda_inputs/cuda_extract_binary.py bf16_d128_dense_kernel < %t.sm80.mlir > %t.bf16_d128_dense.sm80.ptx
+// RUN: %ptxas -arch=sm_80 -v %t.bf16_d128_dense.sm80.ptx -o %t.bf16_d128_dense.sm80.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: python3 %cuda_inputs/cuda_extract_binary.py bf16_d128_dense_kernel < %t.sm90.mlir > %t.bf16_d128_dense.sm90.ptx
+// RUN: %ptxas -arch=sm_90 -v %t.bf16_d128_dense.sm90.ptx -o %t.bf16_d128_dense.sm90.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: python3 %cuda_inputs/cuda_extract_binary.py bf16_d128_causal_kernel < %t.sm80.mlir > %t.bf16_d128_causal.sm80.ptx
+// RUN: %ptxas -arch=sm_80 -v %t.bf16_d128_causal.sm80.ptx -o %t.bf16_d128_causal.sm80.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: python3 %cuda_inputs/cuda_extract_binary.py bf16_d128_causal_kernel < %t.sm90.mlir > %t.bf16_d128_causal.sm90.ptx
+// RUN: %ptxas -arch=sm_90 -v %t.bf16_d128_causal.sm90.ptx -o %t.bf16_d128_causal.sm90.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: python3 %cuda_inputs/cuda_extract_binary.py bf16_d128_bias_mask_kernel < %t.sm80.mlir > %t.bf16_d128_bias_mask.sm80.ptx
+// RUN: %ptxas -arch=sm_80 -v %t.bf16_d128_bias_mask.sm80.ptx -o %t.bf16_d128_bias_mask.sm80.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: python3 %cuda_inputs/cuda_extract_binary.py bf16_d128_bias_mask_kernel < %t.sm90.mlir > %t.bf16_d128_bias_mask.sm90.ptx
+// RUN: %ptxas -arch=sm_90 -v %t.bf16_d128_bias_mask.sm90.ptx -o %t.bf16_d128_bias_mask.sm90.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+
+// NOSPILL: Compiling entry function '{{.*}}_kernel' for 'sm_{{80|90}}'
+// NOSPILL-NEXT: Function properties for
+// NOSPILL-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// NOSPILL-NEXT: Used {{[0-9]+}} registers, used 1 barriers, {{[0-9]+}} bytes smem
+// NOSPILL-NOT: lmem

@@ -1,0 +1,332 @@
+//===- CudaDriverTest.cpp - attic's CUDA driver layer without a GPU -------===//
+//
+// Runs the driver layer (attic/runtime/Cuda.h) and the mgpu* ABI
+// (attic/runtime/CudaMgpu.h) against no driver at all, against a library
+// that is not a CUDA driver, and against FakeCudaDriver.c in its modes. The
+// path of the fake driver comes from CMake (ATTIC_FAKE_CUDA_DRIVER).
+//
+//===----------------------------------------------------------------------===//
+
+#include "attic/runtime/Cuda.h"
+#include "attic/runtime/CudaMgpu.h"
+
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace {
+
+/// Points the runtime at `driver` in fake mode `mode` and starts it over.
+class CudaDriverTest : public ::testing::Test {
+protected:
+  void use(const char *driver, const char *mode = "no-device") {
+    attic_cuda_shutdown();
+    setenv("ATTIC_CUDA_DRIVER", driver, 1);
+    setenv("ATTIC_FAKE_CUDA_MODE", mode, 1);
+    attic_cuda_take_error(nullptr, 0);
+  }
+  void TearDown() override {
+    attic_cuda_set_kernel_timing(0);
+    attic_cuda_kernel_time(nullptr, nullptr, nullptr, 0);
+    attic_cuda_take_error(nullptr, 0);
+    attic_cuda_shutdown();
+    unsetenv("ATTIC_CUDA_DRIVER");
+    unsetenv("ATTIC_FAKE_CUDA_MODE");
+  }
+  /// A counter exported by the fake driver (the same loaded instance).
+  int fakeCounter(const char *name) {
+    EXPECT_EQ(attic_cuda_init(nullptr, 0), ATTIC_OK); // loads the fake
+    void *library = dlopen(ATTIC_FAKE_CUDA_DRIVER, RTLD_NOW | RTLD_NOLOAD);
+    EXPECT_NE(library, nullptr);
+    if (!library)
+      return -1;
+    int *counter = static_cast<int *>(dlsym(library, name));
+    int value = counter ? *counter : -1;
+    dlclose(library);
+    return value;
+  }
+
+  char err[1024] = {0};
+};
+
+TEST_F(CudaDriverTest, DefaultPathIsLibcuda) {
+  unsetenv("ATTIC_CUDA_DRIVER");
+  EXPECT_STREQ(attic_cuda_driver_path(), "libcuda.so.1");
+  setenv("ATTIC_CUDA_DRIVER", "", 1);
+  EXPECT_STREQ(attic_cuda_driver_path(), "libcuda.so.1");
+  setenv("ATTIC_CUDA_DRIVER", "/x/libfake.so", 1);
+  EXPECT_STREQ(attic_cuda_driver_path(), "/x/libfake.so");
+}
+
+TEST_F(CudaDriverTest, NoDriver) {
+  use("/nonexistent/attic/libcuda.so.1");
+  ASSERT_EQ(attic_cuda_init(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err).rfind("no NVIDIA driver: dlopen(/nonexistent/"
+                                   "attic/libcuda.so.1) failed: ",
+                                   0),
+            0u)
+      << err;
+  EXPECT_EQ(std::strchr(err, '\n'), nullptr);
+
+  // Every entry point reports the same and leaves its outputs cleared.
+  attic_cuda_device_info info;
+  std::memset(&info, 0x5a, sizeof(info));
+  EXPECT_EQ(attic_cuda_device_query(&info, err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(info.name[0], '\0');
+  void *ptr = &info;
+  EXPECT_EQ(attic_cuda_mem_alloc(&ptr, 16, err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(ptr, nullptr);
+  EXPECT_NE(std::string(err).find("no NVIDIA driver"), std::string::npos);
+
+  // The mgpu* layer records the failure instead of crashing.
+  EXPECT_EQ(mgpuStreamCreate(), nullptr);
+  EXPECT_EQ(mgpuMemAlloc(16, nullptr, false), nullptr);
+  ASSERT_EQ(attic_cuda_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err).rfind("mgpuStreamCreate: no NVIDIA driver", 0),
+            0u)
+      << err;
+  EXPECT_EQ(attic_cuda_take_error(err, sizeof(err)), ATTIC_OK);
+}
+
+extern "C" int attic_cuda_c_api_without_driver(void);
+
+TEST_F(CudaDriverTest, CApiWithoutDriver) {
+  use("/nonexistent/attic/libcuda.so.1");
+  EXPECT_EQ(attic_cuda_c_api_without_driver(), 0);
+}
+
+TEST_F(CudaDriverTest, LibraryThatIsNotADriver) {
+  use("libm.so.6");
+  ASSERT_EQ(attic_cuda_init(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err).rfind("NVIDIA driver libm.so.6 lacks cuInit", 0),
+            0u)
+      << err;
+}
+
+TEST_F(CudaDriverTest, NoDevice) {
+  use(ATTIC_FAKE_CUDA_DRIVER, "no-device");
+  ASSERT_EQ(attic_cuda_init(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_STREQ(err, "no CUDA device: cuInit failed: CUDA_ERROR_NO_DEVICE (no "
+                    "CUDA-capable device is detected)");
+  // The outcome is cached until shutdown.
+  std::memset(err, 0, sizeof(err));
+  ASSERT_EQ(attic_cuda_init(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_NE(std::string(err).find("CUDA_ERROR_NO_DEVICE"), std::string::npos);
+}
+
+TEST_F(CudaDriverTest, ZeroDevices) {
+  use(ATTIC_FAKE_CUDA_DRIVER, "zero-devices");
+  ASSERT_EQ(attic_cuda_init(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_STREQ(err, "no CUDA device: the driver reports 0 devices");
+}
+
+TEST_F(CudaDriverTest, ShutdownRereadsTheDriverPath) {
+  use("/nonexistent/libcuda.so.1");
+  EXPECT_EQ(attic_cuda_init(err, sizeof(err)), ATTIC_ERROR);
+  use(ATTIC_FAKE_CUDA_DRIVER, "device");
+  EXPECT_EQ(attic_cuda_init(err, sizeof(err)), ATTIC_OK) << err;
+}
+
+TEST_F(CudaDriverTest, DeviceQuery) {
+  use(ATTIC_FAKE_CUDA_DRIVER, "device");
+  attic_cuda_device_info info;
+  ASSERT_EQ(attic_cuda_device_query(&info, err, sizeof(err)), ATTIC_OK) << err;
+  EXPECT_STREQ(info.name, "attic fake CUDA device");
+  EXPECT_EQ(info.computeMajor, 8);
+  EXPECT_EQ(info.computeMinor, 0);
+  EXPECT_EQ(info.multiprocessors, 4);
+  EXPECT_EQ(info.totalMemoryBytes, size_t{1} << 30);
+  EXPECT_EQ(info.maxSharedMemoryPerBlockOptin, size_t{160 * 1024});
+  EXPECT_EQ(info.driverVersion, 13000);
+  EXPECT_EQ(info.deviceCount, 1);
+}
+
+TEST_F(CudaDriverTest, MemoryRoundTrip) {
+  use(ATTIC_FAKE_CUDA_DRIVER, "device");
+  void *device = nullptr;
+  ASSERT_EQ(attic_cuda_mem_alloc(&device, 64, err, sizeof(err)), ATTIC_OK)
+      << err;
+  ASSERT_NE(device, nullptr);
+  EXPECT_EQ(fakeCounter("attic_fake_live_allocations"), 1);
+  uint32_t host[16];
+  for (uint32_t i = 0; i < 16; ++i)
+    host[i] = i * 3;
+  ASSERT_EQ(attic_cuda_memcpy(device, host, sizeof(host), nullptr, err,
+                              sizeof(err)),
+            ATTIC_OK);
+  ASSERT_EQ(attic_cuda_memset32(static_cast<char *>(device) + 8, 0xdeadbeef,
+                                2, nullptr, err, sizeof(err)),
+            ATTIC_OK);
+  uint32_t back[16] = {0};
+  ASSERT_EQ(attic_cuda_memcpy(back, device, sizeof(back), nullptr, err,
+                              sizeof(err)),
+            ATTIC_OK);
+  ASSERT_EQ(attic_cuda_stream_synchronize(nullptr, err, sizeof(err)),
+            ATTIC_OK);
+  for (uint32_t i = 0; i < 16; ++i)
+    EXPECT_EQ(back[i], i == 2 || i == 3 ? 0xdeadbeefu : i * 3) << i;
+  EXPECT_EQ(attic_cuda_mem_free(device, err, sizeof(err)), ATTIC_OK);
+  EXPECT_EQ(fakeCounter("attic_fake_live_allocations"), 0);
+
+  // Zero bytes is no allocation; freeing NULL is fine.
+  void *none = &host;
+  EXPECT_EQ(attic_cuda_mem_alloc(&none, 0, err, sizeof(err)), ATTIC_OK);
+  EXPECT_EQ(none, nullptr);
+  EXPECT_EQ(attic_cuda_mem_free(nullptr, err, sizeof(err)), ATTIC_OK);
+}
+
+TEST_F(CudaDriverTest, ModuleLoadFailuresNameTheCallAndError) {
+  use(ATTIC_FAKE_CUDA_DRIVER, "device");
+  attic_cuda_module module;
+  const char image[] = "not a cubin";
+  ASSERT_EQ(attic_cuda_module_load(&module, image, err, sizeof(err)),
+            ATTIC_ERROR);
+  EXPECT_STREQ(err, "cuModuleLoadData failed: CUDA_ERROR_INVALID_IMAGE "
+                    "(device kernel image is invalid)");
+  EXPECT_EQ(module, nullptr);
+  ASSERT_EQ(attic_cuda_module_load_ptx(&module, ".version 8.0", 3, err,
+                                       sizeof(err)),
+            ATTIC_ERROR);
+  EXPECT_STREQ(err, "cuModuleLoadDataEx (PTX JIT) failed: "
+                    "CUDA_ERROR_INVALID_PTX (a PTX JIT compilation failed): "
+                    "ptxas fatal: the fake driver compiles no PTX");
+  EXPECT_EQ(attic_cuda_module_load_ptx(&module, ".version 8.0", 9, err,
+                                       sizeof(err)),
+            ATTIC_ERROR);
+  EXPECT_NE(std::string(err).find("optimization level 9"), std::string::npos);
+}
+
+TEST_F(CudaDriverTest, LaunchChecksDimsAndRaisesSharedMemoryLimit) {
+  use(ATTIC_FAKE_CUDA_DRIVER, "device");
+  int tag;
+  auto function = reinterpret_cast<attic_cuda_function>(&tag);
+  const int64_t grid[3] = {2, 1, 1}, block[3] = {128, 1, 1};
+  const int64_t badGrid[3] = {0, 1, 1};
+  int before = fakeCounter("attic_fake_launches");
+  EXPECT_EQ(attic_cuda_launch(function, badGrid, block, 0, nullptr, nullptr,
+                              err, sizeof(err)),
+            ATTIC_ERROR);
+  EXPECT_NE(std::string(err).find("outside [1, 2^31-1]"), std::string::npos);
+  EXPECT_EQ(fakeCounter("attic_fake_launches"), before);
+  ASSERT_EQ(attic_cuda_launch(function, grid, block, 96 * 1024, nullptr,
+                              nullptr, err, sizeof(err)),
+            ATTIC_OK)
+      << err;
+  EXPECT_EQ(fakeCounter("attic_fake_launches"), before + 1);
+  EXPECT_EQ(fakeCounter("attic_fake_set_shared_memory"), 96 * 1024);
+}
+
+TEST_F(CudaDriverTest, MgpuRecordsTheFirstErrorAndThenDoesNothing) {
+  use(ATTIC_FAKE_CUDA_DRIVER, "device");
+  char image[] = "not a cubin";
+  EXPECT_EQ(mgpuModuleLoad(image, sizeof(image)), nullptr);
+  // Pending error: later calls are no-ops (no allocation reaches the driver).
+  EXPECT_EQ(mgpuMemAlloc(64, nullptr, false), nullptr);
+  EXPECT_EQ(fakeCounter("attic_fake_live_allocations"), 0);
+  EXPECT_EQ(mgpuModuleGetFunction(nullptr, "k"), nullptr);
+  ASSERT_EQ(attic_cuda_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_STREQ(err, "mgpuModuleLoad: cuModuleLoadData failed: "
+                    "CUDA_ERROR_INVALID_IMAGE (device kernel image is "
+                    "invalid)");
+  EXPECT_EQ(attic_cuda_take_error(err, sizeof(err)), ATTIC_OK);
+
+  // Once taken, calls work again.
+  void *stream = mgpuStreamCreate();
+  ASSERT_NE(stream, nullptr);
+  float host[4] = {1, 2, 3, 4}, back[4] = {0};
+  void *device = mgpuMemAlloc(sizeof(host), stream, false);
+  ASSERT_NE(device, nullptr);
+  mgpuMemcpy(device, host, sizeof(host), stream);
+  mgpuMemset16(device, 0x3c00, 2, stream); // f16 1.0 in the first 4 bytes
+  mgpuMemcpy(back, device, sizeof(back), stream);
+  mgpuStreamSynchronize(stream);
+  mgpuMemFree(device, stream);
+  mgpuStreamDestroy(stream);
+  EXPECT_EQ(attic_cuda_take_error(err, sizeof(err)), ATTIC_OK) << err;
+  uint16_t halves[2];
+  std::memcpy(halves, back, 4);
+  EXPECT_EQ(halves[0], 0x3c00);
+  EXPECT_EQ(halves[1], 0x3c00);
+  EXPECT_EQ(back[1], 2.0f);
+  EXPECT_EQ(back[3], 4.0f);
+  EXPECT_EQ(fakeCounter("attic_fake_live_allocations"), 0);
+
+  // A bad device ordinal is an error, not a silent switch.
+  mgpuSetDefaultDevice(1);
+  ASSERT_EQ(attic_cuda_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_NE(std::string(err).find("device 1 requested"), std::string::npos);
+}
+
+TEST_F(CudaDriverTest, MgpuPtxLoadCarriesTheJitLog) {
+  use(ATTIC_FAKE_CUDA_DRIVER, "device");
+  char ptx[] = ".version 8.0\n.target sm_80\n";
+  EXPECT_EQ(mgpuModuleLoadJIT(ptx, 2), nullptr);
+  ASSERT_EQ(attic_cuda_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_NE(std::string(err).find("mgpuModuleLoadJIT: cuModuleLoadDataEx "
+                                  "(PTX JIT) failed: CUDA_ERROR_INVALID_PTX"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(std::string(err).find("the fake driver compiles no PTX"),
+            std::string::npos);
+}
+
+TEST_F(CudaDriverTest, MgpuKernelTimingSumsEventTimes) {
+  use(ATTIC_FAKE_CUDA_DRIVER, "device");
+  int tag;
+  void *params[1] = {nullptr};
+  // Timing off: launches are not counted.
+  mgpuLaunchKernel(&tag, 1, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr, 1);
+  double ms = -1;
+  int64_t launches = -1;
+  ASSERT_EQ(attic_cuda_kernel_time(&ms, &launches, err, sizeof(err)),
+            ATTIC_OK);
+  EXPECT_EQ(launches, 0);
+  EXPECT_EQ(ms, 0.0);
+
+  attic_cuda_set_kernel_timing(1);
+  int before = fakeCounter("attic_fake_launches");
+  mgpuLaunchKernel(&tag, 4, 1, 1, 128, 1, 1, 0, nullptr, params, nullptr, 1);
+  mgpuLaunchClusterKernel(&tag, 2, 1, 1, 4, 1, 1, 128, 1, 1, 0, nullptr,
+                          params, nullptr);
+  EXPECT_EQ(attic_cuda_take_error(err, sizeof(err)), ATTIC_OK) << err;
+  EXPECT_EQ(fakeCounter("attic_fake_launches"), before + 2);
+  ASSERT_EQ(attic_cuda_kernel_time(&ms, &launches, err, sizeof(err)),
+            ATTIC_OK)
+      << err;
+  EXPECT_EQ(launches, 2);
+  EXPECT_DOUBLE_EQ(ms, 3.0); // the fake's events are 1.5 ms apart
+  // Reading resets.
+  ASSERT_EQ(attic_cuda_kernel_time(&ms, &launches, err, sizeof(err)),
+            ATTIC_OK);
+  EXPECT_EQ(launches, 0);
+
+  // A launch the driver layer rejects is recorded and not timed.
+  mgpuLaunchKernel(&tag, 0, 1, 1, 128, 1, 1, 0, nullptr, params, nullptr, 1);
+  ASSERT_EQ(attic_cuda_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err).rfind("mgpuLaunchKernel: attic_cuda_launch: "
+                                   "grid 0x1x1",
+                                   0),
+            0u)
+      << err;
+  ASSERT_EQ(attic_cuda_kernel_time(&ms, &launches, err, sizeof(err)),
+            ATTIC_OK);
+  EXPECT_EQ(launches, 0);
+}
+
+TEST_F(CudaDriverTest, MgpuHostRegisterMemRef) {
+  use(ATTIC_FAKE_CUDA_DRIVER, "device");
+  float data[6];
+  struct {
+    void *allocated, *aligned;
+    int64_t offset, sizes[2], strides[2];
+  } descriptor = {data, data, 0, {2, 3}, {3, 1}};
+  mgpuMemHostRegisterMemRef(2, &descriptor, sizeof(float));
+  mgpuMemHostUnregisterMemRef(2, &descriptor, sizeof(float));
+  EXPECT_EQ(attic_cuda_take_error(err, sizeof(err)), ATTIC_OK) << err;
+}
+
+} // namespace

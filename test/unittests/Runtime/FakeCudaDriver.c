@@ -1,0 +1,305 @@
+/*===- FakeCudaDriver.c - a stand-in libcuda for tests without a GPU ------===*
+ *
+ * Test-only. Exports the driver entry points that attic's runtime resolves
+ * with dlsym (ATTIC_CUDA_DRIVER points the runtime here), so that the
+ * dlopen/dlsym path and the error paths run on machines without a GPU. The
+ * environment variable ATTIC_FAKE_CUDA_MODE selects the behaviour:
+ *   no-device (default)  cuInit returns CUDA_ERROR_NO_DEVICE (100)
+ *   zero-devices         cuInit succeeds, cuDeviceGetCount reports 0
+ *   device               one device, "attic fake CUDA device", sm_80; host
+ *                        memory stands in for device memory (so copies and
+ *                        memsets work), launches succeed without running
+ *                        anything, events report 1.5 ms apart, and every
+ *                        module load fails (CUDA_ERROR_INVALID_IMAGE for
+ *                        cubins, CUDA_ERROR_INVALID_PTX with a JIT log for
+ *                        PTX), as no kernel can run here.
+ *   device-noop-kernels  as device, but modules load and functions are found;
+ *                        their kernels do nothing. Lets tests run compiled
+ *                        host code through attic's runtime (allocations,
+ *                        copies, launches, timing) without a GPU.
+ * The counters at the end let tests see what was called.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int CUresult;
+typedef unsigned long long CUdeviceptr;
+
+enum {
+  SUCCESS = 0,
+  ERROR_INVALID_VALUE = 1,
+  ERROR_NO_DEVICE = 100,
+  ERROR_INVALID_IMAGE = 200,
+  ERROR_INVALID_PTX = 218,
+  ERROR_NOT_FOUND = 500,
+  ERROR_NOT_SUPPORTED = 801
+};
+
+static const char *mode(void) {
+  const char *m = getenv("ATTIC_FAKE_CUDA_MODE");
+  return m && *m ? m : "no-device";
+}
+static int noopKernels(void) {
+  return strcmp(mode(), "device-noop-kernels") == 0;
+}
+static int hasDevice(void) {
+  return strcmp(mode(), "device") == 0 || noopKernels();
+}
+static int moduleTag, functionTag;
+
+/* Calls seen, for tests (read with dlsym). */
+int attic_fake_launches = 0;
+int attic_fake_live_allocations = 0;
+int attic_fake_set_shared_memory = 0;
+
+CUresult cuInit(unsigned flags) {
+  (void)flags;
+  return strcmp(mode(), "no-device") == 0 ? ERROR_NO_DEVICE : SUCCESS;
+}
+
+CUresult cuDriverGetVersion(int *version) {
+  *version = 13000;
+  return SUCCESS;
+}
+
+CUresult cuGetErrorName(CUresult error, const char **name) {
+  switch (error) {
+  case SUCCESS: *name = "CUDA_SUCCESS"; return SUCCESS;
+  case ERROR_INVALID_VALUE: *name = "CUDA_ERROR_INVALID_VALUE"; return SUCCESS;
+  case ERROR_NO_DEVICE: *name = "CUDA_ERROR_NO_DEVICE"; return SUCCESS;
+  case ERROR_INVALID_IMAGE: *name = "CUDA_ERROR_INVALID_IMAGE"; return SUCCESS;
+  case ERROR_INVALID_PTX: *name = "CUDA_ERROR_INVALID_PTX"; return SUCCESS;
+  case ERROR_NOT_FOUND: *name = "CUDA_ERROR_NOT_FOUND"; return SUCCESS;
+  case ERROR_NOT_SUPPORTED: *name = "CUDA_ERROR_NOT_SUPPORTED"; return SUCCESS;
+  }
+  *name = NULL;
+  return ERROR_INVALID_VALUE;
+}
+
+CUresult cuGetErrorString(CUresult error, const char **text) {
+  switch (error) {
+  case SUCCESS: *text = "no error"; return SUCCESS;
+  case ERROR_INVALID_VALUE: *text = "invalid argument"; return SUCCESS;
+  case ERROR_NO_DEVICE:
+    *text = "no CUDA-capable device is detected";
+    return SUCCESS;
+  case ERROR_INVALID_IMAGE: *text = "device kernel image is invalid"; return SUCCESS;
+  case ERROR_INVALID_PTX:
+    *text = "a PTX JIT compilation failed";
+    return SUCCESS;
+  case ERROR_NOT_FOUND: *text = "named symbol not found"; return SUCCESS;
+  case ERROR_NOT_SUPPORTED: *text = "operation not supported"; return SUCCESS;
+  }
+  *text = NULL;
+  return ERROR_INVALID_VALUE;
+}
+
+CUresult cuDeviceGetCount(int *count) {
+  *count = hasDevice() ? 1 : 0;
+  return SUCCESS;
+}
+
+CUresult cuDeviceGet(int *device, int ordinal) {
+  if (!hasDevice() || ordinal != 0)
+    return ERROR_INVALID_VALUE;
+  *device = 0;
+  return SUCCESS;
+}
+
+CUresult cuDeviceGetName(char *name, int length, int device) {
+  (void)device;
+  strncpy(name, "attic fake CUDA device", (size_t)length);
+  return SUCCESS;
+}
+
+CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
+  (void)device;
+  switch (attribute) {
+  case 16: *value = 4; return SUCCESS;          /* multiprocessors */
+  case 75: *value = 8; return SUCCESS;          /* compute capability */
+  case 76: *value = 0; return SUCCESS;
+  case 97: *value = 160 * 1024; return SUCCESS; /* shared memory opt-in */
+  }
+  return ERROR_INVALID_VALUE;
+}
+
+CUresult cuDeviceTotalMem_v2(size_t *bytes, int device) {
+  (void)device;
+  *bytes = (size_t)1 << 30;
+  return SUCCESS;
+}
+
+static int contextTag;
+CUresult cuDevicePrimaryCtxRetain(void **context, int device) {
+  (void)device;
+  *context = &contextTag;
+  return SUCCESS;
+}
+CUresult cuDevicePrimaryCtxRelease_v2(int device) {
+  (void)device;
+  return SUCCESS;
+}
+CUresult cuCtxSetCurrent(void *context) {
+  return context == &contextTag ? SUCCESS : ERROR_INVALID_VALUE;
+}
+CUresult cuCtxSynchronize(void) { return SUCCESS; }
+
+CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t bytes) {
+  void *p = malloc(bytes);
+  if (!p)
+    return ERROR_INVALID_VALUE;
+  ++attic_fake_live_allocations;
+  *ptr = (CUdeviceptr)(uintptr_t)p;
+  return SUCCESS;
+}
+CUresult cuMemAllocManaged(CUdeviceptr *ptr, size_t bytes, unsigned flags) {
+  (void)flags;
+  return cuMemAlloc_v2(ptr, bytes);
+}
+CUresult cuMemFree_v2(CUdeviceptr ptr) {
+  --attic_fake_live_allocations;
+  free((void *)(uintptr_t)ptr);
+  return SUCCESS;
+}
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
+                       void *stream) {
+  (void)stream;
+  memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
+  return SUCCESS;
+}
+CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count,
+                          void *stream) {
+  (void)stream;
+  for (size_t i = 0; i < count; ++i)
+    memcpy((char *)(uintptr_t)dst + 4 * i, &value, 4);
+  return SUCCESS;
+}
+CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count,
+                          void *stream) {
+  (void)stream;
+  for (size_t i = 0; i < count; ++i)
+    memcpy((char *)(uintptr_t)dst + 2 * i, &value, 2);
+  return SUCCESS;
+}
+CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t count,
+                         void *stream) {
+  (void)stream;
+  memset((void *)(uintptr_t)dst, value, count);
+  return SUCCESS;
+}
+CUresult cuMemHostRegister_v2(void *ptr, size_t bytes, unsigned flags) {
+  (void)ptr, (void)bytes, (void)flags;
+  return SUCCESS;
+}
+CUresult cuMemHostUnregister(void *ptr) {
+  (void)ptr;
+  return SUCCESS;
+}
+
+/* Fake device memory is host memory: report every pointer as unknown to
+ * the driver, as a real driver does for plain host memory. */
+CUresult cuPointerGetAttribute(void *data, int attribute, CUdeviceptr ptr) {
+  (void)data, (void)attribute, (void)ptr;
+  return ERROR_INVALID_VALUE;
+}
+
+CUresult cuModuleLoadData(void **module, const void *image) {
+  (void)image;
+  *module = noopKernels() ? &moduleTag : NULL;
+  return noopKernels() ? SUCCESS : ERROR_INVALID_IMAGE;
+}
+CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned count,
+                            int *options, void **values) {
+  (void)image;
+  *module = NULL;
+  if (noopKernels()) {
+    *module = &moduleTag;
+    return SUCCESS;
+  }
+  char *log = NULL;
+  size_t logSize = 0;
+  for (unsigned i = 0; i < count; ++i) {
+    if (options[i] == 5) /* CU_JIT_ERROR_LOG_BUFFER */
+      log = (char *)values[i];
+    if (options[i] == 6) /* CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES */
+      logSize = (size_t)(uintptr_t)values[i];
+  }
+  if (log && logSize > 0) {
+    strncpy(log, "ptxas fatal: the fake driver compiles no PTX", logSize);
+    log[logSize - 1] = '\0';
+  }
+  return ERROR_INVALID_PTX;
+}
+CUresult cuModuleUnload(void *module) {
+  (void)module;
+  return SUCCESS;
+}
+CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
+  (void)name;
+  *function = noopKernels() && module == &moduleTag ? &functionTag : NULL;
+  return *function ? SUCCESS : ERROR_NOT_FOUND;
+}
+CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
+  (void)function;
+  if (attribute == 8)
+    attic_fake_set_shared_memory = value;
+  return SUCCESS;
+}
+CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz, unsigned smem,
+                        void *stream, void **params, void **extra) {
+  (void)function, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz;
+  (void)smem, (void)stream, (void)params, (void)extra;
+  ++attic_fake_launches;
+  return SUCCESS;
+}
+CUresult cuLaunchKernelEx(const void *config, void *function, void **params,
+                          void **extra) {
+  (void)config, (void)function, (void)params, (void)extra;
+  ++attic_fake_launches;
+  return SUCCESS;
+}
+
+CUresult cuStreamCreate(void **stream, unsigned flags) {
+  (void)flags;
+  *stream = malloc(1);
+  return SUCCESS;
+}
+CUresult cuStreamDestroy_v2(void *stream) {
+  free(stream);
+  return SUCCESS;
+}
+CUresult cuStreamSynchronize(void *stream) {
+  (void)stream;
+  return SUCCESS;
+}
+CUresult cuStreamWaitEvent(void *stream, void *event, unsigned flags) {
+  (void)stream, (void)event, (void)flags;
+  return SUCCESS;
+}
+CUresult cuEventCreate(void **event, unsigned flags) {
+  (void)flags;
+  *event = malloc(1);
+  return SUCCESS;
+}
+CUresult cuEventDestroy_v2(void *event) {
+  free(event);
+  return SUCCESS;
+}
+CUresult cuEventRecord(void *event, void *stream) {
+  (void)event, (void)stream;
+  return SUCCESS;
+}
+CUresult cuEventSynchronize(void *event) {
+  (void)event;
+  return SUCCESS;
+}
+CUresult cuEventElapsedTime_v2(float *ms, void *start, void *end) {
+  (void)start, (void)end;
+  *ms = 1.5f;
+  return SUCCESS;
+}
