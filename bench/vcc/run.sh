@@ -6,7 +6,7 @@
 #
 # Environment: BUILD (default build), BENCH (timed runs per VCC config,
 # default 3), DENSE_BENCH (default 2), VCC_NS (default "4096 16384 65536
-# 131072"), DENSE_NS (default "4096 16384"), PHASES (1: also the noattn
+# 131072"), DENSE_NS (default "4096 16384"; empty: no dense runs), PHASES (1: also the noattn
 # and none bodies, default 1), SEED (default 3).
 # OPENBLAS_CORETYPE defaults to SkylakeX (Debian's OpenBLAS misdetects
 # these CPUs, see TOOLCHAIN.md) and KMP_BLOCKTIME to 0 (libomp's spinning
@@ -30,8 +30,8 @@ BUILD=${BUILD:-$ROOT/build}
 OUT=${1:-$ROOT/bench/results/vcc}
 BENCH=${BENCH:-3}
 DENSE_BENCH=${DENSE_BENCH:-2}
-VCC_NS=${VCC_NS:-"4096 16384 65536 131072"}
-DENSE_NS=${DENSE_NS:-"4096 16384"}
+VCC_NS=${VCC_NS-"4096 16384 65536 131072"}
+DENSE_NS=${DENSE_NS-"4096 16384"}
 PHASES=${PHASES:-1}
 SEED=${SEED:-3}
 export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-SkylakeX}
