@@ -185,15 +185,6 @@ std::optional<attic_dtype> dtypeOf(Type type) {
   return std::nullopt;
 }
 
-std::string shapeString(ArrayRef<int64_t> shape) {
-  std::string text;
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (i)
-      text += "x";
-    text += ShapedType::isDynamic(shape[i]) ? "?" : std::to_string(shape[i]);
-  }
-  return text;
-}
 
 /// A ranked memref descriptor as the LLVM lowering lays it out:
 /// {allocated, aligned, offset, sizes[rank], strides[rank]}, all 8 bytes.
@@ -365,66 +356,15 @@ LogicalResult
 attic::CpuExecutable::run(ArrayRef<const attic_tensor *> inputs,
                           SmallVectorImpl<attic_tensor> &outputs,
                           std::string &error) {
-  if (inputs.size() != signature_.inputs.size()) {
-    error = "@" + entry_ + " takes " +
-            std::to_string(signature_.inputs.size()) + " arguments, got " +
-            std::to_string(inputs.size());
+  PackedCall call;
+  if (failed(call.pack(entry_, signature_, inputs, error)))
     return failure();
-  }
-  // Packed calling convention: one void* per scalar of the lowered
-  // signature (each memref expands to 3 + 2*rank scalars), then one pointer
-  // to the returned struct of descriptors.
-  std::vector<std::vector<int64_t>> argStorage;
-  std::vector<void *> packed;
-  argStorage.reserve(inputs.size());
-  for (auto [i, input] : llvm::enumerate(inputs)) {
-    const TensorSpec &spec = signature_.inputs[i];
-    if (input->dtype != spec.dtype ||
-        input->rank != static_cast<int32_t>(spec.shape.size())) {
-      error = "argument #" + std::to_string(i) + " of @" + entry_ +
-              " must be " + attic_dtype_name(spec.dtype) + " of shape " +
-              shapeString(spec.shape) + ", got " +
-              attic_dtype_name(input->dtype) + " of rank " +
-              std::to_string(input->rank);
-      return failure();
-    }
-    SmallVector<int64_t> actual(input->shape, input->shape + input->rank);
-    for (auto [d, size] : llvm::enumerate(spec.shape)) {
-      if (!ShapedType::isDynamic(size) && size != actual[d]) {
-        error = "argument #" + std::to_string(i) + " of @" + entry_ +
-                " must have shape " + shapeString(spec.shape) + ", got " +
-                shapeString(actual);
-        return failure();
-      }
-    }
-    int64_t rank = input->rank;
-    std::vector<int64_t> words(3 + 2 * rank);
-    std::memcpy(&words[0], &input->data, sizeof(void *));
-    std::memcpy(&words[1], &input->data, sizeof(void *));
-    words[2] = 0;
-    int64_t stride = 1;
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      words[3 + d] = input->shape[d];
-      words[3 + rank + d] = stride;
-      stride *= input->shape[d];
-    }
-    argStorage.push_back(std::move(words));
-  }
-  for (std::vector<int64_t> &words : argStorage)
-    for (int64_t &word : words)
-      packed.push_back(&word);
-
-  size_t resultWords = 0;
-  for (const TensorSpec &spec : signature_.results)
-    resultWords += 3 + 2 * spec.shape.size();
-  std::vector<int64_t> resultStorage(std::max<size_t>(resultWords, 1));
-  if (!signature_.results.empty())
-    packed.push_back(resultStorage.data());
+  int64_t *resultStorage = call.results();
 
   heapCounter().reset();
   attic_rt_take_error(nullptr, 0); // drop a report left by an earlier run
   size_t firstOutput = outputs.size();
-  if (llvm::Error err = engine_->invokePacked(entry_, packed)) {
+  if (llvm::Error err = engine_->invokePacked(entry_, call.pointerList())) {
     error = "invoking @" + entry_ + " failed: " + llvm::toString(std::move(err));
     return failure();
   }
@@ -497,4 +437,70 @@ attic::HeapStats attic::CpuExecutable::lastHeapStats() const {
   HeapCounter &counter = heapCounter();
   std::lock_guard<std::mutex> lock(counter.mutex);
   return {counter.peak, counter.count};
+}
+
+std::string attic::shapeString(ArrayRef<int64_t> shape) {
+  std::string text;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i)
+      text += "x";
+    text += ShapedType::isDynamic(shape[i]) ? "?" : std::to_string(shape[i]);
+  }
+  return text;
+}
+
+LogicalResult attic::PackedCall::pack(StringRef entry,
+                                      const EntrySignature &signature,
+                                      ArrayRef<const attic_tensor *> inputs,
+                                      std::string &error) {
+  if (inputs.size() != signature.inputs.size()) {
+    error = "@" + entry.str() + " takes " +
+            std::to_string(signature.inputs.size()) + " arguments, got " +
+            std::to_string(inputs.size());
+    return failure();
+  }
+  arguments_.clear();
+  pointers_.clear();
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    const TensorSpec &spec = signature.inputs[i];
+    if (input->dtype != spec.dtype ||
+        input->rank != static_cast<int32_t>(spec.shape.size())) {
+      error = "argument #" + std::to_string(i) + " of @" + entry.str() +
+              " must be " + attic_dtype_name(spec.dtype) + " of shape " +
+              shapeString(spec.shape) + ", got " +
+              attic_dtype_name(input->dtype) + " of rank " +
+              std::to_string(input->rank);
+      return failure();
+    }
+    SmallVector<int64_t> actual(input->shape, input->shape + input->rank);
+    for (auto [d, size] : llvm::enumerate(spec.shape)) {
+      if (!ShapedType::isDynamic(size) && size != actual[d]) {
+        error = "argument #" + std::to_string(i) + " of @" + entry.str() +
+                " must have shape " + shapeString(spec.shape) + ", got " +
+                shapeString(actual);
+        return failure();
+      }
+    }
+    int64_t rank = input->rank;
+    std::vector<int64_t> words(3 + 2 * rank);
+    std::memcpy(&words[0], &input->data, sizeof(void *));
+    std::memcpy(&words[1], &input->data, sizeof(void *));
+    words[2] = 0;
+    for (int64_t d = rank - 1, stride = 1; d >= 0; --d) {
+      words[3 + d] = input->shape[d];
+      words[3 + rank + d] = stride;
+      stride *= input->shape[d];
+    }
+    arguments_.push_back(std::move(words));
+  }
+  for (std::vector<int64_t> &words : arguments_)
+    for (int64_t &word : words)
+      pointers_.push_back(&word);
+  size_t resultWords = 0;
+  for (const TensorSpec &spec : signature.results)
+    resultWords += 3 + 2 * spec.shape.size();
+  results_.assign(std::max<size_t>(resultWords, 1), 0);
+  if (!signature.results.empty())
+    pointers_.push_back(results_.data());
+  return success();
 }

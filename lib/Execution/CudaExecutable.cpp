@@ -32,15 +32,6 @@ namespace {
 
 constexpr llvm::StringLiteral kAtticCudaPipeline = "attic-cuda-pipeline";
 
-std::string shapeString(ArrayRef<int64_t> shape) {
-  std::string text;
-  for (size_t i = 0; i < shape.size(); ++i)
-    text += (i ? "x" : "") + (ShapedType::isDynamic(shape[i])
-                                  ? std::string("?")
-                                  : std::to_string(shape[i]));
-  return text;
-}
-
 std::string takeCudaError() {
   char message[1024];
   if (attic_cuda_take_error(message, sizeof(message)) == ATTIC_OK)
@@ -290,59 +281,16 @@ LogicalResult
 attic::CudaExecutable::run(ArrayRef<const attic_tensor *> inputs,
                            SmallVectorImpl<attic_tensor> &outputs,
                            std::string &error) {
-  if (inputs.size() != signature_.inputs.size()) {
-    error = "@" + entry_ + " takes " +
-            std::to_string(signature_.inputs.size()) + " arguments, got " +
-            std::to_string(inputs.size());
+  PackedCall call;
+  if (failed(call.pack(entry_, signature_, inputs, error)))
     return failure();
-  }
-  // Packed calling convention, as for the CPU: one void* per scalar of the
-  // lowered signature (a memref is {allocated, aligned, offset, sizes,
-  // strides}), then a pointer to the returned struct of descriptors.
-  std::vector<std::vector<int64_t>> argStorage;
-  for (auto [i, input] : llvm::enumerate(inputs)) {
-    const TensorSpec &spec = signature_.inputs[i];
-    SmallVector<int64_t> actual(input->shape, input->shape + input->rank);
-    bool fits = input->dtype == spec.dtype &&
-                actual.size() == spec.shape.size();
-    for (size_t d = 0; fits && d < actual.size(); ++d)
-      fits = ShapedType::isDynamic(spec.shape[d]) || spec.shape[d] == actual[d];
-    if (!fits) {
-      error = "argument #" + std::to_string(i) + " of @" + entry_ +
-              " must be " + attic_dtype_name(spec.dtype) + " of shape " +
-              shapeString(spec.shape) + ", got " +
-              attic_dtype_name(input->dtype) + " of shape " +
-              shapeString(actual);
-      return failure();
-    }
-    int64_t rank = input->rank;
-    std::vector<int64_t> words(3 + 2 * rank);
-    std::memcpy(&words[0], &input->data, sizeof(void *));
-    std::memcpy(&words[1], &input->data, sizeof(void *));
-    words[2] = 0;
-    for (int64_t d = rank - 1, stride = 1; d >= 0; --d) {
-      words[3 + d] = input->shape[d];
-      words[3 + rank + d] = stride;
-      stride *= input->shape[d];
-    }
-    argStorage.push_back(std::move(words));
-  }
-  std::vector<void *> packed;
-  for (std::vector<int64_t> &words : argStorage)
-    for (int64_t &word : words)
-      packed.push_back(&word);
-  size_t resultWords = 0;
-  for (const TensorSpec &spec : signature_.results)
-    resultWords += 3 + 2 * spec.shape.size();
-  std::vector<int64_t> resultStorage(std::max<size_t>(resultWords, 1));
-  if (!signature_.results.empty())
-    packed.push_back(resultStorage.data());
+  int64_t *resultStorage = call.results();
 
   takeCudaError(); // an earlier run's leftovers are not this run's
   attic_rt_take_error(nullptr, 0);
   attic_cuda_set_kernel_timing(1);
   attic_cuda_kernel_time(nullptr, nullptr, nullptr, 0);
-  if (llvm::Error err = engine_->invokePacked(entry_, packed)) {
+  if (llvm::Error err = engine_->invokePacked(entry_, call.pointerList())) {
     error = "invoking @" + entry_ + " failed: " + llvm::toString(std::move(err));
     return failure();
   }

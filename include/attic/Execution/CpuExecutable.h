@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace mlir {
 class ExecutionEngine;
@@ -37,6 +38,35 @@ struct TensorSpec {
 struct EntrySignature {
   llvm::SmallVector<TensorSpec> inputs;
   llvm::SmallVector<TensorSpec> results;
+};
+
+/// "AxBx?": a shape for messages.
+std::string shapeString(llvm::ArrayRef<int64_t> shape);
+
+/// The arguments of one call in ExecutionEngine::invokePacked's convention,
+/// for an entry whose arguments and results are memrefs (the CPU and CUDA
+/// executables): one pointer per scalar of the lowered signature (a memref
+/// expands to allocated, aligned, offset, sizes, strides), then one pointer
+/// to the returned struct of result descriptors.
+class PackedCall {
+public:
+  /// Checks `inputs` against the signature (dtype, rank, static sizes; a
+  /// one-line message naming the argument otherwise) and lays out their
+  /// contiguous descriptors and the space for the results.
+  mlir::LogicalResult pack(llvm::StringRef entry,
+                           const EntrySignature &signature,
+                           llvm::ArrayRef<const attic_tensor *> inputs,
+                           std::string &error);
+  void **pointers() { return pointers_.data(); }
+  std::vector<void *> &pointerList() { return pointers_; }
+  /// The result descriptors after the call: 3 + 2 * rank words each, in
+  /// order.
+  int64_t *results() { return results_.data(); }
+
+private:
+  std::vector<std::vector<int64_t>> arguments_;
+  std::vector<int64_t> results_;
+  std::vector<void *> pointers_;
 };
 
 /// Registers what an executable attic module may contain: all upstream

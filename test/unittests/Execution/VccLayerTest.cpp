@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompiledHarness.h"
 #include "attic/Execution/CpuExecutable.h"
 #include "attic/Reference/Vcc.h"
 #include "attic/runtime/Runtime.h"
@@ -56,26 +57,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // Harness
 //===----------------------------------------------------------------------===//
 
-struct Tensor {
-  attic_tensor t{};
-  Tensor() = default;
-  Tensor(attic_dtype dtype, std::vector<int64_t> shape) {
-    char err[256];
-    if (attic_tensor_alloc(&t, dtype, static_cast<int32_t>(shape.size()),
-                           shape.data(), err, sizeof(err)) != ATTIC_OK)
-      ADD_FAILURE() << err;
-  }
-  Tensor(const Tensor &) = delete;
-  Tensor(Tensor &&o) noexcept : t(o.t) { o.t = attic_tensor{}; }
-  Tensor &operator=(Tensor &&o) noexcept {
-    std::swap(t, o.t);
-    return *this;
-  }
-  ~Tensor() { attic_tensor_free(&t); }
-  double operator[](int64_t i) const { return attic_tensor_get(&t, i); }
-  void set(int64_t i, double v) { attic_tensor_set(&t, i, v); }
-  int64_t numel() const { return attic_tensor_numel(&t); }
-};
+using attic::testing::Compiled;
+using attic::testing::Tensor;
 
 std::string readSource(const std::string &relative) {
   std::ifstream in(std::string(ATTIC_SOURCE_DIR) + "/" + relative);
@@ -95,49 +78,6 @@ std::string replaceAll(std::string text, const std::string &from,
   return text;
 }
 
-class Compiled {
-public:
-  Compiled(const std::string &source, const std::string &entry) {
-    mlir::DialectRegistry registry;
-    attic::registerExecutionDialects(registry);
-    context = std::make_unique<mlir::MLIRContext>(registry);
-    mlir::OwningOpRef<mlir::ModuleOp> module =
-        mlir::parseSourceString<mlir::ModuleOp>(source, context.get());
-    if (!module) {
-      ADD_FAILURE() << "cannot parse @" << entry;
-      return;
-    }
-    std::string error;
-    attic::CpuPipelineOptions options;
-    exe = attic::CpuExecutable::compile(*module, entry, options, error);
-    if (!exe)
-      ADD_FAILURE() << "cannot compile @" << entry << ": " << error;
-  }
-
-  std::vector<Tensor> run(const std::vector<const Tensor *> &inputs) {
-    std::vector<Tensor> results;
-    if (!exe)
-      return results;
-    llvm::SmallVector<const attic_tensor *> in;
-    for (const Tensor *t : inputs)
-      in.push_back(&t->t);
-    llvm::SmallVector<attic_tensor> out;
-    std::string error;
-    if (mlir::failed(exe->run(in, out, error))) {
-      ADD_FAILURE() << error;
-      return results;
-    }
-    for (attic_tensor &o : out) {
-      Tensor t;
-      t.t = o;
-      results.push_back(std::move(t));
-    }
-    return results;
-  }
-
-  std::unique_ptr<mlir::MLIRContext> context;
-  std::unique_ptr<attic::CpuExecutable> exe;
-};
 
 /// splitmix64: deterministic on every platform.
 struct Rng {

@@ -1,0 +1,100 @@
+//===- CompiledHarness.h - Run compiled attic functions in GoogleTests ----===//
+//
+// Shared by the GoogleTests that JIT-compile MLIR with attic-cpu-pipeline
+// (CpuExecutable) and check the results: a self-freeing host tensor and a
+// compiled entry function that runs on them. Failures are reported with
+// ADD_FAILURE, so a test goes on to its next check.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTIC_TEST_UNITTESTS_COMMON_COMPILEDHARNESS_H
+#define ATTIC_TEST_UNITTESTS_COMMON_COMPILEDHARNESS_H
+
+#include "attic/Execution/CpuExecutable.h"
+#include "attic/runtime/Runtime.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace attic::testing {
+
+/// A host tensor that frees itself.
+struct Tensor {
+  attic_tensor t{};
+  Tensor() = default;
+  Tensor(attic_dtype dtype, std::vector<int64_t> shape) {
+    char err[256];
+    if (attic_tensor_alloc(&t, dtype, static_cast<int32_t>(shape.size()),
+                           shape.data(), err, sizeof(err)) != ATTIC_OK)
+      ADD_FAILURE() << err;
+  }
+  Tensor(const Tensor &) = delete;
+  Tensor(Tensor &&o) noexcept : t(o.t) { o.t = attic_tensor{}; }
+  Tensor &operator=(Tensor &&o) noexcept {
+    std::swap(t, o.t);
+    return *this;
+  }
+  ~Tensor() { attic_tensor_free(&t); }
+  double operator[](int64_t i) const { return attic_tensor_get(&t, i); }
+  void set(int64_t i, double v) { attic_tensor_set(&t, i, v); }
+  int64_t numel() const { return attic_tensor_numel(&t); }
+  int64_t dim(int i) const { return t.shape[i]; }
+};
+
+/// One entry function compiled with the default attic-cpu-pipeline options.
+class Compiled {
+public:
+  Compiled(const std::string &source, const std::string &entry) {
+    mlir::DialectRegistry registry;
+    attic::registerExecutionDialects(registry);
+    context = std::make_unique<mlir::MLIRContext>(registry);
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        mlir::parseSourceString<mlir::ModuleOp>(source, context.get());
+    if (!module) {
+      ADD_FAILURE() << "cannot parse @" << entry;
+      return;
+    }
+    std::string error;
+    attic::CpuPipelineOptions options;
+    exe = attic::CpuExecutable::compile(*module, entry, options, error);
+    if (!exe)
+      ADD_FAILURE() << "cannot compile @" << entry << ": " << error;
+  }
+
+  std::vector<Tensor> run(const std::vector<const Tensor *> &inputs) {
+    std::vector<Tensor> results;
+    if (!exe)
+      return results;
+    llvm::SmallVector<const attic_tensor *> in;
+    for (const Tensor *t : inputs)
+      in.push_back(&t->t);
+    llvm::SmallVector<attic_tensor> out;
+    std::string error;
+    if (mlir::failed(exe->run(in, out, error))) {
+      ADD_FAILURE() << error;
+      return results;
+    }
+    for (attic_tensor &o : out) {
+      Tensor t;
+      t.t = o;
+      results.push_back(std::move(t));
+    }
+    return results;
+  }
+
+  std::unique_ptr<mlir::MLIRContext> context;
+  std::unique_ptr<attic::CpuExecutable> exe;
+};
+
+} // namespace attic::testing
+
+#endif // ATTIC_TEST_UNITTESTS_COMMON_COMPILEDHARNESS_H
