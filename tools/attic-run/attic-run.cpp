@@ -73,7 +73,8 @@ static cl::opt<bool> check("check",
 static cl::opt<double>
     tolerance("tolerance", cl::init(-1.0),
               cl::desc("Largest max-relative error --check accepts (default: "
-                       "1e-5 for f32 results, 1e-2 for f16/bf16)"));
+                       "1e-5 for f32 results, 1e-2 for f16/bf16, "
+                       "0 (exact) for integers and i1)"));
 static cl::opt<unsigned> benchRuns("bench", cl::init(0),
                                    cl::desc("Time N runs, report the median"));
 static cl::opt<std::string> target("target", cl::init("cpu"),
@@ -193,7 +194,16 @@ double maskProbabilityOf(unsigned index) {
 }
 
 double defaultTolerance(attic_dtype dtype) {
-  return dtype == ATTIC_F32 || dtype == ATTIC_F64 ? 1e-5 : 1e-2;
+  switch (dtype) {
+  case ATTIC_F32:
+  case ATTIC_F64:
+    return 1e-5;
+  case ATTIC_F16:
+  case ATTIC_BF16:
+    return 1e-2;
+  default: // integers and i1 (indices, masks) must match exactly
+    return 0.0;
+  }
 }
 } // namespace
 
