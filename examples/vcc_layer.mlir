@@ -62,7 +62,6 @@ func.func @vcc_layer(
   %zero = arith.constant 0.0 : f32
   %eps = arith.constant 1.0e-5 : f32
   %dim = arith.constant 32.0 : f32
-  %num_vip = arith.constant 8 : index
 
   //===--------------------------------------------------------------------===//
   // Once per stack of layers: reorder into [P; C] and build the tree T(C).
@@ -353,22 +352,9 @@ func.func @vcc_layer(
   //===--------------------------------------------------------------------===//
   %c_new = attic.tree_materialize %tree_new
       : !attic.tree<2x120x32xf32, fanouts = [8, 15]> -> tensor<2x120x32xf32>
-  // x_new = [P; C]. (Written as a tensor.generate rather than tensor.concat:
-  // concat bufferizes to copies into strided subviews, which lower to calls
-  // of memrefCopy, a function the JIT does not provide.)
-  %x_new = tensor.generate {
-  ^bb0(%b: index, %i: index, %e: index):
-    %in_p = arith.cmpi ult, %i, %num_vip : index
-    %value = scf.if %in_p -> (f32) {
-      %from_p = tensor.extract %p_new[%b, %i, %e] : tensor<2x8x32xf32>
-      scf.yield %from_p : f32
-    } else {
-      %i_c = arith.subi %i, %num_vip : index
-      %from_c = tensor.extract %c_new[%b, %i_c, %e] : tensor<2x120x32xf32>
-      scf.yield %from_c : f32
-    }
-    tensor.yield %value : f32
-  } : tensor<2x128x32xf32>
+  // x_new = [P; C].
+  %x_new = tensor.concat dim(1) %p_new, %c_new
+      : (tensor<2x8x32xf32>, tensor<2x120x32xf32>) -> tensor<2x128x32xf32>
   %result = attic.gather_rows %x_new[%inverse]
       : tensor<2x128x32xf32>, tensor<2x128xi64> -> tensor<2x128x32xf32>
   return %result, %j : tensor<2x128x32xf32>, tensor<2x43xi64>

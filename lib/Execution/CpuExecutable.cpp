@@ -17,6 +17,8 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -99,70 +101,6 @@ void *trackedRealloc(void *ptr, size_t size) {
 void trackedFree(void *ptr) {
   heapCounter().forget(ptr);
   std::free(ptr);
-}
-
-/// The `memrefCopy` that upstream's memref-to-LLVM lowering calls for a
-/// memref.copy between buffers that are not both contiguous (e.g. into a
-/// strided subview, as `tensor.concat` bufferizes to). Same ABI as
-/// mlir_c_runner_utils' (which Debian ships, but the JIT process does not
-/// load): element size, then two unranked descriptors {rank, ranked
-/// descriptor*}, each ranked descriptor {allocated, aligned, offset,
-/// sizes[rank], strides[rank]} with strides in elements.
-struct UnrankedDescriptor {
-  int64_t rank;
-  void *descriptor;
-};
-extern "C" void atticMemrefCopy(int64_t elementSize, UnrankedDescriptor *src,
-                                UnrankedDescriptor *dst) {
-  struct View {
-    char *data;
-    const int64_t *sizes, *strides;
-  };
-  auto view = [](UnrankedDescriptor *u) {
-    auto *words = static_cast<int64_t *>(u->descriptor);
-    char *aligned = reinterpret_cast<char **>(words)[1];
-    return View{aligned, words + 3, words + 3 + u->rank};
-  };
-  int64_t rank = src->rank;
-  View from = view(src), to = view(dst);
-  from.data += static_cast<int64_t *>(src->descriptor)[2] * elementSize;
-  to.data += static_cast<int64_t *>(dst->descriptor)[2] * elementSize;
-  int64_t total = 1;
-  for (int64_t d = 0; d < rank; ++d)
-    total *= from.sizes[d];
-  if (total == 0)
-    return;
-  if (rank == 0) {
-    std::memcpy(to.data, from.data, elementSize);
-    return;
-  }
-  // Odometer over all dims but the innermost; the innermost row is one
-  // memcpy when both sides have unit stride there.
-  std::vector<int64_t> index(rank, 0);
-  int64_t inner = from.sizes[rank - 1];
-  bool unit = from.strides[rank - 1] == 1 && to.strides[rank - 1] == 1;
-  for (int64_t done = 0; done < total; done += inner) {
-    int64_t fromOffset = 0, toOffset = 0;
-    for (int64_t d = 0; d + 1 < rank; ++d) {
-      fromOffset += index[d] * from.strides[d];
-      toOffset += index[d] * to.strides[d];
-    }
-    if (unit) {
-      std::memcpy(to.data + toOffset * elementSize,
-                  from.data + fromOffset * elementSize, inner * elementSize);
-    } else {
-      for (int64_t i = 0; i < inner; ++i)
-        std::memcpy(
-            to.data + (toOffset + i * to.strides[rank - 1]) * elementSize,
-            from.data + (fromOffset + i * from.strides[rank - 1]) * elementSize,
-            elementSize);
-    }
-    for (int64_t d = rank - 2; d >= 0; --d) {
-      if (++index[d] < from.sizes[d])
-        break;
-      index[d] = 0;
-    }
-  }
 }
 
 std::optional<attic_dtype> dtypeOf(Type type) {
@@ -287,11 +225,7 @@ attic::CpuExecutable::compile(ModuleOp module, StringRef entry,
     }
   }
 
-  static std::once_flag targetsInitialized;
-  std::call_once(targetsInitialized, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-  });
+  initializeJit();
   DialectRegistry registry;
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
@@ -335,7 +269,6 @@ attic::CpuExecutable::compile(ModuleOp module, StringRef entry,
     bind("aligned_alloc", reinterpret_cast<void *>(&trackedAlignedAlloc));
     bind("realloc", reinterpret_cast<void *>(&trackedRealloc));
     bind("free", reinterpret_cast<void *>(&trackedFree));
-    bind("memrefCopy", reinterpret_cast<void *>(&atticMemrefCopy));
     // Data-dependent errors found by compiled code (Runtime.h).
     bind("attic_rt_report_error",
          reinterpret_cast<void *>(&attic_rt_report_error));
@@ -503,4 +436,21 @@ LogicalResult attic::PackedCall::pack(StringRef entry,
   if (!signature.results.empty())
     pointers_.push_back(results_.data());
   return success();
+}
+
+void attic::initializeJit() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+#ifdef ATTIC_MLIR_C_RUNNER_UTILS
+    // MLIR's C runner utilities, for the functions that upstream lowerings
+    // call from compiled code: memrefCopy (a memref.copy between buffers
+    // that are not both contiguous, e.g. tensor.concat into strided
+    // subviews). Loaded into the process, the JIT finds them there.
+    if (llvm::sys::fs::exists(ATTIC_MLIR_C_RUNNER_UTILS))
+      llvm::sys::DynamicLibrary::LoadLibraryPermanently(
+          ATTIC_MLIR_C_RUNNER_UTILS);
+#endif
+  });
 }

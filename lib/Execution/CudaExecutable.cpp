@@ -17,14 +17,11 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/Support/DynamicLibrary.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 
 using namespace mlir;
 
@@ -216,17 +213,7 @@ attic::CudaExecutable::compile(ModuleOp module, StringRef entry,
     }
   }
 
-  static std::once_flag targetsInitialized;
-  std::call_once(targetsInitialized, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-#ifdef ATTIC_MLIR_C_RUNNER_UTILS
-    // memrefCopy and friends, which host code may call (memref.copy).
-    if (llvm::sys::fs::exists(ATTIC_MLIR_C_RUNNER_UTILS))
-      llvm::sys::DynamicLibrary::LoadLibraryPermanently(
-          ATTIC_MLIR_C_RUNNER_UTILS);
-#endif
-  });
+  initializeJit();
   if (failed(checkExternalFunctions(*lowered, error)))
     return nullptr;
   auto transformer =

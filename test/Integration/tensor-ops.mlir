@@ -1,6 +1,6 @@
 // Upstream tensor ops around attic's: tensor.concat (it bufferizes to copies
-// into strided subviews, lowered to calls of memrefCopy, which the JIT binds
-// to attic's own), elementwise arith/math on whole tensors (turned into
+// into strided subviews, lowered to calls of memrefCopy from MLIR's C runner
+// utilities, which attic::initializeJit loads), elementwise arith/math on whole tensors (turned into
 // linalg.generic by the CPU pipeline), and an in-place update of an
 // argument: the compiled code must never write into its caller's buffers
 // (attic-readonly-arguments), which --check would see since it evaluates the

@@ -69,6 +69,11 @@ private:
   std::vector<void *> pointers_;
 };
 
+/// Once per process, before JIT-compiling (CPU and CUDA executables): the
+/// native target and asm printer, and MLIR's C runner utilities (memrefCopy
+/// for memref.copy) loaded into the process, where the JIT finds them.
+void initializeJit();
+
 /// Registers what an executable attic module may contain: all upstream
 /// dialects and extensions plus the attic dialect (attic-run, benchmarks).
 void registerExecutionDialects(mlir::DialectRegistry &registry);
