@@ -126,13 +126,6 @@ std::optional<attic_dtype> dtypeOf(Type type) {
 
 /// A ranked memref descriptor as the LLVM lowering lays it out:
 /// {allocated, aligned, offset, sizes[rank], strides[rank]}, all 8 bytes.
-struct Descriptor {
-  void *allocated;
-  void *aligned;
-  int64_t offset;
-  const int64_t *sizes;
-  const int64_t *strides;
-};
 } // namespace
 
 void attic::registerExecutionDialects(DialectRegistry &registry) {
@@ -292,8 +285,6 @@ attic::CpuExecutable::run(ArrayRef<const attic_tensor *> inputs,
   PackedCall call;
   if (failed(call.pack(entry_, signature_, inputs, error)))
     return failure();
-  int64_t *resultStorage = call.results();
-
   heapCounter().reset();
   attic_rt_take_error(nullptr, 0); // drop a report left by an earlier run
   size_t firstOutput = outputs.size();
@@ -304,45 +295,12 @@ attic::CpuExecutable::run(ArrayRef<const attic_tensor *> inputs,
 
   // Copy each result into a runtime tensor and release the compiled code's
   // buffer, unless it is one of the inputs (a function may return one).
-  size_t word = 0;
   SmallVector<void *> released;
-  for (const TensorSpec &spec : signature_.results) {
-    int64_t rank = spec.shape.size();
-    Descriptor desc;
-    std::memcpy(&desc.allocated, &resultStorage[word], sizeof(void *));
-    std::memcpy(&desc.aligned, &resultStorage[word + 1], sizeof(void *));
-    desc.offset = resultStorage[word + 2];
-    desc.sizes = &resultStorage[word + 3];
-    desc.strides = &resultStorage[word + 3 + rank];
-    word += 3 + 2 * rank;
-
+  for (auto [i, spec] : llvm::enumerate(signature_.results)) {
+    PackedCall::Result desc = call.result(i);
     attic_tensor out{};
-    char message[256];
-    if (attic_tensor_alloc(&out, spec.dtype, rank, desc.sizes, message,
-                           sizeof(message)) != ATTIC_OK) {
-      error = message;
+    if (failed(copyResult(desc, spec.dtype, out, error)))
       return failure();
-    }
-    size_t elementSize = attic_dtype_size(spec.dtype);
-    int64_t numel = attic_tensor_numel(&out);
-    const char *base = static_cast<const char *>(desc.aligned);
-    bool contiguous = true;
-    for (int64_t d = rank - 1, stride = 1; d >= 0; --d) {
-      contiguous &= desc.sizes[d] == 1 || desc.strides[d] == stride;
-      stride *= desc.sizes[d];
-    }
-    if (contiguous)
-      std::memcpy(out.data, base + desc.offset * elementSize,
-                  numel * elementSize);
-    for (int64_t flat = 0; !contiguous && flat < numel; ++flat) {
-      int64_t rest = flat, offset = desc.offset;
-      for (int64_t d = rank - 1; d >= 0; --d) {
-        offset += (rest % desc.sizes[d]) * desc.strides[d];
-        rest /= desc.sizes[d];
-      }
-      std::memcpy(static_cast<char *>(out.data) + flat * elementSize,
-                  base + offset * elementSize, elementSize);
-    }
     outputs.push_back(out);
 
     bool isInput = llvm::any_of(inputs, [&](const attic_tensor *input) {
@@ -433,6 +391,14 @@ LogicalResult attic::PackedCall::pack(StringRef entry,
   for (const TensorSpec &spec : signature.results)
     resultWords += 3 + 2 * spec.shape.size();
   results_.assign(std::max<size_t>(resultWords, 1), 0);
+  resultStart_.clear();
+  resultRank_.clear();
+  size_t word = 0;
+  for (const TensorSpec &spec : signature.results) {
+    resultStart_.push_back(word);
+    resultRank_.push_back(spec.shape.size());
+    word += 3 + 2 * spec.shape.size();
+  }
   if (!signature.results.empty())
     pointers_.push_back(results_.data());
   return success();
@@ -453,4 +419,49 @@ void attic::initializeJit() {
           ATTIC_MLIR_C_RUNNER_UTILS);
 #endif
   });
+}
+
+attic::PackedCall::Result attic::PackedCall::result(size_t index) const {
+  const int64_t *words = results_.data() + resultStart_[index];
+  size_t rank = resultRank_[index];
+  Result r;
+  std::memcpy(&r.allocated, &words[0], sizeof(void *));
+  std::memcpy(&r.aligned, &words[1], sizeof(void *));
+  r.offset = words[2];
+  r.sizes = ArrayRef<int64_t>(words + 3, rank);
+  r.strides = ArrayRef<int64_t>(words + 3 + rank, rank);
+  return r;
+}
+
+LogicalResult attic::copyResult(const PackedCall::Result &result,
+                                attic_dtype dtype, attic_tensor &out,
+                                std::string &error) {
+  int64_t rank = result.sizes.size();
+  char message[256];
+  if (attic_tensor_alloc(&out, dtype, rank, result.sizes.data(), message,
+                         sizeof(message)) != ATTIC_OK) {
+    error = message;
+    return failure();
+  }
+  size_t elementSize = attic_dtype_size(dtype);
+  int64_t numel = attic_tensor_numel(&out);
+  const char *base = static_cast<const char *>(result.aligned);
+  bool contiguous = true;
+  for (int64_t d = rank - 1, stride = 1; d >= 0; --d) {
+    contiguous &= result.sizes[d] == 1 || result.strides[d] == stride;
+    stride *= result.sizes[d];
+  }
+  if (contiguous && numel > 0)
+    std::memcpy(out.data, base + result.offset * elementSize,
+                numel * elementSize);
+  for (int64_t flat = 0; !contiguous && flat < numel; ++flat) {
+    int64_t rest = flat, at = result.offset;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      at += (rest % result.sizes[d]) * result.strides[d];
+      rest /= result.sizes[d];
+    }
+    std::memcpy(static_cast<char *>(out.data) + flat * elementSize,
+                base + at * elementSize, elementSize);
+  }
+  return success();
 }

@@ -271,8 +271,6 @@ attic::CudaExecutable::run(ArrayRef<const attic_tensor *> inputs,
   PackedCall call;
   if (failed(call.pack(entry_, signature_, inputs, error)))
     return failure();
-  int64_t *resultStorage = call.results();
-
   takeCudaError(); // an earlier run's leftovers are not this run's
   attic_rt_take_error(nullptr, 0);
   attic_cuda_set_kernel_timing(1);
@@ -297,17 +295,10 @@ attic::CudaExecutable::run(ArrayRef<const attic_tensor *> inputs,
   // Results: host memory allocated by the host code (malloc). Copy each
   // into a runtime tensor and free the original unless it is an input.
   size_t firstOutput = outputs.size();
-  size_t word = 0;
   SmallVector<void *> released;
-  for (const TensorSpec &spec : signature_.results) {
-    int64_t rank = spec.shape.size();
-    void *allocated, *aligned;
-    std::memcpy(&allocated, &resultStorage[word], sizeof(void *));
-    std::memcpy(&aligned, &resultStorage[word + 1], sizeof(void *));
-    int64_t offset = resultStorage[word + 2];
-    const int64_t *sizes = &resultStorage[word + 3];
-    const int64_t *strides = &resultStorage[word + 3 + rank];
-    word += 3 + 2 * rank;
+  for (auto [i, spec] : llvm::enumerate(signature_.results)) {
+    PackedCall::Result result = call.result(i);
+    void *allocated = result.allocated, *aligned = result.aligned;
     bool isInput = llvm::any_of(inputs, [&](const attic_tensor *input) {
       return input->data == allocated;
     });
@@ -333,30 +324,9 @@ attic::CudaExecutable::run(ArrayRef<const attic_tensor *> inputs,
       continue;
     }
     attic_tensor out{};
-    if (attic_tensor_alloc(&out, spec.dtype, rank, sizes, message,
-                           sizeof(message)) != ATTIC_OK) {
-      cudaError = message;
+    if (failed(copyResult(result, spec.dtype, out, cudaError))) {
       release();
       continue;
-    }
-    size_t elementSize = attic_dtype_size(spec.dtype);
-    int64_t numel = attic_tensor_numel(&out);
-    const char *base = static_cast<const char *>(aligned);
-    bool contiguous = true;
-    for (int64_t d = rank - 1, stride = 1; d >= 0; --d) {
-      contiguous &= sizes[d] == 1 || strides[d] == stride;
-      stride *= sizes[d];
-    }
-    if (contiguous && numel > 0)
-      std::memcpy(out.data, base + offset * elementSize, numel * elementSize);
-    for (int64_t flat = 0; !contiguous && flat < numel; ++flat) {
-      int64_t rest = flat, at = offset;
-      for (int64_t d = rank - 1; d >= 0; --d) {
-        at += (rest % sizes[d]) * strides[d];
-        rest /= sizes[d];
-      }
-      std::memcpy(static_cast<char *>(out.data) + flat * elementSize,
-                  base + at * elementSize, elementSize);
     }
     outputs.push_back(out);
     release();

@@ -57,17 +57,28 @@ public:
                            const EntrySignature &signature,
                            llvm::ArrayRef<const attic_tensor *> inputs,
                            std::string &error);
-  void **pointers() { return pointers_.data(); }
   std::vector<void *> &pointerList() { return pointers_; }
-  /// The result descriptors after the call: 3 + 2 * rank words each, in
-  /// order.
-  int64_t *results() { return results_.data(); }
+
+  /// Result `index` as the call returned it (a memref descriptor).
+  struct Result {
+    void *allocated, *aligned;
+    int64_t offset;
+    llvm::ArrayRef<int64_t> sizes, strides;
+  };
+  Result result(size_t index) const;
 
 private:
   std::vector<std::vector<int64_t>> arguments_;
   std::vector<int64_t> results_;
+  std::vector<size_t> resultStart_, resultRank_; // per result
   std::vector<void *> pointers_;
 };
+
+/// Copies the elements of a (possibly strided) result into a new row-major
+/// tensor `out` of `dtype`. Fails (out of memory, bad shape) with a message.
+mlir::LogicalResult copyResult(const PackedCall::Result &result,
+                               attic_dtype dtype, attic_tensor &out,
+                               std::string &error);
 
 /// Once per process, before JIT-compiling (CPU and CUDA executables): the
 /// native target and asm printer, and MLIR's C runner utilities (memrefCopy
