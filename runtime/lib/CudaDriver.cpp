@@ -398,40 +398,42 @@ attic_status attic_cuda_memcpy(void *dst, const void *src, size_t bytes,
                "cuMemcpyAsync", err, errLen);
 }
 
-attic_status attic_cuda_memset32(void *dst, uint32_t value, size_t count,
-                                 attic_cuda_stream stream, char *err,
-                                 size_t errLen) {
+namespace {
+/// The body of attic_cuda_memset{32,16,8}: `count` elements of `value`
+/// through the driver's cuMemsetD{32,16,8}Async.
+template <typename Value, typename Memset>
+attic_status memsetAsync(Memset memset, const char *name, void *dst,
+                         Value value, size_t count, attic_cuda_stream stream,
+                         char *err, size_t errLen) {
   if (count == 0)
     return ATTIC_OK;
   if (ready(err, errLen) != ATTIC_OK)
     return ATTIC_ERROR;
-  return check(api().cuMemsetD32Async(devicePtr(dst), value, count,
-                                      reinterpret_cast<CUstream>(stream)),
-               "cuMemsetD32Async", err, errLen);
+  return check(memset(devicePtr(dst), value, count,
+                      reinterpret_cast<CUstream>(stream)),
+               name, err, errLen);
+}
+} // namespace
+
+attic_status attic_cuda_memset32(void *dst, uint32_t value, size_t count,
+                                 attic_cuda_stream stream, char *err,
+                                 size_t errLen) {
+  return memsetAsync(api().cuMemsetD32Async, "cuMemsetD32Async", dst, value,
+                     count, stream, err, errLen);
 }
 
 attic_status attic_cuda_memset16(void *dst, uint16_t value, size_t count,
                                  attic_cuda_stream stream, char *err,
                                  size_t errLen) {
-  if (count == 0)
-    return ATTIC_OK;
-  if (ready(err, errLen) != ATTIC_OK)
-    return ATTIC_ERROR;
-  return check(api().cuMemsetD16Async(devicePtr(dst), value, count,
-                                      reinterpret_cast<CUstream>(stream)),
-               "cuMemsetD16Async", err, errLen);
+  return memsetAsync(api().cuMemsetD16Async, "cuMemsetD16Async", dst, value,
+                     count, stream, err, errLen);
 }
 
 attic_status attic_cuda_memset8(void *dst, uint8_t value, size_t count,
                                 attic_cuda_stream stream, char *err,
                                 size_t errLen) {
-  if (count == 0)
-    return ATTIC_OK;
-  if (ready(err, errLen) != ATTIC_OK)
-    return ATTIC_ERROR;
-  return check(api().cuMemsetD8Async(devicePtr(dst), value, count,
-                                     reinterpret_cast<CUstream>(stream)),
-               "cuMemsetD8Async", err, errLen);
+  return memsetAsync(api().cuMemsetD8Async, "cuMemsetD8Async", dst, value,
+                     count, stream, err, errLen);
 }
 
 attic_status attic_cuda_pointer_is_device(const void *ptr, int *isDevice,
