@@ -369,8 +369,12 @@ struct CompiledExamples {
 };
 
 CompiledExamples &examples() {
-  static CompiledExamples compiled;
-  return compiled;
+  // Compiled once for the tests that share it, and never destroyed: a JIT
+  // (ExecutionEngine, with libomp's threads alive) torn down by a static
+  // destructor after main returns crashed the process at exit in about one
+  // run in six; the tests' own Compiled objects are destroyed in the test.
+  static CompiledExamples *compiled = new CompiledExamples;
+  return *compiled;
 }
 
 /// The example's layer with budgets [15, 1]: every block split, r = n.
