@@ -262,7 +262,108 @@ def AtticGpuBlockAttention : Pass<"attic-gpu-block-attention", "::mlir::ModuleOp
     Option<"blockQ", "block-q", "int64_t", /*default=*/"0",
            "Query rows per thread block (16 per warp); 0: the op's block_q">,
     Option<"blockK", "block-k", "int64_t", /*default=*/"0",
-           "Keys per shared-memory tile; 0: the op's block_k">
+           "Keys per shared-memory tile; 0: the op's block_k">,
+    Option<"deviceOperands", "device-operands", "bool", /*default=*/"false",
+           "The operands are already device buffers (after attic-gpu-offload): launch on them without copies">
+  ];
+}
+
+def AtticGpuSimtAttention : Pass<"attic-gpu-simt-attention", "::mlir::ModuleOp"> {
+  let summary = "Lower bufferized attic.block_attention that the tensor-core kernel cannot run to SIMT loops for the GPU";
+  let description = [{
+    The tensor-core kernel of `attic-gpu-block-attention` covers f16/bf16
+    with static head dims that are multiples of 16 up to 128. This pass
+    rewrites every other memref-form `attic.block_attention` (f32, other
+    head dims, dynamic head dims; with `all`, every one) into an
+    `scf.parallel` over (batch, head, query row), one GPU thread per query
+    row after `attic-gpu-offload`. Each thread runs an `scf.for` over the
+    keys with an online softmax in f32 registers (`iter_args`, no memory
+    scratch); the value dimension is processed in chunks of `chunk` columns,
+    and the logits are recomputed for each chunk. The semantics are those of
+    the op: scale, `[B,Nk]` or `[B,H,Nk]` key bias, `[B,Nk]` key mask,
+    top-left causal layout, 0 for a row with no admissible key.
+
+    Example: `attic-opt --attic-gpu-simt-attention="all=true"`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"
+  ];
+  let options = [
+    Option<"all", "all", "bool", /*default=*/"false",
+           "Lower every block_attention, also those the tensor-core kernel supports">,
+    Option<"chunk", "chunk", "int64_t", /*default=*/"16",
+           "Value columns accumulated in registers per pass over the keys">,
+    Option<"blockQ", "block-q", "int64_t", /*default=*/"0",
+           "The tensor-core kernel's block_q, to decide what it supports (0: the op's)">,
+    Option<"blockK", "block-k", "int64_t", /*default=*/"0",
+           "The tensor-core kernel's block_k, to decide what it supports (0: the op's)">
+  ];
+}
+
+def AtticGpuOffload : Pass<"attic-gpu-offload", "::mlir::ModuleOp"> {
+  let summary = "Run a bufferized function's computation on the GPU: device buffers, gpu.launch per loop nest";
+  let description = [{
+    Makes the public functions of a bufferized module (after one-shot
+    bufferization, the deallocation pipeline, convert-bufferization-to-memref
+    and convert-linalg-to-parallel-loops) keep their data on the device and
+    compute in kernels, while their signature stays in host memory:
+
+    - each memref argument is copied to a device buffer at entry (and back
+      at exit unless it is marked `bufferization.writable = false`);
+    - every `memref.alloc` becomes a `gpu.alloc`, every `memref.dealloc` a
+      `gpu.dealloc`;
+    - every top-level `scf.parallel` becomes a `gpu.launch` with one thread
+      per iteration (the iteration space is linearized over a 1-D grid of
+      `block-size` threads per block and delinearized in the kernel; nested
+      loops run inside the thread);
+    - every `memref.copy` becomes a copy kernel (strided views included);
+    - the remaining computation at the top level (sequential `scf.for`
+      loops, loads and stores, `scf.if`) runs in a kernel of one thread,
+      consecutive ops in one kernel;
+    - calls of `attic_rt_report_error` inside kernels become an atomic
+      count and a record in a device error buffer, which the host reads at
+      exit and reports through the same runtime function;
+    - returned memrefs are copied into fresh host buffers.
+
+    `attic.block_attention` ops are left in place with device operands, for
+    `attic-gpu-block-attention{device-operands=true}`. Every async op is on
+    a local token chain that ends in a blocking `gpu.wait`. What cannot be
+    offloaded (an allocation inside a loop, a host use of a value computed
+    on the device, a reduction `scf.parallel`, a call) is an error naming
+    the op.
+
+    Example: `attic-opt --attic-gpu-offload`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block of the parallel-loop kernels">
+  ];
+}
+
+def AtticGpuEmulate : Pass<"attic-gpu-emulate", "::mlir::ModuleOp"> {
+  let summary = "Run host-side gpu.launch kernels as CPU loops (testing the GPU mapping without a GPU)";
+  let description = [{
+    For testing on machines without a GPU: turns each `gpu.launch` in host
+    code into an `scf.parallel` over (block x, y, z, thread x, y, z) with
+    the body inlined (`gpu.block_id`, `gpu.thread_id`, `gpu.block_dim`,
+    `gpu.grid_dim` replaced by the loop indices and sizes), and the host
+    data movement into memref ops: `gpu.alloc` -> `memref.alloc`,
+    `gpu.dealloc` -> `memref.dealloc`, `gpu.memcpy` -> `memref.copy`,
+    `gpu.wait` removed. The result lowers with attic-cpu-pipeline's back
+    end. Kernels whose threads communicate (barriers, shuffles, shared or
+    private attributions, nvgpu/nvvm ops) cannot be emulated this way and
+    are an error naming the op.
+
+    Example: `attic-opt --attic-gpu-offload --attic-gpu-emulate`.
+  }];
+  let dependentDialects = [
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"
   ];
 }
 

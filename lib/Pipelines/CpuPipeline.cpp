@@ -27,12 +27,12 @@
 
 using namespace mlir;
 
-void attic::buildCpuPipeline(OpPassManager &pm,
-                             const CpuPipelineOptions &options) {
+void attic::buildBufferizationPipeline(OpPassManager &pm, int64_t blockQ,
+                                       int64_t blockK) {
   // L1 -> L2 on tensors.
   AtticDecomposeOptions decompose;
-  decompose.blockQ = options.blockQ;
-  decompose.blockK = options.blockK;
+  decompose.blockQ = blockQ;
+  decompose.blockK = blockK;
   pm.addPass(createAtticDecompose(decompose));
   // VCC ops and !attic.tree values -> upstream ops on tensors.
   pm.addPass(createAtticExpandVcc());
@@ -55,11 +55,38 @@ void attic::buildCpuPipeline(OpPassManager &pm,
   // bufferization.clone (a returned buffer that aliases another) -> alloc
   // and copy.
   pm.addPass(createConvertBufferizationToMemRefPass());
-  // Dense f32 GEMMs (projections, FFN) -> the runtime's sgemm (OpenBLAS).
-  if (options.blas)
-    pm.addPass(createAtticLinalgToBlas());
-  // tensor.generate bufferizes to linalg.map: parallel loops (OpenMP below).
+}
+
+void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool simtAll,
+                                    int64_t blockQ, int64_t blockK) {
+  // linalg (and tensor.generate's linalg.map) -> parallel loops: kernels.
   pm.addPass(createConvertLinalgToParallelLoopsPass());
+  // Attention the tensor-core kernel cannot run -> one thread per row.
+  AtticGpuSimtAttentionOptions simt;
+  simt.all = simtAll;
+  simt.blockQ = blockQ;
+  simt.blockK = blockK;
+  pm.addPass(createAtticGpuSimtAttention(simt));
+  // Buffers on the device, each loop nest a gpu.launch.
+  pm.addPass(createAtticGpuOffload());
+}
+
+void attic::buildCpuPipeline(OpPassManager &pm,
+                             const CpuPipelineOptions &options) {
+  buildBufferizationPipeline(pm, options.blockQ, options.blockK);
+  if (options.emulateCuda) {
+    // The GPU mapping of attic-cuda-pipeline, with its kernels run as CPU
+    // loops (attention through the SIMT kernel).
+    buildGpuOffloadPipeline(pm, /*simtAll=*/true, 0, 0);
+    pm.addPass(createAtticGpuEmulate());
+  } else {
+    // Dense f32 GEMMs (projections, FFN) -> the runtime's sgemm (OpenBLAS).
+    if (options.blas)
+      pm.addPass(createAtticLinalgToBlas());
+    // tensor.generate bufferizes to linalg.map: parallel loops (OpenMP
+    // below).
+    pm.addPass(createConvertLinalgToParallelLoopsPass());
+  }
 
   // L2 -> loops.
   AtticLowerBlockAttentionOptions lower;

@@ -11,6 +11,7 @@
 #include "attic/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -46,19 +47,17 @@ struct OptionErrorPass
   std::string message;
 };
 
-/// Rejects what the CUDA pipeline cannot compile for the GPU. Before
-/// lowering (`host = false`): the VCC ops and !attic.tree values, which are
-/// CPU-only. After attic-gpu-block-attention (`host = true`): any op left
-/// in host code that is not data movement or bookkeeping (it would silently
-/// run on the CPU).
+/// Rejects host code that is not data movement or bookkeeping: after
+/// attic-gpu-offload and attic-gpu-block-attention, anything else would
+/// silently run on the CPU (on device memory).
 struct CudaCheckPass
     : public PassWrapper<CudaCheckPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CudaCheckPass)
-  explicit CudaCheckPass(bool host) : host(host) {}
   StringRef getArgument() const override { return "attic-cuda-check"; }
 
-  static bool isTree(Type t) {
-    return t.getDialect().getNamespace() == "attic";
+  /// Loads and stores of host stack buffers (the offload's error record).
+  static bool onHostStack(Value memref) {
+    return isa_and_nonnull<memref::AllocaOp>(memref.getDefiningOp());
   }
 
   static bool allowedOnHost(Operation *op) {
@@ -67,18 +66,23 @@ struct CudaCheckPass
     if (isa<gpu::GPUDialect>(op->getDialect()))
       return true;
     if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp,
-            memref::DimOp, memref::CastOp, memref::CopyOp,
+            memref::DimOp, memref::CastOp,
             memref::ExtractAlignedPointerAsIndexOp,
             memref::ExtractStridedMetadataOp, memref::ReinterpretCastOp,
             memref::ExpandShapeOp, memref::CollapseShapeOp,
             memref::SubViewOp>(op))
       return true;
-    if (isa<bufferization::DeallocOp, bufferization::CloneOp>(op))
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      return onHostStack(load.getMemref());
+    if (auto store = dyn_cast<memref::StoreOp>(op))
+      return onHostStack(store.getMemref());
+    if (isa<scf::IfOp, scf::ForOp, scf::YieldOp>(op))
       return true;
-    if (isa<scf::IfOp, scf::YieldOp>(op))
+    // Constants of kernels (gpu-kernel-outlining sinks them).
+    if (isa<arith::ConstantOp>(op))
       return true;
-    // Index and boolean arithmetic (sizes, dealloc conditions), not math on
-    // data.
+    // Index and integer arithmetic (sizes, conditions, error codes), not
+    // math on data.
     if (op->getDialect() &&
         op->getDialect()->getNamespace() == "arith") {
       auto scalarInt = [](Type t) { return t.isIndex() || t.isInteger(); };
@@ -91,38 +95,13 @@ struct CudaCheckPass
   void runOnOperation() override {
     bool failed = false;
     getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
-      if (!host) {
-        auto hasTree = [](TypeRange types) {
-          return llvm::any_of(types, isTree);
-        };
-        StringRef name = op->getName().getStringRef();
-        bool isAttic = op->getDialect() &&
-                       op->getDialect()->getNamespace() == "attic";
-        if ((isAttic && name != "attic.attention" &&
-             name != "attic.block_attention") ||
-            hasTree(op->getOperandTypes()) || hasTree(op->getResultTypes())) {
-          op->emitOpError()
-              << "is not supported by attic-cuda-pipeline: the VCC ops and "
-                 "!attic.tree values are CPU-only (use attic-cpu-pipeline)";
-          failed = true;
-        }
-        if (auto func = dyn_cast<func::FuncOp>(op))
-          if (hasTree(func.getArgumentTypes()) ||
-              hasTree(func.getResultTypes())) {
-            func.emitOpError() << "takes or returns !attic.tree values, "
-                                  "which attic-cuda-pipeline does not support";
-            failed = true;
-          }
-        return WalkResult::advance();
-      }
       // Kernels are checked by their own lowering.
       if (isa<gpu::LaunchOp, gpu::GPUModuleOp>(op))
         return WalkResult::skip();
       if (!allowedOnHost(op)) {
         op->emitOpError()
-            << "cannot be compiled by attic-cuda-pipeline: only "
-               "attic.attention / attic.block_attention run on the GPU, and "
-               "host code may only move data (this op would run on the CPU)";
+            << "cannot be compiled by attic-cuda-pipeline: it would run on "
+               "the CPU, and host code may only move data";
         failed = true;
       }
       return WalkResult::advance();
@@ -130,7 +109,6 @@ struct CudaCheckPass
     if (failed)
       signalPassFailure();
   }
-  bool host;
 };
 
 /// Gives every kernel `nvvm.minctasm = 1` (PTX .minnctapersm 1): with
@@ -200,29 +178,21 @@ void attic::buildCudaPipeline(OpPassManager &pm,
     return;
   }
 
-  // L1 -> L2 on tensors (trees are CPU-only).
-  pm.addPass(std::make_unique<CudaCheckPass>(/*host=*/false));
-  AtticDecomposeOptions decompose;
-  decompose.blockQ = options.blockQ;
-  decompose.blockK = options.blockK;
-  pm.addPass(createAtticDecompose(decompose));
-  pm.addPass(createCanonicalizerPass());
+  // L1 -> L2 on tensors, bufferized as for the CPU.
+  buildBufferizationPipeline(pm, options.blockQ, options.blockK);
+  // Device buffers, a kernel per loop nest (the data-movement and reduction
+  // primitives, linalg), SIMT attention where the tensor-core kernel does
+  // not apply.
+  buildGpuOffloadPipeline(pm, /*simtAll=*/false, options.blockQ,
+                          options.blockK);
 
-  // Bufferize once, as attic-cpu-pipeline does.
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  bufferization::BufferDeallocationPipelineOptions dealloc;
-  bufferization::buildBufferDeallocationPipeline(pm, dealloc);
-
-  // L2 -> gpu.launch of the tensor-core kernel + host data movement.
+  // L2 -> gpu.launch of the tensor-core kernel on the device buffers.
   AtticGpuBlockAttentionOptions gpuOptions;
   gpuOptions.blockQ = options.blockQ;
   gpuOptions.blockK = options.blockK;
+  gpuOptions.deviceOperands = true;
   pm.addPass(createAtticGpuBlockAttention(gpuOptions));
-  pm.addPass(std::make_unique<CudaCheckPass>(/*host=*/true));
+  pm.addPass(std::make_unique<CudaCheckPass>());
   // No canonicalization before outlining: it would hoist the kernel's
   // constants (vectors, f32) out of gpu.launch into kernel arguments.
   pm.addPass(createGpuKernelOutliningPass());

@@ -262,10 +262,13 @@ struct KernelConfig {
   int64_t blockQ, blockK, warps, headDim, valueDim;
 };
 
-/// Checks what the kernel supports; emits an error naming the operand.
-LogicalResult checkSupported(BlockAttentionOp op, const KernelConfig &cfg) {
+/// Checks what the kernel supports. On failure, `why` says what is not
+/// supported, naming the operand and the supported values.
+LogicalResult checkSupported(BlockAttentionOp op, const KernelConfig &cfg,
+                             std::string &why) {
   auto fail = [&](const Twine &msg) {
-    return op.emitOpError("cannot be lowered to the CUDA kernel: ") << msg;
+    why = msg.str();
+    return failure();
   };
   if (!op.hasPureBufferSemantics())
     return fail("bufferize first (operands are tensors)");
@@ -596,18 +599,24 @@ void buildKernel(ImplicitLocOpBuilder &b, gpu::LaunchOp launch,
   }
 }
 
-LogicalResult lowerToGpu(BlockAttentionOp op, int64_t blockQOption,
-                         int64_t blockKOption) {
-  auto queryType = cast<MemRefType>(op.getQuery().getType());
-  auto valueType = cast<MemRefType>(op.getValue().getType());
+KernelConfig configFor(BlockAttentionOp op, int64_t blockQOption,
+                       int64_t blockKOption) {
   KernelConfig cfg;
   cfg.blockQ = blockQOption ? blockQOption : op.getBlockQ();
   cfg.blockK = blockKOption ? blockKOption : op.getBlockK();
   cfg.warps = cfg.blockQ / 16;
-  cfg.headDim = queryType.getDimSize(3);
-  cfg.valueDim = valueType.getDimSize(3);
-  if (failed(checkSupported(op, cfg)))
-    return failure();
+  cfg.headDim = cast<ShapedType>(op.getQuery().getType()).getDimSize(3);
+  cfg.valueDim = cast<ShapedType>(op.getValue().getType()).getDimSize(3);
+  return cfg;
+}
+
+LogicalResult lowerToGpu(BlockAttentionOp op, int64_t blockQOption,
+                         int64_t blockKOption, bool deviceOperands) {
+  auto queryType = cast<MemRefType>(op.getQuery().getType());
+  KernelConfig cfg = configFor(op, blockQOption, blockKOption);
+  std::string why;
+  if (failed(checkSupported(op, cfg, why)))
+    return op.emitOpError("cannot be lowered to the CUDA kernel: ") << why;
 
   OpBuilder builder(op);
   ImplicitLocOpBuilder b(op.getLoc(), builder);
@@ -624,6 +633,8 @@ LogicalResult lowerToGpu(BlockAttentionOp op, int64_t blockQOption,
   Type tokenType = gpu::AsyncTokenType::get(b.getContext());
   Value token = gpu::WaitOp::create(b, tokenType, ValueRange{}).getAsyncToken();
   auto toDevice = [&](Value host, bool copy) -> Value {
+    if (deviceOperands)
+      return host;
     auto type = cast<MemRefType>(host.getType());
     SmallVector<Value> sizes;
     for (int64_t d = 0; d < type.getRank(); ++d)
@@ -678,16 +689,31 @@ LogicalResult lowerToGpu(BlockAttentionOp op, int64_t blockQOption,
   }
 
   // Result back to the host, then free everything and wait.
-  token = gpu::MemcpyOp::create(b, tokenType, ValueRange{token}, out, dOut)
-              .getAsyncToken();
-  for (Value d : {dQuery, dKey, dValue, dBias, dMask, dOut})
-    if (d)
-      token = gpu::DeallocOp::create(b, tokenType, ValueRange{token}, d)
-                  .getAsyncToken();
+  if (!deviceOperands) {
+    token = gpu::MemcpyOp::create(b, tokenType, ValueRange{token}, out, dOut)
+                .getAsyncToken();
+    for (Value d : {dQuery, dKey, dValue, dBias, dMask, dOut})
+      if (d)
+        token = gpu::DeallocOp::create(b, tokenType, ValueRange{token}, d)
+                    .getAsyncToken();
+  }
   gpu::WaitOp::create(b, Type(), ValueRange{token});
   op.erase();
   return success();
 }
+
+} // namespace
+
+bool attic::supportsTensorCoreKernel(BlockAttentionOp op, int64_t blockQ,
+                                     int64_t blockK, std::string *why) {
+  std::string reason;
+  bool ok = succeeded(checkSupported(op, configFor(op, blockQ, blockK), reason));
+  if (why)
+    *why = reason;
+  return ok;
+}
+
+namespace {
 
 struct AtticGpuBlockAttentionPass
     : public attic::impl::AtticGpuBlockAttentionBase<
@@ -707,7 +733,7 @@ struct AtticGpuBlockAttentionPass
     getOperation()->walk([&](BlockAttentionOp op) { ops.push_back(op); });
     bool failed = false;
     for (BlockAttentionOp op : ops)
-      if (mlir::failed(lowerToGpu(op, blockQ, blockK)))
+      if (mlir::failed(lowerToGpu(op, blockQ, blockK, deviceOperands)))
         failed = true;
     if (failed)
       return signalPassFailure();

@@ -23,26 +23,9 @@ func.func @ok(%q: tensor<1x1x32x64xf16>) -> tensor<1x1x32x64xf16> {
 
 // -----
 
-// f32 has no CUDA kernel yet.
-// CHECK: error: 'attic.block_attention' op cannot be lowered to the CUDA kernel: query element type must be f16 or bf16 (tensor-core mma.sync), got f32
-func.func @f32(%q: tensor<1x1x32x64xf32>) -> tensor<1x1x32x64xf32> {
-  %o = attic.attention %q, %q, %q : tensor<1x1x32x64xf32>, tensor<1x1x32x64xf32>, tensor<1x1x32x64xf32> -> tensor<1x1x32x64xf32>
-  return %o : tensor<1x1x32x64xf32>
-}
-
-// -----
-
-// D = 256 is not supported.
-// CHECK: error: 'attic.block_attention' op cannot be lowered to the CUDA kernel: query head dim D must be static and a multiple of 16 in [16, 128] (e.g. 64 or 128), got 256
-func.func @d256(%q: tensor<1x1x32x256xf16>) -> tensor<1x1x32x256xf16> {
-  %o = attic.attention %q, %q, %q : tensor<1x1x32x256xf16>, tensor<1x1x32x256xf16>, tensor<1x1x32x256xf16> -> tensor<1x1x32x256xf16>
-  return %o : tensor<1x1x32x256xf16>
-}
-
-// -----
-
-// Compute outside attention would run on the host CPU.
-// CHECK: error: 'arith.addf' op cannot be compiled by attic-cuda-pipeline: only attic.attention / attic.block_attention run on the GPU, and host code may only move data (this op would run on the CPU)
+// A scalar computed on the device cannot come back to the host: only
+// buffers do.
+// CHECK: error: 'func.return' op uses a value that attic-gpu-offload computes in a kernel; only buffers pass between kernels and the host
 func.func @host_compute(%a: f32, %b: f32) -> f32 {
   %c = arith.addf %a, %b : f32
   return %c : f32
@@ -50,20 +33,9 @@ func.func @host_compute(%a: f32, %b: f32) -> f32 {
 
 // -----
 
-// Elementwise tensor code (bufferized to linalg) would run on the CPU.
-// CHECK: error: 'linalg.map' op cannot be compiled by attic-cuda-pipeline
-func.func @tensor_compute(%a: tensor<16xf32>) -> tensor<16xf32> {
-  %e = tensor.empty() : tensor<16xf32>
-  %r = linalg.map { math.exp } ins(%a : tensor<16xf32>) outs(%e : tensor<16xf32>)
-  return %r : tensor<16xf32>
-}
-
-// -----
-
-// The VCC ops and trees are CPU-only.
-// CHECK: error: 'attic.tree_build' op is not supported by attic-cuda-pipeline: the VCC ops and !attic.tree values are CPU-only (use attic-cpu-pipeline)
-func.func @tree(%c: tensor<2x8x4xf32>, %valid: tensor<2x8xi1>) -> tensor<2x8x4xf32> {
-  %t = attic.tree_build %c, %valid : tensor<2x8x4xf32>, tensor<2x8xi1> -> !attic.tree<2x8x4xf32, fanouts = [2, 4]>
-  %m = attic.tree_materialize %t : !attic.tree<2x8x4xf32, fanouts = [2, 4]> -> tensor<2x8x4xf32>
-  return %m : tensor<2x8x4xf32>
+// Trees cannot cross function boundaries (attic-expand-vcc).
+// CHECK: error: 'func.func' op argument #0 has type '!attic.tree<1x8x4xf32, fanouts = [2, 4]>': attic-expand-vcc replaces !attic.tree values only inside a function body
+func.func @tree_argument(%t: !attic.tree<1x8x4xf32, fanouts = [2, 4]>) -> tensor<1x8x4xf32> {
+  %m = attic.tree_materialize %t : !attic.tree<1x8x4xf32, fanouts = [2, 4]> -> tensor<1x8x4xf32>
+  return %m : tensor<1x8x4xf32>
 }

@@ -9,7 +9,10 @@
 // and times repeated runs (--bench). With --target=cuda it checks for a CUDA
 // driver and device first, compiles with attic-cuda-pipeline and runs the
 // kernels through attic's CUDA runtime (--bench then also reports the kernel
-// time from CUDA events). Every failure is one line on stderr and a non-zero
+// time from CUDA events). --target=cuda-emulated maps the function onto the
+// GPU as attic-cuda-pipeline does (device buffers, a kernel per loop nest,
+// SIMT attention) and runs those kernels as CPU loops (attic-gpu-emulate),
+// which tests the mapping on machines without a GPU. Every failure is one line on stderr and a non-zero
 // exit status.
 //
 //===----------------------------------------------------------------------===//
@@ -78,7 +81,11 @@ static cl::opt<double>
 static cl::opt<unsigned> benchRuns("bench", cl::init(0),
                                    cl::desc("Time N runs, report the median"));
 static cl::opt<std::string> target("target", cl::init("cpu"),
-                                   cl::desc("cpu (default) or cuda"));
+                                   cl::desc("cpu (default), cuda, or "
+                                            "cuda-emulated (the CUDA "
+                                            "pipeline's GPU mapping with its "
+                                            "kernels run on the CPU; no GPU "
+                                            "needed)"));
 static cl::opt<std::string> cudaPipeline(
     "cuda-pipeline",
     cl::desc("--target=cuda: the textual pass pipeline (default: "
@@ -211,8 +218,9 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "attic: compile and run a function\n");
   bool onCuda = target == "cuda";
-  if (target != "cpu" && !onCuda)
-    fail("--target=" + target + ": expected cpu or cuda");
+  bool emulated = target == "cuda-emulated";
+  if (target != "cpu" && !onCuda && !emulated)
+    fail("--target=" + target + ": expected cpu, cuda or cuda-emulated");
   if (!onCuda && cudaPipeline.getNumOccurrences())
     fail("--cuda-pipeline needs --target=cuda");
   for (cl::Option *cpuOnly : std::initializer_list<cl::Option *>{
@@ -365,6 +373,7 @@ int main(int argc, char **argv) {
   options.registerChunks = registerChunks;
   options.parallel = !sequential;
   options.blas = blas;
+  options.emulateCuda = emulated;
   attic::setCpuThreads(threads);
   uint64_t compileStart = attic_now_ns();
   std::unique_ptr<attic::CpuExecutable> executable;
@@ -393,7 +402,8 @@ int main(int argc, char **argv) {
                              cudaDevice.computeMajor, cudaDevice.computeMinor,
                              cudaChip)
                    .str()
-             : std::string("the CPU");
+             : std::string(emulated ? "the CPU (CUDA mapping, emulated)"
+                                    : "the CPU");
   llvm::outs() << llvm::formatv("@{0}: compiled for {1} in {2:f2} s\n", entry,
                                 deviceText, compileSeconds);
   auto runCompiled = [&](SmallVectorImpl<attic_tensor> &results) {

@@ -41,7 +41,30 @@ struct CpuPipelineOptions
       llvm::cl::desc("f32 linalg.matmul on memrefs calls the runtime's sgemm "
                      "(OpenBLAS; attic-linalg-to-blas); false: loops"),
       llvm::cl::init(true)};
+  Option<bool> emulateCuda{
+      *this, "emulate-cuda",
+      llvm::cl::desc("Compile as attic-cuda-pipeline maps the function onto "
+                     "the GPU (device buffers, a kernel per loop nest, "
+                     "attention as the SIMT kernel) and run those kernels as "
+                     "CPU loops (attic-gpu-emulate): tests the GPU mapping "
+                     "without a GPU"),
+      llvm::cl::init(false)};
 };
+
+/// The first half of both pipelines: attic-decompose (block_q/block_k),
+/// attic-expand-vcc, canonicalize, elementwise ops to linalg,
+/// attic-readonly-arguments, one-shot bufferization (function boundaries,
+/// identity layouts), the buffer deallocation pipeline and
+/// convert-bufferization-to-memref.
+void buildBufferizationPipeline(mlir::OpPassManager &pm, int64_t blockQ,
+                                int64_t blockK);
+
+/// The GPU mapping shared by attic-cuda-pipeline and the emulation: linalg
+/// to parallel loops, attic-gpu-simt-attention (every block_attention when
+/// `simtAll`, else what the tensor-core kernel with these tiles cannot run),
+/// attic-gpu-offload.
+void buildGpuOffloadPipeline(mlir::OpPassManager &pm, bool simtAll,
+                             int64_t blockQ, int64_t blockK);
 
 /// attic ops on tensors -> LLVM dialect, for the CPU (JIT or AOT):
 /// attic-decompose, attic-expand-vcc, one-shot bufferization, buffer
@@ -85,10 +108,13 @@ struct CudaPipelineOptions
 /// attic ops on tensors -> host code in the LLVM dialect that calls the
 /// mgpu* functions of MLIR 22's gpu-to-llvm (stream, alloc, memcpy, launch,
 /// free) plus a gpu.binary holding the kernels: attic-decompose, one-shot
-/// bufferization, buffer deallocation, attic-gpu-block-attention, a check
+/// bufferization, buffer deallocation (buildBufferizationPipeline), the GPU
+/// mapping (buildGpuOffloadPipeline: device buffers, a kernel per loop nest,
+/// SIMT attention where the tensor-core kernel does not apply),
+/// attic-gpu-block-attention on the device buffers, a check
 /// that nothing but data movement is left on the host, gpu-kernel-outlining,
 /// nvvm-attach-target, nvgpu/gpu to NVVM, host to LLVM, gpu-module-to-binary.
-/// Bad options, VCC ops and compute left on the host are errors.
+/// Bad options and compute left on the host are errors.
 void buildCudaPipeline(mlir::OpPassManager &pm,
                        const CudaPipelineOptions &options);
 

@@ -1,0 +1,619 @@
+//===- GpuOffload.cpp - bufferized functions onto the GPU -------*- C++ -*-===//
+//
+// attic-gpu-offload: the data-movement and reduction primitives (what
+// attic-expand-vcc, linalg and the SIMT attention produce) run on the GPU.
+// After bufferization a function is a straight-line sequence, at its top
+// level, of allocations, parallel loop nests (from linalg and
+// tensor.generate), sequential loops (scans, Algorithm 2), copies and
+// attic.block_attention ops. This pass keeps every buffer of the function on
+// the device and turns each of those steps into a kernel:
+//
+//   host (before)                       host (after)
+//   %a = memref.alloc                   %a = gpu.alloc (device)
+//   scf.parallel (i, j) ...             gpu.launch: thread t -> (i, j)
+//   scf.for ... (a scan)                gpu.launch of 1 thread
+//   memref.copy %x, %y                  gpu.launch: thread t -> element
+//   attic.block_attention (memrefs)     left for attic-gpu-block-attention
+//   memref.dealloc %a                   gpu.dealloc %a
+//   return %r                           host alloc %h, gpu.memcpy %h <- %r
+//
+// Memref arguments (host memory) are copied to device buffers at entry. Each
+// step is its own token chain ending in a blocking gpu.wait: kernels run in
+// program order, and host code never touches device memory.
+//
+// The runtime's error channel (attic_rt_report_error, e.g. "more VIP tokens
+// than num_vip") is a host function that kernels cannot call. Inside kernels
+// a call becomes an atomic increment of a device counter; the thread that
+// finds it 0 records code and arguments. At exit the host copies the record
+// back and calls attic_rt_report_error once per report, so the message and
+// the "(and N more reports)" count are those of the CPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attic/Dialect/Attic/AtticDialect.h"
+#include "attic/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace attic {
+#define GEN_PASS_DEF_ATTICGPUOFFLOAD
+#include "AtticPasses.h.inc"
+} // namespace attic
+
+using namespace mlir;
+using namespace attic;
+
+namespace {
+
+constexpr StringLiteral kReportFn = "attic_rt_report_error";
+
+using Builder = ImplicitLocOpBuilder;
+
+Value cIndex(Builder &b, int64_t v) {
+  return arith::ConstantIndexOp::create(b, v);
+}
+
+/// One step of device work on its own token chain: `gpu.wait async`, the
+/// ops that `body` creates (each takes and returns the token), and a
+/// blocking `gpu.wait`.
+struct Chain {
+  Builder &b;
+  Value token;
+  explicit Chain(Builder &b) : b(b) {
+    token = gpu::WaitOp::create(b, gpu::AsyncTokenType::get(b.getContext()),
+                                ValueRange{})
+                .getAsyncToken();
+  }
+  Type tokenType() { return gpu::AsyncTokenType::get(b.getContext()); }
+  Value alloc(MemRefType type, ValueRange sizes) {
+    auto op = gpu::AllocOp::create(b, type, tokenType(), ValueRange{token},
+                                   sizes, ValueRange{}, UnitAttr());
+    token = op.getAsyncToken();
+    return op.getMemref();
+  }
+  void copy(Value dst, Value src) {
+    token = gpu::MemcpyOp::create(b, tokenType(), ValueRange{token}, dst, src)
+                .getAsyncToken();
+  }
+  void free(Value memref) {
+    token = gpu::DeallocOp::create(b, tokenType(), ValueRange{token}, memref)
+                .getAsyncToken();
+  }
+  void finish() { gpu::WaitOp::create(b, Type(), ValueRange{token}); }
+};
+
+SmallVector<Value> dynamicSizes(Builder &b, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      sizes.push_back(memref::DimOp::create(b, memref, d));
+  return sizes;
+}
+
+/// The buffer a view is taken from (through view-like ops).
+Value rootOf(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
+      v = view.getViewSource();
+      continue;
+    }
+    if (auto meta = dyn_cast<memref::ExtractStridedMetadataOp>(def)) {
+      v = meta.getSource();
+      continue;
+    }
+    break;
+  }
+  return v;
+}
+
+bool isScalarInt(Type t) { return t.isIndex() || isa<IntegerType>(t); }
+
+class Offloader {
+public:
+  Offloader(func::FuncOp func, int64_t blockSize)
+      : func(func), blockSize(blockSize) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult check();
+  void lowerCopies();
+  void makeErrorRecord();
+  void moveArgumentsToDevice();
+  void moveAllocationsToDevice();
+  void rewriteReports();
+  LogicalResult kernelize();
+  void launchParallel(scf::ParallelOp loop);
+  void launchSequential(ArrayRef<Operation *> ops);
+  void rewriteReturns();
+
+  bool isHostOp(Operation *op);
+
+  func::FuncOp func;
+  int64_t blockSize;
+  /// Device copies of the memref arguments (argument number, buffer).
+  SmallVector<std::pair<unsigned, Value>> argCopies;
+  /// [count, code, a, b, c] on the device, when the function reports.
+  Value errorRecord;
+  SmallVector<func::CallOp> reports;
+  /// Ops created by this pass that stay on the host.
+  llvm::DenseSet<Operation *> hostMade;
+};
+
+LogicalResult Offloader::check() {
+  if (!func.getBody().hasOneBlock())
+    return func.emitOpError("has several blocks; attic-gpu-offload runs "
+                            "before the lowering of scf to cf");
+  Block &body = func.getBody().front();
+  bool failed = false;
+  func.walk([&](Operation *op) {
+    if (isa<memref::AllocaOp>(op)) {
+      op->emitOpError("cannot be offloaded by attic-gpu-offload: a stack "
+                      "buffer on the host cannot be passed to kernels");
+      failed = true;
+    } else if (isa<memref::AllocOp>(op) && op->getBlock() != &body) {
+      op->emitOpError("cannot be offloaded by attic-gpu-offload: kernels "
+                      "cannot allocate; allocations must be at the top level "
+                      "of the function (hoist them out of loops)");
+      failed = true;
+    } else if (auto call = dyn_cast<func::CallOp>(op)) {
+      if (call.getCallee() == kReportFn)
+        reports.push_back(call);
+      else {
+        op->emitOpError("cannot be offloaded by attic-gpu-offload: kernels "
+                        "cannot call host function @")
+            << call.getCallee();
+        failed = true;
+      }
+    } else if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
+      if (loop.getNumResults()) {
+        op->emitOpError("cannot be offloaded by attic-gpu-offload: a "
+                        "parallel loop with reductions (results) is not "
+                        "supported");
+        failed = true;
+      }
+    } else if (isa<AtticDialect>(op->getDialect()) &&
+               op->getBlock() != &body) {
+      op->emitOpError("cannot be offloaded by attic-gpu-offload: it must be "
+                      "at the top level of the function, not inside a loop");
+      failed = true;
+    }
+  });
+  for (BlockArgument arg : func.getArguments())
+    if (auto type = dyn_cast<MemRefType>(arg.getType()))
+      if (!type.getLayout().isIdentity() || type.getMemorySpace()) {
+        func.emitOpError("argument #")
+            << arg.getArgNumber()
+            << " must be a memref with the identity layout in the default "
+               "memory space for attic-gpu-offload, got "
+            << type;
+        failed = true;
+      }
+  for (Type t : func.getResultTypes())
+    if (auto type = dyn_cast<MemRefType>(t))
+      if (!type.getLayout().isIdentity() || type.getMemorySpace()) {
+        func.emitOpError("results must be memrefs with the identity layout "
+                         "in the default memory space for attic-gpu-offload, "
+                         "got ")
+            << type;
+        failed = true;
+      }
+  return mlir::failure(failed);
+}
+
+/// memref.copy -> loops: an scf.parallel at the top level (a kernel of its
+/// own below), an scf.for nest inside other loops (run by their thread).
+void Offloader::lowerCopies() {
+  SmallVector<memref::CopyOp> copies;
+  func.walk([&](memref::CopyOp op) { copies.push_back(op); });
+  Block *body = &func.getBody().front();
+  for (memref::CopyOp op : copies) {
+    Builder b(op.getLoc(), op);
+    Value src = op.getSource(), dst = op.getTarget();
+    int64_t rank = cast<MemRefType>(src.getType()).getRank();
+    SmallVector<Value> zeros, ones, ubs;
+    for (int64_t d = 0; d < rank; ++d) {
+      zeros.push_back(cIndex(b, 0));
+      ones.push_back(cIndex(b, 1));
+      ubs.push_back(memref::DimOp::create(b, src, d));
+    }
+    auto copyAt = [&](OpBuilder &nested, Location loc, ValueRange ivs) {
+      Value v = memref::LoadOp::create(nested, loc, src, ivs);
+      memref::StoreOp::create(nested, loc, v, dst, ivs);
+    };
+    if (rank == 0) {
+      Value v = memref::LoadOp::create(b, src, ValueRange{});
+      memref::StoreOp::create(b, v, dst, ValueRange{});
+    } else if (op->getBlock() == body) {
+      scf::ParallelOp::create(b, zeros, ubs, ones, copyAt);
+    } else {
+      scf::buildLoopNest(b, b.getLoc(), zeros, ubs, ones, copyAt);
+    }
+    op.erase();
+  }
+}
+
+void Offloader::makeErrorRecord() {
+  if (reports.empty())
+    return;
+  Block &body = func.getBody().front();
+  Builder b(func.getLoc(), OpBuilder::atBlockBegin(&body));
+  auto type = MemRefType::get({5}, b.getI64Type());
+  // Zeros from a host stack buffer.
+  Value host = memref::AllocaOp::create(b, type);
+  hostMade.insert(host.getDefiningOp());
+  Value zero = arith::ConstantIntOp::create(b, b.getI64Type(), 0);
+  for (int64_t i = 0; i < 5; ++i) {
+    auto store = memref::StoreOp::create(b, zero, host, cIndex(b, i));
+    hostMade.insert(store);
+  }
+  Chain chain(b);
+  errorRecord = chain.alloc(type, {});
+  chain.copy(errorRecord, host);
+  chain.finish();
+}
+
+void Offloader::moveArgumentsToDevice() {
+  Block &body = func.getBody().front();
+  Builder b(func.getLoc(), OpBuilder::atBlockBegin(&body));
+  for (BlockArgument arg : func.getArguments()) {
+    if (!isa<MemRefType>(arg.getType()) || arg.use_empty())
+      continue;
+    Chain chain(b);
+    Value device = chain.alloc(cast<MemRefType>(arg.getType()),
+                               dynamicSizes(b, arg));
+    chain.copy(device, arg);
+    chain.finish();
+    Operation *copyOp = chain.token.getDefiningOp();
+    arg.replaceUsesWithIf(device, [&](OpOperand &use) {
+      Operation *user = use.getOwner();
+      return user != copyOp && !(isa<memref::DimOp>(user) &&
+                                 user->isBeforeInBlock(copyOp));
+    });
+    argCopies.push_back({arg.getArgNumber(), device});
+  }
+}
+
+void Offloader::moveAllocationsToDevice() {
+  SmallVector<Operation *> ops;
+  func.walk([&](Operation *op) {
+    if (isa<memref::AllocOp, memref::DeallocOp>(op) && !hostMade.count(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    Builder b(op->getLoc(), op);
+    Chain chain(b);
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      Value device = chain.alloc(alloc.getType(), alloc.getDynamicSizes());
+      chain.finish();
+      alloc.replaceAllUsesWith(device);
+    } else {
+      chain.free(cast<memref::DeallocOp>(op).getMemref());
+      chain.finish();
+    }
+    op->erase();
+  }
+}
+
+/// In kernels: count = atomic_add(record[0], 1); the first reporter
+/// (count was 0) writes [code, a, b, c] to record[1..4].
+void Offloader::rewriteReports() {
+  for (func::CallOp call : reports) {
+    Builder b(call.getLoc(), call);
+    Value one = arith::ConstantIntOp::create(b, b.getI64Type(), 1);
+    Value old = memref::AtomicRMWOp::create(b, arith::AtomicRMWKind::addi,
+                                            one, errorRecord,
+                                            ValueRange{cIndex(b, 0)});
+    Value first = arith::CmpIOp::create(
+        b, arith::CmpIPredicate::eq, old,
+        arith::ConstantIntOp::create(b, b.getI64Type(), 0));
+    auto ifOp = scf::IfOp::create(b, first, /*withElseRegion=*/false);
+    Builder inner(call.getLoc(), ifOp.getThenBodyBuilder());
+    for (auto [i, operand] : llvm::enumerate(call.getOperands())) {
+      Value v = operand;
+      if (v.getType() != inner.getI64Type())
+        v = arith::ExtSIOp::create(inner, inner.getI64Type(), v);
+      memref::StoreOp::create(inner, v, errorRecord, cIndex(inner, i + 1));
+    }
+    call.erase();
+  }
+}
+
+bool Offloader::isHostOp(Operation *op) {
+  if (hostMade.count(op))
+    return true;
+  if (isa_and_nonnull<gpu::GPUDialect, AtticDialect>(op->getDialect()))
+    return true;
+  if (isa<func::ReturnOp, memref::DimOp, memref::ExtractStridedMetadataOp,
+          memref::ExtractAlignedPointerAsIndexOp, ViewLikeOpInterface,
+          arith::ConstantOp>(op))
+    return true;
+  if (isa<scf::IfOp, scf::YieldOp>(op)) {
+    bool host = true;
+    op->walk([&](Operation *nested) {
+      if (nested != op && !isHostOp(nested))
+        host = false;
+    });
+    return host;
+  }
+  if (isa_and_nonnull<arith::ArithDialect>(op->getDialect()))
+    return llvm::all_of(op->getOperandTypes(), isScalarInt) &&
+           llvm::all_of(op->getResultTypes(), isScalarInt);
+  return false;
+}
+
+/// Launch with a 1-D grid of `blockSize` threads; thread t runs iteration t
+/// of the linearized iteration space, if there is one.
+void Offloader::launchParallel(scf::ParallelOp loop) {
+  Builder b(loop.getLoc(), loop);
+  unsigned rank = loop.getNumLoops();
+  SmallVector<Value> trips;
+  Value total = cIndex(b, 1);
+  Value zero = cIndex(b, 0);
+  for (unsigned d = 0; d < rank; ++d) {
+    Value span = arith::SubIOp::create(b, loop.getUpperBound()[d],
+                                       loop.getLowerBound()[d]);
+    span = arith::MaxSIOp::create(b, span, zero);
+    Value trip = arith::CeilDivSIOp::create(b, span, loop.getStep()[d]);
+    trips.push_back(trip);
+    total = arith::MulIOp::create(b, total, trip);
+  }
+  Value threads = cIndex(b, blockSize);
+  Value blocks = arith::MaxSIOp::create(
+      b, arith::CeilDivSIOp::create(b, total, threads), cIndex(b, 1));
+  Value c1 = cIndex(b, 1);
+  Chain chain(b);
+  auto launch = gpu::LaunchOp::create(b, blocks, c1, c1, threads, c1, c1,
+                                      /*dynamicSharedMemorySize=*/nullptr,
+                                      chain.tokenType(),
+                                      ValueRange{chain.token});
+  chain.token = launch.getAsyncToken();
+  chain.finish();
+
+  Builder k(loop.getLoc(), OpBuilder::atBlockBegin(&launch.getBody().front()));
+  Value linear = arith::AddIOp::create(
+      k, arith::MulIOp::create(k, launch.getBlockIds().x, threads),
+      launch.getThreadIds().x);
+  Value inRange =
+      arith::CmpIOp::create(k, arith::CmpIPredicate::slt, linear, total);
+  auto guard = scf::IfOp::create(k, inRange, /*withElseRegion=*/false);
+  gpu::TerminatorOp::create(k);
+
+  Builder g(loop.getLoc(), guard.getThenBodyBuilder());
+  IRMapping map;
+  Value rest = linear;
+  for (int d = rank - 1; d >= 0; --d) {
+    Value index = d == 0 ? rest : arith::RemSIOp::create(g, rest, trips[d]);
+    if (d > 0)
+      rest = arith::DivSIOp::create(g, rest, trips[d]);
+    Value iv = arith::AddIOp::create(
+        g, loop.getLowerBound()[d],
+        arith::MulIOp::create(g, index, loop.getStep()[d]));
+    map.map(loop.getInductionVars()[d], iv);
+  }
+  for (Operation &op : loop.getBody()->without_terminator())
+    g.clone(op, map);
+  loop.erase();
+}
+
+/// Runs `ops` (consecutive top-level ops) in one thread of one block.
+void Offloader::launchSequential(ArrayRef<Operation *> ops) {
+  Builder b(ops.front()->getLoc(), ops.front());
+  Value c1 = cIndex(b, 1);
+  Chain chain(b);
+  auto launch = gpu::LaunchOp::create(b, c1, c1, c1, c1, c1, c1,
+                                      /*dynamicSharedMemorySize=*/nullptr,
+                                      chain.tokenType(),
+                                      ValueRange{chain.token});
+  chain.token = launch.getAsyncToken();
+  chain.finish();
+  Builder k(ops.front()->getLoc(),
+            OpBuilder::atBlockBegin(&launch.getBody().front()));
+  Operation *terminator = gpu::TerminatorOp::create(k);
+  for (Operation *op : ops)
+    op->moveBefore(terminator);
+}
+
+LogicalResult Offloader::kernelize() {
+  Block &body = func.getBody().front();
+  // Values computed by the open group of sequential ops, and by closed
+  // groups (they live in a kernel that has ended: nothing may use them).
+  llvm::DenseSet<Value> open, closed;
+  SmallVector<SmallVector<Operation *>> groups(1);
+  SmallVector<scf::ParallelOp> parallel;
+  bool failed = false;
+  auto closeGroup = [&] {
+    if (groups.back().empty())
+      return;
+    closed.insert(open.begin(), open.end());
+    open.clear();
+    groups.emplace_back();
+  };
+  for (Operation &op : body) {
+    bool usesOpen = false, usesClosed = false;
+    op.walk([&](Operation *nested) {
+      for (Value v : nested->getOperands()) {
+        usesOpen |= open.contains(v);
+        usesClosed |= closed.contains(v);
+      }
+    });
+    bool host = isHostOp(&op);
+    bool pinned = host && (isa_and_nonnull<gpu::GPUDialect, AtticDialect>(
+                               op.getDialect()) ||
+                           isa<func::ReturnOp>(op));
+    if (usesClosed || (usesOpen && (pinned || isa<scf::ParallelOp>(op)))) {
+      op.emitOpError("uses a value that attic-gpu-offload computes in a "
+                     "kernel; only buffers pass between kernels and the host");
+      failed = true;
+      continue;
+    }
+    if (host && !usesOpen) {
+      closeGroup();
+      continue;
+    }
+    if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
+      closeGroup();
+      parallel.push_back(loop);
+      continue;
+    }
+    groups.back().push_back(&op);
+    for (Value r : op.getResults())
+      open.insert(r);
+  }
+  if (failed)
+    return failure();
+  for (scf::ParallelOp loop : parallel)
+    launchParallel(loop);
+  for (ArrayRef<Operation *> group : groups)
+    if (!group.empty())
+      launchSequential(group);
+  return success();
+}
+
+/// Whether anything in the function may write `buffer` (or a view of it).
+bool mayWrite(func::FuncOp func, Value buffer) {
+  bool written = false;
+  func.walk([&](Operation *op) {
+    if (written || isa_and_nonnull<gpu::GPUDialect>(op->getDialect()) ||
+        isa<ViewLikeOpInterface, memref::DimOp,
+            memref::ExtractStridedMetadataOp,
+            memref::ExtractAlignedPointerAsIndexOp>(op))
+      return;
+    if (auto effects = dyn_cast<MemoryEffectOpInterface>(op)) {
+      SmallVector<MemoryEffects::EffectInstance> list;
+      effects.getEffects(list);
+      for (auto &e : list)
+        if (isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect()) &&
+            (!e.getValue() || rootOf(e.getValue()) == buffer))
+          written = true;
+      return;
+    }
+    if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      return;
+    for (Value v : op->getOperands())
+      if (isa<MemRefType>(v.getType()) && rootOf(v) == buffer)
+        written = true;
+  });
+  return written;
+}
+
+void Offloader::rewriteReturns() {
+  Block &body = func.getBody().front();
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  Builder b(ret.getLoc(), ret);
+  SmallVector<Value> results(ret.getOperands());
+  llvm::SetVector<Value> toFree;
+  llvm::DenseSet<Value> argDevice;
+  for (auto &[index, device] : argCopies)
+    argDevice.insert(device);
+  for (Value &r : results) {
+    auto type = dyn_cast<MemRefType>(r.getType());
+    if (!type)
+      continue;
+    Chain chain(b);
+    auto host = memref::AllocOp::create(b, type, dynamicSizes(b, r));
+    hostMade.insert(host);
+    chain.copy(host, r);
+    chain.finish();
+    Value root = rootOf(r);
+    if (!argDevice.count(root) && isa_and_nonnull<gpu::AllocOp>(root.getDefiningOp()))
+      toFree.insert(root);
+    r = host;
+  }
+  {
+    Chain chain(b);
+    // Arguments the function may have written go back to the caller.
+    for (auto &[index, device] : argCopies)
+      if (mayWrite(func, device))
+        chain.copy(func.getArgument(index), device);
+    for (Value v : toFree)
+      chain.free(v);
+    for (auto &[index, device] : argCopies)
+      chain.free(device);
+    chain.finish();
+  }
+  if (errorRecord) {
+    // Reports back to the runtime: one call per report, the first with its
+    // record.
+    auto type = cast<MemRefType>(errorRecord.getType());
+    Value host = memref::AllocaOp::create(b, type);
+    Chain chain(b);
+    chain.copy(host, errorRecord);
+    chain.free(errorRecord);
+    chain.finish();
+    auto load = [&](Builder &at, int64_t i) {
+      return memref::LoadOp::create(at, host, cIndex(at, i)).getResult();
+    };
+    Value count = arith::IndexCastOp::create(b, b.getIndexType(), load(b, 0));
+    auto loop = scf::ForOp::create(b, cIndex(b, 0), count, cIndex(b, 1));
+    Builder in(ret.getLoc(), loop.getBody(), loop.getBody()->begin());
+    Value code = arith::TruncIOp::create(in, in.getI32Type(), load(in, 1));
+    func::CallOp::create(in, kReportFn, TypeRange{},
+                         ValueRange{code, load(in, 2), load(in, 3),
+                                    load(in, 4)});
+  }
+  ret->setOperands(results);
+}
+
+LogicalResult Offloader::run() {
+  if (failed(check()))
+    return failure();
+  lowerCopies();
+  makeErrorRecord();
+  moveArgumentsToDevice();
+  moveAllocationsToDevice();
+  if (errorRecord)
+    rewriteReports();
+  if (failed(kernelize()))
+    return failure();
+  rewriteReturns();
+  return success();
+}
+
+struct AtticGpuOffloadPass
+    : public attic::impl::AtticGpuOffloadBase<AtticGpuOffloadPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (blockSize < 1 || blockSize > 1024) {
+      emitError(getOperation().getLoc())
+          << "attic-gpu-offload: block-size must be in [1, 1024], got "
+          << static_cast<int64_t>(blockSize);
+      return signalPassFailure();
+    }
+    bool failed = false;
+    bool launched = false;
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      if (!func.isPublic()) {
+        func.emitOpError("is private; attic-gpu-offload compiles public "
+                         "entry functions only (inline callees first)");
+        failed = true;
+        continue;
+      }
+      if (mlir::failed(Offloader(func, blockSize).run()))
+        failed = true;
+      launched = true;
+    }
+    if (failed)
+      return signalPassFailure();
+    if (launched)
+      getOperation()->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                              UnitAttr::get(&getContext()));
+  }
+};
+
+} // namespace
