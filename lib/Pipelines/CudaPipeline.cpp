@@ -66,7 +66,7 @@ struct CudaCheckPass
     if (isa<gpu::GPUDialect>(op->getDialect()))
       return true;
     if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp,
-            memref::DimOp, memref::CastOp,
+            memref::DimOp, memref::CastOp, memref::GetGlobalOp, memref::GlobalOp,
             memref::ExtractAlignedPointerAsIndexOp,
             memref::ExtractStridedMetadataOp, memref::ReinterpretCastOp,
             memref::ExpandShapeOp, memref::CollapseShapeOp,

@@ -132,6 +132,7 @@ private:
   void lowerCopies();
   void makeErrorRecord();
   void moveArgumentsToDevice();
+  void moveGlobalsToDevice();
   void moveAllocationsToDevice();
   void rewriteReports();
   LogicalResult kernelize();
@@ -145,6 +146,8 @@ private:
   int64_t blockSize;
   /// Device copies of the memref arguments (argument number, buffer).
   SmallVector<std::pair<unsigned, Value>> argCopies;
+  /// Device copies of memref.get_global constants (freed at exit).
+  SmallVector<Value> globalCopies;
   /// [count, code, a, b, c] on the device, when the function reports.
   Value errorRecord;
   SmallVector<func::CallOp> reports;
@@ -162,6 +165,11 @@ LogicalResult Offloader::check() {
     if (isa<memref::AllocaOp>(op)) {
       op->emitOpError("cannot be offloaded by attic-gpu-offload: a stack "
                       "buffer on the host cannot be passed to kernels");
+      failed = true;
+    } else if (isa<memref::GetGlobalOp>(op) && op->getBlock() != &body) {
+      op->emitOpError("cannot be offloaded by attic-gpu-offload: a global "
+                      "in host memory must be read at the top level of the "
+                      "function (it is copied to the device there)");
       failed = true;
     } else if (isa<memref::AllocOp>(op) && op->getBlock() != &body) {
       op->emitOpError("cannot be offloaded by attic-gpu-offload: kernels "
@@ -286,6 +294,28 @@ void Offloader::moveArgumentsToDevice() {
   }
 }
 
+/// Constants (memref.get_global, e.g. a dense mask) live in host memory:
+/// each is copied to a device buffer where it is read.
+void Offloader::moveGlobalsToDevice() {
+  SmallVector<memref::GetGlobalOp> globals;
+  for (Operation &op : func.getBody().front())
+    if (auto global = dyn_cast<memref::GetGlobalOp>(op))
+      globals.push_back(global);
+  for (memref::GetGlobalOp global : globals) {
+    Builder b(global.getLoc(), global->getBlock(),
+              std::next(global->getIterator()));
+    Chain chain(b);
+    Value device = chain.alloc(global.getType(), {});
+    chain.copy(device, global);
+    chain.finish();
+    Operation *copyOp = chain.token.getDefiningOp();
+    global.getResult().replaceUsesWithIf(device, [&](OpOperand &use) {
+      return use.getOwner() != copyOp;
+    });
+    globalCopies.push_back(device);
+  }
+}
+
 void Offloader::moveAllocationsToDevice() {
   SmallVector<Operation *> ops;
   func.walk([&](Operation *op) {
@@ -337,6 +367,7 @@ bool Offloader::isHostOp(Operation *op) {
   if (isa_and_nonnull<gpu::GPUDialect, AtticDialect>(op->getDialect()))
     return true;
   if (isa<func::ReturnOp, memref::DimOp, memref::ExtractStridedMetadataOp,
+          memref::GetGlobalOp,
           memref::ExtractAlignedPointerAsIndexOp, ViewLikeOpInterface,
           arith::ConstantOp>(op))
     return true;
@@ -518,6 +549,7 @@ void Offloader::rewriteReturns() {
   llvm::DenseSet<Value> argDevice;
   for (auto &[index, device] : argCopies)
     argDevice.insert(device);
+  argDevice.insert(globalCopies.begin(), globalCopies.end());
   for (Value &r : results) {
     auto type = dyn_cast<MemRefType>(r.getType());
     if (!type)
@@ -541,6 +573,8 @@ void Offloader::rewriteReturns() {
     for (Value v : toFree)
       chain.free(v);
     for (auto &[index, device] : argCopies)
+      chain.free(device);
+    for (Value device : globalCopies)
       chain.free(device);
     chain.finish();
   }
@@ -573,6 +607,7 @@ LogicalResult Offloader::run() {
   lowerCopies();
   makeErrorRecord();
   moveArgumentsToDevice();
+  moveGlobalsToDevice();
   moveAllocationsToDevice();
   if (errorRecord)
     rewriteReports();
