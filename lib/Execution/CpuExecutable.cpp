@@ -409,14 +409,24 @@ void attic::initializeJit() {
   std::call_once(once, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
+    // The process itself (libc's malloc/free, libm), so that lookups through
+    // llvm::sys::DynamicLibrary (the CUDA host code's check of the functions
+    // it calls) see what the JIT will link against, whatever other libraries
+    // happen to be loaded.
+    llvm::sys::DynamicLibrary::LoadLibraryPermanently(nullptr);
 #ifdef ATTIC_MLIR_C_RUNNER_UTILS
     // MLIR's C runner utilities, for the functions that upstream lowerings
     // call from compiled code: memrefCopy (a memref.copy between buffers
     // that are not both contiguous, e.g. tensor.concat into strided
-    // subviews). Loaded into the process, the JIT finds them there.
-    if (llvm::sys::fs::exists(ATTIC_MLIR_C_RUNNER_UTILS))
-      llvm::sys::DynamicLibrary::LoadLibraryPermanently(
-          ATTIC_MLIR_C_RUNNER_UTILS);
+    // subviews). Loaded into the process, the JIT finds them there. A library
+    // that is there but does not load (a dependency missing) is worth a
+    // warning: code that needs memrefCopy would fail to link later.
+    std::string message;
+    if (llvm::sys::fs::exists(ATTIC_MLIR_C_RUNNER_UTILS) &&
+        llvm::sys::DynamicLibrary::LoadLibraryPermanently(
+            ATTIC_MLIR_C_RUNNER_UTILS, &message))
+      llvm::errs() << "attic: warning: cannot load " ATTIC_MLIR_C_RUNNER_UTILS
+                   << ": " << message << "\n";
 #endif
   });
 }

@@ -81,8 +81,10 @@ mlir::LogicalResult copyResult(const PackedCall::Result &result,
                                std::string &error);
 
 /// Once per process, before JIT-compiling (CPU and CUDA executables): the
-/// native target and asm printer, and MLIR's C runner utilities (memrefCopy
-/// for memref.copy) loaded into the process, where the JIT finds them.
+/// native target and asm printer, the process's own symbols made searchable
+/// through llvm::sys::DynamicLibrary, and MLIR's C runner utilities
+/// (memrefCopy for memref.copy) loaded into the process, where the JIT finds
+/// them (a warning on stderr when the library is there but does not load).
 void initializeJit();
 
 /// Registers what an executable attic module may contain: all upstream

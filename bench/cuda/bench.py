@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""attic dense/causal fp16 attention on a CUDA GPU against PyTorch, side by side.
+
+For every (D, N, causal) it draws Q, K, V once (fp16, [B, H, N, D], normal,
+from --seed), saves them as .npy and runs, on those same inputs:
+  attic   build/tools/attic-run --target=cuda on a static-shape attic.attention
+          (attic-cuda-pipeline: the mma.sync flash kernel); its kernel time is
+          the median of CUDA-event-timed launches (attic-run --bench);
+  sdpa    torch.nn.functional.scaled_dot_product_attention, flash backend only;
+  flex    torch FlexAttention (torch.compile'd), with the equivalent BlockMask:
+          the causal mask for causal runs, no mask for dense runs (--flex-dense).
+torch's times are the median of --reps CUDA-event-timed calls after --warmup
+calls, the same method as attic-run's (no cache flush in either).
+Each output is compared with an fp32 reference (SDPA's memory-efficient
+backend on upcast inputs): err = max|out - ref| / max|ref|.
+FLOPs: 4*B*H*N*N*D, half of that for causal (the FlashAttention convention).
+Writes a CSV and a Markdown table to --out; prints the table last.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+
+def parse_list(text):
+    return [int(x) for x in text.split(",") if x]
+
+
+def event_median_ms(fn, warmup, reps):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return float(np.median(times))
+
+
+def rel_err(out, ref):
+    out = out.float()
+    if not torch.isfinite(out).all():
+        return float("inf")
+    return ((out - ref).abs().max() / ref.abs().max()).item()
+
+
+MLIR = """func.func @attention(%q: tensor<{s}xf16>, %k: tensor<{s}xf16>, %v: tensor<{s}xf16>) -> tensor<{s}xf16> {{
+  %o = attic.attention %q, %k, %v{c} : tensor<{s}xf16>, tensor<{s}xf16>, tensor<{s}xf16> -> tensor<{s}xf16>
+  return %o : tensor<{s}xf16>
+}}
+"""
+
+
+def run_attic(args, work, shape, causal, q, k, v):
+    s = "x".join(str(x) for x in shape)
+    path = os.path.join(work, "attention.mlir")
+    with open(path, "w") as f:
+        f.write(MLIR.format(s=s, c=" causal" if causal else ""))
+    files = []
+    for name, t in (("q", q), ("k", k), ("v", v)):
+        p = os.path.join(work, name + ".npy")
+        np.save(p, t.cpu().numpy())
+        files.append(p)
+    out = os.path.join(work, "o.npy")
+    cmd = [args.attic_run, path, "--entry=attention", "--target=cuda",
+           "--bench=%d" % args.reps, "--output=" + out] + \
+          ["--input=" + p for p in files] + args.attic_arg
+    t0 = time.time()
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          universal_newlines=True)
+    wall = time.time() - t0
+    if proc.returncode != 0:
+        print(proc.stdout, file=sys.stderr)
+        return None, None, proc.stdout.strip().splitlines()[-1:]
+    m = re.search(r"kernel time: median ([0-9.]+) ms", proc.stdout)
+    o = torch.from_numpy(np.load(out)).cuda()
+    return float(m.group(1)), o, ["attic-run %.1f s" % wall]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--attic-run", default="build/tools/attic-run")
+    ap.add_argument("--n", default="1024,2048,4096,8192,16384,32768")
+    ap.add_argument("--d", default="64,128")
+    ap.add_argument("--batch", type=int, default=2)
+    ap.add_argument("--heads", type=int, default=8)
+    ap.add_argument("--causal", default="0,1")
+    ap.add_argument("--reps", type=int, default=20)
+    ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--no-flex", action="store_true")
+    ap.add_argument("--flex-dense", action="store_true",
+                    help="also time FlexAttention without a mask on dense runs")
+    ap.add_argument("--attic-arg", action="append", default=[],
+                    help="extra attic-run argument (repeatable)")
+    ap.add_argument("--out", default=".")
+    args = ap.parse_args()
+
+    dev = torch.cuda.get_device_name()
+    header = ("# %s, torch %s, CUDA %s, %s\n# B=%d H=%d fp16, attic-run %s\n"
+              % (dev, torch.__version__, torch.version.cuda,
+                 time.strftime("%Y-%m-%d %H:%M:%S"), args.batch, args.heads,
+                 " ".join(args.attic_arg)))
+    print(header, end="", flush=True)
+
+    flex = None
+    if not args.no_flex:
+        from torch.nn.attention.flex_attention import flex_attention, create_block_mask
+        # One compiled kernel per shape; dynamo's default of 8 recompilations
+        # would silently fall back to the unfused implementation.
+        import torch._dynamo
+        torch._dynamo.config.recompile_limit = 1000
+        torch._dynamo.config.accumulated_recompile_limit = 10000
+        flex = torch.compile(flex_attention, dynamic=False)
+
+    rows = []
+    work = tempfile.mkdtemp(prefix="attic-bench-")
+    for d in parse_list(args.d):
+        for n in parse_list(args.n):
+            for causal in [bool(c) for c in parse_list(args.causal)]:
+                shape = (args.batch, args.heads, n, d)
+                gen = torch.Generator(device="cuda").manual_seed(args.seed + n + d)
+                q, k, v = (torch.randn(shape, generator=gen, device="cuda",
+                                       dtype=torch.float16) for _ in range(3))
+                flops = 4.0 * args.batch * args.heads * n * n * d * (0.5 if causal else 1.0)
+                with sdpa_kernel([SDPBackend.EFFICIENT_ATTENTION]):
+                    ref = F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
+                                                         is_causal=causal)
+                row = {"D": d, "N": n, "causal": int(causal)}
+
+                attic_ms, attic_o, notes = run_attic(args, work, shape, causal, q, k, v)
+                row["attic_ms"] = attic_ms
+                row["attic_err"] = rel_err(attic_o, ref) if attic_o is not None else None
+                del attic_o
+
+                def sdpa():
+                    with sdpa_kernel([SDPBackend.FLASH_ATTENTION]):
+                        return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+                row["sdpa_err"] = rel_err(sdpa(), ref)
+                row["sdpa_ms"] = event_median_ms(sdpa, args.warmup, args.reps)
+
+                row["flex_ms"] = row["flex_err"] = None
+                if flex is not None and (causal or args.flex_dense):
+                    t0 = time.time()
+                    if causal:
+                        bm = create_block_mask(lambda b, h, qi, ki: qi >= ki, None, None,
+                                               n, n, device="cuda")
+                    else:
+                        bm = None
+                    fx = lambda: flex(q, k, v, block_mask=bm)
+                    row["flex_err"] = rel_err(fx(), ref)
+                    notes.append("flex compile+first %.1f s" % (time.time() - t0))
+                    row["flex_ms"] = event_median_ms(fx, args.warmup, args.reps)
+                for key in ("attic", "sdpa", "flex"):
+                    ms = row[key + "_ms"]
+                    row[key + "_tflops"] = flops / (ms * 1e-3) * 1e-12 if ms else None
+                row["attic_vs_sdpa"] = (row["sdpa_ms"] / attic_ms) if attic_ms else None
+                row["attic_vs_flex"] = (row["flex_ms"] / attic_ms) if attic_ms and row["flex_ms"] else None
+                rows.append(row)
+                print("D=%d N=%d causal=%d: %s; %s" % (
+                    d, n, causal,
+                    ", ".join("%s=%s" % (k2, fmt(v2)) for k2, v2 in row.items()
+                              if k2 not in ("D", "N", "causal")),
+                    "; ".join(notes)), flush=True)
+                del q, k, v, ref
+                torch.cuda.empty_cache()
+
+    cols = ["D", "N", "causal", "attic_ms", "attic_tflops", "sdpa_ms", "sdpa_tflops",
+            "flex_ms", "flex_tflops", "attic_vs_sdpa", "attic_vs_flex",
+            "attic_err", "sdpa_err", "flex_err"]
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "cuda_attention.csv"), "w") as f:
+        f.write(header)
+        f.write(",".join(cols) + "\n")
+        for r in rows:
+            f.write(",".join(fmt(r.get(c)) for c in cols) + "\n")
+    table = header + "| " + " | ".join(cols) + " |\n|" + "---|" * len(cols) + "\n"
+    for r in rows:
+        table += "| " + " | ".join(fmt(r.get(c)) for c in cols) + " |\n"
+    with open(os.path.join(args.out, "cuda_attention.md"), "w") as f:
+        f.write(table)
+    print(table)
+    bad = [r for r in rows if r["attic_err"] is None or not r["attic_err"] <= 2e-2]
+    return 1 if bad else 0
+
+
+def fmt(x):
+    if x is None:
+        return "-"
+    if isinstance(x, float):
+        if x != x or x in (float("inf"), float("-inf")):
+            return str(x)
+        if abs(x) >= 100:
+            return "%.1f" % x
+        if abs(x) >= 0.01:
+            return "%.3f" % x
+        return "%.2e" % x
+    return str(x)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Runs attic's GPU tests and/or the GPU benchmark on a machine with an NVIDIA
+# GPU but without LLVM/MLIR 22, from the bundle that bench/cuda/bundle.sh made
+# (.gpubundle/ in the repository root). Run as root from the repository root:
+#   bench/cuda/device.sh tests            lit tests named *cuda* (the GPU ones
+#                                         included), the CUDA runtime unit tests
+#                                         and the main job's GPU runs
+#   bench/cuda/device.sh bench [ARGS...]  bench/cuda/bench.py ARGS
+#   bench/cuda/device.sh all [ARGS...]    both
+# Logs and results go to $OUT (default ./gpu-out).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+mode=${1:-all}; shift || true
+out=${OUT:-$PWD/gpu-out}
+mkdir -p "$out"
+export PYTHONUNBUFFERED=1
+
+if [[ ! -x build/tools/attic-run ]]; then
+  start=$(date +%s)
+  tar -C / -xJf .gpubundle/llvm.tar.xz || exit 1
+  tar -xJf .gpubundle/build.tar.xz || exit 1
+  echo "device.sh: bundle unpacked in $(( $(date +%s) - start )) s"
+fi
+export LD_LIBRARY_PATH=/usr/lib/llvm-22/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# The build's lit configuration names the paths of the machine it was made on.
+src=$(sed -n 's/^config.attic_src_root = "\(.*\)"/\1/p' build/test/lit.site.cfg.py)
+if [[ -n "$src" && "$(realpath -m "$src")" != "$PWD" ]]; then
+  mkdir -p "$(dirname "$src")" && ln -sfn "$PWD" "$src"
+fi
+sed -i "s|^config.python_with_numpy = .*|config.python_with_numpy = \"$(command -v python3)\"|" \
+  build/test/lit.site.cfg.py
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader
+build/runtime/attic-cuda-info || exit 1
+
+status=0
+if [[ $mode == tests || $mode == all ]]; then
+  python3 /usr/lib/llvm-22/bin/lit -v build/test --filter cuda 2>&1 | tee "$out/lit-cuda.log" \
+    | grep -E '^(PASS|FAIL|UNSUPPORTED|XFAIL|UNRESOLVED|TIMEOUT)|Total|Passed|Failed|Unsupported|CUDA device' \
+    || true
+  [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+  for t in build/test/unittests/Runtime/AtticCudaRuntimeTests build/test/unittests/Runtime/AtticCudaAbiTests; do
+    "$t" > "$out/$(basename "$t").log" 2>&1 && echo "PASS: $t" || { echo "FAIL: $t"; status=1; }
+  done
+  # The main job's GPU runs (scripts/run-example.sh).
+  build/tools/attic-run examples/attention.mlir --entry=attention_f16 --target=cuda --check --bench=10 \
+    || status=1
+  build/tools/attic-run examples/vcc_layer.mlir --entry=vcc_layer --check --seed=1 --mask-keep=0.9 \
+    --mask-keep-arg=1:0.04 --range-lo=-0.5 --range-hi=0.5 --target=cuda --bench=3 || status=1
+fi
+if [[ $mode == bench || $mode == all ]]; then
+  python3 bench/cuda/bench.py --out "$out" "$@" || status=1
+fi
+exit $status
