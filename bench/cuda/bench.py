@@ -26,6 +26,7 @@ import time
 
 import numpy as np
 import torch
+import torch._dynamo
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
@@ -122,7 +123,6 @@ def main():
         from torch.nn.attention.flex_attention import flex_attention, create_block_mask
         # One compiled kernel per shape; dynamo's default of 8 recompilations
         # would silently fall back to the unfused implementation.
-        import torch._dynamo
         torch._dynamo.config.recompile_limit = 1000
         torch._dynamo.config.accumulated_recompile_limit = 10000
         flex = torch.compile(flex_attention, dynamic=False)

@@ -24,7 +24,7 @@ for lib in libMLIR.so.22.1 libLLVM.so.22.1 libomp.so.5 libmlir_c_runner_utils.so
 done
 ln -sf libmlir_c_runner_utils.so.22.1 "$stage$llvm/lib/libmlir_c_runner_utils.so"
 cp -L /lib/x86_64-linux-gnu/libz3.so.4 "$stage$llvm/lib/"
-for tool in FileCheck not count lit; do cp -L "$llvm/bin/$tool" "$stage$llvm/bin/"; done
+for tool in FileCheck not count split-file lit; do cp -L "$llvm/bin/$tool" "$stage$llvm/bin/"; done
 cp -r "$llvm/utils/lit" "$stage$llvm/utils/"
 find "$stage" -name __pycache__ -prune -exec rm -rf {} +
 # Every library the carried ones (and attic-run) need is carried or was
@@ -40,6 +40,6 @@ for f in "$stage$llvm"/lib/*.so* "$stage$llvm"/bin/* build/tools/attic-run; do
   done
 done
 tar -C "$stage" -cf - usr | xz -T2 -6 > "$out/llvm.tar.xz"
-tar -cf - --exclude='*.o' --exclude='*.a' --exclude=CMakeFiles --exclude='.ninja_*' build \
+tar -cf - --exclude='*.o' --exclude='*.a' --exclude=CMakeFiles --exclude=Output --exclude='.ninja_*' build \
   | xz -T2 -6 > "$out/build.tar.xz"
 du -sh "$out"/*

@@ -331,14 +331,20 @@ attic::CudaExecutable::run(ArrayRef<const attic_tensor *> inputs,
     outputs.push_back(out);
     release();
   }
+  // A data-dependent error reported by the compiled code (e.g. more VIP
+  // tokens than num_vip) fails the run with the same message as on the CPU:
+  // it is the data's fault, not the device's.
+  std::string reported;
   if (cudaError.empty() &&
       attic_rt_take_error(message, sizeof(message)) != ATTIC_OK)
-    cudaError = message;
-  if (!cudaError.empty()) {
+    reported = message;
+  if (!cudaError.empty() || !reported.empty()) {
     for (size_t i = firstOutput; i < outputs.size(); ++i)
       attic_tensor_free(&outputs[i]);
     outputs.truncate(firstOutput);
-    error = "CUDA error while running @" + entry_ + ": " + cudaError;
+    error = !reported.empty()
+                ? reported
+                : "CUDA error while running @" + entry_ + ": " + cudaError;
     return failure();
   }
   stats_ = stats;

@@ -262,6 +262,34 @@ struct KernelConfig {
   int64_t blockQ, blockK, warps, headDim, valueDim;
 };
 
+/// Bytes of static shared memory the kernel's tiles take: K pairs, V
+/// transposed pairs and the per-key logit terms.
+int64_t sharedBytes(int64_t blockK, int64_t headDim, int64_t valueDim) {
+  return blockK * (headDim + kPad) * 2 + valueDim * (blockK + kPad) * 2 +
+         blockK * 4;
+}
+
+/// The tile sizes of `op` (or of the options, when set). block_k is a
+/// performance choice that does not change the result, so a key tile too
+/// large for 48 KiB of static shared memory (e.g. 128 keys with D = Dv =
+/// 128: 70144 bytes) is halved until it fits, rather than sending the op
+/// to the SIMT kernel (about 500x slower on an H100).
+KernelConfig configFor(BlockAttentionOp op, int64_t blockQOption,
+                       int64_t blockKOption) {
+  KernelConfig cfg;
+  cfg.blockQ = blockQOption ? blockQOption : op.getBlockQ();
+  cfg.blockK = blockKOption ? blockKOption : op.getBlockK();
+  cfg.warps = cfg.blockQ / 16;
+  cfg.headDim = cast<ShapedType>(op.getQuery().getType()).getDimSize(3);
+  cfg.valueDim = cast<ShapedType>(op.getValue().getType()).getDimSize(3);
+  if (!ShapedType::isDynamic(cfg.headDim) &&
+      !ShapedType::isDynamic(cfg.valueDim) && cfg.blockK % 16 == 0)
+    while (cfg.blockK > 16 &&
+           sharedBytes(cfg.blockK, cfg.headDim, cfg.valueDim) > kSharedLimit)
+      cfg.blockK = std::max<int64_t>(16, cfg.blockK / 32 * 16);
+  return cfg;
+}
+
 /// Checks what the kernel supports. On failure, `why` says what is not
 /// supported, naming the operand and the supported values.
 LogicalResult checkSupported(BlockAttentionOp op, const KernelConfig &cfg,
@@ -315,8 +343,7 @@ LogicalResult checkSupported(BlockAttentionOp op, const KernelConfig &cfg,
   if (cfg.blockK % 16 != 0 || cfg.blockK < 16 || cfg.blockK > 128)
     return fail("block_k must be a multiple of 16 in [16, 128], got " +
                 std::to_string(cfg.blockK));
-  int64_t smem = cfg.blockK * (cfg.headDim + kPad) * 2 +
-                 cfg.valueDim * (cfg.blockK + kPad) * 2 + cfg.blockK * 4;
+  int64_t smem = sharedBytes(cfg.blockK, cfg.headDim, cfg.valueDim);
   if (smem > kSharedLimit)
     return fail("block_k = " + std::to_string(cfg.blockK) + " with D = " +
                 std::to_string(cfg.headDim) + " and Dv = " +
@@ -599,16 +626,7 @@ void buildKernel(ImplicitLocOpBuilder &b, gpu::LaunchOp launch,
   }
 }
 
-KernelConfig configFor(BlockAttentionOp op, int64_t blockQOption,
-                       int64_t blockKOption) {
-  KernelConfig cfg;
-  cfg.blockQ = blockQOption ? blockQOption : op.getBlockQ();
-  cfg.blockK = blockKOption ? blockKOption : op.getBlockK();
-  cfg.warps = cfg.blockQ / 16;
-  cfg.headDim = cast<ShapedType>(op.getQuery().getType()).getDimSize(3);
-  cfg.valueDim = cast<ShapedType>(op.getValue().getType()).getDimSize(3);
-  return cfg;
-}
+
 
 LogicalResult lowerToGpu(BlockAttentionOp op, int64_t blockQOption,
                          int64_t blockKOption, bool deviceOperands) {

@@ -20,7 +20,7 @@
 // CHECK-SAME: assembly = "
 // CHECK-SAME: .target sm_80
 // CHECK-SAME: .entry attention_f16_kernel(
-// CHECK-SAME: .maxntid 128, 1, 1
+// CHECK-SAME: .maxntid 256, 1, 1
 // CHECK-SAME: .minnctapersm 1
 // CHECK-SAME: ld.shared.b32
 // CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32

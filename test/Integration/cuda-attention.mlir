@@ -18,15 +18,19 @@
 // RUN: attic-run %s --target=cuda --entry=f16_bias_mask --check --seed=7 --mask-keep=0.02 | FileCheck %s
 // Other tile sizes, through the pipeline's options.
 // RUN: attic-run %s --target=cuda --entry=f16_tails --check --block-k=32 | FileCheck %s
+// RUN: attic-run %s --target=cuda --entry=f16_tails --check --block-q=128 --block-k=128 | FileCheck %s
+// RUN: attic-run %s --target=cuda --entry=f16_d128_causal --check --block-q=32 --block-k=32 | FileCheck %s
+// RUN: attic-run %s --target=cuda --entry=bf16_cross_lengths --check --block-q=16 --block-k=16 | FileCheck %s
+// RUN: attic-run %s --target=cuda --entry=f16_tails_causal --check --block-q=16 --block-k=48 | FileCheck %s
 // Repeated runs: results stay right and the kernel time comes from events.
 // RUN: attic-run %s --target=cuda --entry=f16_d64 --check --bench=3 | FileCheck %s --check-prefix=BENCH
 
-// CHECK: compiled for {{.+}} (sm_{{[0-9]+}})
+// CHECK: compiled for {{.+}} ({{[0-9.]+}}, sm_{{[0-9]+}})
 // CHECK: check: result #0 {{.*}}non_finite=0 {{.*}}: ok
 
 // BENCH: check: result #0 {{.*}}: ok
 // BENCH: time: median {{[0-9.]+}} ms over 3 runs
-// BENCH: kernel time: median {{[0-9.]+}} ms over 3 runs (min {{[0-9.]+}}, max {{[0-9.]+}}), {{[1-9][0-9]*}} launches per run, {{[0-9.]+}} TFLOP/s on {{.+}} (sm_{{[0-9]+}})
+// BENCH: kernel time: median {{[0-9.]+}} ms over 3 runs (min {{[0-9.]+}}, max {{[0-9.]+}}), {{[1-9][0-9]*}} launches per run, {{[0-9.]+}} TFLOP/s on {{.+}} ({{[0-9.]+}}, sm_{{[0-9]+}})
 
 func.func @f16_d64(%q: tensor<2x4x256x64xf16>, %k: tensor<2x4x256x64xf16>, %v: tensor<2x4x256x64xf16>) -> tensor<2x4x256x64xf16> {
   %o = attic.attention %q, %k, %v : tensor<2x4x256x64xf16>, tensor<2x4x256x64xf16>, tensor<2x4x256x64xf16> -> tensor<2x4x256x64xf16>

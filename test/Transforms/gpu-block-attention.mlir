@@ -127,3 +127,18 @@ func.func @bias_2d(%q: memref<1x1x16x16xf16>, %k: memref<1x1x40x16xf16>, %v: mem
   attic.block_attention ins(%q, %k, %v : memref<1x1x16x16xf16>, memref<1x1x40x16xf16>, memref<1x1x40x16xf16>) bias(%b : memref<1x40xf16>) outs(%o : memref<1x1x16x16xf16>) {layout = #attic.layout<dense>, scale = 0.25 : f32, block_q = 16 : i64, block_k = 16 : i64}
   return
 }
+
+// -----
+
+// 128 keys per tile with D = Dv = 128 would take 70144 bytes of shared
+// memory, more than the 48 KiB of static shared memory: the key tile is
+// halved to 64 (36096 bytes) instead of giving up on the tensor cores.
+// CHECK-LABEL: func.func @halved_key_tile
+// CHECK: gpu.launch async
+// CHECK-SAME: threads({{.*}}) in (%{{.*}} = %c256
+// CHECK-SAME: workgroup(%{{.*}} : memref<64x68xvector<2xf16>, #gpu.address_space<workgroup>>, %{{.*}} : memref<128x36xvector<2xf16>, #gpu.address_space<workgroup>>, %{{.*}} : memref<32xvector<2xf32>, #gpu.address_space<workgroup>>)
+// CHECK: nvgpu.mma.sync
+func.func @halved_key_tile(%q: memref<1x2x64x128xf16>, %k: memref<1x2x64x128xf16>, %v: memref<1x2x64x128xf16>, %o: memref<1x2x64x128xf16>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x2x64x128xf16>, memref<1x2x64x128xf16>, memref<1x2x64x128xf16>) outs(%o : memref<1x2x64x128xf16>) {layout = #attic.layout<dense>, scale = 0.125 : f32, block_q = 128 : i64, block_k = 128 : i64}
+  return
+}

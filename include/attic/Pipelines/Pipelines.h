@@ -97,12 +97,13 @@ struct CudaPipelineOptions
       *this, "block-q",
       llvm::cl::desc("Query rows per thread block (16 per warp): 16, 32, 64 "
                      "or 128"),
-      llvm::cl::init(64)};
+      llvm::cl::init(128)};
   Option<int64_t> blockK{
       *this, "block-k",
       llvm::cl::desc("Keys per shared-memory tile: a multiple of 16 up to "
-                     "128"),
-      llvm::cl::init(64)};
+                     "128, halved by the kernel where the tiles would not "
+                     "fit in 48 KiB of shared memory (D = Dv = 128: 64)"),
+      llvm::cl::init(128)};
 };
 
 /// attic ops on tensors -> host code in the LLVM dialect that calls the
