@@ -246,7 +246,9 @@ def AtticGpuBlockAttention : Pass<"attic-gpu-block-attention", "::mlir::ModuleOp
 
     Supported: f16 and bf16; static head dims D and Dv that are multiples
     of 16 in [16, 128]; block_q in {16, 32, 64, 128}; block_k a multiple of
-    16 in [16, 128] within 48 KiB of shared memory; identity-layout
+    16 in [16, 128], halved (down to 16) where the tiles would not fit in
+    48 KiB of static shared memory (D = Dv = 128 runs block_k = 128 as 64;
+    the result does not depend on the tile sizes); identity-layout
     operands. Anything else is an error that names the operand and the
     supported values (f32 included: no f32 kernel yet).
 
