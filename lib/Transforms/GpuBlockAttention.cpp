@@ -283,7 +283,8 @@ KernelConfig configFor(BlockAttentionOp op, int64_t blockQOption,
   cfg.headDim = cast<ShapedType>(op.getQuery().getType()).getDimSize(3);
   cfg.valueDim = cast<ShapedType>(op.getValue().getType()).getDimSize(3);
   if (!ShapedType::isDynamic(cfg.headDim) &&
-      !ShapedType::isDynamic(cfg.valueDim) && cfg.blockK % 16 == 0)
+      !ShapedType::isDynamic(cfg.valueDim) && cfg.blockK % 16 == 0 &&
+      cfg.blockK <= 128) // other sizes are errors (checkSupported)
     while (cfg.blockK > 16 &&
            sharedBytes(cfg.blockK, cfg.headDim, cfg.valueDim) > kSharedLimit)
       cfg.blockK = std::max<int64_t>(16, cfg.blockK / 32 * 16);

@@ -52,6 +52,15 @@ func.func @block_k(%q: memref<1x2x64x64xf16>, %k: memref<1x2x64x64xf16>, %v: mem
 
 // -----
 
+// A key tile over 128 is an error, not halved to one that fits.
+func.func @block_k_too_large(%q: memref<1x2x64x64xf16>, %k: memref<1x2x64x64xf16>, %v: memref<1x2x64x64xf16>, %o: memref<1x2x64x64xf16>) {
+  // expected-error @+1 {{block_k must be a multiple of 16 in [16, 128], got 256}}
+  attic.block_attention ins(%q, %k, %v : memref<1x2x64x64xf16>, memref<1x2x64x64xf16>, memref<1x2x64x64xf16>) outs(%o : memref<1x2x64x64xf16>) {layout = #attic.layout<dense>, scale = 0.125 : f32, block_q = 64 : i64, block_k = 256 : i64}
+  return
+}
+
+// -----
+
 func.func @strided(%q: memref<1x2x64x64xf16, strided<[16384, 8192, 128, 1]>>, %k: memref<1x2x64x64xf16>, %v: memref<1x2x64x64xf16>, %o: memref<1x2x64x64xf16>) {
   // expected-error @+1 {{query must have the identity layout (a contiguous buffer), got a strided layout}}
   attic.block_attention ins(%q, %k, %v : memref<1x2x64x64xf16, strided<[16384, 8192, 128, 1]>>, memref<1x2x64x64xf16>, memref<1x2x64x64xf16>) outs(%o : memref<1x2x64x64xf16>) {layout = #attic.layout<dense>, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64}
