@@ -49,27 +49,7 @@ class Attic_Op<string mnemonic, list<Trait> traits = []>
 // Attributes
 //===----------------------------------------------------------------------===//
 
-def Attic_BlockLayoutKind : I32EnumAttr<"BlockLayout",
-    "which (query block, key block) pairs block attention visits", [
-      I32EnumAttrCase<"Dense", 0, "dense">,
-      I32EnumAttrCase<"Causal", 1, "causal">
-    ]> {
-  let genSpecializedAttr = 0;
-  let cppNamespace = "::attic";
-}
-
-def Attic_BlockLayoutAttr : EnumAttr<Attic_Dialect, Attic_BlockLayoutKind, "layout"> {
-  let summary = "iteration layout of attic.block_attention";
-  let description = [{
-    `dense` visits every (query block, key block) pair. `causal` visits, for a
-    query block, only the key blocks at or before its diagonal; key `j` is
-    visible to query `i` iff `j <= i` (top-left aligned, as
-    `torch.nn.functional.scaled_dot_product_attention(is_causal=True)`), so
-    blocks above the diagonal are skipped and the diagonal block is clipped
-    row by row.
-  }];
-  let assemblyFormat = "`<` $value `>`";
-}
+// The iteration layouts and their interface: AtticLayouts.td.
 
 //===----------------------------------------------------------------------===//
 // Types

@@ -4,6 +4,7 @@
 #define ATTIC_OPS_TD
 
 include "AtticDialect.td"
+include "AtticLayouts.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/DestinationStyleOpInterface.td"
 
@@ -11,47 +12,67 @@ def Attic_AttentionElement : AnyTypeOf<[F32, F16, BF16]>;
 def Attic_Tensor4D : RankedTensorOf<[F32, F16, BF16]>;
 def Attic_KeyBias : RankedTensorOf<[F32, F16, BF16]>;
 def Attic_KeyMask : RankedTensorOf<[I1]>;
+def Attic_IndexTensor : RankedTensorOf<[I32]>;
+def Attic_LayoutOperand : AnyTypeOf<[RankedTensorOf<[AnyType]>, MemRefOf<[AnyType]>]>;
 
 //===----------------------------------------------------------------------===//
 // L1: attic.attention
 //===----------------------------------------------------------------------===//
 
 def Attic_AttentionOp : Attic_Op<"attention", [Pure, AttrSizedOperandSegments]> {
-  let summary = "dense softmax attention (scaled dot product)";
+  let summary = "softmax attention (scaled dot product) over an iteration layout";
   let description = [{
-    Computes, for every batch `b`, head `h` and query `i`,
+    Computes, for every batch `b`, query head `h` and query `i`,
 
     ```
-    logit[j] = scale * dot(query[b,h,i,:], key[b,h,j,:]) + key_bias[b,(h,)j]
-    result[b,h,i,:] = sum_j softmax(logit)[j] * value[b,h,j,:]
+    logit[j] = scale * dot(query[b,h,i,:], key[b,hk,j,:]) + key_bias[b,(h,)j]
+    result[b,h,i,:] = sum_j softmax(logit)[j] * value[b,hk,j,:]
     ```
 
-    over the keys `j` that are admissible: `key_mask[b,j]` is true (when the
-    mask is given), `j <= i` (when `causal` is set; top-left aligned, as
-    PyTorch SDPA's `is_causal`), and the bias is not `-inf`. A query row with
-    no admissible key yields 0, never NaN.
+    over the keys `j` that are visible: `key_mask[b,j]` is true (when the
+    mask is given), the `layout` visits `(i, j)` (default `#attic.dense`;
+    `causal` intersects it with `#attic.causal`, top-left aligned as
+    PyTorch SDPA's `is_causal`), the block lists allow it (below), and the
+    bias is not `-inf`. A query row with no visible key yields 0, never
+    NaN.
 
-    Operands: `query` is `[B,H,Nq,D]`, `key` is `[B,H,Nk,D]`, `value` is
-    `[B,H,Nk,Dv]`; the query and key lengths may differ and so may `D` and
-    `Dv`. Query, key and value share one element type (f32, f16 or bf16),
-    which is also the result's; the result is `[B,H,Nq,Dv]`. The optional
-    additive key bias is `[B,Nk]` or `[B,H,Nk]` of f32, f16 or bf16; the
+    Operands: `query` is `[B,Hq,Nq,D]`, `key` is `[B,Hkv,Nk,D]`, `value` is
+    `[B,Hkv,Nk,Dv]`; the query and key lengths may differ and so may `D` and
+    `Dv`. Grouped-query (and multi-query) attention: `Hq` is a multiple of
+    `Hkv`, and query head `h` reads key/value head `hk = h / (Hq / Hkv)`.
+    Query, key and value share one element type (f32, f16 or bf16), which
+    is also the result's; the result is `[B,Hq,Nq,Dv]`. The optional
+    additive key bias is `[B,Nk]` or `[B,Hq,Nk]` of f32, f16 or bf16; the
     optional key padding mask is `[B,Nk]` of i1. `scale` defaults to
     `1/sqrt(D)`. Logits, the softmax statistics and the accumulation are f32
     whatever the element type. Dimensions may be dynamic; those that are
     static must agree.
 
+    `layout` is any attribute of `LayoutAttrInterface` (AtticLayouts.td:
+    dense, causal, window, dilated, strided, fixed, global, sinks,
+    documents, random, and their intersections and unions); the tensors it
+    reads (document ids) are the `layout_operands`, named by position.
+
+    Block lists (FlexAttention's BlockMask) are optional: with `blocks`,
+    queries and keys are grouped into blocks of `block_sizes = [bq, bk]`,
+    and key `j` is visible to query `i` only if the key block of `j` is in
+    the query block's full list, or it is in its partial list and the
+    layout visits `(i, j)`. See `attic.block_mask`, which computes them.
+
     Example:
 
     ```mlir
-    %o = attic.attention %q, %k, %v causal scale 0.125
+    %o = attic.attention %q, %k, %v scale 0.125
+        layout(#attic.intersect<[#attic.causal, #attic.window<left = 255, right = 0>]>)
         bias(%b : tensor<1x4096xf32>) mask(%m : tensor<1x4096xi1>)
-        : tensor<1x4x4096x64xf16>, tensor<1x4x4096x64xf16>,
-          tensor<1x4x4096x64xf16> -> tensor<1x4x4096x64xf16>
+        : tensor<1x8x4096x64xf16>, tensor<1x2x4096x64xf16>,
+          tensor<1x2x4096x64xf16> -> tensor<1x8x4096x64xf16>
     ```
 
     Lowering: `attic-decompose` rewrites it into `attic.block_attention`
-    (flash-style tiled online softmax; an Nq x Nk matrix is never built).
+    (flash-style tiled online softmax; an Nq x Nk matrix is never built),
+    with an `attic.block_mask` in front when the layout is data-dependent
+    or irregular.
   }];
   let arguments = (ins
     Attic_Tensor4D:$query,
@@ -59,14 +80,27 @@ def Attic_AttentionOp : Attic_Op<"attention", [Pure, AttrSizedOperandSegments]> 
     Attic_Tensor4D:$value,
     Optional<Attic_KeyBias>:$key_bias,
     Optional<Attic_KeyMask>:$key_mask,
+    Variadic<Attic_LayoutOperand>:$layout_operands,
+    Optional<Attic_IndexTensor>:$kv_num_blocks,
+    Optional<Attic_IndexTensor>:$kv_indices,
+    Optional<Attic_IndexTensor>:$full_kv_num_blocks,
+    Optional<Attic_IndexTensor>:$full_kv_indices,
     UnitAttr:$causal,
-    OptionalAttr<F32Attr>:$scale
+    OptionalAttr<F32Attr>:$scale,
+    OptionalAttr<Attic_AnyLayoutAttr>:$layout,
+    OptionalAttr<DenseI64ArrayAttr>:$block_sizes
   );
   let results = (outs Attic_Tensor4D:$result);
   let assemblyFormat = [{
     $query `,` $key `,` $value (`causal` $causal^)? (`scale` $scale^)?
+    (`layout` `(` $layout^ `)`)?
+    (`layout_operands` `(` $layout_operands^ `:` type($layout_operands) `)`)?
     (`bias` `(` $key_bias^ `:` type($key_bias) `)`)?
     (`mask` `(` $key_mask^ `:` type($key_mask) `)`)?
+    (`blocks` `(` $kv_num_blocks^ `,` $kv_indices `,` $full_kv_num_blocks `,`
+        $full_kv_indices `:` type($kv_num_blocks) `,` type($kv_indices) `,`
+        type($full_kv_num_blocks) `,` type($full_kv_indices) `)`
+        `block_sizes` $block_sizes)?
     attr-dict `:` type($query) `,` type($key) `,` type($value) `->` type($result)
   }];
   let hasVerifier = 1;
@@ -75,6 +109,9 @@ def Attic_AttentionOp : Attic_Op<"attention", [Pure, AttrSizedOperandSegments]> 
     /// The scale in effect: the attribute, or 1/sqrt(D) when it is absent.
     /// Fails when it is absent and D is dynamic.
     ::mlir::FailureOr<float> getEffectiveScale();
+    /// The layout in effect: `layout` (default dense), intersected with
+    /// #attic.causal when `causal` is set.
+    ::attic::LayoutAttrInterface getEffectiveLayout();
   }];
 }
 
@@ -90,17 +127,35 @@ def Attic_BlockAttentionOp : Attic_Op<"block_attention", [
     DestinationStyleOpInterface]> {
   let summary = "tiled online-softmax attention over an iteration layout";
   let description = [{
-    The core op of layer L2. It has the semantics of `attic.attention` with an
-    explicit `scale`, and it says how the work is tiled: queries are taken in
-    blocks of `block_q` rows and keys in blocks of `block_k` rows, each
-    (query block, key block) pair that the `layout` visits is processed with
-    an online (flash-style) softmax whose running maximum, running sum and
-    accumulator are f32, so no `Nq x Nk` matrix is ever materialized.
+    The core op of layer L2. It has the semantics of `attic.attention` with
+    an explicit `scale` and `layout`, and it says how the work is tiled:
+    queries are taken in blocks of `block_q` rows and keys in blocks of
+    `block_k` rows, each (query block, key block) pair that the layout
+    visits is processed with an online (flash-style) softmax whose running
+    maximum, running sum and accumulator are f32, so no `Nq x Nk` matrix is
+    ever materialized.
 
-    The op is in destination-passing style: `init` (`[B,H,Nq,Dv]`, element
+    Which pairs: a layout answers, per pair of blocks, skip (never loaded),
+    full (every element visible; the element predicate is not evaluated)
+    or partial (the predicate masks elements). Static layouts are
+    classified by the IR the layout emits; with block lists
+    (`blocks(...)`, as produced by `attic.block_mask`), the key blocks of
+    query block `qb` of batch `b` and head `h` are
+    `full_kv_indices[b,h,qb,0:full_kv_num_blocks[b,h,qb]]` (full) and
+    `kv_indices[b,h,qb,0:kv_num_blocks[b,h,qb]]` (partial); the lists are
+    `[B',H',ceil(Nq/block_q)]` and `[B',H',ceil(Nq/block_q),L]` of i32 with
+    `B'` 1 or B and `H'` 1 or Hq (1: the same lists for all). Indices
+    outside `[0, ceil(Nk/block_k))` and counts above `L` are reported to
+    the runtime as errors (`attic_rt_report_error`) and skipped, never
+    read out of bounds.
+
+    Grouped-query attention: `key` and `value` may have `Hkv` heads with
+    `Hq` a multiple of `Hkv`.
+
+    The op is in destination-passing style: `init` (`[B,Hq,Nq,Dv]`, element
     type of `value`) is the destination. On tensors it returns the result; on
     memrefs (after one-shot bufferization) it writes `init` and has no
-    result. The additive `key_bias` (`[B,Nk]` or `[B,H,Nk]`) and the i1
+    result. The additive `key_bias` (`[B,Nk]` or `[B,Hq,Nk]`) and the i1
     `key_mask` (`[B,Nk]`) are optional score modifiers applied per key.
 
     Example:
@@ -110,13 +165,13 @@ def Attic_BlockAttentionOp : Attic_Op<"block_attention", [
         ins(%q, %k, %v : tensor<1x4x256x64xf32>, tensor<1x4x256x64xf32>,
                          tensor<1x4x256x64xf32>)
         outs(%init : tensor<1x4x256x64xf32>)
-        {layout = #attic.layout<causal>, scale = 0.125 : f32,
+        {layout = #attic.causal, scale = 0.125 : f32,
          block_q = 64 : i64, block_k = 64 : i64} -> tensor<1x4x256x64xf32>
     ```
 
-    Lowering: `attic-lower-block-attention` turns the memref form into
-    `scf.parallel` over (batch, head, query block) and `scf.for` loops over
-    key blocks with f32 scratch tiles.
+    Lowering: `attic-tile-block-attention` turns the memref form into the
+    target-independent tile loop (attic.tile ops), which
+    `attic-cpu-map-tiles` and `attic-gpu-map-tiles` map onto a target.
   }];
   let arguments = (ins
     Attic_ShapedOperand:$query,
@@ -124,8 +179,13 @@ def Attic_BlockAttentionOp : Attic_Op<"block_attention", [
     Attic_ShapedOperand:$value,
     Optional<Attic_ShapedOperand>:$key_bias,
     Optional<Attic_ShapedOperand>:$key_mask,
+    Variadic<Attic_ShapedOperand>:$layout_operands,
+    Optional<Attic_ShapedOperand>:$kv_num_blocks,
+    Optional<Attic_ShapedOperand>:$kv_indices,
+    Optional<Attic_ShapedOperand>:$full_kv_num_blocks,
+    Optional<Attic_ShapedOperand>:$full_kv_indices,
     Attic_ShapedOperand:$init,
-    Attic_BlockLayoutAttr:$layout,
+    Attic_AnyLayoutAttr:$layout,
     F32Attr:$scale,
     ConfinedAttr<I64Attr, [IntPositive]>:$block_q,
     ConfinedAttr<I64Attr, [IntPositive]>:$block_k
@@ -135,16 +195,104 @@ def Attic_BlockAttentionOp : Attic_Op<"block_attention", [
     `ins` `(` $query `,` $key `,` $value `:` type($query) `,` type($key) `,` type($value) `)`
     (`bias` `(` $key_bias^ `:` type($key_bias) `)`)?
     (`mask` `(` $key_mask^ `:` type($key_mask) `)`)?
+    (`layout_operands` `(` $layout_operands^ `:` type($layout_operands) `)`)?
+    (`blocks` `(` $kv_num_blocks^ `,` $kv_indices `,` $full_kv_num_blocks `,`
+        $full_kv_indices `:` type($kv_num_blocks) `,` type($kv_indices) `,`
+        type($full_kv_num_blocks) `,` type($full_kv_indices) `)`)?
     `outs` `(` $init `:` type($init) `)`
     attr-dict (`->` type($result)^)?
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getInitMutable(); }
-    bool isCausal() { return getLayout() == ::attic::BlockLayout::Causal; }
+    /// Whether runtime block lists decide which blocks are visited.
+    bool hasBlockLists() { return static_cast<bool>(getKvNumBlocks()); }
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// L2: attic.block_mask
+//===----------------------------------------------------------------------===//
+
+def Attic_BlockMaskOp : Attic_Op<"block_mask", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DestinationStyleOpInterface]> {
+  let summary = "run-time block classification of a layout (create_block_mask)";
+  let description = [{
+    Classifies every (query block, key block) pair of `layout` for queries
+    `[0, query_len)` and keys `[0, key_len)` in blocks of `block_q` and
+    `block_k`, and writes the block lists that `attic.block_attention`
+    takes (FlexAttention's BlockMask): for batch `b`, query head `h` and
+    query block `qb`, the partial key blocks (some but not all elements
+    visible) in ascending order into `kv_indices[b,h,qb,:]` with their
+    number in `kv_num_blocks[b,h,qb]`, and the full key blocks likewise
+    into `full_kv_indices` / `full_kv_num_blocks`. Skipped blocks are in
+    neither list; entries past a count are unspecified.
+
+    The lists are `[B',H',ceil(query_len/block_q)]` and
+    `[B',H',ceil(query_len/block_q),L]` of i32 (the destinations `outs`).
+    `B'` and `H'` are the batches and heads to classify for (1 when the
+    layout does not depend on them: the lists then serve every batch or
+    head). A query block with more than `L` partial (or full) key blocks is
+    reported to the runtime as an error; `L = ceil(key_len/block_k)` always
+    suffices. The classification is that of the layout's block visibility:
+    exact for static atomic layouts, sound for the others (a block it calls
+    partial may be empty or full; the element predicate then decides).
+
+    The result is an ordinary tensor: compute it once and pass it to every
+    attention that shares the layout, across calls and layers.
+
+    Example:
+
+    ```mlir
+    %n, %i, %fn, %fi = attic.block_mask
+        layout(#attic.documents<query_ids = 0, key_ids = 0>)
+        layout_operands(%doc : tensor<1x4096xi32>)
+        sizes(%c4096, %c4096)
+        outs(%e0, %e1, %e2, %e3 : tensor<1x1x32xi32>, tensor<1x1x32x32xi32>,
+                                  tensor<1x1x32xi32>, tensor<1x1x32x32xi32>)
+        {block_q = 128 : i64, block_k = 128 : i64}
+        -> tensor<1x1x32xi32>, tensor<1x1x32x32xi32>, tensor<1x1x32xi32>,
+           tensor<1x1x32x32xi32>
+    ```
+
+    Lowering: `attic-lower-block-mask` (memref form) turns it into a
+    parallel loop over (b, h, qb) that scans the key blocks the layout's
+    key range allows.
+  }];
+  let arguments = (ins
+    Variadic<Attic_ShapedOperand>:$layout_operands,
+    Index:$query_len,
+    Index:$key_len,
+    Attic_ShapedOperand:$kv_num_blocks_init,
+    Attic_ShapedOperand:$kv_indices_init,
+    Attic_ShapedOperand:$full_kv_num_blocks_init,
+    Attic_ShapedOperand:$full_kv_indices_init,
+    Attic_AnyLayoutAttr:$layout,
+    ConfinedAttr<I64Attr, [IntPositive]>:$block_q,
+    ConfinedAttr<I64Attr, [IntPositive]>:$block_k
+  );
+  let results = (outs Variadic<RankedTensorOf<[I32]>>:$results);
+  let assemblyFormat = [{
+    `layout` `(` $layout `)`
+    (`layout_operands` `(` $layout_operands^ `:` type($layout_operands) `)`)?
+    `sizes` `(` $query_len `,` $key_len `)`
+    `outs` `(` $kv_num_blocks_init `,` $kv_indices_init `,`
+        $full_kv_num_blocks_init `,` $full_kv_indices_init `:`
+        type($kv_num_blocks_init) `,` type($kv_indices_init) `,`
+        type($full_kv_num_blocks_init) `,` type($full_kv_indices_init) `)`
+    attr-dict (`->` type($results)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return ::mlir::MutableOperandRange(getOperation(),
+          getOperation()->getNumOperands() - 4, 4);
+    }
+  }];
+}
+
+include "AtticTileOps.td"
 include "AtticVccOps.td"
 
 #endif // ATTIC_OPS_TD

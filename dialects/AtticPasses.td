@@ -9,13 +9,18 @@ def AtticDecompose : Pass<"attic-decompose"> {
   let summary = "Decompose attic pattern ops (L1) into attic.block_attention (L2)";
   let description = [{
     Rewrites `attic.attention` into `attic.block_attention` on tensors: the
-    default scale `1/sqrt(D)` becomes explicit, `causal` becomes the
-    `#attic.layout<causal>` iteration layout, the destination is a
-    `tensor.empty` of the result shape, and the tile sizes are chosen from the
-    pass options. The rewrite patterns are available through
+    default scale `1/sqrt(D)` becomes explicit, `causal` is intersected
+    with the layout (`#attic.causal`, or `#attic.intersect<[#attic.causal,
+    L]>`), the destination is a `tensor.empty` of the result shape, and the
+    tile sizes are chosen from the pass options (or are the block lists'
+    `block_sizes`). A layout that needs run-time classification (document
+    ids, random blocks) without given block lists gets an
+    `attic.block_mask` in front that computes them, with one row per batch
+    and per head only where the layout depends on them. The rewrite patterns are available through
     `attic::populateDecomposePatterns` for other pipelines.
   }];
-  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
   let options = [
     Option<"blockQ", "block-q", "int64_t", /*default=*/"128",
            "Query rows per block">,
@@ -107,32 +112,84 @@ def AtticExpandVcc : Pass<"attic-expand-vcc"> {
   ];
 }
 
-def AtticLowerBlockAttention : Pass<"attic-lower-block-attention"> {
-  let summary = "Lower bufferized attic.block_attention to register-blocked vector loops";
+def AtticLowerBlockMask : Pass<"attic-lower-block-mask"> {
+  let summary = "Lower bufferized attic.block_mask to the loops that classify its blocks";
   let description = [{
-    Lowers the memref form of `attic.block_attention` (after one-shot
-    bufferization) to a flash-style kernel in two `scf.parallel` loops:
+    Rewrites every memref-form `attic.block_mask` into an `scf.parallel`
+    over (batch, head, query block) of its lists that scans the key blocks
+    of the layout's key range with the layout's block visibility, appending
+    the full and the partial ones to their lists in ascending order. Counts
+    over a list's capacity are reported to the runtime
+    (`attic_rt_report_error`) and clamped; nothing is written out of
+    bounds. The loops run wherever the function's loops run (OpenMP on the
+    CPU, a kernel per loop nest with `attic-gpu-offload`).
 
-    1. over (batch, head, key block): the key block is packed once into f32
-       panels, K transposed (`[D][block_k]`, keys along the vector lanes), V
-       as is (`[block_k][Dv]`), and a per-key logit term (key bias, `-inf`
-       for masked and padding keys). The panels take O(N*D) memory, never
-       O(N^2).
-    2. over (batch, head, query block): register-blocked micro-kernels compute
-       the logits tile `S = Q K^T` (tiles of `register-rows` rows by
-       `register-chunks` vectors, FMA over D), a vectorized online softmax
-       (running max and sum per row, f32), and `acc = alpha*acc + P V` (same
-       tiles, FMA over the keys). Causal query blocks are visited in zig-zag
-       order so that contiguous shares of the iteration space carry equal
-       work.
+    Example: `attic-opt --attic-lower-block-mask`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"
+  ];
+}
 
-    Scratch is heap-allocated and 64-byte aligned. `vector-width` (f32
-    lanes) defaults to the host CPU's widest unit (16 with AVX-512, 8 with
-    AVX2); key blocks are padded to whole vectors, so `block_k` a multiple
-    of the vector width wastes nothing. Tensor-form ops are left alone
-    (bufferize first). Patterns: `attic::populateLowerBlockAttentionPatterns`.
+def AtticTileBlockAttention : Pass<"attic-tile-block-attention"> {
+  let summary = "Turn bufferized attic.block_attention into the target-independent tile loop";
+  let description = [{
+    Rewrites every memref-form `attic.block_attention` into one
+    `scf.parallel` over (batch, query head, query block), marked
+    `attic.tile_grid`, whose body loops over the visited key blocks with
+    the `attic.tile` ops (AtticTileOps.td): the per-key logit term, `Q K^T`,
+    the base-2 logits with the layout's element predicate in partial
+    blocks, the online-softmax update, `P V`, and the final `acc / l` (0
+    for a row without a visible key). Everything that decides the result
+    (visited blocks, masking, the softmax, the NaN policy) is written here
+    once; `attic-cpu-map-tiles` and `attic-gpu-map-tiles` only map tiles.
 
-    Example: `attic-opt --attic-lower-block-attention="vector-width=8"`.
+    Visited blocks come from the layout (its key range, each block
+    classified skip / full / partial by the layout's IR, constants folded)
+    or from the block lists, which a check loop in front of the grid
+    validates (bad counts and indices are reported to the runtime and
+    skipped). Grouped-query attention reads key/value head `h / (Hq /
+    Hkv)`.
+
+    Example: `attic-opt --attic-tile-block-attention`; see
+    test/Transforms/tile-block-attention.mlir.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+def AtticCpuMapTiles : Pass<"attic-cpu-map-tiles"> {
+  let summary = "Map tile loops onto the CPU: vector micro-kernels, fused row passes";
+  let description = [{
+    Maps every tile grid of `attic-tile-block-attention` (an `scf.parallel`
+    marked `attic.tile_grid`) onto the CPU; the grid stays a parallel loop
+    (OpenMP in `attic-cpu-pipeline`), visited in zig-zag order over the
+    query blocks so that contiguous shares carry equal work. It only maps
+    tiles; what they compute is the tile loop's IR:
+
+    - keys and values are packed once per (batch, kv head, key block) into
+      f32 panels in front of the grid (K transposed `[D][block_k]`, keys
+      along the vector lanes; V `[block_k][Dv]`), O(N*D) memory;
+    - `attic.tile.qk` and `attic.tile.pv` become register-blocked
+      micro-kernels (`register-rows` rows by `register-chunks` vectors,
+      FMA over D and over the keys of the block);
+    - consecutive row-local ops (`attic.tile.map`, `.map_rows`, `.reduce`,
+      `.store`) become one loop over the rows that keeps each row's chunks
+      in vector registers from op to op; the maps' regions are vectorized
+      along the columns (gathers for loads with a column-dependent index);
+    - scratch tiles are heap buffers (64-byte aligned) padded to whole
+      register tiles and vectors; padded lanes never reach a result.
+
+    `vector-width` (f32 lanes) defaults to the host CPU's widest unit (16
+    with AVX-512, 8 with AVX2). Available to other pipelines as
+    `attic::mapTilesToCpu` (include/attic/Conversion/AtticToCPU).
+
+    Example: `attic-opt --attic-tile-block-attention
+    --attic-cpu-map-tiles="vector-width=8"`.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
@@ -150,12 +207,13 @@ def AtticLowerBlockAttention : Pass<"attic-lower-block-attention"> {
 }
 
 def AtticApproximateMath : Pass<"attic-approximate-math"> {
-  let summary = "Replace math.exp on f32 by upstream's polynomial approximation";
+  let summary = "Replace math.exp and math.exp2 on f32 by upstream's polynomial approximation";
   let description = [{
     Without it `math.exp` lowers to a call of libm's `expf` per element, which
     keeps LLVM from vectorizing the softmax loops. Upstream's approximation
     (range reduction + polynomial, a few ulp in f32) is plain arithmetic that
-    vectorizes. Only `math.exp` is rewritten.
+    vectorizes. `math.exp2(x)` (the tile loop's base-2 softmax) becomes
+    `math.exp(x * ln 2)` first; nothing else is rewritten.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",

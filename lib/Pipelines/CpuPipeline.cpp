@@ -88,12 +88,14 @@ void attic::buildCpuPipeline(OpPassManager &pm,
     pm.addPass(createConvertLinalgToParallelLoopsPass());
   }
 
-  // L2 -> loops.
-  AtticLowerBlockAttentionOptions lower;
-  lower.vectorWidth = options.vectorWidth;
-  lower.registerRows = options.registerRows;
-  lower.registerChunks = options.registerChunks;
-  pm.addPass(createAtticLowerBlockAttention(lower));
+  // L2 -> the tile loop (target-independent) -> vector micro-kernels.
+  pm.addPass(createAtticLowerBlockMask());
+  pm.addPass(createAtticTileBlockAttention());
+  AtticCpuMapTilesOptions map;
+  map.vectorWidth = options.vectorWidth;
+  map.registerRows = options.registerRows;
+  map.registerChunks = options.registerChunks;
+  pm.addPass(createAtticCpuMapTiles(map));
   pm.addPass(createAtticApproximateMath());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -33,6 +33,19 @@ const double *keyBiasRow(const AttentionShape &shape,
   return nullptr;
 }
 
+/// The layout part of admissibility: `causal`, the layout, the block lists.
+bool visible(const AttentionOptions &options, int64_t b, int64_t h, int64_t i,
+             int64_t j, int64_t nq, int64_t nk) {
+  bool pattern = !(options.causal && j > i);
+  if (options.layout)
+    pattern = pattern && options.layout->visible(b, h, i, j, nq, nk);
+  if (!options.blocks)
+    return pattern;
+  const BlockLists &lists = *options.blocks;
+  int kind = lists.lookup(b, h, i / lists.blockQ, j / lists.blockK);
+  return kind == 2 || (kind == 1 && pattern);
+}
+
 double dot(const double *a, const double *b, int64_t n) {
   double sum = 0.0;
   for (int64_t i = 0; i < n; ++i)
@@ -51,13 +64,17 @@ void attic::ref::attention(const AttentionShape &shape, const double *q,
 
   // Excluded keys get a -inf logit and are skipped when weighting.
   std::vector<double> logits(static_cast<size_t>(nk));
+  const int64_t kvHeads = shape.kvHeads ? shape.kvHeads : shape.heads;
+  assert(shape.heads % kvHeads == 0 && "Hq must be a multiple of Hkv");
+  const int64_t group = shape.heads / kvHeads;
   for (int64_t b = 0; b < shape.batch; ++b) {
     const uint8_t *mask = options.keyMask ? options.keyMask + b * nk : nullptr;
     for (int64_t h = 0; h < shape.heads; ++h) {
       const int64_t slice = b * shape.heads + h;
+      const int64_t kvSlice = b * kvHeads + h / group;
       const double *qs = q + slice * nq * d;
-      const double *ks = k + slice * nk * d;
-      const double *vs = v + slice * nk * dv;
+      const double *ks = k + kvSlice * nk * d;
+      const double *vs = v + kvSlice * nk * dv;
       double *os = out + slice * nq * dv;
       const double *bias = keyBiasRow(shape, options, b, h);
 
@@ -68,8 +85,8 @@ void attic::ref::attention(const AttentionShape &shape, const double *q,
         double maxLogit = kNegInf;
         for (int64_t j = 0; j < nk; ++j) {
           bool excluded = (mask && mask[j] == 0) ||
-                          (options.causal && j > i) ||
-                          (bias && bias[j] == kNegInf);
+                          (bias && bias[j] == kNegInf) ||
+                          !visible(options, b, h, i, j, nq, nk);
           if (excluded) {
             logits[j] = kNegInf;
             continue;

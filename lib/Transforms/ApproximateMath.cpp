@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Math/Transforms/Approximation.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace attic {
@@ -17,10 +18,32 @@ namespace attic {
 using namespace mlir;
 
 namespace {
+/// exp2(x) = exp(x * ln 2): the polynomial approximation of exp then
+/// vectorizes it (upstream has none for exp2).
+struct Exp2ToExp : OpRewritePattern<math::Exp2Op> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::Exp2Op op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    Type elem = mlir::getElementTypeOrSelf(type);
+    if (!elem.isF32())
+      return failure();
+    Attribute ln2 = rewriter.getF32FloatAttr(0.693147180559945309f);
+    if (auto vector = dyn_cast<VectorType>(type))
+      ln2 = DenseElementsAttr::get(vector, ln2);
+    Value c = arith::ConstantOp::create(rewriter, op.getLoc(), type,
+                                        cast<TypedAttr>(ln2));
+    Value x = arith::MulFOp::create(rewriter, op.getLoc(), op.getOperand(), c);
+    rewriter.replaceOpWithNewOp<math::ExpOp>(op, x);
+    return success();
+  }
+};
+
 struct AtticApproximateMathPass
     : public attic::impl::AtticApproximateMathBase<AtticApproximateMathPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
+    patterns.add<Exp2ToExp>(&getContext());
     populateMathPolynomialApproximationPatterns(
         patterns, [](StringRef name) { return name == "math.exp"; });
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

@@ -3,6 +3,7 @@
 #include "attic/Dialect/Attic/AtticDialect.h"
 #include "attic/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -16,7 +17,67 @@ using namespace mlir;
 using namespace attic;
 
 namespace {
-/// attention(q, k, v) -> block_attention ins(q, k, v) outs(tensor.empty).
+
+/// The size of `dim` of `v`: a constant when static, else tensor.dim.
+Value dimOf(OpBuilder &b, Location loc, Value v, int64_t dim) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (!type.isDynamicDim(dim))
+    return arith::ConstantIndexOp::create(b, loc, type.getDimSize(dim));
+  return tensor::DimOp::create(b, loc, v, dim);
+}
+
+/// The four block lists of `layout` for `op`'s shapes, computed by an
+/// attic.block_mask: [B', H', nQB] and [B', H', nQB, nKB] of i32, with B'
+/// and H' 1 when the layout does not depend on the batch or the head.
+SmallVector<Value> buildBlockMask(OpBuilder &b, AttentionOp op,
+                                  LayoutAttrInterface layout, int64_t blockQ,
+                                  int64_t blockK) {
+  Location loc = op.getLoc();
+  RankedTensorType queryType = op.getQuery().getType();
+  RankedTensorType keyType = op.getKey().getType();
+  Value queryLen = dimOf(b, loc, op.getQuery(), 2);
+  Value keyLen = dimOf(b, loc, op.getKey(), 2);
+  auto ceilDiv = [](int64_t x, int64_t y) {
+    return ShapedType::isDynamic(x) ? ShapedType::kDynamic : (x + y - 1) / y;
+  };
+  int64_t batches = layout.dependsOnBatch() ? queryType.getDimSize(0) : 1;
+  int64_t heads = layout.dependsOnHead() ? queryType.getDimSize(1) : 1;
+  int64_t queryBlocks = ceilDiv(queryType.getDimSize(2), blockQ);
+  int64_t keyBlocks = ceilDiv(keyType.getDimSize(2), blockK);
+  auto blocksOf = [&](Value len, int64_t block) -> Value {
+    return arith::CeilDivSIOp::create(
+        b, loc, len, arith::ConstantIndexOp::create(b, loc, block));
+  };
+  auto empty = [&](ArrayRef<int64_t> shape) -> Value {
+    SmallVector<Value> dynamic;
+    for (auto [d, size] : llvm::enumerate(shape)) {
+      if (!ShapedType::isDynamic(size))
+        continue;
+      if (d == 0)
+        dynamic.push_back(dimOf(b, loc, op.getQuery(), 0));
+      else if (d == 1)
+        dynamic.push_back(dimOf(b, loc, op.getQuery(), 1));
+      else if (d == 2)
+        dynamic.push_back(blocksOf(queryLen, blockQ));
+      else
+        dynamic.push_back(blocksOf(keyLen, blockK));
+    }
+    return tensor::EmptyOp::create(b, loc, shape, b.getI32Type(), dynamic);
+  };
+  SmallVector<int64_t> countShape = {batches, heads, queryBlocks};
+  SmallVector<int64_t> listShape = {batches, heads, queryBlocks, keyBlocks};
+  SmallVector<Value> inits = {empty(countShape), empty(listShape),
+                              empty(countShape), empty(listShape)};
+  auto mask = BlockMaskOp::create(
+      b, loc, ValueRange(inits).getTypes(), op.getLayoutOperands(), queryLen,
+      keyLen, inits[0], inits[1], inits[2], inits[3], layout,
+      b.getI64IntegerAttr(blockQ), b.getI64IntegerAttr(blockK));
+  return SmallVector<Value>(mask.getResults());
+}
+
+/// attention(q, k, v) -> block_attention ins(q, k, v) outs(tensor.empty),
+/// behind an attic.block_mask when the layout needs run-time
+/// classification and no block lists are given.
 struct DecomposeAttention : OpRewritePattern<AttentionOp> {
   DecomposeAttention(MLIRContext *ctx, DecomposeOptions options)
       : OpRewritePattern(ctx), options(options) {}
@@ -40,14 +101,25 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
     Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
                                          resultType.getElementType(),
                                          dynamicSizes);
-    BlockLayout layout = op.getCausal() ? BlockLayout::Causal : BlockLayout::Dense;
+    LayoutAttrInterface layout = op.getEffectiveLayout();
+    int64_t blockQ = options.blockQ, blockK = options.blockK;
+    SmallVector<Value> lists;
+    if (op.getKvNumBlocks()) {
+      // The lists were made for their own blocks.
+      blockQ = (*op.getBlockSizes())[0];
+      blockK = (*op.getBlockSizes())[1];
+      lists = {op.getKvNumBlocks(), op.getKvIndices(), op.getFullKvNumBlocks(),
+               op.getFullKvIndices()};
+    } else if (layout.needsBlockMask()) {
+      lists = buildBlockMask(rewriter, op, layout, blockQ, blockK);
+    }
+    auto list = [&](int i) { return lists.empty() ? Value() : lists[i]; };
     auto blockOp = BlockAttentionOp::create(
         rewriter, loc, TypeRange{resultType}, op.getQuery(), op.getKey(),
-        op.getValue(), op.getKeyBias(), op.getKeyMask(), init,
-        BlockLayoutAttr::get(rewriter.getContext(), layout),
-        rewriter.getF32FloatAttr(*scale),
-        rewriter.getI64IntegerAttr(options.blockQ),
-        rewriter.getI64IntegerAttr(options.blockK));
+        op.getValue(), op.getKeyBias(), op.getKeyMask(),
+        op.getLayoutOperands(), list(0), list(1), list(2), list(3), init,
+        layout, rewriter.getF32FloatAttr(*scale),
+        rewriter.getI64IntegerAttr(blockQ), rewriter.getI64IntegerAttr(blockK));
     rewriter.replaceOp(op, blockOp.getResult());
     return success();
   }

@@ -37,6 +37,7 @@
 
 #include "attic/Dialect/Attic/AtticDialect.h"
 #include "attic/Transforms/Passes.h"
+#include "attic/Transforms/RuntimeCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -977,38 +978,6 @@ private:
 // Ops without trees
 //===----------------------------------------------------------------------===//
 
-/// The runtime's `attic_rt_report_error(i32 code, i64, i64, i64)`
-/// (runtime/include/attic/runtime/Runtime.h), declared once in the symbol
-/// table that holds `op`'s function.
-FailureOr<func::FuncOp> reportErrorFunction(Operation *op) {
-  constexpr llvm::StringLiteral name = "attic_rt_report_error";
-  auto func = op->getParentOfType<func::FuncOp>();
-  Operation *tableOp =
-      func ? SymbolTable::getNearestSymbolTable(func->getParentOp()) : nullptr;
-  if (!tableOp)
-    return op->emitOpError(
-        "needs its function inside a module (or another symbol table) to "
-        "declare the runtime's attic_rt_report_error");
-  SymbolTable table(tableOp);
-  MLIRContext *ctx = op->getContext();
-  auto i64 = IntegerType::get(ctx, 64);
-  auto type = FunctionType::get(ctx, {IntegerType::get(ctx, 32), i64, i64, i64},
-                                {});
-  if (auto existing = table.lookup<func::FuncOp>(name)) {
-    if (existing.getFunctionType() != type)
-      return op->emitOpError("needs @")
-             << name << " of type " << type << ", but the module declares it as "
-             << existing.getFunctionType();
-    return existing;
-  }
-  OpBuilder b(ctx);
-  b.setInsertionPointToStart(&tableOp->getRegion(0).front());
-  auto decl = func::FuncOp::create(b, op->getLoc(), name, type);
-  decl.setPrivate();
-  table.insert(decl);
-  return decl;
-}
-
 /// Stable partition, VIP tokens first: per sequence, count the VIP tokens V,
 /// then token i goes to row (VIP tokens before it) if it is VIP, else to
 /// V + (non-VIP tokens before it). More than num_vip VIP tokens: the excess
@@ -1016,7 +985,7 @@ FailureOr<func::FuncOp> reportErrorFunction(Operation *op) {
 /// (attic_rt_report_error with ATTIC_RT_TOO_MANY_VIP = 1, the batch index,
 /// the count and num_vip), which makes the run fail.
 LogicalResult lowerVipOrder(VipOrderOp op) {
-  FailureOr<func::FuncOp> report = reportErrorFunction(op);
+  FailureOr<func::FuncOp> report = declareReportError(op);
   if (failed(report))
     return failure();
   Builder b(op.getLoc(), op);

@@ -109,6 +109,11 @@ namespace attic {
 using namespace mlir;
 using namespace attic;
 
+static bool isTopLeftCausal(BlockAttentionOp op) {
+  auto causal = dyn_cast<CausalLayoutAttr>(op.getLayout());
+  return causal && causal.getAlign() == Alignment::TopLeft;
+}
+
 namespace {
 
 constexpr int64_t kSharedLimit = 48 * 1024; // static shared memory per block
@@ -697,7 +702,7 @@ LogicalResult lowerToGpu(BlockAttentionOp op, int64_t blockQOption,
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&launch.getBody().front());
-    buildKernel(b, launch, cfg, op.isCausal(),
+    buildKernel(b, launch, cfg, isTopLeftCausal(op),
                 op.getScale().convertToFloat(), dQuery, dKey, dValue, dBias,
                 dMask, dOut, heads, queryLen, keyLen, batchHeads);
     b.setInsertionPointToEnd(&launch.getBody().front());

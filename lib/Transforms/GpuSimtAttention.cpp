@@ -54,6 +54,11 @@ namespace attic {
 using namespace mlir;
 using namespace attic;
 
+static bool isTopLeftCausal(BlockAttentionOp op) {
+  auto causal = dyn_cast<CausalLayoutAttr>(op.getLayout());
+  return causal && causal.getAlign() == Alignment::TopLeft;
+}
+
 namespace {
 
 /// Accumulators per thread are registers: more than this spills.
@@ -142,7 +147,7 @@ LogicalResult attic::lowerBlockAttentionToSimt(BlockAttentionOp op,
   Value query = op.getQuery(), key = op.getKey(), value = op.getValue();
   Value bias = op.getKeyBias(), mask = op.getKeyMask(), out = op.getInit();
   Type elem = cast<MemRefType>(out.getType()).getElementType();
-  const bool causal = op.isCausal();
+  const bool causal = isTopLeftCausal(op);
 
   // W accumulators per thread; with a static Dv, never more than Dv.
   const int64_t staticDv = staticSize({{value, 3}, {out, 3}});

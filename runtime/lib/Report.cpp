@@ -59,6 +59,32 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
         " VIP tokens, more than num_vip = %" PRId64
         "; the results are not valid%s",
         a, b, c, suffix);
+  case ATTIC_RT_BLOCK_COUNT:
+    return attic::runtime::fail(
+        err, errLen,
+        "block lists: query block %" PRId64 " has a count of %" PRId64
+        " key blocks, outside [0, %" PRId64
+        "] (the list's capacity); the results are not valid%s",
+        a, b, c, suffix);
+  case ATTIC_RT_BLOCK_INDEX:
+    return attic::runtime::fail(
+        err, errLen,
+        "block lists: query block %" PRId64 " lists key block %" PRId64
+        ", outside [0, %" PRId64 "); the results are not valid%s",
+        a, b, c, suffix);
+  case ATTIC_RT_BLOCK_SHAPE:
+    if (c == 0)
+      return attic::runtime::fail(
+          err, errLen,
+          "block lists: the lists have %" PRId64
+          " query blocks but ceil(Nq/block_q) = %" PRId64
+          "; the results are not valid%s",
+          a, b, suffix);
+    return attic::runtime::fail(
+        err, errLen,
+        "block lists: the lists have %" PRId64 " %s rows but %s is %" PRId64
+        " (they must have 1 or that many); the results are not valid%s",
+        a, c == 1 ? "batch" : "head", c == 1 ? "B" : "Hq", b, suffix);
   default:
     return attic::runtime::fail(
         err, errLen,

@@ -1,7 +1,7 @@
 // RUN: attic-opt %s --split-input-file --verify-diagnostics
 
 func.func @head_dim_mismatch(%q: tensor<1x4x128x64xf32>, %k: tensor<1x4x128x32xf32>, %v: tensor<1x4x128x64xf32>) -> tensor<1x4x128x64xf32> {
-  // expected-error @+1 {{'attic.attention' op key has shape 1x4x128x32 but [B,H,Nk,D] = 1x4x128x64 is expected: dim 3 (D) is 32, query has 64}}
+  // expected-error @+1 {{'attic.attention' op key has shape 1x4x128x32 but [B,Hkv,Nk,D] = 1x4x128x64 is expected: dim 3 (D) is 32, query has 64}}
   %o = attic.attention %q, %k, %v : tensor<1x4x128x64xf32>, tensor<1x4x128x32xf32>, tensor<1x4x128x64xf32> -> tensor<1x4x128x64xf32>
   return %o : tensor<1x4x128x64xf32>
 }
@@ -9,7 +9,7 @@ func.func @head_dim_mismatch(%q: tensor<1x4x128x64xf32>, %k: tensor<1x4x128x32xf
 // -----
 
 func.func @value_length(%q: tensor<1x4x128x64xf32>, %k: tensor<1x4x128x64xf32>, %v: tensor<1x4x100x64xf32>) -> tensor<1x4x128x64xf32> {
-  // expected-error @+1 {{'attic.attention' op value has shape 1x4x100x64 but [B,H,Nk,Dv] = 1x4x128x64 is expected: dim 2 (Nk) is 100, key has 128}}
+  // expected-error @+1 {{'attic.attention' op value has shape 1x4x100x64 but [B,Hkv,Nk,Dv] = 1x4x128x64 is expected: dim 2 (Nk) is 100, key has 128}}
   %o = attic.attention %q, %k, %v : tensor<1x4x128x64xf32>, tensor<1x4x128x64xf32>, tensor<1x4x100x64xf32> -> tensor<1x4x128x64xf32>
   return %o : tensor<1x4x128x64xf32>
 }
@@ -17,7 +17,7 @@ func.func @value_length(%q: tensor<1x4x128x64xf32>, %k: tensor<1x4x128x64xf32>, 
 // -----
 
 func.func @batch_mismatch(%q: tensor<2x4x128x64xf32>, %k: tensor<1x4x128x64xf32>, %v: tensor<1x4x128x64xf32>) -> tensor<2x4x128x64xf32> {
-  // expected-error @+1 {{'attic.attention' op key has shape 1x4x128x64 but [B,H,Nk,D] = 2x4x128x64 is expected: dim 0 (B) is 1, query has 2}}
+  // expected-error @+1 {{'attic.attention' op key has shape 1x4x128x64 but [B,Hkv,Nk,D] = 2x4x128x64 is expected: dim 0 (B) is 1, query has 2}}
   %o = attic.attention %q, %k, %v : tensor<2x4x128x64xf32>, tensor<1x4x128x64xf32>, tensor<1x4x128x64xf32> -> tensor<2x4x128x64xf32>
   return %o : tensor<2x4x128x64xf32>
 }
@@ -25,7 +25,7 @@ func.func @batch_mismatch(%q: tensor<2x4x128x64xf32>, %k: tensor<1x4x128x64xf32>
 // -----
 
 func.func @result_shape(%q: tensor<1x4x128x64xf32>, %k: tensor<1x4x256x64xf32>, %v: tensor<1x4x256x32xf32>) -> tensor<1x4x128x64xf32> {
-  // expected-error @+1 {{'attic.attention' op result has shape 1x4x128x64 but [B,H,Nq,Dv] = 1x4x128x32 is expected: dim 3 (Dv) is 64, value has 32}}
+  // expected-error @+1 {{'attic.attention' op result has shape 1x4x128x64 but [B,Hq,Nq,Dv] = 1x4x128x32 is expected: dim 3 (Dv) is 64, value has 32}}
   %o = attic.attention %q, %k, %v : tensor<1x4x128x64xf32>, tensor<1x4x256x64xf32>, tensor<1x4x256x32xf32> -> tensor<1x4x128x64xf32>
   return %o : tensor<1x4x128x64xf32>
 }
@@ -57,7 +57,7 @@ func.func @integer_query(%q: tensor<1x4x128x64xi32>, %k: tensor<1x4x128x64xf32>,
 // -----
 
 func.func @bias_rank(%q: tensor<1x4x128x64xf32>, %k: tensor<1x4x128x64xf32>, %v: tensor<1x4x128x64xf32>, %b: tensor<1x4x128x128xf32>) -> tensor<1x4x128x64xf32> {
-  // expected-error @+1 {{'attic.attention' op key_bias must be [B,Nk] or [B,H,Nk], got 'tensor<1x4x128x128xf32>'}}
+  // expected-error @+1 {{'attic.attention' op key_bias must be [B,Nk] or [B,Hq,Nk], got 'tensor<1x4x128x128xf32>'}}
   %o = attic.attention %q, %k, %v bias(%b : tensor<1x4x128x128xf32>) : tensor<1x4x128x64xf32>, tensor<1x4x128x64xf32>, tensor<1x4x128x64xf32> -> tensor<1x4x128x64xf32>
   return %o : tensor<1x4x128x64xf32>
 }
@@ -65,7 +65,7 @@ func.func @bias_rank(%q: tensor<1x4x128x64xf32>, %k: tensor<1x4x128x64xf32>, %v:
 // -----
 
 func.func @bias_length(%q: tensor<1x4x128x64xf32>, %k: tensor<1x4x128x64xf32>, %v: tensor<1x4x128x64xf32>, %b: tensor<1x4x64xf32>) -> tensor<1x4x128x64xf32> {
-  // expected-error @+1 {{'attic.attention' op key_bias has shape 1x4x64 but [B,H,Nk] = 1x4x128 is expected: dim 2 (Nk) is 64, key has 128}}
+  // expected-error @+1 {{'attic.attention' op key_bias has shape 1x4x64 but [B,Hq,Nk] = 1x4x128 is expected: dim 2 (Nk) is 64, key has 128}}
   %o = attic.attention %q, %k, %v bias(%b : tensor<1x4x64xf32>) : tensor<1x4x128x64xf32>, tensor<1x4x128x64xf32>, tensor<1x4x128x64xf32> -> tensor<1x4x128x64xf32>
   return %o : tensor<1x4x128x64xf32>
 }
@@ -106,7 +106,7 @@ func.func @infinite_scale(%q: tensor<1x4x128x64xf32>, %k: tensor<1x4x128x64xf32>
 
 func.func @block_mixed(%q: tensor<1x2x8x4xf32>, %k: tensor<1x2x8x4xf32>, %v: tensor<1x2x8x4xf32>, %o: memref<1x2x8x4xf32>) {
   // expected-error @+1 {{'attic.block_attention' op operands must be all tensors or all memrefs, but init is a memref and an operand is 'tensor<1x2x8x4xf32>'}}
-  attic.block_attention ins(%q, %k, %v : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>) outs(%o : memref<1x2x8x4xf32>) {layout = #attic.layout<dense>, scale = 0.5 : f32, block_q = 4 : i64, block_k = 4 : i64}
+  attic.block_attention ins(%q, %k, %v : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>) outs(%o : memref<1x2x8x4xf32>) {layout = #attic.dense, scale = 0.5 : f32, block_q = 4 : i64, block_k = 4 : i64}
   return
 }
 
@@ -114,24 +114,23 @@ func.func @block_mixed(%q: tensor<1x2x8x4xf32>, %k: tensor<1x2x8x4xf32>, %v: ten
 
 func.func @block_size(%q: memref<1x2x8x4xf32>, %k: memref<1x2x8x4xf32>, %v: memref<1x2x8x4xf32>, %o: memref<1x2x8x4xf32>) {
   // expected-error @+1 {{'attic.block_attention' op attribute 'block_q' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
-  attic.block_attention ins(%q, %k, %v : memref<1x2x8x4xf32>, memref<1x2x8x4xf32>, memref<1x2x8x4xf32>) outs(%o : memref<1x2x8x4xf32>) {layout = #attic.layout<dense>, scale = 0.5 : f32, block_q = 0 : i64, block_k = 4 : i64}
+  attic.block_attention ins(%q, %k, %v : memref<1x2x8x4xf32>, memref<1x2x8x4xf32>, memref<1x2x8x4xf32>) outs(%o : memref<1x2x8x4xf32>) {layout = #attic.dense, scale = 0.5 : f32, block_q = 0 : i64, block_k = 4 : i64}
   return
 }
 
 // -----
 
 func.func @block_init_shape(%q: memref<1x2x8x4xf32>, %k: memref<1x2x8x4xf32>, %v: memref<1x2x8x4xf32>, %o: memref<1x2x9x4xf32>) {
-  // expected-error @+1 {{'attic.block_attention' op init has shape 1x2x9x4 but [B,H,Nq,Dv] = 1x2x8x4 is expected: dim 2 (Nq) is 9, query has 8}}
-  attic.block_attention ins(%q, %k, %v : memref<1x2x8x4xf32>, memref<1x2x8x4xf32>, memref<1x2x8x4xf32>) outs(%o : memref<1x2x9x4xf32>) {layout = #attic.layout<dense>, scale = 0.5 : f32, block_q = 4 : i64, block_k = 4 : i64}
+  // expected-error @+1 {{'attic.block_attention' op init has shape 1x2x9x4 but [B,Hq,Nq,Dv] = 1x2x8x4 is expected: dim 2 (Nq) is 9, query has 8}}
+  attic.block_attention ins(%q, %k, %v : memref<1x2x8x4xf32>, memref<1x2x8x4xf32>, memref<1x2x8x4xf32>) outs(%o : memref<1x2x9x4xf32>) {layout = #attic.dense, scale = 0.5 : f32, block_q = 4 : i64, block_k = 4 : i64}
   return
 }
 
 // -----
 
 func.func @block_layout(%q: memref<1x2x8x4xf32>, %k: memref<1x2x8x4xf32>, %v: memref<1x2x8x4xf32>, %o: memref<1x2x8x4xf32>) {
-  // expected-error @+2 {{expected ::attic::BlockLayout to be one of: dense, causal}}
-  // expected-error @+1 {{failed to parse Attic_BlockLayoutAttr parameter 'value' which is to be a `::attic::BlockLayout`}}
-  attic.block_attention ins(%q, %k, %v : memref<1x2x8x4xf32>, memref<1x2x8x4xf32>, memref<1x2x8x4xf32>) outs(%o : memref<1x2x8x4xf32>) {layout = #attic.layout<sliding>, scale = 0.5 : f32, block_q = 4 : i64, block_k = 4 : i64}
+  // expected-error @+1 {{'attic.block_attention' op attribute 'layout' failed to satisfy constraint: attention layout (an attribute of LayoutAttrInterface)}}
+  attic.block_attention ins(%q, %k, %v : memref<1x2x8x4xf32>, memref<1x2x8x4xf32>, memref<1x2x8x4xf32>) outs(%o : memref<1x2x8x4xf32>) {layout = 3 : i64, scale = 0.5 : f32, block_q = 4 : i64, block_k = 4 : i64}
   return
 }
 
@@ -139,6 +138,6 @@ func.func @block_layout(%q: memref<1x2x8x4xf32>, %k: memref<1x2x8x4xf32>, %v: me
 
 func.func @block_too_large(%q: memref<1x2x8x4xf32>, %k: memref<1x2x8x4xf32>, %v: memref<1x2x8x4xf32>, %o: memref<1x2x8x4xf32>) {
   // expected-error @+1 {{'attic.block_attention' op block_q and block_k must be at most 1024, got 4 and 2048}}
-  attic.block_attention ins(%q, %k, %v : memref<1x2x8x4xf32>, memref<1x2x8x4xf32>, memref<1x2x8x4xf32>) outs(%o : memref<1x2x8x4xf32>) {layout = #attic.layout<dense>, scale = 0.5 : f32, block_q = 4 : i64, block_k = 2048 : i64}
+  attic.block_attention ins(%q, %k, %v : memref<1x2x8x4xf32>, memref<1x2x8x4xf32>, memref<1x2x8x4xf32>) outs(%o : memref<1x2x8x4xf32>) {layout = #attic.dense, scale = 0.5 : f32, block_q = 4 : i64, block_k = 2048 : i64}
   return
 }

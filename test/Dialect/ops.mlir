@@ -30,18 +30,18 @@ func.func @dynamic(%q: tensor<?x?x?x?xf16>, %k: tensor<?x?x?x?xf16>, %v: tensor<
 // -----
 
 // CHECK-LABEL: func.func @block_tensor
-// CHECK: attic.block_attention ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<1x2x256x64xf32>, tensor<1x2x256x64xf32>, tensor<1x2x256x64xf32>) outs(%{{.*}} : tensor<1x2x256x64xf32>) {block_k = 32 : i64, block_q = 64 : i64, layout = #attic.layout<causal>, scale = 1.250000e-01 : f32} -> tensor<1x2x256x64xf32>
+// CHECK: attic.block_attention ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<1x2x256x64xf32>, tensor<1x2x256x64xf32>, tensor<1x2x256x64xf32>) outs(%{{.*}} : tensor<1x2x256x64xf32>) {block_k = 32 : i64, block_q = 64 : i64, layout = #attic.causal, scale = 1.250000e-01 : f32} -> tensor<1x2x256x64xf32>
 func.func @block_tensor(%q: tensor<1x2x256x64xf32>, %k: tensor<1x2x256x64xf32>, %v: tensor<1x2x256x64xf32>, %init: tensor<1x2x256x64xf32>) -> tensor<1x2x256x64xf32> {
-  %o = attic.block_attention ins(%q, %k, %v : tensor<1x2x256x64xf32>, tensor<1x2x256x64xf32>, tensor<1x2x256x64xf32>) outs(%init : tensor<1x2x256x64xf32>) {layout = #attic.layout<causal>, scale = 0.125 : f32, block_q = 64 : i64, block_k = 32 : i64} -> tensor<1x2x256x64xf32>
+  %o = attic.block_attention ins(%q, %k, %v : tensor<1x2x256x64xf32>, tensor<1x2x256x64xf32>, tensor<1x2x256x64xf32>) outs(%init : tensor<1x2x256x64xf32>) {layout = #attic.causal, scale = 0.125 : f32, block_q = 64 : i64, block_k = 32 : i64} -> tensor<1x2x256x64xf32>
   return %o : tensor<1x2x256x64xf32>
 }
 
 // -----
 
 // CHECK-LABEL: func.func @block_memref
-// CHECK: attic.block_attention ins(%{{.*}}, %{{.*}}, %{{.*}} : memref<1x2x8x4xf16>, memref<1x2x8x4xf16>, memref<1x2x8x4xf16>) bias(%{{.*}} : memref<1x8xf32>) mask(%{{.*}} : memref<1x8xi1>) outs(%{{.*}} : memref<1x2x8x4xf16>) {block_k = 4 : i64, block_q = 4 : i64, layout = #attic.layout<dense>, scale = 5.000000e-01 : f32}
+// CHECK: attic.block_attention ins(%{{.*}}, %{{.*}}, %{{.*}} : memref<1x2x8x4xf16>, memref<1x2x8x4xf16>, memref<1x2x8x4xf16>) bias(%{{.*}} : memref<1x8xf32>) mask(%{{.*}} : memref<1x8xi1>) outs(%{{.*}} : memref<1x2x8x4xf16>) {block_k = 4 : i64, block_q = 4 : i64, layout = #attic.dense, scale = 5.000000e-01 : f32}
 // CHECK-NOT: ->
 func.func @block_memref(%q: memref<1x2x8x4xf16>, %k: memref<1x2x8x4xf16>, %v: memref<1x2x8x4xf16>, %b: memref<1x8xf32>, %m: memref<1x8xi1>, %o: memref<1x2x8x4xf16>) {
-  attic.block_attention ins(%q, %k, %v : memref<1x2x8x4xf16>, memref<1x2x8x4xf16>, memref<1x2x8x4xf16>) bias(%b : memref<1x8xf32>) mask(%m : memref<1x8xi1>) outs(%o : memref<1x2x8x4xf16>) {layout = #attic.layout<dense>, scale = 0.5 : f32, block_q = 4 : i64, block_k = 4 : i64}
+  attic.block_attention ins(%q, %k, %v : memref<1x2x8x4xf16>, memref<1x2x8x4xf16>, memref<1x2x8x4xf16>) bias(%b : memref<1x8xf32>) mask(%m : memref<1x8xi1>) outs(%o : memref<1x2x8x4xf16>) {layout = #attic.dense, scale = 0.5 : f32, block_q = 4 : i64, block_k = 4 : i64}
   return
 }

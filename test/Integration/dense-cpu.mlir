@@ -66,6 +66,6 @@ func.func @dynamic(%q: tensor<?x?x?x16xf32>, %k: tensor<?x?x?x16xf32>, %v: tenso
 // RUN: attic-run %s --entry=block_causal --check --tolerance=1e-5 | FileCheck %s
 func.func @block_causal(%q: tensor<1x2x45x16xf32>, %k: tensor<1x2x45x16xf32>, %v: tensor<1x2x45x8xf32>) -> tensor<1x2x45x8xf32> {
   %init = tensor.empty() : tensor<1x2x45x8xf32>
-  %o = attic.block_attention ins(%q, %k, %v : tensor<1x2x45x16xf32>, tensor<1x2x45x16xf32>, tensor<1x2x45x8xf32>) outs(%init : tensor<1x2x45x8xf32>) {layout = #attic.layout<causal>, scale = 0.3 : f32, block_q = 7 : i64, block_k = 5 : i64} -> tensor<1x2x45x8xf32>
+  %o = attic.block_attention ins(%q, %k, %v : tensor<1x2x45x16xf32>, tensor<1x2x45x16xf32>, tensor<1x2x45x8xf32>) outs(%init : tensor<1x2x45x8xf32>) {layout = #attic.causal, scale = 0.3 : f32, block_q = 7 : i64, block_k = 5 : i64} -> tensor<1x2x45x8xf32>
   return %o : tensor<1x2x45x8xf32>
 }

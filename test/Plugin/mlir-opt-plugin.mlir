@@ -12,7 +12,7 @@
 // ROUND: attic.attention %{{.*}}, %{{.*}}, %{{.*}} causal
 // DECOMPOSE-LABEL: func.func @attention
 // DECOMPOSE: attic.block_attention
-// DECOMPOSE-SAME: layout = #attic.layout<causal>
+// DECOMPOSE-SAME: layout = #attic.causal
 // LLVM-LABEL: llvm.func @attention
 // LLVM-NOT: attic.
 // NOPLUGIN: error: Dialect `attic' not found

@@ -12,6 +12,6 @@
 // CHECK: return %[[OUT]]
 func.func @bufferize(%q: tensor<1x2x8x4xf32>, %k: tensor<1x2x8x4xf32>, %v: tensor<1x2x8x4xf32>, %m: tensor<1x8xi1>) -> tensor<1x2x8x4xf32> {
   %init = tensor.empty() : tensor<1x2x8x4xf32>
-  %o = attic.block_attention ins(%q, %k, %v : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>) mask(%m : tensor<1x8xi1>) outs(%init : tensor<1x2x8x4xf32>) {layout = #attic.layout<dense>, scale = 0.5 : f32, block_q = 4 : i64, block_k = 4 : i64} -> tensor<1x2x8x4xf32>
+  %o = attic.block_attention ins(%q, %k, %v : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>) mask(%m : tensor<1x8xi1>) outs(%init : tensor<1x2x8x4xf32>) {layout = #attic.dense, scale = 0.5 : f32, block_q = 4 : i64, block_k = 4 : i64} -> tensor<1x2x8x4xf32>
   return %o : tensor<1x2x8x4xf32>
 }

@@ -6,7 +6,7 @@
 // CHECK-LABEL: func.func @dense
 // CHECK-SAME: (%[[Q:.*]]: tensor<1x4x128x64xf32>, %[[K:.*]]: tensor<1x4x128x64xf32>, %[[V:.*]]: tensor<1x4x128x64xf32>)
 // CHECK: %[[INIT:.*]] = tensor.empty() : tensor<1x4x128x64xf32>
-// CHECK: %[[R:.*]] = attic.block_attention ins(%[[Q]], %[[K]], %[[V]] : {{.*}}) outs(%[[INIT]] : tensor<1x4x128x64xf32>) {block_k = 128 : i64, block_q = 128 : i64, layout = #attic.layout<dense>, scale = 1.250000e-01 : f32} -> tensor<1x4x128x64xf32>
+// CHECK: %[[R:.*]] = attic.block_attention ins(%[[Q]], %[[K]], %[[V]] : {{.*}}) outs(%[[INIT]] : tensor<1x4x128x64xf32>) {block_k = 128 : i64, block_q = 128 : i64, layout = #attic.dense, scale = 1.250000e-01 : f32} -> tensor<1x4x128x64xf32>
 // CHECK: return %[[R]]
 // CHECK-NOT: attic.attention
 // TILES-LABEL: func.func @dense
@@ -21,7 +21,7 @@ func.func @dense(%q: tensor<1x4x128x64xf32>, %k: tensor<1x4x128x64xf32>, %v: ten
 // causal becomes the causal layout; bias, mask and an explicit scale pass
 // through.
 // CHECK-LABEL: func.func @causal_bias_mask
-// CHECK: attic.block_attention ins({{.*}}) bias(%{{.*}} : tensor<2x3x96xf16>) mask(%{{.*}} : tensor<2x96xi1>) outs(%{{.*}} : tensor<2x3x80x32xf16>) {{{.*}}layout = #attic.layout<causal>, scale = 5.000000e-01 : f32}
+// CHECK: attic.block_attention ins({{.*}}) bias(%{{.*}} : tensor<2x3x96xf16>) mask(%{{.*}} : tensor<2x96xi1>) outs(%{{.*}} : tensor<2x3x80x32xf16>) {{{.*}}layout = #attic.causal, scale = 5.000000e-01 : f32}
 func.func @causal_bias_mask(%q: tensor<2x3x80x16xf16>, %k: tensor<2x3x96x16xf16>, %v: tensor<2x3x96x32xf16>, %b: tensor<2x3x96xf16>, %m: tensor<2x96xi1>) -> tensor<2x3x80x32xf16> {
   %o = attic.attention %q, %k, %v causal scale 0.5 bias(%b : tensor<2x3x96xf16>) mask(%m : tensor<2x96xi1>) : tensor<2x3x80x16xf16>, tensor<2x3x96x16xf16>, tensor<2x3x96x32xf16> -> tensor<2x3x80x32xf16>
   return %o : tensor<2x3x80x32xf16>

@@ -6,7 +6,7 @@
 // f32 has no tensor-core kernel (yet).
 func.func @f32(%q: memref<1x2x64x64xf32>, %k: memref<1x2x64x64xf32>, %v: memref<1x2x64x64xf32>, %o: memref<1x2x64x64xf32>) {
   // expected-error @+1 {{cannot be lowered to the CUDA kernel: query element type must be f16 or bf16 (tensor-core mma.sync), got f32}}
-  attic.block_attention ins(%q, %k, %v : memref<1x2x64x64xf32>, memref<1x2x64x64xf32>, memref<1x2x64x64xf32>) outs(%o : memref<1x2x64x64xf32>) {layout = #attic.layout<dense>, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64}
+  attic.block_attention ins(%q, %k, %v : memref<1x2x64x64xf32>, memref<1x2x64x64xf32>, memref<1x2x64x64xf32>) outs(%o : memref<1x2x64x64xf32>) {layout = #attic.dense, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64}
   return
 }
 
@@ -14,7 +14,7 @@ func.func @f32(%q: memref<1x2x64x64xf32>, %k: memref<1x2x64x64xf32>, %v: memref<
 
 func.func @head_dim(%q: memref<1x2x64x40xf16>, %k: memref<1x2x64x40xf16>, %v: memref<1x2x64x64xf16>, %o: memref<1x2x64x64xf16>) {
   // expected-error @+1 {{query head dim D must be static and a multiple of 16 in [16, 128] (e.g. 64 or 128), got 40}}
-  attic.block_attention ins(%q, %k, %v : memref<1x2x64x40xf16>, memref<1x2x64x40xf16>, memref<1x2x64x64xf16>) outs(%o : memref<1x2x64x64xf16>) {layout = #attic.layout<dense>, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64}
+  attic.block_attention ins(%q, %k, %v : memref<1x2x64x40xf16>, memref<1x2x64x40xf16>, memref<1x2x64x64xf16>) outs(%o : memref<1x2x64x64xf16>) {layout = #attic.dense, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64}
   return
 }
 
@@ -22,7 +22,7 @@ func.func @head_dim(%q: memref<1x2x64x40xf16>, %k: memref<1x2x64x40xf16>, %v: me
 
 func.func @dynamic_head_dim(%q: memref<1x2x64x?xf16>, %k: memref<1x2x64x?xf16>, %v: memref<1x2x64x64xf16>, %o: memref<1x2x64x64xf16>) {
   // expected-error @+1 {{query head dim D must be static and a multiple of 16 in [16, 128] (e.g. 64 or 128), got ?}}
-  attic.block_attention ins(%q, %k, %v : memref<1x2x64x?xf16>, memref<1x2x64x?xf16>, memref<1x2x64x64xf16>) outs(%o : memref<1x2x64x64xf16>) {layout = #attic.layout<dense>, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64}
+  attic.block_attention ins(%q, %k, %v : memref<1x2x64x?xf16>, memref<1x2x64x?xf16>, memref<1x2x64x64xf16>) outs(%o : memref<1x2x64x64xf16>) {layout = #attic.dense, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64}
   return
 }
 
@@ -30,7 +30,7 @@ func.func @dynamic_head_dim(%q: memref<1x2x64x?xf16>, %k: memref<1x2x64x?xf16>, 
 
 func.func @value_dim(%q: memref<1x2x64x64xbf16>, %k: memref<1x2x64x64xbf16>, %v: memref<1x2x64x256xbf16>, %o: memref<1x2x64x256xbf16>) {
   // expected-error @+1 {{value head dim Dv must be static and a multiple of 16 in [16, 128] (e.g. 64 or 128), got 256}}
-  attic.block_attention ins(%q, %k, %v : memref<1x2x64x64xbf16>, memref<1x2x64x64xbf16>, memref<1x2x64x256xbf16>) outs(%o : memref<1x2x64x256xbf16>) {layout = #attic.layout<dense>, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64}
+  attic.block_attention ins(%q, %k, %v : memref<1x2x64x64xbf16>, memref<1x2x64x64xbf16>, memref<1x2x64x256xbf16>) outs(%o : memref<1x2x64x256xbf16>) {layout = #attic.dense, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64}
   return
 }
 
@@ -38,7 +38,7 @@ func.func @value_dim(%q: memref<1x2x64x64xbf16>, %k: memref<1x2x64x64xbf16>, %v:
 
 func.func @block_q(%q: memref<1x2x64x64xf16>, %k: memref<1x2x64x64xf16>, %v: memref<1x2x64x64xf16>, %o: memref<1x2x64x64xf16>) {
   // expected-error @+1 {{block_q must be 16, 32, 64 or 128 (16 query rows per warp), got 48}}
-  attic.block_attention ins(%q, %k, %v : memref<1x2x64x64xf16>, memref<1x2x64x64xf16>, memref<1x2x64x64xf16>) outs(%o : memref<1x2x64x64xf16>) {layout = #attic.layout<dense>, scale = 0.125 : f32, block_q = 48 : i64, block_k = 64 : i64}
+  attic.block_attention ins(%q, %k, %v : memref<1x2x64x64xf16>, memref<1x2x64x64xf16>, memref<1x2x64x64xf16>) outs(%o : memref<1x2x64x64xf16>) {layout = #attic.dense, scale = 0.125 : f32, block_q = 48 : i64, block_k = 64 : i64}
   return
 }
 
@@ -46,7 +46,7 @@ func.func @block_q(%q: memref<1x2x64x64xf16>, %k: memref<1x2x64x64xf16>, %v: mem
 
 func.func @block_k(%q: memref<1x2x64x64xf16>, %k: memref<1x2x64x64xf16>, %v: memref<1x2x64x64xf16>, %o: memref<1x2x64x64xf16>) {
   // expected-error @+1 {{block_k must be a multiple of 16 in [16, 128], got 8}}
-  attic.block_attention ins(%q, %k, %v : memref<1x2x64x64xf16>, memref<1x2x64x64xf16>, memref<1x2x64x64xf16>) outs(%o : memref<1x2x64x64xf16>) {layout = #attic.layout<dense>, scale = 0.125 : f32, block_q = 64 : i64, block_k = 8 : i64}
+  attic.block_attention ins(%q, %k, %v : memref<1x2x64x64xf16>, memref<1x2x64x64xf16>, memref<1x2x64x64xf16>) outs(%o : memref<1x2x64x64xf16>) {layout = #attic.dense, scale = 0.125 : f32, block_q = 64 : i64, block_k = 8 : i64}
   return
 }
 
@@ -55,7 +55,7 @@ func.func @block_k(%q: memref<1x2x64x64xf16>, %k: memref<1x2x64x64xf16>, %v: mem
 // A key tile over 128 is an error, not halved to one that fits.
 func.func @block_k_too_large(%q: memref<1x2x64x64xf16>, %k: memref<1x2x64x64xf16>, %v: memref<1x2x64x64xf16>, %o: memref<1x2x64x64xf16>) {
   // expected-error @+1 {{block_k must be a multiple of 16 in [16, 128], got 256}}
-  attic.block_attention ins(%q, %k, %v : memref<1x2x64x64xf16>, memref<1x2x64x64xf16>, memref<1x2x64x64xf16>) outs(%o : memref<1x2x64x64xf16>) {layout = #attic.layout<dense>, scale = 0.125 : f32, block_q = 64 : i64, block_k = 256 : i64}
+  attic.block_attention ins(%q, %k, %v : memref<1x2x64x64xf16>, memref<1x2x64x64xf16>, memref<1x2x64x64xf16>) outs(%o : memref<1x2x64x64xf16>) {layout = #attic.dense, scale = 0.125 : f32, block_q = 64 : i64, block_k = 256 : i64}
   return
 }
 
@@ -63,7 +63,7 @@ func.func @block_k_too_large(%q: memref<1x2x64x64xf16>, %k: memref<1x2x64x64xf16
 
 func.func @strided(%q: memref<1x2x64x64xf16, strided<[16384, 8192, 128, 1]>>, %k: memref<1x2x64x64xf16>, %v: memref<1x2x64x64xf16>, %o: memref<1x2x64x64xf16>) {
   // expected-error @+1 {{query must have the identity layout (a contiguous buffer), got a strided layout}}
-  attic.block_attention ins(%q, %k, %v : memref<1x2x64x64xf16, strided<[16384, 8192, 128, 1]>>, memref<1x2x64x64xf16>, memref<1x2x64x64xf16>) outs(%o : memref<1x2x64x64xf16>) {layout = #attic.layout<dense>, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64}
+  attic.block_attention ins(%q, %k, %v : memref<1x2x64x64xf16, strided<[16384, 8192, 128, 1]>>, memref<1x2x64x64xf16>, memref<1x2x64x64xf16>) outs(%o : memref<1x2x64x64xf16>) {layout = #attic.dense, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64}
   return
 }
 
@@ -71,6 +71,6 @@ func.func @strided(%q: memref<1x2x64x64xf16, strided<[16384, 8192, 128, 1]>>, %k
 
 func.func @tensors(%q: tensor<1x2x64x64xf16>, %k: tensor<1x2x64x64xf16>, %v: tensor<1x2x64x64xf16>, %o: tensor<1x2x64x64xf16>) -> tensor<1x2x64x64xf16> {
   // expected-error @+1 {{cannot be lowered to the CUDA kernel: bufferize first (operands are tensors)}}
-  %r = attic.block_attention ins(%q, %k, %v : tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>) outs(%o : tensor<1x2x64x64xf16>) {layout = #attic.layout<dense>, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64} -> tensor<1x2x64x64xf16>
+  %r = attic.block_attention ins(%q, %k, %v : tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>) outs(%o : tensor<1x2x64x64xf16>) {layout = #attic.dense, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64} -> tensor<1x2x64x64xf16>
   return %r : tensor<1x2x64x64xf16>
 }

@@ -78,7 +78,7 @@
 // OUTLINE-SAME: kernel
 // OUTLINE: nvgpu.mma.sync
 func.func @dense(%q: memref<2x3x100x64xf16>, %k: memref<2x3x70x64xf16>, %v: memref<2x3x70x64xf16>, %o: memref<2x3x100x64xf16>) {
-  attic.block_attention ins(%q, %k, %v : memref<2x3x100x64xf16>, memref<2x3x70x64xf16>, memref<2x3x70x64xf16>) outs(%o : memref<2x3x100x64xf16>) {layout = #attic.layout<dense>, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64}
+  attic.block_attention ins(%q, %k, %v : memref<2x3x100x64xf16>, memref<2x3x70x64xf16>, memref<2x3x70x64xf16>) outs(%o : memref<2x3x100x64xf16>) {layout = #attic.dense, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64}
   return
 }
 
@@ -86,7 +86,7 @@ func.func @dense(%q: memref<2x3x100x64xf16>, %k: memref<2x3x70x64xf16>, %v: memr
 
 // bf16 goes through nvvm.mma.sync (i32 operands: bf16 pairs); D = 128 and
 // Dv = 64 differ; causal: the key loop ends at min(Nk, q0 + block_q) and
-// keys past the row's diagonal get -inf; a [B,H,Nk] bias and a [B,Nk] mask
+// keys past the row's diagonal get -inf; a [B,Hq,Nk] bias and a [B,Nk] mask
 // are copied to the device and folded into the per-key terms.
 // CHECK-LABEL: func.func @bf16_causal_bias_mask
 // CHECK-SAME: %[[B:[a-z0-9]*]]: memref<?x2x?xf32>, %[[M:[a-z0-9]*]]: memref<?x?xi1>
@@ -112,7 +112,7 @@ func.func @dense(%q: memref<2x3x100x64xf16>, %k: memref<2x3x70x64xf16>, %v: memr
 // CHECK: nvvm.mma.sync
 // CHECK: gpu.wait [
 func.func @bf16_causal_bias_mask(%q: memref<?x2x?x128xbf16>, %k: memref<?x2x?x128xbf16>, %v: memref<?x2x?x64xbf16>, %b: memref<?x2x?xf32>, %m: memref<?x?xi1>, %o: memref<?x2x?x64xbf16>) {
-  attic.block_attention ins(%q, %k, %v : memref<?x2x?x128xbf16>, memref<?x2x?x128xbf16>, memref<?x2x?x64xbf16>) bias(%b : memref<?x2x?xf32>) mask(%m : memref<?x?xi1>) outs(%o : memref<?x2x?x64xbf16>) {layout = #attic.layout<causal>, scale = 0.088 : f32, block_q = 64 : i64, block_k = 64 : i64}
+  attic.block_attention ins(%q, %k, %v : memref<?x2x?x128xbf16>, memref<?x2x?x128xbf16>, memref<?x2x?x64xbf16>) bias(%b : memref<?x2x?xf32>) mask(%m : memref<?x?xi1>) outs(%o : memref<?x2x?x64xbf16>) {layout = #attic.causal, scale = 0.088 : f32, block_q = 64 : i64, block_k = 64 : i64}
   return
 }
 
@@ -124,7 +124,7 @@ func.func @bf16_causal_bias_mask(%q: memref<?x2x?x128xbf16>, %k: memref<?x2x?x12
 // CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<1x40xf16>
 // CHECK-NEXT: arith.extf {{.*}} : f16 to f32
 func.func @bias_2d(%q: memref<1x1x16x16xf16>, %k: memref<1x1x40x16xf16>, %v: memref<1x1x40x16xf16>, %b: memref<1x40xf16>, %o: memref<1x1x16x16xf16>) {
-  attic.block_attention ins(%q, %k, %v : memref<1x1x16x16xf16>, memref<1x1x40x16xf16>, memref<1x1x40x16xf16>) bias(%b : memref<1x40xf16>) outs(%o : memref<1x1x16x16xf16>) {layout = #attic.layout<dense>, scale = 0.25 : f32, block_q = 16 : i64, block_k = 16 : i64}
+  attic.block_attention ins(%q, %k, %v : memref<1x1x16x16xf16>, memref<1x1x40x16xf16>, memref<1x1x40x16xf16>) bias(%b : memref<1x40xf16>) outs(%o : memref<1x1x16x16xf16>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 16 : i64, block_k = 16 : i64}
   return
 }
 
@@ -139,6 +139,6 @@ func.func @bias_2d(%q: memref<1x1x16x16xf16>, %k: memref<1x1x40x16xf16>, %v: mem
 // CHECK-SAME: workgroup(%{{.*}} : memref<64x68xvector<2xf16>, #gpu.address_space<workgroup>>, %{{.*}} : memref<128x36xvector<2xf16>, #gpu.address_space<workgroup>>, %{{.*}} : memref<32xvector<2xf32>, #gpu.address_space<workgroup>>)
 // CHECK: nvgpu.mma.sync
 func.func @halved_key_tile(%q: memref<1x2x64x128xf16>, %k: memref<1x2x64x128xf16>, %v: memref<1x2x64x128xf16>, %o: memref<1x2x64x128xf16>) {
-  attic.block_attention ins(%q, %k, %v : memref<1x2x64x128xf16>, memref<1x2x64x128xf16>, memref<1x2x64x128xf16>) outs(%o : memref<1x2x64x128xf16>) {layout = #attic.layout<dense>, scale = 0.125 : f32, block_q = 128 : i64, block_k = 128 : i64}
+  attic.block_attention ins(%q, %k, %v : memref<1x2x64x128xf16>, memref<1x2x64x128xf16>, memref<1x2x64x128xf16>) outs(%o : memref<1x2x64x128xf16>) {layout = #attic.dense, scale = 0.125 : f32, block_q = 128 : i64, block_k = 128 : i64}
   return
 }

@@ -9,7 +9,7 @@
 
 func.func @tensors(%q: tensor<1x2x64x64xf32>, %k: tensor<1x2x64x64xf32>, %v: tensor<1x2x64x64xf32>, %o: tensor<1x2x64x64xf32>) -> tensor<1x2x64x64xf32> {
   // expected-error @+1 {{cannot be lowered to SIMT loops: bufferize first (operands are tensors)}}
-  %r = attic.block_attention ins(%q, %k, %v : tensor<1x2x64x64xf32>, tensor<1x2x64x64xf32>, tensor<1x2x64x64xf32>) outs(%o : tensor<1x2x64x64xf32>) {layout = #attic.layout<dense>, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64} -> tensor<1x2x64x64xf32>
+  %r = attic.block_attention ins(%q, %k, %v : tensor<1x2x64x64xf32>, tensor<1x2x64x64xf32>, tensor<1x2x64x64xf32>) outs(%o : tensor<1x2x64x64xf32>) {layout = #attic.dense, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64} -> tensor<1x2x64x64xf32>
   return %r : tensor<1x2x64x64xf32>
 }
 
@@ -19,6 +19,6 @@ func.func @tensors(%q: tensor<1x2x64x64xf32>, %k: tensor<1x2x64x64xf32>, %v: ten
 // bufferized.
 func.func @tensors_f16(%q: tensor<1x2x64x64xf16>, %k: tensor<1x2x64x64xf16>, %v: tensor<1x2x64x64xf16>, %o: tensor<1x2x64x64xf16>) -> tensor<1x2x64x64xf16> {
   // expected-error @+1 {{cannot be lowered to SIMT loops: bufferize first (operands are tensors)}}
-  %r = attic.block_attention ins(%q, %k, %v : tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>) outs(%o : tensor<1x2x64x64xf16>) {layout = #attic.layout<dense>, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64} -> tensor<1x2x64x64xf16>
+  %r = attic.block_attention ins(%q, %k, %v : tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>) outs(%o : tensor<1x2x64x64xf16>) {layout = #attic.dense, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64} -> tensor<1x2x64x64xf16>
   return %r : tensor<1x2x64x64xf16>
 }

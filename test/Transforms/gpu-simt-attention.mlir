@@ -72,7 +72,7 @@
 // CHUNK8-NOT: scf.if %{{[0-9]+}} {
 // CHUNK8: scf.reduce
 func.func @dense_f32(%q: memref<2x3x100x32xf32>, %k: memref<2x3x70x32xf32>, %v: memref<2x3x70x16xf32>, %o: memref<2x3x100x16xf32>) {
-  attic.block_attention ins(%q, %k, %v : memref<2x3x100x32xf32>, memref<2x3x70x32xf32>, memref<2x3x70x16xf32>) outs(%o : memref<2x3x100x16xf32>) {layout = #attic.layout<dense>, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64}
+  attic.block_attention ins(%q, %k, %v : memref<2x3x100x32xf32>, memref<2x3x70x32xf32>, memref<2x3x70x16xf32>) outs(%o : memref<2x3x100x16xf32>) {layout = #attic.dense, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64}
   return
 }
 
@@ -94,7 +94,7 @@ func.func @dense_f32(%q: memref<2x3x100x32xf32>, %k: memref<2x3x70x32xf32>, %v: 
 // ALL-NEXT: memref.store %{{.*}} : memref<1x2x64x64xf16>
 // ALL-NOT: attic.block_attention
 func.func @f16_tensor_core(%q: memref<1x2x64x64xf16>, %k: memref<1x2x64x64xf16>, %v: memref<1x2x64x64xf16>, %o: memref<1x2x64x64xf16>) {
-  attic.block_attention ins(%q, %k, %v : memref<1x2x64x64xf16>, memref<1x2x64x64xf16>, memref<1x2x64x64xf16>) outs(%o : memref<1x2x64x64xf16>) {layout = #attic.layout<dense>, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64}
+  attic.block_attention ins(%q, %k, %v : memref<1x2x64x64xf16>, memref<1x2x64x64xf16>, memref<1x2x64x64xf16>) outs(%o : memref<1x2x64x64xf16>) {layout = #attic.dense, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64}
   return
 }
 
@@ -107,7 +107,7 @@ func.func @f16_tensor_core(%q: memref<1x2x64x64xf16>, %k: memref<1x2x64x64xf16>,
 // CHECK: arith.extf %{{.*}} : f16 to f32
 // CHECK: arith.truncf %{{.*}} : f32 to f16
 func.func @f16_head_dim_40(%q: memref<1x2x64x40xf16>, %k: memref<1x2x64x40xf16>, %v: memref<1x2x64x64xf16>, %o: memref<1x2x64x64xf16>) {
-  attic.block_attention ins(%q, %k, %v : memref<1x2x64x40xf16>, memref<1x2x64x40xf16>, memref<1x2x64x64xf16>) outs(%o : memref<1x2x64x64xf16>) {layout = #attic.layout<dense>, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64}
+  attic.block_attention ins(%q, %k, %v : memref<1x2x64x40xf16>, memref<1x2x64x40xf16>, memref<1x2x64x64xf16>) outs(%o : memref<1x2x64x64xf16>) {layout = #attic.dense, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64}
   return
 }
 
@@ -124,7 +124,7 @@ func.func @f16_head_dim_40(%q: memref<1x2x64x40xf16>, %k: memref<1x2x64x40xf16>,
 // CHECK: scf.for
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[KEND]] step %[[C1]] iter_args(
 func.func @causal(%q: memref<1x2x100x16xf32>, %k: memref<1x2x70x16xf32>, %v: memref<1x2x70x16xf32>, %o: memref<1x2x100x16xf32>) {
-  attic.block_attention ins(%q, %k, %v : memref<1x2x100x16xf32>, memref<1x2x70x16xf32>, memref<1x2x70x16xf32>) outs(%o : memref<1x2x100x16xf32>) {layout = #attic.layout<causal>, scale = 0.25 : f32, block_q = 32 : i64, block_k = 32 : i64}
+  attic.block_attention ins(%q, %k, %v : memref<1x2x100x16xf32>, memref<1x2x70x16xf32>, memref<1x2x70x16xf32>) outs(%o : memref<1x2x100x16xf32>) {layout = #attic.causal, scale = 0.25 : f32, block_q = 32 : i64, block_k = 32 : i64}
   return
 }
 
@@ -142,13 +142,13 @@ func.func @causal(%q: memref<1x2x100x16xf32>, %k: memref<1x2x70x16xf32>, %v: mem
 // CHECK: %[[SB:.*]] = arith.addf %[[S]], %[[BF]] : f32
 // CHECK: arith.cmpf une, %[[SB]]
 func.func @bias_per_batch(%q: memref<2x2x40x24xf16>, %k: memref<2x2x50x24xf16>, %v: memref<2x2x50x24xf16>, %bias: memref<2x50xf16>, %o: memref<2x2x40x24xf16>) {
-  attic.block_attention ins(%q, %k, %v : memref<2x2x40x24xf16>, memref<2x2x50x24xf16>, memref<2x2x50x24xf16>) bias(%bias : memref<2x50xf16>) outs(%o : memref<2x2x40x24xf16>) {layout = #attic.layout<dense>, scale = 0.2 : f32, block_q = 16 : i64, block_k = 16 : i64}
+  attic.block_attention ins(%q, %k, %v : memref<2x2x40x24xf16>, memref<2x2x50x24xf16>, memref<2x2x50x24xf16>) bias(%bias : memref<2x50xf16>) outs(%o : memref<2x2x40x24xf16>) {layout = #attic.dense, scale = 0.2 : f32, block_q = 16 : i64, block_k = 16 : i64}
   return
 }
 
 // -----
 
-// [B,H,Nk] bias and a [B,Nk] mask: a masked key or a -inf logit leaves the
+// [B,Hq,Nk] bias and a [B,Nk] mask: a masked key or a -inf logit leaves the
 // state unchanged.
 // CHECK-LABEL: func.func @bias_per_head_mask
 // CHECK-SAME: %[[BIAS:[^:]*]]: memref<2x3x50xf32>, %[[MASK:[^:]*]]: memref<2x50xi1>
@@ -163,7 +163,7 @@ func.func @bias_per_batch(%q: memref<2x2x40x24xf16>, %k: memref<2x2x50x24xf16>, 
 // CHECK: } else {
 // CHECK-NEXT: scf.yield %[[M]], %[[L]], %[[ACC0]],
 func.func @bias_per_head_mask(%q: memref<2x3x40x8xbf16>, %k: memref<2x3x50x8xbf16>, %v: memref<2x3x50x8xbf16>, %bias: memref<2x3x50xf32>, %mask: memref<2x50xi1>, %o: memref<2x3x40x8xbf16>) {
-  attic.block_attention ins(%q, %k, %v : memref<2x3x40x8xbf16>, memref<2x3x50x8xbf16>, memref<2x3x50x8xbf16>) bias(%bias : memref<2x3x50xf32>) mask(%mask : memref<2x50xi1>) outs(%o : memref<2x3x40x8xbf16>) {layout = #attic.layout<causal>, scale = 0.5 : f32, block_q = 16 : i64, block_k = 16 : i64}
+  attic.block_attention ins(%q, %k, %v : memref<2x3x40x8xbf16>, memref<2x3x50x8xbf16>, memref<2x3x50x8xbf16>) bias(%bias : memref<2x3x50xf32>) mask(%mask : memref<2x50xi1>) outs(%o : memref<2x3x40x8xbf16>) {layout = #attic.causal, scale = 0.5 : f32, block_q = 16 : i64, block_k = 16 : i64}
   return
 }
 
@@ -194,7 +194,7 @@ func.func @bias_per_head_mask(%q: memref<2x3x40x8xbf16>, %k: memref<2x3x50x8xbf1
 // CHECK-NEXT: scf.if %[[IN1]] {
 // CHECK-NEXT: memref.store %{{.*}}, %[[O]][%{{.*}}, %{{.*}}, %{{.*}}, %[[COL1]]]
 func.func @dynamic(%q: memref<?x?x?x?xf32>, %k: memref<?x?x?x?xf32>, %v: memref<?x?x?x?xf32>, %o: memref<?x?x?x?xf32>) {
-  attic.block_attention ins(%q, %k, %v : memref<?x?x?x?xf32>, memref<?x?x?x?xf32>, memref<?x?x?x?xf32>) outs(%o : memref<?x?x?x?xf32>) {layout = #attic.layout<dense>, scale = 0.5 : f32, block_q = 16 : i64, block_k = 16 : i64}
+  attic.block_attention ins(%q, %k, %v : memref<?x?x?x?xf32>, memref<?x?x?x?xf32>, memref<?x?x?x?xf32>) outs(%o : memref<?x?x?x?xf32>) {layout = #attic.dense, scale = 0.5 : f32, block_q = 16 : i64, block_k = 16 : i64}
   return
 }
 
@@ -221,10 +221,10 @@ func.func @dynamic(%q: memref<?x?x?x?xf32>, %k: memref<?x?x?x?xf32>, %v: memref<
 // CHECK-NOT: scf.if %{{[0-9]+}} {
 // CHECK: scf.reduce
 func.func @partial_chunk(%q: memref<1x2x30x8xf32>, %k: memref<1x2x30x8xf32>, %v: memref<1x2x30x20xf32>, %o: memref<1x2x30x20xf32>) {
-  attic.block_attention ins(%q, %k, %v : memref<1x2x30x8xf32>, memref<1x2x30x8xf32>, memref<1x2x30x20xf32>) outs(%o : memref<1x2x30x20xf32>) {layout = #attic.layout<dense>, scale = 0.5 : f32, block_q = 16 : i64, block_k = 16 : i64}
+  attic.block_attention ins(%q, %k, %v : memref<1x2x30x8xf32>, memref<1x2x30x8xf32>, memref<1x2x30x20xf32>) outs(%o : memref<1x2x30x20xf32>) {layout = #attic.dense, scale = 0.5 : f32, block_q = 16 : i64, block_k = 16 : i64}
   return
 }
 func.func @narrow_value(%q: memref<1x2x30x8xf32>, %k: memref<1x2x30x8xf32>, %v: memref<1x2x30x5xf32>, %o: memref<1x2x30x5xf32>) {
-  attic.block_attention ins(%q, %k, %v : memref<1x2x30x8xf32>, memref<1x2x30x8xf32>, memref<1x2x30x5xf32>) outs(%o : memref<1x2x30x5xf32>) {layout = #attic.layout<dense>, scale = 0.5 : f32, block_q = 16 : i64, block_k = 16 : i64}
+  attic.block_attention ins(%q, %k, %v : memref<1x2x30x8xf32>, memref<1x2x30x8xf32>, memref<1x2x30x5xf32>) outs(%o : memref<1x2x30x5xf32>) {layout = #attic.dense, scale = 0.5 : f32, block_q = 16 : i64, block_k = 16 : i64}
   return
 }

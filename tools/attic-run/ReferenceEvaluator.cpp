@@ -12,21 +12,48 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 using namespace mlir;
 
 namespace {
-/// Causal attention visits the keys j <= i: sum over rows of min(i+1, Nk).
-double visiblePairs(int64_t nq, int64_t nk, bool causal) {
-  if (!causal)
+/// The (query, key) pairs a layout visits, for FLOP counts: closed forms for
+/// dense and causal, a count per element for other static layouts up to
+/// 2^27 pairs, else -1 (unknown).
+double visiblePairs(int64_t nq, int64_t nk, const attic::ref::Layout *layout,
+                    bool causal) {
+  using Kind = attic::ref::Layout::Kind;
+  bool dense = !layout || layout->kind == Kind::Dense;
+  if (dense && !causal)
     return double(nq) * double(nk);
+  if (dense) {
+    double total = 0;
+    for (int64_t i = 0; i < nq; ++i)
+      total += double(std::min<int64_t>(i + 1, nk));
+    return total;
+  }
+  if (double(nq) * double(nk) > double(1 << 27))
+    return -1;
+  std::function<bool(const attic::ref::Layout &)> dataFree =
+      [&](const attic::ref::Layout &l) {
+        if (l.kind == Kind::Documents)
+          return false;
+        for (const auto &p : l.parts)
+          if (!dataFree(p))
+            return false;
+        return true;
+      };
+  if (!dataFree(*layout))
+    return -1;
   double total = 0;
   for (int64_t i = 0; i < nq; ++i)
-    total += double(std::min<int64_t>(i + 1, nk));
+    for (int64_t j = 0; j < nk; ++j)
+      total += (!causal || j <= i) && layout->visible(0, 0, i, j, nq, nk);
   return total;
 }
 
@@ -102,14 +129,24 @@ private:
         error = "reference: attic.attention has no static scale";
         return failure();
       }
-      return evaluateAttention(attention, *scale, attention.getCausal());
+      std::optional<ArrayRef<int64_t>> sizes = attention.getBlockSizes();
+      return evaluateAttention(attention, *scale,
+                               attention.getEffectiveLayout(),
+                               sizes ? (*sizes)[0] : 0, sizes ? (*sizes)[1] : 0);
     }
     if (auto block = dyn_cast<attic::BlockAttentionOp>(op)) {
-      // Same semantics; the tiling attributes do not change the result.
+      // Same semantics; the tiling attributes do not change the result
+      // (except through the block lists, whose blocks they are).
       if (!block.hasPureTensorSemantics())
         return unsupported(op);
       return evaluateAttention(block, block.getScale().convertToFloat(),
-                               block.isCausal());
+                               block.getLayout(), block.getBlockQ(),
+                               block.getBlockK());
+    }
+    if (auto mask = dyn_cast<attic::BlockMaskOp>(op)) {
+      if (!mask.hasPureTensorSemantics())
+        return unsupported(op);
+      return evaluateBlockMask(mask);
     }
     if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op)) {
       // Row-major data is unchanged; only the shape is new.
@@ -759,25 +796,45 @@ private:
     return failure();
   }
 
+  /// The reference layout of `layout` with the op's layout operands.
+  FailureOr<attic::ref::Layout> layoutOf(Attribute layout,
+                                         ValueRange operands) {
+    return attic::toReferenceLayout(
+        layout,
+        [&](int64_t i) -> const attic::RefTensor * {
+          if (i < 0 || i >= static_cast<int64_t>(operands.size()))
+            return nullptr;
+          return &values[operands[i]];
+        },
+        error);
+  }
+
   /// attic.attention or attic.block_attention (on tensors), whose operands
   /// share their names.
   template <typename OpTy>
-  LogicalResult evaluateAttention(OpTy op, float scale, bool causal) {
+  LogicalResult evaluateAttention(OpTy op, float scale, Attribute layoutAttr,
+                                  int64_t blockQ, int64_t blockK) {
     const attic::RefTensor &q = values[op.getQuery()];
     const attic::RefTensor &k = values[op.getKey()];
     const attic::RefTensor &v = values[op.getValue()];
     attic::ref::AttentionShape shape{q.shape[0], q.shape[1], q.shape[2],
                                      k.shape[2], q.shape[3], v.shape[3]};
-    if (k.shape[0] != shape.batch || k.shape[1] != shape.heads ||
-        k.shape[3] != shape.headDim || v.shape[0] != shape.batch ||
-        v.shape[1] != shape.heads || v.shape[2] != shape.keyLen) {
+    shape.kvHeads = k.shape[1];
+    if (k.shape[0] != shape.batch || shape.kvHeads == 0 ||
+        shape.heads % shape.kvHeads != 0 || k.shape[3] != shape.headDim ||
+        v.shape[0] != shape.batch || v.shape[1] != shape.kvHeads ||
+        v.shape[2] != shape.keyLen) {
       error = "reference: attic.attention operand shapes do not fit together";
       return failure();
     }
+    FailureOr<attic::ref::Layout> layout =
+        layoutOf(layoutAttr, op.getLayoutOperands());
+    if (failed(layout))
+      return failure();
     attic::ref::AttentionOptions options;
     // The op's scale is an f32 attribute; the reference uses the same value.
     options.scale = scale;
-    options.causal = causal;
+    options.layout = &*layout;
     std::vector<uint8_t> mask;
     if (Value bias = op.getKeyBias()) {
       const attic::RefTensor &b = values[bias];
@@ -790,23 +847,125 @@ private:
         mask.push_back(m != 0.0);
       options.keyMask = mask.data();
     }
+    std::vector<int32_t> lists[4];
+    attic::ref::BlockLists blocks;
+    if (op.getKvNumBlocks()) {
+      Value operands[4] = {op.getKvNumBlocks(), op.getKvIndices(),
+                           op.getFullKvNumBlocks(), op.getFullKvIndices()};
+      for (int i = 0; i < 4; ++i)
+        for (double x : values[operands[i]].data)
+          lists[i].push_back(static_cast<int32_t>(x));
+      const attic::RefTensor &count = values[operands[0]];
+      blocks.blockQ = blockQ;
+      blocks.blockK = blockK;
+      blocks.batches = count.shape[0];
+      blocks.heads = count.shape[1];
+      blocks.queryBlocks = count.shape[2];
+      blocks.capacity = values[operands[1]].shape[3];
+      blocks.fullCapacity = values[operands[3]].shape[3];
+      int64_t nqb = (shape.queryLen + blockQ - 1) / blockQ;
+      if (blocks.queryBlocks != nqb ||
+          (blocks.batches != 1 && blocks.batches != shape.batch) ||
+          (blocks.heads != 1 && blocks.heads != shape.heads)) {
+        error = "reference: the block lists do not fit the attention's shapes";
+        return failure();
+      }
+      blocks.count = lists[0].data();
+      blocks.indices = lists[1].data();
+      blocks.fullCount = lists[2].data();
+      blocks.fullIndices = lists[3].data();
+      options.blocks = &blocks;
+    }
     attic::RefTensor out;
     out.shape = {shape.batch, shape.heads, shape.queryLen, shape.valueDim};
     out.data.resize(shape.batch * shape.heads * shape.queryLen *
                     shape.valueDim);
     attic::ref::attention(shape, q.data.data(), k.data.data(), v.data.data(),
                           options, out.data.data());
-    result.flops += 2.0 * double(shape.batch * shape.heads) *
-                    visiblePairs(shape.queryLen, shape.keyLen, options.causal) *
-                    double(shape.headDim + shape.valueDim);
+    double pairs = visiblePairs(shape.queryLen, shape.keyLen, &*layout, false);
+    if (pairs >= 0 && result.flops >= 0)
+      result.flops += 2.0 * double(shape.batch * shape.heads) * pairs *
+                      double(shape.headDim + shape.valueDim);
+    else
+      result.flops = -1;
     values[op->getResult(0)] = std::move(out);
+    return success();
+  }
+
+  /// attic.block_mask: brute-force classification of every block pair with
+  /// the reference layout, in the op's list format.
+  LogicalResult evaluateBlockMask(attic::BlockMaskOp op) {
+    FailureOr<attic::ref::Layout> layout =
+        layoutOf(op.getLayout(), op.getLayoutOperands());
+    if (failed(layout))
+      return failure();
+    auto lengthOf = [&](Value v) -> FailureOr<int64_t> {
+      APInt value;
+      if (matchPattern(v, m_ConstantInt(&value)))
+        return value.getSExtValue();
+      auto it = scalars.find(v);
+      if (it != scalars.end())
+        return static_cast<int64_t>(it->second);
+      error = "reference: attic.block_mask needs lengths that are constants";
+      return failure();
+    };
+    FailureOr<int64_t> nq = lengthOf(op.getQueryLen());
+    FailureOr<int64_t> nk = lengthOf(op.getKeyLen());
+    if (failed(nq) || failed(nk))
+      return failure();
+    auto shapeOf = [](Value v) {
+      return cast<RankedTensorType>(v.getType()).getShape();
+    };
+    ArrayRef<int64_t> countShape = shapeOf(op.getKvNumBlocksInit());
+    int64_t batches = countShape[0], heads = countShape[1];
+    int64_t queryBlocks = countShape[2];
+    int64_t cap = shapeOf(op.getKvIndicesInit())[3];
+    int64_t fullCap = shapeOf(op.getFullKvIndicesInit())[3];
+    int64_t bq = op.getBlockQ(), bk = op.getBlockK();
+    int64_t keyBlocks = (*nk + bk - 1) / bk;
+    attic::RefTensor counts[2], lists[2];
+    for (int i = 0; i < 2; ++i) {
+      counts[i].shape = {batches, heads, queryBlocks};
+      counts[i].data.assign(batches * heads * queryBlocks, 0.0);
+      int64_t c = i == 0 ? cap : fullCap;
+      lists[i].shape = {batches, heads, queryBlocks, c};
+      lists[i].data.assign(batches * heads * queryBlocks * c, 0.0);
+    }
+    for (int64_t b = 0; b < batches; ++b)
+      for (int64_t h = 0; h < heads; ++h)
+        for (int64_t qb = 0; qb < queryBlocks; ++qb) {
+          int64_t row = (b * heads + h) * queryBlocks + qb;
+          int64_t q0 = qb * bq, q1 = std::min(q0 + bq, *nq);
+          int64_t n[2] = {0, 0};
+          for (int64_t kb = 0; q0 < q1 && kb < keyBlocks; ++kb) {
+            int64_t k0 = kb * bk, k1 = std::min(k0 + bk, *nk);
+            attic::ref::BlockClass c = attic::ref::classifyBlock(
+                *layout, b, h, q0, q1, k0, k1, *nq, *nk);
+            // Exact classification; the compiled one may call a block
+            // partial that is full or empty, which changes no result.
+            int which = c.all ? 1 : c.any ? 0 : -1;
+            if (which < 0)
+              continue;
+            int64_t c2 = which == 0 ? cap : fullCap;
+            if (n[which] < c2)
+              lists[which].data[row * c2 + n[which]] = double(kb);
+            ++n[which];
+          }
+          for (int i = 0; i < 2; ++i)
+            counts[i].data[row] = double(std::min(n[i], i == 0 ? cap : fullCap));
+        }
+    values[op.getResult(0)] = std::move(counts[0]);
+    values[op.getResult(1)] = std::move(lists[0]);
+    values[op.getResult(2)] = std::move(counts[1]);
+    values[op.getResult(3)] = std::move(lists[1]);
     return success();
   }
 
   LogicalResult unsupported(Operation *op) {
     error = "reference: no reference semantics for '" +
             op->getName().getStringRef().str() + "' (--check supports " +
-            "attic.attention, attic.block_attention on tensors, "
+            "attic.attention, attic.block_attention and attic.block_mask on "
+            "tensors, "
             "attic.vip_order, attic.gather_rows, attic.tree_build, "
             "attic.tree_select, attic.vcc_compress, attic.tree_update, "
             "attic.tree_materialize, arith.constant, tensor.empty, "
@@ -855,11 +1014,104 @@ double attic::countAttentionFlops(ModuleOp module, StringRef entry,
         return inputs[arg.getArgNumber()]->shape[d];
       return 0;
     };
+    std::string error;
+    FailureOr<attic::ref::Layout> layout = attic::toReferenceLayout(
+        op.getEffectiveLayout(),
+        [](int64_t) -> const attic::RefTensor * { return nullptr; }, error);
+    double pairs =
+        failed(layout) || op.getKvNumBlocks()
+            ? -1
+            : visiblePairs(sizeOf(op.getQuery(), 2), sizeOf(op.getKey(), 2),
+                           &*layout, false);
+    if (pairs < 0 || flops < 0) {
+      flops = -1;
+      return;
+    }
     double heads = double(sizeOf(op.getQuery(), 0) * sizeOf(op.getQuery(), 1));
-    flops += 2.0 * heads *
-             visiblePairs(sizeOf(op.getQuery(), 2), sizeOf(op.getKey(), 2),
-                          op.getCausal()) *
+    flops += 2.0 * heads * pairs *
              double(sizeOf(op.getQuery(), 3) + sizeOf(op.getValue(), 3));
   });
-  return flops;
+  return flops < 0 ? 0 : flops;
+}
+
+FailureOr<attic::ref::Layout> attic::toReferenceLayout(
+    Attribute attr, function_ref<const RefTensor *(int64_t)> operand,
+    std::string &error) {
+  using Kind = ref::Layout::Kind;
+  ref::Layout l;
+  auto ids = [&](int64_t i, std::vector<int64_t> &out) -> LogicalResult {
+    const RefTensor *t = operand(i);
+    if (!t) {
+      // FLOP counts have no data: an empty id list makes every pair
+      // invisible there, and --check always passes the data.
+      return success();
+    }
+    for (double x : t->data)
+      out.push_back(static_cast<int64_t>(x));
+    return success();
+  };
+  if (isa<attic::DenseLayoutAttr>(attr)) {
+    l.kind = Kind::Dense;
+  } else if (auto c = dyn_cast<attic::CausalLayoutAttr>(attr)) {
+    l.kind = Kind::Causal;
+    l.bottomRight = c.getAlign() == attic::Alignment::BottomRight;
+  } else if (auto w = dyn_cast<attic::WindowLayoutAttr>(attr)) {
+    l.kind = Kind::Window;
+    l.left = w.getLeft();
+    l.right = w.getRight();
+    l.bottomRight = w.getAlign() == attic::Alignment::BottomRight;
+  } else if (auto d = dyn_cast<attic::DilatedLayoutAttr>(attr)) {
+    l.kind = Kind::Dilated;
+    l.left = d.getLeft();
+    l.right = d.getRight();
+    l.dilation = d.getDilation();
+    l.bottomRight = d.getAlign() == attic::Alignment::BottomRight;
+  } else if (auto s = dyn_cast<attic::SparseStridedLayoutAttr>(attr)) {
+    l.kind = Kind::Strided;
+    l.stride = s.getStride();
+    l.bottomRight = s.getAlign() == attic::Alignment::BottomRight;
+  } else if (auto f = dyn_cast<attic::FixedLayoutAttr>(attr)) {
+    l.kind = Kind::Fixed;
+    l.block = f.getBlock();
+    l.summary = f.getSummary();
+  } else if (auto g = dyn_cast<attic::GlobalLayoutAttr>(attr)) {
+    l.kind = Kind::Global;
+    l.tokens.assign(g.getTokens().begin(), g.getTokens().end());
+  } else if (auto s = dyn_cast<attic::SinksLayoutAttr>(attr)) {
+    l.kind = Kind::Sinks;
+    l.count = s.getCount();
+  } else if (auto d = dyn_cast<attic::DocumentsLayoutAttr>(attr)) {
+    l.kind = Kind::Documents;
+    if (failed(ids(d.getQueryIds(), l.queryIds)) ||
+        failed(ids(d.getKeyIds(), l.keyIds)))
+      return failure();
+  } else if (auto r = dyn_cast<attic::RandomLayoutAttr>(attr)) {
+    l.kind = Kind::Random;
+    l.block = r.getBlock();
+    l.count = r.getCount();
+    l.seed = r.getSeed();
+  } else if (auto i = dyn_cast<attic::IntersectLayoutAttr>(attr)) {
+    l.kind = Kind::Intersect;
+    for (Attribute part : i.getLayouts()) {
+      FailureOr<ref::Layout> p = toReferenceLayout(part, operand, error);
+      if (failed(p))
+        return failure();
+      l.parts.push_back(std::move(*p));
+    }
+  } else if (auto u = dyn_cast<attic::UnionLayoutAttr>(attr)) {
+    l.kind = Kind::Union;
+    for (Attribute part : u.getLayouts()) {
+      FailureOr<ref::Layout> p = toReferenceLayout(part, operand, error);
+      if (failed(p))
+        return failure();
+      l.parts.push_back(std::move(*p));
+    }
+  } else {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << attr;
+    error = "reference: no reference semantics for the layout " + text;
+    return failure();
+  }
+  return l;
 }

@@ -10,6 +10,7 @@
 #ifndef ATTIC_TOOLS_ATTIC_RUN_REFERENCEEVALUATOR_H
 #define ATTIC_TOOLS_ATTIC_RUN_REFERENCEEVALUATOR_H
 
+#include "attic/Reference/Layout.h"
 #include "attic/runtime/Runtime.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -34,6 +35,14 @@ struct ReferenceResult {
 mlir::FailureOr<ReferenceResult>
 evaluateReference(mlir::ModuleOp module, llvm::StringRef entry,
                   llvm::ArrayRef<const attic_tensor *> inputs,
+                  std::string &error);
+
+/// The reference form (lib/Reference) of a layout attribute; `operand(i)`
+/// gives the data of layout operand i (document ids). Fails with `error`
+/// for an attribute that is not a layout or operands that do not fit.
+mlir::FailureOr<ref::Layout>
+toReferenceLayout(mlir::Attribute layout,
+                  llvm::function_ref<const RefTensor *(int64_t)> operand,
                   std::string &error);
 
 /// FLOPs of the attention ops of `entry` for the given input shapes, without

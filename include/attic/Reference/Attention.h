@@ -12,10 +12,16 @@
 
 #include <cstdint>
 
+#include "attic/Reference/Layout.h"
+
 namespace attic::ref {
 
 struct AttentionShape {
+  /// `heads` are the query heads Hq.
   int64_t batch, heads, queryLen, keyLen, headDim, valueDim;
+  /// Key/value heads Hkv (grouped-query attention: query head h reads kv
+  /// head h / (Hq / Hkv)); 0 means Hq.
+  int64_t kvHeads = 0;
 };
 
 enum class KeyBiasKind {
@@ -35,9 +41,16 @@ struct AttentionOptions {
   const double *keyBias = nullptr;
   /// Optional [B, Nk]; nonzero = the key may be attended, 0 = excluded.
   const uint8_t *keyMask = nullptr;
+  /// Optional layout: key k is excluded where it is not visible (in
+  /// addition to `causal`).
+  const Layout *layout = nullptr;
+  /// Optional block lists: key k is visible to query q only if its block
+  /// is in q's block's full list, or in its partial list and the layout
+  /// (and `causal`) visit (q, k).
+  const BlockLists *blocks = nullptr;
 };
 
-/// q: [B,H,Nq,D], k: [B,H,Nk,D], v: [B,H,Nk,Dv], out: [B,H,Nq,Dv], all
+/// q: [B,H,Nq,D], k: [B,Hkv,Nk,D], v: [B,Hkv,Nk,Dv], out: [B,H,Nq,Dv], all
 /// row-major. Each output row is the softmax-weighted (max-subtracted) sum of
 /// the value rows of the keys that are not excluded (mask 0, causal, or bias
 /// -inf). A query row with no admissible key yields a zero row, never NaN.

@@ -21,6 +21,19 @@ class BlockAttentionOp;
 #define GEN_PASS_DECL
 #include "AtticPasses.h.inc"
 
+/// The discardable attribute that marks the scf.parallel over (batch, head,
+/// query block) of a tile loop (attic-tile-block-attention's output).
+constexpr llvm::StringLiteral kTileGridAttrName = "attic.tile_grid";
+
+/// attic-tile-block-attention's rewrite of one memref-form block_attention
+/// into the target-independent tile loop (see TileBlockAttention.cpp).
+mlir::LogicalResult tileBlockAttention(BlockAttentionOp op);
+
+class BlockMaskOp;
+/// attic-lower-block-mask's rewrite of one memref-form block_mask into the
+/// loop nest that classifies its block pairs.
+mlir::LogicalResult lowerBlockMask(BlockMaskOp op);
+
 /// Tile sizes that attic-decompose gives the block_attention ops it creates.
 struct DecomposeOptions {
   int64_t blockQ = 128;
@@ -39,29 +52,6 @@ void populateDecomposePatterns(mlir::RewritePatternSet &patterns,
 /// trees it cannot replace (function arguments and results, block
 /// arguments, nested regions).
 mlir::LogicalResult expandVcc(mlir::Operation *root);
-
-/// Code generation choices of attic-lower-block-attention; 0 means "derive
-/// it" (see resolveLowerBlockAttentionOptions).
-struct LowerBlockAttentionOptions {
-  /// f32 lanes per vector: 16 for AVX-512, 8 for AVX2, 4 for 128-bit units.
-  int64_t vectorWidth = 0;
-  /// Query rows and vectors per register tile of the micro-kernels.
-  int64_t registerRows = 0;
-  int64_t registerChunks = 0;
-};
-
-/// The f32 lanes of the widest vector unit of the host CPU (16, 8 or 4).
-int64_t hostVectorWidth();
-
-/// Fills the zero fields: the host's vector width, and register tiles of
-/// 4x4 vectors with 32 vector registers (AVX-512), 2x4 otherwise.
-LowerBlockAttentionOptions
-resolveLowerBlockAttentionOptions(LowerBlockAttentionOptions options);
-
-/// attic.block_attention (memref form) -> scf/vector/memref/arith/math.
-void populateLowerBlockAttentionPatterns(
-    mlir::RewritePatternSet &patterns,
-    const LowerBlockAttentionOptions &options = {});
 
 /// f32 linalg.matmul on row- or column-major memrefs -> func.call of
 /// `sgemm`, the declaration of the runtime's `attic_rt_sgemm` (see the

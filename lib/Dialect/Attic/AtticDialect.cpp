@@ -11,6 +11,7 @@ using namespace attic;
 
 #include "AtticDialect.cpp.inc"
 #include "AtticEnums.cpp.inc"
+#include "AtticAttrInterfaces.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "AtticAttrs.cpp.inc"

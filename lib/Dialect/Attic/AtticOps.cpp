@@ -5,6 +5,7 @@
 #include "ShapeChecks.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/STLExtras.h"
@@ -54,19 +55,28 @@ static LogicalResult verifyAttentionOperands(Operation *op, ShapedType query,
 
   int64_t b = query.getDimSize(0), h = query.getDimSize(1),
           nq = query.getDimSize(2), d = query.getDimSize(3);
+  // Grouped-query attention: key and value have Hkv heads, Hq a multiple.
+  int64_t hkv = key.getDimSize(1);
   if (failed(checkShape(op, "key", key,
                         {{b, "B", "query"},
-                         {h, "H", "query"},
+                         {hkv, "Hkv", "key"},
                          {key.getDimSize(2), "Nk", "key"},
                          {d, "D", "query"}})))
     return failure();
   int64_t nk = key.getDimSize(2);
   if (failed(checkShape(op, "value", value,
                         {{b, "B", "query"},
-                         {h, "H", "query"},
+                         {hkv, "Hkv", "key"},
                          {nk, "Nk", "key"},
                          {value.getDimSize(3), "Dv", "value"}})))
     return failure();
+  if (ShapedType::isDynamic(hkv))
+    hkv = value.getDimSize(1);
+  if (!ShapedType::isDynamic(h) && !ShapedType::isDynamic(hkv) &&
+      (hkv == 0 || h % hkv != 0))
+    return op->emitOpError()
+           << "query has " << h << " heads and key/value " << hkv
+           << ": Hq must be a multiple of Hkv (grouped-query attention)";
   int64_t dv = value.getDimSize(3);
 
   if (bias) {
@@ -81,10 +91,10 @@ static LogicalResult verifyAttentionOperands(Operation *op, ShapedType query,
     } else if (bias.getRank() == 3) {
       if (failed(checkShape(
               op, "key_bias", bias,
-              {{b, "B", "query"}, {h, "H", "query"}, {nk, "Nk", "key"}})))
+              {{b, "B", "query"}, {h, "Hq", "query"}, {nk, "Nk", "key"}})))
         return failure();
     } else {
-      return op->emitOpError() << "key_bias must be [B,Nk] or [B,H,Nk], got "
+      return op->emitOpError() << "key_bias must be [B,Nk] or [B,Hq,Nk], got "
                                << bias;
     }
   }
@@ -104,7 +114,7 @@ static LogicalResult verifyAttentionOperands(Operation *op, ShapedType query,
                              << elementType;
   return checkShape(op, outName, out,
                     {{b, "B", "query"},
-                     {h, "H", "query"},
+                     {h, "Hq", "query"},
                      {nq, "Nq", "query"},
                      {dv, "Dv", "value"}});
 }
@@ -117,6 +127,74 @@ static LogicalResult verifyScale(Operation *op, float scale) {
 
 static ShapedType optionalShapedType(Value value) {
   return value ? cast<ShapedType>(value.getType()) : ShapedType();
+}
+
+/// Verifies `layout` against the op's shapes, its layout operands and
+/// (when known) its tiles.
+static LogicalResult verifyLayoutOf(Operation *op, LayoutAttrInterface layout,
+                                    ShapedType query, ShapedType key,
+                                    ValueRange layoutOperands, int64_t blockQ,
+                                    int64_t blockK) {
+  SmallVector<Type> types(layoutOperands.getTypes());
+  LayoutShapeInfo info{query.getDimSize(0), query.getDimSize(1),
+                       query.getDimSize(2), key.getDimSize(2),
+                       blockQ, blockK, types};
+  return layout.verifyLayout([op]() { return op->emitOpError(); }, info);
+}
+
+/// Verifies the four block lists: [B', H', nQB] and [B', H', nQB, L] of i32,
+/// with B' in {1, B}, H' in {1, Hq} and nQB = ceil(Nq / blockQ).
+static LogicalResult verifyBlockLists(Operation *op, ValueRange lists,
+                                      ShapedType query, int64_t blockQ) {
+  const char *names[] = {"kv_num_blocks", "kv_indices", "full_kv_num_blocks",
+                         "full_kv_indices"};
+  int64_t b = query.getDimSize(0), h = query.getDimSize(1);
+  int64_t nq = query.getDimSize(2);
+  int64_t nqb = ShapedType::isDynamic(nq) ? ShapedType::kDynamic
+                                          : (nq + blockQ - 1) / blockQ;
+  auto fits = [](int64_t actual, int64_t expected) {
+    return ShapedType::isDynamic(actual) || ShapedType::isDynamic(expected) ||
+           actual == expected;
+  };
+  for (auto [i, list] : llvm::enumerate(lists)) {
+    auto type = cast<ShapedType>(list.getType());
+    int64_t rank = i % 2 == 0 ? 3 : 4;
+    if (!type.getElementType().isInteger(32))
+      return op->emitOpError() << names[i] << " must hold i32, got "
+                               << type.getElementType();
+    if (type.getRank() != rank)
+      return op->emitOpError()
+             << names[i] << " must have rank " << rank
+             << (rank == 3 ? " ([B|1, Hq|1, ceil(Nq/block_q)])"
+                           : " ([B|1, Hq|1, ceil(Nq/block_q), L])")
+             << ", got " << type;
+    int64_t lb = type.getDimSize(0), lh = type.getDimSize(1);
+    if (!(fits(lb, 1) && lb == 1) && !fits(lb, b))
+      return op->emitOpError() << names[i] << " has " << lb
+                               << " batch rows but B is " << b
+                               << " (it must be 1 or B)";
+    if (!(fits(lh, 1) && lh == 1) && !fits(lh, h))
+      return op->emitOpError() << names[i] << " has " << lh
+                               << " heads but Hq is " << h
+                               << " (it must be 1 or Hq)";
+    if (!fits(type.getDimSize(2), nqb))
+      return op->emitOpError()
+             << names[i] << " has " << type.getDimSize(2)
+             << " query blocks but ceil(Nq/block_q) = ceil(" << nq << "/"
+             << blockQ << ") = " << nqb;
+  }
+  auto dims = [&](Value v) { return cast<ShapedType>(v.getType()).getShape(); };
+  for (int i = 1; i < 4; ++i)
+    for (int d = 0; d < 2; ++d)
+      if (!(ShapedType::isDynamic(dims(lists[i])[d]) ||
+            ShapedType::isDynamic(dims(lists[0])[d]) ||
+            dims(lists[i])[d] == dims(lists[0])[d]))
+        return op->emitOpError()
+               << names[i] << " has shape " << attic::detail::formatShape(dims(lists[i]))
+               << " but kv_num_blocks has "
+               << attic::detail::formatShape(dims(lists[0]))
+               << ": the lists must share their batch and head dims";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -132,11 +210,48 @@ FailureOr<float> AttentionOp::getEffectiveScale() {
   return static_cast<float>(1.0 / std::sqrt(static_cast<double>(headDim)));
 }
 
+LayoutAttrInterface AttentionOp::getEffectiveLayout() {
+  MLIRContext *ctx = getContext();
+  LayoutAttrInterface layout = getLayoutAttr();
+  if (!layout)
+    layout = DenseLayoutAttr::get(ctx);
+  if (!getCausal())
+    return layout;
+  auto causal = CausalLayoutAttr::get(ctx, Alignment::TopLeft);
+  if (isa<DenseLayoutAttr>(layout))
+    return causal;
+  return IntersectLayoutAttr::get(
+      ctx, ArrayAttr::get(ctx, {causal, layout}));
+}
+
 LogicalResult AttentionOp::verify() {
   if (failed(verifyAttentionOperands(
           *this, getQuery().getType(), getKey().getType(),
           getValue().getType(), optionalShapedType(getKeyBias()),
           optionalShapedType(getKeyMask()), getResult().getType(), "result")))
+    return failure();
+  int64_t blockQ = 0, blockK = 0;
+  if (getKvNumBlocks()) {
+    std::optional<ArrayRef<int64_t>> sizes = getBlockSizes();
+    if (!sizes || sizes->size() != 2 || (*sizes)[0] <= 0 || (*sizes)[1] <= 0)
+      return emitOpError("block_sizes must be two positive sizes [block_q, "
+                         "block_k] (the blocks of the lists)");
+    blockQ = (*sizes)[0];
+    blockK = (*sizes)[1];
+    if (blockQ > 1024 || blockK > 1024)
+      return emitOpError("block_sizes must be at most 1024, got ")
+             << blockQ << " and " << blockK;
+    if (failed(verifyBlockLists(*this,
+                                {getKvNumBlocks(), getKvIndices(),
+                                 getFullKvNumBlocks(), getFullKvIndices()},
+                                getQuery().getType(), blockQ)))
+      return failure();
+  } else if (getBlockSizes()) {
+    return emitOpError("block_sizes is only meaningful with block lists");
+  }
+  if (failed(verifyLayoutOf(*this, getEffectiveLayout(), getQuery().getType(),
+                            getKey().getType(), getLayoutOperands(), blockQ,
+                            blockK)))
     return failure();
   if (std::optional<APFloat> scale = getScale())
     return verifyScale(*this, scale->convertToFloat());
@@ -155,19 +270,17 @@ LogicalResult AttentionOp::verify() {
 
 LogicalResult BlockAttentionOp::verify() {
   SmallVector<Value> operands = {getQuery(), getKey(), getValue(), getInit()};
-  if (getKeyBias())
-    operands.push_back(getKeyBias());
-  if (getKeyMask())
-    operands.push_back(getKeyMask());
+  for (Value v : {getKeyBias(), getKeyMask(), getKvNumBlocks(), getKvIndices(),
+                  getFullKvNumBlocks(), getFullKvIndices()})
+    if (v)
+      operands.push_back(v);
+  llvm::append_range(operands, getLayoutOperands());
   bool onTensors = isa<RankedTensorType>(getInit().getType());
   for (Value operand : operands)
     if (isa<RankedTensorType>(operand.getType()) != onTensors)
       return emitOpError("operands must be all tensors or all memrefs, but ")
-             << (onTensors ? "init is a tensor and an operand is " : "init is "
-                                                                     "a memref "
-                                                                     "and an "
-                                                                     "operand "
-                                                                     "is ")
+             << (onTensors ? "init is a tensor and an operand is "
+                           : "init is a memref and an operand is ")
              << operand.getType();
   if (onTensors) {
     if (getResult().size() != 1 || getResult()[0].getType() != getInit().getType())
@@ -181,12 +294,28 @@ LogicalResult BlockAttentionOp::verify() {
   if (getBlockQ() > kMaxBlock || getBlockK() > kMaxBlock)
     return emitOpError("block_q and block_k must be at most ")
            << kMaxBlock << ", got " << getBlockQ() << " and " << getBlockK();
+  auto queryType = cast<ShapedType>(getQuery().getType());
+  auto keyType = cast<ShapedType>(getKey().getType());
   if (failed(verifyAttentionOperands(
-          *this, cast<ShapedType>(getQuery().getType()),
-          cast<ShapedType>(getKey().getType()),
-          cast<ShapedType>(getValue().getType()),
+          *this, queryType, keyType, cast<ShapedType>(getValue().getType()),
           optionalShapedType(getKeyBias()), optionalShapedType(getKeyMask()),
           cast<ShapedType>(getInit().getType()), "init")))
+    return failure();
+  bool someList = getKvNumBlocks() || getKvIndices() || getFullKvNumBlocks() ||
+                  getFullKvIndices();
+  if (someList) {
+    if (!(getKvNumBlocks() && getKvIndices() && getFullKvNumBlocks() &&
+          getFullKvIndices()))
+      return emitOpError("block lists come as four operands (kv_num_blocks, "
+                         "kv_indices, full_kv_num_blocks, full_kv_indices)");
+    if (failed(verifyBlockLists(*this,
+                                {getKvNumBlocks(), getKvIndices(),
+                                 getFullKvNumBlocks(), getFullKvIndices()},
+                                queryType, getBlockQ())))
+      return failure();
+  }
+  if (failed(verifyLayoutOf(*this, getLayout(), queryType, keyType,
+                            getLayoutOperands(), getBlockQ(), getBlockK())))
     return failure();
   return verifyScale(*this, getScale().convertToFloat());
 }
@@ -198,6 +327,81 @@ void BlockAttentionOp::getEffects(
     return;
   for (OpOperand &operand : getOperation()->getOpOperands()) {
     if (&operand == &getInitMutable())
+      effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                           SideEffects::DefaultResource::get());
+    else
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// BlockMaskOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BlockMaskOp::verify() {
+  SmallVector<Value> inits = {getKvNumBlocksInit(), getKvIndicesInit(),
+                              getFullKvNumBlocksInit(), getFullKvIndicesInit()};
+  bool onTensors = isa<RankedTensorType>(inits[0].getType());
+  SmallVector<Value> operands(inits);
+  llvm::append_range(operands, getLayoutOperands());
+  for (Value operand : operands)
+    if (isa<RankedTensorType>(operand.getType()) != onTensors)
+      return emitOpError("operands must be all tensors or all memrefs, but ")
+             << (onTensors ? "the lists are tensors and an operand is "
+                           : "the lists are memrefs and an operand is ")
+             << operand.getType();
+  if (onTensors) {
+    if (getResults().size() != 4)
+      return emitOpError("on tensors, expects the four lists as results");
+    for (auto [r, init] : llvm::zip(getResults(), inits))
+      if (r.getType() != init.getType())
+        return emitOpError("result type ")
+               << r.getType() << " differs from its destination's "
+               << init.getType();
+  } else if (!getResults().empty()) {
+    return emitOpError("on memrefs, expects no results (the lists are written)");
+  }
+  if (getBlockQ() > 1024 || getBlockK() > 1024)
+    return emitOpError("block_q and block_k must be at most 1024, got ")
+           << getBlockQ() << " and " << getBlockK();
+  // The lists give B' and H'; the lengths are operands.
+  auto num = cast<ShapedType>(inits[0].getType());
+  if (num.getRank() != 3)
+    return emitOpError("kv_num_blocks must have rank 3 ([B', H', "
+                       "ceil(query_len/block_q)]), got ")
+           << num;
+  int64_t nq = ShapedType::kDynamic, nk = ShapedType::kDynamic;
+  APInt value;
+  if (matchPattern(getQueryLen(), m_ConstantInt(&value)))
+    nq = value.getSExtValue();
+  if (matchPattern(getKeyLen(), m_ConstantInt(&value)))
+    nk = value.getSExtValue();
+  if ((!ShapedType::isDynamic(nq) && nq < 0) ||
+      (!ShapedType::isDynamic(nk) && nk < 0))
+    return emitOpError("query_len and key_len must be >= 0, got ")
+           << nq << " and " << nk;
+  auto pseudoQuery = RankedTensorType::get(
+      {num.getDimSize(0), num.getDimSize(1), nq, ShapedType::kDynamic},
+      Float32Type::get(getContext()));
+  auto pseudoKey = RankedTensorType::get(
+      {num.getDimSize(0), ShapedType::kDynamic, nk, ShapedType::kDynamic},
+      Float32Type::get(getContext()));
+  if (failed(verifyBlockLists(*this, inits, pseudoQuery, getBlockQ())))
+    return failure();
+  return verifyLayoutOf(*this, getLayout(), pseudoQuery, pseudoKey,
+                        getLayoutOperands(), getBlockQ(), getBlockK());
+}
+
+void BlockMaskOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (!hasPureBufferSemantics())
+    return;
+  for (OpOperand &operand : getOperation()->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    if (isDpsInit(&operand))
       effects.emplace_back(MemoryEffects::Write::get(), &operand,
                            SideEffects::DefaultResource::get());
     else
@@ -240,8 +444,9 @@ struct FoldAttentionShapeCasts : OpRewritePattern<AttentionOp> {
     ArrayRef<int64_t> q = shapeOf(operands[0]), v = shapeOf(operands[2]);
     ArrayRef<int64_t> k = shapeOf(operands[1]);
     RankedTensorType oldType = op.getResult().getType();
-    SmallVector<int64_t> shape = {pick(q[0], pick(k[0], v[0])),
-                                  pick(q[1], pick(k[1], v[1])), q[2], v[3]};
+    // Dim 1 is the query heads: key and value may have fewer (GQA).
+    SmallVector<int64_t> shape = {pick(q[0], pick(k[0], v[0])), q[1], q[2],
+                                  v[3]};
     for (int64_t d = 0; d < 4; ++d)
       shape[d] = pick(oldType.getDimSize(d), shape[d]);
     auto newType = RankedTensorType::get(shape, oldType.getElementType());

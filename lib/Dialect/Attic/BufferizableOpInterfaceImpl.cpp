@@ -1,8 +1,9 @@
 //===- BufferizableOpInterfaceImpl.cpp - one-shot bufferization -*- C++ -*-===//
 //
-// attic.block_attention is in destination-passing style, so it plugs into
-// upstream's one-shot bufferization: inputs are read, the destination is
-// written in full (never read), and the result is the destination's buffer.
+// attic.block_attention and attic.block_mask are in destination-passing
+// style, so they plug into upstream's one-shot bufferization: inputs are
+// read, the destinations are written in full (never read), and the results
+// are the destinations' buffers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,41 +17,45 @@ using namespace mlir;
 using namespace mlir::bufferization;
 
 namespace {
-struct BlockAttentionOpInterface
-    : public DstBufferizableOpInterfaceExternalModel<BlockAttentionOpInterface,
-                                                     attic::BlockAttentionOp> {
+/// attic.block_attention and attic.block_mask are in destination-passing
+/// style with inits that are written in full: every other operand is read,
+/// and the op is recreated on buffers with the same properties.
+template <typename OpTy>
+struct WriteOnlyInitsInterface
+    : public DstBufferizableOpInterfaceExternalModel<
+          WriteOnlyInitsInterface<OpTy>, OpTy> {
   bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
                               const AnalysisState &) const {
-    // Every element of the destination is overwritten.
     return !cast<DestinationStyleOpInterface>(op).isDpsInit(&operand);
   }
 
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
-    auto blockOp = cast<attic::BlockAttentionOp>(op);
-    if (blockOp.hasPureBufferSemantics())
+    auto dps = cast<DestinationStyleOpInterface>(op);
+    if (dps.hasPureBufferSemantics())
       return success();
-    auto bufferOf = [&](Value value) -> FailureOr<Value> {
-      if (!value)
-        return Value();
-      return getBuffer(rewriter, value, options, state);
-    };
-    FailureOr<Value> query = bufferOf(blockOp.getQuery());
-    FailureOr<Value> key = bufferOf(blockOp.getKey());
-    FailureOr<Value> value = bufferOf(blockOp.getValue());
-    FailureOr<Value> bias = bufferOf(blockOp.getKeyBias());
-    FailureOr<Value> mask = bufferOf(blockOp.getKeyMask());
-    FailureOr<Value> init = bufferOf(blockOp.getInit());
-    if (failed(query) || failed(key) || failed(value) || failed(bias) ||
-        failed(mask) || failed(init))
-      return failure();
+    SmallVector<Value> operands;
+    for (Value v : op->getOperands()) {
+      if (!isa<TensorType>(v.getType())) {
+        operands.push_back(v);
+        continue;
+      }
+      FailureOr<Value> buffer = getBuffer(rewriter, v, options, state);
+      if (failed(buffer))
+        return failure();
+      operands.push_back(*buffer);
+    }
+    SmallVector<Value> results;
+    for (OpOperand &init : dps.getDpsInitsMutable())
+      results.push_back(operands[init.getOperandNumber()]);
     rewriter.setInsertionPoint(op);
-    attic::BlockAttentionOp::create(
-        rewriter, op->getLoc(), TypeRange(), *query, *key, *value, *bias,
-        *mask, *init, blockOp.getLayoutAttr(), blockOp.getScaleAttr(),
-        blockOp.getBlockQAttr(), blockOp.getBlockKAttr());
-    replaceOpWithBufferizedValues(rewriter, op, *init);
+    OperationState newState(op->getLoc(), op->getName());
+    newState.addOperands(operands);
+    newState.addAttributes(llvm::to_vector(op->getDiscardableAttrs()));
+    newState.propertiesAttr = op->getPropertiesAsAttribute();
+    rewriter.create(newState);
+    replaceOpWithBufferizedValues(rewriter, op, results);
     return success();
   }
 };
@@ -59,6 +64,9 @@ struct BlockAttentionOpInterface
 void attic::registerBufferizableOpInterfaceExternalModels(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, attic::AtticDialect *) {
-    attic::BlockAttentionOp::attachInterface<BlockAttentionOpInterface>(*ctx);
+    attic::BlockAttentionOp::attachInterface<
+        WriteOnlyInitsInterface<attic::BlockAttentionOp>>(*ctx);
+    attic::BlockMaskOp::attachInterface<
+        WriteOnlyInitsInterface<attic::BlockMaskOp>>(*ctx);
   });
 }

@@ -1,6 +1,6 @@
 // Default tile configuration of attic-cuda-pipeline (block_q = block_k = 64)
 // for the ptxas -v checks: f16 and bf16, D = 64 and 128, dense and causal,
-// plus one with a [B,H,Nk] key bias and a key mask. Odd sequence lengths.
+// plus one with a [B,Hq,Nk] key bias and a key mask. Odd sequence lengths.
 
 func.func @f16_d64_dense(%q: tensor<2x4x333x64xf16>, %k: tensor<2x4x517x64xf16>, %v: tensor<2x4x517x64xf16>) -> tensor<2x4x333x64xf16> {
   %o = attic.attention %q, %k, %v : tensor<2x4x333x64xf16>, tensor<2x4x517x64xf16>, tensor<2x4x517x64xf16> -> tensor<2x4x333x64xf16>

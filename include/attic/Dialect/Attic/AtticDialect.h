@@ -12,8 +12,11 @@
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "attic/Dialect/Attic/Layout.h"
+
 #include "AtticDialect.h.inc"
 #include "AtticEnums.h.inc"
+#include "AtticAttrInterfaces.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "AtticAttrs.h.inc"

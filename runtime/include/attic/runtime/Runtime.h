@@ -222,7 +222,17 @@ double attic_median(double *values, size_t n);
 
 typedef enum attic_rt_error_code {
   /* a = batch index, b = VIP tokens in that sequence, c = num_vip. */
-  ATTIC_RT_TOO_MANY_VIP = 1
+  ATTIC_RT_TOO_MANY_VIP = 1,
+  /* Block lists of attic.block_attention / attic.block_mask: a = the query
+   * block (flattened (b, h, qb) of the lists), b = the count, c = the
+   * capacity L of the list (a count outside [0, L]). */
+  ATTIC_RT_BLOCK_COUNT = 2,
+  /* a = the query block (flattened), b = the key block index, c = the
+   * number of key blocks (an index outside [0, c)). */
+  ATTIC_RT_BLOCK_INDEX = 3,
+  /* a = the list's query blocks, b = ceil(Nq / block_q), c = 0; or a list's
+   * batch or head dim that is neither 1 nor B/Hq (c = 1 and 2). */
+  ATTIC_RT_BLOCK_SHAPE = 4
 } attic_rt_error_code;
 
 /* Records an error (code and up to three integer details). Thread-safe; the

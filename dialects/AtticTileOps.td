@@ -1,0 +1,265 @@
+//===- AtticTileOps.td - the tile loop's ops ---------------*- tablegen -*-===//
+//
+// The target-independent form of block attention that
+// attic-tile-block-attention produces: per (batch, head, query block) a loop
+// over the visited key blocks whose body is written with these ops on
+// scratch tiles (f32 memrefs allocated in the loop). The online softmax,
+// the masking and the fully-masked-row rule are ordinary arith/math ops in
+// the regions of attic.tile.map*, written once; targets map the tiles
+// (attic-cpu-map-tiles: vector micro-kernels; attic-gpu-map-tiles: mma
+// fragments or a thread per row) and never re-derive any of it.
+//
+// A tile is a memref of f32 with R rows (the query block) and C columns
+// (the key block or the value columns); a row tile has R elements, a
+// column tile C. Rows are queries q0 + i, columns keys k0 + j.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTIC_TILE_OPS_TD
+#define ATTIC_TILE_OPS_TD
+
+include "AtticDialect.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Attic_Tile2D : MemRefRankOf<[F32], [2]>;
+def Attic_Tile1D : MemRefRankOf<[F32], [1]>;
+def Attic_TileAny : MemRefRankOf<[F32], [1, 2]>;
+def Attic_Source4D : MemRefRankOf<[F32, F16, BF16], [4]>;
+
+class Attic_TileOp<string mnemonic, list<Trait> traits = []>
+    : Attic_Op<"tile." # mnemonic, traits>;
+
+def Attic_TileQKOp : Attic_TileOp<"qk"> {
+  let summary = "S = Q K^T of one query block and one key block";
+  let description = [{
+    Writes the dot products of query block `query_block` (rows
+    `q0 = query_block * R` to `q0 + R - 1` of `query[query_batch,
+    query_head]`) and key block `key_block` (`k0 = key_block * C`) into
+    `out`, `R x C` of f32:
+
+    ```
+    out[i, j] = sum_d query[qb, qh, q0 + i, d] * key[kb, kh, k0 + j, d]
+    ```
+
+    in f32 (inputs extended to f32; the order of the sum is the target's),
+    and 0 where `q0 + i >= Nq` or `k0 + j >= Nk`. Targets read only this
+    key block: skipped blocks are never loaded.
+
+    ```mlir
+    attic.tile.qk %q[%b, %h, %qb], %k[%b, %hk, %kb] into %s
+        : memref<1x4x256x64xf16>, memref<1x2x256x64xf16> into memref<64x64xf32>
+    ```
+  }];
+  let arguments = (ins Attic_Source4D:$query, Index:$query_batch,
+                       Index:$query_head, Index:$query_block,
+                       Attic_Source4D:$key, Index:$key_batch, Index:$key_head,
+                       Index:$key_block, Attic_Tile2D:$out);
+  let assemblyFormat = [{
+    $query `[` $query_batch `,` $query_head `,` $query_block `]` `,`
+    $key `[` $key_batch `,` $key_head `,` $key_block `]` `into` $out attr-dict
+    `:` type($query) `,` type($key) `into` type($out)
+  }];
+  let hasVerifier = 1;
+}
+
+def Attic_TilePVOp : Attic_TileOp<"pv"> {
+  let summary = "acc = alpha * acc + P V over one key block";
+  let description = [{
+    With `P` the `R x C` tile `probs` and `V` key block `value_block` of
+    `value[value_batch, value_head]` (`k0 = value_block * C`):
+
+    ```
+    acc[i, c] = rescale[i] * acc[i, c] + sum_j probs[i, j] * value[vb, vh, k0 + j, c]
+    ```
+
+    in f32, where keys `k0 + j >= Nk` contribute nothing. `acc` is
+    `R x Dv`.
+
+    ```mlir
+    attic.tile.pv %p, %v[%b, %hk, %kb] rescale(%alpha) into %acc
+        : memref<64x64xf32>, memref<1x2x256x32xf16>, memref<64xf32>
+          into memref<64x32xf32>
+    ```
+  }];
+  let arguments = (ins Attic_Tile2D:$probs, Attic_Source4D:$value,
+                       Index:$value_batch, Index:$value_head,
+                       Index:$value_block, Attic_Tile1D:$rescale,
+                       Attic_Tile2D:$acc);
+  let assemblyFormat = [{
+    $probs `,` $value `[` $value_batch `,` $value_head `,` $value_block `]`
+    `rescale` `(` $rescale `)` `into` $acc attr-dict `:` type($probs) `,`
+    type($value) `,` type($rescale) `into` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def Attic_TileYieldOp : Attic_TileOp<"yield", [Pure, Terminator,
+    ParentOneOf<["TileMapOp", "TileMapRowsOp", "TileMapColsOp"]>]> {
+  let summary = "the elements a tile map writes";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "$values attr-dict `:` type($values)";
+}
+
+def Attic_TileMapOp : Attic_TileOp<"map", [AttrSizedOperandSegments,
+    SingleBlock]> {
+  let summary = "elementwise over an R x C tile, with row and column operands";
+  let description = [{
+    For every element (i, j) of the `R x C` `outs` tiles, runs the region
+    on `(q0 + i, k0 + j, ins[i, j]..., rows[i]..., cols[j]..., outs[i, j]...)`
+    and writes the yielded values to `outs[i, j]`. `q0` and `k0` are the
+    `at` offsets (the absolute query and key of element (0, 0)), so the
+    region can evaluate a layout's element predicate. `ins` are `R x C`,
+    `rows` have R elements, `cols` C. The region holds arith and math ops
+    and reads of memrefs defined above; elements are independent, so
+    targets evaluate it per element, per lane or vectorized, in any order.
+    An `outs` tile may also be an input (in-place update).
+
+    ```mlir
+    attic.tile.map at(%q0, %k0) ins(%s : memref<64x64xf32>)
+        cols(%term : memref<64xf32>) outs(%s : memref<64x64xf32>) {
+    ^bb0(%q: index, %k: index, %x: f32, %t: f32, %old: f32):
+      %y = arith.addf %x, %t : f32
+      attic.tile.yield %y : f32
+    }
+    ```
+  }];
+  let arguments = (ins Index:$row_offset, Index:$col_offset,
+                       Variadic<Attic_Tile2D>:$inputs,
+                       Variadic<Attic_Tile1D>:$rows,
+                       Variadic<Attic_Tile1D>:$cols,
+                       Variadic<Attic_Tile2D>:$outputs);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `at` `(` $row_offset `,` $col_offset `)`
+    (`ins` `(` $inputs^ `:` type($inputs) `)`)?
+    (`rows` `(` $rows^ `:` type($rows) `)`)?
+    (`cols` `(` $cols^ `:` type($cols) `)`)?
+    `outs` `(` $outputs `:` type($outputs) `)` attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$rowOffset, "::mlir::Value":$colOffset,
+      "::mlir::ValueRange":$inputs, "::mlir::ValueRange":$rows,
+      "::mlir::ValueRange":$cols, "::mlir::ValueRange":$outputs,
+      "::llvm::function_ref<::llvm::SmallVector<::mlir::Value>(::mlir::OpBuilder &, ::mlir::Location, ::mlir::ValueRange)>":$body)>
+  ];
+}
+
+def Attic_TileMapRowsOp : Attic_TileOp<"map_rows", [AttrSizedOperandSegments,
+    SingleBlock]> {
+  let summary = "elementwise over row tiles (one value per query row)";
+  let description = [{
+    For every row i of the `outs` row tiles (R elements), runs the region on
+    `(q0 + i, ins[i]..., outs[i]...)` and writes the yielded values to
+    `outs[i]`. Used for the softmax statistics.
+
+    ```mlir
+    attic.tile.map_rows at(%q0) ins(%m, %bm : memref<64xf32>, memref<64xf32>)
+        outs(%m : memref<64xf32>) {
+    ^bb0(%q: index, %old: f32, %blk: f32, %cur: f32):
+      %n = arith.maxnumf %old, %blk : f32
+      attic.tile.yield %n : f32
+    }
+    ```
+  }];
+  let arguments = (ins Index:$row_offset, Variadic<Attic_Tile1D>:$inputs,
+                       Variadic<Attic_Tile1D>:$outputs);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `at` `(` $row_offset `)` (`ins` `(` $inputs^ `:` type($inputs) `)`)?
+    `outs` `(` $outputs `:` type($outputs) `)` attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$rowOffset, "::mlir::ValueRange":$inputs,
+      "::mlir::ValueRange":$outputs,
+      "::llvm::function_ref<::llvm::SmallVector<::mlir::Value>(::mlir::OpBuilder &, ::mlir::Location, ::mlir::ValueRange)>":$body)>
+  ];
+}
+
+def Attic_TileMapColsOp : Attic_TileOp<"map_cols", [AttrSizedOperandSegments,
+    SingleBlock]> {
+  let summary = "elementwise over column tiles (one value per key)";
+  let description = [{
+    For every column j of the `outs` column tiles (C elements), runs the
+    region on `(k0 + j, ins[j]..., outs[j]...)` and writes the yielded
+    values to `outs[j]`. Used for the per-key logit term (key bias, key
+    mask, keys past the sequence).
+
+    ```mlir
+    attic.tile.map_cols at(%k0) outs(%term : memref<64xf32>) {
+    ^bb0(%k: index, %old: f32):
+      %t = memref.load %bias[%b, %k] : memref<1x256xf32>
+      attic.tile.yield %t : f32
+    }
+    ```
+  }];
+  let arguments = (ins Index:$col_offset, Variadic<Attic_Tile1D>:$inputs,
+                       Variadic<Attic_Tile1D>:$outputs);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `at` `(` $col_offset `)` (`ins` `(` $inputs^ `:` type($inputs) `)`)?
+    `outs` `(` $outputs `:` type($outputs) `)` attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$colOffset, "::mlir::ValueRange":$inputs,
+      "::mlir::ValueRange":$outputs,
+      "::llvm::function_ref<::llvm::SmallVector<::mlir::Value>(::mlir::OpBuilder &, ::mlir::Location, ::mlir::ValueRange)>":$body)>
+  ];
+}
+
+def Attic_TileReduceKind : I32EnumAttr<"TileReduceKind",
+    "how attic.tile.reduce combines a row", [
+      I32EnumAttrCase<"Max", 0, "max">,
+      I32EnumAttrCase<"Add", 1, "add">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::attic";
+}
+def Attic_TileReduceKindAttr : EnumAttr<Attic_Dialect, Attic_TileReduceKind,
+                                        "tile_reduce">;
+
+def Attic_TileReduceOp : Attic_TileOp<"reduce"> {
+  let summary = "per row, the maximum or the sum of an R x C tile";
+  let description = [{
+    `out[i]` is the maximum (`max`: of the non-NaN elements, `-inf` when
+    there is none; with a NaN in the row the result is unspecified) or the
+    sum (`add`, in an unspecified order) of `input[i, :]`.
+
+    ```mlir
+    attic.tile.reduce max %s into %bm : memref<64x64xf32> into memref<64xf32>
+    ```
+  }];
+  let arguments = (ins Attic_TileReduceKindAttr:$kind, Attic_Tile2D:$input,
+                       Attic_Tile1D:$out);
+  let assemblyFormat = [{
+    $kind $input `into` $out attr-dict `:` type($input) `into` type($out)
+  }];
+  let hasVerifier = 1;
+}
+
+def Attic_TileStoreOp : Attic_TileOp<"store"> {
+  let summary = "write a query block's rows of the result";
+  let description = [{
+    `out[batch, head, q0 + i, :] = tile[i, :]` for the rows `q0 + i < Nq`
+    (`q0 = query_block * R`), converted to `out`'s element type.
+
+    ```mlir
+    attic.tile.store %acc into %o[%b, %h, %qb]
+        : memref<64x32xf32> into memref<1x4x256x32xf16>
+    ```
+  }];
+  let arguments = (ins Attic_Tile2D:$tile, Attic_Source4D:$out, Index:$batch,
+                       Index:$head, Index:$query_block);
+  let assemblyFormat = [{
+    $tile `into` $out `[` $batch `,` $head `,` $query_block `]` attr-dict
+    `:` type($tile) `into` type($out)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // ATTIC_TILE_OPS_TD

@@ -1,0 +1,30 @@
+//===- RuntimeCalls.h - declarations of runtime functions -------*- C++ -*-===//
+//
+// Functions of attic's runtime that compiled code calls, declared in the
+// module of the code that needs them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTIC_TRANSFORMS_RUNTIMECALLS_H
+#define ATTIC_TRANSFORMS_RUNTIMECALLS_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace attic {
+
+/// The runtime's `attic_rt_report_error(i32 code, i64, i64, i64)`
+/// (runtime/include/attic/runtime/Runtime.h), declared once in the symbol
+/// table that holds `op`'s function. Emits an error on `op` and fails when
+/// there is no such table or the module declares it with another type.
+mlir::FailureOr<mlir::func::FuncOp> declareReportError(mlir::Operation *op);
+
+/// Emits `attic_rt_report_error(code, a, b, c)` (index or integer details,
+/// converted to i64) at the builder's insertion point.
+void emitReportError(mlir::OpBuilder &b, mlir::Location loc,
+                     mlir::func::FuncOp report, int32_t code, mlir::Value a,
+                     mlir::Value bValue, mlir::Value c);
+
+} // namespace attic
+
+#endif // ATTIC_TRANSFORMS_RUNTIMECALLS_H

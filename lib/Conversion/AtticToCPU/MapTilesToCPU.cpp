@@ -1,0 +1,1190 @@
+//===- MapTilesToCPU.cpp - tile loop -> vector micro-kernels ----*- C++ -*-===//
+//
+// attic-cpu-map-tiles maps the tile loop of attic-tile-block-attention onto
+// the CPU. It only decides where tiles live and how their elements are
+// computed; what they compute (the masking, the softmax, the NaN policy) is
+// the tile loop's IR, unchanged. W is the vector width (16 f32 lanes with
+// AVX-512, 8 with AVX2), R x C the register tile of the micro-kernels.
+//
+// Tiles. Every scratch tile of a grid (memref.alloc in its body) becomes a
+// heap buffer with rows padded to whole register tiles and columns padded
+// to whole vectors (value columns: to whole column groups). Padded elements
+// are computed like the others but never reach a result: reductions mask
+// the padded lanes, attic.tile.pv reads only the keys of the block and
+// attic.tile.store only the real rows.
+//
+// Keys and values are packed once per (batch, kv head, key block), in an
+// scf.parallel in front of the grid, into f32 panels that the
+// micro-kernels stream contiguously:
+//
+//   kt[p] = K[k0:k0+C, :]^T   [D][Cpad]     (keys along the lanes)
+//   vp[p] = V[k0:k0+C, :]     [Cpad][DvPad]
+//
+// with p = (b * Hkv + hk) * nKB + kb; keys past Nk are zeros. Packing is
+// O(N*D) per kv head, never O(N^2). The query block is converted to an f32
+// scratch [Rpad][D] once per grid iteration.
+//
+// Ops:
+//   attic.tile.qk     S = Q K^T as register tiles of R rows x C vectors,
+//                     FMA over D, stored to the scores tile;
+//   attic.tile.pv     acc = alpha * acc + P V, same register tiles, FMA over
+//                     the keys of the block;
+//   attic.tile.map_cols  one vectorized pass over the columns;
+//   the row-local ops (attic.tile.map, .map_rows, .reduce, .store) that
+//   follow each other are fused into ONE loop over the rows: a row's
+//   chunks stay in vector registers from one op to the next, and only the
+//   tiles that are read after the group are stored.
+//
+// The regions of the maps are vectorized generically: values that depend
+// on the column (the key index, column elements) become vector<W x T>,
+// the others stay scalars; loads with a varying last index become gathers.
+// Nothing here knows which region computes a softmax.
+//
+// The grid's query blocks are visited in zig-zag order (0, n-1, 1, n-2,
+// ...), so that any contiguous share of the parallel iteration space, which
+// is what a static OpenMP schedule hands each thread, carries about the
+// same work whatever the layout (causal, windows at the ends).
+//
+//===----------------------------------------------------------------------===//
+
+#include "attic/Conversion/AtticToCPU/AtticToCPU.h"
+#include "attic/Dialect/Attic/AtticDialect.h"
+#include "attic/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/IRMapping.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <limits>
+
+namespace attic {
+#define GEN_PASS_DEF_ATTICCPUMAPTILES
+#include "AtticPasses.h.inc"
+} // namespace attic
+
+using namespace mlir;
+using namespace attic;
+
+int64_t attic::hostVectorWidth() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  if (features.lookup("avx512f"))
+    return 16;
+  if (features.lookup("avx2") || features.lookup("avx"))
+    return 8;
+  return 4; // SSE, NEON and anything else with 128-bit vectors
+}
+
+CpuMapTilesOptions attic::resolveCpuMapTilesOptions(CpuMapTilesOptions options) {
+  if (options.vectorWidth <= 0)
+    options.vectorWidth = hostVectorWidth();
+  // 32 registers (AVX-512) hold a 4x4 tile plus operands; 16 (AVX2, SSE)
+  // hold 2x4.
+  if (options.registerRows <= 0)
+    options.registerRows = options.vectorWidth >= 16 ? 4 : 2;
+  if (options.registerChunks <= 0)
+    options.registerChunks = 4;
+  return options;
+}
+
+namespace {
+
+int64_t roundUp(int64_t x, int64_t multiple) {
+  return (x + multiple - 1) / multiple * multiple;
+}
+
+//===----------------------------------------------------------------------===//
+// Builder helpers
+//===----------------------------------------------------------------------===//
+
+/// Small helpers over an ImplicitLocOpBuilder, so that the kernels below
+/// read like their pseudo-code.
+class KernelBuilder {
+public:
+  KernelBuilder(ImplicitLocOpBuilder &b, int64_t width)
+      : b(b), width(width), vectorType(VectorType::get({width}, b.getF32Type())) {}
+
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
+  Value f32(float v) {
+    return arith::ConstantFloatOp::create(b, b.getF32Type(), APFloat(v));
+  }
+  Value dim(Value memref, int64_t d) {
+    return b.createOrFold<memref::DimOp>(memref, d);
+  }
+  Value minIdx(Value x, Value y) { return b.createOrFold<arith::MinSIOp>(x, y); }
+  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(x, y); }
+  Value add(Value x, int64_t y) { return y ? add(x, index(y)) : x; }
+  Value sub(Value x, Value y) { return b.createOrFold<arith::SubIOp>(x, y); }
+  Value mul(Value x, Value y) { return b.createOrFold<arith::MulIOp>(x, y); }
+  Value ceilDiv(Value x, Value y) {
+    return b.createOrFold<arith::CeilDivSIOp>(x, y);
+  }
+  Value lessThan(Value x, Value y) {
+    return b.createOrFold<arith::CmpIOp>(arith::CmpIPredicate::slt, x, y);
+  }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, c, x, y);
+  }
+  Value load(Value memref, ValueRange indices) {
+    return memref::LoadOp::create(b, memref, indices);
+  }
+  /// Loads memref[indices] and extends it to f32.
+  Value loadF32(Value memref, ValueRange indices) {
+    Value v = load(memref, indices);
+    if (v.getType().isF32())
+      return v;
+    return arith::ExtFOp::create(b, b.getF32Type(), v);
+  }
+  void store(Value v, Value memref, ValueRange indices) {
+    memref::StoreOp::create(b, v, memref, indices);
+  }
+  Value vload(Value memref, ValueRange indices) {
+    return vector::LoadOp::create(b, vectorType, memref, indices);
+  }
+  void vstore(Value v, Value memref, ValueRange indices) {
+    vector::StoreOp::create(b, v, memref, indices);
+  }
+  Value splat(Value scalar) {
+    return vector::BroadcastOp::create(
+        b, VectorType::get({width}, scalar.getType()), scalar);
+  }
+  Value vzero() {
+    return arith::ConstantOp::create(b, vectorType,
+                                     DenseElementsAttr::get(vectorType, 0.0f));
+  }
+  Value fma(Value x, Value y, Value acc) {
+    return vector::FMAOp::create(b, x, y, acc);
+  }
+  /// An f32 heap buffer, 64-byte aligned; static sizes stay static.
+  Value alloc(ArrayRef<OpFoldResult> dims) {
+    SmallVector<int64_t> shape;
+    SmallVector<Value> dynamic;
+    for (OpFoldResult d : dims) {
+      if (std::optional<int64_t> c = getConstantIntValue(d)) {
+        shape.push_back(*c);
+      } else {
+        shape.push_back(ShapedType::kDynamic);
+        dynamic.push_back(cast<Value>(d));
+      }
+    }
+    auto type = MemRefType::get(shape, b.getF32Type());
+    return memref::AllocOp::create(b, type, dynamic, b.getI64IntegerAttr(64));
+  }
+  /// for (iv = lower; iv < upper; iv += step) body(iv)
+  void loop(Value lower, Value upper, Value step,
+            function_ref<void(Value)> body) {
+    auto forOp = scf::ForOp::create(b, lower, upper, step);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(forOp.getBody()->getTerminator());
+    body(forOp.getInductionVar());
+  }
+  void loop(Value upper, function_ref<void(Value)> body) {
+    loop(index(0), upper, index(1), body);
+  }
+  /// iter = init; for (iv = 0; iv < upper; ++iv) iter = body(iv, iter)
+  SmallVector<Value>
+  loopCarried(Value upper, ValueRange init,
+              function_ref<SmallVector<Value>(Value, ValueRange)> body) {
+    auto forOp = scf::ForOp::create(
+        b, index(0), upper, index(1), init,
+        [&](OpBuilder &nested, Location, Value iv, ValueRange args) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToEnd(nested.getInsertionBlock());
+          scf::YieldOp::create(b, body(iv, args));
+        });
+    return SmallVector<Value>(forOp.getResults());
+  }
+  void parallel(ValueRange uppers, function_ref<void(ValueRange)> body) {
+    SmallVector<Value> zeros(uppers.size(), index(0));
+    SmallVector<Value> ones(uppers.size(), index(1));
+    auto op = scf::ParallelOp::create(b, zeros, uppers, ones);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(op.getBody()->getTerminator());
+    body(op.getInductionVars());
+  }
+
+  ImplicitLocOpBuilder &b;
+  int64_t width;
+  VectorType vectorType;
+};
+
+/// Column groups of a register tile: `chunks` vectors of W lanes in groups
+/// of at most `perGroup`. Returns (first column, chunks).
+SmallVector<std::pair<int64_t, int64_t>>
+columnGroups(int64_t chunks, int64_t perGroup, int64_t width) {
+  SmallVector<std::pair<int64_t, int64_t>> groups;
+  for (int64_t c = 0; c < chunks; c += perGroup)
+    groups.push_back({c * width, std::min(perGroup, chunks - c)});
+  return groups;
+}
+
+//===----------------------------------------------------------------------===//
+// Region vectorization
+//===----------------------------------------------------------------------===//
+
+/// Evaluates a map's region for W consecutive columns at once: argument
+/// values that are vectors vary along the lanes, scalars are uniform.
+/// Elementwise ops with a varying operand become vector ops (uniform
+/// operands broadcast), loads with a varying index become gathers, and the
+/// rest is cloned as scalars.
+class RegionVectorizer {
+public:
+  RegionVectorizer(ImplicitLocOpBuilder &b, int64_t width)
+      : b(b), width(width) {}
+
+  FailureOr<SmallVector<Value>> run(Block &body, ArrayRef<Value> args) {
+    IRMapping map;
+    for (auto [arg, v] : llvm::zip(body.getArguments(), args))
+      map.map(arg, v);
+    for (Operation &op : body.without_terminator())
+      if (failed(vectorize(op, map)))
+        return failure();
+    SmallVector<Value> results;
+    for (Value v : body.getTerminator()->getOperands())
+      results.push_back(map.lookupOrDefault(v));
+    return results;
+  }
+
+  bool varies(Value v) { return isa<VectorType>(v.getType()); }
+
+  /// `v` as a vector (broadcast when uniform).
+  Value widen(Value v) {
+    if (varies(v))
+      return v;
+    return vector::BroadcastOp::create(
+        b, VectorType::get({width}, v.getType()), v);
+  }
+
+private:
+  LogicalResult vectorize(Operation &op, IRMapping &map) {
+    SmallVector<Value> operands;
+    for (Value v : op.getOperands())
+      operands.push_back(map.lookupOrDefault(v));
+    bool anyVaries = llvm::any_of(operands, [&](Value v) { return varies(v); });
+    if (!anyVaries && op.getNumRegions() == 0) {
+      Operation *clone = b.clone(op, map);
+      (void)clone;
+      return success();
+    }
+    if (op.getNumRegions() != 0)
+      return op.emitOpError("in a tile map region cannot be vectorized by "
+                            "attic-cpu-map-tiles (ops with regions are not "
+                            "supported there)");
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      map.map(load.getResult(), gather(load, operands));
+      return success();
+    }
+    if (!op.hasTrait<OpTrait::Elementwise>())
+      return op.emitOpError("in a tile map region is not elementwise, so "
+                            "attic-cpu-map-tiles cannot vectorize it along "
+                            "the columns");
+    OperationState state(op.getLoc(), op.getName());
+    for (Value v : operands)
+      state.addOperands(widen(v));
+    for (Type t : op.getResultTypes())
+      state.addTypes(VectorType::get({width}, t));
+    state.addAttributes(llvm::to_vector(op.getDiscardableAttrs()));
+    state.propertiesAttr = op.getPropertiesAsAttribute();
+    Operation *vectorOp = b.create(state);
+    map.map(op.getResults(), vectorOp->getResults());
+    return success();
+  }
+
+  /// memref[indices] with varying indices: a gather when only the last
+  /// index varies, else one scalar load per lane.
+  Value gather(memref::LoadOp load, ArrayRef<Value> operands) {
+    Value memref = operands[0];
+    ArrayRef<Value> indices = operands.drop_front();
+    Type elem = load.getType();
+    auto resultType = VectorType::get({width}, elem);
+    bool lastOnly = llvm::all_of(indices.drop_back(),
+                                 [&](Value v) { return !varies(v); }) &&
+                    !indices.empty();
+    // i1 elements are bytes in memory; LLVM gathers of i1 do not read them
+    // as such, so they are loaded lane by lane.
+    if (lastOnly && !elem.isInteger(1)) {
+      SmallVector<Value> base(indices.drop_back());
+      base.push_back(arith::ConstantIndexOp::create(b, 0));
+      auto maskType = VectorType::get({width}, b.getI1Type());
+      Value mask = arith::ConstantOp::create(
+          b, maskType, DenseElementsAttr::get(maskType, true));
+      Value pass = arith::ConstantOp::create(
+          b, resultType, DenseElementsAttr::get(resultType, b.getZeroAttr(elem)));
+      return vector::GatherOp::create(b, resultType, memref, base,
+                                      indices.back(), mask, pass);
+    }
+    Value result = arith::ConstantOp::create(
+        b, resultType, DenseElementsAttr::get(resultType, b.getZeroAttr(elem)));
+    for (int64_t lane = 0; lane < width; ++lane) {
+      SmallVector<Value> at;
+      for (Value v : indices)
+        at.push_back(varies(v) ? vector::ExtractOp::create(
+                                     b, v, ArrayRef<int64_t>{lane})
+                                     .getResult()
+                               : v);
+      Value x = memref::LoadOp::create(b, memref, at);
+      result = vector::InsertOp::create(b, x, result, ArrayRef<int64_t>{lane});
+    }
+    return result;
+  }
+
+  ImplicitLocOpBuilder &b;
+  int64_t width;
+};
+
+//===----------------------------------------------------------------------===//
+// One grid
+//===----------------------------------------------------------------------===//
+
+/// A scratch tile of the grid and its padded buffer.
+struct Tile {
+  Value buffer;
+  int64_t rank;
+  int64_t rows;     // logical rows (2-D) or elements (1-D)
+  int64_t cols;     // logical columns (2-D; kDynamic allowed), else 0
+  int64_t colsPad;  // static padded columns, kDynamic when dynamic
+  Value colsPadValue;
+};
+
+/// Packed panels of one key or value source.
+struct Panels {
+  Value buffer;
+  Value numKeyBlocks, heads;
+};
+
+class GridMapper {
+public:
+  GridMapper(scf::ParallelOp grid, const CpuMapTilesOptions &options)
+      : grid(grid), options(options) {}
+
+  LogicalResult run();
+
+private:
+  bool isRowLocal(Operation *op) {
+    return isa<TileMapOp, TileMapRowsOp, TileReduceOp, TileStoreOp>(op);
+  }
+  LogicalResult packPanels();
+  LogicalResult replaceScratch();
+  LogicalResult mapBlock(Block &block);
+  LogicalResult mapRowGroup(ArrayRef<Operation *> ops);
+  LogicalResult mapQK(TileQKOp op);
+  LogicalResult mapPV(TilePVOp op);
+  LogicalResult mapCols(TileMapColsOp op);
+  Value queryScratch(TileQKOp op, ImplicitLocOpBuilder &b);
+  Value panelIndex(KernelBuilder &kb, const Panels &panels, Value batch,
+                   Value head, Value block);
+  Tile *tileOf(Value v) {
+    auto it = tiles.find(v);
+    return it == tiles.end() ? nullptr : &it->second;
+  }
+
+  scf::ParallelOp grid;
+  CpuMapTilesOptions options;
+  /// Old scratch alloc -> its padded replacement.
+  llvm::MapVector<Value, Tile> tiles;
+  /// (source memref, block size) -> panels.
+  DenseMap<std::pair<Value, int64_t>, Panels> keyPanels, valuePanels;
+  /// (query, b, h, qb) -> f32 scratch.
+  DenseMap<Operation *, Value> queryScratchOf;
+  /// The tile ops of each scratch tile (pointers compared only: they are
+  /// erased as they are mapped).
+  DenseMap<Value, SmallPtrSet<Operation *, 8>> usersOf;
+};
+
+/// The padded columns of a tile with `cols` columns: whole vectors, or, for
+/// wide or dynamic value tiles, whole column groups.
+int64_t paddedCols(int64_t cols, const CpuMapTilesOptions &o) {
+  int64_t width = o.vectorWidth;
+  if (ShapedType::isDynamic(cols))
+    return ShapedType::kDynamic;
+  if (roundUp(cols, width) / width <= 4 * o.registerChunks)
+    return roundUp(cols, width);
+  return roundUp(cols, o.registerChunks * width);
+}
+
+LogicalResult GridMapper::run() {
+  Block *body = grid.getBody();
+  ImplicitLocOpBuilder b(grid.getLoc(), grid);
+  KernelBuilder kb(b, options.vectorWidth);
+
+  // Zig-zag over the query blocks: t -> t/2 for even t, n-1-t/2 for odd t.
+  {
+    Value qbIv = grid.getInductionVars()[2];
+    Value n = grid.getUpperBound()[2];
+    b.setInsertionPointToStart(body);
+    Value two = kb.index(2);
+    auto half = arith::DivUIOp::create(b, qbIv, two);
+    auto rem = arith::RemUIOp::create(b, qbIv, two);
+    Value odd = arith::CmpIOp::create(b, arith::CmpIPredicate::ne, rem,
+                                      kb.index(0));
+    Value zigzag = kb.select(
+        odd, arith::SubIOp::create(b, arith::SubIOp::create(b, n, kb.index(1)),
+                                   half),
+        half);
+    qbIv.replaceAllUsesExcept(
+        zigzag, SmallPtrSet<Operation *, 2>{half.getOperation(),
+                                            rem.getOperation()});
+  }
+
+  // Who uses each scratch tile, before any op is mapped (and erased).
+  for (Operation &op : *body)
+    if (auto alloc = dyn_cast<memref::AllocOp>(op))
+      for (Operation *user : alloc->getUsers())
+        if (!isa<memref::DeallocOp>(user))
+          usersOf[alloc.getResult()].insert(user);
+
+  if (failed(packPanels()) || failed(replaceScratch()))
+    return failure();
+  if (failed(mapBlock(*body)))
+    return failure();
+  for (auto &[old, tile] : tiles)
+    old.getDefiningOp()->erase();
+  grid->removeAttr(kTileGridAttrName);
+  return success();
+}
+
+/// K and V panels for every source the grid's tile ops read, packed by a
+/// parallel loop in front of the grid.
+LogicalResult GridMapper::packPanels() {
+  const int64_t width = options.vectorWidth;
+  SmallVector<Operation *> users;
+  grid.walk([&](Operation *op) {
+    if (isa<TileQKOp, TilePVOp>(op))
+      users.push_back(op);
+  });
+  ImplicitLocOpBuilder b(grid.getLoc(), grid);
+  KernelBuilder kb(b, width);
+  Value zero = kb.f32(0.0f);
+  for (Operation *user : users) {
+    bool isKey = isa<TileQKOp>(user);
+    Value source = isKey ? cast<TileQKOp>(user).getKey()
+                         : cast<TilePVOp>(user).getValue();
+    int64_t blockK = isKey ? cast<TileQKOp>(user).getOut().getType().getDimSize(1)
+                           : cast<TilePVOp>(user).getProbs().getType().getDimSize(1);
+    auto &cache = isKey ? keyPanels : valuePanels;
+    if (cache.count({source, blockK}))
+      continue;
+    // The source must be available in front of the grid.
+    if (Operation *def = source.getDefiningOp())
+      if (grid->isAncestor(def))
+        return user->emitOpError("reads a key/value source defined inside "
+                                 "the tile grid; attic-cpu-map-tiles packs "
+                                 "sources in front of the grid");
+    auto type = cast<MemRefType>(source.getType());
+    Value batches = kb.dim(source, 0), heads = kb.dim(source, 1);
+    Value len = kb.dim(source, 2);
+    Value cols = kb.dim(source, 3);
+    OpFoldResult colsOfr = type.isDynamicDim(3)
+                               ? OpFoldResult(cols)
+                               : OpFoldResult(b.getIndexAttr(type.getDimSize(3)));
+    int64_t blockKPad = roundUp(blockK, width);
+    Value blockKVal = kb.index(blockK);
+    Value numKeyBlocks = kb.ceilDiv(len, blockKVal);
+    Value count = kb.mul(kb.mul(batches, heads), numKeyBlocks);
+    OpFoldResult bkPad = b.getIndexAttr(blockKPad);
+    Value lastKey = kb.sub(len, kb.index(1));
+    Value panels;
+    if (isKey) {
+      panels = kb.alloc({count, colsOfr, bkPad});
+    } else {
+      int64_t pad = paddedCols(type.getDimSize(3), options);
+      OpFoldResult colsPad;
+      if (!ShapedType::isDynamic(pad)) {
+        colsPad = b.getIndexAttr(pad);
+      } else {
+        Value group = kb.index(options.registerChunks * width);
+        colsPad = kb.mul(kb.ceilDiv(cols, group), group);
+      }
+      panels = kb.alloc({count, bkPad, colsPad});
+    }
+    kb.parallel({batches, heads, numKeyBlocks}, [&](ValueRange ivs) {
+      Value p = kb.add(kb.mul(kb.add(kb.mul(ivs[0], heads), ivs[1]),
+                              numKeyBlocks),
+                       ivs[2]);
+      Value k0 = kb.mul(ivs[2], blockKVal);
+      Value keysInBlock = kb.minIdx(blockKVal, kb.sub(len, k0));
+      kb.loop(kb.index(blockKPad), [&](Value j) {
+        // Keys past the block or the sequence read the last key (in
+        // bounds) and are stored as zeros.
+        Value valid = kb.lessThan(j, keysInBlock);
+        Value row = kb.minIdx(kb.add(k0, j), lastKey);
+        if (isKey) {
+          kb.loop(cols, [&](Value d) {
+            Value k = kb.loadF32(source, {ivs[0], ivs[1], row, d});
+            kb.store(kb.select(valid, k, zero), panels, {p, d, j});
+          });
+        } else {
+          Value colsPad = kb.dim(panels, 2);
+          kb.loop(colsPad, [&](Value c) {
+            Value inside = kb.lessThan(c, cols);
+            Value col = kb.minIdx(c, kb.sub(cols, kb.index(1)));
+            Value v = kb.loadF32(source, {ivs[0], ivs[1], row, col});
+            Value keep = arith::AndIOp::create(b, valid, inside);
+            kb.store(kb.select(keep, v, zero), panels, {p, j, c});
+          });
+        }
+      });
+    });
+    cache[{source, blockK}] = Panels{panels, numKeyBlocks, heads};
+    b.setInsertionPointAfter(grid);
+    memref::DeallocOp::create(b, panels);
+    b.setInsertionPoint(grid);
+  }
+  return success();
+}
+
+/// Every memref.alloc in the grid's body whose users are tile ops becomes
+/// a padded buffer; its dealloc follows.
+LogicalResult GridMapper::replaceScratch() {
+  const int64_t width = options.vectorWidth;
+  const int64_t rowsPad = options.registerRows;
+  SmallVector<memref::AllocOp> allocs;
+  for (Operation &op : *grid.getBody())
+    if (auto alloc = dyn_cast<memref::AllocOp>(op))
+      allocs.push_back(alloc);
+  for (memref::AllocOp alloc : allocs) {
+    MemRefType type = alloc.getType();
+    ImplicitLocOpBuilder b(alloc.getLoc(), alloc);
+    KernelBuilder kb(b, width);
+    Tile tile;
+    tile.rank = type.getRank();
+    if (tile.rank == 1) {
+      tile.rows = type.getDimSize(0);
+      tile.cols = 0;
+      tile.colsPad = 0;
+      int64_t pad = roundUp(tile.rows, std::max(width, rowsPad));
+      tile.buffer = kb.alloc({b.getIndexAttr(pad)});
+    } else {
+      tile.rows = type.getDimSize(0);
+      tile.cols = type.getDimSize(1);
+      tile.colsPad = paddedCols(tile.cols, options);
+      OpFoldResult colsPad;
+      if (!ShapedType::isDynamic(tile.colsPad)) {
+        colsPad = b.getIndexAttr(tile.colsPad);
+      } else {
+        Value group = kb.index(options.registerChunks * width);
+        colsPad = kb.mul(kb.ceilDiv(alloc.getDynamicSizes().front(), group),
+                         group);
+      }
+      tile.colsPadValue = getValueOrCreateConstantIndexOp(b, b.getLoc(), colsPad);
+      tile.buffer =
+          kb.alloc({b.getIndexAttr(roundUp(tile.rows, rowsPad)), colsPad});
+    }
+    tiles[alloc.getResult()] = tile;
+    // Uses: tile ops (and the regions' captured reads are not allowed to
+    // touch scratch), and one dealloc.
+    for (OpOperand &use : llvm::make_early_inc_range(alloc->getUses())) {
+      Operation *user = use.getOwner();
+      if (auto dealloc = dyn_cast<memref::DeallocOp>(user)) {
+        dealloc.getMemrefMutable().assign(tile.buffer);
+        continue;
+      }
+      if (!isa<AtticDialect>(user->getDialect()))
+        return user->emitOpError("uses a scratch tile of the tile grid; "
+                                 "attic-cpu-map-tiles supports only attic.tile "
+                                 "ops on scratch tiles");
+    }
+  }
+  return success();
+}
+
+/// The f32 query block of a tile.qk, computed once per grid iteration when
+/// its coordinates allow it (else in front of the op).
+Value GridMapper::queryScratch(TileQKOp op, ImplicitLocOpBuilder &b) {
+  for (auto &[other, scratch] : queryScratchOf) {
+    auto prev = cast<TileQKOp>(other);
+    if (prev.getQuery() == op.getQuery() &&
+        prev.getQueryBatch() == op.getQueryBatch() &&
+        prev.getQueryHead() == op.getQueryHead() &&
+        prev.getQueryBlock() == op.getQueryBlock())
+      return scratch;
+  }
+  // Once per grid iteration: in front of the op's ancestor in the grid
+  // body, when the coordinates are defined before it; else at the op.
+  Block *body = grid.getBody();
+  Operation *anchor = body->findAncestorOpInBlock(*op);
+  bool hoistable = true;
+  for (Value v : {op.getQueryBatch(), op.getQueryHead(), op.getQueryBlock()}) {
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      hoistable &= arg.getOwner() == body ||
+                   !grid->isAncestor(arg.getOwner()->getParentOp());
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (grid->isAncestor(def))
+      hoistable &= def->getBlock() == body && def->isBeforeInBlock(anchor);
+  }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(hoistable ? anchor : op.getOperation());
+  KernelBuilder kb(b, options.vectorWidth);
+  Value query = op.getQuery();
+  auto type = cast<MemRefType>(query.getType());
+  int64_t rows = op.getOut().getType().getDimSize(0);
+  int64_t rowsPad = roundUp(rows, options.registerRows);
+  OpFoldResult headDim = type.isDynamicDim(3)
+                             ? OpFoldResult(kb.dim(query, 3))
+                             : OpFoldResult(b.getIndexAttr(type.getDimSize(3)));
+  Value scratch = kb.alloc({b.getIndexAttr(rowsPad), headDim});
+  Value queryLen = kb.dim(query, 2);
+  Value q0 = kb.mul(op.getQueryBlock(), kb.index(rows));
+  Value rowsInBlock = kb.minIdx(kb.index(rows), kb.sub(queryLen, q0));
+  Value lastRow = kb.sub(queryLen, kb.index(1));
+  Value zero = kb.f32(0.0f);
+  kb.loop(kb.index(rowsPad), [&](Value i) {
+    Value valid = kb.lessThan(i, rowsInBlock);
+    Value row = kb.minIdx(kb.add(q0, i), lastRow);
+    kb.loop(kb.dim(query, 3), [&](Value d) {
+      Value q = kb.loadF32(query, {op.getQueryBatch(), op.getQueryHead(), row, d});
+      kb.store(kb.select(valid, q, zero), scratch, {i, d});
+    });
+  });
+  if (hoistable)
+    queryScratchOf[op] = scratch;
+  // Freed at the end of the grid body.
+  b.setInsertionPoint(grid.getBody()->getTerminator());
+  memref::DeallocOp::create(b, scratch);
+  return scratch;
+}
+
+Value GridMapper::panelIndex(KernelBuilder &kb, const Panels &panels,
+                             Value batch, Value head, Value block) {
+  return kb.add(kb.mul(kb.add(kb.mul(batch, panels.heads), head),
+                       panels.numKeyBlocks),
+                block);
+}
+
+/// S = Q K^T: register tiles of R rows x up to C vectors, FMA over D.
+LogicalResult GridMapper::mapQK(TileQKOp op) {
+  const int64_t width = options.vectorWidth;
+  const int64_t tileRows = options.registerRows;
+  const int64_t tileChunks = options.registerChunks;
+  ImplicitLocOpBuilder b(op.getLoc(), op);
+  KernelBuilder kb(b, width);
+  Tile *out = tileOf(op.getOut());
+  if (!out)
+    return op.emitOpError("writes a tile that is not a scratch tile of its "
+                          "grid");
+  int64_t blockK = out->cols;
+  const Panels &panels = keyPanels[{op.getKey(), blockK}];
+  Value qs = queryScratch(op, b);
+  Value p = panelIndex(kb, panels, op.getKeyBatch(), op.getKeyHead(),
+                       op.getKeyBlock());
+  Value headDim = kb.dim(qs, 1);
+  int64_t rowsPad = roundUp(out->rows, tileRows);
+  int64_t keyChunks = out->colsPad / width;
+  Value scores = out->buffer;
+  kb.loop(kb.index(0), kb.index(rowsPad), kb.index(tileRows), [&](Value r0) {
+    for (auto [col0, chunks] : columnGroups(keyChunks, tileChunks, width)) {
+      SmallVector<Value> init(tileRows * chunks, kb.vzero());
+      SmallVector<Value> tile = kb.loopCarried(
+          headDim, init, [&](Value d, ValueRange accs) {
+            SmallVector<Value> keys, next(accs);
+            for (int64_t c = 0; c < chunks; ++c)
+              keys.push_back(
+                  kb.vload(panels.buffer, {p, d, kb.index(col0 + c * width)}));
+            for (int64_t r = 0; r < tileRows; ++r) {
+              Value q = kb.splat(kb.load(qs, {kb.add(r0, r), d}));
+              for (int64_t c = 0; c < chunks; ++c)
+                next[r * chunks + c] = kb.fma(q, keys[c], next[r * chunks + c]);
+            }
+            return next;
+          });
+      for (int64_t r = 0; r < tileRows; ++r)
+        for (int64_t c = 0; c < chunks; ++c)
+          kb.vstore(tile[r * chunks + c], scores,
+                    {kb.add(r0, r), kb.index(col0 + c * width)});
+    }
+  });
+  op.erase();
+  return success();
+}
+
+/// acc = alpha * acc + P V: register tiles over V's columns, FMA over the
+/// keys of the block.
+LogicalResult GridMapper::mapPV(TilePVOp op) {
+  const int64_t width = options.vectorWidth;
+  const int64_t tileRows = options.registerRows;
+  const int64_t tileChunks = options.registerChunks;
+  ImplicitLocOpBuilder b(op.getLoc(), op);
+  KernelBuilder kb(b, width);
+  Tile *probs = tileOf(op.getProbs()), *acc = tileOf(op.getAcc());
+  Tile *rescale = tileOf(op.getRescale());
+  if (!probs || !acc || !rescale)
+    return op.emitOpError("uses a tile that is not a scratch tile of its grid");
+  int64_t blockK = probs->cols;
+  const Panels &panels = valuePanels[{op.getValue(), blockK}];
+  Value p = panelIndex(kb, panels, op.getValueBatch(), op.getValueHead(),
+                       op.getValueBlock());
+  Value keyLen = kb.dim(op.getValue(), 2);
+  Value k0 = kb.mul(op.getValueBlock(), kb.index(blockK));
+  Value keysInBlock = kb.minIdx(kb.index(blockK), kb.sub(keyLen, k0));
+  int64_t rowsPad = roundUp(acc->rows, tileRows);
+  const int64_t groupWidth = tileChunks * width;
+  bool unrolled = !ShapedType::isDynamic(acc->colsPad) &&
+                  acc->colsPad / width <= 4 * tileChunks;
+
+  auto accumulate = [&](Value r0, Value col0, int64_t chunks) {
+    SmallVector<Value> init;
+    for (int64_t r = 0; r < tileRows; ++r) {
+      Value row = kb.add(r0, r);
+      Value alpha = kb.splat(kb.load(rescale->buffer, {row}));
+      for (int64_t c = 0; c < chunks; ++c)
+        init.push_back(arith::MulFOp::create(
+            b, kb.vload(acc->buffer, {row, kb.add(col0, c * width)}), alpha));
+    }
+    SmallVector<Value> tile =
+        kb.loopCarried(keysInBlock, init, [&](Value j, ValueRange accs) {
+          SmallVector<Value> values, next(accs);
+          for (int64_t c = 0; c < chunks; ++c)
+            values.push_back(
+                kb.vload(panels.buffer, {p, j, kb.add(col0, c * width)}));
+          for (int64_t r = 0; r < tileRows; ++r) {
+            Value pr = kb.splat(kb.load(probs->buffer, {kb.add(r0, r), j}));
+            for (int64_t c = 0; c < chunks; ++c)
+              next[r * chunks + c] = kb.fma(pr, values[c], next[r * chunks + c]);
+          }
+          return next;
+        });
+    for (int64_t r = 0; r < tileRows; ++r)
+      for (int64_t c = 0; c < chunks; ++c)
+        kb.vstore(tile[r * chunks + c], acc->buffer,
+                  {kb.add(r0, r), kb.add(col0, c * width)});
+  };
+  kb.loop(kb.index(0), kb.index(rowsPad), kb.index(tileRows), [&](Value r0) {
+    if (unrolled) {
+      for (auto [col0, chunks] :
+           columnGroups(acc->colsPad / width, tileChunks, width))
+        accumulate(r0, kb.index(col0), chunks);
+    } else {
+      kb.loop(kb.index(0), acc->colsPadValue, kb.index(groupWidth),
+              [&](Value col0) { accumulate(r0, col0, tileChunks); });
+    }
+  });
+  op.erase();
+  return success();
+}
+
+/// One vectorized pass over the (padded) columns.
+LogicalResult GridMapper::mapCols(TileMapColsOp op) {
+  const int64_t width = options.vectorWidth;
+  ImplicitLocOpBuilder b(op.getLoc(), op);
+  KernelBuilder kb(b, width);
+  SmallVector<Tile *> ins, outs;
+  for (Value v : op.getInputs())
+    ins.push_back(tileOf(v));
+  for (Value v : op.getOutputs())
+    outs.push_back(tileOf(v));
+  if (llvm::is_contained(ins, nullptr) || llvm::is_contained(outs, nullptr))
+    return op.emitOpError("uses a tile that is not a scratch tile of its grid");
+  int64_t padded = cast<MemRefType>(outs.front()->buffer.getType()).getDimSize(0);
+  SmallVector<int64_t> lanes(width);
+  for (int64_t i = 0; i < width; ++i)
+    lanes[i] = i;
+  auto laneType = VectorType::get({width}, b.getIndexType());
+  Value iota = arith::ConstantOp::create(
+      b, laneType, DenseElementsAttr::get(laneType, ArrayRef(lanes)));
+  RegionVectorizer vectorizer(b, width);
+  for (int64_t c = 0; c < padded / width; ++c) {
+    Value col = kb.index(c * width);
+    SmallVector<Value> args = {arith::AddIOp::create(
+        b, kb.splat(kb.add(op.getColOffset(), c * width)), iota)};
+    for (Tile *t : ins)
+      args.push_back(kb.vload(t->buffer, {col}));
+    for (Tile *t : outs)
+      args.push_back(kb.vload(t->buffer, {col}));
+    FailureOr<SmallVector<Value>> results =
+        vectorizer.run(op.getBody().front(), args);
+    if (failed(results))
+      return failure();
+    for (auto [t, v] : llvm::zip(outs, *results))
+      kb.vstore(vectorizer.widen(v), t->buffer, {col});
+  }
+  op.erase();
+  return success();
+}
+
+/// Consecutive row-local ops as one loop over the rows: per row, the
+/// chunks of the tiles stay in registers from one op to the next; tiles
+/// that no op outside the group reads are not stored.
+LogicalResult GridMapper::mapRowGroup(ArrayRef<Operation *> ops) {
+  const int64_t width = options.vectorWidth;
+  Operation *first = ops.front();
+  ImplicitLocOpBuilder b(first->getLoc(), first);
+  KernelBuilder kb(b, width);
+
+  // Tiles this group touches, and whether something outside reads them.
+  llvm::DenseSet<Operation *> inGroup(ops.begin(), ops.end());
+  auto readOutside = [&](Value oldTile) {
+    for (Operation *user : usersOf[oldTile])
+      if (!inGroup.count(user))
+        return true;
+    return false;
+  };
+  // A tile whose first access in the group is a read keeps its value from
+  // before: it is live on entry, so it is also stored (it may be read by
+  // the group's next run, e.g. m and l across key blocks).
+  llvm::DenseSet<Value> written, readFirst;
+  auto noteRead = [&](Value t) {
+    if (!written.count(t))
+      readFirst.insert(t);
+  };
+  for (Operation *op : ops) {
+    if (auto map = dyn_cast<TileMapOp>(op)) {
+      for (Value v : map.getInputs()) noteRead(v);
+      for (Value v : map.getRows()) noteRead(v);
+      for (Value v : map.getCols()) noteRead(v);
+      // The region may read the old value of an output.
+      for (auto [i, v] : llvm::enumerate(map.getOutputs()))
+        if (!map.getBody().front().getArgument(2 + map.getInputs().size() +
+                                               map.getRows().size() +
+                                               map.getCols().size() + i)
+                 .use_empty())
+          noteRead(v);
+      for (Value v : map.getOutputs()) written.insert(v);
+    } else if (auto rows = dyn_cast<TileMapRowsOp>(op)) {
+      for (Value v : rows.getInputs()) noteRead(v);
+      for (auto [i, v] : llvm::enumerate(rows.getOutputs()))
+        if (!rows.getBody().front().getArgument(1 + rows.getInputs().size() + i)
+                 .use_empty())
+          noteRead(v);
+      for (Value v : rows.getOutputs()) written.insert(v);
+    } else if (auto reduce = dyn_cast<TileReduceOp>(op)) {
+      noteRead(reduce.getInput());
+      written.insert(reduce.getOut());
+    } else if (auto store = dyn_cast<TileStoreOp>(op)) {
+      noteRead(store.getTile());
+    }
+  }
+  for (Value t : written)
+    if (!tileOf(t))
+      return first->emitOpError("writes a tile that is not a scratch tile of "
+                                "its grid");
+  for (Value t : readFirst)
+    if (!tileOf(t))
+      return first->emitOpError("reads a tile that is not a scratch tile of "
+                                "its grid");
+
+  // Rows: R of the group's row-indexed tiles (they all have the same).
+  int64_t rows = 0;
+  for (Operation *op : ops) {
+    Value t;
+    if (auto map = dyn_cast<TileMapOp>(op))
+      t = map.getOutputs().front();
+    else if (auto m = dyn_cast<TileMapRowsOp>(op))
+      t = m.getOutputs().front();
+    else if (auto reduce = dyn_cast<TileReduceOp>(op))
+      t = reduce.getInput();
+    else
+      t = cast<TileStoreOp>(op).getTile();
+    rows = std::max(rows, tileOf(t)->rows);
+  }
+  int64_t rowsPad = roundUp(rows, options.registerRows);
+
+  SmallVector<int64_t> lanes(width);
+  for (int64_t i = 0; i < width; ++i)
+    lanes[i] = i;
+  auto laneType = VectorType::get({width}, b.getIndexType());
+  Value iota = arith::ConstantOp::create(
+      b, laneType, DenseElementsAttr::get(laneType, ArrayRef(lanes)));
+  Value negInf = kb.f32(-std::numeric_limits<float>::infinity());
+  Value zero = kb.f32(0.0f);
+
+  LogicalResult status = success();
+  kb.loop(kb.index(rowsPad), [&](Value i) {
+    RegionVectorizer vectorizer(b, width);
+    // (tile, chunk) -> vector; (tile, -1) -> scalar of a 1-D tile.
+    DenseMap<std::pair<Value, int64_t>, Value> cache;
+    llvm::SetVector<std::pair<Value, int64_t>> dirty;
+    auto chunkOf = [&](Value t, int64_t c) -> Value {
+      auto key = std::make_pair(t, c);
+      if (Value v = cache.lookup(key))
+        return v;
+      Tile *tile = tileOf(t);
+      Value v = tile->rank == 2
+                    ? kb.vload(tile->buffer, {i, kb.index(c * width)})
+                    : kb.vload(tile->buffer, {kb.index(c * width)});
+      cache[key] = v;
+      return v;
+    };
+    auto scalarOf = [&](Value t) -> Value {
+      auto key = std::make_pair(t, int64_t(-1));
+      if (Value v = cache.lookup(key))
+        return v;
+      Value v = kb.load(tileOf(t)->buffer, {i});
+      cache[key] = v;
+      return v;
+    };
+    auto setChunk = [&](Value t, int64_t c, Value v) {
+      cache[{t, c}] = v;
+      dirty.insert({t, c});
+    };
+    auto setScalar = [&](Value t, Value v) {
+      cache[{t, -1}] = v;
+      dirty.insert({t, -1});
+    };
+    auto chunks = [&](Value t) { return tileOf(t)->colsPad / width; };
+    for (Operation *op : ops) {
+      if (failed(status))
+        return;
+      if (auto map = dyn_cast<TileMapOp>(op)) {
+        Value q = kb.add(map.getRowOffset(), i);
+        int64_t n = chunks(map.getOutputs().front());
+        for (int64_t c = 0; c < n; ++c) {
+          SmallVector<Value> args = {
+              q, arith::AddIOp::create(
+                     b, kb.splat(kb.add(map.getColOffset(), c * width)), iota)};
+          for (Value v : map.getInputs())
+            args.push_back(chunkOf(v, c));
+          for (Value v : map.getRows())
+            args.push_back(scalarOf(v));
+          for (Value v : map.getCols())
+            args.push_back(kb.vload(tileOf(v)->buffer, {kb.index(c * width)}));
+          for (Value v : map.getOutputs())
+            args.push_back(chunkOf(v, c));
+          FailureOr<SmallVector<Value>> results =
+              vectorizer.run(map.getBody().front(), args);
+          if (failed(results)) {
+            status = failure();
+            return;
+          }
+          for (auto [t, v] : llvm::zip(map.getOutputs(), *results))
+            setChunk(t, c, vectorizer.widen(v));
+        }
+      } else if (auto rowsOp = dyn_cast<TileMapRowsOp>(op)) {
+        SmallVector<Value> args = {kb.add(rowsOp.getRowOffset(), i)};
+        for (Value v : rowsOp.getInputs())
+          args.push_back(scalarOf(v));
+        for (Value v : rowsOp.getOutputs())
+          args.push_back(scalarOf(v));
+        IRMapping map;
+        Block &body = rowsOp.getBody().front();
+        for (auto [arg, v] : llvm::zip(body.getArguments(), args))
+          map.map(arg, v);
+        for (Operation &inner : body.without_terminator())
+          b.clone(inner, map);
+        for (auto [t, v] : llvm::zip(rowsOp.getOutputs(),
+                                     body.getTerminator()->getOperands()))
+          setScalar(t, map.lookupOrDefault(v));
+      } else if (auto reduce = dyn_cast<TileReduceOp>(op)) {
+        Tile *in = tileOf(reduce.getInput());
+        bool isMax = reduce.getKind() == TileReduceKind::Max;
+        Value identity = isMax ? negInf : zero;
+        int64_t n = chunks(reduce.getInput());
+        int64_t realLanes = in->cols - (n - 1) * width; // in the last chunk
+        Value total;
+        for (int64_t c = 0; c < n; ++c) {
+          Value v = chunkOf(reduce.getInput(), c);
+          if (c == n - 1 && realLanes < width) {
+            SmallVector<bool> keep(width);
+            for (int64_t l = 0; l < width; ++l)
+              keep[l] = l < realLanes;
+            auto maskType = VectorType::get({width}, b.getI1Type());
+            Value mask = arith::ConstantOp::create(
+                b, maskType, DenseElementsAttr::get(maskType, ArrayRef(keep)));
+            v = kb.select(mask, v, kb.splat(identity));
+          }
+          if (!total) {
+            total = v;
+          } else if (isMax) {
+            // x > m ? x : m: a maxps, no NaN fix-ups (the tile op leaves a
+            // NaN row's maximum unspecified).
+            Value greater = arith::CmpFOp::create(b, arith::CmpFPredicate::OGT,
+                                                  v, total);
+            total = kb.select(greater, v, total);
+          } else {
+            total = arith::AddFOp::create(b, total, v,
+                                          arith::FastMathFlags::reassoc);
+          }
+        }
+        // Across the lanes: halve the vector until one lane is left.
+        for (int64_t half = width / 2; half >= 1; half /= 2) {
+          SmallVector<int64_t> mask(width);
+          for (int64_t l = 0; l < width; ++l)
+            mask[l] = (l + half) % width;
+          Value other = vector::ShuffleOp::create(b, total, total, mask);
+          if (isMax) {
+            Value greater = arith::CmpFOp::create(
+                b, arith::CmpFPredicate::OGT, other, total);
+            total = kb.select(greater, other, total);
+          } else {
+            total = arith::AddFOp::create(b, total, other,
+                                          arith::FastMathFlags::reassoc);
+          }
+        }
+        setScalar(reduce.getOut(),
+                  vector::ExtractOp::create(b, total, ArrayRef<int64_t>{0}));
+      } else if (auto store = dyn_cast<TileStoreOp>(op)) {
+        Tile *tile = tileOf(store.getTile());
+        Value out = store.getOut();
+        auto outType = cast<MemRefType>(out.getType());
+        Value queryLen = kb.dim(out, 2);
+        Value q0 = kb.mul(store.getQueryBlock(), kb.index(tile->rows));
+        Value row = kb.add(q0, i);
+        Value inside =
+            kb.lessThan(row, kb.minIdx(queryLen, kb.add(q0, tile->rows)));
+        // Chunks are taken (from registers when the group computed them)
+        // in front of the branch, so that the cache stays valid after it.
+        int64_t n = chunks(store.getTile());
+        SmallVector<Value> values;
+        for (int64_t c = 0; c < n; ++c)
+          values.push_back(chunkOf(store.getTile(), c));
+        auto ifRow = scf::IfOp::create(b, inside, /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(ifRow.thenBlock()->getTerminator());
+        Type elem = outType.getElementType();
+        Value cols = kb.dim(out, 3);
+        int64_t offset = 0;
+        SmallVector<int64_t> strides;
+        bool contiguous =
+            succeeded(outType.getStridesAndOffset(strides, offset)) &&
+            strides.back() == 1;
+        auto maskType = VectorType::get({width}, b.getI1Type());
+        for (int64_t c = 0; c < n; ++c) {
+          Value v = values[c];
+          if (!elem.isF32())
+            v = arith::TruncFOp::create(b, VectorType::get({width}, elem), v);
+          Value col = kb.index(c * width);
+          if (contiguous) {
+            // Lanes past Dv are not written.
+            Value limit = arith::SubIOp::create(b, cols, col);
+            Value mask = vector::CreateMaskOp::create(b, maskType,
+                                                      ValueRange{limit});
+            vector::MaskedStoreOp::create(
+                b, out,
+                ValueRange{store.getBatch(), store.getHead(), row, col}, mask,
+                v);
+            continue;
+          }
+          for (int64_t l = 0; l < width; ++l) {
+            Value at = kb.index(c * width + l);
+            auto ifCol = scf::IfOp::create(b, kb.lessThan(at, cols),
+                                           /*withElseRegion=*/false);
+            OpBuilder::InsertionGuard inner(b);
+            b.setInsertionPoint(ifCol.thenBlock()->getTerminator());
+            Value x = vector::ExtractOp::create(b, v, ArrayRef<int64_t>{l});
+            kb.store(x, out, {store.getBatch(), store.getHead(), row, at});
+          }
+        }
+      }
+    }
+    // Store what outlives the group.
+    for (auto [t, c] : dirty) {
+      if (!readOutside(t) && !readFirst.count(t))
+        continue;
+      Value v = cache[{t, c}];
+      Tile *tile = tileOf(t);
+      if (c < 0)
+        kb.store(v, tile->buffer, {i});
+      else
+        kb.vstore(v, tile->buffer, {i, kb.index(c * width)});
+    }
+  });
+  if (failed(status))
+    return failure();
+  for (Operation *op : ops)
+    op->erase();
+  return success();
+}
+
+LogicalResult GridMapper::mapBlock(Block &block) {
+  SmallVector<Operation *> group;
+  auto flush = [&]() -> LogicalResult {
+    if (group.empty())
+      return success();
+    LogicalResult result = mapRowGroup(group);
+    group.clear();
+    return result;
+  };
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    if (isRowLocal(&op)) {
+      // Value tiles of dynamic width are mapped alone (a loop over chunks).
+      group.push_back(&op);
+      continue;
+    }
+    if (failed(flush()))
+      return failure();
+    if (auto qk = dyn_cast<TileQKOp>(op)) {
+      if (failed(mapQK(qk)))
+        return failure();
+    } else if (auto pv = dyn_cast<TilePVOp>(op)) {
+      if (failed(mapPV(pv)))
+        return failure();
+    } else if (auto cols = dyn_cast<TileMapColsOp>(op)) {
+      if (failed(mapCols(cols)))
+        return failure();
+    } else {
+      for (Region &region : op.getRegions())
+        for (Block &inner : region)
+          if (failed(mapBlock(inner)))
+            return failure();
+    }
+  }
+  return flush();
+}
+
+struct AtticCpuMapTilesPass
+    : public attic::impl::AtticCpuMapTilesBase<AtticCpuMapTilesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (vectorWidth < 0 || vectorWidth > 64 ||
+        (vectorWidth & (vectorWidth - 1)) != 0) {
+      emitError(getOperation()->getLoc())
+          << "attic-cpu-map-tiles: vector-width must be 0 (the host's) or a "
+             "power of two up to 64, got "
+          << static_cast<int64_t>(vectorWidth);
+      return signalPassFailure();
+    }
+    if (registerRows < 0 || registerRows > 16 || registerChunks < 0 ||
+        registerChunks > 16) {
+      emitError(getOperation()->getLoc())
+          << "attic-cpu-map-tiles: register-rows and register-chunks must be "
+             "in [0, 16] (0: derived from the vector width), got "
+          << static_cast<int64_t>(registerRows) << " and "
+          << static_cast<int64_t>(registerChunks);
+      return signalPassFailure();
+    }
+    CpuMapTilesOptions options;
+    options.vectorWidth = vectorWidth;
+    options.registerRows = registerRows;
+    options.registerChunks = registerChunks;
+    if (failed(mapTilesToCpu(getOperation(), options)))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
+
+LogicalResult attic::mapTilesToCpu(Operation *root,
+                                   const CpuMapTilesOptions &rawOptions) {
+  CpuMapTilesOptions options = resolveCpuMapTilesOptions(rawOptions);
+  SmallVector<scf::ParallelOp> grids;
+  root->walk([&](scf::ParallelOp op) {
+    if (op->hasAttr(kTileGridAttrName))
+      grids.push_back(op);
+  });
+  for (scf::ParallelOp grid : grids)
+    if (failed(GridMapper(grid, options).run()))
+      return failure();
+  // Tile ops outside a grid have no mapping.
+  WalkResult stray = root->walk([](Operation *op) {
+    if (isa<TileQKOp, TilePVOp, TileMapOp, TileMapRowsOp, TileMapColsOp,
+            TileReduceOp, TileStoreOp>(op)) {
+      op->emitOpError("is outside a tile grid (an scf.parallel marked "
+                      "attic.tile_grid); attic-cpu-map-tiles maps tile ops "
+                      "of grids only");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(stray.wasInterrupted());
+}

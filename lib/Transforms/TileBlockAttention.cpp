@@ -1,0 +1,513 @@
+//===- TileBlockAttention.cpp - the one tile loop ---------------*- C++ -*-===//
+//
+// attic-tile-block-attention: the memref form of attic.block_attention
+// becomes the target-independent tile loop. Everything that decides the
+// result is written here, once, for every target:
+//
+//   scf.parallel (b, h, qb) {attic.tile_grid}        one query block each
+//     hk = h / (Hq / Hkv); q0 = qb * BQ; q1 = min(q0 + BQ, Nq)
+//     m = -inf, l = 0, acc = 0                          (f32 tiles)
+//     for each visited key block kb:                    (layout or lists)
+//       step(kb, partial = the layout's predicate must be evaluated)
+//     acc = l == 0 ? 0 : acc / l                        (no key: 0, not NaN)
+//     out[b, h, q0:q1] = acc
+//
+//   step(kb, partial):
+//     term[j] = k < Nk && mask[b, k] ? log2(e) * bias[b, (h,) k] : -inf
+//     s = Q K^T                                         (attic.tile.qk)
+//     x = s * scale * log2(e) + term[j]                 (base-2 logits)
+//         partial: predicate(q, k) ? x : -inf           (the layout's IR)
+//     mBlk = rowmax(x); mNew = maxnum(m, mBlk)
+//     mSafe = mNew == -inf ? 0 : mNew; alpha = exp2(m - mSafe)
+//     p = exp2(x - mSafe); l = alpha * l + rowsum(p); m = mNew
+//     acc = alpha * acc + p V                           (attic.tile.pv)
+//
+// Visited blocks. Without lists: the key blocks of the layout's key range
+// for the query block, each classified by the layout's block visibility:
+// skip (no tile op runs: nothing is loaded), full (no predicate) or
+// partial. A layout that needs run-time classification and has no lists is
+// iterated over its key range with every block partial. With lists
+// (`blocks(...)`): the full list's blocks as full, the partial list's as
+// partial; counts are clamped to [0, L] and indices outside [0, nKB) are
+// skipped, after a check loop in front of the grid has reported them to
+// the runtime (attic_rt_report_error), so that nothing is ever read out of
+// bounds.
+//
+// NaN policy (the same on every target, because it is this IR): a query
+// row without a visible key gives 0 (l == 0); a NaN or +inf logit that is
+// visible makes the row's l, and so the row, NaN (exp2(NaN) and
+// exp2(inf - inf) are NaN, and sums keep NaN); masked and skipped keys
+// never contribute a logit. Values are multiplied by p, so a NaN or inf in
+// a value row reaches every row whose block of keys includes it, masked or
+// not (0 * NaN is NaN), as with PyTorch's math SDPA.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attic/Dialect/Attic/AtticDialect.h"
+#include "attic/Transforms/Passes.h"
+#include "attic/Transforms/RuntimeCalls.h"
+#include "attic/runtime/Runtime.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+
+#include <cmath>
+#include <limits>
+
+namespace attic {
+#define GEN_PASS_DEF_ATTICTILEBLOCKATTENTION
+#include "AtticPasses.h.inc"
+} // namespace attic
+
+using namespace mlir;
+using namespace attic;
+
+namespace {
+
+constexpr double kLog2e = 1.4426950408889634;
+
+bool isConstantTrue(Value v) { return matchPattern(v, m_One()); }
+
+/// Builds the tile loop of one memref-form block_attention op.
+class TileLoopBuilder {
+public:
+  TileLoopBuilder(OpBuilder &b, BlockAttentionOp op)
+      : b(b), loc(op.getLoc()), op(op), m(b, op.getLoc()),
+        layout(op.getLayout()), blockQ(op.getBlockQ()),
+        blockK(op.getBlockK()) {}
+
+  LogicalResult build();
+
+private:
+  Value dim(Value memref, int64_t d) {
+    return b.createOrFold<memref::DimOp>(loc, memref, d);
+  }
+  Value f32(double v) {
+    return arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
+                                          APFloat(static_cast<float>(v)));
+  }
+  Value negInf() { return f32(-std::numeric_limits<double>::infinity()); }
+  Value tile(ArrayRef<int64_t> shape, ValueRange dynamic = {}) {
+    auto type = MemRefType::get(shape, b.getF32Type());
+    return memref::AllocOp::create(b, loc, type, dynamic,
+                                   b.getI64IntegerAttr(64));
+  }
+  LayoutEnv env(OpBuilder &nested, Location at) {
+    return LayoutEnv{nested, at, queryLen, keyLen, batch, head,
+                     op.getLayoutOperands()};
+  }
+
+  void buildListCheck(func::FuncOp report);
+  void buildGridBody(ValueRange ivs);
+  void buildStaticVisits();
+  void buildListVisits();
+  void buildStep(Value kb, bool partial);
+
+  OpBuilder &b;
+  Location loc;
+  BlockAttentionOp op;
+  IndexMath m;
+  LayoutAttrInterface layout;
+  int64_t blockQ, blockK;
+
+  // Function-level sizes.
+  Value batches, queryHeads, queryLen, keyLen, kvHeads, valueDim;
+  Value numQueryBlocks, numKeyBlocks;
+  // Per query block (inside the grid).
+  Value batch, head, kvHead, queryBlock, q0, q1;
+  Value scores, term, rowMax, rowSum, blockMax, safeMax, alpha, blockSum, acc;
+};
+
+LogicalResult TileLoopBuilder::build() {
+  Value query = op.getQuery(), key = op.getKey();
+  batches = dim(query, 0);
+  queryHeads = dim(query, 1);
+  queryLen = dim(query, 2);
+  kvHeads = dim(key, 1);
+  keyLen = dim(key, 2);
+  valueDim = dim(op.getValue(), 3);
+  numQueryBlocks = m.ceilDiv(queryLen, m.c(blockQ));
+  numKeyBlocks = m.ceilDiv(keyLen, m.c(blockK));
+
+  if (op.hasBlockLists()) {
+    FailureOr<func::FuncOp> report = declareReportError(op);
+    if (failed(report))
+      return failure();
+    buildListCheck(*report);
+  }
+
+  auto grid = scf::ParallelOp::create(
+      b, loc, ValueRange{m.c(0), m.c(0), m.c(0)},
+      ValueRange{batches, queryHeads, numQueryBlocks},
+      ValueRange{m.c(1), m.c(1), m.c(1)});
+  grid->setAttr(kTileGridAttrName, b.getUnitAttr());
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(grid.getBody()->getTerminator());
+  buildGridBody(grid.getInductionVars());
+  return success();
+}
+
+/// A loop nest in front of the grid that reports every count outside
+/// [0, L] and every listed index outside [0, nKB) to the runtime, plus the
+/// list shapes that the verifier could not check (dynamic sizes).
+void TileLoopBuilder::buildListCheck(func::FuncOp report) {
+  Value counts[2] = {op.getKvNumBlocks(), op.getFullKvNumBlocks()};
+  Value lists[2] = {op.getKvIndices(), op.getFullKvIndices()};
+  Value listBatches = dim(counts[0], 0), listHeads = dim(counts[0], 1);
+  Value listBlocks = dim(counts[0], 2);
+  auto reportIf = [&](Value cond, int32_t code, Value a, Value bv, Value c) {
+    if (matchPattern(cond, m_Zero()))
+      return;
+    scf::IfOp::create(b, loc, cond, [&](OpBuilder &nested, Location at) {
+      emitReportError(nested, at, report, code, a, bv, c);
+      scf::YieldOp::create(nested, at);
+    });
+  };
+  reportIf(m.ne(listBlocks, numQueryBlocks), ATTIC_RT_BLOCK_SHAPE,
+           listBlocks, numQueryBlocks, m.c(0));
+  reportIf(m.andI(m.ne(listBatches, m.c(1)), m.ne(listBatches, batches)),
+           ATTIC_RT_BLOCK_SHAPE, listBatches, batches, m.c(1));
+  reportIf(m.andI(m.ne(listHeads, m.c(1)), m.ne(listHeads, queryHeads)),
+           ATTIC_RT_BLOCK_SHAPE, listHeads, queryHeads, m.c(2));
+  for (int which = 0; which < 2; ++which) {
+    Value count = counts[which], list = lists[which];
+    Value capacity = dim(list, 3);
+    auto nest = scf::ParallelOp::create(
+        b, loc, ValueRange{m.c(0), m.c(0), m.c(0)},
+        ValueRange{m.min(listBatches, dim(list, 0)),
+                   m.min(listHeads, dim(list, 1)),
+                   m.min(listBlocks, dim(list, 2))},
+        ValueRange{m.c(1), m.c(1), m.c(1)});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(nest.getBody()->getTerminator());
+    ValueRange ivs = nest.getInductionVars();
+    Value flat = m.add(m.mul(m.add(m.mul(ivs[0], listHeads), ivs[1]),
+                             listBlocks),
+                       ivs[2]);
+    Value n = arith::IndexCastOp::create(
+        b, loc, b.getIndexType(),
+        memref::LoadOp::create(b, loc, count, ivs));
+    Value bad = m.orI(m.lt(n, m.c(0)), m.lt(capacity, n));
+    reportIf(bad, ATTIC_RT_BLOCK_COUNT, flat, n, capacity);
+    Value used = m.max(m.min(n, capacity), m.c(0));
+    scf::ForOp::create(
+        b, loc, m.c(0), used, m.c(1), ValueRange{},
+        [&](OpBuilder &nested, Location at, Value t, ValueRange) {
+          IndexMath n2(nested, at);
+          Value kb = arith::IndexCastOp::create(
+              nested, at, nested.getIndexType(),
+              memref::LoadOp::create(nested, at, list,
+                                     ValueRange{ivs[0], ivs[1], ivs[2], t}));
+          Value outside = n2.orI(n2.lt(kb, n2.c(0)), n2.le(numKeyBlocks, kb));
+          scf::IfOp::create(nested, at, outside,
+                            [&](OpBuilder &inner, Location at2) {
+                              emitReportError(inner, at2, report,
+                                              ATTIC_RT_BLOCK_INDEX, flat,
+                                              kb, numKeyBlocks);
+                              scf::YieldOp::create(inner, at2);
+                            });
+          scf::YieldOp::create(nested, at);
+        });
+  }
+}
+
+void TileLoopBuilder::buildGridBody(ValueRange ivs) {
+  batch = ivs[0];
+  head = ivs[1];
+  queryBlock = ivs[2];
+  // Grouped-query attention: Hq / Hkv query heads share a key/value head.
+  kvHead = b.createOrFold<arith::DivUIOp>(
+      loc, head, b.createOrFold<arith::DivUIOp>(loc, queryHeads, kvHeads));
+  q0 = m.mul(queryBlock, blockQ);
+  q1 = m.min(m.add(q0, blockQ), queryLen);
+
+  auto valueType = cast<MemRefType>(op.getValue().getType());
+  SmallVector<Value> dynamicDv;
+  if (valueType.isDynamicDim(3))
+    dynamicDv.push_back(valueDim);
+  scores = tile({blockQ, blockK});
+  term = tile({blockK});
+  rowMax = tile({blockQ});
+  rowSum = tile({blockQ});
+  blockMax = tile({blockQ});
+  safeMax = tile({blockQ});
+  alpha = tile({blockQ});
+  blockSum = tile({blockQ});
+  acc = tile({blockQ, valueType.getDimSize(3)}, dynamicDv);
+
+  TileMapRowsOp::create(
+      b, loc, q0, ValueRange{}, ValueRange{rowMax, rowSum},
+      [&](OpBuilder &nb, Location at, ValueRange) -> SmallVector<Value> {
+        return {arith::ConstantFloatOp::create(
+                    nb, at, nb.getF32Type(),
+                    APFloat::getInf(APFloat::IEEEsingle(), /*Negative=*/true)),
+                arith::ConstantFloatOp::create(nb, at, nb.getF32Type(),
+                                               APFloat(0.0f))};
+      });
+  TileMapOp::create(
+      b, loc, q0, m.c(0), ValueRange{}, ValueRange{}, ValueRange{},
+      ValueRange{acc},
+      [&](OpBuilder &nb, Location at, ValueRange) -> SmallVector<Value> {
+        return {arith::ConstantFloatOp::create(nb, at, nb.getF32Type(),
+                                               APFloat(0.0f))};
+      });
+
+  if (op.hasBlockLists())
+    buildListVisits();
+  else
+    buildStaticVisits();
+
+  // No visible key: l == 0 and the row is 0. NaN in l stays NaN.
+  TileMapOp::create(
+      b, loc, q0, m.c(0), ValueRange{acc}, ValueRange{rowSum}, ValueRange{},
+      ValueRange{acc},
+      [&](OpBuilder &nb, Location at, ValueRange args) -> SmallVector<Value> {
+        Value a = args[2], l = args[3];
+        Value zero =
+            arith::ConstantFloatOp::create(nb, at, nb.getF32Type(), APFloat(0.0f));
+        Value none =
+            arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OEQ, l, zero);
+        Value quotient = arith::DivFOp::create(nb, at, a, l);
+        return {arith::SelectOp::create(nb, at, none, zero, quotient)};
+      });
+  TileStoreOp::create(b, loc, acc, op.getInit(), batch, head, queryBlock);
+  for (Value t : {scores, term, rowMax, rowSum, blockMax, safeMax, alpha,
+                  blockSum, acc})
+    memref::DeallocOp::create(b, loc, t);
+}
+
+void TileLoopBuilder::buildStaticVisits() {
+  LayoutEnv e = env(b, loc);
+  KeyRange range = layout.buildKeyRange(e, q0, q1);
+  Value first = m.floorDiv(range.lo, blockK);
+  Value last = m.ceilDiv(range.hi, m.c(blockK));
+  bool runtimeClassified = layout.needsBlockMask();
+  scf::ForOp::create(
+      b, loc, first, last, m.c(1), ValueRange{},
+      [&](OpBuilder &nested, Location at, Value kb, ValueRange) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        scf::YieldOp::create(b, at);
+        b.setInsertionPoint(b.getInsertionBlock()->getTerminator());
+        if (runtimeClassified) {
+          // The layout cannot classify without running something: every
+          // block of its range is partial (attic.block_mask avoids this).
+          buildStep(kb, /*partial=*/true);
+          return;
+        }
+        Value k0 = m.mul(kb, blockK);
+        Value k1 = m.min(m.add(k0, blockK), keyLen);
+        LayoutEnv inner = env(b, at);
+        BlockVisibility vis = layout.buildBlockVisibility(inner, q0, q1, k0, k1);
+        if (isConstantTrue(vis.all)) {
+          buildStep(kb, /*partial=*/false);
+          return;
+        }
+        if (matchPattern(vis.any, m_Zero()))
+          return;
+        auto emitClassified = [&]() {
+          auto ifFull = scf::IfOp::create(b, at, vis.all, /*else=*/true);
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPoint(ifFull.thenBlock()->getTerminator());
+          buildStep(kb, /*partial=*/false);
+          b.setInsertionPoint(ifFull.elseBlock()->getTerminator());
+          buildStep(kb, /*partial=*/true);
+        };
+        if (isConstantTrue(vis.any)) {
+          emitClassified();
+          return;
+        }
+        auto ifAny = scf::IfOp::create(b, at, vis.any, /*else=*/false);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPoint(ifAny.thenBlock()->getTerminator());
+        emitClassified();
+      });
+}
+
+void TileLoopBuilder::buildListVisits() {
+  // One row of the lists serves all batches (heads) when it has one.
+  auto pick = [&](Value list, int64_t d, Value iv) {
+    Value rows = dim(list, d);
+    return m.select(m.eq(rows, m.c(1)), m.c(0),
+                    m.min(iv, m.sub(rows, 1)));
+  };
+  Value lists[2][2] = {{op.getFullKvNumBlocks(), op.getFullKvIndices()},
+                       {op.getKvNumBlocks(), op.getKvIndices()}};
+  for (int which = 0; which < 2; ++which) {
+    Value count = lists[which][0], list = lists[which][1];
+    bool partial = which == 1;
+    // Lists with an empty dim (reported by the check) give no blocks.
+    Value usable = m.andI(m.andI(m.lt(m.c(0), dim(list, 0)),
+                                 m.lt(m.c(0), dim(list, 1))),
+                          m.lt(m.c(0), dim(list, 2)));
+    Value lb = pick(list, 0, batch), lh = pick(list, 1, head);
+    Value lq = m.min(queryBlock, m.sub(dim(list, 2), 1));
+    auto ifUsable = scf::IfOp::create(b, loc, TypeRange{b.getIndexType()},
+                                      usable, /*else=*/true);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifUsable.thenBlock());
+      Value n = arith::IndexCastOp::create(
+          b, loc, b.getIndexType(),
+          memref::LoadOp::create(b, loc, count, ValueRange{lb, lh, lq}));
+      scf::YieldOp::create(
+          b, loc, m.max(m.min(n, dim(list, 3)), m.c(0)));
+      b.setInsertionPointToStart(ifUsable.elseBlock());
+      scf::YieldOp::create(b, loc, m.c(0));
+    }
+    scf::ForOp::create(
+        b, loc, m.c(0), ifUsable.getResult(0), m.c(1), ValueRange{},
+        [&](OpBuilder &nested, Location at, Value t, ValueRange) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nested.getInsertionBlock(),
+                              nested.getInsertionPoint());
+          Value kb = arith::IndexCastOp::create(
+              b, at, b.getIndexType(),
+              memref::LoadOp::create(b, at, list, ValueRange{lb, lh, lq, t}));
+          IndexMath n(b, at);
+          Value inside = n.andI(n.le(n.c(0), kb), n.lt(kb, numKeyBlocks));
+          auto ifInside = scf::IfOp::create(b, at, inside, /*else=*/false);
+          b.setInsertionPoint(ifInside.thenBlock()->getTerminator());
+          buildStep(kb, partial);
+          b.setInsertionPointAfter(ifInside);
+          scf::YieldOp::create(b, at);
+        });
+  }
+}
+
+void TileLoopBuilder::buildStep(Value kb, bool partial) {
+  Value k0 = m.mul(kb, blockK);
+  Value lastKey = m.sub(keyLen, 1);
+  Value bias = op.getKeyBias(), mask = op.getKeyMask();
+  float logitScale = static_cast<float>(op.getScale().convertToFloat() * kLog2e);
+
+  // The per-key logit term, base 2: log2(e) * bias, -inf for masked keys
+  // and keys past Nk (whose reads are clamped into the sequence).
+  TileMapColsOp::create(
+      b, loc, k0, ValueRange{}, ValueRange{term},
+      [&](OpBuilder &nb, Location at, ValueRange args) -> SmallVector<Value> {
+        IndexMath n(nb, at);
+        Value k = args[0];
+        Value kc = n.min(k, lastKey);
+        Value valid = n.lt(k, keyLen);
+        Value t = arith::ConstantFloatOp::create(nb, at, nb.getF32Type(),
+                                                 APFloat(0.0f));
+        if (bias) {
+          auto biasType = cast<MemRefType>(bias.getType());
+          SmallVector<Value> idx = biasType.getRank() == 2
+                                       ? SmallVector<Value>{batch, kc}
+                                       : SmallVector<Value>{batch, head, kc};
+          Value x = memref::LoadOp::create(nb, at, bias, idx);
+          if (!x.getType().isF32())
+            x = arith::ExtFOp::create(nb, at, nb.getF32Type(), x);
+          Value l2e = arith::ConstantFloatOp::create(
+              nb, at, nb.getF32Type(), APFloat(static_cast<float>(kLog2e)));
+          t = arith::MulFOp::create(nb, at, x, l2e);
+        }
+        if (mask)
+          valid = n.andI(valid, memref::LoadOp::create(nb, at, mask,
+                                                       ValueRange{batch, kc}));
+        Value ninf = arith::ConstantFloatOp::create(
+            nb, at, nb.getF32Type(),
+            APFloat::getInf(APFloat::IEEEsingle(), /*Negative=*/true));
+        return {arith::SelectOp::create(nb, at, valid, t, ninf)};
+      });
+
+  TileQKOp::create(b, loc, op.getQuery(), batch, head, queryBlock, op.getKey(),
+                   batch, kvHead, kb, scores);
+
+  // Base-2 logits; in a partial block, the layout's element predicate.
+  TileMapOp::create(
+      b, loc, q0, k0, ValueRange{scores}, ValueRange{}, ValueRange{term},
+      ValueRange{scores},
+      [&](OpBuilder &nb, Location at, ValueRange args) -> SmallVector<Value> {
+        Value q = args[0], k = args[1], s = args[2], t = args[3];
+        Value scale = arith::ConstantFloatOp::create(nb, at, nb.getF32Type(),
+                                                     APFloat(logitScale));
+        Value x = arith::AddFOp::create(
+            nb, at, arith::MulFOp::create(nb, at, s, scale), t);
+        if (!partial)
+          return {x};
+        IndexMath n(nb, at);
+        Value qc = n.min(q, n.sub(queryLen, 1)), kc = n.min(k, lastKey);
+        LayoutEnv inner = env(nb, at);
+        Value visible = layout.buildElementPredicate(inner, qc, kc);
+        Value ninf = arith::ConstantFloatOp::create(
+            nb, at, nb.getF32Type(),
+            APFloat::getInf(APFloat::IEEEsingle(), /*Negative=*/true));
+        return {arith::SelectOp::create(nb, at, visible, x, ninf)};
+      });
+
+  TileReduceOp::create(b, loc, TileReduceKind::Max, scores, blockMax);
+  TileMapRowsOp::create(
+      b, loc, q0, ValueRange{rowMax, blockMax},
+      ValueRange{rowMax, safeMax, alpha},
+      [&](OpBuilder &nb, Location at, ValueRange args) -> SmallVector<Value> {
+        Value old = args[1], blk = args[2];
+        Value mNew = arith::MaxNumFOp::create(nb, at, old, blk);
+        Value ninf = arith::ConstantFloatOp::create(
+            nb, at, nb.getF32Type(),
+            APFloat::getInf(APFloat::IEEEsingle(), /*Negative=*/true));
+        Value zero =
+            arith::ConstantFloatOp::create(nb, at, nb.getF32Type(), APFloat(0.0f));
+        // A row that has seen no key keeps m = -inf: exponents relative to
+        // 0 give exp2(-inf) = 0, never exp2(-inf - -inf) = NaN.
+        Value none =
+            arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OEQ, mNew, ninf);
+        Value mSafe = arith::SelectOp::create(nb, at, none, zero, mNew);
+        Value a = math::Exp2Op::create(
+            nb, at, arith::SubFOp::create(nb, at, old, mSafe));
+        return {mNew, mSafe, a};
+      });
+  TileMapOp::create(
+      b, loc, q0, k0, ValueRange{scores}, ValueRange{safeMax}, ValueRange{},
+      ValueRange{scores},
+      [&](OpBuilder &nb, Location at, ValueRange args) -> SmallVector<Value> {
+        return {math::Exp2Op::create(
+            nb, at, arith::SubFOp::create(nb, at, args[2], args[3]))};
+      });
+  TileReduceOp::create(b, loc, TileReduceKind::Add, scores, blockSum);
+  TileMapRowsOp::create(
+      b, loc, q0, ValueRange{rowSum, alpha, blockSum}, ValueRange{rowSum},
+      [&](OpBuilder &nb, Location at, ValueRange args) -> SmallVector<Value> {
+        Value l = args[1], a = args[2], blk = args[3];
+        return {arith::AddFOp::create(
+            nb, at, arith::MulFOp::create(nb, at, a, l), blk)};
+      });
+  TilePVOp::create(b, loc, scores, op.getValue(), batch, kvHead, kb, alpha,
+                   acc);
+}
+
+struct AtticTileBlockAttentionPass
+    : public attic::impl::AtticTileBlockAttentionBase<
+          AtticTileBlockAttentionPass> {
+  void runOnOperation() override {
+    SmallVector<BlockAttentionOp> ops;
+    getOperation()->walk([&](BlockAttentionOp op) {
+      if (op.hasPureBufferSemantics())
+        ops.push_back(op);
+    });
+    for (BlockAttentionOp op : ops)
+      if (failed(tileBlockAttention(op)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
+
+LogicalResult attic::tileBlockAttention(BlockAttentionOp op) {
+  if (!op.hasPureBufferSemantics())
+    return op.emitOpError("attic-tile-block-attention needs the memref form "
+                          "(bufferize first)");
+  OpBuilder b(op);
+  TileLoopBuilder builder(b, op);
+  if (failed(builder.build()))
+    return failure();
+  op.erase();
+  return success();
+}
