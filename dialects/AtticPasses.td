@@ -132,6 +132,21 @@ def AtticLowerBlockMask : Pass<"attic-lower-block-mask"> {
   ];
 }
 
+def AtticInlineAllocaScopes : Pass<"attic-inline-alloca-scopes"> {
+  let summary = "Inline memref.alloca_scope ops that hold no memref.alloca";
+  let description = [{
+    `convert-scf-to-openmp` wraps each parallel loop body in a
+    `memref.alloca_scope`, which canonicalization inlines only when nothing
+    inside may allocate on the stack; a `func.call` (compiled code calls
+    the runtime's `attic_rt_report_error`) may, as far as it knows, and the
+    scope then makes `convert-scf-to-cf` fail. attic's CPU code allocates
+    scratch on the heap and calls only the runtime, so this pass inlines
+    every scope that holds no `memref.alloca`. Part of
+    `attic-cpu-pipeline`, after the OpenMP conversion.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def AtticTileBlockAttention : Pass<"attic-tile-block-attention"> {
   let summary = "Turn bufferized attic.block_attention into the target-independent tile loop";
   let description = [{

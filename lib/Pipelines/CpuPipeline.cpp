@@ -109,6 +109,7 @@ void attic::buildCpuPipeline(OpPassManager &pm,
   if (options.parallel) {
     pm.addPass(createConvertSCFToOpenMPPass());
     pm.addPass(createCanonicalizerPass());
+    pm.addPass(createAtticInlineAllocaScopes());
   }
 
   // Loops -> LLVM dialect.

@@ -66,7 +66,7 @@ LogicalResult attic::lowerBlockMask(BlockMaskOp op) {
       ValueRange{m.c(1), m.c(1), m.c(1)});
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(grid.getBody()->getTerminator());
-  ValueRange ivs = grid.getInductionVars();
+  SmallVector<Value> ivs(grid.getInductionVars());
   Value batch = ivs[0], head = ivs[1], qb = ivs[2];
   Value q0 = m.mul(qb, blockQ);
   Value q1 = m.min(m.add(q0, blockQ), queryLen);
@@ -90,10 +90,12 @@ LogicalResult attic::lowerBlockMask(BlockMaskOp op) {
         auto append = [&](Value cond, Value list, Value count, Value cap) {
           auto ifOp = scf::IfOp::create(nb, at, n.andI(cond, n.lt(count, cap)),
                                         /*withElseRegion=*/false);
-          OpBuilder::InsertionGuard g(nb);
-          nb.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-          memref::StoreOp::create(nb, at, kb32, list,
-                                  ValueRange{batch, head, qb, count});
+          {
+            OpBuilder::InsertionGuard g(nb);
+            nb.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+            memref::StoreOp::create(nb, at, kb32, list,
+                                    ValueRange{batch, head, qb, count});
+          }
           return n.add(count, n.select(cond, n.c(1), n.c(0)));
         };
         Value np = append(isPartial, partialList, counts[0], partialCap);

@@ -184,7 +184,7 @@ void TileLoopBuilder::buildListCheck(func::FuncOp report) {
         ValueRange{m.c(1), m.c(1), m.c(1)});
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(nest.getBody()->getTerminator());
-    ValueRange ivs = nest.getInductionVars();
+    SmallVector<Value> ivs(nest.getInductionVars());
     Value flat = m.add(m.mul(m.add(m.mul(ivs[0], listHeads), ivs[1]),
                              listBlocks),
                        ivs[2]);
