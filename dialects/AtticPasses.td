@@ -167,6 +167,11 @@ def AtticTileBlockAttention : Pass<"attic-tile-block-attention"> {
     skipped). Grouped-query attention reads key/value head `h / (Hq /
     Hkv)`.
 
+    `wide-head-block-k` (0: off) is the key block for heads wider than 64
+    (D or Dv) in ops without block lists, where it is only a tiling choice:
+    `attic-cuda-pipeline` uses 64, which keeps the tensor-core kernel's
+    registers (scores, accumulator and Q fragments) within 255 per thread.
+
     Example: `attic-opt --attic-tile-block-attention`; see
     test/Transforms/tile-block-attention.mlir.
   }];
@@ -174,6 +179,11 @@ def AtticTileBlockAttention : Pass<"attic-tile-block-attention"> {
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
     "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect"
+  ];
+  let options = [
+    Option<"wideHeadBlockK", "wide-head-block-k", "int64_t", /*default=*/"0",
+           "Key block for heads wider than 64 without block lists (0: the "
+           "op's block_k)">
   ];
 }
 
@@ -293,86 +303,45 @@ def AtticLinalgToBlas : Pass<"attic-linalg-to-blas", "::mlir::ModuleOp"> {
   ];
 }
 
-def AtticGpuBlockAttention : Pass<"attic-gpu-block-attention", "::mlir::ModuleOp"> {
-  let summary = "Lower bufferized attic.block_attention to a CUDA tensor-core kernel launch";
+def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
+  let summary = "Map tile loops onto the GPU: the tensor-core kernel or a thread per row";
   let description = [{
-    Replaces each memref-form `attic.block_attention` (after one-shot
-    bufferization) by host-side data movement and a `gpu.launch` of a
-    flash-style kernel (docs/cuda.md): device buffers (`gpu.alloc`),
-    host->device copies of the inputs, the launch, the device->host copy of
-    the result and the frees, on one async token chain that ends in a
-    blocking `gpu.wait`; the function keeps its host-memory signature.
-    `gpu-kernel-outlining` then makes the launch a `gpu.launch_func` of a
-    kernel in a `gpu.module`, and the module gets `gpu.container_module`.
+    Turns every tile grid of `attic-tile-block-attention` (an
+    `scf.parallel` marked `attic.tile_grid`, on device buffers after
+    `attic-gpu-offload`) into one `gpu.launch` on its own token chain,
+    through the pattern with the highest benefit that applies (one
+    rewrite: `attic::populateGpuMapTilesPatterns`):
 
-    The kernel runs one thread block per (batch*head, query block) with
-    `block_q/16` warps (16 query rows each). K and V tiles of `block_k`
-    keys are staged through shared memory (workgroup attributions; V
-    transposed), S = Q K^T and O += P V use tensor-core
-    `mma.sync.m16n8k16` with f32 accumulation (`nvgpu.mma.sync` for f16,
-    `nvvm.mma.sync` for bf16), and the online softmax keeps its f32 row
-    statistics in registers (quad reductions with `gpu.shuffle xor`). The
-    scale, a `[B,Nk]` or `[B,H,Nk]` key bias and a `[B,Nk]` key mask are
-    applied; rows without an admissible key give 0; the causal layout
-    (top-left aligned, key j visible to query i iff j <= i) skips the key
-    blocks past the diagonal and masks inside. Sequence tails are masked.
+    - the tensor-core kernel (benefit 2, `TensorCoreTiles.cpp`): f16/bf16,
+      D and Dv static multiples of 16 up to 128, block_q 16/32/64/128,
+      block_k a multiple of 16 up to 128. A warp per 16 query rows; R x C
+      tiles in mma.sync fragments, row tiles two registers per lane, column
+      tiles and the K and V blocks in shared memory (staged between one
+      pair of barriers per key block where they fit together); Q K^T and
+      P V with `mma.sync.m16n8k16`, reductions across the quad with
+      shuffles, the regions of the tile maps cloned per register element;
+    - a thread per query row (benefit 1, `MapTilesToGPU.cpp`), for anything
+      else: each tile op a loop over its columns on the thread's private
+      row of each tile.
 
-    Supported: f16 and bf16; static head dims D and Dv that are multiples
-    of 16 in [16, 128]; block_q in {16, 32, 64, 128}; block_k a multiple of
-    16 in [16, 128], halved (down to 16) where the tiles would not fit in
-    48 KiB of static shared memory (D = Dv = 128 runs block_k = 128 as 64;
-    the result does not depend on the tile sizes); identity-layout
-    operands. Anything else is an error that names the operand and the
-    supported values (f32 included: no f32 kernel yet).
-
-    Example: `attic-opt --attic-gpu-block-attention="block-q=64 block-k=64"`.
+    The tile loop's control flow (key-block loops, classification, block
+    lists) is kept as it is: it depends only on (batch, head, query block,
+    key block), so it is uniform in a thread block and the barriers inside
+    it are reached by all threads. `tensor-cores=false` uses the SIMT
+    mapping for every grid (its kernels are what `attic-gpu-emulate` can
+    run on the CPU). A grid no pattern maps is an error that says why.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
-    "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::NVVM::NVVMDialect", "::mlir::nvgpu::NVGPUDialect",
-    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
+    "::mlir::LLVM::LLVMDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::nvgpu::NVGPUDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
   ];
   let options = [
-    Option<"blockQ", "block-q", "int64_t", /*default=*/"0",
-           "Query rows per thread block (16 per warp); 0: the op's block_q">,
-    Option<"blockK", "block-k", "int64_t", /*default=*/"0",
-           "Keys per shared-memory tile; 0: the op's block_k">,
-    Option<"deviceOperands", "device-operands", "bool", /*default=*/"false",
-           "The operands are already device buffers (after attic-gpu-offload): launch on them without copies">
-  ];
-}
-
-def AtticGpuSimtAttention : Pass<"attic-gpu-simt-attention", "::mlir::ModuleOp"> {
-  let summary = "Lower bufferized attic.block_attention that the tensor-core kernel cannot run to SIMT loops for the GPU";
-  let description = [{
-    The tensor-core kernel of `attic-gpu-block-attention` covers f16/bf16
-    with static head dims that are multiples of 16 up to 128. This pass
-    rewrites every other memref-form `attic.block_attention` (f32, other
-    head dims, dynamic head dims; with `all`, every one) into an
-    `scf.parallel` over (batch, head, query row), one GPU thread per query
-    row after `attic-gpu-offload`. Each thread runs an `scf.for` over the
-    keys with an online softmax in f32 registers (`iter_args`, no memory
-    scratch); the value dimension is processed in chunks of `chunk` columns,
-    and the logits are recomputed for each chunk. The semantics are those of
-    the op: scale, `[B,Nk]` or `[B,H,Nk]` key bias, `[B,Nk]` key mask,
-    top-left causal layout, 0 for a row with no admissible key.
-
-    Example: `attic-opt --attic-gpu-simt-attention="all=true"`.
-  }];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"
-  ];
-  let options = [
-    Option<"all", "all", "bool", /*default=*/"false",
-           "Lower every block_attention, also those the tensor-core kernel supports">,
-    Option<"chunk", "chunk", "int64_t", /*default=*/"16",
-           "Value columns accumulated in registers per pass over the keys">,
-    Option<"blockQ", "block-q", "int64_t", /*default=*/"0",
-           "The tensor-core kernel's block_q, to decide what it supports (0: the op's)">,
-    Option<"blockK", "block-k", "int64_t", /*default=*/"0",
-           "The tensor-core kernel's block_k, to decide what it supports (0: the op's)">
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
+           "Use the tensor-core kernel where it applies (else a thread per "
+           "query row everywhere)">
   ];
 }
 

@@ -42,7 +42,8 @@ def Attic_TileQKOp : Attic_TileOp<"qk"> {
     ```
 
     in f32 (inputs extended to f32; the order of the sum is the target's),
-    and 0 where `q0 + i >= Nq` or `k0 + j >= Nk`. Targets read only this
+    0 where `k0 + j >= Nk`, and unspecified (but finite for finite inputs)
+    in rows `q0 + i >= Nq`, which no result reads. Targets read only this
     key block: skipped blocks are never loaded.
 
     ```mlir

@@ -57,18 +57,24 @@ void attic::buildBufferizationPipeline(OpPassManager &pm, int64_t blockQ,
   pm.addPass(createConvertBufferizationToMemRefPass());
 }
 
-void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool simtAll,
-                                    int64_t blockQ, int64_t blockK) {
+void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool tensorCores) {
   // linalg (and tensor.generate's linalg.map) -> parallel loops: kernels.
   pm.addPass(createConvertLinalgToParallelLoopsPass());
-  // Attention the tensor-core kernel cannot run -> one thread per row.
-  AtticGpuSimtAttentionOptions simt;
-  simt.all = simtAll;
-  simt.blockQ = blockQ;
-  simt.blockK = blockK;
-  pm.addPass(createAtticGpuSimtAttention(simt));
+  // Block lists -> loops (kernels); block_attention -> the tile loop, whose
+  // list check is a loop nest (a kernel) and whose grid is left for
+  // attic-gpu-map-tiles.
+  pm.addPass(createAtticLowerBlockMask());
+  AtticTileBlockAttentionOptions tile;
+  if (tensorCores)
+    tile.wideHeadBlockK = 64;
+  pm.addPass(createAtticTileBlockAttention(tile));
   // Buffers on the device, each loop nest a gpu.launch.
   pm.addPass(createAtticGpuOffload());
+  // Each tile grid a kernel: tensor cores where they apply, else a thread
+  // per query row.
+  AtticGpuMapTilesOptions map;
+  map.tensorCores = tensorCores;
+  pm.addPass(createAtticGpuMapTiles(map));
 }
 
 void attic::buildCpuPipeline(OpPassManager &pm,
@@ -77,7 +83,7 @@ void attic::buildCpuPipeline(OpPassManager &pm,
   if (options.emulateCuda) {
     // The GPU mapping of attic-cuda-pipeline, with its kernels run as CPU
     // loops (attention through the SIMT kernel).
-    buildGpuOffloadPipeline(pm, /*simtAll=*/true, 0, 0);
+    buildGpuOffloadPipeline(pm, /*tensorCores=*/false);
     pm.addPass(createAtticGpuEmulate());
   } else {
     // Dense f32 GEMMs (projections, FFN) -> the runtime's sgemm (OpenBLAS).
@@ -88,14 +94,16 @@ void attic::buildCpuPipeline(OpPassManager &pm,
     pm.addPass(createConvertLinalgToParallelLoopsPass());
   }
 
-  // L2 -> the tile loop (target-independent) -> vector micro-kernels.
-  pm.addPass(createAtticLowerBlockMask());
-  pm.addPass(createAtticTileBlockAttention());
-  AtticCpuMapTilesOptions map;
-  map.vectorWidth = options.vectorWidth;
-  map.registerRows = options.registerRows;
-  map.registerChunks = options.registerChunks;
-  pm.addPass(createAtticCpuMapTiles(map));
+  if (!options.emulateCuda) {
+    // L2 -> the tile loop (target-independent) -> vector micro-kernels.
+    pm.addPass(createAtticLowerBlockMask());
+    pm.addPass(createAtticTileBlockAttention());
+    AtticCpuMapTilesOptions map;
+    map.vectorWidth = options.vectorWidth;
+    map.registerRows = options.registerRows;
+    map.registerChunks = options.registerChunks;
+    pm.addPass(createAtticCpuMapTiles(map));
+  }
   pm.addPass(createAtticApproximateMath());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -183,15 +183,7 @@ void attic::buildCudaPipeline(OpPassManager &pm,
   // Device buffers, a kernel per loop nest (the data-movement and reduction
   // primitives, linalg), SIMT attention where the tensor-core kernel does
   // not apply.
-  buildGpuOffloadPipeline(pm, /*simtAll=*/false, options.blockQ,
-                          options.blockK);
-
-  // L2 -> gpu.launch of the tensor-core kernel on the device buffers.
-  AtticGpuBlockAttentionOptions gpuOptions;
-  gpuOptions.blockQ = options.blockQ;
-  gpuOptions.blockK = options.blockK;
-  gpuOptions.deviceOperands = true;
-  pm.addPass(createAtticGpuBlockAttention(gpuOptions));
+  buildGpuOffloadPipeline(pm, /*tensorCores=*/true);
   pm.addPass(std::make_unique<CudaCheckPass>());
   // No canonicalization before outlining: it would hoist the kernel's
   // constants (vectors, f32) out of gpu.launch into kernel arguments.

@@ -89,11 +89,18 @@ LogicalResult checkLaunch(gpu::LaunchOp launch) {
            << "cannot be emulated on the CPU: it has " << n
            << " workgroup memory attribution(s), through which threads would "
               "communicate";
-  if (unsigned n = launch.getNumPrivateAttributions())
-    return launch.emitOpError()
-           << "cannot be emulated on the CPU: it has " << n
-           << " private memory attribution(s) (attic-gpu-emulate does not "
-              "emulate GPU memory spaces)";
+  for (BlockArgument arg : launch.getPrivateAttributions()) {
+    auto type = cast<MemRefType>(arg.getType());
+    if (!type.hasStaticShape())
+      return launch.emitOpError()
+             << "cannot be emulated on the CPU: private attribution " << type
+             << " has a dynamic shape";
+    for (Operation *user : arg.getUsers())
+      if (!isa<memref::LoadOp, memref::StoreOp>(user))
+        return user->emitOpError(
+            "uses a private attribution of a gpu.launch; attic-gpu-emulate "
+            "emulates private memory for memref.load and memref.store only");
+  }
   if (launch.getDynamicSharedMemorySize())
     return launch.emitOpError(
         "cannot be emulated on the CPU: it has a dynamic shared memory size, "
@@ -181,10 +188,23 @@ void emulateLaunch(gpu::LaunchOp launch) {
         mapping.map(blockArgs.y, block.y);
         mapping.map(blockArgs.z, block.z);
 
+        // Private memory: a heap buffer per iteration (per thread), in the
+        // default memory space.
+        SmallVector<Value> privates;
+        for (BlockArgument arg : launch.getPrivateAttributions()) {
+          auto type = cast<MemRefType>(arg.getType());
+          Value buffer = memref::AllocOp::create(
+              nested, nestedLoc,
+              MemRefType::get(type.getShape(), type.getElementType()));
+          mapping.map(arg, buffer);
+          privates.push_back(buffer);
+        }
         // memref.alloca in the body stays per iteration (per thread);
         // convert-scf-to-openmp gives each iteration its alloca_scope.
         for (Operation &op : kernel.without_terminator())
           nested.clone(op, mapping);
+        for (Value buffer : privates)
+          memref::DeallocOp::create(nested, nestedLoc, buffer);
       });
   replaceIdOps(*parallel.getBody(), parallel.getInductionVars(), gridSize,
                blockSize);

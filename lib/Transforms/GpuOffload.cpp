@@ -13,7 +13,7 @@
 //   scf.parallel (i, j) ...             gpu.launch: thread t -> (i, j)
 //   scf.for ... (a scan)                gpu.launch of 1 thread
 //   memref.copy %x, %y                  gpu.launch: thread t -> element
-//   attic.block_attention (memrefs)     left for attic-gpu-block-attention
+//   tile grid (attic.tile_grid)         left for attic-gpu-map-tiles
 //   memref.dealloc %a                   gpu.dealloc %a
 //   return %r                           host alloc %h, gpu.memcpy %h <- %r
 //
@@ -59,6 +59,19 @@ namespace {
 constexpr StringLiteral kReportFn = "attic_rt_report_error";
 
 using Builder = ImplicitLocOpBuilder;
+
+/// A tile grid of attic-tile-block-attention: left for attic-gpu-map-tiles,
+/// which makes it a kernel of its own (its scratch tiles are registers,
+/// shared or private memory, not device buffers).
+bool isTileGrid(Operation *op) {
+  return isa<scf::ParallelOp>(op) && op->hasAttr(kTileGridAttrName);
+}
+bool inTileGrid(Operation *op) {
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+    if (isTileGrid(p))
+      return true;
+  return false;
+}
 
 Value cIndex(Builder &b, int64_t v) {
   return arith::ConstantIndexOp::create(b, v);
@@ -161,7 +174,15 @@ LogicalResult Offloader::check() {
                             "before the lowering of scf to cf");
   Block &body = func.getBody().front();
   bool failed = false;
-  func.walk([&](Operation *op) {
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isTileGrid(op)) {
+      if (op->getBlock() != &body) {
+        op->emitOpError("cannot be offloaded by attic-gpu-offload: a tile "
+                        "grid must be at the top level of the function");
+        failed = true;
+      }
+      return WalkResult::skip();
+    }
     if (isa<memref::AllocaOp>(op)) {
       op->emitOpError("cannot be offloaded by attic-gpu-offload: a stack "
                       "buffer on the host cannot be passed to kernels");
@@ -198,6 +219,7 @@ LogicalResult Offloader::check() {
                       "at the top level of the function, not inside a loop");
       failed = true;
     }
+    return WalkResult::advance();
   });
   for (BlockArgument arg : func.getArguments())
     if (auto type = dyn_cast<MemRefType>(arg.getType()))
@@ -319,7 +341,8 @@ void Offloader::moveGlobalsToDevice() {
 void Offloader::moveAllocationsToDevice() {
   SmallVector<Operation *> ops;
   func.walk([&](Operation *op) {
-    if (isa<memref::AllocOp, memref::DeallocOp>(op) && !hostMade.count(op))
+    if (isa<memref::AllocOp, memref::DeallocOp>(op) && !hostMade.count(op) &&
+        !inTileGrid(op))
       ops.push_back(op);
   });
   for (Operation *op : ops) {
@@ -362,7 +385,7 @@ void Offloader::rewriteReports() {
 }
 
 bool Offloader::isHostOp(Operation *op) {
-  if (hostMade.count(op))
+  if (hostMade.count(op) || isTileGrid(op))
     return true;
   if (isa_and_nonnull<gpu::GPUDialect, AtticDialect>(op->getDialect()))
     return true;
@@ -483,7 +506,7 @@ LogicalResult Offloader::kernelize() {
     bool host = isHostOp(&op);
     bool pinned = host && (isa_and_nonnull<gpu::GPUDialect, AtticDialect>(
                                op.getDialect()) ||
-                           isa<func::ReturnOp>(op));
+                           isa<func::ReturnOp>(op) || isTileGrid(&op));
     if (usesClosed || (usesOpen && (pinned || isa<scf::ParallelOp>(op)))) {
       op.emitOpError("uses a value that attic-gpu-offload computes in a "
                      "kernel; only buffers pass between kernels and the host");
@@ -491,6 +514,10 @@ LogicalResult Offloader::kernelize() {
       continue;
     }
     if (host && !usesOpen) {
+      closeGroup();
+      continue;
+    }
+    if (isTileGrid(&op)) {
       closeGroup();
       continue;
     }

@@ -486,15 +486,33 @@ void TileLoopBuilder::buildStep(Value kb, bool partial) {
 struct AtticTileBlockAttentionPass
     : public attic::impl::AtticTileBlockAttentionBase<
           AtticTileBlockAttentionPass> {
+  using Base::Base;
+
   void runOnOperation() override {
+    if (wideHeadBlockK < 0 || wideHeadBlockK > 1024) {
+      emitError(getOperation()->getLoc())
+          << "attic-tile-block-attention: wide-head-block-k must be in "
+             "[0, 1024], got "
+          << static_cast<int64_t>(wideHeadBlockK);
+      return signalPassFailure();
+    }
     SmallVector<BlockAttentionOp> ops;
     getOperation()->walk([&](BlockAttentionOp op) {
       if (op.hasPureBufferSemantics())
         ops.push_back(op);
     });
-    for (BlockAttentionOp op : ops)
+    for (BlockAttentionOp op : ops) {
+      auto wide = [](Value v) {
+        int64_t d = cast<ShapedType>(v.getType()).getDimSize(3);
+        return ShapedType::isDynamic(d) || d > 64;
+      };
+      if (wideHeadBlockK > 0 && !op.hasBlockLists() &&
+          op.getBlockK() > wideHeadBlockK &&
+          (wide(op.getQuery()) || wide(op.getValue())))
+        op.setBlockK(wideHeadBlockK);
       if (failed(tileBlockAttention(op)))
         return signalPassFailure();
+    }
   }
 };
 

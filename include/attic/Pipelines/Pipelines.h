@@ -60,19 +60,20 @@ void buildBufferizationPipeline(mlir::OpPassManager &pm, int64_t blockQ,
                                 int64_t blockK);
 
 /// The GPU mapping shared by attic-cuda-pipeline and the emulation: linalg
-/// to parallel loops, attic-gpu-simt-attention (every block_attention when
-/// `simtAll`, else what the tensor-core kernel with these tiles cannot run),
-/// attic-gpu-offload.
-void buildGpuOffloadPipeline(mlir::OpPassManager &pm, bool simtAll,
-                             int64_t blockQ, int64_t blockK);
+/// to parallel loops, attic-lower-block-mask, attic-tile-block-attention,
+/// attic-gpu-offload (a kernel per loop nest, buffers on the device),
+/// attic-gpu-map-tiles (the tensor-core kernel where it applies when
+/// `tensorCores`, else a thread per query row).
+void buildGpuOffloadPipeline(mlir::OpPassManager &pm, bool tensorCores);
 
 /// attic ops on tensors -> LLVM dialect, for the CPU (JIT or AOT):
 /// attic-decompose, attic-expand-vcc, one-shot bufferization, buffer
 /// deallocation, attic-linalg-to-blas (unless blas=false; the code then
 /// calls `attic_rt_sgemm`, which CpuExecutable binds), the remaining linalg
-/// ops to parallel loops,
-/// attic-lower-block-attention, attic-approximate-math, scf.parallel to
-/// OpenMP (unless parallel=false), then upstream's conversions to LLVM. The
+/// ops to parallel loops, attic-lower-block-mask, attic-tile-block-attention,
+/// attic-cpu-map-tiles, attic-approximate-math, scf.parallel to OpenMP
+/// (unless parallel=false; then attic-inline-alloca-scopes), then upstream's
+/// conversions to LLVM. The
 /// OpenMP form calls libomp's `__kmpc_*` entry points, so the code that runs
 /// it must be linked with (or load) libomp.
 void buildCpuPipeline(mlir::OpPassManager &pm,

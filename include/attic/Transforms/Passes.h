@@ -59,20 +59,6 @@ mlir::LogicalResult expandVcc(mlir::Operation *root);
 void populateLinalgToBlasPatterns(mlir::RewritePatternSet &patterns,
                                   mlir::func::FuncOp sgemm);
 
-/// Whether attic-gpu-block-attention's tensor-core kernel can run `op`
-/// (memref form) with the given tiles (0: the op's block_q/block_k). If not,
-/// `why` (when given) says what it does not support, naming the operand.
-bool supportsTensorCoreKernel(BlockAttentionOp op, int64_t blockQ,
-                              int64_t blockK, std::string *why = nullptr);
-
-/// attic-gpu-simt-attention's rewrite of one memref-form block_attention
-/// into an scf.parallel over (batch, head, query row) whose rows run an
-/// online softmax in f32 iter_args, `chunk` (1 to 64) value columns per
-/// pass over the keys; no allocations. Emits an error and fails for tensor
-/// operands or a bad chunk.
-mlir::LogicalResult lowerBlockAttentionToSimt(BlockAttentionOp op,
-                                              int64_t chunk);
-
 #define GEN_PASS_REGISTRATION
 #include "AtticPasses.h.inc"
 

@@ -935,7 +935,57 @@ LogicalResult GridMapper::mapRowGroup(ArrayRef<Operation *> ops) {
     for (Operation *op : ops) {
       if (failed(status))
         return;
-      if (auto map = dyn_cast<TileMapOp>(op)) {
+      auto isDynamic = [&](Value t) {
+        return ShapedType::isDynamic(tileOf(t)->colsPad);
+      };
+      if (auto map = dyn_cast<TileMapOp>(op);
+          map && isDynamic(map.getOutputs().front())) {
+        // A tile of dynamic width (the value columns): a loop over its
+        // chunks, on memory (its chunks are never cached).
+        Value q = kb.add(map.getRowOffset(), i);
+        Tile *first = tileOf(map.getOutputs().front());
+        kb.loop(kb.index(0), first->colsPadValue, kb.index(width),
+                [&](Value col) {
+                  SmallVector<Value> args = {
+                      q, arith::AddIOp::create(
+                             b, kb.splat(kb.add(map.getColOffset(), col)),
+                             iota)};
+                  for (Value v : map.getInputs())
+                    args.push_back(kb.vload(tileOf(v)->buffer, {i, col}));
+                  for (Value v : map.getRows())
+                    args.push_back(scalarOf(v));
+                  for (Value v : map.getCols())
+                    args.push_back(kb.vload(tileOf(v)->buffer, {col}));
+                  for (Value v : map.getOutputs())
+                    args.push_back(kb.vload(tileOf(v)->buffer, {i, col}));
+                  FailureOr<SmallVector<Value>> results =
+                      vectorizer.run(map.getBody().front(), args);
+                  if (failed(results)) {
+                    status = failure();
+                    return;
+                  }
+                  for (auto [t, v] : llvm::zip(map.getOutputs(), *results))
+                    kb.vstore(vectorizer.widen(v), tileOf(t)->buffer, {i, col});
+                });
+      } else if (auto store = dyn_cast<TileStoreOp>(op);
+                 store && isDynamic(store.getTile())) {
+        Tile *tile = tileOf(store.getTile());
+        Value out = store.getOut();
+        Value q0 = kb.mul(store.getQueryBlock(), kb.index(tile->rows));
+        Value row = kb.add(q0, i);
+        Value inside = kb.lessThan(
+            row, kb.minIdx(kb.dim(out, 2), kb.add(q0, tile->rows)));
+        auto ifRow = scf::IfOp::create(b, inside, /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(ifRow.thenBlock()->getTerminator());
+        Type elem = cast<MemRefType>(out.getType()).getElementType();
+        kb.loop(kb.dim(out, 3), [&](Value col) {
+          Value v = kb.load(tile->buffer, {i, col});
+          if (!elem.isF32())
+            v = arith::TruncFOp::create(b, elem, v);
+          kb.store(v, out, {store.getBatch(), store.getHead(), row, col});
+        });
+      } else if (auto map = dyn_cast<TileMapOp>(op)) {
         Value q = kb.add(map.getRowOffset(), i);
         int64_t n = chunks(map.getOutputs().front());
         for (int64_t c = 0; c < n; ++c) {
@@ -976,6 +1026,12 @@ LogicalResult GridMapper::mapRowGroup(ArrayRef<Operation *> ops) {
           setScalar(t, map.lookupOrDefault(v));
       } else if (auto reduce = dyn_cast<TileReduceOp>(op)) {
         Tile *in = tileOf(reduce.getInput());
+        if (ShapedType::isDynamic(in->colsPad)) {
+          status = reduce.emitOpError(
+              "reduces a tile of dynamic width; attic-cpu-map-tiles needs "
+              "static reduced tiles (the key block)");
+          return;
+        }
         bool isMax = reduce.getKind() == TileReduceKind::Max;
         Value identity = isMax ? negInf : zero;
         int64_t n = chunks(reduce.getInput());

@@ -1,0 +1,64 @@
+//===- AtticToGPU.h - tile loops onto NVIDIA GPUs ---------------*- C++ -*-===//
+//
+// attic-gpu-map-tiles: each tile grid of attic-tile-block-attention becomes
+// one gpu.launch, through the pattern with the highest benefit that applies
+// (lib/Conversion/AtticToGPU): the tensor-core kernel (mma.sync) or a thread
+// per query row (SIMT).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTIC_CONVERSION_ATTICTOGPU_ATTICTOGPU_H
+#define ATTIC_CONVERSION_ATTICTOGPU_ATTICTOGPU_H
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <string>
+
+namespace attic {
+
+/// The scratch tiles of a tile grid (memref.alloc in its body) and how they
+/// are indexed.
+struct TileGridInfo {
+  enum class TileKind {
+    Matrix, ///< R x C: rows are queries, columns keys or value columns
+    Rows,   ///< R: one value per query row
+    Cols,   ///< C: one value per key of the block
+  };
+  struct Tile {
+    mlir::memref::AllocOp alloc;
+    TileKind kind;
+  };
+  mlir::scf::ParallelOp grid;
+  llvm::SmallVector<Tile> tiles;
+  /// R, the query rows of the grid's tiles.
+  int64_t rows = 0;
+};
+
+/// Finds the scratch tiles of `grid` (an scf.parallel marked
+/// attic.tile_grid); emits an error for a grid that is not the tile loop's.
+mlir::FailureOr<TileGridInfo> analyzeTileGrid(mlir::scf::ParallelOp grid);
+
+/// The launch grid of a tile grid: (B * Hq, nQB). Returns an i1 that is
+/// true when both are positive (a launch of an empty grid is an error).
+mlir::Value launchDims(mlir::ImplicitLocOpBuilder &b, mlir::scf::ParallelOp grid,
+                       mlir::Value &gridX, mlir::Value &gridY);
+
+/// The patterns of attic-gpu-map-tiles: the SIMT mapping (benefit 1) and,
+/// when `tensorCores`, the tensor-core kernel (benefit 2).
+void populateGpuMapTilesPatterns(mlir::RewritePatternSet &patterns,
+                                 bool tensorCores = true);
+
+/// The tensor-core kernel's pattern (benefit 2).
+void populateTensorCoreTilesPatterns(mlir::RewritePatternSet &patterns);
+
+/// Whether the tensor-core kernel maps `grid`; if not, `why` says what it
+/// does not support.
+bool supportsTensorCoreTiles(mlir::scf::ParallelOp grid,
+                             std::string *why = nullptr);
+
+} // namespace attic
+
+#endif // ATTIC_CONVERSION_ATTICTOGPU_ATTICTOGPU_H

@@ -1,0 +1,1097 @@
+//===- TensorCoreTiles.cpp - tile loops -> mma.sync kernels -----*- C++ -*-===//
+//
+// The tensor-core pattern of attic-gpu-map-tiles (benefit 2): a tile grid
+// becomes a FlashAttention-2-style kernel. It maps tiles onto registers
+// and shared memory; the tile loop's IR (visited blocks, classification,
+// the regions with the masking and the online softmax) is cloned as it is,
+// a region per fragment element.
+//
+//   grid  = (B*Hq, ceil(Nq/R)), block = 32*W threads, W = R/16 warps.
+//   Warp w owns the query rows q0 + 16w .. q0 + 16w + 15 of its block.
+//
+// Where tiles live (lane = 4g + t, g = lane/4, t = lane%4):
+//   R x C tiles (scores, P; the accumulator with C = Dv): mma.sync C
+//     fragments, per 8 columns nc two rows r (g, g+8) of two columns e
+//     (8nc + 2t + e): C/2 f32 registers per lane;
+//   row tiles (m, l, alpha): rows g and g+8: 2 registers per lane;
+//   column tiles (the per-key term): shared memory, written by all
+//     threads of the block (each a column), between two barriers;
+//   K and V blocks: shared memory, K as Ks[key][D/2 pairs], V transposed as
+//     Vt[col][C/2 pairs] (pairs of halves, 4-byte aligned for the fragment
+//     loads; rows padded by 8 halves so that the fragment reads of a warp
+//     hit 32 distinct banks); Q: A fragments loaded once per block.
+//
+// Ops:
+//   attic.tile.qk    S chunk nc = sum over 16-column chunks kc of D of
+//                    mma.m16n8k16(Q frag kc, Ks pairs of keys 8nc + g);
+//   attic.tile.pv    acc *= rescale (per row); acc chunk j += mma(P as A
+//                    fragment (the C fragments of S re-packed, no
+//                    shuffles), Vt pairs of columns 8j + g);
+//   attic.tile.map / .map_rows   the region once per register element;
+//   attic.tile.map_cols          the region once per column, by thread
+//                                tid, tid + 32W, ...;
+//   attic.tile.reduce            over the lane's elements of each row, then
+//                                across the quad (shuffle xor 1, 2);
+//   attic.tile.store             the lane's pairs of the rows < Nq.
+//
+// Registers pass through the tile loop's scf.for and scf.if as iter_args
+// and results (the loop bounds and conditions are uniform per block:
+// classification and block lists depend on (b, h, qb, kb) only, so the
+// barriers inside them are reached by all threads). The staging of one key
+// block (the column tiles, K, V) is done at once, between one pair of
+// barriers, when K and V fit in 48 KiB of shared memory together; else K
+// and V share one buffer and are staged where they are used.
+//
+// Fragment layouts (PTX ISA, "Matrix Fragments for mma.m16n8k16", .f16 or
+// .bf16 multiplicands, .f32 accumulators):
+//   A (16x16, row):  a0,a1 = A[g][2t..]  a2,a3 = A[g+8][2t..]
+//                    a4,a5 = A[g][2t+8..] a6,a7 = A[g+8][2t+8..]
+//   B (16x8, col):   b0,b1 = B[2t..][g]  b2,b3 = B[2t+8..][g]
+//   C (16x8, f32):   c0,c1 = C[g][2t..]  c2,c3 = C[g+8][2t..]
+// nvgpu.mma.sync holds A as vector<4x2xT>, B as vector<2x2xT>, C as
+// vector<2x2xf32>; bf16 goes through nvvm.mma.sync (operands as i32),
+// since MLIR 22's nvgpu lowering cannot deduce bf16 PTX types. exp2 is
+// PTX's ex2.approx.ftz.f32 (inline asm, instead of a libdevice call). See
+// docs/cuda.md and test/Conversion/Inputs/cuda_fragment_model.py.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attic/Conversion/AtticToGPU/AtticToGPU.h"
+#include "attic/Dialect/Attic/AtticDialect.h"
+#include "attic/Transforms/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace attic;
+
+namespace {
+
+constexpr int64_t kSharedLimit = 48 * 1024; // static shared memory per block
+constexpr int64_t kPad = 8;                 // halves of padding per tile row
+
+/// Small helpers over an ImplicitLocOpBuilder.
+struct Gen {
+  ImplicitLocOpBuilder &b;
+  Type elem; // f16 or bf16
+  bool isBf16;
+
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
+  Value i32(int32_t v) {
+    return arith::ConstantIntOp::create(b, b.getI32Type(), v);
+  }
+  Value f32(float v) {
+    return arith::ConstantFloatOp::create(b, b.getF32Type(), APFloat(v));
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, x, y); }
+  Value add(Value x, int64_t y) { return y ? add(x, index(y)) : x; }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, x, y); }
+  Value mul(Value x, int64_t y) { return mul(x, index(y)); }
+  Value divU(Value x, int64_t y) {
+    return arith::DivUIOp::create(b, x, index(y));
+  }
+  Value remU(Value x, int64_t y) {
+    return arith::RemUIOp::create(b, x, index(y));
+  }
+  Value minI(Value x, Value y) { return arith::MinSIOp::create(b, x, y); }
+  Value lt(Value x, Value y) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::slt, x, y);
+  }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, c, x, y);
+  }
+  Value fmul(Value x, Value y) { return arith::MulFOp::create(b, x, y); }
+  Value fadd(Value x, Value y) { return arith::AddFOp::create(b, x, y); }
+  /// x > y ? x : y (a NaN in x is dropped; the tile op leaves it open).
+  Value fmaxOrdered(Value x, Value y) {
+    Value greater = arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, x, y);
+    return select(greater, x, y);
+  }
+
+  /// 2^x with PTX's ex2.approx.ftz.f32 (2^-inf = +0).
+  Value exp2(Value x) {
+    return LLVM::InlineAsmOp::create(
+               b, b.getF32Type(), ValueRange{x},
+               b.getStringAttr("ex2.approx.ftz.f32 $0, $1;"),
+               b.getStringAttr("=f,f"), /*has_side_effects=*/UnitAttr(),
+               /*is_align_stack=*/UnitAttr(),
+               LLVM::TailCallKindAttr::get(
+                   b.getContext(), LLVM::tailcallkind::TailCallKind::None),
+               LLVM::AsmDialectAttr::get(b.getContext(),
+                                         LLVM::AsmDialect::AD_ATT),
+               /*operand_attrs=*/ArrayAttr())
+        .getResult(0);
+  }
+
+  /// Butterfly over the 4 lanes of a quad (xor 1, then xor 2).
+  Value quadReduce(Value v, bool isMax) {
+    Value width = i32(32);
+    for (int32_t offset : {1, 2}) {
+      Value other = gpu::ShuffleOp::create(b, v, i32(offset), width,
+                                           gpu::ShuffleMode::XOR)
+                        .getShuffleResult();
+      v = isMax ? fmaxOrdered(other, v) : fadd(v, other);
+    }
+    return v;
+  }
+
+  VectorType pairType() { return VectorType::get({2}, elem); }
+
+  /// memref[..., last, last+1] as vector<2xT> (4-byte aligned: `last` is
+  /// even and rows have an even length).
+  Value loadPair(Value memref, ValueRange indices) {
+    auto op = vector::LoadOp::create(b, pairType(), memref, indices);
+    op.setAlignment(4);
+    return op;
+  }
+  void storePair(Value v, Value memref, ValueRange indices) {
+    auto op = vector::StoreOp::create(b, v, memref, indices);
+    op.setAlignment(4);
+  }
+
+  /// Pairs as mma operand registers: vector<Nx2xT> (f16) or N i32 (bf16).
+  SmallVector<Value> packRegs(ArrayRef<Value> pairs) {
+    if (isBf16) {
+      SmallVector<Value> regs;
+      for (Value p : pairs) {
+        Value v = vector::BitCastOp::create(
+            b, VectorType::get({1}, b.getI32Type()), p);
+        regs.push_back(vector::ExtractOp::create(b, v, ArrayRef<int64_t>{0}));
+      }
+      return regs;
+    }
+    auto type = VectorType::get({int64_t(pairs.size()), 2}, elem);
+    Value v = arith::ConstantOp::create(
+        b, type, DenseElementsAttr::get(type, b.getZeroAttr(elem)));
+    for (auto [i, p] : llvm::enumerate(pairs))
+      v = vector::InsertOp::create(b, p, v, ArrayRef<int64_t>{int64_t(i)});
+    return {v};
+  }
+
+  /// acc (vector<2x2xf32>) += A (16x16) * B (16x8): m16n8k16.
+  Value mma(ArrayRef<Value> a, ArrayRef<Value> bRegs, Value acc) {
+    if (!isBf16)
+      return nvgpu::MmaSyncOp::create(b, a[0], bRegs[0], acc,
+                                      ArrayRef<int64_t>{16, 8, 16})
+          .getResult();
+    SmallVector<Value> c;
+    for (int64_t i = 0; i < 2; ++i)
+      for (int64_t j = 0; j < 2; ++j)
+        c.push_back(vector::ExtractOp::create(b, acc, ArrayRef<int64_t>{i, j}));
+    Type f32 = b.getF32Type();
+    auto structType =
+        LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+    Value d = NVVM::MmaOp::create(
+        b, structType, a, bRegs, c, ArrayRef<int64_t>{16, 8, 16}, std::nullopt,
+        std::nullopt,
+        std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
+                                      NVVM::MMATypes::bf16},
+        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                       NVVM::MMALayout::col});
+    SmallVector<Value> parts;
+    for (int64_t i = 0; i < 4; ++i)
+      parts.push_back(LLVM::ExtractValueOp::create(b, d, i));
+    return vector::FromElementsOp::create(b, VectorType::get({2, 2}, f32),
+                                          parts);
+  }
+};
+
+/// What the kernel needs to know of a grid.
+struct KernelConfig {
+  int64_t rows = 0, keys = 0, headDim = 0, valueDim = 0;
+  Type elem;
+  Value query, key, value;
+  /// Ks and Vt fit together in shared memory (else they share one buffer).
+  bool separateKV = true;
+};
+
+int64_t kBytes(const KernelConfig &c) {
+  return c.keys * (c.headDim + kPad) * 2;
+}
+int64_t vBytes(const KernelConfig &c) {
+  return c.valueDim * (c.keys + kPad) * 2;
+}
+
+/// Checks what the kernel supports; `why` names the unsupported thing.
+FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
+                                  const TileGridInfo &info, std::string &why) {
+  auto fail = [&](const Twine &msg) -> FailureOr<KernelConfig> {
+    why = msg.str();
+    return failure();
+  };
+  KernelConfig cfg;
+  cfg.rows = info.rows;
+  SmallVector<Operation *> ops;
+  grid.walk([&](Operation *op) {
+    if (isa_and_nonnull<AtticDialect>(op->getDialect()))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    if (auto qk = dyn_cast<TileQKOp>(op)) {
+      // The Q fragments are loaded once per block, for the grid's own
+      // (batch, head, query block).
+      if (qk.getQueryBatch() != grid.getInductionVars()[0] ||
+          qk.getQueryHead() != grid.getInductionVars()[1] ||
+          qk.getQueryBlock() != grid.getInductionVars()[2])
+        return fail("attic.tile.qk reads a query block other than the "
+                    "grid's (batch, head, query block)");
+      if ((cfg.query && cfg.query != qk.getQuery()) ||
+          (cfg.key && cfg.key != qk.getKey()))
+        return fail("the grid reads more than one query or key tensor");
+      cfg.query = qk.getQuery();
+      cfg.key = qk.getKey();
+      cfg.keys = qk.getOut().getType().getDimSize(1);
+      cfg.headDim = qk.getQuery().getType().getDimSize(3);
+      cfg.elem = qk.getQuery().getType().getElementType();
+    } else if (auto pv = dyn_cast<TilePVOp>(op)) {
+      if (cfg.value && cfg.value != pv.getValue())
+        return fail("the grid reads more than one value tensor");
+      cfg.value = pv.getValue();
+      cfg.valueDim = pv.getValue().getType().getDimSize(3);
+    }
+  }
+  if (!cfg.query || !cfg.value)
+    return fail("the grid has no attic.tile.qk or attic.tile.pv");
+  for (Value v : {cfg.query, cfg.key, cfg.value}) {
+    auto type = cast<MemRefType>(v.getType());
+    if (!type.getLayout().isIdentity())
+      return fail("query, key and value must have the identity layout (a "
+                  "contiguous buffer)");
+  }
+  if (!cfg.elem.isF16() && !cfg.elem.isBF16())
+    return fail("the element type must be f16 or bf16 (mma.sync)");
+  auto dimOk = [](int64_t d) {
+    return !ShapedType::isDynamic(d) && d % 16 == 0 && d >= 16 && d <= 128;
+  };
+  if (!dimOk(cfg.headDim) || !dimOk(cfg.valueDim))
+    return fail("D and Dv must be static multiples of 16 in [16, 128]");
+  if (cfg.rows != 16 && cfg.rows != 32 && cfg.rows != 64 && cfg.rows != 128)
+    return fail("block_q must be 16, 32, 64 or 128 (16 query rows per warp)");
+  if (cfg.keys % 16 != 0 || cfg.keys < 16 || cfg.keys > 128)
+    return fail("block_k must be a multiple of 16 in [16, 128]");
+  for (TileGridInfo::Tile tile : info.tiles) {
+    MemRefType type = tile.alloc.getType();
+    if (tile.kind == TileGridInfo::TileKind::Matrix &&
+        type.getDimSize(1) != cfg.keys && type.getDimSize(1) != cfg.valueDim)
+      return fail("a scratch tile has neither block_k nor Dv columns");
+    if (tile.kind == TileGridInfo::TileKind::Cols &&
+        type.getDimSize(0) != cfg.keys)
+      return fail("a column tile does not have block_k columns");
+  }
+  int64_t cols = 0;
+  for (TileGridInfo::Tile tile : info.tiles)
+    cols += tile.kind == TileGridInfo::TileKind::Cols;
+  int64_t colBytes = cols * cfg.keys * 4;
+  cfg.separateKV = kBytes(cfg) + vBytes(cfg) + colBytes <= kSharedLimit;
+  if (!cfg.separateKV &&
+      std::max(kBytes(cfg), vBytes(cfg)) + colBytes > kSharedLimit)
+    return fail("the K and V tiles do not fit in 48 KiB of shared memory");
+  return cfg;
+}
+
+/// Maps the body of one grid into the body of its launch.
+class KernelMapper {
+public:
+  KernelMapper(ImplicitLocOpBuilder &b, const KernelConfig &cfg,
+               const TileGridInfo &info, gpu::LaunchOp launch)
+      : b(b), g{b, cfg.elem, cfg.elem.isBF16()}, cfg(cfg), info(info),
+        launch(launch) {}
+
+  LogicalResult run(scf::ParallelOp grid);
+
+private:
+  scf::ParallelOp grid;
+  bool isMatrix(Value tile) { return kinds.lookup(tile) == Kind::Matrix; }
+  bool isRows(Value tile) { return kinds.lookup(tile) == Kind::Rows; }
+  /// Register element (r, chunk, e) of an R x n tile: row 8r + g of the
+  /// warp, column 8 chunk + 2t + e.
+  static int64_t at(int64_t r, int64_t chunk, int64_t e) {
+    return (chunk * 2 + r) * 2 + e;
+  }
+  int64_t chunksOf(Value tile) {
+    return cast<MemRefType>(tile.getType()).getDimSize(1) / 8;
+  }
+
+  LogicalResult mapBlock(Block &src, IRMapping &map);
+  LogicalResult mapOp(Operation &op, IRMapping &map);
+  LogicalResult mapLoop(scf::ForOp loop, IRMapping &map);
+  LogicalResult mapIf(scf::IfOp ifOp, IRMapping &map);
+  void stage(ArrayRef<Operation *> ops, IRMapping &map);
+  void stageCols(TileMapColsOp op, IRMapping &map);
+  void stageKey(TileQKOp op, IRMapping &map);
+  void stageValue(TilePVOp op, IRMapping &map);
+  LogicalResult mapTileOp(Operation *op, IRMapping &map);
+  SmallVector<Value> inlineBody(Block &body, ArrayRef<Value> args,
+                                IRMapping &outer);
+  /// The register tiles that ops inside `op` write, in a stable order.
+  SmallVector<Value> writtenTiles(Operation *op);
+  enum class Access { None, Read, Write };
+  Access accessOf(Operation *op, Value t);
+  Access firstAccess(Block &block, Value t, Operation *after = nullptr);
+  bool liveAfter(Operation *op, Value t);
+  /// The tiles written in `op` whose values must leave it: live after it
+  /// or (loops) live into the next iteration.
+  SmallVector<Value> carriedTiles(Operation *op) {
+    SmallVector<Value> carried;
+    for (Value t : writtenTiles(op)) {
+      bool live = liveAfter(op, t);
+      if (auto loop = dyn_cast<scf::ForOp>(op))
+        live |= firstAccess(*loop.getBody(), t) == Access::Read;
+      if (live)
+        carried.push_back(t);
+    }
+    return carried;
+  }
+
+  ImplicitLocOpBuilder &b;
+  Gen g;
+  const KernelConfig &cfg;
+  const TileGridInfo &info;
+  gpu::LaunchOp launch;
+
+  enum class Kind { None, Matrix, Rows, Cols };
+  DenseMap<Value, Kind> kinds;
+  /// Registers of the R x C and row tiles (old alloc value -> elements).
+  DenseMap<Value, SmallVector<Value>> regs;
+  /// Shared memory of the column tiles.
+  DenseMap<Value, Value> smemOf;
+  Value ks, vt;
+  /// Ops whose shared-memory staging was done ahead of them.
+  llvm::DenseSet<Operation *> staged;
+  // Per thread.
+  Value tid, warp, grp, tig, twoT, threads;
+  Value batch, head, queryBlock;
+  SmallVector<SmallVector<Value>> qFrag;
+};
+
+/// How `op` first touches register tile `t`: it reads the old value
+/// (Read), overwrites it whole without reading (Write), or neither.
+KernelMapper::Access KernelMapper::accessOf(Operation *op, Value t) {
+  auto usesOld = [](Block &body, unsigned arg) {
+    return !body.getArgument(arg).use_empty();
+  };
+  if (auto qk = dyn_cast<TileQKOp>(op))
+    return qk.getOut() == t ? Access::Write : Access::None;
+  if (auto pv = dyn_cast<TilePVOp>(op))
+    return llvm::is_contained(op->getOperands(), t) ? Access::Read
+                                                    : Access::None;
+  if (auto reduce = dyn_cast<TileReduceOp>(op))
+    return reduce.getInput() == t ? Access::Read
+           : reduce.getOut() == t ? Access::Write
+                                  : Access::None;
+  if (auto store = dyn_cast<TileStoreOp>(op))
+    return store.getTile() == t ? Access::Read : Access::None;
+  if (auto map = dyn_cast<TileMapOp>(op)) {
+    if (llvm::is_contained(map.getInputs(), t) ||
+        llvm::is_contained(map.getRows(), t) ||
+        llvm::is_contained(map.getCols(), t))
+      return Access::Read;
+    unsigned first = 2 + map.getInputs().size() + map.getRows().size() +
+                     map.getCols().size();
+    for (auto [i, v] : llvm::enumerate(map.getOutputs()))
+      if (v == t)
+        return usesOld(map.getBody().front(), first + i) ? Access::Read
+                                                         : Access::Write;
+    return Access::None;
+  }
+  if (auto rows = dyn_cast<TileMapRowsOp>(op)) {
+    if (llvm::is_contained(rows.getInputs(), t))
+      return Access::Read;
+    unsigned first = 1 + rows.getInputs().size();
+    for (auto [i, v] : llvm::enumerate(rows.getOutputs()))
+      if (v == t)
+        return usesOld(rows.getBody().front(), first + i) ? Access::Read
+                                                          : Access::Write;
+    return Access::None;
+  }
+  if (isa<TileMapColsOp>(op))
+    return Access::None; // column tiles live in shared memory
+  if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+    Access a = firstAccess(ifOp.getThenRegion().front(), t);
+    Access b = ifOp.getElseRegion().empty()
+                   ? Access::None
+                   : firstAccess(ifOp.getElseRegion().front(), t);
+    if (a == Access::Read || b == Access::Read)
+      return Access::Read;
+    return a == Access::Write && b == Access::Write ? Access::Write
+                                                    : Access::None;
+  }
+  if (auto loop = dyn_cast<scf::ForOp>(op))
+    // A loop may run no iteration: it never overwrites for sure.
+    return firstAccess(*loop.getBody(), t) == Access::Read ? Access::Read
+                                                           : Access::None;
+  return Access::None;
+}
+
+KernelMapper::Access KernelMapper::firstAccess(Block &block, Value t,
+                                               Operation *after) {
+  bool started = !after;
+  for (Operation &op : block) {
+    if (!started) {
+      started = &op == after;
+      continue;
+    }
+    Access a = accessOf(&op, t);
+    if (a != Access::None)
+      return a;
+  }
+  return Access::None;
+}
+
+/// Whether tile `t` may be read, before being overwritten, after `op`
+/// (through the rest of its block, the next iterations of enclosing loops,
+/// and what follows them in the grid body).
+bool KernelMapper::liveAfter(Operation *op, Value t) {
+  Access a = firstAccess(*op->getBlock(), t, op);
+  if (a != Access::None)
+    return a == Access::Read;
+  Operation *parent = op->getParentOp();
+  if (!parent || parent == grid.getOperation())
+    return false;
+  if (auto loop = dyn_cast<scf::ForOp>(parent))
+    if (firstAccess(*loop.getBody(), t) == Access::Read)
+      return true;
+  return liveAfter(parent, t);
+}
+
+SmallVector<Value> KernelMapper::writtenTiles(Operation *root) {
+  llvm::SetVector<Value> written;
+  root->walk([&](Operation *op) {
+    SmallVector<Value> outs;
+    if (auto qk = dyn_cast<TileQKOp>(op))
+      outs.push_back(qk.getOut());
+    else if (auto pv = dyn_cast<TilePVOp>(op))
+      outs.push_back(pv.getAcc());
+    else if (auto map = dyn_cast<TileMapOp>(op))
+      llvm::append_range(outs, map.getOutputs());
+    else if (auto rows = dyn_cast<TileMapRowsOp>(op))
+      llvm::append_range(outs, rows.getOutputs());
+    else if (auto reduce = dyn_cast<TileReduceOp>(op))
+      outs.push_back(reduce.getOut());
+    for (Value v : outs)
+      if (regs.count(v))
+        written.insert(v);
+  });
+  return written.takeVector();
+}
+
+SmallVector<Value> KernelMapper::inlineBody(Block &body, ArrayRef<Value> args,
+                                            IRMapping &map) {
+  for (auto [arg, v] : llvm::zip(body.getArguments(), args))
+    map.map(arg, v);
+  for (Operation &op : body.without_terminator()) {
+    // exp2 on the GPU: ex2.approx, not a libdevice call.
+    if (auto exp2 = dyn_cast<math::Exp2Op>(op);
+        exp2 && exp2.getType().isF32()) {
+      map.map(exp2.getResult(), g.exp2(map.lookupOrDefault(exp2.getOperand())));
+      continue;
+    }
+    b.clone(op, map);
+  }
+  SmallVector<Value> results;
+  for (Value v : body.getTerminator()->getOperands())
+    results.push_back(map.lookupOrDefault(v));
+  return results;
+}
+
+LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
+  grid = gridOp;
+  Block &kernel = launch.getBody().front();
+  b.setInsertionPointToStart(&kernel);
+  const int64_t warps = cfg.rows / 16;
+  tid = launch.getThreadIds().x;
+  threads = g.index(32 * warps);
+  warp = g.divU(tid, 32);
+  Value lane = g.remU(tid, 32);
+  grp = g.divU(lane, 4);
+  tig = g.remU(lane, 4);
+  twoT = g.mul(tig, 2);
+  Value heads = grid.getUpperBound()[1];
+  Value bx = launch.getBlockIds().x;
+  batch = arith::DivUIOp::create(b, bx, heads);
+  head = arith::RemUIOp::create(b, bx, heads);
+  queryBlock = launch.getBlockIds().y;
+  IRMapping map;
+  map.map(grid.getInductionVars()[0], batch);
+  map.map(grid.getInductionVars()[1], head);
+  map.map(grid.getInductionVars()[2], queryBlock);
+
+  // Shared memory and tile kinds.
+  auto smem = launch.getWorkgroupAttributions();
+  ks = smem[0];
+  vt = cfg.separateKV ? smem[1] : smem[0];
+  int64_t nextSmem = cfg.separateKV ? 2 : 1;
+  Value zero = g.f32(0.0f);
+  for (TileGridInfo::Tile tile : info.tiles) {
+    Value t = tile.alloc.getResult();
+    switch (tile.kind) {
+    case TileGridInfo::TileKind::Matrix:
+      kinds[t] = Kind::Matrix;
+      regs[t].assign(4 * chunksOf(t), zero);
+      break;
+    case TileGridInfo::TileKind::Rows:
+      kinds[t] = Kind::Rows;
+      regs[t].assign(2, zero);
+      break;
+    case TileGridInfo::TileKind::Cols:
+      kinds[t] = Kind::Cols;
+      smemOf[t] = smem[nextSmem++];
+      break;
+    }
+  }
+
+  // Q fragments (A operand of S = Q K^T), one per 16 columns of D; rows
+  // past Nq read the last row (in bounds) and are never stored.
+  Value queryLen = memref::DimOp::create(b, cfg.query, 2);
+  Value lastRow = g.sub(queryLen, g.index(1));
+  Value row0 = g.add(g.add(g.mul(queryBlock, cfg.rows), g.mul(warp, 16)), grp);
+  Value row0c = g.minI(row0, lastRow), row1c = g.minI(g.add(row0, 8), lastRow);
+  Value qHead = head;
+  for (int64_t kc = 0; kc < cfg.headDim / 16; ++kc) {
+    Value col = g.add(twoT, 16 * kc), colHi = g.add(twoT, 16 * kc + 8);
+    qFrag.push_back(g.packRegs({g.loadPair(cfg.query, {batch, qHead, row0c, col}),
+                                g.loadPair(cfg.query, {batch, qHead, row1c, col}),
+                                g.loadPair(cfg.query, {batch, qHead, row0c, colHi}),
+                                g.loadPair(cfg.query, {batch, qHead, row1c, colHi})}));
+  }
+  if (failed(mapBlock(*grid.getBody(), map)))
+    return failure();
+  gpu::TerminatorOp::create(b);
+  return success();
+}
+
+LogicalResult KernelMapper::mapBlock(Block &src, IRMapping &map) {
+  for (Operation &op : src.without_terminator())
+    if (failed(mapOp(op, map)))
+      return failure();
+  return success();
+}
+
+LogicalResult KernelMapper::mapOp(Operation &op, IRMapping &map) {
+  if (auto alloc = dyn_cast<memref::AllocOp>(op))
+    if (kinds.count(alloc.getResult()))
+      return success();
+  if (auto dealloc = dyn_cast<memref::DeallocOp>(op))
+    if (kinds.count(dealloc.getMemref()))
+      return success();
+  if (isa_and_nonnull<AtticDialect>(op.getDialect()))
+    return mapTileOp(&op, map);
+  bool holdsTiles = false;
+  op.walk([&](Operation *inner) {
+    holdsTiles |= isa_and_nonnull<AtticDialect>(inner->getDialect());
+  });
+  if (!holdsTiles) {
+    b.clone(op, map);
+    return success();
+  }
+  if (auto loop = dyn_cast<scf::ForOp>(op))
+    return mapLoop(loop, map);
+  if (auto ifOp = dyn_cast<scf::IfOp>(op))
+    return mapIf(ifOp, map);
+  return op.emitOpError("holds tile ops; the tensor-core mapping supports "
+                        "them inside scf.for and scf.if only");
+}
+
+LogicalResult KernelMapper::mapLoop(scf::ForOp loop, IRMapping &map) {
+  SmallVector<Value> tiles = carriedTiles(loop);
+  // Tiles the loop writes but nothing reads afterwards keep their values
+  // from before (defined outside the loop) once it is mapped.
+  DenseMap<Value, SmallVector<Value>> before;
+  for (Value t : writtenTiles(loop))
+    before[t] = regs[t];
+  SmallVector<Value> inits;
+  for (Value v : loop.getInitArgs())
+    inits.push_back(map.lookupOrDefault(v));
+  int64_t own = inits.size();
+  for (Value t : tiles)
+    llvm::append_range(inits, regs[t]);
+  auto newLoop = scf::ForOp::create(b, map.lookupOrDefault(loop.getLowerBound()),
+                                    map.lookupOrDefault(loop.getUpperBound()),
+                                    map.lookupOrDefault(loop.getStep()), inits);
+  LogicalResult result = success();
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *body = newLoop.getBody();
+    b.setInsertionPointToStart(body);
+    map.map(loop.getInductionVar(), newLoop.getInductionVar());
+    for (auto [arg, v] : llvm::zip(loop.getRegionIterArgs(),
+                                   newLoop.getRegionIterArgs().take_front(own)))
+      map.map(arg, v);
+    int64_t next = own;
+    for (Value t : tiles)
+      for (Value &r : regs[t])
+        r = newLoop.getRegionIterArgs()[next++];
+    result = mapBlock(*loop.getBody(), map);
+    SmallVector<Value> yields;
+    for (Value v : loop.getBody()->getTerminator()->getOperands())
+      yields.push_back(map.lookupOrDefault(v));
+    for (Value t : tiles)
+      llvm::append_range(yields, regs[t]);
+    // The loop body built by create has a terminator: replace it.
+    if (!body->empty() && body->back().hasTrait<OpTrait::IsTerminator>())
+      body->back().erase();
+    b.setInsertionPointToEnd(body);
+    scf::YieldOp::create(b, yields);
+  }
+  for (auto [r, v] : llvm::zip(loop.getResults(),
+                               newLoop.getResults().take_front(own)))
+    map.map(r, v);
+  for (auto &[t, values] : before)
+    regs[t] = values;
+  int64_t next = own;
+  for (Value t : tiles)
+    for (Value &r : regs[t])
+      r = newLoop.getResult(next++);
+  return result;
+}
+
+LogicalResult KernelMapper::mapIf(scf::IfOp ifOp, IRMapping &map) {
+  SmallVector<Value> tiles = carriedTiles(ifOp);
+  SmallVector<Type> types(ifOp.getResultTypes());
+  int64_t own = types.size();
+  for (Value t : tiles)
+    for (Value r : regs[t])
+      types.push_back(r.getType());
+  auto newIf = scf::IfOp::create(b, types,
+                                 map.lookupOrDefault(ifOp.getCondition()),
+                                 /*withElseRegion=*/true);
+  DenseMap<Value, SmallVector<Value>> before;
+  for (Value t : writtenTiles(ifOp))
+    before[t] = regs[t];
+  auto mapBranch = [&](Region &src, Block *dst) -> LogicalResult {
+    OpBuilder::InsertionGuard guard(b);
+    for (auto &[t, values] : before)
+      regs[t] = values;
+    if (!dst->empty())
+      dst->back().erase();
+    b.setInsertionPointToEnd(dst);
+    SmallVector<Value> yields;
+    if (!src.empty()) {
+      if (failed(mapBlock(src.front(), map)))
+        return failure();
+      for (Value v : src.front().getTerminator()->getOperands())
+        yields.push_back(map.lookupOrDefault(v));
+    }
+    for (Value t : tiles)
+      llvm::append_range(yields, regs[t]);
+    scf::YieldOp::create(b, yields);
+    return success();
+  };
+  if (failed(mapBranch(ifOp.getThenRegion(), newIf.thenBlock())) ||
+      failed(mapBranch(ifOp.getElseRegion(), newIf.elseBlock())))
+    return failure();
+  for (auto [r, v] : llvm::zip(ifOp.getResults(),
+                               newIf.getResults().take_front(own)))
+    map.map(r, v);
+  for (auto &[t, values] : before)
+    regs[t] = values;
+  int64_t next = own;
+  for (Value t : tiles)
+    for (Value &r : regs[t])
+      r = newIf.getResult(next++);
+  return success();
+}
+
+/// The column tiles, K and V of one key block between one pair of
+/// barriers: `ops` are the staging ops of a block of the tile loop whose
+/// operands are all available here.
+void KernelMapper::stage(ArrayRef<Operation *> ops, IRMapping &map) {
+  // The previous readers of the shared tiles are done.
+  gpu::BarrierOp::create(b);
+  for (Operation *op : ops) {
+    if (auto cols = dyn_cast<TileMapColsOp>(op))
+      stageCols(cols, map);
+    else if (auto qk = dyn_cast<TileQKOp>(op))
+      stageKey(qk, map);
+    else
+      stageValue(cast<TilePVOp>(op), map);
+    staged.insert(op);
+  }
+  gpu::BarrierOp::create(b);
+}
+
+void KernelMapper::stageCols(TileMapColsOp op, IRMapping &map) {
+  auto loop = scf::ForOp::create(b, tid, g.index(cfg.keys), threads);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  Value j = loop.getInductionVar();
+  SmallVector<Value> args = {g.add(map.lookupOrDefault(op.getColOffset()), j)};
+  for (Value v : op.getInputs())
+    args.push_back(memref::LoadOp::create(b, smemOf[v], ValueRange{j}));
+  for (Value v : op.getOutputs())
+    args.push_back(memref::LoadOp::create(b, smemOf[v], ValueRange{j}));
+  SmallVector<Value> results = inlineBody(op.getBody().front(), args, map);
+  for (auto [out, v] : llvm::zip(op.getOutputs(), results))
+    memref::StoreOp::create(b, v, smemOf[out], ValueRange{j});
+}
+
+/// Ks[r][p] = K[k0 + r][2p..2p+1]; keys past Nk are zeros.
+void KernelMapper::stageKey(TileQKOp op, IRMapping &map) {
+  const int64_t D = cfg.headDim, bk = cfg.keys;
+  const int64_t stride = (D + kPad) / 2;
+  Value key = map.lookupOrDefault(op.getKey());
+  Value kb = map.lookupOrDefault(op.getKeyBatch());
+  Value kh = map.lookupOrDefault(op.getKeyHead());
+  Value k0 = g.mul(map.lookupOrDefault(op.getKeyBlock()), bk);
+  Value keyLen = memref::DimOp::create(b, key, 2);
+  Value lastKey = g.sub(keyLen, g.index(1));
+  Value zeroPair = arith::ConstantOp::create(
+      b, g.pairType(), DenseElementsAttr::get(g.pairType(), b.getZeroAttr(cfg.elem)));
+  auto loop = scf::ForOp::create(b, tid, g.index(bk * D / 2), threads);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  Value i = loop.getInductionVar();
+  Value r = g.divU(i, D / 2), cp = g.remU(i, D / 2);
+  Value keyRow = g.add(k0, r);
+  Value valid = g.lt(keyRow, keyLen);
+  Value v = g.loadPair(key, {kb, kh, g.minI(keyRow, lastKey), g.mul(cp, 2)});
+  memref::StoreOp::create(b, g.select(valid, v, zeroPair), ks,
+                          ValueRange{g.add(g.mul(r, stride), cp)});
+}
+
+/// Vt[c][p] = V[k0 + 2p..2p+1][c], a 2x2 block of V per item: keys 2rp,
+/// 2rp+1 and columns 2cp, 2cp+1 become the pairs Vt[2cp][rp] and
+/// Vt[2cp+1][rp]; keys past Nk are zeros.
+void KernelMapper::stageValue(TilePVOp op, IRMapping &map) {
+  const int64_t Dv = cfg.valueDim, bk = cfg.keys;
+  const int64_t stride = (bk + kPad) / 2;
+  Value value = map.lookupOrDefault(op.getValue());
+  Value vb = map.lookupOrDefault(op.getValueBatch());
+  Value vh = map.lookupOrDefault(op.getValueHead());
+  Value k0 = g.mul(map.lookupOrDefault(op.getValueBlock()), bk);
+  Value keyLen = memref::DimOp::create(b, value, 2);
+  Value lastKey = g.sub(keyLen, g.index(1));
+  Value zeroPair = arith::ConstantOp::create(
+      b, g.pairType(), DenseElementsAttr::get(g.pairType(), b.getZeroAttr(cfg.elem)));
+  auto loop = scf::ForOp::create(b, tid, g.index(bk * Dv / 4), threads);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  Value i = loop.getInductionVar();
+  Value rp = g.divU(i, Dv / 2), cp = g.remU(i, Dv / 2);
+  Value c = g.mul(cp, 2);
+  Value keyRow0 = g.add(k0, g.mul(rp, 2)), keyRow1 = g.add(keyRow0, 1);
+  Value v0 = g.select(g.lt(keyRow0, keyLen),
+                      g.loadPair(value, {vb, vh, g.minI(keyRow0, lastKey), c}),
+                      zeroPair);
+  Value v1 = g.select(g.lt(keyRow1, keyLen),
+                      g.loadPair(value, {vb, vh, g.minI(keyRow1, lastKey), c}),
+                      zeroPair);
+  Value col0 = vector::ShuffleOp::create(b, v0, v1, ArrayRef<int64_t>{0, 2});
+  Value col1 = vector::ShuffleOp::create(b, v0, v1, ArrayRef<int64_t>{1, 3});
+  memref::StoreOp::create(b, col0, vt, ValueRange{g.add(g.mul(c, stride), rp)});
+  memref::StoreOp::create(b, col1, vt,
+                          ValueRange{g.add(g.mul(g.add(c, 1), stride), rp)});
+}
+
+LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
+  if (isa<TileMapColsOp, TileQKOp, TilePVOp>(op) && !staged.count(op)) {
+    // Stage this op and the staging ops that follow it in its block whose
+    // operands are all available here, at once.
+    SmallVector<Operation *> group = {op};
+    bool hasK = isa<TileQKOp>(op), hasV = isa<TilePVOp>(op);
+    llvm::DenseSet<Value> colTiles;
+    if (auto cols = dyn_cast<TileMapColsOp>(op))
+      colTiles.insert(cols.getOutputs().begin(), cols.getOutputs().end());
+    // Every value `other` (and its region) uses from outside itself must
+    // be known here: mapped already, a scratch tile, or from outside the
+    // grid.
+    auto available = [&](Operation *other) {
+      bool ok = true;
+      other->walk([&](Operation *inner) {
+        for (Value v : inner->getOperands()) {
+          Region *region = v.getParentRegion();
+          if (other->isAncestor(region->getParentOp()))
+            continue; // defined inside `other`
+          if (map.contains(v) || kinds.count(v) ||
+              !grid->isAncestor(region->getParentOp()))
+            continue;
+          ok = false;
+        }
+      });
+      return ok;
+    };
+    for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
+      if (next->getNumRegions() && !isa_and_nonnull<AtticDialect>(next->getDialect()))
+        break;
+      bool isK = isa<TileQKOp>(next), isV = isa<TilePVOp>(next);
+      auto cols = dyn_cast<TileMapColsOp>(next);
+      if (!isK && !isV && !cols)
+        continue;
+      if ((isK && hasK) || (isV && hasV) || !available(next))
+        break;
+      if ((isK && hasV) || (isV && hasK))
+        if (!cfg.separateKV)
+          break;
+      if (cols && llvm::any_of(cols.getOutputs(),
+                               [&](Value v) { return colTiles.count(v); }))
+        break;
+      if (cols)
+        colTiles.insert(cols.getOutputs().begin(), cols.getOutputs().end());
+      hasK |= isK;
+      hasV |= isV;
+      group.push_back(next);
+    }
+    stage(group, map);
+  }
+  if (isa<TileMapColsOp>(op))
+    return success(); // its stores are the staging
+
+  if (auto qk = dyn_cast<TileQKOp>(op)) {
+    // S chunk nc = Q K^T over D; B fragments: b-row 0 = Ks[8nc+g][8kc+t],
+    // b-row 1 = Ks[8nc+g][8kc+t+4] (pairs).
+    const int64_t stride = (cfg.headDim + kPad) / 2;
+    SmallVector<Value> &s = regs[qk.getOut()];
+    auto accType = VectorType::get({2, 2}, b.getF32Type());
+    Value zeroAcc = arith::ConstantOp::create(
+        b, accType, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0f)));
+    for (int64_t nc = 0; nc < cfg.keys / 8; ++nc) {
+      Value kRow = g.mul(g.add(grp, 8 * nc), stride);
+      Value c = zeroAcc;
+      for (int64_t kc = 0; kc < cfg.headDim / 16; ++kc) {
+        SmallVector<Value> bRegs = g.packRegs(
+            {memref::LoadOp::create(b, ks, ValueRange{g.add(kRow, g.add(tig, 8 * kc))}),
+             memref::LoadOp::create(
+                 b, ks, ValueRange{g.add(kRow, g.add(tig, 8 * kc + 4))})});
+        c = g.mma(qFrag[kc], bRegs, c);
+      }
+      for (int64_t r = 0; r < 2; ++r)
+        for (int64_t e = 0; e < 2; ++e)
+          s[at(r, nc, e)] =
+              vector::ExtractOp::create(b, c, ArrayRef<int64_t>{r, e});
+    }
+    return success();
+  }
+
+  if (auto pv = dyn_cast<TilePVOp>(op)) {
+    // acc *= rescale per row; acc chunk j += P V with P's A fragment from
+    // the C fragments of the probabilities (a-row 0 = row g, keys 16kk +
+    // 2t.. = chunk 2kk row 0, a-row 1 = chunk 2kk row 1, a-row 2/3 =
+    // chunk 2kk+1), B: b-row 0 = Vt[8j+g][8kk+t], b-row 1 = [8kk+t+4].
+    const int64_t stride = (cfg.keys + kPad) / 2;
+    SmallVector<Value> &acc = regs[pv.getAcc()];
+    const SmallVector<Value> &p = regs[pv.getProbs()];
+    const SmallVector<Value> &alpha = regs[pv.getRescale()];
+    for (int64_t j = 0; j < cfg.valueDim / 8; ++j)
+      for (int64_t r = 0; r < 2; ++r)
+        for (int64_t e = 0; e < 2; ++e)
+          acc[at(r, j, e)] = g.fmul(acc[at(r, j, e)], alpha[r]);
+    auto pair = [&](int64_t r, int64_t nc) {
+      Value v = vector::FromElementsOp::create(
+          b, VectorType::get({2}, b.getF32Type()),
+          ValueRange{p[at(r, nc, 0)], p[at(r, nc, 1)]});
+      return arith::TruncFOp::create(b, g.pairType(), v).getResult();
+    };
+    auto accType = VectorType::get({2, 2}, b.getF32Type());
+    for (int64_t kk = 0; kk < cfg.keys / 16; ++kk) {
+      SmallVector<Value> aFrag = g.packRegs(
+          {pair(0, 2 * kk), pair(1, 2 * kk), pair(0, 2 * kk + 1),
+           pair(1, 2 * kk + 1)});
+      for (int64_t j = 0; j < cfg.valueDim / 8; ++j) {
+        Value vRow = g.mul(g.add(grp, 8 * j), stride);
+        SmallVector<Value> bRegs = g.packRegs(
+            {memref::LoadOp::create(b, vt, ValueRange{g.add(vRow, g.add(tig, 8 * kk))}),
+             memref::LoadOp::create(
+                 b, vt, ValueRange{g.add(vRow, g.add(tig, 8 * kk + 4))})});
+        Value c = vector::FromElementsOp::create(
+            b, accType,
+            ValueRange{acc[at(0, j, 0)], acc[at(0, j, 1)], acc[at(1, j, 0)],
+                       acc[at(1, j, 1)]});
+        c = g.mma(aFrag, bRegs, c);
+        for (int64_t r = 0; r < 2; ++r)
+          for (int64_t e = 0; e < 2; ++e)
+            acc[at(r, j, e)] =
+                vector::ExtractOp::create(b, c, ArrayRef<int64_t>{r, e});
+      }
+    }
+    return success();
+  }
+
+  // Rows of this lane: q0 + 16w + g + 8r.
+  auto rowOf = [&](Value offset, int64_t r) {
+    return g.add(g.add(map.lookupOrDefault(offset), g.mul(warp, 16)),
+                 g.add(grp, 8 * r));
+  };
+  if (auto m = dyn_cast<TileMapOp>(op)) {
+    int64_t chunks = chunksOf(m.getOutputs().front());
+    SmallVector<SmallVector<Value>> outs;
+    for (Value v : m.getOutputs())
+      outs.push_back(regs[v]);
+    for (int64_t nc = 0; nc < chunks; ++nc)
+      for (int64_t r = 0; r < 2; ++r)
+        for (int64_t e = 0; e < 2; ++e) {
+          Value colIdx = g.add(twoT, 8 * nc + e);
+          SmallVector<Value> args = {
+              rowOf(m.getRowOffset(), r),
+              g.add(map.lookupOrDefault(m.getColOffset()), colIdx)};
+          for (Value v : m.getInputs())
+            args.push_back(regs[v][at(r, nc, e)]);
+          for (Value v : m.getRows())
+            args.push_back(regs[v][r]);
+          for (Value v : m.getCols())
+            args.push_back(memref::LoadOp::create(b, smemOf[v], ValueRange{colIdx}));
+          for (Value v : m.getOutputs())
+            args.push_back(regs[v][at(r, nc, e)]);
+          SmallVector<Value> results = inlineBody(m.getBody().front(), args, map);
+          for (auto [i, v] : llvm::enumerate(results))
+            outs[i][at(r, nc, e)] = v;
+        }
+    for (auto [v, o] : llvm::zip(m.getOutputs(), outs))
+      regs[v] = o;
+    return success();
+  }
+  if (auto m = dyn_cast<TileMapRowsOp>(op)) {
+    SmallVector<SmallVector<Value>> outs;
+    for (Value v : m.getOutputs())
+      outs.push_back(regs[v]);
+    for (int64_t r = 0; r < 2; ++r) {
+      SmallVector<Value> args = {rowOf(m.getRowOffset(), r)};
+      for (Value v : m.getInputs())
+        args.push_back(regs[v][r]);
+      for (Value v : m.getOutputs())
+        args.push_back(regs[v][r]);
+      SmallVector<Value> results = inlineBody(m.getBody().front(), args, map);
+      for (auto [i, v] : llvm::enumerate(results))
+        outs[i][r] = v;
+    }
+    for (auto [v, o] : llvm::zip(m.getOutputs(), outs))
+      regs[v] = o;
+    return success();
+  }
+  if (auto reduce = dyn_cast<TileReduceOp>(op)) {
+    bool isMax = reduce.getKind() == TileReduceKind::Max;
+    const SmallVector<Value> &x = regs[reduce.getInput()];
+    int64_t chunks = chunksOf(reduce.getInput());
+    SmallVector<Value> &out = regs[reduce.getOut()];
+    for (int64_t r = 0; r < 2; ++r) {
+      Value total;
+      for (int64_t nc = 0; nc < chunks; ++nc)
+        for (int64_t e = 0; e < 2; ++e) {
+          Value v = x[at(r, nc, e)];
+          total = !total ? v : isMax ? g.fmaxOrdered(v, total) : g.fadd(total, v);
+        }
+      out[r] = g.quadReduce(total, isMax);
+    }
+    return success();
+  }
+  if (auto store = dyn_cast<TileStoreOp>(op)) {
+    Value out = map.lookupOrDefault(store.getOut());
+    Value queryLen = memref::DimOp::create(b, out, 2);
+    const SmallVector<Value> &acc = regs[store.getTile()];
+    int64_t chunks = chunksOf(store.getTile());
+    Value q0 = g.mul(map.lookupOrDefault(store.getQueryBlock()), cfg.rows);
+    Type elem = cast<MemRefType>(out.getType()).getElementType();
+    for (int64_t r = 0; r < 2; ++r) {
+      Value row = g.add(g.add(q0, g.mul(warp, 16)), g.add(grp, 8 * r));
+      auto ifRow = scf::IfOp::create(b, g.lt(row, queryLen), false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifRow.thenBlock()->getTerminator());
+      for (int64_t j = 0; j < chunks; ++j) {
+        Value v = vector::FromElementsOp::create(
+            b, VectorType::get({2}, b.getF32Type()),
+            ValueRange{acc[at(r, j, 0)], acc[at(r, j, 1)]});
+        Value pairOut = arith::TruncFOp::create(b, VectorType::get({2}, elem), v);
+        g.storePair(pairOut, out,
+                    {map.lookupOrDefault(store.getBatch()),
+                     map.lookupOrDefault(store.getHead()), row,
+                     g.add(twoT, 8 * j)});
+      }
+    }
+    return success();
+  }
+  return op->emitOpError("has no tensor-core mapping");
+}
+
+struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
+  TensorCoreTiles(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(scf::ParallelOp grid,
+                                PatternRewriter &rewriter) const override {
+    if (!grid->hasAttr(kTileGridAttrName))
+      return failure();
+    FailureOr<TileGridInfo> info = analyzeTileGrid(grid);
+    if (failed(info))
+      return failure();
+    std::string why;
+    FailureOr<KernelConfig> cfg = configFor(grid, *info, why);
+    if (failed(cfg))
+      return rewriter.notifyMatchFailure(grid, why);
+
+    MLIRContext *ctx = getContext();
+    ImplicitLocOpBuilder b(grid.getLoc(), rewriter);
+    b.setInsertionPoint(grid);
+    Value gridX, gridY;
+    Value nonEmpty = launchDims(b, grid, gridX, gridY);
+    auto ifLaunch = scf::IfOp::create(b, nonEmpty, /*withElseRegion=*/false);
+    b.setInsertionPoint(ifLaunch.thenBlock()->getTerminator());
+
+    auto smemSpace =
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    auto pairType = VectorType::get({2}, cfg->elem);
+    int64_t kPairs = cfg->keys * (cfg->headDim + kPad) / 2;
+    int64_t vPairs = cfg->valueDim * (cfg->keys + kPad) / 2;
+    SmallVector<Type> smem;
+    if (cfg->separateKV) {
+      smem.push_back(MemRefType::get({kPairs}, pairType, nullptr, smemSpace));
+      smem.push_back(MemRefType::get({vPairs}, pairType, nullptr, smemSpace));
+    } else {
+      smem.push_back(MemRefType::get({std::max(kPairs, vPairs)}, pairType,
+                                     nullptr, smemSpace));
+    }
+    for (TileGridInfo::Tile tile : info->tiles)
+      if (tile.kind == TileGridInfo::TileKind::Cols)
+        smem.push_back(MemRefType::get({cfg->keys}, rewriter.getF32Type(),
+                                       nullptr, smemSpace));
+    Type tokenType = gpu::AsyncTokenType::get(ctx);
+    Value token = gpu::WaitOp::create(b, tokenType, ValueRange{}).getAsyncToken();
+    Value c1 = arith::ConstantIndexOp::create(b, 1);
+    Value threads = arith::ConstantIndexOp::create(b, 2 * cfg->rows);
+    auto launch = gpu::LaunchOp::create(b, gridX, gridY, c1, threads, c1, c1,
+                                        /*dynamicSharedMemorySize=*/nullptr,
+                                        tokenType, ValueRange{token}, smem);
+    gpu::WaitOp::create(b, Type(), ValueRange{launch.getAsyncToken()});
+
+    ImplicitLocOpBuilder k(grid.getLoc(), rewriter);
+    KernelMapper mapper(k, *cfg, *info, launch);
+    if (failed(mapper.run(grid)))
+      return failure();
+    rewriter.eraseOp(grid);
+    return success();
+  }
+};
+
+} // namespace
+
+bool attic::supportsTensorCoreTiles(scf::ParallelOp grid, std::string *why) {
+  FailureOr<TileGridInfo> info = analyzeTileGrid(grid);
+  if (failed(info)) {
+    if (why)
+      *why = "not a tile grid";
+    return false;
+  }
+  std::string reason;
+  bool ok = succeeded(configFor(grid, *info, reason));
+  if (why)
+    *why = reason;
+  return ok;
+}
+
+void attic::populateTensorCoreTilesPatterns(RewritePatternSet &patterns) {
+  patterns.add<TensorCoreTiles>(patterns.getContext());
+}
