@@ -22,11 +22,11 @@
 // CHECK-SAME: .entry attention_f16_kernel(
 // CHECK-SAME: .maxntid 256, 1, 1
 // CHECK-SAME: .minnctapersm 1
+// CHECK-SAME: st.shared
 // CHECK-SAME: ld.shared.b32
 // CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // CHECK-SAME: shfl.sync.bfly.b32
 // CHECK-SAME: ex2.approx.ftz.f32
-// CHECK-SAME: st.shared
 // CHECK-NOT: bf16.bf16
 // CHECK-LABEL: llvm.func @attention_bf16_causal
 // CHECK: gpu.binary @attention_bf16_causal_kernel

@@ -110,12 +110,13 @@ func.func @dynamic_shared_memory(%bytes: i32) {
 
 // -----
 
-func.func @private_attribution() {
+func.func @private_attribution_cast() {
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{'gpu.launch' op cannot be emulated on the CPU: it has 1 private memory attribution(s)}}
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1)
              private(%scratch : memref<4xf32, #gpu.address_space<private>>) {
+    // expected-error @+1 {{'memref.cast' op uses a private attribution of a gpu.launch; attic-gpu-emulate emulates private memory for memref.load and memref.store only}}
+    %c = memref.cast %scratch : memref<4xf32, #gpu.address_space<private>> to memref<?xf32, #gpu.address_space<private>>
     gpu.terminator
   }
   return
