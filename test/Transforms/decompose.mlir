@@ -42,3 +42,51 @@ func.func @dynamic(%q: tensor<?x?x?x64xbf16>, %k: tensor<?x?x?x64xbf16>, %v: ten
   %o = attic.attention %q, %k, %v : tensor<?x?x?x64xbf16>, tensor<?x?x?x64xbf16>, tensor<?x?x?x?xbf16> -> tensor<?x?x?x?xbf16>
   return %o : tensor<?x?x?x?xbf16>
 }
+
+// -----
+
+// A layout passes through; `causal` with a layout becomes their
+// intersection.
+// CHECK-LABEL: func.func @layouts
+// CHECK: attic.block_attention {{.*}}layout = #attic.window<left = 63, right = 0>
+// CHECK: attic.block_attention {{.*}}layout = #attic.intersect<[#attic.causal, #attic.union<[#attic.sinks<count = 4>, #attic.window<left = 63, right = 0>]>]>
+func.func @layouts(%q: tensor<1x2x256x16xf32>, %k: tensor<1x2x256x16xf32>, %v: tensor<1x2x256x16xf32>) -> (tensor<1x2x256x16xf32>, tensor<1x2x256x16xf32>) {
+  %0 = attic.attention %q, %k, %v layout(#attic.window<left = 63, right = 0>) : tensor<1x2x256x16xf32>, tensor<1x2x256x16xf32>, tensor<1x2x256x16xf32> -> tensor<1x2x256x16xf32>
+  %1 = attic.attention %q, %k, %v causal layout(#attic.union<[#attic.sinks<count = 4>, #attic.window<left = 63, right = 0>]>) : tensor<1x2x256x16xf32>, tensor<1x2x256x16xf32>, tensor<1x2x256x16xf32> -> tensor<1x2x256x16xf32>
+  return %0, %1 : tensor<1x2x256x16xf32>, tensor<1x2x256x16xf32>
+}
+
+// -----
+
+// Document ids need run-time classification: an attic.block_mask in front
+// computes the lists, one row per batch (the layout depends on it) and one
+// for all heads; its lists go to block_attention with the layout.
+// CHECK-LABEL: func.func @documents
+// CHECK-SAME: (%[[Q:.*]]: tensor<2x4x256x16xf32>, %{{.*}}: tensor<2x4x256x16xf32>, %{{.*}}: tensor<2x4x256x16xf32>, %[[IDS:.*]]: tensor<2x256xi32>)
+// CHECK: %[[L:.*]]:4 = attic.block_mask layout(#attic.documents<query_ids = 0, key_ids = 0>) layout_operands(%[[IDS]] : tensor<2x256xi32>) sizes(%{{.*}}, %{{.*}}) outs({{.*}} : tensor<2x1x2xi32>, tensor<2x1x2x2xi32>, tensor<2x1x2xi32>, tensor<2x1x2x2xi32>) {block_k = 128 : i64, block_q = 128 : i64}
+// CHECK: attic.block_attention ins(%[[Q]], {{.*}}) layout_operands(%[[IDS]] : tensor<2x256xi32>) blocks(%[[L]]#0, %[[L]]#1, %[[L]]#2, %[[L]]#3 : {{.*}}) outs({{.*}}) {{{.*}}layout = #attic.documents<query_ids = 0, key_ids = 0>
+func.func @documents(%q: tensor<2x4x256x16xf32>, %k: tensor<2x4x256x16xf32>, %v: tensor<2x4x256x16xf32>, %ids: tensor<2x256xi32>) -> tensor<2x4x256x16xf32> {
+  %o = attic.attention %q, %k, %v layout(#attic.documents<query_ids = 0, key_ids = 0>) layout_operands(%ids : tensor<2x256xi32>) : tensor<2x4x256x16xf32>, tensor<2x4x256x16xf32>, tensor<2x4x256x16xf32> -> tensor<2x4x256x16xf32>
+  return %o : tensor<2x4x256x16xf32>
+}
+
+// -----
+
+// BigBird's random blocks depend on the head, not on the batch.
+// CHECK-LABEL: func.func @random
+// CHECK: attic.block_mask layout(#attic.random<block = 64, count = 2, seed = 7>) sizes({{.*}}) outs({{.*}} : tensor<1x4x2xi32>, tensor<1x4x2x2xi32>, tensor<1x4x2xi32>, tensor<1x4x2x2xi32>)
+func.func @random(%q: tensor<2x4x256x16xf32>, %k: tensor<2x4x256x16xf32>, %v: tensor<2x4x256x16xf32>) -> tensor<2x4x256x16xf32> {
+  %o = attic.attention %q, %k, %v layout(#attic.random<block = 64, count = 2, seed = 7>) : tensor<2x4x256x16xf32>, tensor<2x4x256x16xf32>, tensor<2x4x256x16xf32> -> tensor<2x4x256x16xf32>
+  return %o : tensor<2x4x256x16xf32>
+}
+
+// -----
+
+// Given block lists keep their block sizes (whatever the pass options).
+// CHECK-LABEL: func.func @given_lists
+// CHECK-NOT: attic.block_mask
+// CHECK: attic.block_attention {{.*}} blocks({{.*}}) outs({{.*}}) {block_k = 32 : i64, block_q = 64 : i64, layout = #attic.dense
+func.func @given_lists(%q: tensor<1x2x128x16xf32>, %k: tensor<1x2x128x16xf32>, %v: tensor<1x2x128x16xf32>, %n: tensor<1x1x2xi32>, %i: tensor<1x1x2x4xi32>) -> tensor<1x2x128x16xf32> {
+  %o = attic.attention %q, %k, %v blocks(%n, %i, %n, %i : tensor<1x1x2xi32>, tensor<1x1x2x4xi32>, tensor<1x1x2xi32>, tensor<1x1x2x4xi32>) block_sizes [64, 32] : tensor<1x2x128x16xf32>, tensor<1x2x128x16xf32>, tensor<1x2x128x16xf32> -> tensor<1x2x128x16xf32>
+  return %o : tensor<1x2x128x16xf32>
+}

@@ -489,20 +489,27 @@ struct AtticGpuMapTilesPass
       if (op->hasAttr(kTileGridAttrName))
         grids.push_back(op);
     });
-    if (grids.empty())
-      return;
     RewritePatternSet patterns(&getContext());
     populateGpuMapTilesPatterns(patterns, tensorCores);
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingOps);
     (void)applyOpPatternsGreedily(grids, std::move(patterns), config);
     bool failed = false;
-    getOperation()->walk([&](scf::ParallelOp op) {
-      if (op->hasAttr(kTileGridAttrName)) {
-        op.emitOpError("is a tile grid that attic-gpu-map-tiles could not "
-                       "map onto the GPU (see the notes above)");
+    getOperation()->walk([&](Operation *op) {
+      if (isa<scf::ParallelOp>(op) && op->hasAttr(kTileGridAttrName)) {
+        op->emitOpError("is a tile grid that attic-gpu-map-tiles could not "
+                        "map onto the GPU (see the notes above)");
+        failed = true;
+        return WalkResult::skip();
+      }
+      if (isa_and_nonnull<AtticDialect>(op->getDialect()) &&
+          !isa<TileYieldOp>(op) && op->getParentOfType<gpu::LaunchOp>() == nullptr) {
+        op->emitOpError("is outside a tile grid (an scf.parallel marked "
+                        "attic.tile_grid); attic-gpu-map-tiles maps tile "
+                        "ops of grids only");
         failed = true;
       }
+      return WalkResult::advance();
     });
     if (failed)
       return signalPassFailure();

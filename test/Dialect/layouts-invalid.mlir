@@ -1,0 +1,224 @@
+// RUN: attic-opt %s --split-input-file --verify-diagnostics
+
+func.func @negative_window(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.window widths must be >= 0, got left = -1 and right = 0}}
+  %0 = attic.attention %q, %k, %v layout(#attic.window<left = -1, right = 0>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @zero_dilation(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.dilated dilation must be >= 1, got 0}}
+  %0 = attic.attention %q, %k, %v layout(#attic.dilated<left = 8, right = 8, dilation = 0>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @zero_stride(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.strided stride must be >= 1, got 0}}
+  %0 = attic.attention %q, %k, %v layout(#attic.strided<stride = 0>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @fixed_summary(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.fixed summary must be in [0, block = 8], got 9}}
+  %0 = attic.attention %q, %k, %v layout(#attic.fixed<block = 8, summary = 9>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @global_order(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.global tokens must be ascending and distinct, got 5 before 3}}
+  %0 = attic.attention %q, %k, %v layout(#attic.global<tokens = [5, 3]>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @negative_sinks(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.sinks count must be >= 0, got -4}}
+  %0 = attic.attention %q, %k, %v layout(#attic.sinks<count = -4>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @random_count(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.random count must be in [1, 16], got 40}}
+  %0 = attic.attention %q, %k, %v layout(#attic.random<block = 8, count = 40, seed = 1>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @empty_union(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.union needs at least one layout}}
+  %0 = attic.attention %q, %k, %v layout(#attic.union<[]>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @not_a_layout(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.intersect combines layouts, but 3 : i64 is not one}}
+  %0 = attic.attention %q, %k, %v layout(#attic.intersect<[#attic.causal, 3]>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @documents_missing_operand(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %ids: tensor<1x64xi32>) {
+  // expected-error @+1 {{'attic.attention' op #attic.documents key_ids = 1 names layout operand #1, but the op has 1 layout operand(s)}}
+  %0 = attic.attention %q, %k, %v layout(#attic.documents<query_ids = 0, key_ids = 1>) layout_operands(%ids : tensor<1x64xi32>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @documents_shape(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %ids: tensor<1x32xi32>) {
+  // expected-error @+1 {{'attic.attention' op #attic.documents query_ids: layout operand #0 has shape 1x32 but [B, Nq] = 1x64 is expected}}
+  %0 = attic.attention %q, %k, %v layout(#attic.documents<query_ids = 0, key_ids = 0>) layout_operands(%ids : tensor<1x32xi32>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @documents_type(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %ids: tensor<1x64xf32>) {
+  // expected-error @+1 {{'attic.attention' op #attic.documents query_ids: layout operand #0 must be [B, Nq] of i32 or i64, got 'tensor<1x64xf32>'}}
+  %0 = attic.attention %q, %k, %v layout(#attic.documents<query_ids = 0, key_ids = 0>) layout_operands(%ids : tensor<1x64xf32>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @gqa_heads(%q: tensor<1x6x64x16xf32>, %k: tensor<1x4x64x16xf32>, %v: tensor<1x4x64x16xf32>) {
+  // expected-error @+1 {{'attic.attention' op query has 6 heads and key/value 4: Hq must be a multiple of Hkv (grouped-query attention)}}
+  %0 = attic.attention %q, %k, %v : tensor<1x6x64x16xf32>, tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32> -> tensor<1x6x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @gqa_bias(%q: tensor<1x8x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %b: tensor<1x2x64xf32>) {
+  // expected-error @+1 {{'attic.attention' op key_bias has shape 1x2x64 but [B,Hq,Nk] = 1x8x64 is expected: dim 1 (Hq) is 2, query has 8}}
+  %0 = attic.attention %q, %k, %v bias(%b : tensor<1x2x64xf32>) : tensor<1x8x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x8x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @lists_without_sizes(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %n: tensor<1x1x2xi32>, %i: tensor<1x1x2x2xi32>) {
+  // expected-error @+1 {{expected 'block_sizes'}}
+  %0 = attic.attention %q, %k, %v blocks(%n, %i, %n, %i : tensor<1x1x2xi32>, tensor<1x1x2x2xi32>, tensor<1x1x2xi32>, tensor<1x1x2x2xi32>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @lists_do_not_fit_blocks(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %n: tensor<1x1x2xi32>, %i: tensor<1x1x2x2xi32>) {
+  // expected-error @+1 {{'attic.attention' op kv_num_blocks has 2 query blocks but ceil(Nq/block_q) = ceil(64/16) = 4}}
+  %0 = attic.attention %q, %k, %v blocks(%n, %i, %n, %i : tensor<1x1x2xi32>, tensor<1x1x2x2xi32>, tensor<1x1x2xi32>, tensor<1x1x2x2xi32>) block_sizes [16, 16] : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @lists_heads(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %n: tensor<1x3x2xi32>, %i: tensor<1x3x2x2xi32>) {
+  // expected-error @+1 {{'attic.attention' op kv_num_blocks has 3 heads but Hq is 2 (it must be 1 or Hq)}}
+  %0 = attic.attention %q, %k, %v blocks(%n, %i, %n, %i : tensor<1x3x2xi32>, tensor<1x3x2x2xi32>, tensor<1x3x2xi32>, tensor<1x3x2x2xi32>) block_sizes [32, 32] : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @lists_element_type(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %n: tensor<1x1x2xi32>, %i: tensor<1x1x2x2xi64>) {
+  // expected-error @+1 {{'attic.attention' op operand #4 must be ranked tensor of 32-bit signless integer values, but got 'tensor<1x1x2x2xi64>'}}
+  %0 = attic.attention %q, %k, %v blocks(%n, %i, %n, %i : tensor<1x1x2xi32>, tensor<1x1x2x2xi64>, tensor<1x1x2xi32>, tensor<1x1x2x2xi64>) block_sizes [32, 32] : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @block_lists_incomplete(%q: memref<1x2x64x16xf32>, %k: memref<1x2x64x16xf32>, %v: memref<1x2x64x16xf32>, %o: memref<1x2x64x16xf32>, %n: memref<1x1x2xi32>) {
+  // expected-error @+1 {{'attic.block_attention' op block lists come as four operands (kv_num_blocks, kv_indices, full_kv_num_blocks, full_kv_indices)}}
+  "attic.block_attention"(%q, %k, %v, %n, %o) <{block_k = 32 : i64, block_q = 32 : i64, layout = #attic.dense, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1>, scale = 2.500000e-01 : f32}> : (memref<1x2x64x16xf32>, memref<1x2x64x16xf32>, memref<1x2x64x16xf32>, memref<1x1x2xi32>, memref<1x2x64x16xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @block_mask_length(%ids: tensor<1x64xi32>) {
+  %c = arith.constant -1 : index
+  %c64 = arith.constant 64 : index
+  %e3 = tensor.empty() : tensor<1x1x2xi32>
+  %e4 = tensor.empty() : tensor<1x1x2x2xi32>
+  // expected-error @+1 {{'attic.block_mask' op query_len and key_len must be >= 0, got -1 and 64}}
+  %n, %i, %fn, %fi = attic.block_mask layout(#attic.causal) sizes(%c, %c64) outs(%e3, %e4, %e3, %e4 : tensor<1x1x2xi32>, tensor<1x1x2x2xi32>, tensor<1x1x2xi32>, tensor<1x1x2x2xi32>) {block_q = 32 : i64, block_k = 32 : i64} -> tensor<1x1x2xi32>, tensor<1x1x2x2xi32>, tensor<1x1x2xi32>, tensor<1x1x2x2xi32>
+  return
+}
+
+// -----
+
+func.func @block_mask_batch(%ids: tensor<2x64xi32>) {
+  %c64 = arith.constant 64 : index
+  %e3 = tensor.empty() : tensor<1x1x2xi32>
+  %e4 = tensor.empty() : tensor<1x1x2x2xi32>
+  // expected-error @+1 {{'attic.block_mask' op #attic.documents query_ids: layout operand #0 has shape 2x64 but [B, Nq] = 1x64 is expected}}
+  %n, %i, %fn, %fi = attic.block_mask layout(#attic.documents<query_ids = 0, key_ids = 0>) layout_operands(%ids : tensor<2x64xi32>) sizes(%c64, %c64) outs(%e3, %e4, %e3, %e4 : tensor<1x1x2xi32>, tensor<1x1x2x2xi32>, tensor<1x1x2xi32>, tensor<1x1x2x2xi32>) {block_q = 32 : i64, block_k = 32 : i64} -> tensor<1x1x2xi32>, tensor<1x1x2x2xi32>, tensor<1x1x2xi32>, tensor<1x1x2x2xi32>
+  return
+}
+
+// -----
+
+func.func @tile_map_yield(%s: memref<8x8xf32>, %i: index) {
+  // expected-error @+1 {{'attic.tile.map' op yielded value #0 must be 'f32' (the element type of output #0), got 'i1'}}
+  attic.tile.map at(%i, %i) outs(%s : memref<8x8xf32>) {
+  ^bb0(%q: index, %k: index, %old: f32):
+    %t = arith.constant true
+    attic.tile.yield %t : i1
+  }
+  return
+}
+
+// -----
+
+func.func @tile_map_arguments(%s: memref<8x8xf32>, %r: memref<8xf32>, %i: index) {
+  // expected-error @+1 {{'attic.tile.map' op region must take 4 arguments (2 index, then one element per operand), got 3}}
+  attic.tile.map at(%i, %i) rows(%r : memref<8xf32>) outs(%s : memref<8x8xf32>) {
+  ^bb0(%q: index, %k: index, %old: f32):
+    attic.tile.yield %old : f32
+  }
+  return
+}
+
+// -----
+
+func.func @tile_map_cols_size(%s: memref<8x8xf32>, %c: memref<4xf32>, %i: index) {
+  // expected-error @+1 {{'attic.tile.map' op column operand 'memref<4xf32>' has 4 elements along dim 0 but C is 8}}
+  attic.tile.map at(%i, %i) cols(%c : memref<4xf32>) outs(%s : memref<8x8xf32>) {
+  ^bb0(%q: index, %k: index, %x: f32, %old: f32):
+    attic.tile.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @tile_pv_columns(%p: memref<8x8xf32>, %v: memref<1x1x16x4xf32>, %r: memref<8xf32>, %acc: memref<8x8xf32>, %i: index) {
+  // expected-error @+1 {{'attic.tile.pv' op acc has 8 columns but value has Dv = 4}}
+  attic.tile.pv %p, %v[%i, %i, %i] rescale(%r) into %acc : memref<8x8xf32>, memref<1x1x16x4xf32>, memref<8xf32> into memref<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @tile_qk_dims(%q: memref<1x1x16x4xf32>, %k: memref<1x1x16x8xf32>, %s: memref<8x8xf32>, %i: index) {
+  // expected-error @+1 {{'attic.tile.qk' op key has 8 columns but query has 4}}
+  attic.tile.qk %q[%i, %i, %i], %k[%i, %i, %i] into %s : memref<1x1x16x4xf32>, memref<1x1x16x8xf32> into memref<8x8xf32>
+  return
+}

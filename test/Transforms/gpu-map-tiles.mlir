@@ -1,0 +1,90 @@
+// RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles | FileCheck %s
+// RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="tensor-cores=false" | FileCheck %s --check-prefix=SIMT
+
+// f16, D = Dv = 16: the tensor-core pattern. One launch of (B*Hq, nQB)
+// blocks of 2 warps (block_q = 32), inside a guard against empty grids, on
+// its own token chain. Shared memory: K as pairs (16 keys x (16+8)/2), V
+// transposed (16 columns x (16+8)/2), the per-key term. The tile loop's
+// key-block loop and its classification branches carry the row statistics
+// and the accumulator (2 + 2 + 8 registers per lane) and nothing else; per
+// visited block: one barrier pair around the staging of the term, K and
+// V, mma.sync for Q K^T and P V, quad shuffles for the row reductions and
+// ex2.approx for exp2.
+// CHECK-LABEL: func.func @tensor_cores
+// CHECK: scf.if
+// CHECK: %[[T:.*]] = gpu.wait async
+// CHECK: gpu.launch async [%[[T]]] blocks({{.*}}) threads({{.*}}) in (%{{.*}} = %c64{{.*}}) workgroup(%[[KS:arg[0-9]+]] : memref<192xvector<2xf16>, #gpu.address_space<workgroup>>, %[[VT:arg[0-9]+]] : memref<192xvector<2xf16>, #gpu.address_space<workgroup>>, %[[TERM:arg[0-9]+]] : memref<16xf32, #gpu.address_space<workgroup>>)
+// CHECK: vector.load {{.*}} : memref<1x2x40x16xf16>, vector<2xf16>
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK: scf.if {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK: gpu.barrier
+// CHECK: memref.store %{{.*}}, %[[TERM]]
+// CHECK: memref.store %{{.*}}, %[[KS]]
+// CHECK: memref.store %{{.*}}, %[[VT]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[KS]]
+// CHECK: nvgpu.mma.sync
+// CHECK: memref.load %[[TERM]]
+// CHECK: gpu.shuffle xor
+// CHECK: llvm.inline_asm asm_dialect = att "ex2.approx.ftz.f32 $0, $1;"
+// CHECK: arith.truncf %{{.*}} : vector<2xf32> to vector<2xf16>
+// CHECK: memref.load %[[VT]]
+// CHECK: nvgpu.mma.sync
+// CHECK: scf.yield
+// CHECK: vector.store %{{.*}}, %{{.*}} : memref<1x2x40x16xf16>, vector<2xf16>
+// CHECK: gpu.terminator
+// CHECK: gpu.wait [%{{.*}}]
+// CHECK-NOT: attic.tile
+// SIMT-LABEL: func.func @tensor_cores
+// SIMT: private(
+func.func @tensor_cores(%q: memref<1x2x40x16xf16>, %k: memref<1x2x40x16xf16>, %v: memref<1x2x40x16xf16>, %o: memref<1x2x40x16xf16>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x2x40x16xf16>, memref<1x2x40x16xf16>, memref<1x2x40x16xf16>) outs(%o : memref<1x2x40x16xf16>) {layout = #attic.causal, scale = 0.25 : f32, block_q = 32 : i64, block_k = 16 : i64}
+  return
+}
+
+// -----
+
+// bf16 goes through nvvm.mma.sync (operands as i32).
+// CHECK-LABEL: func.func @bf16
+// CHECK: nvvm.mma.sync
+// CHECK-SAME: multiplicandAPtxType = #nvvm.mma_type<bf16>
+func.func @bf16(%q: memref<1x1x32x16xbf16>, %k: memref<1x1x32x16xbf16>, %v: memref<1x1x32x16xbf16>, %o: memref<1x1x32x16xbf16>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x1x32x16xbf16>, memref<1x1x32x16xbf16>, memref<1x1x32x16xbf16>) outs(%o : memref<1x1x32x16xbf16>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 16 : i64, block_k = 16 : i64}
+  return
+}
+
+// -----
+
+// f32 (no f32 mma) and f16 with D = 20 (not a multiple of 16) take the
+// SIMT pattern: a thread per query row (block_q threads), each scratch tile
+// a private row (R x C: C floats, a row tile: 1, a column tile: C), each
+// tile op a loop over its columns.
+// CHECK-LABEL: func.func @simt_f32
+// CHECK: gpu.launch async {{.*}} threads({{.*}}) in (%{{.*}} = %c8{{.*}}) private(%{{.*}} : memref<4xf32, #gpu.address_space<private>>, %{{.*}} : memref<4xf32, #gpu.address_space<private>>, %{{.*}} : memref<1xf32, #gpu.address_space<private>>
+// CHECK: scf.for
+// CHECK: math.exp2
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.terminator
+// CHECK-LABEL: func.func @simt_d20
+// CHECK: private(
+// CHECK-NOT: nvgpu.mma.sync
+func.func @simt_f32(%q: memref<1x1x20x8xf32>, %k: memref<1x1x20x8xf32>, %v: memref<1x1x20x8xf32>, %o: memref<1x1x20x8xf32>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x1x20x8xf32>, memref<1x1x20x8xf32>, memref<1x1x20x8xf32>) outs(%o : memref<1x1x20x8xf32>) {layout = #attic.causal, scale = 0.25 : f32, block_q = 8 : i64, block_k = 4 : i64}
+  return
+}
+func.func @simt_d20(%q: memref<1x1x32x20xf16>, %k: memref<1x1x32x20xf16>, %v: memref<1x1x32x20xf16>, %o: memref<1x1x32x20xf16>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x1x32x20xf16>, memref<1x1x32x20xf16>, memref<1x1x32x20xf16>) outs(%o : memref<1x1x32x20xf16>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 16 : i64, block_k = 16 : i64}
+  return
+}
+
+// -----
+
+// A value dim that is dynamic: the SIMT thread runs its program once per
+// chunk of 64 value columns.
+// CHECK-LABEL: func.func @dynamic_value_dim
+// CHECK: private({{.*}}memref<64xf32, #gpu.address_space<private>>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c64
+func.func @dynamic_value_dim(%q: memref<1x1x20x8xf32>, %k: memref<1x1x20x8xf32>, %v: memref<1x1x20x?xf32>, %o: memref<1x1x20x?xf32>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x1x20x8xf32>, memref<1x1x20x8xf32>, memref<1x1x20x?xf32>) outs(%o : memref<1x1x20x?xf32>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 8 : i64, block_k = 4 : i64}
+  return
+}

@@ -1,0 +1,135 @@
+// RUN: attic-opt %s --split-input-file --attic-tile-block-attention | FileCheck %s
+// RUN: attic-opt %s --split-input-file --attic-tile-block-attention="wide-head-block-k=16" | FileCheck %s --check-prefix=WIDE
+// RUN: not attic-opt %s --split-input-file --attic-tile-block-attention="wide-head-block-k=-1" 2>&1 | FileCheck %s --check-prefix=BADOPT
+
+// BADOPT: attic-tile-block-attention: wide-head-block-k must be in [0, 1024], got -1
+
+// Dense: one scf.parallel over (batch, head, query block) marked
+// attic.tile_grid; every key block of the range is full (the dense
+// layout's visibility folds to true), so each step runs without a
+// classification branch and without the element predicate. The step: the
+// per-key term, S = Q K^T, base-2 logits (scale * log2(e) = 0.25 * 1.4427),
+// the online-softmax update (mSafe keeps exp2(-inf) = 0), P V; then the
+// rows without a visible key are 0 (l == 0) and the block is stored.
+// CHECK-LABEL: func.func @dense
+// CHECK: scf.parallel (%[[B:arg[0-9]+]], %[[H:arg[0-9]+]], %[[QB:arg[0-9]+]]) = {{.*}} {
+// CHECK: %[[S:.*]] = memref.alloc() {alignment = 64 : i64} : memref<64x64xf32>
+// CHECK: %[[ACC:.*]] = memref.alloc() {alignment = 64 : i64} : memref<64x8xf32>
+// CHECK: attic.tile.map_rows
+// CHECK: attic.tile.map at({{.*}}) outs(%[[ACC]] : memref<64x8xf32>)
+// CHECK: scf.for %[[KB:.*]] = {{.*}} {
+// CHECK-NOT: scf.if
+// CHECK: attic.tile.map_cols
+// CHECK: arith.cmpi slt
+// CHECK: attic.tile.qk %{{.*}}[%[[B]], %[[H]], %[[QB]]], %{{.*}}[%[[B]], %{{.*}}, %[[KB]]] into %[[S]]
+// CHECK: attic.tile.map at({{.*}}) ins(%[[S]] : memref<64x64xf32>) cols({{.*}}) outs(%[[S]] : memref<64x64xf32>) {
+// CHECK: arith.mulf
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: attic.tile.yield
+// CHECK: attic.tile.reduce max %[[S]]
+// CHECK: attic.tile.map_rows
+// CHECK: arith.maxnumf
+// CHECK: arith.cmpf oeq, %{{.*}}, %{{.*}} : f32
+// CHECK: math.exp2
+// CHECK: attic.tile.map
+// CHECK: math.exp2
+// CHECK: attic.tile.reduce add %[[S]]
+// CHECK: attic.tile.map_rows
+// CHECK: attic.tile.pv %[[S]], %{{.*}}[%[[B]], %{{.*}}, %[[KB]]] rescale(%{{.*}}) into %[[ACC]]
+// CHECK: }
+// CHECK: attic.tile.map at({{.*}}) ins(%[[ACC]] : memref<64x8xf32>) rows({{.*}}) outs(%[[ACC]] : memref<64x8xf32>)
+// CHECK: arith.cmpf oeq
+// CHECK: arith.divf
+// CHECK: arith.select
+// CHECK: attic.tile.store %[[ACC]] into %{{.*}}[%[[B]], %[[H]], %[[QB]]]
+// CHECK: memref.dealloc %[[S]]
+// CHECK: } {attic.tile_grid}
+// CHECK-NOT: attic.block_attention
+func.func @dense(%q: memref<1x2x100x16xf16>, %k: memref<1x2x70x16xf16>, %v: memref<1x2x70x8xf16>, %o: memref<1x2x100x8xf16>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x2x100x16xf16>, memref<1x2x70x16xf16>, memref<1x2x70x8xf16>) outs(%o : memref<1x2x100x8xf16>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 64 : i64, block_k = 64 : i64}
+  return
+}
+
+// -----
+
+// Causal with grouped-query attention: key/value head h / (4 / 2); the
+// key blocks of the causal range, each classified by the layout's IR:
+// skipped (no tile op runs), full (no predicate) or partial (the
+// predicate: k - q <= 0 on clamped positions, else -inf).
+// CHECK-LABEL: func.func @causal_gqa
+// CHECK: scf.parallel (%[[B:arg[0-9]+]], %[[H:arg[0-9]+]], %[[QB:arg[0-9]+]]) =
+// CHECK: %[[HK:.*]] = arith.divui %[[H]], %{{.*}} : index
+// CHECK: scf.for %[[KB:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: scf.if %[[ANY:.*]] {
+// CHECK-NEXT: scf.if %[[ALL:.*]] {
+// CHECK: attic.tile.qk %{{.*}}[%[[B]], %[[H]], %[[QB]]], %{{.*}}[%[[B]], %[[HK]], %[[KB]]]
+// CHECK: attic.tile.map
+// CHECK-NOT: arith.cmpi sle
+// CHECK: attic.tile.yield
+// CHECK: } else {
+// CHECK: attic.tile.qk
+// CHECK: attic.tile.map
+// CHECK: arith.subi
+// CHECK: arith.cmpi sle
+// CHECK: arith.select
+// CHECK: attic.tile.yield
+// CHECK: attic.tile.pv %{{.*}}, %{{.*}}[%[[B]], %[[HK]], %[[KB]]]
+// WIDE-LABEL: func.func @causal_gqa
+// WIDE: memref.alloc() {alignment = 64 : i64} : memref<32x32xf32>
+func.func @causal_gqa(%q: memref<1x4x64x16xf32>, %k: memref<1x2x64x16xf32>, %v: memref<1x2x64x8xf32>, %o: memref<1x4x64x8xf32>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x4x64x16xf32>, memref<1x2x64x16xf32>, memref<1x2x64x8xf32>) outs(%o : memref<1x4x64x8xf32>) {layout = #attic.causal, scale = 0.25 : f32, block_q = 32 : i64, block_k = 32 : i64}
+  return
+}
+
+// -----
+
+// Heads wider than 64 take the key block of wide-head-block-k (a tiling
+// choice without block lists).
+// WIDE-LABEL: func.func @wide
+// WIDE: memref.alloc() {alignment = 64 : i64} : memref<32x16xf32>
+func.func @wide(%q: memref<1x1x64x128xf16>, %k: memref<1x1x64x128xf16>, %v: memref<1x1x64x128xf16>, %o: memref<1x1x64x128xf16>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x1x64x128xf16>, memref<1x1x64x128xf16>, memref<1x1x64x128xf16>) outs(%o : memref<1x1x64x128xf16>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 32 : i64, block_k = 32 : i64}
+  return
+}
+
+// -----
+
+// Block lists: a check loop in front of the grid reports shapes, counts
+// and indices out of range to the runtime; in the grid, the full list's
+// blocks run without the predicate, the partial list's with it, counts
+// clamped to [0, L] and indices outside [0, nKB) skipped.
+// CHECK-LABEL: func.func private @attic_rt_report_error(i32, i64, i64, i64)
+// CHECK-LABEL: func.func @lists
+// CHECK: scf.parallel
+// CHECK: memref.load %{{.*}} : memref<1x1x2xi32>
+// CHECK: scf.if
+// CHECK: func.call @attic_rt_report_error
+// CHECK: scf.for
+// CHECK: memref.load %{{.*}} : memref<1x1x2x2xi32>
+// CHECK: func.call @attic_rt_report_error
+// CHECK: attic.tile.map_rows
+// CHECK: arith.maxsi
+// CHECK: scf.for %[[T:.*]] = %{{.*}} to
+// CHECK: %[[KBI:.*]] = memref.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[T]]] : memref<1x1x2x2xi32>
+// CHECK: %[[KB:.*]] = arith.index_cast %[[KBI]]
+// CHECK: scf.if
+// CHECK: attic.tile.qk %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %[[KB]]]
+// CHECK: scf.for
+// CHECK: attic.tile.qk
+// CHECK: arith.cmpi sle
+// CHECK: arith.select
+// CHECK: } {attic.tile_grid}
+func.func @lists(%q: memref<1x2x64x16xf32>, %k: memref<1x2x64x16xf32>, %v: memref<1x2x64x16xf32>, %n: memref<1x1x2xi32>, %i: memref<1x1x2x2xi32>, %fn: memref<1x1x2xi32>, %fi: memref<1x1x2x2xi32>, %o: memref<1x2x64x16xf32>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x2x64x16xf32>, memref<1x2x64x16xf32>, memref<1x2x64x16xf32>) blocks(%n, %i, %fn, %fi : memref<1x1x2xi32>, memref<1x1x2x2xi32>, memref<1x1x2xi32>, memref<1x1x2x2xi32>) outs(%o : memref<1x2x64x16xf32>) {layout = #attic.causal, scale = 0.25 : f32, block_q = 32 : i64, block_k = 32 : i64}
+  return
+}
+
+// -----
+
+// Tensors are left alone (bufferize first).
+// CHECK-LABEL: func.func @on_tensors
+// CHECK: attic.block_attention
+func.func @on_tensors(%q: tensor<1x1x8x4xf32>, %o: tensor<1x1x8x4xf32>) -> tensor<1x1x8x4xf32> {
+  %r = attic.block_attention ins(%q, %q, %q : tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>) outs(%o : tensor<1x1x8x4xf32>) {layout = #attic.dense, scale = 0.5 : f32, block_q = 4 : i64, block_k = 4 : i64} -> tensor<1x1x8x4xf32>
+  return %r : tensor<1x1x8x4xf32>
+}
