@@ -88,6 +88,15 @@ def Attic_LayoutAttrInterface : AttrInterface<"LayoutAttrInterface"> {
 // Attributes
 //===----------------------------------------------------------------------===//
 
+def Attic_AnyLayoutAttr : Attr<
+    CPred<"::llvm::isa<::attic::LayoutAttrInterface>($_self)">,
+    "attention layout (an attribute of LayoutAttrInterface)"> {
+  let storageType = "::attic::LayoutAttrInterface";
+  let returnType = "::attic::LayoutAttrInterface";
+  let convertFromStorage = "$_self";
+}
+
+
 def Attic_Alignment : I32EnumAttr<"Alignment",
     "where the diagonal of a positional layout sits when Nq != Nk", [
       I32EnumAttrCase<"TopLeft", 0, "top_left">,
@@ -289,6 +298,31 @@ def Attic_RandomLayoutAttr : Attic_Layout<"RandomLayout", "random"> {
   let genVerifyDecl = 1;
 }
 
+def Attic_BlockedLayoutAttr : Attic_Layout<"BlockedLayout", "blocked"> {
+  let summary = "a layout of blocks: the inner layout on block indices";
+  let description = [{
+    Groups queries and keys into blocks of `size` positions and applies
+    `layout` to the block indices: key `k` is visible to query `q` iff
+    `layout` visits `(q / size, k / size)` for `ceil(Nq / size)` query
+    blocks and `ceil(Nk / size)` key blocks. BigBird's block patterns (a
+    window of blocks, global blocks, random blocks) are layouts of this kind.
+    Its block visibility is exact when the inner layout's is: every block
+    pair of a rectangle holds an element pair of it.
+
+    ```mlir
+    // BigBird: 3 blocks of 64 around the diagonal, the first block global,
+    // 3 random blocks per query block.
+    #attic.blocked<size = 64, layout = #attic.union<[
+        #attic.window<left = 1, right = 1>, #attic.global<tokens = [0]>,
+        #attic.random<block = 1, count = 3, seed = 42>]>>
+    ```
+  }];
+  let parameters = (ins "int64_t":$size,
+                        "::attic::LayoutAttrInterface":$layout);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 def Attic_IntersectLayoutAttr : Attic_Layout<"IntersectLayout", "intersect"> {
   let summary = "the pairs that every layout visits";
   let description = [{
@@ -320,14 +354,6 @@ def Attic_UnionLayoutAttr : Attic_Layout<"UnionLayout", "union"> {
   let parameters = (ins "::mlir::ArrayAttr":$layouts);
   let assemblyFormat = "`<` $layouts `>`";
   let genVerifyDecl = 1;
-}
-
-def Attic_AnyLayoutAttr : Attr<
-    CPred<"::llvm::isa<::attic::LayoutAttrInterface>($_self)">,
-    "attention layout (an attribute of LayoutAttrInterface)"> {
-  let storageType = "::attic::LayoutAttrInterface";
-  let returnType = "::attic::LayoutAttrInterface";
-  let convertFromStorage = "$_self";
 }
 
 #endif // ATTIC_LAYOUTS_TD

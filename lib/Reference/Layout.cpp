@@ -63,6 +63,9 @@ bool Layout::visible(int64_t b, int64_t h, int64_t q, int64_t k, int64_t nq,
     std::vector<int64_t> blocks = randomKeyBlocks(*this, h, q / block, nk);
     return std::find(blocks.begin(), blocks.end(), k / block) != blocks.end();
   }
+  case Kind::Blocked:
+    return parts[0].visible(b, h, q / block, k / block,
+                            (nq + block - 1) / block, (nk + block - 1) / block);
   case Kind::Intersect:
     for (const Layout &p : parts)
       if (!p.visible(b, h, q, k, nq, nk))

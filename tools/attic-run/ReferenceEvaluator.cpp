@@ -1090,6 +1090,13 @@ FailureOr<attic::ref::Layout> attic::toReferenceLayout(
     l.block = r.getBlock();
     l.count = r.getCount();
     l.seed = r.getSeed();
+  } else if (auto bl = dyn_cast<attic::BlockedLayoutAttr>(attr)) {
+    l.kind = Kind::Blocked;
+    l.block = bl.getSize();
+    FailureOr<ref::Layout> p = toReferenceLayout(bl.getLayout(), operand, error);
+    if (failed(p))
+      return failure();
+    l.parts.push_back(std::move(*p));
   } else if (auto i = dyn_cast<attic::IntersectLayoutAttr>(attr)) {
     l.kind = Kind::Intersect;
     for (Attribute part : i.getLayouts()) {

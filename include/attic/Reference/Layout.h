@@ -29,6 +29,7 @@ struct Layout {
     Sinks,     // k < count
     Documents, // queryIds[b][q] == keyIds[b][k]
     Random,    // BigBird random key blocks (Philox)
+    Blocked,   // parts[0] on (q / block, k / block)
     Intersect,
     Union,
   };

@@ -810,6 +810,69 @@ bool RandomLayoutAttr::dependsOnBatch() const { return false; }
 bool RandomLayoutAttr::dependsOnHead() const { return true; }
 
 //===----------------------------------------------------------------------===//
+// blocked: the inner layout on block indices
+//===----------------------------------------------------------------------===//
+
+LogicalResult BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                        int64_t size, LayoutAttrInterface layout) {
+  if (size < 1)
+    return emitError() << "#attic.blocked size must be >= 1, got " << size;
+  if (!layout)
+    return emitError() << "#attic.blocked needs a layout";
+  return success();
+}
+
+/// The environment of the inner layout: ceil(N / size) positions.
+static LayoutEnv blockEnv(LayoutEnv &env, int64_t size) {
+  IndexMath m(env);
+  return LayoutEnv{env.builder, env.loc, m.ceilDiv(env.queryLen, m.c(size)),
+                   m.ceilDiv(env.keyLen, m.c(size)), env.batch, env.head,
+                   env.operands};
+}
+
+Value BlockedLayoutAttr::buildElementPredicate(LayoutEnv &env, Value q,
+                                               Value k) const {
+  IndexMath m(env);
+  LayoutEnv inner = blockEnv(env, getSize());
+  return getLayout().buildElementPredicate(inner, m.floorDiv(q, getSize()),
+                                           m.floorDiv(k, getSize()));
+}
+BlockVisibility BlockedLayoutAttr::buildBlockVisibility(LayoutEnv &env,
+                                                        Value q0, Value q1,
+                                                        Value k0,
+                                                        Value k1) const {
+  IndexMath m(env);
+  int64_t size = getSize();
+  LayoutEnv inner = blockEnv(env, size);
+  return getLayout().buildBlockVisibility(
+      inner, m.floorDiv(q0, size), m.add(m.floorDiv(m.sub(q1, 1), size), 1),
+      m.floorDiv(k0, size), m.add(m.floorDiv(m.sub(k1, 1), size), 1));
+}
+KeyRange BlockedLayoutAttr::buildKeyRange(LayoutEnv &env, Value q0,
+                                          Value q1) const {
+  IndexMath m(env);
+  int64_t size = getSize();
+  LayoutEnv inner = blockEnv(env, size);
+  KeyRange r = getLayout().buildKeyRange(
+      inner, m.floorDiv(q0, size), m.add(m.floorDiv(m.sub(q1, 1), size), 1));
+  return normalize(env, m.mul(r.lo, size), m.mul(r.hi, size));
+}
+LogicalResult
+BlockedLayoutAttr::verifyLayout(function_ref<InFlightDiagnostic()> emitError,
+                                const LayoutShapeInfo &info) const {
+  return getLayout().verifyLayout(emitError, info);
+}
+bool BlockedLayoutAttr::needsBlockMask() const {
+  return getLayout().needsBlockMask();
+}
+bool BlockedLayoutAttr::dependsOnBatch() const {
+  return getLayout().dependsOnBatch();
+}
+bool BlockedLayoutAttr::dependsOnHead() const {
+  return getLayout().dependsOnHead();
+}
+
+//===----------------------------------------------------------------------===//
 // intersect and union
 //===----------------------------------------------------------------------===//
 

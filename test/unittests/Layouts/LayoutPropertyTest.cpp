@@ -198,6 +198,12 @@ public:
     }
   }
 
+  /// An atomic layout on blocks of random size.
+  Attribute blocked() {
+    return attic::BlockedLayoutAttr::get(
+        &ctx, uniform(1, 12), cast<attic::LayoutAttrInterface>(atomic()));
+  }
+
   Attribute composite() {
     SmallVector<Attribute> parts;
     for (int64_t n = uniform(2, 3); n > 0; --n)
@@ -296,12 +302,14 @@ protected:
 TEST_F(LayoutProperty, AtomicLayoutsClassifyExactly) {
   LayoutGenerator gen(*ctx, 12345);
   int64_t blocks = 0;
-  for (int i = 0; i < 60; ++i) {
-    check(gen.atomic(), gen, 12, /*exact=*/true, blocks);
+  for (int i = 0; i < 80; ++i) {
+    check(i < 60 ? gen.atomic() : gen.blocked(), gen, 12, /*exact=*/true,
+          blocks);
     if (HasFatalFailure())
       return;
   }
-  std::printf("atomic layouts: 60 layouts, %lld block pairs equal to brute "
+  std::printf("atomic layouts: 60 layouts and 20 blocked ones, %lld block "
+              "pairs equal to brute "
               "force\n",
               static_cast<long long>(blocks));
   EXPECT_GT(blocks, 5000);
