@@ -50,10 +50,14 @@ struct Tensor {
   int64_t dim(int i) const { return t.shape[i]; }
 };
 
-/// One entry function compiled with the default attic-cpu-pipeline options.
+/// One entry function compiled with attic-cpu-pipeline (default options
+/// unless given).
 class Compiled {
 public:
-  Compiled(const std::string &source, const std::string &entry) {
+  Compiled(const std::string &source, const std::string &entry,
+           const attic::CpuPipelineOptions *given = nullptr) {
+    attic::CpuPipelineOptions defaults;
+    const attic::CpuPipelineOptions &options = given ? *given : defaults;
     mlir::DialectRegistry registry;
     attic::registerExecutionDialects(registry);
     context = std::make_unique<mlir::MLIRContext>(registry);
@@ -64,7 +68,6 @@ public:
       return;
     }
     std::string error;
-    attic::CpuPipelineOptions options;
     exe = attic::CpuExecutable::compile(*module, entry, options, error);
     if (!exe)
       ADD_FAILURE() << "cannot compile @" << entry << ": " << error;

@@ -1,0 +1,158 @@
+//===- NanPolicyTest.cpp - one NaN policy on every target -----------------===//
+//
+// The tile loop (attic-tile-block-attention) writes the masking, the online
+// softmax and the fully-masked-row rule once, so every target follows one
+// policy. It is checked here on compiled code, identically for the CPU
+// mapping and for the CUDA pipeline's GPU mapping run as CPU loops
+// (attic-gpu-emulate); test/Integration/cuda-device-* runs the same rules on
+// a GPU. Causal attention, N = 64 in blocks of 16:
+//
+//   - a query row without a visible key is 0 (never NaN);
+//   - a NaN in a query row makes that row NaN, and only it;
+//   - a NaN in key row j makes the rows that see j NaN (rows i >= j); rows
+//     that do not see it stay finite, even in j's block, where the key is
+//     masked (a masked logit never contributes);
+//   - a bias of +inf on key j makes the rows that see j NaN (inf - inf);
+//   - a NaN in value row j reaches, in that column, every row whose query
+//     block visits j's key block (P is 0 there but 0 * NaN is NaN, as with
+//     PyTorch's math SDPA); rows of query blocks that skip that block stay
+//     finite.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompiledHarness.h"
+
+#include <cmath>
+#include <limits>
+
+using attic::testing::Compiled;
+using attic::testing::Tensor;
+
+namespace {
+
+constexpr int64_t kN = 64, kD = 8;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+const char *kSource = R"mlir(
+func.func @causal(%q: tensor<1x1x64x8xf32>, %k: tensor<1x1x64x8xf32>, %v: tensor<1x1x64x8xf32>, %b: tensor<1x64xf32>, %m: tensor<1x64xi1>) -> tensor<1x1x64x8xf32> {
+  %o = attic.attention %q, %k, %v causal bias(%b : tensor<1x64xf32>) mask(%m : tensor<1x64xi1>) : tensor<1x1x64x8xf32>, tensor<1x1x64x8xf32>, tensor<1x1x64x8xf32> -> tensor<1x1x64x8xf32>
+  return %o : tensor<1x1x64x8xf32>
+}
+)mlir";
+
+struct Inputs {
+  Tensor q{ATTIC_F32, {1, 1, kN, kD}}, k{ATTIC_F32, {1, 1, kN, kD}};
+  Tensor v{ATTIC_F32, {1, 1, kN, kD}}, bias{ATTIC_F32, {1, kN}};
+  Tensor mask{ATTIC_I1, {1, kN}};
+  Inputs() {
+    for (Tensor *t : {&q, &k, &v})
+      for (int64_t i = 0; i < t->numel(); ++i)
+        t->set(i, std::sin(0.37 * double(i) + double(t == &k)));
+    for (int64_t j = 0; j < kN; ++j) {
+      bias.set(j, 0.0);
+      mask.set(j, 1.0);
+    }
+  }
+};
+
+class NanPolicy : public ::testing::TestWithParam<bool> {
+protected:
+  Tensor run(Inputs &in) {
+    attic::CpuPipelineOptions options;
+    options.blockQ = 16;
+    options.blockK = 16;
+    options.emulateCuda = GetParam();
+    Compiled compiled(kSource, "causal", &options);
+    std::vector<Tensor> out =
+        compiled.run({&in.q, &in.k, &in.v, &in.bias, &in.mask});
+    EXPECT_EQ(out.size(), 1u);
+    return out.empty() ? Tensor() : std::move(out[0]);
+  }
+  static double at(const Tensor &o, int64_t row, int64_t col) {
+    return o[row * kD + col];
+  }
+  static bool rowIsNaN(const Tensor &o, int64_t row) {
+    for (int64_t c = 0; c < kD; ++c)
+      if (!std::isnan(at(o, row, c)))
+        return false;
+    return true;
+  }
+  static bool rowIsFinite(const Tensor &o, int64_t row) {
+    for (int64_t c = 0; c < kD; ++c)
+      if (!std::isfinite(at(o, row, c)))
+        return false;
+    return true;
+  }
+};
+
+TEST_P(NanPolicy, RowsWithoutVisibleKeysAreZero) {
+  Inputs in;
+  // Keys 0..9 masked: rows 0..9 see nothing.
+  for (int64_t j = 0; j < 10; ++j)
+    in.mask.set(j, 0.0);
+  Tensor o = run(in);
+  for (int64_t i = 0; i < kN; ++i)
+    for (int64_t c = 0; c < kD; ++c) {
+      ASSERT_TRUE(std::isfinite(at(o, i, c))) << "row " << i;
+      if (i < 10)
+        ASSERT_EQ(at(o, i, c), 0.0) << "row " << i;
+    }
+  EXPECT_NE(at(o, 10, 0), 0.0);
+}
+
+TEST_P(NanPolicy, NaNInAQueryRowStaysInThatRow) {
+  Inputs in;
+  in.q.set(21 * kD + 3, kNaN);
+  Tensor o = run(in);
+  for (int64_t i = 0; i < kN; ++i) {
+    if (i == 21)
+      EXPECT_TRUE(rowIsNaN(o, i)) << "row " << i;
+    else
+      EXPECT_TRUE(rowIsFinite(o, i)) << "row " << i;
+  }
+}
+
+TEST_P(NanPolicy, NaNInAKeyReachesTheRowsThatSeeIt) {
+  Inputs in;
+  in.k.set(20 * kD + 5, kNaN);
+  Tensor o = run(in);
+  for (int64_t i = 0; i < kN; ++i) {
+    if (i >= 20)
+      EXPECT_TRUE(rowIsNaN(o, i)) << "row " << i;
+    else // rows 16..19 visit the block of key 20 with it masked
+      EXPECT_TRUE(rowIsFinite(o, i)) << "row " << i;
+  }
+}
+
+TEST_P(NanPolicy, PlusInfinityBiasMakesTheRowsThatSeeItNaN) {
+  Inputs in;
+  in.bias.set(33, std::numeric_limits<double>::infinity());
+  Tensor o = run(in);
+  for (int64_t i = 0; i < kN; ++i) {
+    if (i >= 33)
+      EXPECT_TRUE(rowIsNaN(o, i)) << "row " << i;
+    else
+      EXPECT_TRUE(rowIsFinite(o, i)) << "row " << i;
+  }
+}
+
+TEST_P(NanPolicy, NaNInAValueReachesTheQueryBlocksThatVisitItsBlock) {
+  Inputs in;
+  in.v.set(20 * kD + 2, kNaN); // key 20: key block 1 of 16 keys
+  Tensor o = run(in);
+  for (int64_t i = 0; i < kN; ++i)
+    for (int64_t c = 0; c < kD; ++c) {
+      bool reached = i >= 16 && c == 2; // query blocks 1..3 visit block 1
+      if (reached)
+        EXPECT_TRUE(std::isnan(at(o, i, c))) << "row " << i;
+      else
+        EXPECT_TRUE(std::isfinite(at(o, i, c))) << "row " << i << " col " << c;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Targets, NanPolicy, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool> &info) {
+                           return info.param ? "CudaEmulated" : "Cpu";
+                         });
+
+} // namespace
