@@ -370,8 +370,9 @@ def AtticGpuOffload : Pass<"attic-gpu-offload", "::mlir::ModuleOp"> {
       exit and reports through the same runtime function;
     - returned memrefs are copied into fresh host buffers.
 
-    `attic.block_attention` ops are left in place with device operands, for
-    `attic-gpu-block-attention{device-operands=true}`. Every async op is on
+    Tile grids (`scf.parallel` marked `attic.tile_grid`, from
+    `attic-tile-block-attention`) are left in place with device operands,
+    for `attic-gpu-map-tiles`. Every async op is on
     a local token chain that ends in a blocking `gpu.wait`. What cannot be
     offloaded (an allocation inside a loop, a host use of a value computed
     on the device, a reduction `scf.parallel`, a call) is an error naming
