@@ -379,6 +379,8 @@ void writeCsvRow(llvm::raw_ostream &os, const CaseResult &r,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  // Repeated runs reuse freed buffers instead of faulting in fresh pages.
+  attic_retain_heap();
   cl::HideUnrelatedOptions(benchCategory);
   cl::ParseCommandLineOptions(
       argc, argv,

@@ -54,6 +54,10 @@ elif grep -qw avx2 /proc/cpuinfo; then
   export OPENBLAS_CORETYPE=Haswell
 fi
 export KMP_BLOCKTIME=0
+# Both builds with the same heap policy (freed memory stays in the process,
+# as attic_retain_heap sets it in the new build's tools): the comparison is
+# of the compiled code, not of page faults.
+export GLIBC_TUNABLES=glibc.malloc.mmap_threshold=1073741824:glibc.malloc.trim_threshold=1073741824
 
 mkdir -p "$out"
 raw="$out/raw.txt"

@@ -6,7 +6,9 @@
 #                                         included), the CUDA runtime unit tests
 #                                         and the main job's GPU runs
 #   bench/cuda/device.sh bench [ARGS...]  bench/cuda/bench.py ARGS
-#   bench/cuda/device.sh all [ARGS...]    both
+#   bench/cuda/device.sh layouts [ARGS...] bench/cuda/layouts.py ARGS (sliding
+#                                         window and documents vs FlexAttention)
+#   bench/cuda/device.sh all [ARGS...]    tests and bench
 # Logs and results go to $OUT (default ./gpu-out).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -49,5 +51,8 @@ if [[ $mode == tests || $mode == all ]]; then
 fi
 if [[ $mode == bench || $mode == all ]]; then
   python3 bench/cuda/bench.py --out "$out" "$@" || status=1
+fi
+if [[ $mode == layouts ]]; then
+  python3 bench/cuda/layouts.py --out "$out" "$@" || status=1
 fi
 exit $status

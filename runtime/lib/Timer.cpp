@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <ctime>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 extern "C" uint64_t attic_now_ns(void) {
   struct timespec ts;
@@ -26,4 +29,11 @@ extern "C" double attic_median(double *values, size_t n) {
   if (n % 2 == 1)
     return values[n / 2];
   return values[n / 2 - 1] / 2 + values[n / 2] / 2;
+}
+
+extern "C" void attic_retain_heap(void) {
+#ifdef __GLIBC__
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
 }

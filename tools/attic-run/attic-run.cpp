@@ -217,6 +217,8 @@ double defaultTolerance(attic_dtype dtype) {
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "attic: compile and run a function\n");
+  // Repeated runs reuse freed buffers instead of faulting in fresh pages.
+  attic_retain_heap();
   bool onCuda = target == "cuda";
   bool emulated = target == "cuda-emulated";
   if (target != "cpu" && !onCuda && !emulated)

@@ -209,6 +209,14 @@ uint64_t attic_now_ns(void);
  * for n == 0. */
 double attic_median(double *values, size_t n);
 
+/* Makes the C library keep freed heap memory in the process (glibc:
+ * M_MMAP_THRESHOLD and M_TRIM_THRESHOLD of 1 GiB) instead of returning it
+ * to the OS, so that a process that runs compiled code repeatedly (attic-run
+ * --bench, the benchmarks) does not pay a page fault per page of every large
+ * buffer of every call. Process-wide: for tools, not for libraries to call
+ * behind their host's back. No effect where unsupported. */
+void attic_retain_heap(void);
+
 /*===----------------------------------------------------------------------===*
  * Errors reported by compiled code
  *
