@@ -412,4 +412,48 @@ def AtticGpuEmulate : Pass<"attic-gpu-emulate", "::mlir::ModuleOp"> {
   ];
 }
 
+def AtticFail : Pass<"attic-fail", "::mlir::ModuleOp"> {
+  let summary = "Fail with a message (a pipeline's report of a bad option)";
+  let description = [{
+    Emits `message` as an error at the module's location and fails. A
+    pipeline builder that finds a bad option (attic-cuda-pipeline's `chip`,
+    `format`, `block-q`, `block-k`) adds this pass in place of its passes,
+    so that the error reaches the user through the pass manager, at the
+    point where the pipeline runs, with a non-zero exit.
+
+    Example: `attic-opt '--attic-fail=message="chip must be sm_80"'`.
+  }];
+  let options = [
+    Option<"message", "message", "std::string", /*default=*/"\"failed\"",
+           "The error to report">
+  ];
+}
+
+def AtticGpuCheckHost : Pass<"attic-gpu-check-host", "::mlir::ModuleOp"> {
+  let summary = "Reject host code that would compute on the CPU in a CUDA build";
+  let description = [{
+    After `attic-gpu-offload` and `attic-gpu-map-tiles`, the host code of a
+    CUDA build may only move data and keep books: function structure and
+    calls, `gpu` ops, memref allocation, views and metadata, loads and
+    stores of host stack buffers (the offload's error record), `scf.if`
+    and `scf.for`, constants, and integer/index arithmetic. Anything else
+    (a float op, a load of a device buffer, a leftover `scf.parallel`)
+    would run on the CPU, on device memory, and is an error naming the op.
+    Kernels (`gpu.launch` bodies, `gpu.module`) are not checked here.
+    Part of `attic-cuda-pipeline`.
+  }];
+}
+
+def AtticGpuAnnotateKernels : Pass<"attic-gpu-annotate-kernels", "::mlir::ModuleOp"> {
+  let summary = "Give every GPU kernel nvvm.minctasm = 1 (one block per SM at least)";
+  let description = [{
+    Sets `nvvm.minctasm = 1` (PTX `.minnctapersm 1`) on every `gpu.func`
+    kernel that has none. With 128 threads and `.maxntid` alone, ptxas
+    targets 3 blocks per SM on sm_80 (at most 168 registers per thread)
+    and spills the D = 128 tensor-core kernel; one block per SM lets it
+    use the registers it needs without spills. Part of
+    `attic-cuda-pipeline`, after kernel outlining.
+  }];
+}
+
 #endif // ATTIC_PASSES_TD

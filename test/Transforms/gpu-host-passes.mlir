@@ -1,0 +1,48 @@
+// RUN: attic-opt %s --attic-gpu-annotate-kernels | FileCheck %s --check-prefix=ANNOTATE
+// RUN: attic-opt %s --attic-gpu-check-host | FileCheck %s --check-prefix=HOST
+// RUN: not attic-opt %s '--attic-fail=message="bad option x"' 2>&1 | FileCheck %s --check-prefix=FAIL
+
+// FAIL: error: bad option x
+
+// The host moves data and launches kernels: accepted. Kernels get
+// nvvm.minctasm = 1 unless they have their own.
+
+// HOST-LABEL: func.func @host
+// HOST: gpu.launch_func
+
+// ANNOTATE-LABEL: gpu.module @kernels
+// ANNOTATE: gpu.func @k0(%{{.*}}: memref<16xf32>) kernel attributes {nvvm.minctasm = 1 : i32}
+// ANNOTATE: gpu.func @k1() kernel attributes {nvvm.minctasm = 4 : i32}
+// ANNOTATE: gpu.func @helper() {
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k0(%m: memref<16xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %x = memref.load %m[%c0] : memref<16xf32>
+      %y = arith.addf %x, %x : f32
+      memref.store %y, %m[%c0] : memref<16xf32>
+      gpu.return
+    }
+    gpu.func @k1() kernel attributes {nvvm.minctasm = 4 : i32} {
+      gpu.return
+    }
+    gpu.func @helper() {
+      gpu.return
+    }
+  }
+  func.func @host(%arg: memref<16xf32>) -> memref<16xf32> {
+    %c1 = arith.constant 1 : index
+    %n = memref.dim %arg, %c1 : memref<16xf32>
+    %two = arith.muli %n, %c1 : index
+    %t0 = gpu.wait async
+    %dev, %t1 = gpu.alloc async [%t0] () : memref<16xf32>
+    %t2 = gpu.memcpy async [%t1] %dev, %arg : memref<16xf32>, memref<16xf32>
+    %t3 = gpu.launch_func async [%t2] @kernels::@k0 blocks in (%c1, %c1, %c1) threads in (%two, %c1, %c1) args(%dev : memref<16xf32>)
+    %host = memref.alloc() : memref<16xf32>
+    %t4 = gpu.memcpy async [%t3] %host, %dev : memref<16xf32>, memref<16xf32>
+    %t5 = gpu.dealloc async [%t4] %dev : memref<16xf32>
+    gpu.wait [%t5]
+    return %host : memref<16xf32>
+  }
+}
+
