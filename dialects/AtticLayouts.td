@@ -307,7 +307,9 @@ def Attic_BlockedLayoutAttr : Attic_Layout<"BlockedLayout", "blocked"> {
     blocks and `ceil(Nk / size)` key blocks. BigBird's block patterns (a
     window of blocks, global blocks, random blocks) are layouts of this kind.
     Its block visibility is exact when the inner layout's is: every block
-    pair of a rectangle holds an element pair of it.
+    pair of a rectangle holds an element pair of it. The inner layout may
+    not contain `#attic.documents` (its ids are per token, not per block);
+    intersect a blocked layout with the documents instead.
 
     ```mlir
     // BigBird: 3 blocks of 64 around the diagonal, the first block global,

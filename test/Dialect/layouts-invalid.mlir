@@ -56,6 +56,22 @@ func.func @random_count(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v
 
 // -----
 
+func.func @blocked_size(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.blocked size must be >= 1, got 0}}
+  %0 = attic.attention %q, %k, %v layout(#attic.blocked<size = 0, layout = #attic.causal>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @blocked_documents(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %ids: tensor<1x64xi32>) {
+  // expected-error @+1 {{#attic.blocked applies its layout to block indices, but #attic.documents reads per-token ids}}
+  %0 = attic.attention %q, %k, %v layout(#attic.blocked<size = 16, layout = #attic.union<[#attic.causal, #attic.documents<query_ids = 0, key_ids = 0>]>>) layout_operands(%ids : tensor<1x64xi32>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
 func.func @empty_union(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
   // expected-error @+1 {{#attic.union needs at least one layout}}
   %0 = attic.attention %q, %k, %v layout(#attic.union<[]>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>

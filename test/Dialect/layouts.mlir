@@ -38,10 +38,12 @@ func.func @atomic_layouts(%q: tensor<1x2x128x16xf32>, %k: tensor<1x2x128x16xf32>
 // CHECK: attic.attention %{{.*}}, %{{.*}}, %{{.*}} causal layout(#attic.union<[#attic.sinks<count = 4>, #attic.window<left = 63, right = 0>]>)
 // CHECK: layout(#attic.intersect<[#attic.causal, #attic.documents<query_ids = 0, key_ids = 0>]>) layout_operands(%{{.*}} : tensor<2x128xi32>)
 // CHECK: layout(#attic.documents<query_ids = 0, key_ids = 1>) layout_operands(%{{.*}}, %{{.*}} : tensor<2x64xi64>, tensor<2x128xi32>)
+// CHECK: layout(#attic.blocked<size = 32, layout = #attic.union<[#attic.window<left = 1, right = 1>, #attic.global<tokens = [0]>, #attic.random<block = 1, count = 2, seed = 7>]>>)
 func.func @compositions(%q: tensor<2x2x128x16xf32>, %k: tensor<2x2x128x16xf32>, %v: tensor<2x2x128x16xf32>, %ids: tensor<2x128xi32>, %qs: tensor<2x2x64x16xf32>, %qids: tensor<2x64xi64>) {
   %0 = attic.attention %q, %k, %v causal layout(#attic.union<[#attic.sinks<count = 4>, #attic.window<left = 63, right = 0>]>) : tensor<2x2x128x16xf32>, tensor<2x2x128x16xf32>, tensor<2x2x128x16xf32> -> tensor<2x2x128x16xf32>
   %1 = attic.attention %q, %k, %v layout(#attic.intersect<[#attic.causal, #attic.documents<query_ids = 0, key_ids = 0>]>) layout_operands(%ids : tensor<2x128xi32>) : tensor<2x2x128x16xf32>, tensor<2x2x128x16xf32>, tensor<2x2x128x16xf32> -> tensor<2x2x128x16xf32>
   %2 = attic.attention %qs, %k, %v layout(#attic.documents<query_ids = 0, key_ids = 1>) layout_operands(%qids, %ids : tensor<2x64xi64>, tensor<2x128xi32>) : tensor<2x2x64x16xf32>, tensor<2x2x128x16xf32>, tensor<2x2x128x16xf32> -> tensor<2x2x64x16xf32>
+  %3 = attic.attention %q, %k, %v layout(#attic.blocked<size = 32, layout = #attic.union<[#attic.window<left = 1, right = 1>, #attic.global<tokens = [0]>, #attic.random<block = 1, count = 2, seed = 7>]>>) : tensor<2x2x128x16xf32>, tensor<2x2x128x16xf32>, tensor<2x2x128x16xf32> -> tensor<2x2x128x16xf32>
   return
 }
 

@@ -819,6 +819,14 @@ LogicalResult BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitE
     return emitError() << "#attic.blocked size must be >= 1, got " << size;
   if (!layout)
     return emitError() << "#attic.blocked needs a layout";
+  // The inner layout sees block indices; document ids are per token.
+  bool perToken = false;
+  layout.walk([&](DocumentsLayoutAttr) { perToken = true; });
+  if (perToken)
+    return emitError() << "#attic.blocked applies its layout to block "
+                          "indices, but #attic.documents reads per-token ids "
+                          "(combine them outside: #attic.intersect<[#attic."
+                          "documents<...>, #attic.blocked<...>]>)";
   return success();
 }
 
