@@ -47,6 +47,28 @@ std::string attic::resolveCudaToolkit(const CudaPipelineOptions &options) {
   return llvm::sys::fs::can_execute(ptxas) ? path : std::string();
 }
 
+std::string attic::checkCudaBlockSizes(int64_t blockQ, int64_t blockK) {
+  if (blockQ != 16 && blockQ != 32 && blockQ != 64 && blockQ != 128)
+    return "block-q must be 16, 32, 64 or 128 (16 query rows per warp), "
+           "got " +
+           std::to_string(blockQ);
+  if (blockK < 16 || blockK > 128 || blockK % 16)
+    return "block-k must be a multiple of 16 in [16, 128], got " +
+           std::to_string(blockK);
+  return "";
+}
+
+void attic::buildCudaMappingPipeline(OpPassManager &pm, int64_t blockQ,
+                                     int64_t blockK) {
+  // L1 -> L2 on tensors, bufferized as for the CPU.
+  buildBufferizationPipeline(pm, blockQ, blockK);
+  // Device buffers, a kernel per loop nest (the data-movement and reduction
+  // primitives, linalg), the tile loops as the tensor-core kernel where it
+  // applies and a thread per row elsewhere.
+  buildGpuOffloadPipeline(pm, /*tensorCores=*/true);
+  pm.addPass(attic::createAtticGpuCheckHost());
+}
+
 void attic::buildCudaPipeline(OpPassManager &pm,
                               const CudaPipelineOptions &options) {
   std::string chip = options.chip;
@@ -73,27 +95,12 @@ void attic::buildCudaPipeline(OpPassManager &pm,
         "/bin/ptxas is not there; use format=isa or toolkit=PATH"));
     return;
   }
-  if (options.blockQ != 16 && options.blockQ != 32 && options.blockQ != 64 &&
-      options.blockQ != 128) {
-    pm.addPass(optionError(
-        "block-q must be 16, 32, 64 or 128 (16 query rows per warp), got " +
-        std::to_string(options.blockQ)));
+  if (std::string message = checkCudaBlockSizes(options.blockQ, options.blockK);
+      !message.empty()) {
+    pm.addPass(optionError(message));
     return;
   }
-  if (options.blockK < 16 || options.blockK > 128 || options.blockK % 16) {
-    pm.addPass(optionError(
-        "block-k must be a multiple of 16 in [16, 128], got " +
-        std::to_string(options.blockK)));
-    return;
-  }
-
-  // L1 -> L2 on tensors, bufferized as for the CPU.
-  buildBufferizationPipeline(pm, options.blockQ, options.blockK);
-  // Device buffers, a kernel per loop nest (the data-movement and reduction
-  // primitives, linalg), SIMT attention where the tensor-core kernel does
-  // not apply.
-  buildGpuOffloadPipeline(pm, /*tensorCores=*/true);
-  pm.addPass(attic::createAtticGpuCheckHost());
+  buildCudaMappingPipeline(pm, options.blockQ, options.blockK);
   // No canonicalization before outlining: it would hoist the kernel's
   // constants (vectors, f32) out of gpu.launch into kernel arguments.
   pm.addPass(createGpuKernelOutliningPass());

@@ -12,8 +12,11 @@
 // time from CUDA events). --target=cuda-emulated maps the function onto the
 // GPU as attic-cuda-pipeline does (device buffers, a kernel per loop nest,
 // SIMT attention) and runs those kernels as CPU loops (attic-gpu-emulate),
-// which tests the mapping on machines without a GPU. Every failure is one line on stderr and a non-zero
-// exit status.
+// which tests the mapping on machines without a GPU. --target=cuda-simulated
+// runs the CUDA mapping with the tensor-core kernel in a lockstep interpreter
+// of the kernels (attic/Execution/GpuSimulator.h: mma.sync fragments,
+// shuffles, barriers, shared-memory races), slowly. Every failure is one
+// line on stderr and a non-zero exit status.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +24,7 @@
 
 #include "attic/Execution/CpuExecutable.h"
 #include "attic/Execution/CudaExecutable.h"
+#include "attic/Execution/GpuSimulator.h"
 #include "attic/InitAttic.h"
 #include "attic/Reference/Attention.h"
 #include "attic/runtime/Runtime.h"
@@ -81,11 +85,16 @@ static cl::opt<double>
 static cl::opt<unsigned> benchRuns("bench", cl::init(0),
                                    cl::desc("Time N runs, report the median"));
 static cl::opt<std::string> target("target", cl::init("cpu"),
-                                   cl::desc("cpu (default), cuda, or "
+                                   cl::desc("cpu (default), cuda, "
                                             "cuda-emulated (the CUDA "
                                             "pipeline's GPU mapping with its "
                                             "kernels run on the CPU; no GPU "
-                                            "needed)"));
+                                            "needed; SIMT attention), or "
+                                            "cuda-simulated (the CUDA "
+                                            "mapping with the tensor-core "
+                                            "kernel, run in a lockstep "
+                                            "interpreter of the kernels; "
+                                            "slow, for small shapes)"));
 static cl::opt<std::string> cudaPipeline(
     "cuda-pipeline",
     cl::desc("--target=cuda: the textual pass pipeline (default: "
@@ -221,14 +230,19 @@ int main(int argc, char **argv) {
   attic_retain_heap();
   bool onCuda = target == "cuda";
   bool emulated = target == "cuda-emulated";
-  if (target != "cpu" && !onCuda && !emulated)
-    fail("--target=" + target + ": expected cpu, cuda or cuda-emulated");
+  bool simulated = target == "cuda-simulated";
+  if (target != "cpu" && !onCuda && !emulated && !simulated)
+    fail("--target=" + target +
+         ": expected cpu, cuda, cuda-emulated or cuda-simulated");
+  if (simulated && benchRuns > 0)
+    fail("--bench does not apply to --target=cuda-simulated (an interpreter's "
+         "time says nothing about the GPU)");
   if (!onCuda && cudaPipeline.getNumOccurrences())
     fail("--cuda-pipeline needs --target=cuda");
   for (cl::Option *cpuOnly : std::initializer_list<cl::Option *>{
            &threads, &sequential, &vectorWidth, &registerRows,
            &registerChunks})
-    if (onCuda && cpuOnly->getNumOccurrences())
+    if ((onCuda || simulated) && cpuOnly->getNumOccurrences())
       fail("--" + cpuOnly->ArgStr + " applies to --target=cpu only");
   if (blockQ <= 0 || blockK <= 0 || blockQ > 1024 || blockK > 1024)
     fail("--block-q and --block-k must be in [1, 1024]");
@@ -380,7 +394,13 @@ int main(int argc, char **argv) {
   uint64_t compileStart = attic_now_ns();
   std::unique_ptr<attic::CpuExecutable> executable;
   std::unique_ptr<attic::CudaExecutable> cudaExecutable;
-  if (onCuda) {
+  std::unique_ptr<attic::SimulatedCudaExecutable> simulatedExecutable;
+  if (simulated) {
+    simulatedExecutable = attic::SimulatedCudaExecutable::compile(
+        *compiled, entry, blockQ, blockK, error);
+    if (!simulatedExecutable)
+      fail(error);
+  } else if (onCuda) {
     std::string pipeline =
         cudaPipeline.getNumOccurrences()
             ? cudaPipeline.getValue()
@@ -404,11 +424,15 @@ int main(int argc, char **argv) {
                              cudaDevice.computeMajor, cudaDevice.computeMinor,
                              cudaChip)
                    .str()
-             : std::string(emulated ? "the CPU (CUDA mapping, emulated)"
-                                    : "the CPU");
+             : std::string(emulated    ? "the CPU (CUDA mapping, emulated)"
+                           : simulated ? "a simulated GPU (CUDA mapping, "
+                                         "kernels interpreted in lockstep)"
+                                       : "the CPU");
   llvm::outs() << llvm::formatv("@{0}: compiled for {1} in {2:f2} s\n", entry,
                                 deviceText, compileSeconds);
   auto runCompiled = [&](SmallVectorImpl<attic_tensor> &results) {
+    if (simulated)
+      return simulatedExecutable->run(inputs.pointers(), results, error);
     return onCuda ? cudaExecutable->run(inputs.pointers(), results, error)
                   : executable->run(inputs.pointers(), results, error);
   };
@@ -420,8 +444,17 @@ int main(int argc, char **argv) {
       fail(error);
     outputs.tensors.assign(results.begin(), results.end());
   }
-  attic::HeapStats heap = onCuda ? attic::HeapStats{}
-                                 : executable->lastHeapStats();
+  attic::HeapStats heap = (onCuda || simulated)
+                               ? attic::HeapStats{}
+                               : executable->lastHeapStats();
+  if (simulated) {
+    attic::SimulationStats stats = simulatedExecutable->lastRunStats();
+    llvm::outs() << llvm::formatv(
+        "simulated: {0} launches, {1} blocks, {2} mma.sync, {3} barriers, "
+        "{4} thread-ops\n",
+        stats.launches, stats.blocks, stats.mmas, stats.barriers,
+        stats.threadOps);
+  }
   uint64_t outputBytes = 0;
   for (const attic_tensor &t : outputs.tensors)
     outputBytes += t.nbytes;
@@ -502,7 +535,7 @@ int main(int argc, char **argv) {
     }
   }
   double mib = 1.0 / (1024.0 * 1024.0);
-  if (!onCuda)
+  if (!onCuda && !simulated)
     llvm::outs() << llvm::formatv(
       "heap: peak {0:f2} MiB allocated by the compiled code besides its "
       "outputs ({1:f2} MiB of outputs)\n",

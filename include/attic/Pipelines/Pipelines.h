@@ -107,13 +107,26 @@ struct CudaPipelineOptions
       llvm::cl::init(128)};
 };
 
+/// attic-cuda-pipeline's rule for tile sizes (the tensor-core kernel's warp
+/// and fragment shapes): "" when block-q is 16, 32, 64 or 128 and block-k a
+/// multiple of 16 in [16, 128], else the message that says why not.
+std::string checkCudaBlockSizes(int64_t blockQ, int64_t blockK);
+
+/// The GPU mapping of attic-cuda-pipeline, before kernel outlining:
+/// buildBufferizationPipeline, buildGpuOffloadPipeline with tensor cores,
+/// attic-gpu-check-host. Its output (host code that moves data and
+/// launches gpu.launch kernels on device buffers) is what the rest of
+/// attic-cuda-pipeline compiles to NVVM and PTX, and what the GPU simulator
+/// (attic/Execution/GpuSimulator.h) runs.
+void buildCudaMappingPipeline(mlir::OpPassManager &pm, int64_t blockQ,
+                              int64_t blockK);
+
 /// attic ops on tensors -> host code in the LLVM dialect that calls the
 /// mgpu* functions of MLIR 22's gpu-to-llvm (stream, alloc, memcpy, launch,
 /// free) plus a gpu.binary holding the kernels: attic-decompose, one-shot
 /// bufferization, buffer deallocation (buildBufferizationPipeline), the GPU
 /// mapping (buildGpuOffloadPipeline: device buffers, a kernel per loop nest,
-/// SIMT attention where the tensor-core kernel does not apply),
-/// attic-gpu-block-attention on the device buffers, a check
+/// the tile loops as the tensor-core kernel or a thread per row), a check
 /// that nothing but data movement is left on the host, gpu-kernel-outlining,
 /// nvvm-attach-target, nvgpu/gpu to NVVM, host to LLVM, gpu-module-to-binary.
 /// Bad options and compute left on the host are errors.

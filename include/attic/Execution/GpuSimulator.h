@@ -1,0 +1,100 @@
+//===- GpuSimulator.h - run attic's CUDA mapping without a GPU ----*- C++ -*-===//
+//
+// attic-run --target=cuda-simulated. The CUDA pipeline's kernels cannot run
+// on a machine without a GPU, and attic-gpu-emulate runs only kernels whose
+// threads do not communicate (the SIMT mapping). The simulator runs the
+// output of the CUDA mapping (buildCudaMappingPipeline: host code that moves
+// data and launches gpu.launch kernels, the tensor-core kernel included) in
+// an interpreter that executes the threads of a thread block in lockstep:
+//
+//   - every SSA value has one copy per thread; scf.if and scf.for run their
+//     regions for the threads whose condition holds (divergence is masked);
+//   - nvgpu.mma.sync / nvvm.mma.sync (m16n8k16) gather the fragments of the
+//     32 lanes of a warp through the PTX ISA's fragment layouts, multiply in
+//     double and round the f32 accumulators once;
+//   - gpu.shuffle reads the source lane's value, and fails unless all 32
+//     lanes of the warp take part; gpu.barrier fails unless every thread of
+//     the block reaches it (a barrier in divergent code is undefined on the
+//     GPU);
+//   - shared memory is checked for races: a read or write of a byte that
+//     another thread wrote, or a write of a byte that another thread read,
+//     since the last barrier is an error (lockstep execution would hide a
+//     missing barrier otherwise);
+//   - every memory access is bounds-checked, device and shared buffers start
+//     as NaN bytes (0xff), and use after gpu.dealloc is an error;
+//   - ex2.approx.ftz.f32 (the kernel's inline asm) is exp2 with subnormals
+//     flushed; other inline asm is an error, as is any op the interpreter
+//     does not know.
+//
+// It checks what the GPU kernels compute, not how fast: an interpreter, some
+// microseconds per op and thread, meant for small shapes in tests.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTIC_EXECUTION_GPUSIMULATOR_H
+#define ATTIC_EXECUTION_GPUSIMULATOR_H
+
+#include "attic/Execution/CpuExecutable.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <memory>
+#include <string>
+
+namespace attic {
+
+/// Counts of the last simulated run.
+struct SimulationStats {
+  int64_t launches = 0;     // gpu.launch ops executed
+  int64_t blocks = 0;       // thread blocks run
+  int64_t threadOps = 0;    // ops executed, summed over threads
+  int64_t mmas = 0;         // warp-level mma.sync ops
+  int64_t barriers = 0;     // block-level gpu.barrier ops
+};
+
+class SimulatedCudaExecutable {
+public:
+  ~SimulatedCudaExecutable();
+
+  /// Lowers a clone of `module` with buildCudaMappingPipeline (tile sizes
+  /// as attic-cuda-pipeline takes them; checkCudaBlockSizes) and keeps the
+  /// result for `run`. Fails with a one-line message.
+  static std::unique_ptr<SimulatedCudaExecutable>
+  compile(mlir::ModuleOp module, llvm::StringRef entry, int64_t blockQ,
+          int64_t blockK, std::string &error);
+
+  /// Takes `lowered` as it is (already in the form of the CUDA mapping: a
+  /// function on memrefs whose kernels are gpu.launch ops), for tests of
+  /// the simulator itself. Its signature is read from the memref types.
+  static std::unique_ptr<SimulatedCudaExecutable>
+  fromLowered(mlir::OwningOpRef<mlir::ModuleOp> lowered, llvm::StringRef entry,
+              std::string &error);
+
+  const EntrySignature &signature() const { return signature_; }
+
+  /// Runs the entry function on copies of `inputs`; outputs are fresh
+  /// tensors owned by the caller. Fails with a one-line message naming the
+  /// op, its location and (in a kernel) the block and thread, or with the
+  /// first error the simulated code reported to the runtime.
+  mlir::LogicalResult run(llvm::ArrayRef<const attic_tensor *> inputs,
+                          llvm::SmallVectorImpl<attic_tensor> &outputs,
+                          std::string &error);
+
+  SimulationStats lastRunStats() const { return stats_; }
+
+  /// The lowered module (for dumps in tests).
+  mlir::ModuleOp module() { return *lowered_; }
+
+private:
+  SimulatedCudaExecutable() = default;
+
+  mlir::OwningOpRef<mlir::ModuleOp> lowered_;
+  std::string entry_;
+  EntrySignature signature_;
+  SimulationStats stats_;
+};
+
+} // namespace attic
+
+#endif // ATTIC_EXECUTION_GPUSIMULATOR_H

@@ -1,0 +1,2535 @@
+//===- GpuSimulator.cpp - a lockstep interpreter for the CUDA mapping -*- C++ -*-===//
+//
+// See include/attic/Execution/GpuSimulator.h for what it checks. The
+// interpreter walks the IR of the CUDA mapping's output directly:
+//
+//   Frame     the values of one scope: the host function (1 thread) or a
+//             thread block (T threads, each SSA value T copies); a kernel's
+//             frame falls back to the host frame for values defined outside
+//             gpu.launch (uniform);
+//   Mask      the threads that execute a region (scf.if, scf.for and
+//             scf.while narrow it where threads diverge);
+//   Val       one thread's copy of a value: its scalars (a vector or an LLVM
+//             struct flattened, floats as doubles holding a value of the
+//             element type exactly, integers as their bits), or a memref
+//             view;
+//   Buffer    bytes in the layout the GPU would have (f16 as 2 bytes, ...),
+//             so that loads of vectors and bitcasts see real bit patterns.
+//
+// The mma.sync fragment layouts below are transcribed from the PTX ISA
+// ("Matrix Fragments for mma.m16n8k16 with floating point type"), not from
+// attic's kernel code, so that the simulator checks the kernel against the
+// hardware's definition.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attic/Execution/GpuSimulator.h"
+
+#include "attic/InitAttic.h"
+#include "attic/Pipelines/Pipelines.h"
+#include "attic/runtime/Runtime.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Pass/PassManager.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <limits>
+
+using namespace mlir;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Values
+//===----------------------------------------------------------------------===//
+
+/// One scalar: floats as a double that holds a value of the element type
+/// exactly, integers (and index) as their bits, zero-extended from their
+/// width.
+union Elem {
+  double f;
+  uint64_t i;
+};
+
+struct Buffer {
+  std::vector<uint8_t> bytes;
+  std::string what; // "a device buffer", "shared memory", ...
+  bool freed = false;
+  /// Shared memory: who read and wrote each byte since the last barrier.
+  struct Access {
+    uint64_t writeEpoch = 0, readEpoch = 0;
+    int32_t writer = -1, reader = -1; // reader -2: several threads
+  };
+  std::vector<Access> access;
+  bool shared() const { return !access.empty(); }
+};
+
+/// A memref view: element offset, sizes and strides (in elements of
+/// `elemType`, which may itself be a vector type) into a buffer.
+struct MemRefVal {
+  Buffer *buffer = nullptr;
+  Type elemType;
+  int64_t elemBytes = 0;
+  int64_t offset = 0;
+  SmallVector<int64_t, 4> sizes, strides;
+};
+
+struct Val {
+  SmallVector<Elem, 4> e;
+  MemRefVal *memref = nullptr;
+};
+
+using Mask = SmallVector<int32_t>;
+
+unsigned intWidth(Type t) {
+  if (t.isIndex())
+    return 64;
+  return cast<IntegerType>(t).getWidth();
+}
+
+uint64_t truncBits(uint64_t v, unsigned w) {
+  return w >= 64 ? v : v & ((uint64_t(1) << w) - 1);
+}
+
+int64_t signedOf(uint64_t v, unsigned w) {
+  if (w >= 64)
+    return static_cast<int64_t>(v);
+  uint64_t m = uint64_t(1) << (w - 1);
+  return static_cast<int64_t>((truncBits(v, w) ^ m) - m);
+}
+
+/// `x` rounded to the float type `t` (to nearest even).
+double roundTo(Type t, double x) {
+  if (t.isF64())
+    return x;
+  if (t.isF32())
+    return static_cast<double>(static_cast<float>(x));
+  if (t.isF16())
+    return attic_f16_to_f32(attic_f64_to_f16(x));
+  if (t.isBF16())
+    return attic_bf16_to_f32(attic_f64_to_bf16(x));
+  return x;
+}
+
+/// Scalar element type of a scalar, vector or (the first field of an) LLVM
+/// struct or array type.
+Type scalarType(Type t, int64_t index = 0) {
+  if (auto v = dyn_cast<VectorType>(t))
+    return v.getElementType();
+  if (auto s = dyn_cast<LLVM::LLVMStructType>(t)) {
+    for (Type field : s.getBody()) {
+      int64_t n = 1;
+      if (auto a = dyn_cast<LLVM::LLVMArrayType>(field))
+        n = a.getNumElements();
+      if (index < n)
+        return scalarType(field, index);
+      index -= n;
+    }
+    return Type();
+  }
+  if (auto a = dyn_cast<LLVM::LLVMArrayType>(t))
+    return scalarType(a.getElementType());
+  return t;
+}
+
+/// Number of scalars of a value of type `t`.
+int64_t scalarCount(Type t) {
+  if (auto v = dyn_cast<VectorType>(t))
+    return v.getNumElements();
+  if (auto s = dyn_cast<LLVM::LLVMStructType>(t)) {
+    int64_t n = 0;
+    for (Type field : s.getBody())
+      n += scalarCount(field);
+    return n;
+  }
+  if (auto a = dyn_cast<LLVM::LLVMArrayType>(t))
+    return a.getNumElements() * scalarCount(a.getElementType());
+  return 1;
+}
+
+/// Bytes of one scalar of type `t` in memory (i1: one byte).
+int64_t scalarBytes(Type t) {
+  if (auto f = dyn_cast<FloatType>(t))
+    return f.getWidth() / 8;
+  if (t.isIndex())
+    return 8;
+  if (auto i = dyn_cast<IntegerType>(t))
+    return (i.getWidth() + 7) / 8;
+  return 0;
+}
+
+/// Bytes of one memref element (a scalar or a vector of scalars).
+int64_t elementBytes(Type t) {
+  if (auto v = dyn_cast<VectorType>(t))
+    return v.getNumElements() * scalarBytes(v.getElementType());
+  return scalarBytes(t);
+}
+
+void storeScalar(Type t, Elem e, uint8_t *p) {
+  if (t.isF64()) {
+    std::memcpy(p, &e.f, 8);
+  } else if (t.isF32()) {
+    float f = static_cast<float>(e.f);
+    std::memcpy(p, &f, 4);
+  } else if (t.isF16()) {
+    uint16_t h = attic_f64_to_f16(e.f);
+    std::memcpy(p, &h, 2);
+  } else if (t.isBF16()) {
+    uint16_t h = attic_f64_to_bf16(e.f);
+    std::memcpy(p, &h, 2);
+  } else {
+    std::memcpy(p, &e.i, scalarBytes(t)); // little endian
+  }
+}
+
+Elem loadScalar(Type t, const uint8_t *p) {
+  Elem e;
+  e.i = 0;
+  if (t.isF64()) {
+    std::memcpy(&e.f, p, 8);
+  } else if (t.isF32()) {
+    float f;
+    std::memcpy(&f, p, 4);
+    e.f = f;
+  } else if (t.isF16()) {
+    uint16_t h;
+    std::memcpy(&h, p, 2);
+    e.f = attic_f16_to_f32(h);
+  } else if (t.isBF16()) {
+    uint16_t h;
+    std::memcpy(&h, p, 2);
+    e.f = attic_bf16_to_f32(h);
+  } else {
+    std::memcpy(&e.i, p, scalarBytes(t));
+    e.i = truncBits(e.i, intWidth(t));
+  }
+  return e;
+}
+
+/// The bytes of a value's scalars (each of its own type), for bitcasts.
+SmallVector<uint8_t> toBytes(Type t, const Val &v) {
+  SmallVector<uint8_t> bytes;
+  for (int64_t i = 0, n = scalarCount(t); i < n; ++i) {
+    Type s = scalarType(t, i);
+    size_t at = bytes.size();
+    bytes.resize(at + scalarBytes(s));
+    storeScalar(s, v.e[i], bytes.data() + at);
+  }
+  return bytes;
+}
+
+Val fromBytes(Type t, ArrayRef<uint8_t> bytes) {
+  Val v;
+  size_t at = 0;
+  for (int64_t i = 0, n = scalarCount(t); i < n; ++i) {
+    Type s = scalarType(t, i);
+    v.e.push_back(loadScalar(s, bytes.data() + at));
+    at += scalarBytes(s);
+  }
+  return v;
+}
+
+Elem floatElem(double f) {
+  Elem e;
+  e.f = f;
+  return e;
+}
+Elem intElem(uint64_t i) {
+  Elem e;
+  e.i = i;
+  return e;
+}
+
+//===----------------------------------------------------------------------===//
+// Frames
+//===----------------------------------------------------------------------===//
+
+struct Frame {
+  Frame *parent = nullptr;
+  int32_t threads = 1;
+  llvm::DenseMap<Value, std::vector<Val>> values;
+
+  /// Thread t's copy of `v` (the only copy where it is uniform), or null.
+  const Val *find(Value v, int32_t t) const {
+    for (const Frame *f = this; f; f = f->parent) {
+      auto it = f->values.find(v);
+      if (it != f->values.end())
+        return &it->second[f->threads == 1 ? 0 : t];
+    }
+    return nullptr;
+  }
+  /// The copies of `v` in this frame, for writing (existing copies of
+  /// threads outside the mask are kept).
+  std::vector<Val> &slot(Value v) {
+    std::vector<Val> &s = values[v];
+    if (s.size() != static_cast<size_t>(threads))
+      s.resize(threads);
+    return s;
+  }
+};
+
+/// Thread block context of a kernel.
+struct BlockContext {
+  int64_t blockId[3] = {0, 0, 0};
+  int64_t blockDim[3] = {1, 1, 1};
+  int64_t gridDim[3] = {1, 1, 1};
+  uint64_t epoch = 1; // shared-memory epoch: barriers passed + 1
+};
+
+//===----------------------------------------------------------------------===//
+// The interpreter
+//===----------------------------------------------------------------------===//
+
+class Interpreter {
+public:
+  Interpreter(ModuleOp module, attic::SimulationStats &stats)
+      : module(module), stats(stats) {}
+
+  LogicalResult call(func::FuncOp func, ArrayRef<MemRefVal *> args,
+                     SmallVectorImpl<MemRefVal *> &results);
+  MemRefVal *newBuffer(Type elemType, ArrayRef<int64_t> sizes,
+                       StringRef what, bool shared = false);
+  std::string error;
+
+private:
+  ModuleOp module;
+  attic::SimulationStats &stats;
+  std::deque<std::unique_ptr<Buffer>> buffers;
+  std::deque<MemRefVal> views;
+  llvm::DenseMap<Operation *, MemRefVal *> globals;
+  BlockContext *block = nullptr; // set while a kernel runs
+  /// Budget of thread-ops per run: a kernel that never ends is an error,
+  /// not a hang.
+  int64_t budget = int64_t(1) << 36;
+
+  // Errors ----------------------------------------------------------------
+  LogicalResult fail(Operation *op, const Twine &message, int32_t thread = -1);
+
+  // Values ----------------------------------------------------------------
+  const Val &get(Frame &f, Value v, int32_t t) {
+    const Val *val = f.find(v, t);
+    assert(val && "value used before its definition");
+    return *val;
+  }
+  int64_t getIndex(Frame &f, Value v, int32_t t) {
+    return signedOf(get(f, v, t).e[0].i, intWidth(v.getType()));
+  }
+  int64_t foldIndex(Frame &f, OpFoldResult r, int32_t t) {
+    if (auto attr = dyn_cast<Attribute>(r))
+      return cast<IntegerAttr>(attr).getInt();
+    return getIndex(f, cast<Value>(r), t);
+  }
+  MemRefVal *newView(const MemRefVal &v) {
+    views.push_back(v);
+    return &views.back();
+  }
+
+  // Execution ------------------------------------------------------------
+  LogicalResult execBlock(Block &b, Frame &f, const Mask &m,
+                          Operation *&terminator);
+  LogicalResult execOp(Operation *op, Frame &f, const Mask &m);
+  LogicalResult execFor(scf::ForOp op, Frame &f, const Mask &m);
+  LogicalResult execIf(scf::IfOp op, Frame &f, const Mask &m);
+  LogicalResult execWhile(scf::WhileOp op, Frame &f, const Mask &m);
+  LogicalResult execLaunch(gpu::LaunchOp op, Frame &f);
+  LogicalResult execArith(Operation *op, Frame &f, const Mask &m);
+  LogicalResult execMath(Operation *op, Frame &f, const Mask &m);
+  LogicalResult execVector(Operation *op, Frame &f, const Mask &m);
+  LogicalResult execMemRef(Operation *op, Frame &f, const Mask &m);
+  LogicalResult execGpu(Operation *op, Frame &f, const Mask &m);
+  LogicalResult execLLVM(Operation *op, Frame &f, const Mask &m);
+  LogicalResult execMma(Operation *op, Frame &f, const Mask &m);
+  LogicalResult execShuffle(gpu::ShuffleOp op, Frame &f, const Mask &m);
+  LogicalResult execAffine(Operation *op, Frame &f, const Mask &m);
+
+  // Memory ---------------------------------------------------------------
+  /// Byte address of element `indices` of `view` (bounds-checked); `count`
+  /// consecutive elements along the last dim.
+  FailureOr<uint8_t *> address(Operation *op, const MemRefVal &view,
+                               ArrayRef<int64_t> indices, int64_t count,
+                               int32_t t);
+  LogicalResult track(Operation *op, Buffer *buffer, uint8_t *p, int64_t n,
+                      bool write, int32_t t);
+  Val loadElements(const MemRefVal &view, uint8_t *p, int64_t count);
+  void storeElements(const MemRefVal &view, uint8_t *p, const Val &v);
+  FailureOr<MemRefVal *> allocate(Operation *op, MemRefType type,
+                                  ValueRange dynamicSizes, Frame &f,
+                                  int32_t t, StringRef what);
+  LogicalResult copy(Operation *op, const MemRefVal &dst,
+                     const MemRefVal &src);
+};
+
+LogicalResult Interpreter::fail(Operation *op, const Twine &message,
+                                int32_t thread) {
+  if (!error.empty()) // the first error is the one reported
+    return failure();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "'" << op->getName() << "' at " << op->getLoc() << ": " << message;
+  if (block) {
+    os << " (block (" << block->blockId[0] << ", " << block->blockId[1] << ", "
+       << block->blockId[2] << ")";
+    if (thread >= 0)
+      os << ", thread " << thread;
+    os << ")";
+  }
+  if (error.empty())
+    error = text;
+  return failure();
+}
+
+MemRefVal *Interpreter::newBuffer(Type elemType, ArrayRef<int64_t> sizes,
+                                  StringRef what, bool shared) {
+  auto buffer = std::make_unique<Buffer>();
+  int64_t n = 1;
+  for (int64_t s : sizes)
+    n *= s;
+  int64_t bytes = n * elementBytes(elemType);
+  // Uninitialized memory reads as NaN (0xff bytes) in every float type.
+  buffer->bytes.assign(bytes, 0xff);
+  if (shared)
+    buffer->access.resize(bytes);
+  buffer->what = what.str();
+  MemRefVal view;
+  view.buffer = buffer.get();
+  view.elemType = elemType;
+  view.elemBytes = elementBytes(elemType);
+  view.sizes.assign(sizes.begin(), sizes.end());
+  view.strides.resize(sizes.size());
+  int64_t stride = 1;
+  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+    view.strides[d] = stride;
+    stride *= sizes[d];
+  }
+  buffers.push_back(std::move(buffer));
+  return newView(view);
+}
+
+FailureOr<uint8_t *> Interpreter::address(Operation *op, const MemRefVal &view,
+                                          ArrayRef<int64_t> indices,
+                                          int64_t count, int32_t t) {
+  if (view.buffer->freed)
+    return fail(op, "accesses " + view.buffer->what + " after it was freed",
+                t);
+  if (indices.size() != view.sizes.size())
+    return fail(op, "index count does not match the memref rank", t);
+  int64_t offset = view.offset;
+  for (size_t d = 0; d < indices.size(); ++d) {
+    int64_t extent = d + 1 == indices.size() ? count : 1;
+    if (indices[d] < 0 || indices[d] + extent > view.sizes[d]) {
+      std::string where;
+      llvm::raw_string_ostream os(where);
+      os << "index " << indices[d];
+      if (extent > 1)
+        os << " (+" << extent << " elements)";
+      os << " of dim " << d << " is out of bounds [0, " << view.sizes[d]
+         << ") of " << view.buffer->what;
+      return fail(op, where, t);
+    }
+    offset += indices[d] * view.strides[d];
+  }
+  if (count > 1 && !view.sizes.empty() && view.strides.back() != 1)
+    return fail(op, "vector access of a memref with a non-unit inner stride",
+                t);
+  int64_t byte = offset * view.elemBytes;
+  if (byte < 0 ||
+      byte + count * view.elemBytes >
+          static_cast<int64_t>(view.buffer->bytes.size()))
+    return fail(op, "access outside " + view.buffer->what, t);
+  return view.buffer->bytes.data() + byte;
+}
+
+LogicalResult Interpreter::track(Operation *op, Buffer *buffer, uint8_t *p,
+                                 int64_t n, bool write, int32_t t) {
+  if (!buffer->shared() || !block)
+    return success();
+  uint64_t epoch = block->epoch;
+  size_t first = p - buffer->bytes.data();
+  for (size_t i = first; i < first + n; ++i) {
+    Buffer::Access &a = buffer->access[i];
+    if (a.writeEpoch == epoch && a.writer != t)
+      return fail(op,
+                  Twine(write ? "writes" : "reads") + " byte " + Twine(i) +
+                      " of " + buffer->what + " that thread " +
+                      Twine(a.writer) +
+                      " wrote since the last barrier (a race)",
+                  t);
+    if (write) {
+      if (a.readEpoch == epoch && a.reader != t)
+        return fail(op,
+                    "writes byte " + Twine(i) + " of " + buffer->what +
+                        " that " +
+                        (a.reader == -2 ? Twine("other threads")
+                                        : "thread " + Twine(a.reader)) +
+                        " read since the last barrier (a race)",
+                    t);
+      a.writeEpoch = epoch;
+      a.writer = t;
+    } else if (a.readEpoch != epoch) {
+      a.readEpoch = epoch;
+      a.reader = t;
+    } else if (a.reader != t) {
+      a.reader = -2;
+    }
+  }
+  return success();
+}
+
+Val Interpreter::loadElements(const MemRefVal &view, uint8_t *p,
+                              int64_t count) {
+  Val v;
+  Type s = scalarType(view.elemType);
+  int64_t perElement = scalarCount(view.elemType);
+  int64_t bytes = scalarBytes(s);
+  for (int64_t i = 0; i < count * perElement; ++i)
+    v.e.push_back(loadScalar(s, p + i * bytes));
+  return v;
+}
+
+void Interpreter::storeElements(const MemRefVal &view, uint8_t *p,
+                                const Val &v) {
+  Type s = scalarType(view.elemType);
+  int64_t bytes = scalarBytes(s);
+  for (size_t i = 0; i < v.e.size(); ++i)
+    storeScalar(s, v.e[i], p + i * bytes);
+}
+
+FailureOr<MemRefVal *> Interpreter::allocate(Operation *op, MemRefType type,
+                                             ValueRange dynamicSizes, Frame &f,
+                                             int32_t t, StringRef what) {
+  if (!type.getLayout().isIdentity())
+    return fail(op, "allocations with a non-identity layout are not simulated");
+  SmallVector<int64_t> sizes;
+  unsigned next = 0;
+  for (int64_t s : type.getShape()) {
+    if (ShapedType::isDynamic(s))
+      s = getIndex(f, dynamicSizes[next++], t);
+    if (s < 0)
+      return fail(op, "negative allocation size " + Twine(s), t);
+    sizes.push_back(s);
+  }
+  int64_t n = elementBytes(type.getElementType());
+  for (int64_t s : sizes)
+    if (s && n > (int64_t(1) << 34) / s)
+      return fail(op, "allocation larger than 16 GiB", t);
+    else
+      n *= s;
+  if (!elementBytes(type.getElementType()))
+    return fail(op, "element type is not simulated", t);
+  return newBuffer(type.getElementType(), sizes, what);
+}
+
+LogicalResult Interpreter::copy(Operation *op, const MemRefVal &dst,
+                                const MemRefVal &src) {
+  if (dst.sizes != src.sizes || dst.elemBytes != src.elemBytes)
+    return fail(op, "copy between memrefs of different shapes");
+  if (dst.buffer->freed || src.buffer->freed)
+    return fail(op, "copies a buffer after it was freed");
+  int64_t rank = dst.sizes.size();
+  int64_t n = 1;
+  for (int64_t s : dst.sizes)
+    n *= s;
+  SmallVector<int64_t> index(rank, 0);
+  for (int64_t i = 0; i < n; ++i) {
+    FailureOr<uint8_t *> d = address(op, dst, index, 1, -1);
+    FailureOr<uint8_t *> s = address(op, src, index, 1, -1);
+    if (failed(d) || failed(s))
+      return failure();
+    std::memmove(*d, *s, dst.elemBytes);
+    for (int64_t k = rank - 1; k >= 0; --k) {
+      if (++index[k] < dst.sizes[k])
+        break;
+      index[k] = 0;
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+LogicalResult Interpreter::execBlock(Block &b, Frame &f, const Mask &m,
+                                     Operation *&terminator) {
+  terminator = nullptr;
+  for (Operation &op : b) {
+    if (op.hasTrait<OpTrait::IsTerminator>()) {
+      terminator = &op;
+      return success();
+    }
+    if (failed(execOp(&op, f, m)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult Interpreter::execFor(scf::ForOp op, Frame &f, const Mask &m) {
+  Block &body = *op.getBody();
+  unsigned n = op.getNumRegionIterArgs();
+  unsigned w = intWidth(op.getInductionVar().getType());
+  bool isUnsigned = op.getUnsignedCmp();
+  int32_t T = f.threads;
+  std::vector<Val> iv(T);
+  std::vector<SmallVector<Val, 4>> carried(T);
+  for (int32_t t : m) {
+    iv[t] = get(f, op.getLowerBound(), t);
+    for (Value init : op.getInitArgs())
+      carried[t].push_back(get(f, init, t));
+    int64_t step = signedOf(get(f, op.getStep(), t).e[0].i, w);
+    if (step <= 0)
+      return fail(op, "step " + Twine(step) + " is not positive", t);
+  }
+  Mask active = m;
+  while (true) {
+    Mask next;
+    for (int32_t t : active) {
+      uint64_t i = iv[t].e[0].i;
+      uint64_t ub = get(f, op.getUpperBound(), t).e[0].i;
+      bool more = isUnsigned ? truncBits(i, w) < truncBits(ub, w)
+                             : signedOf(i, w) < signedOf(ub, w);
+      if (more)
+        next.push_back(t);
+    }
+    if (next.empty())
+      break;
+    active = std::move(next);
+    {
+      std::vector<Val> &ivSlot = f.slot(op.getInductionVar());
+      for (int32_t t : active)
+        ivSlot[t] = iv[t];
+    }
+    for (unsigned a = 0; a < n; ++a) {
+      std::vector<Val> &s = f.slot(op.getRegionIterArgs()[a]);
+      for (int32_t t : active)
+        s[t] = carried[t][a];
+    }
+    Operation *terminator;
+    if (failed(execBlock(body, f, active, terminator)))
+      return failure();
+    for (int32_t t : active) {
+      for (unsigned a = 0; a < n; ++a)
+        carried[t][a] = get(f, terminator->getOperand(a), t);
+      uint64_t step = get(f, op.getStep(), t).e[0].i;
+      iv[t].e[0].i = truncBits(iv[t].e[0].i + step, w);
+    }
+  }
+  for (unsigned a = 0; a < n; ++a) {
+    std::vector<Val> &s = f.slot(op.getResult(a));
+    for (int32_t t : m)
+      s[t] = carried[t][a];
+  }
+  return success();
+}
+
+LogicalResult Interpreter::execIf(scf::IfOp op, Frame &f, const Mask &m) {
+  Mask thenMask, elseMask;
+  for (int32_t t : m)
+    (get(f, op.getCondition(), t).e[0].i ? thenMask : elseMask).push_back(t);
+  unsigned n = op.getNumResults();
+  std::vector<SmallVector<Val, 4>> results(f.threads);
+  for (auto [region, mask] :
+       {std::make_pair(&op.getThenRegion(), &thenMask),
+        std::make_pair(&op.getElseRegion(), &elseMask)}) {
+    if (mask->empty() || region->empty())
+      continue;
+    Operation *terminator;
+    if (failed(execBlock(region->front(), f, *mask, terminator)))
+      return failure();
+    for (int32_t t : *mask)
+      for (unsigned r = 0; r < n; ++r)
+        results[t].push_back(get(f, terminator->getOperand(r), t));
+  }
+  for (unsigned r = 0; r < n; ++r) {
+    std::vector<Val> &s = f.slot(op.getResult(r));
+    for (int32_t t : m)
+      s[t] = results[t][r];
+  }
+  return success();
+}
+
+LogicalResult Interpreter::execWhile(scf::WhileOp op, Frame &f, const Mask &m) {
+  Block &before = op.getBefore().front();
+  Block &after = op.getAfter().front();
+  std::vector<SmallVector<Val, 4>> args(f.threads), results(f.threads);
+  for (int32_t t : m)
+    for (Value init : op.getInits())
+      args[t].push_back(get(f, init, t));
+  Mask active = m;
+  while (!active.empty()) {
+    for (unsigned a = 0; a < before.getNumArguments(); ++a) {
+      std::vector<Val> &s = f.slot(before.getArgument(a));
+      for (int32_t t : active)
+        s[t] = args[t][a];
+    }
+    Operation *terminator;
+    if (failed(execBlock(before, f, active, terminator)))
+      return failure();
+    auto condition = cast<scf::ConditionOp>(terminator);
+    Mask next;
+    for (int32_t t : active) {
+      SmallVector<Val, 4> forwarded;
+      for (Value v : condition.getArgs())
+        forwarded.push_back(get(f, v, t));
+      if (get(f, condition.getCondition(), t).e[0].i) {
+        args[t] = std::move(forwarded);
+        next.push_back(t);
+      } else {
+        results[t] = std::move(forwarded);
+      }
+    }
+    if (next.empty())
+      break;
+    for (unsigned a = 0; a < after.getNumArguments(); ++a) {
+      std::vector<Val> &s = f.slot(after.getArgument(a));
+      for (int32_t t : next)
+        s[t] = args[t][a];
+    }
+    if (failed(execBlock(after, f, next, terminator)))
+      return failure();
+    for (int32_t t : next) {
+      args[t].clear();
+      for (Value v : terminator->getOperands())
+        args[t].push_back(get(f, v, t));
+    }
+    active = std::move(next);
+  }
+  for (unsigned r = 0; r < op.getNumResults(); ++r) {
+    std::vector<Val> &s = f.slot(op.getResult(r));
+    for (int32_t t : m)
+      s[t] = results[t][r];
+  }
+  return success();
+}
+
+LogicalResult Interpreter::execLaunch(gpu::LaunchOp op, Frame &host) {
+  if (block)
+    return fail(op, "gpu.launch inside a kernel");
+  llvm::scope_exit leaveKernel([&] { block = nullptr; });
+  ++stats.launches;
+  auto uniform = [&](Value v) { return getIndex(host, v, 0); };
+  int64_t grid[3] = {uniform(op.getGridSizeX()), uniform(op.getGridSizeY()),
+                     uniform(op.getGridSizeZ())};
+  int64_t dims[3] = {uniform(op.getBlockSizeX()), uniform(op.getBlockSizeY()),
+                     uniform(op.getBlockSizeZ())};
+  int64_t T = dims[0] * dims[1] * dims[2];
+  for (int d = 0; d < 3; ++d)
+    if (grid[d] < 1 || dims[d] < 1)
+      return fail(op, "empty grid or block (" + Twine(grid[0]) + "x" +
+                          Twine(grid[1]) + "x" + Twine(grid[2]) + " blocks of " +
+                          Twine(dims[0]) + "x" + Twine(dims[1]) + "x" +
+                          Twine(dims[2]) + " threads)");
+  if (T > 1024)
+    return fail(op, "blocks of " + Twine(T) + " threads (at most 1024)");
+  if (op.hasClusterSize())
+    return fail(op, "thread block clusters are not simulated");
+  if (op.getDynamicSharedMemorySize())
+    return fail(op, "dynamic shared memory is not simulated");
+  Block &body = op.getBody().front();
+  Mask all;
+  for (int32_t t = 0; t < T; ++t)
+    all.push_back(t);
+  for (int64_t bz = 0; bz < grid[2]; ++bz)
+    for (int64_t by = 0; by < grid[1]; ++by)
+      for (int64_t bx = 0; bx < grid[0]; ++bx) {
+        ++stats.blocks;
+        BlockContext context;
+        context.blockId[0] = bx;
+        context.blockId[1] = by;
+        context.blockId[2] = bz;
+        for (int d = 0; d < 3; ++d) {
+          context.blockDim[d] = dims[d];
+          context.gridDim[d] = grid[d];
+        }
+        block = &context;
+        Frame kernel;
+        kernel.parent = &host;
+        kernel.threads = T;
+        auto setUniform = [&](Value v, int64_t x) {
+          std::vector<Val> &s = kernel.slot(v);
+          for (Val &val : s)
+            val.e.assign(1, intElem(static_cast<uint64_t>(x)));
+        };
+        gpu::KernelDim3 ids = op.getBlockIds();
+        setUniform(ids.x, bx);
+        setUniform(ids.y, by);
+        setUniform(ids.z, bz);
+        gpu::KernelDim3 gridSize = op.getGridSize();
+        setUniform(gridSize.x, grid[0]);
+        setUniform(gridSize.y, grid[1]);
+        setUniform(gridSize.z, grid[2]);
+        gpu::KernelDim3 blockSize = op.getBlockSize();
+        setUniform(blockSize.x, dims[0]);
+        setUniform(blockSize.y, dims[1]);
+        setUniform(blockSize.z, dims[2]);
+        gpu::KernelDim3 tids = op.getThreadIds();
+        int64_t tid[3] = {0, 0, 0};
+        for (auto [d, v] : llvm::enumerate(ArrayRef<Value>{tids.x, tids.y, tids.z})) {
+          std::vector<Val> &s = kernel.slot(v);
+          for (int32_t t = 0; t < T; ++t) {
+            tid[0] = t % dims[0];
+            tid[1] = (t / dims[0]) % dims[1];
+            tid[2] = t / (dims[0] * dims[1]);
+            s[t].e.assign(1, intElem(static_cast<uint64_t>(tid[d])));
+          }
+        }
+        std::vector<Buffer *> local; // this block's shared and private memory
+        for (BlockArgument arg : op.getWorkgroupAttributions()) {
+          auto type = cast<MemRefType>(arg.getType());
+          if (!type.hasStaticShape())
+            return fail(op, "shared memory with a dynamic shape");
+          MemRefVal *view = newBuffer(type.getElementType(), type.getShape(),
+                                      "shared memory (workgroup attribution #" +
+                                          std::to_string(arg.getArgNumber()) +
+                                          ")",
+                                      /*shared=*/true);
+          local.push_back(view->buffer);
+          std::vector<Val> &s = kernel.slot(arg);
+          for (Val &v : s)
+            v.memref = view;
+        }
+        for (BlockArgument arg : op.getPrivateAttributions()) {
+          auto type = cast<MemRefType>(arg.getType());
+          if (!type.hasStaticShape())
+            return fail(op, "private memory with a dynamic shape");
+          std::vector<Val> &s = kernel.slot(arg);
+          for (int32_t t = 0; t < T; ++t) {
+            s[t].memref = newBuffer(type.getElementType(), type.getShape(),
+                                    "private memory of thread " +
+                                        std::to_string(t));
+            local.push_back(s[t].memref->buffer);
+          }
+        }
+        Operation *terminator;
+        if (failed(execBlock(body, kernel, all, terminator)))
+          return failure();
+        block = nullptr;
+        // This block's shared and private memory is gone (views into it
+        // stay, marked freed).
+        for (Buffer *b : local) {
+          b->freed = true;
+          std::vector<uint8_t>().swap(b->bytes);
+          std::vector<Buffer::Access>().swap(b->access);
+        }
+      }
+  if (Value token = op.getAsyncToken())
+    host.slot(token)[0] = Val();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Op dispatch
+//===----------------------------------------------------------------------===//
+
+LogicalResult Interpreter::execOp(Operation *op, Frame &f, const Mask &m) {
+  stats.threadOps += m.size();
+  if ((budget -= static_cast<int64_t>(m.size())) < 0)
+    return fail(op, "the simulation ran out of its budget of 2^36 thread-ops "
+                    "(a loop that does not end?)");
+  Dialect *dialect = op->getDialect();
+  StringRef ns = dialect ? dialect->getNamespace() : StringRef();
+  if (auto forOp = dyn_cast<scf::ForOp>(op))
+    return execFor(forOp, f, m);
+  if (auto ifOp = dyn_cast<scf::IfOp>(op))
+    return execIf(ifOp, f, m);
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+    return execWhile(whileOp, f, m);
+  if (auto launch = dyn_cast<gpu::LaunchOp>(op))
+    return execLaunch(launch, f);
+  if (ns == "arith")
+    return execArith(op, f, m);
+  if (ns == "math")
+    return execMath(op, f, m);
+  if (ns == "vector")
+    return execVector(op, f, m);
+  if (ns == "memref")
+    return execMemRef(op, f, m);
+  if (ns == "gpu")
+    return execGpu(op, f, m);
+  if (ns == "llvm")
+    return execLLVM(op, f, m);
+  if (isa<nvgpu::MmaSyncOp, NVVM::MmaOp>(op))
+    return execMma(op, f, m);
+  if (ns == "affine")
+    return execAffine(op, f, m);
+  if (auto poison = dyn_cast<ub::PoisonOp>(op)) {
+    std::vector<Val> &s = f.slot(poison.getResult());
+    for (int32_t t : m)
+      s[t].e.assign(scalarCount(poison.getType()), intElem(0));
+    return success();
+  }
+  if (auto callOp = dyn_cast<func::CallOp>(op)) {
+    if (block)
+      return fail(op, "function calls in kernels are not simulated");
+    if (callOp.getCallee() != "attic_rt_report_error" ||
+        callOp.getNumOperands() != 4 || callOp.getNumResults() != 0)
+      return fail(op, "only attic_rt_report_error(i32, i64, i64, i64) is "
+                      "simulated among calls");
+    int64_t a[4];
+    for (int i = 0; i < 4; ++i)
+      a[i] = getIndex(f, callOp.getOperand(i), 0);
+    attic_rt_report_error(static_cast<int32_t>(a[0]), a[1], a[2], a[3]);
+    return success();
+  }
+  return fail(op, "this op is not simulated");
+}
+
+//===----------------------------------------------------------------------===//
+// arith
+//===----------------------------------------------------------------------===//
+
+bool compareInt(arith::CmpIPredicate p, uint64_t a, uint64_t b, unsigned w) {
+  int64_t sa = signedOf(a, w), sb = signedOf(b, w);
+  a = truncBits(a, w);
+  b = truncBits(b, w);
+  switch (p) {
+  case arith::CmpIPredicate::eq:
+    return a == b;
+  case arith::CmpIPredicate::ne:
+    return a != b;
+  case arith::CmpIPredicate::slt:
+    return sa < sb;
+  case arith::CmpIPredicate::sle:
+    return sa <= sb;
+  case arith::CmpIPredicate::sgt:
+    return sa > sb;
+  case arith::CmpIPredicate::sge:
+    return sa >= sb;
+  case arith::CmpIPredicate::ult:
+    return a < b;
+  case arith::CmpIPredicate::ule:
+    return a <= b;
+  case arith::CmpIPredicate::ugt:
+    return a > b;
+  case arith::CmpIPredicate::uge:
+    return a >= b;
+  }
+  return false;
+}
+
+bool compareFloat(arith::CmpFPredicate p, double a, double b) {
+  bool unordered = std::isnan(a) || std::isnan(b);
+  switch (p) {
+  case arith::CmpFPredicate::AlwaysFalse:
+    return false;
+  case arith::CmpFPredicate::OEQ:
+    return !unordered && a == b;
+  case arith::CmpFPredicate::OGT:
+    return !unordered && a > b;
+  case arith::CmpFPredicate::OGE:
+    return !unordered && a >= b;
+  case arith::CmpFPredicate::OLT:
+    return !unordered && a < b;
+  case arith::CmpFPredicate::OLE:
+    return !unordered && a <= b;
+  case arith::CmpFPredicate::ONE:
+    return !unordered && a != b;
+  case arith::CmpFPredicate::ORD:
+    return !unordered;
+  case arith::CmpFPredicate::UEQ:
+    return unordered || a == b;
+  case arith::CmpFPredicate::UGT:
+    return unordered || a > b;
+  case arith::CmpFPredicate::UGE:
+    return unordered || a >= b;
+  case arith::CmpFPredicate::ULT:
+    return unordered || a < b;
+  case arith::CmpFPredicate::ULE:
+    return unordered || a <= b;
+  case arith::CmpFPredicate::UNE:
+    return unordered || a != b;
+  case arith::CmpFPredicate::UNO:
+    return unordered;
+  case arith::CmpFPredicate::AlwaysTrue:
+    return true;
+  }
+  return false;
+}
+
+/// IEEE maximum/minimum (NaN-propagating, -0 < +0) and maxNum/minNum
+/// (a NaN operand yields the other one).
+double maximumOf(double a, double b, bool max, bool propagateNaN) {
+  if (std::isnan(a) || std::isnan(b)) {
+    if (propagateNaN)
+      return std::numeric_limits<double>::quiet_NaN();
+    return std::isnan(a) ? b : a;
+  }
+  if (a == b && a == 0)
+    return (std::signbit(a) != max) ? a : b;
+  return max ? std::max(a, b) : std::min(a, b);
+}
+
+/// Constants of an attribute as the scalars of `type`.
+Val constantOf(Attribute attr, Type type) {
+  Val v;
+  auto push = [&](Attribute a) {
+    if (auto f = dyn_cast<FloatAttr>(a))
+      v.e.push_back(floatElem(f.getValue().convertToDouble()));
+    else if (auto i = dyn_cast<IntegerAttr>(a))
+      v.e.push_back(intElem(truncBits(i.getValue().getZExtValue(),
+                                      intWidth(i.getType()))));
+  };
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    for (Attribute a : dense.getValues<Attribute>())
+      push(a);
+  } else {
+    push(attr);
+  }
+  (void)type;
+  return v;
+}
+
+/// Applies `fn` to each scalar of the operands (broadcasting scalar
+/// operands over vector results) for every thread in `m`.
+template <typename Fn>
+void elementwise(Interpreter &, Operation *op, Frame &f, const Mask &m,
+                 Fn fn) {
+  Value result = op->getResult(0);
+  int64_t n = scalarCount(result.getType());
+  unsigned numOperands = op->getNumOperands();
+  std::vector<Val> &out = f.slot(result);
+  SmallVector<const Val *, 3> in(numOperands);
+  SmallVector<Elem, 3> args(numOperands);
+  for (int32_t t : m) {
+    for (unsigned o = 0; o < numOperands; ++o)
+      in[o] = f.find(op->getOperand(o), t);
+    Val r;
+    r.e.resize(n);
+    for (int64_t i = 0; i < n; ++i) {
+      for (unsigned o = 0; o < numOperands; ++o)
+        args[o] = in[o]->e.size() == 1 ? in[o]->e[0] : in[o]->e[i];
+      r.e[i] = fn(args);
+    }
+    out[t] = std::move(r);
+  }
+}
+
+LogicalResult Interpreter::execArith(Operation *op, Frame &f, const Mask &m) {
+  if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+    Val v = constantOf(c.getValue(), c.getType());
+    if (static_cast<int64_t>(v.e.size()) == 1 &&
+        scalarCount(c.getType()) > 1)
+      v.e.assign(scalarCount(c.getType()), v.e[0]);
+    if (static_cast<int64_t>(v.e.size()) != scalarCount(c.getType()))
+      return fail(op, "constant kind is not simulated");
+    std::vector<Val> &s = f.slot(c.getResult());
+    for (int32_t t : m)
+      s[t] = v;
+    return success();
+  }
+  Type resultType = op->getNumResults() ? op->getResult(0).getType() : Type();
+  Type rs = resultType ? scalarType(resultType) : Type();
+  Type os = op->getNumOperands() ? scalarType(op->getOperand(0).getType())
+                                 : Type();
+  auto floatOp = [&](auto fn) {
+    elementwise(*this, op, f, m, [&](ArrayRef<Elem> a) {
+      return floatElem(roundTo(rs, fn(a)));
+    });
+    return success();
+  };
+  auto intOp = [&](auto fn) {
+    unsigned w = intWidth(rs);
+    elementwise(*this, op, f, m, [&](ArrayRef<Elem> a) {
+      return intElem(truncBits(fn(a, w), w));
+    });
+    return success();
+  };
+  // Integer division by zero (and INT_MIN / -1) is undefined: an error.
+  auto checkDivisor = [&](bool isSigned) -> LogicalResult {
+    unsigned w = intWidth(rs);
+    for (int32_t t : m) {
+      const Val &lhs = get(f, op->getOperand(0), t);
+      const Val &rhs = get(f, op->getOperand(1), t);
+      for (size_t i = 0; i < rhs.e.size(); ++i) {
+        if (truncBits(rhs.e[i].i, w) == 0)
+          return fail(op, "division by zero", t);
+        if (isSigned && signedOf(rhs.e[i].i, w) == -1 && w > 0 &&
+            truncBits(lhs.e[lhs.e.size() == 1 ? 0 : i].i, w) ==
+                (uint64_t(1) << (w - 1)))
+          return fail(op, "signed division overflow", t);
+      }
+    }
+    return success();
+  };
+  auto floorDiv = [](int64_t a, int64_t b) {
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+  };
+  auto ceilDiv = [](int64_t a, int64_t b) {
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
+  };
+
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case<arith::AddFOp>([&](auto) {
+        return floatOp([](ArrayRef<Elem> a) { return a[0].f + a[1].f; });
+      })
+      .Case<arith::SubFOp>([&](auto) {
+        return floatOp([](ArrayRef<Elem> a) { return a[0].f - a[1].f; });
+      })
+      .Case<arith::MulFOp>([&](auto) {
+        return floatOp([](ArrayRef<Elem> a) { return a[0].f * a[1].f; });
+      })
+      .Case<arith::DivFOp>([&](auto) {
+        return floatOp([](ArrayRef<Elem> a) { return a[0].f / a[1].f; });
+      })
+      .Case<arith::RemFOp>([&](auto) {
+        return floatOp(
+            [](ArrayRef<Elem> a) { return std::fmod(a[0].f, a[1].f); });
+      })
+      .Case<arith::NegFOp>([&](auto) {
+        return floatOp([](ArrayRef<Elem> a) { return -a[0].f; });
+      })
+      .Case<arith::MaximumFOp>([&](auto) {
+        return floatOp([](ArrayRef<Elem> a) {
+          return maximumOf(a[0].f, a[1].f, true, true);
+        });
+      })
+      .Case<arith::MinimumFOp>([&](auto) {
+        return floatOp([](ArrayRef<Elem> a) {
+          return maximumOf(a[0].f, a[1].f, false, true);
+        });
+      })
+      .Case<arith::MaxNumFOp>([&](auto) {
+        return floatOp([](ArrayRef<Elem> a) {
+          return maximumOf(a[0].f, a[1].f, true, false);
+        });
+      })
+      .Case<arith::MinNumFOp>([&](auto) {
+        return floatOp([](ArrayRef<Elem> a) {
+          return maximumOf(a[0].f, a[1].f, false, false);
+        });
+      })
+      .Case<arith::TruncFOp, arith::ExtFOp>([&](auto) {
+        return floatOp([](ArrayRef<Elem> a) { return a[0].f; });
+      })
+      .Case<arith::SIToFPOp>([&](auto) {
+        unsigned w = intWidth(os);
+        return floatOp([w](ArrayRef<Elem> a) {
+          return static_cast<double>(signedOf(a[0].i, w));
+        });
+      })
+      .Case<arith::UIToFPOp>([&](auto) {
+        return floatOp(
+            [](ArrayRef<Elem> a) { return static_cast<double>(a[0].i); });
+      })
+      .Case<arith::FPToSIOp, arith::FPToUIOp>([&](auto) {
+        // Saturating, NaN -> 0, as PTX's cvt.rzi.
+        bool isSigned = isa<arith::FPToSIOp>(op);
+        return intOp([isSigned](ArrayRef<Elem> a, unsigned w) -> uint64_t {
+          double x = std::trunc(a[0].f);
+          if (std::isnan(x))
+            return 0;
+          double lo = isSigned ? -std::ldexp(1.0, w - 1) : 0.0;
+          double hi = isSigned ? std::ldexp(1.0, w - 1) - 1
+                               : std::ldexp(1.0, w) - 1;
+          x = std::min(std::max(x, lo), hi);
+          return isSigned ? static_cast<uint64_t>(static_cast<int64_t>(x))
+                          : static_cast<uint64_t>(x);
+        });
+      })
+      .Case<arith::CmpFOp>([&](arith::CmpFOp cmp) {
+        auto p = cmp.getPredicate();
+        elementwise(*this, op, f, m, [p](ArrayRef<Elem> a) {
+          return intElem(compareFloat(p, a[0].f, a[1].f) ? 1 : 0);
+        });
+        return success();
+      })
+      .Case<arith::CmpIOp>([&](arith::CmpIOp cmp) {
+        auto p = cmp.getPredicate();
+        unsigned w = intWidth(os);
+        elementwise(*this, op, f, m, [p, w](ArrayRef<Elem> a) {
+          return intElem(compareInt(p, a[0].i, a[1].i, w) ? 1 : 0);
+        });
+        return success();
+      })
+      .Case<arith::SelectOp>([&](auto) {
+        elementwise(*this, op, f, m, [](ArrayRef<Elem> a) {
+          return (a[0].i & 1) ? a[1] : a[2];
+        });
+        return success();
+      })
+      .Case<arith::AddIOp>([&](auto) {
+        return intOp([](ArrayRef<Elem> a, unsigned) { return a[0].i + a[1].i; });
+      })
+      .Case<arith::SubIOp>([&](auto) {
+        return intOp([](ArrayRef<Elem> a, unsigned) { return a[0].i - a[1].i; });
+      })
+      .Case<arith::MulIOp>([&](auto) {
+        return intOp([](ArrayRef<Elem> a, unsigned) { return a[0].i * a[1].i; });
+      })
+      .Case<arith::AndIOp>([&](auto) {
+        return intOp([](ArrayRef<Elem> a, unsigned) { return a[0].i & a[1].i; });
+      })
+      .Case<arith::OrIOp>([&](auto) {
+        return intOp([](ArrayRef<Elem> a, unsigned) { return a[0].i | a[1].i; });
+      })
+      .Case<arith::XOrIOp>([&](auto) {
+        return intOp([](ArrayRef<Elem> a, unsigned) { return a[0].i ^ a[1].i; });
+      })
+      .Case<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp>([&](auto) {
+        unsigned w = intWidth(rs);
+        for (int32_t t : m)
+          for (const Elem &e : get(f, op->getOperand(1), t).e)
+            if (e.i >= w)
+              return fail(op, "shift by " + Twine(e.i) + " of a " + Twine(w) +
+                                  "-bit value",
+                          t);
+        if (isa<arith::ShLIOp>(op))
+          return intOp(
+              [](ArrayRef<Elem> a, unsigned) { return a[0].i << a[1].i; });
+        if (isa<arith::ShRUIOp>(op))
+          return intOp(
+              [](ArrayRef<Elem> a, unsigned) { return a[0].i >> a[1].i; });
+        return intOp([](ArrayRef<Elem> a, unsigned w) {
+          return static_cast<uint64_t>(signedOf(a[0].i, w) >>
+                                       static_cast<int64_t>(a[1].i));
+        });
+      })
+      .Case<arith::MaxSIOp, arith::MinSIOp>([&](auto) {
+        bool max = isa<arith::MaxSIOp>(op);
+        return intOp([max](ArrayRef<Elem> a, unsigned w) {
+          int64_t x = signedOf(a[0].i, w), y = signedOf(a[1].i, w);
+          return static_cast<uint64_t>(max ? std::max(x, y) : std::min(x, y));
+        });
+      })
+      .Case<arith::MaxUIOp, arith::MinUIOp>([&](auto) {
+        bool max = isa<arith::MaxUIOp>(op);
+        return intOp([max](ArrayRef<Elem> a, unsigned) {
+          return max ? std::max(a[0].i, a[1].i) : std::min(a[0].i, a[1].i);
+        });
+      })
+      .Case<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp>([&](auto) {
+        if (failed(checkDivisor(false)))
+          return failure();
+        if (isa<arith::DivUIOp>(op))
+          return intOp(
+              [](ArrayRef<Elem> a, unsigned) { return a[0].i / a[1].i; });
+        if (isa<arith::RemUIOp>(op))
+          return intOp(
+              [](ArrayRef<Elem> a, unsigned) { return a[0].i % a[1].i; });
+        return intOp([](ArrayRef<Elem> a, unsigned) {
+          return a[0].i / a[1].i + (a[0].i % a[1].i != 0);
+        });
+      })
+      .Case<arith::DivSIOp, arith::RemSIOp, arith::FloorDivSIOp,
+            arith::CeilDivSIOp>([&](auto) {
+        if (failed(checkDivisor(true)))
+          return failure();
+        int kind = isa<arith::DivSIOp>(op)        ? 0
+                   : isa<arith::RemSIOp>(op)      ? 1
+                   : isa<arith::FloorDivSIOp>(op) ? 2
+                                                  : 3;
+        return intOp([=](ArrayRef<Elem> a, unsigned w) {
+          int64_t x = signedOf(a[0].i, w), y = signedOf(a[1].i, w);
+          int64_t r = kind == 0   ? x / y
+                      : kind == 1 ? x % y
+                      : kind == 2 ? floorDiv(x, y)
+                                  : ceilDiv(x, y);
+          return static_cast<uint64_t>(r);
+        });
+      })
+      .Case<arith::ExtSIOp>([&](auto) {
+        unsigned w = intWidth(os);
+        return intOp([w](ArrayRef<Elem> a, unsigned) {
+          return static_cast<uint64_t>(signedOf(a[0].i, w));
+        });
+      })
+      .Case<arith::ExtUIOp, arith::TruncIOp, arith::IndexCastUIOp>([&](auto) {
+        return intOp([](ArrayRef<Elem> a, unsigned) { return a[0].i; });
+      })
+      .Case<arith::IndexCastOp>([&](auto) {
+        unsigned w = intWidth(os);
+        return intOp([w](ArrayRef<Elem> a, unsigned) {
+          return static_cast<uint64_t>(signedOf(a[0].i, w));
+        });
+      })
+      .Case<arith::MulUIExtendedOp, arith::MulSIExtendedOp>([&](auto) {
+        bool isSigned = isa<arith::MulSIExtendedOp>(op);
+        unsigned w = intWidth(rs);
+        if (w > 64)
+          return fail(op, "wider than 64 bits");
+        int64_t n = scalarCount(resultType);
+        f.slot(op->getResult(0));
+        f.slot(op->getResult(1));
+        std::vector<Val> &lo = f.values[op->getResult(0)];
+        std::vector<Val> &hi = f.values[op->getResult(1)];
+        for (int32_t t : m) {
+          const Val &a = get(f, op->getOperand(0), t);
+          const Val &b = get(f, op->getOperand(1), t);
+          Val l, h;
+          for (int64_t i = 0; i < n; ++i) {
+            __int128 x = isSigned ? (__int128)signedOf(a.e[i].i, w)
+                                  : (__int128)truncBits(a.e[i].i, w);
+            __int128 y = isSigned ? (__int128)signedOf(b.e[i].i, w)
+                                  : (__int128)truncBits(b.e[i].i, w);
+            unsigned __int128 p = static_cast<unsigned __int128>(x * y);
+            l.e.push_back(intElem(truncBits(static_cast<uint64_t>(p), w)));
+            h.e.push_back(
+                intElem(truncBits(static_cast<uint64_t>(p >> w), w)));
+          }
+          lo[t] = std::move(l);
+          hi[t] = std::move(h);
+        }
+        return success();
+      })
+      .Case<arith::BitcastOp>([&](auto) {
+        std::vector<Val> &s = f.slot(op->getResult(0));
+        for (int32_t t : m)
+          s[t] = fromBytes(resultType,
+                           toBytes(op->getOperand(0).getType(),
+                                   get(f, op->getOperand(0), t)));
+        return success();
+      })
+      .Default([&](Operation *) { return fail(op, "this op is not simulated"); });
+}
+
+//===----------------------------------------------------------------------===//
+// math
+//===----------------------------------------------------------------------===//
+
+LogicalResult Interpreter::execMath(Operation *op, Frame &f, const Mask &m) {
+  Type rs = scalarType(op->getResult(0).getType());
+  auto unary = [&](double (*fn)(double)) {
+    elementwise(*this, op, f, m, [&](ArrayRef<Elem> a) {
+      return floatElem(roundTo(rs, fn(a[0].f)));
+    });
+    return success();
+  };
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case<math::ExpOp>([&](auto) { return unary(std::exp); })
+      .Case<math::Exp2Op>([&](auto) { return unary(std::exp2); })
+      .Case<math::ExpM1Op>([&](auto) { return unary(std::expm1); })
+      .Case<math::LogOp>([&](auto) { return unary(std::log); })
+      .Case<math::Log2Op>([&](auto) { return unary(std::log2); })
+      .Case<math::Log1pOp>([&](auto) { return unary(std::log1p); })
+      .Case<math::SqrtOp>([&](auto) { return unary(std::sqrt); })
+      .Case<math::RsqrtOp>([&](auto) {
+        return unary([](double x) { return 1.0 / std::sqrt(x); });
+      })
+      .Case<math::AbsFOp>([&](auto) { return unary(std::fabs); })
+      .Case<math::TanhOp>([&](auto) { return unary(std::tanh); })
+      .Case<math::ErfOp>([&](auto) { return unary(std::erf); })
+      .Case<math::SinOp>([&](auto) { return unary(std::sin); })
+      .Case<math::CosOp>([&](auto) { return unary(std::cos); })
+      .Case<math::FloorOp>([&](auto) { return unary(std::floor); })
+      .Case<math::CeilOp>([&](auto) { return unary(std::ceil); })
+      .Case<math::FmaOp>([&](auto) {
+        elementwise(*this, op, f, m, [&](ArrayRef<Elem> a) {
+          return floatElem(roundTo(rs, std::fma(a[0].f, a[1].f, a[2].f)));
+        });
+        return success();
+      })
+      .Case<math::PowFOp>([&](auto) {
+        elementwise(*this, op, f, m, [&](ArrayRef<Elem> a) {
+          return floatElem(roundTo(rs, std::pow(a[0].f, a[1].f)));
+        });
+        return success();
+      })
+      .Case<math::CopySignOp>([&](auto) {
+        elementwise(*this, op, f, m, [&](ArrayRef<Elem> a) {
+          return floatElem(std::copysign(a[0].f, a[1].f));
+        });
+        return success();
+      })
+      .Default([&](Operation *) { return fail(op, "this op is not simulated"); });
+}
+
+//===----------------------------------------------------------------------===//
+// vector
+//===----------------------------------------------------------------------===//
+
+/// Row-major offset and length of the sub-vector at `position` (a prefix of
+/// the indices) of a vector of `shape`.
+std::pair<int64_t, int64_t> subVector(ArrayRef<int64_t> shape,
+                                      ArrayRef<int64_t> position) {
+  int64_t length = 1;
+  for (size_t d = position.size(); d < shape.size(); ++d)
+    length *= shape[d];
+  int64_t offset = 0, stride = length;
+  for (int64_t d = static_cast<int64_t>(position.size()) - 1; d >= 0; --d) {
+    offset += position[d] * stride;
+    stride *= shape[d];
+  }
+  return {offset, length};
+}
+
+LogicalResult Interpreter::execVector(Operation *op, Frame &f, const Mask &m) {
+  auto positions = [&](SmallVector<OpFoldResult> mixed, ArrayRef<int64_t> shape,
+                       int32_t t) -> FailureOr<SmallVector<int64_t>> {
+    SmallVector<int64_t> pos;
+    for (auto [d, r] : llvm::enumerate(mixed)) {
+      int64_t p = foldIndex(f, r, t);
+      if (p < 0 || p >= shape[d])
+        return fail(op, "position " + Twine(p) + " out of [0, " +
+                            Twine(shape[d]) + ")",
+                    t);
+      pos.push_back(p);
+    }
+    return pos;
+  };
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case<vector::ExtractOp>([&](vector::ExtractOp x) -> LogicalResult {
+        ArrayRef<int64_t> shape = x.getSourceVectorType().getShape();
+        std::vector<Val> &s = f.slot(x.getResult());
+        for (int32_t t : m) {
+          FailureOr<SmallVector<int64_t>> pos =
+              positions(x.getMixedPosition(), shape, t);
+          if (failed(pos))
+            return failure();
+          auto [offset, length] = subVector(shape, *pos);
+          const Val &src = get(f, x.getSource(), t);
+          Val r;
+          r.e.assign(src.e.begin() + offset, src.e.begin() + offset + length);
+          s[t] = std::move(r);
+        }
+        return success();
+      })
+      .Case<vector::InsertOp>([&](vector::InsertOp x) -> LogicalResult {
+        ArrayRef<int64_t> shape = x.getDestVectorType().getShape();
+        std::vector<Val> &s = f.slot(x.getResult());
+        for (int32_t t : m) {
+          FailureOr<SmallVector<int64_t>> pos =
+              positions(x.getMixedPosition(), shape, t);
+          if (failed(pos))
+            return failure();
+          auto [offset, length] = subVector(shape, *pos);
+          Val r = get(f, x.getDest(), t);
+          const Val &v = get(f, x.getValueToStore(), t);
+          for (int64_t i = 0; i < length; ++i)
+            r.e[offset + i] = v.e[i];
+          s[t] = std::move(r);
+        }
+        return success();
+      })
+      .Case<vector::FromElementsOp>([&](vector::FromElementsOp x) {
+        std::vector<Val> &s = f.slot(x.getResult());
+        for (int32_t t : m) {
+          Val r;
+          for (Value e : x.getElements())
+            r.e.push_back(get(f, e, t).e[0]);
+          s[t] = std::move(r);
+        }
+        return success();
+      })
+      .Case<vector::BroadcastOp>([&](vector::BroadcastOp x) {
+        ArrayRef<int64_t> shape = x.getResultVectorType().getShape();
+        auto sourceVector = dyn_cast<VectorType>(x.getSourceType());
+        SmallVector<int64_t> sourceShape =
+            sourceVector ? SmallVector<int64_t>(sourceVector.getShape())
+                         : SmallVector<int64_t>();
+        int64_t n = x.getResultVectorType().getNumElements();
+        size_t lead = shape.size() - sourceShape.size();
+        std::vector<Val> &s = f.slot(x.getResult());
+        for (int32_t t : m) {
+          const Val &src = get(f, x.getSource(), t);
+          Val r;
+          r.e.resize(n);
+          for (int64_t i = 0; i < n; ++i) {
+            // Result index -> source index (dims of size 1 stretch).
+            int64_t rest = i, srcIndex = 0, srcStride = 1;
+            for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0;
+                 --d) {
+              int64_t c = rest % shape[d];
+              rest /= shape[d];
+              if (static_cast<size_t>(d) >= lead) {
+                int64_t sd = sourceShape[d - lead];
+                srcIndex += (sd == 1 ? 0 : c) * srcStride;
+                srcStride *= sd;
+              }
+            }
+            r.e[i] = src.e[srcIndex];
+          }
+          s[t] = std::move(r);
+        }
+        return success();
+      })
+      .Case<vector::BitCastOp>([&](vector::BitCastOp x) {
+        std::vector<Val> &s = f.slot(x.getResult());
+        for (int32_t t : m)
+          s[t] = fromBytes(x.getResultVectorType(),
+                           toBytes(x.getSourceVectorType(),
+                                   get(f, x.getSource(), t)));
+        return success();
+      })
+      .Case<vector::ShuffleOp>([&](vector::ShuffleOp x) {
+        ArrayRef<int64_t> mask = x.getMask();
+        auto v1 = x.getV1VectorType();
+        int64_t lead1 = v1.getRank() ? v1.getShape()[0] : 1;
+        int64_t sub = v1.getRank() ? v1.getNumElements() / lead1 : 1;
+        std::vector<Val> &s = f.slot(x.getResult());
+        for (int32_t t : m) {
+          const Val &a = get(f, x.getV1(), t);
+          const Val &b = get(f, x.getV2(), t);
+          Val r;
+          for (int64_t k : mask) {
+            if (k < 0) { // poison lane
+              r.e.append(sub, intElem(0));
+              continue;
+            }
+            const Val &from = k < lead1 ? a : b;
+            int64_t at = (k < lead1 ? k : k - lead1) * sub;
+            r.e.append(from.e.begin() + at, from.e.begin() + at + sub);
+          }
+          s[t] = std::move(r);
+        }
+        return success();
+      })
+      .Case<vector::FMAOp>([&](vector::FMAOp x) {
+        Type rs = scalarType(x.getType());
+        elementwise(*this, op, f, m, [&](ArrayRef<Elem> a) {
+          return floatElem(roundTo(rs, std::fma(a[0].f, a[1].f, a[2].f)));
+        });
+        return success();
+      })
+      .Case<vector::LoadOp>([&](vector::LoadOp x) -> LogicalResult {
+        VectorType type = x.getVectorType();
+        if (type.getRank() > 1)
+          return fail(op, "vector loads of rank > 1 are not simulated");
+        std::vector<Val> &s = f.slot(x.getResult());
+        for (int32_t t : m) {
+          const MemRefVal &view = *get(f, x.getBase(), t).memref;
+          bool whole = view.elemType == Type(type);
+          if (!whole && view.elemType != type.getElementType())
+            return fail(op, "vector load of another element type", t);
+          int64_t count = whole ? 1 : type.getNumElements();
+          SmallVector<int64_t> idx;
+          for (Value i : x.getIndices())
+            idx.push_back(getIndex(f, i, t));
+          FailureOr<uint8_t *> p = address(op, view, idx, count, t);
+          if (failed(p) ||
+              failed(track(op, view.buffer, *p, count * view.elemBytes, false,
+                           t)))
+            return failure();
+          s[t] = loadElements(view, *p, count);
+        }
+        return success();
+      })
+      .Case<vector::StoreOp>([&](vector::StoreOp x) -> LogicalResult {
+        VectorType type = x.getVectorType();
+        if (type.getRank() > 1)
+          return fail(op, "vector stores of rank > 1 are not simulated");
+        for (int32_t t : m) {
+          const MemRefVal &view = *get(f, x.getBase(), t).memref;
+          bool whole = view.elemType == Type(type);
+          if (!whole && view.elemType != type.getElementType())
+            return fail(op, "vector store of another element type", t);
+          int64_t count = whole ? 1 : type.getNumElements();
+          SmallVector<int64_t> idx;
+          for (Value i : x.getIndices())
+            idx.push_back(getIndex(f, i, t));
+          FailureOr<uint8_t *> p = address(op, view, idx, count, t);
+          if (failed(p) ||
+              failed(track(op, view.buffer, *p, count * view.elemBytes, true,
+                           t)))
+            return failure();
+          storeElements(view, *p, get(f, x.getValueToStore(), t));
+        }
+        return success();
+      })
+      .Case<vector::ReductionOp>([&](vector::ReductionOp x) -> LogicalResult {
+        Type rs = x.getType();
+        bool isFloat = isa<FloatType>(rs);
+        vector::CombiningKind kind = x.getKind();
+        std::vector<Val> &s = f.slot(x.getResult());
+        for (int32_t t : m) {
+          const Val &v = get(f, x.getVector(), t);
+          SmallVector<Elem> items(v.e.begin(), v.e.end());
+          if (x.getAcc())
+            items.insert(items.begin(), get(f, x.getAcc(), t).e[0]);
+          Elem acc = items[0];
+          for (size_t i = 1; i < items.size(); ++i) {
+            Elem b = items[i];
+            switch (kind) {
+            case vector::CombiningKind::ADD:
+              if (isFloat)
+                acc.f = roundTo(rs, acc.f + b.f);
+              else
+                acc.i = truncBits(acc.i + b.i, intWidth(rs));
+              break;
+            case vector::CombiningKind::MUL:
+              if (isFloat)
+                acc.f = roundTo(rs, acc.f * b.f);
+              else
+                acc.i = truncBits(acc.i * b.i, intWidth(rs));
+              break;
+            case vector::CombiningKind::MAXNUMF:
+              acc.f = maximumOf(acc.f, b.f, true, false);
+              break;
+            case vector::CombiningKind::MINNUMF:
+              acc.f = maximumOf(acc.f, b.f, false, false);
+              break;
+            case vector::CombiningKind::MAXIMUMF:
+              acc.f = maximumOf(acc.f, b.f, true, true);
+              break;
+            case vector::CombiningKind::MINIMUMF:
+              acc.f = maximumOf(acc.f, b.f, false, true);
+              break;
+            default:
+              return fail(op, "this combining kind is not simulated", t);
+            }
+          }
+          Val r;
+          r.e.push_back(acc);
+          s[t] = std::move(r);
+        }
+        return success();
+      })
+      .Default([&](Operation *) { return fail(op, "this op is not simulated"); });
+}
+
+//===----------------------------------------------------------------------===//
+// memref
+//===----------------------------------------------------------------------===//
+
+LogicalResult Interpreter::execMemRef(Operation *op, Frame &f, const Mask &m) {
+  auto indices = [&](ValueRange values, int32_t t) {
+    SmallVector<int64_t> idx;
+    for (Value v : values)
+      idx.push_back(getIndex(f, v, t));
+    return idx;
+  };
+  auto setView = [&](Value result, int32_t t, const MemRefVal &view) {
+    f.slot(result)[t].memref = newView(view);
+  };
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case<memref::LoadOp>([&](memref::LoadOp x) -> LogicalResult {
+        std::vector<Val> &s = f.slot(x.getResult());
+        for (int32_t t : m) {
+          const MemRefVal &view = *get(f, x.getMemref(), t).memref;
+          FailureOr<uint8_t *> p =
+              address(op, view, indices(x.getIndices(), t), 1, t);
+          if (failed(p) ||
+              failed(track(op, view.buffer, *p, view.elemBytes, false, t)))
+            return failure();
+          s[t] = loadElements(view, *p, 1);
+        }
+        return success();
+      })
+      .Case<memref::StoreOp>([&](memref::StoreOp x) -> LogicalResult {
+        for (int32_t t : m) {
+          const MemRefVal &view = *get(f, x.getMemref(), t).memref;
+          FailureOr<uint8_t *> p =
+              address(op, view, indices(x.getIndices(), t), 1, t);
+          if (failed(p) ||
+              failed(track(op, view.buffer, *p, view.elemBytes, true, t)))
+            return failure();
+          storeElements(view, *p, get(f, x.getValueToStore(), t));
+        }
+        return success();
+      })
+      .Case<memref::AtomicRMWOp>([&](memref::AtomicRMWOp x) -> LogicalResult {
+        // One thread after the other, in thread order.
+        Type type = x.getType();
+        bool isFloat = isa<FloatType>(type);
+        std::vector<Val> &s = f.slot(x.getResult());
+        for (int32_t t : m) {
+          const MemRefVal &view = *get(f, x.getMemref(), t).memref;
+          FailureOr<uint8_t *> p =
+              address(op, view, indices(x.getIndices(), t), 1, t);
+          if (failed(p))
+            return failure();
+          Val old = loadElements(view, *p, 1);
+          Elem a = old.e[0], b = get(f, x.getValue(), t).e[0], r;
+          unsigned w = isFloat ? 0 : intWidth(type);
+          switch (x.getKind()) {
+          case arith::AtomicRMWKind::addf:
+            r.f = roundTo(type, a.f + b.f);
+            break;
+          case arith::AtomicRMWKind::addi:
+            r.i = truncBits(a.i + b.i, w);
+            break;
+          case arith::AtomicRMWKind::assign:
+            r = b;
+            break;
+          case arith::AtomicRMWKind::maxs:
+            r.i = signedOf(a.i, w) >= signedOf(b.i, w) ? a.i : b.i;
+            break;
+          case arith::AtomicRMWKind::mins:
+            r.i = signedOf(a.i, w) <= signedOf(b.i, w) ? a.i : b.i;
+            break;
+          case arith::AtomicRMWKind::maxu:
+            r.i = std::max(a.i, b.i);
+            break;
+          case arith::AtomicRMWKind::minu:
+            r.i = std::min(a.i, b.i);
+            break;
+          case arith::AtomicRMWKind::ori:
+            r.i = a.i | b.i;
+            break;
+          case arith::AtomicRMWKind::andi:
+            r.i = a.i & b.i;
+            break;
+          case arith::AtomicRMWKind::maximumf:
+            r.f = maximumOf(a.f, b.f, true, true);
+            break;
+          case arith::AtomicRMWKind::minimumf:
+            r.f = maximumOf(a.f, b.f, false, true);
+            break;
+          default:
+            return fail(op, "this atomic kind is not simulated", t);
+          }
+          Val nv;
+          nv.e.push_back(r);
+          storeElements(view, *p, nv);
+          s[t] = std::move(old);
+        }
+        return success();
+      })
+      .Case<memref::AllocOp, memref::AllocaOp>([&](auto x) -> LogicalResult {
+        for (int32_t t : m) {
+          FailureOr<MemRefVal *> view =
+              allocate(op, x.getType(), x.getDynamicSizes(), f, t,
+                       block ? "a kernel's local buffer" : "a host buffer");
+          if (failed(view))
+            return failure();
+          f.slot(x.getResult())[t].memref = *view;
+        }
+        return success();
+      })
+      .Case<memref::DeallocOp>([&](memref::DeallocOp x) -> LogicalResult {
+        for (int32_t t : m) {
+          Buffer *b = get(f, x.getMemref(), t).memref->buffer;
+          if (b->freed)
+            return fail(op, "frees " + b->what + " twice", t);
+          b->freed = true;
+        }
+        return success();
+      })
+      .Case<memref::DimOp>([&](memref::DimOp x) -> LogicalResult {
+        std::vector<Val> &s = f.slot(x.getResult());
+        for (int32_t t : m) {
+          const MemRefVal &view = *get(f, x.getSource(), t).memref;
+          int64_t d = getIndex(f, x.getIndex(), t);
+          if (d < 0 || d >= static_cast<int64_t>(view.sizes.size()))
+            return fail(op, "dim " + Twine(d) + " out of range", t);
+          Val v;
+          v.e.push_back(intElem(static_cast<uint64_t>(view.sizes[d])));
+          s[t] = std::move(v);
+        }
+        return success();
+      })
+      .Case<memref::CastOp>([&](memref::CastOp x) {
+        for (int32_t t : m)
+          f.slot(x.getResult())[t].memref = get(f, x.getSource(), t).memref;
+        return success();
+      })
+      .Case<memref::SubViewOp>([&](memref::SubViewOp x) -> LogicalResult {
+        llvm::SmallBitVector dropped = x.getDroppedDims();
+        for (int32_t t : m) {
+          const MemRefVal &src = *get(f, x.getSource(), t).memref;
+          MemRefVal view = src;
+          view.sizes.clear();
+          view.strides.clear();
+          auto offsets = x.getMixedOffsets();
+          auto sizes = x.getMixedSizes();
+          auto strides = x.getMixedStrides();
+          for (size_t d = 0; d < src.sizes.size(); ++d) {
+            int64_t o = foldIndex(f, offsets[d], t);
+            int64_t n = foldIndex(f, sizes[d], t);
+            int64_t st = foldIndex(f, strides[d], t);
+            if (o < 0 || n < 0 || (n > 0 && o + (n - 1) * st >= src.sizes[d]))
+              return fail(op, "subview out of bounds in dim " + Twine(d), t);
+            view.offset += o * src.strides[d];
+            if (dropped.test(d))
+              continue;
+            view.sizes.push_back(n);
+            view.strides.push_back(st * src.strides[d]);
+          }
+          setView(x.getResult(), t, view);
+        }
+        return success();
+      })
+      .Case<memref::ReinterpretCastOp>(
+          [&](memref::ReinterpretCastOp x) -> LogicalResult {
+            for (int32_t t : m) {
+              MemRefVal view = *get(f, x.getSource(), t).memref;
+              view.offset = foldIndex(f, x.getMixedOffsets()[0], t);
+              view.sizes.clear();
+              view.strides.clear();
+              for (OpFoldResult r : x.getMixedSizes())
+                view.sizes.push_back(foldIndex(f, r, t));
+              for (OpFoldResult r : x.getMixedStrides())
+                view.strides.push_back(foldIndex(f, r, t));
+              setView(x.getResult(), t, view);
+            }
+            return success();
+          })
+      .Case<memref::CollapseShapeOp>(
+          [&](memref::CollapseShapeOp x) -> LogicalResult {
+            for (int32_t t : m) {
+              const MemRefVal &src = *get(f, x.getSrc(), t).memref;
+              MemRefVal view = src;
+              view.sizes.clear();
+              view.strides.clear();
+              for (const ReassociationIndices &group :
+                   x.getReassociationIndices()) {
+                int64_t size = 1;
+                for (int64_t d : group)
+                  size *= src.sizes[d];
+                // The group must be contiguous: each stride the next's
+                // times its size (unit dims excepted).
+                for (size_t k = 0; k + 1 < group.size(); ++k)
+                  if (src.sizes[group[k + 1]] != 1 && src.sizes[group[k]] != 1 &&
+                      src.strides[group[k]] !=
+                          src.strides[group[k + 1]] * src.sizes[group[k + 1]])
+                    return fail(op, "collapses non-contiguous dims", t);
+                view.sizes.push_back(size);
+                view.strides.push_back(group.empty()
+                                           ? 1
+                                           : src.strides[group.back()]);
+              }
+              setView(x.getResult(), t, view);
+            }
+            return success();
+          })
+      .Case<memref::ExpandShapeOp>(
+          [&](memref::ExpandShapeOp x) -> LogicalResult {
+            for (int32_t t : m) {
+              const MemRefVal &src = *get(f, x.getSrc(), t).memref;
+              MemRefVal view = src;
+              SmallVector<OpFoldResult> shape = x.getMixedOutputShape();
+              int64_t rank = shape.size();
+              view.sizes.assign(rank, 0);
+              view.strides.assign(rank, 0);
+              for (auto [d, group] :
+                   llvm::enumerate(x.getReassociationIndices())) {
+                int64_t stride = src.strides[d];
+                for (int64_t k = static_cast<int64_t>(group.size()) - 1; k >= 0;
+                     --k) {
+                  int64_t size = foldIndex(f, shape[group[k]], t);
+                  view.sizes[group[k]] = size;
+                  view.strides[group[k]] = stride;
+                  stride *= size;
+                }
+              }
+              setView(x.getResult(), t, view);
+            }
+            return success();
+          })
+      .Case<memref::GetGlobalOp>([&](memref::GetGlobalOp x) -> LogicalResult {
+        auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+            op, x.getNameAttr());
+        if (!global)
+          return fail(op, "global not found");
+        MemRefVal *&view = globals[global];
+        if (!view) {
+          MemRefType type = global.getType();
+          view = newBuffer(type.getElementType(), type.getShape(),
+                           ("global @" + global.getSymName()).str());
+          auto init = dyn_cast_or_null<DenseElementsAttr>(
+              global.getInitialValueAttr());
+          if (!init)
+            return fail(op, "globals without a dense initial value are not "
+                            "simulated");
+          Val v = constantOf(init, type.getElementType());
+          if (init.isSplat())
+            v.e.assign(type.getNumElements(), v.e[0]);
+          storeElements(*view, view->buffer->bytes.data(), v);
+        }
+        for (int32_t t : m)
+          f.slot(x.getResult())[t].memref = view;
+        return success();
+      })
+      .Case<memref::CopyOp>([&](memref::CopyOp x) -> LogicalResult {
+        for (int32_t t : m)
+          if (failed(copy(op, *get(f, x.getTarget(), t).memref,
+                          *get(f, x.getSource(), t).memref)))
+            return failure();
+        return success();
+      })
+      .Default([&](Operation *) { return fail(op, "this op is not simulated"); });
+}
+
+//===----------------------------------------------------------------------===//
+// gpu
+//===----------------------------------------------------------------------===//
+
+LogicalResult Interpreter::execShuffle(gpu::ShuffleOp op, Frame &f,
+                                       const Mask &m) {
+  constexpr int32_t kWarp = 32;
+  std::vector<Val> &result = f.slot(op.getShuffleResult());
+  std::vector<Val> &valid = f.slot(op.getValid());
+  // Warps of the mask: all 32 lanes must be there.
+  for (size_t i = 0; i < m.size();) {
+    int32_t warp = m[i] / kWarp;
+    size_t j = i;
+    while (j < m.size() && m[j] / kWarp == warp)
+      ++j;
+    int32_t lanesInBlock =
+        std::min<int32_t>(kWarp, f.threads - warp * kWarp);
+    if (static_cast<int32_t>(j - i) != lanesInBlock || lanesInBlock != kWarp)
+      return fail(op,
+                  "reached by " + Twine(j - i) + " of the 32 lanes of warp " +
+                      Twine(warp) + " (a shuffle needs the full warp)",
+                  m[i]);
+    // Read all sources first (results are written after).
+    SmallVector<Val> values(kWarp);
+    SmallVector<bool> ok(kWarp);
+    for (int32_t lane = 0; lane < kWarp; ++lane) {
+      int32_t t = warp * kWarp + lane;
+      int64_t offset = getIndex(f, op.getOffset(), t);
+      int64_t width = getIndex(f, op.getWidth(), t);
+      if (width < 1 || width > kWarp || (width & (width - 1)))
+        return fail(op, "width " + Twine(width) + " is not a power of two "
+                            "in [1, 32]", t);
+      int64_t base = lane & ~(width - 1), inSegment = lane - base, src = -1;
+      switch (op.getMode()) {
+      case gpu::ShuffleMode::XOR:
+        src = inSegment ^ offset;
+        break;
+      case gpu::ShuffleMode::UP:
+        src = inSegment - offset;
+        break;
+      case gpu::ShuffleMode::DOWN:
+        src = inSegment + offset;
+        break;
+      case gpu::ShuffleMode::IDX:
+        src = offset;
+        break;
+      }
+      ok[lane] = src >= 0 && src < width;
+      int32_t from = ok[lane] ? warp * kWarp + base + src : t;
+      values[lane] = get(f, op.getValue(), from);
+    }
+    for (int32_t lane = 0; lane < kWarp; ++lane) {
+      int32_t t = warp * kWarp + lane;
+      result[t] = values[lane];
+      valid[t].e.assign(1, intElem(ok[lane] ? 1 : 0));
+    }
+    i = j;
+  }
+  return success();
+}
+
+LogicalResult Interpreter::execGpu(Operation *op, Frame &f, const Mask &m) {
+  auto token = [&](Value t) {
+    if (t)
+      f.slot(t)[0] = Val();
+  };
+  auto dimension = [&](gpu::Dimension d) { return static_cast<int>(d); };
+  auto uniformIndex = [&](Value result, int64_t x) {
+    std::vector<Val> &s = f.slot(result);
+    for (int32_t t : m)
+      s[t].e.assign(1, intElem(static_cast<uint64_t>(x)));
+  };
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case<gpu::WaitOp>([&](gpu::WaitOp x) {
+        token(x.getAsyncToken());
+        return success();
+      })
+      .Case<gpu::AllocOp>([&](gpu::AllocOp x) -> LogicalResult {
+        if (block)
+          return fail(op, "gpu.alloc in a kernel");
+        if (x.getHostShared())
+          return fail(op, "host-shared allocations are not simulated");
+        FailureOr<MemRefVal *> view = allocate(
+            op, x.getType(), x.getDynamicSizes(), f, 0, "a device buffer");
+        if (failed(view))
+          return failure();
+        f.slot(x.getMemref())[0].memref = *view;
+        token(x.getAsyncToken());
+        return success();
+      })
+      .Case<gpu::DeallocOp>([&](gpu::DeallocOp x) -> LogicalResult {
+        Buffer *b = get(f, x.getMemref(), 0).memref->buffer;
+        if (b->freed)
+          return fail(op, "frees " + b->what + " twice");
+        b->freed = true;
+        token(x.getAsyncToken());
+        return success();
+      })
+      .Case<gpu::MemcpyOp>([&](gpu::MemcpyOp x) -> LogicalResult {
+        if (failed(copy(op, *get(f, x.getDst(), 0).memref,
+                        *get(f, x.getSrc(), 0).memref)))
+          return failure();
+        token(x.getAsyncToken());
+        return success();
+      })
+      .Case<gpu::MemsetOp>([&](gpu::MemsetOp x) -> LogicalResult {
+        const MemRefVal &view = *get(f, x.getDst(), 0).memref;
+        const Val &value = get(f, x.getValue(), 0);
+        int64_t n = 1;
+        for (int64_t s : view.sizes)
+          n *= s;
+        SmallVector<int64_t> index(view.sizes.size(), 0);
+        for (int64_t i = 0; i < n; ++i) {
+          FailureOr<uint8_t *> p = address(op, view, index, 1, -1);
+          if (failed(p))
+            return failure();
+          storeElements(view, *p, value);
+          for (int64_t k = static_cast<int64_t>(index.size()) - 1; k >= 0;
+               --k) {
+            if (++index[k] < view.sizes[k])
+              break;
+            index[k] = 0;
+          }
+        }
+        token(x.getAsyncToken());
+        return success();
+      })
+      .Case<gpu::BarrierOp>([&](gpu::BarrierOp) -> LogicalResult {
+        if (!block)
+          return fail(op, "gpu.barrier outside a kernel");
+        if (static_cast<int32_t>(m.size()) != f.threads)
+          return fail(op, "reached by " + Twine(m.size()) + " of the " +
+                              Twine(f.threads) +
+                              " threads of the block (a barrier in divergent "
+                              "control flow)");
+        ++stats.barriers;
+        ++block->epoch;
+        return success();
+      })
+      .Case<gpu::ShuffleOp>(
+          [&](gpu::ShuffleOp x) { return execShuffle(x, f, m); })
+      .Case<gpu::ThreadIdOp>([&](gpu::ThreadIdOp x) -> LogicalResult {
+        if (!block)
+          return fail(op, "outside a kernel");
+        int d = dimension(x.getDimension());
+        std::vector<Val> &s = f.slot(x.getResult());
+        for (int32_t t : m) {
+          int64_t id = d == 0   ? t % block->blockDim[0]
+                       : d == 1 ? (t / block->blockDim[0]) % block->blockDim[1]
+                                : t / (block->blockDim[0] * block->blockDim[1]);
+          s[t].e.assign(1, intElem(id));
+        }
+        return success();
+      })
+      .Case<gpu::LaneIdOp>([&](gpu::LaneIdOp x) -> LogicalResult {
+        if (!block)
+          return fail(op, "outside a kernel");
+        std::vector<Val> &s = f.slot(x.getResult());
+        for (int32_t t : m)
+          s[t].e.assign(1, intElem(t % 32));
+        return success();
+      })
+      .Case<gpu::BlockIdOp>([&](gpu::BlockIdOp x) -> LogicalResult {
+        if (!block)
+          return fail(op, "outside a kernel");
+        uniformIndex(x.getResult(), block->blockId[dimension(x.getDimension())]);
+        return success();
+      })
+      .Case<gpu::BlockDimOp>([&](gpu::BlockDimOp x) -> LogicalResult {
+        if (!block)
+          return fail(op, "outside a kernel");
+        uniformIndex(x.getResult(),
+                     block->blockDim[dimension(x.getDimension())]);
+        return success();
+      })
+      .Case<gpu::GridDimOp>([&](gpu::GridDimOp x) -> LogicalResult {
+        if (!block)
+          return fail(op, "outside a kernel");
+        uniformIndex(x.getResult(), block->gridDim[dimension(x.getDimension())]);
+        return success();
+      })
+      .Default([&](Operation *) { return fail(op, "this op is not simulated"); });
+}
+
+//===----------------------------------------------------------------------===//
+// llvm (what the tensor-core kernel uses of it)
+//===----------------------------------------------------------------------===//
+
+/// Flattened scalar offset of `position` in an LLVM aggregate type.
+int64_t aggregateOffset(Type type, ArrayRef<int64_t> position, Type &leaf) {
+  int64_t offset = 0;
+  for (int64_t p : position) {
+    if (auto s = dyn_cast<LLVM::LLVMStructType>(type)) {
+      ArrayRef<Type> body = s.getBody();
+      for (int64_t k = 0; k < p; ++k)
+        offset += scalarCount(body[k]);
+      type = body[p];
+    } else if (auto a = dyn_cast<LLVM::LLVMArrayType>(type)) {
+      offset += p * scalarCount(a.getElementType());
+      type = a.getElementType();
+    }
+  }
+  leaf = type;
+  return offset;
+}
+
+LogicalResult Interpreter::execLLVM(Operation *op, Frame &f, const Mask &m) {
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case<LLVM::InlineAsmOp>([&](LLVM::InlineAsmOp x) -> LogicalResult {
+        // The one inline asm of attic's kernels: ex2.approx.ftz.f32, exp2
+        // with subnormal inputs and outputs flushed to zero.
+        if (x.getAsmString() != "ex2.approx.ftz.f32 $0, $1;" ||
+            op->getNumOperands() != 1 || op->getNumResults() != 1)
+          return fail(op, "inline asm '" + x.getAsmString() +
+                              "' is not simulated");
+        std::vector<Val> &s = f.slot(op->getResult(0));
+        constexpr double kMinNormal = 1.17549435082228750797e-38;
+        for (int32_t t : m) {
+          double in = get(f, op->getOperand(0), t).e[0].f;
+          if (std::fabs(in) < kMinNormal)
+            in = 0;
+          double out = roundTo(Float32Type::get(op->getContext()),
+                               std::exp2(in));
+          if (out != 0 && std::fabs(out) < kMinNormal)
+            out = 0;
+          Val v;
+          v.e.push_back(floatElem(out));
+          s[t] = std::move(v);
+        }
+        return success();
+      })
+      .Case<LLVM::ExtractValueOp>([&](LLVM::ExtractValueOp x) {
+        Type leaf;
+        int64_t offset =
+            aggregateOffset(x.getContainer().getType(), x.getPosition(), leaf);
+        int64_t n = scalarCount(leaf);
+        std::vector<Val> &s = f.slot(x.getResult());
+        for (int32_t t : m) {
+          const Val &c = get(f, x.getContainer(), t);
+          Val v;
+          v.e.assign(c.e.begin() + offset, c.e.begin() + offset + n);
+          s[t] = std::move(v);
+        }
+        return success();
+      })
+      .Case<LLVM::InsertValueOp>([&](LLVM::InsertValueOp x) {
+        Type leaf;
+        int64_t offset =
+            aggregateOffset(x.getContainer().getType(), x.getPosition(), leaf);
+        std::vector<Val> &s = f.slot(x.getResult());
+        for (int32_t t : m) {
+          Val v = get(f, x.getContainer(), t);
+          const Val &in = get(f, x.getValue(), t);
+          for (size_t i = 0; i < in.e.size(); ++i)
+            v.e[offset + i] = in.e[i];
+          s[t] = std::move(v);
+        }
+        return success();
+      })
+      .Case<LLVM::UndefOp, LLVM::PoisonOp, LLVM::ZeroOp>([&](Operation *) {
+        Value r = op->getResult(0);
+        std::vector<Val> &s = f.slot(r);
+        for (int32_t t : m)
+          s[t].e.assign(scalarCount(r.getType()), intElem(0));
+        return success();
+      })
+      .Case<LLVM::BitcastOp>([&](LLVM::BitcastOp x) {
+        std::vector<Val> &s = f.slot(x.getResult());
+        for (int32_t t : m)
+          s[t] = fromBytes(x.getType(), toBytes(x.getArg().getType(),
+                                                get(f, x.getArg(), t)));
+        return success();
+      })
+      .Default([&](Operation *) { return fail(op, "this op is not simulated"); });
+}
+
+//===----------------------------------------------------------------------===//
+// mma.sync m16n8k16 (PTX ISA fragment layouts)
+//===----------------------------------------------------------------------===//
+
+// Lane = 4 * groupID + threadID_in_group (g, t):
+//   A (16x16, row): a0,a1: (g, 2t + {0,1})     a2,a3: (g + 8, 2t + {0,1})
+//                   a4,a5: (g, 2t + 8 + {0,1}) a6,a7: (g + 8, 2t + 8 + {0,1})
+//   B (16x8, col):  b0,b1: (2t + {0,1}, g)     b2,b3: (2t + 8 + {0,1}, g)
+//   C, D (16x8):    c0,c1: (g, 2t + {0,1})     c2,c3: (g + 8, 2t + {0,1})
+void fragmentA(int g, int t, int i, int &row, int &col) {
+  row = g + ((i / 2) % 2) * 8;
+  col = 2 * t + (i % 2) + (i / 4) * 8;
+}
+void fragmentB(int g, int t, int i, int &row, int &col) {
+  row = 2 * t + (i % 2) + (i / 2) * 8;
+  col = g;
+}
+void fragmentC(int g, int t, int i, int &row, int &col) {
+  row = g + (i / 2) * 8;
+  col = 2 * t + (i % 2);
+}
+
+LogicalResult Interpreter::execMma(Operation *op, Frame &f, const Mask &m) {
+  // Per lane: 8 A values, 4 B values, 4 C values (as doubles).
+  auto getLane = [&](int32_t lane, SmallVectorImpl<double> &a,
+                     SmallVectorImpl<double> &b,
+                     SmallVectorImpl<double> &c) -> LogicalResult {
+    if (auto x = dyn_cast<nvgpu::MmaSyncOp>(op)) {
+      auto shape = x.getMmaShapeAsArray();
+      if (shape[0] != 16 || shape[1] != 8 || shape[2] != 16)
+        return fail(op, "only m16n8k16 is simulated");
+      for (Elem e : get(f, x.getMatrixA(), lane).e)
+        a.push_back(e.f);
+      for (Elem e : get(f, x.getMatrixB(), lane).e)
+        b.push_back(e.f);
+      for (Elem e : get(f, x.getMatrixC(), lane).e)
+        c.push_back(e.f);
+      return success();
+    }
+    auto x = cast<NVVM::MmaOp>(op);
+    NVVM::MMAShapeAttr shape = x.getShape();
+    if (shape.getM() != 16 || shape.getN() != 8 || shape.getK() != 16)
+      return fail(op, "only m16n8k16 is simulated");
+    std::optional<NVVM::MMATypes> ptx = x.getMultiplicandAPtxType();
+    bool bf16 = ptx && *ptx == NVVM::MMATypes::bf16;
+    if (ptx && !bf16 && *ptx != NVVM::MMATypes::f16)
+      return fail(op, "only f16 and bf16 multiplicands are simulated");
+    auto unpack = [&](ValueRange values, SmallVectorImpl<double> &into) {
+      for (Value v : values) {
+        const Val &val = get(f, v, lane);
+        Type type = v.getType();
+        if (type.isInteger(32)) {
+          uint32_t bits = static_cast<uint32_t>(val.e[0].i);
+          for (int half = 0; half < 2; ++half) {
+            uint16_t h = static_cast<uint16_t>(bits >> (16 * half));
+            into.push_back(bf16 ? attic_bf16_to_f32(h) : attic_f16_to_f32(h));
+          }
+        } else {
+          for (Elem e : val.e)
+            into.push_back(e.f);
+        }
+      }
+    };
+    unpack(x.getOperandA(), a);
+    unpack(x.getOperandB(), b);
+    for (Value v : x.getOperandC())
+      for (Elem e : get(f, v, lane).e)
+        c.push_back(e.f);
+    return success();
+  };
+
+  constexpr int32_t kWarp = 32;
+  Value result = op->getResult(0);
+  std::vector<Val> &out = f.slot(result);
+  for (size_t i = 0; i < m.size();) {
+    int32_t warp = m[i] / kWarp;
+    size_t j = i;
+    while (j < m.size() && m[j] / kWarp == warp)
+      ++j;
+    if (j - i != static_cast<size_t>(kWarp))
+      return fail(op,
+                  "reached by " + Twine(j - i) + " of the 32 lanes of warp " +
+                      Twine(warp) + " (mma.sync needs the full warp)",
+                  m[i]);
+    double A[16][16], B[16][8], C[16][8];
+    for (int32_t lane = 0; lane < kWarp; ++lane) {
+      SmallVector<double, 8> a, b, c;
+      if (failed(getLane(warp * kWarp + lane, a, b, c)))
+        return failure();
+      if (a.size() != 8 || b.size() != 4 || c.size() != 4)
+        return fail(op, "fragment sizes are not those of m16n8k16 with f16 "
+                        "or bf16 multiplicands and f32 accumulators",
+                    warp * kWarp + lane);
+      int g = lane / 4, t = lane % 4, row, col;
+      for (int k = 0; k < 8; ++k) {
+        fragmentA(g, t, k, row, col);
+        A[row][col] = a[k];
+      }
+      for (int k = 0; k < 4; ++k) {
+        fragmentB(g, t, k, row, col);
+        B[row][col] = b[k];
+        fragmentC(g, t, k, row, col);
+        C[row][col] = c[k];
+      }
+    }
+    ++stats.mmas;
+    for (int32_t lane = 0; lane < kWarp; ++lane) {
+      int g = lane / 4, t = lane % 4, row, col;
+      Val v;
+      for (int k = 0; k < 4; ++k) {
+        fragmentC(g, t, k, row, col);
+        double sum = C[row][col];
+        for (int kk = 0; kk < 16; ++kk)
+          sum += A[row][kk] * B[kk][col];
+        v.e.push_back(floatElem(static_cast<float>(sum)));
+      }
+      out[warp * kWarp + lane] = std::move(v);
+    }
+    i = j;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// affine (index arithmetic that folding may leave)
+//===----------------------------------------------------------------------===//
+
+int64_t evalAffine(AffineExpr e, ArrayRef<int64_t> dims,
+                   ArrayRef<int64_t> symbols) {
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return c.getValue();
+  if (auto d = dyn_cast<AffineDimExpr>(e))
+    return dims[d.getPosition()];
+  if (auto s = dyn_cast<AffineSymbolExpr>(e))
+    return symbols[s.getPosition()];
+  auto bin = cast<AffineBinaryOpExpr>(e);
+  int64_t l = evalAffine(bin.getLHS(), dims, symbols);
+  int64_t r = evalAffine(bin.getRHS(), dims, symbols);
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+    return l + r;
+  case AffineExprKind::Mul:
+    return l * r;
+  case AffineExprKind::Mod:
+    return ((l % r) + r) % r;
+  case AffineExprKind::FloorDiv:
+    return l / r - ((l % r != 0) && ((l < 0) != (r < 0)));
+  case AffineExprKind::CeilDiv:
+    return l / r + ((l % r != 0) && ((l < 0) == (r < 0)));
+  default:
+    return 0;
+  }
+}
+
+LogicalResult Interpreter::execAffine(Operation *op, Frame &f, const Mask &m) {
+  AffineMap map;
+  ValueRange operands;
+  int kind = 0;
+  if (auto x = dyn_cast<affine::AffineApplyOp>(op)) {
+    map = x.getAffineMap();
+    operands = x.getMapOperands();
+  } else if (auto x = dyn_cast<affine::AffineMinOp>(op)) {
+    map = x.getMap();
+    operands = x.getMapOperands();
+    kind = 1;
+  } else if (auto x = dyn_cast<affine::AffineMaxOp>(op)) {
+    map = x.getMap();
+    operands = x.getMapOperands();
+    kind = 2;
+  } else {
+    return fail(op, "this op is not simulated");
+  }
+  std::vector<Val> &s = f.slot(op->getResult(0));
+  for (int32_t t : m) {
+    SmallVector<int64_t> dims, symbols;
+    for (auto [i, v] : llvm::enumerate(operands))
+      (i < map.getNumDims() ? dims : symbols).push_back(getIndex(f, v, t));
+    int64_t r = 0;
+    for (auto [i, e] : llvm::enumerate(map.getResults())) {
+      int64_t x = evalAffine(e, dims, symbols);
+      r = i == 0 ? x : kind == 1 ? std::min(r, x) : std::max(r, x);
+    }
+    s[t].e.assign(1, intElem(static_cast<uint64_t>(r)));
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Calls
+//===----------------------------------------------------------------------===//
+
+LogicalResult Interpreter::call(func::FuncOp func, ArrayRef<MemRefVal *> args,
+                                SmallVectorImpl<MemRefVal *> &results) {
+  Frame host;
+  Block &entry = func.getBody().front();
+  for (auto [arg, view] : llvm::zip(entry.getArguments(), args))
+    host.slot(arg)[0].memref = view;
+  Mask one = {0};
+  Operation *terminator;
+  if (failed(execBlock(entry, host, one, terminator)))
+    return failure();
+  if (!terminator || !isa<func::ReturnOp>(terminator))
+    return fail(func, "the function does not end in func.return");
+  for (Value v : terminator->getOperands()) {
+    MemRefVal *view = get(host, v, 0).memref;
+    if (!view)
+      return fail(terminator, "returns a value that is not a memref");
+    if (view->buffer->freed)
+      return fail(terminator, "returns " + view->buffer->what +
+                                  ", which was freed");
+    results.push_back(view);
+  }
+  return success();
+}
+
+std::optional<attic_dtype> dtypeOf(Type type) {
+  if (type.isF32())
+    return ATTIC_F32;
+  if (type.isF16())
+    return ATTIC_F16;
+  if (type.isBF16())
+    return ATTIC_BF16;
+  if (type.isF64())
+    return ATTIC_F64;
+  if (type.isInteger(1))
+    return ATTIC_I1;
+  if (type.isInteger(8))
+    return ATTIC_I8;
+  if (type.isInteger(32))
+    return ATTIC_I32;
+  if (type.isInteger(64))
+    return ATTIC_I64;
+  return std::nullopt;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// SimulatedCudaExecutable
+//===----------------------------------------------------------------------===//
+
+attic::SimulatedCudaExecutable::~SimulatedCudaExecutable() = default;
+
+std::unique_ptr<attic::SimulatedCudaExecutable>
+attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
+                                        int64_t blockQ, int64_t blockK,
+                                        std::string &error) {
+  FailureOr<EntrySignature> signature = getEntrySignature(module, entry, error);
+  if (failed(signature))
+    return nullptr;
+  if (std::string message = checkCudaBlockSizes(blockQ, blockK);
+      !message.empty()) {
+    error = "--target=cuda-simulated: " + message;
+    return nullptr;
+  }
+  OwningOpRef<ModuleOp> lowered(module.clone());
+  MLIRContext *ctx = lowered->getContext();
+  {
+    ErrorCollector errors(ctx);
+    PassManager pm(ctx);
+    buildCudaMappingPipeline(pm, blockQ, blockK);
+    if (failed(pm.run(*lowered))) {
+      error = "lowering for the simulated GPU failed: " +
+              (errors.text().empty() ? std::string("unknown error")
+                                     : errors.text());
+      return nullptr;
+    }
+  }
+  std::unique_ptr<SimulatedCudaExecutable> executable(
+      new SimulatedCudaExecutable());
+  executable->lowered_ = std::move(lowered);
+  executable->entry_ = entry.str();
+  executable->signature_ = *signature;
+  return executable;
+}
+
+std::unique_ptr<attic::SimulatedCudaExecutable>
+attic::SimulatedCudaExecutable::fromLowered(OwningOpRef<ModuleOp> lowered,
+                                            StringRef entry,
+                                            std::string &error) {
+  auto func = lowered->lookupSymbol<func::FuncOp>(entry);
+  if (!func || func.isExternal()) {
+    error = ("no function '" + entry + "' with a body in the module").str();
+    return nullptr;
+  }
+  EntrySignature signature;
+  auto convert = [&](Type type, SmallVectorImpl<TensorSpec> &into) {
+    auto memref = dyn_cast<MemRefType>(type);
+    std::optional<attic_dtype> dtype =
+        memref ? dtypeOf(memref.getElementType()) : std::nullopt;
+    if (!memref || !dtype || !memref.getLayout().isIdentity())
+      return false;
+    into.push_back({*dtype, SmallVector<int64_t>(memref.getShape())});
+    return true;
+  };
+  for (Type t : func.getArgumentTypes())
+    if (!convert(t, signature.inputs)) {
+      error = "simulated functions take identity-layout memrefs";
+      return nullptr;
+    }
+  for (Type t : func.getResultTypes())
+    if (!convert(t, signature.results)) {
+      error = "simulated functions return identity-layout memrefs";
+      return nullptr;
+    }
+  std::unique_ptr<SimulatedCudaExecutable> executable(
+      new SimulatedCudaExecutable());
+  executable->lowered_ = std::move(lowered);
+  executable->entry_ = entry.str();
+  executable->signature_ = std::move(signature);
+  return executable;
+}
+
+LogicalResult
+attic::SimulatedCudaExecutable::run(ArrayRef<const attic_tensor *> inputs,
+                                    SmallVectorImpl<attic_tensor> &outputs,
+                                    std::string &error) {
+  auto func = lowered_->lookupSymbol<func::FuncOp>(entry_);
+  if (inputs.size() != signature_.inputs.size()) {
+    error = "@" + entry_ + " takes " +
+            std::to_string(signature_.inputs.size()) + " arguments, got " +
+            std::to_string(inputs.size());
+    return failure();
+  }
+  stats_ = SimulationStats();
+  Interpreter interpreter(*lowered_, stats_);
+  SmallVector<MemRefVal *> args;
+  for (auto [i, tensor] : llvm::enumerate(inputs)) {
+    auto type = cast<MemRefType>(func.getArgumentTypes()[i]);
+    if (tensor->dtype != signature_.inputs[i].dtype ||
+        tensor->rank != type.getRank()) {
+      error = "argument #" + std::to_string(i) + " does not match @" + entry_;
+      return failure();
+    }
+    SmallVector<int64_t> shape(tensor->shape, tensor->shape + tensor->rank);
+    for (auto [d, s] : llvm::enumerate(type.getShape()))
+      if (!ShapedType::isDynamic(s) && s != shape[d]) {
+        error = "argument #" + std::to_string(i) + " has shape " +
+                shapeString(shape) + " but @" + entry_ + " takes " +
+                shapeString(type.getShape());
+        return failure();
+      }
+    MemRefVal *view =
+        interpreter.newBuffer(type.getElementType(), shape,
+                              "argument #" + std::to_string(i));
+    if (view->buffer->bytes.size() != tensor->nbytes) {
+      error = "argument #" + std::to_string(i) + ": size mismatch";
+      return failure();
+    }
+    std::memcpy(view->buffer->bytes.data(), tensor->data, tensor->nbytes);
+    args.push_back(view);
+  }
+  attic_rt_take_error(nullptr, 0); // drop a report left by an earlier run
+  SmallVector<MemRefVal *> results;
+  if (failed(interpreter.call(func, args, results))) {
+    error = "simulated GPU: " + interpreter.error;
+    return failure();
+  }
+  char message[512];
+  if (attic_rt_take_error(message, sizeof(message)) != ATTIC_OK) {
+    error = message;
+    return failure();
+  }
+  size_t first = outputs.size();
+  for (auto [i, view] : llvm::enumerate(results)) {
+    attic_tensor tensor{};
+    char err[256];
+    if (attic_tensor_alloc(&tensor, signature_.results[i].dtype,
+                           view->sizes.size(), view->sizes.data(), err,
+                           sizeof(err)) != ATTIC_OK) {
+      for (size_t k = first; k < outputs.size(); ++k)
+        attic_tensor_free(&outputs[k]);
+      outputs.truncate(first);
+      error = err;
+      return failure();
+    }
+    // Element by element (the view may be strided).
+    int64_t rank = view->sizes.size(), n = attic_tensor_numel(&tensor);
+    SmallVector<int64_t> index(rank, 0);
+    auto *out = static_cast<uint8_t *>(tensor.data);
+    for (int64_t e = 0; e < n; ++e) {
+      int64_t offset = view->offset;
+      for (int64_t d = 0; d < rank; ++d)
+        offset += index[d] * view->strides[d];
+      std::memcpy(out + e * view->elemBytes,
+                  view->buffer->bytes.data() + offset * view->elemBytes,
+                  view->elemBytes);
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        if (++index[d] < view->sizes[d])
+          break;
+        index[d] = 0;
+      }
+    }
+    outputs.push_back(tensor);
+  }
+  return success();
+}
