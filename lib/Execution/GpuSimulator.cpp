@@ -71,9 +71,15 @@ union Elem {
   uint64_t i;
 };
 
+/// Where a buffer lives: host code may touch only host memory, kernels only
+/// device, shared and private memory (gpu.memcpy and gpu.memset move data
+/// between the two); globals are cloned into the kernels' module.
+enum class Space { Host, Device, Shared, Private, Global };
+
 struct Buffer {
   std::vector<uint8_t> bytes;
   std::string what; // "a device buffer", "shared memory", ...
+  Space space = Space::Host;
   bool freed = false;
   /// Shared memory: who read and wrote each byte since the last barrier.
   struct Access {
@@ -308,7 +314,7 @@ public:
   LogicalResult call(func::FuncOp func, ArrayRef<MemRefVal *> args,
                      SmallVectorImpl<MemRefVal *> &results);
   MemRefVal *newBuffer(Type elemType, ArrayRef<int64_t> sizes,
-                       StringRef what, bool shared = false);
+                       StringRef what, Space space);
   std::string error;
 
 private:
@@ -318,6 +324,7 @@ private:
   std::deque<MemRefVal> views;
   llvm::DenseMap<Operation *, MemRefVal *> globals;
   BlockContext *block = nullptr; // set while a kernel runs
+  bool transfer = false;         // set while gpu.memcpy/memset run
   /// Budget of thread-ops per run: a kernel that never ends is an error,
   /// not a hang.
   int64_t budget = int64_t(1) << 36;
@@ -374,7 +381,7 @@ private:
   void storeElements(const MemRefVal &view, uint8_t *p, const Val &v);
   FailureOr<MemRefVal *> allocate(Operation *op, MemRefType type,
                                   ValueRange dynamicSizes, Frame &f,
-                                  int32_t t, StringRef what);
+                                  int32_t t, StringRef what, Space space);
   LogicalResult copy(Operation *op, const MemRefVal &dst,
                      const MemRefVal &src);
 };
@@ -399,7 +406,7 @@ LogicalResult Interpreter::fail(Operation *op, const Twine &message,
 }
 
 MemRefVal *Interpreter::newBuffer(Type elemType, ArrayRef<int64_t> sizes,
-                                  StringRef what, bool shared) {
+                                  StringRef what, Space space) {
   auto buffer = std::make_unique<Buffer>();
   int64_t n = 1;
   for (int64_t s : sizes)
@@ -407,9 +414,10 @@ MemRefVal *Interpreter::newBuffer(Type elemType, ArrayRef<int64_t> sizes,
   int64_t bytes = n * elementBytes(elemType);
   // Uninitialized memory reads as NaN (0xff bytes) in every float type.
   buffer->bytes.assign(bytes, 0xff);
-  if (shared)
+  if (space == Space::Shared)
     buffer->access.resize(bytes);
   buffer->what = what.str();
+  buffer->space = space;
   MemRefVal view;
   view.buffer = buffer.get();
   view.elemType = elemType;
@@ -433,6 +441,17 @@ FailureOr<uint8_t *> Interpreter::address(Operation *op, const MemRefVal &view,
                 t);
   if (indices.size() != view.sizes.size())
     return fail(op, "index count does not match the memref rank", t);
+  Space space = view.buffer->space;
+  if (!transfer && block && space == Space::Host)
+    return fail(op,
+                "a kernel accesses " + view.buffer->what +
+                    ", which is host memory (copy it with gpu.memcpy)",
+                t);
+  if (!transfer && !block && space != Space::Host && space != Space::Global)
+    return fail(op,
+                "host code accesses " + view.buffer->what +
+                    ", which is device memory (copy it with gpu.memcpy)",
+                t);
   int64_t offset = view.offset;
   for (size_t d = 0; d < indices.size(); ++d) {
     int64_t extent = d + 1 == indices.size() ? count : 1;
@@ -516,7 +535,8 @@ void Interpreter::storeElements(const MemRefVal &view, uint8_t *p,
 
 FailureOr<MemRefVal *> Interpreter::allocate(Operation *op, MemRefType type,
                                              ValueRange dynamicSizes, Frame &f,
-                                             int32_t t, StringRef what) {
+                                             int32_t t, StringRef what,
+                                             Space space) {
   if (!type.getLayout().isIdentity())
     return fail(op, "allocations with a non-identity layout are not simulated");
   SmallVector<int64_t> sizes;
@@ -536,7 +556,7 @@ FailureOr<MemRefVal *> Interpreter::allocate(Operation *op, MemRefType type,
       n *= s;
   if (!elementBytes(type.getElementType()))
     return fail(op, "element type is not simulated", t);
-  return newBuffer(type.getElementType(), sizes, what);
+  return newBuffer(type.getElementType(), sizes, what, space);
 }
 
 LogicalResult Interpreter::copy(Operation *op, const MemRefVal &dst,
@@ -801,7 +821,7 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchOp op, Frame &host) {
                                       "shared memory (workgroup attribution #" +
                                           std::to_string(arg.getArgNumber()) +
                                           ")",
-                                      /*shared=*/true);
+                                      Space::Shared);
           local.push_back(view->buffer);
           std::vector<Val> &s = kernel.slot(arg);
           for (Val &v : s)
@@ -815,7 +835,8 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchOp op, Frame &host) {
           for (int32_t t = 0; t < T; ++t) {
             s[t].memref = newBuffer(type.getElementType(), type.getShape(),
                                     "private memory of thread " +
-                                        std::to_string(t));
+                                        std::to_string(t),
+                                    Space::Private);
             local.push_back(s[t].memref->buffer);
           }
         }
@@ -1699,7 +1720,8 @@ LogicalResult Interpreter::execMemRef(Operation *op, Frame &f, const Mask &m) {
         for (int32_t t : m) {
           FailureOr<MemRefVal *> view =
               allocate(op, x.getType(), x.getDynamicSizes(), f, t,
-                       block ? "a kernel's local buffer" : "a host buffer");
+                       block ? "a kernel's local buffer" : "a host buffer",
+                       block ? Space::Private : Space::Host);
           if (failed(view))
             return failure();
           f.slot(x.getResult())[t].memref = *view;
@@ -1835,7 +1857,8 @@ LogicalResult Interpreter::execMemRef(Operation *op, Frame &f, const Mask &m) {
         if (!view) {
           MemRefType type = global.getType();
           view = newBuffer(type.getElementType(), type.getShape(),
-                           ("global @" + global.getSymName()).str());
+                           ("global @" + global.getSymName()).str(),
+                           Space::Global);
           auto init = dyn_cast_or_null<DenseElementsAttr>(
               global.getInitialValueAttr());
           if (!init)
@@ -1943,7 +1966,8 @@ LogicalResult Interpreter::execGpu(Operation *op, Frame &f, const Mask &m) {
         if (x.getHostShared())
           return fail(op, "host-shared allocations are not simulated");
         FailureOr<MemRefVal *> view = allocate(
-            op, x.getType(), x.getDynamicSizes(), f, 0, "a device buffer");
+            op, x.getType(), x.getDynamicSizes(), f, 0, "a device buffer",
+            Space::Device);
         if (failed(view))
           return failure();
         f.slot(x.getMemref())[0].memref = *view;
@@ -1959,13 +1983,20 @@ LogicalResult Interpreter::execGpu(Operation *op, Frame &f, const Mask &m) {
         return success();
       })
       .Case<gpu::MemcpyOp>([&](gpu::MemcpyOp x) -> LogicalResult {
-        if (failed(copy(op, *get(f, x.getDst(), 0).memref,
-                        *get(f, x.getSrc(), 0).memref)))
+        if (block)
+          return fail(op, "gpu.memcpy in a kernel");
+        transfer = true;
+        LogicalResult copied = copy(op, *get(f, x.getDst(), 0).memref,
+                                    *get(f, x.getSrc(), 0).memref);
+        transfer = false;
+        if (failed(copied))
           return failure();
         token(x.getAsyncToken());
         return success();
       })
       .Case<gpu::MemsetOp>([&](gpu::MemsetOp x) -> LogicalResult {
+        if (block)
+          return fail(op, "gpu.memset in a kernel");
         const MemRefVal &view = *get(f, x.getDst(), 0).memref;
         const Val &value = get(f, x.getValue(), 0);
         int64_t n = 1;
@@ -1973,7 +2004,9 @@ LogicalResult Interpreter::execGpu(Operation *op, Frame &f, const Mask &m) {
           n *= s;
         SmallVector<int64_t> index(view.sizes.size(), 0);
         for (int64_t i = 0; i < n; ++i) {
+          transfer = true;
           FailureOr<uint8_t *> p = address(op, view, index, 1, -1);
+          transfer = false;
           if (failed(p))
             return failure();
           storeElements(view, *p, value);
@@ -2346,6 +2379,9 @@ LogicalResult Interpreter::call(func::FuncOp func, ArrayRef<MemRefVal *> args,
     if (view->buffer->freed)
       return fail(terminator, "returns " + view->buffer->what +
                                   ", which was freed");
+    if (view->buffer->space != Space::Host)
+      return fail(terminator, "returns " + view->buffer->what +
+                                  ", which is not host memory");
     results.push_back(view);
   }
   return success();
@@ -2480,7 +2516,7 @@ attic::SimulatedCudaExecutable::run(ArrayRef<const attic_tensor *> inputs,
       }
     MemRefVal *view =
         interpreter.newBuffer(type.getElementType(), shape,
-                              "argument #" + std::to_string(i));
+                              "argument #" + std::to_string(i), Space::Host);
     if (view->buffer->bytes.size() != tensor->nbytes) {
       error = "argument #" + std::to_string(i) + ": size mismatch";
       return failure();

@@ -22,12 +22,15 @@
 //     missing barrier otherwise);
 //   - every memory access is bounds-checked, device and shared buffers start
 //     as NaN bytes (0xff), and use after gpu.dealloc is an error;
+//   - host code may touch only host memory and kernels only device, shared
+//     and private memory (gpu.memcpy and gpu.memset cross between them);
 //   - ex2.approx.ftz.f32 (the kernel's inline asm) is exp2 with subnormals
 //     flushed; other inline asm is an error, as is any op the interpreter
 //     does not know.
 //
-// It checks what the GPU kernels compute, not how fast: an interpreter, some
-// microseconds per op and thread, meant for small shapes in tests.
+// It checks what the GPU kernels compute, not how fast: an interpreter, tens of
+// nanoseconds per op and thread (about 1 s for 25M thread-ops), meant for
+// small shapes in tests.
 //
 //===----------------------------------------------------------------------===//
 

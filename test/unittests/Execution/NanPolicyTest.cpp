@@ -3,9 +3,11 @@
 // The tile loop (attic-tile-block-attention) writes the masking, the online
 // softmax and the fully-masked-row rule once, so every target follows one
 // policy. It is checked here on compiled code, identically for the CPU
-// mapping and for the CUDA pipeline's GPU mapping run as CPU loops
-// (attic-gpu-emulate); test/Integration/cuda-device-* runs the same rules on
-// a GPU. Causal attention, N = 64 in blocks of 16:
+// mapping, for the CUDA pipeline's GPU mapping run as CPU loops
+// (attic-gpu-emulate), and for the CUDA mapping's kernels in the GPU
+// simulator: the SIMT kernel (f32) and the tensor-core kernel (the same
+// function in f16); test/Integration/cuda-device-* runs the same rules on a
+// GPU. Causal attention, N = 64 in blocks of 16, D = 16:
 //
 //   - a query row without a visible key is 0 (never NaN);
 //   - a NaN in a query row makes that row NaN, and only it;
@@ -22,6 +24,8 @@
 
 #include "CompiledHarness.h"
 
+#include "attic/Execution/GpuSimulator.h"
+
 #include <cmath>
 #include <limits>
 
@@ -30,21 +34,35 @@ using attic::testing::Tensor;
 
 namespace {
 
-constexpr int64_t kN = 64, kD = 8;
+constexpr int64_t kN = 64, kD = 16;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 const char *kSource = R"mlir(
-func.func @causal(%q: tensor<1x1x64x8xf32>, %k: tensor<1x1x64x8xf32>, %v: tensor<1x1x64x8xf32>, %b: tensor<1x64xf32>, %m: tensor<1x64xi1>) -> tensor<1x1x64x8xf32> {
-  %o = attic.attention %q, %k, %v causal bias(%b : tensor<1x64xf32>) mask(%m : tensor<1x64xi1>) : tensor<1x1x64x8xf32>, tensor<1x1x64x8xf32>, tensor<1x1x64x8xf32> -> tensor<1x1x64x8xf32>
-  return %o : tensor<1x1x64x8xf32>
+func.func @causal(%q: tensor<1x1x64x16xf32>, %k: tensor<1x1x64x16xf32>, %v: tensor<1x1x64x16xf32>, %b: tensor<1x64xf32>, %m: tensor<1x64xi1>) -> tensor<1x1x64x16xf32> {
+  %o = attic.attention %q, %k, %v causal bias(%b : tensor<1x64xf32>) mask(%m : tensor<1x64xi1>) : tensor<1x1x64x16xf32>, tensor<1x1x64x16xf32>, tensor<1x1x64x16xf32> -> tensor<1x1x64x16xf32>
+  return %o : tensor<1x1x64x16xf32>
 }
 )mlir";
 
+enum class Target { Cpu, CudaEmulated, SimulatedSimt, SimulatedTensorCores };
+
+/// The tensor-core kernel needs f16 or bf16: the same function in f16.
+bool halves(Target t) { return t == Target::SimulatedTensorCores; }
+
+std::string sourceFor(Target t) {
+  std::string source = kSource;
+  if (halves(t))
+    for (size_t at; (at = source.find("xf32>")) != std::string::npos;)
+      source.replace(at, 5, "xf16>");
+  return source;
+}
+
 struct Inputs {
-  Tensor q{ATTIC_F32, {1, 1, kN, kD}}, k{ATTIC_F32, {1, 1, kN, kD}};
-  Tensor v{ATTIC_F32, {1, 1, kN, kD}}, bias{ATTIC_F32, {1, kN}};
+  attic_dtype dtype;
+  Tensor q{dtype, {1, 1, kN, kD}}, k{dtype, {1, 1, kN, kD}};
+  Tensor v{dtype, {1, 1, kN, kD}}, bias{dtype, {1, kN}};
   Tensor mask{ATTIC_I1, {1, kN}};
-  Inputs() {
+  explicit Inputs(attic_dtype dtype) : dtype(dtype) {
     for (Tensor *t : {&q, &k, &v})
       for (int64_t i = 0; i < t->numel(); ++i)
         t->set(i, std::sin(0.37 * double(i) + double(t == &k)));
@@ -55,18 +73,51 @@ struct Inputs {
   }
 };
 
-class NanPolicy : public ::testing::TestWithParam<bool> {
+class NanPolicy : public ::testing::TestWithParam<Target> {
 protected:
+  Inputs inputs() { return Inputs(halves(GetParam()) ? ATTIC_F16 : ATTIC_F32); }
+
   Tensor run(Inputs &in) {
-    attic::CpuPipelineOptions options;
-    options.blockQ = 16;
-    options.blockK = 16;
-    options.emulateCuda = GetParam();
-    Compiled compiled(kSource, "causal", &options);
-    std::vector<Tensor> out =
-        compiled.run({&in.q, &in.k, &in.v, &in.bias, &in.mask});
-    EXPECT_EQ(out.size(), 1u);
-    return out.empty() ? Tensor() : std::move(out[0]);
+    std::vector<const Tensor *> args = {&in.q, &in.k, &in.v, &in.bias,
+                                        &in.mask};
+    std::string source = sourceFor(GetParam());
+    if (GetParam() == Target::Cpu || GetParam() == Target::CudaEmulated) {
+      attic::CpuPipelineOptions options;
+      options.blockQ = 16;
+      options.blockK = 16;
+      options.emulateCuda = GetParam() == Target::CudaEmulated;
+      Compiled compiled(source, "causal", &options);
+      std::vector<Tensor> out = compiled.run(args);
+      EXPECT_EQ(out.size(), 1u);
+      return out.empty() ? Tensor() : std::move(out[0]);
+    }
+    mlir::DialectRegistry registry;
+    attic::registerExecutionDialects(registry);
+    mlir::MLIRContext context(registry);
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        mlir::parseSourceString<mlir::ModuleOp>(source, &context);
+    std::string error;
+    std::unique_ptr<attic::SimulatedCudaExecutable> exe =
+        module ? attic::SimulatedCudaExecutable::compile(*module, "causal", 16,
+                                                         16, error)
+               : nullptr;
+    if (!exe) {
+      ADD_FAILURE() << "cannot compile: " << error;
+      return Tensor();
+    }
+    llvm::SmallVector<const attic_tensor *> in2;
+    for (const Tensor *t : args)
+      in2.push_back(&t->t);
+    llvm::SmallVector<attic_tensor> out;
+    if (mlir::failed(exe->run(in2, out, error))) {
+      ADD_FAILURE() << error;
+      return Tensor();
+    }
+    // The kernel that ran is the one this parameter names.
+    EXPECT_EQ(exe->lastRunStats().mmas > 0, halves(GetParam()));
+    Tensor o;
+    o.t = out[0];
+    return o;
   }
   static double at(const Tensor &o, int64_t row, int64_t col) {
     return o[row * kD + col];
@@ -86,7 +137,7 @@ protected:
 };
 
 TEST_P(NanPolicy, RowsWithoutVisibleKeysAreZero) {
-  Inputs in;
+  Inputs in = inputs();
   // Keys 0..9 masked: rows 0..9 see nothing.
   for (int64_t j = 0; j < 10; ++j)
     in.mask.set(j, 0.0);
@@ -101,7 +152,7 @@ TEST_P(NanPolicy, RowsWithoutVisibleKeysAreZero) {
 }
 
 TEST_P(NanPolicy, NaNInAQueryRowStaysInThatRow) {
-  Inputs in;
+  Inputs in = inputs();
   in.q.set(21 * kD + 3, kNaN);
   Tensor o = run(in);
   for (int64_t i = 0; i < kN; ++i) {
@@ -113,7 +164,7 @@ TEST_P(NanPolicy, NaNInAQueryRowStaysInThatRow) {
 }
 
 TEST_P(NanPolicy, NaNInAKeyReachesTheRowsThatSeeIt) {
-  Inputs in;
+  Inputs in = inputs();
   in.k.set(20 * kD + 5, kNaN);
   Tensor o = run(in);
   for (int64_t i = 0; i < kN; ++i) {
@@ -125,7 +176,7 @@ TEST_P(NanPolicy, NaNInAKeyReachesTheRowsThatSeeIt) {
 }
 
 TEST_P(NanPolicy, PlusInfinityBiasMakesTheRowsThatSeeItNaN) {
-  Inputs in;
+  Inputs in = inputs();
   in.bias.set(33, std::numeric_limits<double>::infinity());
   Tensor o = run(in);
   for (int64_t i = 0; i < kN; ++i) {
@@ -137,7 +188,7 @@ TEST_P(NanPolicy, PlusInfinityBiasMakesTheRowsThatSeeItNaN) {
 }
 
 TEST_P(NanPolicy, NaNInAValueReachesTheQueryBlocksThatVisitItsBlock) {
-  Inputs in;
+  Inputs in = inputs();
   in.v.set(20 * kD + 2, kNaN); // key 20: key block 1 of 16 keys
   Tensor o = run(in);
   for (int64_t i = 0; i < kN; ++i)
@@ -150,9 +201,22 @@ TEST_P(NanPolicy, NaNInAValueReachesTheQueryBlocksThatVisitItsBlock) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Targets, NanPolicy, ::testing::Values(false, true),
-                         [](const ::testing::TestParamInfo<bool> &info) {
-                           return info.param ? "CudaEmulated" : "Cpu";
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Targets, NanPolicy,
+    ::testing::Values(Target::Cpu, Target::CudaEmulated, Target::SimulatedSimt,
+                      Target::SimulatedTensorCores),
+    [](const ::testing::TestParamInfo<Target> &info) {
+      switch (info.param) {
+      case Target::Cpu:
+        return "Cpu";
+      case Target::CudaEmulated:
+        return "CudaEmulated";
+      case Target::SimulatedSimt:
+        return "SimulatedSimt";
+      case Target::SimulatedTensorCores:
+        return "SimulatedTensorCores";
+      }
+      return "Unknown";
+    });
 
 } // namespace

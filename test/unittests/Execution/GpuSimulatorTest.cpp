@@ -1,0 +1,300 @@
+//===- GpuSimulatorTest.cpp - the GPU simulator catches kernel bugs -------===//
+//
+// attic-run --target=cuda-simulated is only worth its name if a kernel that
+// would go wrong on a GPU fails in it. Each test runs one hand-written
+// kernel (a function on memrefs with a gpu.launch, the form of the CUDA
+// mapping's output) through SimulatedCudaExecutable::fromLowered:
+//
+//   - a correct neighbour exchange through shared memory gives the right
+//     values; without its barrier it is a race; a barrier reached by half
+//     the block, an access past the end of shared memory, a shuffle in half
+//     a warp, a kernel dereferencing host memory, host code dereferencing
+//     device memory and a use after gpu.dealloc are errors naming the op;
+//   - device memory that nothing wrote reads as NaN, not as zeros;
+//   - one nvgpu.mma.sync m16n8k16 whose fragments the test loads by the
+//     PTX ISA's layout tables equals the plain matrix product.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompiledHarness.h"
+
+#include "attic/Execution/GpuSimulator.h"
+
+#include <cmath>
+#include <string>
+
+using attic::testing::Tensor;
+
+namespace {
+
+/// Parses `source` and runs @k on `inputs` in the simulator. Returns the
+/// results; `error` is the simulator's message (empty when it succeeded).
+std::vector<Tensor> simulate(const std::string &source,
+                             const std::vector<const Tensor *> &inputs,
+                             std::string &error) {
+  mlir::DialectRegistry registry;
+  attic::registerExecutionDialects(registry);
+  mlir::MLIRContext context(registry);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(source, &context);
+  std::vector<Tensor> results;
+  if (!module) {
+    error = "cannot parse";
+    return results;
+  }
+  std::unique_ptr<attic::SimulatedCudaExecutable> exe =
+      attic::SimulatedCudaExecutable::fromLowered(std::move(module), "k",
+                                                  error);
+  if (!exe)
+    return results;
+  llvm::SmallVector<const attic_tensor *> in;
+  for (const Tensor *t : inputs)
+    in.push_back(&t->t);
+  llvm::SmallVector<attic_tensor> out;
+  error.clear();
+  if (mlir::failed(exe->run(in, out, error)))
+    return results;
+  for (attic_tensor &o : out) {
+    Tensor t;
+    t.t = o;
+    results.push_back(std::move(t));
+  }
+  return results;
+}
+
+void replace(std::string &s, const std::string &from, const std::string &to) {
+  size_t at = s.find(from);
+  ASSERT_NE(at, std::string::npos) << from;
+  s.replace(at, from.size(), to);
+}
+
+// 64 threads: out[i] = in[(i + 1) % 64] through shared memory. The markers
+// HOST_PRE, KERNEL_LOAD, BARRIER, NEXT and HOST_POST are edited by the tests.
+const char *kExchange = R"mlir(
+func.func @k(%in: memref<64xf32>) -> memref<64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %t0 = gpu.wait async
+  %d, %t1 = gpu.alloc async [%t0] () : memref<64xf32>
+  %t2 = gpu.memcpy async [%t1] %d, %in : memref<64xf32>, memref<64xf32>
+  %o, %t3 = gpu.alloc async [%t2] () : memref<64xf32>
+  // HOST_PRE
+  %t4 = gpu.launch async [%t3] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+      threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1)
+      workgroup(%s : memref<64xf32, #gpu.address_space<workgroup>>) {
+    %x = memref.load %d[%tx] : memref<64xf32> // KERNEL_LOAD
+    memref.store %x, %s[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+    gpu.barrier // BARRIER
+    %n1 = arith.addi %tx, %c1 : index
+    %n = arith.remui %n1, %c64 : index // NEXT
+    %y = memref.load %s[%n] : memref<64xf32, #gpu.address_space<workgroup>>
+    memref.store %y, %o[%tx] : memref<64xf32>
+    gpu.terminator
+  }
+  %h = memref.alloc() : memref<64xf32>
+  %t5 = gpu.memcpy async [%t4] %h, %o : memref<64xf32>, memref<64xf32>
+  gpu.wait [%t5]
+  // HOST_POST
+  return %h : memref<64xf32>
+}
+)mlir";
+
+struct Exchange : ::testing::Test {
+  Tensor in{ATTIC_F32, {64}};
+  std::string source = kExchange;
+  std::string error;
+  Exchange() {
+    for (int64_t i = 0; i < 64; ++i)
+      in.set(i, 0.5 * double(i) - 3.0);
+  }
+  std::vector<Tensor> run() { return simulate(source, {&in}, error); }
+  void expectError(const std::string &fragment) {
+    std::vector<Tensor> out = run();
+    EXPECT_TRUE(out.empty());
+    EXPECT_NE(error.find(fragment), std::string::npos)
+        << "expected '" << fragment << "' in: " << error;
+  }
+};
+
+TEST_F(Exchange, CorrectKernelRuns) {
+  std::vector<Tensor> out = run();
+  ASSERT_EQ(out.size(), 1u) << error;
+  for (int64_t i = 0; i < 64; ++i)
+    EXPECT_EQ(out[0][i], in[(i + 1) % 64]) << i;
+}
+
+TEST_F(Exchange, MissingBarrierIsARace) {
+  replace(source, "gpu.barrier // BARRIER", "");
+  expectError("since the last barrier (a race)");
+  EXPECT_NE(error.find("'memref.load'"), std::string::npos) << error;
+  EXPECT_NE(error.find("thread "), std::string::npos) << error;
+}
+
+TEST_F(Exchange, DivergentBarrier) {
+  replace(source, "gpu.barrier // BARRIER", R"mlir(
+    %low = arith.cmpi ult, %tx, %c32 : index
+    scf.if %low {
+      gpu.barrier
+    })mlir");
+  expectError("reached by 32 of the 64 threads of the block");
+}
+
+TEST_F(Exchange, SharedMemoryOutOfBounds) {
+  replace(source, "%n = arith.remui %n1, %c64 : index // NEXT",
+          "%n = arith.addi %n1, %c0 : index");
+  expectError("index 64 of dim 0 is out of bounds [0, 64) of shared memory");
+}
+
+TEST_F(Exchange, KernelReadsHostMemory) {
+  replace(source, "%x = memref.load %d[%tx] : memref<64xf32> // KERNEL_LOAD",
+          "%x = memref.load %in[%tx] : memref<64xf32>");
+  expectError("a kernel accesses argument #0, which is host memory");
+}
+
+TEST_F(Exchange, HostReadsDeviceMemory) {
+  replace(source, "// HOST_POST",
+          "%z = memref.load %o[%c0] : memref<64xf32>\n"
+          "  memref.store %z, %h[%c0] : memref<64xf32>");
+  expectError("host code accesses a device buffer, which is device memory");
+}
+
+TEST_F(Exchange, UseAfterFree) {
+  replace(source, "// HOST_PRE", "%tf = gpu.dealloc async [%t3] %d : memref<64xf32>");
+  expectError("accesses a device buffer after it was freed");
+}
+
+TEST_F(Exchange, UnwrittenDeviceMemoryIsNaN) {
+  // Only the first half of the threads store their result.
+  replace(source, "memref.store %y, %o[%tx] : memref<64xf32>", R"mlir(
+    %low = arith.cmpi ult, %tx, %c32 : index
+    scf.if %low {
+      memref.store %y, %o[%tx] : memref<64xf32>
+    })mlir");
+  std::vector<Tensor> out = run();
+  ASSERT_EQ(out.size(), 1u) << error;
+  for (int64_t i = 0; i < 32; ++i)
+    EXPECT_EQ(out[0][i], in[i + 1]) << i;
+  for (int64_t i = 32; i < 64; ++i)
+    EXPECT_TRUE(std::isnan(out[0][i])) << i;
+}
+
+TEST(GpuSimulator, ShuffleNeedsTheFullWarp) {
+  const char *source = R"mlir(
+func.func @k(%in: memref<32xf32>) -> memref<32xf32> {
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %o, %t0 = gpu.alloc async () : memref<32xf32>
+  %t1 = gpu.launch async [%t0] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+      threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %f = arith.index_cast %tx : index to i32
+    %x = arith.sitofp %f : i32 to f32
+    %low = arith.cmpi ult, %tx, %c16 : index
+    scf.if %low {
+      %one = arith.constant 1 : i32
+      %width = arith.constant 32 : i32
+      %y, %valid = gpu.shuffle xor %x, %one, %width : f32
+      memref.store %y, %o[%tx] : memref<32xf32>
+    }
+    gpu.terminator
+  }
+  %h = memref.alloc() : memref<32xf32>
+  %t2 = gpu.memcpy async [%t1] %h, %o : memref<32xf32>, memref<32xf32>
+  gpu.wait [%t2]
+  return %h : memref<32xf32>
+}
+)mlir";
+  Tensor in{ATTIC_F32, {32}};
+  std::string error;
+  EXPECT_TRUE(simulate(source, {&in}, error).empty());
+  EXPECT_NE(error.find("reached by 16 of the 32 lanes of warp 0 (a shuffle "
+                       "needs the full warp)"),
+            std::string::npos)
+      << error;
+}
+
+// One warp: C (16x8, f32) = A (16x16, f16) x B (16x8, f16) with
+// nvgpu.mma.sync. Lane l = 4g + t loads its fragments by the PTX ISA's
+// tables for mma.m16n8k16 (.f16):
+//   A: a[0] = A[g][2t..2t+1]   a[1] = A[g+8][2t..]  a[2] = A[g][2t+8..]
+//      a[3] = A[g+8][2t+8..]
+//   B: b[0] = B[2t..2t+1][g]   b[1] = B[2t+8..2t+9][g]
+//   C: c[0] = C[g][2t..2t+1]   c[1] = C[g+8][2t..2t+1]
+const char *kMma = R"mlir(
+func.func @k(%a_h: memref<16x16xf16>, %b_h: memref<16x8xf16>) -> memref<16x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c9 = arith.constant 9 : index
+  %c32 = arith.constant 32 : index
+  %a, %t0 = gpu.alloc async () : memref<16x16xf16>
+  %b, %t1 = gpu.alloc async [%t0] () : memref<16x8xf16>
+  %c, %t2 = gpu.alloc async [%t1] () : memref<16x8xf32>
+  %t3 = gpu.memcpy async [%t2] %a, %a_h : memref<16x16xf16>, memref<16x16xf16>
+  %t4 = gpu.memcpy async [%t3] %b, %b_h : memref<16x8xf16>, memref<16x8xf16>
+  %t5 = gpu.launch async [%t4] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+      threads(%l, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %g = arith.divui %l, %c4 : index
+    %t = arith.remui %l, %c4 : index
+    %g8 = arith.addi %g, %c8 : index
+    %t2x = arith.muli %t, %c2 : index
+    %t2x1 = arith.addi %t2x, %c1 : index
+    %t2x8 = arith.addi %t2x, %c8 : index
+    %t2x9 = arith.addi %t2x, %c9 : index
+    %a00 = memref.load %a[%g, %t2x] : memref<16x16xf16>
+    %a01 = memref.load %a[%g, %t2x1] : memref<16x16xf16>
+    %a10 = memref.load %a[%g8, %t2x] : memref<16x16xf16>
+    %a11 = memref.load %a[%g8, %t2x1] : memref<16x16xf16>
+    %a20 = memref.load %a[%g, %t2x8] : memref<16x16xf16>
+    %a21 = memref.load %a[%g, %t2x9] : memref<16x16xf16>
+    %a30 = memref.load %a[%g8, %t2x8] : memref<16x16xf16>
+    %a31 = memref.load %a[%g8, %t2x9] : memref<16x16xf16>
+    %afrag = vector.from_elements %a00, %a01, %a10, %a11, %a20, %a21, %a30, %a31 : vector<4x2xf16>
+    %b00 = memref.load %b[%t2x, %g] : memref<16x8xf16>
+    %b01 = memref.load %b[%t2x1, %g] : memref<16x8xf16>
+    %b10 = memref.load %b[%t2x8, %g] : memref<16x8xf16>
+    %b11 = memref.load %b[%t2x9, %g] : memref<16x8xf16>
+    %bfrag = vector.from_elements %b00, %b01, %b10, %b11 : vector<2x2xf16>
+    %zero = arith.constant dense<0.0> : vector<2x2xf32>
+    %d = nvgpu.mma.sync (%afrag, %bfrag, %zero) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+    %d00 = vector.extract %d[0, 0] : f32 from vector<2x2xf32>
+    %d01 = vector.extract %d[0, 1] : f32 from vector<2x2xf32>
+    %d10 = vector.extract %d[1, 0] : f32 from vector<2x2xf32>
+    %d11 = vector.extract %d[1, 1] : f32 from vector<2x2xf32>
+    memref.store %d00, %c[%g, %t2x] : memref<16x8xf32>
+    memref.store %d01, %c[%g, %t2x1] : memref<16x8xf32>
+    memref.store %d10, %c[%g8, %t2x] : memref<16x8xf32>
+    memref.store %d11, %c[%g8, %t2x1] : memref<16x8xf32>
+    gpu.terminator
+  }
+  %h = memref.alloc() : memref<16x8xf32>
+  %t6 = gpu.memcpy async [%t5] %h, %c : memref<16x8xf32>, memref<16x8xf32>
+  gpu.wait [%t6]
+  return %h : memref<16x8xf32>
+}
+)mlir";
+
+TEST(GpuSimulator, MmaSyncIsTheMatrixProduct) {
+  Tensor a{ATTIC_F16, {16, 16}}, b{ATTIC_F16, {16, 8}};
+  // Small integers and halves: exact in f16 and in the f32 sums.
+  for (int64_t i = 0; i < 16 * 16; ++i)
+    a.set(i, double((i * 7) % 11) - 5.0);
+  for (int64_t i = 0; i < 16 * 8; ++i)
+    b.set(i, 0.5 * double((i * 5) % 9) - 2.0);
+  std::string error;
+  std::vector<Tensor> out = simulate(kMma, {&a, &b}, error);
+  ASSERT_EQ(out.size(), 1u) << error;
+  for (int64_t r = 0; r < 16; ++r)
+    for (int64_t c = 0; c < 8; ++c) {
+      double expected = 0;
+      for (int64_t k = 0; k < 16; ++k)
+        expected += a[r * 16 + k] * b[k * 8 + c];
+      EXPECT_EQ(out[0][r * 8 + c], expected) << r << ", " << c;
+    }
+}
+
+} // namespace
