@@ -5,8 +5,9 @@
 # (examples/vcc_layer.mlir) against its reference, on the CPU and through
 # the CUDA pipeline's GPU mapping (emulated on the CPU); three sparse layouts
 # (a causal sliding window, document masking over packed sequences, BigBird)
-# against the reference; and, where the runtime finds a CUDA device, the f16
-# attention, the sliding window and the VCC layer on the GPU.
+# against the reference; the f16 sliding window through the tensor-core
+# kernel in the GPU simulator; and, where the runtime finds a CUDA device,
+# the f16 attention, the sliding window and the VCC layer on the GPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -20,6 +21,8 @@ vcc_args=(--entry=vcc_layer --check --seed=1 --mask-keep=0.9
 ./build/tools/attic-run examples/sliding_window.mlir --entry=sliding_window --check --bench=3
 ./build/tools/attic-run examples/documents.mlir --entry=documents_causal --check --bench=3
 ./build/tools/attic-run examples/bigbird.mlir --entry=bigbird --check
+./build/tools/attic-run examples/sliding_window.mlir --entry=sliding_window_f16 \
+    --target=cuda-simulated --check
 if ./build/runtime/attic-cuda-info >/dev/null 2>&1; then
   ./build/tools/attic-run examples/attention.mlir --entry=attention_f16 \
       --target=cuda --check --bench=10

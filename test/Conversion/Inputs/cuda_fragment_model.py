@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Lane-level model of attic's CUDA attention kernel (GpuBlockAttention.cpp).
+"""Lane-level model of attic's tensor-core attention kernel (the mma.sync
+pattern of attic-gpu-map-tiles, lib/Conversion/AtticToGPU/TensorCoreTiles.cpp).
 
-Nobody can run the kernel on this machine, so this checks the fragment
-bookkeeping on the CPU. Every lane of a warp holds exactly the registers
+It checks the fragment bookkeeping of the derivation on the CPU, apart from
+the generated IR (which the GPU simulator runs:
+test/Integration/cuda-simulated-layouts.test). Every lane of a warp holds exactly the registers
 that the generated code loads: Q pairs, Ks pairs, Vt pairs, S and O
 accumulators, P re-packed as A operands. An mma is computed only from those
 per-lane registers, rebuilt into matrices with the PTX ISA's
