@@ -46,6 +46,23 @@ func.func @causal(%q: tensor<1x1x64x16xf32>, %k: tensor<1x1x64x16xf32>, %v: tens
 
 enum class Target { Cpu, CudaEmulated, SimulatedSimt, SimulatedTensorCores };
 
+const char *name(Target t) {
+  switch (t) {
+  case Target::Cpu:
+    return "Cpu";
+  case Target::CudaEmulated:
+    return "CudaEmulated";
+  case Target::SimulatedSimt:
+    return "SimulatedSimt";
+  case Target::SimulatedTensorCores:
+    return "SimulatedTensorCores";
+  }
+  return "Unknown";
+}
+
+// For gtest's messages and test listing.
+void PrintTo(Target t, std::ostream *os) { *os << name(t); }
+
 /// The tensor-core kernel needs f16 or bf16: the same function in f16.
 bool halves(Target t) { return t == Target::SimulatedTensorCores; }
 
@@ -206,17 +223,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Target::Cpu, Target::CudaEmulated, Target::SimulatedSimt,
                       Target::SimulatedTensorCores),
     [](const ::testing::TestParamInfo<Target> &info) {
-      switch (info.param) {
-      case Target::Cpu:
-        return "Cpu";
-      case Target::CudaEmulated:
-        return "CudaEmulated";
-      case Target::SimulatedSimt:
-        return "SimulatedSimt";
-      case Target::SimulatedTensorCores:
-        return "SimulatedTensorCores";
-      }
-      return "Unknown";
+      return std::string(name(info.param));
     });
 
 } // namespace
