@@ -5,12 +5,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "attic/InitAttic.h"
+#include "attic/Support/InputFile.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+#include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -19,6 +22,13 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   attic::registerAtticDialect(registry);
   attic::registerAtticPassesAndPipelines();
+  auto [input, output] = mlir::registerAndParseCLIOptions(
+      argc, argv, "attic optimizer driver\n", registry);
+  // A device or a FIFO would be read without end (see InputFile.h).
+  if (std::string why = attic::checkInputFile(input); !why.empty()) {
+    llvm::errs() << "attic-opt: error: " << why << "\n";
+    return 1;
+  }
   return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "attic optimizer driver\n", registry));
+      mlir::MlirOptMain(argc, argv, input, output, registry));
 }

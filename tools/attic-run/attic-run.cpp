@@ -25,6 +25,7 @@
 #include "attic/Execution/CpuExecutable.h"
 #include "attic/Execution/CudaExecutable.h"
 #include "attic/Execution/GpuSimulator.h"
+#include "attic/Support/InputFile.h"
 #include "attic/InitAttic.h"
 #include "attic/Reference/Attention.h"
 #include "attic/runtime/Runtime.h"
@@ -44,6 +45,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <optional>
 
@@ -106,8 +108,8 @@ static cl::opt<int64_t> blockK("block-k", cl::init(128),
                                cl::desc("Key rows per block"));
 static cl::opt<int> threads(
     "cpu-threads", cl::init(0),
-    cl::desc("CPU threads of the compiled parallel loops (0: OMP_NUM_THREADS "
-             "or all cores)"));
+    cl::desc("CPU threads of the compiled parallel loops, at most 1024 (0: "
+             "OMP_NUM_THREADS or all cores)"));
 static cl::opt<bool> sequential(
     "sequential", cl::init(false),
     cl::desc("Compile parallel loops as sequential loops (no OpenMP)"));
@@ -249,8 +251,19 @@ int main(int argc, char **argv) {
   if (registerRows < 0 || registerRows > 16 || registerChunks < 0 ||
       registerChunks > 16)
     fail("--register-rows and --register-chunks must be in [0, 16]");
-  if (threads < 0)
-    fail("--cpu-threads must be 0 (the default count) or positive");
+  // libomp aborts the process when it cannot create a thread, so the
+  // count is bounded here, whether it comes from the option or from
+  // OMP_NUM_THREADS.
+  if (threads < 0 || threads > attic::kMaxCpuThreads)
+    fail("--cpu-threads must be in [0, " + std::to_string(attic::kMaxCpuThreads) +
+         "] (0: the default count), got " + std::to_string(threads));
+  if (const char *env = std::getenv("OMP_NUM_THREADS")) {
+    // libomp reads a list ("8,4"); its first entry is the count used here.
+    long long n = std::atoll(env);
+    if (n > attic::kMaxCpuThreads)
+      fail(std::string("OMP_NUM_THREADS=") + env + ": at most " +
+           std::to_string(attic::kMaxCpuThreads) + " threads");
+  }
   if (vectorWidth < 0 || vectorWidth > 64 || (vectorWidth & (vectorWidth - 1)))
     fail("--vector-width must be 0 (the host's) or a power of two up to 64");
   if (!(rangeLo < rangeHi) || !std::isfinite(rangeLo) || !std::isfinite(rangeHi))
@@ -284,6 +297,8 @@ int main(int argc, char **argv) {
   // One line for all errors: "file:line:col: message".
   attic::ErrorCollector parseErrors(&context);
   llvm::SourceMgr sourceMgr;
+  if (std::string why = attic::checkInputFile(inputFile); !why.empty())
+    fail(why);
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
   if (!buffer)
     fail(inputFile + ": cannot open: " + buffer.getError().message());

@@ -122,6 +122,10 @@ mlir::LogicalResult specializeEntry(mlir::ModuleOp module, llvm::StringRef entry
                                     std::string &error);
 
 /// Heap use of the compiled code (malloc/free are routed through counters).
+/// The most CPU threads attic's tools accept (libomp aborts the process when
+/// it cannot create a thread; tools check counts against this first).
+constexpr int kMaxCpuThreads = 1024;
+
 /// Threads of the OpenMP runtime for compiled parallel loops (libomp's
 /// omp_set_num_threads); n <= 0 keeps the default (OMP_NUM_THREADS or all
 /// cores). Returns the count in effect afterwards.
