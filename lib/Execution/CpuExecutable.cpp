@@ -281,6 +281,25 @@ attic::CpuExecutable::compile(ModuleOp module, StringRef entry,
   }
 
   initializeJit();
+  // Every function the compiled code calls must be one attic binds below
+  // or one the process provides (libc, libm, libomp, MLIR's runner
+  // utilities); otherwise the JIT fails with ORC's multi-line message.
+  for (auto func : lowered->getOps<LLVM::LLVMFuncOp>()) {
+    StringRef name = func.getName();
+    if (!func.isExternal() || name.starts_with("llvm.") ||
+        SymbolTable::symbolKnownUseEmpty(func, *lowered))
+      continue;
+    static constexpr llvm::StringLiteral kBound[] = {
+        "malloc", "calloc", "aligned_alloc", "realloc", "free",
+        "attic_rt_report_error", "attic_rt_sgemm"};
+    if (llvm::is_contained(kBound, name) ||
+        llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(name.str().c_str()))
+      continue;
+    error = ("the compiled code calls @" + name +
+             ", which neither attic's runtime nor the process provides")
+                .str();
+    return nullptr;
+  }
   DialectRegistry registry;
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);

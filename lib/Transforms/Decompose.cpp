@@ -133,7 +133,9 @@ struct AtticDecomposePass
 
   void runOnOperation() override {
     if (blockQ <= 0 || blockK <= 0 || blockQ > 1024 || blockK > 1024) {
-      getOperation()->emitError()
+      // The location only: an option error is not about the module, so it
+      // is not printed with it.
+      emitError(getOperation()->getLoc())
           << "attic-decompose: block-q and block-k must be in [1, 1024], got "
           << static_cast<int64_t>(blockQ) << " and "
           << static_cast<int64_t>(blockK);

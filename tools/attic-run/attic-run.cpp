@@ -211,6 +211,41 @@ double maskProbabilityOf(unsigned index) {
   return maskProbability;
 }
 
+/// The per-argument options (--shape, --mask-keep-arg) must name a
+/// generated argument of the entry, at most once each: an index past the
+/// arguments, one given by --input (whose file has its own shape and
+/// data), or a second value for one index would otherwise be ignored.
+void checkArgumentOptions(const attic::EntrySignature &signature,
+                          StringRef entry) {
+  auto check = [&](const cl::list<std::string> &specs, StringRef name,
+                   bool wantMask) {
+    llvm::SmallDenseMap<unsigned, std::string> seen;
+    for (const std::string &specText : specs) {
+      auto [indexText, rest] = StringRef(specText).split(':');
+      unsigned index;
+      if (indexText.getAsInteger(10, index))
+        fail("--" + name + "=" + specText + ": expected INDEX:" +
+             (wantMask ? "P with P in [0, 1]" : "AxBxC"));
+      std::string option = ("--" + name + "=" + specText).str();
+      if (index >= signature.inputs.size())
+        fail(option + ": @" + entry + " has " +
+             llvm::Twine(signature.inputs.size()) + " arguments");
+      if (index < inputPaths.size())
+        fail(option + ": argument #" + llvm::Twine(index) +
+             " comes from --input " + inputPaths[index]);
+      if (wantMask && signature.inputs[index].dtype != ATTIC_I1)
+        fail(option + ": argument #" + llvm::Twine(index) +
+             " is not an i1 tensor");
+      auto [it, inserted] = seen.try_emplace(index, option);
+      if (!inserted)
+        fail(option + ": argument #" + llvm::Twine(index) +
+             " was already given by " + it->second);
+    }
+  };
+  check(shapeSpecs, "shape", /*wantMask=*/false);
+  check(maskKeepArgs, "mask-keep-arg", /*wantMask=*/true);
+}
+
 double defaultTolerance(attic_dtype dtype) {
   switch (dtype) {
   case ATTIC_F32:
@@ -268,8 +303,13 @@ int main(int argc, char **argv) {
     fail("--vector-width must be 0 (the host's) or a power of two up to 64");
   if (!(rangeLo < rangeHi) || !std::isfinite(rangeLo) || !std::isfinite(rangeHi))
     fail("--range-lo must be below --range-hi, both finite");
-  if (maskProbability < 0 || maskProbability > 1)
+  if (!(maskProbability >= 0 && maskProbability <= 1))
     fail("--mask-keep must be in [0, 1]");
+  // -1 (the default) stands for the element type's tolerance.
+  if (tolerance.getNumOccurrences() &&
+      !(tolerance >= 0 && std::isfinite(tolerance)))
+    fail("--tolerance must be a finite number >= 0, got " +
+         llvm::formatv("{0}", tolerance.getValue()).str());
   // CUDA: the driver and a device come first, before the input is
   // read or anything is compiled.
   attic_cuda_device_info cudaDevice{};
@@ -331,6 +371,8 @@ int main(int argc, char **argv) {
   if (outputPaths.size() > signature->results.size())
     fail(llvm::Twine(outputPaths.size()) + " --output files but @" + entry +
          " returns " + llvm::Twine(signature->results.size()) + " results");
+
+  checkArgumentOptions(*signature, entry);
 
   // Inputs: files first, then generated ones (stream = argument index).
   TensorList inputs;
