@@ -62,6 +62,10 @@ void attic::ref::attention(const AttentionShape &shape, const double *q,
   const int64_t nq = shape.queryLen, nk = shape.keyLen;
   const int64_t d = shape.headDim, dv = shape.valueDim;
 
+  // Nothing to compute (a zero dim): return before anything is sized by
+  // the other dims, which may then be arbitrarily large.
+  if (shape.batch == 0 || shape.heads == 0 || nq == 0 || dv == 0)
+    return;
   // Excluded keys get a -inf logit and are skipped when weighting.
   std::vector<double> logits(static_cast<size_t>(nk));
   const int64_t kvHeads = shape.kvHeads ? shape.kvHeads : shape.heads;

@@ -36,22 +36,30 @@ extern "C" attic_status attic_tensor_alloc(attic_tensor *t, attic_dtype dtype,
   if (rank > 0 && !shape)
     return fail(err, errLen, "attic_tensor_alloc: shape is NULL");
 
-  // Track the byte count, which bounds every left-to-right prefix product of
-  // the shape, so attic_tensor_numel cannot overflow either. The limit
-  // leaves room to round up to the alignment.
+  // Bound the product of the non-zero dims (in bytes): it bounds every
+  // product of some of the dims, so neither attic_tensor_numel nor any
+  // stride (a product of trailing dims) can overflow, even in a tensor
+  // with a zero dim and huge others (which NumPy would refuse to load
+  // too). The limit leaves room to round up to the alignment.
   const size_t maxBytes =
       static_cast<size_t>(std::numeric_limits<int64_t>::max()) - kAlignment;
-  size_t nbytes = elemSize;
+  size_t nonzeroBytes = elemSize;
+  bool empty = false;
   for (int32_t i = 0; i < rank; ++i) {
     if (shape[i] < 0)
       return fail(err, errLen,
                   "attic_tensor_alloc: dimension %d is negative (%lld)",
                   static_cast<int>(i), static_cast<long long>(shape[i]));
     size_t dim = static_cast<size_t>(shape[i]);
-    if (dim != 0 && nbytes > maxBytes / dim)
+    if (dim == 0) {
+      empty = true;
+      continue;
+    }
+    if (nonzeroBytes > maxBytes / dim)
       return fail(err, errLen, "attic_tensor_alloc: tensor size overflows");
-    nbytes *= dim;
+    nonzeroBytes *= dim;
   }
+  size_t nbytes = empty ? 0 : nonzeroBytes;
 
   // aligned_alloc needs a size that is a multiple of the alignment; allocate
   // at least one block so that data is never NULL on success.

@@ -32,10 +32,12 @@ double visiblePairs(int64_t nq, int64_t nk, const attic::ref::Layout *layout,
   if (dense && !causal)
     return double(nq) * double(nk);
   if (dense) {
-    double total = 0;
-    for (int64_t i = 0; i < nq; ++i)
-      total += double(std::min<int64_t>(i + 1, nk));
-    return total;
+    // sum over i < nq of min(i + 1, nk), in closed form (nq may be huge
+    // when another dim is 0).
+    double q = double(nq), k = double(nk);
+    if (q <= k)
+      return q * (q + 1) / 2;
+    return k * (k + 1) / 2 + (q - k) * k;
   }
   if (double(nq) * double(nk) > double(1 << 27))
     return -1;

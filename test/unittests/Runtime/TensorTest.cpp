@@ -83,6 +83,19 @@ TEST(Tensor, AllocErrors) {
   EXPECT_EQ(attic_tensor_alloc(&t, ATTIC_F32, 2, huge, err, sizeof(err)),
             ATTIC_ERROR);
   EXPECT_STREQ(err, "attic_tensor_alloc: tensor size overflows");
+  // A zero dim does not excuse huge others: their strides would overflow
+  // (issue 20, 3), and NumPy refuses such shapes too.
+  const int64_t emptyButHuge[] = {1, 0, INT64_C(1) << 62, 4};
+  EXPECT_EQ(attic_tensor_alloc(&t, ATTIC_F32, 4, emptyButHuge, err,
+                               sizeof(err)),
+            ATTIC_ERROR);
+  EXPECT_STREQ(err, "attic_tensor_alloc: tensor size overflows");
+  const int64_t emptyLarge[] = {0, 2, INT64_C(1) << 40, 4};
+  ASSERT_EQ(attic_tensor_alloc(&t, ATTIC_F32, 4, emptyLarge, err, sizeof(err)),
+            ATTIC_OK);
+  EXPECT_EQ(attic_tensor_numel(&t), 0);
+  EXPECT_EQ(t.nbytes, 0u);
+  attic_tensor_free(&t);
   const int64_t justTooBig[] = {INT64_C(1) << 61};
   EXPECT_EQ(attic_tensor_alloc(&t, ATTIC_F32, 1, justTooBig, nullptr, 0),
             ATTIC_ERROR);
