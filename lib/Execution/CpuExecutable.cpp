@@ -22,11 +22,15 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
+
+#include <unistd.h>
 
 using namespace mlir;
 
@@ -125,18 +129,42 @@ HeapCounter &heapCounter() {
   return counter;
 }
 
+/// Compiled code does not check what malloc returns: it would write through
+/// a null pointer (a segfault, or worse, inside an OpenMP worker where the
+/// call cannot be unwound). A failed allocation therefore ends the process
+/// with one line on stderr and exit status 3 (kOutOfMemoryExitCode).
+[[noreturn]] void outOfMemory(size_t size) {
+  char line[160];
+  int n = std::snprintf(line, sizeof(line),
+                        "attic: error: the compiled code ran out of memory "
+                        "allocating %zu bytes (%.1f GiB); exiting\n",
+                        size, double(size) / double(size_t(1) << 30));
+  if (n > 0)
+    (void)!::write(2, line, std::min<size_t>(n, sizeof(line) - 1));
+  std::_Exit(attic::kOutOfMemoryExitCode);
+}
+void *checked(void *ptr, size_t size) {
+  if (!ptr && size)
+    outOfMemory(size);
+  return ptr;
+}
+
 void *trackedMalloc(size_t size) {
   HeapCounter &heap = heapCounter();
   void *ptr = heap.reuse(size, alignof(std::max_align_t));
-  return heap.record(ptr ? ptr : std::malloc(size), size);
+  return heap.record(ptr ? ptr : checked(std::malloc(size), size), size);
 }
 void *trackedCalloc(size_t n, size_t size) {
-  return heapCounter().record(std::calloc(n, size), n * size);
+  size_t bytes;
+  if (__builtin_mul_overflow(n, size, &bytes))
+    outOfMemory(SIZE_MAX);
+  return heapCounter().record(checked(std::calloc(n, size), bytes), bytes);
 }
 void *trackedAlignedAlloc(size_t alignment, size_t size) {
   HeapCounter &heap = heapCounter();
   void *ptr = heap.reuse(size, alignment);
-  return heap.record(ptr ? ptr : std::aligned_alloc(alignment, size), size);
+  return heap.record(
+      ptr ? ptr : checked(std::aligned_alloc(alignment, size), size), size);
 }
 void *trackedRealloc(void *ptr, size_t size) {
   HeapCounter &heap = heapCounter();
@@ -158,7 +186,7 @@ void *trackedRealloc(void *ptr, size_t size) {
     }
   }
   heap.release(ptr);
-  return heap.record(std::realloc(ptr, size), size);
+  return heap.record(checked(std::realloc(ptr, size), size), size);
 }
 void trackedFree(void *ptr) {
   if (!heapCounter().release(ptr))

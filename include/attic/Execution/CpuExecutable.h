@@ -122,6 +122,13 @@ mlir::LogicalResult specializeEntry(mlir::ModuleOp module, llvm::StringRef entry
                                     std::string &error);
 
 /// Heap use of the compiled code (malloc/free are routed through counters).
+/// Exit status of a process whose compiled code could not allocate memory.
+/// Compiled code does not check what malloc returns, and an allocation in
+/// an OpenMP worker cannot be unwound, so the allocator bound to compiled
+/// code (malloc, calloc, aligned_alloc, realloc) ends the process with one
+/// line on stderr instead of returning null into it.
+constexpr int kOutOfMemoryExitCode = 3;
+
 /// The most CPU threads attic's tools accept (libomp aborts the process when
 /// it cannot create a thread; tools check counts against this first).
 constexpr int kMaxCpuThreads = 1024;

@@ -1,0 +1,5 @@
+// Causal attention on dynamic shapes (scale given: D is dynamic).
+func.func @dyn(%q: tensor<?x?x?x?xf32>, %k: tensor<?x?x?x?xf32>, %v: tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32> {
+  %o = attic.attention %q, %k, %v causal scale 1.0 : tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32> -> tensor<?x?x?x?xf32>
+  return %o : tensor<?x?x?x?xf32>
+}
