@@ -84,6 +84,9 @@ int64_t attic::hostVectorWidth() {
   return 4; // SSE, NEON and anything else with 128-bit vectors
 }
 
+/// The most vectors of a key block the micro-kernels unroll.
+constexpr int64_t kMaxKeyVectors = 256;
+
 CpuMapTilesOptions attic::resolveCpuMapTilesOptions(CpuMapTilesOptions options) {
   if (options.vectorWidth <= 0)
     options.vectorWidth = hostVectorWidth();
@@ -1228,9 +1231,26 @@ LogicalResult attic::mapTilesToCpu(Operation *root,
     if (op->hasAttr(kTileGridAttrName))
       grids.push_back(op);
   });
-  for (scf::ParallelOp grid : grids)
+  for (scf::ParallelOp grid : grids) {
+    // The micro-kernels unroll over the vectors of a key block; compile
+    // time grows faster than linearly with their number (with one-lane
+    // vectors: 128 of them compile in about 2 s, 256 in 6 s, 512 in 29 s),
+    // so it is bounded.
+    int64_t keys = 0;
+    grid.walk([&](TileQKOp qk) {
+      keys = std::max<int64_t>(keys, qk.getOut().getType().getDimSize(1));
+    });
+    int64_t vectors = (keys + options.vectorWidth - 1) / options.vectorWidth;
+    if (!ShapedType::isDynamic(keys) && vectors > kMaxKeyVectors)
+      return grid->emitError()
+             << "attic-cpu-map-tiles: a key block of " << keys
+             << " columns is " << vectors << " vectors of "
+             << options.vectorWidth << " lanes; at most " << kMaxKeyVectors
+             << " are unrolled (compile time grows with them): use a smaller "
+                "block-k or a wider vector-width";
     if (failed(GridMapper(grid, options).run()))
       return failure();
+  }
   // Tile ops outside a grid have no mapping.
   WalkResult stray = root->walk([](Operation *op) {
     if (isa<TileQKOp, TilePVOp, TileMapOp, TileMapRowsOp, TileMapColsOp,
