@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attic/InitAttic.h"
+#include "attic/Support/CrashHandler.h"
 #include "attic/Support/InputFile.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -13,9 +14,13 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  // After InitLLVM: a crash is one line and exit 70 (CrashHandler.h).
+  attic::installCrashHandler("attic-opt");
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);

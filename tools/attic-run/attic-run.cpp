@@ -25,6 +25,7 @@
 #include "attic/Execution/CpuExecutable.h"
 #include "attic/Execution/CudaExecutable.h"
 #include "attic/Execution/GpuSimulator.h"
+#include "attic/Support/CrashHandler.h"
 #include "attic/Support/InputFile.h"
 #include "attic/InitAttic.h"
 #include "attic/Reference/Attention.h"
@@ -45,6 +46,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <csignal>
 #include <cstdlib>
 #include <cstdio>
 #include <optional>
@@ -77,6 +79,10 @@ static cl::list<std::string> maskKeepArgs(
     "mask-keep-arg",
     cl::desc("I:P gives generated i1 argument I its own probability of true "
              "(e.g. a VIP mask next to a padding mask); others: --mask-keep"));
+static cl::opt<bool> crashForTesting(
+    "crash-for-testing", cl::Hidden,
+    cl::desc("Raise SIGSEGV after parsing the options (tests the crash "
+             "handler)"));
 static cl::opt<bool> check("check",
                            cl::desc("Compare with the reference semantics"));
 static cl::opt<double>
@@ -262,7 +268,11 @@ double defaultTolerance(attic_dtype dtype) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  // After InitLLVM: a crash is one line and exit 70 (CrashHandler.h).
+  attic::installCrashHandler("attic-run");
   cl::ParseCommandLineOptions(argc, argv, "attic: compile and run a function\n");
+  if (crashForTesting)
+    std::raise(SIGSEGV);
   // Repeated runs reuse freed buffers instead of faulting in fresh pages.
   attic_retain_heap();
   bool onCuda = target == "cuda";
