@@ -79,6 +79,10 @@ static cl::list<std::string> maskKeepArgs(
     "mask-keep-arg",
     cl::desc("I:P gives generated i1 argument I its own probability of true "
              "(e.g. a VIP mask next to a padding mask); others: --mask-keep"));
+static cl::opt<bool> allowNonFinite(
+    "allow-non-finite",
+    cl::desc("Do not fail when every input is finite and a float result is "
+             "not (an f32 overflow or inputs outside an op's domain)"));
 static cl::opt<bool> crashForTesting(
     "crash-for-testing", cl::Hidden,
     cl::desc("Raise SIGSEGV after parsing the options (tests the crash "
@@ -136,6 +140,7 @@ static cl::opt<int64_t> vectorWidth(
 
 namespace {
 [[noreturn]] void fail(const llvm::Twine &message) {
+  llvm::outs().flush(); // what was printed before comes first
   llvm::errs() << "attic-run: error: " << message << "\n";
   std::exit(1);
 }
@@ -608,5 +613,32 @@ int main(int argc, char **argv) {
       "outputs ({1:f2} MiB of outputs)\n",
       (heap.peakBytes > outputBytes ? heap.peakBytes - outputBytes : 0) * mib,
       outputBytes * mib);
+  // Finite inputs, non-finite results: an f32 overflow, or inputs outside
+  // an op's domain (docs/layouts.md, "NaN policy"). Reported (after the
+  // check and the timings), never passed on silently.
+  auto isFloat = [](attic_dtype dtype) {
+    return dtype == ATTIC_F32 || dtype == ATTIC_F16 || dtype == ATTIC_BF16 ||
+           dtype == ATTIC_F64;
+  };
+  auto nonFinite = [&](const attic_tensor &t) {
+    int64_t count = 0;
+    if (!isFloat(t.dtype))
+      return count;
+    int64_t n = attic_tensor_numel(&t);
+    for (int64_t i = 0; i < n; ++i)
+      count += !std::isfinite(attic_tensor_get(&t, i));
+    return count;
+  };
+  bool inputsFinite = llvm::all_of(
+      inputs.tensors, [&](const attic_tensor &t) { return !nonFinite(t); });
+  if (inputsFinite && !allowNonFinite)
+    for (auto [index, t] : llvm::enumerate(outputs.tensors))
+      if (int64_t count = nonFinite(t))
+        fail("result #" + llvm::Twine(index) + " has " + llvm::Twine(count) +
+             " non-finite values although every input is finite (an f32 "
+             "overflow, e.g. logits above 3.4e38, or inputs outside an op's "
+             "domain; see docs/layouts.md, NaN policy; --allow-non-finite "
+             "accepts it)");
+
   return checkFailed ? 1 : 0;
 }
