@@ -507,7 +507,7 @@ struct AtticTileBlockAttentionPass
         return ShapedType::isDynamic(d) || d > 64;
       };
       if (wideHeadBlockK > 0 && !op.hasBlockLists() &&
-          op.getBlockK() > wideHeadBlockK &&
+          static_cast<int64_t>(op.getBlockK()) > wideHeadBlockK &&
           (wide(op.getQuery()) || wide(op.getValue())))
         op.setBlockK(wideHeadBlockK);
       if (failed(tileBlockAttention(op)))

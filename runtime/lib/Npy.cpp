@@ -299,6 +299,8 @@ static const char *descrFor(attic_dtype dtype) {
     return "<i4";
   case ATTIC_I64:
     return "<i8";
+  case ATTIC_DTYPE_RANGE_:
+    break;
   }
   return nullptr;
 }

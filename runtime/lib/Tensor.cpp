@@ -131,6 +131,8 @@ extern "C" double attic_tensor_get(const attic_tensor *t, int64_t flatIndex) {
     return load<int32_t>(t, flatIndex);
   case ATTIC_I64:
     return static_cast<double>(load<int64_t>(t, flatIndex));
+  case ATTIC_DTYPE_RANGE_:
+    break;
   }
   return NAN;
 }
@@ -182,5 +184,7 @@ extern "C" void attic_tensor_set(attic_tensor *t, int64_t flatIndex,
   case ATTIC_I64:
     store<int64_t>(t, flatIndex, saturate<int64_t>(value));
     return;
+  case ATTIC_DTYPE_RANGE_:
+    break;
   }
 }

@@ -116,8 +116,10 @@ public:
       ADD_FAILURE() << "the emitted IR does not lower to LLVM";
       return;
     }
+    // options.transformer is a function_ref: the function must outlive it.
+    auto transformer = makeOptimizingTransformer(1, 0, nullptr);
     ExecutionEngineOptions options;
-    options.transformer = makeOptimizingTransformer(1, 0, nullptr);
+    options.transformer = transformer;
     auto created = ExecutionEngine::create(*module, options);
     if (!created) {
       ADD_FAILURE() << "JIT: " << llvm::toString(created.takeError());

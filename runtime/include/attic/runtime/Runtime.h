@@ -36,7 +36,11 @@ typedef enum attic_dtype {
   ATTIC_I1 = 4, /* one byte per element, holding 0 or 1 */
   ATTIC_I8 = 5,
   ATTIC_I32 = 6,
-  ATTIC_I64 = 7
+  ATTIC_I64 = 7,
+  /* Not a dtype: makes every int32 value a valid attic_dtype for C++, so
+   * that a bad value from a caller (checked by the functions below) is not
+   * undefined behaviour to load. */
+  ATTIC_DTYPE_RANGE_ = 0x7fffffff
 } attic_dtype;
 
 typedef enum attic_status { ATTIC_OK = 0, ATTIC_ERROR = 1 } attic_status;
