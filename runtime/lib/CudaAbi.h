@@ -10,17 +10,26 @@
 #ifndef ATTIC_RUNTIME_LIB_CUDAABI_H
 #define ATTIC_RUNTIME_LIB_CUDAABI_H
 
+// The driver's opaque handle types, at global scope as in cuda.h, so that
+// the function types attic calls through are the driver's own (the fake
+// driver of the tests declares the same; -fsanitize=function compares them).
+struct CUctx_st;
+struct CUmod_st;
+struct CUfunc_st;
+struct CUstream_st;
+struct CUevent_st;
+
 namespace attic::runtime::cuda_abi {
 
 // Driver types (cuda.h).
 using CUresult = int;
 using CUdevice = int;
 using CUdeviceptr = unsigned long long;
-using CUcontext = struct CUctx_st *;
-using CUmodule = struct CUmod_st *;
-using CUfunction = struct CUfunc_st *;
-using CUstream = struct CUstream_st *;
-using CUevent = struct CUevent_st *;
+using CUcontext = ::CUctx_st *;
+using CUmodule = ::CUmod_st *;
+using CUfunction = ::CUfunc_st *;
+using CUstream = ::CUstream_st *;
+using CUevent = ::CUevent_st *;
 
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;

@@ -70,8 +70,10 @@ struct Api {
   CUresult (*cuEventSynchronize)(CUevent);
   CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
   // Optional: drivers before CUDA 12 lack it (cluster launches then fail).
-  CUresult (*cuLaunchKernelEx)(const CUlaunchConfig *, CUfunction, void **,
-                               void **);
+  // The config is a `const CUlaunchConfig *` (CudaAbi.h); declared as a
+  // void pointer because CUlaunchConfig is attic's copy of the driver's
+  // struct, whose own name (CUlaunchConfig_st) cuda.h defines.
+  CUresult (*cuLaunchKernelEx)(const void *, CUfunction, void **, void **);
 };
 
 /// One symbol to resolve: the field, and the names to try in order (the

@@ -26,8 +26,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The driver's types as cuda.h declares them (and runtime/lib/CudaAbi.h),
+ * so that every entry point has the driver's own function type: the
+ * runtime calls through pointers of those types, and -fsanitize=function
+ * compares them. */
 typedef int CUresult;
+typedef int CUdevice;
 typedef unsigned long long CUdeviceptr;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
 
 enum {
   SUCCESS = 0,
@@ -103,20 +113,20 @@ CUresult cuDeviceGetCount(int *count) {
   return SUCCESS;
 }
 
-CUresult cuDeviceGet(int *device, int ordinal) {
+CUresult cuDeviceGet(CUdevice *device, int ordinal) {
   if (!hasDevice() || ordinal != 0)
     return ERROR_INVALID_VALUE;
   *device = 0;
   return SUCCESS;
 }
 
-CUresult cuDeviceGetName(char *name, int length, int device) {
+CUresult cuDeviceGetName(char *name, int length, CUdevice device) {
   (void)device;
   strncpy(name, "attic fake CUDA device", (size_t)length);
   return SUCCESS;
 }
 
-CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
+CUresult cuDeviceGetAttribute(int *value, int attribute, CUdevice device) {
   (void)device;
   switch (attribute) {
   case 16: *value = 4; return SUCCESS;          /* multiprocessors */
@@ -127,24 +137,24 @@ CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
   return ERROR_INVALID_VALUE;
 }
 
-CUresult cuDeviceTotalMem_v2(size_t *bytes, int device) {
+CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice device) {
   (void)device;
   *bytes = (size_t)1 << 30;
   return SUCCESS;
 }
 
 static int contextTag;
-CUresult cuDevicePrimaryCtxRetain(void **context, int device) {
+CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice device) {
   (void)device;
-  *context = &contextTag;
+  *context = (CUcontext)&contextTag;
   return SUCCESS;
 }
-CUresult cuDevicePrimaryCtxRelease_v2(int device) {
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice device) {
   (void)device;
   return SUCCESS;
 }
-CUresult cuCtxSetCurrent(void *context) {
-  return context == &contextTag ? SUCCESS : ERROR_INVALID_VALUE;
+CUresult cuCtxSetCurrent(CUcontext context) {
+  return context == (CUcontext)&contextTag ? SUCCESS : ERROR_INVALID_VALUE;
 }
 CUresult cuCtxSynchronize(void) { return SUCCESS; }
 
@@ -166,27 +176,27 @@ CUresult cuMemFree_v2(CUdeviceptr ptr) {
   return SUCCESS;
 }
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
-                       void *stream) {
+                       CUstream stream) {
   (void)stream;
   memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
   return SUCCESS;
 }
 CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count,
-                          void *stream) {
+                          CUstream stream) {
   (void)stream;
   for (size_t i = 0; i < count; ++i)
     memcpy((char *)(uintptr_t)dst + 4 * i, &value, 4);
   return SUCCESS;
 }
 CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count,
-                          void *stream) {
+                          CUstream stream) {
   (void)stream;
   for (size_t i = 0; i < count; ++i)
     memcpy((char *)(uintptr_t)dst + 2 * i, &value, 2);
   return SUCCESS;
 }
 CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t count,
-                         void *stream) {
+                         CUstream stream) {
   (void)stream;
   memset((void *)(uintptr_t)dst, value, count);
   return SUCCESS;
@@ -207,17 +217,17 @@ CUresult cuPointerGetAttribute(void *data, int attribute, CUdeviceptr ptr) {
   return ERROR_INVALID_VALUE;
 }
 
-CUresult cuModuleLoadData(void **module, const void *image) {
+CUresult cuModuleLoadData(CUmodule *module, const void *image) {
   (void)image;
-  *module = noopKernels() ? &moduleTag : NULL;
+  *module = noopKernels() ? (CUmodule)&moduleTag : NULL;
   return noopKernels() ? SUCCESS : ERROR_INVALID_IMAGE;
 }
-CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned count,
-                            int *options, void **values) {
+CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
+                            unsigned count, int *options, void **values) {
   (void)image;
   *module = NULL;
   if (noopKernels()) {
-    *module = &moduleTag;
+    *module = (CUmodule)&moduleTag;
     return SUCCESS;
   }
   char *log = NULL;
@@ -234,71 +244,76 @@ CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned count,
   }
   return ERROR_INVALID_PTX;
 }
-CUresult cuModuleUnload(void *module) {
+CUresult cuModuleUnload(CUmodule module) {
   (void)module;
   return SUCCESS;
 }
-CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
+CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
+                             const char *name) {
   (void)name;
-  *function = noopKernels() && module == &moduleTag ? &functionTag : NULL;
+  *function = noopKernels() && module == (CUmodule)&moduleTag
+                  ? (CUfunction)&functionTag
+                  : NULL;
   return *function ? SUCCESS : ERROR_NOT_FOUND;
 }
-CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
+CUresult cuFuncSetAttribute(CUfunction function, int attribute, int value) {
   (void)function;
   if (attribute == 8)
     attic_fake_set_shared_memory = value;
   return SUCCESS;
 }
-CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
-                        unsigned bx, unsigned by, unsigned bz, unsigned smem,
-                        void *stream, void **params, void **extra) {
+CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy,
+                        unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned smem, CUstream stream, void **params,
+                        void **extra) {
   (void)function, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz;
   (void)smem, (void)stream, (void)params, (void)extra;
   ++attic_fake_launches;
   return SUCCESS;
 }
-CUresult cuLaunchKernelEx(const void *config, void *function, void **params,
-                          void **extra) {
+/* The config is a const CUlaunchConfig * (see CudaDriver.cpp). */
+CUresult cuLaunchKernelEx(const void *config, CUfunction function,
+                          void **params, void **extra) {
   (void)config, (void)function, (void)params, (void)extra;
   ++attic_fake_launches;
   return SUCCESS;
 }
 
-CUresult cuStreamCreate(void **stream, unsigned flags) {
+CUresult cuStreamCreate(CUstream *stream, unsigned flags) {
   (void)flags;
-  *stream = malloc(1);
+  *stream = (CUstream)malloc(1);
   return SUCCESS;
 }
-CUresult cuStreamDestroy_v2(void *stream) {
+CUresult cuStreamDestroy_v2(CUstream stream) {
   free(stream);
   return SUCCESS;
 }
-CUresult cuStreamSynchronize(void *stream) {
+CUresult cuStreamSynchronize(CUstream stream) {
   (void)stream;
   return SUCCESS;
 }
-CUresult cuStreamWaitEvent(void *stream, void *event, unsigned flags) {
+CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned flags) {
   (void)stream, (void)event, (void)flags;
   return SUCCESS;
 }
-CUresult cuEventCreate(void **event, unsigned flags) {
+CUresult cuEventCreate(CUevent *event, unsigned flags) {
   (void)flags;
-  *event = malloc(1);
+  *event = (CUevent)malloc(1);
   return SUCCESS;
 }
-CUresult cuEventDestroy_v2(void *event) {
+CUresult cuEventDestroy_v2(CUevent event) {
   free(event);
   return SUCCESS;
 }
-CUresult cuEventRecord(void *event, void *stream) {
+CUresult cuEventRecord(CUevent event, CUstream stream) {
   (void)event, (void)stream;
   return SUCCESS;
 }
-CUresult cuEventSynchronize(void *event) {
+CUresult cuEventSynchronize(CUevent event) {
   (void)event;
   return SUCCESS;
 }
-CUresult cuEventElapsedTime_v2(float *ms, void *start, void *end) {
+CUresult cuEventElapsedTime_v2(float *ms, CUevent start, CUevent end) {
   (void)start, (void)end;
   *ms = 1.5f;
   return SUCCESS;
