@@ -6,22 +6,40 @@
 # the .npy reader and writer, tensors, fills, the CUDA driver layer against
 # the fake driver (whose entry points have the driver's function types, so
 # -fsanitize=function holds), the reference attention, layouts and VCC.
-# About a minute on 2 cores; part of scripts/test.sh (the CI command).
+# Then the libFuzzer target of the .npy reader (test/fuzz/NpyFuzzer.cpp)
+# runs for ATTIC_FUZZ_SECONDS (default 60) from the committed seed corpus
+# test/fuzz/corpus/npy (new inputs go to build-sanitize/fuzz-corpus, not to
+# the repository). About two and a half minutes on 2 cores; part of
+# scripts/test.sh (the CI command).
 #
 # Not covered yet (issue 20): the MLIR-based compiler, the JIT and the lit
-# suite under the sanitizers (a second full build would not fit CI's time).
+# suite under the sanitizers (a second full build would not fit CI's time),
+# and fuzz targets for the .mlir pipelines and attic-run's options.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-if [[ ! -f build-sanitize/build.ninja ]]; then
-  cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-    -DATTIC_ENABLE_COMPILER=OFF \
-    "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_CXX_FLAGS=$flags" \
-    "-DCMAKE_EXE_LINKER_FLAGS=$flags" "-DCMAKE_SHARED_LINKER_FLAGS=$flags"
-fi
+# fuzzer-no-link: coverage counters in all code, for the fuzz targets.
+flags="-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=all -fno-omit-frame-pointer"
+cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+  -DATTIC_ENABLE_COMPILER=OFF -DATTIC_BUILD_FUZZERS=ON \
+  "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_CXX_FLAGS=$flags" \
+  "-DCMAKE_EXE_LINKER_FLAGS=$flags" "-DCMAKE_SHARED_LINKER_FLAGS=$flags" \
+  > /dev/null
 cmake --build build-sanitize
-cd build-sanitize
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
-UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --output-on-failure -j2
+export ASAN_OPTIONS=detect_leaks=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+(cd build-sanitize && ctest --output-on-failure -j2)
+
+seconds=${ATTIC_FUZZ_SECONDS:-60}
+mkdir -p build-sanitize/fuzz-corpus/npy build-sanitize/fuzz-crashes
+echo "sanitize: fuzzing the .npy reader for ${seconds} s"
+log=build-sanitize/fuzz-npy.log
+if ! ./build-sanitize/test/fuzz/attic-npy-fuzzer -max_total_time="$seconds" \
+    -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix=build-sanitize/fuzz-crashes/ \
+    build-sanitize/fuzz-corpus/npy test/fuzz/corpus/npy > "$log" 2>&1; then
+  tail -n 60 "$log"
+  echo "sanitize: the .npy fuzzer found a failure (input in build-sanitize/fuzz-crashes/)"
+  exit 1
+fi
+grep -E "^(stat::|INFO: seed corpus|Done)|(INITED|DONE) +cov:" "$log" || true
