@@ -17,11 +17,27 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <functional>
 
 using namespace mlir;
 
 namespace {
+
+/// Integers are held as doubles here; this turns one back. Converting a
+/// double outside int64_t's range (or NaN) is undefined in C++: those
+/// saturate (NaN gives 0). Integers beyond 2^53 are not exact in a double,
+/// a limit of this evaluator (issue 20).
+int64_t toInt64(double v) {
+  if (std::isnan(v))
+    return 0;
+  if (v >= 9223372036854775808.0)
+    return std::numeric_limits<int64_t>::max();
+  if (v < -9223372036854775808.0)
+    return std::numeric_limits<int64_t>::min();
+  return static_cast<int64_t>(v);
+}
+
 /// The (query, key) pairs a layout visits, for FLOP counts: closed forms for
 /// dense and causal, a count per element for other static layouts up to
 /// 2^27 pairs, else -1 (unknown).
@@ -259,7 +275,7 @@ private:
     std::vector<attic::ref::vcc::Node> nodes;
     int64_t count = j.shape[1];
     for (int64_t k = 0; k < count; ++k) {
-      int64_t id = int64_t(j.data[b * count + k]);
+      int64_t id = toInt64(j.data[b * count + k]);
       if (id < 0 || id >= type.getNumNodes()) {
         error = "reference: '" + op->getName().getStringRef().str() +
                 "': nodes[" + std::to_string(b) + ", " + std::to_string(k) +
@@ -305,7 +321,7 @@ private:
       for (int64_t b = 0; b < x.shape[0]; ++b) {
         std::vector<int64_t> perm(rows);
         for (int64_t r = 0; r < rows; ++r)
-          perm[r] = int64_t(indices.data[b * rows + r]);
+          perm[r] = toInt64(indices.data[b * rows + r]);
         appendRows(out, vcc::gatherRows(rowsOf(x, b), perm));
       }
       values[gather.getResult()] = std::move(out);
@@ -657,7 +673,7 @@ private:
           return unsupportedBecause(&op, "reads an unknown tensor");
         SmallVector<int64_t> at;
         for (Value i : extract.getIndices())
-          at.push_back(int64_t(scalars.lookup(i)));
+          at.push_back(toInt64(scalars.lookup(i)));
         for (auto [i, size] : llvm::zip(at, it->second.shape))
           if (i < 0 || i >= size)
             return unsupportedBecause(&op, "reads out of bounds");
@@ -702,7 +718,7 @@ private:
                                         : double(i.getValue().getSExtValue());
       return unsupportedBecause(op, "has a constant that is not a number");
     }
-    auto unsignedOf = [](double v) { return uint64_t(int64_t(v)); };
+    auto unsignedOf = [](double v) { return uint64_t(toInt64(v)); };
     if (isa<arith::AddFOp, arith::AddIOp>(op))
       return x[0] + x[1];
     if (isa<arith::SubFOp, arith::SubIOp>(op))
@@ -715,7 +731,7 @@ private:
             op)) {
       if (x[1] == 0.0)
         return unsupportedBecause(op, "divides by zero");
-      const int64_t l = int64_t(x[0]), r = int64_t(x[1]);
+      const int64_t l = toInt64(x[0]), r = toInt64(x[1]);
       if (isa<arith::DivSIOp>(op))
         return double(l / r);
       if (isa<arith::RemSIOp>(op))
@@ -907,7 +923,7 @@ private:
         return value.getSExtValue();
       auto it = scalars.find(v);
       if (it != scalars.end())
-        return static_cast<int64_t>(it->second);
+        return toInt64(it->second);
       error = "reference: attic.block_mask needs lengths that are constants";
       return failure();
     };
@@ -1049,7 +1065,7 @@ FailureOr<attic::ref::Layout> attic::toReferenceLayout(
       return success();
     }
     for (double x : t->data)
-      out.push_back(static_cast<int64_t>(x));
+      out.push_back(toInt64(x));
     return success();
   };
   if (isa<attic::DenseLayoutAttr>(attr)) {
