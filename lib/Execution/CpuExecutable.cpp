@@ -193,7 +193,13 @@ void trackedFree(void *ptr) {
     std::free(ptr);
 }
 
-std::optional<attic_dtype> dtypeOf(Type type) {
+
+
+/// A ranked memref descriptor as the LLVM lowering lays it out:
+/// {allocated, aligned, offset, sizes[rank], strides[rank]}, all 8 bytes.
+} // namespace
+
+std::optional<attic_dtype> attic::dtypeOf(Type type) {
   if (type.isF32())
     return ATTIC_F32;
   if (type.isF16())
@@ -212,11 +218,6 @@ std::optional<attic_dtype> dtypeOf(Type type) {
     return ATTIC_I64;
   return std::nullopt;
 }
-
-
-/// A ranked memref descriptor as the LLVM lowering lays it out:
-/// {allocated, aligned, offset, sizes[rank], strides[rank]}, all 8 bytes.
-} // namespace
 
 void attic::registerExecutionDialects(DialectRegistry &registry) {
   registerAllDialects(registry);

@@ -377,6 +377,33 @@ private:
                                int32_t t);
   LogicalResult track(Operation *op, Buffer *buffer, uint8_t *p, int64_t n,
                       bool write, int32_t t);
+  /// Thread t's values of index operands.
+  SmallVector<int64_t> indicesOf(Frame &f, ValueRange values, int32_t t) {
+    SmallVector<int64_t> idx;
+    for (Value v : values)
+      idx.push_back(getIndex(f, v, t));
+    return idx;
+  }
+  /// address() and track() of one read or write of `count` elements.
+  FailureOr<uint8_t *> access(Operation *op, const MemRefVal &view,
+                              ArrayRef<int64_t> indices, int64_t count,
+                              bool write, int32_t t) {
+    FailureOr<uint8_t *> p = address(op, view, indices, count, t);
+    if (failed(p) ||
+        failed(track(op, view.buffer, *p, count * view.elemBytes, write, t)))
+      return failure();
+    return p;
+  }
+  /// Elements a vector load or store of `type` moves from `view`: 1 when
+  /// the memref holds vectors of that type, else the vector's size.
+  FailureOr<int64_t> vectorCount(Operation *op, const MemRefVal &view,
+                                 VectorType type, int32_t t) {
+    if (view.elemType == Type(type))
+      return 1;
+    if (view.elemType != type.getElementType())
+      return fail(op, "vector access of another element type", t);
+    return type.getNumElements();
+  }
   Val loadElements(const MemRefVal &view, uint8_t *p, int64_t count);
   void storeElements(const MemRefVal &view, uint8_t *p, const Val &v);
   FailureOr<MemRefVal *> allocate(Operation *op, MemRefType type,
@@ -1529,19 +1556,14 @@ LogicalResult Interpreter::execVector(Operation *op, Frame &f, const Mask &m) {
         std::vector<Val> &s = f.slot(x.getResult());
         for (int32_t t : m) {
           const MemRefVal &view = *get(f, x.getBase(), t).memref;
-          bool whole = view.elemType == Type(type);
-          if (!whole && view.elemType != type.getElementType())
-            return fail(op, "vector load of another element type", t);
-          int64_t count = whole ? 1 : type.getNumElements();
-          SmallVector<int64_t> idx;
-          for (Value i : x.getIndices())
-            idx.push_back(getIndex(f, i, t));
-          FailureOr<uint8_t *> p = address(op, view, idx, count, t);
-          if (failed(p) ||
-              failed(track(op, view.buffer, *p, count * view.elemBytes, false,
-                           t)))
+          FailureOr<int64_t> count = vectorCount(op, view, type, t);
+          if (failed(count))
             return failure();
-          s[t] = loadElements(view, *p, count);
+          FailureOr<uint8_t *> p = access(
+              op, view, indicesOf(f, x.getIndices(), t), *count, false, t);
+          if (failed(p))
+            return failure();
+          s[t] = loadElements(view, *p, *count);
         }
         return success();
       })
@@ -1551,17 +1573,12 @@ LogicalResult Interpreter::execVector(Operation *op, Frame &f, const Mask &m) {
           return fail(op, "vector stores of rank > 1 are not simulated");
         for (int32_t t : m) {
           const MemRefVal &view = *get(f, x.getBase(), t).memref;
-          bool whole = view.elemType == Type(type);
-          if (!whole && view.elemType != type.getElementType())
-            return fail(op, "vector store of another element type", t);
-          int64_t count = whole ? 1 : type.getNumElements();
-          SmallVector<int64_t> idx;
-          for (Value i : x.getIndices())
-            idx.push_back(getIndex(f, i, t));
-          FailureOr<uint8_t *> p = address(op, view, idx, count, t);
-          if (failed(p) ||
-              failed(track(op, view.buffer, *p, count * view.elemBytes, true,
-                           t)))
+          FailureOr<int64_t> count = vectorCount(op, view, type, t);
+          if (failed(count))
+            return failure();
+          FailureOr<uint8_t *> p = access(
+              op, view, indicesOf(f, x.getIndices(), t), *count, true, t);
+          if (failed(p))
             return failure();
           storeElements(view, *p, get(f, x.getValueToStore(), t));
         }
@@ -1624,10 +1641,7 @@ LogicalResult Interpreter::execVector(Operation *op, Frame &f, const Mask &m) {
 
 LogicalResult Interpreter::execMemRef(Operation *op, Frame &f, const Mask &m) {
   auto indices = [&](ValueRange values, int32_t t) {
-    SmallVector<int64_t> idx;
-    for (Value v : values)
-      idx.push_back(getIndex(f, v, t));
-    return idx;
+    return indicesOf(f, values, t);
   };
   auto setView = [&](Value result, int32_t t, const MemRefVal &view) {
     f.slot(result)[t].memref = newView(view);
@@ -1638,9 +1652,8 @@ LogicalResult Interpreter::execMemRef(Operation *op, Frame &f, const Mask &m) {
         for (int32_t t : m) {
           const MemRefVal &view = *get(f, x.getMemref(), t).memref;
           FailureOr<uint8_t *> p =
-              address(op, view, indices(x.getIndices(), t), 1, t);
-          if (failed(p) ||
-              failed(track(op, view.buffer, *p, view.elemBytes, false, t)))
+              access(op, view, indices(x.getIndices(), t), 1, false, t);
+          if (failed(p))
             return failure();
           s[t] = loadElements(view, *p, 1);
         }
@@ -1650,9 +1663,8 @@ LogicalResult Interpreter::execMemRef(Operation *op, Frame &f, const Mask &m) {
         for (int32_t t : m) {
           const MemRefVal &view = *get(f, x.getMemref(), t).memref;
           FailureOr<uint8_t *> p =
-              address(op, view, indices(x.getIndices(), t), 1, t);
-          if (failed(p) ||
-              failed(track(op, view.buffer, *p, view.elemBytes, true, t)))
+              access(op, view, indices(x.getIndices(), t), 1, true, t);
+          if (failed(p))
             return failure();
           storeElements(view, *p, get(f, x.getValueToStore(), t));
         }
@@ -2385,26 +2397,6 @@ LogicalResult Interpreter::call(func::FuncOp func, ArrayRef<MemRefVal *> args,
     results.push_back(view);
   }
   return success();
-}
-
-std::optional<attic_dtype> dtypeOf(Type type) {
-  if (type.isF32())
-    return ATTIC_F32;
-  if (type.isF16())
-    return ATTIC_F16;
-  if (type.isBF16())
-    return ATTIC_BF16;
-  if (type.isF64())
-    return ATTIC_F64;
-  if (type.isInteger(1))
-    return ATTIC_I1;
-  if (type.isInteger(8))
-    return ATTIC_I8;
-  if (type.isInteger(32))
-    return ATTIC_I32;
-  if (type.isInteger(64))
-    return ATTIC_I64;
-  return std::nullopt;
 }
 
 } // namespace

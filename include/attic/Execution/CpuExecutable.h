@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -122,6 +123,10 @@ mlir::LogicalResult specializeEntry(mlir::ModuleOp module, llvm::StringRef entry
                                     std::string &error);
 
 /// Heap use of the compiled code (malloc/free are routed through counters).
+/// The runtime dtype of an element type (f32, f16, bf16, f64, i1, i8, i32,
+/// i64), or nullopt.
+std::optional<attic_dtype> dtypeOf(mlir::Type type);
+
 /// Exit status of a process whose compiled code could not allocate memory.
 /// Compiled code does not check what malloc returns, and an allocation in
 /// an OpenMP worker cannot be unwound, so the allocator bound to compiled
