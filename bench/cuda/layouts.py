@@ -34,25 +34,8 @@ import numpy as np
 import torch
 import torch._dynamo
 
-
-def parse_list(text):
-    return [int(x) for x in text.split(",") if x]
-
-
-def event_median_ms(fn, warmup, reps):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return float(np.median(times))
+# The timing and error helpers of the dense benchmark (same folder).
+from bench import event_median_ms, parse_list, rel_err
 
 
 def reference(q, k, v, visible, block=1024):
@@ -68,13 +51,6 @@ def reference(q, k, v, visible, block=1024):
         s = s.masked_fill(~mask, float("-inf"))
         out[:, :, q0:q1] = torch.softmax(s, dim=-1).nan_to_num(0.0) @ vf
     return out
-
-
-def rel_err(out, ref):
-    out = out.float()
-    if not torch.isfinite(out).all():
-        return float("inf")
-    return ((out - ref).abs().max() / ref.abs().max()).item()
 
 
 def main():

@@ -180,64 +180,32 @@ std::optional<SmallVector<int64_t>> parseShape(StringRef text) {
   return shape;
 }
 
-/// Shapes for generated arguments: --shape where given, else the static type.
-SmallVector<int64_t> generatedShape(const attic::TensorSpec &spec,
-                                    unsigned index) {
-  for (const std::string &specText : shapeSpecs) {
-    auto [indexText, shapeText] = StringRef(specText).split(':');
-    unsigned argIndex;
-    if (indexText.getAsInteger(10, argIndex) || shapeText.empty())
-      fail("--shape=" + specText + ": expected INDEX:AxBxC");
-    if (argIndex != index)
-      continue;
-    std::optional<SmallVector<int64_t>> shape = parseShape(shapeText);
-    if (!shape || shape->size() != spec.shape.size())
-      fail("--shape=" + specText + ": argument #" + llvm::Twine(index) +
-           " has rank " + llvm::Twine(spec.shape.size()));
-    return *shape;
-  }
-  for (int64_t size : spec.shape)
-    if (ShapedType::isDynamic(size))
-      fail("argument #" + llvm::Twine(index) +
-           " has dynamic dims: give its shape with --shape=" +
-           llvm::Twine(index) + ":AxBxC or its data with --input");
-  return spec.shape;
-}
+/// The per-argument options (--shape, --mask-keep-arg) by argument index,
+/// their text after "I:". Each must name a generated argument of the entry,
+/// at most once: an index past the arguments, one given by --input (whose
+/// file has its own shape and data), or a second value for one index would
+/// otherwise be ignored.
+struct ArgumentOptions {
+  llvm::SmallDenseMap<unsigned, std::string> shapes, maskKeep;
+};
 
-/// Probability of true for generated i1 argument `index`: --mask-keep-arg
-/// where given, else --mask-keep.
-double maskProbabilityOf(unsigned index) {
-  for (const std::string &specText : maskKeepArgs) {
-    auto [indexText, probabilityText] = StringRef(specText).split(':');
-    unsigned argIndex;
-    double probability;
-    if (indexText.getAsInteger(10, argIndex) ||
-        probabilityText.getAsDouble(probability) || !(probability >= 0) ||
-        probability > 1)
-      fail("--mask-keep-arg=" + specText +
-           ": expected INDEX:P with P in [0, 1]");
-    if (argIndex == index)
-      return probability;
-  }
-  return maskProbability;
-}
-
-/// The per-argument options (--shape, --mask-keep-arg) must name a
-/// generated argument of the entry, at most once each: an index past the
-/// arguments, one given by --input (whose file has its own shape and
-/// data), or a second value for one index would otherwise be ignored.
-void checkArgumentOptions(const attic::EntrySignature &signature,
-                          StringRef entry) {
-  auto check = [&](const cl::list<std::string> &specs, StringRef name,
-                   bool wantMask) {
+ArgumentOptions parseArgumentOptions(const attic::EntrySignature &signature,
+                                     StringRef entry) {
+  ArgumentOptions parsed;
+  auto parse = [&](const cl::list<std::string> &specs, StringRef name,
+                   bool wantMask,
+                   llvm::SmallDenseMap<unsigned, std::string> &into) {
     llvm::SmallDenseMap<unsigned, std::string> seen;
     for (const std::string &specText : specs) {
       auto [indexText, rest] = StringRef(specText).split(':');
-      unsigned index;
-      if (indexText.getAsInteger(10, index))
-        fail("--" + name + "=" + specText + ": expected INDEX:" +
-             (wantMask ? "P with P in [0, 1]" : "AxBxC"));
       std::string option = ("--" + name + "=" + specText).str();
+      unsigned index;
+      double probability;
+      if (indexText.getAsInteger(10, index) || rest.empty() ||
+          (wantMask && (rest.getAsDouble(probability) ||
+                        !(probability >= 0 && probability <= 1))))
+        fail(option + ": expected INDEX:" +
+             (wantMask ? "P with P in [0, 1]" : "AxBxC"));
       if (index >= signature.inputs.size())
         fail(option + ": @" + entry + " has " +
              llvm::Twine(signature.inputs.size()) + " arguments");
@@ -251,10 +219,43 @@ void checkArgumentOptions(const attic::EntrySignature &signature,
       if (!inserted)
         fail(option + ": argument #" + llvm::Twine(index) +
              " was already given by " + it->second);
+      into[index] = rest.str();
     }
   };
-  check(shapeSpecs, "shape", /*wantMask=*/false);
-  check(maskKeepArgs, "mask-keep-arg", /*wantMask=*/true);
+  parse(shapeSpecs, "shape", /*wantMask=*/false, parsed.shapes);
+  parse(maskKeepArgs, "mask-keep-arg", /*wantMask=*/true, parsed.maskKeep);
+  return parsed;
+}
+
+/// Shapes for generated arguments: --shape where given, else the static type.
+SmallVector<int64_t> generatedShape(const ArgumentOptions &options,
+                                    const attic::TensorSpec &spec,
+                                    unsigned index) {
+  auto it = options.shapes.find(index);
+  if (it != options.shapes.end()) {
+    std::optional<SmallVector<int64_t>> shape = parseShape(it->second);
+    if (!shape || shape->size() != spec.shape.size())
+      fail("--shape=" + llvm::Twine(index) + ":" + it->second +
+           ": argument #" + llvm::Twine(index) + " has rank " +
+           llvm::Twine(spec.shape.size()));
+    return *shape;
+  }
+  for (int64_t size : spec.shape)
+    if (ShapedType::isDynamic(size))
+      fail("argument #" + llvm::Twine(index) +
+           " has dynamic dims: give its shape with --shape=" +
+           llvm::Twine(index) + ":AxBxC or its data with --input");
+  return spec.shape;
+}
+
+/// Probability of true for generated i1 argument `index`: --mask-keep-arg
+/// where given, else --mask-keep.
+double maskProbabilityOf(const ArgumentOptions &options, unsigned index) {
+  auto it = options.maskKeep.find(index);
+  double probability = maskProbability;
+  if (it != options.maskKeep.end())
+    StringRef(it->second).getAsDouble(probability); // checked when parsed
+  return probability;
 }
 
 double defaultTolerance(attic_dtype dtype) {
@@ -387,7 +388,7 @@ int main(int argc, char **argv) {
     fail(llvm::Twine(outputPaths.size()) + " --output files but @" + entry +
          " returns " + llvm::Twine(signature->results.size()) + " results");
 
-  checkArgumentOptions(*signature, entry);
+  ArgumentOptions argumentOptions = parseArgumentOptions(*signature, entry);
 
   // Inputs: files first, then generated ones (stream = argument index).
   TensorList inputs;
@@ -401,7 +402,7 @@ int main(int argc, char **argv) {
       inputs.tensors.push_back(tensor);
       continue;
     }
-    SmallVector<int64_t> shape = generatedShape(spec, index);
+    SmallVector<int64_t> shape = generatedShape(argumentOptions, spec, index);
     if (attic_tensor_alloc(&tensor, spec.dtype, shape.size(), shape.data(),
                            message, sizeof(message)) != ATTIC_OK)
       fail(message);
@@ -409,7 +410,7 @@ int main(int argc, char **argv) {
     attic_status status =
         spec.dtype == ATTIC_I1
             ? attic_fill_bernoulli(&inputs.tensors.back(), seed, index,
-                                   maskProbabilityOf(index), message,
+                                   maskProbabilityOf(argumentOptions, index), message,
                                    sizeof(message))
             : attic_fill_uniform(&inputs.tensors.back(), seed, index, rangeLo,
                                  rangeHi, message, sizeof(message));

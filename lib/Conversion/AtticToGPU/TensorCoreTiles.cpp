@@ -148,6 +148,12 @@ struct Gen {
   }
 
   VectorType pairType() { return VectorType::get({2}, elem); }
+  /// (0, 0) as vector<2xT>: what keys past Nk are staged as.
+  Value zeroPair() {
+    return arith::ConstantOp::create(
+        b, pairType(),
+        DenseElementsAttr::get(pairType(), b.getZeroAttr(elem)));
+  }
 
   /// memref[..., last, last+1] as vector<2xT> (4-byte aligned: `last` is
   /// even and rows have an even length).
@@ -747,8 +753,7 @@ void KernelMapper::stageKey(TileQKOp op, IRMapping &map) {
   Value k0 = g.mul(map.lookupOrDefault(op.getKeyBlock()), bk);
   Value keyLen = memref::DimOp::create(b, key, 2);
   Value lastKey = g.sub(keyLen, g.index(1));
-  Value zeroPair = arith::ConstantOp::create(
-      b, g.pairType(), DenseElementsAttr::get(g.pairType(), b.getZeroAttr(cfg.elem)));
+  Value zeroPair = g.zeroPair();
   auto loop = scf::ForOp::create(b, tid, g.index(bk * D / 2), threads);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
@@ -773,8 +778,7 @@ void KernelMapper::stageValue(TilePVOp op, IRMapping &map) {
   Value k0 = g.mul(map.lookupOrDefault(op.getValueBlock()), bk);
   Value keyLen = memref::DimOp::create(b, value, 2);
   Value lastKey = g.sub(keyLen, g.index(1));
-  Value zeroPair = arith::ConstantOp::create(
-      b, g.pairType(), DenseElementsAttr::get(g.pairType(), b.getZeroAttr(cfg.elem)));
+  Value zeroPair = g.zeroPair();
   auto loop = scf::ForOp::create(b, tid, g.index(bk * Dv / 4), threads);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());

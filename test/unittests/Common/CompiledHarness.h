@@ -1,9 +1,10 @@
 //===- CompiledHarness.h - Run compiled attic functions in GoogleTests ----===//
 //
 // Shared by the GoogleTests that JIT-compile MLIR with attic-cpu-pipeline
-// (CpuExecutable) and check the results: a self-freeing host tensor and a
-// compiled entry function that runs on them. Failures are reported with
-// ADD_FAILURE, so a test goes on to its next check.
+// (CpuExecutable) or run it in the GPU simulator, and check the results: a
+// self-freeing host tensor and a compiled entry function that runs on them.
+// Compiled reports failures with ADD_FAILURE, so a test goes on to its next
+// check; Simulated leaves them to the test (some expect them).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 #define ATTIC_TEST_UNITTESTS_COMMON_COMPILEDHARNESS_H
 
 #include "attic/Execution/CpuExecutable.h"
+#include "attic/Execution/GpuSimulator.h"
 #include "attic/runtime/Runtime.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -50,6 +52,28 @@ struct Tensor {
   int64_t dim(int i) const { return t.shape[i]; }
 };
 
+/// Runs `exe` (a CpuExecutable or a SimulatedCudaExecutable) on host
+/// tensors. On failure returns no results and sets `error`.
+template <typename Executable>
+std::vector<Tensor> runExecutable(Executable &exe,
+                                  const std::vector<const Tensor *> &inputs,
+                                  std::string &error) {
+  std::vector<Tensor> results;
+  llvm::SmallVector<const attic_tensor *> in;
+  for (const Tensor *t : inputs)
+    in.push_back(&t->t);
+  llvm::SmallVector<attic_tensor> out;
+  error.clear();
+  if (mlir::failed(exe.run(in, out, error)))
+    return results;
+  for (attic_tensor &o : out) {
+    Tensor t;
+    t.t = o;
+    results.push_back(std::move(t));
+  }
+  return results;
+}
+
 /// One entry function compiled with attic-cpu-pipeline (default options
 /// unless given).
 class Compiled {
@@ -74,28 +98,49 @@ public:
   }
 
   std::vector<Tensor> run(const std::vector<const Tensor *> &inputs) {
-    std::vector<Tensor> results;
     if (!exe)
-      return results;
-    llvm::SmallVector<const attic_tensor *> in;
-    for (const Tensor *t : inputs)
-      in.push_back(&t->t);
-    llvm::SmallVector<attic_tensor> out;
+      return {};
     std::string error;
-    if (mlir::failed(exe->run(in, out, error))) {
+    std::vector<Tensor> results = runExecutable(*exe, inputs, error);
+    if (!error.empty())
       ADD_FAILURE() << error;
-      return results;
-    }
-    for (attic_tensor &o : out) {
-      Tensor t;
-      t.t = o;
-      results.push_back(std::move(t));
-    }
     return results;
   }
 
   std::unique_ptr<mlir::MLIRContext> context;
   std::unique_ptr<attic::CpuExecutable> exe;
+};
+
+/// One entry function in the GPU simulator: compiled with the CUDA mapping
+/// (blockQ, blockK), or, with `lowered`, taken as it is (a function on
+/// memrefs with gpu.launch kernels). Failures are left to the caller:
+/// `error` says why `exe` is null or why the last run failed.
+class Simulated {
+public:
+  Simulated(const std::string &source, const std::string &entry,
+            int64_t blockQ, int64_t blockK, bool lowered = false) {
+    mlir::DialectRegistry registry;
+    attic::registerExecutionDialects(registry);
+    context = std::make_unique<mlir::MLIRContext>(registry);
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        mlir::parseSourceString<mlir::ModuleOp>(source, context.get());
+    if (!module)
+      error = "cannot parse @" + entry;
+    else if (lowered)
+      exe = attic::SimulatedCudaExecutable::fromLowered(std::move(module),
+                                                        entry, error);
+    else
+      exe = attic::SimulatedCudaExecutable::compile(*module, entry, blockQ,
+                                                    blockK, error);
+  }
+
+  std::vector<Tensor> run(const std::vector<const Tensor *> &inputs) {
+    return exe ? runExecutable(*exe, inputs, error) : std::vector<Tensor>();
+  }
+
+  std::unique_ptr<mlir::MLIRContext> context;
+  std::unique_ptr<attic::SimulatedCudaExecutable> exe;
+  std::string error;
 };
 
 } // namespace attic::testing

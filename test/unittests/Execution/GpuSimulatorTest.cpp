@@ -18,8 +18,6 @@
 
 #include "CompiledHarness.h"
 
-#include "attic/Execution/GpuSimulator.h"
-
 #include <cmath>
 #include <string>
 
@@ -27,38 +25,14 @@ using attic::testing::Tensor;
 
 namespace {
 
-/// Parses `source` and runs @k on `inputs` in the simulator. Returns the
-/// results; `error` is the simulator's message (empty when it succeeded).
+/// Runs @k of `source` (already in the CUDA mapping's form) on `inputs` in
+/// the simulator; `error` is its message (empty when it succeeded).
 std::vector<Tensor> simulate(const std::string &source,
                              const std::vector<const Tensor *> &inputs,
                              std::string &error) {
-  mlir::DialectRegistry registry;
-  attic::registerExecutionDialects(registry);
-  mlir::MLIRContext context(registry);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(source, &context);
-  std::vector<Tensor> results;
-  if (!module) {
-    error = "cannot parse";
-    return results;
-  }
-  std::unique_ptr<attic::SimulatedCudaExecutable> exe =
-      attic::SimulatedCudaExecutable::fromLowered(std::move(module), "k",
-                                                  error);
-  if (!exe)
-    return results;
-  llvm::SmallVector<const attic_tensor *> in;
-  for (const Tensor *t : inputs)
-    in.push_back(&t->t);
-  llvm::SmallVector<attic_tensor> out;
-  error.clear();
-  if (mlir::failed(exe->run(in, out, error)))
-    return results;
-  for (attic_tensor &o : out) {
-    Tensor t;
-    t.t = o;
-    results.push_back(std::move(t));
-  }
+  attic::testing::Simulated simulated(source, "k", 0, 0, /*lowered=*/true);
+  std::vector<Tensor> results = simulated.run(inputs);
+  error = simulated.error;
   return results;
 }
 

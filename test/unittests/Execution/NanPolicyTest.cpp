@@ -24,7 +24,6 @@
 
 #include "CompiledHarness.h"
 
-#include "attic/Execution/GpuSimulator.h"
 
 #include <cmath>
 #include <limits>
@@ -108,33 +107,15 @@ protected:
       EXPECT_EQ(out.size(), 1u);
       return out.empty() ? Tensor() : std::move(out[0]);
     }
-    mlir::DialectRegistry registry;
-    attic::registerExecutionDialects(registry);
-    mlir::MLIRContext context(registry);
-    mlir::OwningOpRef<mlir::ModuleOp> module =
-        mlir::parseSourceString<mlir::ModuleOp>(source, &context);
-    std::string error;
-    std::unique_ptr<attic::SimulatedCudaExecutable> exe =
-        module ? attic::SimulatedCudaExecutable::compile(*module, "causal", 16,
-                                                         16, error)
-               : nullptr;
-    if (!exe) {
-      ADD_FAILURE() << "cannot compile: " << error;
-      return Tensor();
-    }
-    llvm::SmallVector<const attic_tensor *> in2;
-    for (const Tensor *t : args)
-      in2.push_back(&t->t);
-    llvm::SmallVector<attic_tensor> out;
-    if (mlir::failed(exe->run(in2, out, error))) {
-      ADD_FAILURE() << error;
+    attic::testing::Simulated simulated(source, "causal", 16, 16);
+    std::vector<Tensor> out = simulated.run(args);
+    if (out.size() != 1) {
+      ADD_FAILURE() << simulated.error;
       return Tensor();
     }
     // The kernel that ran is the one this parameter names.
-    EXPECT_EQ(exe->lastRunStats().mmas > 0, halves(GetParam()));
-    Tensor o;
-    o.t = out[0];
-    return o;
+    EXPECT_EQ(simulated.exe->lastRunStats().mmas > 0, halves(GetParam()));
+    return std::move(out[0]);
   }
   static double at(const Tensor &o, int64_t row, int64_t col) {
     return o[row * kD + col];
