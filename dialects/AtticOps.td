@@ -5,6 +5,8 @@
 
 include "AtticDialect.td"
 include "AtticLayouts.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/DestinationStyleOpInterface.td"
 
@@ -14,12 +16,16 @@ def Attic_KeyBias : RankedTensorOf<[F32, F16, BF16]>;
 def Attic_KeyMask : RankedTensorOf<[I1]>;
 def Attic_IndexTensor : RankedTensorOf<[I32]>;
 def Attic_LayoutOperand : AnyTypeOf<[RankedTensorOf<[AnyType]>, MemRefOf<[AnyType]>]>;
+def Attic_Capture : AnyTypeOf<[RankedTensorOf<[AnySignlessInteger, Index, F32, F16, BF16, F64]>,
+                               MemRefOf<[AnySignlessInteger, Index, F32, F16, BF16, F64]>],
+    "ranked tensor or memref of integers, index or floats">;
 
 //===----------------------------------------------------------------------===//
 // L1: attic.attention
 //===----------------------------------------------------------------------===//
 
-def Attic_AttentionOp : Attic_Op<"attention", [Pure, AttrSizedOperandSegments]> {
+def Attic_AttentionOp : Attic_Op<"attention", [Pure, AttrSizedOperandSegments,
+    IsolatedFromAbove]> {
   let summary = "softmax attention (scaled dot product) over an iteration layout";
   let description = [{
     Computes, for every batch `b`, query head `h` and query `i`,
@@ -57,7 +63,41 @@ def Attic_AttentionOp : Attic_Op<"attention", [Pure, AttrSizedOperandSegments]> 
     queries and keys are grouped into blocks of `block_sizes = [bq, bk]`,
     and key `j` is visible to query `i` only if the key block of `j` is in
     the query block's full list, or it is in its partial list and the
-    layout visits `(i, j)`. See `attic.block_mask`, which computes them.
+    layout (and the mask region) visit `(i, j)`. See `attic.block_mask`,
+    which computes them.
+
+    Modifier regions (FlexAttention's mask_mod and score_mod; see
+    docs/patterns.md): the optional `mask` region decides whether key `k`
+    is visible to query `q` of batch `b` and query head `h`; it is
+    intersected with the layout. The optional `score` region rewrites each
+    visible logit before the key bias is added:
+
+    ```
+    logit[j] = score(scale * dot(query[b,h,i,:], key[b,hk,j,:]), b, h, i, j)
+               + key_bias[b,(h,)j]
+    ```
+
+    A score of `-inf` hides the key. The regions read the `captures` (ranked
+    tensors: a bias table, document ids, per-head slopes, lengths) through
+    their trailing block arguments:
+
+    ```
+    mask  ^bb0(%b: index, %h: index, %q: index, %k: index, %c0: T0, ...):
+            ... attic.yield %visible : i1
+    score ^bb0(%s: f32, %b: index, %h: index, %q: index, %k: index,
+               %c0: T0, ...):
+            ... attic.yield %new_score : f32
+    ```
+
+    They hold arith and math ops on scalars and `tensor.extract` (or, in
+    the memref form, `memref.load`) of the captures, and are evaluated on
+    every (b, h, q, k) of `[0,B) x [0,Hq) x [0,Nq) x [0,Nk)` that the
+    compiled code visits, so every index they read must be inside the
+    capture for all of them (a read outside is a run-time error, never an
+    out-of-bounds access). Mask regions whose predicate is (piecewise)
+    affine in q and k are classified per block by the compiler (interval
+    arithmetic over the block's index ranges); others are classified at run
+    time by an `attic.block_mask` that `attic-decompose` puts in front.
 
     Example:
 
@@ -81,6 +121,7 @@ def Attic_AttentionOp : Attic_Op<"attention", [Pure, AttrSizedOperandSegments]> 
     Optional<Attic_KeyBias>:$key_bias,
     Optional<Attic_KeyMask>:$key_mask,
     Variadic<Attic_LayoutOperand>:$layout_operands,
+    Variadic<Attic_Capture>:$captures,
     Optional<Attic_IndexTensor>:$kv_num_blocks,
     Optional<Attic_IndexTensor>:$kv_indices,
     Optional<Attic_IndexTensor>:$full_kv_num_blocks,
@@ -90,6 +131,8 @@ def Attic_AttentionOp : Attic_Op<"attention", [Pure, AttrSizedOperandSegments]> 
     OptionalAttr<Attic_AnyLayoutAttr>:$layout,
     OptionalAttr<DenseI64ArrayAttr>:$block_sizes
   );
+  let regions = (region MaxSizedRegion<1>:$mask_region,
+                        MaxSizedRegion<1>:$score_region);
   let results = (outs Attic_Tensor4D:$result);
   let assemblyFormat = [{
     $query `,` $key `,` $value (`causal` $causal^)? (`scale` $scale^)?
@@ -101,6 +144,8 @@ def Attic_AttentionOp : Attic_Op<"attention", [Pure, AttrSizedOperandSegments]> 
         $full_kv_indices `:` type($kv_num_blocks) `,` type($kv_indices) `,`
         type($full_kv_num_blocks) `,` type($full_kv_indices) `)`
         `block_sizes` $block_sizes)?
+    (`captures` `(` $captures^ `:` type($captures) `)`)?
+    (`mask_mod` $mask_region^)? (`score_mod` $score_region^)?
     attr-dict `:` type($query) `,` type($key) `,` type($value) `->` type($result)
   }];
   let hasVerifier = 1;
@@ -122,7 +167,9 @@ def Attic_AttentionOp : Attic_Op<"attention", [Pure, AttrSizedOperandSegments]> 
 def Attic_ShapedOperand : AnyTypeOf<[RankedTensorOf<[AnyType]>, MemRefOf<[AnyType]>]>;
 
 def Attic_BlockAttentionOp : Attic_Op<"block_attention", [
-    AttrSizedOperandSegments,
+    AttrSizedOperandSegments, IsolatedFromAbove,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    DeclareOpInterfaceMethods<RegionBranchOpInterface>,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     DestinationStyleOpInterface]> {
   let summary = "tiled online-softmax attention over an iteration layout";
@@ -158,6 +205,20 @@ def Attic_BlockAttentionOp : Attic_Op<"block_attention", [
     result. The additive `key_bias` (`[B,Nk]` or `[B,Hq,Nk]`) and the i1
     `key_mask` (`[B,Nk]`) are optional score modifiers applied per key.
 
+    The `mask` and `score` regions and their `captures` are those of
+    `attic.attention`: the mask region is evaluated only in partial blocks
+    (with the layout's predicate), the score region on every element of a
+    visited block. Without block lists, a block pair is skipped, full or
+    partial by the intersection of the layout's classification and the mask
+    region's (interval arithmetic over the block's index ranges).
+
+    In the memref form the regions are functions: one-shot bufferization
+    outlines each into a private `func.func` (its capture arguments become
+    memrefs and its `tensor.extract`s `memref.load`s) named by `mask_fn` /
+    `score_fn`, because upstream's buffer deallocation does not accept ops
+    with regions on buffers. A memref-form op has no regions; a tensor-form
+    op has no functions.
+
     Example:
 
     ```mlir
@@ -180,6 +241,7 @@ def Attic_BlockAttentionOp : Attic_Op<"block_attention", [
     Optional<Attic_ShapedOperand>:$key_bias,
     Optional<Attic_ShapedOperand>:$key_mask,
     Variadic<Attic_ShapedOperand>:$layout_operands,
+    Variadic<Attic_Capture>:$captures,
     Optional<Attic_ShapedOperand>:$kv_num_blocks,
     Optional<Attic_ShapedOperand>:$kv_indices,
     Optional<Attic_ShapedOperand>:$full_kv_num_blocks,
@@ -188,8 +250,12 @@ def Attic_BlockAttentionOp : Attic_Op<"block_attention", [
     Attic_AnyLayoutAttr:$layout,
     F32Attr:$scale,
     ConfinedAttr<I64Attr, [IntPositive]>:$block_q,
-    ConfinedAttr<I64Attr, [IntPositive]>:$block_k
+    ConfinedAttr<I64Attr, [IntPositive]>:$block_k,
+    OptionalAttr<FlatSymbolRefAttr>:$mask_fn,
+    OptionalAttr<FlatSymbolRefAttr>:$score_fn
   );
+  let regions = (region MaxSizedRegion<1>:$mask_region,
+                        MaxSizedRegion<1>:$score_region);
   let results = (outs Variadic<RankedTensorOf<[AnyType]>>:$result);
   let assemblyFormat = [{
     `ins` `(` $query `,` $key `,` $value `:` type($query) `,` type($key) `,` type($value) `)`
@@ -199,7 +265,9 @@ def Attic_BlockAttentionOp : Attic_Op<"block_attention", [
     (`blocks` `(` $kv_num_blocks^ `,` $kv_indices `,` $full_kv_num_blocks `,`
         $full_kv_indices `:` type($kv_num_blocks) `,` type($kv_indices) `,`
         type($full_kv_num_blocks) `,` type($full_kv_indices) `)`)?
+    (`captures` `(` $captures^ `:` type($captures) `)`)?
     `outs` `(` $init `:` type($init) `)`
+    (`mask_mod` $mask_region^)? (`score_mod` $score_region^)?
     attr-dict (`->` type($result)^)?
   }];
   let hasVerifier = 1;
@@ -207,6 +275,10 @@ def Attic_BlockAttentionOp : Attic_Op<"block_attention", [
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getInitMutable(); }
     /// Whether runtime block lists decide which blocks are visited.
     bool hasBlockLists() { return static_cast<bool>(getKvNumBlocks()); }
+    /// The mask (score) modifier: the region, or in the memref form the
+    /// body of the outlined function; nullptr when there is none.
+    ::mlir::Region *getMaskModifier();
+    ::mlir::Region *getScoreModifier();
   }];
 }
 
@@ -215,6 +287,9 @@ def Attic_BlockAttentionOp : Attic_Op<"block_attention", [
 //===----------------------------------------------------------------------===//
 
 def Attic_BlockMaskOp : Attic_Op<"block_mask", [
+    AttrSizedOperandSegments, IsolatedFromAbove,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    DeclareOpInterfaceMethods<RegionBranchOpInterface>,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     DestinationStyleOpInterface]> {
   let summary = "run-time block classification of a layout (create_block_mask)";
@@ -242,6 +317,15 @@ def Attic_BlockMaskOp : Attic_Op<"block_mask", [
     The result is an ordinary tensor: compute it once and pass it to every
     attention that shares the layout, across calls and layers.
 
+    With a `mask` region (that of `attic.attention`, reading `captures`),
+    the pattern classified is the layout intersected with the region. A
+    region the compiler cannot classify by interval arithmetic (it reads
+    captures or compares floats) is evaluated on every element of each
+    block pair that the layout does not skip: the exact classification,
+    like FlexAttention's create_block_mask, at O(Nq Nk) scalar work. In
+    the memref form the region is the private function `mask_fn`, as for
+    `attic.block_attention`.
+
     Example:
 
     ```mlir
@@ -262,6 +346,7 @@ def Attic_BlockMaskOp : Attic_Op<"block_mask", [
   }];
   let arguments = (ins
     Variadic<Attic_ShapedOperand>:$layout_operands,
+    Variadic<Attic_Capture>:$captures,
     Index:$query_len,
     Index:$key_len,
     Attic_ShapedOperand:$kv_num_blocks_init,
@@ -270,17 +355,21 @@ def Attic_BlockMaskOp : Attic_Op<"block_mask", [
     Attic_ShapedOperand:$full_kv_indices_init,
     Attic_AnyLayoutAttr:$layout,
     ConfinedAttr<I64Attr, [IntPositive]>:$block_q,
-    ConfinedAttr<I64Attr, [IntPositive]>:$block_k
+    ConfinedAttr<I64Attr, [IntPositive]>:$block_k,
+    OptionalAttr<FlatSymbolRefAttr>:$mask_fn
   );
+  let regions = (region MaxSizedRegion<1>:$mask_region);
   let results = (outs Variadic<RankedTensorOf<[I32]>>:$results);
   let assemblyFormat = [{
     `layout` `(` $layout `)`
     (`layout_operands` `(` $layout_operands^ `:` type($layout_operands) `)`)?
+    (`captures` `(` $captures^ `:` type($captures) `)`)?
     `sizes` `(` $query_len `,` $key_len `)`
     `outs` `(` $kv_num_blocks_init `,` $kv_indices_init `,`
         $full_kv_num_blocks_init `,` $full_kv_indices_init `:`
         type($kv_num_blocks_init) `,` type($kv_indices_init) `,`
         type($full_kv_num_blocks_init) `,` type($full_kv_indices_init) `)`
+    (`mask_mod` $mask_region^)?
     attr-dict (`->` type($results)^)?
   }];
   let hasVerifier = 1;
@@ -289,7 +378,29 @@ def Attic_BlockMaskOp : Attic_Op<"block_mask", [
       return ::mlir::MutableOperandRange(getOperation(),
           getOperation()->getNumOperands() - 4, 4);
     }
+    /// See BlockAttentionOp::getMaskModifier.
+    ::mlir::Region *getMaskModifier();
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// attic.yield: the terminator of modifier regions
+//===----------------------------------------------------------------------===//
+
+def Attic_YieldOp : Attic_Op<"yield", [Pure, Terminator,
+    ParentOneOf<["AttentionOp", "BlockAttentionOp", "BlockMaskOp"]>]> {
+  let summary = "the value of a mask or score region";
+  let description = [{
+    Ends a `mask` region (one i1: the key is visible) or a `score` region
+    (one f32: the new score) of `attic.attention`, `attic.block_attention`
+    or `attic.block_mask`. The parent op checks the type.
+
+    ```mlir
+    attic.yield %visible : i1
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "$values attr-dict `:` type($values)";
 }
 
 include "AtticTileOps.td"

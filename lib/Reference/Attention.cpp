@@ -39,6 +39,8 @@ bool visible(const AttentionOptions &options, int64_t b, int64_t h, int64_t i,
   bool pattern = !(options.causal && j > i);
   if (options.layout)
     pattern = pattern && options.layout->visible(b, h, i, j, nq, nk);
+  if (options.mask)
+    pattern = pattern && options.mask(b, h, i, j);
   if (!options.blocks)
     return pattern;
   const BlockLists &lists = *options.blocks;
@@ -96,9 +98,13 @@ void attic::ref::attention(const AttentionShape &shape, const double *q,
             continue;
           }
           double logit = options.scale * dot(qs + i * d, ks + j * d, d);
+          if (options.score)
+            logit = options.score(logit, b, h, i, j);
           if (bias)
             logit += bias[j];
           logits[j] = logit;
+          if (logit == kNegInf)
+            continue;
           maxLogit = std::max(maxLogit, logit);
         }
         // No admissible key: the row stays zero rather than 0/0.

@@ -1,10 +1,12 @@
 //===- Decompose.cpp - attic L1 ops into attic.block_attention --*- C++ -*-===//
 
 #include "attic/Dialect/Attic/AtticDialect.h"
+#include "attic/Dialect/Attic/Modifiers.h"
 #include "attic/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -26,9 +28,10 @@ Value dimOf(OpBuilder &b, Location loc, Value v, int64_t dim) {
   return tensor::DimOp::create(b, loc, v, dim);
 }
 
-/// The four block lists of `layout` for `op`'s shapes, computed by an
-/// attic.block_mask: [B', H', nQB] and [B', H', nQB, nKB] of i32, with B'
-/// and H' 1 when the layout does not depend on the batch or the head.
+/// The four block lists of `layout` (and the op's mask region) for `op`'s
+/// shapes, computed by an attic.block_mask: [B', H', nQB] and [B', H', nQB,
+/// nKB] of i32, with B' and H' 1 when the pattern does not depend on the
+/// batch or the head.
 SmallVector<Value> buildBlockMask(OpBuilder &b, AttentionOp op,
                                   LayoutAttrInterface layout, int64_t blockQ,
                                   int64_t blockK) {
@@ -40,8 +43,13 @@ SmallVector<Value> buildBlockMask(OpBuilder &b, AttentionOp op,
   auto ceilDiv = [](int64_t x, int64_t y) {
     return ShapedType::isDynamic(x) ? ShapedType::kDynamic : (x + y - 1) / y;
   };
-  int64_t batches = layout.dependsOnBatch() ? queryType.getDimSize(0) : 1;
-  int64_t heads = layout.dependsOnHead() ? queryType.getDimSize(1) : 1;
+  Region &region = op.getMaskRegion();
+  bool perBatch = layout.dependsOnBatch() ||
+                  modifierUsesBatch(region, ModifierKind::Mask);
+  bool perHead =
+      layout.dependsOnHead() || modifierUsesHead(region, ModifierKind::Mask);
+  int64_t batches = perBatch ? queryType.getDimSize(0) : 1;
+  int64_t heads = perHead ? queryType.getDimSize(1) : 1;
   int64_t queryBlocks = ceilDiv(queryType.getDimSize(2), blockQ);
   int64_t keyBlocks = ceilDiv(keyType.getDimSize(2), blockK);
   auto blocksOf = [&](Value len, int64_t block) -> Value {
@@ -69,9 +77,12 @@ SmallVector<Value> buildBlockMask(OpBuilder &b, AttentionOp op,
   SmallVector<Value> inits = {empty(countShape), empty(listShape),
                               empty(countShape), empty(listShape)};
   auto mask = BlockMaskOp::create(
-      b, loc, ValueRange(inits).getTypes(), op.getLayoutOperands(), queryLen,
-      keyLen, inits[0], inits[1], inits[2], inits[3], layout,
-      b.getI64IntegerAttr(blockQ), b.getI64IntegerAttr(blockK));
+      b, loc, ValueRange(inits).getTypes(), op.getLayoutOperands(),
+      op.getCaptures(), queryLen, keyLen, inits[0], inits[1], inits[2],
+      inits[3], layout, b.getI64IntegerAttr(blockQ),
+      b.getI64IntegerAttr(blockK), /*mask_fn=*/nullptr);
+  IRMapping map;
+  region.cloneInto(&mask.getMaskRegion(), map);
   return SmallVector<Value>(mask.getResults());
 }
 
@@ -110,16 +121,22 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
       blockK = (*op.getBlockSizes())[1];
       lists = {op.getKvNumBlocks(), op.getKvIndices(), op.getFullKvNumBlocks(),
                op.getFullKvIndices()};
-    } else if (layout.needsBlockMask()) {
+    } else if (layout.needsBlockMask() ||
+               !isIntervalClassifiable(op.getMaskRegion())) {
       lists = buildBlockMask(rewriter, op, layout, blockQ, blockK);
     }
     auto list = [&](int i) { return lists.empty() ? Value() : lists[i]; };
     auto blockOp = BlockAttentionOp::create(
         rewriter, loc, TypeRange{resultType}, op.getQuery(), op.getKey(),
         op.getValue(), op.getKeyBias(), op.getKeyMask(),
-        op.getLayoutOperands(), list(0), list(1), list(2), list(3), init,
-        layout, rewriter.getF32FloatAttr(*scale),
-        rewriter.getI64IntegerAttr(blockQ), rewriter.getI64IntegerAttr(blockK));
+        op.getLayoutOperands(), op.getCaptures(), list(0), list(1), list(2),
+        list(3), init, layout, rewriter.getF32FloatAttr(*scale),
+        rewriter.getI64IntegerAttr(blockQ), rewriter.getI64IntegerAttr(blockK),
+        /*mask_fn=*/nullptr, /*score_fn=*/nullptr);
+    rewriter.inlineRegionBefore(op.getMaskRegion(), blockOp.getMaskRegion(),
+                                blockOp.getMaskRegion().end());
+    rewriter.inlineRegionBefore(op.getScoreRegion(), blockOp.getScoreRegion(),
+                                blockOp.getScoreRegion().end());
     rewriter.replaceOp(op, blockOp.getResult());
     return success();
   }

@@ -12,6 +12,13 @@
 //     counts = (np, nf), clamped to L; a count over L is reported to the
 //     runtime (attic_rt_report_error), never written out of bounds.
 //
+// With a mask region: a region that interval arithmetic models is
+// classified as in the tile loop (the intersection of the layout's and the
+// region's block visibility); any other region is evaluated, with the
+// layout's predicate, on every element of each block pair that the layout
+// does not skip (exact, like FlexAttention's create_block_mask). A check in
+// front reports capture reads outside the captures (Modifiers.h).
+//
 // The classification is the layout's own IR, the same that the tile loop
 // uses for static layouts; here it runs once per block pair and its result
 // is kept, so data-dependent layouts (document ids: per-block id ranges)
@@ -21,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attic/Dialect/Attic/AtticDialect.h"
+#include "attic/Dialect/Attic/Modifiers.h"
 #include "attic/Transforms/Passes.h"
 #include "attic/Transforms/RuntimeCalls.h"
 #include "attic/runtime/Runtime.h"
@@ -59,10 +67,19 @@ LogicalResult attic::lowerBlockMask(BlockMaskOp op) {
   Value partialCap = dim(partialList, 3), fullCap = dim(fullList, 3);
   Value heads = dim(partialCount, 1), blocks = dim(partialCount, 2);
   LayoutAttrInterface layout = op.getLayout();
+  Region *mask = op.getMaskModifier();
+  bool exhaustive = mask && !isIntervalClassifiable(*mask);
+  Value gridBatches = dim(partialCount, 0);
+  if (mask && readsCaptures(*mask)) {
+    Value empty = buildCaptureCheck(
+        b, loc, *report, {{mask, ModifierKind::Mask}}, op.getCaptures(),
+        gridBatches, heads, queryLen, keyLen);
+    gridBatches = m.select(empty, m.c(0), gridBatches);
+  }
 
   auto grid = scf::ParallelOp::create(
       b, loc, ValueRange{m.c(0), m.c(0), m.c(0)},
-      ValueRange{dim(partialCount, 0), heads, blocks},
+      ValueRange{gridBatches, heads, blocks},
       ValueRange{m.c(1), m.c(1), m.c(1)});
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(grid.getBody()->getTerminator());
@@ -70,7 +87,9 @@ LogicalResult attic::lowerBlockMask(BlockMaskOp op) {
   Value batch = ivs[0], head = ivs[1], qb = ivs[2];
   Value q0 = m.mul(qb, blockQ);
   Value q1 = m.min(m.add(q0, blockQ), queryLen);
-  LayoutEnv env{b, loc, queryLen, keyLen, batch, head, op.getLayoutOperands()};
+  LayoutEnv env{b,    loc,  queryLen,
+                keyLen, batch, head,
+                op.getLayoutOperands(), op.getCaptures()};
   // Query blocks past Nq (lists longer than needed) have no keys.
   KeyRange range = layout.buildKeyRange(env, q0, q1);
   Value first = m.floorDiv(range.lo, blockK);
@@ -82,9 +101,39 @@ LogicalResult attic::lowerBlockMask(BlockMaskOp op) {
         IndexMath n(nb, at);
         Value k0 = n.mul(kb, blockK);
         Value k1 = n.min(n.add(k0, blockK), keyLen);
-        LayoutEnv inner{nb, at, queryLen, keyLen, batch, head,
-                        op.getLayoutOperands()};
+        LayoutEnv inner{nb,    at,   queryLen,
+                        keyLen, batch, head,
+                        op.getLayoutOperands(), op.getCaptures()};
         BlockVisibility vis = layout.buildBlockVisibility(inner, q0, q1, k0, k1);
+        if (mask && !exhaustive) {
+          BlockVisibility r =
+              buildMaskBlockVisibility(inner, *mask, q0, q1, k0, k1);
+          vis = BlockVisibility{n.andI(vis.any, r.any), n.andI(vis.all, r.all)};
+        } else if (mask) {
+          // Element by element where the layout does not skip the block.
+          auto ifAny = scf::IfOp::create(
+              nb, at, TypeRange{nb.getI1Type(), nb.getI1Type()}, vis.any,
+              /*withElseRegion=*/true);
+          {
+            OpBuilder::InsertionGuard g(nb);
+            nb.setInsertionPointToStart(ifAny.thenBlock());
+            BlockVisibility exact = buildExhaustiveVisibility(
+                nb, at, q0, q1, k0, k1,
+                [&](OpBuilder &eb, Location el, Value q, Value k) {
+                  LayoutEnv e{eb,    el,   queryLen,
+                              keyLen, batch, head,
+                              op.getLayoutOperands(), op.getCaptures()};
+                  return IndexMath(eb, el).andI(
+                      layout.buildElementPredicate(e, q, k),
+                      buildMaskPredicate(e, *mask, q, k));
+                });
+            scf::YieldOp::create(nb, at, ValueRange{exact.any, exact.all});
+            nb.setInsertionPointToStart(ifAny.elseBlock());
+            scf::YieldOp::create(nb, at,
+                                 ValueRange{n.boolean(false), n.boolean(false)});
+          }
+          vis = BlockVisibility{ifAny.getResult(0), ifAny.getResult(1)};
+        }
         Value isPartial = n.andI(vis.any, n.notI(vis.all));
         Value kb32 = arith::IndexCastOp::create(nb, at, nb.getI32Type(), kb);
         auto append = [&](Value cond, Value list, Value count, Value cap) {

@@ -16,14 +16,17 @@
 //     term[j] = k < Nk && mask[b, k] ? log2(e) * bias[b, (h,) k] : -inf
 //     s = Q K^T                                         (attic.tile.qk)
 //     x = s * scale * log2(e) + term[j]                 (base-2 logits)
-//         partial: predicate(q, k) ? x : -inf           (the layout's IR)
+//         score region: log2(e) * score(s * scale, b, h, q, k) + term[j]
+//         partial: predicate(q, k) ? x : -inf           (the layout's IR
+//                                            and the mask region's clone)
 //     mBlk = rowmax(x); mNew = maxnum(m, mBlk)
 //     mSafe = mNew == -inf ? 0 : mNew; alpha = exp2(m - mSafe)
 //     p = exp2(x - mSafe); l = alpha * l + rowsum(p); m = mNew
 //     acc = alpha * acc + p V                           (attic.tile.pv)
 //
 // Visited blocks. Without lists: the key blocks of the layout's key range
-// for the query block, each classified by the layout's block visibility:
+// for the query block, each classified by the layout's block visibility
+// intersected with the mask region's (interval arithmetic, Modifiers.h):
 // skip (no tile op runs: nothing is loaded), full (no predicate) or
 // partial. A layout that needs run-time classification and has no lists is
 // iterated over its key range with every block partial. With lists
@@ -32,6 +35,10 @@
 // skipped, after a check loop in front of the grid has reported them to
 // the runtime (attic_rt_report_error), so that nothing is ever read out of
 // bounds.
+//
+// Modifier regions read their captures with clamped indices; in front of
+// the grid, a check that folds away when the reads are provably inside the
+// captures (else a loop over the domain) reports the reads outside.
 //
 // NaN policy (the same on every target, because it is this IR): a query
 // row without a visible key gives 0 (l == 0); a NaN or +inf logit that is
@@ -44,6 +51,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attic/Dialect/Attic/AtticDialect.h"
+#include "attic/Dialect/Attic/Modifiers.h"
 #include "attic/Transforms/Passes.h"
 #include "attic/Transforms/RuntimeCalls.h"
 #include "attic/runtime/Runtime.h"
@@ -97,9 +105,12 @@ private:
                                    b.getI64IntegerAttr(64));
   }
   LayoutEnv env(OpBuilder &nested, Location at) {
-    return LayoutEnv{nested, at, queryLen, keyLen, batch, head,
-                     op.getLayoutOperands()};
+    return LayoutEnv{nested, at,   queryLen,
+                     keyLen, batch, head,
+                     op.getLayoutOperands(), op.getCaptures()};
   }
+  Region *maskRegion() { return op.getMaskModifier(); }
+  Region *scoreRegion() { return op.getScoreModifier(); }
 
   void buildListCheck(func::FuncOp report);
   void buildGridBody(ValueRange ivs);
@@ -139,10 +150,28 @@ LogicalResult TileLoopBuilder::build() {
       return failure();
     buildListCheck(*report);
   }
+  Value gridBatches = batches;
+  if ((maskRegion() && readsCaptures(*maskRegion())) ||
+      (scoreRegion() && readsCaptures(*scoreRegion()))) {
+    FailureOr<func::FuncOp> report = declareReportError(op);
+    if (failed(report))
+      return failure();
+    SmallVector<std::pair<Region *, ModifierKind>> regions;
+    if (maskRegion())
+      regions.push_back({maskRegion(), ModifierKind::Mask});
+    if (scoreRegion())
+      regions.push_back({scoreRegion(), ModifierKind::Score});
+    Value empty = buildCaptureCheck(
+        b, loc, *report, regions,
+        op.getCaptures(), batches, queryHeads, queryLen, keyLen);
+    // A capture with an empty dimension has been reported: nothing runs
+    // that would read it.
+    gridBatches = m.select(empty, m.c(0), batches);
+  }
 
   auto grid = scf::ParallelOp::create(
       b, loc, ValueRange{m.c(0), m.c(0), m.c(0)},
-      ValueRange{batches, queryHeads, numQueryBlocks},
+      ValueRange{gridBatches, queryHeads, numQueryBlocks},
       ValueRange{m.c(1), m.c(1), m.c(1)});
   grid->setAttr(kTileGridAttrName, b.getUnitAttr());
   OpBuilder::InsertionGuard guard(b);
@@ -296,7 +325,23 @@ void TileLoopBuilder::buildStaticVisits() {
         b.setInsertionPoint(b.getInsertionBlock()->getTerminator());
         if (runtimeClassified) {
           // The layout cannot classify without running something: every
-          // block of its range is partial (attic.block_mask avoids this).
+          // block of its range is partial (attic.block_mask avoids this),
+          // unless the mask region skips it.
+          if (Region *mask = maskRegion()) {
+            IndexMath n(b, at);
+            Value k0 = n.mul(kb, blockK);
+            Value k1 = n.min(n.add(k0, blockK), keyLen);
+            LayoutEnv inner = env(b, at);
+            BlockVisibility r =
+                buildMaskBlockVisibility(inner, *mask, q0, q1, k0, k1);
+            if (!matchPattern(r.any, m_Zero())) {
+              auto ifAny = scf::IfOp::create(b, at, r.any, /*else=*/false);
+              OpBuilder::InsertionGuard g(b);
+              b.setInsertionPoint(ifAny.thenBlock()->getTerminator());
+              buildStep(kb, /*partial=*/true);
+            }
+            return;
+          }
           buildStep(kb, /*partial=*/true);
           return;
         }
@@ -304,6 +349,11 @@ void TileLoopBuilder::buildStaticVisits() {
         Value k1 = m.min(m.add(k0, blockK), keyLen);
         LayoutEnv inner = env(b, at);
         BlockVisibility vis = layout.buildBlockVisibility(inner, q0, q1, k0, k1);
+        if (Region *mask = maskRegion()) {
+          IndexMath n(b, at);
+          BlockVisibility r = buildMaskBlockVisibility(inner, *mask, q0, q1, k0, k1);
+          vis = BlockVisibility{n.andI(vis.any, r.any), n.andI(vis.all, r.all)};
+        }
         if (isConstantTrue(vis.all)) {
           buildStep(kb, /*partial=*/false);
           return;
@@ -427,16 +477,31 @@ void TileLoopBuilder::buildStep(Value kb, bool partial) {
       ValueRange{scores},
       [&](OpBuilder &nb, Location at, ValueRange args) -> SmallVector<Value> {
         Value q = args[0], k = args[1], s = args[2], t = args[3];
-        Value scale = arith::ConstantFloatOp::create(nb, at, nb.getF32Type(),
-                                                     APFloat(logitScale));
-        Value x = arith::AddFOp::create(
-            nb, at, arith::MulFOp::create(nb, at, s, scale), t);
-        if (!partial)
-          return {x};
         IndexMath n(nb, at);
         Value qc = n.min(q, n.sub(queryLen, 1)), kc = n.min(k, lastKey);
         LayoutEnv inner = env(nb, at);
+        Value x;
+        if (Region *score = scoreRegion()) {
+          // score(scale * s) in natural units, then base 2.
+          Value scale = arith::ConstantFloatOp::create(
+              nb, at, nb.getF32Type(), APFloat(op.getScale()));
+          Value l2e = arith::ConstantFloatOp::create(
+              nb, at, nb.getF32Type(), APFloat(static_cast<float>(kLog2e)));
+          Value modified = buildScore(
+              inner, *score, arith::MulFOp::create(nb, at, s, scale), qc, kc);
+          x = arith::AddFOp::create(
+              nb, at, arith::MulFOp::create(nb, at, modified, l2e), t);
+        } else {
+          Value scale = arith::ConstantFloatOp::create(
+              nb, at, nb.getF32Type(), APFloat(logitScale));
+          x = arith::AddFOp::create(
+              nb, at, arith::MulFOp::create(nb, at, s, scale), t);
+        }
+        if (!partial)
+          return {x};
         Value visible = layout.buildElementPredicate(inner, qc, kc);
+        if (Region *mask = maskRegion())
+          visible = n.andI(visible, buildMaskPredicate(inner, *mask, qc, kc));
         Value ninf = arith::ConstantFloatOp::create(
             nb, at, nb.getF32Type(),
             APFloat::getInf(APFloat::IEEEsingle(), /*Negative=*/true));
@@ -513,6 +578,19 @@ struct AtticTileBlockAttentionPass
       if (failed(tileBlockAttention(op)))
         return signalPassFailure();
     }
+    // The modifier functions that bufferization outlined, once nothing
+    // names them any more.
+    if (!getOperation()->hasTrait<OpTrait::SymbolTable>())
+      return;
+    SmallVector<func::FuncOp> unused;
+    for (Region &region : getOperation()->getRegions())
+      region.walk([&](func::FuncOp fn) {
+        if (fn->hasAttr("attic.modifier") &&
+            SymbolTable::symbolKnownUseEmpty(fn, getOperation()))
+          unused.push_back(fn);
+      });
+    for (func::FuncOp fn : unused)
+      fn.erase();
   }
 };
 

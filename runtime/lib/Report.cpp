@@ -85,6 +85,13 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
         "block lists: the lists have %" PRId64 " %s rows but %s is %" PRId64
         " (they must have 1 or that many); the results are not valid%s",
         a, c == 1 ? "batch" : "head", c == 1 ? "B" : "Hq", b, suffix);
+  case ATTIC_RT_CAPTURE_INDEX:
+    return attic::runtime::fail(
+        err, errLen,
+        "modifier region: capture #%" PRId64 " is read at index %" PRId64
+        " of dimension %" PRId64 ", outside [0, %" PRId64
+        "); the results are not valid%s",
+        a / 16, b, a % 16, c, suffix);
   default:
     return attic::runtime::fail(
         err, errLen,

@@ -656,7 +656,8 @@ private:
       scalars[arg] = value;
     for (Operation &op : block) {
       if (op.hasTrait<OpTrait::IsTerminator>()) {
-        if (!isa<linalg::YieldOp, tensor::YieldOp, scf::YieldOp>(op))
+        if (!isa<linalg::YieldOp, tensor::YieldOp, scf::YieldOp,
+                 attic::YieldOp>(op))
           return unsupported(&op);
         yielded.clear();
         for (Value v : op.getOperands())
@@ -679,6 +680,15 @@ private:
             return unsupportedBecause(&op, "reads out of bounds");
         scalars[extract.getResult()] =
             it->second.data[flatIndex(it->second.shape, at)];
+        continue;
+      }
+      if (auto dim = dyn_cast<tensor::DimOp>(op)) {
+        auto it = values.find(dim.getSource());
+        int64_t d = toInt64(scalars.lookup(dim.getIndex()));
+        if (it == values.end() || d < 0 ||
+            d >= static_cast<int64_t>(it->second.shape.size()))
+          return unsupportedBecause(&op, "reads an unknown dimension");
+        scalars[dim.getResult()] = double(it->second.shape[d]);
         continue;
       }
       if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
@@ -742,6 +752,64 @@ private:
     }
     if (isa<arith::NegFOp>(op))
       return -x[0];
+    if (isa<arith::MinSIOp>(op))
+      return double(std::min(toInt64(x[0]), toInt64(x[1])));
+    if (isa<arith::MaxSIOp>(op))
+      return double(std::max(toInt64(x[0]), toInt64(x[1])));
+    if (isa<arith::MinUIOp>(op))
+      return double(std::min(unsignedOf(x[0]), unsignedOf(x[1])));
+    if (isa<arith::MaxUIOp>(op))
+      return double(std::max(unsignedOf(x[0]), unsignedOf(x[1])));
+    if (isa<arith::AndIOp>(op))
+      return double(toInt64(x[0]) & toInt64(x[1]));
+    if (isa<arith::OrIOp>(op))
+      return double(toInt64(x[0]) | toInt64(x[1]));
+    if (isa<arith::XOrIOp>(op))
+      return double(toInt64(x[0]) ^ toInt64(x[1]));
+    if (isa<arith::FloorDivSIOp, arith::CeilDivSIOp>(op)) {
+      if (x[1] == 0.0)
+        return unsupportedBecause(op, "divides by zero");
+      const int64_t l = toInt64(x[0]), r = toInt64(x[1]);
+      int64_t q = l / r;
+      bool inexact = q * r != l;
+      if (inexact && isa<arith::FloorDivSIOp>(op) && ((l < 0) != (r < 0)))
+        --q;
+      if (inexact && isa<arith::CeilDivSIOp>(op) && ((l < 0) == (r < 0)))
+        ++q;
+      return double(q);
+    }
+    if (auto trunc = dyn_cast<arith::TruncIOp>(op)) {
+      unsigned width = trunc.getType().getIntOrFloatBitWidth();
+      int64_t v = toInt64(x[0]);
+      if (width == 1)
+        return double(v & 1);
+      if (width >= 64)
+        return double(v);
+      uint64_t low = uint64_t(v) & ((uint64_t(1) << width) - 1);
+      uint64_t sign = uint64_t(1) << (width - 1);
+      return double(int64_t(low ^ sign) - int64_t(sign));
+    }
+    if (isa<arith::ExtSIOp>(op) && op->getOperand(0).getType().isInteger(1))
+      return x[0] != 0.0 ? -1.0 : 0.0;
+    if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::IndexCastUIOp,
+            arith::UIToFPOp>(op))
+      return x[0];
+    if (isa<arith::FPToSIOp, arith::FPToUIOp>(op))
+      return std::trunc(x[0]);
+    if (isa<math::Exp2Op>(op))
+      return std::exp2(x[0]);
+    if (isa<math::Log2Op>(op))
+      return std::log2(x[0]);
+    if (isa<math::Log1pOp>(op))
+      return std::log1p(x[0]);
+    if (isa<math::PowFOp>(op))
+      return std::pow(x[0], x[1]);
+    if (isa<math::FloorOp>(op))
+      return std::floor(x[0]);
+    if (isa<math::CeilOp>(op))
+      return std::ceil(x[0]);
+    if (isa<math::ErfOp>(op))
+      return std::erf(x[0]);
     if (isa<arith::MaximumFOp>(op))
       return std::isnan(x[0]) || std::isnan(x[1]) ? NAN : std::max(x[0], x[1]);
     if (isa<arith::MinimumFOp>(op))
@@ -804,8 +872,9 @@ private:
     }
     return unsupportedBecause(op, "is not one of the scalar ops --check "
                                   "interprets (arith add/sub/mul/div/rem/neg/"
-                                  "max/min/select/cmp/casts, math sqrt/rsqrt/"
-                                  "exp/log/tanh/absf)");
+                                  "max/min/select/cmp/and/or/xor/casts, math "
+                                  "sqrt/rsqrt/exp/exp2/log/log2/log1p/powf/"
+                                  "floor/ceil/erf/tanh/absf)");
   }
 
   LogicalResult unsupportedBecause(Operation *op, const llvm::Twine &why) {
@@ -853,6 +922,8 @@ private:
     // The op's scale is an f32 attribute; the reference uses the same value.
     options.scale = scale;
     options.layout = &*layout;
+    if (failed(bindModifiers(op, options)))
+      return failure();
     std::vector<uint8_t> mask;
     if (Value bias = op.getKeyBias()) {
       const attic::RefTensor &b = values[bias];
@@ -900,6 +971,8 @@ private:
                     shape.valueDim);
     attic::ref::attention(shape, q.data.data(), k.data.data(), v.data.data(),
                           options, out.data.data());
+    if (modifierFailed)
+      return failure();
     double pairs = visiblePairs(shape.queryLen, shape.keyLen, &*layout, false);
     if (pairs >= 0 && result.flops >= 0)
       result.flops += 2.0 * double(shape.batch * shape.heads) * pairs *
@@ -910,12 +983,69 @@ private:
     return success();
   }
 
+  /// The captures of `op` bound to its regions' capture arguments; the
+  /// regions interpreted in double as the options' mask and score. An
+  /// evaluation that fails (a read outside a capture) sets modifierFailed
+  /// and `error`.
+  template <typename OpTy>
+  LogicalResult bindModifiers(OpTy op, attic::ref::AttentionOptions &options) {
+    modifierFailed = false;
+    Region *regions[2] = {&op.getMaskRegion(), nullptr};
+    if constexpr (!std::is_same_v<OpTy, attic::BlockMaskOp>)
+      regions[1] = &op.getScoreRegion();
+    for (Region *region : regions) {
+      if (!region || region->empty())
+        continue;
+      Block &block = region->front();
+      unsigned leading = block.getNumArguments() - op.getCaptures().size();
+      for (auto [i, capture] : llvm::enumerate(op.getCaptures())) {
+        auto it = values.find(capture);
+        if (it == values.end())
+          return unsupportedBecause(op, "captures an unknown tensor");
+        values[block.getArgument(leading + i)] = it->second;
+      }
+    }
+    if (Region *mask = regions[0]; !mask->empty())
+      options.mask = [this, mask](int64_t b, int64_t h, int64_t q,
+                                  int64_t k) {
+        SmallVector<double> out;
+        if (modifierFailed ||
+            failed(evaluateBlock(mask->front(),
+                                 {double(b), double(h), double(q), double(k)},
+                                 {}, out))) {
+          modifierFailed = true;
+          return false;
+        }
+        return out[0] != 0.0;
+      };
+    if (Region *score = regions[1]; score && !score->empty())
+      options.score = [this, score](double x, int64_t b, int64_t h, int64_t q,
+                                    int64_t k) {
+        SmallVector<double> out;
+        // The region computes in f32: its argument is an f32.
+        double s = double(float(x));
+        if (modifierFailed ||
+            failed(evaluateBlock(score->front(),
+                                 {s, double(b), double(h), double(q),
+                                  double(k)},
+                                 {}, out))) {
+          modifierFailed = true;
+          return 0.0;
+        }
+        return out[0];
+      };
+    return success();
+  }
+
   /// attic.block_mask: brute-force classification of every block pair with
-  /// the reference layout, in the op's list format.
+  /// the reference layout (and mask region), in the op's list format.
   LogicalResult evaluateBlockMask(attic::BlockMaskOp op) {
     FailureOr<attic::ref::Layout> layout =
         layoutOf(op.getLayout(), op.getLayoutOperands());
     if (failed(layout))
+      return failure();
+    attic::ref::AttentionOptions modifiers;
+    if (failed(bindModifiers(op, modifiers)))
       return failure();
     auto lengthOf = [&](Value v) -> FailureOr<int64_t> {
       APInt value;
@@ -959,6 +1089,18 @@ private:
             int64_t k0 = kb * bk, k1 = std::min(k0 + bk, *nk);
             attic::ref::BlockClass c = attic::ref::classifyBlock(
                 *layout, b, h, q0, q1, k0, k1, *nq, *nk);
+            if (modifiers.mask && c.any) {
+              c = {false, true};
+              for (int64_t q = q0; q < q1; ++q)
+                for (int64_t k = k0; k < k1; ++k) {
+                  bool p = layout->visible(b, h, q, k, *nq, *nk) &&
+                           modifiers.mask(b, h, q, k);
+                  c.any = c.any || p;
+                  c.all = c.all && p;
+                }
+              if (modifierFailed)
+                return failure();
+            }
             // Exact classification; the compiled one may call a block
             // partial that is full or empty, which changes no result.
             int which = c.all ? 1 : c.any ? 0 : -1;
@@ -994,6 +1136,8 @@ private:
   }
 
   std::string &error;
+  /// Set when a modifier region could not be evaluated (see bindModifiers).
+  bool modifierFailed = false;
   llvm::DenseMap<Value, attic::RefTensor> values;
   /// Scalar values: function-level constants and payload values.
   llvm::DenseMap<Value, double> scalars;

@@ -11,6 +11,7 @@
 #define ATTIC_REFERENCE_ATTENTION_H
 
 #include <cstdint>
+#include <functional>
 
 #include "attic/Reference/Layout.h"
 
@@ -48,6 +49,16 @@ struct AttentionOptions {
   /// is in q's block's full list, or in its partial list and the layout
   /// (and `causal`) visit (q, k).
   const BlockLists *blocks = nullptr;
+  /// Optional mask modifier (a mask region): key k is visible to query q of
+  /// batch b and query head h only if it returns true (in addition to the
+  /// layout; with block lists, it refines partial blocks as the layout
+  /// does).
+  std::function<bool(int64_t b, int64_t h, int64_t q, int64_t k)> mask;
+  /// Optional score modifier (a score region): the logit of a visible key
+  /// is score(scale * q.k, b, h, q, k) + bias; a result of -inf hides the
+  /// key.
+  std::function<double(double s, int64_t b, int64_t h, int64_t q, int64_t k)>
+      score;
 };
 
 /// q: [B,H,Nq,D], k: [B,Hkv,Nk,D], v: [B,Hkv,Nk,Dv], out: [B,H,Nq,Dv], all

@@ -3,6 +3,7 @@
 #include "attic/Dialect/Attic/AtticDialect.h"
 
 #include "ShapeChecks.h"
+#include "attic/Dialect/Attic/Modifiers.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -253,6 +254,11 @@ LogicalResult AttentionOp::verify() {
                             getKey().getType(), getLayoutOperands(), blockQ,
                             blockK)))
     return failure();
+  if (failed(verifyModifierRegion(*this, getMaskRegion(), ModifierKind::Mask,
+                                  getCaptures())) ||
+      failed(verifyModifierRegion(*this, getScoreRegion(), ModifierKind::Score,
+                                  getCaptures())))
+    return failure();
   if (std::optional<APFloat> scale = getScale())
     return verifyScale(*this, scale->convertToFloat());
   int64_t headDim = getQuery().getType().getDimSize(3);
@@ -275,6 +281,7 @@ LogicalResult BlockAttentionOp::verify() {
     if (v)
       operands.push_back(v);
   llvm::append_range(operands, getLayoutOperands());
+  llvm::append_range(operands, getCaptures());
   bool onTensors = isa<RankedTensorType>(getInit().getType());
   for (Value operand : operands)
     if (isa<RankedTensorType>(operand.getType()) != onTensors)
@@ -317,7 +324,54 @@ LogicalResult BlockAttentionOp::verify() {
   if (failed(verifyLayoutOf(*this, getLayout(), queryType, keyType,
                             getLayoutOperands(), getBlockQ(), getBlockK())))
     return failure();
+  if (failed(verifyModifierRegion(*this, getMaskRegion(), ModifierKind::Mask,
+                                  getCaptures())) ||
+      failed(verifyModifierRegion(*this, getScoreRegion(), ModifierKind::Score,
+                                  getCaptures())))
+    return failure();
   return verifyScale(*this, getScale().convertToFloat());
+}
+
+/// The modifier regions are not control flow: they are evaluated, as
+/// functions, wherever the lowering needs them. For the region-branch
+/// interface (which upstream's buffer deallocation requires of ops with
+/// regions on buffers) control never enters them; in the memref form it
+/// returns to the parent, which has no results.
+static void modifierSuccessors(Operation *op, RegionBranchPoint point,
+                               SmallVectorImpl<RegionSuccessor> &regions) {
+  if (point.isParent() && op->getNumResults() == 0)
+    regions.push_back(RegionSuccessor(op, op->getResults()));
+}
+
+void BlockAttentionOp::getSuccessorRegions(
+    RegionBranchPoint point, SmallVectorImpl<RegionSuccessor> &regions) {
+  modifierSuccessors(*this, point, regions);
+}
+
+void BlockMaskOp::getSuccessorRegions(
+    RegionBranchPoint point, SmallVectorImpl<RegionSuccessor> &regions) {
+  modifierSuccessors(*this, point, regions);
+}
+
+Region *BlockAttentionOp::getMaskModifier() {
+  return lookupModifier(*this, getMaskRegion(), getMaskFnAttr());
+}
+Region *BlockAttentionOp::getScoreModifier() {
+  return lookupModifier(*this, getScoreRegion(), getScoreFnAttr());
+}
+
+LogicalResult
+BlockAttentionOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  bool onTensors = isa<RankedTensorType>(getInit().getType());
+  if (!onTensors && (!getMaskRegion().empty() || !getScoreRegion().empty()))
+    return emitOpError("on memrefs, the modifiers are functions (mask_fn, "
+                       "score_fn), not regions");
+  if (failed(verifyModifierFunction(*this, symbols, getMaskFnAttr(),
+                                    ModifierKind::Mask, getCaptures(),
+                                    onTensors)))
+    return failure();
+  return verifyModifierFunction(*this, symbols, getScoreFnAttr(),
+                                ModifierKind::Score, getCaptures(), onTensors);
 }
 
 void BlockAttentionOp::getEffects(
@@ -345,6 +399,7 @@ LogicalResult BlockMaskOp::verify() {
   bool onTensors = isa<RankedTensorType>(inits[0].getType());
   SmallVector<Value> operands(inits);
   llvm::append_range(operands, getLayoutOperands());
+  llvm::append_range(operands, getCaptures());
   for (Value operand : operands)
     if (isa<RankedTensorType>(operand.getType()) != onTensors)
       return emitOpError("operands must be all tensors or all memrefs, but ")
@@ -389,8 +444,24 @@ LogicalResult BlockMaskOp::verify() {
       Float32Type::get(getContext()));
   if (failed(verifyBlockLists(*this, inits, pseudoQuery, getBlockQ())))
     return failure();
-  return verifyLayoutOf(*this, getLayout(), pseudoQuery, pseudoKey,
-                        getLayoutOperands(), getBlockQ(), getBlockK());
+  if (failed(verifyLayoutOf(*this, getLayout(), pseudoQuery, pseudoKey,
+                            getLayoutOperands(), getBlockQ(), getBlockK())))
+    return failure();
+  return verifyModifierRegion(*this, getMaskRegion(), ModifierKind::Mask,
+                              getCaptures());
+}
+
+Region *BlockMaskOp::getMaskModifier() {
+  return lookupModifier(*this, getMaskRegion(), getMaskFnAttr());
+}
+
+LogicalResult BlockMaskOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  bool onTensors = isa<RankedTensorType>(getKvNumBlocksInit().getType());
+  if (!onTensors && !getMaskRegion().empty())
+    return emitOpError("on memrefs, the mask modifier is a function "
+                       "(mask_fn), not a region");
+  return verifyModifierFunction(*this, symbols, getMaskFnAttr(),
+                                ModifierKind::Mask, getCaptures(), onTensors);
 }
 
 void BlockMaskOp::getEffects(
@@ -428,9 +499,12 @@ struct FoldAttentionShapeCasts : OpRewritePattern<AttentionOp> {
                                 PatternRewriter &rewriter) const override {
     bool changed = false;
     SmallVector<Value> operands;
-    for (Value operand : op->getOperands()) {
+    for (OpOperand &use : op->getOpOperands()) {
+      Value operand = use.get();
       auto cast = operand.getDefiningOp<tensor::CastOp>();
-      if (cast && tensor::canFoldIntoConsumerOp(cast)) {
+      // Captures keep their types: the regions' arguments have them.
+      bool capture = llvm::is_contained(op.getCaptures(), operand);
+      if (cast && !capture && tensor::canFoldIntoConsumerOp(cast)) {
         operands.push_back(cast.getSource());
         changed = true;
       } else {
@@ -454,6 +528,10 @@ struct FoldAttentionShapeCasts : OpRewritePattern<AttentionOp> {
       return failure();
     auto newOp = AttentionOp::create(rewriter, op.getLoc(), TypeRange{newType},
                                      operands, op->getAttrs());
+    rewriter.inlineRegionBefore(op.getMaskRegion(), newOp.getMaskRegion(),
+                                newOp.getMaskRegion().end());
+    rewriter.inlineRegionBefore(op.getScoreRegion(), newOp.getScoreRegion(),
+                                newOp.getScoreRegion().end());
     Value result = newOp.getResult();
     if (newType != oldType)
       result = tensor::CastOp::create(rewriter, op.getLoc(), oldType, result);

@@ -29,6 +29,8 @@ struct LayoutEnv {
   /// The batch and query-head indices of the pair being asked about.
   mlir::Value batch, head;
   mlir::ValueRange operands;
+  /// The op's captures (memref form), read by its mask and score regions.
+  mlir::ValueRange captures = {};
 };
 
 /// Two i1 values: `any` is false only if no element of the block is

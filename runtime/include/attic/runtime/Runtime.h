@@ -244,7 +244,10 @@ typedef enum attic_rt_error_code {
   ATTIC_RT_BLOCK_INDEX = 3,
   /* a = the list's query blocks, b = ceil(Nq / block_q), c = 0; or a list's
    * batch or head dim that is neither 1 nor B/Hq (c = 1 and 2). */
-  ATTIC_RT_BLOCK_SHAPE = 4
+  ATTIC_RT_BLOCK_SHAPE = 4,
+  /* A mask or score region reads a capture outside it: a = capture * 16 +
+   * dimension, b = the index, c = the capture's size in that dimension. */
+  ATTIC_RT_CAPTURE_INDEX = 5
 } attic_rt_error_code;
 
 /* Records an error (code and up to three integer details). Thread-safe; the
