@@ -187,6 +187,31 @@ def AtticTileBlockAttention : Pass<"attic-tile-block-attention"> {
   ];
 }
 
+def AtticReportBlockClasses : Pass<"attic-report-block-classes"> {
+  let summary = "Report the compiler's block classification of each attention";
+  let description = [{
+    For every `attic.attention` and `attic.block_attention` on tensors with
+    static query and key lengths, emits a remark with the classification
+    the compiler decides without running anything: the layout's block
+    visibility intersected with the mask region's (interval arithmetic),
+    for batch 0 and head 0, in blocks of `block-q` x `block-k` (the op's
+    own for block_attention). One row per query block, one character per
+    key block: `F` full (the predicate is never evaluated), `P` partial,
+    `.` skipped, `?` not decided at compile time (data-dependent layouts,
+    mask regions that read captures: `attic.block_mask` classifies them at
+    run time), then the visited-block counts. The IR is unchanged.
+
+    A diagnostic tool, and how the classification is tested
+    (test/Transforms/block-classes.mlir).
+  }];
+  let options = [
+    Option<"blockQ", "block-q", "int64_t", /*default=*/"128",
+           "Query block of attic.attention">,
+    Option<"blockK", "block-k", "int64_t", /*default=*/"128",
+           "Key block of attic.attention">
+  ];
+}
+
 def AtticCpuMapTiles : Pass<"attic-cpu-map-tiles"> {
   let summary = "Map tile loops onto the CPU: vector micro-kernels, fused row passes";
   let description = [{

@@ -810,6 +810,10 @@ private:
       return std::ceil(x[0]);
     if (isa<math::ErfOp>(op))
       return std::erf(x[0]);
+    if (isa<math::SinOp>(op))
+      return std::sin(x[0]);
+    if (isa<math::CosOp>(op))
+      return std::cos(x[0]);
     if (isa<arith::MaximumFOp>(op))
       return std::isnan(x[0]) || std::isnan(x[1]) ? NAN : std::max(x[0], x[1]);
     if (isa<arith::MinimumFOp>(op))
@@ -874,7 +878,7 @@ private:
                                   "interprets (arith add/sub/mul/div/rem/neg/"
                                   "max/min/select/cmp/and/or/xor/casts, math "
                                   "sqrt/rsqrt/exp/exp2/log/log2/log1p/powf/"
-                                  "floor/ceil/erf/tanh/absf)");
+                                  "floor/ceil/erf/sin/cos/tanh/absf)");
   }
 
   LogicalResult unsupportedBecause(Operation *op, const llvm::Twine &why) {

@@ -17,6 +17,7 @@ class FuncOp;
 
 namespace attic {
 class BlockAttentionOp;
+class LayoutAttrInterface;
 
 #define GEN_PASS_DECL
 #include "AtticPasses.h.inc"
@@ -33,6 +34,17 @@ class BlockMaskOp;
 /// attic-lower-block-mask's rewrite of one memref-form block_mask into the
 /// loop nest that classifies its block pairs.
 mlir::LogicalResult lowerBlockMask(BlockMaskOp op);
+
+/// The block classification that the compiler decides without running
+/// anything, for batch `batch` and head `head`: one string per query block
+/// of `blockQ`, one character per key block of `blockK`: 'F' full, 'P'
+/// partial, '.' skipped, '?' decided at run time (attic.block_mask). The
+/// layout's visibility intersected with the mask region's (may be null).
+/// See attic-report-block-classes.
+mlir::FailureOr<std::vector<std::string>>
+classifyBlocksStatically(LayoutAttrInterface layout, mlir::Region *mask,
+                         int64_t queryLen, int64_t keyLen, int64_t blockQ,
+                         int64_t blockK, int64_t batch, int64_t head);
 
 /// Tile sizes that attic-decompose gives the block_attention ops it creates.
 struct DecomposeOptions {
