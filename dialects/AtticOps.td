@@ -400,7 +400,7 @@ def Attic_YieldOp : Attic_Op<"yield", [Pure, Terminator,
     ```
   }];
   let arguments = (ins Variadic<AnyType>:$values);
-  let assemblyFormat = "$values attr-dict `:` type($values)";
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
 }
 
 include "AtticTileOps.td"

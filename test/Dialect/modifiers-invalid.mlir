@@ -1,0 +1,167 @@
+// RUN: attic-opt %s --split-input-file --verify-diagnostics
+
+func.func @mask_argument_count(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{'mask' region must have 4 arguments (b, h, q, k : index, then one argument per capture), got 3}}
+  %0 = attic.attention %q, %k, %v mask_mod {
+      ^bb0(%b: index, %h: index, %qi: index):
+        %t = arith.constant true
+        attic.yield %t : i1
+      } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @mask_argument_type(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{'mask' region argument #2 (q) must be 'index', got 'i32'}}
+  %0 = attic.attention %q, %k, %v mask_mod {
+      ^bb0(%b: index, %h: index, %qi: i32, %ki: index):
+        %t = arith.constant true
+        attic.yield %t : i1
+      } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @score_argument_type(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{'score' region argument #0 (score) must be 'f32', got 'f16'}}
+  %0 = attic.attention %q, %k, %v score_mod {
+      ^bb0(%x: f16, %b: index, %h: index, %qi: index, %ki: index):
+        %y = arith.extf %x : f16 to f32
+        attic.yield %y : f32
+      } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @capture_argument_type(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %s: tensor<2xf32>) {
+  // expected-error @+1 {{'score' region argument #5 must have the type of capture #0 ('tensor<2xf32>'), got 'tensor<4xf32>'}}
+  %0 = attic.attention %q, %k, %v captures(%s : tensor<2xf32>) score_mod {
+      ^bb0(%x: f32, %b: index, %h: index, %qi: index, %ki: index, %t: tensor<4xf32>):
+        attic.yield %x : f32
+      } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @mask_yields_float(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{'mask' region must yield one 'i1' (whether key k is visible to query q), got 'f32'}}
+  %0 = attic.attention %q, %k, %v mask_mod {
+      ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+        %f = arith.constant 1.0 : f32
+        attic.yield %f : f32
+      } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @score_yields_nothing(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{'score' region must yield one 'f32' (the new score), got nothing}}
+  %0 = attic.attention %q, %k, %v score_mod {
+      ^bb0(%x: f32, %b: index, %h: index, %qi: index, %ki: index):
+        attic.yield
+      } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @unsupported_op(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  %0 = attic.attention %q, %k, %v mask_mod {
+      ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+        %true = arith.constant true
+        // expected-error @+1 {{'scf.if' op is not admissible in a 'mask' region (arith and math ops on scalars, and tensor.extract or memref.load of a capture)}}
+        %p = scf.if %true -> i1 {
+          scf.yield %true : i1
+        } else {
+          scf.yield %true : i1
+        }
+        attic.yield %p : i1
+      } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @division_by_variable(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  %0 = attic.attention %q, %k, %v mask_mod {
+      ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+        // expected-error @+1 {{'arith.divsi' op in a 'mask' region must divide by a non-zero constant (an integer division by zero would trap)}}
+        %x = arith.divsi %qi, %ki : index
+        %p = arith.cmpi slt, %x, %ki : index
+        attic.yield %p : i1
+      } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @value_from_above(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %w: index) {
+  // expected-note @+1 {{required by region isolation constraints}}
+  %0 = attic.attention %q, %k, %v mask_mod {
+      ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+        // expected-error @+1 {{using value defined outside the region}}
+        %p = arith.cmpi slt, %qi, %w : index
+        attic.yield %p : i1
+      } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @vector_value(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  %0 = attic.attention %q, %k, %v mask_mod {
+      ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+        // expected-error @+1 {{'arith.constant' op in a 'mask' region must produce scalars (integers, index or floats), got 'vector<2xi1>'}}
+        %c = arith.constant dense<true> : vector<2xi1>
+        %t = arith.constant true
+        attic.yield %t : i1
+      } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @bad_capture_type(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %s: tensor<2xcomplex<f32>>) {
+  // expected-error @+1 {{operand #3 must be variadic of ranked tensor or memref of integers, index or floats}}
+  %0 = attic.attention %q, %k, %v captures(%s : tensor<2xcomplex<f32>>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @function_on_tensors(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %init: tensor<1x2x64x16xf32>) -> tensor<1x2x64x16xf32> {
+  // expected-error @+1 {{mask_fn is the memref form of the 'mask' region: on tensors, write the region}}
+  %r = attic.block_attention ins(%q, %k, %v : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>)
+      outs(%init : tensor<1x2x64x16xf32>)
+      {layout = #attic.dense, scale = 0.25 : f32, block_q = 32 : i64, block_k = 32 : i64, mask_fn = @m} -> tensor<1x2x64x16xf32>
+  return %r : tensor<1x2x64x16xf32>
+}
+
+// -----
+
+func.func @unknown_function(%q: memref<1x2x64x16xf32>, %k: memref<1x2x64x16xf32>, %v: memref<1x2x64x16xf32>, %o: memref<1x2x64x16xf32>) {
+  // expected-error @+1 {{mask_fn @nowhere does not name a func.func with a body}}
+  attic.block_attention ins(%q, %k, %v : memref<1x2x64x16xf32>, memref<1x2x64x16xf32>, memref<1x2x64x16xf32>)
+      outs(%o : memref<1x2x64x16xf32>)
+      {layout = #attic.dense, scale = 0.25 : f32, block_q = 32 : i64, block_k = 32 : i64, mask_fn = @nowhere}
+  return
+}
+
+// -----
+
+func.func private @wrong_signature(%b: index, %h: index, %q: index) -> i1 {
+  %t = arith.constant true
+  return %t : i1
+}
+func.func @function_signature(%q: memref<1x2x64x16xf32>, %k: memref<1x2x64x16xf32>, %v: memref<1x2x64x16xf32>, %o: memref<1x2x64x16xf32>) {
+  // expected-error @+1 {{'mask' region must have 4 arguments (b, h, q, k : index, then one argument per capture), got 3}}
+  attic.block_attention ins(%q, %k, %v : memref<1x2x64x16xf32>, memref<1x2x64x16xf32>, memref<1x2x64x16xf32>)
+      outs(%o : memref<1x2x64x16xf32>)
+      {layout = #attic.dense, scale = 0.25 : f32, block_q = 32 : i64, block_k = 32 : i64, mask_fn = @wrong_signature}
+  return
+}
