@@ -1,0 +1,227 @@
+#!/usr/bin/env bash
+# bench/cpu/modifiers.sh: patterns written as mask/score regions against
+# the equivalent built-in layouts, on the CPU, side by side in one run
+# (same shapes, same generated inputs, alternating rounds):
+#
+#   window_layout / window_region    causal sliding window of 512 keys:
+#                                    #attic.window vs a mask region
+#   prefix_layout / prefix_region    prefix-LM, prefix N/8: union<causal,
+#                                    sinks> vs a mask region (k <= q or
+#                                    k < N/8)
+#   docs_layout / docs_region        16 packed documents: #attic.documents
+#                                    vs a mask region doc[q] == doc[k];
+#                                    both with their run-time
+#                                    classification (attic.block_mask)
+#   causal / alibi                   causal vs causal + an ALiBi score
+#                                    region (per-head slopes captured)
+#   mask_layout / mask_region        the run-time classification step
+#                                    alone (attic.block_mask of the
+#                                    documents, 128x128 blocks): per-block
+#                                    id ranges vs the region evaluated on
+#                                    every element (create_block_mask)
+#
+# f32, B=1, H (--heads, default 2), D=64, N in --n. Each variant is
+# compiled once per N by attic-run and timed with --bench=REPS (median; the
+# call includes allocating and copying out the result); rounds alternate
+# the variants and the report takes the best median of the rounds. Ratios
+# region / layout (1.00: same speed; < 1.10 is the issue's target).
+#
+#   bench/cpu/modifiers.sh [--n=4096,8192,16384] [--heads=2] [--reps=3]
+#                          [--rounds=2] [--out=bench/results/cpu_modifiers]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+lengths="4096,8192,16384"
+heads=2
+reps=3
+rounds=2
+out="bench/results/cpu_modifiers"
+for arg in "$@"; do
+  case "$arg" in
+    --n=*) lengths="${arg#*=}" ;;
+    --heads=*) heads="${arg#*=}" ;;
+    --reps=*) reps="${arg#*=}" ;;
+    --rounds=*) rounds="${arg#*=}" ;;
+    --out=*) out="${arg#*=}" ;;
+    *) echo "bench/cpu/modifiers.sh: error: unknown argument '$arg'" >&2; exit 2 ;;
+  esac
+done
+
+./scripts/setup.sh >/dev/null
+export KMP_BLOCKTIME=0
+mkdir -p "$out"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+ids() {
+  local n=$1
+  cat <<EOF
+  %ids = tensor.generate {
+  ^bb0(%b: index, %i: index):
+    %len = arith.constant $((n / 16)) : index
+    %d = arith.divui %i, %len : index
+    %id = arith.index_cast %d : index to i32
+    tensor.yield %id : i32
+  } : tensor<1x${n}xi32>
+EOF
+}
+
+docs_region() {
+  local n=$1
+  cat <<EOF
+      mask_mod {
+      ^bb0(%b: index, %h: index, %qi: index, %ki: index, %d: tensor<1x${n}xi32>):
+        %x = tensor.extract %d[%b, %qi] : tensor<1x${n}xi32>
+        %y = tensor.extract %d[%b, %ki] : tensor<1x${n}xi32>
+        %p = arith.cmpi eq, %x, %y : i32
+        attic.yield %p : i1
+      }
+EOF
+}
+
+# module VARIANT N -> an .mlir file with @f
+module() {
+  local variant=$1 n=$2
+  local t="tensor<1x${heads}x${n}x64xf32>"
+  local file="$work/$variant-$n.mlir"
+  local nqb=$(((n + 127) / 128))
+  local lists="tensor<1x1x${nqb}xi32>, tensor<1x1x${nqb}x${nqb}xi32>, tensor<1x1x${nqb}xi32>, tensor<1x1x${nqb}x${nqb}xi32>"
+  {
+    if [[ $variant == mask_* ]]; then
+      echo "func.func @f() -> ($lists) {"
+      ids "$n"
+      echo "  %n = arith.constant $n : index"
+      echo "  %e0 = tensor.empty() : tensor<1x1x${nqb}xi32>"
+      echo "  %e1 = tensor.empty() : tensor<1x1x${nqb}x${nqb}xi32>"
+      if [[ $variant == mask_layout ]]; then
+        echo "  %r:4 = attic.block_mask layout(#attic.documents<query_ids = 0, key_ids = 0>) layout_operands(%ids : tensor<1x${n}xi32>) sizes(%n, %n) outs(%e0, %e1, %e0, %e1 : $lists) {block_q = 128 : i64, block_k = 128 : i64} -> $lists"
+      else
+        echo "  %r:4 = attic.block_mask layout(#attic.dense) captures(%ids : tensor<1x${n}xi32>) sizes(%n, %n) outs(%e0, %e1, %e0, %e1 : $lists)"
+        docs_region "$n"
+        echo "      {block_q = 128 : i64, block_k = 128 : i64} -> $lists"
+      fi
+      echo "  return %r#0, %r#1, %r#2, %r#3 : $lists"
+      echo "}"
+    else
+      echo "func.func @f(%q: $t, %k: $t, %v: $t) -> $t {"
+      case "$variant" in
+        window_layout)
+          echo "  %o = attic.attention %q, %k, %v layout(#attic.window<left = 511, right = 0>)" ;;
+        window_region)
+          cat <<EOF
+  %o = attic.attention %q, %k, %v mask_mod {
+      ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+        %w = arith.constant 511 : index
+        %zero = arith.constant 0 : index
+        %d = arith.subi %qi, %ki : index
+        %a = arith.cmpi sge, %d, %zero : index
+        %c = arith.cmpi sle, %d, %w : index
+        %p = arith.andi %a, %c : i1
+        attic.yield %p : i1
+      }
+EOF
+          ;;
+        prefix_layout)
+          echo "  %o = attic.attention %q, %k, %v layout(#attic.union<[#attic.causal, #attic.sinks<count = $((n / 8))>]>)" ;;
+        prefix_region)
+          cat <<EOF
+  %o = attic.attention %q, %k, %v mask_mod {
+      ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+        %prefix = arith.constant $((n / 8)) : index
+        %a = arith.cmpi sle, %ki, %qi : index
+        %c = arith.cmpi slt, %ki, %prefix : index
+        %p = arith.ori %a, %c : i1
+        attic.yield %p : i1
+      }
+EOF
+          ;;
+        docs_layout)
+          ids "$n"
+          echo "  %o = attic.attention %q, %k, %v layout(#attic.documents<query_ids = 0, key_ids = 0>) layout_operands(%ids : tensor<1x${n}xi32>)" ;;
+        docs_region)
+          ids "$n"
+          echo "  %o = attic.attention %q, %k, %v captures(%ids : tensor<1x${n}xi32>)"
+          docs_region "$n" ;;
+        causal)
+          echo "  %o = attic.attention %q, %k, %v causal" ;;
+        alibi)
+          cat <<EOF
+  %slopes = arith.constant dense<[0.25, 0.0625]> : tensor<2xf32>
+  %o = attic.attention %q, %k, %v causal captures(%slopes : tensor<2xf32>) score_mod {
+      ^bb0(%s: f32, %b: index, %h: index, %qi: index, %ki: index, %sl: tensor<2xf32>):
+        %slope = tensor.extract %sl[%h] : tensor<2xf32>
+        %d = arith.subi %ki, %qi : index
+        %di = arith.index_cast %d : index to i64
+        %df = arith.sitofp %di : i64 to f32
+        %bias = arith.mulf %slope, %df : f32
+        %r = arith.addf %s, %bias : f32
+        attic.yield %r : f32
+      }
+EOF
+          ;;
+      esac
+      echo "      : $t, $t, $t -> $t"
+      echo "  return %o : $t"
+      echo "}"
+    fi
+  } > "$file"
+  echo "$file"
+}
+
+if [[ $heads != 2 ]]; then
+  echo "bench/cpu/modifiers.sh: the ALiBi variant has 2 slopes: --heads must be 2" >&2
+  exit 2
+fi
+variants=(window_layout window_region prefix_layout prefix_region docs_layout
+          docs_region causal alibi mask_layout mask_region)
+IFS=, read -ra ns <<< "$lengths"
+results="$out/raw.txt"
+{
+  echo "# bench/cpu/modifiers.sh --n=$lengths --heads=$heads --reps=$reps --rounds=$rounds"
+  echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores, OMP_NUM_THREADS=${OMP_NUM_THREADS:-all}"
+  echo "# round n variant median_ms"
+} > "$results"
+for ((r = 1; r <= rounds; ++r)); do
+  for n in "${ns[@]}"; do
+    for variant in "${variants[@]}"; do
+      file=$(module "$variant" "$n")
+      line=$(./build/tools/attic-run "$file" --entry=f --bench="$reps" | grep '^time:')
+      ms=$(sed -n 's/^time: median \([0-9.]*\) ms.*/\1/p' <<< "$line")
+      echo "$r $n $variant $ms" | tee -a "$results"
+    done
+  done
+done
+
+/usr/bin/python3 - "$results" "$out/summary.txt" "$out/summary.csv" <<'EOF'
+import sys
+raw, txt, csv = sys.argv[1:4]
+best, header = {}, []
+for line in open(raw):
+    if line.startswith("#"):
+        header.append(line.rstrip())
+        continue
+    r, n, variant, ms = line.split()
+    key = (int(n), variant)
+    best[key] = min(best.get(key, float("inf")), float(ms))
+pairs = [("window_layout", "window_region"), ("prefix_layout", "prefix_region"),
+         ("docs_layout", "docs_region"), ("causal", "alibi"),
+         ("mask_layout", "mask_region")]
+ns = sorted({n for n, _ in best})
+with open(csv, "w") as f:
+    f.write("n,pair,layout_ms,region_ms,region_over_layout\n")
+    for n in ns:
+        for a, b in pairs:
+            f.write("%d,%s/%s,%.3f,%.3f,%.3f\n" % (n, a, b, best[(n, a)], best[(n, b)],
+                                                  best[(n, b)] / best[(n, a)]))
+with open(txt, "w") as f:
+    for h in header:
+        f.write(h + "\n")
+    f.write("best median of the rounds, ms; x = region / layout (1.00: same speed)\n")
+    f.write("%7s  %-30s %10s %10s %7s\n" % ("N", "layout / region", "layout", "region", "x"))
+    for n in ns:
+        for a, b in pairs:
+            f.write("%7d  %-30s %10.1f %10.1f %7.2f\n" % (n, a + " / " + b, best[(n, a)],
+                                                       best[(n, b)], best[(n, b)] / best[(n, a)]))
+print(open(txt).read())
+EOF
+echo "results in $out"
