@@ -421,8 +421,9 @@ private:
                                 m.select(t.mayTrue, m.c(1), m.c(0))};
         return;
       }
-      if (isa<arith::TruncIOp>(op))
-        return; // Truncation may wrap.
+      // Truncation may wrap; zero extension changes negative values.
+      if (isa<arith::TruncIOp, arith::ExtUIOp, arith::IndexCastUIOp>(op))
+        return;
       if (auto i = intervalOf(in))
         ints[result] = *i;
       return;
@@ -609,10 +610,11 @@ private:
       return isa<IntegerAttr>(constant.getValue());
     if (isa<arith::TruncIOp>(op))
       return false;
-    if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp>(op))
+    if (isa<arith::IndexCastOp, arith::ExtSIOp>(op))
       return !op->getOperand(0).getType().isInteger(1) && all(op);
-    if (isa<arith::ExtUIOp>(op))
-      return all(op);
+    // Zero extension: of an i1 (0 or 1) only.
+    if (isa<arith::ExtUIOp, arith::IndexCastUIOp>(op))
+      return op->getOperand(0).getType().isInteger(1) && all(op);
     if (isa<arith::SelectOp, arith::CmpIOp, arith::AndIOp, arith::OrIOp,
             arith::XOrIOp>(op)) {
       if (isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(op) &&
