@@ -105,19 +105,14 @@ LogicalResult attic::lowerBlockMask(BlockMaskOp op) {
                         keyLen, batch, head,
                         op.getLayoutOperands(), op.getCaptures()};
         BlockVisibility vis = layout.buildBlockVisibility(inner, q0, q1, k0, k1);
-        if (mask && !exhaustive) {
-          BlockVisibility r =
-              buildMaskBlockVisibility(inner, *mask, q0, q1, k0, k1);
-          vis = BlockVisibility{n.andI(vis.any, r.any), n.andI(vis.all, r.all)};
-        } else if (mask) {
+        vis = intersectMaskVisibility(inner, vis, mask, q0, q1, k0, k1);
+        if (exhaustive) {
           // Element by element where neither the layout nor the region's
           // interval arithmetic (sound, if not exact, for any region: e.g.
           // the causal half of `causal && doc[q] == doc[k]`) skips the block.
-          BlockVisibility r =
-              buildMaskBlockVisibility(inner, *mask, q0, q1, k0, k1);
           auto ifAny = scf::IfOp::create(
-              nb, at, TypeRange{nb.getI1Type(), nb.getI1Type()},
-              n.andI(vis.any, r.any), /*withElseRegion=*/true);
+              nb, at, TypeRange{nb.getI1Type(), nb.getI1Type()}, vis.any,
+              /*withElseRegion=*/true);
           {
             OpBuilder::InsertionGuard g(nb);
             nb.setInsertionPointToStart(ifAny.thenBlock());

@@ -55,11 +55,8 @@ FailureOr<std::vector<std::string>> attic::classifyBlocksStatically(
       if (!layout.needsBlockMask())
         vis = layout.buildBlockVisibility(env, m.c(q0), m.c(q1), m.c(k0),
                                           m.c(k1));
-      if (mask) {
-        BlockVisibility r = buildMaskBlockVisibility(env, *mask, m.c(q0),
-                                                     m.c(q1), m.c(k0), m.c(k1));
-        vis = BlockVisibility{m.andI(vis.any, r.any), m.andI(vis.all, r.all)};
-      }
+      vis = intersectMaskVisibility(env, vis, mask, m.c(q0), m.c(q1), m.c(k0),
+                                    m.c(k1));
       APInt any, all;
       bool anyKnown = matchPattern(vis.any, m_ConstantInt(&any));
       bool allKnown = matchPattern(vis.all, m_ConstantInt(&all));

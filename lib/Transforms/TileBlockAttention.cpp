@@ -323,37 +323,17 @@ void TileLoopBuilder::buildStaticVisits() {
                             nested.getInsertionPoint());
         scf::YieldOp::create(b, at);
         b.setInsertionPoint(b.getInsertionBlock()->getTerminator());
-        if (runtimeClassified) {
-          // The layout cannot classify without running something: every
-          // block of its range is partial (attic.block_mask avoids this),
-          // unless the mask region skips it.
-          if (Region *mask = maskRegion()) {
-            IndexMath n(b, at);
-            Value k0 = n.mul(kb, blockK);
-            Value k1 = n.min(n.add(k0, blockK), keyLen);
-            LayoutEnv inner = env(b, at);
-            BlockVisibility r =
-                buildMaskBlockVisibility(inner, *mask, q0, q1, k0, k1);
-            if (!matchPattern(r.any, m_Zero())) {
-              auto ifAny = scf::IfOp::create(b, at, r.any, /*else=*/false);
-              OpBuilder::InsertionGuard g(b);
-              b.setInsertionPoint(ifAny.thenBlock()->getTerminator());
-              buildStep(kb, /*partial=*/true);
-            }
-            return;
-          }
-          buildStep(kb, /*partial=*/true);
-          return;
-        }
-        Value k0 = m.mul(kb, blockK);
-        Value k1 = m.min(m.add(k0, blockK), keyLen);
+        IndexMath n(b, at);
+        Value k0 = n.mul(kb, blockK);
+        Value k1 = n.min(n.add(k0, blockK), keyLen);
         LayoutEnv inner = env(b, at);
-        BlockVisibility vis = layout.buildBlockVisibility(inner, q0, q1, k0, k1);
-        if (Region *mask = maskRegion()) {
-          IndexMath n(b, at);
-          BlockVisibility r = buildMaskBlockVisibility(inner, *mask, q0, q1, k0, k1);
-          vis = BlockVisibility{n.andI(vis.any, r.any), n.andI(vis.all, r.all)};
-        }
+        // A layout that cannot classify without running something calls
+        // every block of its range partial (attic.block_mask avoids this).
+        BlockVisibility vis =
+            runtimeClassified
+                ? BlockVisibility{n.boolean(true), n.boolean(false)}
+                : layout.buildBlockVisibility(inner, q0, q1, k0, k1);
+        vis = intersectMaskVisibility(inner, vis, maskRegion(), q0, q1, k0, k1);
         if (isConstantTrue(vis.all)) {
           buildStep(kb, /*partial=*/false);
           return;
@@ -361,6 +341,10 @@ void TileLoopBuilder::buildStaticVisits() {
         if (matchPattern(vis.any, m_Zero()))
           return;
         auto emitClassified = [&]() {
+          if (matchPattern(vis.all, m_Zero())) {
+            buildStep(kb, /*partial=*/true);
+            return;
+          }
           auto ifFull = scf::IfOp::create(b, at, vis.all, /*else=*/true);
           OpBuilder::InsertionGuard g(b);
           b.setInsertionPoint(ifFull.thenBlock()->getTerminator());

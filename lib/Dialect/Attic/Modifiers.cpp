@@ -661,6 +661,17 @@ BlockVisibility attic::buildMaskBlockVisibility(LayoutEnv &env, Region &mask,
   return BlockVisibility{t.mayTrue, m.notI(t.mayFalse)};
 }
 
+BlockVisibility attic::intersectMaskVisibility(LayoutEnv &env,
+                                               BlockVisibility layout,
+                                               Region *mask, Value q0, Value q1,
+                                               Value k0, Value k1) {
+  if (!mask)
+    return layout;
+  IndexMath m(env.builder, env.loc);
+  BlockVisibility r = buildMaskBlockVisibility(env, *mask, q0, q1, k0, k1);
+  return BlockVisibility{m.andI(layout.any, r.any), m.andI(layout.all, r.all)};
+}
+
 BlockVisibility attic::buildExhaustiveVisibility(
     OpBuilder &b, Location loc, Value q0, Value q1, Value k0, Value k1,
     function_ref<Value(OpBuilder &, Location, Value, Value)> predicate) {

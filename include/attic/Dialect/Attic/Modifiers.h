@@ -96,6 +96,14 @@ BlockVisibility buildMaskBlockVisibility(LayoutEnv &env, mlir::Region &mask,
                                          mlir::Value q0, mlir::Value q1,
                                          mlir::Value k0, mlir::Value k1);
 
+/// `layout` (a layout's block visibility) intersected with the mask
+/// region's, when there is one (`mask` may be null): what the tile loop,
+/// attic.block_mask and attic-report-block-classes classify with.
+BlockVisibility intersectMaskVisibility(LayoutEnv &env, BlockVisibility layout,
+                                        mlir::Region *mask, mlir::Value q0,
+                                        mlir::Value q1, mlir::Value k0,
+                                        mlir::Value k1);
+
 /// Element-by-element visibility of [q0, q1) x [k0, k1): two loops that
 /// evaluate `predicate` on every element (the exact classification).
 BlockVisibility buildExhaustiveVisibility(
