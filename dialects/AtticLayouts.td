@@ -325,6 +325,36 @@ def Attic_BlockedLayoutAttr : Attic_Layout<"BlockedLayout", "blocked"> {
   let genVerifyDecl = 1;
 }
 
+def Attic_BlockDiagonalLayoutAttr : Attic_Layout<"BlockDiagonalLayout", "block_diagonal"> {
+  let summary = "query block i sees exactly key block i (rectangular blocks)";
+  let description = [{
+    Queries are grouped in blocks of `query` positions and keys in blocks of
+    `key` positions; key `k` is visible to query `q` iff they are in blocks
+    of the same index, `q / query == k / key`. With `causal = true`, the
+    pair must also satisfy the bottom-right aligned causal condition inside
+    its block: `k mod key <= q mod query + (key - query)` (the last query of
+    a block sees every key of its block).
+
+    This is the layout of attention over per-block key sets that were laid
+    out one after another: composite slice attention (`attic.slice_attention`)
+    lays out each slice's extended window of `alpha * L` keys (or
+    `(alpha + 1) L / 2` causally) and attends slice `s`'s `L` queries to
+    window `s`; a chunked attention over "this chunk and the previous one"
+    is the same with `key = 2 * query`. Its block visibility is exact.
+
+    ```mlir
+    // CST, L = 16, alpha = 3: queries of slice s see window s of 48 keys.
+    #attic.block_diagonal<query = 16, key = 48>
+    // causal CST, L = 16, alpha = 3: the left-extended window of 32 keys.
+    #attic.block_diagonal<query = 16, key = 32, causal = true>
+    ```
+  }];
+  let parameters = (ins "int64_t":$query, "int64_t":$key,
+                        DefaultValuedParameter<"bool", "false">:$causal);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 def Attic_IntersectLayoutAttr : Attic_Layout<"IntersectLayout", "intersect"> {
   let summary = "the pairs that every layout visits";
   let description = [{

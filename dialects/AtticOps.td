@@ -64,7 +64,9 @@ def Attic_AttentionOp : Attic_Op<"attention", [Pure, AttrSizedOperandSegments,
     and key `j` is visible to query `i` only if the key block of `j` is in
     the query block's full list, or it is in its partial list and the
     layout (and the mask region) visit `(i, j)`. See `attic.block_mask`,
-    which computes them.
+    which computes them. Without block lists, `block_sizes` are the tile
+    sizes that `attic-decompose` gives the `attic.block_attention` (default:
+    the pass's options), for a producer that knows its layout's blocks.
 
     Modifier regions (FlexAttention's mask_mod and score_mod; see
     docs/patterns.md): the optional `mask` region decides whether key `k`
@@ -405,5 +407,6 @@ def Attic_YieldOp : Attic_Op<"yield", [Pure, Terminator,
 
 include "AtticTileOps.td"
 include "AtticVccOps.td"
+include "AtticSliceOps.td"
 
 #endif // ATTIC_OPS_TD

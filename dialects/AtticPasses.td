@@ -112,6 +112,45 @@ def AtticExpandVcc : Pass<"attic-expand-vcc"> {
   ];
 }
 
+def AtticExpandCst : Pass<"attic-expand-cst"> {
+  let summary = "Expand attic.slice_attention into projections and two attic.attention ops";
+  let description = [{
+    Rewrites composite slice attention (`attic.slice_attention`,
+    docs/cst.md) into upstream ops on tensors and the shared attention core,
+    before `attic-decompose`:
+
+    - the projections `x Wq`, `x Wk`, `x Wv` as `linalg.matmul` on
+      `[B*N, D]`, and the positional terms `P_l[E:E+L] Wq` and `P_l Wk`
+      once (by linearity `(x + P) W = x W + P W`, so borrowed tokens are
+      not projected again per window);
+    - the queries `[B,H,N,d]` (plus the periodic `P_l Wq` row) and the
+      extended windows of keys and values laid out one after another,
+      `[B,H,(N/L)*W,d]`, with window position `e` of slice `s` holding
+      token `s L - E + e` (keys plus row `e` of `P_l Wk`), and a key mask
+      that hides positions outside the sequence and padded tokens;
+    - the local attention as one `attic.attention` with layout
+      `#attic.block_diagonal<query = L, key = W[, causal = true]>` and
+      `block_sizes = [L, W]` (when both are at most 1024), so that each
+      query block visits exactly its own window: `O(N W d)` work;
+    - the masked mean of the local output per slice (weights
+      `m / max(1, count)`), a separate pass over `[B,H,N,d]`;
+    - the global projections of the summaries (plus `P_g` for queries and
+      keys) and one `attic.attention` over the `N/L` summaries (dense with
+      the slices that hold a real token as the key mask; causal
+      inclusive, its output then read one slice later and slice 0 set to
+      0, which equals the paper's shifted query with a strict mask);
+    - the broadcast-add of the global output to every token of its slice.
+
+    The expansion is available to other pipelines as `attic::expandCst`.
+    `attic-cpu-pipeline` and `attic-cuda-pipeline` run it before
+    `attic-decompose`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def AtticLowerBlockMask : Pass<"attic-lower-block-mask"> {
   let summary = "Lower bufferized attic.block_mask to the loops that classify its blocks";
   let description = [{

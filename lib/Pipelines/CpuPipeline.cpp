@@ -29,6 +29,8 @@ using namespace mlir;
 
 void attic::buildBufferizationPipeline(OpPassManager &pm, int64_t blockQ,
                                        int64_t blockK) {
+  // Composite slice attention -> projections and attic.attention ops.
+  pm.addPass(createAtticExpandCst());
   // L1 -> L2 on tensors.
   AtticDecomposeOptions decompose;
   decompose.blockQ = blockQ;

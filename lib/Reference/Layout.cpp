@@ -66,6 +66,16 @@ bool Layout::visible(int64_t b, int64_t h, int64_t q, int64_t k, int64_t nq,
   case Kind::Blocked:
     return parts[0].visible(b, h, q / block, k / block,
                             (nq + block - 1) / block, (nk + block - 1) / block);
+  case Kind::BlockDiagonal: {
+    // Query q is row q - s * block of block s, key k is column
+    // k - s * keyBlock of the same block; a causal block is a lower
+    // triangle whose last row is full.
+    int64_t s = q / block;
+    if (k / keyBlock != s)
+      return false;
+    int64_t row = q - s * block, column = k - s * keyBlock;
+    return !causal || column <= row + (keyBlock - block);
+  }
   case Kind::Intersect:
     for (const Layout &p : parts)
       if (!p.visible(b, h, q, k, nq, nk))

@@ -39,6 +39,8 @@
 #include "attic/Transforms/Passes.h"
 #include "attic/Transforms/RuntimeCalls.h"
 
+#include "TensorBuilders.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -68,113 +70,8 @@ namespace {
 // Building blocks
 //===----------------------------------------------------------------------===//
 
-using Builder = ImplicitLocOpBuilder;
-/// The value of one element, given the builder and the element's indices.
-using ElementFn = llvm::function_ref<Value(Builder &, ValueRange)>;
-/// Loop body: yields the new iter_args.
-using LoopFn =
-    llvm::function_ref<SmallVector<Value>(Builder &, Value, ValueRange)>;
-using BranchFn = llvm::function_ref<SmallVector<Value>(Builder &)>;
-
-Value cIndex(Builder &b, int64_t value) {
-  return arith::ConstantIndexOp::create(b, value);
-}
-Value cI64(Builder &b, int64_t value) {
-  return arith::ConstantOp::create(b, b.getI64IntegerAttr(value));
-}
-Value cF32(Builder &b, double value) {
-  return arith::ConstantOp::create(b, b.getF32FloatAttr(float(value)));
-}
-
-/// scf.for iv in [0, upper) with `inits` as iter_args.
-SmallVector<Value> forLoop(Builder &b, int64_t upper, ValueRange inits,
-                           LoopFn body) {
-  auto loop = scf::ForOp::create(
-      b, cIndex(b, 0), cIndex(b, upper), cIndex(b, 1), inits,
-      [&](OpBuilder &nested, Location loc, Value iv, ValueRange args) {
-        Builder inner(loc, nested);
-        SmallVector<Value> yields = body(inner, iv, args);
-        scf::YieldOp::create(inner, yields);
-      });
-  return SmallVector<Value>(loop.getResults());
-}
-
-/// scf.if cond then ... else ... yielding values of `types`.
-SmallVector<Value> ifElse(Builder &b, Value cond, TypeRange types,
-                          BranchFn thenBody, BranchFn elseBody) {
-  auto ifOp = scf::IfOp::create(b, types, cond, /*withElseRegion=*/true);
-  for (auto [block, body] :
-       {std::pair<Block *, BranchFn>{ifOp.thenBlock(), thenBody},
-        {ifOp.elseBlock(), elseBody}}) {
-    Builder inner = Builder::atBlockEnd(b.getLoc(), block);
-    SmallVector<Value> yields = body(inner);
-    scf::YieldOp::create(inner, yields);
-  }
-  return SmallVector<Value>(ifOp.getResults());
-}
-
-/// A tensor with element `indices` = element(indices), computed by a
-/// linalg.generic with no inputs (the indices from linalg.index): its
-/// elements are independent, so it becomes a parallel loop after
-/// bufferization, and unlike tensor.generate it is never inlined into its
-/// readers. For scratch that is read many times (tree_select's scores).
-Value parallelTensor(Builder &b, RankedTensorType type, ElementFn element) {
-  Value init =
-      tensor::EmptyOp::create(b, type.getShape(), type.getElementType());
-  int64_t rank = type.getRank();
-  SmallVector<AffineMap> maps{b.getMultiDimIdentityMap(rank)};
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  auto generic = linalg::GenericOp::create(
-      b, TypeRange{type}, ValueRange{}, ValueRange{init}, maps, iterators,
-      [&](OpBuilder &nested, Location loc, ValueRange) {
-        Builder inner(loc, nested);
-        SmallVector<Value> ivs;
-        for (int64_t d = 0; d < rank; ++d)
-          ivs.push_back(linalg::IndexOp::create(inner, d));
-        linalg::YieldOp::create(inner, element(inner, ivs));
-      });
-  return generic.getResult(0);
-}
-
-/// tensor.generate: for the results of the ops (see the file comment).
-Value generate(Builder &b, RankedTensorType type, ElementFn element) {
-  return tensor::GenerateOp::create(
-      b, type, ValueRange{},
-      [&](OpBuilder &nested, Location loc, ValueRange ivs) {
-        Builder inner(loc, nested);
-        tensor::YieldOp::create(inner, element(inner, ivs));
-      });
-}
-
-Value extract(Builder &b, Value tensor, ValueRange indices) {
-  return tensor::ExtractOp::create(b, tensor, indices);
-}
-Value insert(Builder &b, Value value, Value tensor, ValueRange indices) {
-  return tensor::InsertOp::create(b, value, tensor, indices);
-}
-Value select(Builder &b, Value cond, Value a, Value c) {
-  return arith::SelectOp::create(b, cond, a, c);
-}
-Value positive(Builder &b, Value count) {
-  return arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, count,
-                               cF32(b, 0.0));
-}
-/// count > 0 ? sum / count : 0
-Value meanOrZero(Builder &b, Value sum, Value count) {
-  return select(b, positive(b, count), arith::DivFOp::create(b, sum, count),
-                cF32(b, 0.0));
-}
-/// `index` (i64) clamped to [0, size) as an index.
-Value clampIndex(Builder &b, Value index, int64_t size) {
-  Value clamped = arith::MaxSIOp::create(b, index, cI64(b, 0));
-  clamped = arith::MinSIOp::create(b, clamped, cI64(b, size - 1));
-  return arith::IndexCastOp::create(b, b.getIndexType(), clamped);
-}
-
-RankedTensorType f32Tensor(Builder &b, ArrayRef<int64_t> shape) {
-  return RankedTensorType::get(shape, b.getF32Type());
-}
+using namespace attic::detail;
+using Builder = attic::detail::Builder;
 
 //===----------------------------------------------------------------------===//
 // Tree components

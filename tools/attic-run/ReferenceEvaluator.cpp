@@ -4,6 +4,7 @@
 
 #include "attic/Dialect/Attic/AtticDialect.h"
 #include "attic/Reference/Attention.h"
+#include "attic/Reference/Cst.h"
 #include "attic/Reference/Vcc.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -166,6 +167,8 @@ private:
         return unsupported(op);
       return evaluateBlockMask(mask);
     }
+    if (auto slice = dyn_cast<attic::SliceAttentionOp>(op))
+      return evaluateSliceAttention(slice);
     if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op)) {
       // Row-major data is unchanged; only the shape is new.
       auto type = cast<RankedTensorType>(op->getResult(0).getType());
@@ -199,6 +202,36 @@ private:
       }
     }
     return unsupported(op);
+  }
+
+  /// Composite slice attention with attic::ref::cst (which throws on
+  /// sizes the verifier has already rejected).
+  LogicalResult evaluateSliceAttention(attic::SliceAttentionOp op) {
+    const attic::RefTensor &x = values[op.getInput()];
+    attic::ref::cst::Options options;
+    options.batch = x.shape[0];
+    options.tokens = x.shape[1];
+    options.dim = x.shape[2];
+    options.slice = op.getSlice();
+    options.extension = op.getExtension();
+    options.heads = op.getHeads();
+    options.causal = op.getCausal();
+    std::vector<bool> mask;
+    if (op.getMask())
+      for (double v : values[op.getMask()].data)
+        mask.push_back(v != 0.0);
+    attic::RefTensor out = emptyLike(op.getResult());
+    try {
+      out.data = attic::ref::cst::sliceAttention(
+          options, x.data, values[op.getWq()].data, values[op.getWk()].data,
+          values[op.getWv()].data, values[op.getPosLocal()].data,
+          values[op.getPosGlobal()].data, mask);
+    } catch (const std::invalid_argument &e) {
+      error = std::string("reference: 'attic.slice_attention': ") + e.what();
+      return failure();
+    }
+    values[op.getResult()] = std::move(out);
+    return success();
   }
 
   /// A static slice (the rows of a VCC layer's output that go to
@@ -1129,7 +1162,7 @@ private:
     error = "reference: no reference semantics for '" +
             op->getName().getStringRef().str() + "' (--check supports " +
             "attic.attention, attic.block_attention and attic.block_mask on "
-            "tensors, "
+            "tensors, attic.slice_attention, "
             "attic.vip_order, attic.gather_rows, attic.tree_build, "
             "attic.tree_select, attic.vcc_compress, attic.tree_update, "
             "attic.tree_materialize, arith.constant, tensor.empty, "
@@ -1263,6 +1296,11 @@ FailureOr<attic::ref::Layout> attic::toReferenceLayout(
     if (failed(p))
       return failure();
     l.parts.push_back(std::move(*p));
+  } else if (auto bd = dyn_cast<attic::BlockDiagonalLayoutAttr>(attr)) {
+    l.kind = Kind::BlockDiagonal;
+    l.block = bd.getQuery();
+    l.keyBlock = bd.getKey();
+    l.causal = bd.getCausal();
   } else if (auto i = dyn_cast<attic::IntersectLayoutAttr>(attr)) {
     l.kind = Kind::Intersect;
     for (Attribute part : i.getLayouts()) {

@@ -30,6 +30,7 @@ struct Layout {
     Documents, // queryIds[b][q] == keyIds[b][k]
     Random,    // BigBird random key blocks (Philox)
     Blocked,   // parts[0] on (q / block, k / block)
+    BlockDiagonal, // q / block == k / keyBlock (and causal inside the pair)
     Intersect,
     Union,
   };
@@ -38,6 +39,10 @@ struct Layout {
   int64_t left = 0, right = 0, dilation = 1, stride = 1;
   int64_t block = 1, summary = 0, count = 0;
   uint64_t seed = 0;
+  /// BlockDiagonal: keys per block, and the bottom-right aligned causal
+  /// condition inside each pair of blocks.
+  int64_t keyBlock = 1;
+  bool causal = false;
   std::vector<int64_t> tokens;
   /// Documents: [B, Nq] and [B, Nk], row-major.
   std::vector<int64_t> queryIds, keyIds;

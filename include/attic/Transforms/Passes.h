@@ -65,6 +65,9 @@ void populateDecomposePatterns(mlir::RewritePatternSet &patterns,
 /// arguments, nested regions).
 mlir::LogicalResult expandVcc(mlir::Operation *root);
 
+/// Expands every attic.slice_attention under `root` (attic-expand-cst).
+mlir::LogicalResult expandCst(mlir::Operation *root);
+
 /// f32 linalg.matmul on row- or column-major memrefs -> func.call of
 /// `sgemm`, the declaration of the runtime's `attic_rt_sgemm` (see the
 /// attic-linalg-to-blas pass for its signature).

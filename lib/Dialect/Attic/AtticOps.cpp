@@ -232,24 +232,26 @@ LogicalResult AttentionOp::verify() {
           optionalShapedType(getKeyMask()), getResult().getType(), "result")))
     return failure();
   int64_t blockQ = 0, blockK = 0;
-  if (getKvNumBlocks()) {
-    std::optional<ArrayRef<int64_t>> sizes = getBlockSizes();
+  std::optional<ArrayRef<int64_t>> sizes = getBlockSizes();
+  if (getKvNumBlocks() || sizes) {
     if (!sizes || sizes->size() != 2 || (*sizes)[0] <= 0 || (*sizes)[1] <= 0)
       return emitOpError("block_sizes must be two positive sizes [block_q, "
-                         "block_k] (the blocks of the lists)");
+                         "block_k] (")
+             << (getKvNumBlocks() ? "the blocks of the lists"
+                                  : "the tile sizes")
+             << ")";
     blockQ = (*sizes)[0];
     blockK = (*sizes)[1];
     if (blockQ > 1024 || blockK > 1024)
       return emitOpError("block_sizes must be at most 1024, got ")
              << blockQ << " and " << blockK;
-    if (failed(verifyBlockLists(*this,
-                                {getKvNumBlocks(), getKvIndices(),
-                                 getFullKvNumBlocks(), getFullKvIndices()},
-                                getQuery().getType(), blockQ)))
-      return failure();
-  } else if (getBlockSizes()) {
-    return emitOpError("block_sizes is only meaningful with block lists");
   }
+  if (getKvNumBlocks() &&
+      failed(verifyBlockLists(*this,
+                              {getKvNumBlocks(), getKvIndices(),
+                               getFullKvNumBlocks(), getFullKvIndices()},
+                              getQuery().getType(), blockQ)))
+    return failure();
   if (failed(verifyLayoutOf(*this, getEffectiveLayout(), getQuery().getType(),
                             getKey().getType(), getLayoutOperands(), blockQ,
                             blockK)))

@@ -881,6 +881,95 @@ bool BlockedLayoutAttr::dependsOnHead() const {
 }
 
 //===----------------------------------------------------------------------===//
+// block_diagonal: query block i sees key block i
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+BlockDiagonalLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                int64_t query, int64_t key, bool) {
+  if (query < 1)
+    return emitError() << "#attic.block_diagonal query must be >= 1, got "
+                       << query;
+  if (key < 1)
+    return emitError() << "#attic.block_diagonal key must be >= 1, got " << key;
+  return success();
+}
+
+Value BlockDiagonalLayoutAttr::buildElementPredicate(LayoutEnv &env, Value q,
+                                                     Value k) const {
+  IndexMath m(env);
+  int64_t bq = getQuery(), bk = getKey();
+  Value slice = m.floorDiv(q, bq);
+  Value visible = m.eq(slice, m.floorDiv(k, bk));
+  if (getCausal()) {
+    // k - slice * bk <= q - slice * bq + (bk - bq)
+    Value kOff = m.sub(k, m.mul(slice, bk));
+    Value qOff = m.sub(q, m.mul(slice, bq));
+    visible = m.andI(visible, m.le(kOff, m.add(qOff, bk - bq)));
+  }
+  return visible;
+}
+
+// Over queries [q0, q1) and keys [k0, k1), the blocks met are
+// [q0 / bq, (q1 - 1) / bq] and [k0 / bk, (k1 - 1) / bk]. Without `causal`
+// some element is visible iff the two intervals meet, and every element is
+// iff both are the same single block. With `causal`, in a common block s
+// the queries of the rectangle reach offset qMax(s) = min(bq - 1, q1 - 1 -
+// s bq) and the keys start at offset kMin(s) = max(0, k0 - s bk); a block
+// strictly inside the common interval has qMax = bq - 1 and kMin = 0, so
+// it holds a visible pair, and only the first and the last common block
+// need the test kMin <= qMax + bk - bq. Every element is visible iff there
+// is one common block s and kMax(s) <= qMin(s) + bk - bq.
+BlockVisibility BlockDiagonalLayoutAttr::buildBlockVisibility(LayoutEnv &env,
+                                                              Value q0,
+                                                              Value q1,
+                                                              Value k0,
+                                                              Value k1) const {
+  IndexMath m(env);
+  int64_t bq = getQuery(), bk = getKey();
+  Value qLo = m.floorDiv(q0, bq), qHi = m.floorDiv(m.sub(q1, 1), bq);
+  Value kLo = m.floorDiv(k0, bk), kHi = m.floorDiv(m.sub(k1, 1), bk);
+  Value lo = m.max(qLo, kLo), hi = m.min(qHi, kHi);
+  Value meet = m.le(lo, hi);
+  Value single = m.andI(m.eq(qLo, qHi), m.andI(m.eq(kLo, kHi), m.eq(qLo, kLo)));
+  if (!getCausal())
+    return {meet, single};
+  auto reaches = [&](Value s) {
+    Value qMax = m.min(m.c(bq - 1), m.sub(m.sub(q1, 1), m.mul(s, bq)));
+    Value kMin = m.max(m.c(0), m.sub(k0, m.mul(s, bk)));
+    return m.le(kMin, m.add(qMax, bk - bq));
+  };
+  Value inner = m.le(m.add(lo, 2), hi);
+  Value any =
+      m.andI(meet, m.orI(inner, m.orI(reaches(lo), reaches(hi))));
+  Value qMin = m.sub(q0, m.mul(qLo, bq));
+  Value kMax = m.sub(m.sub(k1, 1), m.mul(kLo, bk));
+  Value all = m.andI(single, m.le(kMax, m.add(qMin, bk - bq)));
+  return {any, all};
+}
+
+KeyRange BlockDiagonalLayoutAttr::buildKeyRange(LayoutEnv &env, Value q0,
+                                                Value q1) const {
+  IndexMath m(env);
+  int64_t bq = getQuery(), bk = getKey();
+  Value first = m.floorDiv(q0, bq), last = m.floorDiv(m.sub(q1, 1), bq);
+  Value hi = m.mul(m.add(last, 1), bk);
+  if (getCausal()) {
+    // The last query reaches offset (q1 - 1) - last * bq + bk - bq.
+    Value reach = m.add(m.sub(m.sub(q1, 1), m.mul(last, bq)), bk - bq);
+    hi = m.min(hi, m.add(m.add(m.mul(last, bk), reach), 1));
+  }
+  return normalize(env, m.mul(first, bk), hi);
+}
+LogicalResult BlockDiagonalLayoutAttr::verifyLayout(
+    function_ref<InFlightDiagnostic()>, const LayoutShapeInfo &) const {
+  return success();
+}
+bool BlockDiagonalLayoutAttr::needsBlockMask() const { return false; }
+bool BlockDiagonalLayoutAttr::dependsOnBatch() const { return false; }
+bool BlockDiagonalLayoutAttr::dependsOnHead() const { return false; }
+
+//===----------------------------------------------------------------------===//
 // intersect and union
 //===----------------------------------------------------------------------===//
 

@@ -166,7 +166,7 @@ public:
   }
 
   Attribute atomic() {
-    switch (uniform(0, 8)) {
+    switch (uniform(0, 9)) {
     case 0:
       return attic::DenseLayoutAttr::get(&ctx);
     case 1:
@@ -194,6 +194,9 @@ public:
     }
     case 7:
       return attic::SinksLayoutAttr::get(&ctx, uniform(0, 30));
+    case 8:
+      return attic::BlockDiagonalLayoutAttr::get(&ctx, uniform(1, 24),
+                                                 uniform(1, 40), uniform(0, 1));
     default:
       return attic::RandomLayoutAttr::get(&ctx, uniform(1, 24), uniform(1, 5),
                                           uniform(0, 1000));

@@ -1,0 +1,148 @@
+//===- TensorBuilders.h - small builders of upstream ops on tensors -*- C++ -*-===//
+//
+// Private to lib/Transforms: the helpers with which the expansions of L1 ops
+// (attic-expand-vcc, attic-expand-cst) build upstream ops on tensors before
+// bufferization: constants, loops, element-wise tensors (linalg.generic
+// without inputs, tensor.generate), extracts and selects.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTIC_LIB_TRANSFORMS_TENSORBUILDERS_H
+#define ATTIC_LIB_TRANSFORMS_TENSORBUILDERS_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+namespace attic::detail {
+
+using namespace mlir;
+
+using Builder = ImplicitLocOpBuilder;
+/// The value of one element, given the builder and the element's indices.
+using ElementFn = llvm::function_ref<Value(Builder &, ValueRange)>;
+/// Loop body: yields the new iter_args.
+using LoopFn =
+    llvm::function_ref<SmallVector<Value>(Builder &, Value, ValueRange)>;
+using BranchFn = llvm::function_ref<SmallVector<Value>(Builder &)>;
+
+inline Value cIndex(Builder &b, int64_t value) {
+  return arith::ConstantIndexOp::create(b, value);
+}
+inline Value cI64(Builder &b, int64_t value) {
+  return arith::ConstantOp::create(b, b.getI64IntegerAttr(value));
+}
+inline Value cF32(Builder &b, double value) {
+  return arith::ConstantOp::create(b, b.getF32FloatAttr(float(value)));
+}
+
+/// scf.for iv in [0, upper) with `inits` as iter_args.
+inline SmallVector<Value> forLoop(Builder &b, int64_t upper, ValueRange inits,
+                           LoopFn body) {
+  auto loop = scf::ForOp::create(
+      b, cIndex(b, 0), cIndex(b, upper), cIndex(b, 1), inits,
+      [&](OpBuilder &nested, Location loc, Value iv, ValueRange args) {
+        Builder inner(loc, nested);
+        SmallVector<Value> yields = body(inner, iv, args);
+        scf::YieldOp::create(inner, yields);
+      });
+  return SmallVector<Value>(loop.getResults());
+}
+
+/// scf.if cond then ... else ... yielding values of `types`.
+inline SmallVector<Value> ifElse(Builder &b, Value cond, TypeRange types,
+                          BranchFn thenBody, BranchFn elseBody) {
+  auto ifOp = scf::IfOp::create(b, types, cond, /*withElseRegion=*/true);
+  for (auto [block, body] :
+       {std::pair<Block *, BranchFn>{ifOp.thenBlock(), thenBody},
+        {ifOp.elseBlock(), elseBody}}) {
+    Builder inner = Builder::atBlockEnd(b.getLoc(), block);
+    SmallVector<Value> yields = body(inner);
+    scf::YieldOp::create(inner, yields);
+  }
+  return SmallVector<Value>(ifOp.getResults());
+}
+
+/// A tensor with element `indices` = element(indices), computed by a
+/// linalg.generic with no inputs (the indices from linalg.index): its
+/// elements are independent, so it becomes a parallel loop after
+/// bufferization, and unlike tensor.generate it is never inlined into its
+/// readers. For scratch that is read many times (tree_select's scores).
+inline Value parallelTensor(Builder &b, RankedTensorType type, ElementFn element) {
+  Value init =
+      tensor::EmptyOp::create(b, type.getShape(), type.getElementType());
+  int64_t rank = type.getRank();
+  SmallVector<AffineMap> maps{b.getMultiDimIdentityMap(rank)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, TypeRange{type}, ValueRange{}, ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nested, Location loc, ValueRange) {
+        Builder inner(loc, nested);
+        SmallVector<Value> ivs;
+        for (int64_t d = 0; d < rank; ++d)
+          ivs.push_back(linalg::IndexOp::create(inner, d));
+        linalg::YieldOp::create(inner, element(inner, ivs));
+      });
+  return generic.getResult(0);
+}
+
+/// tensor.generate: for the results of the ops (see the file comment).
+inline Value generate(Builder &b, RankedTensorType type, ElementFn element) {
+  return tensor::GenerateOp::create(
+      b, type, ValueRange{},
+      [&](OpBuilder &nested, Location loc, ValueRange ivs) {
+        Builder inner(loc, nested);
+        tensor::YieldOp::create(inner, element(inner, ivs));
+      });
+}
+
+inline Value extract(Builder &b, Value tensor, ValueRange indices) {
+  return tensor::ExtractOp::create(b, tensor, indices);
+}
+inline Value insert(Builder &b, Value value, Value tensor, ValueRange indices) {
+  return tensor::InsertOp::create(b, value, tensor, indices);
+}
+inline Value select(Builder &b, Value cond, Value a, Value c) {
+  return arith::SelectOp::create(b, cond, a, c);
+}
+inline Value positive(Builder &b, Value count) {
+  return arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, count,
+                               cF32(b, 0.0));
+}
+/// count > 0 ? sum / count : 0
+inline Value meanOrZero(Builder &b, Value sum, Value count) {
+  return select(b, positive(b, count), arith::DivFOp::create(b, sum, count),
+                cF32(b, 0.0));
+}
+/// `index` (i64) clamped to [0, size) as an index.
+inline Value clampIndex(Builder &b, Value index, int64_t size) {
+  Value clamped = arith::MaxSIOp::create(b, index, cI64(b, 0));
+  clamped = arith::MinSIOp::create(b, clamped, cI64(b, size - 1));
+  return arith::IndexCastOp::create(b, b.getIndexType(), clamped);
+}
+
+inline RankedTensorType f32Tensor(Builder &b, ArrayRef<int64_t> shape) {
+  return RankedTensorType::get(shape, b.getF32Type());
+}
+
+/// lhs [M,K] x rhs [K,N] as a linalg.matmul into zeros (f32).
+inline Value matmul(Builder &b, Value lhs, Value rhs) {
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  Value zero =
+      linalg::FillOp::create(
+          b, ValueRange{cF32(b, 0.0)},
+          ValueRange{tensor::EmptyOp::create(
+              b, ArrayRef<int64_t>{lhsType.getDimSize(0), rhsType.getDimSize(1)},
+              b.getF32Type())})
+          .getResult(0);
+  return linalg::MatmulOp::create(b, ValueRange{lhs, rhs}, ValueRange{zero})
+      .getResult(0);
+}
+
+} // namespace attic::detail
+
+#endif // ATTIC_LIB_TRANSFORMS_TENSORBUILDERS_H
