@@ -144,8 +144,8 @@ def Attic_AttentionOp : Attic_Op<"attention", [Pure, AttrSizedOperandSegments,
     (`mask` `(` $key_mask^ `:` type($key_mask) `)`)?
     (`blocks` `(` $kv_num_blocks^ `,` $kv_indices `,` $full_kv_num_blocks `,`
         $full_kv_indices `:` type($kv_num_blocks) `,` type($kv_indices) `,`
-        type($full_kv_num_blocks) `,` type($full_kv_indices) `)`
-        `block_sizes` $block_sizes)?
+        type($full_kv_num_blocks) `,` type($full_kv_indices) `)`)?
+    (`block_sizes` $block_sizes^)?
     (`captures` `(` $captures^ `:` type($captures) `)`)?
     (`mask_mod` $mask_region^)? (`score_mod` $score_region^)?
     attr-dict `:` type($query) `,` type($key) `,` type($value) `->` type($result)

@@ -129,7 +129,7 @@ func.func @gqa_bias(%q: tensor<1x8x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: te
 // -----
 
 func.func @lists_without_sizes(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %n: tensor<1x1x2xi32>, %i: tensor<1x1x2x2xi32>) {
-  // expected-error @+1 {{expected 'block_sizes'}}
+  // expected-error @+1 {{block_sizes must be two positive sizes [block_q, block_k] (the blocks of the lists)}}
   %0 = attic.attention %q, %k, %v blocks(%n, %i, %n, %i : tensor<1x1x2xi32>, tensor<1x1x2x2xi32>, tensor<1x1x2xi32>, tensor<1x1x2x2xi32>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
   return
 }
