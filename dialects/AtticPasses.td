@@ -234,7 +234,8 @@ def AtticReportBlockClasses : Pass<"attic-report-block-classes"> {
     the compiler decides without running anything: the layout's block
     visibility intersected with the mask region's (interval arithmetic),
     for batch 0 and head 0, in blocks of `block-q` x `block-k` (the op's
-    own for block_attention). One row per query block, one character per
+    own for block_attention, and for an attention with `block_sizes`).
+    One row per query block, one character per
     key block: `F` full (the predicate is never evaluated), `P` partial,
     `.` skipped, `?` not decided at compile time (data-dependent layouts,
     mask regions that read captures: `attic.block_mask` classifies them at

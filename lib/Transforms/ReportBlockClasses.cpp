@@ -93,6 +93,11 @@ struct AtticReportBlockClassesPass
         mask = a.getMaskRegion().empty() ? nullptr : &a.getMaskRegion();
         query = a.getQuery();
         key = a.getKey();
+        // The op's own tile sizes, as attic-decompose takes them.
+        if (std::optional<ArrayRef<int64_t>> sizes = a.getBlockSizes()) {
+          bq = (*sizes)[0];
+          bk = (*sizes)[1];
+        }
       } else if (auto ba = dyn_cast<BlockAttentionOp>(op)) {
         layout = ba.getLayout();
         mask = ba.getMaskModifier();
