@@ -27,8 +27,9 @@ Row project(const double *a, const double *b, const std::vector<double> &w,
 /// One head of softmax attention for one query over the keys with
 /// visible[e]; writes (adds) into out[h d, (h + 1) d). No visible key: 0.
 void attendHead(const Row &q, const std::vector<Row> &keys,
-                const std::vector<Row> &values, const std::vector<bool> &visible,
-                int64_t head, int64_t width, Row &out) {
+                const std::vector<Row> &values,
+                const std::vector<bool> &visible, int64_t head, int64_t width,
+                Row &out) {
   double scale = 1.0 / std::sqrt(static_cast<double>(width));
   std::vector<double> logits(keys.size(), 0.0);
   double maximum = -INFINITY;
@@ -68,8 +69,7 @@ std::vector<double> attic::ref::cst::sliceAttention(
     const std::vector<double> &wq, const std::vector<double> &wk,
     const std::vector<double> &wv, const std::vector<double> &posLocal,
     const std::vector<double> &posGlobal, const std::vector<bool> &mask) {
-  const int64_t B = o.batch, N = o.tokens, D = o.dim, L = o.slice,
-                H = o.heads;
+  const int64_t B = o.batch, N = o.tokens, D = o.dim, L = o.slice, H = o.heads;
   require(B > 0 && N > 0 && D > 0 && L > 0 && H > 0, "sizes must be positive");
   require(N % L == 0, "N must be a multiple of L");
   require(o.extension == 1 || o.extension == 3, "alpha must be 1 or 3");
@@ -86,7 +86,9 @@ std::vector<double> attic::ref::cst::sliceAttention(
           "pos_global must be [N/L,D]");
   require(mask.empty() || static_cast<int64_t>(mask.size()) == B * N,
           "mask must be [B,N] or empty");
-  auto real = [&](int64_t b, int64_t t) { return mask.empty() || mask[b * N + t]; };
+  auto real = [&](int64_t b, int64_t t) {
+    return mask.empty() || mask[b * N + t];
+  };
 
   std::vector<double> result(B * N * D, 0.0);
   for (int64_t b = 0; b < B; ++b) {

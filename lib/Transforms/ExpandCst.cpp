@@ -37,7 +37,9 @@ namespace {
 using Builder = attic::detail::Builder;
 
 Value cIdx(Builder &b, int64_t v) { return cIndex(b, v); }
-Value addI(Builder &b, Value x, Value y) { return arith::AddIOp::create(b, x, y); }
+Value addI(Builder &b, Value x, Value y) {
+  return arith::AddIOp::create(b, x, y);
+}
 Value mulI(Builder &b, Value x, int64_t y) {
   return arith::MulIOp::create(b, x, cIdx(b, y));
 }
@@ -83,8 +85,8 @@ struct SliceExpansion {
           Value col = addI(nb, mulI(nb, i[1], d), i[3]);
           Value v = extract(nb, flat, {row, col});
           if (bias)
-            v = arith::AddFOp::create(nb, v,
-                                      extract(nb, bias, {biasRow(nb, i[2]), col}));
+            v = arith::AddFOp::create(
+                nb, v, extract(nb, bias, {biasRow(nb, i[2]), col}));
           return v;
         });
   }
@@ -97,7 +99,8 @@ struct SliceExpansion {
     Value shifted = addI(b, mulI(b, s, L), e);
     Value inside = arith::AndIOp::create(
         b,
-        arith::CmpIOp::create(b, arith::CmpIPredicate::uge, shifted, cIdx(b, E)),
+        arith::CmpIOp::create(b, arith::CmpIPredicate::uge, shifted,
+                              cIdx(b, E)),
         arith::CmpIOp::create(b, arith::CmpIPredicate::ult, shifted,
                               cIdx(b, N + E)));
     Value clamped = arith::MinUIOp::create(
@@ -130,16 +133,14 @@ struct SliceExpansion {
     Value v0 = project(b, x, op.getWv());
     // P_l rows E..E+L are the queries' embeddings (the window's centre).
     Value centre = tensor::ExtractSliceOp::create(
-        b, RankedTensorType::get({L, D}, f32), op.getPosLocal(),
-        ValueRange{}, ValueRange{}, ValueRange{},
-        b.getDenseI64ArrayAttr({E, 0}), b.getDenseI64ArrayAttr({L, D}),
-        b.getDenseI64ArrayAttr({1, 1}));
+        b, RankedTensorType::get({L, D}, f32), op.getPosLocal(), ValueRange{},
+        ValueRange{}, ValueRange{}, b.getDenseI64ArrayAttr({E, 0}),
+        b.getDenseI64ArrayAttr({L, D}), b.getDenseI64ArrayAttr({1, 1}));
     Value posQ = project(b, centre, op.getWq());
     Value posK = project(b, op.getPosLocal(), op.getWk());
 
-    Value queries =
-        heads(b, q0, N, [&](Builder &nb, Value i) { return remI(nb, i, L); },
-              posQ);
+    Value queries = heads(
+        b, q0, N, [&](Builder &nb, Value i) { return remI(nb, i, L); }, posQ);
     Value keys = windows(b, k0, posK);
     Value values = windows(b, v0, nullptr);
 
@@ -161,8 +162,8 @@ struct SliceExpansion {
       return RankedTensorType::get({B, H, len, d}, f32);
     };
     auto scale = b.getF32FloatAttr(1.0f / std::sqrt(static_cast<float>(d)));
-    auto localLayout = BlockDiagonalLayoutAttr::get(b.getContext(), L, W,
-                                                    causal);
+    auto localLayout =
+        BlockDiagonalLayoutAttr::get(b.getContext(), L, W, causal);
     auto local = AttentionOp::create(
         b, heads4(N), queries, keys, values, /*key_bias=*/Value(), keyMask,
         ValueRange{}, ValueRange{}, Value(), Value(), Value(), Value(),
@@ -180,8 +181,8 @@ struct SliceExpansion {
                            [&](Builder &lb, Value j, ValueRange acc) {
                              Value t = addI(lb, mulI(lb, i[1], L), j);
                              Value real = extract(lb, mask, {i[0], t});
-                             Value one = select(lb, real, cF32(lb, 1.0),
-                                                cF32(lb, 0.0));
+                             Value one =
+                                 select(lb, real, cF32(lb, 1.0), cF32(lb, 0.0));
                              return SmallVector<Value>{
                                  arith::AddFOp::create(lb, acc[0], one)};
                            })[0];
@@ -190,17 +191,16 @@ struct SliceExpansion {
     Value summary = parallelTensor(
         b, f32Tensor(b, {B, n, D}), [&](Builder &nb, ValueRange i) {
           Value h = divI(nb, i[2], d), c = remI(nb, i[2], d);
-          Value sum =
-              forLoop(nb, L, ValueRange{cF32(nb, 0.0)},
-                      [&](Builder &lb, Value j, ValueRange acc) {
-                        Value t = addI(lb, mulI(lb, i[1], L), j);
-                        Value v = extract(lb, yl, {i[0], h, t, c});
-                        if (mask)
-                          v = select(lb, extract(lb, mask, {i[0], t}), v,
-                                     cF32(lb, 0.0));
-                        return SmallVector<Value>{
-                            arith::AddFOp::create(lb, acc[0], v)};
-                      })[0];
+          Value sum = forLoop(nb, L, ValueRange{cF32(nb, 0.0)},
+                              [&](Builder &lb, Value j, ValueRange acc) {
+                                Value t = addI(lb, mulI(lb, i[1], L), j);
+                                Value v = extract(lb, yl, {i[0], h, t, c});
+                                if (mask)
+                                  v = select(lb, extract(lb, mask, {i[0], t}),
+                                             v, cF32(lb, 0.0));
+                                return SmallVector<Value>{
+                                    arith::AddFOp::create(lb, acc[0], v)};
+                              })[0];
           Value denominator =
               mask ? Value(arith::MaximumFOp::create(
                          nb, extract(nb, count, {i[0], i[1]}), cF32(nb, 1.0)))
@@ -223,13 +223,13 @@ struct SliceExpansion {
     Value gv = heads(b, project(b, flatSummary, op.getWv()), n);
     Value globalMask;
     if (mask)
-      globalMask = parallelTensor(
-          b, RankedTensorType::get({B, n}, b.getI1Type()),
-          [&](Builder &nb, ValueRange i) {
-            return Value(arith::CmpFOp::create(nb, arith::CmpFPredicate::OGT,
-                                               extract(nb, count, i),
-                                               cF32(nb, 0.0)));
-          });
+      globalMask =
+          parallelTensor(b, RankedTensorType::get({B, n}, b.getI1Type()),
+                         [&](Builder &nb, ValueRange i) {
+                           return Value(arith::CmpFOp::create(
+                               nb, arith::CmpFPredicate::OGT,
+                               extract(nb, count, i), cF32(nb, 0.0)));
+                         });
     auto global = AttentionOp::create(
         b, heads4(n), gq, gk, gv, Value(), globalMask, ValueRange{},
         ValueRange{}, Value(), Value(), Value(), Value(), causal, scale,
@@ -249,7 +249,8 @@ struct SliceExpansion {
           Value first = arith::CmpIOp::create(nb, arith::CmpIPredicate::eq, s,
                                               cIdx(nb, 0));
           Value before = arith::SelectOp::create(
-              nb, first, cIdx(nb, 0), arith::SubIOp::create(nb, s, cIdx(nb, 1)));
+              nb, first, cIdx(nb, 0),
+              arith::SubIOp::create(nb, s, cIdx(nb, 1)));
           Value gvv = select(nb, first, cF32(nb, 0.0),
                              extract(nb, yg, {i[0], h, before, c}));
           return Value(arith::AddFOp::create(nb, lv, gvv));

@@ -1,4 +1,5 @@
-//===- TensorBuilders.h - small builders of upstream ops on tensors -*- C++ -*-===//
+//===- TensorBuilders.h - small builders of upstream ops on tensors -*- C++
+//-*-===//
 //
 // Private to lib/Transforms: the helpers with which the expansions of L1 ops
 // (attic-expand-vcc, attic-expand-cst) build upstream ops on tensors before
@@ -40,7 +41,7 @@ inline Value cF32(Builder &b, double value) {
 
 /// scf.for iv in [0, upper) with `inits` as iter_args.
 inline SmallVector<Value> forLoop(Builder &b, int64_t upper, ValueRange inits,
-                           LoopFn body) {
+                                  LoopFn body) {
   auto loop = scf::ForOp::create(
       b, cIndex(b, 0), cIndex(b, upper), cIndex(b, 1), inits,
       [&](OpBuilder &nested, Location loc, Value iv, ValueRange args) {
@@ -53,7 +54,7 @@ inline SmallVector<Value> forLoop(Builder &b, int64_t upper, ValueRange inits,
 
 /// scf.if cond then ... else ... yielding values of `types`.
 inline SmallVector<Value> ifElse(Builder &b, Value cond, TypeRange types,
-                          BranchFn thenBody, BranchFn elseBody) {
+                                 BranchFn thenBody, BranchFn elseBody) {
   auto ifOp = scf::IfOp::create(b, types, cond, /*withElseRegion=*/true);
   for (auto [block, body] :
        {std::pair<Block *, BranchFn>{ifOp.thenBlock(), thenBody},
@@ -70,7 +71,8 @@ inline SmallVector<Value> ifElse(Builder &b, Value cond, TypeRange types,
 /// elements are independent, so it becomes a parallel loop after
 /// bufferization, and unlike tensor.generate it is never inlined into its
 /// readers. For scratch that is read many times (tree_select's scores).
-inline Value parallelTensor(Builder &b, RankedTensorType type, ElementFn element) {
+inline Value parallelTensor(Builder &b, RankedTensorType type,
+                            ElementFn element) {
   Value init =
       tensor::EmptyOp::create(b, type.getShape(), type.getElementType());
   int64_t rank = type.getRank();
@@ -136,7 +138,8 @@ inline Value matmul(Builder &b, Value lhs, Value rhs) {
       linalg::FillOp::create(
           b, ValueRange{cF32(b, 0.0)},
           ValueRange{tensor::EmptyOp::create(
-              b, ArrayRef<int64_t>{lhsType.getDimSize(0), rhsType.getDimSize(1)},
+              b,
+              ArrayRef<int64_t>{lhsType.getDimSize(0), rhsType.getDimSize(1)},
               b.getF32Type())})
           .getResult(0);
   return linalg::MatmulOp::create(b, ValueRange{lhs, rhs}, ValueRange{zero})

@@ -31,14 +31,11 @@ struct Options {
 /// Throws std::invalid_argument naming the argument when a size is wrong
 /// (N not a multiple of L, alpha not 1 or 3, D not a multiple of heads,
 /// arrays of the wrong length).
-std::vector<double> sliceAttention(const Options &options,
-                                   const std::vector<double> &x,
-                                   const std::vector<double> &wq,
-                                   const std::vector<double> &wk,
-                                   const std::vector<double> &wv,
-                                   const std::vector<double> &posLocal,
-                                   const std::vector<double> &posGlobal,
-                                   const std::vector<bool> &mask);
+std::vector<double> sliceAttention(
+    const Options &options, const std::vector<double> &x,
+    const std::vector<double> &wq, const std::vector<double> &wk,
+    const std::vector<double> &wv, const std::vector<double> &posLocal,
+    const std::vector<double> &posGlobal, const std::vector<bool> &mask);
 
 } // namespace attic::ref::cst
 

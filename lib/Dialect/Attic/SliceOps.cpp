@@ -16,8 +16,7 @@ using attic::detail::checkShape;
 LogicalResult SliceAttentionOp::verify() {
   RankedTensorType input = getInput().getType();
   if (input.getRank() != 3)
-    return emitOpError("input must be [B,N,D], got rank ")
-           << input.getRank();
+    return emitOpError("input must be [B,N,D], got rank ") << input.getRank();
   int64_t batch = input.getDimSize(0), tokens = input.getDimSize(1),
           dim = input.getDimSize(2);
   int64_t slice = getSlice(), alpha = getExtension(), heads = getHeads();
@@ -41,29 +40,27 @@ LogicalResult SliceAttentionOp::verify() {
   if (dim % heads != 0)
     return emitOpError("model width D = ")
            << dim << " is not a multiple of heads = " << heads;
-  for (auto [name, weight] :
-       {std::pair<const char *, Value>{"wq", getWq()}, {"wk", getWk()},
-        {"wv", getWv()}})
+  for (auto [name, weight] : {std::pair<const char *, Value>{"wq", getWq()},
+                              {"wk", getWk()},
+                              {"wv", getWv()}})
     if (failed(checkShape(*this, name, cast<ShapedType>(weight.getType()),
                           {{dim, "D", "input"}, {dim, "D", "input"}})))
       return failure();
   int64_t window = getWindow();
   if (failed(checkShape(*this, "pos_local", getPosLocal().getType(),
-                        {{window,
-                          getCausal() ? "(alpha+1)L/2" : "alpha*L",
+                        {{window, getCausal() ? "(alpha+1)L/2" : "alpha*L",
                           "slice and extension"},
                          {dim, "D", "input"}})))
     return failure();
-  if (failed(checkShape(*this, "pos_global", getPosGlobal().getType(),
-                        {{tokens / slice, "N/L", "input and slice"},
-                         {dim, "D", "input"}})))
+  if (failed(checkShape(
+          *this, "pos_global", getPosGlobal().getType(),
+          {{tokens / slice, "N/L", "input and slice"}, {dim, "D", "input"}})))
     return failure();
   if (getMask() &&
       failed(checkShape(*this, "mask", getMask().getType(),
                         {{batch, "B", "input"}, {tokens, "N", "input"}})))
     return failure();
-  return checkShape(*this, "result", getResult().getType(),
-                    {{batch, "B", "input"},
-                     {tokens, "N", "input"},
-                     {dim, "D", "input"}});
+  return checkShape(
+      *this, "result", getResult().getType(),
+      {{batch, "B", "input"}, {tokens, "N", "input"}, {dim, "D", "input"}});
 }

@@ -38,8 +38,7 @@ using attic::testing::Compiled;
 using attic::testing::Tensor;
 
 struct Config {
-  int64_t batch = 1, tokens = 32, dim = 16, slice = 4, extension = 3,
-          heads = 2;
+  int64_t batch = 1, tokens = 32, dim = 16, slice = 4, extension = 3, heads = 2;
   bool causal = false, masked = false;
   int64_t window() const {
     int64_t e = (extension - 1) * slice / 2;
@@ -73,9 +72,9 @@ std::string source(const Config &c) {
   if (c.masked)
     os << " mask(%m : " << m << ")";
   os << " {slice = " << c.slice << " : i64, extension = " << c.extension
-     << " : i64, heads = " << c.heads << " : i64" << (c.causal ? ", causal" : "")
-     << "} : " << x << ", " << w << ", " << pl << ", " << pg << " -> " << x
-     << "\n  return %y : " << x << "\n}\n";
+     << " : i64, heads = " << c.heads << " : i64"
+     << (c.causal ? ", causal" : "") << "} : " << x << ", " << w << ", " << pl
+     << ", " << pg << " -> " << x << "\n  return %y : " << x << "\n}\n";
   return os.str();
 }
 
@@ -140,7 +139,8 @@ std::vector<double> reference(const Config &c, const Inputs &in) {
 }
 
 /// max |a - b| / max(1, max |b|)
-double relativeError(const std::vector<double> &a, const std::vector<double> &b) {
+double relativeError(const std::vector<double> &a,
+                     const std::vector<double> &b) {
   double err = 0, scale = 1;
   for (size_t i = 0; i < a.size(); ++i) {
     err = std::max(err, std::fabs(a[i] - b[i]));
@@ -151,8 +151,7 @@ double relativeError(const std::vector<double> &a, const std::vector<double> &b)
   return err / scale;
 }
 
-std::vector<double> run(Compiled &compiled, const Config &c,
-                        const Inputs &in) {
+std::vector<double> run(Compiled &compiled, const Config &c, const Inputs &in) {
   std::vector<Tensor> out = compiled.run(in.list(c));
   if (out.size() != 1)
     return {};
@@ -287,8 +286,8 @@ TEST(CstCompiled, CausalOutputsBeforeAPerturbedTokenDoNotChange) {
         continue;
       double own = 0;
       for (int64_t e = 0; e < c.dim; ++e)
-        own = std::max(own, std::fabs(after[t * c.dim + e] -
-                                      base[t * c.dim + e]));
+        own = std::max(own,
+                       std::fabs(after[t * c.dim + e] - base[t * c.dim + e]));
       EXPECT_GT(own, 1e-4) << "token " << t;
     }
   }
@@ -357,7 +356,8 @@ TEST(CstCompiled, ExtensionReachesExactlyTheNeighbouringSlices) {
     const int64_t slices = c.tokens / c.slice, perturbed = 13; // slice 3
     Inputs changed = randomInputs(c, 16);
     for (int64_t e = 0; e < c.dim; ++e)
-      changed.x.set(perturbed * c.dim + e, changed.x[perturbed * c.dim + e] + 1);
+      changed.x.set(perturbed * c.dim + e,
+                    changed.x[perturbed * c.dim + e] + 1);
     std::vector<double> after = run(compiled, c, changed);
     ASSERT_EQ(after.size(), base.size());
     // Y[i] - Y[first token of i's slice] = Y_l[i] - Y_l[first]: the global
