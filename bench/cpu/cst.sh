@@ -46,11 +46,8 @@ for arg in "$@"; do
   esac
 done
 
-./scripts/setup.sh >/dev/null
-export KMP_BLOCKTIME=0
-mkdir -p "$out"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+source bench/cpu/common.sh
+bench_prepare "$out"
 
 D=256
 H=4
@@ -142,7 +139,7 @@ if [[ -n $only ]]; then
 else
 {
   echo "# bench/cpu/cst.sh --n=$lengths --slices=$slices --alphas=$alphas --reps=$reps --dense-max=$dense_max"
-  echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores, OMP_NUM_THREADS=${OMP_NUM_THREADS:-all}"
+  echo "# $(bench_machine)"
   echo "# n variant median_ms"
 } > "$results"
 fi
@@ -156,8 +153,7 @@ for n in "${ns[@]}"; do
     if [[ $variant == dense && $n -ge 16384 ]]; then
       r=1
     fi
-    line=$(./build/tools/attic-run "$file" --entry=f --bench="$r" --range-lo=-0.1 --range-hi=0.1 | grep '^time:')
-    ms=$(sed -n 's/^time: median \([0-9.]*\) ms.*/\1/p' <<< "$line")
+    ms=$(bench_ms "$file" "$r" --range-lo=-0.1 --range-hi=0.1)
     echo "$n $variant $ms" | tee -a "$results"
   done
 done
@@ -188,15 +184,8 @@ def row(n, v):
     per_key = (t[(n, v)] - t[(n, "proj")]) * 1e6 / model(n, v) / 4
     return x, model(n, "dense") / model(n, v), per_key
 
-with open(csv, "w") as f:
-    f.write("n,variant,ms,proj_ms,model_keys,dense_over_variant,model_dense_over_variant,ns_per_model_key\n")
-    for n in ns:
-        for v in ["dense"] + variants:
-            if (n, v) in t:
-                x, xm, pk = row(n, v)
-                f.write("%d,%s,%.3f,%.3f,%d,%s,%.1f,%.4f\n" % (
-                    n, v, t[(n, v)], t[(n, "proj")], model(n, v), x, xm, pk))
-with open(txt, "w") as f:
+with open(csv, "w") as c, open(txt, "w") as f:
+    c.write("n,variant,ms,proj_ms,model_keys,dense_over_variant,model_dense_over_variant,ns_per_model_key\n")
     for h in header:
         f.write(h + "\n")
     f.write("ms: one layer (projections + attention); proj: the projections alone;\n")
@@ -206,10 +195,12 @@ with open(txt, "w") as f:
         "N", "variant", "ms", "proj", "model", "x", "x model", "ns/key"))
     for n in ns:
         for v in ["dense"] + variants:
-            if (n, v) in t:
-                x, xm, pk = row(n, v)
-                f.write("%6d  %-10s %10.1f %9.1f %14d %8s %9.1f %8.3f\n" % (
-                    n, v, t[(n, v)], t[(n, "proj")], model(n, v), x, xm, pk))
+            if (n, v) not in t:
+                continue
+            x, xm, pk = row(n, v)
+            values = (n, v, t[(n, v)], t[(n, "proj")], model(n, v), x, xm, pk)
+            c.write("%d,%s,%.3f,%.3f,%d,%s,%.1f,%.4f\n" % values)
+            f.write("%6d  %-10s %10.1f %9.1f %14d %8s %9.1f %8.3f\n" % values)
 print(open(txt).read())
 EOF
 echo "results in $out"

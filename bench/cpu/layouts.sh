@@ -37,11 +37,8 @@ for arg in "$@"; do
   esac
 done
 
-./scripts/setup.sh >/dev/null
-export KMP_BLOCKTIME=0
-mkdir -p "$out"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+source bench/cpu/common.sh
+bench_prepare "$out"
 
 # module VARIANT N -> an .mlir file with @f
 module() {
@@ -79,15 +76,14 @@ IFS=, read -ra ns <<< "$lengths"
 results="$out/raw.txt"
 {
   echo "# bench/cpu/layouts.sh --n=$lengths --heads=$heads --reps=$reps --rounds=$rounds"
-  echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores, OMP_NUM_THREADS=${OMP_NUM_THREADS:-all}"
+  echo "# $(bench_machine)"
   echo "# round n variant median_ms"
 } > "$results"
 for ((r = 1; r <= rounds; ++r)); do
   for n in "${ns[@]}"; do
     for variant in "${variants[@]}"; do
       file=$(module "$variant" "$n")
-      line=$(./build/tools/attic-run "$file" --entry=f --bench="$reps" | grep '^time:')
-      ms=$(sed -n 's/^time: median \([0-9.]*\) ms.*/\1/p' <<< "$line")
+      ms=$(bench_ms "$file" "$reps")
       echo "$r $n $variant $ms" | tee -a "$results"
     done
   done

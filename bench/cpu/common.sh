@@ -1,0 +1,29 @@
+# bench/cpu/common.sh: sourced by the bench/cpu scripts that time
+# attic-run functions (layouts.sh, modifiers.sh, cst.sh), from the
+# repository root.
+
+# bench_prepare OUT: builds attic (scripts/setup.sh), sets one OpenMP policy
+# for every timed call (KMP_BLOCKTIME=0: idle threads sleep at once, so
+# consecutive runs do not compete with spinning workers), creates OUT, and
+# sets $work to a scratch directory removed at exit.
+bench_prepare() {
+  ./scripts/setup.sh >/dev/null
+  export KMP_BLOCKTIME=0
+  mkdir -p "$1"
+  work="$(mktemp -d)"
+  trap 'rm -rf "$work"' EXIT
+}
+
+# bench_machine: the date, CPU, cores and OMP_NUM_THREADS, for raw.txt headers.
+bench_machine() {
+  echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores, OMP_NUM_THREADS=${OMP_NUM_THREADS:-all}"
+}
+
+# bench_ms FILE REPS [attic-run options...]: the median time in ms of
+# `attic-run FILE --entry=f --bench=REPS` (the function is @f).
+bench_ms() {
+  local file=$1 reps=$2
+  shift 2
+  ./build/tools/attic-run "$file" --entry=f --bench="$reps" "$@" |
+    sed -n 's/^time: median \([0-9.]*\) ms.*/\1/p'
+}
