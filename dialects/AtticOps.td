@@ -159,6 +159,13 @@ def Attic_AttentionOp : Attic_Op<"attention", [Pure, AttrSizedOperandSegments,
     /// The layout in effect: `layout` (default dense), intersected with
     /// #attic.causal when `causal` is set.
     ::attic::LayoutAttrInterface getEffectiveLayout();
+    /// The [block_q, block_k] that attic-decompose tiles with: `block_sizes`
+    /// when present, else the given defaults.
+    std::pair<int64_t, int64_t> getTileSizesOr(int64_t blockQ, int64_t blockK) {
+      if (std::optional<::llvm::ArrayRef<int64_t>> sizes = getBlockSizes())
+        return {(*sizes)[0], (*sizes)[1]};
+      return {blockQ, blockK};
+    }
   }];
 }
 

@@ -113,14 +113,10 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
                                          resultType.getElementType(),
                                          dynamicSizes);
     LayoutAttrInterface layout = op.getEffectiveLayout();
-    int64_t blockQ = options.blockQ, blockK = options.blockK;
     // The op's block sizes win: the lists were made for their own blocks,
     // and without lists they are the tiling its producer chose (e.g. one
     // slice and its window for attic.slice_attention).
-    if (std::optional<ArrayRef<int64_t>> sizes = op.getBlockSizes()) {
-      blockQ = (*sizes)[0];
-      blockK = (*sizes)[1];
-    }
+    auto [blockQ, blockK] = op.getTileSizesOr(options.blockQ, options.blockK);
     SmallVector<Value> lists;
     if (op.getKvNumBlocks()) {
       lists = {op.getKvNumBlocks(), op.getKvIndices(), op.getFullKvNumBlocks(),

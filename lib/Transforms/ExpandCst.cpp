@@ -36,18 +36,17 @@ namespace {
 
 using Builder = attic::detail::Builder;
 
-Value cIdx(Builder &b, int64_t v) { return cIndex(b, v); }
 Value addI(Builder &b, Value x, Value y) {
   return arith::AddIOp::create(b, x, y);
 }
 Value mulI(Builder &b, Value x, int64_t y) {
-  return arith::MulIOp::create(b, x, cIdx(b, y));
+  return arith::MulIOp::create(b, x, cIndex(b, y));
 }
 Value divI(Builder &b, Value x, int64_t y) {
-  return arith::DivUIOp::create(b, x, cIdx(b, y));
+  return arith::DivUIOp::create(b, x, cIndex(b, y));
 }
 Value remI(Builder &b, Value x, int64_t y) {
-  return arith::RemUIOp::create(b, x, cIdx(b, y));
+  return arith::RemUIOp::create(b, x, cIndex(b, y));
 }
 
 /// The expansion of one op; sizes as in the op's description.
@@ -70,15 +69,9 @@ struct SliceExpansion {
     causal = op.getCausal();
   }
 
-  /// [rows, D] x W -> [rows, D].
-  Value project(Builder &b, Value rows, Value weight) {
-    return matmul(b, rows, weight);
-  }
-
-  /// t[b * len + i, h * d + c] (+ bias[row(i), h * d + c]) as [B,H,len,d].
-  Value heads(Builder &b, Value flat, int64_t len,
-              std::function<Value(Builder &, Value)> biasRow = nullptr,
-              Value bias = nullptr) {
+  /// t[b * len + i, h * d + c] (+ bias[i mod L, h * d + c], the periodic
+  /// query embedding) as [B,H,len,d].
+  Value heads(Builder &b, Value flat, int64_t len, Value bias = nullptr) {
     return parallelTensor(
         b, f32Tensor(b, {B, H, len, d}), [&](Builder &nb, ValueRange i) {
           Value row = addI(nb, mulI(nb, i[0], len), i[2]);
@@ -86,7 +79,7 @@ struct SliceExpansion {
           Value v = extract(nb, flat, {row, col});
           if (bias)
             v = arith::AddFOp::create(
-                nb, v, extract(nb, bias, {biasRow(nb, i[2]), col}));
+                nb, v, extract(nb, bias, {remI(nb, i[2], L), col}));
           return v;
         });
   }
@@ -100,12 +93,13 @@ struct SliceExpansion {
     Value inside = arith::AndIOp::create(
         b,
         arith::CmpIOp::create(b, arith::CmpIPredicate::uge, shifted,
-                              cIdx(b, E)),
+                              cIndex(b, E)),
         arith::CmpIOp::create(b, arith::CmpIPredicate::ult, shifted,
-                              cIdx(b, N + E)));
+                              cIndex(b, N + E)));
     Value clamped = arith::MinUIOp::create(
-        b, arith::MaxUIOp::create(b, shifted, cIdx(b, E)), cIdx(b, N + E - 1));
-    return {arith::SubIOp::create(b, clamped, cIdx(b, E)), inside};
+        b, arith::MaxUIOp::create(b, shifted, cIndex(b, E)),
+        cIndex(b, N + E - 1));
+    return {arith::SubIOp::create(b, clamped, cIndex(b, E)), inside};
   }
 
   /// Keys (with P_l Wk) or values of the windows: [B,H,n*W,d].
@@ -128,19 +122,18 @@ struct SliceExpansion {
     Value x = tensor::CollapseShapeOp::create(
         b, RankedTensorType::get({B * N, D}, f32), op.getInput(),
         SmallVector<ReassociationIndices>{{0, 1}, {2}});
-    Value q0 = project(b, x, op.getWq());
-    Value k0 = project(b, x, op.getWk());
-    Value v0 = project(b, x, op.getWv());
+    Value q0 = matmul(b, x, op.getWq());
+    Value k0 = matmul(b, x, op.getWk());
+    Value v0 = matmul(b, x, op.getWv());
     // P_l rows E..E+L are the queries' embeddings (the window's centre).
     Value centre = tensor::ExtractSliceOp::create(
         b, RankedTensorType::get({L, D}, f32), op.getPosLocal(), ValueRange{},
         ValueRange{}, ValueRange{}, b.getDenseI64ArrayAttr({E, 0}),
         b.getDenseI64ArrayAttr({L, D}), b.getDenseI64ArrayAttr({1, 1}));
-    Value posQ = project(b, centre, op.getWq());
-    Value posK = project(b, op.getPosLocal(), op.getWk());
+    Value posQ = matmul(b, centre, op.getWq());
+    Value posK = matmul(b, op.getPosLocal(), op.getWk());
 
-    Value queries = heads(
-        b, q0, N, [&](Builder &nb, Value i) { return remI(nb, i, L); }, posQ);
+    Value queries = heads(b, q0, N, posQ);
     Value keys = windows(b, k0, posK);
     Value values = windows(b, v0, nullptr);
 
@@ -218,9 +211,9 @@ struct SliceExpansion {
     Value flatSummary = tensor::CollapseShapeOp::create(
         b, RankedTensorType::get({B * n, D}, f32), summary,
         SmallVector<ReassociationIndices>{{0, 1}, {2}});
-    Value gq = heads(b, project(b, withPos, op.getWq()), n);
-    Value gk = heads(b, project(b, withPos, op.getWk()), n);
-    Value gv = heads(b, project(b, flatSummary, op.getWv()), n);
+    Value gq = heads(b, matmul(b, withPos, op.getWq()), n);
+    Value gk = heads(b, matmul(b, withPos, op.getWk()), n);
+    Value gv = heads(b, matmul(b, flatSummary, op.getWv()), n);
     Value globalMask;
     if (mask)
       globalMask =
@@ -247,10 +240,10 @@ struct SliceExpansion {
             return Value(arith::AddFOp::create(
                 nb, lv, extract(nb, yg, {i[0], h, s, c})));
           Value first = arith::CmpIOp::create(nb, arith::CmpIPredicate::eq, s,
-                                              cIdx(nb, 0));
+                                              cIndex(nb, 0));
           Value before = arith::SelectOp::create(
-              nb, first, cIdx(nb, 0),
-              arith::SubIOp::create(nb, s, cIdx(nb, 1)));
+              nb, first, cIndex(nb, 0),
+              arith::SubIOp::create(nb, s, cIndex(nb, 1)));
           Value gvv = select(nb, first, cF32(nb, 0.0),
                              extract(nb, yg, {i[0], h, before, c}));
           return Value(arith::AddFOp::create(nb, lv, gvv));

@@ -94,10 +94,7 @@ struct AtticReportBlockClassesPass
         query = a.getQuery();
         key = a.getKey();
         // The op's own tile sizes, as attic-decompose takes them.
-        if (std::optional<ArrayRef<int64_t>> sizes = a.getBlockSizes()) {
-          bq = (*sizes)[0];
-          bk = (*sizes)[1];
-        }
+        std::tie(bq, bk) = a.getTileSizesOr(blockQ, blockK);
       } else if (auto ba = dyn_cast<BlockAttentionOp>(op)) {
         layout = ba.getLayout();
         mask = ba.getMaskModifier();
