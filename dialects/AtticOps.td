@@ -415,5 +415,6 @@ def Attic_YieldOp : Attic_Op<"yield", [Pure, Terminator,
 include "AtticTileOps.td"
 include "AtticVccOps.td"
 include "AtticSliceOps.td"
+include "AtticKernelOps.td"
 
 #endif // ATTIC_OPS_TD

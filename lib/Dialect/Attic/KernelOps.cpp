@@ -1,0 +1,277 @@
+//===- KernelOps.cpp - kernelized attention and its L2 ops ------*- C++ -*-===//
+//
+// Verifiers of attic.kernelized_attention, attic.feature_map,
+// attic.state_reduce and attic.state_scan (dialects/AtticKernelOps.td).
+// The op classes are generated into AtticOps.cpp.inc, which AtticOps.cpp
+// includes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attic/Dialect/Attic/AtticDialect.h"
+
+#include "ShapeChecks.h"
+
+using namespace mlir;
+using namespace attic;
+using attic::detail::checkShape;
+using attic::detail::formatShape;
+
+namespace {
+
+/// `type` must be a [B,H,N,X] tensor with positive sizes.
+LogicalResult checkRank4(Operation *op, StringRef name, ShapedType type,
+                         StringRef dims) {
+  if (type.getRank() != 4)
+    return op->emitOpError()
+           << name << " must be " << dims << ", got rank " << type.getRank();
+  for (int64_t size : type.getShape())
+    if (size < 1)
+      return op->emitOpError()
+             << name << " " << dims << " = " << formatShape(type.getShape())
+             << " must have positive sizes";
+  return success();
+}
+
+bool isRandom(FeatureMap map) {
+  return map == FeatureMap::PerformerRelu || map == FeatureMap::FavorPlus;
+}
+
+/// Features per row of `map` on rows of width `dim` (`projected`: the
+/// projection's row count).
+int64_t featureCount(FeatureMap map, int64_t dim, int64_t projected) {
+  if (isRandom(map))
+    return projected;
+  return map == FeatureMap::Cosformer ? 2 * dim : dim;
+}
+
+} // namespace
+
+int64_t KernelizedAttentionOp::getFeatureCount() {
+  int64_t dim = getQuery().getType().getDimSize(3);
+  int64_t projected = getProjection()
+                          ? getProjection().getType().getDimSize(0)
+                          : getFeatures().value_or(0);
+  return featureCount(getFeatureMap(), dim, projected);
+}
+
+int64_t KernelizedAttentionOp::getChunkOr() {
+  if (std::optional<int64_t> chunk = getChunk())
+    return *chunk;
+  return std::min<int64_t>(64, getQuery().getType().getDimSize(2));
+}
+
+LogicalResult KernelizedAttentionOp::verify() {
+  RankedTensorType query = getQuery().getType();
+  RankedTensorType key = getKey().getType();
+  RankedTensorType value = getValue().getType();
+  if (failed(checkRank4(*this, "query", query, "[B,H,Nq,D]")) ||
+      failed(checkRank4(*this, "key", key, "[B,H,Nk,D]")) ||
+      failed(checkRank4(*this, "value", value, "[B,H,Nk,Dv]")))
+    return failure();
+  int64_t batch = query.getDimSize(0), heads = query.getDimSize(1),
+          queries = query.getDimSize(2), dim = query.getDimSize(3);
+  int64_t keys = key.getDimSize(2), valueDim = value.getDimSize(3);
+  if (failed(checkShape(*this, "key", key,
+                        {{batch, "B", "query"},
+                         {heads, "H", "query"},
+                         {keys, "Nk", "key"},
+                         {dim, "D", "query"}})) ||
+      failed(checkShape(*this, "value", value,
+                        {{batch, "B", "query"},
+                         {heads, "H", "query"},
+                         {keys, "Nk", "key"},
+                         {valueDim, "Dv", "value"}})))
+    return failure();
+  if (getMask() &&
+      failed(checkShape(*this, "mask", getMask().getType(),
+                        {{batch, "B", "query"}, {keys, "Nk", "key"}})))
+    return failure();
+  if (failed(checkShape(*this, "result", getResult().getType(),
+                        {{batch, "B", "query"},
+                         {heads, "H", "query"},
+                         {queries, "Nq", "query"},
+                         {valueDim, "Dv", "value"}})))
+    return failure();
+
+  FeatureMap map = getFeatureMap();
+  if (isRandomFeatureMap()) {
+    if (getProjection()) {
+      if (getFeatures() || getSeed())
+        return emitOpError("takes its random features from `projection`; "
+                           "`features` and `seed` are for drawing them "
+                           "(give one or the other)");
+      RankedTensorType projection = getProjection().getType();
+      if (projection.getRank() != 2 || projection.getDimSize(0) < 1)
+        return emitOpError("projection must be [p,D] with p >= 1, got ")
+               << formatShape(projection.getShape());
+      if (failed(checkShape(*this, "projection", projection,
+                            {{projection.getDimSize(0), "p", "projection"},
+                             {dim, "D", "query"}})))
+        return failure();
+    } else {
+      if (!getFeatures())
+        return emitOpError("feature map '")
+               << stringifyFeatureMap(map)
+               << "' needs `features` (the number of random features) and "
+                  "`seed`, or a `projection` operand";
+      if (*getFeatures() < 1)
+        return emitOpError("features must be >= 1, got ") << *getFeatures();
+      if (*getFeatures() > (int64_t(1) << 20))
+        return emitOpError("features must be at most 2^20, got ")
+               << *getFeatures();
+      if (!getSeed())
+        return emitOpError("feature map '")
+               << stringifyFeatureMap(map)
+               << "' draws random features and needs a `seed` (or a "
+                  "`projection` operand)";
+    }
+  } else {
+    if (getProjection() || getFeatures() || getSeed())
+      return emitOpError("feature map '")
+             << stringifyFeatureMap(map)
+             << "' is deterministic: `projection`, `features` and `seed` "
+                "are only for performer_relu and favor_plus";
+  }
+
+  if (getCausal()) {
+    if (queries != keys)
+      return emitOpError("causal needs as many queries as keys, got Nq = ")
+             << queries << " and Nk = " << keys;
+    int64_t chunk = getChunkOr();
+    if (chunk < 1)
+      return emitOpError("chunk must be >= 1, got ") << chunk;
+    if (queries % chunk != 0)
+      return emitOpError("chunk = ")
+             << chunk << " does not divide the sequence length N = "
+             << queries << " (choose a divisor of N, or pad the sequence "
+             << "and mask the padding)";
+  } else if (getChunk()) {
+    return emitOpError("chunk is the causal form's chunk length; it needs "
+                       "`causal`");
+  }
+  float eps = getEps().convertToFloat();
+  if (!(eps > 0.0f) || !std::isfinite(eps))
+    return emitOpError("eps must be a positive finite number, got ") << eps;
+  return success();
+}
+
+LogicalResult FeatureMapOp::verify() {
+  RankedTensorType input = getInput().getType();
+  if (failed(checkRank4(*this, "input", input, "[B,H,N,D]")))
+    return failure();
+  int64_t dim = input.getDimSize(3);
+  FeatureMap map = getMap();
+  int64_t projected = 0;
+  if (isRandom(map)) {
+    if (!getProjection())
+      return emitOpError("feature map '")
+             << stringifyFeatureMap(map) << "' needs a `projection` [p,D]";
+    RankedTensorType projection = getProjection().getType();
+    if (projection.getRank() != 2 || projection.getDimSize(0) < 1)
+      return emitOpError("projection must be [p,D] with p >= 1, got ")
+             << formatShape(projection.getShape());
+    if (failed(checkShape(*this, "projection", projection,
+                          {{projection.getDimSize(0), "p", "projection"},
+                           {dim, "D", "input"}})))
+      return failure();
+    projected = projection.getDimSize(0);
+  } else if (getProjection()) {
+    return emitOpError("feature map '")
+           << stringifyFeatureMap(map) << "' takes no projection";
+  }
+  if (map == FeatureMap::Cosformer) {
+    if (!getPeriod())
+      return emitOpError("feature map 'cosformer' needs `period` (m, at "
+                         "least the sequence length)");
+    if (*getPeriod() < input.getDimSize(2))
+      return emitOpError("period m = ")
+             << *getPeriod() << " must be at least the sequence length N = "
+             << input.getDimSize(2);
+  } else if (getPeriod()) {
+    return emitOpError("period is cosformer's m; feature map '")
+           << stringifyFeatureMap(map) << "' takes none";
+  }
+  if (getKeys() && map != FeatureMap::FavorPlus)
+    return emitOpError("`keys` selects FAVOR+'s key stabilizer; feature map '")
+           << stringifyFeatureMap(map) << "' has none";
+  int64_t features = featureCount(map, dim, projected);
+  return checkShape(*this, "result", getResult().getType(),
+                    {{input.getDimSize(0), "B", "input"},
+                     {input.getDimSize(1), "H", "input"},
+                     {input.getDimSize(2), "N", "input"},
+                     {features, "F", "feature map"}});
+}
+
+LogicalResult StateReduceOp::verify() {
+  RankedTensorType features = getFeatures().getType();
+  RankedTensorType value = getValue().getType();
+  if (failed(checkRank4(*this, "features", features, "[B,H,N,F]")) ||
+      failed(checkRank4(*this, "value", value, "[B,H,N,Dv]")))
+    return failure();
+  int64_t batch = features.getDimSize(0), heads = features.getDimSize(1),
+          keys = features.getDimSize(2), count = features.getDimSize(3),
+          valueDim = value.getDimSize(3);
+  if (failed(checkShape(*this, "value", value,
+                        {{batch, "B", "features"},
+                         {heads, "H", "features"},
+                         {keys, "N", "features"},
+                         {valueDim, "Dv", "value"}})))
+    return failure();
+  if (getMask() &&
+      failed(checkShape(*this, "mask", getMask().getType(),
+                        {{batch, "B", "features"}, {keys, "N", "features"}})))
+    return failure();
+  if (failed(checkShape(*this, "state", getState().getType(),
+                        {{batch, "B", "features"},
+                         {heads, "H", "features"},
+                         {count, "F", "features"},
+                         {valueDim, "Dv", "value"}})))
+    return failure();
+  return checkShape(*this, "normalizer", getNormalizer().getType(),
+                    {{batch, "B", "features"},
+                     {heads, "H", "features"},
+                     {count, "F", "features"}});
+}
+
+LogicalResult StateScanOp::verify() {
+  RankedTensorType query = getQueryFeatures().getType();
+  RankedTensorType key = getKeyFeatures().getType();
+  RankedTensorType value = getValue().getType();
+  if (failed(checkRank4(*this, "query_features", query, "[B,H,N,F]")) ||
+      failed(checkRank4(*this, "value", value, "[B,H,N,Dv]")))
+    return failure();
+  int64_t batch = query.getDimSize(0), heads = query.getDimSize(1),
+          tokens = query.getDimSize(2), count = query.getDimSize(3),
+          valueDim = value.getDimSize(3);
+  if (failed(checkShape(*this, "key_features", key,
+                        {{batch, "B", "query_features"},
+                         {heads, "H", "query_features"},
+                         {tokens, "N", "query_features"},
+                         {count, "F", "query_features"}})) ||
+      failed(checkShape(*this, "value", value,
+                        {{batch, "B", "query_features"},
+                         {heads, "H", "query_features"},
+                         {tokens, "N", "query_features"},
+                         {valueDim, "Dv", "value"}})))
+    return failure();
+  if (getMask() && failed(checkShape(*this, "mask", getMask().getType(),
+                                     {{batch, "B", "query_features"},
+                                      {tokens, "N", "query_features"}})))
+    return failure();
+  int64_t chunk = getChunk();
+  if (chunk < 1)
+    return emitOpError("chunk must be >= 1, got ") << chunk;
+  if (tokens % chunk != 0)
+    return emitOpError("chunk = ")
+           << chunk << " does not divide the sequence length N = " << tokens;
+  if (failed(checkShape(*this, "numerator", getNumerator().getType(),
+                        {{batch, "B", "query_features"},
+                         {heads, "H", "query_features"},
+                         {tokens, "N", "query_features"},
+                         {valueDim, "Dv", "value"}})))
+    return failure();
+  return checkShape(*this, "denominator", getDenominator().getType(),
+                    {{batch, "B", "query_features"},
+                     {heads, "H", "query_features"},
+                     {tokens, "N", "query_features"}});
+}
