@@ -16,10 +16,22 @@ def AtticDecompose : Pass<"attic-decompose"> {
     `block_sizes`). A layout that needs run-time classification (document
     ids, random blocks) without given block lists gets an
     `attic.block_mask` in front that computes them, with one row per batch
-    and per head only where the layout depends on them. The rewrite patterns are available through
+    and per head only where the layout depends on them.
+
+    `attic.kernelized_attention` becomes its L2 primitives: two
+    `attic.feature_map` ops (random features without a `projection`
+    operand drawn at compile time into an `arith.constant`),
+    `attic.state_reduce` followed by the application of the state
+    (`linalg.batch_matmul` and a `linalg.generic` for the denominator), or
+    `attic.state_scan` when causal, and the normalization (`linear` or
+    `rmsnorm`) as a `linalg.generic`.
+
+    The rewrite patterns are available through
     `attic::populateDecomposePatterns` for other pipelines.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
                            "::mlir::tensor::TensorDialect"];
   let options = [
     Option<"blockQ", "block-q", "int64_t", /*default=*/"128",
@@ -148,6 +160,41 @@ def AtticExpandCst : Pass<"attic-expand-cst"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def AtticLowerState : Pass<"attic-lower-state"> {
+  let summary = "Lower the kernelized-attention primitives (feature map, state reduce, state scan) to linalg on tensors";
+  let description = [{
+    Rewrites the L2 primitives of kernelized attention
+    (docs/kernelized.md) into upstream ops on tensors, before
+    bufferization:
+
+    - `attic.feature_map`: a `linalg.generic` per element (`elu_plus_one`,
+      `relu`), an element-wise tensor over the doubled features
+      (`cosformer`); the random maps project with one `linalg.matmul` of
+      `[B*H*N, D]` by the transposed `[p, D]` projection, then apply
+      `relu(.) + 0.001` or FAVOR+'s `exp(E - max) / sqrt(p)` with the
+      maximum reduced per row (queries) or per (batch, head) (`keys`);
+    - `attic.state_reduce`: masked key rows set to 0, the state as one
+      `linalg.batch_matmul` over the `B*H` heads (features transposed),
+      the normalizer as a `linalg.generic` reduction;
+    - `attic.state_scan`: the chunk states as a `linalg.batch_matmul` over
+      the `B*H*N/chunk` chunks, their exclusive prefix sums in an `scf.for`
+      over the chunks (one parallel addition of `[B*H, F, Dv]` per step),
+      the inter-chunk products as a `linalg.batch_matmul` into which the
+      masked lower-triangular intra-chunk product accumulates.
+
+    On the CPU the products become loops (OpenMP) or, for the projection,
+    an sgemm call (`attic-linalg-to-blas`); on the GPU each parallel loop
+    nest is a kernel (`attic-gpu-offload`). The rewrite is available to
+    other pipelines as `attic::lowerStateOps`. `attic-cpu-pipeline` and
+    `attic-cuda-pipeline` run it after `attic-decompose`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
   ];
 }
 

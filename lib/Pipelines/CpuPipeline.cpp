@@ -36,6 +36,8 @@ void attic::buildBufferizationPipeline(OpPassManager &pm, int64_t blockQ,
   decompose.blockQ = blockQ;
   decompose.blockK = blockK;
   pm.addPass(createAtticDecompose(decompose));
+  // Kernelized-attention primitives -> linalg on tensors.
+  pm.addPass(createAtticLowerState());
   // VCC ops and !attic.tree values -> upstream ops on tensors.
   pm.addPass(createAtticExpandVcc());
   pm.addPass(createCanonicalizerPass());

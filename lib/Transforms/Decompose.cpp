@@ -5,6 +5,8 @@
 #include "attic/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -144,6 +146,15 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
   DecomposeOptions options;
 };
 
+/// attic.kernelized_attention -> its L2 primitives (Kernelized.cpp).
+struct DecomposeKernelized : public OpRewritePattern<KernelizedAttentionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(KernelizedAttentionOp op,
+                                PatternRewriter &rewriter) const override {
+    return decomposeKernelized(rewriter, op);
+  }
+};
+
 struct AtticDecomposePass
     : public attic::impl::AtticDecomposeBase<AtticDecomposePass> {
   using AtticDecomposeBase::AtticDecomposeBase;
@@ -163,8 +174,10 @@ struct AtticDecomposePass
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
     // Every L1 op must be gone: one left behind would reach the backend.
-    WalkResult leftover = getOperation()->walk([](AttentionOp op) {
-      op.emitOpError("could not be decomposed");
+    WalkResult leftover = getOperation()->walk([](Operation *op) {
+      if (!isa<AttentionOp, KernelizedAttentionOp>(op))
+        return WalkResult::advance();
+      op->emitOpError("could not be decomposed");
       return WalkResult::interrupt();
     });
     if (leftover.wasInterrupted())
@@ -176,4 +189,5 @@ struct AtticDecomposePass
 void attic::populateDecomposePatterns(RewritePatternSet &patterns,
                                       const DecomposeOptions &options) {
   patterns.add<DecomposeAttention>(patterns.getContext(), options);
+  patterns.add<DecomposeKernelized>(patterns.getContext());
 }

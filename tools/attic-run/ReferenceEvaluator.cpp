@@ -5,6 +5,7 @@
 #include "attic/Dialect/Attic/AtticDialect.h"
 #include "attic/Reference/Attention.h"
 #include "attic/Reference/Cst.h"
+#include "attic/Reference/Kernelized.h"
 #include "attic/Reference/Vcc.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -169,6 +170,8 @@ private:
     }
     if (auto slice = dyn_cast<attic::SliceAttentionOp>(op))
       return evaluateSliceAttention(slice);
+    if (auto kernelized = dyn_cast<attic::KernelizedAttentionOp>(op))
+      return evaluateKernelized(kernelized);
     if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op)) {
       // Row-major data is unchanged; only the shape is new.
       auto type = cast<RankedTensorType>(op->getResult(0).getType());
@@ -228,6 +231,64 @@ private:
           values[op.getPosGlobal()].data, mask);
     } catch (const std::invalid_argument &e) {
       error = std::string("reference: 'attic.slice_attention': ") + e.what();
+      return failure();
+    }
+    values[op.getResult()] = std::move(out);
+    return success();
+  }
+
+  /// Kernelized attention with attic::ref::kernelized (the quadratic form
+  /// in double; random features drawn by the reference's own code).
+  LogicalResult evaluateKernelized(attic::KernelizedAttentionOp op) {
+    namespace kz = attic::ref::kernelized;
+    const attic::RefTensor &q = values[op.getQuery()];
+    const attic::RefTensor &v = values[op.getValue()];
+    kz::Options options;
+    options.batch = q.shape[0];
+    options.heads = q.shape[1];
+    options.queries = q.shape[2];
+    options.dim = q.shape[3];
+    options.keys = values[op.getKey()].shape[2];
+    options.valueDim = v.shape[3];
+    switch (op.getFeatureMap()) {
+    case attic::FeatureMap::EluPlusOne:
+      options.map = kz::Map::EluPlusOne;
+      break;
+    case attic::FeatureMap::Relu:
+      options.map = kz::Map::Relu;
+      break;
+    case attic::FeatureMap::Cosformer:
+      options.map = kz::Map::Cosformer;
+      break;
+    case attic::FeatureMap::PerformerRelu:
+      options.map = kz::Map::PerformerRelu;
+      break;
+    case attic::FeatureMap::FavorPlus:
+      options.map = kz::Map::FavorPlus;
+      break;
+    }
+    options.norm = op.getNormalize() == attic::KernelNorm::RmsNorm
+                       ? kz::Norm::RmsNorm
+                       : kz::Norm::Linear;
+    options.features = op.getFeatures().value_or(0);
+    options.seed = uint64_t(op.getSeed().value_or(0));
+    options.causal = op.getCausal();
+    // The f32 attribute's value, as the compiled code uses it.
+    options.eps = double(op.getEps().convertToFloat());
+    std::vector<bool> mask;
+    if (op.getMask())
+      for (double m : values[op.getMask()].data)
+        mask.push_back(m != 0.0);
+    std::vector<double> projection;
+    if (op.getProjection())
+      projection = values[op.getProjection()].data;
+    attic::RefTensor out = emptyLike(op.getResult());
+    try {
+      out.data = kz::attention(options, q.data, values[op.getKey()].data,
+                               v.data, mask, projection);
+    } catch (const std::invalid_argument &e) {
+      error = std::string("reference: 'attic.kernelized_attention': ") +
+              e.what();
       return failure();
     }
     values[op.getResult()] = std::move(out);
@@ -1162,7 +1223,7 @@ private:
     error = "reference: no reference semantics for '" +
             op->getName().getStringRef().str() + "' (--check supports " +
             "attic.attention, attic.block_attention and attic.block_mask on "
-            "tensors, attic.slice_attention, "
+            "tensors, attic.slice_attention, attic.kernelized_attention, "
             "attic.vip_order, attic.gather_rows, attic.tree_build, "
             "attic.tree_select, attic.vcc_compress, attic.tree_update, "
             "attic.tree_materialize, arith.constant, tensor.empty, "

@@ -10,6 +10,7 @@
 
 namespace mlir {
 class RewritePatternSet;
+class RewriterBase;
 namespace func {
 class FuncOp;
 } // namespace func
@@ -17,6 +18,7 @@ class FuncOp;
 
 namespace attic {
 class BlockAttentionOp;
+class KernelizedAttentionOp;
 class LayoutAttrInterface;
 
 #define GEN_PASS_DECL
@@ -67,6 +69,17 @@ mlir::LogicalResult expandVcc(mlir::Operation *root);
 
 /// Expands every attic.slice_attention under `root` (attic-expand-cst).
 mlir::LogicalResult expandCst(mlir::Operation *root);
+
+/// attic.kernelized_attention -> attic.feature_map, attic.state_reduce or
+/// attic.state_scan and the normalization on tensors (part of
+/// attic-decompose). Random features without a `projection` are drawn here
+/// into a constant.
+mlir::LogicalResult decomposeKernelized(mlir::RewriterBase &rewriter,
+                                        KernelizedAttentionOp op);
+
+/// attic-lower-state: attic.feature_map, attic.state_reduce and
+/// attic.state_scan under `root` -> linalg, tensor and scf on tensors.
+mlir::LogicalResult lowerStateOps(mlir::Operation *root);
 
 /// f32 linalg.matmul on row- or column-major memrefs -> func.call of
 /// `sgemm`, the declaration of the runtime's `attic_rt_sgemm` (see the

@@ -1,0 +1,628 @@
+//===- Kernelized.cpp - kernelized attention: L1 -> L2 -> tensors -*- C++ -*-===//
+//
+// attic.kernelized_attention (docs/kernelized.md) in two steps:
+//
+//  - attic-decompose (decomposeKernelized): the L1 op becomes two
+//    attic.feature_map ops, attic.state_reduce + the application of the
+//    state (non-causal) or attic.state_scan (causal), and the normalization,
+//    as upstream ops on tensors. Random features without a `projection`
+//    operand are drawn here, at compile time, into a constant.
+//  - attic-lower-state (lowerStateOps): the three L2 primitives become
+//    linalg on tensors: matmul / batch_matmul for every product (BLAS on the
+//    CPU, attic-linalg-to-blas), linalg.generic for element-wise maps and
+//    reductions, and one scf.for over the chunks for the prefix scan.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attic/Dialect/Attic/AtticDialect.h"
+#include "attic/Transforms/Passes.h"
+#include "attic/runtime/Runtime.h"
+
+#include "TensorBuilders.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+#include <cmath>
+#include <vector>
+
+namespace attic {
+#define GEN_PASS_DEF_ATTICLOWERSTATE
+#include "AtticPasses.h.inc"
+} // namespace attic
+
+using namespace mlir;
+using namespace attic;
+using namespace attic::detail;
+
+namespace {
+
+using Builder = attic::detail::Builder;
+using utils::IteratorType;
+
+//===----------------------------------------------------------------------===//
+// Random features (compile time)
+//===----------------------------------------------------------------------===//
+
+/// Standard normal draw `n` of `stream` (docs/kernelized.md, "Random
+/// features"): Box-Muller on the two 53-bit uniforms of Philox block n / 2,
+/// the cosine branch for even n, the sine branch for odd n.
+double normalDraw(uint64_t seed, uint64_t stream, uint64_t n) {
+  uint32_t words[4];
+  attic_philox4x32(seed, stream, n / 2, words);
+  auto unit = [](uint32_t lo, uint32_t hi) {
+    uint64_t bits = (uint64_t(hi) << 32 | lo) >> 11;
+    return double(bits) * 0x1.0p-53;
+  };
+  double u1 = 1.0 - unit(words[0], words[1]); // (0, 1]
+  double u2 = unit(words[2], words[3]);
+  double radius = std::sqrt(-2.0 * std::log(u1));
+  double angle = 2.0 * M_PI * u2;
+  return n % 2 == 0 ? radius * std::cos(angle) : radius * std::sin(angle);
+}
+
+/// FAVOR+'s positive orthogonal random features W [p, D]: blocks of D
+/// Gaussian rows (stream 1) orthonormalized by modified Gram-Schmidt, row j
+/// scaled by the norm of an independent Gaussian D-vector (stream 2).
+FailureOr<std::vector<float>> drawRandomFeatures(uint64_t seed, int64_t p,
+                                                 int64_t dim) {
+  std::vector<float> w(p * dim);
+  std::vector<double> block(dim * dim);
+  for (int64_t first = 0; first < p; first += dim) {
+    int64_t blockIndex = first / dim;
+    for (int64_t i = 0; i < dim * dim; ++i)
+      block[i] = normalDraw(seed, 1, uint64_t(blockIndex * dim * dim + i));
+    int64_t rows = std::min(dim, p - first);
+    for (int64_t i = 0; i < rows; ++i) {
+      double *row = &block[i * dim];
+      for (int64_t k = 0; k < i; ++k) {
+        const double *prev = &block[k * dim];
+        double dot = 0.0;
+        for (int64_t c = 0; c < dim; ++c)
+          dot += row[c] * prev[c];
+        for (int64_t c = 0; c < dim; ++c)
+          row[c] -= dot * prev[c];
+      }
+      double norm = 0.0;
+      for (int64_t c = 0; c < dim; ++c)
+        norm += row[c] * row[c];
+      norm = std::sqrt(norm);
+      if (!(norm > 1e-12))
+        return failure();
+      for (int64_t c = 0; c < dim; ++c)
+        row[c] /= norm;
+      int64_t j = first + i;
+      double scale = 0.0;
+      for (int64_t c = 0; c < dim; ++c) {
+        double g = normalDraw(seed, 2, uint64_t(j * dim + c));
+        scale += g * g;
+      }
+      scale = std::sqrt(scale);
+      for (int64_t c = 0; c < dim; ++c)
+        w[j * dim + c] = float(row[c] * scale);
+    }
+  }
+  return w;
+}
+
+//===----------------------------------------------------------------------===//
+// Builders
+//===----------------------------------------------------------------------===//
+
+RankedTensorType tensorOf(Value v) { return cast<RankedTensorType>(v.getType()); }
+
+Value zeros(Builder &b, ArrayRef<int64_t> shape) {
+  Value empty = tensor::EmptyOp::create(b, shape, b.getF32Type());
+  return linalg::FillOp::create(b, ValueRange{cF32(b, 0.0)},
+                                ValueRange{empty})
+      .getResult(0);
+}
+
+Value filled(Builder &b, ArrayRef<int64_t> shape, double value) {
+  Value empty = tensor::EmptyOp::create(b, shape, b.getF32Type());
+  return linalg::FillOp::create(b, ValueRange{cF32(b, value)},
+                                ValueRange{empty})
+      .getResult(0);
+}
+
+/// `value` reshaped to `shape` (same element count, row-major): a
+/// collapse to 1-D then an expand, both views after bufferization.
+Value reshape(Builder &b, Value value, ArrayRef<int64_t> shape) {
+  RankedTensorType type = tensorOf(value);
+  if (type.getShape() == shape)
+    return value;
+  int64_t count = type.getNumElements();
+  ReassociationIndices all;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    all.push_back(d);
+  Value flat = value;
+  if (type.getRank() != 1)
+    flat = tensor::CollapseShapeOp::create(
+        b, RankedTensorType::get({count}, type.getElementType()), value,
+        SmallVector<ReassociationIndices>{all});
+  if (shape.size() == 1)
+    return flat;
+  ReassociationIndices target;
+  for (size_t d = 0; d < shape.size(); ++d)
+    target.push_back(d);
+  return tensor::ExpandShapeOp::create(
+      b, RankedTensorType::get(shape, type.getElementType()), flat,
+      SmallVector<ReassociationIndices>{target});
+}
+
+/// out[b,m,n] (+)= sum_k lhs . rhs with `transposeLhs` (lhs is [b,k,m])
+/// and `transposeRhs` (rhs is [b,n,k]); `init` accumulates when given.
+Value batchMatmul(Builder &b, Value lhs, Value rhs, bool transposeLhs,
+                  bool transposeRhs, Value init = Value()) {
+  RankedTensorType lt = tensorOf(lhs), rt = tensorOf(rhs);
+  int64_t batch = lt.getDimSize(0);
+  int64_t m = transposeLhs ? lt.getDimSize(2) : lt.getDimSize(1);
+  int64_t n = transposeRhs ? rt.getDimSize(1) : rt.getDimSize(2);
+  if (!init)
+    init = zeros(b, {batch, m, n});
+  MLIRContext *ctx = b.getContext();
+  AffineExpr db, dm, dn, dk;
+  bindDims(ctx, db, dm, dn, dk);
+  auto map = [&](AffineExpr x, AffineExpr y) {
+    return AffineMap::get(4, 0, {db, x, y}, ctx);
+  };
+  SmallVector<AffineMap> maps{transposeLhs ? map(dk, dm) : map(dm, dk),
+                              transposeRhs ? map(dn, dk) : map(dk, dn),
+                              map(dm, dn)};
+  auto op = linalg::BatchMatmulOp::create(b, TypeRange{init.getType()},
+                                          ValueRange{lhs, rhs},
+                                          ValueRange{init});
+  op.setIndexingMapsAttr(b.getAffineMapArrayAttr(maps));
+  return op.getResult(0);
+}
+
+/// A linalg.generic with `inputs` and one output `init`, over
+/// `iterators`, whose body gets the input and output elements.
+Value generic(Builder &b, ValueRange inputs, Value init,
+              ArrayRef<AffineMap> maps, ArrayRef<IteratorType> iterators,
+              llvm::function_ref<Value(Builder &, ValueRange)> body) {
+  auto op = linalg::GenericOp::create(
+      b, TypeRange{init.getType()}, inputs, ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nested, Location loc, ValueRange args) {
+        Builder inner(loc, nested);
+        linalg::YieldOp::create(inner, body(inner, args));
+      });
+  return op.getResult(0);
+}
+
+/// Identity map of `rank` dims, and the map keeping the dims in `keep`.
+AffineMap identity(Builder &b, unsigned rank) {
+  return b.getMultiDimIdentityMap(rank);
+}
+AffineMap project(Builder &b, unsigned rank, ArrayRef<unsigned> keep) {
+  SmallVector<AffineExpr> exprs;
+  for (unsigned d : keep)
+    exprs.push_back(b.getAffineDimExpr(d));
+  return AffineMap::get(rank, 0, exprs, b.getContext());
+}
+
+/// out[..., i] = sum over the last dim of `x` [..., j] (masked sum when
+/// `combine` multiplies), as a reduction: keeps all dims but the last.
+Value sumLastDim(Builder &b, Value x) {
+  RankedTensorType type = tensorOf(x);
+  unsigned rank = type.getRank();
+  SmallVector<unsigned> keep;
+  for (unsigned d = 0; d + 1 < rank; ++d)
+    keep.push_back(d);
+  SmallVector<IteratorType> iterators(rank - 1, IteratorType::parallel);
+  iterators.push_back(IteratorType::reduction);
+  return generic(b, {x}, zeros(b, type.getShape().drop_back()),
+                 {identity(b, rank), project(b, rank, keep)}, iterators,
+                 [](Builder &nb, ValueRange a) {
+                   return Value(arith::AddFOp::create(nb, a[0], a[1]));
+                 });
+}
+
+/// features [B,H,N,F] with the rows of masked keys (mask[b, j] false) set
+/// to 0; `features` unchanged without a mask.
+Value maskRows(Builder &b, Value features, Value mask) {
+  if (!mask)
+    return features;
+  RankedTensorType type = tensorOf(features);
+  return generic(b, {features, mask}, zeros(b, type.getShape()),
+                 {identity(b, 4), project(b, 4, {0, 2}), identity(b, 4)},
+                 SmallVector<IteratorType>(4, IteratorType::parallel),
+                 [](Builder &nb, ValueRange a) {
+                   return select(nb, a[1], a[0], cF32(nb, 0.0));
+                 });
+}
+
+//===----------------------------------------------------------------------===//
+// L2 -> tensors
+//===----------------------------------------------------------------------===//
+
+Value lowerFeatureMap(Builder &b, FeatureMapOp op) {
+  Value x = op.getInput();
+  RankedTensorType type = tensorOf(x);
+  int64_t B = type.getDimSize(0), H = type.getDimSize(1),
+          N = type.getDimSize(2), D = type.getDimSize(3);
+  RankedTensorType resultType = op.getResult().getType();
+  SmallVector<IteratorType> parallel4(4, IteratorType::parallel);
+  switch (op.getMap()) {
+  case FeatureMap::EluPlusOne:
+  case FeatureMap::Relu: {
+    bool elu = op.getMap() == FeatureMap::EluPlusOne;
+    return generic(b, {x}, zeros(b, resultType.getShape()),
+                   {identity(b, 4), identity(b, 4)}, parallel4,
+                   [&](Builder &nb, ValueRange a) -> Value {
+                     Value zero = cF32(nb, 0.0);
+                     if (!elu)
+                       return arith::MaximumFOp::create(nb, a[0], zero);
+                     // elu(x) + 1 = x + 1 for x > 0, exp(x) otherwise.
+                     Value positiveX = arith::CmpFOp::create(
+                         nb, arith::CmpFPredicate::OGT, a[0], zero);
+                     return select(
+                         nb, positiveX,
+                         arith::AddFOp::create(nb, a[0], cF32(nb, 1.0)),
+                         math::ExpOp::create(nb, a[0]));
+                   });
+  }
+  case FeatureMap::Cosformer: {
+    // [relu(x) sin a_t, relu(x) cos a_t], a_t = pi (t + 1) / (2 m).
+    double step = M_PI / (2.0 * double(*op.getPeriod()));
+    return parallelTensor(b, resultType, [&](Builder &nb, ValueRange i) {
+      Value dIndex = cIndex(nb, D);
+      Value second =
+          arith::CmpIOp::create(nb, arith::CmpIPredicate::uge, i[3], dIndex);
+      Value c = select(nb, second, arith::SubIOp::create(nb, i[3], dIndex),
+                       i[3]);
+      Value xv = extract(nb, x, {i[0], i[1], i[2], c});
+      Value relu = arith::MaximumFOp::create(nb, xv, cF32(nb, 0.0));
+      Value t = arith::IndexCastOp::create(nb, nb.getI64Type(), i[2]);
+      t = arith::AddIOp::create(nb, t, cI64(nb, 1));
+      Value tf = arith::SIToFPOp::create(nb, nb.getF32Type(), t);
+      Value angle = arith::MulFOp::create(nb, tf, cF32(nb, step));
+      Value weight = select(nb, second, math::CosOp::create(nb, angle),
+                            math::SinOp::create(nb, angle));
+      return Value(arith::MulFOp::create(nb, relu, weight));
+    });
+  }
+  case FeatureMap::PerformerRelu:
+  case FeatureMap::FavorPlus:
+    break;
+  }
+  // Random features: P = x W^T on [B*H*N, D] x [p, D]^T (one GEMM).
+  Value w = op.getProjection();
+  int64_t p = tensorOf(w).getDimSize(0);
+  int64_t rows = B * H * N;
+  Value flat = reshape(b, x, {rows, D});
+  MLIRContext *ctx = b.getContext();
+  AffineExpr dm, dn, dk;
+  bindDims(ctx, dm, dn, dk);
+  auto matmul = linalg::MatmulOp::create(
+      b, TypeRange{RankedTensorType::get({rows, p}, b.getF32Type())},
+      ValueRange{flat, w}, ValueRange{zeros(b, {rows, p})});
+  matmul.setIndexingMapsAttr(b.getAffineMapArrayAttr(
+      {AffineMap::get(3, 0, {dm, dk}, ctx), AffineMap::get(3, 0, {dn, dk}, ctx),
+       AffineMap::get(3, 0, {dm, dn}, ctx)}));
+  Value projected = matmul.getResult(0);
+  double c = std::pow(double(D), -0.25);
+  SmallVector<IteratorType> parallel2(2, IteratorType::parallel);
+  if (op.getMap() == FeatureMap::PerformerRelu) {
+    Value phi = generic(b, {projected}, zeros(b, {rows, p}),
+                        {identity(b, 2), identity(b, 2)}, parallel2,
+                        [&](Builder &nb, ValueRange a) -> Value {
+                          Value scaled =
+                              arith::MulFOp::create(nb, a[0], cF32(nb, c));
+                          Value relu = arith::MaximumFOp::create(
+                              nb, scaled, cF32(nb, 0.0));
+                          return arith::AddFOp::create(nb, relu,
+                                                       cF32(nb, 1e-3));
+                        });
+    return reshape(b, phi, resultType.getShape());
+  }
+  // FAVOR+: E = c x.w - c^2 |x|^2 / 2; phi = exp(E - stabilizer) / sqrt(p).
+  Value squares = generic(
+      b, {flat}, zeros(b, {rows}), {identity(b, 2), project(b, 2, {0})},
+      {IteratorType::parallel, IteratorType::reduction},
+      [](Builder &nb, ValueRange a) {
+        return Value(arith::AddFOp::create(
+            nb, arith::MulFOp::create(nb, a[0], a[0]), a[1]));
+      });
+  Value exponent = generic(
+      b, {projected, squares}, zeros(b, {rows, p}),
+      {identity(b, 2), project(b, 2, {0}), identity(b, 2)}, parallel2,
+      [&](Builder &nb, ValueRange a) {
+        Value dot = arith::MulFOp::create(nb, a[0], cF32(nb, c));
+        Value half = arith::MulFOp::create(nb, a[1], cF32(nb, c * c * 0.5));
+        return Value(arith::SubFOp::create(nb, dot, half));
+      });
+  // The stabilizer: the maximum of each row (queries) or of each (batch,
+  // head) (keys).
+  int64_t groups = op.getKeys() ? B * H : rows;
+  int64_t perGroup = rows * p / groups;
+  Value grouped = reshape(b, exponent, {groups, perGroup});
+  Value maxima = generic(
+      b, {grouped}, filled(b, {groups}, -INFINITY),
+      {identity(b, 2), project(b, 2, {0})},
+      {IteratorType::parallel, IteratorType::reduction},
+      [](Builder &nb, ValueRange a) {
+        return Value(arith::MaximumFOp::create(nb, a[0], a[1]));
+      });
+  double inverseRoot = 1.0 / std::sqrt(double(p));
+  Value phi = generic(b, {grouped, maxima}, zeros(b, {groups, perGroup}),
+                      {identity(b, 2), project(b, 2, {0}), identity(b, 2)},
+                      parallel2, [&](Builder &nb, ValueRange a) {
+                        Value e = math::ExpOp::create(
+                            nb, arith::SubFOp::create(nb, a[0], a[1]));
+                        return Value(arith::MulFOp::create(
+                            nb, e, cF32(nb, inverseRoot)));
+                      });
+  return reshape(b, phi, resultType.getShape());
+}
+
+SmallVector<Value> lowerStateReduce(Builder &b, StateReduceOp op) {
+  RankedTensorType type = op.getFeatures().getType();
+  int64_t B = type.getDimSize(0), H = type.getDimSize(1),
+          N = type.getDimSize(2), F = type.getDimSize(3);
+  int64_t Dv = op.getValue().getType().getDimSize(3);
+  Value features = maskRows(b, op.getFeatures(), op.getMask());
+  Value state = batchMatmul(b, reshape(b, features, {B * H, N, F}),
+                            reshape(b, op.getValue(), {B * H, N, Dv}),
+                            /*transposeLhs=*/true, /*transposeRhs=*/false);
+  // normalizer[b,h,f] = sum_j features[b,h,j,f]
+  Value normalizer = generic(
+      b, {features}, zeros(b, {B, H, F}),
+      {identity(b, 4), project(b, 4, {0, 1, 3})},
+      {IteratorType::parallel, IteratorType::parallel,
+       IteratorType::reduction, IteratorType::parallel},
+      [](Builder &nb, ValueRange a) {
+        return Value(arith::AddFOp::create(nb, a[0], a[1]));
+      });
+  return {reshape(b, state, {B, H, F, Dv}), normalizer};
+}
+
+SmallVector<Value> lowerStateScan(Builder &b, StateScanOp op) {
+  RankedTensorType type = op.getQueryFeatures().getType();
+  int64_t B = type.getDimSize(0), H = type.getDimSize(1),
+          N = type.getDimSize(2), F = type.getDimSize(3);
+  int64_t Dv = op.getValue().getType().getDimSize(3);
+  int64_t C = op.getChunk(), chunks = N / C, BH = B * H;
+  int64_t all = BH * chunks;
+  Value keys = maskRows(b, op.getKeyFeatures(), op.getMask());
+  Value q = reshape(b, op.getQueryFeatures(), {all, C, F});
+  Value k = reshape(b, keys, {all, C, F});
+  Value v = reshape(b, op.getValue(), {all, C, Dv});
+
+  // Each chunk's state phi(K_c)^T V_c [F, Dv] and key sum [F].
+  Value chunkStates = batchMatmul(b, k, v, /*transposeLhs=*/true, false);
+  Value chunkSums = generic(
+      b, {k}, zeros(b, {all, F}), {identity(b, 3), project(b, 3, {0, 2})},
+      {IteratorType::parallel, IteratorType::reduction,
+       IteratorType::parallel},
+      [](Builder &nb, ValueRange a) {
+        return Value(arith::AddFOp::create(nb, a[0], a[1]));
+      });
+
+  // Exclusive prefix sums over the chunks: one parallel addition of the
+  // [BH, F, Dv] states per chunk.
+  Value states4 = reshape(b, chunkStates, {BH, chunks, F, Dv});
+  Value sums3 = reshape(b, chunkSums, {BH, chunks, F});
+  Value prefixStates = tensor::EmptyOp::create(
+      b, ArrayRef<int64_t>{BH, chunks, F, Dv}, b.getF32Type());
+  Value prefixSums = tensor::EmptyOp::create(
+      b, ArrayRef<int64_t>{BH, chunks, F}, b.getF32Type());
+  SmallVector<Value> scanned = forLoop(
+      b, chunks,
+      {zeros(b, {BH, F, Dv}), zeros(b, {BH, F}), prefixStates, prefixSums},
+      [&](Builder &nb, Value c, ValueRange acc) -> SmallVector<Value> {
+        auto slice = [&](Value source, Value into, ArrayRef<int64_t> rest,
+                         bool insertIt) -> Value {
+          SmallVector<OpFoldResult> offsets{nb.getIndexAttr(0), c};
+          SmallVector<OpFoldResult> sizes{nb.getIndexAttr(BH),
+                                          nb.getIndexAttr(1)};
+          SmallVector<OpFoldResult> strides(2 + rest.size(),
+                                            nb.getIndexAttr(1));
+          for (int64_t r : rest) {
+            offsets.push_back(nb.getIndexAttr(0));
+            sizes.push_back(nb.getIndexAttr(r));
+          }
+          SmallVector<int64_t> shape{BH};
+          shape.append(rest.begin(), rest.end());
+          auto sliceType = RankedTensorType::get(shape, nb.getF32Type());
+          if (insertIt)
+            return tensor::InsertSliceOp::create(nb, source, into, offsets,
+                                                 sizes, strides);
+          return tensor::ExtractSliceOp::create(nb, sliceType, source,
+                                                offsets, sizes, strides);
+        };
+        Value outStates = slice(acc[0], acc[2], {F, Dv}, true);
+        Value outSums = slice(acc[1], acc[3], {F}, true);
+        auto add = [&](Value x, Value y) {
+          unsigned rank = tensorOf(x).getRank();
+          return generic(nb, {y}, x, {identity(nb, rank), identity(nb, rank)},
+                         SmallVector<IteratorType>(rank,
+                                                   IteratorType::parallel),
+                         [](Builder &bb, ValueRange a) {
+                           return Value(arith::AddFOp::create(bb, a[0], a[1]));
+                         });
+        };
+        Value nextState =
+            add(acc[0], slice(states4, Value(), {F, Dv}, false));
+        Value nextSum = add(acc[1], slice(sums3, Value(), {F}, false));
+        return {nextState, nextSum, outStates, outSums};
+      });
+  Value before = reshape(b, scanned[2], {all, F, Dv});
+  Value beforeSums = reshape(b, scanned[3], {all, F});
+
+  // Inter-chunk: phi(q_i) . S_(before c) and phi(q_i) . z_(before c).
+  Value numerator = batchMatmul(b, q, before, false, false);
+  Value denominator = generic(
+      b, {q, beforeSums}, zeros(b, {all, C}),
+      {project(b, 3, {0, 1, 2}), project(b, 3, {0, 2}), project(b, 3, {0, 1})},
+      {IteratorType::parallel, IteratorType::parallel,
+       IteratorType::reduction},
+      [](Builder &nb, ValueRange a) {
+        return Value(arith::AddFOp::create(
+            nb, arith::MulFOp::create(nb, a[0], a[1]), a[2]));
+      });
+  // Intra-chunk: the lower triangle of phi(Q_c) phi(K_c)^T.
+  Value scores = batchMatmul(b, q, k, false, /*transposeRhs=*/true);
+  Value lower = generic(
+      b, {scores}, zeros(b, {all, C, C}), {identity(b, 3), identity(b, 3)},
+      SmallVector<IteratorType>(3, IteratorType::parallel),
+      [](Builder &nb, ValueRange a) {
+        Value i = linalg::IndexOp::create(nb, 1);
+        Value j = linalg::IndexOp::create(nb, 2);
+        Value visible =
+            arith::CmpIOp::create(nb, arith::CmpIPredicate::ule, j, i);
+        return select(nb, visible, a[0], cF32(nb, 0.0));
+      });
+  numerator = batchMatmul(b, lower, v, false, false, numerator);
+  denominator = generic(
+      b, {lower}, denominator, {identity(b, 3), project(b, 3, {0, 1})},
+      {IteratorType::parallel, IteratorType::parallel,
+       IteratorType::reduction},
+      [](Builder &nb, ValueRange a) {
+        return Value(arith::AddFOp::create(nb, a[0], a[1]));
+      });
+  return {reshape(b, numerator, {B, H, N, Dv}),
+          reshape(b, denominator, {B, H, N})};
+}
+
+struct AtticLowerStatePass
+    : public attic::impl::AtticLowerStateBase<AtticLowerStatePass> {
+  using AtticLowerStateBase::AtticLowerStateBase;
+  void runOnOperation() override {
+    if (failed(lowerStateOps(getOperation())))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// L1 -> L2
+//===----------------------------------------------------------------------===//
+
+LogicalResult attic::decomposeKernelized(RewriterBase &rewriter,
+                                         KernelizedAttentionOp op) {
+  attic::detail::Builder b(op.getLoc(), rewriter);
+  b.setInsertionPoint(op);
+  RankedTensorType queryType = op.getQuery().getType();
+  RankedTensorType keyType = op.getKey().getType();
+  int64_t B = queryType.getDimSize(0), H = queryType.getDimSize(1),
+          Nq = queryType.getDimSize(2), D = queryType.getDimSize(3);
+  int64_t Nk = keyType.getDimSize(2);
+  int64_t Dv = op.getValue().getType().getDimSize(3);
+  int64_t F = op.getFeatureCount();
+  FeatureMap map = op.getFeatureMap();
+
+  Value projection = op.getProjection();
+  if (op.isRandomFeatureMap() && !projection) {
+    FailureOr<std::vector<float>> w =
+        drawRandomFeatures(uint64_t(*op.getSeed()), F, D);
+    if (failed(w))
+      return op.emitOpError("drawing the random features failed (a "
+                            "degenerate Gaussian block)");
+    auto wType = RankedTensorType::get({F, D}, b.getF32Type());
+    projection = arith::ConstantOp::create(
+        b, DenseElementsAttr::get(wType, ArrayRef<float>(*w)));
+  }
+  IntegerAttr period;
+  if (map == FeatureMap::Cosformer)
+    period = b.getI64IntegerAttr(std::max(Nq, Nk));
+  auto featureMap = [&](Value x, int64_t n, bool keys) {
+    return FeatureMapOp::create(
+        b, RankedTensorType::get({B, H, n, F}, b.getF32Type()), map, x,
+        projection, period, keys && map == FeatureMap::FavorPlus);
+  };
+  Value phiq = featureMap(op.getQuery(), Nq, false);
+  Value phik = featureMap(op.getKey(), Nk, true);
+
+  Value numerator, denominator;
+  if (op.getCausal()) {
+    auto scan = StateScanOp::create(
+        b, RankedTensorType::get({B, H, Nq, Dv}, b.getF32Type()),
+        RankedTensorType::get({B, H, Nq}, b.getF32Type()), phiq, phik,
+        op.getValue(), op.getMask(), op.getChunkOr());
+    numerator = scan.getNumerator();
+    denominator = scan.getDenominator();
+  } else {
+    auto reduce = StateReduceOp::create(
+        b, RankedTensorType::get({B, H, F, Dv}, b.getF32Type()),
+        RankedTensorType::get({B, H, F}, b.getF32Type()), phik,
+        op.getValue(), op.getMask());
+    numerator = reshape(
+        b,
+        batchMatmul(b, reshape(b, phiq, {B * H, Nq, F}),
+                    reshape(b, reduce.getState(), {B * H, F, Dv}), false,
+                    false),
+        {B, H, Nq, Dv});
+    denominator = generic(
+        b, {phiq, reduce.getNormalizer()}, zeros(b, {B, H, Nq}),
+        {identity(b, 4), project(b, 4, {0, 1, 3}), project(b, 4, {0, 1, 2})},
+        {IteratorType::parallel, IteratorType::parallel,
+         IteratorType::parallel, IteratorType::reduction},
+        [](attic::detail::Builder &nb, ValueRange a) {
+          return Value(arith::AddFOp::create(
+              nb, arith::MulFOp::create(nb, a[0], a[1]), a[2]));
+        });
+  }
+
+  double eps = op.getEps().convertToDouble();
+  SmallVector<IteratorType> parallel4(4, IteratorType::parallel);
+  Value result;
+  if (op.getNormalize() == KernelNorm::Linear) {
+    result = generic(
+        b, {numerator, denominator}, zeros(b, {B, H, Nq, Dv}),
+        {identity(b, 4), project(b, 4, {0, 1, 2}), identity(b, 4)},
+        parallel4, [&](attic::detail::Builder &nb, ValueRange a) {
+          Value clamped = arith::MaximumFOp::create(nb, a[1], cF32(nb, eps));
+          return Value(arith::DivFOp::create(nb, a[0], clamped));
+        });
+  } else {
+    // RMSNorm: o / (sqrt(mean_e o^2) + eps), no learned scale.
+    Value squares = generic(
+        b, {numerator}, zeros(b, {B, H, Nq}),
+        {identity(b, 4), project(b, 4, {0, 1, 2})},
+        {IteratorType::parallel, IteratorType::parallel,
+         IteratorType::parallel, IteratorType::reduction},
+        [](attic::detail::Builder &nb, ValueRange a) {
+          return Value(arith::AddFOp::create(
+              nb, arith::MulFOp::create(nb, a[0], a[0]), a[1]));
+        });
+    result = generic(
+        b, {numerator, squares}, zeros(b, {B, H, Nq, Dv}),
+        {identity(b, 4), project(b, 4, {0, 1, 2}), identity(b, 4)},
+        parallel4, [&](attic::detail::Builder &nb, ValueRange a) {
+          Value mean =
+              arith::MulFOp::create(nb, a[1], cF32(nb, 1.0 / double(Dv)));
+          Value rms = math::SqrtOp::create(nb, mean);
+          Value denom = arith::AddFOp::create(nb, rms, cF32(nb, eps));
+          return Value(arith::DivFOp::create(nb, a[0], denom));
+        });
+  }
+  rewriter.replaceOp(op, result);
+  return success();
+}
+
+LogicalResult attic::lowerStateOps(Operation *root) {
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (isa<FeatureMapOp, StateReduceOp, StateScanOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    attic::detail::Builder b(op->getLoc(), op);
+    SmallVector<Value> results;
+    if (auto map = dyn_cast<FeatureMapOp>(op))
+      results.push_back(lowerFeatureMap(b, map));
+    else if (auto reduce = dyn_cast<StateReduceOp>(op))
+      results = lowerStateReduce(b, reduce);
+    else
+      results = lowerStateScan(b, cast<StateScanOp>(op));
+    op->replaceAllUsesWith(results);
+    op->erase();
+  }
+  return success();
+}
