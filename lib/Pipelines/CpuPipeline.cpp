@@ -29,6 +29,10 @@ using namespace mlir;
 
 void attic::buildBufferizationPipeline(OpPassManager &pm, int64_t blockQ,
                                        int64_t blockK) {
+  // Calls of private functions (a layer written once, called per layer)
+  // inlined: kernels cannot call host functions (attic-gpu-offload), and
+  // the CPU code loses the calls' buffer ownership handling.
+  pm.addPass(createInlinerPass());
   // Composite slice attention -> projections and attic.attention ops.
   pm.addPass(createAtticExpandCst());
   // L1 -> L2 on tensors.

@@ -172,6 +172,8 @@ private:
       return evaluateSliceAttention(slice);
     if (auto kernelized = dyn_cast<attic::KernelizedAttentionOp>(op))
       return evaluateKernelized(kernelized);
+    if (auto call = dyn_cast<func::CallOp>(op))
+      return evaluateCall(call);
     if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op)) {
       // Row-major data is unchanged; only the shape is new.
       auto type = cast<RankedTensorType>(op->getResult(0).getType());
@@ -235,6 +237,47 @@ private:
     }
     values[op.getResult()] = std::move(out);
     return success();
+  }
+
+  /// A call of a func.func with a body in the same module: its operations
+  /// evaluated with the arguments bound (a layer written once and called
+  /// per layer). Recursion deeper than 64 calls is an error.
+  LogicalResult evaluateCall(func::CallOp call) {
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    if (!callee || callee.isExternal())
+      return unsupported(call);
+    if (callDepth >= 64) {
+      error = "reference: calls nested deeper than 64 (recursion?)";
+      return failure();
+    }
+    for (auto [arg, operand] :
+         llvm::zip(callee.getArguments(), call.getOperands())) {
+      if (auto it = scalars.find(operand); it != scalars.end())
+        scalars[arg] = it->second;
+      else
+        values[arg] = values[operand];
+    }
+    ++callDepth;
+    for (Operation &op : callee.getBody().front()) {
+      if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+        for (auto [result, v] : llvm::zip(call.getResults(), ret.getOperands())) {
+          if (auto it = scalars.find(v); it != scalars.end())
+            scalars[result] = it->second;
+          else
+            values[result] = values[v];
+        }
+        --callDepth;
+        return success();
+      }
+      if (failed(evaluate(&op))) {
+        --callDepth;
+        return failure();
+      }
+    }
+    --callDepth;
+    error = "reference: function has no return";
+    return failure();
   }
 
   /// Kernelized attention with attic::ref::kernelized (the quadratic form
@@ -1226,7 +1269,7 @@ private:
             "tensors, attic.slice_attention, attic.kernelized_attention, "
             "attic.vip_order, attic.gather_rows, attic.tree_build, "
             "attic.tree_select, attic.vcc_compress, attic.tree_update, "
-            "attic.tree_materialize, arith.constant, tensor.empty, "
+            "attic.tree_materialize, func.call, arith.constant, tensor.empty, "
             "tensor.cast, tensor.expand_shape, tensor.collapse_shape, "
             "tensor.extract_slice, tensor.generate, tensor.concat, linalg "
             "ops on static tensors, and arith/math ops on scalars)";
@@ -1234,6 +1277,7 @@ private:
   }
 
   std::string &error;
+  int callDepth = 0;
   /// Set when a modifier region could not be evaluated (see bindModifiers).
   bool modifierFailed = false;
   llvm::DenseMap<Value, attic::RefTensor> values;

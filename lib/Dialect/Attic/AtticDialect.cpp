@@ -4,6 +4,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -19,7 +20,29 @@ using namespace attic;
 #define GET_TYPEDEF_CLASSES
 #include "AtticTypes.cpp.inc"
 
+namespace {
+/// attic ops may be inlined anywhere: they are pure functions of their
+/// operands (or, on memrefs, touch only their operands), and their regions
+/// (mask and score modifiers, tile bodies) refer to nothing outside them
+/// but captured operands. The pipelines inline private functions first
+/// (a layer written once and called per layer), which kernels need.
+struct AtticInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Operation *, bool) const final {
+    return true;
+  }
+  bool isLegalToInline(Operation *, Region *, bool,
+                       IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
 void AtticDialect::initialize() {
+  addInterfaces<AtticInlinerInterface>();
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "AtticAttrs.cpp.inc"
