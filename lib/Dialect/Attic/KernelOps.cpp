@@ -50,13 +50,14 @@ int64_t KernelizedAttentionOp::getFeatureCount() {
   int64_t dim = getQuery().getType().getDimSize(3);
   int64_t projected = getProjection()
                           ? getProjection().getType().getDimSize(0)
-                          : getFeatures().value_or(0);
+                          : (getFeaturesAttr() ? getFeaturesAttr().getInt() : 0);
   return featureCount(getFeatureMap(), dim, projected);
 }
 
 int64_t KernelizedAttentionOp::getChunkOr() {
-  if (std::optional<int64_t> chunk = getChunk())
-    return *chunk;
+  // The attributes' signed values (the accessors return them unsigned).
+  if (IntegerAttr chunk = getChunkAttr())
+    return chunk.getInt();
   return std::min<int64_t>(64, getQuery().getType().getDimSize(2));
 }
 
@@ -114,11 +115,12 @@ LogicalResult KernelizedAttentionOp::verify() {
                << stringifyFeatureMap(map)
                << "' needs `features` (the number of random features) and "
                   "`seed`, or a `projection` operand";
-      if (*getFeatures() < 1)
-        return emitOpError("features must be >= 1, got ") << *getFeatures();
-      if (*getFeatures() > (int64_t(1) << 20))
+      int64_t features = getFeaturesAttr().getInt();
+      if (features < 1)
+        return emitOpError("features must be >= 1, got ") << features;
+      if (features > (int64_t(1) << 20))
         return emitOpError("features must be at most 2^20, got ")
-               << *getFeatures();
+               << features;
       if (!getSeed())
         return emitOpError("feature map '")
                << stringifyFeatureMap(map)
@@ -183,9 +185,9 @@ LogicalResult FeatureMapOp::verify() {
     if (!getPeriod())
       return emitOpError("feature map 'cosformer' needs `period` (m, at "
                          "least the sequence length)");
-    if (*getPeriod() < input.getDimSize(2))
+    if (getPeriodAttr().getInt() < input.getDimSize(2))
       return emitOpError("period m = ")
-             << *getPeriod() << " must be at least the sequence length N = "
+             << getPeriodAttr().getInt() << " must be at least the sequence length N = "
              << input.getDimSize(2);
   } else if (getPeriod()) {
     return emitOpError("period is cosformer's m; feature map '")
@@ -258,7 +260,7 @@ LogicalResult StateScanOp::verify() {
                                      {{batch, "B", "query_features"},
                                       {tokens, "N", "query_features"}})))
     return failure();
-  int64_t chunk = getChunk();
+  int64_t chunk = getChunkAttr().getInt();
   if (chunk < 1)
     return emitOpError("chunk must be >= 1, got ") << chunk;
   if (tokens % chunk != 0)
