@@ -1,0 +1,85 @@
+// RUN: attic-opt %s --split-input-file --attic-lower-state | FileCheck %s
+
+// attic-lower-state: the kernelized-attention primitives as linalg on
+// tensors.
+
+// elu + 1 element-wise: x + 1 for x > 0, exp(x) otherwise.
+// CHECK-LABEL: func.func @elu
+// CHECK: linalg.generic
+// CHECK: arith.cmpf ogt
+// CHECK: arith.addf
+// CHECK: math.exp
+// CHECK: arith.select
+// CHECK-NOT: attic.feature_map
+func.func @elu(%x: tensor<1x2x64x16xf32>) -> tensor<1x2x64x16xf32> {
+  %phi = attic.feature_map elu_plus_one %x : tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return %phi : tensor<1x2x64x16xf32>
+}
+
+// -----
+
+// cosFormer over the doubled features: sin for f < D, cos for f >= D.
+// CHECK-LABEL: func.func @cosformer
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x64x32xf32>)
+// CHECK: arith.cmpi uge
+// CHECK: math.cos
+// CHECK: math.sin
+func.func @cosformer(%x: tensor<1x2x64x16xf32>) -> tensor<1x2x64x32xf32> {
+  %phi = attic.feature_map cosformer %x {period = 64 : i64} : tensor<1x2x64x16xf32> -> tensor<1x2x64x32xf32>
+  return %phi : tensor<1x2x64x32xf32>
+}
+
+// -----
+
+// FAVOR+ keys: one GEMM of the [B*H*N, D] rows by the transposed
+// projection, the squared norms, the exponent, its maximum per (batch,
+// head) (2 groups of 64 x 24), then exp(E - max) / sqrt(p).
+// CHECK-LABEL: func.func @favor_keys
+// CHECK: linalg.matmul {{.*}} ins(%{{.*}}, %arg1 : tensor<128x16xf32>, tensor<24x16xf32>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<128x16xf32>)
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<128x24xf32>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<2x1536xf32>)
+// CHECK: arith.maximumf
+// CHECK: math.exp
+func.func @favor_keys(%x: tensor<1x2x64x16xf32>, %w: tensor<24x16xf32>) -> tensor<1x2x64x24xf32> {
+  %phi = attic.feature_map favor_plus %x projection(%w : tensor<24x16xf32>) {keys} : tensor<1x2x64x16xf32> -> tensor<1x2x64x24xf32>
+  return %phi : tensor<1x2x64x24xf32>
+}
+
+// -----
+
+// State reduce: masked rows zeroed, phi(K)^T V over the 2 heads, the
+// normalizer reduced over N.
+// CHECK-LABEL: func.func @reduce
+// CHECK: linalg.generic {{.*}} ins(%arg0, %arg2 : tensor<1x2x64x16xf32>, tensor<1x64xi1>)
+// CHECK: arith.select
+// CHECK: linalg.batch_matmul indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}] ins(%{{.*}}, %{{.*}} : tensor<2x64x16xf32>, tensor<2x64x8xf32>) outs(%{{.*}} : tensor<2x16x8xf32>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "parallel"]} {{.*}} outs(%{{.*}} : tensor<1x2x16xf32>)
+func.func @reduce(%f: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x8xf32>, %m: tensor<1x64xi1>) -> (tensor<1x2x16x8xf32>, tensor<1x2x16xf32>) {
+  %s, %z = attic.state_reduce %f, %v mask(%m : tensor<1x64xi1>)
+      : tensor<1x2x64x16xf32>, tensor<1x2x64x8xf32> -> tensor<1x2x16x8xf32>, tensor<1x2x16xf32>
+  return %s, %z : tensor<1x2x16x8xf32>, tensor<1x2x16xf32>
+}
+
+// -----
+
+// State scan over 4 chunks of 16 for 2 heads (8 chunk rows): the chunk
+// states, their exclusive prefix sums in a loop over the 4 chunks, the
+// inter-chunk product, the 16 x 16 intra-chunk scores with the lower
+// triangle kept, accumulated into the numerator; never a 64 x 64 matrix.
+// CHECK-LABEL: func.func @scan
+// CHECK: linalg.batch_matmul {{.*}} ins(%{{.*}}, %{{.*}} : tensor<8x16x16xf32>, tensor<8x16x8xf32>) outs(%{{.*}} : tensor<8x16x8xf32>)
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK: tensor.insert_slice {{.*}} into {{.*}}[0, %{{.*}}, 0, 0] [2, 1, 16, 8] [1, 1, 1, 1] : tensor<2x16x8xf32> into tensor<2x4x16x8xf32>
+// CHECK: tensor.extract_slice
+// CHECK: linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<8x16x16xf32>, tensor<8x16x8xf32>) outs(%{{.*}} : tensor<8x16x8xf32>)
+// CHECK: linalg.batch_matmul {{.*}} outs(%{{.*}} : tensor<8x16x16xf32>)
+// CHECK: arith.cmpi ule
+// CHECK: linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<8x16x16xf32>, tensor<8x16x8xf32>) outs(%{{.*}} : tensor<8x16x8xf32>)
+// CHECK-NOT: tensor<64x64xf32>
+// CHECK: return
+func.func @scan(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x8xf32>) -> (tensor<1x2x64x8xf32>, tensor<1x2x64xf32>) {
+  %n, %d = attic.state_scan %q, %k, %v {chunk = 16 : i64}
+      : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x8xf32> -> tensor<1x2x64x8xf32>, tensor<1x2x64xf32>
+  return %n, %d : tensor<1x2x64x8xf32>, tensor<1x2x64xf32>
+}
