@@ -404,6 +404,12 @@ def AtticLinalgToBlas : Pass<"attic-linalg-to-blas", "::mlir::ModuleOp"> {
     parallel loops (BLAS brings its own threads). The declaration is added
     once per module; a different symbol of that name is an error.
 
+    A `linalg.batch_matmul` on static 3-D f32 memrefs whose maps keep the
+    batch dim first (the state products of kernelized attention: one GEMM
+    per head or per chunk) becomes an `scf.for` over the batch with one
+    such call on rank-reduced subviews per step (the batch matmul's maps
+    less the batch dim).
+
     Example: `attic-opt --attic-linalg-to-blas` rewrites
     `linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x16xf32>)
     outs(%c : memref<64x16xf32>)` into `func.call @attic_rt_sgemm(%c0,
@@ -411,7 +417,7 @@ def AtticLinalgToBlas : Pass<"attic-linalg-to-blas", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
-    "::mlir::memref::MemRefDialect"
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"
   ];
 }
 

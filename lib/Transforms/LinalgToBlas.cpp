@@ -1,8 +1,10 @@
 //===- LinalgToBlas.cpp - f32 linalg.matmul on memrefs -> sgemm --*- C++ -*-===//
 //
-// Dense GEMMs that are not attention (projections, feed-forward layers) run
-// through the runtime's `attic_rt_sgemm`, which calls OpenBLAS's
-// cblas_sgemm. Matmuls the call cannot express stay for the loop lowering.
+// Dense GEMMs that are not attention (projections, feed-forward layers, the
+// state products of kernelized attention) run through the runtime's
+// `attic_rt_sgemm`, which calls OpenBLAS's cblas_sgemm; a batch matmul
+// becomes a loop of such calls. Matmuls the call cannot express stay for
+// the loop lowering.
 //
 //===----------------------------------------------------------------------===//
 
@@ -173,12 +175,89 @@ struct MatmulToSgemm : public OpRewritePattern<linalg::MatmulOp> {
   func::FuncOp sgemm;
 };
 
+/// f32 linalg.batch_matmul on memrefs -> a loop over the batch whose body
+/// is one 2-D linalg.matmul on rank-reduced subviews (with the batch
+/// matmul's maps less the batch dim), which MatmulToSgemm then turns into a
+/// runtime sgemm call. The state products of kernelized attention (one
+/// GEMM per head or per chunk) take this path.
+struct BatchMatmulToLoop : public OpRewritePattern<linalg::BatchMatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::BatchMatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureBufferSemantics())
+      return rewriter.notifyMatchFailure(op, "not on memrefs");
+    if (op->getParentOfType<scf::ParallelOp>() ||
+        op->getParentOfType<scf::ForallOp>() ||
+        op->getParentOfType<omp::ParallelOp>())
+      return rewriter.notifyMatchFailure(op, "inside a parallel loop");
+    SmallVector<Value> operands{op.getDpsInputOperand(0)->get(),
+                                op.getDpsInputOperand(1)->get(),
+                                op.getDpsInitOperand(0)->get()};
+    for (Value v : operands) {
+      auto type = dyn_cast<MemRefType>(v.getType());
+      if (!type || type.getRank() != 3 || !type.getElementType().isF32() ||
+          !type.hasStaticShape())
+        return rewriter.notifyMatchFailure(op, "not static f32 3-D memrefs");
+    }
+    // Every map must keep the batch dim first: (b, ...) -> (b, x, y).
+    MLIRContext *ctx = op.getContext();
+    SmallVector<AffineMap> maps2d;
+    for (AffineMap map : op.getIndexingMapsArray()) {
+      if (map.getNumDims() != 4 || map.getNumResults() != 3 ||
+          map.getResult(0) != getAffineDimExpr(0, ctx))
+        return rewriter.notifyMatchFailure(op, "unsupported batch map");
+      SmallVector<AffineExpr> rest;
+      for (unsigned r = 1; r < 3; ++r) {
+        auto dim = dyn_cast<AffineDimExpr>(map.getResult(r));
+        if (!dim || dim.getPosition() == 0)
+          return rewriter.notifyMatchFailure(op, "unsupported batch map");
+        rest.push_back(getAffineDimExpr(dim.getPosition() - 1, ctx));
+      }
+      maps2d.push_back(AffineMap::get(3, 0, rest, ctx));
+    }
+    Location loc = op.getLoc();
+    int64_t batch = cast<MemRefType>(operands[2].getType()).getDimSize(0);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value upper = arith::ConstantIndexOp::create(rewriter, loc, batch);
+    auto loop = scf::ForOp::create(rewriter, loc, zero, upper, one);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(loop.getBody());
+    Value iv = loop.getInductionVar();
+    SmallVector<Value> slices;
+    for (Value v : operands) {
+      auto type = cast<MemRefType>(v.getType());
+      SmallVector<OpFoldResult> offsets{iv, rewriter.getIndexAttr(0),
+                                        rewriter.getIndexAttr(0)};
+      SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(1),
+                                      rewriter.getIndexAttr(type.getDimSize(1)),
+                                      rewriter.getIndexAttr(type.getDimSize(2))};
+      SmallVector<OpFoldResult> strides(3, rewriter.getIndexAttr(1));
+      auto reduced = memref::SubViewOp::inferRankReducedResultType(
+          {type.getDimSize(1), type.getDimSize(2)}, type, offsets, sizes,
+          strides);
+      slices.push_back(memref::SubViewOp::create(
+          rewriter, loc, cast<MemRefType>(reduced), v, offsets, sizes,
+          strides));
+    }
+    auto matmul = linalg::MatmulOp::create(
+        rewriter, loc, TypeRange{}, ValueRange{slices[0], slices[1]},
+        ValueRange{slices[2]});
+    matmul.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps2d));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct AtticLinalgToBlasPass
     : public attic::impl::AtticLinalgToBlasBase<AtticLinalgToBlasPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     bool any = false;
-    module.walk([&](linalg::MatmulOp) { any = true; });
+    module.walk([&](Operation *op) {
+      any |= isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
+    });
     if (!any)
       return;
     OpBuilder builder(module.getContext());
@@ -201,4 +280,5 @@ struct AtticLinalgToBlasPass
 void attic::populateLinalgToBlasPatterns(RewritePatternSet &patterns,
                                          func::FuncOp sgemm) {
   patterns.add<MatmulToSgemm>(patterns.getContext(), sgemm);
+  patterns.add<BatchMatmulToLoop>(patterns.getContext());
 }

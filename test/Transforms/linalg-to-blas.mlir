@@ -119,3 +119,33 @@ func.func @existing_declaration(%a: memref<4x4xf32>, %c: memref<4x4xf32>) {
   linalg.matmul ins(%a, %a : memref<4x4xf32>, memref<4x4xf32>) outs(%c : memref<4x4xf32>)
   return
 }
+
+// -----
+
+// A batch matmul (here with the first operand transposed, the state
+// phi(K)^T V of kernelized attention) becomes a loop over the batch of
+// sgemm calls on rank-reduced subviews: transA = 1, m = 16, n = 8, k = 64.
+// CHECK-LABEL: func.func @batch
+// CHECK: scf.for %[[I:.*]] = %c0 to %c4 step %c1
+// CHECK: memref.subview %arg0[%[[I]], 0, 0] [1, 64, 16] [1, 1, 1]
+// CHECK: memref.subview %arg1[%[[I]], 0, 0] [1, 64, 8] [1, 1, 1]
+// CHECK: memref.subview %arg2[%[[I]], 0, 0] [1, 16, 8] [1, 1, 1]
+// CHECK: call @attic_rt_sgemm(%c1, %c0, %c16, %c8, %c64,
+// CHECK-NOT: linalg.batch_matmul
+func.func @batch(%a: memref<4x64x16xf32>, %b: memref<4x64x8xf32>, %c: memref<4x16x8xf32>) {
+  linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, k, m)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>]
+      ins(%a, %b : memref<4x64x16xf32>, memref<4x64x8xf32>) outs(%c : memref<4x16x8xf32>)
+  return
+}
+
+// -----
+
+// Dynamic shapes and non-f32 batch matmuls stay for the loops.
+// CHECK-LABEL: func.func @batch_left_alone
+// CHECK-COUNT-2: linalg.batch_matmul
+// CHECK-NOT: attic_rt_sgemm
+func.func @batch_left_alone(%a: memref<?x8x8xf32>, %b: memref<2x8x8xf64>) {
+  linalg.batch_matmul ins(%a, %a : memref<?x8x8xf32>, memref<?x8x8xf32>) outs(%a : memref<?x8x8xf32>)
+  linalg.batch_matmul ins(%b, %b : memref<2x8x8xf64>, memref<2x8x8xf64>) outs(%b : memref<2x8x8xf64>)
+  return
+}
