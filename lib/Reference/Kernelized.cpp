@@ -30,8 +30,10 @@ void expectSize(const char *name, const std::vector<double> &v, int64_t n) {
 double gaussian(uint64_t seed, uint64_t stream, uint64_t n) {
   uint32_t out[4];
   attic_philox4x32(seed, stream, n / 2, out);
-  double a = double((uint64_t(out[1]) << 21) | (out[0] >> 11)) / 9007199254740992.0;
-  double c = double((uint64_t(out[3]) << 21) | (out[2] >> 11)) / 9007199254740992.0;
+  double a =
+      double((uint64_t(out[1]) << 21) | (out[0] >> 11)) / 9007199254740992.0;
+  double c =
+      double((uint64_t(out[3]) << 21) | (out[2] >> 11)) / 9007199254740992.0;
   double r = std::sqrt(-2.0 * std::log(1.0 - a));
   double t = 6.283185307179586 * c;
   return (n & 1) ? r * std::sin(t) : r * std::cos(t);
@@ -240,13 +242,14 @@ std::vector<double> softmaxAttention(const Options &o,
       for (int64_t i = 0; i < Nq; ++i) {
         double mx = -std::numeric_limits<double>::infinity();
         for (int64_t j = 0; j < Nk; ++j) {
-          bool visible = !(o.causal && j > i) &&
-                         (mask.empty() || mask[b * Nk + j]);
+          bool visible =
+              !(o.causal && j > i) && (mask.empty() || mask[b * Nk + j]);
           double dot = 0;
           for (int64_t d = 0; d < D; ++d)
             dot += q[((b * H + h) * Nq + i) * D + d] *
                    k[((b * H + h) * Nk + j) * D + d];
-          s[j] = visible ? dot * scale : -std::numeric_limits<double>::infinity();
+          s[j] =
+              visible ? dot * scale : -std::numeric_limits<double>::infinity();
           mx = std::max(mx, s[j]);
         }
         if (mx == -std::numeric_limits<double>::infinity())

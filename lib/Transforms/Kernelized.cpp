@@ -1,4 +1,5 @@
-//===- Kernelized.cpp - kernelized attention: L1 -> L2 -> tensors -*- C++ -*-===//
+//===- Kernelized.cpp - kernelized attention: L1 -> L2 -> tensors -*- C++
+//-*-===//
 //
 // attic.kernelized_attention (docs/kernelized.md) in two steps:
 //
@@ -113,12 +114,13 @@ FailureOr<std::vector<float>> drawRandomFeatures(uint64_t seed, int64_t p,
 // Builders
 //===----------------------------------------------------------------------===//
 
-RankedTensorType tensorOf(Value v) { return cast<RankedTensorType>(v.getType()); }
+RankedTensorType tensorOf(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
 
 Value zeros(Builder &b, ArrayRef<int64_t> shape) {
   Value empty = tensor::EmptyOp::create(b, shape, b.getF32Type());
-  return linalg::FillOp::create(b, ValueRange{cF32(b, 0.0)},
-                                ValueRange{empty})
+  return linalg::FillOp::create(b, ValueRange{cF32(b, 0.0)}, ValueRange{empty})
       .getResult(0);
 }
 
@@ -173,9 +175,8 @@ Value batchMatmul(Builder &b, Value lhs, Value rhs, bool transposeLhs,
   SmallVector<AffineMap> maps{transposeLhs ? map(dk, dm) : map(dm, dk),
                               transposeRhs ? map(dn, dk) : map(dk, dn),
                               map(dm, dn)};
-  auto op = linalg::BatchMatmulOp::create(b, TypeRange{init.getType()},
-                                          ValueRange{lhs, rhs},
-                                          ValueRange{init});
+  auto op = linalg::BatchMatmulOp::create(
+      b, TypeRange{init.getType()}, ValueRange{lhs, rhs}, ValueRange{init});
   op.setIndexingMapsAttr(b.getAffineMapArrayAttr(maps));
   return op.getResult(0);
 }
@@ -251,20 +252,20 @@ Value lowerFeatureMap(Builder &b, FeatureMapOp op) {
   case FeatureMap::EluPlusOne:
   case FeatureMap::Relu: {
     bool elu = op.getMap() == FeatureMap::EluPlusOne;
-    return generic(b, {x}, zeros(b, resultType.getShape()),
-                   {identity(b, 4), identity(b, 4)}, parallel4,
-                   [&](Builder &nb, ValueRange a) -> Value {
-                     Value zero = cF32(nb, 0.0);
-                     if (!elu)
-                       return arith::MaximumFOp::create(nb, a[0], zero);
-                     // elu(x) + 1 = x + 1 for x > 0, exp(x) otherwise.
-                     Value positiveX = arith::CmpFOp::create(
-                         nb, arith::CmpFPredicate::OGT, a[0], zero);
-                     return select(
-                         nb, positiveX,
-                         arith::AddFOp::create(nb, a[0], cF32(nb, 1.0)),
-                         math::ExpOp::create(nb, a[0]));
-                   });
+    return generic(
+        b, {x}, zeros(b, resultType.getShape()),
+        {identity(b, 4), identity(b, 4)}, parallel4,
+        [&](Builder &nb, ValueRange a) -> Value {
+          Value zero = cF32(nb, 0.0);
+          if (!elu)
+            return arith::MaximumFOp::create(nb, a[0], zero);
+          // elu(x) + 1 = x + 1 for x > 0, exp(x) otherwise.
+          Value positiveX =
+              arith::CmpFOp::create(nb, arith::CmpFPredicate::OGT, a[0], zero);
+          return select(nb, positiveX,
+                        arith::AddFOp::create(nb, a[0], cF32(nb, 1.0)),
+                        math::ExpOp::create(nb, a[0]));
+        });
   }
   case FeatureMap::Cosformer: {
     // [relu(x) sin a_t, relu(x) cos a_t], a_t = pi (t + 1) / (2 m).
@@ -273,8 +274,8 @@ Value lowerFeatureMap(Builder &b, FeatureMapOp op) {
       Value dIndex = cIndex(nb, D);
       Value second =
           arith::CmpIOp::create(nb, arith::CmpIPredicate::uge, i[3], dIndex);
-      Value c = select(nb, second, arith::SubIOp::create(nb, i[3], dIndex),
-                       i[3]);
+      Value c =
+          select(nb, second, arith::SubIOp::create(nb, i[3], dIndex), i[3]);
       Value xv = extract(nb, x, {i[0], i[1], i[2], c});
       Value relu = arith::MaximumFOp::create(nb, xv, cF32(nb, 0.0));
       Value t = arith::IndexCastOp::create(nb, nb.getI64Type(), i[2]);
@@ -308,55 +309,53 @@ Value lowerFeatureMap(Builder &b, FeatureMapOp op) {
   double c = std::pow(double(D), -0.25);
   SmallVector<IteratorType> parallel2(2, IteratorType::parallel);
   if (op.getMap() == FeatureMap::PerformerRelu) {
-    Value phi = generic(b, {projected}, zeros(b, {rows, p}),
-                        {identity(b, 2), identity(b, 2)}, parallel2,
-                        [&](Builder &nb, ValueRange a) -> Value {
-                          Value scaled =
-                              arith::MulFOp::create(nb, a[0], cF32(nb, c));
-                          Value relu = arith::MaximumFOp::create(
-                              nb, scaled, cF32(nb, 0.0));
-                          return arith::AddFOp::create(nb, relu,
-                                                       cF32(nb, 1e-3));
-                        });
+    Value phi = generic(
+        b, {projected}, zeros(b, {rows, p}), {identity(b, 2), identity(b, 2)},
+        parallel2, [&](Builder &nb, ValueRange a) -> Value {
+          Value scaled = arith::MulFOp::create(nb, a[0], cF32(nb, c));
+          Value relu = arith::MaximumFOp::create(nb, scaled, cF32(nb, 0.0));
+          return arith::AddFOp::create(nb, relu, cF32(nb, 1e-3));
+        });
     return reshape(b, phi, resultType.getShape());
   }
   // FAVOR+: E = c x.w - c^2 |x|^2 / 2; phi = exp(E - stabilizer) / sqrt(p).
-  Value squares = generic(
-      b, {flat}, zeros(b, {rows}), {identity(b, 2), project(b, 2, {0})},
-      {IteratorType::parallel, IteratorType::reduction},
-      [](Builder &nb, ValueRange a) {
-        return Value(arith::AddFOp::create(
-            nb, arith::MulFOp::create(nb, a[0], a[0]), a[1]));
-      });
-  Value exponent = generic(
-      b, {projected, squares}, zeros(b, {rows, p}),
-      {identity(b, 2), project(b, 2, {0}), identity(b, 2)}, parallel2,
-      [&](Builder &nb, ValueRange a) {
-        Value dot = arith::MulFOp::create(nb, a[0], cF32(nb, c));
-        Value half = arith::MulFOp::create(nb, a[1], cF32(nb, c * c * 0.5));
-        return Value(arith::SubFOp::create(nb, dot, half));
-      });
+  Value squares =
+      generic(b, {flat}, zeros(b, {rows}), {identity(b, 2), project(b, 2, {0})},
+              {IteratorType::parallel, IteratorType::reduction},
+              [](Builder &nb, ValueRange a) {
+                return Value(arith::AddFOp::create(
+                    nb, arith::MulFOp::create(nb, a[0], a[0]), a[1]));
+              });
+  Value exponent =
+      generic(b, {projected, squares}, zeros(b, {rows, p}),
+              {identity(b, 2), project(b, 2, {0}), identity(b, 2)}, parallel2,
+              [&](Builder &nb, ValueRange a) {
+                Value dot = arith::MulFOp::create(nb, a[0], cF32(nb, c));
+                Value half =
+                    arith::MulFOp::create(nb, a[1], cF32(nb, c * c * 0.5));
+                return Value(arith::SubFOp::create(nb, dot, half));
+              });
   // The stabilizer: the maximum of each row (queries) or of each (batch,
   // head) (keys).
   int64_t groups = op.getKeys() ? B * H : rows;
   int64_t perGroup = rows * p / groups;
   Value grouped = reshape(b, exponent, {groups, perGroup});
-  Value maxima = generic(
-      b, {grouped}, filled(b, {groups}, -INFINITY),
-      {identity(b, 2), project(b, 2, {0})},
-      {IteratorType::parallel, IteratorType::reduction},
-      [](Builder &nb, ValueRange a) {
-        return Value(arith::MaximumFOp::create(nb, a[0], a[1]));
-      });
+  Value maxima =
+      generic(b, {grouped}, filled(b, {groups}, -INFINITY),
+              {identity(b, 2), project(b, 2, {0})},
+              {IteratorType::parallel, IteratorType::reduction},
+              [](Builder &nb, ValueRange a) {
+                return Value(arith::MaximumFOp::create(nb, a[0], a[1]));
+              });
   double inverseRoot = 1.0 / std::sqrt(double(p));
-  Value phi = generic(b, {grouped, maxima}, zeros(b, {groups, perGroup}),
-                      {identity(b, 2), project(b, 2, {0}), identity(b, 2)},
-                      parallel2, [&](Builder &nb, ValueRange a) {
-                        Value e = math::ExpOp::create(
-                            nb, arith::SubFOp::create(nb, a[0], a[1]));
-                        return Value(arith::MulFOp::create(
-                            nb, e, cF32(nb, inverseRoot)));
-                      });
+  Value phi = generic(
+      b, {grouped, maxima}, zeros(b, {groups, perGroup}),
+      {identity(b, 2), project(b, 2, {0}), identity(b, 2)}, parallel2,
+      [&](Builder &nb, ValueRange a) {
+        Value e =
+            math::ExpOp::create(nb, arith::SubFOp::create(nb, a[0], a[1]));
+        return Value(arith::MulFOp::create(nb, e, cF32(nb, inverseRoot)));
+      });
   return reshape(b, phi, resultType.getShape());
 }
 
@@ -370,14 +369,14 @@ SmallVector<Value> lowerStateReduce(Builder &b, StateReduceOp op) {
                             reshape(b, op.getValue(), {B * H, N, Dv}),
                             /*transposeLhs=*/true, /*transposeRhs=*/false);
   // normalizer[b,h,f] = sum_j features[b,h,j,f]
-  Value normalizer = generic(
-      b, {features}, zeros(b, {B, H, F}),
-      {identity(b, 4), project(b, 4, {0, 1, 3})},
-      {IteratorType::parallel, IteratorType::parallel,
-       IteratorType::reduction, IteratorType::parallel},
-      [](Builder &nb, ValueRange a) {
-        return Value(arith::AddFOp::create(nb, a[0], a[1]));
-      });
+  Value normalizer =
+      generic(b, {features}, zeros(b, {B, H, F}),
+              {identity(b, 4), project(b, 4, {0, 1, 3})},
+              {IteratorType::parallel, IteratorType::parallel,
+               IteratorType::reduction, IteratorType::parallel},
+              [](Builder &nb, ValueRange a) {
+                return Value(arith::AddFOp::create(nb, a[0], a[1]));
+              });
   return {reshape(b, state, {B, H, F, Dv}), normalizer};
 }
 
@@ -397,8 +396,7 @@ SmallVector<Value> lowerStateScan(Builder &b, StateScanOp op) {
   Value chunkStates = batchMatmul(b, k, v, /*transposeLhs=*/true, false);
   Value chunkSums = generic(
       b, {k}, zeros(b, {all, F}), {identity(b, 3), project(b, 3, {0, 2})},
-      {IteratorType::parallel, IteratorType::reduction,
-       IteratorType::parallel},
+      {IteratorType::parallel, IteratorType::reduction, IteratorType::parallel},
       [](Builder &nb, ValueRange a) {
         return Value(arith::AddFOp::create(nb, a[0], a[1]));
       });
@@ -432,22 +430,21 @@ SmallVector<Value> lowerStateScan(Builder &b, StateScanOp op) {
           if (insertIt)
             return tensor::InsertSliceOp::create(nb, source, into, offsets,
                                                  sizes, strides);
-          return tensor::ExtractSliceOp::create(nb, sliceType, source,
-                                                offsets, sizes, strides);
+          return tensor::ExtractSliceOp::create(nb, sliceType, source, offsets,
+                                                sizes, strides);
         };
         Value outStates = slice(acc[0], acc[2], {F, Dv}, true);
         Value outSums = slice(acc[1], acc[3], {F}, true);
         auto add = [&](Value x, Value y) {
           unsigned rank = tensorOf(x).getRank();
-          return generic(nb, {y}, x, {identity(nb, rank), identity(nb, rank)},
-                         SmallVector<IteratorType>(rank,
-                                                   IteratorType::parallel),
-                         [](Builder &bb, ValueRange a) {
-                           return Value(arith::AddFOp::create(bb, a[0], a[1]));
-                         });
+          return generic(
+              nb, {y}, x, {identity(nb, rank), identity(nb, rank)},
+              SmallVector<IteratorType>(rank, IteratorType::parallel),
+              [](Builder &bb, ValueRange a) {
+                return Value(arith::AddFOp::create(bb, a[0], a[1]));
+              });
         };
-        Value nextState =
-            add(acc[0], slice(states4, Value(), {F, Dv}, false));
+        Value nextState = add(acc[0], slice(states4, Value(), {F, Dv}, false));
         Value nextSum = add(acc[1], slice(sums3, Value(), {F}, false));
         return {nextState, nextSum, outStates, outSums};
       });
@@ -459,8 +456,7 @@ SmallVector<Value> lowerStateScan(Builder &b, StateScanOp op) {
   Value denominator = generic(
       b, {q, beforeSums}, zeros(b, {all, C}),
       {project(b, 3, {0, 1, 2}), project(b, 3, {0, 2}), project(b, 3, {0, 1})},
-      {IteratorType::parallel, IteratorType::parallel,
-       IteratorType::reduction},
+      {IteratorType::parallel, IteratorType::parallel, IteratorType::reduction},
       [](Builder &nb, ValueRange a) {
         return Value(arith::AddFOp::create(
             nb, arith::MulFOp::create(nb, a[0], a[1]), a[2]));
@@ -480,8 +476,7 @@ SmallVector<Value> lowerStateScan(Builder &b, StateScanOp op) {
   numerator = batchMatmul(b, lower, v, false, false, numerator);
   denominator = generic(
       b, {lower}, denominator, {identity(b, 3), project(b, 3, {0, 1})},
-      {IteratorType::parallel, IteratorType::parallel,
-       IteratorType::reduction},
+      {IteratorType::parallel, IteratorType::parallel, IteratorType::reduction},
       [](Builder &nb, ValueRange a) {
         return Value(arith::AddFOp::create(nb, a[0], a[1]));
       });
@@ -550,19 +545,19 @@ LogicalResult attic::decomposeKernelized(RewriterBase &rewriter,
   } else {
     auto reduce = StateReduceOp::create(
         b, RankedTensorType::get({B, H, F, Dv}, b.getF32Type()),
-        RankedTensorType::get({B, H, F}, b.getF32Type()), phik,
-        op.getValue(), op.getMask());
-    numerator = reshape(
-        b,
-        batchMatmul(b, reshape(b, phiq, {B * H, Nq, F}),
-                    reshape(b, reduce.getState(), {B * H, F, Dv}), false,
-                    false),
-        {B, H, Nq, Dv});
+        RankedTensorType::get({B, H, F}, b.getF32Type()), phik, op.getValue(),
+        op.getMask());
+    numerator =
+        reshape(b,
+                batchMatmul(b, reshape(b, phiq, {B * H, Nq, F}),
+                            reshape(b, reduce.getState(), {B * H, F, Dv}),
+                            false, false),
+                {B, H, Nq, Dv});
     denominator = generic(
         b, {phiq, reduce.getNormalizer()}, zeros(b, {B, H, Nq}),
         {identity(b, 4), project(b, 4, {0, 1, 3}), project(b, 4, {0, 1, 2})},
-        {IteratorType::parallel, IteratorType::parallel,
-         IteratorType::parallel, IteratorType::reduction},
+        {IteratorType::parallel, IteratorType::parallel, IteratorType::parallel,
+         IteratorType::reduction},
         [](attic::detail::Builder &nb, ValueRange a) {
           return Value(arith::AddFOp::create(
               nb, arith::MulFOp::create(nb, a[0], a[1]), a[2]));
@@ -573,34 +568,34 @@ LogicalResult attic::decomposeKernelized(RewriterBase &rewriter,
   SmallVector<IteratorType> parallel4(4, IteratorType::parallel);
   Value result;
   if (op.getNormalize() == KernelNorm::Linear) {
-    result = generic(
-        b, {numerator, denominator}, zeros(b, {B, H, Nq, Dv}),
-        {identity(b, 4), project(b, 4, {0, 1, 2}), identity(b, 4)},
-        parallel4, [&](attic::detail::Builder &nb, ValueRange a) {
-          Value clamped = arith::MaximumFOp::create(nb, a[1], cF32(nb, eps));
-          return Value(arith::DivFOp::create(nb, a[0], clamped));
-        });
+    result = generic(b, {numerator, denominator}, zeros(b, {B, H, Nq, Dv}),
+                     {identity(b, 4), project(b, 4, {0, 1, 2}), identity(b, 4)},
+                     parallel4, [&](attic::detail::Builder &nb, ValueRange a) {
+                       Value clamped =
+                           arith::MaximumFOp::create(nb, a[1], cF32(nb, eps));
+                       return Value(arith::DivFOp::create(nb, a[0], clamped));
+                     });
   } else {
     // RMSNorm: o / (sqrt(mean_e o^2) + eps), no learned scale.
-    Value squares = generic(
-        b, {numerator}, zeros(b, {B, H, Nq}),
-        {identity(b, 4), project(b, 4, {0, 1, 2})},
-        {IteratorType::parallel, IteratorType::parallel,
-         IteratorType::parallel, IteratorType::reduction},
-        [](attic::detail::Builder &nb, ValueRange a) {
-          return Value(arith::AddFOp::create(
-              nb, arith::MulFOp::create(nb, a[0], a[0]), a[1]));
-        });
-    result = generic(
-        b, {numerator, squares}, zeros(b, {B, H, Nq, Dv}),
-        {identity(b, 4), project(b, 4, {0, 1, 2}), identity(b, 4)},
-        parallel4, [&](attic::detail::Builder &nb, ValueRange a) {
-          Value mean =
-              arith::MulFOp::create(nb, a[1], cF32(nb, 1.0 / double(Dv)));
-          Value rms = math::SqrtOp::create(nb, mean);
-          Value denom = arith::AddFOp::create(nb, rms, cF32(nb, eps));
-          return Value(arith::DivFOp::create(nb, a[0], denom));
-        });
+    Value squares =
+        generic(b, {numerator}, zeros(b, {B, H, Nq}),
+                {identity(b, 4), project(b, 4, {0, 1, 2})},
+                {IteratorType::parallel, IteratorType::parallel,
+                 IteratorType::parallel, IteratorType::reduction},
+                [](attic::detail::Builder &nb, ValueRange a) {
+                  return Value(arith::AddFOp::create(
+                      nb, arith::MulFOp::create(nb, a[0], a[0]), a[1]));
+                });
+    result = generic(b, {numerator, squares}, zeros(b, {B, H, Nq, Dv}),
+                     {identity(b, 4), project(b, 4, {0, 1, 2}), identity(b, 4)},
+                     parallel4, [&](attic::detail::Builder &nb, ValueRange a) {
+                       Value mean = arith::MulFOp::create(
+                           nb, a[1], cF32(nb, 1.0 / double(Dv)));
+                       Value rms = math::SqrtOp::create(nb, mean);
+                       Value denom =
+                           arith::AddFOp::create(nb, rms, cF32(nb, eps));
+                       return Value(arith::DivFOp::create(nb, a[0], denom));
+                     });
   }
   rewriter.replaceOp(op, result);
   return success();

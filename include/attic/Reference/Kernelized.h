@@ -1,4 +1,5 @@
-//===- Kernelized.h - reference semantics of kernelized attention -*- C++ -*-===//
+//===- Kernelized.h - reference semantics of kernelized attention -*- C++
+//-*-===//
 //
 // attic.kernelized_attention (docs/kernelized.md; ../shared/papers/xformer.md
 // section 3.3, A6-A8, A12) computed the plain way in double precision, with
@@ -36,12 +37,10 @@ struct Options {
 };
 
 /// Throws std::invalid_argument naming the argument when a size is wrong.
-std::vector<double> attention(const Options &options,
-                              const std::vector<double> &query,
-                              const std::vector<double> &key,
-                              const std::vector<double> &value,
-                              const std::vector<bool> &mask,
-                              const std::vector<double> &projection);
+std::vector<double>
+attention(const Options &options, const std::vector<double> &query,
+          const std::vector<double> &key, const std::vector<double> &value,
+          const std::vector<bool> &mask, const std::vector<double> &projection);
 
 /// FAVOR+'s positive orthogonal random features [p, dim] for `seed`
 /// (docs/kernelized.md, "Random features"), in double.

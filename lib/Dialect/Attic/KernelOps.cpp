@@ -48,9 +48,9 @@ int64_t featureCount(FeatureMap map, int64_t dim, int64_t projected) {
 
 int64_t KernelizedAttentionOp::getFeatureCount() {
   int64_t dim = getQuery().getType().getDimSize(3);
-  int64_t projected = getProjection()
-                          ? getProjection().getType().getDimSize(0)
-                          : (getFeaturesAttr() ? getFeaturesAttr().getInt() : 0);
+  int64_t projected =
+      getProjection() ? getProjection().getType().getDimSize(0)
+                      : (getFeaturesAttr() ? getFeaturesAttr().getInt() : 0);
   return featureCount(getFeatureMap(), dim, projected);
 }
 
@@ -119,8 +119,7 @@ LogicalResult KernelizedAttentionOp::verify() {
       if (features < 1)
         return emitOpError("features must be >= 1, got ") << features;
       if (features > (int64_t(1) << 20))
-        return emitOpError("features must be at most 2^20, got ")
-               << features;
+        return emitOpError("features must be at most 2^20, got ") << features;
       if (!getSeed())
         return emitOpError("feature map '")
                << stringifyFeatureMap(map)
@@ -144,8 +143,8 @@ LogicalResult KernelizedAttentionOp::verify() {
       return emitOpError("chunk must be >= 1, got ") << chunk;
     if (queries % chunk != 0)
       return emitOpError("chunk = ")
-             << chunk << " does not divide the sequence length N = "
-             << queries << " (choose a divisor of N, or pad the sequence "
+             << chunk << " does not divide the sequence length N = " << queries
+             << " (choose a divisor of N, or pad the sequence "
              << "and mask the padding)";
   } else if (getChunk()) {
     return emitOpError("chunk is the causal form's chunk length; it needs "
@@ -187,7 +186,8 @@ LogicalResult FeatureMapOp::verify() {
                          "least the sequence length)");
     if (getPeriodAttr().getInt() < input.getDimSize(2))
       return emitOpError("period m = ")
-             << getPeriodAttr().getInt() << " must be at least the sequence length N = "
+             << getPeriodAttr().getInt()
+             << " must be at least the sequence length N = "
              << input.getDimSize(2);
   } else if (getPeriod()) {
     return emitOpError("period is cosformer's m; feature map '")

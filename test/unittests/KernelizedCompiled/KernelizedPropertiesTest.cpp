@@ -34,8 +34,7 @@ using attic::testing::Tensor;
 namespace kz = attic::ref::kernelized;
 
 struct Config {
-  int64_t batch = 1, heads = 2, queries = 64, keys = 64, dim = 16,
-          valueDim = 8;
+  int64_t batch = 1, heads = 2, queries = 64, keys = 64, dim = 16, valueDim = 8;
   std::string map = "elu_plus_one";
   bool rmsnorm = false, causal = false, masked = false, given = false;
   int64_t chunk = 0, features = 0, seed = 0;
@@ -194,8 +193,7 @@ double relativeError(const std::vector<double> &a,
   return err / scale;
 }
 
-std::vector<double> run(Compiled &compiled, const Config &c,
-                        const Inputs &in) {
+std::vector<double> run(Compiled &compiled, const Config &c, const Inputs &in) {
   std::vector<Tensor> out = compiled.run(in.list(c));
   if (out.size() != 1)
     return {};
