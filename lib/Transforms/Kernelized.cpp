@@ -118,17 +118,15 @@ RankedTensorType tensorOf(Value v) {
   return cast<RankedTensorType>(v.getType());
 }
 
-Value zeros(Builder &b, ArrayRef<int64_t> shape) {
-  Value empty = tensor::EmptyOp::create(b, shape, b.getF32Type());
-  return linalg::FillOp::create(b, ValueRange{cF32(b, 0.0)}, ValueRange{empty})
-      .getResult(0);
-}
-
 Value filled(Builder &b, ArrayRef<int64_t> shape, double value) {
   Value empty = tensor::EmptyOp::create(b, shape, b.getF32Type());
   return linalg::FillOp::create(b, ValueRange{cF32(b, value)},
                                 ValueRange{empty})
       .getResult(0);
+}
+
+Value zeros(Builder &b, ArrayRef<int64_t> shape) {
+  return filled(b, shape, 0.0);
 }
 
 /// `value` reshaped to `shape` (same element count, row-major): a
@@ -204,23 +202,6 @@ AffineMap project(Builder &b, unsigned rank, ArrayRef<unsigned> keep) {
   for (unsigned d : keep)
     exprs.push_back(b.getAffineDimExpr(d));
   return AffineMap::get(rank, 0, exprs, b.getContext());
-}
-
-/// out[..., i] = sum over the last dim of `x` [..., j] (masked sum when
-/// `combine` multiplies), as a reduction: keeps all dims but the last.
-Value sumLastDim(Builder &b, Value x) {
-  RankedTensorType type = tensorOf(x);
-  unsigned rank = type.getRank();
-  SmallVector<unsigned> keep;
-  for (unsigned d = 0; d + 1 < rank; ++d)
-    keep.push_back(d);
-  SmallVector<IteratorType> iterators(rank - 1, IteratorType::parallel);
-  iterators.push_back(IteratorType::reduction);
-  return generic(b, {x}, zeros(b, type.getShape().drop_back()),
-                 {identity(b, rank), project(b, rank, keep)}, iterators,
-                 [](Builder &nb, ValueRange a) {
-                   return Value(arith::AddFOp::create(nb, a[0], a[1]));
-                 });
 }
 
 /// features [B,H,N,F] with the rows of masked keys (mask[b, j] false) set

@@ -1,4 +1,5 @@
-//===- LinalgToBlas.cpp - f32 linalg.matmul on memrefs -> sgemm --*- C++ -*-===//
+//===- LinalgToBlas.cpp - f32 linalg.matmul on memrefs -> sgemm --*- C++
+//-*-===//
 //
 // Dense GEMMs that are not attention (projections, feed-forward layers, the
 // state products of kernelized attention) run through the runtime's
@@ -10,8 +11,8 @@
 
 #include "attic/Transforms/Passes.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
@@ -60,14 +61,21 @@ bool isF32Matrix(Value value) {
   return type && type.getRank() == 2 && type.getElementType().isF32();
 }
 
+/// The runtime call uses OpenBLAS's own threads; from inside parallel
+/// loops it would oversubscribe the cores.
+bool insideParallelLoop(Operation *op) {
+  return op->getParentOfType<scf::ParallelOp>() ||
+         op->getParentOfType<scf::ForallOp>() ||
+         op->getParentOfType<omp::ParallelOp>();
+}
+
 /// The declaration of the runtime function, created once per module:
 ///   attic_rt_sgemm(transA, transB, m, n, k,
 ///                  a, aOffset, lda, b, bOffset, ldb, c, cOffset, ldc)
 /// with every argument an index (a, b, c: aligned base addresses; offsets in
 /// elements). It computes C += op(A) op(B) (see lib/Execution/Blas.cpp).
-FailureOr<func::FuncOp> getOrCreateSgemmDecl(ModuleOp module,
-                                              OpBuilder &builder,
-                                              bool &created) {
+FailureOr<func::FuncOp>
+getOrCreateSgemmDecl(ModuleOp module, OpBuilder &builder, bool &created) {
   SmallVector<Type> argTypes(14, builder.getIndexType());
   FunctionType type = builder.getFunctionType(argTypes, {});
   created = false;
@@ -81,8 +89,7 @@ FailureOr<func::FuncOp> getOrCreateSgemmDecl(ModuleOp module,
   }
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(module.getBody());
-  auto decl =
-      func::FuncOp::create(builder, module.getLoc(), kSgemmName, type);
+  auto decl = func::FuncOp::create(builder, module.getLoc(), kSgemmName, type);
   decl.setPrivate();
   created = true;
   return decl;
@@ -96,11 +103,7 @@ struct MatmulToSgemm : public OpRewritePattern<linalg::MatmulOp> {
                                 PatternRewriter &rewriter) const override {
     if (!op.hasPureBufferSemantics())
       return rewriter.notifyMatchFailure(op, "not on memrefs");
-    // The runtime call uses OpenBLAS's own threads; from inside parallel
-    // loops it would oversubscribe the cores.
-    if (op->getParentOfType<scf::ParallelOp>() ||
-        op->getParentOfType<scf::ForallOp>() ||
-        op->getParentOfType<omp::ParallelOp>())
+    if (insideParallelLoop(op))
       return rewriter.notifyMatchFailure(op, "inside a parallel loop");
     Value a = op.getDpsInputOperand(0)->get();
     Value b = op.getDpsInputOperand(1)->get();
@@ -147,7 +150,8 @@ struct MatmulToSgemm : public OpRewritePattern<linalg::MatmulOp> {
 
     Location loc = op.getLoc();
     auto metadata = [&](Value matrix, const OperandLayout &layout) {
-      auto meta = memref::ExtractStridedMetadataOp::create(rewriter, loc, matrix);
+      auto meta =
+          memref::ExtractStridedMetadataOp::create(rewriter, loc, matrix);
       Value base = memref::ExtractAlignedPointerAsIndexOp::create(
           rewriter, loc, meta.getBaseBuffer());
       return std::make_tuple(base, meta.getOffset(),
@@ -187,9 +191,7 @@ struct BatchMatmulToLoop : public OpRewritePattern<linalg::BatchMatmulOp> {
                                 PatternRewriter &rewriter) const override {
     if (!op.hasPureBufferSemantics())
       return rewriter.notifyMatchFailure(op, "not on memrefs");
-    if (op->getParentOfType<scf::ParallelOp>() ||
-        op->getParentOfType<scf::ForallOp>() ||
-        op->getParentOfType<omp::ParallelOp>())
+    if (insideParallelLoop(op))
       return rewriter.notifyMatchFailure(op, "inside a parallel loop");
     SmallVector<Value> operands{op.getDpsInputOperand(0)->get(),
                                 op.getDpsInputOperand(1)->get(),
@@ -230,20 +232,20 @@ struct BatchMatmulToLoop : public OpRewritePattern<linalg::BatchMatmulOp> {
       auto type = cast<MemRefType>(v.getType());
       SmallVector<OpFoldResult> offsets{iv, rewriter.getIndexAttr(0),
                                         rewriter.getIndexAttr(0)};
-      SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(1),
-                                      rewriter.getIndexAttr(type.getDimSize(1)),
-                                      rewriter.getIndexAttr(type.getDimSize(2))};
+      SmallVector<OpFoldResult> sizes{
+          rewriter.getIndexAttr(1), rewriter.getIndexAttr(type.getDimSize(1)),
+          rewriter.getIndexAttr(type.getDimSize(2))};
       SmallVector<OpFoldResult> strides(3, rewriter.getIndexAttr(1));
       auto reduced = memref::SubViewOp::inferRankReducedResultType(
           {type.getDimSize(1), type.getDimSize(2)}, type, offsets, sizes,
           strides);
-      slices.push_back(memref::SubViewOp::create(
-          rewriter, loc, cast<MemRefType>(reduced), v, offsets, sizes,
-          strides));
+      slices.push_back(memref::SubViewOp::create(rewriter, loc,
+                                                 cast<MemRefType>(reduced), v,
+                                                 offsets, sizes, strides));
     }
-    auto matmul = linalg::MatmulOp::create(
-        rewriter, loc, TypeRange{}, ValueRange{slices[0], slices[1]},
-        ValueRange{slices[2]});
+    auto matmul = linalg::MatmulOp::create(rewriter, loc, TypeRange{},
+                                           ValueRange{slices[0], slices[1]},
+                                           ValueRange{slices[2]});
     matmul.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps2d));
     rewriter.eraseOp(op);
     return success();

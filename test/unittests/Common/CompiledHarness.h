@@ -23,6 +23,8 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <random>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -142,6 +144,36 @@ public:
   std::unique_ptr<attic::SimulatedCudaExecutable> exe;
   std::string error;
 };
+
+/// "tensor<2x3xf32>" for dims {2, 3} and elem "f32" (MLIR sources built in
+/// tests).
+inline std::string tensorType(std::initializer_list<int64_t> dims,
+                              const char *elem) {
+  std::ostringstream os;
+  os << "tensor<";
+  for (int64_t d : dims)
+    os << d << "x";
+  os << elem << ">";
+  return os.str();
+}
+
+/// An f32 tensor of `dims` with values uniform in [-scale, scale).
+inline Tensor uniformTensor(std::mt19937 &rng, std::vector<int64_t> dims,
+                            double scale) {
+  Tensor t(ATTIC_F32, dims);
+  std::uniform_real_distribution<double> dist(-scale, scale);
+  for (int64_t i = 0; i < t.numel(); ++i)
+    t.set(i, dist(rng));
+  return t;
+}
+
+/// The elements of `t` as doubles, in order.
+inline std::vector<double> tensorValues(const Tensor &t) {
+  std::vector<double> v(t.numel());
+  for (int64_t i = 0; i < t.numel(); ++i)
+    v[i] = t[i];
+  return v;
+}
 
 } // namespace attic::testing
 

@@ -37,6 +37,10 @@ namespace {
 using attic::testing::Compiled;
 using attic::testing::Tensor;
 
+using attic::testing::tensorType;
+using attic::testing::tensorValues;
+using attic::testing::uniformTensor;
+
 struct Config {
   int64_t batch = 1, tokens = 32, dim = 16, slice = 4, extension = 3, heads = 2;
   bool causal = false, masked = false;
@@ -46,22 +50,13 @@ struct Config {
   }
 };
 
-std::string shape(std::initializer_list<int64_t> dims, const char *elem) {
-  std::ostringstream os;
-  os << "tensor<";
-  for (int64_t d : dims)
-    os << d << "x";
-  os << elem << ">";
-  return os.str();
-}
-
 /// @cst(x, wq, wk, wv, pos_local, pos_global[, mask]) -> [B,N,D].
 std::string source(const Config &c) {
-  std::string x = shape({c.batch, c.tokens, c.dim}, "f32");
-  std::string w = shape({c.dim, c.dim}, "f32");
-  std::string pl = shape({c.window(), c.dim}, "f32");
-  std::string pg = shape({c.tokens / c.slice, c.dim}, "f32");
-  std::string m = shape({c.batch, c.tokens}, "i1");
+  std::string x = tensorType({c.batch, c.tokens, c.dim}, "f32");
+  std::string w = tensorType({c.dim, c.dim}, "f32");
+  std::string pl = tensorType({c.window(), c.dim}, "f32");
+  std::string pg = tensorType({c.tokens / c.slice, c.dim}, "f32");
+  std::string m = tensorType({c.batch, c.tokens}, "i1");
   std::ostringstream os;
   os << "func.func @cst(%x: " << x << ", %wq: " << w << ", %wk: " << w
      << ", %wv: " << w << ", %pl: " << pl << ", %pg: " << pg;
@@ -88,36 +83,21 @@ struct Inputs {
   }
 };
 
-Tensor uniform(std::mt19937 &rng, std::vector<int64_t> dims, double scale) {
-  Tensor t(ATTIC_F32, dims);
-  std::uniform_real_distribution<double> dist(-scale, scale);
-  for (int64_t i = 0; i < t.numel(); ++i)
-    t.set(i, dist(rng));
-  return t;
-}
-
 Inputs randomInputs(const Config &c, uint64_t seed, double keep = 0.75) {
   std::mt19937 rng(seed);
   Inputs in;
-  in.x = uniform(rng, {c.batch, c.tokens, c.dim}, 1.0);
+  in.x = uniformTensor(rng, {c.batch, c.tokens, c.dim}, 1.0);
   double w = 1.0 / std::sqrt(static_cast<double>(c.dim));
-  in.wq = uniform(rng, {c.dim, c.dim}, 2 * w);
-  in.wk = uniform(rng, {c.dim, c.dim}, 2 * w);
-  in.wv = uniform(rng, {c.dim, c.dim}, 2 * w);
-  in.pl = uniform(rng, {c.window(), c.dim}, 0.5);
-  in.pg = uniform(rng, {c.tokens / c.slice, c.dim}, 0.5);
+  in.wq = uniformTensor(rng, {c.dim, c.dim}, 2 * w);
+  in.wk = uniformTensor(rng, {c.dim, c.dim}, 2 * w);
+  in.wv = uniformTensor(rng, {c.dim, c.dim}, 2 * w);
+  in.pl = uniformTensor(rng, {c.window(), c.dim}, 0.5);
+  in.pg = uniformTensor(rng, {c.tokens / c.slice, c.dim}, 0.5);
   in.mask = Tensor(ATTIC_I1, {c.batch, c.tokens});
   std::bernoulli_distribution real(keep);
   for (int64_t i = 0; i < in.mask.numel(); ++i)
     in.mask.set(i, real(rng) ? 1.0 : 0.0);
   return in;
-}
-
-std::vector<double> values(const Tensor &t) {
-  std::vector<double> v(t.numel());
-  for (int64_t i = 0; i < t.numel(); ++i)
-    v[i] = t[i];
-  return v;
 }
 
 std::vector<double> reference(const Config &c, const Inputs &in) {
@@ -131,11 +111,11 @@ std::vector<double> reference(const Config &c, const Inputs &in) {
   o.causal = c.causal;
   std::vector<bool> mask;
   if (c.masked)
-    for (double v : values(in.mask))
+    for (double v : tensorValues(in.mask))
       mask.push_back(v != 0.0);
-  return attic::ref::cst::sliceAttention(o, values(in.x), values(in.wq),
-                                         values(in.wk), values(in.wv),
-                                         values(in.pl), values(in.pg), mask);
+  return attic::ref::cst::sliceAttention(
+      o, tensorValues(in.x), tensorValues(in.wq), tensorValues(in.wk),
+      tensorValues(in.wv), tensorValues(in.pl), tensorValues(in.pg), mask);
 }
 
 /// max |a - b| / max(1, max |b|)
@@ -155,7 +135,7 @@ std::vector<double> run(Compiled &compiled, const Config &c, const Inputs &in) {
   std::vector<Tensor> out = compiled.run(in.list(c));
   if (out.size() != 1)
     return {};
-  return values(out[0]);
+  return tensorValues(out[0]);
 }
 
 TEST(CstCompiled, MatchesReference) {
@@ -202,10 +182,10 @@ std::vector<double> projectHeads(const Config &c, const std::vector<double> &x,
 /// Full (or causal) multi-head attention of x with pos on queries and keys,
 /// by attic::ref::attention; [B,N,D] with the heads merged.
 std::vector<double> fullAttention(const Config &c, const Inputs &in) {
-  std::vector<double> x = values(in.x), pos = values(in.pl);
-  std::vector<double> q = projectHeads(c, x, &pos, values(in.wq));
-  std::vector<double> k = projectHeads(c, x, &pos, values(in.wk));
-  std::vector<double> v = projectHeads(c, x, nullptr, values(in.wv));
+  std::vector<double> x = tensorValues(in.x), pos = tensorValues(in.pl);
+  std::vector<double> q = projectHeads(c, x, &pos, tensorValues(in.wq));
+  std::vector<double> k = projectHeads(c, x, &pos, tensorValues(in.wk));
+  std::vector<double> v = projectHeads(c, x, nullptr, tensorValues(in.wv));
   int64_t d = c.dim / c.heads;
   attic::ref::AttentionShape s{c.batch, c.heads, c.tokens, c.tokens, d, d};
   attic::ref::AttentionOptions o;
@@ -234,7 +214,7 @@ TEST(CstCompiled, OneSliceWithoutExtensionIsFullAttentionPlusItsMean) {
   std::vector<double> local = fullAttention(c, in);
   // One summary: the global softmax is over one key, so the global term is
   // mean_i(Y_l) Wv for every token.
-  std::vector<double> mean(c.dim, 0.0), wv = values(in.wv);
+  std::vector<double> mean(c.dim, 0.0), wv = tensorValues(in.wv);
   for (int64_t i = 0; i < c.tokens; ++i)
     for (int64_t e = 0; e < c.dim; ++e)
       mean[e] += local[i * c.dim + e] / c.tokens;

@@ -31,6 +31,10 @@ namespace {
 
 using attic::testing::Compiled;
 using attic::testing::Tensor;
+
+using attic::testing::tensorType;
+using attic::testing::tensorValues;
+using attic::testing::uniformTensor;
 namespace kz = attic::ref::kernelized;
 
 struct Config {
@@ -40,23 +44,14 @@ struct Config {
   int64_t chunk = 0, features = 0, seed = 0;
 };
 
-std::string shape(std::initializer_list<int64_t> dims, const char *elem) {
-  std::ostringstream os;
-  os << "tensor<";
-  for (int64_t d : dims)
-    os << d << "x";
-  os << elem << ">";
-  return os.str();
-}
-
 /// @k(q, k, v[, mask][, projection]) -> [B,H,Nq,Dv].
 std::string source(const Config &c) {
-  std::string q = shape({c.batch, c.heads, c.queries, c.dim}, "f32");
-  std::string k = shape({c.batch, c.heads, c.keys, c.dim}, "f32");
-  std::string v = shape({c.batch, c.heads, c.keys, c.valueDim}, "f32");
-  std::string o = shape({c.batch, c.heads, c.queries, c.valueDim}, "f32");
-  std::string m = shape({c.batch, c.keys}, "i1");
-  std::string w = shape({c.features, c.dim}, "f32");
+  std::string q = tensorType({c.batch, c.heads, c.queries, c.dim}, "f32");
+  std::string k = tensorType({c.batch, c.heads, c.keys, c.dim}, "f32");
+  std::string v = tensorType({c.batch, c.heads, c.keys, c.valueDim}, "f32");
+  std::string o = tensorType({c.batch, c.heads, c.queries, c.valueDim}, "f32");
+  std::string m = tensorType({c.batch, c.keys}, "i1");
+  std::string w = tensorType({c.features, c.dim}, "f32");
   std::ostringstream os;
   os << "func.func @k(%q: " << q << ", %k: " << k << ", %v: " << v;
   if (c.masked)
@@ -103,21 +98,6 @@ struct Inputs {
   }
 };
 
-Tensor uniform(std::mt19937 &rng, std::vector<int64_t> dims, double scale) {
-  Tensor t(ATTIC_F32, dims);
-  std::uniform_real_distribution<double> dist(-scale, scale);
-  for (int64_t i = 0; i < t.numel(); ++i)
-    t.set(i, dist(rng));
-  return t;
-}
-
-std::vector<double> values(const Tensor &t) {
-  std::vector<double> v(t.numel());
-  for (int64_t i = 0; i < t.numel(); ++i)
-    v[i] = t[i];
-  return v;
-}
-
 Tensor fromValues(const std::vector<double> &v, std::vector<int64_t> dims) {
   Tensor t(ATTIC_F32, dims);
   for (int64_t i = 0; i < t.numel(); ++i)
@@ -129,15 +109,15 @@ Inputs randomInputs(const Config &c, uint64_t seed, double scale = 1.0,
                     double keep = 0.75) {
   std::mt19937 rng(seed);
   Inputs in;
-  in.q = uniform(rng, {c.batch, c.heads, c.queries, c.dim}, scale);
-  in.k = uniform(rng, {c.batch, c.heads, c.keys, c.dim}, scale);
-  in.v = uniform(rng, {c.batch, c.heads, c.keys, c.valueDim}, 1.0);
+  in.q = uniformTensor(rng, {c.batch, c.heads, c.queries, c.dim}, scale);
+  in.k = uniformTensor(rng, {c.batch, c.heads, c.keys, c.dim}, scale);
+  in.v = uniformTensor(rng, {c.batch, c.heads, c.keys, c.valueDim}, 1.0);
   in.mask = Tensor(ATTIC_I1, {c.batch, c.keys});
   std::bernoulli_distribution real(keep);
   for (int64_t i = 0; i < in.mask.numel(); ++i)
     in.mask.set(i, real(rng) ? 1.0 : 0.0);
   if (c.given)
-    in.w = uniform(rng, {c.features, c.dim}, 1.0);
+    in.w = uniformTensor(rng, {c.features, c.dim}, 1.0);
   return in;
 }
 
@@ -169,13 +149,13 @@ kz::Options options(const Config &c) {
 std::vector<double> reference(const Config &c, const Inputs &in) {
   std::vector<bool> mask;
   if (c.masked)
-    for (double v : values(in.mask))
+    for (double v : tensorValues(in.mask))
       mask.push_back(v != 0.0);
   std::vector<double> w;
   if (c.given)
-    w = values(in.w);
-  return kz::attention(options(c), values(in.q), values(in.k), values(in.v),
-                       mask, w);
+    w = tensorValues(in.w);
+  return kz::attention(options(c), tensorValues(in.q), tensorValues(in.k),
+                       tensorValues(in.v), mask, w);
 }
 
 /// max |a - b| / max(1e-3, max |b|), infinite when a has a non-finite value.
@@ -197,7 +177,7 @@ std::vector<double> run(Compiled &compiled, const Config &c, const Inputs &in) {
   std::vector<Tensor> out = compiled.run(in.list(c));
   if (out.size() != 1)
     return {};
-  return values(out[0]);
+  return tensorValues(out[0]);
 }
 
 TEST(KernelizedCompiled, MatchesReference) {
@@ -326,8 +306,9 @@ TEST(KernelizedCompiled, FavorPlusErrorFallsWithFeatures) {
     c.features = p;
     Compiled compiled(source(c), "k");
     Inputs in = randomInputs(c, 1, /*scale=*/0.5);
-    std::vector<double> exact = kz::softmaxAttention(
-        options(c), values(in.q), values(in.k), values(in.v), {});
+    std::vector<double> exact =
+        kz::softmaxAttention(options(c), tensorValues(in.q), tensorValues(in.k),
+                             tensorValues(in.v), {});
     double norm = 0;
     for (double x : exact)
       norm += x * x;
