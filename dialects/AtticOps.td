@@ -214,6 +214,15 @@ def Attic_BlockAttentionOp : Attic_Op<"block_attention", [
     result. The additive `key_bias` (`[B,Nk]` or `[B,Hq,Nk]`) and the i1
     `key_mask` (`[B,Nk]`) are optional score modifiers applied per key.
 
+    With the optional second destination `lse` (`[B,Hq,Nq]` of f32), the op
+    also writes each query row's log-sum-exp of its visible logits,
+    `lse[b,h,i] = log(sum_j exp(logit[j]))` (natural log, the logits after
+    the scale, the score region and the bias), and `-inf` for a row with no
+    visible key. It is what merges attention over disjoint or repeated key
+    sets (the rounds of LSH attention, split-KV decoding):
+    `o = sum_r exp(lse_r - lse) o_r` with `lse = log(sum_r exp(lse_r))`. On
+    tensors the op then has two results, the output and the lse.
+
     The `mask` and `score` regions and their `captures` are those of
     `attic.attention`: the mask region is evaluated only in partial blocks
     (with the layout's predicate), the score region on every element of a
@@ -256,6 +265,7 @@ def Attic_BlockAttentionOp : Attic_Op<"block_attention", [
     Optional<Attic_ShapedOperand>:$full_kv_num_blocks,
     Optional<Attic_ShapedOperand>:$full_kv_indices,
     Attic_ShapedOperand:$init,
+    Optional<Attic_ShapedOperand>:$lse_init,
     Attic_AnyLayoutAttr:$layout,
     F32Attr:$scale,
     ConfinedAttr<I64Attr, [IntPositive]>:$block_q,
@@ -275,13 +285,20 @@ def Attic_BlockAttentionOp : Attic_Op<"block_attention", [
         $full_kv_indices `:` type($kv_num_blocks) `,` type($kv_indices) `,`
         type($full_kv_num_blocks) `,` type($full_kv_indices) `)`)?
     (`captures` `(` $captures^ `:` type($captures) `)`)?
-    `outs` `(` $init `:` type($init) `)`
+    `outs` `(` $init `:` type($init)
+        (`,` `lse` $lse_init^ `:` type($lse_init))? `)`
     (`mask_mod` $mask_region^)? (`score_mod` $score_region^)?
     attr-dict (`->` type($result)^)?
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    ::mlir::MutableOperandRange getDpsInitsMutable() { return getInitMutable(); }
+    /// The destinations: `init`, then `lse_init` when it is given (the two
+    /// operand segments are adjacent).
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return ::mlir::MutableOperandRange(
+          getOperation(), getInitMutable().getOperandNumber(),
+          getLseInit() ? 2 : 1);
+    }
     /// Whether runtime block lists decide which blocks are visited.
     bool hasBlockLists() { return static_cast<bool>(getKvNumBlocks()); }
     /// The mask (score) modifier: the region, or in the memref form the

@@ -244,18 +244,23 @@ def Attic_TileReduceOp : Attic_TileOp<"reduce"> {
 }
 
 def Attic_TileStoreOp : Attic_TileOp<"store"> {
-  let summary = "write a query block's rows of the result";
+  let summary = "write a query block's rows of the result (or of a row statistic)";
   let description = [{
     `out[batch, head, q0 + i, :] = tile[i, :]` for the rows `q0 + i < Nq`
-    (`q0 = query_block * R`), converted to `out`'s element type.
+    (`q0 = query_block * R`), converted to `out`'s element type. A 1-D tile
+    (one value per row, e.g. the log-sum-exp) goes into a `[B,H,Nq]` f32
+    `out`: `out[batch, head, q0 + i] = tile[i]`.
 
     ```mlir
     attic.tile.store %acc into %o[%b, %h, %qb]
         : memref<64x32xf32> into memref<1x4x256x32xf16>
+    attic.tile.store %lse into %l[%b, %h, %qb]
+        : memref<64xf32> into memref<1x4x256xf32>
     ```
   }];
-  let arguments = (ins Attic_Tile2D:$tile, Attic_Source4D:$out, Index:$batch,
-                       Index:$head, Index:$query_block);
+  let arguments = (ins Attic_TileAny:$tile,
+                       MemRefRankOf<[F32, F16, BF16], [3, 4]>:$out,
+                       Index:$batch, Index:$head, Index:$query_block);
   let assemblyFormat = [{
     $tile `into` $out `[` $batch `,` $head `,` $query_block `]` attr-dict
     `:` type($tile) `into` type($out)

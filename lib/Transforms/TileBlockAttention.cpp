@@ -11,6 +11,7 @@
 //       step(kb, partial = the layout's predicate must be evaluated)
 //     acc = l == 0 ? 0 : acc / l                        (no key: 0, not NaN)
 //     out[b, h, q0:q1] = acc
+//     lse[b, h, q0:q1] = l == 0 ? -inf : ln 2 (m + log2 l)   (with `lse`)
 //
 //   step(kb, partial):
 //     term[j] = k < Nk && mask[b, k] ? log2(e) * bias[b, (h,) k] : -inf
@@ -304,6 +305,32 @@ void TileLoopBuilder::buildGridBody(ValueRange ivs) {
         return {arith::SelectOp::create(nb, at, none, zero, quotient)};
       });
   TileStoreOp::create(b, loc, acc, op.getInit(), batch, head, queryBlock);
+  // The log-sum-exp of the row's visible logits, natural log: m and l are
+  // base 2 (m the running maximum, l = sum exp2(x - m)); -inf without a
+  // visible key.
+  if (Value lseOut = op.getLseInit()) {
+    Value lse = tile({blockQ});
+    TileMapRowsOp::create(
+        b, loc, q0, ValueRange{rowMax, rowSum}, ValueRange{lse},
+        [&](OpBuilder &nb, Location at, ValueRange args) -> SmallVector<Value> {
+          Value mx = args[1], l = args[2];
+          Value zero = arith::ConstantFloatOp::create(nb, at, nb.getF32Type(),
+                                                      APFloat(0.0f));
+          Value ninf = arith::ConstantFloatOp::create(
+              nb, at, nb.getF32Type(),
+              APFloat::getInf(APFloat::IEEEsingle(), /*Negative=*/true));
+          Value ln2 = arith::ConstantFloatOp::create(
+              nb, at, nb.getF32Type(), APFloat(float(M_LN2)));
+          Value none =
+              arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OEQ, l, zero);
+          Value base2 = arith::AddFOp::create(nb, at, mx,
+                                              math::Log2Op::create(nb, at, l));
+          return {arith::SelectOp::create(
+              nb, at, none, ninf, arith::MulFOp::create(nb, at, base2, ln2))};
+        });
+    TileStoreOp::create(b, loc, lse, lseOut, batch, head, queryBlock);
+    memref::DeallocOp::create(b, loc, lse);
+  }
   for (Value t : {scores, term, rowMax, rowSum, blockMax, safeMax, alpha,
                   blockSum, acc})
     memref::DeallocOp::create(b, loc, t);

@@ -141,3 +141,27 @@ func.func @block_too_large(%q: memref<1x2x8x4xf32>, %k: memref<1x2x8x4xf32>, %v:
   attic.block_attention ins(%q, %k, %v : memref<1x2x8x4xf32>, memref<1x2x8x4xf32>, memref<1x2x8x4xf32>) outs(%o : memref<1x2x8x4xf32>) {layout = #attic.dense, scale = 0.5 : f32, block_q = 4 : i64, block_k = 2048 : i64}
   return
 }
+
+// -----
+
+func.func @lse_wrong_shape(%q: tensor<1x2x64x16xf32>, %init: tensor<1x2x64x16xf32>, %lse: tensor<1x2x32xf32>) -> (tensor<1x2x64x16xf32>, tensor<1x2x32xf32>) {
+  // expected-error @+1 {{'attic.block_attention' op lse must be [B,Hq,Nq] = [1,2,64] of f32 (the init's leading dims), got 'tensor<1x2x32xf32>'}}
+  %o, %l = attic.block_attention ins(%q, %q, %q : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>) outs(%init : tensor<1x2x64x16xf32>, lse %lse : tensor<1x2x32xf32>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 16 : i64, block_k = 16 : i64} -> tensor<1x2x64x16xf32>, tensor<1x2x32xf32>
+  return %o, %l : tensor<1x2x64x16xf32>, tensor<1x2x32xf32>
+}
+
+// -----
+
+func.func @lse_missing_result(%q: tensor<1x2x64x16xf32>, %init: tensor<1x2x64x16xf32>, %lse: tensor<1x2x64xf32>) -> tensor<1x2x64x16xf32> {
+  // expected-error @+1 {{'attic.block_attention' op on tensors with lse, expects two results of the init and lse types 'tensor<1x2x64x16xf32>' and 'tensor<1x2x64xf32>'}}
+  %o = attic.block_attention ins(%q, %q, %q : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>) outs(%init : tensor<1x2x64x16xf32>, lse %lse : tensor<1x2x64xf32>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 16 : i64, block_k = 16 : i64} -> tensor<1x2x64x16xf32>
+  return %o : tensor<1x2x64x16xf32>
+}
+
+// -----
+
+func.func @lse_f16(%q: tensor<1x2x64x16xf32>, %init: tensor<1x2x64x16xf32>, %lse: tensor<1x2x64xf16>) -> (tensor<1x2x64x16xf32>, tensor<1x2x64xf16>) {
+  // expected-error @+1 {{'attic.block_attention' op lse must be [B,Hq,Nq] = [1,2,64] of f32 (the init's leading dims), got 'tensor<1x2x64xf16>'}}
+  %o, %l = attic.block_attention ins(%q, %q, %q : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>) outs(%init : tensor<1x2x64x16xf32>, lse %lse : tensor<1x2x64xf16>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 16 : i64, block_k = 16 : i64} -> tensor<1x2x64x16xf32>, tensor<1x2x64xf16>
+  return %o, %l : tensor<1x2x64x16xf32>, tensor<1x2x64xf16>
+}

@@ -162,7 +162,7 @@ func.func @lists_element_type(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf3
 
 func.func @block_lists_incomplete(%q: memref<1x2x64x16xf32>, %k: memref<1x2x64x16xf32>, %v: memref<1x2x64x16xf32>, %o: memref<1x2x64x16xf32>, %n: memref<1x1x2xi32>) {
   // expected-error @+1 {{'attic.block_attention' op block lists come as four operands (kv_num_blocks, kv_indices, full_kv_num_blocks, full_kv_indices)}}
-  "attic.block_attention"(%q, %k, %v, %n, %o) <{block_k = 32 : i64, block_q = 32 : i64, layout = #attic.dense, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1>, scale = 2.500000e-01 : f32}> ({}, {}) : (memref<1x2x64x16xf32>, memref<1x2x64x16xf32>, memref<1x2x64x16xf32>, memref<1x1x2xi32>, memref<1x2x64x16xf32>) -> ()
+  "attic.block_attention"(%q, %k, %v, %n, %o) <{block_k = 32 : i64, block_q = 32 : i64, layout = #attic.dense, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0>, scale = 2.500000e-01 : f32}> ({}, {}) : (memref<1x2x64x16xf32>, memref<1x2x64x16xf32>, memref<1x2x64x16xf32>, memref<1x1x2xi32>, memref<1x2x64x16xf32>) -> ()
   return
 }
 
@@ -236,5 +236,13 @@ func.func @tile_pv_columns(%p: memref<8x8xf32>, %v: memref<1x1x16x4xf32>, %r: me
 func.func @tile_qk_dims(%q: memref<1x1x16x4xf32>, %k: memref<1x1x16x8xf32>, %s: memref<8x8xf32>, %i: index) {
   // expected-error @+1 {{'attic.tile.qk' op key has 8 columns but query has 4}}
   attic.tile.qk %q[%i, %i, %i], %k[%i, %i, %i] into %s : memref<1x1x16x4xf32>, memref<1x1x16x8xf32> into memref<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @tile_store_row_into_4d(%t: memref<32xf32>, %o: memref<1x2x64x8xf32>, %i: index) {
+  // expected-error @+1 {{'attic.tile.store' op a 1-D tile (one value per row) goes into a [B,H,Nq] f32 out, got 'memref<1x2x64x8xf32>'}}
+  attic.tile.store %t into %o[%i, %i, %i] : memref<32xf32> into memref<1x2x64x8xf32>
   return
 }

@@ -45,3 +45,13 @@ func.func @block_memref(%q: memref<1x2x8x4xf16>, %k: memref<1x2x8x4xf16>, %v: me
   attic.block_attention ins(%q, %k, %v : memref<1x2x8x4xf16>, memref<1x2x8x4xf16>, memref<1x2x8x4xf16>) bias(%b : memref<1x8xf32>) mask(%m : memref<1x8xi1>) outs(%o : memref<1x2x8x4xf16>) {layout = #attic.dense, scale = 0.5 : f32, block_q = 4 : i64, block_k = 4 : i64}
   return
 }
+
+// -----
+
+// The log-sum-exp destination: a second result on tensors.
+// CHECK-LABEL: func.func @block_attention_lse
+// CHECK: attic.block_attention ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<1x2x64x16xf32>, tensor<1x2x32x16xf32>, tensor<1x2x32x16xf32>) outs(%{{.*}} : tensor<1x2x64x16xf32>, lse %{{.*}} : tensor<1x2x64xf32>) {block_k = 16 : i64, block_q = 16 : i64, layout = #attic.dense, scale = 2.500000e-01 : f32} -> tensor<1x2x64x16xf32>, tensor<1x2x64xf32>
+func.func @block_attention_lse(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x32x16xf32>, %v: tensor<1x2x32x16xf32>, %init: tensor<1x2x64x16xf32>, %lse: tensor<1x2x64xf32>) -> (tensor<1x2x64x16xf32>, tensor<1x2x64xf32>) {
+  %o, %l = attic.block_attention ins(%q, %k, %v : tensor<1x2x64x16xf32>, tensor<1x2x32x16xf32>, tensor<1x2x32x16xf32>) outs(%init : tensor<1x2x64x16xf32>, lse %lse : tensor<1x2x64xf32>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 16 : i64, block_k = 16 : i64} -> tensor<1x2x64x16xf32>, tensor<1x2x64xf32>
+  return %o, %l : tensor<1x2x64x16xf32>, tensor<1x2x64xf32>
+}

@@ -133,3 +133,19 @@ func.func @on_tensors(%q: tensor<1x1x8x4xf32>, %o: tensor<1x1x8x4xf32>) -> tenso
   %r = attic.block_attention ins(%q, %q, %q : tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>) outs(%o : tensor<1x1x8x4xf32>) {layout = #attic.dense, scale = 0.5 : f32, block_q = 4 : i64, block_k = 4 : i64} -> tensor<1x1x8x4xf32>
   return %r : tensor<1x1x8x4xf32>
 }
+
+// -----
+
+// With an lse destination: after the normalized rows are stored, the row's
+// log-sum-exp ln 2 (m + log2 l), -inf without a visible key, is stored too.
+// CHECK-LABEL: func.func @lse
+// CHECK: attic.tile.store %{{.*}} into %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<16x16xf32> into memref<1x2x64x16xf32>
+// CHECK: attic.tile.map_rows
+// CHECK: math.log2
+// CHECK: arith.mulf
+// CHECK: attic.tile.store %{{.*}} into %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<16xf32> into memref<1x2x64xf32>
+// CHECK: } {attic.tile_grid}
+func.func @lse(%q: memref<1x2x64x16xf32>, %o: memref<1x2x64x16xf32>, %l: memref<1x2x64xf32>) {
+  attic.block_attention ins(%q, %q, %q : memref<1x2x64x16xf32>, memref<1x2x64x16xf32>, memref<1x2x64x16xf32>) outs(%o : memref<1x2x64x16xf32>, lse %l : memref<1x2x64xf32>) {layout = #attic.causal, scale = 0.25 : f32, block_q = 16 : i64, block_k = 16 : i64}
+  return
+}

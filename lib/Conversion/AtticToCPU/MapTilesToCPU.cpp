@@ -971,6 +971,20 @@ LogicalResult GridMapper::mapRowGroup(ArrayRef<Operation *> ops) {
                     kb.vstore(vectorizer.widen(v), tileOf(t)->buffer, {i, col});
                 });
       } else if (auto store = dyn_cast<TileStoreOp>(op);
+                 store && tileOf(store.getTile())->rank == 1) {
+        // One value per row (the log-sum-exp) into out[b, h, q].
+        Tile *tile = tileOf(store.getTile());
+        Value out = store.getOut();
+        Value q0 = kb.mul(store.getQueryBlock(), kb.index(tile->rows));
+        Value row = kb.add(q0, i);
+        Value inside = kb.lessThan(
+            row, kb.minIdx(kb.dim(out, 2), kb.add(q0, tile->rows)));
+        Value v = scalarOf(store.getTile());
+        auto ifRow = scf::IfOp::create(b, inside, /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(ifRow.thenBlock()->getTerminator());
+        kb.store(v, out, {store.getBatch(), store.getHead(), row});
+      } else if (auto store = dyn_cast<TileStoreOp>(op);
                  store && isDynamic(store.getTile())) {
         Tile *tile = tileOf(store.getTile());
         Value out = store.getOut();

@@ -333,6 +333,19 @@ LogicalResult SimtThread::rewrite(Operation *op) {
         });
     memref::StoreOp::create(b, loc, fold.getResult(0), reduce.getOut(),
                             ValueRange{zero});
+  } else if (auto store = dyn_cast<TileStoreOp>(op);
+             store && store.getOut().getType().getRank() == 3) {
+    // One value per row (the log-sum-exp) into out[b, h, q].
+    int64_t R = rowsOf(store.getTile());
+    Value out = store.getOut();
+    Value q = add(mul(store.getQueryBlock(), R), row);
+    Value nq = memref::DimOp::create(b, loc, out, 2);
+    Value v = load(loc, store.getTile(), {zero});
+    auto ifRow = scf::IfOp::create(b, loc, lt(q, nq), /*withElse=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(ifRow.thenBlock()->getTerminator());
+    memref::StoreOp::create(
+        b, loc, v, out, ValueRange{store.getBatch(), store.getHead(), q});
   } else if (auto store = dyn_cast<TileStoreOp>(op)) {
     int64_t R = rowsOf(store.getTile());
     Value out = store.getOut();

@@ -989,6 +989,29 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
     }
     return success();
   }
+  if (auto store = dyn_cast<TileStoreOp>(op);
+      store && store.getOut().getType().getRank() == 3) {
+    // One value per row (the log-sum-exp): the quad's four lanes hold the
+    // same value; lane 0 of the quad writes it.
+    Value out = map.lookupOrDefault(store.getOut());
+    Value queryLen = memref::DimOp::create(b, out, 2);
+    const SmallVector<Value> &rowValues = regs[store.getTile()];
+    Value q0 = g.mul(map.lookupOrDefault(store.getQueryBlock()), cfg.rows);
+    Value leader = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tig,
+                                         arith::ConstantIndexOp::create(b, 0));
+    for (int64_t r = 0; r < 2; ++r) {
+      Value row = g.add(g.add(q0, g.mul(warp, 16)), g.add(grp, 8 * r));
+      Value write = arith::AndIOp::create(b, leader, g.lt(row, queryLen));
+      auto ifRow = scf::IfOp::create(b, write, false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifRow.thenBlock()->getTerminator());
+      memref::StoreOp::create(b, rowValues[r], out,
+                              ValueRange{map.lookupOrDefault(store.getBatch()),
+                                         map.lookupOrDefault(store.getHead()),
+                                         row});
+    }
+    return success();
+  }
   if (auto store = dyn_cast<TileStoreOp>(op)) {
     Value out = map.lookupOrDefault(store.getOut());
     Value queryLen = memref::DimOp::create(b, out, 2);

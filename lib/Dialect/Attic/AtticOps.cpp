@@ -279,7 +279,7 @@ LogicalResult AttentionOp::verify() {
 LogicalResult BlockAttentionOp::verify() {
   SmallVector<Value> operands = {getQuery(), getKey(), getValue(), getInit()};
   for (Value v : {getKeyBias(), getKeyMask(), getKvNumBlocks(), getKvIndices(),
-                  getFullKvNumBlocks(), getFullKvIndices()})
+                  getFullKvNumBlocks(), getFullKvIndices(), getLseInit()})
     if (v)
       operands.push_back(v);
   llvm::append_range(operands, getLayoutOperands());
@@ -292,11 +292,44 @@ LogicalResult BlockAttentionOp::verify() {
                            : "init is a memref and an operand is ")
              << operand.getType();
   if (onTensors) {
-    if (getResult().size() != 1 || getResult()[0].getType() != getInit().getType())
+    if (getLseInit()) {
+      if (getResult().size() != 2 ||
+          getResult()[0].getType() != getInit().getType() ||
+          getResult()[1].getType() != getLseInit().getType())
+        return emitOpError("on tensors with lse, expects two results of the "
+                           "init and lse types ")
+               << getInit().getType() << " and " << getLseInit().getType();
+    } else if (getResult().size() != 1 ||
+               getResult()[0].getType() != getInit().getType()) {
       return emitOpError("on tensors, expects one result of the init type ")
              << getInit().getType();
+    }
   } else if (!getResult().empty()) {
     return emitOpError("on memrefs, expects no result (init is written)");
+  }
+  if (Value lse = getLseInit()) {
+    auto lseType = cast<ShapedType>(lse.getType());
+    auto initType = cast<ShapedType>(getInit().getType());
+    auto agrees = [](int64_t a, int64_t b) {
+      return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+    };
+    if (lseType.getRank() != 3 || !lseType.getElementType().isF32() ||
+        !agrees(lseType.getDimSize(0), initType.getDimSize(0)) ||
+        !agrees(lseType.getDimSize(1), initType.getDimSize(1)) ||
+        !agrees(lseType.getDimSize(2), initType.getDimSize(2)))
+    {
+      InFlightDiagnostic diag = emitOpError("lse must be [B,Hq,Nq] = [");
+      for (int64_t d = 0; d < 3; ++d) {
+        int64_t size = initType.getDimSize(d);
+        diag << (d ? "," : "");
+        if (ShapedType::isDynamic(size))
+          diag << "?";
+        else
+          diag << size;
+      }
+      return diag << "] of f32 (the init's leading dims), got "
+                  << lse.getType();
+    }
   }
   // The kernels keep one block of logits per row in registers and L1.
   constexpr int64_t kMaxBlock = 1024;
@@ -382,7 +415,8 @@ void BlockAttentionOp::getEffects(
   if (!hasPureBufferSemantics())
     return;
   for (OpOperand &operand : getOperation()->getOpOperands()) {
-    if (&operand == &getInitMutable())
+    if (&operand == &getInitMutable() ||
+        (getLseInit() && &operand == &getLseInitMutable()[0]))
       effects.emplace_back(MemoryEffects::Write::get(), &operand,
                            SideEffects::DefaultResource::get());
     else

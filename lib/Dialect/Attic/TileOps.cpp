@@ -233,13 +233,23 @@ LogicalResult TileReduceOp::verify() {
 }
 
 LogicalResult TileStoreOp::verify() {
-  if (mismatch(getTile().getType().getDimSize(1),
-               getOut().getType().getDimSize(3)))
-    return emitOpError("tile has ")
-           << getTile().getType().getDimSize(1) << " columns but out has Dv = "
-           << getOut().getType().getDimSize(3);
-  if (getTile().getType().isDynamicDim(0))
+  MemRefType tile = getTile().getType(), out = getOut().getType();
+  if (tile.getRank() == 1) {
+    if (out.getRank() != 3 || !out.getElementType().isF32())
+      return emitOpError("a 1-D tile (one value per row) goes into a "
+                         "[B,H,Nq] f32 out, got ")
+             << out;
+  } else {
+    if (out.getRank() != 4)
+      return emitOpError("a 2-D tile goes into a [B,H,Nq,Dv] out, got ")
+             << out;
+    if (mismatch(tile.getDimSize(1), out.getDimSize(3)))
+      return emitOpError("tile has ")
+             << tile.getDimSize(1) << " columns but out has Dv = "
+             << out.getDimSize(3);
+  }
+  if (tile.isDynamicDim(0))
     return emitOpError("tile must have a static number of rows, got ")
-           << getTile().getType();
+           << tile;
   return success();
 }
