@@ -433,5 +433,6 @@ include "AtticTileOps.td"
 include "AtticVccOps.td"
 include "AtticSliceOps.td"
 include "AtticKernelOps.td"
+include "AtticHashOps.td"
 
 #endif // ATTIC_OPS_TD

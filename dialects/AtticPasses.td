@@ -164,7 +164,7 @@ def AtticExpandCst : Pass<"attic-expand-cst"> {
 }
 
 def AtticLowerState : Pass<"attic-lower-state"> {
-  let summary = "Lower the kernelized-attention primitives (feature map, state reduce, state scan) to linalg on tensors";
+  let summary = "Lower the kernelized and hashing primitives (feature map, state reduce, state scan, LSH hash, bucket sort) to linalg on tensors";
   let description = [{
     Rewrites the L2 primitives of kernelized attention
     (docs/kernelized.md) into upstream ops on tensors, before
@@ -183,7 +183,13 @@ def AtticLowerState : Pass<"attic-lower-state"> {
       the `B*H*N/chunk` chunks, their exclusive prefix sums in an `scf.for`
       over the chunks (one parallel addition of `[B*H, F, Dv]` per step),
       the inter-chunk products as a `linalg.batch_matmul` into which the
-      masked lower-triangular intra-chunk product accumulates.
+      masked lower-triangular intra-chunk product accumulates;
+    - `attic.lsh_hash` (LSH attention, docs/lsh.md): one `linalg.matmul`
+      of the `[B*H*N, D]` rows by the `[D, K]` rotations, then the first
+      maximum of `[xR, -xR]` per row in a `linalg.generic`;
+    - `attic.bucket_sort`: a stable counting sort per (batch, head) in
+      `scf.for` loops (counts, their exclusive prefix sums, then each token
+      to the next free row of its bucket), sequential over the `B*H` rows.
 
     On the CPU the products become loops (OpenMP) or, for the projection,
     an sgemm call (`attic-linalg-to-blas`); on the GPU each parallel loop

@@ -25,9 +25,15 @@ void expectSize(const char *name, const std::vector<double> &v, int64_t n) {
                                 std::to_string(n) + " expected");
 }
 
+bool randomMap(Map map) {
+  return map == Map::PerformerRelu || map == Map::FavorPlus;
+}
+
+} // namespace
+
 /// The n-th standard normal of `stream`: Box-Muller on Philox block n / 2
 /// (words 0-1 and 2-3 as two 53-bit uniforms), cosine for even n.
-double gaussian(uint64_t seed, uint64_t stream, uint64_t n) {
+double normal(uint64_t seed, uint64_t stream, uint64_t n) {
   uint32_t out[4];
   attic_philox4x32(seed, stream, n / 2, out);
   double a =
@@ -39,11 +45,6 @@ double gaussian(uint64_t seed, uint64_t stream, uint64_t n) {
   return (n & 1) ? r * std::sin(t) : r * std::cos(t);
 }
 
-bool randomMap(Map map) {
-  return map == Map::PerformerRelu || map == Map::FavorPlus;
-}
-
-} // namespace
 
 std::vector<double> randomFeatures(uint64_t seed, int64_t p, int64_t dim) {
   if (p < 1 || dim < 1)
@@ -55,7 +56,7 @@ std::vector<double> randomFeatures(uint64_t seed, int64_t p, int64_t dim) {
     // block's earlier rows (already orthonormal in w).
     std::vector<double> g(dim);
     for (int64_t c = 0; c < dim; ++c)
-      g[c] = gaussian(seed, 1, uint64_t((block * dim + row) * dim + c));
+      g[c] = normal(seed, 1, uint64_t((block * dim + row) * dim + c));
     std::vector<double> v = g;
     for (int64_t k = j - row; k < j; ++k) {
       double dot = 0;
@@ -78,7 +79,7 @@ std::vector<double> randomFeatures(uint64_t seed, int64_t p, int64_t dim) {
   for (int64_t j = 0; j < p; ++j) {
     double s = 0;
     for (int64_t c = 0; c < dim; ++c) {
-      double g = gaussian(seed, 2, uint64_t(j * dim + c));
+      double g = normal(seed, 2, uint64_t(j * dim + c));
       s += g * g;
     }
     s = std::sqrt(s);

@@ -156,6 +156,15 @@ struct DecomposeKernelized : public OpRewritePattern<KernelizedAttentionOp> {
   }
 };
 
+/// attic.lsh_attention -> its L2 primitives and the shared core (Lsh.cpp).
+struct DecomposeLsh : public OpRewritePattern<LshAttentionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LshAttentionOp op,
+                                PatternRewriter &rewriter) const override {
+    return decomposeLsh(rewriter, op);
+  }
+};
+
 struct AtticDecomposePass
     : public attic::impl::AtticDecomposeBase<AtticDecomposePass> {
   using AtticDecomposeBase::AtticDecomposeBase;
@@ -176,7 +185,7 @@ struct AtticDecomposePass
       return signalPassFailure();
     // Every L1 op must be gone: one left behind would reach the backend.
     WalkResult leftover = getOperation()->walk([](Operation *op) {
-      if (!isa<AttentionOp, KernelizedAttentionOp>(op))
+      if (!isa<AttentionOp, KernelizedAttentionOp, LshAttentionOp>(op))
         return WalkResult::advance();
       op->emitOpError("could not be decomposed");
       return WalkResult::interrupt();
@@ -191,4 +200,5 @@ void attic::populateDecomposePatterns(RewritePatternSet &patterns,
                                       const DecomposeOptions &options) {
   patterns.add<DecomposeAttention>(patterns.getContext(), options);
   patterns.add<DecomposeKernelized>(patterns.getContext());
+  patterns.add<DecomposeLsh>(patterns.getContext());
 }

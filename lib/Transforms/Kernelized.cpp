@@ -19,6 +19,7 @@
 #include "attic/Transforms/Passes.h"
 #include "attic/runtime/Runtime.h"
 
+#include "RandomDraw.h"
 #include "TensorBuilders.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -48,23 +49,6 @@ using utils::IteratorType;
 //===----------------------------------------------------------------------===//
 // Random features (compile time)
 //===----------------------------------------------------------------------===//
-
-/// Standard normal draw `n` of `stream` (docs/kernelized.md, "Random
-/// features"): Box-Muller on the two 53-bit uniforms of Philox block n / 2,
-/// the cosine branch for even n, the sine branch for odd n.
-double normalDraw(uint64_t seed, uint64_t stream, uint64_t n) {
-  uint32_t words[4];
-  attic_philox4x32(seed, stream, n / 2, words);
-  auto unit = [](uint32_t lo, uint32_t hi) {
-    uint64_t bits = (uint64_t(hi) << 32 | lo) >> 11;
-    return double(bits) * 0x1.0p-53;
-  };
-  double u1 = 1.0 - unit(words[0], words[1]); // (0, 1]
-  double u2 = unit(words[2], words[3]);
-  double radius = std::sqrt(-2.0 * std::log(u1));
-  double angle = 2.0 * M_PI * u2;
-  return n % 2 == 0 ? radius * std::cos(angle) : radius * std::sin(angle);
-}
 
 /// FAVOR+'s positive orthogonal random features W [p, D]: blocks of D
 /// Gaussian rows (stream 1) orthonormalized by modified Gram-Schmidt, row j
@@ -127,31 +111,6 @@ Value filled(Builder &b, ArrayRef<int64_t> shape, double value) {
 
 Value zeros(Builder &b, ArrayRef<int64_t> shape) {
   return filled(b, shape, 0.0);
-}
-
-/// `value` reshaped to `shape` (same element count, row-major): a
-/// collapse to 1-D then an expand, both views after bufferization.
-Value reshape(Builder &b, Value value, ArrayRef<int64_t> shape) {
-  RankedTensorType type = tensorOf(value);
-  if (type.getShape() == shape)
-    return value;
-  int64_t count = type.getNumElements();
-  ReassociationIndices all;
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    all.push_back(d);
-  Value flat = value;
-  if (type.getRank() != 1)
-    flat = tensor::CollapseShapeOp::create(
-        b, RankedTensorType::get({count}, type.getElementType()), value,
-        SmallVector<ReassociationIndices>{all});
-  if (shape.size() == 1)
-    return flat;
-  ReassociationIndices target;
-  for (size_t d = 0; d < shape.size(); ++d)
-    target.push_back(d);
-  return tensor::ExpandShapeOp::create(
-      b, RankedTensorType::get(shape, type.getElementType()), flat,
-      SmallVector<ReassociationIndices>{target});
 }
 
 /// out[b,m,n] (+)= sum_k lhs . rhs with `transposeLhs` (lhs is [b,k,m])
@@ -600,5 +559,5 @@ LogicalResult attic::lowerStateOps(Operation *root) {
     op->replaceAllUsesWith(results);
     op->erase();
   }
-  return success();
+  return lowerHashOps(root);
 }

@@ -146,6 +146,31 @@ inline Value matmul(Builder &b, Value lhs, Value rhs) {
       .getResult(0);
 }
 
+/// `value` reshaped to `shape` (same element count, row-major): a
+/// collapse to 1-D then an expand, both views after bufferization.
+inline Value reshape(Builder &b, Value value, ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getShape() == shape)
+    return value;
+  int64_t count = type.getNumElements();
+  ReassociationIndices all;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    all.push_back(d);
+  Value flat = value;
+  if (type.getRank() != 1)
+    flat = tensor::CollapseShapeOp::create(
+        b, RankedTensorType::get({count}, type.getElementType()), value,
+        SmallVector<ReassociationIndices>{all});
+  if (shape.size() == 1)
+    return flat;
+  ReassociationIndices target;
+  for (size_t d = 0; d < shape.size(); ++d)
+    target.push_back(d);
+  return tensor::ExpandShapeOp::create(
+      b, RankedTensorType::get(shape, type.getElementType()), flat,
+      SmallVector<ReassociationIndices>{target});
+}
+
 } // namespace attic::detail
 
 #endif // ATTIC_LIB_TRANSFORMS_TENSORBUILDERS_H

@@ -6,6 +6,7 @@
 #include "attic/Reference/Attention.h"
 #include "attic/Reference/Cst.h"
 #include "attic/Reference/Kernelized.h"
+#include "attic/Reference/Lsh.h"
 #include "attic/Reference/Vcc.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -172,6 +173,8 @@ private:
       return evaluateSliceAttention(slice);
     if (auto kernelized = dyn_cast<attic::KernelizedAttentionOp>(op))
       return evaluateKernelized(kernelized);
+    if (auto lsh = dyn_cast<attic::LshAttentionOp>(op))
+      return evaluateLsh(lsh);
     if (auto call = dyn_cast<func::CallOp>(op))
       return evaluateCall(call);
     if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op)) {
@@ -332,6 +335,41 @@ private:
     } catch (const std::invalid_argument &e) {
       error = std::string("reference: 'attic.kernelized_attention': ") +
               e.what();
+      return failure();
+    }
+    values[op.getResult()] = std::move(out);
+    return success();
+  }
+
+  /// LSH attention with attic::ref::lsh (hash, std::stable_sort, chunk
+  /// windows, the log-sum-exp merge, in double; the rotations drawn by the
+  /// reference's own code from the same seed).
+  LogicalResult evaluateLsh(attic::LshAttentionOp op) {
+    namespace lsh = attic::ref::lsh;
+    const attic::RefTensor &qk = values[op.getQk()];
+    const attic::RefTensor &v = values[op.getValue()];
+    lsh::Options options;
+    options.batch = qk.shape[0];
+    options.heads = qk.shape[1];
+    options.length = qk.shape[2];
+    options.dim = qk.shape[3];
+    options.valueDim = v.shape[3];
+    options.buckets = op.getBucketsAttr().getInt();
+    options.rounds = op.getRoundsAttr().getInt();
+    options.chunk = op.getChunkAttr().getInt();
+    options.seed = uint64_t(op.getSeed().value_or(0));
+    options.causal = op.getCausal();
+    // The f32 scale, as the compiled code uses it.
+    options.scale = double(op.getEffectiveScale());
+    std::vector<bool> mask;
+    if (op.getMask())
+      for (double m : values[op.getMask()].data)
+        mask.push_back(m != 0.0);
+    attic::RefTensor out = emptyLike(op.getResult());
+    try {
+      out.data = lsh::attention(options, qk.data, v.data, mask);
+    } catch (const std::invalid_argument &e) {
+      error = std::string("reference: 'attic.lsh_attention': ") + e.what();
       return failure();
     }
     values[op.getResult()] = std::move(out);
@@ -1267,6 +1305,7 @@ private:
             op->getName().getStringRef().str() + "' (--check supports " +
             "attic.attention, attic.block_attention and attic.block_mask on "
             "tensors, attic.slice_attention, attic.kernelized_attention, "
+            "attic.lsh_attention, "
             "attic.vip_order, attic.gather_rows, attic.tree_build, "
             "attic.tree_select, attic.vcc_compress, attic.tree_update, "
             "attic.tree_materialize, func.call, arith.constant, tensor.empty, "

@@ -42,6 +42,11 @@ attention(const Options &options, const std::vector<double> &query,
           const std::vector<double> &key, const std::vector<double> &value,
           const std::vector<bool> &mask, const std::vector<double> &projection);
 
+/// The n-th standard normal draw of Philox stream `stream` for `seed`
+/// (docs/kernelized.md, "Random features"): Box-Muller on Philox block
+/// n / 2, cosine for even n, sine for odd n.
+double normal(uint64_t seed, uint64_t stream, uint64_t n);
+
 /// FAVOR+'s positive orthogonal random features [p, dim] for `seed`
 /// (docs/kernelized.md, "Random features"), in double.
 std::vector<double> randomFeatures(uint64_t seed, int64_t p, int64_t dim);

@@ -19,6 +19,7 @@ class FuncOp;
 namespace attic {
 class BlockAttentionOp;
 class KernelizedAttentionOp;
+class LshAttentionOp;
 class LayoutAttrInterface;
 
 #define GEN_PASS_DECL
@@ -77,9 +78,21 @@ mlir::LogicalResult expandCst(mlir::Operation *root);
 mlir::LogicalResult decomposeKernelized(mlir::RewriterBase &rewriter,
                                         KernelizedAttentionOp op);
 
-/// attic-lower-state: attic.feature_map, attic.state_reduce and
-/// attic.state_scan under `root` -> linalg, tensor and scf on tensors.
+/// attic.lsh_attention -> per round attic.lsh_hash (rotations drawn here
+/// into a constant), attic.bucket_sort, attic.gather_rows and one
+/// attic.block_attention with an lse destination, then the log-sum-exp
+/// merge on tensors (part of attic-decompose; lib/Transforms/Lsh.cpp).
+mlir::LogicalResult decomposeLsh(mlir::RewriterBase &rewriter,
+                                 LshAttentionOp op);
+
+/// attic-lower-state: attic.feature_map, attic.state_reduce,
+/// attic.state_scan, attic.lsh_hash and attic.bucket_sort under `root` ->
+/// linalg, tensor and scf on tensors.
 mlir::LogicalResult lowerStateOps(mlir::Operation *root);
+
+/// The hashing half of attic-lower-state: attic.lsh_hash and
+/// attic.bucket_sort under `root` -> linalg, tensor and scf on tensors.
+mlir::LogicalResult lowerHashOps(mlir::Operation *root);
 
 /// f32 linalg.matmul on row- or column-major memrefs -> func.call of
 /// `sgemm`, the declaration of the runtime's `attic_rt_sgemm` (see the

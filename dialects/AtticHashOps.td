@@ -1,0 +1,135 @@
+//===- AtticHashOps.td - LSH attention and its L2 ops ------*- tablegen -*-===//
+//
+// Reformer's LSH attention (../shared/papers/xformer.md A4, docs/lsh.md):
+// the L1 op attic.lsh_attention and the L2 primitives it decomposes into
+// besides the shared block-attention core: attic.lsh_hash (the
+// random-rotation hash) and attic.bucket_sort (the stable sort by bucket
+// as a permutation and its inverse).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTIC_HASH_OPS_TD
+#define ATTIC_HASH_OPS_TD
+
+def Attic_LshAttentionOp : Attic_Op<"lsh_attention", [Pure]> {
+  let summary = "Reformer's LSH attention: hash, sort, chunked attention, merge";
+  let description = [{
+    Shared-QK attention restricted to keys hashed near the query. For
+    `qk [B,H,N,D]` (queries and keys are the same rows) and
+    `value [B,H,N,Dv]`, per (batch, head) and per hash round `r` of
+    `rounds`:
+
+    1. hash: `h(x) = argmax([x R_r ; -x R_r])`, `R_r` a `[D, buckets/2]`
+       Gaussian matrix drawn at compile time from `seed` (docs/lsh.md
+       gives the draw); the first maximum wins;
+    2. sort the tokens stably by (bucket, position): a permutation;
+    3. split the sorted sequence into chunks of `chunk` tokens; each chunk
+       attends to itself and the previous chunk (cyclically: chunk 0 to the
+       last one), softmax over those `2 chunk` keys of
+       `scale * dot(q_i, k_j)` (default `scale` = `1/sqrt(D)`); a query's
+       own key gets the logit `-1e5` (Reformer's self-mask: it is used only
+       when nothing else is visible); with `causal`, key `j` is visible to
+       query `i` only when `j <= i` in the original order; with `mask`
+       (`[B,N]` i1), only real keys are visible;
+    4. un-sort the outputs and keep each row's log-sum-exp `lse_r`;
+
+    and the rounds merge with their log-sum-exps:
+    `out_i = sum_r exp(lse_r,i - L_i) o_r,i` with
+    `L_i = log(sum_r exp(lse_r,i))`; a row that sees no key in any round is
+    0. `buckets = 1` is the degenerate hash (every token in one bucket, no
+    seed needed): with `chunk = N` it is full attention with the self-key
+    rule.
+
+    `buckets` is 1 or a positive even number, `rounds` is positive, `chunk`
+    divides `N`; `seed` is required when `buckets > 1`. qk, value and the
+    result are static f32 tensors.
+
+    Example (two rounds of 16 buckets, chunks of 32):
+
+    ```mlir
+    %o = attic.lsh_attention %qk, %v
+        {buckets = 16 : i64, rounds = 2 : i64, chunk = 32 : i64, seed = 1 : i64}
+        : tensor<1x4x1024x64xf32>, tensor<1x4x1024x64xf32> -> tensor<1x4x1024x64xf32>
+    ```
+
+    Lowering: `attic-decompose` rewrites it, per round, into `attic.lsh_hash`,
+    `attic.bucket_sort`, `attic.gather_rows` (the sorted queries; the keys
+    and values of each chunk's window laid out one after another), one
+    `attic.block_attention` with `#attic.block_diagonal<query = chunk,
+    key = 2 chunk>` whose mask and score regions are the causal, padding
+    and self-key rules and whose `lse` destination gives the round's
+    log-sum-exp, and `attic.gather_rows` back to the original order; then
+    the merge on tensors.
+  }];
+  let arguments = (ins
+    Attic_F32Tensor:$qk,
+    Attic_F32Tensor:$value,
+    Optional<StaticShapeTensorOf<[I1]>>:$mask,
+    I64Attr:$buckets,
+    DefaultValuedAttr<I64Attr, "1">:$rounds,
+    I64Attr:$chunk,
+    OptionalAttr<I64Attr>:$seed,
+    UnitAttr:$causal,
+    OptionalAttr<F32Attr>:$scale
+  );
+  let results = (outs Attic_F32Tensor:$result);
+  let assemblyFormat = [{
+    $qk `,` $value (`mask` `(` $mask^ `:` type($mask) `)`)?
+    attr-dict `:` type($qk) `,` type($value) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// `scale`, else 1/sqrt(D).
+    float getEffectiveScale();
+  }];
+}
+
+def Attic_LshHashOp : Attic_Op<"lsh_hash", [Pure]> {
+  let summary = "random-rotation LSH: argmax([x R; -x R]) per row";
+  let description = [{
+    `buckets[b,h,i] = argmax_j [x[b,h,i,:] R ; -x[b,h,i,:] R]_j` for `x`
+    `[B,H,N,D]` and `rotations` `[D,K]` (f32): a bucket in `[0, 2K)`, where
+    `j < K` is column `j` of `x R` and `j >= K` column `j - K` negated. The
+    first maximum wins; a row with NaN projections gets the first bucket
+    whose projection compares greater than the ones before (0 if none).
+
+    ```mlir
+    %h = attic.lsh_hash %x, %r : tensor<1x4x1024x64xf32>, tensor<64x8xf32>
+        -> tensor<1x4x1024xi64>
+    ```
+  }];
+  let arguments = (ins Attic_F32Tensor:$x, Attic_F32Tensor:$rotations);
+  let results = (outs StaticShapeTensorOf<[I64]>:$buckets);
+  let assemblyFormat = [{
+    $x `,` $rotations attr-dict `:` type($x) `,` type($rotations) `->`
+    type($buckets)
+  }];
+  let hasVerifier = 1;
+}
+
+def Attic_BucketSortOp : Attic_Op<"bucket_sort", [Pure]> {
+  let summary = "stable sort of each row's tokens by bucket: permutation and inverse";
+  let description = [{
+    For `buckets` `[B,H,N]` of i64 in `[0, num_buckets)`, sorts each
+    (batch, head) row's positions by (bucket, position) (a stable counting
+    sort): `perm[b,h,r]` is the position of the `r`-th token in that order
+    and `inverse[b,h,i]` the row of token `i`, so
+    `perm[b,h,inverse[b,h,i]] = i`. A bucket outside `[0, num_buckets)` is
+    clamped into it.
+
+    ```mlir
+    %perm, %inv = attic.bucket_sort %h {num_buckets = 16 : i64}
+        : tensor<1x4x1024xi64> -> tensor<1x4x1024xi64>, tensor<1x4x1024xi64>
+    ```
+  }];
+  let arguments = (ins StaticShapeTensorOf<[I64]>:$buckets,
+                       I64Attr:$num_buckets);
+  let results = (outs StaticShapeTensorOf<[I64]>:$perm,
+                      StaticShapeTensorOf<[I64]>:$inverse);
+  let assemblyFormat = [{
+    $buckets attr-dict `:` type($buckets) `->` type($perm) `,` type($inverse)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // ATTIC_HASH_OPS_TD

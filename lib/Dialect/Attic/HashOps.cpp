@@ -1,0 +1,126 @@
+//===- HashOps.cpp - LSH attention and its L2 ops ---------------*- C++ -*-===//
+//
+// Verifiers of attic.lsh_attention, attic.lsh_hash and attic.bucket_sort
+// (dialects/AtticHashOps.td). The op classes are generated into
+// AtticOps.cpp.inc, which AtticOps.cpp includes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attic/Dialect/Attic/AtticDialect.h"
+
+#include "ShapeChecks.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace attic;
+using attic::detail::checkShape;
+using attic::detail::formatShape;
+
+namespace {
+
+/// `type` must be rank `rank` with positive sizes.
+LogicalResult checkPositive(Operation *op, StringRef name, ShapedType type,
+                            int64_t rank, StringRef dims) {
+  if (type.getRank() != rank)
+    return op->emitOpError() << name << " must be " << dims << ", got "
+                             << formatShape(type.getShape());
+  for (int64_t size : type.getShape())
+    if (size < 1)
+      return op->emitOpError()
+             << name << " " << dims << " = " << formatShape(type.getShape())
+             << " must have positive sizes";
+  return success();
+}
+
+} // namespace
+
+float LshAttentionOp::getEffectiveScale() {
+  if (std::optional<APFloat> scale = getScale())
+    return scale->convertToFloat();
+  return 1.0f / std::sqrt(float(getQk().getType().getDimSize(3)));
+}
+
+LogicalResult LshAttentionOp::verify() {
+  RankedTensorType qk = getQk().getType(), value = getValue().getType();
+  if (failed(checkPositive(*this, "qk", qk, 4, "[B,H,N,D]")) ||
+      failed(checkPositive(*this, "value", value, 4, "[B,H,N,Dv]")))
+    return failure();
+  int64_t batch = qk.getDimSize(0), heads = qk.getDimSize(1),
+          length = qk.getDimSize(2);
+  int64_t valueDim = value.getDimSize(3);
+  if (failed(checkShape(*this, "value", value,
+                        {{batch, "B", "qk"},
+                         {heads, "H", "qk"},
+                         {length, "N", "qk"},
+                         {valueDim, "Dv", "value"}})) ||
+      failed(checkShape(*this, "result", getResult().getType(),
+                        {{batch, "B", "qk"},
+                         {heads, "H", "qk"},
+                         {length, "N", "qk"},
+                         {valueDim, "Dv", "value"}})))
+    return failure();
+  if (getMask() &&
+      failed(checkShape(*this, "mask", getMask().getType(),
+                        {{batch, "B", "qk"}, {length, "N", "qk"}})))
+    return failure();
+  // The attributes' signed values (the accessors return them unsigned).
+  int64_t buckets = getBucketsAttr().getInt();
+  int64_t rounds = getRoundsAttr().getInt();
+  int64_t chunk = getChunkAttr().getInt();
+  if (buckets < 1 || (buckets > 1 && buckets % 2 != 0))
+    return emitOpError("buckets must be 1 or a positive even number (the "
+                       "hash argmax([xR; -xR]) has two buckets per rotation), "
+                       "got ")
+           << buckets;
+  if (buckets > (int64_t(1) << 16))
+    return emitOpError("buckets must be at most 65536, got ") << buckets;
+  if (rounds < 1 || rounds > 64)
+    return emitOpError("rounds must be in [1, 64], got ") << rounds;
+  if (chunk < 1 || length % chunk != 0)
+    return emitOpError("chunk must be positive and divide N = ")
+           << length << ", got " << chunk
+           << " (pad the sequence to a multiple of the chunk)";
+  if (buckets > 1 && !getSeed())
+    return emitOpError("hashing into ")
+           << buckets << " buckets draws random rotations and needs a `seed`";
+  if (std::optional<APFloat> scale = getScale()) {
+    float s = scale->convertToFloat();
+    if (!std::isfinite(s) || s <= 0.0f)
+      return emitOpError("scale must be finite and positive, got ") << s;
+  }
+  return success();
+}
+
+LogicalResult LshHashOp::verify() {
+  RankedTensorType x = getX().getType(), rotations = getRotations().getType();
+  if (failed(checkPositive(*this, "x", x, 4, "[B,H,N,D]")) ||
+      failed(checkPositive(*this, "rotations", rotations, 2, "[D,K]")))
+    return failure();
+  if (failed(checkShape(*this, "rotations", rotations,
+                        {{x.getDimSize(3), "D", "x"},
+                         {rotations.getDimSize(1), "K", "rotations"}})) ||
+      failed(checkShape(*this, "buckets", getBuckets().getType(),
+                        {{x.getDimSize(0), "B", "x"},
+                         {x.getDimSize(1), "H", "x"},
+                         {x.getDimSize(2), "N", "x"}})))
+    return failure();
+  return success();
+}
+
+LogicalResult BucketSortOp::verify() {
+  RankedTensorType buckets = getBuckets().getType();
+  if (failed(checkPositive(*this, "buckets", buckets, 3, "[B,H,N]")))
+    return failure();
+  std::initializer_list<attic::detail::ExpectedDim> same = {
+      {buckets.getDimSize(0), "B", "buckets"},
+      {buckets.getDimSize(1), "H", "buckets"},
+      {buckets.getDimSize(2), "N", "buckets"}};
+  if (failed(checkShape(*this, "perm", getPerm().getType(), same)) ||
+      failed(checkShape(*this, "inverse", getInverse().getType(), same)))
+    return failure();
+  int64_t count = getNumBucketsAttr().getInt();
+  if (count < 1)
+    return emitOpError("num_buckets must be positive, got ") << count;
+  return success();
+}

@@ -1,0 +1,401 @@
+//===- Lsh.cpp - Reformer's LSH attention into the shared core --*- C++ -*-===//
+//
+// Two steps, both on tensors (docs/lsh.md):
+//
+//  - attic-decompose (decomposeLsh): attic.lsh_attention becomes, per hash
+//    round, attic.lsh_hash with the round's rotations drawn here into a
+//    constant, attic.bucket_sort, attic.gather_rows of the sorted queries
+//    and of every chunk's key window ([previous chunk, chunk], laid out one
+//    window after another), one attic.block_attention over
+//    #attic.block_diagonal<query = c, key = 2c> (the shared tile loop; its
+//    mask region is the causal and padding rules on the original positions,
+//    its score region the self-key rule, its lse destination the round's
+//    log-sum-exp) and attic.gather_rows back to the original order; the
+//    rounds merge by their log-sum-exps in a linalg.generic.
+//  - attic-lower-state (lowerHashOps): attic.lsh_hash becomes a
+//    linalg.matmul of the [B*H*N, D] rows by the rotations (sgemm on the
+//    CPU) and an argmax per row; attic.bucket_sort a counting sort per
+//    (batch, head) in scf.for loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attic/Dialect/Attic/AtticDialect.h"
+#include "attic/Transforms/Passes.h"
+
+#include "RandomDraw.h"
+#include "TensorBuilders.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace attic;
+using namespace attic::detail;
+
+namespace {
+
+using Builder = attic::detail::Builder;
+
+/// The Philox stream of round r's rotations (docs/lsh.md).
+constexpr uint64_t kRotationStream = 16;
+/// Reformer's logit for a query's own key.
+constexpr double kSelfLogit = -1.0e5;
+
+Value divI(Builder &b, Value x, int64_t y) {
+  return arith::DivUIOp::create(b, x, cIndex(b, y));
+}
+Value remI(Builder &b, Value x, int64_t y) {
+  return arith::RemUIOp::create(b, x, cIndex(b, y));
+}
+Value addI(Builder &b, Value x, Value y) {
+  return arith::AddIOp::create(b, x, y);
+}
+Value mulI(Builder &b, Value x, int64_t y) {
+  return arith::MulIOp::create(b, x, cIndex(b, y));
+}
+
+/// The sorted row that window position `j` holds: window i = j / 2c is
+/// [chunk i - 1 (cyclically), chunk i].
+Value windowRow(Builder &b, Value j, int64_t chunk, int64_t chunks) {
+  Value window = divI(b, j, 2 * chunk), t = remI(b, j, 2 * chunk);
+  Value previous = remI(b, addI(b, window, cIndex(b, chunks - 1)), chunks);
+  Value inPrevious =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, t, cIndex(b, chunk));
+  Value first = select(b, inPrevious, previous, window);
+  Value offset =
+      select(b, inPrevious, t, arith::SubIOp::create(b, t, cIndex(b, chunk)));
+  return addI(b, mulI(b, first, chunk), offset);
+}
+
+RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
+
+/// A new block with arguments of `types` in the (empty) modifier region.
+Block *regionBlock(Builder &b, Region &region, TypeRange types) {
+  SmallVector<Location> locs(types.size(), b.getLoc());
+  return b.createBlock(&region, region.end(), types, locs);
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// L1 -> L2
+//===----------------------------------------------------------------------===//
+
+LogicalResult attic::decomposeLsh(RewriterBase &rewriter, LshAttentionOp op) {
+  attic::detail::Builder b(op.getLoc(), rewriter);
+  b.setInsertionPoint(op);
+  RankedTensorType qkType = op.getQk().getType();
+  int64_t B = qkType.getDimSize(0), H = qkType.getDimSize(1),
+          N = qkType.getDimSize(2), D = qkType.getDimSize(3);
+  int64_t Dv = op.getValue().getType().getDimSize(3);
+  int64_t buckets = op.getBucketsAttr().getInt();
+  int64_t rounds = op.getRoundsAttr().getInt();
+  int64_t c = op.getChunkAttr().getInt();
+  int64_t chunks = N / c, K = buckets / 2, BH = B * H;
+  bool causal = op.getCausal();
+  Value mask = op.getMask();
+  Type f32 = b.getF32Type(), i64 = b.getI64Type();
+  auto i64Tensor = [&](ArrayRef<int64_t> shape) {
+    return RankedTensorType::get(shape, i64);
+  };
+
+  Value qkFlat = reshape(b, op.getQk(), {BH, N, D});
+  Value vFlat = reshape(b, op.getValue(), {BH, N, Dv});
+  auto layout = BlockDiagonalLayoutAttr::get(b.getContext(), c, 2 * c,
+                                             /*causal=*/false);
+  // Tiles of one chunk and its window when they fit the kernels' limit;
+  // else smaller tiles (the layout's visibility is exact either way).
+  int64_t blockQ = 2 * c <= 1024 ? c : 64, blockK = 2 * c <= 1024 ? 2 * c : 64;
+
+  SmallVector<Value> outputs, lses;
+  for (int64_t r = 0; r < rounds; ++r) {
+    Value hashed;
+    if (K == 0) {
+      // One bucket: every token hashes to 0, the sort is the identity.
+      Value empty = tensor::EmptyOp::create(b, ArrayRef<int64_t>{B, H, N}, i64);
+      hashed =
+          linalg::FillOp::create(b, ValueRange{cI64(b, 0)}, ValueRange{empty})
+              .getResult(0);
+    } else {
+      std::vector<float> rotations(D * K);
+      for (int64_t i = 0; i < D * K; ++i)
+        rotations[i] =
+            float(normalDraw(uint64_t(*op.getSeed()),
+                             kRotationStream + uint64_t(r), uint64_t(i)));
+      auto rType = RankedTensorType::get({D, K}, f32);
+      Value rotation = arith::ConstantOp::create(
+          b, DenseElementsAttr::get(rType, ArrayRef<float>(rotations)));
+      hashed = LshHashOp::create(b, i64Tensor({B, H, N}), op.getQk(), rotation);
+    }
+    auto sort =
+        BucketSortOp::create(b, i64Tensor({B, H, N}), i64Tensor({B, H, N}),
+                             hashed, std::max<int64_t>(buckets, 1));
+    Value perm = sort.getPerm();
+    Value permFlat = reshape(b, perm, {BH, N});
+    Value inverseFlat = reshape(b, sort.getInverse(), {BH, N});
+
+    // Sorted queries; each window's keys and values one after another.
+    Value queries =
+        reshape(b,
+                GatherRowsOp::create(b, RankedTensorType::get({BH, N, D}, f32),
+                                     qkFlat, permFlat),
+                {B, H, N, D});
+    Value window = parallelTensor(
+        b, i64Tensor({BH, 2 * N}),
+        [&](attic::detail::Builder &nb, ValueRange i) {
+          return extract(nb, permFlat, {i[0], windowRow(nb, i[1], c, chunks)});
+        });
+    Value keys = reshape(
+        b,
+        GatherRowsOp::create(b, RankedTensorType::get({BH, 2 * N, D}, f32),
+                             qkFlat, window),
+        {B, H, 2 * N, D});
+    Value values = reshape(
+        b,
+        GatherRowsOp::create(b, RankedTensorType::get({BH, 2 * N, Dv}, f32),
+                             vFlat, window),
+        {B, H, 2 * N, Dv});
+
+    // Captures of the mask region: each window key's original position (-1
+    // for a padded key) and, causally, each sorted query's.
+    SmallVector<Value> captures;
+    if (causal || mask) {
+      Value keyPosition =
+          parallelTensor(b, i64Tensor({B, H, 2 * N}),
+                         [&](attic::detail::Builder &nb, ValueRange i) {
+                           Value row = addI(nb, mulI(nb, i[0], H), i[1]);
+                           Value position = extract(nb, window, {row, i[2]});
+                           if (!mask)
+                             return position;
+                           Value at = arith::IndexCastOp::create(
+                               nb, nb.getIndexType(), position);
+                           return select(nb, extract(nb, mask, {i[0], at}),
+                                         position, cI64(nb, -1));
+                         });
+      captures.push_back(keyPosition);
+      if (causal)
+        captures.push_back(perm);
+    }
+
+    Value init =
+        tensor::EmptyOp::create(b, ArrayRef<int64_t>{B, H, N, Dv}, f32);
+    Value lseInit;
+    SmallVector<Type> resultTypes = {typeOf(init)};
+    if (rounds > 1) {
+      lseInit = tensor::EmptyOp::create(b, ArrayRef<int64_t>{B, H, N}, f32);
+      resultTypes.push_back(typeOf(lseInit));
+    }
+    auto attention = BlockAttentionOp::create(
+        b, resultTypes, queries, keys, values, /*key_bias=*/Value(),
+        /*key_mask=*/Value(), /*layout_operands=*/ValueRange{}, captures,
+        Value(), Value(), Value(), Value(), init, lseInit, layout,
+        b.getF32FloatAttr(op.getEffectiveScale()), b.getI64IntegerAttr(blockQ),
+        b.getI64IntegerAttr(blockK),
+        /*mask_fn=*/nullptr, /*score_fn=*/nullptr);
+    SmallVector<Type> captureTypes;
+    for (Value v : captures)
+      captureTypes.push_back(v.getType());
+    Type index = b.getIndexType();
+    {
+      OpBuilder::InsertionGuard guard(b);
+      if (!captures.empty()) {
+        // visible(b, h, q, k) = position(k) >= 0 (a real key) and, causally,
+        // position(k) <= position(q).
+        SmallVector<Type> types = {index, index, index, index};
+        llvm::append_range(types, captureTypes);
+        Block *block = regionBlock(b, attention.getMaskRegion(), types);
+        b.setInsertionPointToStart(block);
+        ValueRange a = block->getArguments();
+        Value keyPosition = extract(b, a[4], {a[0], a[1], a[3]});
+        Value visible = arith::CmpIOp::create(b, arith::CmpIPredicate::sge,
+                                              keyPosition, cI64(b, 0));
+        if (causal) {
+          Value queryPosition = extract(b, a[5], {a[0], a[1], a[2]});
+          visible = arith::AndIOp::create(
+              b, visible,
+              arith::CmpIOp::create(b, arith::CmpIPredicate::sle, keyPosition,
+                                    queryPosition));
+        }
+        YieldOp::create(b, ValueRange{visible});
+      }
+      // score(s, b, h, q, k) = the key is the query's own token ? -1e5 : s.
+      SmallVector<Type> types = {f32, index, index, index, index};
+      llvm::append_range(types, captureTypes);
+      Block *block = regionBlock(b, attention.getScoreRegion(), types);
+      b.setInsertionPointToStart(block);
+      ValueRange a = block->getArguments();
+      Value self = arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
+                                         windowRow(b, a[4], c, chunks), a[3]);
+      YieldOp::create(b,
+                      ValueRange{select(b, self, cF32(b, kSelfLogit), a[0])});
+    }
+
+    // Back to the original order.
+    Value sortedOut = reshape(b, attention.getResult()[0], {BH, N, Dv});
+    outputs.push_back(GatherRowsOp::create(
+        b, RankedTensorType::get({BH, N, Dv}, f32), sortedOut, inverseFlat));
+    if (rounds > 1)
+      lses.push_back(GatherRowsOp::create(
+          b, RankedTensorType::get({BH, N}, f32),
+          reshape(b, attention.getResult()[1], {BH, N}), inverseFlat));
+  }
+
+  Value result;
+  if (rounds == 1) {
+    result = reshape(b, outputs.front(), {B, H, N, Dv});
+  } else {
+    // out = sum_r exp(lse_r - L) o_r with L = log sum_r exp(lse_r); 0 when
+    // no round saw a key (every lse_r = -inf).
+    Value merged = parallelTensor(
+        b, RankedTensorType::get({BH, N, Dv}, f32),
+        [&](attic::detail::Builder &nb, ValueRange i) {
+          SmallVector<Value> l;
+          Value top = cF32(nb, -std::numeric_limits<double>::infinity());
+          for (Value lse : lses) {
+            l.push_back(extract(nb, lse, {i[0], i[1]}));
+            top = arith::MaximumFOp::create(nb, top, l.back());
+          }
+          Value none = arith::CmpFOp::create(
+              nb, arith::CmpFPredicate::OEQ, top,
+              cF32(nb, -std::numeric_limits<double>::infinity()));
+          Value safeTop = select(nb, none, cF32(nb, 0.0), top);
+          Value num = cF32(nb, 0.0), den = cF32(nb, 0.0);
+          for (auto [o, lr] : llvm::zip(outputs, l)) {
+            Value w =
+                math::ExpOp::create(nb, arith::SubFOp::create(nb, lr, safeTop));
+            den = arith::AddFOp::create(nb, den, w);
+            num = arith::AddFOp::create(
+                nb, num, arith::MulFOp::create(nb, w, extract(nb, o, i)));
+          }
+          return select(nb, none, cF32(nb, 0.0),
+                        arith::DivFOp::create(nb, num, den));
+        });
+    result = reshape(b, merged, {B, H, N, Dv});
+  }
+  rewriter.replaceOp(op, result);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// L2 -> tensors
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// buckets = argmax([x R; -x R]): the projections as one matmul of the
+/// [B*H*N, D] rows, then the first maximum of each row.
+Value lowerHash(Builder &b, LshHashOp op) {
+  RankedTensorType xType = op.getX().getType();
+  int64_t B = xType.getDimSize(0), H = xType.getDimSize(1),
+          N = xType.getDimSize(2), D = xType.getDimSize(3);
+  int64_t K = op.getRotations().getType().getDimSize(1);
+  Value projected =
+      matmul(b, reshape(b, op.getX(), {B * H * N, D}), op.getRotations());
+  Value flat = parallelTensor(
+      b, RankedTensorType::get({B * H * N}, b.getI64Type()),
+      [&](Builder &nb, ValueRange i) {
+        Value init[] = {cF32(nb, -std::numeric_limits<double>::infinity()),
+                        cI64(nb, 0)};
+        SmallVector<Value> best =
+            forLoop(nb, 2 * K, init, [&](Builder &lb, Value j, ValueRange acc) {
+              Value negated = arith::CmpIOp::create(
+                  lb, arith::CmpIPredicate::uge, j, cIndex(lb, K));
+              Value column = select(
+                  lb, negated, arith::SubIOp::create(lb, j, cIndex(lb, K)), j);
+              Value p = extract(lb, projected, {i[0], column});
+              p = select(lb, negated, arith::NegFOp::create(lb, p), p);
+              Value better = arith::CmpFOp::create(
+                  lb, arith::CmpFPredicate::OGT, p, acc[0]);
+              Value j64 = arith::IndexCastOp::create(lb, lb.getI64Type(), j);
+              return SmallVector<Value>{select(lb, better, p, acc[0]),
+                                        select(lb, better, j64, acc[1])};
+            });
+        return best[1];
+      });
+  return reshape(b, flat, {B, H, N});
+}
+
+/// A stable counting sort per (batch, head): counts, their exclusive
+/// prefix sums, then each token in order to the next free row of its
+/// bucket.
+std::pair<Value, Value> lowerBucketSort(Builder &b, BucketSortOp op) {
+  RankedTensorType type = op.getBuckets().getType();
+  int64_t B = type.getDimSize(0), H = type.getDimSize(1),
+          N = type.getDimSize(2);
+  int64_t S = op.getNumBucketsAttr().getInt();
+  Value buckets = op.getBuckets();
+  Value perm = tensor::EmptyOp::create(b, type.getShape(), b.getI64Type());
+  Value inverse = tensor::EmptyOp::create(b, type.getShape(), b.getI64Type());
+  // One counts buffer for all rows (kernels cannot allocate), reset per row.
+  Value counts =
+      tensor::EmptyOp::create(b, ArrayRef<int64_t>{S}, b.getI64Type());
+  SmallVector<Value> done = forLoop(
+      b, B * H, {perm, inverse, counts},
+      [&](Builder &bb, Value row, ValueRange outs) {
+        Value bi = divI(bb, row, H), hi = remI(bb, row, H);
+        auto bucketOf = [&](Builder &lb, Value i) {
+          return clampIndex(lb, extract(lb, buckets, {bi, hi, i}), S);
+        };
+        Value counted =
+            forLoop(bb, S, outs[2], [&](Builder &lb, Value k, ValueRange acc) {
+              return SmallVector<Value>{insert(lb, cI64(lb, 0), acc[0], {k})};
+            })[0];
+        counted =
+            forLoop(bb, N, counted, [&](Builder &lb, Value i, ValueRange acc) {
+              Value k = bucketOf(lb, i);
+              Value n = arith::AddIOp::create(lb, extract(lb, acc[0], {k}),
+                                              cI64(lb, 1));
+              return SmallVector<Value>{insert(lb, n, acc[0], {k})};
+            })[0];
+        // counts -> the first row of each bucket.
+        counted = forLoop(bb, S, {counted, cI64(bb, 0)},
+                          [&](Builder &lb, Value k, ValueRange acc) {
+                            Value n = extract(lb, acc[0], {k});
+                            return SmallVector<Value>{
+                                insert(lb, acc[1], acc[0], {k}),
+                                arith::AddIOp::create(lb, acc[1], n)};
+                          })[0];
+        SmallVector<Value> placed = forLoop(
+            bb, N, {outs[0], outs[1], counted},
+            [&](Builder &lb, Value i, ValueRange acc) {
+              Value k = bucketOf(lb, i);
+              Value next = extract(lb, acc[2], {k});
+              Value at =
+                  arith::IndexCastOp::create(lb, lb.getIndexType(), next);
+              Value i64 = arith::IndexCastOp::create(lb, lb.getI64Type(), i);
+              return SmallVector<Value>{
+                  insert(lb, i64, acc[0], {bi, hi, at}),
+                  insert(lb, next, acc[1], {bi, hi, i}),
+                  insert(lb, arith::AddIOp::create(lb, next, cI64(lb, 1)),
+                         acc[2], {k})};
+            });
+        return placed;
+      });
+  return {done[0], done[1]};
+}
+
+} // namespace
+
+LogicalResult attic::lowerHashOps(Operation *root) {
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (isa<LshHashOp, BucketSortOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    attic::detail::Builder b(op->getLoc(), op);
+    if (auto hash = dyn_cast<LshHashOp>(op)) {
+      hash.getBuckets().replaceAllUsesWith(lowerHash(b, hash));
+    } else {
+      auto sort = cast<BucketSortOp>(op);
+      auto [perm, inverse] = lowerBucketSort(b, sort);
+      sort.getPerm().replaceAllUsesWith(perm);
+      sort.getInverse().replaceAllUsesWith(inverse);
+    }
+    op->erase();
+  }
+  return success();
+}
