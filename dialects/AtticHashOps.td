@@ -1,10 +1,11 @@
 //===- AtticHashOps.td - LSH attention and its L2 ops ------*- tablegen -*-===//
 //
-// Reformer's LSH attention (../shared/papers/xformer.md A4, docs/lsh.md):
-// the L1 op attic.lsh_attention and the L2 primitives it decomposes into
-// besides the shared block-attention core: attic.lsh_hash (the
-// random-rotation hash) and attic.bucket_sort (the stable sort by bucket
-// as a permutation and its inverse).
+// Attention over keys grouped by content (../shared/papers/xformer.md A4,
+// A5; docs/lsh.md): Reformer's LSH attention (attic.lsh_attention) and
+// clustered attention (attic.clustered_attention), and the L2 primitives
+// they decompose into besides the shared block-attention core:
+// attic.lsh_hash (the random-rotation hash), attic.bucket_sort (the stable
+// sort by bucket as a permutation and its inverse) and attic.kmeans.
 //
 //===----------------------------------------------------------------------===//
 
@@ -128,6 +129,90 @@ def Attic_BucketSortOp : Attic_Op<"bucket_sort", [Pure]> {
                       StaticShapeTensorOf<[I64]>:$inverse);
   let assemblyFormat = [{
     $buckets attr-dict `:` type($buckets) `->` type($perm) `,` type($inverse)
+  }];
+  let hasVerifier = 1;
+}
+
+def Attic_ClusteredAttentionOp : Attic_Op<"clustered_attention", [Pure]> {
+  let summary = "clustered attention: K-means over the queries, centroid attention broadcast";
+  let description = [{
+    Clustered attention (Vyas et al. 2020; ../shared/papers/xformer.md A5,
+    docs/lsh.md): per (batch, head), the `Nq` queries of `query [B,H,Nq,D]`
+    are grouped into `clusters` clusters by K-means (below); each centroid
+    (the mean of its cluster's queries) attends to every key of
+    `key [B,H,Nk,D]` with softmax attention,
+    `y_c = softmax(scale * c . K^T) V` (`scale` default `1/sqrt(D)`; with
+    `mask` (`[B,Nk]` i1) only real keys), and every query gets its
+    cluster's `y_c`. With `clusters = Nq` every query is its own cluster and
+    the result is exact attention.
+
+    K-means: the initial centroid `c` is the query at position
+    `floor(c Nq / C) + (u_c mod (floor((c+1) Nq / C) - floor(c Nq / C)))`
+    (one query drawn from each of `C` equal segments), `u_c` the first word
+    of Philox block `c` of stream 32 with `seed`; then `iterations` times:
+    assign every query to its nearest centroid (squared Euclidean distance
+    `|c|^2 - 2 q.c`, the first on ties), and move each centroid to the mean
+    of its queries (a cluster that lost all keeps its centroid). The
+    clusters and centroids of the last iteration are used.
+
+    `clusters` is in `[1, Nq]`, `iterations` in `[1, 100]`; `seed` is
+    required when `clusters < Nq` (the initial centroids are drawn).
+
+    ```mlir
+    %o = attic.clustered_attention %q, %k, %v
+        {clusters = 64 : i64, iterations = 10 : i64, seed = 1 : i64}
+        : tensor<1x4x1024x64xf32>, tensor<1x4x1024x64xf32>,
+          tensor<1x4x1024x64xf32> -> tensor<1x4x1024x64xf32>
+    ```
+
+    Lowering: `attic-decompose` rewrites it into `attic.kmeans`, one
+    `attic.attention` of the centroids (the shared core) and an
+    `attic.gather_rows` that broadcasts each cluster's row to its queries.
+  }];
+  let arguments = (ins
+    Attic_F32Tensor:$query,
+    Attic_F32Tensor:$key,
+    Attic_F32Tensor:$value,
+    Optional<StaticShapeTensorOf<[I1]>>:$mask,
+    I64Attr:$clusters,
+    DefaultValuedAttr<I64Attr, "10">:$iterations,
+    OptionalAttr<I64Attr>:$seed,
+    OptionalAttr<F32Attr>:$scale
+  );
+  let results = (outs Attic_F32Tensor:$result);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value (`mask` `(` $mask^ `:` type($mask) `)`)?
+    attr-dict `:` type($query) `,` type($key) `,` type($value) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// `scale`, else 1/sqrt(D).
+    float getEffectiveScale();
+  }];
+}
+
+def Attic_KMeansOp : Attic_Op<"kmeans", [Pure]> {
+  let summary = "K-means of each (batch, head)'s rows: centroids and assignment";
+  let description = [{
+    K-means over the `N` rows of `x [B,H,N,D]` per (batch, head), with the
+    seeded initialization and the iteration of `attic.clustered_attention`
+    (`clusters` centroids, `iterations` rounds of assign-then-update):
+    `centroids [B,H,C,D]` (f32) and `assignment [B,H,N]` (i64, each row's
+    cluster in the last iteration; the centroids are the means of those
+    clusters, or the previous centroid for an empty one).
+
+    ```mlir
+    %c, %a = attic.kmeans %q {clusters = 16 : i64, iterations = 5 : i64, seed = 1 : i64}
+        : tensor<1x4x256x64xf32> -> tensor<1x4x16x64xf32>, tensor<1x4x256xi64>
+    ```
+  }];
+  let arguments = (ins Attic_F32Tensor:$x, I64Attr:$clusters,
+                       I64Attr:$iterations, I64Attr:$seed);
+  let results = (outs Attic_F32Tensor:$centroids,
+                      StaticShapeTensorOf<[I64]>:$assignment);
+  let assemblyFormat = [{
+    $x attr-dict `:` type($x) `->` type($centroids) `,` type($assignment)
   }];
   let hasVerifier = 1;
 }

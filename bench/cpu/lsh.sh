@@ -22,10 +22,11 @@
 # (On i.i.d. uniform rows the softmax is nearly flat over all N keys, the
 # exact output is the mean of V, and no local method approximates it: the
 # relative error there is above 1 for LSH at N = 1K and grows with N.)
-# Each variant is compiled once per N and timed with --bench=REPS (median; dense runs once from N = 16384). The relative error
-# ||o - o_exact||_F / ||o_exact||_F is against dense_self (dense_self_causal
-# for the causal variants) on the same inputs, where dense runs
-# (N <= --dense-max). The summary adds the time ratio exact / variant and
+# Each variant is compiled once per N and timed with --bench=REPS
+# (median; dense runs once from N = 16384). The relative error
+# ||o - o_exact||_F / ||o_exact||_F is against dense_self
+# (dense_self_causal for the causal variants) on the same inputs, where
+# dense runs (N <= --dense-max). The summary adds the time ratio exact / variant and
 # the growth of each variant's time from N/2 to N.
 #
 #   bench/cpu/lsh.sh [--n=1024,...,65536] [--reps=3] [--dense-max=65536]

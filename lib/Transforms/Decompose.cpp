@@ -165,6 +165,15 @@ struct DecomposeLsh : public OpRewritePattern<LshAttentionOp> {
   }
 };
 
+/// attic.clustered_attention -> attic.kmeans, attic.attention, gather.
+struct DecomposeClustered : public OpRewritePattern<ClusteredAttentionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ClusteredAttentionOp op,
+                                PatternRewriter &rewriter) const override {
+    return decomposeClustered(rewriter, op);
+  }
+};
+
 struct AtticDecomposePass
     : public attic::impl::AtticDecomposeBase<AtticDecomposePass> {
   using AtticDecomposeBase::AtticDecomposeBase;
@@ -185,7 +194,8 @@ struct AtticDecomposePass
       return signalPassFailure();
     // Every L1 op must be gone: one left behind would reach the backend.
     WalkResult leftover = getOperation()->walk([](Operation *op) {
-      if (!isa<AttentionOp, KernelizedAttentionOp, LshAttentionOp>(op))
+      if (!isa<AttentionOp, KernelizedAttentionOp, LshAttentionOp,
+               ClusteredAttentionOp>(op))
         return WalkResult::advance();
       op->emitOpError("could not be decomposed");
       return WalkResult::interrupt();
@@ -201,4 +211,5 @@ void attic::populateDecomposePatterns(RewritePatternSet &patterns,
   patterns.add<DecomposeAttention>(patterns.getContext(), options);
   patterns.add<DecomposeKernelized>(patterns.getContext());
   patterns.add<DecomposeLsh>(patterns.getContext());
+  patterns.add<DecomposeClustered>(patterns.getContext());
 }

@@ -102,41 +102,7 @@ RankedTensorType tensorOf(Value v) {
   return cast<RankedTensorType>(v.getType());
 }
 
-Value filled(Builder &b, ArrayRef<int64_t> shape, double value) {
-  Value empty = tensor::EmptyOp::create(b, shape, b.getF32Type());
-  return linalg::FillOp::create(b, ValueRange{cF32(b, value)},
-                                ValueRange{empty})
-      .getResult(0);
-}
 
-Value zeros(Builder &b, ArrayRef<int64_t> shape) {
-  return filled(b, shape, 0.0);
-}
-
-/// out[b,m,n] (+)= sum_k lhs . rhs with `transposeLhs` (lhs is [b,k,m])
-/// and `transposeRhs` (rhs is [b,n,k]); `init` accumulates when given.
-Value batchMatmul(Builder &b, Value lhs, Value rhs, bool transposeLhs,
-                  bool transposeRhs, Value init = Value()) {
-  RankedTensorType lt = tensorOf(lhs), rt = tensorOf(rhs);
-  int64_t batch = lt.getDimSize(0);
-  int64_t m = transposeLhs ? lt.getDimSize(2) : lt.getDimSize(1);
-  int64_t n = transposeRhs ? rt.getDimSize(1) : rt.getDimSize(2);
-  if (!init)
-    init = zeros(b, {batch, m, n});
-  MLIRContext *ctx = b.getContext();
-  AffineExpr db, dm, dn, dk;
-  bindDims(ctx, db, dm, dn, dk);
-  auto map = [&](AffineExpr x, AffineExpr y) {
-    return AffineMap::get(4, 0, {db, x, y}, ctx);
-  };
-  SmallVector<AffineMap> maps{transposeLhs ? map(dk, dm) : map(dm, dk),
-                              transposeRhs ? map(dn, dk) : map(dk, dn),
-                              map(dm, dn)};
-  auto op = linalg::BatchMatmulOp::create(
-      b, TypeRange{init.getType()}, ValueRange{lhs, rhs}, ValueRange{init});
-  op.setIndexingMapsAttr(b.getAffineMapArrayAttr(maps));
-  return op.getResult(0);
-}
 
 /// A linalg.generic with `inputs` and one output `init`, over
 /// `iterators`, whose body gets the input and output elements.

@@ -1,6 +1,12 @@
-//===- Lsh.cpp - Reformer's LSH attention into the shared core --*- C++ -*-===//
+//===- Lsh.cpp - LSH and clustered attention into the shared core -*- C++
+//-*-===//
 //
-// Two steps, both on tensors (docs/lsh.md):
+// Reformer's LSH attention and clustered attention (docs/lsh.md). Clustered
+// attention: attic-decompose (decomposeClustered) rewrites it into
+// attic.kmeans, one attic.attention of the centroids and an
+// attic.gather_rows broadcast; attic-lower-state lowers attic.kmeans with
+// its iterations unrolled (lowerKMeans). LSH attention, in two steps, both
+// on tensors:
 //
 //  - attic-decompose (decomposeLsh): attic.lsh_attention becomes, per hash
 //    round, attic.lsh_hash with the round's rotations drawn here into a
@@ -379,16 +385,160 @@ std::pair<Value, Value> lowerBucketSort(Builder &b, BucketSortOp op) {
 
 } // namespace
 
+//===----------------------------------------------------------------------===//
+// Clustered attention
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The seeded initial centroids of K-means: one row from each of `clusters`
+/// equal segments of `rows` (attic.clustered_attention's description).
+std::vector<int64_t> initialRows(uint64_t seed, int64_t rows,
+                                 int64_t clusters) {
+  std::vector<int64_t> picks(static_cast<size_t>(clusters));
+  for (int64_t c = 0; c < clusters; ++c) {
+    int64_t lo = c * rows / clusters, hi = (c + 1) * rows / clusters;
+    uint32_t words[4];
+    attic_philox4x32(seed, 32, uint64_t(c), words);
+    picks[size_t(c)] = lo + int64_t(words[0] % uint32_t(hi - lo));
+  }
+  return picks;
+}
+
+/// K-means, the iterations unrolled (no loop around tensor ops, so that the
+/// CUDA mapping can make each step a kernel): distances by a batch matmul,
+/// the nearest centroid per row, then sums and counts in one sequential
+/// loop over the rows and the new centroids element-wise.
+std::pair<Value, Value> lowerKMeans(attic::detail::Builder &b, KMeansOp op) {
+  RankedTensorType xType = op.getX().getType();
+  int64_t B = xType.getDimSize(0), H = xType.getDimSize(1),
+          N = xType.getDimSize(2), D = xType.getDimSize(3);
+  int64_t C = op.getClustersAttr().getInt(), BH = B * H;
+  Value x = reshape(b, op.getX(), {BH, N, D});
+  std::vector<int64_t> picks =
+      initialRows(uint64_t(op.getSeedAttr().getInt()), N, C);
+  auto pickType = RankedTensorType::get({C}, b.getI64Type());
+  Value rows = arith::ConstantOp::create(
+      b, DenseElementsAttr::get(pickType, ArrayRef<int64_t>(picks)));
+  Value centroids =
+      parallelTensor(b, f32Tensor(b, {BH, C, D}),
+                     [&](attic::detail::Builder &nb, ValueRange i) {
+                       Value row = arith::IndexCastOp::create(
+                           nb, nb.getIndexType(), extract(nb, rows, {i[1]}));
+                       return extract(nb, x, {i[0], row, i[2]});
+                     });
+  Value assignment;
+  for (int64_t t = 0; t < op.getIterationsAttr().getInt(); ++t) {
+    Value dots = batchMatmul(b, x, centroids, /*transposeLhs=*/false,
+                             /*transposeRhs=*/true); // [BH, N, C]
+    Value norms = parallelTensor(
+        b, f32Tensor(b, {BH, C}),
+        [&](attic::detail::Builder &nb, ValueRange i) {
+          return forLoop(
+              nb, D, cF32(nb, 0.0),
+              [&](attic::detail::Builder &lb, Value d, ValueRange acc) {
+                Value c = extract(lb, centroids, {i[0], i[1], d});
+                return SmallVector<Value>{arith::AddFOp::create(
+                    lb, acc[0], arith::MulFOp::create(lb, c, c))};
+              })[0];
+        });
+    assignment = parallelTensor(
+        b, RankedTensorType::get({BH, N}, b.getI64Type()),
+        [&](attic::detail::Builder &nb, ValueRange i) {
+          Value init[] = {cF32(nb, std::numeric_limits<double>::infinity()),
+                          cI64(nb, 0)};
+          return forLoop(
+              nb, C, init,
+              [&](attic::detail::Builder &lb, Value c, ValueRange acc) {
+                Value dist = arith::SubFOp::create(
+                    lb, extract(lb, norms, {i[0], c}),
+                    arith::MulFOp::create(lb, cF32(lb, 2.0),
+                                          extract(lb, dots, {i[0], i[1], c})));
+                Value closer = arith::CmpFOp::create(
+                    lb, arith::CmpFPredicate::OLT, dist, acc[0]);
+                Value c64 = arith::IndexCastOp::create(lb, lb.getI64Type(), c);
+                return SmallVector<Value>{select(lb, closer, dist, acc[0]),
+                                          select(lb, closer, c64, acc[1])};
+              })[1];
+        });
+    // Sums and counts per cluster: one sequential pass over the rows.
+    SmallVector<Value> totals = forLoop(
+        b, BH * N, {zeros(b, {BH, C, D}), zeros(b, {BH, C})},
+        [&](attic::detail::Builder &lb, Value r, ValueRange acc) {
+          Value bh = divI(lb, r, N), i = remI(lb, r, N);
+          Value c = clampIndex(lb, extract(lb, assignment, {bh, i}), C);
+          Value count = arith::AddFOp::create(lb, extract(lb, acc[1], {bh, c}),
+                                              cF32(lb, 1.0));
+          Value sums = forLoop(
+              lb, D, acc[0],
+              [&](attic::detail::Builder &db, Value d, ValueRange s) {
+                Value v =
+                    arith::AddFOp::create(db, extract(db, s[0], {bh, c, d}),
+                                          extract(db, x, {bh, i, d}));
+                return SmallVector<Value>{insert(db, v, s[0], {bh, c, d})};
+              })[0];
+          return SmallVector<Value>{sums, insert(lb, count, acc[1], {bh, c})};
+        });
+    Value previous = centroids;
+    centroids =
+        parallelTensor(b, f32Tensor(b, {BH, C, D}),
+                       [&](attic::detail::Builder &nb, ValueRange i) {
+                         Value count = extract(nb, totals[1], {i[0], i[1]});
+                         Value mean = arith::DivFOp::create(
+                             nb, extract(nb, totals[0], i), count);
+                         return select(nb, positive(nb, count), mean,
+                                       extract(nb, previous, i));
+                       });
+  }
+  return {reshape(b, centroids, {B, H, C, D}),
+          reshape(b, assignment, {B, H, N})};
+}
+
+} // namespace
+
+LogicalResult attic::decomposeClustered(RewriterBase &rewriter,
+                                        ClusteredAttentionOp op) {
+  attic::detail::Builder b(op.getLoc(), rewriter);
+  b.setInsertionPoint(op);
+  RankedTensorType qType = op.getQuery().getType();
+  int64_t B = qType.getDimSize(0), H = qType.getDimSize(1),
+          N = qType.getDimSize(2), D = qType.getDimSize(3);
+  int64_t Dv = op.getValue().getType().getDimSize(3);
+  int64_t C = op.getClustersAttr().getInt();
+  auto kmeans = KMeansOp::create(
+      b, f32Tensor(b, {B, H, C, D}),
+      RankedTensorType::get({B, H, N}, b.getI64Type()), op.getQuery(), C,
+      op.getIterationsAttr().getInt(), op.getSeed().value_or(0));
+  // The centroids attend to every key through the shared core.
+  auto centroidAttention = AttentionOp::create(
+      b, f32Tensor(b, {B, H, C, Dv}), kmeans.getCentroids(), op.getKey(),
+      op.getValue(), /*key_bias=*/Value(), op.getMask(), ValueRange{},
+      ValueRange{}, Value(), Value(), Value(), Value(), /*causal=*/false,
+      b.getF32FloatAttr(op.getEffectiveScale()), LayoutAttrInterface(),
+      DenseI64ArrayAttr());
+  // Each query takes its cluster's row.
+  Value broadcast = GatherRowsOp::create(
+      b, f32Tensor(b, {B * H, N, Dv}),
+      reshape(b, centroidAttention.getResult(), {B * H, C, Dv}),
+      reshape(b, kmeans.getAssignment(), {B * H, N}));
+  rewriter.replaceOp(op, reshape(b, broadcast, {B, H, N, Dv}));
+  return success();
+}
+
 LogicalResult attic::lowerHashOps(Operation *root) {
   SmallVector<Operation *> ops;
   root->walk([&](Operation *op) {
-    if (isa<LshHashOp, BucketSortOp>(op))
+    if (isa<LshHashOp, BucketSortOp, KMeansOp>(op))
       ops.push_back(op);
   });
   for (Operation *op : ops) {
     attic::detail::Builder b(op->getLoc(), op);
     if (auto hash = dyn_cast<LshHashOp>(op)) {
       hash.getBuckets().replaceAllUsesWith(lowerHash(b, hash));
+    } else if (auto kmeans = dyn_cast<KMeansOp>(op)) {
+      auto [centroids, assignment] = lowerKMeans(b, kmeans);
+      kmeans.getCentroids().replaceAllUsesWith(centroids);
+      kmeans.getAssignment().replaceAllUsesWith(assignment);
     } else {
       auto sort = cast<BucketSortOp>(op);
       auto [perm, inverse] = lowerBucketSort(b, sort);

@@ -7,6 +7,7 @@
 #include "attic/Reference/Cst.h"
 #include "attic/Reference/Kernelized.h"
 #include "attic/Reference/Lsh.h"
+#include "attic/Reference/Clustered.h"
 #include "attic/Reference/Vcc.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -175,6 +176,8 @@ private:
       return evaluateKernelized(kernelized);
     if (auto lsh = dyn_cast<attic::LshAttentionOp>(op))
       return evaluateLsh(lsh);
+    if (auto clustered = dyn_cast<attic::ClusteredAttentionOp>(op))
+      return evaluateClustered(clustered);
     if (auto call = dyn_cast<func::CallOp>(op))
       return evaluateCall(call);
     if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op)) {
@@ -370,6 +373,40 @@ private:
       out.data = lsh::attention(options, qk.data, v.data, mask);
     } catch (const std::invalid_argument &e) {
       error = std::string("reference: 'attic.lsh_attention': ") + e.what();
+      return failure();
+    }
+    values[op.getResult()] = std::move(out);
+    return success();
+  }
+
+  /// Clustered attention with attic::ref::clustered (K-means and the
+  /// centroids' softmax attention, in double).
+  LogicalResult evaluateClustered(attic::ClusteredAttentionOp op) {
+    namespace cl = attic::ref::clustered;
+    const attic::RefTensor &q = values[op.getQuery()];
+    const attic::RefTensor &k = values[op.getKey()];
+    const attic::RefTensor &v = values[op.getValue()];
+    cl::Options options;
+    options.batch = q.shape[0];
+    options.heads = q.shape[1];
+    options.queries = q.shape[2];
+    options.dim = q.shape[3];
+    options.keys = k.shape[2];
+    options.valueDim = v.shape[3];
+    options.clusters = op.getClustersAttr().getInt();
+    options.iterations = op.getIterationsAttr().getInt();
+    options.seed = uint64_t(op.getSeed().value_or(0));
+    options.scale = double(op.getEffectiveScale());
+    std::vector<bool> mask;
+    if (op.getMask())
+      for (double m : values[op.getMask()].data)
+        mask.push_back(m != 0.0);
+    attic::RefTensor out = emptyLike(op.getResult());
+    try {
+      out.data = cl::attention(options, q.data, k.data, v.data, mask);
+    } catch (const std::invalid_argument &e) {
+      error = std::string("reference: 'attic.clustered_attention': ") +
+              e.what();
       return failure();
     }
     values[op.getResult()] = std::move(out);
@@ -1305,7 +1342,7 @@ private:
             op->getName().getStringRef().str() + "' (--check supports " +
             "attic.attention, attic.block_attention and attic.block_mask on "
             "tensors, attic.slice_attention, attic.kernelized_attention, "
-            "attic.lsh_attention, "
+            "attic.lsh_attention, attic.clustered_attention, "
             "attic.vip_order, attic.gather_rows, attic.tree_build, "
             "attic.tree_select, attic.vcc_compress, attic.tree_update, "
             "attic.tree_materialize, func.call, arith.constant, tensor.empty, "

@@ -20,6 +20,7 @@ namespace attic {
 class BlockAttentionOp;
 class KernelizedAttentionOp;
 class LshAttentionOp;
+class ClusteredAttentionOp;
 class LayoutAttrInterface;
 
 #define GEN_PASS_DECL
@@ -85,13 +86,20 @@ mlir::LogicalResult decomposeKernelized(mlir::RewriterBase &rewriter,
 mlir::LogicalResult decomposeLsh(mlir::RewriterBase &rewriter,
                                  LshAttentionOp op);
 
+/// attic.clustered_attention -> attic.kmeans, attic.attention of the
+/// centroids and attic.gather_rows (part of attic-decompose).
+mlir::LogicalResult decomposeClustered(mlir::RewriterBase &rewriter,
+                                       ClusteredAttentionOp op);
+
 /// attic-lower-state: attic.feature_map, attic.state_reduce,
-/// attic.state_scan, attic.lsh_hash and attic.bucket_sort under `root` ->
+/// attic.state_scan, attic.lsh_hash, attic.bucket_sort and attic.kmeans
+/// under `root` ->
 /// linalg, tensor and scf on tensors.
 mlir::LogicalResult lowerStateOps(mlir::Operation *root);
 
-/// The hashing half of attic-lower-state: attic.lsh_hash and
-/// attic.bucket_sort under `root` -> linalg, tensor and scf on tensors.
+/// The grouping half of attic-lower-state: attic.lsh_hash,
+/// attic.bucket_sort and attic.kmeans under `root` -> linalg, tensor and
+/// scf on tensors.
 mlir::LogicalResult lowerHashOps(mlir::Operation *root);
 
 /// f32 linalg.matmul on row- or column-major memrefs -> func.call of

@@ -124,3 +124,87 @@ LogicalResult BucketSortOp::verify() {
     return emitOpError("num_buckets must be positive, got ") << count;
   return success();
 }
+
+float ClusteredAttentionOp::getEffectiveScale() {
+  if (std::optional<APFloat> scale = getScale())
+    return scale->convertToFloat();
+  return 1.0f / std::sqrt(float(getQuery().getType().getDimSize(3)));
+}
+
+namespace {
+/// The clusters / iterations / seed rules shared by the two K-means ops.
+LogicalResult verifyKMeans(Operation *op, int64_t rows, int64_t clusters,
+                           int64_t iterations, bool hasSeed) {
+  if (clusters < 1 || clusters > rows)
+    return op->emitOpError("clusters must be in [1, N] = [1, ")
+           << rows << "], got " << clusters;
+  if (iterations < 1 || iterations > 100)
+    return op->emitOpError("iterations must be in [1, 100], got ")
+           << iterations;
+  if (clusters < rows && !hasSeed)
+    return op->emitOpError("K-means with ")
+           << clusters << " clusters of " << rows
+           << " rows draws its initial centroids and needs a `seed`";
+  return success();
+}
+} // namespace
+
+LogicalResult ClusteredAttentionOp::verify() {
+  RankedTensorType query = getQuery().getType(), key = getKey().getType(),
+                   value = getValue().getType();
+  if (failed(checkPositive(*this, "query", query, 4, "[B,H,Nq,D]")) ||
+      failed(checkPositive(*this, "key", key, 4, "[B,H,Nk,D]")) ||
+      failed(checkPositive(*this, "value", value, 4, "[B,H,Nk,Dv]")))
+    return failure();
+  int64_t batch = query.getDimSize(0), heads = query.getDimSize(1),
+          queries = query.getDimSize(2), dim = query.getDimSize(3);
+  int64_t keys = key.getDimSize(2), valueDim = value.getDimSize(3);
+  if (failed(checkShape(*this, "key", key,
+                        {{batch, "B", "query"},
+                         {heads, "H", "query"},
+                         {keys, "Nk", "key"},
+                         {dim, "D", "query"}})) ||
+      failed(checkShape(*this, "value", value,
+                        {{batch, "B", "query"},
+                         {heads, "H", "query"},
+                         {keys, "Nk", "key"},
+                         {valueDim, "Dv", "value"}})) ||
+      failed(checkShape(*this, "result", getResult().getType(),
+                        {{batch, "B", "query"},
+                         {heads, "H", "query"},
+                         {queries, "Nq", "query"},
+                         {valueDim, "Dv", "value"}})))
+    return failure();
+  if (getMask() &&
+      failed(checkShape(*this, "mask", getMask().getType(),
+                        {{batch, "B", "query"}, {keys, "Nk", "key"}})))
+    return failure();
+  if (std::optional<APFloat> scale = getScale()) {
+    float s = scale->convertToFloat();
+    if (!std::isfinite(s) || s <= 0.0f)
+      return emitOpError("scale must be finite and positive, got ") << s;
+  }
+  return verifyKMeans(*this, queries, getClustersAttr().getInt(),
+                      getIterationsAttr().getInt(), bool(getSeed()));
+}
+
+LogicalResult KMeansOp::verify() {
+  RankedTensorType x = getX().getType();
+  if (failed(checkPositive(*this, "x", x, 4, "[B,H,N,D]")))
+    return failure();
+  int64_t clusters = getClustersAttr().getInt();
+  if (failed(verifyKMeans(*this, x.getDimSize(2), clusters,
+                          getIterationsAttr().getInt(), /*hasSeed=*/true)))
+    return failure();
+  if (failed(checkShape(*this, "centroids", getCentroids().getType(),
+                        {{x.getDimSize(0), "B", "x"},
+                         {x.getDimSize(1), "H", "x"},
+                         {clusters, "C", "clusters"},
+                         {x.getDimSize(3), "D", "x"}})) ||
+      failed(checkShape(*this, "assignment", getAssignment().getType(),
+                        {{x.getDimSize(0), "B", "x"},
+                         {x.getDimSize(1), "H", "x"},
+                         {x.getDimSize(2), "N", "x"}})))
+    return failure();
+  return success();
+}

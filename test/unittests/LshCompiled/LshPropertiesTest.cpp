@@ -14,10 +14,18 @@
 //  - attic.lsh_hash + attic.bucket_sort compiled alone: the hash equals
 //    the reference's, perm is a permutation sorted by (bucket, position)
 //    and inverse its inverse.
+// and attic.clustered_attention with attic::ref::clustered as the oracle:
+//  - compiled == reference (f32 within 1e-5) for several cluster counts,
+//    iterations, padding and cross attention;
+//  - as many clusters as queries equals exact attention (attic.attention,
+//    compiled side by side);
+//  - attic.kmeans compiled alone assigns every row as the reference does,
+//    and its centroids are the means of their clusters.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CompiledHarness.h"
+#include "attic/Reference/Clustered.h"
 #include "attic/Reference/Lsh.h"
 
 #include <gtest/gtest.h>
@@ -240,15 +248,16 @@ TEST(LshProperties, HashAndSortAreAStableSortByBucket) {
   std::string r = tensorType({c.dim, c.buckets / 2}, "f32");
   std::string h = tensorType({c.batch, c.heads, c.length}, "i64");
   std::ostringstream os;
-  os << "func.func @k(%x: " << x << ", %r: " << r << ") -> (" << h << ", "
-     << h << ", " << h << ") {\n  %h = attic.lsh_hash %x, %r : " << x << ", "
-     << r << " -> " << h << "\n  %p, %i = attic.bucket_sort %h {num_buckets = "
-     << c.buckets << " : i64} : " << h << " -> " << h << ", " << h
+  os << "func.func @k(%x: " << x << ", %r: " << r << ") -> (" << h << ", " << h
+     << ", " << h << ") {\n  %h = attic.lsh_hash %x, %r : " << x << ", " << r
+     << " -> " << h
+     << "\n  %p, %i = attic.bucket_sort %h {num_buckets = " << c.buckets
+     << " : i64} : " << h << " -> " << h << ", " << h
      << "\n  return %h, %p, %i : " << h << ", " << h << ", " << h << "\n}\n";
   std::mt19937 rng(4);
   Tensor xs = uniformTensor(rng, {c.batch, c.heads, c.length, c.dim}, 1.0);
-  std::vector<double> rot = lsh::rotations(uint64_t(c.seed), 0, c.dim,
-                                           c.buckets / 2);
+  std::vector<double> rot =
+      lsh::rotations(uint64_t(c.seed), 0, c.dim, c.buckets / 2);
   Tensor rs(ATTIC_F32, {c.dim, c.buckets / 2});
   for (int64_t i = 0; i < rs.numel(); ++i)
     rs.set(i, rot[size_t(i)]);
@@ -285,6 +294,179 @@ TEST(LshProperties, HashAndSortAreAStableSortByBucket) {
       }
     }
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Clustered attention
+//===----------------------------------------------------------------------===//
+
+namespace cl = attic::ref::clustered;
+
+struct ClusterConfig {
+  int64_t heads = 2, queries = 64, keys = 64, dim = 16, valueDim = 8;
+  int64_t clusters = 8, iterations = 3, seed = 5;
+  bool masked = false;
+};
+
+std::string clusteredSource(const ClusterConfig &c) {
+  std::string q = tensorType({1, c.heads, c.queries, c.dim}, "f32");
+  std::string k = tensorType({1, c.heads, c.keys, c.dim}, "f32");
+  std::string v = tensorType({1, c.heads, c.keys, c.valueDim}, "f32");
+  std::string o = tensorType({1, c.heads, c.queries, c.valueDim}, "f32");
+  std::string m = tensorType({1, c.keys}, "i1");
+  std::ostringstream os;
+  os << "func.func @k(%q: " << q << ", %k: " << k << ", %v: " << v;
+  if (c.masked)
+    os << ", %m: " << m;
+  os << ") -> " << o << " {\n  %o = attic.clustered_attention %q, %k, %v";
+  if (c.masked)
+    os << " mask(%m : " << m << ")";
+  os << " {clusters = " << c.clusters << " : i64, iterations = " << c.iterations
+     << " : i64, seed = " << c.seed << " : i64} : " << q << ", " << k << ", "
+     << v << " -> " << o << "\n  return %o : " << o << "\n}\n";
+  return os.str();
+}
+
+struct ClusterInputs {
+  Tensor q, k, v, mask;
+};
+
+ClusterInputs clusterInputs(const ClusterConfig &c, unsigned seed) {
+  std::mt19937 rng(seed);
+  ClusterInputs in{uniformTensor(rng, {1, c.heads, c.queries, c.dim}, 1.0),
+                   uniformTensor(rng, {1, c.heads, c.keys, c.dim}, 1.0),
+                   uniformTensor(rng, {1, c.heads, c.keys, c.valueDim}, 1.0),
+                   Tensor(ATTIC_I1, {1, c.keys})};
+  std::bernoulli_distribution keep(0.8);
+  for (int64_t i = 0; i < in.mask.numel(); ++i)
+    in.mask.set(i, keep(rng) ? 1.0 : 0.0);
+  return in;
+}
+
+cl::Options clusterOptions(const ClusterConfig &c) {
+  cl::Options o;
+  o.heads = c.heads;
+  o.queries = c.queries;
+  o.keys = c.keys;
+  o.dim = c.dim;
+  o.valueDim = c.valueDim;
+  o.clusters = c.clusters;
+  o.iterations = c.iterations;
+  o.seed = uint64_t(c.seed);
+  o.scale = double(1.0f / std::sqrt(float(c.dim)));
+  return o;
+}
+
+class ClusteredReference : public ::testing::TestWithParam<ClusterConfig> {};
+
+TEST_P(ClusteredReference, CompiledMatchesTheReference) {
+  const ClusterConfig &c = GetParam();
+  ClusterInputs in = clusterInputs(c, 13);
+  Compiled compiled(clusteredSource(c), "k");
+  std::vector<const Tensor *> args = {&in.q, &in.k, &in.v};
+  if (c.masked)
+    args.push_back(&in.mask);
+  std::vector<Tensor> out = compiled.run(args);
+  ASSERT_EQ(out.size(), 1u) << clusteredSource(c);
+  std::vector<bool> mask;
+  if (c.masked)
+    for (int64_t i = 0; i < in.mask.numel(); ++i)
+      mask.push_back(in.mask[i] != 0.0);
+  std::vector<double> want =
+      cl::attention(clusterOptions(c), tensorValues(in.q), tensorValues(in.k),
+                    tensorValues(in.v), mask);
+  ASSERT_EQ(out[0].numel(), int64_t(want.size()));
+  for (int64_t i = 0; i < out[0].numel(); ++i)
+    ASSERT_NEAR(out[0][i], want[size_t(i)], 1e-5) << clusteredSource(c) << i;
+}
+
+std::vector<ClusterConfig> clusterConfigs() {
+  std::vector<ClusterConfig> configs;
+  for (int64_t clusters : {1, 4, 16, 63})
+    for (int64_t iterations : {1, 5})
+      for (bool masked : {false, true}) {
+        ClusterConfig c;
+        c.clusters = clusters;
+        c.iterations = iterations;
+        c.masked = masked;
+        configs.push_back(c);
+      }
+  ClusterConfig cross;
+  cross.queries = 48;
+  cross.keys = 96;
+  cross.clusters = 6;
+  configs.push_back(cross);
+  return configs;
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, ClusteredReference,
+                         ::testing::ValuesIn(clusterConfigs()));
+
+TEST(ClusteredProperties, AsManyClustersAsQueriesIsExactAttention) {
+  ClusterConfig c;
+  c.clusters = c.queries;
+  c.masked = true;
+  ClusterInputs in = clusterInputs(c, 17);
+  Compiled clustered(clusteredSource(c), "k");
+  std::vector<Tensor> got = clustered.run({&in.q, &in.k, &in.v, &in.mask});
+  std::string q = tensorType({1, c.heads, c.queries, c.dim}, "f32");
+  std::string v = tensorType({1, c.heads, c.keys, c.valueDim}, "f32");
+  std::string m = tensorType({1, c.keys}, "i1");
+  std::ostringstream os;
+  os << "func.func @exact(%q: " << q << ", %k: " << q << ", %v: " << v
+     << ", %m: " << m << ") -> " << v
+     << " {\n  %o = attic.attention %q, %k, %v mask(%m : " << m << ") : " << q
+     << ", " << q << ", " << v << " -> " << v << "\n  return %o : " << v
+     << "\n}\n";
+  Compiled exact(os.str(), "exact");
+  std::vector<Tensor> want = exact.run({&in.q, &in.k, &in.v, &in.mask});
+  ASSERT_EQ(got.size(), 1u);
+  ASSERT_EQ(want.size(), 1u);
+  for (int64_t i = 0; i < got[0].numel(); ++i)
+    ASSERT_NEAR(got[0][i], want[0][i], 1e-5) << i;
+}
+
+TEST(ClusteredProperties, KMeansAssignsAsTheReferenceAndCentroidsAreMeans) {
+  ClusterConfig c;
+  c.heads = 3;
+  c.queries = 96;
+  c.clusters = 12;
+  c.iterations = 4;
+  std::string x = tensorType({1, c.heads, c.queries, c.dim}, "f32");
+  std::string cen = tensorType({1, c.heads, c.clusters, c.dim}, "f32");
+  std::string a = tensorType({1, c.heads, c.queries}, "i64");
+  std::ostringstream os;
+  os << "func.func @k(%x: " << x << ") -> (" << cen << ", " << a
+     << ") {\n  %c, %a = attic.kmeans %x {clusters = " << c.clusters
+     << " : i64, iterations = " << c.iterations << " : i64, seed = " << c.seed
+     << " : i64} : " << x << " -> " << cen << ", " << a
+     << "\n  return %c, %a : " << cen << ", " << a << "\n}\n";
+  std::mt19937 rng(21);
+  Tensor xs = uniformTensor(rng, {1, c.heads, c.queries, c.dim}, 1.0);
+  Compiled compiled(os.str(), "k");
+  std::vector<Tensor> out = compiled.run({&xs});
+  ASSERT_EQ(out.size(), 2u);
+  std::vector<int64_t> want =
+      cl::assignment(clusterOptions(c), tensorValues(xs));
+  const Tensor &centroids = out[0], &assign = out[1];
+  for (int64_t i = 0; i < assign.numel(); ++i)
+    ASSERT_EQ(int64_t(assign[i]), want[size_t(i)]) << i;
+  for (int64_t h = 0; h < c.heads; ++h)
+    for (int64_t k = 0; k < c.clusters; ++k) {
+      std::vector<double> sum(size_t(c.dim), 0.0);
+      int64_t count = 0;
+      for (int64_t i = 0; i < c.queries; ++i)
+        if (int64_t(assign[h * c.queries + i]) == k) {
+          ++count;
+          for (int64_t d = 0; d < c.dim; ++d)
+            sum[size_t(d)] += xs[(h * c.queries + i) * c.dim + d];
+        }
+      if (count == 0)
+        continue; // an empty cluster keeps its previous centroid
+      for (int64_t d = 0; d < c.dim; ++d)
+        ASSERT_NEAR(centroids[(h * c.clusters + k) * c.dim + d],
+                    sum[size_t(d)] / double(count), 1e-5);
+    }
 }
 
 } // namespace

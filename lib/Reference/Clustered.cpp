@@ -1,0 +1,165 @@
+//===- Clustered.cpp - reference semantics of clustered attention -*- C++
+//-*-===//
+//
+// See include/attic/Reference/Clustered.h. Written from the op's
+// description and ../shared/papers/xformer.md A5; nothing here is shared
+// with lib/Transforms/Lsh.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attic/Reference/Clustered.h"
+#include "attic/runtime/Runtime.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace attic::ref::clustered {
+
+namespace {
+
+void check(const Options &o, const std::vector<double> &query,
+           const std::vector<double> &key, const std::vector<double> &value,
+           const std::vector<bool> &mask) {
+  auto fail = [](const std::string &what) {
+    throw std::invalid_argument(what);
+  };
+  if (o.batch < 1 || o.heads < 1 || o.queries < 1 || o.keys < 1 || o.dim < 1 ||
+      o.valueDim < 1)
+    fail("sizes must be positive");
+  if (o.clusters < 1 || o.clusters > o.queries)
+    fail("clusters must be in [1, Nq], got " + std::to_string(o.clusters));
+  if (o.iterations < 1)
+    fail("iterations must be positive");
+  auto expect = [&](const char *name, size_t got, int64_t want) {
+    if (int64_t(got) != want)
+      fail(std::string(name) + " has " + std::to_string(got) + " elements, " +
+           std::to_string(want) + " expected");
+  };
+  int64_t heads = o.batch * o.heads;
+  expect("query", query.size(), heads * o.queries * o.dim);
+  if (!key.empty() || !value.empty()) {
+    expect("key", key.size(), heads * o.keys * o.dim);
+    expect("value", value.size(), heads * o.keys * o.valueDim);
+  }
+  if (!mask.empty())
+    expect("mask", mask.size(), o.batch * o.keys);
+}
+
+/// K-means of one head's rows x [N, D]: the final assignment and centroids.
+void kmeans(const Options &o, const double *x, std::vector<int64_t> &assign,
+            std::vector<double> &centroids) {
+  const int64_t N = o.queries, D = o.dim, C = o.clusters;
+  centroids.assign(size_t(C * D), 0.0);
+  for (int64_t c = 0; c < C; ++c) {
+    int64_t lo = c * N / C, hi = (c + 1) * N / C;
+    uint32_t words[4];
+    attic_philox4x32(o.seed, 32, uint64_t(c), words);
+    int64_t row = lo + int64_t(words[0] % uint32_t(hi - lo));
+    for (int64_t d = 0; d < D; ++d)
+      centroids[size_t(c * D + d)] = x[row * D + d];
+  }
+  assign.assign(size_t(N), 0);
+  for (int64_t t = 0; t < o.iterations; ++t) {
+    for (int64_t i = 0; i < N; ++i) {
+      double best = std::numeric_limits<double>::infinity();
+      for (int64_t c = 0; c < C; ++c) {
+        double dist = 0;
+        for (int64_t d = 0; d < D; ++d) {
+          double diff = x[i * D + d] - centroids[size_t(c * D + d)];
+          dist += diff * diff;
+        }
+        if (dist < best) {
+          best = dist;
+          assign[size_t(i)] = c;
+        }
+      }
+    }
+    std::vector<double> sums(size_t(C * D), 0.0);
+    std::vector<int64_t> counts(size_t(C), 0);
+    for (int64_t i = 0; i < N; ++i) {
+      int64_t c = assign[size_t(i)];
+      ++counts[size_t(c)];
+      for (int64_t d = 0; d < D; ++d)
+        sums[size_t(c * D + d)] += x[i * D + d];
+    }
+    for (int64_t c = 0; c < C; ++c)
+      if (counts[size_t(c)] > 0)
+        for (int64_t d = 0; d < D; ++d)
+          centroids[size_t(c * D + d)] =
+              sums[size_t(c * D + d)] / double(counts[size_t(c)]);
+  }
+}
+
+} // namespace
+
+std::vector<int64_t> assignment(const Options &o,
+                                const std::vector<double> &query) {
+  check(o, query, {}, {}, {});
+  std::vector<int64_t> out;
+  for (int64_t bh = 0; bh < o.batch * o.heads; ++bh) {
+    std::vector<int64_t> assign;
+    std::vector<double> centroids;
+    kmeans(o, query.data() + bh * o.queries * o.dim, assign, centroids);
+    out.insert(out.end(), assign.begin(), assign.end());
+  }
+  return out;
+}
+
+std::vector<double> attention(const Options &o,
+                              const std::vector<double> &query,
+                              const std::vector<double> &key,
+                              const std::vector<double> &value,
+                              const std::vector<bool> &mask) {
+  check(o, query, key, value, mask);
+  const int64_t Nq = o.queries, Nk = o.keys, D = o.dim, Dv = o.valueDim;
+  const double scale = o.scale > 0 ? o.scale : 1.0 / std::sqrt(double(D));
+  std::vector<double> result(size_t(o.batch * o.heads * Nq * Dv), 0.0);
+  for (int64_t b = 0; b < o.batch; ++b)
+    for (int64_t h = 0; h < o.heads; ++h) {
+      int64_t bh = b * o.heads + h;
+      std::vector<int64_t> assign;
+      std::vector<double> centroids;
+      kmeans(o, query.data() + bh * Nq * D, assign, centroids);
+      // Each centroid's softmax attention over the real keys.
+      std::vector<double> rows(size_t(o.clusters * Dv), 0.0);
+      for (int64_t c = 0; c < o.clusters; ++c) {
+        std::vector<double> logits(size_t(Nk),
+                                   -std::numeric_limits<double>::infinity());
+        double top = -std::numeric_limits<double>::infinity();
+        for (int64_t j = 0; j < Nk; ++j) {
+          if (!mask.empty() && !mask[size_t(b * Nk + j)])
+            continue;
+          double dot = 0;
+          for (int64_t d = 0; d < D; ++d)
+            dot += centroids[size_t(c * D + d)] *
+                   key[size_t((bh * Nk + j) * D + d)];
+          logits[size_t(j)] = scale * dot;
+          top = std::max(top, logits[size_t(j)]);
+        }
+        if (std::isinf(top))
+          continue; // no real key: 0
+        double total = 0;
+        for (int64_t j = 0; j < Nk; ++j) {
+          if (std::isinf(logits[size_t(j)]))
+            continue;
+          double p = std::exp(logits[size_t(j)] - top);
+          total += p;
+          for (int64_t e = 0; e < Dv; ++e)
+            rows[size_t(c * Dv + e)] +=
+                p * value[size_t((bh * Nk + j) * Dv + e)];
+        }
+        for (int64_t e = 0; e < Dv; ++e)
+          rows[size_t(c * Dv + e)] /= total;
+      }
+      for (int64_t i = 0; i < Nq; ++i)
+        for (int64_t e = 0; e < Dv; ++e)
+          result[size_t((bh * Nq + i) * Dv + e)] =
+              rows[size_t(assign[size_t(i)] * Dv + e)];
+    }
+  return result;
+}
+
+} // namespace attic::ref::clustered

@@ -1,0 +1,23 @@
+// RUN: attic-opt %s --split-input-file --attic-decompose | FileCheck %s
+// RUN: attic-opt %s --split-input-file --attic-decompose --attic-lower-state | FileCheck %s --check-prefix=LOWER
+
+// K-means, the centroids' attention through the shared core (with the key
+// padding mask), and the broadcast of each cluster's row to its queries.
+// CHECK-LABEL: func.func @clustered
+// CHECK: %[[C:.*]], %[[A:.*]] = attic.kmeans %{{.*}} {clusters = 8 : i64, iterations = 2 : i64, seed = 3 : i64} : tensor<1x2x64x16xf32> -> tensor<1x2x8x16xf32>, tensor<1x2x64xi64>
+// CHECK: attic.block_attention ins(%[[C]], %{{.*}}, %{{.*}} : tensor<1x2x8x16xf32>, tensor<1x2x128x16xf32>, tensor<1x2x128x8xf32>) mask(%{{.*}} : tensor<1x128xi1>)
+// CHECK: attic.gather_rows %{{.*}} : tensor<2x8x8xf32>, tensor<2x64xi64> -> tensor<2x64x8xf32>
+// CHECK-NOT: attic.clustered_attention
+// Two iterations, unrolled: distances by batch matmul, the nearest
+// centroid, the sums in one loop over the rows, the new centroids.
+// LOWER-LABEL: func.func @clustered
+// LOWER-NOT: attic.kmeans
+// LOWER: linalg.batch_matmul
+// LOWER: scf.for
+// LOWER: linalg.batch_matmul
+// LOWER: scf.for
+// LOWER: attic.block_attention
+func.func @clustered(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x128x16xf32>, %v: tensor<1x2x128x8xf32>, %m: tensor<1x128xi1>) -> tensor<1x2x64x8xf32> {
+  %o = attic.clustered_attention %q, %k, %v mask(%m : tensor<1x128xi1>) {clusters = 8 : i64, iterations = 2 : i64, seed = 3 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x128x16xf32>, tensor<1x2x128x8xf32> -> tensor<1x2x64x8xf32>
+  return %o : tensor<1x2x64x8xf32>
+}
