@@ -146,6 +146,19 @@ def Attic_ClusteredAttentionOp : Attic_Op<"clustered_attention", [Pure]> {
     cluster's `y_c`. With `clusters = Nq` every query is its own cluster and
     the result is exact attention.
 
+    With `topk` (the improved variant), each cluster's `topk` keys of
+    largest centroid attention `A_cj` (real keys only; the first on ties)
+    are recomputed exactly for every query `i` of the cluster, and keep
+    their centroid mass `m_c = sum_{j in T_c} A_cj`; the other keys keep the
+    centroid's weights:
+
+    ```
+    out_i = m_c sum_{j in T_c} softmax_{T_c}(scale q_i . k_j) v_j
+            + sum_{j not in T_c} A_cj v_j
+    ```
+
+    With `topk = Nk` it is exact attention for every cluster count.
+
     K-means: the initial centroid `c` is the query at position
     `floor(c Nq / C) + (u_c mod (floor((c+1) Nq / C) - floor(c Nq / C)))`
     (one query drawn from each of `C` equal segments), `u_c` the first word
@@ -155,8 +168,9 @@ def Attic_ClusteredAttentionOp : Attic_Op<"clustered_attention", [Pure]> {
     of its queries (a cluster that lost all keeps its centroid). The
     clusters and centroids of the last iteration are used.
 
-    `clusters` is in `[1, Nq]`, `iterations` in `[1, 100]`; `seed` is
-    required when `clusters < Nq` (the initial centroids are drawn).
+    `clusters` is in `[1, Nq]`, `iterations` in `[1, 100]`, `topk` in
+    `[1, Nk]`; `seed` is required when `clusters < Nq` (the initial
+    centroids are drawn).
 
     ```mlir
     %o = attic.clustered_attention %q, %k, %v
@@ -168,6 +182,13 @@ def Attic_ClusteredAttentionOp : Attic_Op<"clustered_attention", [Pure]> {
     Lowering: `attic-decompose` rewrites it into `attic.kmeans`, one
     `attic.attention` of the centroids (the shared core) and an
     `attic.gather_rows` that broadcasts each cluster's row to its queries.
+    With `topk`: the centroids' attention matrix `[B,H,C,Nk]` on tensors
+    (the top keys are chosen from it), the top keys and values gathered per
+    cluster, the queries sorted by cluster (`attic.bucket_sort`), one
+    `attic.attention` of the sorted queries over the gathered keys whose
+    mask region lets query `i` see only its cluster's keys (classified at
+    run time by `attic.block_mask`), the correction per cluster, and the
+    inverse gather.
   }];
   let arguments = (ins
     Attic_F32Tensor:$query,
@@ -177,6 +198,7 @@ def Attic_ClusteredAttentionOp : Attic_Op<"clustered_attention", [Pure]> {
     I64Attr:$clusters,
     DefaultValuedAttr<I64Attr, "10">:$iterations,
     OptionalAttr<I64Attr>:$seed,
+    OptionalAttr<I64Attr>:$topk,
     OptionalAttr<F32Attr>:$scale
   );
   let results = (outs Attic_F32Tensor:$result);

@@ -123,8 +123,11 @@ std::vector<double> attention(const Options &o,
       std::vector<int64_t> assign;
       std::vector<double> centroids;
       kmeans(o, query.data() + bh * Nq * D, assign, centroids);
-      // Each centroid's softmax attention over the real keys.
+      // Each centroid's softmax attention over the real keys; with topk,
+      // its weights and top keys too.
       std::vector<double> rows(size_t(o.clusters * Dv), 0.0);
+      std::vector<std::vector<double>> weightsOf(size_t(o.clusters));
+      std::vector<std::vector<int64_t>> topOf(size_t(o.clusters));
       for (int64_t c = 0; c < o.clusters; ++c) {
         std::vector<double> logits(size_t(Nk),
                                    -std::numeric_limits<double>::infinity());
@@ -153,11 +156,68 @@ std::vector<double> attention(const Options &o,
         }
         for (int64_t e = 0; e < Dv; ++e)
           rows[size_t(c * Dv + e)] /= total;
+        if (o.topk > 0) {
+          std::vector<double> &w = weightsOf[size_t(c)];
+          w.assign(size_t(Nk), 0.0);
+          std::vector<int64_t> real;
+          for (int64_t j = 0; j < Nk; ++j)
+            if (!std::isinf(logits[size_t(j)])) {
+              w[size_t(j)] = std::exp(logits[size_t(j)] - top) / total;
+              real.push_back(j);
+            }
+          // Decreasing weight, the first index on ties.
+          std::stable_sort(real.begin(), real.end(), [&](int64_t x, int64_t y) {
+            return w[size_t(x)] > w[size_t(y)];
+          });
+          if (int64_t(real.size()) > o.topk)
+            real.resize(size_t(o.topk));
+          topOf[size_t(c)] = real;
+        }
       }
-      for (int64_t i = 0; i < Nq; ++i)
-        for (int64_t e = 0; e < Dv; ++e)
-          result[size_t((bh * Nq + i) * Dv + e)] =
-              rows[size_t(assign[size_t(i)] * Dv + e)];
+      for (int64_t i = 0; i < Nq; ++i) {
+        int64_t c = assign[size_t(i)];
+        double *out = &result[size_t((bh * Nq + i) * Dv)];
+        if (o.topk <= 0) {
+          for (int64_t e = 0; e < Dv; ++e)
+            out[e] = rows[size_t(c * Dv + e)];
+          continue;
+        }
+        // m_c softmax over the top keys, plus the centroid's weights on
+        // the other real keys.
+        const std::vector<int64_t> &keep = topOf[size_t(c)];
+        const std::vector<double> &w = weightsOf[size_t(c)];
+        if (keep.empty())
+          continue; // no real key: 0
+        std::vector<bool> inTop(size_t(Nk), false);
+        double mass = 0;
+        for (int64_t j : keep) {
+          inTop[size_t(j)] = true;
+          mass += w[size_t(j)];
+        }
+        for (int64_t j = 0; j < Nk; ++j)
+          if (!inTop[size_t(j)] && w[size_t(j)] > 0)
+            for (int64_t e = 0; e < Dv; ++e)
+              out[e] += w[size_t(j)] * value[size_t((bh * Nk + j) * Dv + e)];
+        std::vector<double> exact(keep.size());
+        double top = -std::numeric_limits<double>::infinity();
+        for (size_t t = 0; t < keep.size(); ++t) {
+          double dot = 0;
+          for (int64_t d = 0; d < D; ++d)
+            dot += query[size_t((bh * Nq + i) * D + d)] *
+                   key[size_t((bh * Nk + keep[t]) * D + d)];
+          exact[t] = scale * dot;
+          top = std::max(top, exact[t]);
+        }
+        double total = 0;
+        for (double &x : exact) {
+          x = std::exp(x - top);
+          total += x;
+        }
+        for (size_t t = 0; t < keep.size(); ++t)
+          for (int64_t e = 0; e < Dv; ++e)
+            out[e] += mass * exact[t] / total *
+                      value[size_t((bh * Nk + keep[t]) * Dv + e)];
+      }
     }
   return result;
 }

@@ -494,6 +494,251 @@ std::pair<Value, Value> lowerKMeans(attic::detail::Builder &b, KMeansOp op) {
           reshape(b, assignment, {B, H, N})};
 }
 
+/// The improved variant (`topk`): the centroids' attention matrix on
+/// tensors, the top keys per cluster, the exact attention of every query
+/// over its cluster's top keys (the shared core, queries sorted by
+/// cluster), and the centroid weights for the other keys.
+Value buildImprovedClustered(attic::detail::Builder &b, ClusteredAttentionOp op,
+                             Value centroids, Value assignment) {
+  RankedTensorType qType = op.getQuery().getType();
+  int64_t B = qType.getDimSize(0), H = qType.getDimSize(1),
+          N = qType.getDimSize(2), D = qType.getDimSize(3);
+  int64_t Nk = op.getKey().getType().getDimSize(2);
+  int64_t Dv = op.getValue().getType().getDimSize(3);
+  int64_t C = op.getClustersAttr().getInt(), T = op.getTopkAttr().getInt();
+  int64_t BH = B * H;
+  double scale = op.getEffectiveScale();
+  Value mask = op.getMask();
+  Value ninf = cF32(b, -std::numeric_limits<double>::infinity());
+  Value keys = reshape(b, op.getKey(), {BH, Nk, D});
+  Value values = reshape(b, op.getValue(), {BH, Nk, Dv});
+  Value cents = reshape(b, centroids, {BH, C, D});
+
+  // Logits (-inf for padded keys) and the softmax rows A [BH, C, Nk].
+  Value dots = batchMatmul(b, cents, keys, /*transposeLhs=*/false,
+                           /*transposeRhs=*/true);
+  Value logits = parallelTensor(
+      b, f32Tensor(b, {BH, C, Nk}),
+      [&](attic::detail::Builder &nb, ValueRange i) {
+        Value s =
+            arith::MulFOp::create(nb, extract(nb, dots, i), cF32(nb, scale));
+        if (!mask)
+          return s;
+        Value real = extract(nb, mask, {divI(nb, i[0], H), i[2]});
+        return select(nb, real, s, ninf);
+      });
+  auto rowReduce = [&](bool isMax, Value top) {
+    return parallelTensor(
+        b, f32Tensor(b, {BH, C}),
+        [&](attic::detail::Builder &nb, ValueRange i) {
+          Value init = isMax ? ninf : cF32(nb, 0.0);
+          return forLoop(
+              nb, Nk, init,
+              [&](attic::detail::Builder &lb, Value j, ValueRange acc) {
+                Value s = extract(lb, logits, {i[0], i[1], j});
+                if (isMax)
+                  return SmallVector<Value>{
+                      arith::MaximumFOp::create(lb, acc[0], s)};
+                Value m = extract(lb, top, {i[0], i[1]});
+                Value safe = select(lb,
+                                    arith::CmpFOp::create(
+                                        lb, arith::CmpFPredicate::OEQ, m, ninf),
+                                    cF32(lb, 0.0), m);
+                Value e =
+                    math::ExpOp::create(lb, arith::SubFOp::create(lb, s, safe));
+                return SmallVector<Value>{arith::AddFOp::create(lb, acc[0], e)};
+              })[0];
+        });
+  };
+  Value rowMax = rowReduce(true, Value());
+  Value rowSum = rowReduce(false, rowMax);
+  Value weights = parallelTensor(
+      b, f32Tensor(b, {BH, C, Nk}),
+      [&](attic::detail::Builder &nb, ValueRange i) {
+        Value m = extract(nb, rowMax, {i[0], i[1]});
+        Value l = extract(nb, rowSum, {i[0], i[1]});
+        Value none =
+            arith::CmpFOp::create(nb, arith::CmpFPredicate::OEQ, m, ninf);
+        Value safe = select(nb, none, cF32(nb, 0.0), m);
+        Value p = arith::DivFOp::create(
+            nb,
+            math::ExpOp::create(
+                nb, arith::SubFOp::create(nb, extract(nb, logits, i), safe)),
+            l);
+        return select(nb, none, cF32(nb, 0.0), p);
+      });
+  Value centroidRows = batchMatmul(b, weights, values, false, false);
+
+  // The top keys of each cluster in decreasing logit order (the first on
+  // ties): pick t is the largest (logit, -index) below pick t - 1.
+  Value picks =
+      tensor::EmptyOp::create(b, ArrayRef<int64_t>{BH, C * T}, b.getI64Type());
+  picks = forLoop(
+      b, BH * C, picks,
+      [&](attic::detail::Builder &rb, Value row, ValueRange rowAcc) {
+        Value bh = divI(rb, row, C), c = remI(rb, row, C);
+        Value init[] = {rowAcc[0],
+                        cF32(rb, std::numeric_limits<double>::infinity()),
+                        cI64(rb, -1)};
+        return SmallVector<Value>{forLoop(
+            rb, T, init,
+            [&](attic::detail::Builder &tb, Value t, ValueRange acc) {
+              Value prevS = acc[1], prevJ = acc[2];
+              Value best[] = {ninf, cI64(tb, -1)};
+              SmallVector<Value> found = forLoop(
+                  tb, Nk, best,
+                  [&](attic::detail::Builder &lb, Value j, ValueRange cur) {
+                    Value s = extract(lb, logits, {bh, c, j});
+                    Value j64 =
+                        arith::IndexCastOp::create(lb, lb.getI64Type(), j);
+                    // (s, -j) < (prevS, -prevJ): below the previous pick.
+                    Value below = arith::OrIOp::create(
+                        lb,
+                        arith::CmpFOp::create(lb, arith::CmpFPredicate::OLT, s,
+                                              prevS),
+                        arith::AndIOp::create(
+                            lb,
+                            arith::CmpFOp::create(lb, arith::CmpFPredicate::OEQ,
+                                                  s, prevS),
+                            arith::CmpIOp::create(lb, arith::CmpIPredicate::sgt,
+                                                  j64, prevJ)));
+                    // Above the current best: greater, or the first seen.
+                    Value better = arith::OrIOp::create(
+                        lb,
+                        arith::CmpFOp::create(lb, arith::CmpFPredicate::OGT, s,
+                                              cur[0]),
+                        arith::CmpIOp::create(lb, arith::CmpIPredicate::slt,
+                                              cur[1], cI64(lb, 0)));
+                    Value take = arith::AndIOp::create(lb, below, better);
+                    return SmallVector<Value>{select(lb, take, s, cur[0]),
+                                              select(lb, take, j64, cur[1])};
+                  });
+              // Fewer keys than picks cannot happen (topk <= Nk).
+              Value at = addI(tb, mulI(tb, c, T), t);
+              Value next = insert(tb, found[1], acc[0], {bh, at});
+              return SmallVector<Value>{next, found[0], found[1]};
+            })[0]};
+      })[0];
+
+  // Per pick: its weight A (0 for a padded key) and whether it is real.
+  Value pickWeight = parallelTensor(
+      b, f32Tensor(b, {BH, C * T}),
+      [&](attic::detail::Builder &nb, ValueRange i) {
+        Value j = clampIndex(nb, extract(nb, picks, i), Nk);
+        return extract(nb, weights, {i[0], divI(nb, i[1], T), j});
+      });
+  Value pickReal = parallelTensor(
+      b, RankedTensorType::get({B, H, C * T}, b.getI1Type()),
+      [&](attic::detail::Builder &nb, ValueRange i) {
+        Value bh = addI(nb, mulI(nb, i[0], H), i[1]);
+        Value j = clampIndex(nb, extract(nb, picks, {bh, i[2]}), Nk);
+        Value s = extract(nb, logits, {bh, divI(nb, i[2], T), j});
+        return Value(
+            arith::CmpFOp::create(nb, arith::CmpFPredicate::OGT, s, ninf));
+      });
+  // m_c = sum of the picks' weights; R_c = A_c V - sum_picks A_cj v_j.
+  Value mass = parallelTensor(
+      b, f32Tensor(b, {BH, C}), [&](attic::detail::Builder &nb, ValueRange i) {
+        return forLoop(
+            nb, T, cF32(nb, 0.0),
+            [&](attic::detail::Builder &lb, Value t, ValueRange acc) {
+              Value w = extract(lb, pickWeight,
+                                {i[0], addI(lb, mulI(lb, i[1], T), t)});
+              return SmallVector<Value>{arith::AddFOp::create(lb, acc[0], w)};
+            })[0];
+      });
+  Value rest = parallelTensor(
+      b, f32Tensor(b, {BH, C, Dv}),
+      [&](attic::detail::Builder &nb, ValueRange i) {
+        Value picked = forLoop(
+            nb, T, cF32(nb, 0.0),
+            [&](attic::detail::Builder &lb, Value t, ValueRange acc) {
+              Value at = addI(lb, mulI(lb, i[1], T), t);
+              Value w = extract(lb, pickWeight, {i[0], at});
+              Value j = clampIndex(lb, extract(lb, picks, {i[0], at}), Nk);
+              Value v = extract(lb, values, {i[0], j, i[2]});
+              return SmallVector<Value>{arith::AddFOp::create(
+                  lb, acc[0], arith::MulFOp::create(lb, w, v))};
+            })[0];
+        return Value(
+            arith::SubFOp::create(nb, extract(nb, centroidRows, i), picked));
+      });
+
+  // The queries sorted by cluster; the picked keys and values per cluster.
+  auto sort = BucketSortOp::create(
+      b, RankedTensorType::get({B, H, N}, b.getI64Type()),
+      RankedTensorType::get({B, H, N}, b.getI64Type()), assignment, C);
+  Value permFlat = reshape(b, sort.getPerm(), {BH, N});
+  Value inverseFlat = reshape(b, sort.getInverse(), {BH, N});
+  Value assignFlat = reshape(b, assignment, {BH, N});
+  Value sortedQueries = reshape(
+      b,
+      GatherRowsOp::create(b, f32Tensor(b, {BH, N, D}),
+                           reshape(b, op.getQuery(), {BH, N, D}), permFlat),
+      {B, H, N, D});
+  Value sortedCluster = parallelTensor(
+      b, RankedTensorType::get({B, H, N}, b.getI64Type()),
+      [&](attic::detail::Builder &nb, ValueRange i) {
+        Value bh = addI(nb, mulI(nb, i[0], H), i[1]);
+        Value token = clampIndex(nb, extract(nb, permFlat, {bh, i[2]}), N);
+        return extract(nb, assignFlat, {bh, token});
+      });
+  Value pickedKeys = reshape(
+      b, GatherRowsOp::create(b, f32Tensor(b, {BH, C * T, D}), keys, picks),
+      {B, H, C * T, D});
+  Value pickedValues = reshape(
+      b, GatherRowsOp::create(b, f32Tensor(b, {BH, C * T, Dv}), values, picks),
+      {B, H, C * T, Dv});
+
+  // Exact attention of each query over its cluster's real picks.
+  SmallVector<Value> captures = {sortedCluster, pickReal};
+  auto exact = AttentionOp::create(
+      b, f32Tensor(b, {B, H, N, Dv}), sortedQueries, pickedKeys, pickedValues,
+      /*key_bias=*/Value(), /*key_mask=*/Value(), ValueRange{}, captures,
+      Value(), Value(), Value(), Value(), /*causal=*/false,
+      b.getF32FloatAttr(float(scale)), LayoutAttrInterface(),
+      DenseI64ArrayAttr());
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Type index = b.getIndexType();
+    SmallVector<Type> types = {index,
+                               index,
+                               index,
+                               index,
+                               sortedCluster.getType(),
+                               pickReal.getType()};
+    SmallVector<Location> locs(types.size(), b.getLoc());
+    Block *block = b.createBlock(&exact.getMaskRegion(),
+                                 exact.getMaskRegion().end(), types, locs);
+    b.setInsertionPointToStart(block);
+    ValueRange a = block->getArguments();
+    Value cluster = extract(b, a[4], {a[0], a[1], a[2]});
+    Value keyCluster =
+        arith::IndexCastOp::create(b, b.getI64Type(), divI(b, a[3], T));
+    Value visible = arith::AndIOp::create(
+        b,
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, cluster, keyCluster),
+        extract(b, a[5], {a[0], a[1], a[3]}));
+    YieldOp::create(b, ValueRange{visible});
+  }
+  Value exactFlat = reshape(b, exact.getResult(), {BH, N, Dv});
+  Value combined = parallelTensor(
+      b, f32Tensor(b, {BH, N, Dv}),
+      [&](attic::detail::Builder &nb, ValueRange i) {
+        Value bh = i[0];
+        Value token = clampIndex(nb, extract(nb, permFlat, {bh, i[1]}), N);
+        Value c = clampIndex(nb, extract(nb, assignFlat, {bh, token}), C);
+        Value m = extract(nb, mass, {bh, c});
+        return Value(arith::AddFOp::create(
+            nb, arith::MulFOp::create(nb, m, extract(nb, exactFlat, i)),
+            extract(nb, rest, {bh, c, i[2]})));
+      });
+  return reshape(
+      b,
+      GatherRowsOp::create(b, f32Tensor(b, {BH, N, Dv}), combined, inverseFlat),
+      {B, H, N, Dv});
+}
+
 } // namespace
 
 LogicalResult attic::decomposeClustered(RewriterBase &rewriter,
@@ -509,6 +754,11 @@ LogicalResult attic::decomposeClustered(RewriterBase &rewriter,
       b, f32Tensor(b, {B, H, C, D}),
       RankedTensorType::get({B, H, N}, b.getI64Type()), op.getQuery(), C,
       op.getIterationsAttr().getInt(), op.getSeed().value_or(0));
+  if (op.getTopkAttr()) {
+    rewriter.replaceOp(op, buildImprovedClustered(b, op, kmeans.getCentroids(),
+                                                  kmeans.getAssignment()));
+    return success();
+  }
   // The centroids attend to every key through the shared core.
   auto centroidAttention = AttentionOp::create(
       b, f32Tensor(b, {B, H, C, Dv}), kmeans.getCentroids(), op.getKey(),

@@ -53,3 +53,19 @@ func.func @kmeans_centroids(%q: tensor<1x4x256x64xf32>) -> (tensor<1x4x8x64xf32>
   %c, %a = attic.kmeans %q {clusters = 16 : i64, iterations = 5 : i64, seed = 1 : i64} : tensor<1x4x256x64xf32> -> tensor<1x4x8x64xf32>, tensor<1x4x256xi64>
   return %c, %a : tensor<1x4x8x64xf32>, tensor<1x4x256xi64>
 }
+
+// -----
+
+func.func @topk_too_large(%q: tensor<1x2x64x16xf32>) -> tensor<1x2x64x16xf32> {
+  // expected-error @+1 {{'attic.clustered_attention' op topk must be in [1, Nk] = [1, 64], got 65}}
+  %o = attic.clustered_attention %q, %q, %q {clusters = 8 : i64, seed = 1 : i64, topk = 65 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return %o : tensor<1x2x64x16xf32>
+}
+
+// -----
+
+func.func @topk_zero(%q: tensor<1x2x64x16xf32>) -> tensor<1x2x64x16xf32> {
+  // expected-error @+1 {{'attic.clustered_attention' op topk must be in [1, Nk] = [1, 64], got 0}}
+  %o = attic.clustered_attention %q, %q, %q {clusters = 8 : i64, seed = 1 : i64, topk = 0 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return %o : tensor<1x2x64x16xf32>
+}

@@ -27,3 +27,13 @@ func.func @kmeans(%q: tensor<1x4x256x64xf32>) -> (tensor<1x4x16x64xf32>, tensor<
   %c, %a = attic.kmeans %q {clusters = 16 : i64, iterations = 5 : i64, seed = 1 : i64} : tensor<1x4x256x64xf32> -> tensor<1x4x16x64xf32>, tensor<1x4x256xi64>
   return %c, %a : tensor<1x4x16x64xf32>, tensor<1x4x256xi64>
 }
+
+// -----
+
+// The improved variant.
+// CHECK-LABEL: func.func @improved
+// CHECK: attic.clustered_attention %{{.*}}, %{{.*}}, %{{.*}} {clusters = 4 : i64, seed = 2 : i64, topk = 16 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+func.func @improved(%q: tensor<1x2x64x16xf32>) -> tensor<1x2x64x16xf32> {
+  %o = attic.clustered_attention %q, %q, %q {clusters = 4 : i64, seed = 2 : i64, topk = 16 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return %o : tensor<1x2x64x16xf32>
+}

@@ -21,3 +21,31 @@ func.func @clustered(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x128x16xf32>, %v: 
   %o = attic.clustered_attention %q, %k, %v mask(%m : tensor<1x128xi1>) {clusters = 8 : i64, iterations = 2 : i64, seed = 3 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x128x16xf32>, tensor<1x2x128x8xf32> -> tensor<1x2x64x8xf32>
   return %o : tensor<1x2x64x8xf32>
 }
+
+// -----
+
+// The improved variant: the centroids' attention matrix on tensors (batch
+// matmul, softmax rows), the picks in loops, the queries sorted by cluster,
+// one attention over the picked keys whose mask region compares clusters
+// (classified at run time: an attic.block_mask in front), the inverse
+// gather.
+// CHECK-LABEL: func.func @improved
+// CHECK: attic.kmeans
+// CHECK: linalg.batch_matmul
+// CHECK: math.exp
+// CHECK: linalg.batch_matmul
+// CHECK: scf.for
+// CHECK: attic.bucket_sort %{{.*}} {num_buckets = 8 : i64}
+// CHECK: attic.gather_rows %{{.*}} : tensor<2x64x16xf32>, tensor<2x64xi64> -> tensor<2x64x16xf32>
+// CHECK: attic.gather_rows %{{.*}} : tensor<2x128x16xf32>, tensor<2x32xi64> -> tensor<2x32x16xf32>
+// CHECK: attic.gather_rows %{{.*}} : tensor<2x128x8xf32>, tensor<2x32xi64> -> tensor<2x32x8xf32>
+// CHECK: attic.block_mask
+// CHECK: attic.block_attention ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<1x2x64x16xf32>, tensor<1x2x32x16xf32>, tensor<1x2x32x8xf32>) blocks(
+// CHECK: mask_mod
+// CHECK: arith.divui
+// CHECK: arith.cmpi eq
+// CHECK: attic.gather_rows %{{.*}} : tensor<2x64x8xf32>, tensor<2x64xi64> -> tensor<2x64x8xf32>
+func.func @improved(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x128x16xf32>, %v: tensor<1x2x128x8xf32>) -> tensor<1x2x64x8xf32> {
+  %o = attic.clustered_attention %q, %k, %v {clusters = 8 : i64, iterations = 2 : i64, seed = 3 : i64, topk = 4 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x128x16xf32>, tensor<1x2x128x8xf32> -> tensor<1x2x64x8xf32>
+  return %o : tensor<1x2x64x8xf32>
+}

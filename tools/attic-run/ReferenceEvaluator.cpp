@@ -395,6 +395,8 @@ private:
     options.valueDim = v.shape[3];
     options.clusters = op.getClustersAttr().getInt();
     options.iterations = op.getIterationsAttr().getInt();
+    if (IntegerAttr topk = op.getTopkAttr())
+      options.topk = topk.getInt();
     options.seed = uint64_t(op.getSeed().value_or(0));
     options.scale = double(op.getEffectiveScale());
     std::vector<bool> mask;

@@ -5,7 +5,9 @@
 // MLIR and no code shared with attic's lowering: K-means over each (batch,
 // head)'s queries (the op's seeded initialization, assign then update, in
 // double), softmax attention of each centroid over all real keys, and each
-// query taking its cluster's row.
+// query taking its cluster's row; with `topk`, each cluster's top keys
+// recomputed exactly per query and scaled by their centroid mass, the
+// other keys at the centroid's weights.
 //
 // Conventions: row-major arrays; query [B,H,Nq,D], key [B,H,Nk,D], value
 // [B,H,Nk,Dv], mask [B,Nk] (empty: every key is real). The result is
@@ -24,6 +26,7 @@ namespace attic::ref::clustered {
 struct Options {
   int64_t batch = 1, heads = 1, queries = 0, keys = 0, dim = 0, valueDim = 0;
   int64_t clusters = 1, iterations = 10;
+  int64_t topk = 0; // > 0: the improved variant (exact over the top keys)
   uint64_t seed = 0;
   double scale = 0; // 0: 1/sqrt(dim)
 };

@@ -184,6 +184,10 @@ LogicalResult ClusteredAttentionOp::verify() {
     if (!std::isfinite(s) || s <= 0.0f)
       return emitOpError("scale must be finite and positive, got ") << s;
   }
+  if (IntegerAttr topk = getTopkAttr())
+    if (topk.getInt() < 1 || topk.getInt() > keys)
+      return emitOpError("topk must be in [1, Nk] = [1, ")
+             << keys << "], got " << topk.getInt();
   return verifyKMeans(*this, queries, getClustersAttr().getInt(),
                       getIterationsAttr().getInt(), bool(getSeed()));
 }

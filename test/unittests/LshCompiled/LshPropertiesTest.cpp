@@ -18,7 +18,9 @@
 //  - compiled == reference (f32 within 1e-5) for several cluster counts,
 //    iterations, padding and cross attention;
 //  - as many clusters as queries equals exact attention (attic.attention,
-//    compiled side by side);
+//    compiled side by side), and so does the improved variant with every
+//    key as a top key, for any cluster count; the improved variant (topk)
+//    matches its reference too;
 //  - attic.kmeans compiled alone assigns every row as the reference does,
 //    and its centroids are the means of their clusters.
 //
@@ -304,7 +306,7 @@ namespace cl = attic::ref::clustered;
 
 struct ClusterConfig {
   int64_t heads = 2, queries = 64, keys = 64, dim = 16, valueDim = 8;
-  int64_t clusters = 8, iterations = 3, seed = 5;
+  int64_t clusters = 8, iterations = 3, seed = 5, topk = 0;
   bool masked = false;
 };
 
@@ -322,8 +324,11 @@ std::string clusteredSource(const ClusterConfig &c) {
   if (c.masked)
     os << " mask(%m : " << m << ")";
   os << " {clusters = " << c.clusters << " : i64, iterations = " << c.iterations
-     << " : i64, seed = " << c.seed << " : i64} : " << q << ", " << k << ", "
-     << v << " -> " << o << "\n  return %o : " << o << "\n}\n";
+     << " : i64, seed = " << c.seed << " : i64";
+  if (c.topk)
+    os << ", topk = " << c.topk << " : i64";
+  os << "} : " << q << ", " << k << ", " << v << " -> " << o
+     << "\n  return %o : " << o << "\n}\n";
   return os.str();
 }
 
@@ -352,6 +357,7 @@ cl::Options clusterOptions(const ClusterConfig &c) {
   o.valueDim = c.valueDim;
   o.clusters = c.clusters;
   o.iterations = c.iterations;
+  o.topk = c.topk;
   o.seed = uint64_t(c.seed);
   o.scale = double(1.0f / std::sqrt(float(c.dim)));
   return o;
@@ -396,6 +402,18 @@ std::vector<ClusterConfig> clusterConfigs() {
   cross.keys = 96;
   cross.clusters = 6;
   configs.push_back(cross);
+  // The improved variant: top keys 1, a few, all.
+  for (int64_t topk : {1, 8, 64})
+    for (bool masked : {false, true}) {
+      ClusterConfig c;
+      c.topk = topk;
+      c.masked = masked;
+      configs.push_back(c);
+    }
+  ClusterConfig improvedCross = cross;
+  improvedCross.topk = 20;
+  improvedCross.masked = true;
+  configs.push_back(improvedCross);
   return configs;
 }
 
@@ -424,6 +442,43 @@ TEST(ClusteredProperties, AsManyClustersAsQueriesIsExactAttention) {
   ASSERT_EQ(want.size(), 1u);
   for (int64_t i = 0; i < got[0].numel(); ++i)
     ASSERT_NEAR(got[0][i], want[0][i], 1e-5) << i;
+}
+
+/// Exact attention, compiled, on the inputs of `c`.
+Tensor exactAttention(const ClusterConfig &c, const ClusterInputs &in) {
+  std::string q = tensorType({1, c.heads, c.queries, c.dim}, "f32");
+  std::string k = tensorType({1, c.heads, c.keys, c.dim}, "f32");
+  std::string v = tensorType({1, c.heads, c.keys, c.valueDim}, "f32");
+  std::string o = tensorType({1, c.heads, c.queries, c.valueDim}, "f32");
+  std::string m = tensorType({1, c.keys}, "i1");
+  std::ostringstream os;
+  os << "func.func @exact(%q: " << q << ", %k: " << k << ", %v: " << v
+     << ", %m: " << m << ") -> " << o
+     << " {\n  %o = attic.attention %q, %k, %v mask(%m : " << m << ") : " << q
+     << ", " << k << ", " << v << " -> " << o << "\n  return %o : " << o
+     << "\n}\n";
+  Compiled exact(os.str(), "exact");
+  std::vector<Tensor> out = exact.run({&in.q, &in.k, &in.v, &in.mask});
+  EXPECT_EQ(out.size(), 1u);
+  return out.empty() ? Tensor() : std::move(out[0]);
+}
+
+TEST(ClusteredProperties, ImprovedWithEveryKeyIsExactForAnyClusterCount) {
+  for (int64_t clusters : {1, 5}) {
+    ClusterConfig c;
+    c.keys = 80;
+    c.clusters = clusters;
+    c.topk = c.keys;
+    c.masked = true;
+    ClusterInputs in = clusterInputs(c, 23);
+    Compiled improved(clusteredSource(c), "k");
+    std::vector<Tensor> got = improved.run({&in.q, &in.k, &in.v, &in.mask});
+    Tensor want = exactAttention(c, in);
+    ASSERT_EQ(got.size(), 1u);
+    for (int64_t i = 0; i < want.numel(); ++i)
+      ASSERT_NEAR(got[0][i], want[i], 1e-5)
+          << "clusters " << clusters << " " << i;
+  }
 }
 
 TEST(ClusteredProperties, KMeansAssignsAsTheReferenceAndCentroidsAreMeans) {
