@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# bench/cpu/lsh.sh: Reformer's LSH attention (attic.lsh_attention) against
-# dense softmax attention and linear attention, side by side in one run on
-# the same inputs, on the CPU. Queries and keys are the same rows (shared
+# bench/cpu/lsh.sh: Reformer's LSH attention (attic.lsh_attention) and
+# clustered attention (attic.clustered_attention) against dense softmax
+# attention and linear attention, side by side in one run on the same
+# inputs, on the CPU. Queries and keys are the same rows (shared
 # QK, as in Reformer): every variant reads (q, q, v).
 #
 #   dense_self, dense_self_causal  exact softmax attention of the shared-QK
@@ -13,6 +14,12 @@
 #   reformer_r4                    the same with 4 rounds
 #   linear, linear_causal          kernelized, phi = elu + 1 (causal: chunks
 #                                  of 64), for comparison
+#   dense, dense_causal            exact softmax attention of (q, q, v): what
+#                                  clustered and linear attention approximate
+#   clustered                      clustered attention, 64 clusters, 10
+#                                  K-means iterations
+#   clustered_top32                the improved variant, the top 32 keys of
+#                                  each cluster recomputed exactly
 #
 # f32, B = 1, H = 4 heads of D = 64, N in --n. Inputs (numpy, seed 0, the
 # same for every variant): the shared q/k rows are clustered, the regime LSH
@@ -25,8 +32,8 @@
 # Each variant is compiled once per N and timed with --bench=REPS
 # (median; dense runs once from N = 16384). The relative error
 # ||o - o_exact||_F / ||o_exact||_F is against dense_self
-# (dense_self_causal for the causal variants) on the same inputs, where
-# dense runs (N <= --dense-max). The summary adds the time ratio exact / variant and
+# (dense_self_causal for the causal variants; dense, or dense_causal, for
+# the clustered and linear ones) on the same inputs, where dense runs (N <= --dense-max). The summary adds the time ratio exact / variant and
 # the growth of each variant's time from N/2 to N.
 #
 #   bench/cpu/lsh.sh [--n=1024,...,65536] [--reps=3] [--dense-max=65536]
@@ -80,6 +87,10 @@ module() {
     reformer_r4) op="attic.lsh_attention %q, %v $lsh, rounds = 4 : i64} : $t, $t" ;;
     linear) op="attic.kernelized_attention elu_plus_one %q, %q, %v : $t, $t, $t" ;;
     linear_causal) op="attic.kernelized_attention elu_plus_one %q, %q, %v {causal, chunk = 64 : i64} : $t, $t, $t" ;;
+    dense) op="attic.attention %q, %q, %v : $t, $t, $t" ;;
+    dense_causal) op="attic.attention %q, %q, %v causal : $t, $t, $t" ;;
+    clustered) op="attic.clustered_attention %q, %q, %v {clusters = 64 : i64, iterations = 10 : i64, seed = 1 : i64} : $t, $t, $t" ;;
+    clustered_top32) op="attic.clustered_attention %q, %q, %v {clusters = 64 : i64, iterations = 10 : i64, seed = 1 : i64, topk = 32 : i64} : $t, $t, $t" ;;
   esac
   cat > "$file" <<EOF
 func.func @f(%q: $t, %k: $t, %v: $t) -> $t {
@@ -90,8 +101,9 @@ EOF
   echo "$file"
 }
 
-variants=(dense_self dense_self_causal reformer reformer_causal reformer_r4
-          linear linear_causal)
+variants=(dense_self dense_self_causal dense dense_causal reformer
+          reformer_causal reformer_r4 linear linear_causal clustered
+          clustered_top32)
 # inputs N -> $work/q.npy, $work/v.npy
 inputs() {
   /usr/bin/python3 - "$1" "$work" <<'EOF'
@@ -121,6 +133,8 @@ for n in "${ns[@]}"; do
   for variant in "${variants[@]}"; do
     exact=dense_self
     [[ $variant == *causal* ]] && exact=dense_self_causal
+    [[ $variant == clustered* || $variant == linear ]] && exact=dense
+    [[ $variant == linear_causal ]] && exact=dense_causal
     if [[ $variant == dense* && $n -gt $dense_max ]]; then
       continue
     fi
@@ -153,14 +167,16 @@ for line in open(raw):
     t[(int(n), v)] = float(ms)
     err[(int(n), v)] = e
 ns = sorted({n for n, _ in t})
-order = ["dense_self", "dense_self_causal", "reformer", "reformer_causal",
-         "reformer_r4", "linear", "linear_causal"]
+order = ["dense_self", "dense_self_causal", "dense", "dense_causal",
+         "reformer", "reformer_causal", "reformer_r4", "linear",
+         "linear_causal", "clustered", "clustered_top32"]
 with open(csv, "w") as c, open(txt, "w") as f:
     c.write("n,variant,ms,exact_over_variant,growth_from_half_n,rel_err_vs_exact\n")
     for h in header:
         f.write(h + "\n")
     f.write("ms: median per call; x: the exact attention (dense_self, or\n")
-    f.write("dense_self_causal for the causal variants) / variant; growth:\n")
+    f.write("dense_self_causal for the causal variants; dense or dense_causal\n")
+    f.write("for the clustered and linear ones) / variant; growth:\n")
     f.write("ms(N) / ms(N/2); err: relative Frobenius error against the exact\n")
     f.write("attention on the same inputs\n")
     f.write("%6s  %-18s %10s %8s %7s %9s\n" % ("N", "variant", "ms", "x", "growth", "err"))
@@ -169,6 +185,8 @@ with open(csv, "w") as c, open(txt, "w") as f:
             if (n, v) not in t:
                 continue
             exact = "dense_self_causal" if "causal" in v else "dense_self"
+            if v.startswith("clustered") or v.startswith("linear"):
+                exact = "dense_causal" if "causal" in v else "dense"
             x = "%.1f" % (t[(n, exact)] / t[(n, v)]) if (n, exact) in t and not v.startswith("dense") else "-"
             g = "%.2f" % (t[(n, v)] / t[(n // 2, v)]) if (n // 2, v) in t else "-"
             f.write("%6d  %-18s %10.2f %8s %7s %9s\n" % (n, v, t[(n, v)], x, g, err[(n, v)]))
