@@ -27,3 +27,12 @@ bench_ms() {
   ./build/tools/attic-run "$file" --entry=f --bench="$reps" "$@" |
     sed -n 's/^time: median \([0-9.]*\) ms.*/\1/p'
 }
+
+# bench_rel_err OUT.npy EXACT.npy: ||o - e||_F / ||e||_F in double (NumPy;
+# Debian's python3, not the pyenv one first on PATH).
+bench_rel_err() {
+  /usr/bin/python3 -c '
+import sys, numpy as np
+o = np.load(sys.argv[1]).astype(np.float64); e = np.load(sys.argv[2]).astype(np.float64)
+print("%.4g" % (np.linalg.norm(o - e) / np.linalg.norm(e)))' "$1" "$2"
+}

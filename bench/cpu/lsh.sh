@@ -145,10 +145,7 @@ for n in "${ns[@]}"; do
            --input="$work/v.npy" --output="$work/$variant.npy")
     err=-
     if [[ $variant != dense* && -f $work/$exact.npy && $n -le $dense_max ]]; then
-      err=$(/usr/bin/python3 -c '
-import sys, numpy as np
-o = np.load(sys.argv[1]).astype(np.float64); e = np.load(sys.argv[2]).astype(np.float64)
-print("%.4g" % (np.linalg.norm(o - e) / np.linalg.norm(e)))' "$work/$variant.npy" "$work/$exact.npy")
+      err=$(bench_rel_err "$work/$variant.npy" "$work/$exact.npy")
     fi
     echo "$n $variant $ms $err" | tee -a "$results"
   done

@@ -135,7 +135,8 @@ TEST_F(Exchange, HostReadsDeviceMemory) {
 }
 
 TEST_F(Exchange, UseAfterFree) {
-  replace(source, "// HOST_PRE", "%tf = gpu.dealloc async [%t3] %d : memref<64xf32>");
+  replace(source, "// HOST_PRE",
+          "%tf = gpu.dealloc async [%t3] %d : memref<64xf32>");
   expectError("accesses a device buffer after it was freed");
 }
 

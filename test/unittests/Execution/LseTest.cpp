@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CompiledHarness.h"
+#include "Targets.h"
 
 #include <cmath>
 #include <limits>
@@ -34,24 +35,9 @@ func.func @lse(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x48x16xf32>, %v: tensor<
 }
 )mlir";
 
-enum class Target { Cpu, CudaEmulated, SimulatedSimt, SimulatedTensorCores };
-
-const char *name(Target t) {
-  switch (t) {
-  case Target::Cpu:
-    return "Cpu";
-  case Target::CudaEmulated:
-    return "CudaEmulated";
-  case Target::SimulatedSimt:
-    return "SimulatedSimt";
-  case Target::SimulatedTensorCores:
-    return "SimulatedTensorCores";
-  }
-  return "Unknown";
-}
-void PrintTo(Target t, std::ostream *os) { *os << name(t); }
-
-bool halves(Target t) { return t == Target::SimulatedTensorCores; }
+using attic::testing::halves;
+using attic::testing::name;
+using attic::testing::Target;
 
 /// The function with f16 query, key, value and output (the lse stays f32).
 std::string sourceFor(Target t) {

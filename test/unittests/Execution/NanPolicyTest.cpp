@@ -23,7 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CompiledHarness.h"
-
+#include "Targets.h"
 
 #include <cmath>
 #include <limits>
@@ -43,27 +43,9 @@ func.func @causal(%q: tensor<1x1x64x16xf32>, %k: tensor<1x1x64x16xf32>, %v: tens
 }
 )mlir";
 
-enum class Target { Cpu, CudaEmulated, SimulatedSimt, SimulatedTensorCores };
-
-const char *name(Target t) {
-  switch (t) {
-  case Target::Cpu:
-    return "Cpu";
-  case Target::CudaEmulated:
-    return "CudaEmulated";
-  case Target::SimulatedSimt:
-    return "SimulatedSimt";
-  case Target::SimulatedTensorCores:
-    return "SimulatedTensorCores";
-  }
-  return "Unknown";
-}
-
-// For gtest's messages and test listing.
-void PrintTo(Target t, std::ostream *os) { *os << name(t); }
-
-/// The tensor-core kernel needs f16 or bf16: the same function in f16.
-bool halves(Target t) { return t == Target::SimulatedTensorCores; }
+using attic::testing::halves;
+using attic::testing::name;
+using attic::testing::Target;
 
 std::string sourceFor(Target t) {
   std::string source = kSource;
@@ -199,12 +181,12 @@ TEST_P(NanPolicy, NaNInAValueReachesTheQueryBlocksThatVisitItsBlock) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Targets, NanPolicy,
-    ::testing::Values(Target::Cpu, Target::CudaEmulated, Target::SimulatedSimt,
-                      Target::SimulatedTensorCores),
-    [](const ::testing::TestParamInfo<Target> &info) {
-      return std::string(name(info.param));
-    });
+INSTANTIATE_TEST_SUITE_P(Targets, NanPolicy,
+                         ::testing::Values(Target::Cpu, Target::CudaEmulated,
+                                           Target::SimulatedSimt,
+                                           Target::SimulatedTensorCores),
+                         [](const ::testing::TestParamInfo<Target> &info) {
+                           return std::string(name(info.param));
+                         });
 
 } // namespace

@@ -78,7 +78,6 @@ std::string replaceAll(std::string text, const std::string &from,
   return text;
 }
 
-
 /// splitmix64: deterministic on every platform.
 struct Rng {
   uint64_t state;
@@ -187,7 +186,7 @@ std::vector<Tensor> weightTensors(const std::vector<vcc::LayerWeights> &ws) {
 
 /// One input batch: hidden states, VIP mask and padding mask per sequence.
 struct Batch {
-  std::vector<vcc::Matrix> x;        // [B] of [n][d]
+  std::vector<vcc::Matrix> x;               // [B] of [n][d]
   std::vector<std::vector<bool>> vip, keep; // [B] of [n]
 };
 
@@ -298,8 +297,9 @@ vcc::Matrix rows(const vcc::Matrix &x, int64_t begin, int64_t count) {
 }
 
 int64_t globalId(const vcc::Node &node) {
-  return node.level == 0 ? node.index
-                         : node.level == 1 ? kC + node.index : kC + kBlocks;
+  return node.level == 0   ? node.index
+         : node.level == 1 ? kC + node.index
+                           : kC + kBlocks;
 }
 
 /// One sequence reordered into [P; C] with its validity of C.
@@ -325,8 +325,7 @@ std::vector<vcc::Node> selectReference(const vcc::Matrix &x,
                                        int64_t fineBlocks) {
   vcc::Tree tree = vcc::buildTree(rows(x, kVip, kC), validC, kFanouts);
   Scorer scorer{&w, headMajor(vcc::affine(
-                        vcc::layerNorm(rows(x, 0, kVip), w.ln1Gamma,
-                                       w.ln1Beta),
+                        vcc::layerNorm(rows(x, 0, kVip), w.ln1Gamma, w.ln1Beta),
                         w.wq, w.bq))};
   return vcc::selectJ(tree, {0, fineBlocks, 1}, scoreLevel, &scorer);
 }
@@ -401,7 +400,8 @@ std::string denseLayer() {
   EXPECT_TRUE(maps != std::string::npos && begin != std::string::npos &&
               endLine != std::string::npos && end != std::string::npos);
   std::string text = full.substr(maps, mapsEnd - maps);
-  text += R"mlir(func.func @dense_layer(%sx: tensor<2x128x32xf32>, %bias: tensor<2x128xf32>,
+  text +=
+      R"mlir(func.func @dense_layer(%sx: tensor<2x128x32xf32>, %bias: tensor<2x128xf32>,
     %ln1_gamma: tensor<32xf32>, %ln1_beta: tensor<32xf32>,
     %wq: tensor<32x32xf32>, %bq: tensor<32xf32>, %wk: tensor<32x32xf32>, %bk: tensor<32xf32>,
     %wv: tensor<32x32xf32>, %bv: tensor<32xf32>, %wo: tensor<32x32xf32>, %bo: tensor<32xf32>,
@@ -452,8 +452,8 @@ TEST(VccLayerExample, EqualsNaiveEq7WithTheSelectedJ) {
         if (std::find(j.begin(), j.end(), vcc::Node{1, i}) != j.end())
           other.push_back(i);
       vcc::Tree tree = vcc::buildTree(rows(r.x, kVip, kC), r.validC, kFanouts);
-      vcc::Matrix wrong = vcc::naiveVccLayer(
-          r.x, kVip, r.validC, kFanouts, vcc::twoLevelJ(tree, other), w);
+      vcc::Matrix wrong = vcc::naiveVccLayer(r.x, kVip, r.validC, kFanouts,
+                                             vcc::twoLevelJ(tree, other), w);
       Error wrongError;
       compareSequence(out[0], b, wrong, r.order.perm, wrongError);
       EXPECT_GT(wrongError.relative(), 1e-2) << "sequence " << b;
@@ -541,8 +541,7 @@ TEST(VccLayerExample, VipRowsSeeCoarseBlocksOnlyThroughTheirMeans) {
           mean += v / kBlockSize;
         }
         for (int64_t t = 0; t < kBlockSize; ++t) {
-          const int64_t original =
-              r.order.perm[kVip + block * kBlockSize + t];
+          const int64_t original = r.order.perm[kVip + block * kBlockSize + t];
           noisy.x[b].at(original, e) += noise[t] - mean;
         }
       }
