@@ -396,8 +396,13 @@ private:
   llvm::MapVector<Value, Tile> tiles;
   /// (source memref, block size) -> panels.
   DenseMap<std::pair<Value, int64_t>, Panels> keyPanels, valuePanels;
-  /// (query, b, h, qb) -> f32 scratch.
-  DenseMap<Operation *, Value> queryScratchOf;
+  /// The hoisted f32 query scratch of each (query, batch, head, query block):
+  /// keyed by the values, not by the tile.qk ops, which are erased as they
+  /// are mapped.
+  struct QueryScratch {
+    Value query, batch, head, block, scratch;
+  };
+  SmallVector<QueryScratch> queryScratchOf;
   /// The tile ops of each scratch tile (pointers compared only: they are
   /// erased as they are mapped).
   DenseMap<Value, SmallPtrSet<Operation *, 8>> usersOf;
@@ -603,14 +608,10 @@ LogicalResult GridMapper::replaceScratch() {
 /// The f32 query block of a tile.qk, computed once per grid iteration when
 /// its coordinates allow it (else in front of the op).
 Value GridMapper::queryScratch(TileQKOp op, ImplicitLocOpBuilder &b) {
-  for (auto &[other, scratch] : queryScratchOf) {
-    auto prev = cast<TileQKOp>(other);
-    if (prev.getQuery() == op.getQuery() &&
-        prev.getQueryBatch() == op.getQueryBatch() &&
-        prev.getQueryHead() == op.getQueryHead() &&
-        prev.getQueryBlock() == op.getQueryBlock())
-      return scratch;
-  }
+  for (const QueryScratch &known : queryScratchOf)
+    if (known.query == op.getQuery() && known.batch == op.getQueryBatch() &&
+        known.head == op.getQueryHead() && known.block == op.getQueryBlock())
+      return known.scratch;
   // Once per grid iteration: in front of the op's ancestor in the grid
   // body, when the coordinates are defined before it; else at the op.
   Block *body = grid.getBody();
@@ -651,7 +652,8 @@ Value GridMapper::queryScratch(TileQKOp op, ImplicitLocOpBuilder &b) {
     });
   });
   if (hoistable)
-    queryScratchOf[op] = scratch;
+    queryScratchOf.push_back({op.getQuery(), op.getQueryBatch(),
+                              op.getQueryHead(), op.getQueryBlock(), scratch});
   // Freed at the end of the grid body.
   b.setInsertionPoint(grid.getBody()->getTerminator());
   memref::DeallocOp::create(b, scratch);
