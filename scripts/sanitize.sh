@@ -9,12 +9,13 @@
 # Then the libFuzzer target of the .npy reader (test/fuzz/NpyFuzzer.cpp)
 # runs for ATTIC_FUZZ_SECONDS (default 60) from the committed seed corpus
 # test/fuzz/corpus/npy (new inputs go to build-sanitize/fuzz-corpus, not to
-# the repository). About two and a half minutes on 2 cores; part of
-# scripts/test.sh (the CI command).
+# the repository). Last, the compiler (the regular build) compiles a few
+# examples under Valgrind's memcheck. About three and a half minutes on 2 cores; part
+# of scripts/test.sh (the CI command).
 #
-# Not covered yet (issue 20): the MLIR-based compiler, the JIT and the lit
-# suite under the sanitizers (a second full build would not fit CI's time),
-# and fuzz targets for the .mlir pipelines and attic-run's options.
+# Not covered yet (issue 20): the JIT-compiled code and the lit suite under
+# the sanitizers (a second full MLIR build would not fit CI's time), and
+# fuzz targets for the .mlir pipelines and attic-run's options.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # fuzzer-no-link: coverage counters in all code, for the fuzz targets.
@@ -43,3 +44,18 @@ if ! ./build-sanitize/test/fuzz/attic-npy-fuzzer -max_total_time="$seconds" \
   exit 1
 fi
 grep -E "^(stat::|INFO: seed corpus|Done)|(INITED|DONE) +cov:" "$log" || true
+
+# The compiler under Valgrind's memcheck (build/, the regular build: no
+# second MLIR build needed): the CPU pipeline on two examples whose grids
+# have several tile.qk ops (the partial and full steps; the modifier
+# regions of LSH attention). It caught a use-after-free in
+# attic-cpu-map-tiles that crashed one compile in ~45. About a minute (each
+# compile is ~30x slower under memcheck; the other examples and the CUDA
+# pipeline, clean when checked by hand, would add three more minutes).
+echo "sanitize: the compiler under valgrind (memcheck)"
+for example in transnormer reformer; do
+  valgrind --error-exitcode=1 --error-limit=no -q \
+    ./build/tools/attic-opt "examples/$example.mlir" --attic-cpu-pipeline \
+    -o /dev/null
+done
+echo "sanitize: valgrind found nothing"
