@@ -169,18 +169,19 @@ LogicalResult attic::decomposeLsh(RewriterBase &rewriter, LshAttentionOp op) {
     // for a padded key) and, causally, each sorted query's.
     SmallVector<Value> captures;
     if (causal || mask) {
-      Value keyPosition =
-          parallelTensor(b, i64Tensor({B, H, 2 * N}),
-                         [&](attic::detail::Builder &nb, ValueRange i) {
-                           Value row = addI(nb, mulI(nb, i[0], H), i[1]);
-                           Value position = extract(nb, window, {row, i[2]});
-                           if (!mask)
-                             return position;
-                           Value at = arith::IndexCastOp::create(
-                               nb, nb.getIndexType(), position);
-                           return select(nb, extract(nb, mask, {i[0], at}),
-                                         position, cI64(nb, -1));
-                         });
+      // Without padding, the window's positions themselves.
+      Value windowPosition = reshape(b, window, {B, H, 2 * N});
+      Value keyPosition = windowPosition;
+      if (mask)
+        keyPosition =
+            parallelTensor(b, i64Tensor({B, H, 2 * N}),
+                           [&](attic::detail::Builder &nb, ValueRange i) {
+                             Value position = extract(nb, windowPosition, i);
+                             Value at = arith::IndexCastOp::create(
+                                 nb, nb.getIndexType(), position);
+                             return select(nb, extract(nb, mask, {i[0], at}),
+                                           position, cI64(nb, -1));
+                           });
       captures.push_back(keyPosition);
       if (causal)
         captures.push_back(perm);

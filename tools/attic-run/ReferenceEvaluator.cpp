@@ -215,6 +215,31 @@ private:
     return unsupported(op);
   }
 
+  /// An i1 tensor's values as bools (empty for a null value: no mask).
+  std::vector<bool> boolsOf(Value v) {
+    std::vector<bool> bools;
+    if (v)
+      for (double x : values[v].data)
+        bools.push_back(x != 0.0);
+    return bools;
+  }
+
+  /// `result` = compute() (a reference function of lib/Reference); its
+  /// std::invalid_argument becomes the evaluation's error, naming `opName`.
+  template <typename Compute>
+  LogicalResult callReference(Value result, const char *opName,
+                              Compute compute) {
+    attic::RefTensor out = emptyLike(result);
+    try {
+      out.data = compute();
+    } catch (const std::invalid_argument &e) {
+      error = std::string("reference: '") + opName + "': " + e.what();
+      return failure();
+    }
+    values[result] = std::move(out);
+    return success();
+  }
+
   /// Composite slice attention with attic::ref::cst (which throws on
   /// sizes the verifier has already rejected).
   LogicalResult evaluateSliceAttention(attic::SliceAttentionOp op) {
@@ -227,22 +252,13 @@ private:
     options.extension = op.getExtension();
     options.heads = op.getHeads();
     options.causal = op.getCausal();
-    std::vector<bool> mask;
-    if (op.getMask())
-      for (double v : values[op.getMask()].data)
-        mask.push_back(v != 0.0);
-    attic::RefTensor out = emptyLike(op.getResult());
-    try {
-      out.data = attic::ref::cst::sliceAttention(
+    std::vector<bool> mask = boolsOf(op.getMask());
+    return callReference(op.getResult(), "attic.slice_attention", [&] {
+      return attic::ref::cst::sliceAttention(
           options, x.data, values[op.getWq()].data, values[op.getWk()].data,
           values[op.getWv()].data, values[op.getPosLocal()].data,
           values[op.getPosGlobal()].data, mask);
-    } catch (const std::invalid_argument &e) {
-      error = std::string("reference: 'attic.slice_attention': ") + e.what();
-      return failure();
-    }
-    values[op.getResult()] = std::move(out);
-    return success();
+    });
   }
 
   /// A call of a func.func with a body in the same module: its operations
@@ -324,24 +340,14 @@ private:
     options.causal = op.getCausal();
     // The f32 attribute's value, as the compiled code uses it.
     options.eps = double(op.getEps().convertToFloat());
-    std::vector<bool> mask;
-    if (op.getMask())
-      for (double m : values[op.getMask()].data)
-        mask.push_back(m != 0.0);
+    std::vector<bool> mask = boolsOf(op.getMask());
     std::vector<double> projection;
     if (op.getProjection())
       projection = values[op.getProjection()].data;
-    attic::RefTensor out = emptyLike(op.getResult());
-    try {
-      out.data = kz::attention(options, q.data, values[op.getKey()].data,
-                               v.data, mask, projection);
-    } catch (const std::invalid_argument &e) {
-      error = std::string("reference: 'attic.kernelized_attention': ") +
-              e.what();
-      return failure();
-    }
-    values[op.getResult()] = std::move(out);
-    return success();
+    return callReference(op.getResult(), "attic.kernelized_attention", [&] {
+      return kz::attention(options, q.data, values[op.getKey()].data, v.data,
+                           mask, projection);
+    });
   }
 
   /// LSH attention with attic::ref::lsh (hash, std::stable_sort, chunk
@@ -364,19 +370,10 @@ private:
     options.causal = op.getCausal();
     // The f32 scale, as the compiled code uses it.
     options.scale = double(op.getEffectiveScale());
-    std::vector<bool> mask;
-    if (op.getMask())
-      for (double m : values[op.getMask()].data)
-        mask.push_back(m != 0.0);
-    attic::RefTensor out = emptyLike(op.getResult());
-    try {
-      out.data = lsh::attention(options, qk.data, v.data, mask);
-    } catch (const std::invalid_argument &e) {
-      error = std::string("reference: 'attic.lsh_attention': ") + e.what();
-      return failure();
-    }
-    values[op.getResult()] = std::move(out);
-    return success();
+    std::vector<bool> mask = boolsOf(op.getMask());
+    return callReference(op.getResult(), "attic.lsh_attention", [&] {
+      return lsh::attention(options, qk.data, v.data, mask);
+    });
   }
 
   /// Clustered attention with attic::ref::clustered (K-means and the
@@ -399,20 +396,10 @@ private:
       options.topk = topk.getInt();
     options.seed = uint64_t(op.getSeed().value_or(0));
     options.scale = double(op.getEffectiveScale());
-    std::vector<bool> mask;
-    if (op.getMask())
-      for (double m : values[op.getMask()].data)
-        mask.push_back(m != 0.0);
-    attic::RefTensor out = emptyLike(op.getResult());
-    try {
-      out.data = cl::attention(options, q.data, k.data, v.data, mask);
-    } catch (const std::invalid_argument &e) {
-      error = std::string("reference: 'attic.clustered_attention': ") +
-              e.what();
-      return failure();
-    }
-    values[op.getResult()] = std::move(out);
-    return success();
+    std::vector<bool> mask = boolsOf(op.getMask());
+    return callReference(op.getResult(), "attic.clustered_attention", [&] {
+      return cl::attention(options, q.data, k.data, v.data, mask);
+    });
   }
 
   /// A static slice (the rows of a VCC layer's output that go to

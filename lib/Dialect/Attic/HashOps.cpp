@@ -14,22 +14,20 @@
 
 using namespace mlir;
 using namespace attic;
+using attic::detail::checkAttentionShapes;
+using attic::detail::checkPositiveShape;
 using attic::detail::checkShape;
 using attic::detail::formatShape;
 
 namespace {
 
-/// `type` must be rank `rank` with positive sizes.
-LogicalResult checkPositive(Operation *op, StringRef name, ShapedType type,
-                            int64_t rank, StringRef dims) {
-  if (type.getRank() != rank)
-    return op->emitOpError() << name << " must be " << dims << ", got "
-                             << formatShape(type.getShape());
-  for (int64_t size : type.getShape())
-    if (size < 1)
-      return op->emitOpError()
-             << name << " " << dims << " = " << formatShape(type.getShape())
-             << " must have positive sizes";
+/// An explicit `scale` must be finite and positive.
+LogicalResult verifyPositiveScale(Operation *op, std::optional<APFloat> scale) {
+  if (!scale)
+    return success();
+  float s = scale->convertToFloat();
+  if (!std::isfinite(s) || s <= 0.0f)
+    return op->emitOpError("scale must be finite and positive, got ") << s;
   return success();
 }
 
@@ -43,8 +41,8 @@ float LshAttentionOp::getEffectiveScale() {
 
 LogicalResult LshAttentionOp::verify() {
   RankedTensorType qk = getQk().getType(), value = getValue().getType();
-  if (failed(checkPositive(*this, "qk", qk, 4, "[B,H,N,D]")) ||
-      failed(checkPositive(*this, "value", value, 4, "[B,H,N,Dv]")))
+  if (failed(checkPositiveShape(*this, "qk", qk, 4, "[B,H,N,D]")) ||
+      failed(checkPositiveShape(*this, "value", value, 4, "[B,H,N,Dv]")))
     return failure();
   int64_t batch = qk.getDimSize(0), heads = qk.getDimSize(1),
           length = qk.getDimSize(2);
@@ -84,18 +82,15 @@ LogicalResult LshAttentionOp::verify() {
   if (buckets > 1 && !getSeed())
     return emitOpError("hashing into ")
            << buckets << " buckets draws random rotations and needs a `seed`";
-  if (std::optional<APFloat> scale = getScale()) {
-    float s = scale->convertToFloat();
-    if (!std::isfinite(s) || s <= 0.0f)
-      return emitOpError("scale must be finite and positive, got ") << s;
-  }
+  if (failed(verifyPositiveScale(*this, getScale())))
+    return failure();
   return success();
 }
 
 LogicalResult LshHashOp::verify() {
   RankedTensorType x = getX().getType(), rotations = getRotations().getType();
-  if (failed(checkPositive(*this, "x", x, 4, "[B,H,N,D]")) ||
-      failed(checkPositive(*this, "rotations", rotations, 2, "[D,K]")))
+  if (failed(checkPositiveShape(*this, "x", x, 4, "[B,H,N,D]")) ||
+      failed(checkPositiveShape(*this, "rotations", rotations, 2, "[D,K]")))
     return failure();
   if (failed(checkShape(*this, "rotations", rotations,
                         {{x.getDimSize(3), "D", "x"},
@@ -110,7 +105,7 @@ LogicalResult LshHashOp::verify() {
 
 LogicalResult BucketSortOp::verify() {
   RankedTensorType buckets = getBuckets().getType();
-  if (failed(checkPositive(*this, "buckets", buckets, 3, "[B,H,N]")))
+  if (failed(checkPositiveShape(*this, "buckets", buckets, 3, "[B,H,N]")))
     return failure();
   std::initializer_list<attic::detail::ExpectedDim> same = {
       {buckets.getDimSize(0), "B", "buckets"},
@@ -150,40 +145,16 @@ LogicalResult verifyKMeans(Operation *op, int64_t rows, int64_t clusters,
 } // namespace
 
 LogicalResult ClusteredAttentionOp::verify() {
-  RankedTensorType query = getQuery().getType(), key = getKey().getType(),
-                   value = getValue().getType();
-  if (failed(checkPositive(*this, "query", query, 4, "[B,H,Nq,D]")) ||
-      failed(checkPositive(*this, "key", key, 4, "[B,H,Nk,D]")) ||
-      failed(checkPositive(*this, "value", value, 4, "[B,H,Nk,Dv]")))
+  RankedTensorType query = getQuery().getType();
+  if (failed(
+          checkAttentionShapes(*this, query, getKey().getType(),
+                               getValue().getType(), getResult().getType(),
+                               getMask() ? getMask().getType() : ShapedType())))
     return failure();
-  int64_t batch = query.getDimSize(0), heads = query.getDimSize(1),
-          queries = query.getDimSize(2), dim = query.getDimSize(3);
-  int64_t keys = key.getDimSize(2), valueDim = value.getDimSize(3);
-  if (failed(checkShape(*this, "key", key,
-                        {{batch, "B", "query"},
-                         {heads, "H", "query"},
-                         {keys, "Nk", "key"},
-                         {dim, "D", "query"}})) ||
-      failed(checkShape(*this, "value", value,
-                        {{batch, "B", "query"},
-                         {heads, "H", "query"},
-                         {keys, "Nk", "key"},
-                         {valueDim, "Dv", "value"}})) ||
-      failed(checkShape(*this, "result", getResult().getType(),
-                        {{batch, "B", "query"},
-                         {heads, "H", "query"},
-                         {queries, "Nq", "query"},
-                         {valueDim, "Dv", "value"}})))
+  int64_t queries = query.getDimSize(2);
+  int64_t keys = getKey().getType().getDimSize(2);
+  if (failed(verifyPositiveScale(*this, getScale())))
     return failure();
-  if (getMask() &&
-      failed(checkShape(*this, "mask", getMask().getType(),
-                        {{batch, "B", "query"}, {keys, "Nk", "key"}})))
-    return failure();
-  if (std::optional<APFloat> scale = getScale()) {
-    float s = scale->convertToFloat();
-    if (!std::isfinite(s) || s <= 0.0f)
-      return emitOpError("scale must be finite and positive, got ") << s;
-  }
   if (IntegerAttr topk = getTopkAttr())
     if (topk.getInt() < 1 || topk.getInt() > keys)
       return emitOpError("topk must be in [1, Nk] = [1, ")
@@ -194,7 +165,7 @@ LogicalResult ClusteredAttentionOp::verify() {
 
 LogicalResult KMeansOp::verify() {
   RankedTensorType x = getX().getType();
-  if (failed(checkPositive(*this, "x", x, 4, "[B,H,N,D]")))
+  if (failed(checkPositiveShape(*this, "x", x, 4, "[B,H,N,D]")))
     return failure();
   int64_t clusters = getClustersAttr().getInt();
   if (failed(verifyKMeans(*this, x.getDimSize(2), clusters,

@@ -13,24 +13,12 @@
 
 using namespace mlir;
 using namespace attic;
+using attic::detail::checkAttentionShapes;
+using attic::detail::checkPositiveShape;
 using attic::detail::checkShape;
 using attic::detail::formatShape;
 
 namespace {
-
-/// `type` must be a [B,H,N,X] tensor with positive sizes.
-LogicalResult checkRank4(Operation *op, StringRef name, ShapedType type,
-                         StringRef dims) {
-  if (type.getRank() != 4)
-    return op->emitOpError()
-           << name << " must be " << dims << ", got rank " << type.getRank();
-  for (int64_t size : type.getShape())
-    if (size < 1)
-      return op->emitOpError()
-             << name << " " << dims << " = " << formatShape(type.getShape())
-             << " must have positive sizes";
-  return success();
-}
 
 bool isRandom(FeatureMap map) {
   return map == FeatureMap::PerformerRelu || map == FeatureMap::FavorPlus;
@@ -64,35 +52,12 @@ int64_t KernelizedAttentionOp::getChunkOr() {
 LogicalResult KernelizedAttentionOp::verify() {
   RankedTensorType query = getQuery().getType();
   RankedTensorType key = getKey().getType();
-  RankedTensorType value = getValue().getType();
-  if (failed(checkRank4(*this, "query", query, "[B,H,Nq,D]")) ||
-      failed(checkRank4(*this, "key", key, "[B,H,Nk,D]")) ||
-      failed(checkRank4(*this, "value", value, "[B,H,Nk,Dv]")))
+  if (failed(checkAttentionShapes(
+          *this, query, key, getValue().getType(), getResult().getType(),
+          getMask() ? getMask().getType() : ShapedType())))
     return failure();
-  int64_t batch = query.getDimSize(0), heads = query.getDimSize(1),
-          queries = query.getDimSize(2), dim = query.getDimSize(3);
-  int64_t keys = key.getDimSize(2), valueDim = value.getDimSize(3);
-  if (failed(checkShape(*this, "key", key,
-                        {{batch, "B", "query"},
-                         {heads, "H", "query"},
-                         {keys, "Nk", "key"},
-                         {dim, "D", "query"}})) ||
-      failed(checkShape(*this, "value", value,
-                        {{batch, "B", "query"},
-                         {heads, "H", "query"},
-                         {keys, "Nk", "key"},
-                         {valueDim, "Dv", "value"}})))
-    return failure();
-  if (getMask() &&
-      failed(checkShape(*this, "mask", getMask().getType(),
-                        {{batch, "B", "query"}, {keys, "Nk", "key"}})))
-    return failure();
-  if (failed(checkShape(*this, "result", getResult().getType(),
-                        {{batch, "B", "query"},
-                         {heads, "H", "query"},
-                         {queries, "Nq", "query"},
-                         {valueDim, "Dv", "value"}})))
-    return failure();
+  int64_t queries = query.getDimSize(2), dim = query.getDimSize(3);
+  int64_t keys = key.getDimSize(2);
 
   FeatureMap map = getFeatureMap();
   if (isRandomFeatureMap()) {
@@ -158,7 +123,7 @@ LogicalResult KernelizedAttentionOp::verify() {
 
 LogicalResult FeatureMapOp::verify() {
   RankedTensorType input = getInput().getType();
-  if (failed(checkRank4(*this, "input", input, "[B,H,N,D]")))
+  if (failed(checkPositiveShape(*this, "input", input, 4, "[B,H,N,D]")))
     return failure();
   int64_t dim = input.getDimSize(3);
   FeatureMap map = getMap();
@@ -207,8 +172,8 @@ LogicalResult FeatureMapOp::verify() {
 LogicalResult StateReduceOp::verify() {
   RankedTensorType features = getFeatures().getType();
   RankedTensorType value = getValue().getType();
-  if (failed(checkRank4(*this, "features", features, "[B,H,N,F]")) ||
-      failed(checkRank4(*this, "value", value, "[B,H,N,Dv]")))
+  if (failed(checkPositiveShape(*this, "features", features, 4, "[B,H,N,F]")) ||
+      failed(checkPositiveShape(*this, "value", value, 4, "[B,H,N,Dv]")))
     return failure();
   int64_t batch = features.getDimSize(0), heads = features.getDimSize(1),
           keys = features.getDimSize(2), count = features.getDimSize(3),
@@ -239,8 +204,9 @@ LogicalResult StateScanOp::verify() {
   RankedTensorType query = getQueryFeatures().getType();
   RankedTensorType key = getKeyFeatures().getType();
   RankedTensorType value = getValue().getType();
-  if (failed(checkRank4(*this, "query_features", query, "[B,H,N,F]")) ||
-      failed(checkRank4(*this, "value", value, "[B,H,N,Dv]")))
+  if (failed(
+          checkPositiveShape(*this, "query_features", query, 4, "[B,H,N,F]")) ||
+      failed(checkPositiveShape(*this, "value", value, 4, "[B,H,N,Dv]")))
     return failure();
   int64_t batch = query.getDimSize(0), heads = query.getDimSize(1),
           tokens = query.getDimSize(2), count = query.getDimSize(3),

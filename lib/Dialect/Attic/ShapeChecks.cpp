@@ -50,3 +50,49 @@ LogicalResult attic::detail::checkShape(Operation *op, StringRef name,
   }
   return success();
 }
+
+LogicalResult attic::detail::checkPositiveShape(Operation *op, StringRef name,
+                                                ShapedType type, int64_t rank,
+                                                StringRef dims) {
+  if (type.getRank() != rank)
+    return op->emitOpError()
+           << name << " must be " << dims << ", got rank " << type.getRank();
+  for (int64_t size : type.getShape())
+    if (size < 1)
+      return op->emitOpError()
+             << name << " " << dims << " = " << formatShape(type.getShape())
+             << " must have positive sizes";
+  return success();
+}
+
+LogicalResult
+attic::detail::checkAttentionShapes(Operation *op, ShapedType query,
+                                    ShapedType key, ShapedType value,
+                                    ShapedType result, ShapedType mask) {
+  if (failed(checkPositiveShape(op, "query", query, 4, "[B,H,Nq,D]")) ||
+      failed(checkPositiveShape(op, "key", key, 4, "[B,H,Nk,D]")) ||
+      failed(checkPositiveShape(op, "value", value, 4, "[B,H,Nk,Dv]")))
+    return failure();
+  int64_t batch = query.getDimSize(0), heads = query.getDimSize(1),
+          queries = query.getDimSize(2), dim = query.getDimSize(3);
+  int64_t keys = key.getDimSize(2), valueDim = value.getDimSize(3);
+  if (failed(checkShape(op, "key", key,
+                        {{batch, "B", "query"},
+                         {heads, "H", "query"},
+                         {keys, "Nk", "key"},
+                         {dim, "D", "query"}})) ||
+      failed(checkShape(op, "value", value,
+                        {{batch, "B", "query"},
+                         {heads, "H", "query"},
+                         {keys, "Nk", "key"},
+                         {valueDim, "Dv", "value"}})))
+    return failure();
+  if (mask && failed(checkShape(op, "mask", mask,
+                                {{batch, "B", "query"}, {keys, "Nk", "key"}})))
+    return failure();
+  return checkShape(op, "result", result,
+                    {{batch, "B", "query"},
+                     {heads, "H", "query"},
+                     {queries, "Nq", "query"},
+                     {valueDim, "Dv", "value"}});
+}

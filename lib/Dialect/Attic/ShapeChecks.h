@@ -38,6 +38,21 @@ mlir::LogicalResult checkShape(mlir::Operation *op, llvm::StringRef name,
                                mlir::ShapedType type,
                                llvm::ArrayRef<ExpectedDim> expected);
 
+/// `type` (the operand called `name`, described as `dims`, e.g.
+/// "[B,H,Nq,D]") must have rank `rank` and positive static sizes.
+mlir::LogicalResult checkPositiveShape(mlir::Operation *op,
+                                       llvm::StringRef name,
+                                       mlir::ShapedType type, int64_t rank,
+                                       llvm::StringRef dims);
+
+/// The operands of an attention without grouped heads: `query [B,H,Nq,D]`,
+/// `key [B,H,Nk,D]`, `value [B,H,Nk,Dv]`, the result `[B,H,Nq,Dv]` and,
+/// when given, `mask [B,Nk]`; every size positive.
+mlir::LogicalResult
+checkAttentionShapes(mlir::Operation *op, mlir::ShapedType query,
+                     mlir::ShapedType key, mlir::ShapedType value,
+                     mlir::ShapedType result, mlir::ShapedType mask);
+
 } // namespace attic::detail
 
 #endif // ATTIC_LIB_DIALECT_ATTIC_SHAPECHECKS_H

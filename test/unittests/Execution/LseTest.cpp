@@ -18,7 +18,6 @@
 #include <cmath>
 #include <limits>
 
-using attic::testing::Compiled;
 using attic::testing::Tensor;
 
 namespace {
@@ -61,25 +60,10 @@ TEST_P(Lse, MatchesTheLogSumExpOfTheVisibleLogits) {
                     (t == &q ? 3.0 : 1.0));
   for (int64_t j = 0; j < kNk; ++j)
     mask.set(j, j < 4 ? 0.0 : 1.0);
-  // Round to what the kernel reads (f16 inputs).
-  auto value = [](const Tensor &t, int64_t i) { return t[i]; };
 
   std::vector<const Tensor *> args = {&q, &k, &v, &mask};
-  std::string source = sourceFor(GetParam());
-  std::vector<Tensor> out;
-  if (GetParam() == Target::Cpu || GetParam() == Target::CudaEmulated) {
-    attic::CpuPipelineOptions options;
-    options.emulateCuda = GetParam() == Target::CudaEmulated;
-    Compiled compiled(source, "lse", &options);
-    out = compiled.run(args);
-  } else {
-    attic::testing::Simulated simulated(source, "lse", 16, 16);
-    out = simulated.run(args);
-    if (out.size() != 2)
-      ADD_FAILURE() << simulated.error;
-    else
-      EXPECT_EQ(simulated.exe->lastRunStats().mmas > 0, halves(GetParam()));
-  }
+  std::vector<Tensor> out =
+      attic::testing::runOn(GetParam(), sourceFor(GetParam()), "lse", args);
   ASSERT_EQ(out.size(), 2u);
   const Tensor &o = out[0], &lse = out[1];
   double tolerance = halves(GetParam()) ? 2e-2 : 1e-5;
@@ -93,8 +77,7 @@ TEST_P(Lse, MatchesTheLogSumExpOfTheVisibleLogits) {
           continue;
         double dot = 0;
         for (int64_t c = 0; c < kD; ++c)
-          dot += value(q, (h * kNq + i) * kD + c) *
-                 value(k, (h * kNk + j) * kD + c);
+          dot += q[(h * kNq + i) * kD + c] * k[(h * kNk + j) * kD + c];
         logits[j] = kScale * dot;
         top = std::max(top, logits[j]);
       }
@@ -106,7 +89,7 @@ TEST_P(Lse, MatchesTheLogSumExpOfTheVisibleLogits) {
         double p = std::exp(logits[j] - top);
         total += p;
         for (int64_t c = 0; c < kD; ++c)
-          row[c] += p * value(v, (h * kNk + j) * kD + c);
+          row[c] += p * v[(h * kNk + j) * kD + c];
       }
       double got = lse[h * kNq + i];
       if (total == 0) {

@@ -28,7 +28,6 @@
 #include <cmath>
 #include <limits>
 
-using attic::testing::Compiled;
 using attic::testing::Tensor;
 
 namespace {
@@ -78,26 +77,10 @@ protected:
   Tensor run(Inputs &in) {
     std::vector<const Tensor *> args = {&in.q, &in.k, &in.v, &in.bias,
                                         &in.mask};
-    std::string source = sourceFor(GetParam());
-    if (GetParam() == Target::Cpu || GetParam() == Target::CudaEmulated) {
-      attic::CpuPipelineOptions options;
-      options.blockQ = 16;
-      options.blockK = 16;
-      options.emulateCuda = GetParam() == Target::CudaEmulated;
-      Compiled compiled(source, "causal", &options);
-      std::vector<Tensor> out = compiled.run(args);
-      EXPECT_EQ(out.size(), 1u);
-      return out.empty() ? Tensor() : std::move(out[0]);
-    }
-    attic::testing::Simulated simulated(source, "causal", 16, 16);
-    std::vector<Tensor> out = simulated.run(args);
-    if (out.size() != 1) {
-      ADD_FAILURE() << simulated.error;
-      return Tensor();
-    }
-    // The kernel that ran is the one this parameter names.
-    EXPECT_EQ(simulated.exe->lastRunStats().mmas > 0, halves(GetParam()));
-    return std::move(out[0]);
+    std::vector<Tensor> out = attic::testing::runOn(
+        GetParam(), sourceFor(GetParam()), "causal", args);
+    EXPECT_EQ(out.size(), 1u);
+    return out.empty() ? Tensor() : std::move(out[0]);
   }
   static double at(const Tensor &o, int64_t row, int64_t col) {
     return o[row * kD + col];
