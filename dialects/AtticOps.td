@@ -434,5 +434,6 @@ include "AtticVccOps.td"
 include "AtticSliceOps.td"
 include "AtticKernelOps.td"
 include "AtticHashOps.td"
+include "AtticSketchOps.td"
 
 #endif // ATTIC_OPS_TD

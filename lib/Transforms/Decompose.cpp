@@ -174,6 +174,16 @@ struct DecomposeClustered : public OpRewritePattern<ClusteredAttentionOp> {
   }
 };
 
+/// The sketched and low-rank ops -> the shared core (Sketch.cpp).
+template <typename Op, LogicalResult (*decompose)(RewriterBase &, Op)>
+struct DecomposeSketch : public OpRewritePattern<Op> {
+  using OpRewritePattern<Op>::OpRewritePattern;
+  LogicalResult matchAndRewrite(Op op,
+                                PatternRewriter &rewriter) const override {
+    return decompose(rewriter, op);
+  }
+};
+
 struct AtticDecomposePass
     : public attic::impl::AtticDecomposeBase<AtticDecomposePass> {
   using AtticDecomposeBase::AtticDecomposeBase;
@@ -195,7 +205,9 @@ struct AtticDecomposePass
     // Every L1 op must be gone: one left behind would reach the backend.
     WalkResult leftover = getOperation()->walk([](Operation *op) {
       if (!isa<AttentionOp, KernelizedAttentionOp, LshAttentionOp,
-               ClusteredAttentionOp>(op))
+               ClusteredAttentionOp, SkeinformerAttentionOp,
+               InformerAttentionOp, LinformerAttentionOp, NystromAttentionOp,
+               SynthesizerAttentionOp>(op))
         return WalkResult::advance();
       op->emitOpError("could not be decomposed");
       return WalkResult::interrupt();
@@ -212,4 +224,11 @@ void attic::populateDecomposePatterns(RewritePatternSet &patterns,
   patterns.add<DecomposeKernelized>(patterns.getContext());
   patterns.add<DecomposeLsh>(patterns.getContext());
   patterns.add<DecomposeClustered>(patterns.getContext());
+  patterns.add<
+      DecomposeSketch<SkeinformerAttentionOp, decomposeSkeinformer>,
+      DecomposeSketch<InformerAttentionOp, decomposeInformer>,
+      DecomposeSketch<LinformerAttentionOp, decomposeLinformer>,
+      DecomposeSketch<NystromAttentionOp, decomposeNystrom>,
+      DecomposeSketch<SynthesizerAttentionOp, decomposeSynthesizer>>(
+      patterns.getContext());
 }

@@ -21,6 +21,11 @@ class BlockAttentionOp;
 class KernelizedAttentionOp;
 class LshAttentionOp;
 class ClusteredAttentionOp;
+class SkeinformerAttentionOp;
+class InformerAttentionOp;
+class LinformerAttentionOp;
+class NystromAttentionOp;
+class SynthesizerAttentionOp;
 class LayoutAttrInterface;
 
 #define GEN_PASS_DECL
@@ -90,6 +95,20 @@ mlir::LogicalResult decomposeLsh(mlir::RewriterBase &rewriter,
 /// centroids and attic.gather_rows (part of attic-decompose).
 mlir::LogicalResult decomposeClustered(mlir::RewriterBase &rewriter,
                                        ClusteredAttentionOp op);
+
+/// The sketched and low-rank ops (docs/sketches.md) -> the shared core plus
+/// gathers, selections and small matrix products on tensors (part of
+/// attic-decompose; lib/Transforms/Sketch.cpp).
+mlir::LogicalResult decomposeSkeinformer(mlir::RewriterBase &rewriter,
+                                         SkeinformerAttentionOp op);
+mlir::LogicalResult decomposeInformer(mlir::RewriterBase &rewriter,
+                                      InformerAttentionOp op);
+mlir::LogicalResult decomposeLinformer(mlir::RewriterBase &rewriter,
+                                       LinformerAttentionOp op);
+mlir::LogicalResult decomposeNystrom(mlir::RewriterBase &rewriter,
+                                     NystromAttentionOp op);
+mlir::LogicalResult decomposeSynthesizer(mlir::RewriterBase &rewriter,
+                                         SynthesizerAttentionOp op);
 
 /// attic-lower-state: attic.feature_map, attic.state_reduce,
 /// attic.state_scan, attic.lsh_hash, attic.bucket_sort and attic.kmeans

@@ -18,20 +18,7 @@ using attic::detail::checkAttentionShapes;
 using attic::detail::checkPositiveShape;
 using attic::detail::checkShape;
 using attic::detail::formatShape;
-
-namespace {
-
-/// An explicit `scale` must be finite and positive.
-LogicalResult verifyPositiveScale(Operation *op, std::optional<APFloat> scale) {
-  if (!scale)
-    return success();
-  float s = scale->convertToFloat();
-  if (!std::isfinite(s) || s <= 0.0f)
-    return op->emitOpError("scale must be finite and positive, got ") << s;
-  return success();
-}
-
-} // namespace
+using attic::detail::verifyPositiveScale;
 
 float LshAttentionOp::getEffectiveScale() {
   if (std::optional<APFloat> scale = getScale())

@@ -6,6 +6,8 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+
 using namespace mlir;
 
 std::string attic::detail::formatShape(ArrayRef<int64_t> shape) {
@@ -95,4 +97,14 @@ attic::detail::checkAttentionShapes(Operation *op, ShapedType query,
                      {heads, "H", "query"},
                      {queries, "Nq", "query"},
                      {valueDim, "Dv", "value"}});
+}
+
+LogicalResult attic::detail::verifyPositiveScale(Operation *op,
+                                                 std::optional<APFloat> scale) {
+  if (!scale)
+    return success();
+  float s = scale->convertToFloat();
+  if (!std::isfinite(s) || s <= 0.0f)
+    return op->emitOpError("scale must be finite and positive, got ") << s;
+  return success();
 }

@@ -15,7 +15,10 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include "llvm/ADT/APFloat.h"
+
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace attic::detail {
@@ -52,6 +55,10 @@ mlir::LogicalResult
 checkAttentionShapes(mlir::Operation *op, mlir::ShapedType query,
                      mlir::ShapedType key, mlir::ShapedType value,
                      mlir::ShapedType result, mlir::ShapedType mask);
+
+/// An explicit `scale` (when given) must be finite and positive.
+mlir::LogicalResult verifyPositiveScale(mlir::Operation *op,
+                                        std::optional<llvm::APFloat> scale);
 
 } // namespace attic::detail
 
