@@ -8,6 +8,7 @@
 #include "attic/Reference/Kernelized.h"
 #include "attic/Reference/Lsh.h"
 #include "attic/Reference/Clustered.h"
+#include "attic/Reference/Sketch.h"
 #include "attic/Reference/Vcc.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -178,6 +179,16 @@ private:
       return evaluateLsh(lsh);
     if (auto clustered = dyn_cast<attic::ClusteredAttentionOp>(op))
       return evaluateClustered(clustered);
+    if (auto skein = dyn_cast<attic::SkeinformerAttentionOp>(op))
+      return evaluateSkeinformer(skein);
+    if (auto informer = dyn_cast<attic::InformerAttentionOp>(op))
+      return evaluateInformer(informer);
+    if (auto linformer = dyn_cast<attic::LinformerAttentionOp>(op))
+      return evaluateLinformer(linformer);
+    if (auto nystrom = dyn_cast<attic::NystromAttentionOp>(op))
+      return evaluateNystrom(nystrom);
+    if (auto synthesizer = dyn_cast<attic::SynthesizerAttentionOp>(op))
+      return evaluateSynthesizer(synthesizer);
     if (auto call = dyn_cast<func::CallOp>(op))
       return evaluateCall(call);
     if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op)) {
@@ -399,6 +410,118 @@ private:
     std::vector<bool> mask = boolsOf(op.getMask());
     return callReference(op.getResult(), "attic.clustered_attention", [&] {
       return cl::attention(options, q.data, k.data, v.data, mask);
+    });
+  }
+
+  /// The sizes of an attention's query, key and value (attic::ref::sketch).
+  attic::ref::sketch::Dims sketchDims(Value query, Value key, Value value) {
+    const attic::RefTensor &q = values[query];
+    attic::ref::sketch::Dims dims;
+    dims.batch = q.shape[0];
+    dims.heads = q.shape[1];
+    dims.queries = q.shape[2];
+    dims.dim = q.shape[3];
+    dims.keys = values[key].shape[2];
+    dims.valueDim = values[value].shape[3];
+    return dims;
+  }
+
+  /// Skeinformer with attic::ref::sketch (Algorithm 1 in double; pilot rows
+  /// and Gumbel noise drawn by the reference from the same seed).
+  LogicalResult evaluateSkeinformer(attic::SkeinformerAttentionOp op) {
+    namespace sk = attic::ref::sketch;
+    sk::SkeinOptions options;
+    options.samples = op.getSamplesAttr().getInt();
+    options.seed = uint64_t(op.getSeed().value_or(0));
+    options.uniformSampling = op.getSampling() == attic::SketchSampling::Uniform;
+    options.simpleNormalization =
+        op.getNormalization() == attic::SketchNormalization::Simple;
+    options.pilotReuse = op.getPilotReuse();
+    options.scale = double(op.getEffectiveScale());
+    return callReference(op.getResult(), "attic.skeinformer_attention", [&] {
+      return sk::skeinformer(
+          sketchDims(op.getQuery(), op.getKey(), op.getValue()), options,
+          values[op.getQuery()].data, values[op.getKey()].data,
+          values[op.getValue()].data);
+    });
+  }
+
+  /// Informer ProbSparse with attic::ref::sketch.
+  LogicalResult evaluateInformer(attic::InformerAttentionOp op) {
+    namespace sk = attic::ref::sketch;
+    sk::InformerOptions options;
+    options.factor = op.getFactorAttr().getInt();
+    options.active = op.getActiveCount();
+    options.samples = op.getSampleCount();
+    options.seed = uint64_t(op.getSeed().value_or(0));
+    options.scale = double(op.getEffectiveScale());
+    return callReference(op.getResult(), "attic.informer_attention", [&] {
+      return sk::informer(sketchDims(op.getQuery(), op.getKey(), op.getValue()),
+                          options, values[op.getQuery()].data,
+                          values[op.getKey()].data, values[op.getValue()].data);
+    });
+  }
+
+  /// Linformer with attic::ref::sketch.
+  LogicalResult evaluateLinformer(attic::LinformerAttentionOp op) {
+    namespace sk = attic::ref::sketch;
+    const attic::RefTensor &e = values[op.getKeyProjection()];
+    sk::LinformerOptions options;
+    options.projectionHeads = e.shape[0];
+    options.projected = e.shape[1];
+    options.scale = double(op.getEffectiveScale());
+    std::vector<double> f;
+    if (op.getValueProjection())
+      f = values[op.getValueProjection()].data;
+    std::vector<bool> mask = boolsOf(op.getMask());
+    return callReference(op.getResult(), "attic.linformer_attention", [&] {
+      return sk::linformer(
+          sketchDims(op.getQuery(), op.getKey(), op.getValue()), options,
+          values[op.getQuery()].data, values[op.getKey()].data,
+          values[op.getValue()].data, e.data, f, mask);
+    });
+  }
+
+  /// Nystromformer with attic::ref::sketch.
+  LogicalResult evaluateNystrom(attic::NystromAttentionOp op) {
+    namespace sk = attic::ref::sketch;
+    sk::NystromOptions options;
+    options.landmarks = op.getLandmarksAttr().getInt();
+    options.iterations = op.getIterationsAttr().getInt();
+    std::vector<double> conv;
+    if (op.getConv()) {
+      conv = values[op.getConv()].data;
+      options.convWidth = values[op.getConv()].shape[1];
+    }
+    options.scale = double(op.getEffectiveScale());
+    return callReference(op.getResult(), "attic.nystrom_attention", [&] {
+      return sk::nystrom(sketchDims(op.getQuery(), op.getKey(), op.getValue()),
+                         options, values[op.getQuery()].data,
+                         values[op.getKey()].data, values[op.getValue()].data,
+                         conv);
+    });
+  }
+
+  /// The factorized random Synthesizer with attic::ref::sketch.
+  LogicalResult evaluateSynthesizer(attic::SynthesizerAttentionOp op) {
+    namespace sk = attic::ref::sketch;
+    const attic::RefTensor &r1 = values[op.getR1()];
+    const attic::RefTensor &v = values[op.getValue()];
+    sk::Dims dims;
+    dims.batch = v.shape[0];
+    dims.heads = r1.shape[0];
+    dims.queries = r1.shape[1];
+    dims.dim = r1.shape[2];
+    dims.keys = v.shape[2];
+    dims.valueDim = v.shape[3];
+    sk::SynthesizerOptions options;
+    options.rank = r1.shape[2];
+    options.causal = op.getCausal();
+    options.scale = double(op.getScale().convertToFloat());
+    std::vector<bool> mask = boolsOf(op.getMask());
+    return callReference(op.getResult(), "attic.synthesizer_attention", [&] {
+      return sk::synthesizer(dims, options, r1.data, values[op.getR2()].data,
+                             v.data, mask);
     });
   }
 
@@ -1332,6 +1455,9 @@ private:
             "attic.attention, attic.block_attention and attic.block_mask on "
             "tensors, attic.slice_attention, attic.kernelized_attention, "
             "attic.lsh_attention, attic.clustered_attention, "
+            "attic.skeinformer_attention, attic.informer_attention, "
+            "attic.linformer_attention, attic.nystrom_attention, "
+            "attic.synthesizer_attention, "
             "attic.vip_order, attic.gather_rows, attic.tree_build, "
             "attic.tree_select, attic.vcc_compress, attic.tree_update, "
             "attic.tree_materialize, func.call, arith.constant, tensor.empty, "
