@@ -47,8 +47,8 @@ void expect(const char *name, size_t got, int64_t want) {
 
 void checkDims(const Dims &d, const std::vector<double> &q,
                const std::vector<double> &k, const std::vector<double> &v) {
-  if (d.batch < 1 || d.heads < 1 || d.queries < 1 || d.keys < 1 ||
-      d.dim < 1 || d.valueDim < 1)
+  if (d.batch < 1 || d.heads < 1 || d.queries < 1 || d.keys < 1 || d.dim < 1 ||
+      d.valueDim < 1)
     fail("sizes must be positive");
   int64_t bh = d.batch * d.heads;
   expect("query", q.size(), bh * d.queries * d.dim);
@@ -172,10 +172,10 @@ std::vector<int64_t> skeinformerColumns(const Dims &d, const SkeinOptions &o,
   std::vector<int64_t> pilotRows = skeinformerPilotRows(d, o);
   std::vector<int64_t> all;
   for (int64_t bh = 0; bh < d.batch * d.heads; ++bh) {
-    std::vector<int64_t> cols = headColumns(
-        d, o, pilotRows, bh, query.data() + bh * d.queries * d.dim,
-        key.data() + bh * d.keys * d.dim,
-        value.data() + bh * d.keys * d.valueDim, nullptr);
+    std::vector<int64_t> cols =
+        headColumns(d, o, pilotRows, bh, query.data() + bh * d.queries * d.dim,
+                    key.data() + bh * d.keys * d.dim,
+                    value.data() + bh * d.keys * d.valueDim, nullptr);
     all.insert(all.end(), cols.begin(), cols.end());
   }
   return all;
@@ -197,7 +197,8 @@ std::vector<double> skeinformer(const Dims &d, const SkeinOptions &o,
     const double *v = value.data() + bh * Nk * Dv;
     double *o_ = out.data() + bh * Nq * Dv;
     std::vector<double> pilot;
-    std::vector<int64_t> cols = headColumns(d, o, pilotRows, bh, q, k, v, &pilot);
+    std::vector<int64_t> cols =
+        headColumns(d, o, pilotRows, bh, q, k, v, &pilot);
     std::vector<bool> sampled(size_t(Nk), false);
     for (int64_t j : cols)
       sampled[size_t(j)] = true;
@@ -343,13 +344,11 @@ std::vector<double> informer(const Dims &d, const InformerOptions &o,
 // Linformer
 //===----------------------------------------------------------------------===//
 
-std::vector<double> linformer(const Dims &d, const LinformerOptions &o,
-                              const std::vector<double> &query,
-                              const std::vector<double> &key,
-                              const std::vector<double> &value,
-                              const std::vector<double> &e,
-                              const std::vector<double> &f,
-                              const std::vector<bool> &mask) {
+std::vector<double>
+linformer(const Dims &d, const LinformerOptions &o,
+          const std::vector<double> &query, const std::vector<double> &key,
+          const std::vector<double> &value, const std::vector<double> &e,
+          const std::vector<double> &f, const std::vector<bool> &mask) {
   checkDims(d, query, key, value);
   const int64_t Nq = d.queries, Nk = d.keys, D = d.dim, Dv = d.valueDim,
                 P = o.projected, Hp = o.projectionHeads;
@@ -445,7 +444,8 @@ std::vector<double> segmentMeans(const double *x, int64_t n, int64_t dim,
   for (int64_t s = 0; s < segments; ++s)
     for (int64_t t = 0; t < length; ++t)
       for (int64_t e = 0; e < dim; ++e)
-        means[size_t(s * dim + e)] += x[(s * length + t) * dim + e] / double(length);
+        means[size_t(s * dim + e)] +=
+            x[(s * length + t) * dim + e] / double(length);
   return means;
 }
 
@@ -513,7 +513,8 @@ std::vector<double> nystrom(const Dims &d, const NystromOptions &o,
         softmaxMatrix(p, p, D, ql.data(), kl.data(), scale);
     std::vector<double> k3 = softmaxMatrix(p, Nk, D, ql.data(), k, scale);
     std::vector<double> w = matmul(p, Nk, Dv, k3, v);
-    std::vector<double> zw = matmul(p, p, Dv, pseudoInverse(p, k2, o.iterations), w);
+    std::vector<double> zw =
+        matmul(p, p, Dv, pseudoInverse(p, k2, o.iterations), w);
     std::vector<double> x = matmul(Nq, p, Dv, k1, zw);
     if (W != 0)
       for (int64_t i = 0; i < Nq; ++i)
@@ -587,7 +588,8 @@ std::vector<double> columnSamplingEstimate(int64_t m, int64_t n, int64_t c,
     double weight = 1.0 / (double(d) * p[size_t(i)]);
     for (int64_t r = 0; r < m; ++r)
       for (int64_t e = 0; e < c; ++e)
-        est[size_t(r * c + e)] += weight * b[size_t(r * n + i)] * cm[size_t(i * c + e)];
+        est[size_t(r * c + e)] +=
+            weight * b[size_t(r * n + i)] * cm[size_t(i * c + e)];
   }
   return est;
 }

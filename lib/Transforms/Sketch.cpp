@@ -85,10 +85,12 @@ Value mulI(ABuilder &b, Value x, int64_t y) {
 }
 
 /// sum_{t < n} f(t) in an scf.for (f32).
-Value sumLoop(ABuilder &b, int64_t n, llvm::function_ref<Value(ABuilder &, Value)> f) {
-  return forLoop(b, n, cF32(b, 0.0), [&](ABuilder &lb, Value t, ValueRange acc) {
-    return SmallVector<Value>{addF(lb, acc[0], f(lb, t))};
-  })[0];
+Value sumLoop(ABuilder &b, int64_t n,
+              llvm::function_ref<Value(ABuilder &, Value)> f) {
+  return forLoop(b, n, cF32(b, 0.0),
+                 [&](ABuilder &lb, Value t, ValueRange acc) {
+                   return SmallVector<Value>{addF(lb, acc[0], f(lb, t))};
+                 })[0];
 }
 
 RankedTensorType i64Tensor(ABuilder &b, ArrayRef<int64_t> shape) {
@@ -100,8 +102,8 @@ Value coreAttention(ABuilder &b, Value query, Value key, Value value,
                     Value keyBias, Value keyMask, bool causal, float scale) {
   auto q = cast<RankedTensorType>(query.getType());
   auto v = cast<RankedTensorType>(value.getType());
-  auto type = f32Tensor(b, {q.getDimSize(0), q.getDimSize(1), q.getDimSize(2),
-                            v.getDimSize(3)});
+  auto type = f32Tensor(
+      b, {q.getDimSize(0), q.getDimSize(1), q.getDimSize(2), v.getDimSize(3)});
   return AttentionOp::create(b, type, query, key, value, keyBias, keyMask,
                              ValueRange{}, ValueRange{}, Value(), Value(),
                              Value(), Value(), causal, b.getF32FloatAttr(scale),
@@ -117,40 +119,41 @@ Value selectLargest(ABuilder &b, Value keys, int64_t count) {
   int64_t rows = type.getDimSize(0), n = type.getDimSize(1);
   Value picks = tensor::EmptyOp::create(b, ArrayRef<int64_t>{rows, count},
                                         b.getI64Type());
-  return forLoop(b, rows, picks, [&](ABuilder &rb, Value row, ValueRange rowAcc) {
-    Value init[] = {rowAcc[0], cF32(rb, kInf), cI64(rb, -1)};
-    return SmallVector<Value>{forLoop(
-        rb, count, init, [&](ABuilder &tb, Value t, ValueRange acc) {
-          Value prevKey = acc[1], prevIndex = acc[2];
-          Value best[] = {cF32(tb, -kInf), cI64(tb, -1)};
-          SmallVector<Value> found = forLoop(
-              tb, n, best, [&](ABuilder &lb, Value j, ValueRange cur) {
-                Value key = extract(lb, keys, {row, j});
-                Value j64 = toI64(lb, j);
-                Value below = arith::OrIOp::create(
-                    lb,
-                    arith::CmpFOp::create(lb, arith::CmpFPredicate::OLT, key,
-                                          prevKey),
-                    arith::AndIOp::create(
+  return forLoop(
+      b, rows, picks, [&](ABuilder &rb, Value row, ValueRange rowAcc) {
+        Value init[] = {rowAcc[0], cF32(rb, kInf), cI64(rb, -1)};
+        return SmallVector<Value>{forLoop(
+            rb, count, init, [&](ABuilder &tb, Value t, ValueRange acc) {
+              Value prevKey = acc[1], prevIndex = acc[2];
+              Value best[] = {cF32(tb, -kInf), cI64(tb, -1)};
+              SmallVector<Value> found = forLoop(
+                  tb, n, best, [&](ABuilder &lb, Value j, ValueRange cur) {
+                    Value key = extract(lb, keys, {row, j});
+                    Value j64 = toI64(lb, j);
+                    Value below = arith::OrIOp::create(
                         lb,
-                        arith::CmpFOp::create(lb, arith::CmpFPredicate::OEQ,
+                        arith::CmpFOp::create(lb, arith::CmpFPredicate::OLT,
                                               key, prevKey),
-                        arith::CmpIOp::create(lb, arith::CmpIPredicate::sgt,
-                                              j64, prevIndex)));
-                Value better = arith::OrIOp::create(
-                    lb,
-                    arith::CmpFOp::create(lb, arith::CmpFPredicate::OGT, key,
-                                          cur[0]),
-                    arith::CmpIOp::create(lb, arith::CmpIPredicate::slt, cur[1],
-                                          cI64(lb, 0)));
-                Value take = arith::AndIOp::create(lb, below, better);
-                return SmallVector<Value>{select(lb, take, key, cur[0]),
-                                          select(lb, take, j64, cur[1])};
-              });
-          Value next = insert(tb, found[1], acc[0], {row, t});
-          return SmallVector<Value>{next, found[0], found[1]};
-        })[0]};
-  })[0];
+                        arith::AndIOp::create(
+                            lb,
+                            arith::CmpFOp::create(lb, arith::CmpFPredicate::OEQ,
+                                                  key, prevKey),
+                            arith::CmpIOp::create(lb, arith::CmpIPredicate::sgt,
+                                                  j64, prevIndex)));
+                    Value better = arith::OrIOp::create(
+                        lb,
+                        arith::CmpFOp::create(lb, arith::CmpFPredicate::OGT,
+                                              key, cur[0]),
+                        arith::CmpIOp::create(lb, arith::CmpIPredicate::slt,
+                                              cur[1], cI64(lb, 0)));
+                    Value take = arith::AndIOp::create(lb, below, better);
+                    return SmallVector<Value>{select(lb, take, key, cur[0]),
+                                              select(lb, take, j64, cur[1])};
+                  });
+              Value next = insert(tb, found[1], acc[0], {row, t});
+              return SmallVector<Value>{next, found[0], found[1]};
+            })[0]};
+      })[0];
 }
 
 /// sum_j x[r, j, e] over the rows of `x [R, N, E]`: `[R, E]`.
@@ -172,7 +175,8 @@ Value segmentMeans(ABuilder &b, Value x, int64_t segments) {
   int64_t rows = type.getDimSize(0), n = type.getDimSize(1),
           width = type.getDimSize(2), length = n / segments;
   return parallelTensor(
-      b, f32Tensor(b, {rows, segments, width}), [&](ABuilder &nb, ValueRange i) {
+      b, f32Tensor(b, {rows, segments, width}),
+      [&](ABuilder &nb, ValueRange i) {
         Value first = mulI(nb, i[1], length);
         Value sum = sumLoop(nb, length, [&](ABuilder &lb, Value t) {
           return extract(lb, x, {i[0], addI(lb, first, t), i[2]});
@@ -235,8 +239,8 @@ LogicalResult attic::decomposeSkeinformer(RewriterBase &rewriter,
     auto pilot = BlockAttentionOp::create(
         b, TypeRange{init.getType(), lseInit.getType()},
         reshape(b, pilotQueries, {B, H, d, D}), op.getKey(), op.getValue(),
-        /*key_bias=*/Value(), /*key_mask=*/Value(), ValueRange{},
-        ValueRange{}, Value(), Value(), Value(), Value(), init, lseInit,
+        /*key_bias=*/Value(), /*key_mask=*/Value(), ValueRange{}, ValueRange{},
+        Value(), Value(), Value(), Value(), init, lseInit,
         DenseLayoutAttr::get(b.getContext()), b.getF32FloatAttr(scale),
         b.getI64IntegerAttr(64), b.getI64IntegerAttr(64), nullptr, nullptr);
     pilotOut = reshape(b, pilot.getResult()[0], {BH, d, Dv});
@@ -247,8 +251,8 @@ LogicalResult attic::decomposeSkeinformer(RewriterBase &rewriter,
     logWeights = parallelTensor(
         b, f32Tensor(b, {BH, Nk}), [&](ABuilder &nb, ValueRange i) {
           Value column = sumLoop(nb, d, [&](ABuilder &lb, Value k) {
-            Value s = mulF(lb, extract(lb, logits, {i[0], k, i[1]}),
-                           cF32(lb, scale));
+            Value s =
+                mulF(lb, extract(lb, logits, {i[0], k, i[1]}), cF32(lb, scale));
             Value e = subF(lb, s, extract(lb, lse, {i[0], k}));
             return Value(math::ExpOp::create(lb, mulF(lb, e, cF32(lb, 2.0))));
           });
@@ -308,14 +312,15 @@ LogicalResult attic::decomposeSkeinformer(RewriterBase &rewriter,
     Value biasConst = arith::ConstantOp::create(
         b, DenseElementsAttr::get(f32Tensor(b, {B, d + 1}),
                                   ArrayRef<float>(bias)));
-    main = coreAttention(b, op.getQuery(),
-                         reshape(b, augKeys, {B, H, d + 1, D}),
-                         reshape(b, augValues, {B, H, d + 1, Dv}), biasConst,
-                         Value(), /*causal=*/false, scale);
+    main =
+        coreAttention(b, op.getQuery(), reshape(b, augKeys, {B, H, d + 1, D}),
+                      reshape(b, augValues, {B, H, d + 1, Dv}), biasConst,
+                      Value(), /*causal=*/false, scale);
   } else {
-    main = coreAttention(b, op.getQuery(), reshape(b, sampledKeys, {B, H, d, D}),
-                         reshape(b, sampledValues, {B, H, d, Dv}), Value(),
-                         Value(), /*causal=*/false, scale);
+    main =
+        coreAttention(b, op.getQuery(), reshape(b, sampledKeys, {B, H, d, D}),
+                      reshape(b, sampledValues, {B, H, d, Dv}), Value(),
+                      Value(), /*causal=*/false, scale);
   }
 
   Value result = main;
@@ -328,8 +333,8 @@ LogicalResult attic::decomposeSkeinformer(RewriterBase &rewriter,
     result = parallelTensor(
         b, f32Tensor(b, {B, H, Nq, Dv}), [&](ABuilder &nb, ValueRange i) {
           Value k = extract(nb, slot, {i[2]});
-          Value isPilot =
-              arith::CmpIOp::create(nb, arith::CmpIPredicate::sge, k, cI64(nb, 0));
+          Value isPilot = arith::CmpIOp::create(nb, arith::CmpIPredicate::sge,
+                                                k, cI64(nb, 0));
           Value row = addI(nb, mulI(nb, i[0], H), i[1]);
           Value pilotValue =
               extract(nb, pilotOut, {row, clampIndex(nb, k, d), i[3]});
@@ -370,13 +375,13 @@ LogicalResult attic::decomposeInformer(RewriterBase &rewriter,
   Value measure = parallelTensor(
       b, f32Tensor(b, {BH, Nq}), [&](ABuilder &nb, ValueRange i) {
         Value init[] = {cF32(nb, -kInf), cF32(nb, 0.0)};
-        SmallVector<Value> stats = forLoop(
-            nb, U, init, [&](ABuilder &lb, Value t, ValueRange acc) {
+        SmallVector<Value> stats =
+            forLoop(nb, U, init, [&](ABuilder &lb, Value t, ValueRange acc) {
               Value counter = toI64(lb, addI(lb, mulI(lb, i[1], U), t));
               Value j = toIndex(
-                  lb, wordIndex(lb, philoxWord(lb, seed, kInformerStream,
-                                               counter),
-                                Nk));
+                  lb,
+                  wordIndex(lb, philoxWord(lb, seed, kInformerStream, counter),
+                            Nk));
               Value dot = sumLoop(lb, D, [&](ABuilder &db, Value e) {
                 return mulF(db, extract(db, qFlat, {i[0], i[1], e}),
                             extract(db, kFlat, {i[0], j, e}));
@@ -398,21 +403,21 @@ LogicalResult attic::decomposeInformer(RewriterBase &rewriter,
       {BH, u, Dv});
   Value total = columnSums(b, vFlat); // [BH, Dv]
   // slot[r, i] = t when query i is the t-th active one, else -1.
-  Value none = tensor::EmptyOp::create(b, ArrayRef<int64_t>{BH, Nq},
-                                       b.getI64Type());
+  Value none =
+      tensor::EmptyOp::create(b, ArrayRef<int64_t>{BH, Nq}, b.getI64Type());
   none = linalg::FillOp::create(b, ValueRange{cI64(b, -1)}, ValueRange{none})
              .getResult(0);
-  Value slot = forLoop(b, BH * u, none, [&](ABuilder &lb, Value n,
-                                            ValueRange acc) {
-    Value r = divI(lb, n, u), t = remI(lb, n, u);
-    Value i = clampIndex(lb, extract(lb, active, {r, t}), Nq);
-    return SmallVector<Value>{insert(lb, toI64(lb, t), acc[0], {r, i})};
-  })[0];
+  Value slot =
+      forLoop(b, BH * u, none, [&](ABuilder &lb, Value n, ValueRange acc) {
+        Value r = divI(lb, n, u), t = remI(lb, n, u);
+        Value i = clampIndex(lb, extract(lb, active, {r, t}), Nq);
+        return SmallVector<Value>{insert(lb, toI64(lb, t), acc[0], {r, i})};
+      })[0];
   Value result = parallelTensor(
       b, f32Tensor(b, {BH, Nq, Dv}), [&](ABuilder &nb, ValueRange i) {
         Value t = extract(nb, slot, {i[0], i[1]});
-        Value isActive =
-            arith::CmpIOp::create(nb, arith::CmpIPredicate::sge, t, cI64(nb, 0));
+        Value isActive = arith::CmpIOp::create(nb, arith::CmpIPredicate::sge, t,
+                                               cI64(nb, 0));
         Value mean = mulF(nb, extract(nb, total, {i[0], i[2]}),
                           cF32(nb, 1.0 / double(Nk)));
         return select(nb, isActive,
@@ -503,8 +508,8 @@ LogicalResult attic::decomposeNystrom(RewriterBase &rewriter,
                           op.getValue(), Value(), Value(), false, scale);
   // A = softmax(Qt Kt^T) [BH, p, p] on tensors.
   Value dots = batchMatmul(b, qLand, kLand, false, /*transposeRhs=*/true);
-  Value rowMax = parallelTensor(
-      b, f32Tensor(b, {BH, p}), [&](ABuilder &nb, ValueRange i) {
+  Value rowMax =
+      parallelTensor(b, f32Tensor(b, {BH, p}), [&](ABuilder &nb, ValueRange i) {
         return forLoop(nb, p, cF32(nb, -kInf),
                        [&](ABuilder &lb, Value j, ValueRange acc) {
                          return SmallVector<Value>{arith::MaximumFOp::create(
@@ -512,11 +517,12 @@ LogicalResult attic::decomposeNystrom(RewriterBase &rewriter,
                        })[0];
       });
   auto expOf = [&](ABuilder &nb, Value r, Value i, Value j) {
-    Value s = subF(nb, extract(nb, dots, {r, i, j}), extract(nb, rowMax, {r, i}));
+    Value s =
+        subF(nb, extract(nb, dots, {r, i, j}), extract(nb, rowMax, {r, i}));
     return Value(math::ExpOp::create(nb, mulF(nb, s, cF32(nb, scale))));
   };
-  Value rowSum = parallelTensor(
-      b, f32Tensor(b, {BH, p}), [&](ABuilder &nb, ValueRange i) {
+  Value rowSum =
+      parallelTensor(b, f32Tensor(b, {BH, p}), [&](ABuilder &nb, ValueRange i) {
         return sumLoop(nb, p, [&](ABuilder &lb, Value j) {
           return expOf(lb, i[0], i[1], j);
         });
@@ -527,19 +533,19 @@ LogicalResult attic::decomposeNystrom(RewriterBase &rewriter,
                                            extract(nb, rowSum, {i[0], i[1]})));
       });
   // Z_0 = A^T / (max column sum * max row sum) of |A| per head.
-  Value norm = parallelTensor(
-      b, f32Tensor(b, {BH}), [&](ABuilder &nb, ValueRange i) {
+  Value norm =
+      parallelTensor(b, f32Tensor(b, {BH}), [&](ABuilder &nb, ValueRange i) {
         auto maxSum = [&](bool rows) {
-          return forLoop(
-              nb, p, cF32(nb, 0.0), [&](ABuilder &lb, Value x, ValueRange acc) {
-                Value s = sumLoop(lb, p, [&](ABuilder &db, Value y) {
-                  Value at = rows ? extract(db, a, {i[0], x, y})
-                                  : extract(db, a, {i[0], y, x});
-                  return Value(math::AbsFOp::create(db, at));
-                });
-                return SmallVector<Value>{
-                    arith::MaximumFOp::create(lb, acc[0], s)};
-              })[0];
+          return forLoop(nb, p, cF32(nb, 0.0),
+                         [&](ABuilder &lb, Value x, ValueRange acc) {
+                           Value s = sumLoop(lb, p, [&](ABuilder &db, Value y) {
+                             Value at = rows ? extract(db, a, {i[0], x, y})
+                                             : extract(db, a, {i[0], y, x});
+                             return Value(math::AbsFOp::create(db, at));
+                           });
+                           return SmallVector<Value>{
+                               arith::MaximumFOp::create(lb, acc[0], s)};
+                         })[0];
         };
         return mulF(nb, maxSum(true), maxSum(false));
       });
@@ -552,8 +558,8 @@ LogicalResult attic::decomposeNystrom(RewriterBase &rewriter,
   auto shifted = [&](double c, Value x) {
     return parallelTensor(
         b, f32Tensor(b, {BH, p, p}), [&](ABuilder &nb, ValueRange i) {
-          Value diag = arith::CmpIOp::create(nb, arith::CmpIPredicate::eq,
-                                             i[1], i[2]);
+          Value diag =
+              arith::CmpIOp::create(nb, arith::CmpIPredicate::eq, i[1], i[2]);
           Value ci = select(nb, diag, cF32(nb, c), cF32(nb, 0.0));
           return subF(nb, ci, extract(nb, x, i));
         });
@@ -579,16 +585,16 @@ LogicalResult attic::decomposeNystrom(RewriterBase &rewriter,
         b, f32Tensor(b, {B, H, Nq, Dv}), [&](ABuilder &nb, ValueRange i) {
           Value skip = sumLoop(nb, W, [&](ABuilder &lb, Value t) {
             // Row i + t - W/2, zero outside [0, N).
-            Value row = arith::SubIOp::create(lb, addI(lb, toI64(lb, i[2]),
-                                                       toI64(lb, t)),
-                                              cI64(lb, W / 2));
+            Value row = arith::SubIOp::create(
+                lb, addI(lb, toI64(lb, i[2]), toI64(lb, t)), cI64(lb, W / 2));
             Value inside = arith::AndIOp::create(
                 lb,
                 arith::CmpIOp::create(lb, arith::CmpIPredicate::sge, row,
                                       cI64(lb, 0)),
                 arith::CmpIOp::create(lb, arith::CmpIPredicate::slt, row,
                                       cI64(lb, Nk)));
-            Value x = extract(lb, value, {i[0], i[1], clampIndex(lb, row, Nk), i[3]});
+            Value x =
+                extract(lb, value, {i[0], i[1], clampIndex(lb, row, Nk), i[3]});
             Value term = mulF(lb, extract(lb, conv, {i[1], t}), x);
             return select(lb, inside, term, cF32(lb, 0.0));
           });
@@ -619,9 +625,9 @@ LogicalResult attic::decomposeSynthesizer(RewriterBase &rewriter,
                             return extract(nb, factor, {i[1], i[2], i[3]});
                           });
   };
-  rewriter.replaceOp(
-      op, coreAttention(b, broadcast(op.getR1()), broadcast(op.getR2()),
-                        op.getValue(), Value(), op.getMask(), op.getCausal(),
-                        op.getScale().convertToFloat()));
+  rewriter.replaceOp(op, coreAttention(b, broadcast(op.getR1()),
+                                       broadcast(op.getR2()), op.getValue(),
+                                       Value(), op.getMask(), op.getCausal(),
+                                       op.getScale().convertToFloat()));
   return success();
 }

@@ -1,4 +1,5 @@
-//===- Sketch.h - reference semantics of sketched attention ------*- C++ -*-===//
+//===- Sketch.h - reference semantics of sketched attention ------*- C++
+//-*-===//
 //
 // The ops of dialects/AtticSketchOps.td (docs/sketches.md) computed the plain
 // way in double precision, with no MLIR and no code shared with attic's
@@ -73,13 +74,11 @@ struct LinformerOptions {
 };
 
 /// e, f: [Hp,P,Nk] (f empty: F = E); mask [B,Nk] (empty: every key real).
-std::vector<double> linformer(const Dims &dims, const LinformerOptions &options,
-                              const std::vector<double> &query,
-                              const std::vector<double> &key,
-                              const std::vector<double> &value,
-                              const std::vector<double> &e,
-                              const std::vector<double> &f,
-                              const std::vector<bool> &mask);
+std::vector<double>
+linformer(const Dims &dims, const LinformerOptions &options,
+          const std::vector<double> &query, const std::vector<double> &key,
+          const std::vector<double> &value, const std::vector<double> &e,
+          const std::vector<double> &f, const std::vector<bool> &mask);
 
 struct NystromOptions {
   int64_t landmarks = 0, iterations = 6, convWidth = 0; // 0: no conv
@@ -104,12 +103,10 @@ struct SynthesizerOptions {
 };
 
 /// r1 [H,Nq,rank], r2 [H,Nk,rank]; mask [B,Nk] (empty: every key real).
-std::vector<double> synthesizer(const Dims &dims,
-                                const SynthesizerOptions &options,
-                                const std::vector<double> &r1,
-                                const std::vector<double> &r2,
-                                const std::vector<double> &value,
-                                const std::vector<bool> &mask);
+std::vector<double>
+synthesizer(const Dims &dims, const SynthesizerOptions &options,
+            const std::vector<double> &r1, const std::vector<double> &r2,
+            const std::vector<double> &value, const std::vector<bool> &mask);
 
 /// Drineas et al.'s column-sampling estimate of B C: d draws with
 /// replacement from p (draw k: philox(seed, 51, k)[0] as a uniform,

@@ -142,8 +142,9 @@ LogicalResult LinformerAttentionOp::verify() {
     return failure();
   if (e.getDimSize(0) != 1 && e.getDimSize(0) != heads)
     return emitOpError("key_projection has ")
-           << e.getDimSize(0) << " heads; [Hp,P,Nk] needs Hp = 1 (shared) or H = "
-           << heads << " (from key)";
+           << e.getDimSize(0)
+           << " heads; [Hp,P,Nk] needs Hp = 1 (shared) or H = " << heads
+           << " (from key)";
   if (failed(checkShape(*this, "key_projection", e,
                         {{e.getDimSize(0), "Hp", "key_projection"},
                          {e.getDimSize(1), "P", "key_projection"},
@@ -190,9 +191,9 @@ LogicalResult NystromAttentionOp::verify() {
     auto type = cast<RankedTensorType>(conv.getType());
     int64_t heads = getQuery().getType().getDimSize(1);
     if (failed(checkPositiveShape(*this, "conv", type, 2, "[H,W]")) ||
-        failed(checkShape(*this, "conv", type,
-                          {{heads, "H", "query"},
-                           {type.getDimSize(1), "W", "conv"}})))
+        failed(checkShape(
+            *this, "conv", type,
+            {{heads, "H", "query"}, {type.getDimSize(1), "W", "conv"}})))
       return failure();
     if (type.getDimSize(1) % 2 == 0)
       return emitOpError("conv width W must be odd (centered), got ")
@@ -219,10 +220,9 @@ LogicalResult SynthesizerAttentionOp::verify() {
           rank = r1.getDimSize(2);
   int64_t batch = value.getDimSize(0), keys = value.getDimSize(2),
           valueDim = value.getDimSize(3);
-  if (failed(checkShape(*this, "r2", r2,
-                        {{heads, "H", "r1"},
-                         {keys, "Nk", "value"},
-                         {rank, "k", "r1"}})) ||
+  if (failed(checkShape(
+          *this, "r2", r2,
+          {{heads, "H", "r1"}, {keys, "Nk", "value"}, {rank, "k", "r1"}})) ||
       failed(checkShape(*this, "value", value,
                         {{batch, "B", "value"},
                          {heads, "H", "r1"},

@@ -56,8 +56,8 @@ std::string function(const std::vector<std::string> &argTypes,
   os << "func.func @k(";
   for (size_t i = 0; i < argTypes.size(); ++i)
     os << (i ? ", " : "") << "%a" << i << ": " << argTypes[i];
-  os << ") -> " << resultType << " {\n  %o = " << op << "\n  return %o : "
-     << resultType << "\n}\n";
+  os << ") -> " << resultType << " {\n  %o = " << op
+     << "\n  return %o : " << resultType << "\n}\n";
   return os.str();
 }
 
@@ -78,14 +78,11 @@ double maxAbsDiff(const std::vector<double> &a, const std::vector<double> &b) {
 }
 
 struct Shape {
-  int64_t batch = 1, heads = 2, queries = 64, keys = 64, dim = 16,
-          valueDim = 8;
+  int64_t batch = 1, heads = 2, queries = 64, keys = 64, dim = 16, valueDim = 8;
   std::vector<int64_t> q() const { return {batch, heads, queries, dim}; }
   std::vector<int64_t> k() const { return {batch, heads, keys, dim}; }
   std::vector<int64_t> v() const { return {batch, heads, keys, valueDim}; }
-  std::vector<int64_t> out() const {
-    return {batch, heads, queries, valueDim};
-  }
+  std::vector<int64_t> out() const { return {batch, heads, queries, valueDim}; }
   sk::Dims dims() const {
     sk::Dims d;
     d.batch = batch;
@@ -116,9 +113,9 @@ Qkv randomQkv(const Shape &s, unsigned seed, double scale = 1.0) {
 /// the exact limits.
 std::vector<double> exactCompiled(const Shape &s, const Qkv &in) {
   std::string op = "attic.attention %a0, %a1, %a2 : " + s.qkvTypes();
-  return run(function({type(s.q()), type(s.k()), type(s.v())}, type(s.out()),
-                      op),
-             {&in.q, &in.k, &in.v});
+  return run(
+      function({type(s.q()), type(s.k()), type(s.v())}, type(s.out()), op),
+      {&in.q, &in.k, &in.v});
 }
 
 //===----------------------------------------------------------------------===//
@@ -277,10 +274,10 @@ TEST(Informer, MatchesReference) {
   for (const InformerCase &c : cases) {
     const Shape &s = c.shape;
     Qkv in = randomQkv(s, 21);
-    std::vector<double> compiled = run(
-        function({type(s.q()), type(s.k()), type(s.v())}, type(s.out()),
-                 informerOp(c)),
-        {&in.q, &in.k, &in.v});
+    std::vector<double> compiled =
+        run(function({type(s.q()), type(s.k()), type(s.v())}, type(s.out()),
+                     informerOp(c)),
+            {&in.q, &in.k, &in.v});
     sk::InformerOptions o;
     o.factor = c.factor;
     o.active = c.active;
@@ -332,8 +329,9 @@ TEST(Linformer, MatchesReference) {
     std::vector<std::string> types = {type(s.q()), type(s.k()), type(s.v()),
                                       type(pDims)};
     std::vector<const Tensor *> args = {&in.q, &in.k, &in.v, &e};
-    std::string op = "attic.linformer_attention %a0, %a1, %a2 projection(%a3 : " +
-                     type(pDims) + ")";
+    std::string op =
+        "attic.linformer_attention %a0, %a1, %a2 projection(%a3 : " +
+        type(pDims) + ")";
     if (c.separateValue) {
       op += " value_projection(%a4 : " + type(pDims) + ")";
       types.push_back(type(pDims));
@@ -346,7 +344,8 @@ TEST(Linformer, MatchesReference) {
       args.push_back(&mask);
     }
     op += " : " + s.qkvTypes();
-    std::vector<double> compiled = run(function(types, type(s.out()), op), args);
+    std::vector<double> compiled =
+        run(function(types, type(s.out()), op), args);
     sk::LinformerOptions o;
     o.projected = c.projected;
     o.projectionHeads = c.projectionHeads;
@@ -392,17 +391,17 @@ TEST(Nystromformer, MatchesReference) {
   Tensor conv = uniformTensor(rng, {s.heads, 5}, 0.5);
   for (bool withConv : {false, true})
     for (int64_t landmarks : {4, 16}) {
-      std::vector<double> compiled = nystromCompiled(
-          s, in, landmarks, 6, withConv ? &conv : nullptr);
+      std::vector<double> compiled =
+          nystromCompiled(s, in, landmarks, 6, withConv ? &conv : nullptr);
       sk::NystromOptions o;
       o.landmarks = landmarks;
       o.iterations = 6;
       o.convWidth = withConv ? 5 : 0;
       o.scale = double(1.0f / std::sqrt(float(s.dim)));
-      std::vector<double> reference = sk::nystrom(
-          s.dims(), o, tensorValues(in.q), tensorValues(in.k),
-          tensorValues(in.v),
-          withConv ? tensorValues(conv) : std::vector<double>());
+      std::vector<double> reference =
+          sk::nystrom(s.dims(), o, tensorValues(in.q), tensorValues(in.k),
+                      tensorValues(in.v),
+                      withConv ? tensorValues(conv) : std::vector<double>());
       EXPECT_LT(maxAbsDiff(compiled, reference), 5e-5)
           << "landmarks " << landmarks << (withConv ? " with conv" : "");
     }
@@ -416,9 +415,9 @@ TEST(Nystromformer, EveryRowALandmarkIsExact) {
   Qkv in = randomQkv(s, 43, 3.0);
   for (int64_t i = 0; i < in.q.numel(); ++i)
     in.k.set(i, in.q[i]);
-  EXPECT_LT(maxAbsDiff(nystromCompiled(s, in, 32, 30, nullptr),
-                       exactCompiled(s, in)),
-            1e-4);
+  EXPECT_LT(
+      maxAbsDiff(nystromCompiled(s, in, 32, 30, nullptr), exactCompiled(s, in)),
+      1e-4);
 }
 
 //===----------------------------------------------------------------------===//
