@@ -26,6 +26,14 @@ def AtticDecompose : Pass<"attic-decompose"> {
     `attic.state_scan` when causal, and the normalization (`linear` or
     `rmsnorm`) as a `linalg.generic`.
 
+    `attic.lsh_attention` and `attic.clustered_attention` become their
+    grouping primitives and the shared core (docs/lsh.md); the sketched
+    and low-rank ops (`attic.skeinformer_attention`,
+    `attic.informer_attention`, `attic.linformer_attention`,
+    `attic.nystrom_attention`, `attic.synthesizer_attention`) become
+    `attic.attention` / `attic.block_attention` plus gathers, selections
+    and batch matmuls on tensors (docs/sketches.md).
+
     The rewrite patterns are available through
     `attic::populateDecomposePatterns` for other pipelines.
   }];
