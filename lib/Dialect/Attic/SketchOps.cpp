@@ -22,7 +22,10 @@ using attic::detail::verifyPositiveScale;
 
 namespace {
 
-float defaultScale(RankedTensorType query) {
+/// `scale`, else 1/sqrt(D) of the query.
+float effectiveScale(std::optional<APFloat> scale, RankedTensorType query) {
+  if (scale)
+    return scale->convertToFloat();
   return 1.0f / std::sqrt(float(query.getDimSize(3)));
 }
 
@@ -39,9 +42,7 @@ int64_t logCount(int64_t factor, int64_t n, int64_t limit) {
 //===----------------------------------------------------------------------===//
 
 float SkeinformerAttentionOp::getEffectiveScale() {
-  if (std::optional<APFloat> scale = getScale())
-    return scale->convertToFloat();
-  return defaultScale(getQuery().getType());
+  return effectiveScale(getScale(), getQuery().getType());
 }
 
 LogicalResult SkeinformerAttentionOp::verify() {
@@ -67,9 +68,7 @@ LogicalResult SkeinformerAttentionOp::verify() {
 //===----------------------------------------------------------------------===//
 
 float InformerAttentionOp::getEffectiveScale() {
-  if (std::optional<APFloat> scale = getScale())
-    return scale->convertToFloat();
-  return defaultScale(getQuery().getType());
+  return effectiveScale(getScale(), getQuery().getType());
 }
 
 int64_t InformerAttentionOp::getActiveCount() {
@@ -121,9 +120,7 @@ LogicalResult InformerAttentionOp::verify() {
 //===----------------------------------------------------------------------===//
 
 float LinformerAttentionOp::getEffectiveScale() {
-  if (std::optional<APFloat> scale = getScale())
-    return scale->convertToFloat();
-  return defaultScale(getQuery().getType());
+  return effectiveScale(getScale(), getQuery().getType());
 }
 
 LogicalResult LinformerAttentionOp::verify() {
@@ -166,9 +163,7 @@ LogicalResult LinformerAttentionOp::verify() {
 //===----------------------------------------------------------------------===//
 
 float NystromAttentionOp::getEffectiveScale() {
-  if (std::optional<APFloat> scale = getScale())
-    return scale->convertToFloat();
-  return defaultScale(getQuery().getType());
+  return effectiveScale(getScale(), getQuery().getType());
 }
 
 LogicalResult NystromAttentionOp::verify() {
