@@ -1,7 +1,7 @@
 //===- CpuExecutable.cpp - JIT-compile and run attic functions --*- C++ -*-===//
 
 #include "attic/Execution/CpuExecutable.h"
-#include "attic/Execution/Blas.h"
+#include "attic/runtime/Aot.h"
 #include "attic/InitAttic.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -27,10 +27,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <unordered_map>
 #include <vector>
 
-#include <unistd.h>
 
 using namespace mlir;
 
@@ -43,161 +41,9 @@ int attic::setCpuThreads(int n) {
     omp_set_num_threads(n);
   // OpenBLAS (attic_rt_sgemm) runs on as many threads as the loops.
   int threads = omp_get_max_threads();
-  setBlasThreads(threads);
+  attic_rt_set_blas_threads(threads);
   return threads;
 }
-
-namespace {
-//===----------------------------------------------------------------------===//
-// Heap accounting of the compiled code: its malloc/free calls are bound to
-// these functions when the JIT resolves symbols.
-//===----------------------------------------------------------------------===//
-struct HeapCounter {
-  std::mutex mutex;
-  std::unordered_map<void *, size_t> sizes;
-  uint64_t live = 0, peak = 0, count = 0;
-
-  /// Freed blocks of at least kCachedBytes, kept for the next allocation of
-  /// the same size: compiled code allocates the same large buffers (packed
-  /// panels, results) on every call, and fresh memory from the OS costs a
-  /// page fault per page (on the machines attic is measured on, more than
-  /// the attention of a sparse layout itself: 60 of 70 ms at N = 16K). The
-  /// cache holds no more than kCacheLimit bytes, memory the code already
-  /// used at its peak.
-  static constexpr size_t kCachedBytes = 64 * 1024;
-  static constexpr size_t kCacheLimit = size_t(1) << 30;
-  std::unordered_map<size_t, std::vector<void *>> cache;
-  size_t cached = 0;
-
-  /// A cached block of `size` bytes aligned to `alignment`, or nullptr.
-  void *reuse(size_t size, size_t alignment) {
-    if (size < kCachedBytes)
-      return nullptr;
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = cache.find(size);
-    if (it == cache.end())
-      return nullptr;
-    std::vector<void *> &blocks = it->second;
-    for (size_t i = 0; i < blocks.size(); ++i) {
-      void *ptr = blocks[i];
-      if (reinterpret_cast<uintptr_t>(ptr) % alignment)
-        continue;
-      blocks[i] = blocks.back();
-      blocks.pop_back();
-      cached -= size;
-      return ptr;
-    }
-    return nullptr;
-  }
-
-  void *record(void *ptr, size_t size) {
-    if (!ptr)
-      return ptr;
-    std::lock_guard<std::mutex> lock(mutex);
-    sizes[ptr] = size;
-    live += size;
-    ++count;
-    if (live > peak)
-      peak = live;
-    return ptr;
-  }
-  /// Forgets `ptr`; returns true when it went to the cache (not to free).
-  bool release(void *ptr) {
-    if (!ptr)
-      return false;
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = sizes.find(ptr);
-    if (it == sizes.end())
-      return false;
-    size_t size = it->second;
-    live -= size;
-    sizes.erase(it);
-    if (size < kCachedBytes || cached + size > kCacheLimit)
-      return false;
-    cache[size].push_back(ptr);
-    cached += size;
-    return true;
-  }
-  void reset() {
-    std::lock_guard<std::mutex> lock(mutex);
-    peak = live;
-    count = 0;
-  }
-};
-HeapCounter &heapCounter() {
-  static HeapCounter counter;
-  return counter;
-}
-
-/// Compiled code does not check what malloc returns: it would write through
-/// a null pointer (a segfault, or worse, inside an OpenMP worker where the
-/// call cannot be unwound). A failed allocation therefore ends the process
-/// with one line on stderr and exit status 3 (kOutOfMemoryExitCode).
-[[noreturn]] void outOfMemory(size_t size) {
-  char line[160];
-  int n = std::snprintf(line, sizeof(line),
-                        "attic: error: the compiled code ran out of memory "
-                        "allocating %zu bytes (%.1f GiB); exiting\n",
-                        size, double(size) / double(size_t(1) << 30));
-  if (n > 0)
-    (void)!::write(2, line, std::min<size_t>(n, sizeof(line) - 1));
-  std::_Exit(attic::kOutOfMemoryExitCode);
-}
-void *checked(void *ptr, size_t size) {
-  if (!ptr && size)
-    outOfMemory(size);
-  return ptr;
-}
-
-void *trackedMalloc(size_t size) {
-  HeapCounter &heap = heapCounter();
-  void *ptr = heap.reuse(size, alignof(std::max_align_t));
-  return heap.record(ptr ? ptr : checked(std::malloc(size), size), size);
-}
-void *trackedCalloc(size_t n, size_t size) {
-  size_t bytes;
-  if (__builtin_mul_overflow(n, size, &bytes))
-    outOfMemory(SIZE_MAX);
-  return heapCounter().record(checked(std::calloc(n, size), bytes), bytes);
-}
-void *trackedAlignedAlloc(size_t alignment, size_t size) {
-  HeapCounter &heap = heapCounter();
-  void *ptr = heap.reuse(size, alignment);
-  return heap.record(
-      ptr ? ptr : checked(std::aligned_alloc(alignment, size), size), size);
-}
-void *trackedRealloc(void *ptr, size_t size) {
-  HeapCounter &heap = heapCounter();
-  if (ptr) {
-    // A cached block must not be realloc'ed: copy out of it instead.
-    size_t old = 0;
-    {
-      std::lock_guard<std::mutex> lock(heap.mutex);
-      auto it = heap.sizes.find(ptr);
-      old = it == heap.sizes.end() ? 0 : it->second;
-    }
-    if (old >= HeapCounter::kCachedBytes) {
-      void *fresh = trackedMalloc(size);
-      if (fresh)
-        std::memcpy(fresh, ptr, std::min(old, size));
-      if (!heap.release(ptr))
-        std::free(ptr);
-      return fresh;
-    }
-  }
-  heap.release(ptr);
-  return heap.record(checked(std::realloc(ptr, size), size), size);
-}
-void trackedFree(void *ptr) {
-  if (!heapCounter().release(ptr))
-    std::free(ptr);
-}
-
-
-
-/// A ranked memref descriptor as the LLVM lowering lays it out:
-/// {allocated, aligned, offset, sizes[rank], strides[rank]}, all 8 bytes.
-} // namespace
 
 std::optional<attic_dtype> attic::dtypeOf(Type type) {
   if (type.isF32())
@@ -367,11 +213,13 @@ attic::CpuExecutable::compile(ModuleOp module, StringRef entry,
       symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                                  llvm::JITSymbolFlags::Exported};
     };
-    bind("malloc", reinterpret_cast<void *>(&trackedMalloc));
-    bind("calloc", reinterpret_cast<void *>(&trackedCalloc));
-    bind("aligned_alloc", reinterpret_cast<void *>(&trackedAlignedAlloc));
-    bind("realloc", reinterpret_cast<void *>(&trackedRealloc));
-    bind("free", reinterpret_cast<void *>(&trackedFree));
+    // The runtime's allocator (runtime/lib/Alloc.cpp): counted, large
+    // blocks reused across calls, never null.
+    bind("malloc", reinterpret_cast<void *>(&attic_rt_malloc));
+    bind("calloc", reinterpret_cast<void *>(&attic_rt_calloc));
+    bind("aligned_alloc", reinterpret_cast<void *>(&attic_rt_aligned_alloc));
+    bind("realloc", reinterpret_cast<void *>(&attic_rt_realloc));
+    bind("free", reinterpret_cast<void *>(&attic_rt_free));
     // Data-dependent errors found by compiled code (Runtime.h).
     bind("attic_rt_report_error",
          reinterpret_cast<void *>(&attic_rt_report_error));
@@ -395,7 +243,7 @@ attic::CpuExecutable::run(ArrayRef<const attic_tensor *> inputs,
   PackedCall call;
   if (failed(call.pack(entry_, signature_, inputs, error)))
     return failure();
-  heapCounter().reset();
+  attic_rt_heap_reset();
   attic_rt_take_error(nullptr, 0); // drop a report left by an earlier run
   size_t firstOutput = outputs.size();
   if (llvm::Error err = engine_->invokePacked(entry_, call.pointerList())) {
@@ -418,7 +266,7 @@ attic::CpuExecutable::run(ArrayRef<const attic_tensor *> inputs,
     });
     if (!isInput && !llvm::is_contained(released, desc.allocated)) {
       released.push_back(desc.allocated);
-      trackedFree(desc.allocated);
+      attic_rt_free(desc.allocated);
     }
   }
   // A data-dependent error reported by the compiled code (e.g. more VIP
@@ -435,9 +283,9 @@ attic::CpuExecutable::run(ArrayRef<const attic_tensor *> inputs,
 }
 
 attic::HeapStats attic::CpuExecutable::lastHeapStats() const {
-  HeapCounter &counter = heapCounter();
-  std::lock_guard<std::mutex> lock(counter.mutex);
-  return {counter.peak, counter.count};
+  HeapStats stats;
+  attic_rt_heap_stats(&stats.peakBytes, &stats.allocations);
+  return stats;
 }
 
 std::string attic::shapeString(ArrayRef<int64_t> shape) {

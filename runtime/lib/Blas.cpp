@@ -1,12 +1,16 @@
 //===- Blas.cpp - attic_rt_sgemm on OpenBLAS --------------------*- C++ -*-===//
 //
+// The GEMMs of attic-linalg-to-blas for compiled code, JIT (attic-run binds
+// the symbol) or ahead of time (libattic_rt.so). Declared in
+// attic/runtime/Aot.h.
+//
 // OpenBLAS reads OPENBLAS_CORETYPE when it is loaded: Debian's build
 // misdetects the CPUs of the benchmark machines (docs/TOOLCHAIN notes), so
 // runs that time GEMMs set OPENBLAS_CORETYPE=SkylakeX (AVX-512 hosts).
 //
 //===----------------------------------------------------------------------===//
 
-#include "attic/Execution/Blas.h"
+#include "attic/runtime/Aot.h"
 
 // Debian installs OpenBLAS's header under this name (cblas.h is an
 // alternative that may point to another BLAS).
@@ -59,7 +63,7 @@ extern "C" void attic_rt_sgemm(int64_t transA, int64_t transB, int64_t m,
               pc, static_cast<blasint>(ldc));
 }
 
-void attic::setBlasThreads(int threads) {
+extern "C" void attic_rt_set_blas_threads(int32_t threads) {
   if (threads > 0)
     openblas_set_num_threads(threads);
 }

@@ -49,6 +49,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstdio>
+#include <cstring>
 #include <optional>
 
 using namespace mlir;
@@ -66,6 +67,14 @@ static cl::list<std::string>
 static cl::list<std::string>
     shapeSpecs("shape", cl::desc("I:AxBxC gives generated argument I a shape "
                                  "(needed where its type has dynamic dims)"));
+static cl::list<std::string> saveInputPaths(
+    "save-input",
+    cl::desc("Writes the inputs (read or generated) as .npy, one path per "
+             "argument in order (for callers of attic-compile's libraries)"));
+static cl::list<std::string> referenceOutputPaths(
+    "reference-output",
+    cl::desc("With --check: writes the reference semantics' results as f64 "
+             ".npy, one path per result in order"));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed of generated inputs"),
                               cl::init(0));
 static cl::opt<double> rangeLo("range-lo", cl::init(-1.0),
@@ -384,6 +393,16 @@ int main(int argc, char **argv) {
   if (inputPaths.size() > signature->inputs.size())
     fail(llvm::Twine(inputPaths.size()) + " --input files but @" + entry +
          " takes " + llvm::Twine(signature->inputs.size()) + " arguments");
+  if (saveInputPaths.size() > signature->inputs.size())
+    fail(llvm::Twine(saveInputPaths.size()) + " --save-input files but @" +
+         entry + " takes " + llvm::Twine(signature->inputs.size()) +
+         " arguments");
+  if (referenceOutputPaths.size() > signature->results.size())
+    fail(llvm::Twine(referenceOutputPaths.size()) +
+         " --reference-output files but @" + entry + " returns " +
+         llvm::Twine(signature->results.size()) + " results");
+  if (!referenceOutputPaths.empty() && !check)
+    fail("--reference-output needs --check");
   if (outputPaths.size() > signature->results.size())
     fail(llvm::Twine(outputPaths.size()) + " --output files but @" + entry +
          " returns " + llvm::Twine(signature->results.size()) + " results");
@@ -446,6 +465,11 @@ int main(int argc, char **argv) {
            shapeText(tensor.shape, tensor.rank));
     inputShapes.push_back(shape);
   }
+
+  for (auto [index, path] : llvm::enumerate(saveInputPaths))
+    if (attic_npy_save(path.c_str(), &inputs.tensors[index], message,
+                       sizeof(message)) != ATTIC_OK)
+      fail(message);
 
   // Dynamic dims: specialize on the actual shapes so that the verifiers
   // check how they fit together before anything runs.
@@ -543,6 +567,21 @@ int main(int argc, char **argv) {
         attic::evaluateReference(*module, entry, inputs.pointers(), error);
     if (failed(reference))
       fail(error);
+    for (auto [index, path] : llvm::enumerate(referenceOutputPaths)) {
+      const attic::RefTensor &expected = reference->results[index];
+      attic_tensor t{};
+      if (attic_tensor_alloc(&t, ATTIC_F64, expected.shape.size(),
+                             expected.shape.data(), message,
+                             sizeof(message)) != ATTIC_OK)
+        fail(message);
+      std::memcpy(t.data, expected.data.data(),
+                  expected.data.size() * sizeof(double));
+      attic_status saved =
+          attic_npy_save(path.c_str(), &t, message, sizeof(message));
+      attic_tensor_free(&t);
+      if (saved != ATTIC_OK)
+        fail(message);
+    }
     for (auto [index, expected] : llvm::enumerate(reference->results)) {
       const attic_tensor &actual = outputs.tensors[index];
       int64_t n = attic_tensor_numel(&actual);

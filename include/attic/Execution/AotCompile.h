@@ -1,0 +1,56 @@
+//===- AotCompile.h - ahead-of-time compilation of attic functions -*- C++ -*-//
+//
+// What attic-compile does (docs/aot.md): lowers one function of a module
+// with attic-cpu-pipeline, wraps it in the C ABI of attic/runtime/Aot.h (a
+// typed entry `int32_t F(const T *arg0, ..., T *result0, ...)` and the
+// descriptor `F__attic_entry`), binds what the compiled code calls to
+// libattic_rt.so (allocation, memref copies, sgemm, error reports) and
+// emits an object file for a chosen CPU, plus the C header of the entry.
+// The result runs without MLIR, LLVM or a JIT.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTIC_EXECUTION_AOTCOMPILE_H
+#define ATTIC_EXECUTION_AOTCOMPILE_H
+
+#include "attic/Pipelines/Pipelines.h"
+#include "attic/runtime/Runtime.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace attic {
+
+struct AotOptions {
+  /// The CPU to compile for: "host" (this machine's CPU and features) or an
+  /// LLVM CPU name ("x86-64-v3", "skylake-avx512", ...).
+  std::string cpu = "host";
+  /// -O level of LLVM's optimizer (0-3).
+  unsigned optLevel = 3;
+};
+
+struct AotArtifact {
+  std::string object; ///< the ELF object file
+  std::string header; ///< the C header of the entry point
+  std::string llvmIR; ///< the optimized LLVM IR (for --emit=llvm)
+};
+
+/// Compiles @`entry` of `module` (a clone is lowered; `module` is not
+/// changed). A `pipeline` vector width of 0 becomes the target CPU's (16
+/// with AVX-512, 8 with AVX, else 4) when the CPU is not "host". Every argument
+/// and result of the entry must be a ranked tensor with static sizes of a dtype
+/// of attic/runtime/Runtime.h. Fails with a one-line message in `error`.
+mlir::LogicalResult
+compileAheadOfTime(mlir::ModuleOp module, llvm::StringRef entry,
+                   CpuPipelineOptions &pipeline, const AotOptions &options,
+                   AotArtifact &artifact, std::string &error);
+
+/// The C type of an element of `dtype` in the generated header ("float",
+/// "uint16_t" for f16/bf16 bit patterns, "uint8_t" for i1, ...).
+const char *cTypeOf(attic_dtype dtype);
+
+} // namespace attic
+
+#endif // ATTIC_EXECUTION_AOTCOMPILE_H

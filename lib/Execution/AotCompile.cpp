@@ -1,0 +1,493 @@
+//===- AotCompile.cpp - ahead-of-time compilation of attic functions ------===//
+//
+// See include/attic/Execution/AotCompile.h and docs/aot.md. The steps:
+// lower a clone with attic-cpu-pipeline (lowerForAot), bind the external
+// calls to libattic_rt.so (bindRuntimeCalls), add the C ABI around the entry
+// (addEntryPoint), then translate, optimize and emit for the chosen CPU
+// (emitObject).
+//
+//===----------------------------------------------------------------------===//
+
+#include "attic/Execution/AotCompile.h"
+#include "attic/Execution/CpuExecutable.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <dlfcn.h>
+
+using namespace mlir;
+
+const char *attic::cTypeOf(attic_dtype dtype) {
+  switch (dtype) {
+  case ATTIC_F32:
+    return "float";
+  case ATTIC_F64:
+    return "double";
+  case ATTIC_F16:
+  case ATTIC_BF16:
+    return "uint16_t";
+  case ATTIC_I1:
+    return "uint8_t";
+  case ATTIC_I8:
+    return "int8_t";
+  case ATTIC_I32:
+    return "int32_t";
+  case ATTIC_I64:
+    return "int64_t";
+  default:
+    return "void";
+  }
+}
+
+namespace {
+
+/// The CPU features attic_aot_check knows how to test on the machine that
+/// loads the library (runtime/lib/Aot.cpp): the ones that select the
+/// instructions of attic's kernels.
+constexpr llvm::StringLiteral kCheckedFeatures[] = {
+    "sse4.1",   "sse4.2",     "avx",        "avx2",      "fma",
+    "f16c",     "avx512f",    "avx512bw",   "avx512vl",  "avx512dq",
+    "avx512cd", "avx512vnni", "avx512bf16", "avx512fp16"};
+
+/// Functions of libattic_rt.so that compiled code may call, and the
+/// upstream names attic-compile renames to them.
+constexpr std::pair<llvm::StringLiteral, llvm::StringLiteral> kRenamed[] = {
+    {"malloc", "attic_rt_malloc"},
+    {"calloc", "attic_rt_calloc"},
+    {"aligned_alloc", "attic_rt_aligned_alloc"},
+    {"realloc", "attic_rt_realloc"},
+    {"free", "attic_rt_free"},
+    {"memrefCopy", "attic_rt_memref_copy"}};
+constexpr llvm::StringLiteral kRuntimeFunctions[] = {
+    "attic_rt_malloc",  "attic_rt_calloc",       "attic_rt_aligned_alloc",
+    "attic_rt_realloc", "attic_rt_free",         "attic_rt_memref_copy",
+    "attic_rt_sgemm",   "attic_rt_report_error", "attic_aot_call"};
+
+struct TargetChoice {
+  std::unique_ptr<llvm::TargetMachine> machine;
+  std::string triple, cpu, features; // features: the checked ones, "+a,+b"
+};
+
+FailureOr<TargetChoice> chooseTarget(const attic::AotOptions &options,
+                                     std::string &error) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  TargetChoice choice;
+  choice.triple = llvm::sys::getProcessTriple();
+  llvm::Triple triple(choice.triple);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return failure();
+  std::string featureString;
+  if (options.cpu == "host") {
+    choice.cpu = llvm::sys::getHostCPUName().str();
+    for (const auto &feature : llvm::sys::getHostCPUFeatures())
+      featureString += (featureString.empty() ? "" : ",") +
+                       std::string(feature.second ? "+" : "-") +
+                       feature.first().str();
+  } else {
+    choice.cpu = options.cpu;
+  }
+  llvm::TargetOptions targetOptions;
+  choice.machine.reset(target->createTargetMachine(
+      triple, choice.cpu, featureString, targetOptions, llvm::Reloc::PIC_,
+      std::nullopt,
+      options.optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
+                            : llvm::CodeGenOptLevel::Default));
+  if (!choice.machine) {
+    error = "cannot create a target machine for " + choice.triple;
+    return failure();
+  }
+  const llvm::MCSubtargetInfo *subtarget = choice.machine->getMCSubtargetInfo();
+  if (!subtarget->isCPUStringValid(choice.cpu)) {
+    error = "unknown CPU '" + choice.cpu + "' for " + choice.triple +
+            " (try x86-64-v3, skylake-avx512 or host)";
+    return failure();
+  }
+  for (llvm::StringRef feature : kCheckedFeatures)
+    if (subtarget->checkFeatures(("+" + feature).str()))
+      choice.features += (choice.features.empty() ? "+" : ",+") + feature.str();
+  return choice;
+}
+
+/// Whether libc or libm provide `name` (dlsym on those two libraries only,
+/// not on the libraries loaded into this process, which include libMLIR).
+bool libcProvides(llvm::StringRef name) {
+  static void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+  static void *libm = dlopen("libm.so.6", RTLD_LAZY);
+  std::string symbol = name.str();
+  return (libc && dlsym(libc, symbol.c_str())) ||
+         (libm && dlsym(libm, symbol.c_str()));
+}
+
+/// Renames the allocation functions and memrefCopy that the lowering
+/// declares to libattic_rt.so's, and checks that everything else the code
+/// calls is in libattic_rt.so, libomp, libc or libm.
+LogicalResult bindRuntimeCalls(ModuleOp module, std::string &error) {
+  for (auto [from, to] : kRenamed) {
+    auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(from);
+    if (!func || !func.isExternal())
+      continue;
+    if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(to)) {
+      if (failed(SymbolTable::replaceAllSymbolUses(
+              func, existing.getSymNameAttr(), module)))
+        return error = "cannot rebind @" + from.str(), failure();
+      func.erase();
+      continue;
+    }
+    if (failed(SymbolTable::replaceAllSymbolUses(
+            func, StringAttr::get(module.getContext(), to), module)))
+      return error = "cannot rebind @" + from.str(), failure();
+    func.setSymName(to);
+  }
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
+    StringRef name = func.getName();
+    if (!func.isExternal() || name.starts_with("llvm.") ||
+        SymbolTable::symbolKnownUseEmpty(func, module))
+      continue;
+    if (llvm::is_contained(kRuntimeFunctions, name) ||
+        name.starts_with("__kmpc_") || name.starts_with("omp_") ||
+        libcProvides(name))
+      continue;
+    error = ("the compiled code calls @" + name +
+             ", which neither libattic_rt.so, libomp nor libc/libm provide")
+                .str();
+    return failure();
+  }
+  return success();
+}
+
+/// A constant, internal, NUL-terminated string global.
+LLVM::GlobalOp addString(OpBuilder &b, Location loc, StringRef name,
+                         StringRef value) {
+  std::string text = value.str();
+  text.push_back('\0');
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), text.size());
+  return LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                                LLVM::Linkage::Internal, name,
+                                b.getStringAttr(text));
+}
+
+/// Adds, next to the lowered entry (renamed F__attic_impl, internal):
+///  - F__attic_packed(ptr): the packed-call wrapper attic_aot_call calls;
+///  - F__attic_specs, the strings, and the constant F__attic_entry
+///    (attic_aot_entry of attic/runtime/Aot.h);
+///  - F(ptr arg0, ..., ptr result0, ...) -> i32: the typed entry, which
+///    calls attic_aot_call(&F__attic_entry, inputs, results).
+/// Every other defined function becomes internal, so the library exports
+/// these two symbols only.
+LogicalResult addEntryPoint(ModuleOp module, StringRef entry,
+                            const attic::EntrySignature &signature,
+                            const TargetChoice &target, std::string &error) {
+  MLIRContext *ctx = module.getContext();
+  auto impl = module.lookupSymbol<LLVM::LLVMFuncOp>(entry);
+  if (!impl || impl.isExternal()) {
+    error = ("the lowered module has no LLVM function @" + entry).str();
+    return failure();
+  }
+  std::string implName = (entry + "__attic_impl").str();
+  if (module.lookupSymbol(implName) ||
+      module.lookupSymbol((entry + "__attic_entry").str())) {
+    error = ("the module already defines @" + implName + " or @" + entry +
+             "__attic_entry")
+                .str();
+    return failure();
+  }
+  if (failed(SymbolTable::replaceAllSymbolUses(
+          impl, StringAttr::get(ctx, implName), module)))
+    return error = "cannot rename the entry", failure();
+  impl.setSymName(implName);
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+    if (!func.isExternal())
+      func.setLinkage(LLVM::Linkage::Internal);
+
+  Location loc = impl.getLoc();
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(module.getBody());
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  auto i32 = b.getI32Type(), i64 = b.getI64Type();
+
+  // F__attic_packed(ptr args): args[i] points to scalar i of the lowered
+  // signature; args[n] to where the result struct goes.
+  LLVM::LLVMFunctionType implType = impl.getFunctionType();
+  auto packed = LLVM::LLVMFuncOp::create(
+      b, loc, (entry + "__attic_packed").str(),
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptr}),
+      LLVM::Linkage::Internal);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *body = packed.addEntryBlock(b);
+    b.setInsertionPointToStart(body);
+    Value args = body->getArgument(0);
+    auto slot = [&](int64_t i) -> Value {
+      Value at = LLVM::GEPOp::create(b, loc, ptr, ptr, args,
+                                     ArrayRef<LLVM::GEPArg>{int32_t(i)});
+      return LLVM::LoadOp::create(b, loc, ptr, at);
+    };
+    SmallVector<Value> operands;
+    for (auto [i, type] : llvm::enumerate(implType.getParams()))
+      operands.push_back(LLVM::LoadOp::create(b, loc, type, slot(i)));
+    auto call = LLVM::CallOp::create(b, loc, impl, operands);
+    if (!isa<LLVM::LLVMVoidType>(implType.getReturnType()))
+      LLVM::StoreOp::create(b, loc, call.getResult(),
+                            slot(implType.getNumParams()));
+    LLVM::ReturnOp::create(b, loc, ValueRange{});
+  }
+
+  // The signature: dtype, rank, sizes for each input, then each result.
+  SmallVector<int64_t> specs;
+  for (const auto *list : {&signature.inputs, &signature.results})
+    for (const attic::TensorSpec &spec : *list) {
+      specs.push_back(spec.dtype);
+      specs.push_back(int64_t(spec.shape.size()));
+      llvm::append_range(specs, spec.shape);
+    }
+  auto specsType = LLVM::LLVMArrayType::get(i64, specs.size());
+  auto specsGlobal = LLVM::GlobalOp::create(
+      b, loc, specsType, /*isConstant=*/true, LLVM::Linkage::Internal,
+      (entry + "__attic_specs").str(),
+      DenseElementsAttr::get(
+          RankedTensorType::get({int64_t(specs.size())}, i64),
+          ArrayRef<int64_t>(specs)));
+  LLVM::GlobalOp strings[] = {
+      addString(b, loc, (entry + "__attic_name").str(), entry),
+      addString(b, loc, (entry + "__attic_target").str(), "cpu"),
+      addString(b, loc, (entry + "__attic_triple").str(), target.triple),
+      addString(b, loc, (entry + "__attic_cpu").str(), target.cpu),
+      addString(b, loc, (entry + "__attic_features").str(), target.features)};
+
+  // F__attic_entry: {abi, name, target, triple, cpu, features, num_inputs,
+  // num_results, specs, packed}, as struct attic_aot_entry lays it out.
+  auto entryType = LLVM::LLVMStructType::getLiteral(
+      ctx, {i64, ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr});
+  auto entryGlobal = LLVM::GlobalOp::create(
+      b, loc, entryType, /*isConstant=*/true, LLVM::Linkage::External,
+      (entry + "__attic_entry").str(), Attribute());
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *init = b.createBlock(&entryGlobal.getInitializerRegion());
+    b.setInsertionPointToStart(init);
+    Value value = LLVM::UndefOp::create(b, loc, entryType);
+    auto field = [&](int64_t index, Value v) {
+      value = LLVM::InsertValueOp::create(b, loc, value, v, index);
+    };
+    auto constant = [&](int64_t v) -> Value {
+      return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+    };
+    field(0, constant(1)); // ATTIC_AOT_ABI_VERSION
+    for (auto [i, global] : llvm::enumerate(strings))
+      field(1 + i, LLVM::AddressOfOp::create(b, loc, global));
+    field(6, constant(signature.inputs.size()));
+    field(7, constant(signature.results.size()));
+    field(8, LLVM::AddressOfOp::create(b, loc, specsGlobal));
+    field(9, LLVM::AddressOfOp::create(b, loc, ptr, packed.getSymName()));
+    LLVM::ReturnOp::create(b, loc, value);
+  }
+
+  // attic_aot_call(ptr entry, ptr inputs, ptr results) -> i32.
+  auto callType = LLVM::LLVMFunctionType::get(i32, {ptr, ptr, ptr});
+  auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>("attic_aot_call");
+  if (!callee)
+    callee = LLVM::LLVMFuncOp::create(b, loc, "attic_aot_call", callType);
+
+  // F(ptr, ..., ptr) -> i32.
+  size_t numInputs = signature.inputs.size(),
+         numResults = signature.results.size();
+  SmallVector<Type> params(numInputs + numResults, ptr);
+  auto typed = LLVM::LLVMFuncOp::create(
+      b, loc, entry, LLVM::LLVMFunctionType::get(i32, params));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *body = typed.addEntryBlock(b);
+    b.setInsertionPointToStart(body);
+    Value one = LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(1));
+    auto array = [&](size_t first, size_t count) -> Value {
+      auto type = LLVM::LLVMArrayType::get(ptr, std::max<size_t>(count, 1));
+      Value base = LLVM::AllocaOp::create(b, loc, ptr, type, one);
+      for (size_t i = 0; i < count; ++i) {
+        Value at = LLVM::GEPOp::create(b, loc, ptr, ptr, base,
+                                       ArrayRef<LLVM::GEPArg>{int32_t(i)});
+        LLVM::StoreOp::create(b, loc, body->getArgument(first + i), at);
+      }
+      return base;
+    };
+    Value inputs = array(0, numInputs);
+    Value results = array(numInputs, numResults);
+    Value entryAddress = LLVM::AddressOfOp::create(b, loc, entryGlobal);
+    auto status = LLVM::CallOp::create(
+        b, loc, callee, ValueRange{entryAddress, inputs, results});
+    LLVM::ReturnOp::create(b, loc, status.getResult());
+  }
+  return success();
+}
+
+} // namespace
+
+LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
+                                        CpuPipelineOptions &pipeline,
+                                        const AotOptions &options,
+                                        AotArtifact &artifact,
+                                        std::string &error) {
+  FailureOr<EntrySignature> signature = getEntrySignature(module, entry, error);
+  if (failed(signature))
+    return failure();
+  for (const auto *list : {&signature->inputs, &signature->results})
+    for (auto [i, spec] : llvm::enumerate(*list))
+      if (llvm::any_of(spec.shape, ShapedType::isDynamic)) {
+        error = ("@" + entry + " " +
+                 (list == &signature->inputs ? "argument" : "result") + " #" +
+                 Twine(i) + " has shape " + shapeString(spec.shape) +
+                 "; the C ABI of attic-compile takes static shapes (give "
+                 "the dynamic sizes with --shape=I:AxBxC)")
+                    .str();
+        return failure();
+      }
+  if (options.optLevel > 3) {
+    error = "the optimization level must be 0-3";
+    return failure();
+  }
+  if (entry.empty() || llvm::isDigit(entry.front()) ||
+      !llvm::all_of(entry,
+                    [](char c) { return llvm::isAlnum(c) || c == '_'; })) {
+    error = ("@" + entry +
+             ": the entry's name must be a C identifier, it names the "
+             "library's function")
+                .str();
+    return failure();
+  }
+  FailureOr<TargetChoice> target = chooseTarget(options, error);
+  if (failed(target))
+    return failure();
+  // The kernels' vector width follows the target CPU (the pipeline's
+  // default, 0, is the host's).
+  if (pipeline.vectorWidth == 0 && options.cpu != "host")
+    pipeline.vectorWidth = StringRef(target->features).contains("+avx512f") ? 16
+                           : StringRef(target->features).contains("+avx")   ? 8
+                                                                            : 4;
+
+  OwningOpRef<ModuleOp> lowered(module.clone());
+  MLIRContext *ctx = lowered->getContext();
+  {
+    ErrorCollector errors(ctx);
+    PassManager pm(ctx);
+    buildCpuPipeline(pm, pipeline);
+    if (failed(pm.run(*lowered))) {
+      error = "lowering failed: " + (errors.text().empty()
+                                         ? std::string("unknown error")
+                                         : errors.text());
+      return failure();
+    }
+  }
+  if (failed(bindRuntimeCalls(*lowered, error)) ||
+      failed(addEntryPoint(*lowered, entry, *signature, *target, error)))
+    return failure();
+  if (std::getenv("ATTIC_AOT_DUMP"))
+    lowered->print(llvm::errs(), OpPrintingFlags().assumeVerified());
+  {
+    ErrorCollector errors(ctx);
+    if (failed(verify(*lowered))) {
+      error = "the wrapped module does not verify: " + errors.text();
+      return failure();
+    }
+  }
+
+  DialectRegistry registry;
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
+  ctx->appendDialectRegistry(registry);
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(*lowered, llvmContext, entry);
+  if (!llvmModule) {
+    error = "translation to LLVM IR failed";
+    return failure();
+  }
+  llvm::TargetMachine &machine = *target->machine;
+  llvmModule->setTargetTriple(machine.getTargetTriple());
+  llvmModule->setDataLayout(machine.createDataLayout());
+  auto optimize =
+      makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0, &machine);
+  if (llvm::Error err = optimize(llvmModule.get())) {
+    error = "LLVM optimization failed: " + llvm::toString(std::move(err));
+    return failure();
+  }
+  {
+    llvm::raw_string_ostream os(artifact.llvmIR);
+    llvmModule->print(os, nullptr);
+  }
+  llvm::SmallVector<char, 0> object;
+  {
+    llvm::raw_svector_ostream os(object);
+    llvm::legacy::PassManager codegen;
+    if (machine.addPassesToEmitFile(codegen, os, nullptr,
+                                    llvm::CodeGenFileType::ObjectFile)) {
+      error = "the target cannot emit object files";
+      return failure();
+    }
+    codegen.run(*llvmModule);
+  }
+  artifact.object.assign(object.begin(), object.end());
+
+  // The C header.
+  std::string header;
+  llvm::raw_string_ostream h(header);
+  std::string guard = ("ATTIC_AOT_" + entry.upper() + "_H");
+  for (char &c : guard)
+    if (!llvm::isAlnum(c))
+      c = '_';
+  h << "/* " << entry << ": generated by attic-compile; do not edit.\n"
+    << " * Compiled for " << target->triple << ", CPU " << target->cpu << ".\n"
+    << " * Buffers are row-major and contiguous; results are written into\n"
+    << " * caller-provided buffers of their shapes. Returns 0, or nonzero\n"
+    << " * with the message in attic_aot_last_error(). f16/bf16 elements are\n"
+    << " * their 16-bit patterns, i1 elements one byte (0 or 1).\n"
+    << " * Link with -lattic_rt (libattic_rt.so). */\n"
+    << "#ifndef " << guard << "\n#define " << guard << "\n\n"
+    << "#include <stdint.h>\n\n#include \"attic/runtime/Aot.h\"\n\n"
+    << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  auto describe = [&](const TensorSpec &spec) {
+    std::string text = attic_dtype_name(spec.dtype);
+    text += "[" + shapeString(spec.shape) + "]";
+    return text;
+  };
+  h << "int32_t " << entry << "(";
+  size_t index = 0;
+  for (auto [i, spec] : llvm::enumerate(signature->inputs))
+    h << (index++ ? ",\n    " : "\n    ") << "const " << cTypeOf(spec.dtype)
+      << " *arg" << i << " /* " << describe(spec) << " */";
+  for (auto [i, spec] : llvm::enumerate(signature->results))
+    h << (index++ ? ",\n    " : "\n    ") << cTypeOf(spec.dtype) << " *result"
+      << i << " /* " << describe(spec) << " */";
+  if (!index)
+    h << "void";
+  h << ");\n\n"
+    << "/* The signature and target of " << entry
+    << ", for attic_aot_call. */\n"
+    << "extern const attic_aot_entry " << entry << "__attic_entry;\n\n"
+    << "#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* " << guard
+    << " */\n";
+  artifact.header = std::move(header);
+  return success();
+}

@@ -1,0 +1,191 @@
+/* attic-aot-run.c: runs any entry of an attic-compile library on .npy inputs, from
+ * C, with libattic_rt.so alone (no MLIR, no LLVM, no JIT).
+ *
+ *   attic-aot-run LIB.so ENTRY [--input A.npy ...] [--reference R.npy ...]
+ *                 [--output O.npy ...] [--tolerance T] [--bench N]
+ *
+ * Loads LIB.so with dlopen, finds ENTRY__attic_entry (attic/runtime/Aot.h),
+ * checks that this machine can run it and that each input has the dtype and
+ * shape of its argument, calls it through attic_aot_call, and compares each
+ * result with a reference (.npy of any float dtype, e.g. attic-run --check
+ * --reference-output) by attic's measure, max |error| / max |expected|.
+ * Prints whether libMLIR or libLLVM is loaded in the process. Exit status
+ * 0 when every result is within the tolerance (default 1e-5), 1 otherwise
+ * or on any error (one line on stderr). */
+#include "attic/runtime/Aot.h"
+#include "attic/runtime/Runtime.h"
+
+#include <dlfcn.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TENSORS 64
+
+static void fail(const char *what, const char *detail) {
+  fprintf(stderr, "attic-aot-run: error: %s%s%s\n", what, detail ? ": " : "",
+          detail ? detail : "");
+  exit(1);
+}
+
+/* Whether a library whose path contains `name` is mapped in this process. */
+static int loaded(const char *name) {
+  FILE *maps = fopen("/proc/self/maps", "r");
+  char line[4096];
+  int found = 0;
+  if (!maps)
+    return -1;
+  while (!found && fgets(line, sizeof(line), maps))
+    found = strstr(line, name) != NULL;
+  fclose(maps);
+  return found;
+}
+
+static const int64_t *spec_at(const attic_aot_entry *e, int64_t index) {
+  const int64_t *p = e->specs;
+  for (int64_t i = 0; i < index; ++i)
+    p += 2 + p[1];
+  return p;
+}
+
+int main(int argc, char **argv) {
+  const char *inputs[MAX_TENSORS], *references[MAX_TENSORS],
+      *outputs[MAX_TENSORS];
+  int numInputs = 0, numReferences = 0, numOutputs = 0, bench = 0;
+  double tolerance = 1e-5;
+  char message[512], symbol[512];
+  if (argc < 3)
+    fail("usage: attic-aot-run LIB.so ENTRY [--input A.npy ...] [--reference "
+         "R.npy ...] [--output O.npy ...] [--tolerance T] [--bench N]",
+         NULL);
+  for (int i = 3; i < argc; i += 2) {
+    const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!next)
+      fail("missing a value after", argv[i]);
+    if (!strcmp(argv[i], "--input") && numInputs < MAX_TENSORS)
+      inputs[numInputs++] = next;
+    else if (!strcmp(argv[i], "--reference") && numReferences < MAX_TENSORS)
+      references[numReferences++] = next;
+    else if (!strcmp(argv[i], "--output") && numOutputs < MAX_TENSORS)
+      outputs[numOutputs++] = next;
+    else if (!strcmp(argv[i], "--tolerance")) {
+      char *end;
+      tolerance = strtod(next, &end);
+      if (*end || !(tolerance >= 0) || isinf(tolerance))
+        fail("--tolerance must be a finite number >= 0, got", next);
+    } else if (!strcmp(argv[i], "--bench")) {
+      bench = atoi(next);
+      if (bench < 1 || bench > 100000)
+        fail("--bench must be in [1, 100000], got", next);
+    } else
+      fail("unknown option (or too many files)", argv[i]);
+  }
+
+  void *library = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+  if (!library)
+    fail("cannot load the library", dlerror());
+  snprintf(symbol, sizeof(symbol), "%s__attic_entry", argv[2]);
+  const attic_aot_entry *entry = dlsym(library, symbol);
+  if (!entry) {
+    snprintf(message, sizeof(message), "%s has no entry '%s' (no symbol %s)",
+             argv[1], argv[2], symbol);
+    fail(message, NULL);
+  }
+  if (attic_aot_check(entry))
+    fail(attic_aot_last_error(), NULL);
+  if (numInputs != entry->num_inputs) {
+    snprintf(message, sizeof(message), "@%s takes %lld inputs, got %d",
+             entry->name, (long long)entry->num_inputs, numInputs);
+    fail(message, NULL);
+  }
+  if (numReferences > entry->num_results || numOutputs > entry->num_results)
+    fail("more --reference or --output files than results", NULL);
+
+  attic_tensor in[MAX_TENSORS], out[MAX_TENSORS];
+  const void *inData[MAX_TENSORS];
+  void *outData[MAX_TENSORS];
+  for (int i = 0; i < numInputs; ++i) {
+    if (attic_npy_load(inputs[i], &in[i], message, sizeof(message)) != ATTIC_OK)
+      fail(message, NULL);
+    const int64_t *spec = spec_at(entry, i);
+    int ok = in[i].dtype == (attic_dtype)spec[0] && in[i].rank == spec[1];
+    for (int d = 0; ok && d < in[i].rank; ++d)
+      ok = in[i].shape[d] == spec[2 + d];
+    if (!ok) {
+      snprintf(message, sizeof(message),
+               "%s: input #%d of @%s must be %s of rank %lld with the "
+               "entry's sizes (attic_aot_entry.specs)",
+               inputs[i], i, entry->name, attic_dtype_name((attic_dtype)spec[0]),
+               (long long)spec[1]);
+      fail(message, NULL);
+    }
+    inData[i] = in[i].data;
+  }
+  for (int64_t r = 0; r < entry->num_results; ++r) {
+    const int64_t *spec = spec_at(entry, entry->num_inputs + r);
+    if (attic_tensor_alloc(&out[r], (attic_dtype)spec[0], (int32_t)spec[1],
+                           spec + 2, message, sizeof(message)) != ATTIC_OK)
+      fail(message, NULL);
+    outData[r] = out[r].data;
+  }
+  if (attic_aot_call(entry, inData, outData))
+    fail(attic_aot_last_error(), NULL);
+
+  int status = 0;
+  for (int r = 0; r < numOutputs; ++r)
+    if (attic_npy_save(outputs[r], &out[r], message, sizeof(message)) !=
+        ATTIC_OK)
+      fail(message, NULL);
+  for (int r = 0; r < numReferences; ++r) {
+    attic_tensor expected;
+    if (attic_npy_load(references[r], &expected, message, sizeof(message)) !=
+        ATTIC_OK)
+      fail(message, NULL);
+    int64_t n = attic_tensor_numel(&out[r]);
+    if (attic_tensor_numel(&expected) != n)
+      fail("a reference has another number of elements than its result",
+           references[r]);
+    double maxAbs = 0, maxExpected = 0;
+    int64_t nonFinite = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      double got = attic_tensor_get(&out[r], i),
+             want = attic_tensor_get(&expected, i);
+      if (!isfinite(got)) {
+        ++nonFinite;
+        continue;
+      }
+      if (fabs(got - want) > maxAbs)
+        maxAbs = fabs(got - want);
+      if (fabs(want) > maxExpected)
+        maxExpected = fabs(want);
+    }
+    double rel = maxAbs / (maxExpected > 1e-300 ? maxExpected : 1e-300);
+    int ok = nonFinite == 0 && rel <= tolerance;
+    status |= !ok;
+    printf("result #%d: max_rel_err=%.2e non_finite=%lld tolerance=%.1e: %s\n",
+           r, rel, (long long)nonFinite, tolerance, ok ? "ok" : "FAILED");
+    attic_tensor_free(&expected);
+  }
+  if (bench > 0) {
+    double *ms = malloc(sizeof(double) * (size_t)bench);
+    if (!ms)
+      fail("out of memory", NULL);
+    for (int run = 0; run < bench; ++run) {
+      uint64_t start = attic_now_ns();
+      if (attic_aot_call(entry, inData, outData))
+        fail(attic_aot_last_error(), NULL);
+      ms[run] = (double)(attic_now_ns() - start) * 1e-6;
+    }
+    printf("time: median %.3f ms over %d runs\n", attic_median(ms, bench),
+           bench);
+    free(ms);
+  }
+  printf("libMLIR loaded: %s, libLLVM loaded: %s\n",
+         loaded("libMLIR") ? "yes" : "no", loaded("libLLVM") ? "yes" : "no");
+  for (int i = 0; i < numInputs; ++i)
+    attic_tensor_free(&in[i]);
+  for (int64_t r = 0; r < entry->num_results; ++r)
+    attic_tensor_free(&out[r]);
+  return status;
+}

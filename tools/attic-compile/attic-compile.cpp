@@ -1,0 +1,340 @@
+//===- attic-compile.cpp - ahead-of-time compilation to a library -*- C++ -*-//
+//
+//   attic-compile FILE.mlir [--entry=F] [-o libF.so] [--emit=so|obj|llvm]
+//                 [--header=F.h] [--shape=I:AxBxC ...] [--cpu=host|NAME]
+//                 [--block-q=128 --block-k=128 ...]
+//
+// Compiles @F with attic-cpu-pipeline into a shared library (or an object
+// file) with the C ABI of attic/runtime/Aot.h and writes the C header of
+// its entry point. The library needs libattic_rt.so (and, through it,
+// OpenBLAS and libomp) at run time, never MLIR, LLVM or a JIT. See
+// docs/aot.md. Every failure is one line on stderr and exit status 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attic/Execution/AotCompile.h"
+#include "attic/Execution/CpuExecutable.h"
+#include "attic/Support/InputFile.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <optional>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"),
+                                      cl::Required);
+static cl::opt<std::string>
+    entryName("entry", cl::desc("Function to compile (default: the only one)"));
+static cl::opt<std::string>
+    outputFile("o",
+               cl::desc("Output file (default: lib<entry>.so, "
+                        "<entry>.o or <entry>.ll)"),
+               cl::value_desc("path"));
+static cl::opt<std::string>
+    emit("emit", cl::init("so"),
+         cl::desc("so: a shared library linked against libattic_rt.so; obj: an "
+                  "object file; llvm: the optimized LLVM IR"));
+static cl::opt<std::string>
+    headerFile("header",
+               cl::desc("The C header of the entry point (default: <entry>.h "
+                        "next to the output; --header=- skips it)"));
+static cl::list<std::string>
+    shapeSpecs("shape",
+               cl::desc("I:AxBxC gives argument I a static shape (needed "
+                        "where its type has dynamic dims)"));
+static cl::opt<std::string> cpu(
+    "cpu", cl::init("host"),
+    cl::desc("CPU to compile for: host (this machine's) or an LLVM CPU name "
+             "(x86-64-v3, skylake-avx512, ...)"));
+static cl::opt<unsigned> optLevel("O", cl::init(3), cl::Prefix,
+                                  cl::desc("LLVM optimization level (0-3)"));
+static cl::opt<std::string> target("target", cl::init("cpu"),
+                                   cl::desc("cpu (the only one so far)"));
+static cl::opt<std::string> runtimeDir(
+    "runtime-dir",
+    cl::desc("Directory of libattic_rt.so to link against (default: ../lib "
+             "next to attic-compile)"));
+static cl::opt<int64_t> blockQ("block-q", cl::init(128),
+                               cl::desc("Query rows per block"));
+static cl::opt<int64_t> blockK("block-k", cl::init(128),
+                               cl::desc("Key rows per block"));
+static cl::opt<bool> sequential(
+    "sequential", cl::init(false),
+    cl::desc("Compile parallel loops as sequential loops (no OpenMP)"));
+static cl::opt<int64_t> registerRows(
+    "register-rows", cl::init(0),
+    cl::desc("Query rows per register tile of the kernels (0: derived)"));
+static cl::opt<int64_t> registerChunks(
+    "register-chunks", cl::init(0),
+    cl::desc("Vectors per register tile row of the kernels (0: derived)"));
+static cl::opt<bool> blas("blas", cl::init(true),
+                          cl::desc("f32 matmuls call OpenBLAS through "
+                                   "libattic_rt.so; --blas=false: loops"));
+static cl::opt<int64_t> vectorWidth(
+    "vector-width", cl::init(0),
+    cl::desc("f32 lanes per vector (power of two; 0: the target CPU's)"));
+
+namespace {
+[[noreturn]] void fail(const llvm::Twine &message) {
+  llvm::errs() << "attic-compile: error: " << message << "\n";
+  std::exit(1);
+}
+
+std::optional<SmallVector<int64_t>> parseShape(StringRef text) {
+  SmallVector<int64_t> shape;
+  SmallVector<StringRef> parts;
+  text.split(parts, 'x');
+  for (StringRef part : parts) {
+    int64_t size;
+    if (part.getAsInteger(10, size) || size < 0)
+      return std::nullopt;
+    shape.push_back(size);
+  }
+  return shape;
+}
+
+/// The shapes of every argument for specializeEntry: --shape where given,
+/// the static type otherwise; nullopt when no argument has a dynamic dim
+/// and no --shape was given.
+std::optional<SmallVector<SmallVector<int64_t>>>
+argumentShapes(const attic::EntrySignature &signature, StringRef entry) {
+  SmallVector<std::optional<SmallVector<int64_t>>> given(
+      signature.inputs.size());
+  for (const std::string &specText : shapeSpecs) {
+    auto [indexText, rest] = StringRef(specText).split(':');
+    unsigned index;
+    std::optional<SmallVector<int64_t>> shape = parseShape(rest);
+    if (indexText.getAsInteger(10, index) || rest.empty() || !shape)
+      fail("--shape=" + specText + ": expected INDEX:AxBxC");
+    if (index >= signature.inputs.size())
+      fail("--shape=" + specText + ": @" + entry + " has " +
+           llvm::Twine(signature.inputs.size()) + " arguments");
+    if (given[index])
+      fail("--shape=" + specText + ": argument #" + llvm::Twine(index) +
+           " was given a shape already");
+    const attic::TensorSpec &spec = signature.inputs[index];
+    if (shape->size() != spec.shape.size())
+      fail("--shape=" + specText + ": argument #" + llvm::Twine(index) +
+           " has rank " + llvm::Twine(spec.shape.size()));
+    for (auto [want, got] : llvm::zip(spec.shape, *shape))
+      if (!ShapedType::isDynamic(want) && want != got)
+        fail("--shape=" + specText + ": argument #" + llvm::Twine(index) +
+             " has type shape " + attic::shapeString(spec.shape));
+    given[index] = shape;
+  }
+  bool anyDynamic = false;
+  SmallVector<SmallVector<int64_t>> shapes;
+  for (auto [index, spec] : llvm::enumerate(signature.inputs)) {
+    if (given[index]) {
+      shapes.push_back(*given[index]);
+      continue;
+    }
+    if (llvm::any_of(spec.shape, ShapedType::isDynamic))
+      fail("argument #" + llvm::Twine(index) + " of @" + entry +
+           " has dynamic dims (" + attic::shapeString(spec.shape) +
+           "): give its shape with --shape=" + llvm::Twine(index) + ":AxBxC");
+    shapes.push_back(spec.shape);
+  }
+  for (const auto &g : given)
+    anyDynamic |= bool(g);
+  if (!anyDynamic)
+    return std::nullopt;
+  return shapes;
+}
+
+void writeFile(StringRef path, StringRef data) {
+  std::error_code ec;
+  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    fail(path + ": cannot write: " + ec.message());
+  out.os() << data;
+  out.os().flush();
+  if (out.os().has_error())
+    fail(path + ": cannot write");
+  out.keep();
+}
+
+/// The directory of libattic_rt.so: --runtime-dir, else ../lib next to this
+/// executable (the build tree and an installed prefix both have it there).
+std::string findRuntimeDir(const char *argv0) {
+  std::string dir = runtimeDir;
+  if (dir.empty()) {
+    std::string exe = llvm::sys::fs::getMainExecutable(
+        argv0, reinterpret_cast<void *>(&findRuntimeDir));
+    SmallString<256> path(
+        llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
+    llvm::sys::path::append(path, "lib");
+    dir = std::string(path);
+  }
+  SmallString<256> lib(dir);
+  llvm::sys::path::append(lib, "libattic_rt.so");
+  if (!llvm::sys::fs::exists(lib))
+    fail(dir + ": no libattic_rt.so there (give its directory with "
+               "--runtime-dir)");
+  return dir;
+}
+
+/// Links `object` into the shared library `output` with the C compiler
+/// driver ($CC, else cc, clang or gcc), against libattic_rt.so and libomp
+/// with run paths to both.
+void linkSharedLibrary(StringRef object, StringRef output,
+                       const std::string &rtDir) {
+  std::string driver;
+  if (const char *cc = std::getenv("CC"); cc && *cc) {
+    auto found = llvm::sys::findProgramByName(cc);
+    if (!found)
+      fail(llvm::Twine("CC=") + cc + ": not found");
+    driver = *found;
+  } else {
+    for (const char *name : {"cc", "clang", "gcc"})
+      if (auto found = llvm::sys::findProgramByName(name)) {
+        driver = *found;
+        break;
+      }
+  }
+  if (driver.empty())
+    fail("no C compiler driver (cc, clang, gcc) to link the shared library: "
+         "install one, set CC, or use --emit=obj");
+  std::string ompDir = ATTIC_LIBOMP_DIR;
+  SmallVector<std::string> args = {driver,
+                                   "-shared",
+                                   "-o",
+                                   output.str(),
+                                   object.str(),
+                                   "-L" + rtDir,
+                                   "-lattic_rt",
+                                   "-Wl,-rpath," + rtDir,
+                                   "-L" + ompDir,
+                                   "-lomp",
+                                   "-Wl,-rpath," + ompDir,
+                                   "-lm"};
+  SmallVector<StringRef> argRefs(args.begin(), args.end());
+  std::string message;
+  int status = llvm::sys::ExecuteAndWait(driver, argRefs, std::nullopt, {}, 0,
+                                         0, &message);
+  if (status != 0)
+    fail("linking " + output + " with " + driver + " failed" +
+         (message.empty() ? "" : ": " + message) + " (exit status " +
+         llvm::Twine(status) + ")");
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "attic-compile: compile an attic function ahead of time into a library "
+      "with a C entry point\n");
+  if (target != "cpu")
+    fail("--target=" + target +
+         ": attic-compile builds CPU libraries only so far (--target=cuda "
+         "is not implemented; use attic-run --target=cuda)");
+  if (emit != "so" && emit != "obj" && emit != "llvm")
+    fail("--emit=" + emit + ": expected so, obj or llvm");
+  if (blockQ <= 0 || blockK <= 0 || blockQ > 1024 || blockK > 1024)
+    fail("--block-q and --block-k must be in [1, 1024]");
+  if (registerRows < 0 || registerRows > 16 || registerChunks < 0 ||
+      registerChunks > 16)
+    fail("--register-rows and --register-chunks must be in [0, 16]");
+  if (vectorWidth < 0 || vectorWidth > 64 || (vectorWidth & (vectorWidth - 1)))
+    fail("--vector-width must be 0 (the target's) or a power of two up to 64");
+  if (optLevel > 3)
+    fail("-O" + llvm::Twine(optLevel.getValue()) + ": expected -O0 to -O3");
+
+  DialectRegistry registry;
+  attic::registerExecutionDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  attic::ErrorCollector parseErrors(&context);
+  if (std::string why = attic::checkInputFile(inputFile); !why.empty())
+    fail(why);
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
+  if (!buffer)
+    fail(inputFile + ": cannot open: " + buffer.getError().message());
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    fail(parseErrors.text().empty() ? inputFile + ": cannot parse"
+                                    : parseErrors.text());
+
+  std::string entry = entryName;
+  if (entry.empty()) {
+    SmallVector<func::FuncOp> funcs;
+    for (auto func : module->getOps<func::FuncOp>())
+      if (!func.isExternal())
+        funcs.push_back(func);
+    if (funcs.size() != 1)
+      fail(inputFile + ": " + llvm::Twine(funcs.size()) +
+           " functions; choose one with --entry");
+    entry = funcs.front().getSymName().str();
+  }
+  std::string error;
+  FailureOr<attic::EntrySignature> signature =
+      attic::getEntrySignature(*module, entry, error);
+  if (failed(signature))
+    fail(error);
+  if (auto shapes = argumentShapes(*signature, entry))
+    if (failed(attic::specializeEntry(*module, entry, *shapes, error)))
+      fail(error);
+
+  attic::CpuPipelineOptions pipeline;
+  pipeline.blockQ = blockQ;
+  pipeline.blockK = blockK;
+  pipeline.vectorWidth = vectorWidth;
+  pipeline.registerRows = registerRows;
+  pipeline.registerChunks = registerChunks;
+  pipeline.parallel = !sequential;
+  pipeline.blas = blas;
+  attic::AotOptions options;
+  options.cpu = cpu;
+  options.optLevel = optLevel;
+  attic::AotArtifact artifact;
+  if (failed(attic::compileAheadOfTime(*module, entry, pipeline, options,
+                                       artifact, error)))
+    fail(error);
+
+  std::string output = outputFile;
+  if (output.empty())
+    output = emit == "so"    ? "lib" + entry + ".so"
+             : emit == "obj" ? entry + ".o"
+                             : entry + ".ll";
+  if (emit == "llvm") {
+    writeFile(output, artifact.llvmIR);
+  } else if (emit == "obj") {
+    writeFile(output, artifact.object);
+  } else {
+    std::string rtDir = findRuntimeDir(argv[0]);
+    SmallString<128> objectPath;
+    if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+            "attic-compile", "o", objectPath))
+      fail("cannot create a temporary file: " + ec.message());
+    llvm::FileRemover removeObject(objectPath);
+    writeFile(objectPath, artifact.object);
+    linkSharedLibrary(objectPath, output, rtDir);
+  }
+  if (headerFile != "-") {
+    std::string header = headerFile;
+    if (header.empty()) {
+      SmallString<256> path(llvm::sys::path::parent_path(output));
+      llvm::sys::path::append(path, entry + ".h");
+      header = std::string(path);
+    }
+    writeFile(header, artifact.header);
+  }
+  return 0;
+}
