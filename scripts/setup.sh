@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 
 packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
           cmake ninja-build libgtest-dev libopenblas-dev python3-numpy
-          libomp-22-dev libclang-rt-22-dev valgrind)
+          libomp-22-dev libclang-rt-22-dev valgrind python3-pytest
+          python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

@@ -45,5 +45,25 @@ LogicalResult attic::specializeEntry(ModuleOp module, StringRef entry,
     error = "the input shapes do not fit @" + entry.str() + ": " + errors.text();
     return failure();
   }
+  // Results whose static shapes are now known (a tensor.cast to the old
+  // dynamic type before the return) get them in the signature too, so that
+  // callers needing static results (attic-compile) see them.
+  if (!func.getBody().hasOneBlock())
+    return success();
+  auto ret = dyn_cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  if (!ret)
+    return success();
+  SmallVector<Type> resultTypes(func.getResultTypes());
+  for (OpOperand &operand : ret->getOpOperands()) {
+    auto cast = operand.get().getDefiningOp<tensor::CastOp>();
+    auto source =
+        cast ? dyn_cast<RankedTensorType>(cast.getSource().getType()) : nullptr;
+    if (!source || !source.hasStaticShape())
+      continue;
+    operand.set(cast.getSource());
+    resultTypes[operand.getOperandNumber()] = source;
+  }
+  func.setFunctionType(
+      FunctionType::get(func.getContext(), argTypes, resultTypes));
   return success();
 }

@@ -12,6 +12,7 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -51,6 +52,13 @@ const char *hostArch() {
 /// this check does not know (they do not select instructions attic's code
 /// depends on, or the host is not x86).
 bool hostHasFeature(const std::string &name) {
+  // ATTIC_AOT_MASK_FEATURES=a,b: treat these as absent (to see how a
+  // library would be refused on a machine without them).
+  if (const char *masked = std::getenv("ATTIC_AOT_MASK_FEATURES")) {
+    std::string list = std::string(",") + masked + ",";
+    if (list.find("," + name + ",") != std::string::npos)
+      return false;
+  }
 #if defined(__x86_64__)
   __builtin_cpu_init();
   struct Known {

@@ -61,7 +61,10 @@ int32_t attic_aot_call(const attic_aot_entry *entry, const void *const *inputs,
 
 /* Checks that this process can run `entry`'s code (ABI version, target,
  * architecture, CPU features). Returns 0, or nonzero with a message in
- * attic_aot_last_error(). attic_aot_call calls it. */
+ * attic_aot_last_error(). attic_aot_call calls it. The environment variable
+ * ATTIC_AOT_MASK_FEATURES=avx512f,... makes it treat those features as
+ * absent (to see how a library would be refused on a machine without
+ * them). */
 int32_t attic_aot_check(const attic_aot_entry *entry);
 
 /* The message of the calling thread's last failed call ("" if none). */

@@ -1,0 +1,278 @@
+"""attic from Python: compile an attic function ahead of time, call it on
+NumPy arrays.
+
+    import numpy as np, attic
+    attention = attic.compile("examples/attention.mlir", entry="attention_f32")
+    out = attention(q, k, v)        # float32 arrays [1, 4, 4096, 64]
+
+`compile` runs attic-compile (docs/aot.md) and loads the library it writes;
+`load` loads a library built before. The returned callable checks each
+argument's dtype, shape and layout against the entry's signature (read from
+the library's `F__attic_entry`), allocates the results and returns them
+(one array, or a tuple). PyTorch CPU tensors are passed through their NumPy
+view, without a copy, and the results come back as tensors.
+
+Pure Python over ctypes and NumPy: no install step; put this directory
+(`python/` of the source tree) on PYTHONPATH. attic-compile is found through
+$ATTIC_COMPILE, then ../../build/tools next to this file, then PATH.
+"""
+
+import ctypes
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+
+import numpy as np
+
+__all__ = ["AtticError", "Function", "compile", "load", "set_threads"]
+
+ABI_VERSION = 1
+
+# attic_dtype (attic/runtime/Runtime.h) -> (name, NumPy dtype). f16 is
+# float16; bf16 has no NumPy dtype and travels as its uint16 bit patterns;
+# i1 is one byte per element (bool).
+_DTYPES = {
+    0: ("f32", np.dtype(np.float32)),
+    1: ("f16", np.dtype(np.float16)),
+    2: ("bf16", np.dtype(np.uint16)),
+    3: ("f64", np.dtype(np.float64)),
+    4: ("i1", np.dtype(np.bool_)),
+    5: ("i8", np.dtype(np.int8)),
+    6: ("i32", np.dtype(np.int32)),
+    7: ("i64", np.dtype(np.int64)),
+}
+
+
+class AtticError(RuntimeError):
+    """A failure of attic-compile, of loading a library, or of a call."""
+
+
+class _Entry(ctypes.Structure):
+    # struct attic_aot_entry (attic/runtime/Aot.h).
+    _fields_ = [
+        ("abi_version", ctypes.c_int64),
+        ("name", ctypes.c_char_p),
+        ("target", ctypes.c_char_p),
+        ("triple", ctypes.c_char_p),
+        ("cpu", ctypes.c_char_p),
+        ("features", ctypes.c_char_p),
+        ("num_inputs", ctypes.c_int64),
+        ("num_results", ctypes.c_int64),
+        ("specs", ctypes.POINTER(ctypes.c_int64)),
+        ("packed", ctypes.c_void_p),
+    ]
+
+
+def _source_build_dir():
+    here = os.path.dirname(os.path.abspath(__file__))
+    return os.path.normpath(os.path.join(here, "..", "..", "build"))
+
+
+def _find_compiler():
+    explicit = os.environ.get("ATTIC_COMPILE")
+    if explicit:
+        if not os.access(explicit, os.X_OK):
+            raise AtticError("ATTIC_COMPILE=%s is not an executable" % explicit)
+        return explicit
+    candidate = os.path.join(_source_build_dir(), "tools", "attic-compile")
+    if os.access(candidate, os.X_OK):
+        return candidate
+    found = shutil.which("attic-compile")
+    if found:
+        return found
+    raise AtticError(
+        "attic-compile not found: build attic (./scripts/setup.sh), set "
+        "ATTIC_COMPILE, or put it on PATH")
+
+
+_runtime = None
+
+
+def _runtime_library(library_path=None):
+    """libattic_rt.so, loaded once: the one a library depends on (its run
+    path finds it), else the one next to attic-compile."""
+    global _runtime
+    if _runtime is not None:
+        return _runtime
+    candidates = ["libattic_rt.so"]
+    compiler_dir = None
+    try:
+        compiler_dir = os.path.dirname(os.path.realpath(_find_compiler()))
+    except AtticError:
+        pass
+    if compiler_dir:
+        candidates.insert(0, os.path.join(compiler_dir, "..", "lib",
+                                          "libattic_rt.so"))
+    errors = []
+    for candidate in candidates:
+        try:
+            lib = ctypes.CDLL(candidate)
+            break
+        except OSError as e:
+            errors.append(str(e))
+    else:
+        raise AtticError("cannot load libattic_rt.so: " + "; ".join(errors))
+    lib.attic_aot_call.argtypes = [ctypes.POINTER(_Entry),
+                                   ctypes.POINTER(ctypes.c_void_p),
+                                   ctypes.POINTER(ctypes.c_void_p)]
+    lib.attic_aot_call.restype = ctypes.c_int32
+    lib.attic_aot_check.argtypes = [ctypes.POINTER(_Entry)]
+    lib.attic_aot_check.restype = ctypes.c_int32
+    lib.attic_aot_last_error.argtypes = []
+    lib.attic_aot_last_error.restype = ctypes.c_char_p
+    lib.attic_aot_set_threads.argtypes = [ctypes.c_int32]
+    lib.attic_aot_set_threads.restype = ctypes.c_int32
+    _runtime = lib
+    return lib
+
+
+def set_threads(n):
+    """Threads of the compiled parallel loops and of OpenBLAS (n <= 0: the
+    default, OMP_NUM_THREADS or all cores). Returns the count in effect."""
+    return int(_runtime_library().attic_aot_set_threads(int(n)))
+
+
+class _Spec:
+    def __init__(self, dtype_code, shape):
+        if dtype_code not in _DTYPES:
+            raise AtticError("the library's signature has an unknown dtype "
+                             "code %d" % dtype_code)
+        self.name, self.dtype = _DTYPES[dtype_code]
+        self.shape = tuple(shape)
+
+    def __repr__(self):
+        return "%s[%s]" % (self.name, "x".join(str(s) for s in self.shape))
+
+
+class Function:
+    """A compiled entry point: call it with one array per argument."""
+
+    def __init__(self, library_path, entry):
+        self.path = os.path.abspath(library_path)
+        self.entry = entry
+        if not os.path.isfile(self.path):
+            raise AtticError("%s: no such library" % library_path)
+        try:
+            self._lib = ctypes.CDLL(self.path, mode=os.RTLD_NOW | os.RTLD_LOCAL)
+        except OSError as e:
+            raise AtticError("cannot load %s: %s" % (library_path, e)) from None
+        self._rt = _runtime_library()
+        symbol = entry + "__attic_entry"
+        try:
+            self._entry = _Entry.in_dll(self._lib, symbol)
+        except ValueError:
+            raise AtticError("%s has no entry '%s' (no symbol %s); was it "
+                             "built by attic-compile --entry=%s?"
+                             % (library_path, entry, symbol, entry)) from None
+        if self._rt.attic_aot_check(ctypes.byref(self._entry)) != 0:
+            raise AtticError(self._rt.attic_aot_last_error().decode())
+        specs, at = [], 0
+        count = self._entry.num_inputs + self._entry.num_results
+        raw = self._entry.specs
+        for _ in range(count):
+            rank = raw[at + 1]
+            specs.append(_Spec(raw[at], [raw[at + 2 + d] for d in range(rank)]))
+            at += 2 + rank
+        self.inputs = specs[:self._entry.num_inputs]
+        self.results = specs[self._entry.num_inputs:]
+
+    def __repr__(self):
+        return "<attic.Function %s(%s) -> (%s) from %s>" % (
+            self.entry, ", ".join(map(repr, self.inputs)),
+            ", ".join(map(repr, self.results)), self.path)
+
+    def _array(self, index, value):
+        spec = self.inputs[index]
+        if hasattr(value, "numpy") and not isinstance(value, np.ndarray):
+            # A PyTorch CPU tensor: its NumPy view shares the memory.
+            try:
+                value = value.detach().numpy()
+            except (RuntimeError, TypeError, AttributeError) as e:
+                raise AtticError("argument #%d of @%s: cannot view it as a "
+                                 "NumPy array (%s)" % (index, self.entry, e)) \
+                    from None
+        if not isinstance(value, np.ndarray):
+            raise AtticError("argument #%d of @%s must be a NumPy array of %r, "
+                             "got %s" % (index, self.entry, spec,
+                                         type(value).__name__))
+        if value.dtype != spec.dtype:
+            raise AtticError("argument #%d of @%s must be %r (NumPy %s), got "
+                             "dtype %s" % (index, self.entry, spec,
+                                           spec.dtype, value.dtype))
+        if value.shape != spec.shape:
+            raise AtticError("argument #%d of @%s must have shape %s, got %s"
+                             % (index, self.entry, spec.shape, value.shape))
+        if not value.flags["C_CONTIGUOUS"]:
+            raise AtticError("argument #%d of @%s is not C-contiguous (row-"
+                             "major); pass np.ascontiguousarray(x)"
+                             % (index, self.entry))
+        return value
+
+    def __call__(self, *args):
+        if len(args) != len(self.inputs):
+            raise AtticError("@%s takes %d arguments, got %d"
+                             % (self.entry, len(self.inputs), len(args)))
+        torch_in = any(type(a).__module__.startswith("torch") for a in args)
+        arrays = [self._array(i, a) for i, a in enumerate(args)]
+        outs = [np.empty(s.shape, dtype=s.dtype) for s in self.results]
+        inputs = (ctypes.c_void_p * max(len(arrays), 1))(
+            *[a.ctypes.data for a in arrays])
+        results = (ctypes.c_void_p * max(len(outs), 1))(
+            *[o.ctypes.data for o in outs])
+        status = self._rt.attic_aot_call(ctypes.byref(self._entry), inputs,
+                                         results)
+        if status != 0:
+            raise AtticError(self._rt.attic_aot_last_error().decode())
+        if torch_in:
+            import torch  # only when the caller passed tensors
+            outs = [torch.from_numpy(o) for o in outs]
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def load(library_path, entry):
+    """The entry `entry` of a library written by attic-compile."""
+    return Function(library_path, entry)
+
+
+def _cache_dir():
+    base = os.environ.get("ATTIC_CACHE_DIR")
+    if not base:
+        base = os.path.join(os.environ.get("XDG_CACHE_HOME") or
+                            os.path.join(tempfile.gettempdir(),
+                                         "attic-%d" % os.getuid()), "aot")
+    os.makedirs(base, exist_ok=True)
+    return base
+
+
+def compile(path, entry=None, shapes=None, cpu="host", options=(),
+            output=None):
+    """Compiles @entry of the .mlir file `path` with attic-compile and
+    returns the callable. `shapes` maps argument indices to static shapes
+    for dynamic dims; `options` are more attic-compile flags
+    ("--block-k=64"); `output` is where the library goes (default: a cache
+    keyed by the file's text and the options; compiled again on every
+    call)."""
+    if not os.path.isfile(path):
+        raise AtticError("%s: no such file" % path)
+    if not entry:
+        raise AtticError("compile() needs entry= (the function to compile)")
+    args = ["--cpu=" + cpu, "--entry=" + entry] + list(options)
+    for index, shape in sorted((shapes or {}).items()):
+        args.append("--shape=%d:%s" % (index, "x".join(str(int(s))
+                                                        for s in shape)))
+    if output is None:
+        with open(path, "rb") as f:
+            key = hashlib.sha256(f.read() + "\0".join(args).encode())
+        output = os.path.join(_cache_dir(), "%s-%s" % (entry, key.hexdigest()[:16]),
+                              "lib%s.so" % entry)
+    os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
+    command = [_find_compiler(), path, "-o", output] + args
+    done = subprocess.run(command, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True)
+    if done.returncode != 0:
+        raise AtticError((done.stderr or done.stdout).strip() or
+                         "attic-compile failed with status %d"
+                         % done.returncode)
+    return Function(output, entry)

@@ -1,0 +1,213 @@
+"""pytest suite of attic's Python entry (python/attic): ahead-of-time
+compiled functions called on NumPy arrays, checked against NumPy and
+against the reference semantics; bad input. Run by ctest (test `python`)
+with PYTHONPATH=python and ATTIC_COMPILE / ATTIC_RUN set to the build's
+tools."""
+
+import ctypes
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import attic
+
+SRC = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+ATTIC_RUN = os.environ.get("ATTIC_RUN",
+                           os.path.join(SRC, "build", "tools", "attic-run"))
+
+DENSE = """
+func.func @dense(%q: tensor<1x2x256x32xf32>, %k: tensor<1x2x256x32xf32>,
+                 %v: tensor<1x2x256x32xf32>) -> tensor<1x2x256x32xf32> {
+  %o = attic.attention %q, %k, %v causal : tensor<1x2x256x32xf32>,
+       tensor<1x2x256x32xf32>, tensor<1x2x256x32xf32> -> tensor<1x2x256x32xf32>
+  return %o : tensor<1x2x256x32xf32>
+}
+
+func.func @masked(%q: tensor<2x2x64x16xf32>, %k: tensor<2x2x96x16xf32>,
+                  %v: tensor<2x2x96x16xf32>, %mask: tensor<2x96xi1>)
+    -> tensor<2x2x64x16xf32> {
+  %o = attic.attention %q, %k, %v mask(%mask : tensor<2x96xi1>)
+       : tensor<2x2x64x16xf32>, tensor<2x2x96x16xf32>, tensor<2x2x96x16xf32>
+       -> tensor<2x2x64x16xf32>
+  return %o : tensor<2x2x64x16xf32>
+}
+
+func.func @dynamic(%q: tensor<1x1x?x16xf32>, %k: tensor<1x1x?x16xf32>,
+                   %v: tensor<1x1x?x16xf32>) -> tensor<1x1x?x16xf32> {
+  %o = attic.attention %q, %k, %v : tensor<1x1x?x16xf32>, tensor<1x1x?x16xf32>,
+       tensor<1x1x?x16xf32> -> tensor<1x1x?x16xf32>
+  return %o : tensor<1x1x?x16xf32>
+}
+"""
+
+
+def reference(q, k, v, causal=False, mask=None):
+    q, k, v = (x.astype(np.float64) for x in (q, k, v))
+    s = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    if causal:
+        n, m = s.shape[-2:]
+        s = np.where(np.tril(np.ones((n, m), bool)), s, -np.inf)
+    if mask is not None:
+        s = np.where(mask[:, None, None, :], s, -np.inf)
+    s = np.exp(s - s.max(-1, keepdims=True))
+    return (s / s.sum(-1, keepdims=True)) @ v
+
+
+def rel_err(got, want):
+    return np.abs(got - want).max() / np.abs(want).max()
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory):
+    path = tmp_path_factory.mktemp("mlir") / "dense.mlir"
+    path.write_text(DENSE)
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def dense(source):
+    return attic.compile(source, entry="dense")
+
+
+def test_dense_causal_matches_numpy(dense):
+    rng = np.random.default_rng(0)
+    q, k, v = (rng.uniform(-1, 1, (1, 2, 256, 32)).astype(np.float32)
+               for _ in range(3))
+    out = dense(q, k, v)
+    assert out.dtype == np.float32 and out.shape == (1, 2, 256, 32)
+    assert rel_err(out, reference(q, k, v, causal=True)) < 1e-5
+
+
+def test_signature_is_read_from_the_library(dense):
+    assert [repr(s) for s in dense.inputs] == ["f32[1x2x256x32]"] * 3
+    assert [repr(s) for s in dense.results] == ["f32[1x2x256x32]"]
+
+
+def test_mask_is_bool(source):
+    masked = attic.compile(source, entry="masked")
+    rng = np.random.default_rng(1)
+    q = rng.uniform(-1, 1, (2, 2, 64, 16)).astype(np.float32)
+    k = rng.uniform(-1, 1, (2, 2, 96, 16)).astype(np.float32)
+    v = rng.uniform(-1, 1, (2, 2, 96, 16)).astype(np.float32)
+    mask = rng.uniform(size=(2, 96)) < 0.7
+    out = masked(q, k, v, mask)
+    assert rel_err(out, reference(q, k, v, mask=mask)) < 1e-5
+
+
+def test_dynamic_dims_need_shapes(source):
+    with pytest.raises(attic.AtticError, match="dynamic dims"):
+        attic.compile(source, entry="dynamic")
+    f = attic.compile(source, entry="dynamic", shapes={0: (1, 1, 40, 16),
+                                                      1: (1, 1, 72, 16),
+                                                      2: (1, 1, 72, 16)})
+    rng = np.random.default_rng(2)
+    q = rng.uniform(-1, 1, (1, 1, 40, 16)).astype(np.float32)
+    k = rng.uniform(-1, 1, (1, 1, 72, 16)).astype(np.float32)
+    v = rng.uniform(-1, 1, (1, 1, 72, 16)).astype(np.float32)
+    assert rel_err(f(q, k, v), reference(q, k, v)) < 1e-5
+
+
+def test_vcc_layer_matches_the_reference(tmp_path):
+    """examples/vcc_layer.mlir: inputs and reference results from attic-run
+    --check (the reference semantics in double), the call from Python."""
+    example = os.path.join(SRC, "examples", "vcc_layer.mlir")
+    f = attic.compile(example, entry="vcc_layer")
+    ins = [str(tmp_path / ("in%d.npy" % i)) for i in range(len(f.inputs))]
+    refs = [str(tmp_path / ("ref%d.npy" % i)) for i in range(len(f.results))]
+    command = [ATTIC_RUN, example, "--entry=vcc_layer", "--seed=1",
+               "--mask-keep=0.9", "--mask-keep-arg=1:0.04", "--range-lo=-0.5",
+               "--range-hi=0.5", "--check"]
+    command += ["--save-input=" + p for p in ins]
+    command += ["--reference-output=" + p for p in refs]
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    outs = f(*[np.load(p) for p in ins])
+    assert len(outs) == 2
+    assert rel_err(outs[0], np.load(refs[0])) < 1e-5
+    np.testing.assert_array_equal(outs[1], np.load(refs[1]))
+
+
+def test_no_mlir_in_the_process(dense):
+    dense(*[np.zeros((1, 2, 256, 32), np.float32)] * 3)
+    with open("/proc/self/maps") as maps:
+        text = maps.read()
+    assert "libattic_rt.so" in text
+    assert "libMLIR" not in text and "libLLVM" not in text
+
+
+def test_bad_arrays(dense):
+    good = np.zeros((1, 2, 256, 32), np.float32)
+    with pytest.raises(attic.AtticError, match=r"must be f32\[1x2x256x32\] "
+                       r"\(NumPy float32\), got dtype float64"):
+        dense(good, good, good.astype(np.float64))
+    with pytest.raises(attic.AtticError, match=r"argument #1 of @dense must "
+                       r"have shape \(1, 2, 256, 32\), got \(1, 2, 32, 256\)"):
+        dense(good, np.zeros((1, 2, 32, 256), np.float32), good)
+    strided = np.zeros((1, 2, 256, 64), np.float32)[..., ::2]
+    with pytest.raises(attic.AtticError, match="not C-contiguous"):
+        dense(good, good, strided)
+    with pytest.raises(attic.AtticError, match="takes 3 arguments, got 2"):
+        dense(good, good)
+    with pytest.raises(attic.AtticError, match="must be a NumPy array"):
+        dense(good, good, [[0.0]])
+
+
+def test_missing_entry_and_library(dense, source):
+    with pytest.raises(attic.AtticError, match="has no entry 'nope'"):
+        attic.load(dense.path, "nope")
+    with pytest.raises(attic.AtticError, match="no such library"):
+        attic.load("/nonexistent/libx.so", "x")
+    with pytest.raises(attic.AtticError, match="no function 'nope'"):
+        attic.compile(source, entry="nope")
+    with pytest.raises(attic.AtticError, match="no such file"):
+        attic.compile("/nonexistent.mlir", entry="x")
+
+
+def test_a_library_for_another_machine_is_refused(dense):
+    """An entry whose triple names another architecture: attic_aot_check
+    (which every call makes) refuses it with a message."""
+    rt = ctypes.CDLL("libattic_rt.so")
+    rt.attic_aot_check.argtypes = [ctypes.c_void_p]
+    rt.attic_aot_last_error.restype = ctypes.c_char_p
+    entry = attic._Entry.from_buffer_copy(dense._entry)
+    entry.triple = b"aarch64-unknown-linux-gnu"
+    assert rt.attic_aot_check(ctypes.byref(entry)) != 0
+    assert b"was compiled for aarch64-unknown-linux-gnu" in \
+        rt.attic_aot_last_error()
+    entry = attic._Entry.from_buffer_copy(dense._entry)
+    entry.abi_version = 99
+    assert rt.attic_aot_check(ctypes.byref(entry)) != 0
+    assert b"ABI version 99" in rt.attic_aot_last_error()
+
+
+def test_cpu_features_this_machine_lacks(source, monkeypatch):
+    """A library for a CPU with a feature this machine lacks is refused on
+    load (ATTIC_AOT_MASK_FEATURES plays the machine without AVX-512)."""
+    monkeypatch.setenv("ATTIC_AOT_MASK_FEATURES", "avx512bw,avx512f")
+    with pytest.raises(attic.AtticError, match=r"compiled for CPU "
+                       r"skylake-avx512 and uses (.*, )?avx512f, avx512bw.* "
+                       r"which this CPU lacks"):
+        attic.compile(source, entry="dense", cpu="skylake-avx512")
+
+
+def test_portable_cpu_runs_here(source):
+    f = attic.compile(source, entry="dense", cpu="x86-64-v2")
+    rng = np.random.default_rng(3)
+    q, k, v = (rng.uniform(-1, 1, (1, 2, 256, 32)).astype(np.float32)
+               for _ in range(3))
+    assert rel_err(f(q, k, v), reference(q, k, v, causal=True)) < 1e-5
+
+
+def test_unknown_cpu(source):
+    with pytest.raises(attic.AtticError, match="unknown CPU 'pentium9000'"):
+        attic.compile(source, entry="dense", cpu="pentium9000")
+
+
+def test_torch_tensors_zero_copy(dense):
+    torch = pytest.importorskip("torch")
+    q = torch.rand(1, 2, 256, 32)
+    out = dense(q, q, q)
+    assert isinstance(out, torch.Tensor)
+    want = reference(q.numpy(), q.numpy(), q.numpy(), causal=True)
+    assert rel_err(out.numpy(), want) < 1e-5
