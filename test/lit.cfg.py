@@ -9,7 +9,7 @@ config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.attic_obj_root, "test")
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "unittests", "Inputs",
-                   "CMakeLists.txt"]
+                   "CMakeLists.txt", "Consumer", "python"]
 
 config.environment["PATH"] = os.pathsep.join(
     [config.attic_tools_dir, config.llvm_tools_dir,

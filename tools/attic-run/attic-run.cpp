@@ -20,7 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ReferenceEvaluator.h"
+#include "attic/Reference/Evaluator.h"
 
 #include "attic/Execution/CpuExecutable.h"
 #include "attic/Execution/CudaExecutable.h"

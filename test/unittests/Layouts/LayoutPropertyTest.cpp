@@ -18,7 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ReferenceEvaluator.h"
+#include "attic/Reference/Evaluator.h"
 
 #include "attic/Dialect/Attic/AtticDialect.h"
 #include "attic/Reference/Layout.h"

@@ -1,6 +1,6 @@
-//===- ReferenceEvaluator.cpp - --check for attic-run -----------*- C++ -*-===//
+//===- Evaluator.cpp - the reference semantics applied to IR ----*- C++ -*-===//
 
-#include "ReferenceEvaluator.h"
+#include "attic/Reference/Evaluator.h"
 
 #include "attic/Dialect/Attic/AtticDialect.h"
 #include "attic/Reference/Attention.h"

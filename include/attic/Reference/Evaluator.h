@@ -1,14 +1,16 @@
-//===- ReferenceEvaluator.h - --check for attic-run ---------------*- C++ -*-===//
+//===- Evaluator.h - the reference semantics applied to IR ------*- C++ -*-===//
 //
 // Evaluates an entry function op by op with attic's reference semantics
-// (lib/Reference, plain C++ in double), independently of the lowering. Only
+// (lib/Reference, plain C++ in double), independently of the lowering: what
+// attic-run --check compares with, callable by tests and users
+// (library AtticReferenceEvaluator). Only
 // the ops that have reference semantics are accepted; anything else is a
 // clear error rather than an unchecked run.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef ATTIC_TOOLS_ATTIC_RUN_REFERENCEEVALUATOR_H
-#define ATTIC_TOOLS_ATTIC_RUN_REFERENCEEVALUATOR_H
+#ifndef ATTIC_REFERENCE_EVALUATOR_H
+#define ATTIC_REFERENCE_EVALUATOR_H
 
 #include "attic/Reference/Layout.h"
 #include "attic/runtime/Runtime.h"
