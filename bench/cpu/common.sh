@@ -36,3 +36,12 @@ import sys, numpy as np
 o = np.load(sys.argv[1]).astype(np.float64); e = np.load(sys.argv[2]).astype(np.float64)
 print("%.4g" % (np.linalg.norm(o - e) / np.linalg.norm(e)))' "$1" "$2"
 }
+
+# bench_plot CSV...: a PNG of time against N next to each CSV (bench/plot.py,
+# Debian's python3-matplotlib, which scripts/setup.sh installs).
+bench_plot() {
+  local csv
+  for csv in "$@"; do
+    /usr/bin/python3 bench/plot.py "$csv"
+  done
+}

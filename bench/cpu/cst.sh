@@ -204,3 +204,5 @@ with open(csv, "w") as c, open(txt, "w") as f:
 print(open(txt).read())
 EOF
 echo "results in $out"
+
+bench_plot "$out/summary.csv"

@@ -190,3 +190,5 @@ with open(csv, "w") as c, open(txt, "w") as f:
             c.write("%d,%s,%.3f,%s,%s,%s\n" % (n, v, t[(n, v)], x, g, err[(n, v)]))
 print(open(txt).read())
 EOF
+
+bench_plot "$out/summary.csv"

@@ -221,3 +221,5 @@ with open(txt, "w") as f:
 print(open(txt).read())
 EOF
 echo "results in $out"
+
+bench_plot "$out/summary.csv"

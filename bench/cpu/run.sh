@@ -67,6 +67,7 @@ for t in "${thread_counts[@]}"; do
   /usr/bin/python3 bench/cpu/merge.py --attic="$dir/attic.csv" \
     --torch="$dir/torch.csv" --sgemm="$sgemm" --out="$dir/summary.csv" \
     | tee "$dir/summary.txt"
+  /usr/bin/python3 bench/plot.py "$dir/summary.csv"
   rm -f "$inputs"/*.npy
 done
 

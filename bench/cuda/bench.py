@@ -194,6 +194,15 @@ def main():
     with open(os.path.join(args.out, "cuda_attention.md"), "w") as f:
         f.write(table)
     print(table)
+    # The plot next to the CSV (bench/plot.py) where matplotlib is installed;
+    # otherwise `bench/plot.py OUT/cuda_attention.csv` makes it afterwards.
+    plot = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plot.py")
+    if subprocess.run([sys.executable, "-c", "import matplotlib"],
+                      stderr=subprocess.DEVNULL).returncode == 0:
+        subprocess.run([sys.executable, plot,
+                        os.path.join(args.out, "cuda_attention.csv")])
+    else:
+        print("no matplotlib here: run bench/plot.py on cuda_attention.csv")
     bad = [r for r in rows if r["attic_err"] is None or not r["attic_err"] <= 2e-2]
     return 1 if bad else 0
 

@@ -97,4 +97,5 @@ done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/environment.txt"
 
 python3 "$ROOT/bench/vcc/table.py" "$OUT/results.csv" > "$OUT/results.md"
+/usr/bin/python3 "$ROOT/bench/plot.py" "$OUT/results.csv"
 cat "$OUT/results.md"
