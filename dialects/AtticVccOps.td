@@ -164,7 +164,12 @@ def Attic_TreeSelectOp : Attic_Op<"tree_select", [Pure]> {
     These are the attention LayerNorm and key projection of the layer that
     then runs on the compressed sequence. `query` is `[B,H,n_p,d/H]`: the
     layer's queries of the n_p P rows (already layer-normalized and
-    projected); every P row counts, spare P rows included.
+    projected). Every P row votes, spare P rows included, unless
+    `vote_mask` `[B, n_p]` (i1) is given: then only the rows where it is
+    true vote (their probabilities are summed, the sum still divided by
+    n_p), which is what the VCC authors' selector does with the
+    importance mask, so that spare P rows (fewer VIP tokens than n_p) do
+    not move the selection.
 
     The result is J as global node ids (see `!attic.tree`), `[B,|J|]` of
     i64, in canonical order (ascending ids: level ascending, then index).
@@ -186,7 +191,8 @@ def Attic_TreeSelectOp : Attic_Op<"tree_select", [Pure]> {
     candidates) is scored: with h_j = 0 every candidate stays in J, with h_j
     equal to the candidates every one is split. The semantics are those of
     `attic::ref::vcc::selectJ` with budgets [0, h_1, ..., h_L] and
-    `segmentScores` with every P row weighted 1 (LN with the biased
+    `segmentScores` with the P rows weighted by `vote_mask` (all 1 without
+    it; LN with the biased
     variance); `attic-run --check` compares with them.
 
     Lowered by `attic-expand-vcc` (and so `attic-cpu-pipeline`) to loops
@@ -210,6 +216,7 @@ def Attic_TreeSelectOp : Attic_Op<"tree_select", [Pure]> {
     Attic_StaticF32Tensor:$key_bias,
     Attic_StaticF32Tensor:$ln_gamma,
     Attic_StaticF32Tensor:$ln_beta,
+    Optional<Attic_StaticI1Tensor>:$vote_mask,
     I64ArrayAttr:$budgets,
     I64Attr:$heads,
     F32Attr:$scale
@@ -217,6 +224,7 @@ def Attic_TreeSelectOp : Attic_Op<"tree_select", [Pure]> {
   let results = (outs Attic_StaticI64Tensor:$nodes);
   let assemblyFormat = [{
     $tree `,` $query `,` $key_weight `,` $key_bias `,` $ln_gamma `,` $ln_beta
+    (`vote_mask` `(` $vote_mask^ `:` type($vote_mask) `)`)?
     attr-dict `:` qualified(type($tree)) `,` type($query) `,`
     type($key_weight) `,` type($key_bias) `,` type($ln_gamma) `,`
     type($ln_beta) `->` type($nodes)

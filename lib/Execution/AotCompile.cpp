@@ -399,7 +399,17 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
       return failure();
     }
   }
-  if (failed(bindRuntimeCalls(*lowered, error)) ||
+  // The library exports the entry under its own name: a libc/libm name
+  // would replace the C library's function in every program that loads it.
+  if (libcProvides(entry)) {
+    error = ("the entry @" + entry +
+             " would be exported under the name of a C library function; "
+             "rename it")
+                .str();
+    return failure();
+  }
+  if (failed(checkLibraryNameClashes(*lowered, error)) ||
+      failed(bindRuntimeCalls(*lowered, error)) ||
       failed(addEntryPoint(*lowered, entry, *signature, *target, error)))
     return failure();
   if (std::getenv("ATTIC_AOT_DUMP"))

@@ -10,6 +10,7 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
@@ -69,6 +70,52 @@ void attic::registerExecutionDialects(DialectRegistry &registry) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerAtticDialect(registry);
+}
+
+LogicalResult attic::checkLibraryNameClashes(ModuleOp lowered,
+                                             std::string &error) {
+  static constexpr llvm::StringLiteral kLibrary[] = {
+      "malloc", "calloc", "aligned_alloc", "realloc", "free", "memcpy",
+      "memmove", "memset", "memrefCopy", "abort"};
+  // libm functions behind LLVM's math intrinsics and MathToLibm, each with
+  // its f32 form (suffix f) as well.
+  static constexpr llvm::StringLiteral kMath[] = {
+      "pow",   "powi",  "exp",   "exp2",  "exp10", "expm1",  "log",
+      "log2",  "log10", "log1p", "sin",   "cos",   "tan",    "asin",
+      "acos",  "atan",  "atan2", "sinh",  "cosh",  "tanh",   "asinh",
+      "acosh", "atanh", "erf",   "erfc",  "cbrt",  "sqrt",   "fma",
+      "fmod",  "floor", "ceil",  "trunc", "round", "rint",   "nearbyint",
+      "roundeven", "fabs", "copysign", "ldexp", "frexp", "sincos", "fmin",
+      "fmax"};
+  for (auto func : lowered.getOps<LLVM::LLVMFuncOp>()) {
+    if (func.isExternal())
+      continue;
+    StringRef name = func.getName();
+    bool clash = llvm::is_contained(kLibrary, name);
+    for (StringRef math : kMath)
+      clash |= name == math || (name.size() == math.size() + 1 &&
+                                name.starts_with(math) && name.back() == 'f');
+    // f64 names (exp, log, sin, ...) clash only where f64 math is compiled;
+    // the f32 forms and the rest always.
+    if (clash && llvm::is_contained(kMath, name)) {
+      bool f64Math = false;
+      lowered.walk([&](Operation *op) {
+        if (op->getName().getStringRef().starts_with("llvm.intr.") ||
+            isa<LLVM::CallOp>(op))
+          for (Type type : op->getResultTypes())
+            f64Math |= getElementTypeOrSelf(type).isF64();
+      });
+      clash = f64Math;
+    }
+    if (!clash)
+      continue;
+    error = ("the module defines @" + name +
+             ", the name of a C library function that compiled code may call "
+             "(math ops become libm calls, copies memcpy); rename it")
+                .str();
+    return failure();
+  }
+  return success();
 }
 
 std::string attic::formatDiagnostic(Diagnostic &diagnostic) {
@@ -155,6 +202,8 @@ attic::CpuExecutable::compile(ModuleOp module, StringRef entry,
     }
   }
 
+  if (failed(checkLibraryNameClashes(*lowered, error)))
+    return nullptr;
   initializeJit();
   // Every function the compiled code calls must be one attic binds below
   // or one the process provides (libc, libm, libomp, MLIR's runner

@@ -709,6 +709,7 @@ private:
   /// What the level scorer of attic.tree_select needs for one sequence.
   struct SelectScoring {
     std::vector<double> query; // [H][n_p][dh]
+    std::vector<bool> votes;   // [n_p]: the rows that vote (vote_mask)
     const attic::RefTensor *keyWeight, *keyBias, *gamma, *beta;
     int64_t heads, numVip, headDim;
     double scale;
@@ -716,8 +717,9 @@ private:
 
   /// Section 3.6 scores of the level-`level` candidates `indices`: keys
   /// LN(mean) * gamma + beta (biased variance, eps 1e-5) times key_weight
-  /// ([in][out]) plus key_bias, then vcc::segmentScores with every P row
-  /// weighted 1 and the candidates without valid tokens at -inf.
+  /// ([in][out]) plus key_bias, then vcc::segmentScores with the P rows of
+  /// vote_mask voting (all without it) and the candidates without valid
+  /// tokens at -inf.
   static std::vector<double> scoreLevel(const attic::ref::vcc::Tree &tree,
                                         int64_t level,
                                         const std::vector<int64_t> &indices,
@@ -743,8 +745,7 @@ private:
         keys[((o / s.headDim) * m + x) * s.headDim + o % s.headDim] =
             projected.at(x, o);
     return vcc::segmentScores(s.query, keys, s.heads, s.numVip, m, s.headDim,
-                              s.scale, valid,
-                              std::vector<bool>(s.numVip, true));
+                              s.scale, valid, s.votes);
   }
 
   /// Algorithm 1 with vcc::selectJ, one sequence at a time; J as global ids.
@@ -772,6 +773,10 @@ private:
     for (int64_t b = 0; b < int64_t(tree.size()); ++b) {
       auto first = query.data.begin() + b * perSequence;
       scoring.query.assign(first, first + perSequence);
+      scoring.votes.assign(scoring.numVip, true);
+      if (Value mask = op.getVoteMask())
+        for (int64_t i = 0; i < scoring.numVip; ++i)
+          scoring.votes[i] = values[mask].data[b * scoring.numVip + i] != 0.0;
       for (const vcc::Node &node :
            vcc::selectJ(tree[b], budgets, scoreLevel, &scoring))
         out.data.push_back(double(type.getNodeOffset(node.level) + node.index));
@@ -1163,6 +1168,44 @@ private:
       return std::tanh(x[0]);
     if (isa<math::AbsFOp>(op))
       return std::fabs(x[0]);
+    if (isa<math::TanOp>(op))
+      return std::tan(x[0]);
+    if (isa<math::AsinOp>(op))
+      return std::asin(x[0]);
+    if (isa<math::AcosOp>(op))
+      return std::acos(x[0]);
+    if (isa<math::AtanOp>(op))
+      return std::atan(x[0]);
+    if (isa<math::Atan2Op>(op))
+      return std::atan2(x[0], x[1]);
+    if (isa<math::SinhOp>(op))
+      return std::sinh(x[0]);
+    if (isa<math::CoshOp>(op))
+      return std::cosh(x[0]);
+    if (isa<math::AsinhOp>(op))
+      return std::asinh(x[0]);
+    if (isa<math::AcoshOp>(op))
+      return std::acosh(x[0]);
+    if (isa<math::AtanhOp>(op))
+      return std::atanh(x[0]);
+    if (isa<math::ExpM1Op>(op))
+      return std::expm1(x[0]);
+    if (isa<math::Log10Op>(op))
+      return std::log10(x[0]);
+    if (isa<math::CbrtOp>(op))
+      return std::cbrt(x[0]);
+    if (isa<math::ErfcOp>(op))
+      return std::erfc(x[0]);
+    if (isa<math::TruncOp>(op))
+      return std::trunc(x[0]);
+    if (isa<math::RoundOp>(op))
+      return std::round(x[0]);
+    if (isa<math::RoundEvenOp>(op))
+      return std::nearbyint(x[0]); // the default rounding mode: to even
+    if (isa<math::CopySignOp>(op))
+      return std::copysign(x[0], x[1]);
+    if (isa<math::FmaOp>(op))
+      return x[0] * x[1] + x[2];
     if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
       switch (cmp.getPredicate()) {
       case arith::CmpIPredicate::eq: return double(x[0] == x[1]);
@@ -1201,8 +1244,11 @@ private:
     return unsupportedBecause(op, "is not one of the scalar ops --check "
                                   "interprets (arith add/sub/mul/div/rem/neg/"
                                   "max/min/select/cmp/and/or/xor/casts, math "
-                                  "sqrt/rsqrt/exp/exp2/log/log2/log1p/powf/"
-                                  "floor/ceil/erf/sin/cos/tanh/absf)");
+                                  "sqrt/rsqrt/exp/exp2/expm1/log/log2/log10/"
+                                  "log1p/powf/floor/ceil/trunc/round/"
+                                  "roundeven/erf/erfc/sin/cos/tan/asin/acos/"
+                                  "atan/atan2/sinh/cosh/tanh/asinh/acosh/"
+                                  "atanh/cbrt/copysign/fma/absf)");
   }
 
   LogicalResult unsupportedBecause(Operation *op, const llvm::Twine &why) {

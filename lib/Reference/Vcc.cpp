@@ -765,7 +765,9 @@ Matrix transformerLayer(const Matrix &x, const std::vector<double> &keyBias,
     hidden.data[i] += attention.data[i];
   Matrix inner = affine(layerNorm(hidden, w.ln2Gamma, w.ln2Beta), w.w1, w.b1);
   for (double &value : inner.data)
-    value = std::max(value, 0.0);
+    value = w.activation == Activation::Gelu
+                ? 0.5 * value * (1.0 + std::erf(value / std::sqrt(2.0)))
+                : std::max(value, 0.0);
   const Matrix ffn = affine(inner, w.w2, w.b2);
   for (int64_t i = 0; i < ssize(hidden.data); ++i)
     hidden.data[i] += ffn.data[i];

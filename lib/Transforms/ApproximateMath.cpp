@@ -1,4 +1,4 @@
-//===- ApproximateMath.cpp - vectorizable exp -------------------*- C++ -*-===//
+//===- ApproximateMath.cpp - vectorizable exp and erf -----------*- C++ -*-===//
 
 #include "attic/Transforms/Passes.h"
 
@@ -44,8 +44,15 @@ struct AtticApproximateMathPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<Exp2ToExp>(&getContext());
-    populateMathPolynomialApproximationPatterns(
-        patterns, [](StringRef name) { return name == "math.exp"; });
+    // f16/bf16 math computes in f32 (LLVM and libm have f32 forms of all).
+    populateMathF32ExpansionPatterns(patterns,
+                                     [](StringRef) { return true; });
+    // exp (the softmax) and erf (exact GELU) as vectorizable polynomials;
+    // the other math ops go to LLVM intrinsics (MathToLLVM) or libm calls
+    // (MathToLibm) in attic-cpu-pipeline.
+    populateMathPolynomialApproximationPatterns(patterns, [](StringRef name) {
+      return name == "math.exp" || name == "math.erf";
+    });
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -560,8 +560,8 @@ public:
   //===--------------------------------------------------------------------===//
   Value selectNodes(Builder &b, const TreeParts &tree, Value query,
                     Value keyWeight, Value keyBias, Value gamma, Value beta,
-                    ArrayRef<int64_t> budgets, int64_t heads, float scale,
-                    RankedTensorType resultType) const {
+                    Value voteMask, ArrayRef<int64_t> budgets, int64_t heads,
+                    float scale, RankedTensorType resultType) const {
     int64_t batch = type.getBatch();
     Type i64 = b.getI64Type();
     auto i64Tensor = [&](ArrayRef<int64_t> shape) {
@@ -584,7 +584,7 @@ public:
       Value split;
       if (h > 0 && h < m)
         split = splitFlags(b, tree, candidates, j, m, h, query, keyWeight,
-                           keyBias, gamma, beta, heads, scale);
+                           keyBias, gamma, beta, voteMask, heads, scale);
       Value children;
       if (next > 0)
         children =
@@ -696,7 +696,7 @@ public:
   Value splitFlags(Builder &b, const TreeParts &tree, Value candidates,
                    int64_t level, int64_t m, int64_t h, Value query,
                    Value keyWeight, Value keyBias, Value gamma, Value beta,
-                   int64_t heads, float scale) const {
+                   Value voteMask, int64_t heads, float scale) const {
     int64_t batch = type.getBatch(), dim = type.getDim();
     int64_t numVip = cast<RankedTensorType>(query.getType()).getDimSize(2);
     int64_t headDim = dim / heads;
@@ -823,15 +823,20 @@ public:
                                       expOf(lb, i, x, max), cF32(lb, 0.0));
                       });
                     });
-    // Scores: the mean over heads and P rows of the probabilities.
+    // Scores: the mean over heads and P rows of the probabilities; the rows
+    // vote_mask leaves out add 0 (the mean still divides by n_p).
     Value scores = parallelTensor(
         b, f32Tensor(b, {batch, m}), [&](Builder &nb, ValueRange i) {
           Value total = sumOver(nb, heads, [&](Builder &hb, Value e) {
             return sumOver(hb, numVip, [&](Builder &pb, Value p) {
               SmallVector<Value> row{i[0], e, p};
               Value max = extract(pb, maxima, row);
-              return arith::DivFOp::create(pb, expOf(pb, row, i[1], max),
-                                           extract(pb, sums, row));
+              Value prob = arith::DivFOp::create(
+                  pb, expOf(pb, row, i[1], max), extract(pb, sums, row));
+              if (!voteMask)
+                return prob;
+              return select(pb, extract(pb, voteMask, {i[0], p}), prob,
+                            cF32(pb, 0.0));
             });
           });
           Value mean = arith::MulFOp::create(
@@ -1088,7 +1093,8 @@ private:
       selectOp.getNodes().replaceAllUsesWith(lowering.selectNodes(
           b, *tree, selectOp.getQuery(), selectOp.getKeyWeight(),
           selectOp.getKeyBias(), selectOp.getLnGamma(), selectOp.getLnBeta(),
-          selectOp.getBudgetValues(), selectOp.getHeads(),
+          selectOp.getVoteMask(), selectOp.getBudgetValues(),
+          selectOp.getHeads(),
           selectOp.getScale().convertToFloat(), selectOp.getNodes().getType()));
       return success();
     }

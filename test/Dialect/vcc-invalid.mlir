@@ -471,3 +471,19 @@ func.func @materialize_element(%t: !attic.tree<2x128x64xf32, fanouts = [16, 8]>)
   %c = attic.tree_materialize %t : !attic.tree<2x128x64xf32, fanouts = [16, 8]> -> tensor<2x128x64xf16>
   return
 }
+
+// -----
+
+func.func @vote_mask_shape(%t: !attic.tree<2x128x64xf32, fanouts = [16, 8]>, %q: tensor<2x4x8x16xf32>, %wk: tensor<64x64xf32>, %bk: tensor<64xf32>, %g: tensor<64xf32>, %b: tensor<64xf32>, %votes: tensor<2x7xi1>) {
+  // expected-error @+1 {{'attic.tree_select' op vote_mask has shape 2x7 but [B,NP] = 2x8 is expected: dim 1 (NP) is 7, query has 8}}
+  %j = attic.tree_select %t, %q, %wk, %bk, %g, %b vote_mask(%votes : tensor<2x7xi1>) {budgets = [3, 1], heads = 4, scale = 0.25 : f32} : !attic.tree<2x128x64xf32, fanouts = [16, 8]>, tensor<2x4x8x16xf32>, tensor<64x64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32> -> tensor<2x53xi64>
+  return
+}
+
+// -----
+
+func.func @vote_mask_type(%t: !attic.tree<2x128x64xf32, fanouts = [16, 8]>, %q: tensor<2x4x8x16xf32>, %wk: tensor<64x64xf32>, %bk: tensor<64xf32>, %g: tensor<64xf32>, %b: tensor<64xf32>, %votes: tensor<2x8xf32>) {
+  // expected-error @+1 {{'attic.tree_select' op operand #6 must be statically shaped tensor of 1-bit signless integer values, but got 'tensor<2x8xf32>'}}
+  %j = attic.tree_select %t, %q, %wk, %bk, %g, %b vote_mask(%votes : tensor<2x8xf32>) {budgets = [3, 1], heads = 4, scale = 0.25 : f32} : !attic.tree<2x128x64xf32, fanouts = [16, 8]>, tensor<2x4x8x16xf32>, tensor<64x64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32> -> tensor<2x53xi64>
+  return
+}

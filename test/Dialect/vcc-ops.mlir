@@ -56,6 +56,17 @@ func.func @tree_select(%t: !attic.tree<1x8x4xf32, fanouts = [2, 2, 2]>, %q2: ten
   return %j, %root : tensor<1x6xi64>, tensor<1x1xi64>
 }
 
+// vote_mask: only the P rows it keeps vote.
+// CHECK-LABEL: func.func @tree_select_vote_mask
+// CHECK: attic.tree_select %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} vote_mask(%{{.*}} : tensor<1x3xi1>) {budgets = [2, 2, 1], heads = 2 : i64, scale = 5.000000e-01 : f32} : !attic.tree<1x8x4xf32, fanouts = [2, 2, 2]>, tensor<1x2x3x2xf32>, tensor<4x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32> -> tensor<1x6xi64>
+func.func @tree_select_vote_mask(%t: !attic.tree<1x8x4xf32, fanouts = [2, 2, 2]>, %q2: tensor<1x2x3x2xf32>,
+                                 %wk: tensor<4x4xf32>, %bk: tensor<4xf32>, %gamma: tensor<4xf32>, %beta: tensor<4xf32>,
+                                 %votes: tensor<1x3xi1>) -> tensor<1x6xi64> {
+  %j = attic.tree_select %t, %q2, %wk, %bk, %gamma, %beta vote_mask(%votes : tensor<1x3xi1>) {budgets = [2, 2, 1], heads = 2, scale = 0.5 : f32}
+      : !attic.tree<1x8x4xf32, fanouts = [2, 2, 2]>, tensor<1x2x3x2xf32>, tensor<4x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32> -> tensor<1x6xi64>
+  return %j : tensor<1x6xi64>
+}
+
 // CHECK-LABEL: func.func @vcc_compress
 // CHECK: attic.vcc_compress %{{.*}}, %{{.*}}, %{{.*}} : tensor<1x3x4xf32>, !attic.tree<1x8x4xf32, fanouts = [2, 2, 2]>, tensor<1x6xi64> -> tensor<1x9x4xf32>, tensor<1x9xf32>
 func.func @vcc_compress(%p: tensor<1x3x4xf32>, %t: !attic.tree<1x8x4xf32, fanouts = [2, 2, 2]>, %j: tensor<1x6xi64>)

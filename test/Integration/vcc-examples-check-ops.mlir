@@ -19,7 +19,7 @@
 // A payload op without reference semantics is an error naming it, not an
 // unchecked run.
 // RUN: not attic-run %t/unsupported.mlir --entry=unsupported --check 2>&1 | FileCheck %s --check-prefix=NOREF
-// NOREF: attic-run: error: reference: 'math.atan' is not one of the scalar ops --check interprets
+// NOREF: attic-run: error: reference: 'math.fpowi' is not one of the scalar ops --check interprets
 
 //--- body.mlir
 #rows = affine_map<(i, e) -> (i, e)>
@@ -121,7 +121,8 @@ func.func @unsupported(%x: tensor<4xf32>) -> tensor<4xf32> {
   %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
       ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
   ^bb0(%v: f32, %out: f32):
-    %r = math.atan %v : f32
+    %three = arith.constant 3 : i32
+    %r = math.fpowi %v, %three : f32, i32
     linalg.yield %r : f32
   } -> tensor<4xf32>
   return %r : tensor<4xf32>

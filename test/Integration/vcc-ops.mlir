@@ -231,8 +231,29 @@ func.func @reorder_f16(%vip: tensor<2x24xi1>, %x: tensor<2x24x8xf16>, %y: tensor
 // level-2 nodes, then 3 of their 8 children.
 // RUN: attic-run %t/select_three_level.mlir --entry=select_three_level --check --tolerance=0 --mask-keep=1 --seed=1 | FileCheck %s --check-prefix=SEL
 // RUN: attic-run %t/select_three_level.mlir --entry=select_three_level --check --tolerance=0 --mask-keep=0.4 --seed=5 | FileCheck %s --check-prefix=SEL
+// vote_mask [B, n_p]: only the P rows it keeps vote (the VCC authors'
+// importance mask, so spare P rows do not move the selection); J against
+// the reference's selection with the same rows voting, exactly. With every
+// row voting it is select_two_level's J, byte for byte (same seed, same
+// inputs 0..6).
+// RUN: attic-run %t/select_vote_mask.mlir --entry=select_vote_mask --check --tolerance=0 --mask-keep=1 --mask-keep-arg=7:0.4 | FileCheck %s --check-prefix=SEL
+// RUN: attic-run %t/select_vote_mask.mlir --entry=select_vote_mask --check --tolerance=0 --mask-keep=0.7 --mask-keep-arg=7:0.3 --seed=3 | FileCheck %s --check-prefix=SEL
+// RUN: attic-run %t/select_vote_mask.mlir --entry=select_vote_mask --check --tolerance=0 --mask-keep=1 --mask-keep-arg=7:0 --seed=2 | FileCheck %s --check-prefix=SEL
+// RUN: attic-run %t/select_vote_mask.mlir --entry=select_vote_mask --mask-keep=1 --mask-keep-arg=7:1 --seed=4 --output=%t/all_vote.npy
+// RUN: attic-run %t/select_two_level.mlir --entry=select_two_level --mask-keep=1 --seed=4 --output=%t/no_mask.npy
+// RUN: cmp %t/all_vote.npy %t/no_mask.npy
 // SEL: compiled for {{.+}}
 // SEL: check: result #0 ({{[0-9]+}}x{{[0-9]+}} i64): max_abs_err=0.00e+00 {{.*}}: ok
+//--- select_vote_mask.mlir
+func.func @select_vote_mask(%c: tensor<3x32x16xf32>, %valid: tensor<3x32xi1>, %q: tensor<3x2x3x8xf32>,
+                            %wk: tensor<16x16xf32>, %bk: tensor<16xf32>, %gamma: tensor<16xf32>, %beta: tensor<16xf32>,
+                            %votes: tensor<3x3xi1>) -> tensor<3x17xi64> {
+  %t = attic.tree_build %c, %valid : tensor<3x32x16xf32>, tensor<3x32xi1> -> !attic.tree<3x32x16xf32, fanouts = [4, 8]>
+  %j = attic.tree_select %t, %q, %wk, %bk, %gamma, %beta vote_mask(%votes : tensor<3x3xi1>) {budgets = [3, 1], heads = 2, scale = 0.35 : f32}
+      : !attic.tree<3x32x16xf32, fanouts = [4, 8]>, tensor<3x2x3x8xf32>, tensor<16x16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32> -> tensor<3x17xi64>
+  return %j : tensor<3x17xi64>
+}
+
 //--- select_two_level.mlir
 func.func @select_two_level(%c: tensor<3x32x16xf32>, %valid: tensor<3x32xi1>, %q: tensor<3x2x3x8xf32>,
                             %wk: tensor<16x16xf32>, %bk: tensor<16xf32>, %gamma: tensor<16xf32>, %beta: tensor<16xf32>)

@@ -122,6 +122,17 @@ mlir::LogicalResult specializeEntry(mlir::ModuleOp module, llvm::StringRef entry
                                     llvm::ArrayRef<llvm::SmallVector<int64_t>> shapes,
                                     std::string &error);
 
+/// Fails when `lowered` (a module after attic-cpu-pipeline) defines a
+/// function under the name of a C library function that compiled code may
+/// call: the allocation and mem* functions, and the libm functions that
+/// LLVM's code generation calls for math intrinsics (powf for math.powf,
+/// expf, fmodf, ...; f32 and f64 forms). Such a definition would be bound
+/// in place of the library's (the JIT resolves the call to it, a shared
+/// library interposes it for the whole process): a crash or wrong results
+/// instead of an error. The message names the function.
+mlir::LogicalResult checkLibraryNameClashes(mlir::ModuleOp lowered,
+                                            std::string &error);
+
 /// Heap use of the compiled code (malloc/free are routed through counters).
 /// The runtime dtype of an element type (f32, f16, bf16, f64, i1, i8, i32,
 /// i64), or nullopt.

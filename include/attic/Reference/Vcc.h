@@ -174,14 +174,19 @@ Compressed assemble(const Matrix &p, const Tree &tree,
                     const std::vector<Node> &j);
 
 /// A pre-LN transformer layer on rows x [r][d]:
-///   a = MHA(LN1(x), key bias) ; h = x + a ; y = h + W2 relu(W1 LN2(h) + b1) + b2
+///   a = MHA(LN1(x), key bias) ; h = x + a ; y = h + W2 act(W1 LN2(h) + b1) + b2
+/// with act = relu (attic's examples) or the exact GELU
+/// x/2 (1 + erf(x / sqrt 2)) (the VCC authors' layer, nn.GELU()),
+/// chosen by LayerWeights::activation.
 /// MHA: q/k/v = LN1(x) W{q,k,v} + b{q,k,v}, split into `heads` heads of
 /// d/heads, softmax(q k^T / sqrt(d/heads) + keyBias[j]) v per head, concat,
 /// then W_o + b_o. Matrices are [in][out]; LayerNorm eps = 1e-5 (biased
 /// variance). A -inf key bias removes the key; throws if every key is
 /// removed, on a NaN or +inf bias, or on mismatched weight shapes.
+enum class Activation { Relu, Gelu };
 struct LayerWeights {
   int64_t dim = 0, heads = 0, ffnDim = 0;
+  Activation activation = Activation::Relu;
   std::vector<double> ln1Gamma, ln1Beta, ln2Gamma, ln2Beta; // [d]
   Matrix wq, wk, wv, wo;                                      // [d][d]
   std::vector<double> bq, bk, bv, bo;                         // [d]

@@ -310,6 +310,12 @@ LogicalResult TreeSelectOp::verify() {
   float scale = getScale().convertToFloat();
   if (!std::isfinite(scale) || scale <= 0.0f)
     return emitOpError("scale must be finite and positive, got ") << scale;
+  if (Value mask = getVoteMask())
+    if (failed(checkShape(*this, "vote_mask",
+                          cast<RankedTensorType>(mask.getType()),
+                          {{tree.getBatch(), "B", "tree"},
+                           {query.getDimSize(2), "NP", "query"}})))
+      return failure();
 
   RankedTensorType nodes = getNodes().getType();
   if (failed(checkShape(*this, "result", nodes,

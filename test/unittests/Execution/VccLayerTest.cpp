@@ -1,7 +1,7 @@
 //===- VccLayerTest.cpp - whole VCC layers, compiled vs reference ---------===//
 //
-// examples/vcc_layer.mlir and examples/vcc_encoder.mlir (read from the
-// source tree) JIT-compiled by attic-cpu-pipeline and run on deterministic
+// examples/vcc_layer.mlir, examples/vcc_roberta_layer.mlir and
+// examples/vcc_encoder.mlir (read from the source tree) JIT-compiled by attic-cpu-pipeline and run on deterministic
 // inputs, against the plain-C++ reference (attic::ref::vcc, double):
 //  - one VCC layer == the naive eq (7) with a dense S and its pseudo-inverse
 //    (naiveVccLayer), J == Algorithm 1 (selectJ) exactly (digest invariant
@@ -254,11 +254,12 @@ std::vector<const Tensor *> pointers(const std::vector<Tensor> &a,
 // Reference side
 //===----------------------------------------------------------------------===//
 
-/// Section 3.6 scores with the layer's LN1 and projections, every P row
-/// weighted 1 (the semantics of attic.tree_select).
+/// Section 3.6 scores with the layer's LN1 and projections, the P rows
+/// weighted by `voters` (all true: attic.tree_select without vote_mask).
 struct Scorer {
   const vcc::LayerWeights *w;
   std::vector<double> queries; // [H][n_p][dh]
+  std::vector<bool> voters;    // [n_p]
 };
 
 std::vector<double> headMajor(const vcc::Matrix &m) {
@@ -286,7 +287,7 @@ std::vector<double> scoreLevel(const vcc::Tree &tree, int64_t level,
       vcc::layerNorm(means, s.w->ln1Gamma, s.w->ln1Beta), s.w->wk, s.w->bk));
   return vcc::segmentScores(s.queries, keys, kHeads, kVip, m, kHeadDim,
                             1.0 / std::sqrt(double(kHeadDim)), valid,
-                            std::vector<bool>(kVip, true));
+                            s.voters);
 }
 
 vcc::Matrix rows(const vcc::Matrix &x, int64_t begin, int64_t count) {
@@ -319,14 +320,20 @@ Reordered reorder(const Batch &batch, int64_t b) {
 }
 
 /// Algorithm 1 on the tree of x's C with x's P rows as the VIP rows.
+/// `voters`: the P rows that vote (all of them when empty).
 std::vector<vcc::Node> selectReference(const vcc::Matrix &x,
                                        const std::vector<bool> &validC,
                                        const vcc::LayerWeights &w,
-                                       int64_t fineBlocks) {
+                                       int64_t fineBlocks,
+                                       std::vector<bool> voters = {}) {
   vcc::Tree tree = vcc::buildTree(rows(x, kVip, kC), validC, kFanouts);
-  Scorer scorer{&w, headMajor(vcc::affine(
-                        vcc::layerNorm(rows(x, 0, kVip), w.ln1Gamma, w.ln1Beta),
-                        w.wq, w.bq))};
+  if (voters.empty())
+    voters.assign(kVip, true);
+  Scorer scorer{&w,
+                headMajor(vcc::affine(
+                    vcc::layerNorm(rows(x, 0, kVip), w.ln1Gamma, w.ln1Beta),
+                    w.wq, w.bq)),
+                voters};
   return vcc::selectJ(tree, {0, fineBlocks, 1}, scoreLevel, &scorer);
 }
 
@@ -631,6 +638,65 @@ TEST(VccLayerExample, NoCompressionEqualsTheExactLayer) {
 //===----------------------------------------------------------------------===//
 // Three layers on one tree (invariant 11)
 //===----------------------------------------------------------------------===//
+
+//===----------------------------------------------------------------------===//
+// The VCC authors' layer (examples/vcc_roberta_layer.mlir, issue 19)
+//===----------------------------------------------------------------------===//
+
+/// The example against the float64 reference of the same formulas: exact
+/// GELU in the FFN, J selected with only the VIP tokens voting. Sequence 0
+/// has 5 VIP tokens for 8 P slots, so 3 spare P rows do not vote.
+TEST(VccRobertaLayerExample, EqualsTheGeluLayerWithImportanceVotes) {
+  Compiled roberta(readSource("examples/vcc_roberta_layer.mlir"),
+                   "vcc_roberta_layer");
+  int64_t differentJ = 0;
+  for (uint64_t seed : {30, 31, 32, 33}) {
+    const bool padding = seed % 2 == 1;
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    Rng wrng(seed + 100);
+    vcc::LayerWeights w = randomWeights(wrng);
+    w.activation = vcc::Activation::Gelu;
+    const Batch batch = makeBatch(seed, padding);
+    std::vector<Tensor> inputs = batchTensors(batch);
+    std::vector<Tensor> weights = weightTensors({w});
+    std::vector<Tensor> out = roberta.run(pointers(inputs, weights));
+    ASSERT_EQ(out.size(), 2u);
+    double worst = 0;
+    for (int64_t b = 0; b < kBatch; ++b) {
+      Reordered r = reorder(batch, b);
+      std::vector<bool> voters(kVip);
+      for (int64_t i = 0; i < kVip; ++i)
+        voters[i] = batch.vip[b][r.order.perm[i]];
+      std::vector<vcc::Node> j = selectReference(r.x, r.validC, w, 4, voters);
+      expectJ(out[1], b, j, "J with the importance votes");
+      // Spare P rows voting (attic's default) can select other blocks.
+      differentJ += selectReference(r.x, r.validC, w, 4) != j;
+
+      vcc::Matrix expected =
+          vcc::naiveVccLayer(r.x, kVip, r.validC, kFanouts, j, w);
+      Error error;
+      compareSequence(out[0], b, expected, r.order.perm, error);
+      EXPECT_EQ(error.nonFinite, 0);
+      EXPECT_LE(error.relative(), 1e-5) << "sequence " << b;
+      worst = std::max(worst, error.relative());
+
+      // The same layer with ReLU is clearly different: GELU is compiled.
+      vcc::LayerWeights relu = w;
+      relu.activation = vcc::Activation::Relu;
+      Error reluError;
+      compareSequence(
+          out[0], b,
+          vcc::naiveVccLayer(r.x, kVip, r.validC, kFanouts, j, relu),
+          r.order.perm, reluError);
+      EXPECT_GT(reluError.relative(), 1e-3) << "sequence " << b;
+    }
+    std::printf("[ measured ] the authors' layer (GELU, importance votes) vs "
+                "the float64 reference, seed %d: max rel err %.2e\n",
+                static_cast<int>(seed), worst);
+  }
+  // The vote weights decide something in these inputs (the test can fail).
+  EXPECT_GE(differentJ, 1);
+}
 
 TEST(VccEncoderExample, EqualsThreeNaiveLayersInARow) {
   Compiled encoder(readSource("examples/vcc_encoder.mlir"), "vcc_encoder");

@@ -495,8 +495,11 @@ Matrix textbookLayer(const Matrix &x, const std::vector<double> &bias,
   for (size_t i = 0; i < hidden.data.size(); ++i)
     hidden.data[i] = x.data[i] + a.data[i];
   Matrix inner = textbookAffine(textbookLayerNorm(hidden, w.ln2Gamma, w.ln2Beta), w.w1, w.b1);
+  // GELU written with erfc (x Phi(x)), independent of the reference's erf.
   for (double &value : inner.data)
-    value = value > 0.0 ? value : 0.0;
+    value = w.activation == Activation::Gelu
+                ? value * 0.5 * std::erfc(-value / std::sqrt(2.0))
+                : (value > 0.0 ? value : 0.0);
   const Matrix ffn = textbookAffine(inner, w.w2, w.b2);
   for (size_t i = 0; i < hidden.data.size(); ++i)
     hidden.data[i] += ffn.data[i];
@@ -510,6 +513,14 @@ TEST(VccTest, TransformerLayerMatchesTextbook) {
   std::vector<double> bias = random.values(9, -1.0, 2.0);
   EXPECT_LT(relErr(transformerLayer(x, bias, w), textbookLayer(x, bias, w)),
             1e-13);
+  // With the exact GELU (the VCC authors' FFN), which differs from ReLU.
+  LayerWeights gelu = w;
+  gelu.activation = Activation::Gelu;
+  EXPECT_LT(relErr(transformerLayer(x, bias, gelu),
+                   textbookLayer(x, bias, gelu)),
+            1e-13);
+  EXPECT_GT(relErr(transformerLayer(x, bias, gelu), transformerLayer(x, bias, w)),
+            1e-3);
   // A -inf key is the same as dropping it from the keys.
   bias[4] = -kInf;
   const Matrix y = transformerLayer(x, bias, w);
