@@ -196,8 +196,9 @@ def Attic_TreeSelectOp : Attic_Op<"tree_select", [Pure]> {
     variance); `attic-run --check` compares with them.
 
     Lowered by `attic-expand-vcc` (and so `attic-cpu-pipeline`) to loops
-    over the candidates of each level: O(B (m_j d^2 + n_p m_j d + m_j^2))
-    per scored level of m_j candidates.
+    over the candidates of each level: O(B (m_j d^2 + n_p m_j d)) per
+    scored level of m_j candidates (the top h_j by a radix select, 32
+    counting passes over the scores, not by comparing every pair).
 
     Example (48 tokens, then 5 blocks):
 

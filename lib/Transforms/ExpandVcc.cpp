@@ -550,7 +550,9 @@ public:
   //   scores [B, m]          mean over heads and P rows of the softmax;
   //                          -inf for an empty candidate
   //   split  [B, m] i1       rank < h_j, rank = candidates that score higher
-  //                          or equal with a lower index: O(m^2)
+  //                          or equal with a lower index: a radix select
+  //                          of the h_j-th score, then a scan (topFlags):
+  //                          O(32 m)
   //
   // (h_j = m_j splits every candidate, h_j = 0 none: no scores.) Then one
   // scan per sequence over the candidates, in order, writes the children of
@@ -692,48 +694,56 @@ public:
   }
 
   /// split[b, x] (i1): candidate x (of `candidates` [B, m], level `level`)
-  /// is among the h best of its sequence (see selectNodes).
+  /// is among the h best of its sequence (see selectNodes): the candidates'
+  /// means, their keys, the P rows' votes, the top h.
   Value splitFlags(Builder &b, const TreeParts &tree, Value candidates,
                    int64_t level, int64_t m, int64_t h, Value query,
                    Value keyWeight, Value keyBias, Value gamma, Value beta,
                    Value voteMask, int64_t heads, float scale) const {
-    int64_t batch = type.getBatch(), dim = type.getDim();
-    int64_t numVip = cast<RankedTensorType>(query.getType()).getDimSize(2);
-    int64_t headDim = dim / heads;
-    Value negInf = cF32(b, -std::numeric_limits<double>::infinity());
-    auto sumOver = [&](Builder &nb, int64_t upper,
-                       llvm::function_ref<Value(Builder &, Value)> term) {
-      return forLoop(nb, upper, cF32(nb, 0.0),
-                     [&](Builder &lb, Value i, ValueRange acc) {
-                       return SmallVector<Value>{
-                           arith::AddFOp::create(lb, acc[0], term(lb, i))};
-                     })
-          .front();
-    };
-    auto nodeOf = [&](Builder &nb, Value bi, Value x) -> Value {
-      Value index = extract(nb, candidates, {bi, x});
-      return arith::IndexCastOp::create(nb, nb.getIndexType(), index);
-    };
     // Candidates without valid tokens take no part in the softmax.
-    auto isValid = [&](Builder &nb, Value bi, Value x) {
-      return positive(nb,
-                      extract(nb, tree.counts[level], {bi, nodeOf(nb, bi, x)}));
-    };
+    Value valid = parallelTensor(
+        b, RankedTensorType::get({type.getBatch(), m}, b.getI1Type()),
+        [&](Builder &nb, ValueRange i) {
+          Value node = arith::IndexCastOp::create(
+              nb, nb.getIndexType(), extract(nb, candidates, i));
+          return positive(nb, extract(nb, tree.counts[level], {i[0], node}));
+        });
+    Value means = candidateMeans(b, tree, candidates, valid, level, m);
+    Value keys = candidateKeys(b, means, keyWeight, gamma, beta, m);
+    Value scores = votedScores(b, keys, keyBias, query, voteMask, valid, m,
+                               heads, scale);
+    return topFlags(b, scores, m, h);
+  }
 
-    // Node means: the root minus the deltas on the path; 0 when empty.
-    Value means = parallelTensor(
-        b, f32Tensor(b, {batch, m, dim}), [&](Builder &nb, ValueRange i) {
+  /// [B, m, d]: the means of the level-`level` nodes `candidates`, the root
+  /// minus the deltas on the path; 0 when empty.
+  Value candidateMeans(Builder &b, const TreeParts &tree, Value candidates,
+                       Value valid, int64_t level, int64_t m) const {
+    return parallelTensor(
+        b, f32Tensor(b, {type.getBatch(), m, type.getDim()}),
+        [&](Builder &nb, ValueRange i) {
+          Value node = arith::IndexCastOp::create(
+              nb, nb.getIndexType(), extract(nb, candidates, {i[0], i[1]}));
           Value first = arith::MulIOp::create(
-              nb, nodeOf(nb, i[0], i[1]), cIndex(nb, type.getNodeSize(level)));
+              nb, node, cIndex(nb, type.getNodeSize(level)));
           Value value = extract(nb, tree.root, {i[0], i[2]});
           for (int64_t l = levels() - 1; l >= level; --l)
             value = arith::SubFOp::create(
                 nb, value,
                 extract(nb, tree.deltas[l],
                         {i[0], nodeAt(nb, first, l), i[2]}));
-          return select(nb, isValid(nb, i[0], i[1]), value, cF32(nb, 0.0));
+          return select(nb, extract(nb, valid, {i[0], i[1]}), value,
+                        cF32(nb, 0.0));
         });
-    // LayerNorm statistics per candidate.
+  }
+
+  /// [B, m, d]: LN(means) * gamma + beta (biased variance, eps 1e-5) times
+  /// key_weight [d_in, d_out], as one linalg.matmul on [B*m, d] (a BLAS
+  /// call under attic-linalg-to-blas, loops otherwise). key_bias is added
+  /// with the logits.
+  Value candidateKeys(Builder &b, Value means, Value keyWeight, Value gamma,
+                      Value beta, int64_t m) const {
+    int64_t batch = type.getBatch(), dim = type.getDim();
     Value invDim = cF32(b, 1.0 / double(dim));
     Value mu = parallelTensor(
         b, f32Tensor(b, {batch, m}), [&](Builder &nb, ValueRange i) {
@@ -755,10 +765,6 @@ public:
           return arith::DivFOp::create(nb, cF32(nb, 1.0),
                                        math::SqrtOp::create(nb, variance));
         });
-    // Keys: LN(mean) * gamma + beta [B*m, d_in] times key_weight
-    // [d_in, d_out] as one linalg.matmul (a BLAS call under
-    // attic-linalg-to-blas, loops otherwise); key_bias is added with the
-    // logits.
     Value normed = parallelTensor(
         b, f32Tensor(b, {batch, m, dim}), [&](Builder &nb, ValueRange i) {
           Value diff = arith::SubFOp::create(
@@ -779,17 +785,33 @@ public:
     Value product = linalg::MatmulOp::create(b, ValueRange{flat, keyWeight},
                                              ValueRange{zero})
                         .getResult(0);
-    Value keys = tensor::ExpandShapeOp::create(
-        b, f32Tensor(b, {batch, m, dim}), product, rowsThenDim);
-    // Logits of every P row and head against the candidates.
+    return tensor::ExpandShapeOp::create(b, f32Tensor(b, {batch, m, dim}),
+                                         product, rowsThenDim);
+  }
+
+  /// [B, m]: section 3.6's scores, the mean over heads and P rows of each P
+  /// row's softmax over the candidates of scale * q . (key + key_bias);
+  /// the rows vote_mask leaves out add 0 (the mean still divides by n_p).
+  /// -inf for a candidate that is not `valid`.
+  Value votedScores(Builder &b, Value keys, Value keyBias, Value query,
+                    Value voteMask, Value valid, int64_t m, int64_t heads,
+                    float scale) const {
+    int64_t batch = type.getBatch(), dim = type.getDim();
+    int64_t numVip = cast<RankedTensorType>(query.getType()).getDimSize(2);
+    int64_t headDim = dim / heads;
+    Value negInf = cF32(b, -std::numeric_limits<double>::infinity());
+    auto isValid = [&](Builder &nb, Value bi, Value x) {
+      return extract(nb, valid, {bi, x});
+    };
     Value logits = parallelTensor(
         b, f32Tensor(b, {batch, heads, numVip, m}),
         [&](Builder &nb, ValueRange i) {
           Value column = arith::MulIOp::create(nb, i[1], cIndex(nb, headDim));
           Value dot = sumOver(nb, headDim, [&](Builder &lb, Value e) {
             Value at = arith::AddIOp::create(lb, column, e);
-            Value k = arith::AddFOp::create(lb, extract(lb, keys, {i[0], i[3], at}),
-                                            extract(lb, keyBias, at));
+            Value k = arith::AddFOp::create(
+                lb, extract(lb, keys, {i[0], i[3], at}),
+                extract(lb, keyBias, at));
             return arith::MulFOp::create(
                 lb, extract(lb, query, {i[0], i[1], i[2], e}), k);
           });
@@ -814,18 +836,16 @@ public:
                      })
               .front();
         });
-    Value sums =
-        parallelTensor(b, f32Tensor(b, {batch, heads, numVip}),
-                    [&](Builder &nb, ValueRange i) {
-                      Value max = extract(nb, maxima, i);
-                      return sumOver(nb, m, [&](Builder &lb, Value x) {
-                        return select(lb, isValid(lb, i[0], x),
-                                      expOf(lb, i, x, max), cF32(lb, 0.0));
-                      });
-                    });
-    // Scores: the mean over heads and P rows of the probabilities; the rows
-    // vote_mask leaves out add 0 (the mean still divides by n_p).
-    Value scores = parallelTensor(
+    Value sums = parallelTensor(
+        b, f32Tensor(b, {batch, heads, numVip}),
+        [&](Builder &nb, ValueRange i) {
+          Value max = extract(nb, maxima, i);
+          return sumOver(nb, m, [&](Builder &lb, Value x) {
+            return select(lb, isValid(lb, i[0], x), expOf(lb, i, x, max),
+                          cF32(lb, 0.0));
+          });
+        });
+    return parallelTensor(
         b, f32Tensor(b, {batch, m}), [&](Builder &nb, ValueRange i) {
           Value total = sumOver(nb, heads, [&](Builder &hb, Value e) {
             return sumOver(hb, numVip, [&](Builder &pb, Value p) {
@@ -843,33 +863,124 @@ public:
               nb, total, cF32(nb, 1.0 / double(heads * numVip)));
           return select(nb, isValid(nb, i[0], i[1]), mean, negInf);
         });
-    // Top h: fewer than h candidates rank before this one (higher score,
-    // or the same score and a lower index; -inf ties too).
-    return parallelTensor(
-        b, RankedTensorType::get({batch, m}, b.getI1Type()),
+  }
+
+  /// sum over i in [0, upper) of term(i), as an f32 loop.
+  static Value sumOver(Builder &b, int64_t upper,
+                       llvm::function_ref<Value(Builder &, Value)> term) {
+    return forLoop(b, upper, cF32(b, 0.0),
+                   [&](Builder &lb, Value i, ValueRange acc) {
+                     return SmallVector<Value>{
+                         arith::AddFOp::create(lb, acc[0], term(lb, i))};
+                   })
+        .front();
+  }
+
+  /// split[b, x] (i1): whether scores[b, x] ([B, m] f32) ranks among the
+  /// h best of its sequence, where x ranks before y when its score is
+  /// higher, or the same with a lower index (-inf ties too): exactly the
+  /// candidates with fewer than h others ranked before them. O(32 m) per
+  /// sequence instead of comparing every pair:
+  ///   1. keys: each score as an unsigned 32-bit key in the same order
+  ///      (flip the sign bit of a non-negative float, every bit of a
+  ///      negative one);
+  ///   2. the h-th largest key T, by a radix select: from the top bit
+  ///      down, count the keys that extend the prefix found so far with a
+  ///      1; if at least the still-needed number do, the bit of T is 1,
+  ///      otherwise those keys rank before T and are subtracted;
+  ///   3. one scan in index order flags the keys above T and the first
+  ///      `need = h - #(keys above T)` keys equal to T.
+  Value topFlags(Builder &b, Value scores, int64_t m, int64_t h) const {
+    int64_t batch = type.getBatch();
+    Type i32 = b.getI32Type();
+    auto cI32 = [](Builder &nb, int64_t v) -> Value {
+      return arith::ConstantOp::create(nb, nb.getI32IntegerAttr(v));
+    };
+    auto countOf = [&](Builder &nb, llvm::function_ref<Value(Builder &, Value)>
+                                        predicate) {
+      return forLoop(nb, m, cIndex(nb, 0),
+                     [&](Builder &lb, Value x, ValueRange acc) {
+                       Value step = arith::SelectOp::create(
+                           lb, predicate(lb, x), cIndex(lb, 1), cIndex(lb, 0));
+                       return SmallVector<Value>{
+                           arith::AddIOp::create(lb, acc[0], step)};
+                     })
+          .front();
+    };
+    Value keys = parallelTensor(
+        b, RankedTensorType::get({batch, m}, i32),
         [&](Builder &nb, ValueRange i) {
-          Value own = extract(nb, scores, i);
-          Value before =
-              forLoop(nb, m, cIndex(nb, 0),
-                      [&](Builder &lb, Value y, ValueRange acc) {
-                        Value other = extract(lb, scores, {i[0], y});
-                        Value higher = arith::CmpFOp::create(
-                            lb, arith::CmpFPredicate::OGT, other, own);
-                        Value same = arith::CmpFOp::create(
-                            lb, arith::CmpFPredicate::OEQ, other, own);
-                        Value lower = arith::CmpIOp::create(
-                            lb, arith::CmpIPredicate::ult, y, i[1]);
-                        Value ahead = arith::OrIOp::create(
-                            lb, higher, arith::AndIOp::create(lb, same, lower));
-                        Value step = arith::SelectOp::create(
-                            lb, ahead, cIndex(lb, 1), cIndex(lb, 0));
-                        return SmallVector<Value>{
-                            arith::AddIOp::create(lb, acc[0], step)};
-                      })
-                  .front();
-          return arith::CmpIOp::create(nb, arith::CmpIPredicate::ult, before,
-                                       cIndex(nb, h));
+          Value bits = arith::BitcastOp::create(nb, i32, extract(nb, scores, i));
+          Value negative = arith::CmpIOp::create(
+              nb, arith::CmpIPredicate::slt, bits, cI32(nb, 0));
+          return arith::SelectOp::create(
+              nb, negative, arith::XOrIOp::create(nb, bits, cI32(nb, -1)),
+              arith::XOrIOp::create(nb, bits, cI32(nb, INT32_MIN)));
         });
+    Value thresholds = parallelTensor(
+        b, RankedTensorType::get({batch}, i32), [&](Builder &nb, ValueRange i) {
+          SmallVector<Value> init{cI32(nb, 0), cI32(nb, 0), cIndex(nb, h)};
+          return forLoop(
+                     nb, 32, init,
+                     [&](Builder &lb, Value step, ValueRange state) {
+                       Value shift = arith::SubIOp::create(
+                           lb, cI32(lb, 31),
+                           arith::IndexCastOp::create(lb, i32, step));
+                       Value bit = arith::ShLIOp::create(lb, cI32(lb, 1), shift);
+                       Value prefix = arith::OrIOp::create(lb, state[0], bit);
+                       Value mask = arith::OrIOp::create(lb, state[1], bit);
+                       Value count = countOf(lb, [&](Builder &cb, Value x) {
+                         Value key = extract(cb, keys, {i[0], x});
+                         return arith::CmpIOp::create(
+                             cb, arith::CmpIPredicate::eq,
+                             arith::AndIOp::create(cb, key, mask), prefix);
+                       });
+                       Value enough = arith::CmpIOp::create(
+                           lb, arith::CmpIPredicate::uge, count, state[2]);
+                       return SmallVector<Value>{
+                           arith::SelectOp::create(lb, enough, prefix,
+                                                   state[0]),
+                           mask,
+                           arith::SelectOp::create(
+                               lb, enough, state[2],
+                               arith::SubIOp::create(lb, state[2], count))};
+                     })
+              .front();
+        });
+    Value flags = tensor::EmptyOp::create(b, ArrayRef<int64_t>{batch, m},
+                                          b.getI1Type());
+    return forLoop(
+               b, batch, flags,
+               [&](Builder &bb, Value bi, ValueRange batchArgs) {
+                 Value threshold = extract(bb, thresholds, {bi});
+                 Value above = countOf(bb, [&](Builder &cb, Value x) {
+                   return arith::CmpIOp::create(cb, arith::CmpIPredicate::ugt,
+                                                extract(cb, keys, {bi, x}),
+                                                threshold);
+                 });
+                 Value need = arith::SubIOp::create(bb, cIndex(bb, h), above);
+                 SmallVector<Value> init{batchArgs[0], cIndex(bb, 0)};
+                 SmallVector<Value> scanned = forLoop(
+                     bb, m, init, [&](Builder &xb, Value x, ValueRange args) {
+                       Value key = extract(xb, keys, {bi, x});
+                       Value higher = arith::CmpIOp::create(
+                           xb, arith::CmpIPredicate::ugt, key, threshold);
+                       Value same = arith::CmpIOp::create(
+                           xb, arith::CmpIPredicate::eq, key, threshold);
+                       Value early = arith::CmpIOp::create(
+                           xb, arith::CmpIPredicate::ult, args[1], need);
+                       Value flag = arith::OrIOp::create(
+                           xb, higher, arith::AndIOp::create(xb, same, early));
+                       Value seen = arith::AddIOp::create(
+                           xb, args[1],
+                           arith::SelectOp::create(xb, same, cIndex(xb, 1),
+                                                   cIndex(xb, 0)));
+                       return SmallVector<Value>{
+                           insert(xb, flag, args[0], {bi, x}), seen};
+                     });
+                 return SmallVector<Value>{scanned[0]};
+               })
+        .front();
   }
 
 private:

@@ -242,6 +242,14 @@ func.func @reorder_f16(%vip: tensor<2x24xi1>, %x: tensor<2x24x8xf16>, %y: tensor
 // RUN: attic-run %t/select_vote_mask.mlir --entry=select_vote_mask --mask-keep=1 --mask-keep-arg=7:1 --seed=4 --output=%t/all_vote.npy
 // RUN: attic-run %t/select_two_level.mlir --entry=select_two_level --mask-keep=1 --seed=4 --output=%t/no_mask.npy
 // RUN: cmp %t/all_vote.npy %t/no_mask.npy
+// Many candidates (64 blocks, 20 split: the radix select of the top 20 over
+// 64 scores), and exact ties: with zero queries every valid candidate
+// scores the same, so the first ones by index are split (padded ones score
+// -inf and go last), as in the reference.
+// RUN: attic-run %t/select_many.mlir --entry=select_many --check --tolerance=0 --mask-keep=1 | FileCheck %s --check-prefix=SEL
+// RUN: attic-run %t/select_many.mlir --entry=select_many --check --tolerance=0 --mask-keep=0.3 --seed=8 | FileCheck %s --check-prefix=SEL
+// RUN: attic-run %t/select_ties.mlir --entry=select_ties --check --tolerance=0 --mask-keep=1 | FileCheck %s --check-prefix=SEL
+// RUN: attic-run %t/select_ties.mlir --entry=select_ties --check --tolerance=0 --mask-keep=0.2 --seed=5 | FileCheck %s --check-prefix=SEL
 // SEL: compiled for {{.+}}
 // SEL: check: result #0 ({{[0-9]+}}x{{[0-9]+}} i64): max_abs_err=0.00e+00 {{.*}}: ok
 //--- select_vote_mask.mlir
@@ -336,4 +344,25 @@ func.func @vcc_layers(%c: tensor<2x32x16xf32>, %valid: tensor<2x32xi1>, %p: tens
   %t2 = attic.tree_update %t1, %j2, %r2 : !attic.tree<2x32x16xf32, fanouts = [4, 8]>, tensor<2x17xi64>, tensor<2x17x16xf32> -> !attic.tree<2x32x16xf32, fanouts = [4, 8]>
   %m = attic.tree_materialize %t2 : !attic.tree<2x32x16xf32, fanouts = [4, 8]> -> tensor<2x32x16xf32>
   return %j1, %o1, %j2, %o2, %m : tensor<2x17xi64>, tensor<2x1x20x16xf32>, tensor<2x17xi64>, tensor<2x1x20x16xf32>, tensor<2x32x16xf32>
+}
+
+//--- select_many.mlir
+func.func @select_many(%c: tensor<2x256x8xf32>, %valid: tensor<2x256xi1>, %q: tensor<2x2x3x4xf32>,
+                       %wk: tensor<8x8xf32>, %bk: tensor<8xf32>, %gamma: tensor<8xf32>, %beta: tensor<8xf32>)
+    -> tensor<2x124xi64> {
+  %t = attic.tree_build %c, %valid : tensor<2x256x8xf32>, tensor<2x256xi1> -> !attic.tree<2x256x8xf32, fanouts = [4, 64]>
+  %j = attic.tree_select %t, %q, %wk, %bk, %gamma, %beta {budgets = [20, 1], heads = 2, scale = 0.5 : f32}
+      : !attic.tree<2x256x8xf32, fanouts = [4, 64]>, tensor<2x2x3x4xf32>, tensor<8x8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32> -> tensor<2x124xi64>
+  return %j : tensor<2x124xi64>
+}
+
+//--- select_ties.mlir
+func.func @select_ties(%c: tensor<2x64x8xf32>, %valid: tensor<2x64xi1>,
+                       %wk: tensor<8x8xf32>, %bk: tensor<8xf32>, %gamma: tensor<8xf32>, %beta: tensor<8xf32>)
+    -> tensor<2x31xi64> {
+  %q = arith.constant dense<0.0> : tensor<2x2x3x4xf32>
+  %t = attic.tree_build %c, %valid : tensor<2x64x8xf32>, tensor<2x64xi1> -> !attic.tree<2x64x8xf32, fanouts = [4, 16]>
+  %j = attic.tree_select %t, %q, %wk, %bk, %gamma, %beta {budgets = [5, 1], heads = 2, scale = 0.5 : f32}
+      : !attic.tree<2x64x8xf32, fanouts = [4, 16]>, tensor<2x2x3x4xf32>, tensor<8x8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32> -> tensor<2x31xi64>
+  return %j : tensor<2x31xi64>
 }

@@ -200,7 +200,7 @@ func.func @tree_update(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %j: tensor
 // candidate without scores; level 1 (4 candidates, 2 split) is scored
 // first: node means, LayerNorm statistics, keys (LN(mean) * gamma + beta,
 // times W_k as one linalg.matmul; b_k is added with the logits), logits of the 2 heads x 3 P rows, softmax max and
-// sum, scores, ranks (higher score, or equal and lower index) below 2. Its
+// sum, scores, the top 2 (higher score, or equal and lower index). Its
 // kept nodes go to J columns 4.. as 8 + index; the 4 tokens to columns 0..3.
 // CHECK-LABEL: func.func @tree_select
 // CHECK-SAME: %[[Q:[^:]*]]: tensor<1x2x3x2xf32>, %[[WK:[^:]*]]: tensor<4x4xf32>, %[[BK:[^:]*]]: tensor<4xf32>, %[[GAMMA:[^:]*]]: tensor<4xf32>, %[[BETA:[^:]*]]: tensor<4xf32>)
@@ -213,10 +213,12 @@ func.func @tree_update(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %j: tensor
 // CHECK: %[[L2:.*]]:2 = scf.for {{.*}} iter_args({{.*}} = %[[L3]]#0, {{.*}}) -> (tensor<1x6xi64>, tensor<1x4xi64>)
 // CHECK: tensor.extract %[[L3]]#1
 // CHECK-NOT: scf.if
-// CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[VALID:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4xi1>)
+// CHECK: tensor.extract %[[L2]]#1
 // CHECK: %[[MEANS:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]} outs(%{{.*}} : tensor<1x4x4xf32>)
 // CHECK: linalg.index 0
 // CHECK: tensor.extract %[[L2]]#1
+// CHECK: tensor.extract %[[VALID]]
 // CHECK: %[[MU:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4xf32>)
 // CHECK: tensor.extract %[[MEANS]]
 // CHECK: %[[RSTD:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4xf32>)
@@ -231,6 +233,7 @@ func.func @tree_update(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %j: tensor
 // CHECK: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<4x4xf32>) -> tensor<4x4xf32>
 // CHECK: %[[PRODUCT:.*]] = linalg.matmul ins(%[[FLAT]], %[[WK]] : tensor<4x4xf32>, tensor<4x4xf32>) outs(%[[ZERO]] : tensor<4x4xf32>) -> tensor<4x4xf32>
 // CHECK: %[[KEYS:.*]] = tensor.expand_shape %[[PRODUCT]] {{\[\[}}0, 1], [2]] output_shape [1, 4, 4] : tensor<4x4xf32> into tensor<1x4x4xf32>
+// CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK: %[[LOGITS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x3x4xf32>)
 // CHECK: tensor.extract %[[KEYS]]
 // CHECK: tensor.extract %[[BK]]
@@ -245,11 +248,26 @@ func.func @tree_update(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %j: tensor
 // CHECK: math.exp
 // CHECK: %[[SCORES:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4xf32>)
 // CHECK: tensor.extract %[[SUM]]
-// CHECK: %[[SPLIT:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4xi1>)
+// Top 2 by a radix select: order-preserving i32 keys, the 2nd largest key
+// (32 counting passes), then a scan that flags the keys above it and the
+// first equal ones.
+// CHECK: %[[ORDERED:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4xi32>)
 // CHECK: tensor.extract %[[SCORES]]
-// CHECK: arith.cmpf ogt
-// CHECK: arith.cmpf oeq
+// CHECK: arith.bitcast {{.*}} : f32 to i32
+// CHECK: %[[THRESHOLD:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1xi32>)
+// CHECK: %[[C32:.*]] = arith.constant 32 : index
+// CHECK: scf.for {{.*}} to %[[C32]] {{.*}} -> (i32, i32, index)
+// CHECK: tensor.extract %[[ORDERED]]
+// CHECK: arith.cmpi eq
+// CHECK: arith.cmpi uge
+// CHECK: %[[SPLIT:.*]] = scf.for {{.*}} -> (tensor<1x4xi1>)
+// CHECK: tensor.extract %[[THRESHOLD]]
+// CHECK: arith.cmpi ugt
+// CHECK: scf.for {{.*}} -> (tensor<1x4xi1>, index)
+// CHECK: arith.cmpi ugt
+// CHECK: arith.cmpi eq
 // CHECK: arith.cmpi ult
+// CHECK: tensor.insert {{.*}} : tensor<1x4xi1>
 // CHECK: %[[L1:.*]]:2 = scf.for {{.*}} iter_args({{.*}} = %[[L2]]#0, {{.*}}) -> (tensor<1x6xi64>, tensor<1x4xi64>)
 // CHECK: tensor.extract %[[SPLIT]]
 // CHECK: scf.if %{{.*}} -> (tensor<1x6xi64>, tensor<1x4xi64>, index)
