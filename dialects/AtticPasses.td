@@ -63,10 +63,14 @@ def AtticExpandVcc : Pass<"attic-expand-vcc"> {
     is replaced by its component tensors: the root mean `[B,d]`, per level
     j < L the deltas (parent mean minus node mean) `[B,n_c/s_j,d]`, per
     level j <= L the valid-token counts `[B,n_c/s_j]` (f32) and the token
-    validity `[B,n_c]` (i1). The replacement is a walk over each function
-    body in program order; trees that are function arguments or results,
-    block arguments, or values inside nested regions are rejected with an
-    error, as is any use of a tree by an op other than the VCC ops.
+    validity `[B,n_c]` (i1). The replacement is upstream's 1:N dialect
+    conversion (a type converter from the tree type to its components, one
+    pattern per tree op) with the scf structural patterns, so a tree may be
+    carried through `scf.for`/`scf.while` iter_args and `scf.if` results (a
+    loop over layers: examples/vcc_encoder_loop.mlir). Trees that are
+    function arguments or results or arguments of a function's blocks are
+    rejected with an error, as is any use of a tree by an op other than the
+    VCC ops and those scf ops.
 
     - `attic.vip_order`: per sequence, a count of the VIP tokens and one
       `scf.for` that places every token (stable; the excess VIP tokens of a
@@ -93,13 +97,14 @@ def AtticExpandVcc : Pass<"attic-expand-vcc"> {
       means, LayerNorm statistics, keys (`LN(mean) * gamma + beta` times
       `key_weight` as one `linalg.matmul`, plus `key_bias`), the logits of every head and P row,
       softmax max and sum over the candidates, the scores (mean over heads
-      and P rows; -inf without valid tokens), and the top h_j by rank
-      (higher score, or equal score and lower index). A scan per sequence
+      and the voting P rows; -inf without valid tokens), and the top h_j
+      (higher score, or equal score and lower index) by a radix select (32
+      counting passes over order-preserving integer keys, then one scan). A scan per sequence
       then writes the children of the split candidates (the next level's
       candidates, ascending) and the kept ones' global ids into J, in
       canonical order; exactly h_j candidates are split whatever the scores
       (NaN included), so every write is in bounds.
-      O(B (m_j d^2 + n_p m_j d + m_j^2)) per scored level of m_j
+      O(B (m_j d^2 + n_p m_j d + 32 m_j)) per scored level of m_j
       candidates.
 
     Node ids are clamped to the tree's nodes, so that no J, not even one
@@ -230,6 +235,38 @@ def AtticLowerBlockMask : Pass<"attic-lower-block-mask"> {
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"
   ];
+}
+
+def AtticUnrollLayerLoops : Pass<"attic-unroll-layer-loops"> {
+  let summary = "Fully unroll the function-level scf.for loops over attic ops (loops over layers) for the GPU";
+  let description = [{
+    `attic-gpu-offload` launches kernels from straight-line host code: a
+    loop at the top level of a function becomes one kernel, which cannot
+    allocate or launch kernels itself. A loop over layers (an `scf.for`
+    whose body holds attic ops, e.g. examples/vcc_encoder_loop.mlir with
+    the VCC tree as an iter_arg) is therefore fully unrolled first, into
+    one copy of its body per iteration, on tensors before
+    `attic-expand-vcc`. Loops without attic ops are left alone. A loop over
+    attic ops whose trip count is not a compile-time constant, or above
+    `max-trip-count`, is an error. Part of `attic-cuda-pipeline` and of
+    `attic-cpu-pipeline` with `emulate-cuda`; the CPU pipeline keeps the
+    loop.
+
+    Example:
+
+    ```mlir
+    %r = scf.for %l = %c0 to %c3 step %c1 iter_args(%t = %tree) -> (...) {
+      ... attic.tree_select %t ... attic.tree_update %t ...
+    }
+    // becomes three copies of the body, %l = 0, 1, 2.
+    ```
+  }];
+  let options = [
+    Option<"maxTripCount", "max-trip-count", "int64_t", "256",
+           "The most iterations a loop over attic ops may have">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 def AtticInlineAllocaScopes : Pass<"attic-inline-alloca-scopes"> {

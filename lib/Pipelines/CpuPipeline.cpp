@@ -29,7 +29,10 @@
 using namespace mlir;
 
 void attic::buildBufferizationPipeline(OpPassManager &pm, int64_t blockQ,
-                                       int64_t blockK) {
+                                       int64_t blockK, bool forGpu) {
+  // Loops over layers -> one copy per layer (straight-line host code).
+  if (forGpu)
+    pm.addPass(createAtticUnrollLayerLoops());
   // Calls of private functions (a layer written once, called per layer)
   // inlined: kernels cannot call host functions (attic-gpu-offload), and
   // the CPU code loses the calls' buffer ownership handling.
@@ -58,6 +61,10 @@ void attic::buildBufferizationPipeline(OpPassManager &pm, int64_t blockQ,
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A loop may carry fresh tensors from one iteration to the next (a VCC
+  // tree through a loop over layers: each tree_update writes new
+  // components); the deallocation pipeline below frees the old ones.
+  bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
@@ -88,7 +95,8 @@ void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool tensorCores) {
 
 void attic::buildCpuPipeline(OpPassManager &pm,
                              const CpuPipelineOptions &options) {
-  buildBufferizationPipeline(pm, options.blockQ, options.blockK);
+  buildBufferizationPipeline(pm, options.blockQ, options.blockK,
+                             /*forGpu=*/options.emulateCuda);
   if (options.emulateCuda) {
     // The GPU mapping of attic-cuda-pipeline, with its kernels run as CPU
     // loops (attention through the SIMT kernel).

@@ -61,7 +61,7 @@ std::string attic::checkCudaBlockSizes(int64_t blockQ, int64_t blockK) {
 void attic::buildCudaMappingPipeline(OpPassManager &pm, int64_t blockQ,
                                      int64_t blockK) {
   // L1 -> L2 on tensors, bufferized as for the CPU.
-  buildBufferizationPipeline(pm, blockQ, blockK);
+  buildBufferizationPipeline(pm, blockQ, blockK, /*forGpu=*/true);
   // Device buffers, a kernel per loop nest (the data-movement and reduction
   // primitives, linalg), the tile loops as the tensor-core kernel where it
   // applies and a thread per row elsewhere.

@@ -143,7 +143,8 @@ private:
     if (isa<tensor::EmptyOp>(op)) // only a destination: its values are unused
       return success();
     if (auto cast = dyn_cast<tensor::CastOp>(op)) {
-      values[cast.getResult()] = values[cast.getSource()];
+      attic::RefTensor copy = values[cast.getSource()];
+      values[cast.getResult()] = std::move(copy);
       return success();
     }
     if (auto attention = dyn_cast<attic::AttentionOp>(op)) {
@@ -201,6 +202,10 @@ private:
     }
     if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
       return evaluateExtractSlice(slice);
+    if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
+      return evaluateInsertSlice(insert);
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      return evaluateFor(loop);
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
       return evaluateLinalg(linalgOp);
     if (auto generate = dyn_cast<tensor::GenerateOp>(op))
@@ -286,19 +291,26 @@ private:
     }
     for (auto [arg, operand] :
          llvm::zip(callee.getArguments(), call.getOperands())) {
-      if (auto it = scalars.find(operand); it != scalars.end())
-        scalars[arg] = it->second;
-      else
-        values[arg] = values[operand];
+      // Copies first: inserting into a map may move its entries.
+      if (auto it = scalars.find(operand); it != scalars.end()) {
+        double copy = it->second;
+        scalars[arg] = copy;
+      } else {
+        attic::RefTensor copy = values[operand];
+        values[arg] = std::move(copy);
+      }
     }
     ++callDepth;
     for (Operation &op : callee.getBody().front()) {
       if (auto ret = dyn_cast<func::ReturnOp>(op)) {
         for (auto [result, v] : llvm::zip(call.getResults(), ret.getOperands())) {
-          if (auto it = scalars.find(v); it != scalars.end())
-            scalars[result] = it->second;
-          else
-            values[result] = values[v];
+          if (auto it = scalars.find(v); it != scalars.end()) {
+            double copy = it->second;
+            scalars[result] = copy;
+          } else {
+            attic::RefTensor copy = values[v];
+            values[result] = std::move(copy);
+          }
         }
         --callDepth;
         return success();
@@ -525,20 +537,54 @@ private:
     });
   }
 
-  /// A static slice (the rows of a VCC layer's output that go to
-  /// attic.tree_update, say); a rank-reduced result keeps the same order.
-  LogicalResult evaluateExtractSlice(tensor::ExtractSliceOp slice) {
-    ArrayRef<int64_t> offsets = slice.getStaticOffsets();
-    ArrayRef<int64_t> sizes = slice.getStaticSizes();
-    ArrayRef<int64_t> strides = slice.getStaticStrides();
-    if (llvm::any_of(llvm::concat<const int64_t>(offsets, sizes, strides),
-                     ShapedType::isDynamic)) {
-      error = "reference: tensor.extract_slice with dynamic offsets, sizes "
-              "or strides";
-      return failure();
-    }
-    const attic::RefTensor &source = values[slice.getSource()];
-    attic::RefTensor out = emptyLike(slice.getResult());
+  /// The offsets, sizes and strides of a slice op, the dynamic ones read
+  /// from the scalars (an scf.for induction variable, say); fails unless
+  /// the slice lies inside `shape` (the compiled code would read or write
+  /// out of bounds).
+  template <typename SliceOp>
+  LogicalResult sliceBounds(SliceOp slice, ArrayRef<int64_t> shape,
+                            SmallVectorImpl<int64_t> &offsets,
+                            SmallVectorImpl<int64_t> &sizes,
+                            SmallVectorImpl<int64_t> &strides) {
+    auto resolve = [&](ArrayRef<OpFoldResult> mixed,
+                       SmallVectorImpl<int64_t> &out) {
+      for (OpFoldResult value : mixed) {
+        if (auto attr = dyn_cast<Attribute>(value)) {
+          out.push_back(cast<IntegerAttr>(attr).getInt());
+          continue;
+        }
+        auto it = scalars.find(cast<Value>(value));
+        if (it == scalars.end())
+          return false;
+        out.push_back(toInt64(it->second));
+      }
+      return true;
+    };
+    if (!resolve(slice.getMixedOffsets(), offsets) ||
+        !resolve(slice.getMixedSizes(), sizes) ||
+        !resolve(slice.getMixedStrides(), strides))
+      return unsupportedBecause(slice, "has an offset, size or stride that "
+                                       "is not a known scalar");
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (offsets[d] < 0 || sizes[d] < 0 || strides[d] < 1 ||
+          (sizes[d] > 0 &&
+           offsets[d] + (sizes[d] - 1) * strides[d] >= shape[d])) {
+        error = "reference: '" + slice->getName().getStringRef().str() +
+                "' at offset " + std::to_string(offsets[d]) + " of dim " +
+                std::to_string(d) + " (size " + std::to_string(sizes[d]) +
+                ", stride " + std::to_string(strides[d]) +
+                ") reaches beyond the tensor's " + std::to_string(shape[d]);
+        return failure();
+      }
+    return success();
+  }
+
+  /// Calls visit(flat index in the full tensor) for each element of the
+  /// slice, in row-major order of the slice.
+  static void forEachInSlice(ArrayRef<int64_t> shape, ArrayRef<int64_t> offsets,
+                             ArrayRef<int64_t> sizes,
+                             ArrayRef<int64_t> strides,
+                             llvm::function_ref<void(int64_t)> visit) {
     int64_t rank = int64_t(sizes.size());
     SmallVector<int64_t> at(rank, 0);
     int64_t count = 1;
@@ -547,12 +593,109 @@ private:
     for (int64_t n = 0; n < count; ++n) {
       int64_t flat = 0;
       for (int64_t d = 0; d < rank; ++d)
-        flat = flat * source.shape[d] + offsets[d] + at[d] * strides[d];
-      out.data.push_back(source.data[flat]);
+        flat = flat * shape[d] + offsets[d] + at[d] * strides[d];
+      visit(flat);
       for (int64_t d = rank - 1; d >= 0 && ++at[d] == sizes[d]; --d)
         at[d] = 0;
     }
+  }
+
+  /// A slice (the rows of a VCC layer's output that go to
+  /// attic.tree_update, layer l's weights in a loop over layers); a
+  /// rank-reduced result keeps the same order.
+  LogicalResult evaluateExtractSlice(tensor::ExtractSliceOp slice) {
+    const attic::RefTensor &source = values[slice.getSource()];
+    SmallVector<int64_t> offsets, sizes, strides;
+    if (failed(sliceBounds(slice, source.shape, offsets, sizes, strides)))
+      return failure();
+    attic::RefTensor out = emptyLike(slice.getResult());
+    forEachInSlice(source.shape, offsets, sizes, strides,
+                   [&](int64_t flat) { out.data.push_back(source.data[flat]); });
     values[slice.getResult()] = std::move(out);
+    return success();
+  }
+
+  /// `dest` with the slice replaced by `source` (same element order).
+  LogicalResult evaluateInsertSlice(tensor::InsertSliceOp insert) {
+    attic::RefTensor out = values[insert.getDest()];
+    // A tensor.empty destination holds no values (its contents are
+    // undefined): zeros.
+    out.shape = emptyLike(insert.getResult()).shape;
+    int64_t numel = 1;
+    for (int64_t size : out.shape)
+      numel *= size;
+    out.data.resize(numel, 0.0);
+    attic::RefTensor source = values[insert.getSource()];
+    SmallVector<int64_t> offsets, sizes, strides;
+    if (failed(sliceBounds(insert, out.shape, offsets, sizes, strides)))
+      return failure();
+    int64_t count = 1;
+    for (int64_t size : sizes)
+      count *= size;
+    if (int64_t(source.data.size()) != count)
+      return unsupportedBecause(insert, "inserts a source whose size is not "
+                                        "the slice's");
+    size_t next = 0;
+    forEachInSlice(out.shape, offsets, sizes, strides, [&](int64_t flat) {
+      out.data[flat] = source.data[next++];
+    });
+    values[insert.getResult()] = std::move(out);
+    return success();
+  }
+
+  /// Copies what `from` holds (a tensor, a tree or a scalar) to `to`.
+  /// (A copy first: inserting `to` may move the map's entries.)
+  void copyValue(Value to, Value from) {
+    if (isa<attic::TreeType>(from.getType())) {
+      std::vector<attic::ref::vcc::Tree> copy = trees[from];
+      trees[to] = std::move(copy);
+    } else if (isa<ShapedType>(from.getType())) {
+      attic::RefTensor copy = values[from];
+      values[to] = std::move(copy);
+    } else {
+      double copy = scalars.lookup(from);
+      scalars[to] = copy;
+    }
+  }
+
+  /// An scf.for at function level (a loop over layers): bounds from the
+  /// scalars, iter_args of any kind (tensors, trees, scalars), the body's
+  /// ops evaluated like the function's.
+  LogicalResult evaluateFor(scf::ForOp loop) {
+    auto bound = [&](Value v, int64_t &out) {
+      auto it = scalars.find(v);
+      if (it == scalars.end())
+        return false;
+      out = toInt64(it->second);
+      return true;
+    };
+    int64_t lower, upper, step;
+    if (!bound(loop.getLowerBound(), lower) ||
+        !bound(loop.getUpperBound(), upper) || !bound(loop.getStep(), step))
+      return unsupportedBecause(loop, "has a bound that is not a known scalar");
+    if (step < 1)
+      return unsupportedBecause(loop, "has a step below 1");
+    Block &body = *loop.getBody();
+    for (auto [arg, init] :
+         llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs()))
+      copyValue(arg, init);
+    for (int64_t i = lower; i < upper; i += step) {
+      scalars[loop.getInductionVar()] = double(i);
+      for (Operation &op : body.without_terminator())
+        if (failed(evaluate(&op)))
+          return failure();
+      auto yield = cast<scf::YieldOp>(body.getTerminator());
+      // Through the results first: a yield may name another iter_arg.
+      for (auto [result, value] :
+           llvm::zip(loop.getResults(), yield.getOperands()))
+        copyValue(result, value);
+      for (auto [arg, result] :
+           llvm::zip(loop.getRegionIterArgs(), loop.getResults()))
+        copyValue(arg, result);
+    }
+    for (auto [result, arg] :
+         llvm::zip(loop.getResults(), loop.getRegionIterArgs()))
+      copyValue(result, arg);
     return success();
   }
 
@@ -1508,7 +1651,8 @@ private:
             "attic.tree_select, attic.vcc_compress, attic.tree_update, "
             "attic.tree_materialize, func.call, arith.constant, tensor.empty, "
             "tensor.cast, tensor.expand_shape, tensor.collapse_shape, "
-            "tensor.extract_slice, tensor.generate, tensor.concat, linalg "
+            "tensor.extract_slice, tensor.insert_slice, scf.for, "
+            "tensor.generate, tensor.concat, linalg "
             "ops on static tensors, and arith/math ops on scalars)";
     return failure();
   }

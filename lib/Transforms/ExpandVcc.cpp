@@ -1,37 +1,18 @@
 //===- ExpandVcc.cpp - VCC ops into upstream ops on tensors -----*- C++ -*-===//
 //
-// Rewrites the VIP-token-centric compression ops (docs/vcc.md) into upstream
-// ops on tensors (tensor.generate, tensor.empty/extract/insert, scf.for with
-// tensor iter_args, scf.if, arith, math), before bufferization.
+// attic-expand-vcc: rewrites the VIP-token-centric compression ops
+// (docs/vcc.md) into upstream ops on tensors (linalg.generic without inputs,
+// tensor.generate, tensor.empty/extract/insert, scf.for with tensor
+// iter_args, scf.if, arith, math), before bufferization.
 //
-// A value of !attic.tree type is replaced by its component tensors (a 1:N
-// replacement, done with a walk over each function in program order and a
-// map from tree values to components):
-//
-//   root        [B, d]          f32  mean of the root
-//   deltas[j]   [B, N_j, d]     f32  parent mean - node mean, j < L
-//   counts[j]   [B, N_j]        f32  valid tokens of the node, j <= L
-//   valid       [B, n_c]        i1   token validity
-//
-// with N_j = n_c / s_j nodes at level j. Node ids in index tensors (J) are
-// global ids; they are decoded into (level, first token t0 = index * s_level)
-// after clamping to [0, number of nodes), so that no id, not even one of a J
-// that is not a partition, makes the compiled code read or write out of
-// bounds. The ancestor of that node at level l >= level is t0 / s_l.
-//
-// Tree components and other scratch that is read many times are built with
-// linalg.generic ops that have no inputs (each element from linalg.index;
-// parallel loops after bufferization), not tensor.generate: upstream
-// canonicalization folds tensor.extract of a tensor.generate by inlining the
-// producer's body at the read, which would recompute whole subtrees at every
-// read of a component. Results of the ops
-// (compressed rows, key bias, gathered rows, materialized tokens) are
-// tensor.generate, which bufferizes to linalg.map (parallel loops after
-// bufferization). tree_select's intermediates (means, keys, logits,
-// scores, ranks) are read many times, so they are linalg.generic ops with
-// no inputs (parallel loops after bufferization, never inlined into their
-// readers), the key projection is a linalg.matmul, and its J is written by
-// a scan over the candidates.
+// vip_order and gather_rows (no trees) are rewritten in place. Every
+// !attic.tree value is replaced by its component tensors (VccLowering.h) by
+// upstream's 1:N dialect conversion: a type converter from the tree type to
+// the 2L + 3 component types, one OpConversionPattern per tree op (the
+// lowering itself in VccTree.cpp and VccSelect.cpp), and the scf structural
+// patterns, so that trees may be carried by scf.for/scf.while and chosen by
+// scf.if. Uses the conversion cannot replace (function boundaries, other
+// ops) are reported before it runs, naming the op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,9 +27,11 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -72,7 +55,6 @@ namespace {
 
 using namespace attic::detail;
 using Builder = attic::detail::Builder;
-
 
 //===----------------------------------------------------------------------===//
 // Ops without trees
@@ -115,9 +97,9 @@ LogicalResult lowerVipOrder(VipOrderOp op) {
             return arith::IndexCastOp::create(tb, tb.getI64Type(), index);
           };
           Value code = arith::ConstantOp::create(tb, tb.getI32IntegerAttr(1));
-          func::CallOp::create(tb, *report,
-                               ValueRange{code, i64(bi), i64(total),
-                                          cI64(tb, numVip)});
+          func::CallOp::create(
+              tb, *report,
+              ValueRange{code, i64(bi), i64(total), cI64(tb, numVip)});
           scf::YieldOp::create(tb);
         });
         SmallVector<Value> inits{args[0], args[1], cIndex(bb, 0)};
@@ -163,7 +145,7 @@ void lowerGatherRows(GatherRowsOp op) {
 }
 
 //===----------------------------------------------------------------------===//
-// The walk over a function
+// Trees: a 1:N dialect conversion
 //===----------------------------------------------------------------------===//
 
 bool isTree(Type type) { return isa<TreeType>(type); }
@@ -175,162 +157,200 @@ bool isTreeOp(Operation *op) {
   return isa<TreeBuildOp, TreeSelectOp, VccCompressOp, TreeUpdateOp,
              TreeMaterializeOp>(op);
 }
+/// The scf ops whose tree operands, results and region arguments upstream's
+/// structural type conversion replaces (a tree carried through a loop over
+/// layers, or chosen by an scf.if).
+bool isStructural(Operation *op) {
+  return isa<scf::ForOp, scf::IfOp, scf::WhileOp, scf::ConditionOp,
+             scf::YieldOp, scf::IndexSwitchOp>(op);
+}
 
-class FunctionExpander {
+/// !attic.tree -> its component tensors (TreeParts::componentTypes); every
+/// other type is kept.
+class TreeTypeConverter : public TypeConverter {
 public:
-  LogicalResult run(func::FuncOp func) {
-    for (auto [index, type] : llvm::enumerate(func.getArgumentTypes()))
-      if (isTree(type))
-        return func.emitOpError()
-               << "argument #" << index << " has type " << type
-               << ": attic-expand-vcc replaces !attic.tree values only "
-                  "inside a function body (build the tree there with "
-                  "attic.tree_build)";
-    for (auto [index, type] : llvm::enumerate(func.getResultTypes()))
-      if (isTree(type))
-        return func.emitOpError()
-               << "result #" << index << " has type " << type
-               << ": attic-expand-vcc replaces !attic.tree values only "
-                  "inside a function body (return attic.tree_materialize's "
-                  "tokens instead)";
-    if (func.isExternal())
+  TreeTypeConverter() {
+    addConversion([](Type type) { return type; });
+    addConversion([](TreeType type, SmallVectorImpl<Type> &results) {
+      llvm::append_range(results, TreeParts::componentTypes(type));
       return success();
-
-    // Ops without trees are lowered wherever they are.
-    SmallVector<Operation *> plain;
-    func.walk([&](Operation *op) {
-      if (isa<VipOrderOp, GatherRowsOp>(op))
-        plain.push_back(op);
     });
-    for (Operation *op : plain) {
-      if (auto order = dyn_cast<VipOrderOp>(op)) {
-        if (failed(lowerVipOrder(order)))
-          return failure();
-      } else {
-        lowerGatherRows(cast<GatherRowsOp>(op));
-      }
-      op->erase();
-    }
-
-    for (Block &block : func.getBody()) {
-      for (BlockArgument arg : block.getArguments())
-        if (isTree(arg.getType()))
-          return emitError(arg.getLoc())
-                 << "block argument #" << arg.getArgNumber() << " has type "
-                 << arg.getType()
-                 << ": attic-expand-vcc does not replace !attic.tree block "
-                    "arguments";
-      for (Operation &op : block)
-        if (failed(visit(&op)))
-          return failure();
-    }
-    // Every use of a tree is one of the lowered ops: drop them, users first.
-    for (Operation *op : llvm::reverse(lowered))
-      op->dropAllUses();
-    for (Operation *op : llvm::reverse(lowered))
-      op->erase();
-    return success();
   }
-
-private:
-  LogicalResult visit(Operation *op) {
-    if (isTreeOp(op))
-      return lower(op);
-    if (hasTreeValue(op))
-      return op->emitOpError()
-             << "uses or defines an !attic.tree value: attic-expand-vcc "
-                "replaces trees only where attic.tree_build, "
-                "attic.tree_select, attic.vcc_compress, attic.tree_update "
-                "and attic.tree_materialize use them";
-    // Nested regions: no tree may appear there.
-    WalkResult nested = op->walk([&](Operation *inner) {
-      if (inner == op)
-        return WalkResult::advance();
-      bool treeArgs = llvm::any_of(inner->getRegions(), [](Region &region) {
-        return llvm::any_of(region.getArguments(), [](BlockArgument arg) {
-          return isTree(arg.getType());
-        });
-      });
-      if (isTreeOp(inner) || hasTreeValue(inner) || treeArgs) {
-        inner->emitOpError()
-            << "uses !attic.tree values inside the region of '" << op->getName()
-            << "': attic-expand-vcc replaces trees only in the body of a "
-               "function, outside nested regions";
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    return failure(nested.wasInterrupted());
-  }
-
-  /// The components of tree operand `value`, or an error at `user`.
-  FailureOr<TreeParts> partsOf(Operation *user, Value value) {
-    auto it = trees.find(value);
-    if (it == trees.end()) {
-      user->emitOpError() << "uses a tree that is not defined before it in "
-                             "the function body";
-      return failure();
-    }
-    return TreeParts::unflatten(cast<TreeType>(value.getType()), it->second);
-  }
-
-  LogicalResult lower(Operation *op) {
-    Builder b(op->getLoc(), op);
-    lowered.push_back(op);
-    if (auto build = dyn_cast<TreeBuildOp>(op)) {
-      TreeLowering lowering(build.getTree().getType());
-      trees[build.getTree()] =
-          lowering.build(b, build.getTokens(), build.getValid()).flatten();
-      return success();
-    }
-    if (auto selectOp = dyn_cast<TreeSelectOp>(op)) {
-      FailureOr<TreeParts> tree = partsOf(op, selectOp.getTree());
-      if (failed(tree))
-        return failure();
-      TreeLowering lowering(selectOp.getTree().getType());
-      selectOp.getNodes().replaceAllUsesWith(lowering.selectNodes(
-          b, *tree, selectOp.getQuery(), selectOp.getKeyWeight(),
-          selectOp.getKeyBias(), selectOp.getLnGamma(), selectOp.getLnBeta(),
-          selectOp.getVoteMask(), selectOp.getBudgetValues(),
-          selectOp.getHeads(),
-          selectOp.getScale().convertToFloat(), selectOp.getNodes().getType()));
-      return success();
-    }
-    if (auto compress = dyn_cast<VccCompressOp>(op)) {
-      FailureOr<TreeParts> tree = partsOf(op, compress.getTree());
-      if (failed(tree))
-        return failure();
-      TreeLowering lowering(compress.getTree().getType());
-      auto [compressed, bias] = lowering.compress(
-          b, *tree, compress.getVipRows(), compress.getNodes(),
-          compress.getCompressed().getType(), compress.getKeyBias().getType());
-      compress.getCompressed().replaceAllUsesWith(compressed);
-      compress.getKeyBias().replaceAllUsesWith(bias);
-      return success();
-    }
-    if (auto update = dyn_cast<TreeUpdateOp>(op)) {
-      FailureOr<TreeParts> tree = partsOf(op, update.getTree());
-      if (failed(tree))
-        return failure();
-      TreeLowering lowering(update.getTree().getType());
-      trees[update.getResult()] =
-          lowering.update(b, *tree, update.getNodes(), update.getRows())
-              .flatten();
-      return success();
-    }
-    auto materialize = cast<TreeMaterializeOp>(op);
-    FailureOr<TreeParts> tree = partsOf(op, materialize.getTree());
-    if (failed(tree))
-      return failure();
-    TreeLowering lowering(materialize.getTree().getType());
-    materialize.getResult().replaceAllUsesWith(
-        lowering.materialize(b, *tree, materialize.getResult().getType()));
-    return success();
-  }
-
-  llvm::DenseMap<Value, SmallVector<Value>> trees;
-  SmallVector<Operation *> lowered;
 };
+
+/// The single value an operand that is not a tree was converted to.
+Value single(ValueRange values) {
+  assert(values.size() == 1 && "a tensor operand maps to one value");
+  return values.front();
+}
+
+TreeParts partsOf(Value tree, ValueRange components) {
+  return TreeParts::unflatten(cast<TreeType>(tree.getType()),
+                              SmallVector<Value>(components));
+}
+
+template <typename Op> struct TreePattern : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  using OneToNOpAdaptor = typename OpConversionPattern<Op>::OneToNOpAdaptor;
+};
+
+struct LowerTreeBuild : TreePattern<TreeBuildOp> {
+  using TreePattern::TreePattern;
+  LogicalResult
+  matchAndRewrite(TreeBuildOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Builder b(op.getLoc(), rewriter);
+    TreeParts tree =
+        TreeLowering(op.getTree().getType())
+            .build(b, single(adaptor.getTokens()), single(adaptor.getValid()));
+    SmallVector<SmallVector<Value>> replacements{tree.flatten()};
+    rewriter.replaceOpWithMultiple(op, std::move(replacements));
+    return success();
+  }
+};
+
+struct LowerTreeSelect : TreePattern<TreeSelectOp> {
+  using TreePattern::TreePattern;
+  LogicalResult
+  matchAndRewrite(TreeSelectOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Builder b(op.getLoc(), rewriter);
+    Value voteMask;
+    if (op.getVoteMask())
+      voteMask = single(adaptor.getVoteMask());
+    Value nodes =
+        TreeLowering(op.getTree().getType())
+            .selectNodes(
+                b, partsOf(op.getTree(), adaptor.getTree()),
+                single(adaptor.getQuery()), single(adaptor.getKeyWeight()),
+                single(adaptor.getKeyBias()), single(adaptor.getLnGamma()),
+                single(adaptor.getLnBeta()), voteMask, op.getBudgetValues(),
+                op.getHeads(), op.getScale().convertToFloat(),
+                op.getNodes().getType());
+    rewriter.replaceOp(op, nodes);
+    return success();
+  }
+};
+
+struct LowerVccCompress : TreePattern<VccCompressOp> {
+  using TreePattern::TreePattern;
+  LogicalResult
+  matchAndRewrite(VccCompressOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Builder b(op.getLoc(), rewriter);
+    auto [compressed, bias] =
+        TreeLowering(op.getTree().getType())
+            .compress(b, partsOf(op.getTree(), adaptor.getTree()),
+                      single(adaptor.getVipRows()), single(adaptor.getNodes()),
+                      op.getCompressed().getType(), op.getKeyBias().getType());
+    rewriter.replaceOp(op, ValueRange{compressed, bias});
+    return success();
+  }
+};
+
+struct LowerTreeUpdate : TreePattern<TreeUpdateOp> {
+  using TreePattern::TreePattern;
+  LogicalResult
+  matchAndRewrite(TreeUpdateOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Builder b(op.getLoc(), rewriter);
+    TreeParts tree =
+        TreeLowering(op.getTree().getType())
+            .update(b, partsOf(op.getTree(), adaptor.getTree()),
+                    single(adaptor.getNodes()), single(adaptor.getRows()));
+    SmallVector<SmallVector<Value>> replacements{tree.flatten()};
+    rewriter.replaceOpWithMultiple(op, std::move(replacements));
+    return success();
+  }
+};
+
+struct LowerTreeMaterialize : TreePattern<TreeMaterializeOp> {
+  using TreePattern::TreePattern;
+  LogicalResult
+  matchAndRewrite(TreeMaterializeOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Builder b(op.getLoc(), rewriter);
+    rewriter.replaceOp(
+        op, TreeLowering(op.getTree().getType())
+                .materialize(b, partsOf(op.getTree(), adaptor.getTree()),
+                             op.getResult().getType()));
+    return success();
+  }
+};
+
+/// Trees the conversion cannot replace, with an error that says where:
+/// function arguments and results (the function boundary stays tensors),
+/// block arguments other than those of scf.for/scf.while regions, and any
+/// other op that uses or defines a tree.
+LogicalResult checkTreeUses(func::FuncOp func) {
+  for (auto [index, type] : llvm::enumerate(func.getArgumentTypes()))
+    if (isTree(type))
+      return func.emitOpError()
+             << "argument #" << index << " has type " << type
+             << ": attic-expand-vcc replaces !attic.tree values only "
+                "inside a function body (build the tree there with "
+                "attic.tree_build)";
+  for (auto [index, type] : llvm::enumerate(func.getResultTypes()))
+    if (isTree(type))
+      return func.emitOpError()
+             << "result #" << index << " has type " << type
+             << ": attic-expand-vcc replaces !attic.tree values only "
+                "inside a function body (return attic.tree_materialize's "
+                "tokens instead)";
+  WalkResult result = func.walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (isTree(arg.getType()) && !isa<scf::ForOp, scf::WhileOp>(op) &&
+              !isa<func::FuncOp>(op)) {
+            emitError(arg.getLoc())
+                << "block argument #" << arg.getArgNumber() << " of '"
+                << op->getName() << "' has type " << arg.getType()
+                << ": attic-expand-vcc replaces !attic.tree block arguments "
+                   "only in scf.for and scf.while";
+            return WalkResult::interrupt();
+          }
+    if (isa<func::FuncOp>(op) || isTreeOp(op) || isStructural(op) ||
+        !hasTreeValue(op))
+      return WalkResult::advance();
+    op->emitOpError()
+        << "uses or defines an !attic.tree value: attic-expand-vcc replaces "
+           "trees only where attic.tree_build, attic.tree_select, "
+           "attic.vcc_compress, attic.tree_update, attic.tree_materialize "
+           "and scf.for/if/while/yield/condition/index_switch use them";
+    return WalkResult::interrupt();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  for (Block &block : func.getBody())
+    for (BlockArgument arg : block.getArguments())
+      if (!block.isEntryBlock() && isTree(arg.getType()))
+        return emitError(arg.getLoc())
+               << "block argument #" << arg.getArgNumber() << " has type "
+               << arg.getType()
+               << ": attic-expand-vcc does not replace !attic.tree "
+                  "arguments of a function's blocks";
+  return success();
+}
+
+/// vip_order and gather_rows (no trees) wherever they are in `func`.
+LogicalResult lowerPlainOps(func::FuncOp func) {
+  SmallVector<Operation *> plain;
+  func.walk([&](Operation *op) {
+    if (isa<VipOrderOp, GatherRowsOp>(op))
+      plain.push_back(op);
+  });
+  for (Operation *op : plain) {
+    if (auto order = dyn_cast<VipOrderOp>(op)) {
+      if (failed(lowerVipOrder(order)))
+        return failure();
+    } else {
+      lowerGatherRows(cast<GatherRowsOp>(op));
+    }
+    op->erase();
+  }
+  return success();
+}
 
 struct AtticExpandVccPass
     : public attic::impl::AtticExpandVccBase<AtticExpandVccPass> {
@@ -347,10 +367,12 @@ LogicalResult attic::expandVcc(Operation *root) {
   SmallVector<func::FuncOp> funcs;
   root->walk([&](func::FuncOp func) { funcs.push_back(func); });
   for (func::FuncOp func : funcs)
-    if (failed(FunctionExpander().run(func)))
+    if (failed(checkTreeUses(func)) || failed(lowerPlainOps(func)))
       return failure();
-  // Anything left (outside func.func) would reach the backend.
-  WalkResult leftover = root->walk([](Operation *op) {
+  // Anything outside func.func would reach the backend.
+  WalkResult outside = root->walk([](Operation *op) {
+    if (op->getParentOfType<func::FuncOp>())
+      return WalkResult::skip();
     if (isTreeOp(op) || isa<VipOrderOp, GatherRowsOp>(op) || hasTreeValue(op)) {
       op->emitOpError("is outside a func.func body: attic-expand-vcc lowers "
                       "VCC ops only in functions");
@@ -358,5 +380,22 @@ LogicalResult attic::expandVcc(Operation *root) {
     }
     return WalkResult::advance();
   });
-  return failure(leftover.wasInterrupted());
+  if (outside.wasInterrupted())
+    return failure();
+
+  // The tree ops, with every !attic.tree value (results, scf iter_args and
+  // region arguments) replaced by its components: upstream's 1:N type
+  // conversion, with the scf structural patterns for loops and branches.
+  MLIRContext *context = root->getContext();
+  TreeTypeConverter converter;
+  ConversionTarget target(*context);
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  target.addIllegalOp<TreeBuildOp, TreeSelectOp, VccCompressOp, TreeUpdateOp,
+                      TreeMaterializeOp>();
+  RewritePatternSet patterns(context);
+  patterns.add<LowerTreeBuild, LowerTreeSelect, LowerVccCompress,
+               LowerTreeUpdate, LowerTreeMaterialize>(converter, context);
+  scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                       target);
+  return applyPartialConversion(root, target, std::move(patterns));
 }

@@ -49,6 +49,21 @@ struct TreeParts {
     flat.push_back(valid);
     return flat;
   }
+  /// The types of the flat list for a tree of type `type`.
+  static SmallVector<Type> componentTypes(TreeType type) {
+    MLIRContext *context = type.getContext();
+    Type f32 = Float32Type::get(context);
+    int64_t batch = type.getBatch(), dim = type.getDim();
+    SmallVector<Type> types{RankedTensorType::get({batch, dim}, f32)};
+    for (int64_t l = 0; l < type.getLevels(); ++l)
+      types.push_back(
+          RankedTensorType::get({batch, type.getNodesAt(l), dim}, f32));
+    for (int64_t l = 0; l <= type.getLevels(); ++l)
+      types.push_back(RankedTensorType::get({batch, type.getNodesAt(l)}, f32));
+    types.push_back(RankedTensorType::get({batch, type.getRows()},
+                                          IntegerType::get(context, 1)));
+    return types;
+  }
   static TreeParts unflatten(TreeType type, ArrayRef<Value> flat) {
     int64_t levels = type.getLevels();
     assert(static_cast<int64_t>(flat.size()) == 2 * levels + 3);

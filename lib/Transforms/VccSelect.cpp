@@ -53,9 +53,11 @@ using namespace attic::detail;
 // global ids. The level-0 candidates are all kept.
 //===--------------------------------------------------------------------===//
 Value TreeLowering::selectNodes(Builder &b, const TreeParts &tree, Value query,
-                  Value keyWeight, Value keyBias, Value gamma, Value beta,
-                  Value voteMask, ArrayRef<int64_t> budgets, int64_t heads,
-                  float scale, RankedTensorType resultType) const {
+                                Value keyWeight, Value keyBias, Value gamma,
+                                Value beta, Value voteMask,
+                                ArrayRef<int64_t> budgets, int64_t heads,
+                                float scale,
+                                RankedTensorType resultType) const {
   int64_t batch = type.getBatch();
   Type i64 = b.getI64Type();
   auto i64Tensor = [&](ArrayRef<int64_t> shape) {
@@ -70,7 +72,7 @@ Value TreeLowering::selectNodes(Builder &b, const TreeParts &tree, Value query,
   Value result = tensor::EmptyOp::create(b, resultType.getShape(), i64);
   Value candidates =
       parallelTensor(b, i64Tensor({batch, 1}),
-                  [&](Builder &nb, ValueRange) { return cI64(nb, 0); });
+                     [&](Builder &nb, ValueRange) { return cI64(nb, 0); });
   int64_t m = 1;
   for (int64_t j = levels(); j >= 1 && m > 0; --j) {
     int64_t h = budgets[j - 1], fanout = type.getFanouts()[j - 1];
@@ -85,10 +87,9 @@ Value TreeLowering::selectNodes(Builder &b, const TreeParts &tree, Value query,
           tensor::EmptyOp::create(b, ArrayRef<int64_t>{batch, next}, i64);
     Value levelCandidates = candidates;
     // The f children of candidate `index`, at rows [first, first + f).
-    auto splitNode = [&](Builder &nb, Value bi, Value index,
-                         Value splitBefore, Value dest) {
-      Value first =
-          arith::MulIOp::create(nb, splitBefore, cIndex(nb, fanout));
+    auto splitNode = [&](Builder &nb, Value bi, Value index, Value splitBefore,
+                         Value dest) {
+      Value first = arith::MulIOp::create(nb, splitBefore, cIndex(nb, fanout));
       Value firstChild = arith::MulIOp::create(nb, index, cI64(nb, fanout));
       return forLoop(nb, fanout, dest,
                      [&](Builder &cb, Value c, ValueRange acc) {
@@ -134,9 +135,8 @@ Value TreeLowering::selectNodes(Builder &b, const TreeParts &tree, Value query,
                 // remaining budget needs them all. So every row of the
                 // children and every column of J is written once, in
                 // bounds.
-                Value budgetLeft =
-                    arith::CmpIOp::create(xb, arith::CmpIPredicate::ult,
-                                          splitBefore, cIndex(xb, h));
+                Value budgetLeft = arith::CmpIOp::create(
+                    xb, arith::CmpIPredicate::ult, splitBefore, cIndex(xb, h));
                 Value needed = arith::CmpIOp::create(
                     xb, arith::CmpIPredicate::uge,
                     arith::AddIOp::create(xb, x, cIndex(xb, h)),
@@ -156,8 +156,8 @@ Value TreeLowering::selectNodes(Builder &b, const TreeParts &tree, Value query,
                     [&](Builder &eb) -> SmallVector<Value> {
                       Value position =
                           arith::SubIOp::create(eb, x, splitBefore);
-                      return {keepNode(eb, bi, index, position, dest),
-                              args[1], splitBefore};
+                      return {keepNode(eb, bi, index, position, dest), args[1],
+                              splitBefore};
                     });
               });
           scanned.pop_back();
@@ -188,29 +188,32 @@ Value TreeLowering::selectNodes(Builder &b, const TreeParts &tree, Value query,
 /// split[b, x] (i1): candidate x (of `candidates` [B, m], level `level`)
 /// is among the h best of its sequence (see selectNodes): the candidates'
 /// means, their keys, the P rows' votes, the top h.
-Value TreeLowering::splitFlags(Builder &b, const TreeParts &tree, Value candidates,
-                 int64_t level, int64_t m, int64_t h, Value query,
-                 Value keyWeight, Value keyBias, Value gamma, Value beta,
-                 Value voteMask, int64_t heads, float scale) const {
+Value TreeLowering::splitFlags(Builder &b, const TreeParts &tree,
+                               Value candidates, int64_t level, int64_t m,
+                               int64_t h, Value query, Value keyWeight,
+                               Value keyBias, Value gamma, Value beta,
+                               Value voteMask, int64_t heads,
+                               float scale) const {
   // Candidates without valid tokens take no part in the softmax.
   Value valid = parallelTensor(
       b, RankedTensorType::get({type.getBatch(), m}, b.getI1Type()),
       [&](Builder &nb, ValueRange i) {
-        Value node = arith::IndexCastOp::create(
-            nb, nb.getIndexType(), extract(nb, candidates, i));
+        Value node = arith::IndexCastOp::create(nb, nb.getIndexType(),
+                                                extract(nb, candidates, i));
         return positive(nb, extract(nb, tree.counts[level], {i[0], node}));
       });
   Value means = candidateMeans(b, tree, candidates, valid, level, m);
   Value keys = candidateKeys(b, means, keyWeight, gamma, beta, m);
-  Value scores = votedScores(b, keys, keyBias, query, voteMask, valid, m,
-                             heads, scale);
+  Value scores =
+      votedScores(b, keys, keyBias, query, voteMask, valid, m, heads, scale);
   return topFlags(b, scores, m, h);
 }
 
 /// [B, m, d]: the means of the level-`level` nodes `candidates`, the root
 /// minus the deltas on the path; 0 when empty.
-Value TreeLowering::candidateMeans(Builder &b, const TreeParts &tree, Value candidates,
-                     Value valid, int64_t level, int64_t m) const {
+Value TreeLowering::candidateMeans(Builder &b, const TreeParts &tree,
+                                   Value candidates, Value valid, int64_t level,
+                                   int64_t m) const {
   return parallelTensor(
       b, f32Tensor(b, {type.getBatch(), m, type.getDim()}),
       [&](Builder &nb, ValueRange i) {
@@ -222,8 +225,7 @@ Value TreeLowering::candidateMeans(Builder &b, const TreeParts &tree, Value cand
         for (int64_t l = levels() - 1; l >= level; --l)
           value = arith::SubFOp::create(
               nb, value,
-              extract(nb, tree.deltas[l],
-                      {i[0], nodeAt(nb, first, l), i[2]}));
+              extract(nb, tree.deltas[l], {i[0], nodeAt(nb, first, l), i[2]}));
         return select(nb, extract(nb, valid, {i[0], i[1]}), value,
                       cF32(nb, 0.0));
       });
@@ -233,8 +235,8 @@ Value TreeLowering::candidateMeans(Builder &b, const TreeParts &tree, Value cand
 /// key_weight [d_in, d_out], as one linalg.matmul on [B*m, d] (a BLAS
 /// call under attic-linalg-to-blas, loops otherwise). key_bias is added
 /// with the logits.
-Value TreeLowering::candidateKeys(Builder &b, Value means, Value keyWeight, Value gamma,
-                    Value beta, int64_t m) const {
+Value TreeLowering::candidateKeys(Builder &b, Value means, Value keyWeight,
+                                  Value gamma, Value beta, int64_t m) const {
   int64_t batch = type.getBatch(), dim = type.getDim();
   Value invDim = cF32(b, 1.0 / double(dim));
   Value mu = parallelTensor(
@@ -259,10 +261,10 @@ Value TreeLowering::candidateKeys(Builder &b, Value means, Value keyWeight, Valu
       });
   Value normed = parallelTensor(
       b, f32Tensor(b, {batch, m, dim}), [&](Builder &nb, ValueRange i) {
-        Value diff = arith::SubFOp::create(
-            nb, extract(nb, means, i), extract(nb, mu, {i[0], i[1]}));
-        Value scaled = arith::MulFOp::create(
-            nb, diff, extract(nb, rstd, {i[0], i[1]}));
+        Value diff = arith::SubFOp::create(nb, extract(nb, means, i),
+                                           extract(nb, mu, {i[0], i[1]}));
+        Value scaled =
+            arith::MulFOp::create(nb, diff, extract(nb, rstd, {i[0], i[1]}));
         return arith::AddFOp::create(
             nb, arith::MulFOp::create(nb, scaled, extract(nb, gamma, i[2])),
             extract(nb, beta, i[2]));
@@ -274,9 +276,9 @@ Value TreeLowering::candidateKeys(Builder &b, Value means, Value keyWeight, Valu
                    ValueRange{tensor::EmptyOp::create(
                        b, ArrayRef<int64_t>{batch * m, dim}, b.getF32Type())})
                    .getResult(0);
-  Value product = linalg::MatmulOp::create(b, ValueRange{flat, keyWeight},
-                                           ValueRange{zero})
-                      .getResult(0);
+  Value product =
+      linalg::MatmulOp::create(b, ValueRange{flat, keyWeight}, ValueRange{zero})
+          .getResult(0);
   return tensor::ExpandShapeOp::create(b, f32Tensor(b, {batch, m, dim}),
                                        product, rowsThenDim);
 }
@@ -285,9 +287,9 @@ Value TreeLowering::candidateKeys(Builder &b, Value means, Value keyWeight, Valu
 /// row's softmax over the candidates of scale * q . (key + key_bias);
 /// the rows vote_mask leaves out add 0 (the mean still divides by n_p).
 /// -inf for a candidate that is not `valid`.
-Value TreeLowering::votedScores(Builder &b, Value keys, Value keyBias, Value query,
-                  Value voteMask, Value valid, int64_t m, int64_t heads,
-                  float scale) const {
+Value TreeLowering::votedScores(Builder &b, Value keys, Value keyBias,
+                                Value query, Value voteMask, Value valid,
+                                int64_t m, int64_t heads, float scale) const {
   int64_t batch = type.getBatch(), dim = type.getDim();
   int64_t numVip = cast<RankedTensorType>(query.getType()).getDimSize(2);
   int64_t headDim = dim / heads;
@@ -301,15 +303,14 @@ Value TreeLowering::votedScores(Builder &b, Value keys, Value keyBias, Value que
         Value column = arith::MulIOp::create(nb, i[1], cIndex(nb, headDim));
         Value dot = sumOver(nb, headDim, [&](Builder &lb, Value e) {
           Value at = arith::AddIOp::create(lb, column, e);
-          Value k = arith::AddFOp::create(
-              lb, extract(lb, keys, {i[0], i[3], at}),
-              extract(lb, keyBias, at));
+          Value k =
+              arith::AddFOp::create(lb, extract(lb, keys, {i[0], i[3], at}),
+                                    extract(lb, keyBias, at));
           return arith::MulFOp::create(
               lb, extract(lb, query, {i[0], i[1], i[2], e}), k);
         });
         return select(nb, isValid(nb, i[0], i[3]),
-                      arith::MulFOp::create(nb, dot, cF32(nb, scale)),
-                      negInf);
+                      arith::MulFOp::create(nb, dot, cF32(nb, scale)), negInf);
       });
   // Softmax over the candidates: max, then the sum of exponentials.
   auto expOf = [&](Builder &nb, ValueRange row, Value x, Value max) {
@@ -317,8 +318,7 @@ Value TreeLowering::votedScores(Builder &b, Value keys, Value keyBias, Value que
     return math::ExpOp::create(nb, arith::SubFOp::create(nb, logit, max));
   };
   Value maxima = parallelTensor(
-      b, f32Tensor(b, {batch, heads, numVip}),
-      [&](Builder &nb, ValueRange i) {
+      b, f32Tensor(b, {batch, heads, numVip}), [&](Builder &nb, ValueRange i) {
         return forLoop(
                    nb, m, negInf,
                    [&](Builder &lb, Value x, ValueRange acc) {
@@ -329,8 +329,7 @@ Value TreeLowering::votedScores(Builder &b, Value keys, Value keyBias, Value que
             .front();
       });
   Value sums = parallelTensor(
-      b, f32Tensor(b, {batch, heads, numVip}),
-      [&](Builder &nb, ValueRange i) {
+      b, f32Tensor(b, {batch, heads, numVip}), [&](Builder &nb, ValueRange i) {
         Value max = extract(nb, maxima, i);
         return sumOver(nb, m, [&](Builder &lb, Value x) {
           return select(lb, isValid(lb, i[0], x), expOf(lb, i, x, max),
@@ -343,8 +342,8 @@ Value TreeLowering::votedScores(Builder &b, Value keys, Value keyBias, Value que
           return sumOver(hb, numVip, [&](Builder &pb, Value p) {
             SmallVector<Value> row{i[0], e, p};
             Value max = extract(pb, maxima, row);
-            Value prob = arith::DivFOp::create(
-                pb, expOf(pb, row, i[1], max), extract(pb, sums, row));
+            Value prob = arith::DivFOp::create(pb, expOf(pb, row, i[1], max),
+                                               extract(pb, sums, row));
             if (!voteMask)
               return prob;
             return select(pb, extract(pb, voteMask, {i[0], p}), prob,
@@ -359,7 +358,7 @@ Value TreeLowering::votedScores(Builder &b, Value keys, Value keyBias, Value que
 
 /// sum over i in [0, upper) of term(i), as an f32 loop.
 Value TreeLowering::sumOver(Builder &b, int64_t upper,
-                     llvm::function_ref<Value(Builder &, Value)> term) {
+                            llvm::function_ref<Value(Builder &, Value)> term) {
   return forLoop(b, upper, cF32(b, 0.0),
                  [&](Builder &lb, Value i, ValueRange acc) {
                    return SmallVector<Value>{
@@ -382,14 +381,15 @@ Value TreeLowering::sumOver(Builder &b, int64_t upper,
 ///      otherwise those keys rank before T and are subtracted;
 ///   3. one scan in index order flags the keys above T and the first
 ///      `need = h - #(keys above T)` keys equal to T.
-Value TreeLowering::topFlags(Builder &b, Value scores, int64_t m, int64_t h) const {
+Value TreeLowering::topFlags(Builder &b, Value scores, int64_t m,
+                             int64_t h) const {
   int64_t batch = type.getBatch();
   Type i32 = b.getI32Type();
   auto cI32 = [](Builder &nb, int64_t v) -> Value {
     return arith::ConstantOp::create(nb, nb.getI32IntegerAttr(v));
   };
-  auto countOf = [&](Builder &nb, llvm::function_ref<Value(Builder &, Value)>
-                                      predicate) {
+  auto countOf = [&](Builder &nb,
+                     llvm::function_ref<Value(Builder &, Value)> predicate) {
     return forLoop(nb, m, cIndex(nb, 0),
                    [&](Builder &lb, Value x, ValueRange acc) {
                      Value step = arith::SelectOp::create(
@@ -403,8 +403,8 @@ Value TreeLowering::topFlags(Builder &b, Value scores, int64_t m, int64_t h) con
       b, RankedTensorType::get({batch, m}, i32),
       [&](Builder &nb, ValueRange i) {
         Value bits = arith::BitcastOp::create(nb, i32, extract(nb, scores, i));
-        Value negative = arith::CmpIOp::create(
-            nb, arith::CmpIPredicate::slt, bits, cI32(nb, 0));
+        Value negative = arith::CmpIOp::create(nb, arith::CmpIPredicate::slt,
+                                               bits, cI32(nb, 0));
         return arith::SelectOp::create(
             nb, negative, arith::XOrIOp::create(nb, bits, cI32(nb, -1)),
             arith::XOrIOp::create(nb, bits, cI32(nb, INT32_MIN)));
@@ -430,8 +430,7 @@ Value TreeLowering::topFlags(Builder &b, Value scores, int64_t m, int64_t h) con
                      Value enough = arith::CmpIOp::create(
                          lb, arith::CmpIPredicate::uge, count, state[2]);
                      return SmallVector<Value>{
-                         arith::SelectOp::create(lb, enough, prefix,
-                                                 state[0]),
+                         arith::SelectOp::create(lb, enough, prefix, state[0]),
                          mask,
                          arith::SelectOp::create(
                              lb, enough, state[2],
@@ -439,38 +438,38 @@ Value TreeLowering::topFlags(Builder &b, Value scores, int64_t m, int64_t h) con
                    })
             .front();
       });
-  Value flags = tensor::EmptyOp::create(b, ArrayRef<int64_t>{batch, m},
-                                        b.getI1Type());
-  return forLoop(
-             b, batch, flags,
-             [&](Builder &bb, Value bi, ValueRange batchArgs) {
-               Value threshold = extract(bb, thresholds, {bi});
-               Value above = countOf(bb, [&](Builder &cb, Value x) {
-                 return arith::CmpIOp::create(cb, arith::CmpIPredicate::ugt,
-                                              extract(cb, keys, {bi, x}),
-                                              threshold);
-               });
-               Value need = arith::SubIOp::create(bb, cIndex(bb, h), above);
-               SmallVector<Value> init{batchArgs[0], cIndex(bb, 0)};
-               SmallVector<Value> scanned = forLoop(
-                   bb, m, init, [&](Builder &xb, Value x, ValueRange args) {
-                     Value key = extract(xb, keys, {bi, x});
-                     Value higher = arith::CmpIOp::create(
-                         xb, arith::CmpIPredicate::ugt, key, threshold);
-                     Value same = arith::CmpIOp::create(
-                         xb, arith::CmpIPredicate::eq, key, threshold);
-                     Value early = arith::CmpIOp::create(
-                         xb, arith::CmpIPredicate::ult, args[1], need);
-                     Value flag = arith::OrIOp::create(
-                         xb, higher, arith::AndIOp::create(xb, same, early));
-                     Value seen = arith::AddIOp::create(
-                         xb, args[1],
-                         arith::SelectOp::create(xb, same, cIndex(xb, 1),
-                                                 cIndex(xb, 0)));
-                     return SmallVector<Value>{
-                         insert(xb, flag, args[0], {bi, x}), seen};
+  Value flags =
+      tensor::EmptyOp::create(b, ArrayRef<int64_t>{batch, m}, b.getI1Type());
+  return forLoop(b, batch, flags,
+                 [&](Builder &bb, Value bi, ValueRange batchArgs) {
+                   Value threshold = extract(bb, thresholds, {bi});
+                   Value above = countOf(bb, [&](Builder &cb, Value x) {
+                     return arith::CmpIOp::create(cb, arith::CmpIPredicate::ugt,
+                                                  extract(cb, keys, {bi, x}),
+                                                  threshold);
                    });
-               return SmallVector<Value>{scanned[0]};
-             })
+                   Value need = arith::SubIOp::create(bb, cIndex(bb, h), above);
+                   SmallVector<Value> init{batchArgs[0], cIndex(bb, 0)};
+                   SmallVector<Value> scanned = forLoop(
+                       bb, m, init, [&](Builder &xb, Value x, ValueRange args) {
+                         Value key = extract(xb, keys, {bi, x});
+                         Value higher = arith::CmpIOp::create(
+                             xb, arith::CmpIPredicate::ugt, key, threshold);
+                         Value same = arith::CmpIOp::create(
+                             xb, arith::CmpIPredicate::eq, key, threshold);
+                         Value early = arith::CmpIOp::create(
+                             xb, arith::CmpIPredicate::ult, args[1], need);
+                         Value flag = arith::OrIOp::create(
+                             xb, higher,
+                             arith::AndIOp::create(xb, same, early));
+                         Value seen = arith::AddIOp::create(
+                             xb, args[1],
+                             arith::SelectOp::create(xb, same, cIndex(xb, 1),
+                                                     cIndex(xb, 0)));
+                         return SmallVector<Value>{
+                             insert(xb, flag, args[0], {bi, x}), seen};
+                       });
+                   return SmallVector<Value>{scanned[0]};
+                 })
       .front();
 }

@@ -37,18 +37,16 @@ TreeParts TreeLowering::build(Builder &b, Value tokens, Value valid) const {
   TreeParts tree;
   tree.valid = valid;
   SmallVector<Value> means;
-  tree.counts.push_back(parallelTensor(b, f32Tensor(b, {batch, type.getRows()}),
-                                    [&](Builder &nb, ValueRange i) {
-                                      return select(nb, extract(nb, valid, i),
-                                                    cF32(nb, 1.0),
-                                                    cF32(nb, 0.0));
-                                    }));
+  tree.counts.push_back(parallelTensor(
+      b, f32Tensor(b, {batch, type.getRows()}), [&](Builder &nb, ValueRange i) {
+        return select(nb, extract(nb, valid, i), cF32(nb, 1.0), cF32(nb, 0.0));
+      }));
   means.push_back(parallelTensor(b, f32Tensor(b, {batch, type.getRows(), dim}),
-                              [&](Builder &nb, ValueRange i) {
-                                return select(
-                                    nb, extract(nb, valid, {i[0], i[1]}),
-                                    extract(nb, tokens, i), cF32(nb, 0.0));
-                              }));
+                                 [&](Builder &nb, ValueRange i) {
+                                   return select(
+                                       nb, extract(nb, valid, {i[0], i[1]}),
+                                       extract(nb, tokens, i), cF32(nb, 0.0));
+                                 }));
   for (int64_t l = 0; l < levels(); ++l) {
     int64_t fanout = type.getFanouts()[l], nodes = type.getNodesAt(l + 1);
     Value childCounts = tree.counts[l], childMeans = means[l];
@@ -110,7 +108,7 @@ TreeParts TreeLowering::build(Builder &b, Value tokens, Value valid) const {
 // tokens 0. O(B n_c d).
 //===--------------------------------------------------------------------===//
 Value TreeLowering::materialize(Builder &b, const TreeParts &tree,
-                  RankedTensorType resultType) const {
+                                RankedTensorType resultType) const {
   int64_t batch = type.getBatch(), dim = type.getDim();
   Value parents = tree.root; // [B, d] at level L, then [B, N_l, d]
   for (int64_t l = levels() - 1; l >= 0; --l) {
@@ -135,7 +133,7 @@ Value TreeLowering::materialize(Builder &b, const TreeParts &tree,
         l == 0
             ? generate(b, resultType, element)
             : parallelTensor(b, f32Tensor(b, {batch, type.getNodesAt(l), dim}),
-                          element);
+                             element);
   }
   return parents;
 }
@@ -143,10 +141,10 @@ Value TreeLowering::materialize(Builder &b, const TreeParts &tree,
 //===--------------------------------------------------------------------===//
 // vcc_compress: [P; means of J] and the key bias. O(B r d L).
 //===--------------------------------------------------------------------===//
-std::pair<Value, Value> TreeLowering::compress(Builder &b, const TreeParts &tree,
-                                 Value vipRows, Value nodes,
-                                 RankedTensorType compressedType,
-                                 RankedTensorType biasType) const {
+std::pair<Value, Value>
+TreeLowering::compress(Builder &b, const TreeParts &tree, Value vipRows,
+                       Value nodes, RankedTensorType compressedType,
+                       RankedTensorType biasType) const {
   int64_t numVip = cast<RankedTensorType>(vipRows.getType()).getDimSize(1);
   Type f32 = b.getF32Type();
   auto nodeOfRow = [&](Builder &nb, Value batch, Value row) {
@@ -182,8 +180,7 @@ std::pair<Value, Value> TreeLowering::compress(Builder &b, const TreeParts &tree
                  Value logSize = cF32(eb, 0.0);
                  for (int64_t l = 1; l <= levels(); ++l)
                    logSize = select(
-                       eb,
-                       levelIs(eb, node.level, l, arith::CmpIPredicate::eq),
+                       eb, levelIs(eb, node.level, l, arith::CmpIPredicate::eq),
                        cF32(eb, std::log(double(type.getNodeSize(l)))),
                        logSize);
                  Value empty =
@@ -216,7 +213,7 @@ std::pair<Value, Value> TreeLowering::compress(Builder &b, const TreeParts &tree
 // O(B |J| d L).
 //===--------------------------------------------------------------------===//
 TreeParts TreeLowering::update(Builder &b, const TreeParts &tree, Value nodes,
-                 Value rows) const {
+                               Value rows) const {
   int64_t batch = type.getBatch(), dim = type.getDim();
   int64_t selected = cast<RankedTensorType>(nodes.getType()).getDimSize(1);
   int64_t top = levels();
@@ -228,11 +225,10 @@ TreeParts TreeLowering::update(Builder &b, const TreeParts &tree, Value nodes,
   SmallVector<Value> sums;
   for (int64_t l = 1; l < top; ++l)
     sums.push_back(tensor::EmptyOp::create(
-        b, ArrayRef<int64_t>{batch, type.getNodesAt(l), dim},
-        b.getF32Type()));
+        b, ArrayRef<int64_t>{batch, type.getNodesAt(l), dim}, b.getF32Type()));
   Value rootSum =
       parallelTensor(b, f32Tensor(b, {batch, dim}),
-                  [&](Builder &nb, ValueRange) { return cF32(nb, 0.0); });
+                     [&](Builder &nb, ValueRange) { return cF32(nb, 0.0); });
 
   // For each J node of each sequence: body(builder, batch, k, node, args).
   using NodeFn = llvm::function_ref<SmallVector<Value>(
@@ -255,12 +251,11 @@ TreeParts TreeLowering::update(Builder &b, const TreeParts &tree, Value nodes,
         return ifElse(
                    nb, cond, tensor.getType(),
                    [&](Builder &tb) -> SmallVector<Value> {
-                     return forLoop(
-                         tb, dim, tensor,
-                         [&](Builder &eb, Value e, ValueRange acc) {
-                           return SmallVector<Value>{
-                               updateElement(eb, e, acc[0])};
-                         });
+                     return forLoop(tb, dim, tensor,
+                                    [&](Builder &eb, Value e, ValueRange acc) {
+                                      return SmallVector<Value>{
+                                          updateElement(eb, e, acc[0])};
+                                    });
                    },
                    [&](Builder &) -> SmallVector<Value> { return {tensor}; })
             .front();
@@ -294,8 +289,8 @@ TreeParts TreeLowering::update(Builder &b, const TreeParts &tree, Value nodes,
         Value c = count(nb, tree, bi, node);
         auto contribution = [&](Builder &eb, Value e) {
           Value row = extract(eb, rows, {bi, k, e});
-          return select(eb, positive(eb, c),
-                        arith::MulFOp::create(eb, c, row), cF32(eb, 0.0));
+          return select(eb, positive(eb, c), arith::MulFOp::create(eb, c, row),
+                        cF32(eb, 0.0));
         };
         SmallVector<Value> next;
         for (int64_t l = 1; l <= top; ++l) {
@@ -321,14 +316,12 @@ TreeParts TreeLowering::update(Builder &b, const TreeParts &tree, Value nodes,
   result.root = parallelTensor(
       b, f32Tensor(b, {batch, dim}), [&](Builder &nb, ValueRange i) {
         NodeRef first = decode(nb, extract(nb, nodes, {i[0], cIndex(nb, 0)}));
-        Value rootInJ =
-            levelIs(nb, first.level, top, arith::CmpIPredicate::eq);
+        Value rootInJ = levelIs(nb, first.level, top, arith::CmpIPredicate::eq);
         Value fromRow = extract(nb, rows, {i[0], cIndex(nb, 0), i[1]});
         Value fromSum = arith::DivFOp::create(
             nb, extract(nb, rootSum, i),
             extract(nb, tree.counts[top], {i[0], cIndex(nb, 0)}));
-        Value rootCount =
-            extract(nb, tree.counts[top], {i[0], cIndex(nb, 0)});
+        Value rootCount = extract(nb, tree.counts[top], {i[0], cIndex(nb, 0)});
         return select(nb, positive(nb, rootCount),
                       select(nb, rootInJ, fromRow, fromSum), cF32(nb, 0.0));
       });
@@ -363,8 +356,7 @@ TreeParts TreeLowering::update(Builder &b, const TreeParts &tree, Value nodes,
         for (int64_t l = 0; l < top; ++l) {
           Value anc = nodeAt(nb, node.firstToken, l);
           Value parent = nodeAt(nb, node.firstToken, l + 1);
-          Value onPath =
-              levelIs(nb, node.level, l, arith::CmpIPredicate::ule);
+          Value onPath = levelIs(nb, node.level, l, arith::CmpIPredicate::ule);
           next.push_back(updateRowIf(
               nb, onPath, args[l], [&](Builder &eb, Value e, Value acc) {
                 Value parentMean;
@@ -372,8 +364,8 @@ TreeParts TreeLowering::update(Builder &b, const TreeParts &tree, Value nodes,
                   parentMean = extract(eb, newRoot, {bi, e});
                 } else {
                   Value n = extract(eb, tree.counts[l + 1], {bi, parent});
-                  parentMean = meanOrZero(
-                      eb, extract(eb, sums[l], {bi, parent, e}), n);
+                  parentMean =
+                      meanOrZero(eb, extract(eb, sums[l], {bi, parent, e}), n);
                 }
                 Value delta = arith::SubFOp::create(
                     eb, parentMean, newMean(eb, bi, k, node, l, anc, e));

@@ -18,35 +18,24 @@ func.func @tree_result(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>) -> !attic.
 
 // -----
 
-func.func @nested_region(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %flag: i1) -> tensor<1x8x4xf32> {
-  %t = attic.tree_build %c, %valid : tensor<1x8x4xf32>, tensor<1x8xi1> -> !attic.tree<1x8x4xf32, fanouts = [2, 4]>
-  %r = scf.if %flag -> tensor<1x8x4xf32> {
-    // expected-error @below {{uses !attic.tree values inside the region of 'scf.if': attic-expand-vcc replaces trees only in the body of a function, outside nested regions}}
-    %m = attic.tree_materialize %t : !attic.tree<1x8x4xf32, fanouts = [2, 4]> -> tensor<1x8x4xf32>
-    scf.yield %m : tensor<1x8x4xf32>
-  } else {
-    scf.yield %c : tensor<1x8x4xf32>
+// A tree may be used inside nested regions (scf.if, scf.for, ...; see
+// expand-vcc.mlir), but not carried out of an op that upstream's structural
+// conversion does not handle.
+func.func @tree_out_of_execute_region(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>) -> tensor<1x8x4xf32> {
+  // expected-error @below {{'scf.execute_region' op uses or defines an !attic.tree value: attic-expand-vcc replaces trees only where attic.tree_build, attic.tree_select, attic.vcc_compress, attic.tree_update, attic.tree_materialize and scf.for/if/while/yield/condition/index_switch use them}}
+  %t = scf.execute_region -> !attic.tree<1x8x4xf32, fanouts = [2, 4]> {
+    %b = attic.tree_build %c, %valid : tensor<1x8x4xf32>, tensor<1x8xi1> -> !attic.tree<1x8x4xf32, fanouts = [2, 4]>
+    scf.yield %b : !attic.tree<1x8x4xf32, fanouts = [2, 4]>
   }
-  return %r : tensor<1x8x4xf32>
-}
-
-// -----
-
-func.func @built_in_region(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>) -> tensor<1x8x4xf32> {
-  %r = scf.execute_region -> tensor<1x8x4xf32> {
-    // expected-error @below {{uses !attic.tree values inside the region of 'scf.execute_region'}}
-    %t = attic.tree_build %c, %valid : tensor<1x8x4xf32>, tensor<1x8xi1> -> !attic.tree<1x8x4xf32, fanouts = [2, 4]>
-    %m = attic.tree_materialize %t : !attic.tree<1x8x4xf32, fanouts = [2, 4]> -> tensor<1x8x4xf32>
-    scf.yield %m : tensor<1x8x4xf32>
-  }
-  return %r : tensor<1x8x4xf32>
+  %m = attic.tree_materialize %t : !attic.tree<1x8x4xf32, fanouts = [2, 4]> -> tensor<1x8x4xf32>
+  return %m : tensor<1x8x4xf32>
 }
 
 // -----
 
 func.func @block_argument(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>) -> tensor<1x8x4xf32> {
   %t = attic.tree_build %c, %valid : tensor<1x8x4xf32>, tensor<1x8xi1> -> !attic.tree<1x8x4xf32, fanouts = [2, 4]>
-  // expected-error @below {{uses or defines an !attic.tree value: attic-expand-vcc replaces trees only where attic.tree_build, attic.tree_select, attic.vcc_compress, attic.tree_update and attic.tree_materialize use them}}
+  // expected-error @below {{'cf.br' op uses or defines an !attic.tree value: attic-expand-vcc replaces trees only where attic.tree_build, attic.tree_select, attic.vcc_compress, attic.tree_update, attic.tree_materialize and scf.for/if/while/yield/condition/index_switch use them}}
   cf.br ^next(%t : !attic.tree<1x8x4xf32, fanouts = [2, 4]>)
 ^next(%u: !attic.tree<1x8x4xf32, fanouts = [2, 4]>):
   %m = attic.tree_materialize %u : !attic.tree<1x8x4xf32, fanouts = [2, 4]> -> tensor<1x8x4xf32>
@@ -61,23 +50,6 @@ func.func @other_user(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>) -> tensor<1
   %u = builtin.unrealized_conversion_cast %t : !attic.tree<1x8x4xf32, fanouts = [2, 4]> to !attic.tree<1x8x4xf32, fanouts = [2, 4]>
   %m = attic.tree_materialize %u : !attic.tree<1x8x4xf32, fanouts = [2, 4]> -> tensor<1x8x4xf32>
   return %m : tensor<1x8x4xf32>
-}
-
-// -----
-
-func.func @select_in_region(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %q: tensor<1x1x2x4xf32>,
-                            %wk: tensor<4x4xf32>, %bk: tensor<4xf32>, %g: tensor<4xf32>, %b: tensor<4xf32>, %flag: i1) -> tensor<1x5xi64> {
-  %t = attic.tree_build %c, %valid : tensor<1x8x4xf32>, tensor<1x8xi1> -> !attic.tree<1x8x4xf32, fanouts = [2, 4]>
-  %r = scf.if %flag -> tensor<1x5xi64> {
-    // expected-error @below {{uses !attic.tree values inside the region of 'scf.if'}}
-    %j = attic.tree_select %t, %q, %wk, %bk, %g, %b {budgets = [1, 1], heads = 1, scale = 0.5 : f32}
-        : !attic.tree<1x8x4xf32, fanouts = [2, 4]>, tensor<1x1x2x4xf32>, tensor<4x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32> -> tensor<1x5xi64>
-    scf.yield %j : tensor<1x5xi64>
-  } else {
-    %z = arith.constant dense<0> : tensor<1x5xi64>
-    scf.yield %z : tensor<1x5xi64>
-  }
-  return %r : tensor<1x5xi64>
 }
 
 // -----

@@ -285,3 +285,38 @@ func.func @tree_select(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %q: tensor
       : !attic.tree<1x8x4xf32, fanouts = [2, 2, 2]>, tensor<1x2x3x2xf32>, tensor<4x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32> -> tensor<1x6xi64>
   return %j : tensor<1x6xi64>
 }
+
+// -----
+
+// A tree carried through a loop (a stack of layers) and read inside an
+// scf.if: upstream's 1:N structural type conversion replaces the iter_arg,
+// the region's block argument, the yields and the loop's result by the
+// 2L + 3 components (root, deltas of levels 0 and 1, counts of levels
+// 0..2, validity).
+// CHECK-LABEL: func.func @tree_in_loop
+// CHECK-NOT: attic.
+// CHECK: %[[LOOP:.*]]:7 = scf.for {{.*}} iter_args({{.*}}) -> (tensor<1x4xf32>, tensor<1x8x4xf32>, tensor<1x4x4xf32>, tensor<1x8xf32>, tensor<1x4xf32>, tensor<1x1xf32>, tensor<1x8xi1>)
+// CHECK: scf.yield {{.*}} : tensor<1x4xf32>, tensor<1x8x4xf32>, tensor<1x4x4xf32>, tensor<1x8xf32>, tensor<1x4xf32>, tensor<1x1xf32>, tensor<1x8xi1>
+// CHECK: scf.if
+// CHECK: %[[LOOP]]#0
+// CHECK-NOT: attic.
+// CHECK: return
+func.func @tree_in_loop(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %j: tensor<1x5xi64>,
+                        %rows: tensor<1x5x4xf32>, %flag: i1) -> tensor<1x8x4xf32> {
+  %t = attic.tree_build %c, %valid : tensor<1x8x4xf32>, tensor<1x8xi1> -> !attic.tree<1x8x4xf32, fanouts = [2, 4]>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %t) -> (!attic.tree<1x8x4xf32, fanouts = [2, 4]>) {
+    %u = attic.tree_update %acc, %j, %rows
+        : !attic.tree<1x8x4xf32, fanouts = [2, 4]>, tensor<1x5xi64>, tensor<1x5x4xf32> -> !attic.tree<1x8x4xf32, fanouts = [2, 4]>
+    scf.yield %u : !attic.tree<1x8x4xf32, fanouts = [2, 4]>
+  }
+  %m = scf.if %flag -> tensor<1x8x4xf32> {
+    %x = attic.tree_materialize %r : !attic.tree<1x8x4xf32, fanouts = [2, 4]> -> tensor<1x8x4xf32>
+    scf.yield %x : tensor<1x8x4xf32>
+  } else {
+    scf.yield %c : tensor<1x8x4xf32>
+  }
+  return %m : tensor<1x8x4xf32>
+}

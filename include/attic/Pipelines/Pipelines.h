@@ -55,9 +55,11 @@ struct CpuPipelineOptions
 /// attic-expand-vcc, canonicalize, elementwise ops to linalg,
 /// attic-readonly-arguments, one-shot bufferization (function boundaries,
 /// identity layouts), the buffer deallocation pipeline and
-/// convert-bufferization-to-memref.
+/// convert-bufferization-to-memref. For the GPU mapping (`forGpu`),
+/// attic-unroll-layer-loops first: kernels are launched from straight-line
+/// host code.
 void buildBufferizationPipeline(mlir::OpPassManager &pm, int64_t blockQ,
-                                int64_t blockK);
+                                int64_t blockK, bool forGpu = false);
 
 /// The GPU mapping shared by attic-cuda-pipeline and the emulation: linalg
 /// to parallel loops, attic-lower-block-mask, attic-tile-block-attention,

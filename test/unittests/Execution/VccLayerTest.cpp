@@ -1,7 +1,8 @@
 //===- VccLayerTest.cpp - whole VCC layers, compiled vs reference ---------===//
 //
-// examples/vcc_layer.mlir, examples/vcc_roberta_layer.mlir and
-// examples/vcc_encoder.mlir (read from the source tree) JIT-compiled by attic-cpu-pipeline and run on deterministic
+// examples/vcc_layer.mlir, examples/vcc_roberta_layer.mlir,
+// examples/vcc_encoder.mlir and examples/vcc_encoder_loop.mlir (read from
+// the source tree) JIT-compiled by attic-cpu-pipeline and run on deterministic
 // inputs, against the plain-C++ reference (attic::ref::vcc, double):
 //  - one VCC layer == the naive eq (7) with a dense S and its pseudo-inverse
 //    (naiveVccLayer), J == Algorithm 1 (selectJ) exactly (digest invariant
@@ -362,11 +363,13 @@ void compareSequence(const Tensor &out, int64_t b, const vcc::Matrix &expected,
       error.add(out[(b * kTokens + perm[i]) * kDim + e], expected.at(i, e));
 }
 
+/// J of sequence b at element `base` + b * 43 of `j` ([B, 43], or one layer
+/// of [layers, B, 43]).
 void expectJ(const Tensor &j, int64_t b, const std::vector<vcc::Node> &nodes,
-             const char *what) {
+             const char *what, int64_t base = 0) {
   ASSERT_EQ(static_cast<int64_t>(nodes.size()), 43) << what;
   for (int64_t i = 0; i < 43; ++i)
-    EXPECT_EQ(static_cast<int64_t>(j[b * 43 + i]), globalId(nodes[i]))
+    EXPECT_EQ(static_cast<int64_t>(j[base + b * 43 + i]), globalId(nodes[i]))
         << what << ": sequence " << b << ", J entry " << i;
 }
 
@@ -698,38 +701,51 @@ TEST(VccRobertaLayerExample, EqualsTheGeluLayerWithImportanceVotes) {
   EXPECT_GE(differentJ, 1);
 }
 
+/// examples/vcc_encoder.mlir (three copies of the layer; J's as three
+/// results) and examples/vcc_encoder_loop.mlir (one copy in an scf.for that
+/// carries the tree; J's as one [3, B, 43] result).
 TEST(VccEncoderExample, EqualsThreeNaiveLayersInARow) {
-  Compiled encoder(readSource("examples/vcc_encoder.mlir"), "vcc_encoder");
-  for (bool padding : {false, true}) {
-    SCOPED_TRACE(padding ? "with padding" : "no padding");
-    Rng wrng(15);
-    std::vector<vcc::LayerWeights> ws;
-    for (int l = 0; l < 3; ++l)
-      ws.push_back(randomWeights(wrng));
-    const Batch batch = makeBatch(padding ? 27 : 26, padding);
-    std::vector<Tensor> inputs = batchTensors(batch);
-    std::vector<Tensor> weights = weightTensors(ws);
-    std::vector<Tensor> out = encoder.run(pointers(inputs, weights));
-    ASSERT_EQ(out.size(), 4u);
+  for (bool loop : {false, true}) {
+    SCOPED_TRACE(loop ? "vcc_encoder_loop" : "vcc_encoder");
+    Compiled encoder(readSource(loop ? "examples/vcc_encoder_loop.mlir"
+                                     : "examples/vcc_encoder.mlir"),
+                     loop ? "vcc_encoder_loop" : "vcc_encoder");
+    for (bool padding : {false, true}) {
+      SCOPED_TRACE(padding ? "with padding" : "no padding");
+      Rng wrng(15);
+      std::vector<vcc::LayerWeights> ws;
+      for (int l = 0; l < 3; ++l)
+        ws.push_back(randomWeights(wrng));
+      const Batch batch = makeBatch(padding ? 27 : 26, padding);
+      std::vector<Tensor> inputs = batchTensors(batch);
+      std::vector<Tensor> weights = weightTensors(ws);
+      std::vector<Tensor> out = encoder.run(pointers(inputs, weights));
+      ASSERT_EQ(out.size(), loop ? 2u : 4u);
 
-    double worst = 0;
-    for (int64_t b = 0; b < kBatch; ++b) {
-      Reordered r = reorder(batch, b);
-      vcc::Matrix x = r.x;
-      for (int l = 0; l < 3; ++l) {
-        std::vector<vcc::Node> j = selectReference(x, r.validC, ws[l], 4);
-        expectJ(out[1 + l], b, j, l == 0 ? "J1" : l == 1 ? "J2" : "J3");
-        x = vcc::naiveVccLayer(x, kVip, r.validC, kFanouts, j, ws[l]);
+      double worst = 0;
+      for (int64_t b = 0; b < kBatch; ++b) {
+        Reordered r = reorder(batch, b);
+        vcc::Matrix x = r.x;
+        for (int l = 0; l < 3; ++l) {
+          std::vector<vcc::Node> j = selectReference(x, r.validC, ws[l], 4);
+          const char *what = l == 0 ? "J1" : l == 1 ? "J2" : "J3";
+          if (loop)
+            expectJ(out[1], b, j, what, l * kBatch * 43);
+          else
+            expectJ(out[1 + l], b, j, what);
+          x = vcc::naiveVccLayer(x, kVip, r.validC, kFanouts, j, ws[l]);
+        }
+        Error error;
+        compareSequence(out[0], b, x, r.order.perm, error);
+        EXPECT_EQ(error.nonFinite, 0);
+        EXPECT_LE(error.relative(), 1e-5) << "sequence " << b;
+        worst = std::max(worst, error.relative());
       }
-      Error error;
-      compareSequence(out[0], b, x, r.order.perm, error);
-      EXPECT_EQ(error.nonFinite, 0);
-      EXPECT_LE(error.relative(), 1e-5) << "sequence " << b;
-      worst = std::max(worst, error.relative());
+      std::printf("[ measured ] 3-layer VCC encoder%s vs 3 naive layers, %s: "
+                  "max rel err %.2e\n",
+                  loop ? " (loop)" : "", padding ? "padding" : "no padding",
+                  worst);
     }
-    std::printf("[ measured ] 3-layer VCC encoder vs 3 naive layers, %s: "
-                "max rel err %.2e\n",
-                padding ? "padding" : "no padding", worst);
   }
 }
 

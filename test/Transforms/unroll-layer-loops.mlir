@@ -1,0 +1,39 @@
+// RUN: attic-opt %s --split-input-file --verify-diagnostics --attic-unroll-layer-loops | FileCheck %s
+// RUN: not attic-opt %s --split-input-file --attic-unroll-layer-loops="max-trip-count=2" 2>&1 | FileCheck %s --check-prefix=LIMIT
+
+// A loop over layers (attic ops in its body): one copy per iteration, the
+// induction variable a constant in each; a loop without attic ops is kept.
+// CHECK-LABEL: func.func @layers
+// CHECK-NOT: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<1x2x8x4xf32>)
+// CHECK-COUNT-3: attic.attention
+// CHECK-NOT: attic.attention
+// CHECK: scf.for {{.*}} -> (index)
+// CHECK: return
+// LIMIT: error: 'scf.for' op loops over attic ops 3 times: attic-unroll-layer-loops unrolls at most 2 iterations (max-trip-count)
+func.func @layers(%x: tensor<1x2x8x4xf32>, %w: tensor<3x4xf32>) -> (tensor<1x2x8x4xf32>, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %r = scf.for %l = %c0 to %c3 step %c1 iter_args(%h = %x) -> (tensor<1x2x8x4xf32>) {
+    %a = attic.attention %h, %h, %h : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32> -> tensor<1x2x8x4xf32>
+    scf.yield %a : tensor<1x2x8x4xf32>
+  }
+  %n = scf.for %i = %c0 to %c3 step %c1 iter_args(%s = %c0) -> (index) {
+    %t = arith.addi %s, %i : index
+    scf.yield %t : index
+  }
+  return %r, %n : tensor<1x2x8x4xf32>, index
+}
+
+// -----
+
+func.func @dynamic_layers(%x: tensor<1x2x8x4xf32>, %count: index) -> tensor<1x2x8x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{loops over attic ops with a trip count that is not a compile-time constant: the GPU mapping needs it unrolled (attic-unroll-layer-loops)}}
+  %r = scf.for %l = %c0 to %count step %c1 iter_args(%h = %x) -> (tensor<1x2x8x4xf32>) {
+    %a = attic.attention %h, %h, %h : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32> -> tensor<1x2x8x4xf32>
+    scf.yield %a : tensor<1x2x8x4xf32>
+  }
+  return %r : tensor<1x2x8x4xf32>
+}
