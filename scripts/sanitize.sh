@@ -20,8 +20,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # fuzzer-no-link: coverage counters in all code, for the fuzz targets.
 flags="-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=all -fno-omit-frame-pointer"
+# The compilers only when the build folder is new: given again, CMake sees
+# "clang-22" differ from the cached full path, wipes the cache and
+# reconfigures without the options below (a full compiler build, no fuzzer).
+compilers=()
+[[ -f build-sanitize/CMakeCache.txt ]] ||
+  compilers=(-DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22)
 cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+  "${compilers[@]}" \
   -DATTIC_ENABLE_COMPILER=OFF -DATTIC_BUILD_FUZZERS=ON \
   "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_CXX_FLAGS=$flags" \
   "-DCMAKE_EXE_LINKER_FLAGS=$flags" "-DCMAKE_SHARED_LINKER_FLAGS=$flags" \
