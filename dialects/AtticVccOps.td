@@ -115,6 +115,12 @@ def Attic_TreeBuildOp : Attic_Op<"tree_build", [Pure]> {
     i1, with B, n_c and d those of the result type. Cost O(B n_c d), once
     per stack of VCC layers.
 
+    `mean_eps` (default 0, finite, >= 0) reproduces the VCC authors' block
+    means: a node above the tokens then has mean (sum of its valid tokens)
+    / (count + mean_eps), as their `to_coarse` with 1e-4. Give
+    `attic.tree_update` the same value, so that recomputed means follow the
+    same rule.
+
     Example:
 
     ```mlir
@@ -123,7 +129,8 @@ def Attic_TreeBuildOp : Attic_Op<"tree_build", [Pure]> {
     ```
   }];
   let arguments = (ins Attic_StaticF32Tensor:$tokens,
-                       Attic_StaticI1Tensor:$valid);
+                       Attic_StaticI1Tensor:$valid,
+                       DefaultValuedAttr<F32Attr, "0.0f">:$mean_eps);
   let results = (outs Attic_TreeType:$tree);
   let assemblyFormat = [{
     $tokens `,` $valid attr-dict `:` type($tokens) `,` type($valid) `->`
@@ -257,7 +264,10 @@ def Attic_VccCompressOp : Attic_Op<"vcc_compress", [Pure]> {
 
     where m is the node mean read from the tree top-down (eq 16/63: the
     parent mean minus the node's delta; 0 for a node without valid tokens).
-    The bias, given to the layer's attention as `attic.attention`'s key
+    With `bias_eps` (default 0, finite, >= 0) the biases are log(s_j +
+    bias_eps) for J nodes and log(1 + bias_eps) for P rows: the VCC
+    authors' log(num_dups + 1e-4) (with 0, the exact forms above). The
+    bias, given to the layer's attention as `attic.attention`'s key
     bias, weights a row standing for s_j tokens s_j times, so that the
     layer on the r rows equals the exact layer on the sequence where every
     node's mean is repeated s_j times.
@@ -284,7 +294,8 @@ def Attic_VccCompressOp : Attic_Op<"vcc_compress", [Pure]> {
   let arguments = (ins
     Attic_StaticF32Tensor:$vip_rows,
     Attic_TreeType:$tree,
-    Attic_StaticI64Tensor:$nodes
+    Attic_StaticI64Tensor:$nodes,
+    DefaultValuedAttr<F32Attr, "0.0f">:$bias_eps
   );
   let results = (outs Attic_StaticF32Tensor:$compressed,
                       Attic_StaticF32Tensor:$key_bias);
@@ -318,6 +329,11 @@ def Attic_TreeUpdateOp : Attic_Op<"tree_update", [Pure]> {
       their tokens moved by the same amount, so the differences still hold.
       Counts and validity do not change.
 
+    `mean_eps` (default 0; that of `attic.tree_build`): a recomputed node
+    mean is the sum of its children's token sums over (count + mean_eps),
+    a child's token sum being its mean times its count (+ mean_eps above
+    the tokens).
+
     With the root split, |J| + (sum of the budgets) - 1 deltas are rewritten
     (2 |J| - 2 for a binary tree): O(|J| d) work per layer.
 
@@ -342,7 +358,8 @@ def Attic_TreeUpdateOp : Attic_Op<"tree_update", [Pure]> {
   let arguments = (ins
     Attic_TreeType:$tree,
     Attic_StaticI64Tensor:$nodes,
-    Attic_StaticF32Tensor:$rows
+    Attic_StaticF32Tensor:$rows,
+    DefaultValuedAttr<F32Attr, "0.0f">:$mean_eps
   );
   let results = (outs Attic_TreeType:$result);
   let assemblyFormat = [{

@@ -801,7 +801,8 @@ private:
       std::vector<vcc::Tree> &tree = trees[build.getTree()];
       for (int64_t b = 0; b < tokens.shape[0]; ++b)
         tree.push_back(
-            vcc::buildTree(rowsOf(tokens, b), flagsOf(valid, b), fanouts));
+            vcc::buildTree(rowsOf(tokens, b), flagsOf(valid, b), fanouts,
+                           build.getMeanEps().convertToDouble()));
       return success();
     }
     if (auto select = dyn_cast<attic::TreeSelectOp>(op))
@@ -817,7 +818,9 @@ private:
             nodesOf(op, compress.getTree().getType(), j, b);
         if (failed(nodes))
           return failure();
-        vcc::Compressed out = vcc::assemble(rowsOf(p, b), tree[b], *nodes);
+        vcc::Compressed out =
+            vcc::assemble(rowsOf(p, b), tree[b], *nodes,
+                          compress.getBiasEps().convertToDouble());
         appendRows(sx, out.sx);
         bias.data.insert(bias.data.end(), out.keyBias.begin(),
                          out.keyBias.end());
@@ -836,7 +839,9 @@ private:
             nodesOf(op, update.getTree().getType(), j, b);
         if (failed(nodes))
           return failure();
-        next.push_back(vcc::updateTree(tree[b], *nodes, rowsOf(rows, b)));
+        next.push_back(vcc::updateTree(tree[b], *nodes, rowsOf(rows, b),
+                                       nullptr,
+                                       update.getMeanEps().convertToDouble()));
       }
       trees[update.getResult()] = std::move(next);
       return success();

@@ -384,8 +384,10 @@ int64_t Tree::nodesAt(int64_t level) const {
 }
 
 Tree buildTree(const Matrix &c, const std::vector<bool> &valid,
-               const std::vector<int64_t> &fanouts) {
+               const std::vector<int64_t> &fanouts, double meanEps) {
   checkMatrix("buildTree", "C", c);
+  if (!(meanEps >= 0.0) || !std::isfinite(meanEps))
+    fail("buildTree: meanEps is ", meanEps, " (expected finite and >= 0)");
   checkFanouts("buildTree", fanouts, c.rows,
                "C has " + std::to_string(c.rows) + " rows");
   if (ssize(valid) != c.rows)
@@ -432,6 +434,21 @@ Tree buildTree(const Matrix &c, const std::vector<bool> &valid,
                       : 0.0;
     }
   }
+  // With meanEps (the VCC authors' blocks): a node above the tokens has
+  // mean (sum of its valid tokens) / (count + meanEps).
+  if (meanEps > 0.0)
+    for (int64_t j = 1; j <= levels; ++j) {
+      const int64_t size = ssize(tree.count[0]) / ssize(tree.count[j]);
+      for (int64_t x = 0; x < ssize(tree.count[j]); ++x)
+        for (int64_t e = 0; e < dim; ++e) {
+          double sum = 0.0;
+          for (int64_t i = x * size; i < (x + 1) * size; ++i)
+            sum += means[0].at(i, e);
+          const int64_t count = tree.count[j][x];
+          means[j].at(x, e) =
+              count > 0 ? sum / (static_cast<double>(count) + meanEps) : 0.0;
+        }
+    }
 
   // Eq (15): delta = parent mean - node mean.
   tree.root.assign(means[levels].data.begin(), means[levels].data.end());
@@ -679,8 +696,10 @@ std::vector<Node> twoLevelJ(const Tree &tree,
 //===----------------------------------------------------------------------===//
 
 Compressed assemble(const Matrix &p, const Tree &tree,
-                    const std::vector<Node> &j) {
+                    const std::vector<Node> &j, double biasEps) {
   checkMatrix("assemble", "P", p);
+  if (!(biasEps >= 0.0) || !std::isfinite(biasEps))
+    fail("assemble: biasEps is ", biasEps, " (expected finite and >= 0)");
   checkTree("assemble", tree);
   if (p.cols != tree.dim)
     fail("assemble: P has ", p.cols, " columns but the tree has dim ",
@@ -690,7 +709,7 @@ Compressed assemble(const Matrix &p, const Tree &tree,
   const std::vector<int64_t> sizes = levelSizes(tree.fanouts);
   Compressed out;
   out.sx = Matrix(p.rows + ssize(j), tree.dim);
-  out.keyBias.assign(p.rows + ssize(j), 0.0);
+  out.keyBias.assign(p.rows + ssize(j), std::log(1.0 + biasEps));
   std::copy(p.data.begin(), p.data.end(), out.sx.data.begin());
   for (int64_t k = 0; k < ssize(j); ++k) {
     const Node &node = j[k];
@@ -699,7 +718,7 @@ Compressed assemble(const Matrix &p, const Tree &tree,
               out.sx.data.begin() + (p.rows + k) * tree.dim);
     out.keyBias[p.rows + k] =
         tree.count[node.level][node.index] > 0
-            ? std::log(static_cast<double>(sizes[node.level]))
+            ? std::log(static_cast<double>(sizes[node.level]) + biasEps)
             : kNegInf;
   }
   return out;
@@ -775,8 +794,10 @@ Matrix transformerLayer(const Matrix &x, const std::vector<double> &keyBias,
 }
 
 Tree updateTree(const Tree &tree, const std::vector<Node> &j, const Matrix &y,
-                int64_t *rewritten) {
+                int64_t *rewritten, double meanEps) {
   const char *fn = "updateTree";
+  if (!(meanEps >= 0.0) || !std::isfinite(meanEps))
+    fail(fn, ": meanEps is ", meanEps, " (expected finite and >= 0)");
   checkTree(fn, tree);
   checkJ(fn, tree.fanouts, tree.rows, j);
   checkMatrix(fn, "y", y);
@@ -833,14 +854,20 @@ Tree updateTree(const Tree &tree, const std::vector<Node> &j, const Matrix &y,
                " is a child of the dirty node ", str(parentNode),
                " but is neither dirty nor below a J node (J violates the "
                "sibling property)");
+        // A child's token sum: its mean times its count (+ meanEps above
+        // the tokens, the inverse of the mean's definition).
         const int64_t childCount = tree.count[l][c];
         count += childCount;
+        const double weight =
+            childCount > 0
+                ? static_cast<double>(childCount) + (l > 0 ? meanEps : 0.0)
+                : 0.0;
         for (int64_t e = 0; e < dim; ++e)
-          sum[e] += static_cast<double>(childCount) * fresh[l].at(c, e);
+          sum[e] += weight * fresh[l].at(c, e);
       }
       for (int64_t e = 0; e < dim; ++e)
         fresh[l + 1].at(parent, e) =
-            count > 0 ? sum[e] / static_cast<double>(count) : 0.0;
+            count > 0 ? sum[e] / (static_cast<double>(count) + meanEps) : 0.0;
       dirty[l + 1][parent] = true;
     }
     // Deltas of dirty nodes; everything strictly below J stays as it was.

@@ -202,7 +202,8 @@ struct LowerTreeBuild : TreePattern<TreeBuildOp> {
     Builder b(op.getLoc(), rewriter);
     TreeParts tree =
         TreeLowering(op.getTree().getType())
-            .build(b, single(adaptor.getTokens()), single(adaptor.getValid()));
+            .build(b, single(adaptor.getTokens()), single(adaptor.getValid()),
+                   op.getMeanEps().convertToFloat());
     SmallVector<SmallVector<Value>> replacements{tree.flatten()};
     rewriter.replaceOpWithMultiple(op, std::move(replacements));
     return success();
@@ -242,7 +243,8 @@ struct LowerVccCompress : TreePattern<VccCompressOp> {
         TreeLowering(op.getTree().getType())
             .compress(b, partsOf(op.getTree(), adaptor.getTree()),
                       single(adaptor.getVipRows()), single(adaptor.getNodes()),
-                      op.getCompressed().getType(), op.getKeyBias().getType());
+                      op.getCompressed().getType(), op.getKeyBias().getType(),
+                      op.getBiasEps().convertToFloat());
     rewriter.replaceOp(op, ValueRange{compressed, bias});
     return success();
   }
@@ -257,7 +259,8 @@ struct LowerTreeUpdate : TreePattern<TreeUpdateOp> {
     TreeParts tree =
         TreeLowering(op.getTree().getType())
             .update(b, partsOf(op.getTree(), adaptor.getTree()),
-                    single(adaptor.getNodes()), single(adaptor.getRows()));
+                    single(adaptor.getNodes()), single(adaptor.getRows()),
+                    op.getMeanEps().convertToFloat());
     SmallVector<SmallVector<Value>> replacements{tree.flatten()};
     rewriter.replaceOpWithMultiple(op, std::move(replacements));
     return success();

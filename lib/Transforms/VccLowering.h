@@ -85,6 +85,15 @@ struct NodeRef {
 
 /// Lowers the ops of one tree type: sizes and the index arithmetic of node
 /// ids are static per type.
+/// count > 0 ? sum / (count + eps) : 0 (meanOrZero when eps is 0).
+inline Value meanOrZeroEps(Builder &b, Value sum, Value count, float eps) {
+  if (eps == 0.0f)
+    return meanOrZero(b, sum, count);
+  Value denominator = arith::AddFOp::create(b, count, cF32(b, eps));
+  return select(b, positive(b, count),
+                arith::DivFOp::create(b, sum, denominator), cF32(b, 0.0));
+}
+
 class TreeLowering {
 public:
   explicit TreeLowering(TreeType type) : type(type) {}
@@ -150,7 +159,9 @@ public:
   }
 
   /// tree_build (VccTree.cpp).
-  TreeParts build(Builder &b, Value tokens, Value valid) const;
+  /// `meanEps` > 0: means above the tokens are sum / (count + meanEps).
+  TreeParts build(Builder &b, Value tokens, Value valid,
+                  float meanEps = 0.0f) const;
 
   /// tree_materialize (VccTree.cpp).
   Value materialize(Builder &b, const TreeParts &tree,
@@ -160,11 +171,12 @@ public:
   std::pair<Value, Value> compress(Builder &b, const TreeParts &tree,
                                    Value vipRows, Value nodes,
                                    RankedTensorType compressedType,
-                                   RankedTensorType biasType) const;
+                                   RankedTensorType biasType,
+                                   float biasEps = 0.0f) const;
 
   /// tree_update, Algorithm 2 (VccTree.cpp).
-  TreeParts update(Builder &b, const TreeParts &tree, Value nodes,
-                   Value rows) const;
+  TreeParts update(Builder &b, const TreeParts &tree, Value nodes, Value rows,
+                   float meanEps = 0.0f) const;
 
   /// tree_select, Algorithm 1: J [B, |J|] i64 (VccSelect.cpp).
   Value selectNodes(Builder &b, const TreeParts &tree, Value query,

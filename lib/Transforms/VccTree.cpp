@@ -32,7 +32,8 @@ using namespace attic::detail;
 // tree_build: counts and means bottom-up (count-weighted means of the
 // children), then deltas and the root. O(B n_c d).
 //===--------------------------------------------------------------------===//
-TreeParts TreeLowering::build(Builder &b, Value tokens, Value valid) const {
+TreeParts TreeLowering::build(Builder &b, Value tokens, Value valid,
+                              float meanEps) const {
   int64_t batch = type.getBatch(), dim = type.getDim();
   TreeParts tree;
   tree.valid = valid;
@@ -47,6 +48,7 @@ TreeParts TreeLowering::build(Builder &b, Value tokens, Value valid) const {
                                        nb, extract(nb, valid, {i[0], i[1]}),
                                        extract(nb, tokens, i), cF32(nb, 0.0));
                                  }));
+  SmallVector<Value> sums{means[0]}; // token sums (meanEps only)
   for (int64_t l = 0; l < levels(); ++l) {
     int64_t fanout = type.getFanouts()[l], nodes = type.getNodesAt(l + 1);
     Value childCounts = tree.counts[l], childMeans = means[l];
@@ -67,6 +69,30 @@ TreeParts TreeLowering::build(Builder &b, Value tokens, Value valid) const {
               .front();
         });
     tree.counts.push_back(counts);
+    if (meanEps != 0.0f) {
+      // The VCC authors' means: (sum of the valid tokens) / (count + eps),
+      // from the token sums level by level.
+      Value childSums = sums.back();
+      Value levelSums = parallelTensor(
+          b, f32Tensor(b, {batch, nodes, dim}), [&](Builder &nb, ValueRange i) {
+            return forLoop(nb, fanout, cF32(nb, 0.0),
+                           [&](Builder &lb, Value c, ValueRange acc) {
+                             Value s =
+                                 extract(lb, childSums,
+                                         {i[0], child(lb, i[1], c), i[2]});
+                             return SmallVector<Value>{
+                                 arith::AddFOp::create(lb, acc[0], s)};
+                           })
+                .front();
+          });
+      sums.push_back(levelSums);
+      means.push_back(parallelTensor(
+          b, f32Tensor(b, {batch, nodes, dim}), [&](Builder &nb, ValueRange i) {
+            return meanOrZeroEps(nb, extract(nb, levelSums, i),
+                                 extract(nb, counts, {i[0], i[1]}), meanEps);
+          }));
+      continue;
+    }
     means.push_back(parallelTensor(
         b, f32Tensor(b, {batch, nodes, dim}), [&](Builder &nb, ValueRange i) {
           Value sum =
@@ -144,7 +170,7 @@ Value TreeLowering::materialize(Builder &b, const TreeParts &tree,
 std::pair<Value, Value>
 TreeLowering::compress(Builder &b, const TreeParts &tree, Value vipRows,
                        Value nodes, RankedTensorType compressedType,
-                       RankedTensorType biasType) const {
+                       RankedTensorType biasType, float biasEps) const {
   int64_t numVip = cast<RankedTensorType>(vipRows.getType()).getDimSize(1);
   Type f32 = b.getF32Type();
   auto nodeOfRow = [&](Builder &nb, Value batch, Value row) {
@@ -172,16 +198,18 @@ TreeLowering::compress(Builder &b, const TreeParts &tree, Value vipRows,
     return ifElse(
                nb, isVipRow(nb, i[1]), f32,
                [&](Builder &tb) -> SmallVector<Value> {
-                 return {cF32(tb, 0.0)};
+                 return {cF32(tb, std::log(1.0 + double(biasEps)))};
                },
                [&](Builder &eb) -> SmallVector<Value> {
                  NodeRef node = nodeOfRow(eb, i[0], i[1]);
-                 // log(s_level), -inf for a node without valid tokens.
-                 Value logSize = cF32(eb, 0.0);
+                 // log(s_level + bias_eps), -inf for a node without valid
+                 // tokens.
+                 Value logSize = cF32(eb, std::log(1.0 + double(biasEps)));
                  for (int64_t l = 1; l <= levels(); ++l)
                    logSize = select(
                        eb, levelIs(eb, node.level, l, arith::CmpIPredicate::eq),
-                       cF32(eb, std::log(double(type.getNodeSize(l)))),
+                       cF32(eb, std::log(double(type.getNodeSize(l)) +
+                                         double(biasEps))),
                        logSize);
                  Value empty =
                      cF32(eb, -std::numeric_limits<double>::infinity());
@@ -213,7 +241,7 @@ TreeLowering::compress(Builder &b, const TreeParts &tree, Value vipRows,
 // O(B |J| d L).
 //===--------------------------------------------------------------------===//
 TreeParts TreeLowering::update(Builder &b, const TreeParts &tree, Value nodes,
-                               Value rows) const {
+                               Value rows, float meanEps) const {
   int64_t batch = type.getBatch(), dim = type.getDim();
   int64_t selected = cast<RankedTensorType>(nodes.getType()).getDimSize(1);
   int64_t top = levels();
@@ -287,10 +315,18 @@ TreeParts TreeLowering::update(Builder &b, const TreeParts &tree, Value nodes,
       [&](Builder &nb, Value bi, Value k, const NodeRef &node,
           ValueRange args) {
         Value c = count(nb, tree, bi, node);
+        // The J node's token sum: count * row, (count + mean_eps) * row
+        // above the tokens (the inverse of its mean with mean_eps).
+        Value weight = c;
+        if (meanEps != 0.0f)
+          weight = arith::AddFOp::create(
+              nb, c,
+              select(nb, levelIs(nb, node.level, 0, arith::CmpIPredicate::ugt),
+                     cF32(nb, meanEps), cF32(nb, 0.0)));
         auto contribution = [&](Builder &eb, Value e) {
           Value row = extract(eb, rows, {bi, k, e});
-          return select(eb, positive(eb, c), arith::MulFOp::create(eb, c, row),
-                        cF32(eb, 0.0));
+          return select(eb, positive(eb, c),
+                        arith::MulFOp::create(eb, weight, row), cF32(eb, 0.0));
         };
         SmallVector<Value> next;
         for (int64_t l = 1; l <= top; ++l) {
@@ -318,9 +354,9 @@ TreeParts TreeLowering::update(Builder &b, const TreeParts &tree, Value nodes,
         NodeRef first = decode(nb, extract(nb, nodes, {i[0], cIndex(nb, 0)}));
         Value rootInJ = levelIs(nb, first.level, top, arith::CmpIPredicate::eq);
         Value fromRow = extract(nb, rows, {i[0], cIndex(nb, 0), i[1]});
-        Value fromSum = arith::DivFOp::create(
+        Value fromSum = meanOrZeroEps(
             nb, extract(nb, rootSum, i),
-            extract(nb, tree.counts[top], {i[0], cIndex(nb, 0)}));
+            extract(nb, tree.counts[top], {i[0], cIndex(nb, 0)}), meanEps);
         Value rootCount = extract(nb, tree.counts[top], {i[0], cIndex(nb, 0)});
         return select(nb, positive(nb, rootCount),
                       select(nb, rootInJ, fromRow, fromSum), cF32(nb, 0.0));
@@ -344,7 +380,7 @@ TreeParts TreeLowering::update(Builder &b, const TreeParts &tree, Value nodes,
                [&](Builder &tb) -> SmallVector<Value> { return {ofRow(tb)}; },
                [&](Builder &eb) -> SmallVector<Value> {
                  Value sum = extract(eb, sums[l - 1], {bi, anc, e});
-                 return {meanOrZero(eb, sum, n)};
+                 return {meanOrZeroEps(eb, sum, n, meanEps)};
                })
         .front();
   };
@@ -364,8 +400,8 @@ TreeParts TreeLowering::update(Builder &b, const TreeParts &tree, Value nodes,
                   parentMean = extract(eb, newRoot, {bi, e});
                 } else {
                   Value n = extract(eb, tree.counts[l + 1], {bi, parent});
-                  parentMean =
-                      meanOrZero(eb, extract(eb, sums[l], {bi, parent, e}), n);
+                  parentMean = meanOrZeroEps(
+                      eb, extract(eb, sums[l], {bi, parent, e}), n, meanEps);
                 }
                 Value delta = arith::SubFOp::create(
                     eb, parentMean, newMean(eb, bi, k, node, l, anc, e));

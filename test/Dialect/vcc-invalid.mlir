@@ -487,3 +487,27 @@ func.func @vote_mask_type(%t: !attic.tree<2x128x64xf32, fanouts = [16, 8]>, %q: 
   %j = attic.tree_select %t, %q, %wk, %bk, %g, %b vote_mask(%votes : tensor<2x8xf32>) {budgets = [3, 1], heads = 4, scale = 0.25 : f32} : !attic.tree<2x128x64xf32, fanouts = [16, 8]>, tensor<2x4x8x16xf32>, tensor<64x64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32> -> tensor<2x53xi64>
   return
 }
+
+// -----
+
+func.func @negative_mean_eps(%c: tensor<2x32x16xf32>, %valid: tensor<2x32xi1>) -> !attic.tree<2x32x16xf32, fanouts = [4, 8]> {
+  // expected-error @below {{'attic.tree_build' op mean_eps is -1.000000e-04 (expected a finite value >= 0)}}
+  %t = attic.tree_build %c, %valid {mean_eps = -1.0e-4 : f32} : tensor<2x32x16xf32>, tensor<2x32xi1> -> !attic.tree<2x32x16xf32, fanouts = [4, 8]>
+  return %t : !attic.tree<2x32x16xf32, fanouts = [4, 8]>
+}
+
+// -----
+
+func.func @nan_bias_eps(%p: tensor<2x3x16xf32>, %t: !attic.tree<2x32x16xf32, fanouts = [4, 8]>, %j: tensor<2x14xi64>) -> tensor<2x17xf32> {
+  // expected-error @below {{'attic.vcc_compress' op bias_eps is nan (expected a finite value >= 0)}}
+  %sx, %bias = attic.vcc_compress %p, %t, %j {bias_eps = 0x7FC00000 : f32} : tensor<2x3x16xf32>, !attic.tree<2x32x16xf32, fanouts = [4, 8]>, tensor<2x14xi64> -> tensor<2x17x16xf32>, tensor<2x17xf32>
+  return %bias : tensor<2x17xf32>
+}
+
+// -----
+
+func.func @inf_update_eps(%t: !attic.tree<2x32x16xf32, fanouts = [4, 8]>, %j: tensor<2x14xi64>, %rows: tensor<2x14x16xf32>) -> !attic.tree<2x32x16xf32, fanouts = [4, 8]> {
+  // expected-error @below {{'attic.tree_update' op mean_eps is INF (expected a finite value >= 0)}}
+  %t2 = attic.tree_update %t, %j, %rows {mean_eps = 0x7F800000 : f32} : !attic.tree<2x32x16xf32, fanouts = [4, 8]>, tensor<2x14xi64>, tensor<2x14x16xf32> -> !attic.tree<2x32x16xf32, fanouts = [4, 8]>
+  return %t2 : !attic.tree<2x32x16xf32, fanouts = [4, 8]>
+}

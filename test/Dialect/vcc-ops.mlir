@@ -146,3 +146,17 @@ func.func @vcc_layer(%x: tensor<2x136x64xf32>, %vip: tensor<2x136xi1>, %keep: te
   %out = attic.gather_rows %x_new[%inverse] : tensor<2x136x64xf32>, tensor<2x136xi64> -> tensor<2x136x64xf32>
   return %out : tensor<2x136x64xf32>
 }
+
+// The VCC authors' epsilons: printed when not 0.
+// CHECK-LABEL: func.func @authors_eps
+// CHECK: attic.tree_build %{{.*}}, %{{.*}} {mean_eps = 9.99999974E-5 : f32}
+// CHECK: attic.vcc_compress %{{.*}}, %{{.*}}, %{{.*}} {bias_eps = 9.99999974E-5 : f32}
+// CHECK: attic.tree_update %{{.*}}, %{{.*}}, %{{.*}} {mean_eps = 9.99999974E-5 : f32}
+func.func @authors_eps(%c: tensor<2x32x16xf32>, %valid: tensor<2x32xi1>, %p: tensor<2x3x16xf32>,
+                       %j: tensor<2x14xi64>, %rows: tensor<2x14x16xf32>) -> (tensor<2x17x16xf32>, tensor<2x17xf32>, tensor<2x32x16xf32>) {
+  %t = attic.tree_build %c, %valid {mean_eps = 1.0e-4 : f32} : tensor<2x32x16xf32>, tensor<2x32xi1> -> !attic.tree<2x32x16xf32, fanouts = [4, 8]>
+  %sx, %bias = attic.vcc_compress %p, %t, %j {bias_eps = 1.0e-4 : f32} : tensor<2x3x16xf32>, !attic.tree<2x32x16xf32, fanouts = [4, 8]>, tensor<2x14xi64> -> tensor<2x17x16xf32>, tensor<2x17xf32>
+  %t2 = attic.tree_update %t, %j, %rows {mean_eps = 1.0e-4 : f32} : !attic.tree<2x32x16xf32, fanouts = [4, 8]>, tensor<2x14xi64>, tensor<2x14x16xf32> -> !attic.tree<2x32x16xf32, fanouts = [4, 8]>
+  %m = attic.tree_materialize %t2 : !attic.tree<2x32x16xf32, fanouts = [4, 8]> -> tensor<2x32x16xf32>
+  return %sx, %bias, %m : tensor<2x17x16xf32>, tensor<2x17xf32>, tensor<2x32x16xf32>
+}

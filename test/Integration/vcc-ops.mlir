@@ -60,6 +60,40 @@ func.func @compress_two_level_attention(%c: tensor<2x32x16xf32>, %valid: tensor<
   return %sx, %o : tensor<2x17x16xf32>, tensor<2x1x17x16xf32>
 }
 
+// The VCC authors' epsilons (mean_eps on tree_build and tree_update,
+// bias_eps on vcc_compress; large values here so that they matter): the
+// biases, the materialized tokens after an update, and the block means
+// after it (a second vcc_compress over all 8 blocks, two of them
+// recomputed by tree_update), against the reference with the same
+// epsilons; the same function without them gives other numbers.
+// RUN: attic-run %t/eps_layer.mlir --entry=eps_layer --check --mask-keep=0.8 | FileCheck %s --check-prefix=EPS
+// RUN: attic-run %t/eps_layer.mlir --entry=eps_layer --check --mask-keep=1 --seed=3 --target=cuda-emulated | FileCheck %s --check-prefix=EPS
+// RUN: attic-run %t/eps_layer.mlir --entry=eps_layer --mask-keep=1 --seed=3 --output=%t/eps.npy --output=%t/eps_m.npy --output=%t/eps_sx.npy
+// RUN: sed 's/ {[a-z_]*eps = [^}]*}//' %t/eps_layer.mlir > %t/no_eps.mlir
+// RUN: attic-run %t/no_eps.mlir --entry=eps_layer --mask-keep=1 --seed=3 --output=%t/no.npy --output=%t/no_m.npy --output=%t/no_sx.npy
+// RUN: not cmp -s %t/eps.npy %t/no.npy
+// RUN: not cmp -s %t/eps_sx.npy %t/no_sx.npy
+// EPS: check: result #0 (2x17x16 f32): {{.*}}: ok
+// EPS: check: result #1 (2x32x16 f32): {{.*}}: ok
+// EPS: check: result #2 (2x11x16 f32): {{.*}}: ok
+//--- eps_layer.mlir
+func.func @eps_layer(%c: tensor<2x32x16xf32>, %valid: tensor<2x32xi1>, %p: tensor<2x3x16xf32>)
+    -> (tensor<2x17x16xf32>, tensor<2x32x16xf32>, tensor<2x11x16xf32>) {
+  %t = attic.tree_build %c, %valid {mean_eps = 5.000000e-01 : f32} : tensor<2x32x16xf32>, tensor<2x32xi1> -> !attic.tree<2x32x16xf32, fanouts = [4, 8]>
+  %j = arith.constant dense<[[4, 5, 6, 7, 24, 25, 26, 27, 32, 34, 35, 36, 37, 39],
+                             [0, 1, 2, 3, 28, 29, 30, 31, 33, 34, 35, 36, 37, 38]]> : tensor<2x14xi64>
+  %sx, %bias = attic.vcc_compress %p, %t, %j {bias_eps = 2.500000e-01 : f32} : tensor<2x3x16xf32>, !attic.tree<2x32x16xf32, fanouts = [4, 8]>, tensor<2x14xi64> -> tensor<2x17x16xf32>, tensor<2x17xf32>
+  %x = tensor.expand_shape %sx [[0], [1, 2], [3]] output_shape [2, 1, 17, 16] : tensor<2x17x16xf32> into tensor<2x1x17x16xf32>
+  %o = attic.attention %x, %x, %x bias(%bias : tensor<2x17xf32>) : tensor<2x1x17x16xf32>, tensor<2x1x17x16xf32>, tensor<2x1x17x16xf32> -> tensor<2x1x17x16xf32>
+  %o3 = tensor.collapse_shape %o [[0], [1, 2], [3]] : tensor<2x1x17x16xf32> into tensor<2x17x16xf32>
+  %yj = tensor.extract_slice %o3[0, 3, 0] [2, 14, 16] [1, 1, 1] : tensor<2x17x16xf32> to tensor<2x14x16xf32>
+  %t2 = attic.tree_update %t, %j, %yj {mean_eps = 5.000000e-01 : f32} : !attic.tree<2x32x16xf32, fanouts = [4, 8]>, tensor<2x14xi64>, tensor<2x14x16xf32> -> !attic.tree<2x32x16xf32, fanouts = [4, 8]>
+  %m = attic.tree_materialize %t2 : !attic.tree<2x32x16xf32, fanouts = [4, 8]> -> tensor<2x32x16xf32>
+  %blocks = arith.constant dense<[[32, 33, 34, 35, 36, 37, 38, 39], [32, 33, 34, 35, 36, 37, 38, 39]]> : tensor<2x8xi64>
+  %sx2, %bias2 = attic.vcc_compress %p, %t2, %blocks : tensor<2x3x16xf32>, !attic.tree<2x32x16xf32, fanouts = [4, 8]>, tensor<2x8xi64> -> tensor<2x11x16xf32>, tensor<2x11xf32>
+  return %o3, %m, %sx2 : tensor<2x17x16xf32>, tensor<2x32x16xf32>, tensor<2x11x16xf32>
+}
+
 // Binary tree (fanouts [2, 2, 2, 2], ids: tokens 0..15, level 1 16..23,
 // level 2 24..27, level 3 28..29, root 30), budgets [1, 2, 2, 1]: |J| = 7,
 // two tokens, three level-1 and two level-2 nodes.

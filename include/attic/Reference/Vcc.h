@@ -99,8 +99,13 @@ struct Tree {
 /// c.rows. A node without valid tokens has mean 0, so its delta is its
 /// parent's mean. Functions taking a Tree throw if its shapes or counts are
 /// inconsistent.
+///
+/// meanEps > 0 gives the VCC authors' block means: a node above the tokens
+/// has mean (sum of its valid tokens) / (count + meanEps) (their
+/// `to_coarse` with 1e-4); 0 is the exact mean. Throws unless meanEps is
+/// finite and >= 0.
 Tree buildTree(const Matrix &c, const std::vector<bool> &valid,
-               const std::vector<int64_t> &fanouts);
+               const std::vector<int64_t> &fanouts, double meanEps = 0.0);
 /// Mean of one node, walking down from the root and subtracting deltas
 /// (eq 16/63); exactly 0 for a node with count 0 (read from the count, so
 /// the deltas of empty nodes are never used).
@@ -170,8 +175,11 @@ struct Compressed {
   Matrix sx;
   std::vector<double> keyBias;
 };
+/// biasEps > 0: the bias of a J node with valid tokens is log(s_j +
+/// biasEps) and that of a P row log(1 + biasEps) (the VCC authors'
+/// log(num_dups + 1e-4)); 0 gives log s_j and 0.
 Compressed assemble(const Matrix &p, const Tree &tree,
-                    const std::vector<Node> &j);
+                    const std::vector<Node> &j, double biasEps = 0.0);
 
 /// A pre-LN transformer layer on rows x [r][d]:
 ///   a = MHA(LN1(x), key bias) ; h = x + a ; y = h + W2 act(W1 LN2(h) + b1) + b2
@@ -216,8 +224,11 @@ Matrix layerNorm(const Matrix &x, const std::vector<double> &gamma,
 /// when given, receives the number of delta entries (nodes) rewritten:
 /// the dirty nodes below the root, 2|J| - 2 for a binary tree whose root
 /// is split.
+/// meanEps: as buildTree's, for the recomputed means of the dirty nodes
+/// above J (sum of the children's token sums / (count + meanEps), a child's
+/// token sum being its mean times its count, + meanEps above the tokens).
 Tree updateTree(const Tree &tree, const std::vector<Node> &j, const Matrix &y,
-                int64_t *rewritten = nullptr);
+                int64_t *rewritten = nullptr, double meanEps = 0.0);
 
 //===----------------------------------------------------------------------===//
 // Whole layers

@@ -219,7 +219,17 @@ LogicalResult GatherRowsOp::verify() {
 // TreeBuildOp
 //===----------------------------------------------------------------------===//
 
+/// `name` (an epsilon attribute) must be finite and >= 0.
+static LogicalResult verifyEps(Operation *op, StringRef name, float value) {
+  if (!(value >= 0.0f) || !std::isfinite(value))
+    return op->emitOpError() << name << " is " << value
+                             << " (expected a finite value >= 0)";
+  return success();
+}
+
 LogicalResult TreeBuildOp::verify() {
+  if (failed(verifyEps(*this, "mean_eps", getMeanEps().convertToFloat())))
+    return failure();
   TreeType tree = getTree().getType();
   if (failed(checkShape(*this, "tokens", getTokens().getType(),
                         {{tree.getBatch(), "B", "tree"},
@@ -341,6 +351,8 @@ LogicalResult TreeSelectOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult VccCompressOp::verify() {
+  if (failed(verifyEps(*this, "bias_eps", getBiasEps().convertToFloat())))
+    return failure();
   TreeType tree = getTree().getType();
   int64_t batch = tree.getBatch(), dim = tree.getDim();
   RankedTensorType vipRows = getVipRows().getType();
@@ -367,6 +379,8 @@ LogicalResult VccCompressOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult TreeUpdateOp::verify() {
+  if (failed(verifyEps(*this, "mean_eps", getMeanEps().convertToFloat())))
+    return failure();
   TreeType tree = getTree().getType();
   RankedTensorType nodes = getNodes().getType();
   if (failed(verifyNodeList(*this, nodes, tree)))
