@@ -178,6 +178,43 @@ public:
   TreeParts update(Builder &b, const TreeParts &tree, Value nodes, Value rows,
                    float meanEps = 0.0f) const;
 
+  /// The inputs of tree_update's steps.
+  struct UpdateInputs {
+    const TreeParts &tree;
+    Value nodes, rows; // J [B, |J|] i64, its rows [B, |J|, d]
+    int64_t selected;  // |J|
+    float meanEps;
+  };
+  /// body(builder, batch, k, J node k decoded, iter_args).
+  using JNodeFn = llvm::function_ref<SmallVector<Value>(
+      Builder &, Value, Value, const NodeRef &, ValueRange)>;
+  /// A loop over the sequences and their J nodes, carrying `inits`.
+  SmallVector<Value> forEachJNode(Builder &b, const UpdateInputs &in,
+                                  ValueRange inits, JNodeFn body) const;
+  /// scf.if cond { for e < d: tensor = updateElement(e, tensor) } else
+  /// { tensor }.
+  Value updateRowIf(
+      Builder &b, Value cond, Value tensor,
+      llvm::function_ref<Value(Builder &, Value, Value)> updateElement) const;
+  /// tree_update step 1: the sums of the dirty nodes above J set to 0.
+  SmallVector<Value> zeroAncestorSums(Builder &b, const UpdateInputs &in,
+                                      ValueRange sums) const;
+  /// Step 2: every J node's token sum added into its ancestors' sums (the
+  /// last of `sums` is the root's).
+  SmallVector<Value> accumulateAncestorSums(Builder &b, const UpdateInputs &in,
+                                            ValueRange sums) const;
+  /// Step 3: the new root mean.
+  Value newRoot(Builder &b, const UpdateInputs &in, Value rootSum) const;
+  /// Step 4: the deltas of the J nodes and of the nodes above them.
+  SmallVector<Value> rewriteDeltas(Builder &b, const UpdateInputs &in,
+                                   ArrayRef<Value> sums, Value root) const;
+
+  /// One level of tree_select's scan (level j, m candidates, h split, its
+  /// J columns from `base`): the new J and the next level's candidates.
+  std::pair<Value, Value> scanLevel(Builder &b, Value candidates, Value split,
+                                    Value result, int64_t j, int64_t m,
+                                    int64_t h, int64_t base) const;
+
   /// tree_select, Algorithm 1: J [B, |J|] i64 (VccSelect.cpp).
   Value selectNodes(Builder &b, const TreeParts &tree, Value query,
                     Value keyWeight, Value keyBias, Value gamma, Value beta,

@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <tuple>
 
 using namespace mlir;
 using namespace attic;
@@ -81,90 +82,8 @@ Value TreeLowering::selectNodes(Builder &b, const TreeParts &tree, Value query,
     if (h > 0 && h < m)
       split = splitFlags(b, tree, candidates, j, m, h, query, keyWeight,
                          keyBias, gamma, beta, voteMask, heads, scale);
-    Value children;
-    if (next > 0)
-      children =
-          tensor::EmptyOp::create(b, ArrayRef<int64_t>{batch, next}, i64);
-    Value levelCandidates = candidates;
-    // The f children of candidate `index`, at rows [first, first + f).
-    auto splitNode = [&](Builder &nb, Value bi, Value index, Value splitBefore,
-                         Value dest) {
-      Value first = arith::MulIOp::create(nb, splitBefore, cIndex(nb, fanout));
-      Value firstChild = arith::MulIOp::create(nb, index, cI64(nb, fanout));
-      return forLoop(nb, fanout, dest,
-                     [&](Builder &cb, Value c, ValueRange acc) {
-                       Value child = arith::AddIOp::create(
-                           cb, firstChild,
-                           arith::IndexCastOp::create(cb, i64, c));
-                       Value row = arith::AddIOp::create(cb, first, c);
-                       return SmallVector<Value>{
-                           insert(cb, child, acc[0], {bi, row})};
-                     })
-          .front();
-    };
-    // Candidate `index` kept: global id at J column base[j] + position.
-    auto keepNode = [&](Builder &nb, Value bi, Value index, Value position,
-                        Value dest) {
-      Value id =
-          arith::AddIOp::create(nb, index, cI64(nb, type.getNodeOffset(j)));
-      Value column = arith::AddIOp::create(nb, position, cIndex(nb, base[j]));
-      return insert(nb, id, dest, {bi, column});
-    };
-    SmallVector<Value> inits{result};
-    if (children)
-      inits.push_back(children);
-    SmallVector<Value> done = forLoop(
-        b, batch, inits, [&](Builder &bb, Value bi, ValueRange batchArgs) {
-          SmallVector<Value> scanInits(batchArgs);
-          scanInits.push_back(cIndex(bb, 0)); // candidates split so far
-          SmallVector<Value> scanned = forLoop(
-              bb, m, scanInits, [&](Builder &xb, Value x, ValueRange args) {
-                Value index = extract(xb, levelCandidates, {bi, x});
-                Value dest = args[0], splitBefore = args.back();
-                if (h == 0) // nothing split: every candidate is kept
-                  return SmallVector<Value>{keepNode(xb, bi, index, x, dest),
-                                            splitBefore};
-                Value one = cIndex(xb, 1);
-                if (h == m) // every candidate split
-                  return SmallVector<Value>{
-                      dest, splitNode(xb, bi, index, x, args[1]),
-                      arith::AddIOp::create(xb, splitBefore, one)};
-                // Exactly h splits whatever the flags say (NaN scores
-                // would flag too many): a flagged candidate only while
-                // budget is left, and every remaining one once the
-                // remaining budget needs them all. So every row of the
-                // children and every column of J is written once, in
-                // bounds.
-                Value budgetLeft = arith::CmpIOp::create(
-                    xb, arith::CmpIPredicate::ult, splitBefore, cIndex(xb, h));
-                Value needed = arith::CmpIOp::create(
-                    xb, arith::CmpIPredicate::uge,
-                    arith::AddIOp::create(xb, x, cIndex(xb, h)),
-                    arith::AddIOp::create(xb, splitBefore, cIndex(xb, m)));
-                Value isSplit = arith::OrIOp::create(
-                    xb,
-                    arith::AndIOp::create(xb, extract(xb, split, {bi, x}),
-                                          budgetLeft),
-                    needed);
-                return ifElse(
-                    xb, isSplit, args.getTypes(),
-                    [&](Builder &tb) -> SmallVector<Value> {
-                      return {dest,
-                              splitNode(tb, bi, index, splitBefore, args[1]),
-                              arith::AddIOp::create(tb, splitBefore, one)};
-                    },
-                    [&](Builder &eb) -> SmallVector<Value> {
-                      Value position =
-                          arith::SubIOp::create(eb, x, splitBefore);
-                      return {keepNode(eb, bi, index, position, dest), args[1],
-                              splitBefore};
-                    });
-              });
-          scanned.pop_back();
-          return scanned;
-        });
-    result = done[0];
-    candidates = next > 0 ? done[1] : Value();
+    std::tie(result, candidates) =
+        scanLevel(b, candidates, split, result, j, m, h, base[j]);
     m = next;
   }
   // Tokens are never split: the level-0 candidates are J's first nodes.
@@ -183,6 +102,101 @@ Value TreeLowering::selectNodes(Builder &b, const TreeParts &tree, Value query,
             .front();
   }
   return result;
+}
+
+/// One level of Algorithm 1's scan: per sequence, over the m candidates in
+/// order, the split ones' children go to the next level's candidates
+/// (returned, null when the level splits nothing) and the kept ones' global
+/// ids to J at columns base + position (the result).
+std::pair<Value, Value> TreeLowering::scanLevel(Builder &b, Value candidates,
+                                                Value split, Value result,
+                                                int64_t j, int64_t m, int64_t h,
+                                                int64_t base) const {
+  int64_t batch = type.getBatch();
+  Type i64 = b.getI64Type();
+  int64_t fanout = type.getFanouts()[j - 1];
+  int64_t next = fanout * h;
+  Value children;
+  if (next > 0)
+    children = tensor::EmptyOp::create(b, ArrayRef<int64_t>{batch, next}, i64);
+  Value levelCandidates = candidates;
+  // The f children of candidate `index`, at rows [first, first + f).
+  auto splitNode = [&](Builder &nb, Value bi, Value index, Value splitBefore,
+                       Value dest) {
+    Value first = arith::MulIOp::create(nb, splitBefore, cIndex(nb, fanout));
+    Value firstChild = arith::MulIOp::create(nb, index, cI64(nb, fanout));
+    return forLoop(nb, fanout, dest,
+                   [&](Builder &cb, Value c, ValueRange acc) {
+                     Value child = arith::AddIOp::create(
+                         cb, firstChild,
+                         arith::IndexCastOp::create(cb, i64, c));
+                     Value row = arith::AddIOp::create(cb, first, c);
+                     return SmallVector<Value>{
+                         insert(cb, child, acc[0], {bi, row})};
+                   })
+        .front();
+  };
+  // Candidate `index` kept: global id at J column base + position.
+  auto keepNode = [&](Builder &nb, Value bi, Value index, Value position,
+                      Value dest) {
+    Value id =
+        arith::AddIOp::create(nb, index, cI64(nb, type.getNodeOffset(j)));
+    Value column = arith::AddIOp::create(nb, position, cIndex(nb, base));
+    return insert(nb, id, dest, {bi, column});
+  };
+  SmallVector<Value> inits{result};
+  if (children)
+    inits.push_back(children);
+  SmallVector<Value> done = forLoop(
+      b, batch, inits, [&](Builder &bb, Value bi, ValueRange batchArgs) {
+        SmallVector<Value> scanInits(batchArgs);
+        scanInits.push_back(cIndex(bb, 0)); // candidates split so far
+        SmallVector<Value> scanned = forLoop(
+            bb, m, scanInits, [&](Builder &xb, Value x, ValueRange args) {
+              Value index = extract(xb, levelCandidates, {bi, x});
+              Value dest = args[0], splitBefore = args.back();
+              if (h == 0) // nothing split: every candidate is kept
+                return SmallVector<Value>{keepNode(xb, bi, index, x, dest),
+                                          splitBefore};
+              Value one = cIndex(xb, 1);
+              if (h == m) // every candidate split
+                return SmallVector<Value>{
+                    dest, splitNode(xb, bi, index, x, args[1]),
+                    arith::AddIOp::create(xb, splitBefore, one)};
+              // Exactly h splits whatever the flags say (NaN scores
+              // would flag too many): a flagged candidate only while
+              // budget is left, and every remaining one once the
+              // remaining budget needs them all. So every row of the
+              // children and every column of J is written once, in
+              // bounds.
+              Value budgetLeft = arith::CmpIOp::create(
+                  xb, arith::CmpIPredicate::ult, splitBefore, cIndex(xb, h));
+              Value needed = arith::CmpIOp::create(
+                  xb, arith::CmpIPredicate::uge,
+                  arith::AddIOp::create(xb, x, cIndex(xb, h)),
+                  arith::AddIOp::create(xb, splitBefore, cIndex(xb, m)));
+              Value isSplit = arith::OrIOp::create(
+                  xb,
+                  arith::AndIOp::create(xb, extract(xb, split, {bi, x}),
+                                        budgetLeft),
+                  needed);
+              return ifElse(
+                  xb, isSplit, args.getTypes(),
+                  [&](Builder &tb) -> SmallVector<Value> {
+                    return {dest,
+                            splitNode(tb, bi, index, splitBefore, args[1]),
+                            arith::AddIOp::create(tb, splitBefore, one)};
+                  },
+                  [&](Builder &eb) -> SmallVector<Value> {
+                    Value position = arith::SubIOp::create(eb, x, splitBefore);
+                    return {keepNode(eb, bi, index, position, dest), args[1],
+                            splitBefore};
+                  });
+            });
+        scanned.pop_back();
+        return scanned;
+      });
+  return {done[0], next > 0 ? done[1] : Value()};
 }
 
 /// split[b, x] (i1): candidate x (of `candidates` [B, m], level `level`)

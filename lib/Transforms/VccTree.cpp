@@ -228,11 +228,14 @@ TreeLowering::compress(Builder &b, const TreeParts &tree, Value vipRows,
 // with scratch sums[l] [B, N_l, d] for the levels 0 < l < L (uninitialized:
 // only the entries of dirty nodes are written and read) and rootSum [B, d]:
 //
-//   1. for each J node, for each level l in (level, L): sums[l][anc] = 0
-//   2. for each J node with count c > 0, for each level l in (level, L]:
-//        sums[l][anc] += c * row          (rootSum at l = L)
-//   3. root = root in J ? row : rootSum / count   (0 when the count is 0)
-//   4. for each J node, for each level l in [level, L): the delta of the
+//   1. zeroAncestorSums: for each J node, for each level l in (level, L):
+//        sums[l][anc] = 0
+//   2. accumulateAncestorSums: for each J node with count c > 0, for each
+//        level l in (level, L]: sums[l][anc] += c * row  (rootSum at l = L;
+//        (c + mean_eps) * row for a J node above the tokens)
+//   3. newRoot: root in J ? row : rootSum / count   (0 when the count is 0)
+//   4. rewriteDeltas: for each J node, for each level l in [level, L): the
+//   delta of the
 //        level-l node on its path is (new mean of its parent) - (new mean
 //        of the node), with new means row (the J node, 0 when empty), sum /
 //        count (nodes above J) or the new root.
@@ -242,134 +245,153 @@ TreeLowering::compress(Builder &b, const TreeParts &tree, Value vipRows,
 //===--------------------------------------------------------------------===//
 TreeParts TreeLowering::update(Builder &b, const TreeParts &tree, Value nodes,
                                Value rows, float meanEps) const {
-  int64_t batch = type.getBatch(), dim = type.getDim();
-  int64_t selected = cast<RankedTensorType>(nodes.getType()).getDimSize(1);
-  int64_t top = levels();
-  auto ancestorIs = [&](Builder &nb, const NodeRef &node, int64_t l) {
-    return levelIs(nb, node.level, l, arith::CmpIPredicate::ult);
-  };
-
+  UpdateInputs in{tree, nodes, rows,
+                  cast<RankedTensorType>(nodes.getType()).getDimSize(1),
+                  meanEps};
   // Scratch for the levels strictly between the tokens and the root.
   SmallVector<Value> sums;
-  for (int64_t l = 1; l < top; ++l)
+  for (int64_t l = 1; l < levels(); ++l)
     sums.push_back(tensor::EmptyOp::create(
-        b, ArrayRef<int64_t>{batch, type.getNodesAt(l), dim}, b.getF32Type()));
+        b,
+        ArrayRef<int64_t>{type.getBatch(), type.getNodesAt(l), type.getDim()},
+        b.getF32Type()));
   Value rootSum =
-      parallelTensor(b, f32Tensor(b, {batch, dim}),
+      parallelTensor(b, f32Tensor(b, {type.getBatch(), type.getDim()}),
                      [&](Builder &nb, ValueRange) { return cF32(nb, 0.0); });
+  sums = zeroAncestorSums(b, in, sums);
+  sums.push_back(rootSum);
+  sums = accumulateAncestorSums(b, in, sums);
+  rootSum = sums.pop_back_val();
+  TreeParts result = tree;
+  result.root = newRoot(b, in, rootSum);
+  result.deltas = rewriteDeltas(b, in, sums, result.root);
+  return result;
+}
 
-  // For each J node of each sequence: body(builder, batch, k, node, args).
-  using NodeFn = llvm::function_ref<SmallVector<Value>(
-      Builder &, Value, Value, const NodeRef &, ValueRange)>;
-  auto forEachNode = [&](Builder &nb, ValueRange inits, NodeFn body) {
-    return forLoop(
-        nb, batch, inits, [&](Builder &bb, Value bi, ValueRange batchArgs) {
-          return forLoop(
-              bb, selected, batchArgs,
-              [&](Builder &kb, Value k, ValueRange args) {
-                NodeRef node = decode(kb, extract(kb, nodes, {bi, k}));
-                return body(kb, bi, k, node, args);
-              });
-        });
-  };
-  // scf.if cond { for e: tensor = update(e) } else { tensor }.
-  auto updateRowIf =
-      [&](Builder &nb, Value cond, Value tensor,
-          llvm::function_ref<Value(Builder &, Value, Value)> updateElement) {
-        return ifElse(
-                   nb, cond, tensor.getType(),
-                   [&](Builder &tb) -> SmallVector<Value> {
-                     return forLoop(tb, dim, tensor,
-                                    [&](Builder &eb, Value e, ValueRange acc) {
-                                      return SmallVector<Value>{
-                                          updateElement(eb, e, acc[0])};
-                                    });
-                   },
-                   [&](Builder &) -> SmallVector<Value> { return {tensor}; })
-            .front();
-      };
+SmallVector<Value> TreeLowering::forEachJNode(Builder &b,
+                                              const UpdateInputs &in,
+                                              ValueRange inits,
+                                              JNodeFn body) const {
+  return forLoop(
+      b, type.getBatch(), inits,
+      [&](Builder &bb, Value bi, ValueRange batchArgs) {
+        return forLoop(
+            bb, in.selected, batchArgs,
+            [&](Builder &kb, Value k, ValueRange args) {
+              NodeRef node = decode(kb, extract(kb, in.nodes, {bi, k}));
+              return body(kb, bi, k, node, args);
+            });
+      });
+}
 
-  // 1. Zero the sums of the dirty nodes above J (below the root).
-  if (!sums.empty())
-    sums = forEachNode(
-        b, sums,
-        [&](Builder &nb, Value bi, Value, const NodeRef &node,
-            ValueRange args) {
-          SmallVector<Value> next;
-          for (int64_t l = 1; l < top; ++l) {
-            Value anc = nodeAt(nb, node.firstToken, l);
-            next.push_back(updateRowIf(
-                nb, ancestorIs(nb, node, l), args[l - 1],
-                [&](Builder &eb, Value e, Value acc) {
-                  return insert(eb, cF32(eb, 0.0), acc, {bi, anc, e});
-                }));
-          }
-          return next;
-        });
+Value TreeLowering::updateRowIf(
+    Builder &b, Value cond, Value tensor,
+    llvm::function_ref<Value(Builder &, Value, Value)> updateElement) const {
+  return ifElse(
+             b, cond, tensor.getType(),
+             [&](Builder &tb) -> SmallVector<Value> {
+               return forLoop(tb, type.getDim(), tensor,
+                              [&](Builder &eb, Value e, ValueRange acc) {
+                                return SmallVector<Value>{
+                                    updateElement(eb, e, acc[0])};
+                              });
+             },
+             [&](Builder &) -> SmallVector<Value> { return {tensor}; })
+      .front();
+}
 
-  // 2. Accumulate count * row into every ancestor of each J node.
-  SmallVector<Value> accumulators(sums);
-  accumulators.push_back(rootSum);
-  accumulators = forEachNode(
-      b, accumulators,
+SmallVector<Value> TreeLowering::zeroAncestorSums(Builder &b,
+                                                  const UpdateInputs &in,
+                                                  ValueRange sums) const {
+  if (sums.empty())
+    return {};
+  return forEachJNode(
+      b, in, sums,
+      [&](Builder &nb, Value bi, Value, const NodeRef &node, ValueRange args) {
+        SmallVector<Value> next;
+        for (int64_t l = 1; l < levels(); ++l) {
+          Value anc = nodeAt(nb, node.firstToken, l);
+          next.push_back(updateRowIf(
+              nb, levelIs(nb, node.level, l, arith::CmpIPredicate::ult),
+              args[l - 1], [&](Builder &eb, Value e, Value acc) {
+                return insert(eb, cF32(eb, 0.0), acc, {bi, anc, e});
+              }));
+        }
+        return next;
+      });
+}
+
+SmallVector<Value> TreeLowering::accumulateAncestorSums(Builder &b,
+                                                        const UpdateInputs &in,
+                                                        ValueRange sums) const {
+  int64_t top = levels();
+  return forEachJNode(
+      b, in, sums,
       [&](Builder &nb, Value bi, Value k, const NodeRef &node,
           ValueRange args) {
-        Value c = count(nb, tree, bi, node);
+        Value c = count(nb, in.tree, bi, node);
         // The J node's token sum: count * row, (count + mean_eps) * row
         // above the tokens (the inverse of its mean with mean_eps).
         Value weight = c;
-        if (meanEps != 0.0f)
+        if (in.meanEps != 0.0f)
           weight = arith::AddFOp::create(
               nb, c,
               select(nb, levelIs(nb, node.level, 0, arith::CmpIPredicate::ugt),
-                     cF32(nb, meanEps), cF32(nb, 0.0)));
+                     cF32(nb, in.meanEps), cF32(nb, 0.0)));
         auto contribution = [&](Builder &eb, Value e) {
-          Value row = extract(eb, rows, {bi, k, e});
+          Value row = extract(eb, in.rows, {bi, k, e});
           return select(eb, positive(eb, c),
                         arith::MulFOp::create(eb, weight, row), cF32(eb, 0.0));
         };
         SmallVector<Value> next;
         for (int64_t l = 1; l <= top; ++l) {
           Value anc = nodeAt(nb, node.firstToken, l);
-          next.push_back(updateRowIf(nb, ancestorIs(nb, node, l), args[l - 1],
-                                     [&](Builder &eb, Value e, Value acc) {
-                                       SmallVector<Value> at{bi, anc, e};
-                                       if (l == top)
-                                         at = {bi, e};
-                                       Value sum = arith::AddFOp::create(
-                                           eb, extract(eb, acc, at),
-                                           contribution(eb, e));
-                                       return insert(eb, sum, acc, at);
-                                     }));
+          next.push_back(updateRowIf(
+              nb, levelIs(nb, node.level, l, arith::CmpIPredicate::ult),
+              args[l - 1], [&](Builder &eb, Value e, Value acc) {
+                SmallVector<Value> at{bi, anc, e};
+                if (l == top)
+                  at = {bi, e};
+                Value sum = arith::AddFOp::create(eb, extract(eb, acc, at),
+                                                  contribution(eb, e));
+                return insert(eb, sum, acc, at);
+              }));
         }
         return next;
       });
-  rootSum = accumulators.pop_back_val();
-  sums = accumulators;
+}
 
-  // 3. The new root.
-  TreeParts result = tree;
-  result.root = parallelTensor(
-      b, f32Tensor(b, {batch, dim}), [&](Builder &nb, ValueRange i) {
-        NodeRef first = decode(nb, extract(nb, nodes, {i[0], cIndex(nb, 0)}));
+Value TreeLowering::newRoot(Builder &b, const UpdateInputs &in,
+                            Value rootSum) const {
+  int64_t top = levels();
+  return parallelTensor(
+      b, f32Tensor(b, {type.getBatch(), type.getDim()}),
+      [&](Builder &nb, ValueRange i) {
+        NodeRef first =
+            decode(nb, extract(nb, in.nodes, {i[0], cIndex(nb, 0)}));
         Value rootInJ = levelIs(nb, first.level, top, arith::CmpIPredicate::eq);
-        Value fromRow = extract(nb, rows, {i[0], cIndex(nb, 0), i[1]});
-        Value fromSum = meanOrZeroEps(
-            nb, extract(nb, rootSum, i),
-            extract(nb, tree.counts[top], {i[0], cIndex(nb, 0)}), meanEps);
-        Value rootCount = extract(nb, tree.counts[top], {i[0], cIndex(nb, 0)});
+        Value fromRow = extract(nb, in.rows, {i[0], cIndex(nb, 0), i[1]});
+        Value rootCount =
+            extract(nb, in.tree.counts[top], {i[0], cIndex(nb, 0)});
+        Value fromSum =
+            meanOrZeroEps(nb, extract(nb, rootSum, i), rootCount, in.meanEps);
         return select(nb, positive(nb, rootCount),
                       select(nb, rootInJ, fromRow, fromSum), cF32(nb, 0.0));
       });
-  Value newRoot = result.root;
+}
 
-  // 4. Deltas of the J nodes and of the nodes above them.
+SmallVector<Value> TreeLowering::rewriteDeltas(Builder &b,
+                                               const UpdateInputs &in,
+                                               ArrayRef<Value> sums,
+                                               Value root) const {
+  int64_t top = levels();
+  const TreeParts &tree = in.tree;
   // New mean of the level-l node on the path of J node k (level <= l < L).
   auto newMean = [&](Builder &nb, Value bi, Value k, const NodeRef &node,
                      int64_t l, Value anc, Value e) -> Value {
     Value n = extract(nb, tree.counts[l], {bi, anc});
     auto ofRow = [&](Builder &rb) {
-      return select(rb, positive(rb, n), extract(rb, rows, {bi, k, e}),
+      return select(rb, positive(rb, n), extract(rb, in.rows, {bi, k, e}),
                     cF32(rb, 0.0));
     };
     if (l == 0)
@@ -380,12 +402,12 @@ TreeParts TreeLowering::update(Builder &b, const TreeParts &tree, Value nodes,
                [&](Builder &tb) -> SmallVector<Value> { return {ofRow(tb)}; },
                [&](Builder &eb) -> SmallVector<Value> {
                  Value sum = extract(eb, sums[l - 1], {bi, anc, e});
-                 return {meanOrZeroEps(eb, sum, n, meanEps)};
+                 return {meanOrZeroEps(eb, sum, n, in.meanEps)};
                })
         .front();
   };
-  result.deltas = forEachNode(
-      b, tree.deltas,
+  return forEachJNode(
+      b, in, tree.deltas,
       [&](Builder &nb, Value bi, Value k, const NodeRef &node,
           ValueRange args) {
         SmallVector<Value> next;
@@ -397,11 +419,11 @@ TreeParts TreeLowering::update(Builder &b, const TreeParts &tree, Value nodes,
               nb, onPath, args[l], [&](Builder &eb, Value e, Value acc) {
                 Value parentMean;
                 if (l + 1 == top) {
-                  parentMean = extract(eb, newRoot, {bi, e});
+                  parentMean = extract(eb, root, {bi, e});
                 } else {
                   Value n = extract(eb, tree.counts[l + 1], {bi, parent});
                   parentMean = meanOrZeroEps(
-                      eb, extract(eb, sums[l], {bi, parent, e}), n, meanEps);
+                      eb, extract(eb, sums[l], {bi, parent, e}), n, in.meanEps);
                 }
                 Value delta = arith::SubFOp::create(
                     eb, parentMean, newMean(eb, bi, k, node, l, anc, e));
@@ -410,5 +432,4 @@ TreeParts TreeLowering::update(Builder &b, const TreeParts &tree, Value nodes,
         }
         return next;
       });
-  return result;
 }
