@@ -28,6 +28,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 
@@ -87,6 +88,21 @@ LogicalResult attic::checkLibraryNameClashes(ModuleOp lowered,
       "fmod",  "floor", "ceil",  "trunc", "round", "rint",   "nearbyint",
       "roundeven", "fabs", "copysign", "ldexp", "frexp", "sincos", "fmin",
       "fmax"};
+  // Whether the module computes f64 math (intrinsics or calls with f64
+  // results), found once, on the first f64 name.
+  std::optional<bool> f64Math;
+  auto compilesF64Math = [&] {
+    if (!f64Math) {
+      f64Math = false;
+      lowered.walk([&](Operation *op) {
+        if (op->getName().getStringRef().starts_with("llvm.intr.") ||
+            isa<LLVM::CallOp>(op))
+          for (Type type : op->getResultTypes())
+            *f64Math |= getElementTypeOrSelf(type).isF64();
+      });
+    }
+    return *f64Math;
+  };
   for (auto func : lowered.getOps<LLVM::LLVMFuncOp>()) {
     if (func.isExternal())
       continue;
@@ -97,16 +113,8 @@ LogicalResult attic::checkLibraryNameClashes(ModuleOp lowered,
                                 name.starts_with(math) && name.back() == 'f');
     // f64 names (exp, log, sin, ...) clash only where f64 math is compiled;
     // the f32 forms and the rest always.
-    if (clash && llvm::is_contained(kMath, name)) {
-      bool f64Math = false;
-      lowered.walk([&](Operation *op) {
-        if (op->getName().getStringRef().starts_with("llvm.intr.") ||
-            isa<LLVM::CallOp>(op))
-          for (Type type : op->getResultTypes())
-            f64Math |= getElementTypeOrSelf(type).isF64();
-      });
-      clash = f64Math;
-    }
+    if (clash && llvm::is_contained(kMath, name))
+      clash = compilesF64Math();
     if (!clash)
       continue;
     error = ("the module defines @" + name +

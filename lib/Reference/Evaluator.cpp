@@ -143,8 +143,7 @@ private:
     if (isa<tensor::EmptyOp>(op)) // only a destination: its values are unused
       return success();
     if (auto cast = dyn_cast<tensor::CastOp>(op)) {
-      attic::RefTensor copy = values[cast.getSource()];
-      values[cast.getResult()] = std::move(copy);
+      copyValue(cast.getResult(), cast.getSource());
       return success();
     }
     if (auto attention = dyn_cast<attic::AttentionOp>(op)) {
@@ -290,28 +289,13 @@ private:
       return failure();
     }
     for (auto [arg, operand] :
-         llvm::zip(callee.getArguments(), call.getOperands())) {
-      // Copies first: inserting into a map may move its entries.
-      if (auto it = scalars.find(operand); it != scalars.end()) {
-        double copy = it->second;
-        scalars[arg] = copy;
-      } else {
-        attic::RefTensor copy = values[operand];
-        values[arg] = std::move(copy);
-      }
-    }
+         llvm::zip(callee.getArguments(), call.getOperands()))
+      copyValue(arg, operand);
     ++callDepth;
     for (Operation &op : callee.getBody().front()) {
       if (auto ret = dyn_cast<func::ReturnOp>(op)) {
-        for (auto [result, v] : llvm::zip(call.getResults(), ret.getOperands())) {
-          if (auto it = scalars.find(v); it != scalars.end()) {
-            double copy = it->second;
-            scalars[result] = copy;
-          } else {
-            attic::RefTensor copy = values[v];
-            values[result] = std::move(copy);
-          }
-        }
+        for (auto [result, v] : llvm::zip(call.getResults(), ret.getOperands()))
+          copyValue(result, v);
         --callDepth;
         return success();
       }
@@ -1273,24 +1257,48 @@ private:
       return x[0];
     if (isa<arith::FPToSIOp, arith::FPToUIOp>(op))
       return std::trunc(x[0]);
-    if (isa<math::Exp2Op>(op))
-      return std::exp2(x[0]);
-    if (isa<math::Log2Op>(op))
-      return std::log2(x[0]);
-    if (isa<math::Log1pOp>(op))
-      return std::log1p(x[0]);
+    // The one-argument math ops: the libm function of the same meaning.
+    using Unary = double (*)(double);
+    static const std::pair<TypeID, Unary> kUnaryMath[] = {
+        {TypeID::get<math::Exp2Op>(), [](double v) { return std::exp2(v); }},
+        {TypeID::get<math::Log2Op>(), [](double v) { return std::log2(v); }},
+        {TypeID::get<math::Log1pOp>(), [](double v) { return std::log1p(v); }},
+        {TypeID::get<math::FloorOp>(), [](double v) { return std::floor(v); }},
+        {TypeID::get<math::CeilOp>(), [](double v) { return std::ceil(v); }},
+        {TypeID::get<math::ErfOp>(), [](double v) { return std::erf(v); }},
+        {TypeID::get<math::SinOp>(), [](double v) { return std::sin(v); }},
+        {TypeID::get<math::CosOp>(), [](double v) { return std::cos(v); }},
+        {TypeID::get<math::SqrtOp>(), [](double v) { return std::sqrt(v); }},
+        {TypeID::get<math::RsqrtOp>(),
+         [](double v) { return 1.0 / std::sqrt(v); }},
+        {TypeID::get<math::ExpOp>(), [](double v) { return std::exp(v); }},
+        {TypeID::get<math::LogOp>(), [](double v) { return std::log(v); }},
+        {TypeID::get<math::TanhOp>(), [](double v) { return std::tanh(v); }},
+        {TypeID::get<math::AbsFOp>(), [](double v) { return std::fabs(v); }},
+        {TypeID::get<math::TanOp>(), [](double v) { return std::tan(v); }},
+        {TypeID::get<math::AsinOp>(), [](double v) { return std::asin(v); }},
+        {TypeID::get<math::AcosOp>(), [](double v) { return std::acos(v); }},
+        {TypeID::get<math::AtanOp>(), [](double v) { return std::atan(v); }},
+        {TypeID::get<math::SinhOp>(), [](double v) { return std::sinh(v); }},
+        {TypeID::get<math::CoshOp>(), [](double v) { return std::cosh(v); }},
+        {TypeID::get<math::AsinhOp>(), [](double v) { return std::asinh(v); }},
+        {TypeID::get<math::AcoshOp>(), [](double v) { return std::acosh(v); }},
+        {TypeID::get<math::AtanhOp>(), [](double v) { return std::atanh(v); }},
+        {TypeID::get<math::ExpM1Op>(), [](double v) { return std::expm1(v); }},
+        {TypeID::get<math::Log10Op>(), [](double v) { return std::log10(v); }},
+        {TypeID::get<math::CbrtOp>(), [](double v) { return std::cbrt(v); }},
+        {TypeID::get<math::ErfcOp>(), [](double v) { return std::erfc(v); }},
+        {TypeID::get<math::TruncOp>(), [](double v) { return std::trunc(v); }},
+        {TypeID::get<math::RoundOp>(), [](double v) { return std::round(v); }},
+        // nearbyint in the default rounding mode: to even.
+        {TypeID::get<math::RoundEvenOp>(),
+         [](double v) { return std::nearbyint(v); }},
+    };
+    for (const auto &[id, fn] : kUnaryMath)
+      if (op->getName().getTypeID() == id)
+        return fn(x[0]);
     if (isa<math::PowFOp>(op))
       return std::pow(x[0], x[1]);
-    if (isa<math::FloorOp>(op))
-      return std::floor(x[0]);
-    if (isa<math::CeilOp>(op))
-      return std::ceil(x[0]);
-    if (isa<math::ErfOp>(op))
-      return std::erf(x[0]);
-    if (isa<math::SinOp>(op))
-      return std::sin(x[0]);
-    if (isa<math::CosOp>(op))
-      return std::cos(x[0]);
     if (isa<arith::MaximumFOp>(op))
       return std::isnan(x[0]) || std::isnan(x[1]) ? NAN : std::max(x[0], x[1]);
     if (isa<arith::MinimumFOp>(op))
@@ -1304,52 +1312,8 @@ private:
     if (isa<arith::ExtFOp, arith::TruncFOp, arith::IndexCastOp,
             arith::SIToFPOp>(op))
       return x[0];
-    if (isa<math::SqrtOp>(op))
-      return std::sqrt(x[0]);
-    if (isa<math::RsqrtOp>(op))
-      return 1.0 / std::sqrt(x[0]);
-    if (isa<math::ExpOp>(op))
-      return std::exp(x[0]);
-    if (isa<math::LogOp>(op))
-      return std::log(x[0]);
-    if (isa<math::TanhOp>(op))
-      return std::tanh(x[0]);
-    if (isa<math::AbsFOp>(op))
-      return std::fabs(x[0]);
-    if (isa<math::TanOp>(op))
-      return std::tan(x[0]);
-    if (isa<math::AsinOp>(op))
-      return std::asin(x[0]);
-    if (isa<math::AcosOp>(op))
-      return std::acos(x[0]);
-    if (isa<math::AtanOp>(op))
-      return std::atan(x[0]);
     if (isa<math::Atan2Op>(op))
       return std::atan2(x[0], x[1]);
-    if (isa<math::SinhOp>(op))
-      return std::sinh(x[0]);
-    if (isa<math::CoshOp>(op))
-      return std::cosh(x[0]);
-    if (isa<math::AsinhOp>(op))
-      return std::asinh(x[0]);
-    if (isa<math::AcoshOp>(op))
-      return std::acosh(x[0]);
-    if (isa<math::AtanhOp>(op))
-      return std::atanh(x[0]);
-    if (isa<math::ExpM1Op>(op))
-      return std::expm1(x[0]);
-    if (isa<math::Log10Op>(op))
-      return std::log10(x[0]);
-    if (isa<math::CbrtOp>(op))
-      return std::cbrt(x[0]);
-    if (isa<math::ErfcOp>(op))
-      return std::erfc(x[0]);
-    if (isa<math::TruncOp>(op))
-      return std::trunc(x[0]);
-    if (isa<math::RoundOp>(op))
-      return std::round(x[0]);
-    if (isa<math::RoundEvenOp>(op))
-      return std::nearbyint(x[0]); // the default rounding mode: to even
     if (isa<math::CopySignOp>(op))
       return std::copysign(x[0], x[1]);
     if (isa<math::FmaOp>(op))

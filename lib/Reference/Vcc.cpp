@@ -402,8 +402,10 @@ Tree buildTree(const Matrix &c, const std::vector<bool> &valid,
   const int64_t levels = tree.levels(), dim = c.cols;
 
   // Eq (14), mask-aware: each level's means are the count-weighted means of
-  // the level below.
-  std::vector<Matrix> means(levels + 1);
+  // the level below. With meanEps (the VCC authors' blocks) a node above the
+  // tokens has mean (sum of its valid tokens) / (count + meanEps), from the
+  // token sums kept alongside.
+  std::vector<Matrix> means(levels + 1), sums(levels + 1);
   tree.count.assign(levels + 1, {});
   means[0] = Matrix(c.rows, dim);
   tree.count[0].assign(c.rows, 0);
@@ -414,41 +416,32 @@ Tree buildTree(const Matrix &c, const std::vector<bool> &valid,
     for (int64_t e = 0; e < dim; ++e)
       means[0].at(i, e) = c.at(i, e);
   }
+  sums[0] = means[0];
   for (int64_t j = 0; j < levels; ++j) {
     const int64_t f = fanouts[j], nodes = ssize(tree.count[j]) / f;
     means[j + 1] = Matrix(nodes, dim);
+    sums[j + 1] = Matrix(nodes, dim);
     tree.count[j + 1].assign(nodes, 0);
     for (int64_t x = 0; x < nodes; ++x) {
       int64_t count = 0;
       for (int64_t child = x * f; child < (x + 1) * f; ++child) {
         const int64_t childCount = tree.count[j][child];
         count += childCount;
-        for (int64_t e = 0; e < dim; ++e)
+        for (int64_t e = 0; e < dim; ++e) {
           means[j + 1].at(x, e) +=
               static_cast<double>(childCount) * means[j].at(child, e);
+          sums[j + 1].at(x, e) += sums[j].at(child, e);
+        }
       }
       tree.count[j + 1][x] = count;
       for (int64_t e = 0; e < dim; ++e)
         means[j + 1].at(x, e) =
-            count > 0 ? means[j + 1].at(x, e) / static_cast<double>(count)
-                      : 0.0;
+            count == 0 ? 0.0
+            : meanEps > 0.0
+                ? sums[j + 1].at(x, e) / (static_cast<double>(count) + meanEps)
+                : means[j + 1].at(x, e) / static_cast<double>(count);
     }
   }
-  // With meanEps (the VCC authors' blocks): a node above the tokens has
-  // mean (sum of its valid tokens) / (count + meanEps).
-  if (meanEps > 0.0)
-    for (int64_t j = 1; j <= levels; ++j) {
-      const int64_t size = ssize(tree.count[0]) / ssize(tree.count[j]);
-      for (int64_t x = 0; x < ssize(tree.count[j]); ++x)
-        for (int64_t e = 0; e < dim; ++e) {
-          double sum = 0.0;
-          for (int64_t i = x * size; i < (x + 1) * size; ++i)
-            sum += means[0].at(i, e);
-          const int64_t count = tree.count[j][x];
-          means[j].at(x, e) =
-              count > 0 ? sum / (static_cast<double>(count) + meanEps) : 0.0;
-        }
-    }
 
   // Eq (15): delta = parent mean - node mean.
   tree.root.assign(means[levels].data.begin(), means[levels].data.end());

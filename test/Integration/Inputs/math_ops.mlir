@@ -1,8 +1,8 @@
 // Every math op attic-cpu-pipeline compiles, elementwise on f32 (and erf,
 // tanh, exp on f16/bf16): test/Integration/math-ops.test runs each with
 // attic-run --check (the reference: libm in double) on the CPU and
-// through the emulated CUDA mapping. Generated; the domains are in the
-// test's RUN lines.
+// through the emulated CUDA mapping. One function per op, the same body
+// for each; the domains are in the test's RUN lines.
 
 func.func @erf(%x0: tensor<4x256xf32>) -> tensor<4x256xf32> {
   %e = tensor.empty() : tensor<4x256xf32>

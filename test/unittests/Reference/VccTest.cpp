@@ -1689,6 +1689,29 @@ struct AuthorsOutput {
   Matrix p, c; // new VIP rows and tokens (padded tokens 0)
 };
 
+/// The authors' attention probabilities of query row i over the rows of k,
+/// for the head at columns [col, col + dh): softmax of (q / dh^(1/4)) .
+/// (k / dh^(1/4)) + bias (WeightedAttention.compute_attention_matrix).
+std::vector<double> authorsSoftmax(const Matrix &q, int64_t i, const Matrix &k,
+                                   const std::vector<double> &bias, int64_t col,
+                                   int64_t dh) {
+  const double quarter = std::sqrt(std::sqrt(static_cast<double>(dh)));
+  std::vector<double> probs(k.rows);
+  double max = -kInf, total = 0;
+  for (int64_t j = 0; j < k.rows; ++j) {
+    double dot = 0;
+    for (int64_t e = col; e < col + dh; ++e)
+      dot += (q.at(i, e) / quarter) * (k.at(j, e) / quarter);
+    probs[j] = dot + bias[j];
+    max = std::max(max, probs[j]);
+  }
+  for (double &p : probs)
+    total += (p = std::exp(p - max));
+  for (double &p : probs)
+    p /= total;
+  return probs;
+}
+
 AuthorsOutput authorsLayer(const Matrix &p, const Matrix &c,
                            const std::vector<bool> &mask,
                            const std::vector<bool> &importance,
@@ -1722,30 +1745,26 @@ AuthorsOutput authorsLayer(const Matrix &p, const Matrix &c,
                                   w.wq, w.bq);
   const Matrix k = textbookAffine(
       textbookLayerNorm(coarse, w.ln1Gamma, w.ln1Beta), w.wk, w.bk);
-  const double quarter = std::sqrt(std::sqrt(static_cast<double>(dh)));
+  std::vector<double> coarseBias(blocks);
+  for (int64_t b = 0; b < blocks; ++b)
+    coarseBias[b] = -1000.0 * (1.0 - coarseMask[b]);
   std::vector<double> average(blocks, 0.0);
   for (int64_t i = 0; i < np; ++i)
     for (int64_t h = 0; h < heads; ++h) {
-      std::vector<double> logits(blocks);
-      double max = -kInf, total = 0;
-      for (int64_t b = 0; b < blocks; ++b) {
-        double dot = 0;
-        for (int64_t e = h * dh; e < (h + 1) * dh; ++e)
-          dot += (q.at(i, e) / quarter) * (k.at(b, e) / quarter);
-        logits[b] = dot - 1000.0 * (1.0 - coarseMask[b]);
-        max = std::max(max, logits[b]);
-      }
-      for (double &l : logits)
-        total += (l = std::exp(l - max));
+      const std::vector<double> probs =
+          authorsSoftmax(q, i, k, coarseBias, h * dh, dh);
       for (int64_t b = 0; b < blocks; ++b)
-        average[b] += (importance[i] ? logits[b] / total : 0.0) /
+        average[b] += (importance[i] ? probs[b] : 0.0) /
                       static_cast<double>(heads * np);
     }
   std::vector<int64_t> order(blocks);
   for (int64_t b = 0; b < blocks; ++b)
     order[b] = b;
-  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-    return std::log(average[a] + 1e-5) > std::log(average[b] + 1e-5);
+  // Descending, ties to the lower index (a stable sort of 0..blocks-1).
+  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    const double la = std::log(average[a] + 1e-5),
+                 lb = std::log(average[b] + 1e-5);
+    return la > lb || (la == lb && a < b);
   });
   // Finer and the rows of VccEncoderLayer.forward.
   struct Row {
@@ -1791,20 +1810,11 @@ AuthorsOutput authorsLayer(const Matrix &p, const Matrix &c,
   Matrix context(r, d);
   for (int64_t h = 0; h < heads; ++h)
     for (int64_t i = 0; i < r; ++i) {
-      std::vector<double> logits(r);
-      double max = -kInf, total = 0;
-      for (int64_t j = 0; j < r; ++j) {
-        double dot = 0;
-        for (int64_t e = h * dh; e < (h + 1) * dh; ++e)
-          dot += (qs.at(i, e) / quarter) * (ks.at(j, e) / quarter);
-        logits[j] = dot + bias[j];
-        max = std::max(max, logits[j]);
-      }
-      for (double &l : logits)
-        total += (l = std::exp(l - max));
+      const std::vector<double> probs =
+          authorsSoftmax(qs, i, ks, bias, h * dh, dh);
       for (int64_t j = 0; j < r; ++j)
         for (int64_t e = h * dh; e < (h + 1) * dh; ++e)
-          context.at(i, e) += logits[j] / total * vs.at(j, e);
+          context.at(i, e) += probs[j] * vs.at(j, e);
     }
   const Matrix a = textbookAffine(context, w.wo, w.bo);
   Matrix h(r, d);
