@@ -6,7 +6,8 @@ set(ATTIC_INSTALL_CMAKE_DIR lib/cmake/attic)
 
 # Libraries, as targets attic::<name> of the package.
 install(TARGETS
-    AtticDialect AtticTransforms AtticConversion AtticPipelines AtticCompiler
+    AtticDialect AtticTransforms AtticConversion AtticPipelines AtticBuilders
+    AtticCompiler
     AtticReference AtticReferenceEvaluator AtticExecution
     AtticRuntime AtticRuntimeBlas AtticCudaRuntime attic_rt
   EXPORT atticTargets
@@ -17,7 +18,8 @@ install(EXPORT atticTargets NAMESPACE attic:: DESTINATION ${ATTIC_INSTALL_CMAKE_
 
 # Tools and the mlir-opt plugin. attic-compile finds libattic_rt.so in
 # ../lib next to itself, which holds here too.
-install(TARGETS attic-opt attic-run attic-compile attic-aot-run attic-cuda-info
+install(TARGETS attic-opt attic-run attic-compile attic-aot-run attic-gen
+    attic-cuda-info
   RUNTIME DESTINATION bin)
 install(TARGETS AtticPlugin LIBRARY DESTINATION lib)
 

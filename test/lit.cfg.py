@@ -50,6 +50,14 @@ if os.access(attic_cuda_info, os.X_OK):
         capability = re.search(r"compute capability (\d+)\.", probe.stdout)
         if probe.returncode == 0 and capability and int(capability.group(1)) >= 8:
             config.available_features.add("cuda-device")
+            # attic-compile --target=cuda options whose kernels run on this
+            # device: its own chip's cubin; PTX for sm_90 on newer GPUs.
+            major = int(capability.group(1))
+            config.substitutions.append(
+                ("%cuda_aot_options",
+                 "--cuda-chip=sm_80" if major == 8 else
+                 "--cuda-chip=sm_90" if major == 9 else
+                 "--cuda-chip=sm_90 --cuda-format=isa"))
             lit_config.note("CUDA device: " + probe.stdout.strip())
         elif probe.returncode == 0:
             lit_config.note("no CUDA device tests: attic needs sm_80 or newer: " +

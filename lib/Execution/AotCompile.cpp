@@ -1,10 +1,11 @@
 //===- AotCompile.cpp - ahead-of-time compilation of attic functions ------===//
 //
 // See include/attic/Execution/AotCompile.h and docs/aot.md. The steps:
-// lower a clone with attic-cpu-pipeline (lowerForAot), bind the external
-// calls to libattic_rt.so (bindRuntimeCalls), add the C ABI around the entry
-// (addEntryPoint), then translate, optimize and emit for the chosen CPU
-// (emitObject).
+// lower a clone with attic-cpu-pipeline or attic-cuda-pipeline (lower), bind
+// the external calls to libattic_rt.so (bindRuntimeCalls), add the C ABI
+// around the entry (addEntryPoint), then translate (for CUDA, the gpu.binary
+// becomes an embedded kernel image that a library constructor loads),
+// optimize and emit for the chosen CPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,9 +18,13 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringSet.h"
@@ -83,6 +88,34 @@ constexpr llvm::StringLiteral kRuntimeFunctions[] = {
     "attic_rt_realloc", "attic_rt_free",         "attic_rt_memref_copy",
     "attic_rt_sgemm",   "attic_rt_report_error", "attic_aot_call"};
 
+/// The mgpu* functions of libattic_rt.so (attic/runtime/CudaMgpu.h) that
+/// the host code of attic-cuda-pipeline calls.
+constexpr llvm::StringLiteral kCudaRuntimeFunctions[] = {
+    "mgpuModuleLoad",
+    "mgpuModuleLoadJIT",
+    "mgpuModuleUnload",
+    "mgpuModuleGetFunction",
+    "mgpuLaunchKernel",
+    "mgpuLaunchClusterKernel",
+    "mgpuStreamCreate",
+    "mgpuStreamDestroy",
+    "mgpuStreamSynchronize",
+    "mgpuStreamWaitEvent",
+    "mgpuEventCreate",
+    "mgpuEventDestroy",
+    "mgpuEventSynchronize",
+    "mgpuEventRecord",
+    "mgpuMemAlloc",
+    "mgpuMemFree",
+    "mgpuMemcpy",
+    "mgpuMemset32",
+    "mgpuMemset16",
+    "mgpuMemHostRegister",
+    "mgpuMemHostRegisterMemRef",
+    "mgpuMemHostUnregister",
+    "mgpuMemHostUnregisterMemRef",
+    "mgpuSetDefaultDevice"};
+
 struct TargetChoice {
   std::unique_ptr<llvm::TargetMachine> machine;
   std::string triple, cpu, features; // features: the checked ones, "+a,+b"
@@ -144,7 +177,8 @@ bool libcProvides(llvm::StringRef name) {
 /// Renames the allocation functions and memrefCopy that the lowering
 /// declares to libattic_rt.so's, and checks that everything else the code
 /// calls is in libattic_rt.so, libomp, libc or libm.
-LogicalResult bindRuntimeCalls(ModuleOp module, std::string &error) {
+LogicalResult bindRuntimeCalls(ModuleOp module, bool cuda,
+                               std::string &error) {
   for (auto [from, to] : kRenamed) {
     auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(from);
     if (!func || !func.isExternal())
@@ -167,6 +201,7 @@ LogicalResult bindRuntimeCalls(ModuleOp module, std::string &error) {
         SymbolTable::symbolKnownUseEmpty(func, module))
       continue;
     if (llvm::is_contained(kRuntimeFunctions, name) ||
+        (cuda && llvm::is_contained(kCudaRuntimeFunctions, name)) ||
         name.starts_with("__kmpc_") || name.starts_with("omp_") ||
         libcProvides(name))
       continue;
@@ -199,7 +234,8 @@ LLVM::GlobalOp addString(OpBuilder &b, Location loc, StringRef name,
 /// these two symbols only.
 LogicalResult addEntryPoint(ModuleOp module, StringRef entry,
                             const attic::EntrySignature &signature,
-                            const TargetChoice &target, std::string &error) {
+                            const TargetChoice &target, StringRef targetName,
+                            std::string &error) {
   MLIRContext *ctx = module.getContext();
   auto impl = module.lookupSymbol<LLVM::LLVMFuncOp>(entry);
   if (!impl || impl.isExternal()) {
@@ -272,7 +308,7 @@ LogicalResult addEntryPoint(ModuleOp module, StringRef entry,
           ArrayRef<int64_t>(specs)));
   LLVM::GlobalOp strings[] = {
       addString(b, loc, (entry + "__attic_name").str(), entry),
-      addString(b, loc, (entry + "__attic_target").str(), "cpu"),
+      addString(b, loc, (entry + "__attic_target").str(), targetName),
       addString(b, loc, (entry + "__attic_triple").str(), target.triple),
       addString(b, loc, (entry + "__attic_cpu").str(), target.cpu),
       addString(b, loc, (entry + "__attic_features").str(), target.features)};
@@ -376,22 +412,56 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
                 .str();
     return failure();
   }
+  bool cuda = options.target == "cuda";
+  if (!cuda && options.target != "cpu") {
+    error = "unknown target '" + options.target + "' (expected cpu or cuda)";
+    return failure();
+  }
   FailureOr<TargetChoice> target = chooseTarget(options, error);
   if (failed(target))
     return failure();
   // The kernels' vector width follows the target CPU (the pipeline's
   // default, 0, is the host's).
-  if (pipeline.vectorWidth == 0 && options.cpu != "host")
+  if (!cuda && pipeline.vectorWidth == 0 && options.cpu != "host")
     pipeline.vectorWidth = StringRef(target->features).contains("+avx512f") ? 16
                            : StringRef(target->features).contains("+avx")   ? 8
                                                                             : 4;
 
   OwningOpRef<ModuleOp> lowered(module.clone());
   MLIRContext *ctx = lowered->getContext();
+  // --target=cuda: the target string of the entry names the kernels' chip
+  // and format, which attic_aot_check compares with the device.
+  std::string targetName = "cpu";
+  CudaPipelineOptions cudaPipeline;
+  if (cuda) {
+    cudaPipeline.chip = options.cudaChip;
+    cudaPipeline.format = options.cudaFormat;
+    cudaPipeline.blockQ = int64_t(pipeline.blockQ);
+    cudaPipeline.blockK = int64_t(pipeline.blockK);
+    std::string format = options.cudaFormat;
+    if (format.empty())
+      format = resolveCudaToolkit(cudaPipeline).empty() ? "isa" : "bin";
+    targetName = "cuda:" + options.cudaChip + ":" + format;
+    // Only @entry is compiled: other functions that nothing calls are
+    // dropped, so that one attic-cuda-pipeline cannot lower does not fail
+    // it (as attic-run --target=cuda does).
+    for (auto func :
+         llvm::make_early_inc_range(lowered->getOps<func::FuncOp>()))
+      if (func.getSymName() != entry &&
+          SymbolTable::symbolKnownUseEmpty(func, *lowered))
+        func.erase();
+    // gpu-module-to-binary needs the NVVM target.
+    DialectRegistry registry;
+    NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+    ctx->appendDialectRegistry(registry);
+  }
   {
     ErrorCollector errors(ctx);
     PassManager pm(ctx);
-    buildCpuPipeline(pm, pipeline);
+    if (cuda)
+      buildCudaPipeline(pm, cudaPipeline);
+    else
+      buildCpuPipeline(pm, pipeline);
     if (failed(pm.run(*lowered))) {
       error = "lowering failed: " + (errors.text().empty()
                                          ? std::string("unknown error")
@@ -409,8 +479,9 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
     return failure();
   }
   if (failed(checkLibraryNameClashes(*lowered, error)) ||
-      failed(bindRuntimeCalls(*lowered, error)) ||
-      failed(addEntryPoint(*lowered, entry, *signature, *target, error)))
+      failed(bindRuntimeCalls(*lowered, cuda, error)) ||
+      failed(addEntryPoint(*lowered, entry, *signature, *target, targetName,
+                           error)))
     return failure();
   if (std::getenv("ATTIC_AOT_DUMP"))
     lowered->print(llvm::errs(), OpPrintingFlags().assumeVerified());
@@ -426,6 +497,14 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerOpenMPDialectTranslation(registry);
+  if (cuda) {
+    // The gpu.binary becomes a constant holding the kernel image and a
+    // constructor that loads it (mgpuModuleLoad[JIT]) when the library is
+    // loaded; gpu.launch_func becomes mgpu* calls.
+    registerGPUDialectTranslation(registry);
+    registerNVVMDialectTranslation(registry);
+    gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
+  }
   ctx->appendDialectRegistry(registry);
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
@@ -468,12 +547,21 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
     if (!llvm::isAlnum(c))
       c = '_';
   h << "/* " << entry << ": generated by attic-compile; do not edit.\n"
-    << " * Compiled for " << target->triple << ", CPU " << target->cpu << ".\n"
+    << " * Compiled for " << target->triple << ", CPU " << target->cpu
+    << (cuda ? ", kernels for CUDA " + options.cudaChip + " (" +
+                   targetName.substr(targetName.rfind(':') + 1) + ")"
+             : std::string())
+    << ".\n"
     << " * Buffers are row-major and contiguous; results are written into\n"
     << " * caller-provided buffers of their shapes. Returns 0, or nonzero\n"
     << " * with the message in attic_aot_last_error(). f16/bf16 elements are\n"
     << " * their 16-bit patterns, i1 elements one byte (0 or 1).\n"
-    << " * Link with -lattic_rt (libattic_rt.so). */\n"
+    << " * Link with -lattic_rt (libattic_rt.so)."
+    << (cuda ? "\n * Runs on a CUDA device through the driver (libcuda.so.1,\n"
+               " * or the library ATTIC_CUDA_DRIVER names), loaded at run "
+               "time;\n * the kernels load when this library is loaded."
+             : "")
+    << " */\n"
     << "#ifndef " << guard << "\n#define " << guard << "\n\n"
     << "#include <stdint.h>\n\n#include \"attic/runtime/Aot.h\"\n\n"
     << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attic/runtime/Aot.h"
+#include "attic/runtime/Cuda.h"
 #include "attic/runtime/Runtime.h"
 
 #include <atomic>
@@ -101,6 +102,67 @@ int64_t specAt(const attic_aot_entry *entry, int64_t index, int64_t &rank,
   return p[0];
 }
 
+/// A CUDA library's target, "cuda:<chip>:<format>" (attic/runtime/Aot.h).
+struct CudaTarget {
+  int major = 0, minor = 0; // of the chip, sm_<major><minor>
+  std::string chip, format;
+};
+
+/// Parses `target`; false when it is not a CUDA target.
+bool parseCudaTarget(const char *target, CudaTarget &out) {
+  std::string text = target ? target : "";
+  if (text.rfind("cuda:", 0) != 0)
+    return false;
+  size_t colon = text.find(':', 5);
+  if (colon == std::string::npos)
+    return false;
+  out.chip = text.substr(5, colon - 5);
+  out.format = text.substr(colon + 1);
+  if (out.chip.size() != 5 || out.chip.compare(0, 3, "sm_") != 0 ||
+      out.chip[3] < '0' || out.chip[3] > '9' || out.chip[4] < '0' ||
+      out.chip[4] > '9')
+    return false;
+  out.major = out.chip[3] - '0';
+  out.minor = out.chip[4] - '0';
+  return out.format == "bin" || out.format == "isa" || out.format == "fatbin";
+}
+
+/// Whether a CUDA entry's kernels can run on the process's device: a
+/// cubin runs on its own major architecture only, PTX (isa, and the PTX of
+/// a fatbin) on that architecture or a newer one, through the driver's JIT.
+int32_t checkCudaDevice(const char *name, const CudaTarget &target) {
+  static std::mutex mutex;
+  static bool queried = false;
+  static attic_cuda_device_info info;
+  static std::string queryError;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!queried) {
+      char message[512];
+      if (attic_cuda_device_query(&info, message, sizeof(message)) != ATTIC_OK)
+        queryError = message;
+      queried = true;
+    }
+  }
+  if (!queryError.empty())
+    return fail("@%s was compiled for CUDA (%s): %s", name, target.chip.c_str(),
+                queryError.c_str());
+  int device = info.computeMajor * 10 + info.computeMinor,
+      chip = target.major * 10 + target.minor;
+  bool runs = target.format == "bin" ? info.computeMajor == target.major &&
+                                           device >= chip
+                                     : device >= chip;
+  if (!runs)
+    return fail("@%s was compiled for %s (%s); %s has compute capability "
+                "%d.%d (compile it with attic-compile --cuda-chip=sm_%d0, or "
+                "--cuda-format=isa for PTX that newer GPUs compile)",
+                name, target.chip.c_str(),
+                target.format == "isa" ? "PTX" : "a cubin", info.name,
+                info.computeMajor, info.computeMinor,
+                info.computeMajor >= 9 ? 9 : 8);
+  return 0;
+}
+
 /// Serializes calls: compiled code's error channel is one per process, and
 /// its parallel loops use every core already.
 std::mutex &callMutex() {
@@ -133,9 +195,11 @@ extern "C" int32_t attic_aot_check(const attic_aot_entry *entry) {
                 "runtime has version %d (rebuild it with this attic-compile)",
                 (long long)entry->abi_version, ATTIC_AOT_ABI_VERSION);
   const char *name = entry->name ? entry->name : "?";
-  if (!entry->target || std::strcmp(entry->target, "cpu") != 0)
+  CudaTarget cuda;
+  bool isCuda = parseCudaTarget(entry->target, cuda);
+  if (!isCuda && (!entry->target || std::strcmp(entry->target, "cpu") != 0))
     return fail("@%s was compiled for target '%s'; this runtime runs 'cpu' "
-                "libraries only",
+                "and 'cuda:<chip>:<format>' libraries",
                 name, entry->target ? entry->target : "?");
   std::string triple = entry->triple ? entry->triple : "";
   std::string arch = triple.substr(0, triple.find('-'));
@@ -162,7 +226,7 @@ extern "C" int32_t attic_aot_check(const attic_aot_entry *entry) {
   if (entry->num_inputs < 0 || entry->num_results < 0 || !entry->specs ||
       !entry->packed)
     return fail("@%s: malformed entry", name);
-  return 0;
+  return isCuda ? checkCudaDevice(name, cuda) : 0;
 }
 
 extern "C" int64_t attic_aot_numel(const attic_aot_entry *entry,
@@ -233,9 +297,25 @@ extern "C" int32_t attic_aot_call(const attic_aot_entry *entry,
   // ran 1.7x slower at N = 1024); one count for both, as attic-run sets.
   if (!threadsChosen.exchange(true))
     attic_aot_set_threads(0);
+  CudaTarget cudaTarget;
+  bool isCuda = parseCudaTarget(entry->target, cudaTarget);
   std::lock_guard<std::mutex> lock(callMutex());
   attic_rt_take_error(nullptr, 0); // drop a report left by an earlier call
+  char message[512];
+  // A CUDA library's kernels were loaded by its constructor when it was
+  // loaded (mgpuModuleLoad[JIT]); a failure there is pending until now.
+  if (isCuda && attic_cuda_take_error(message, sizeof(message)) != ATTIC_OK)
+    return fail("@%s: loading the CUDA kernels failed: %s", entry->name,
+                message);
   entry->packed(pointers.data());
+  // The host code has copied the results back (synchronously, on its
+  // stream); a kernel fault surfaces at the latest at the synchronization.
+  std::string cudaError;
+  if (isCuda && attic_cuda_take_error(message, sizeof(message)) != ATTIC_OK)
+    cudaError = message;
+  if (isCuda && cudaError.empty() &&
+      attic_cuda_synchronize(message, sizeof(message)) != ATTIC_OK)
+    cudaError = message;
 
   // Copy each result into its buffer, then release the compiled code's
   // buffers (once each; never an input the function returned).
@@ -253,6 +333,35 @@ extern "C" int32_t attic_aot_call(const attic_aot_entry *entry,
     const int64_t offset = words[2], *strides = words + 3 + rank;
     int64_t numel = attic_aot_numel(entry, numInputs + i);
     char *out = static_cast<char *>(results[i]);
+    bool isInput = false;
+    for (int64_t j = 0; j < numInputs; ++j)
+      isInput |= inputs[j] == allocated;
+    bool seen = false;
+    for (void *p : released)
+      seen |= p == allocated;
+    auto release = [&] {
+      if (!isInput && !seen) {
+        released.push_back(allocated);
+        attic_rt_free(allocated);
+      }
+    };
+    int isDevice = 0;
+    if (isCuda && cudaError.empty() && allocated &&
+        attic_cuda_pointer_is_device(aligned, &isDevice, message,
+                                     sizeof(message)) == ATTIC_OK &&
+        isDevice) {
+      // Host code that returns device memory broke the pipeline's
+      // contract; reading it here would crash (and freeing it with free).
+      cudaError = "result #" + std::to_string(i) +
+                  " is in device memory; the CUDA pipeline must copy results "
+                  "to the host";
+      continue;
+    }
+    if (!cudaError.empty()) {
+      if (allocated)
+        release();
+      continue;
+    }
     bool contiguous = true;
     for (int64_t d = rank - 1, stride = 1; d >= 0; --d) {
       contiguous &= sizes[d] == 1 || strides[d] == stride;
@@ -270,19 +379,16 @@ extern "C" int32_t attic_aot_call(const attic_aot_entry *entry,
       std::memcpy(out + flat * int64_t(elementSize),
                   aligned + at * int64_t(elementSize), elementSize);
     }
-    bool isInput = false;
-    for (int64_t j = 0; j < numInputs; ++j)
-      isInput |= inputs[j] == allocated;
-    bool seen = false;
-    for (void *p : released)
-      seen |= p == allocated;
-    if (!isInput && !seen) {
-      released.push_back(allocated);
-      attic_rt_free(allocated);
-    }
+    release();
   }
-  char message[512];
+  // A data-dependent error reported by the compiled code is the data's
+  // fault, whichever the target; otherwise a CUDA failure is the device's.
+  std::string reported;
   if (attic_rt_take_error(message, sizeof(message)) != ATTIC_OK)
-    return fail("@%s: %s", entry->name, message);
+    reported = message;
+  if (!reported.empty())
+    return fail("@%s: %s", entry->name, reported.c_str());
+  if (!cudaError.empty())
+    return fail("@%s: CUDA error: %s", entry->name, cudaError.c_str());
   return 0;
 }

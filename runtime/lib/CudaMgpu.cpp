@@ -217,6 +217,15 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
   attic_cuda_function function = nullptr;
   if (failed())
     return nullptr;
+  if (!module) {
+    // The module constructor's load failed and that error was taken (an
+    // ahead-of-time library reports it on its first call).
+    record("mgpuModuleGetFunction",
+           (std::string("the module of kernel ") + (name ? name : "?") +
+            " is not loaded (its load failed earlier)")
+               .c_str());
+    return nullptr;
+  }
   run("mgpuModuleGetFunction", [&](char *err, size_t len) {
     return attic_cuda_module_get_function(
         &function, static_cast<attic_cuda_module>(module), name, err, len);

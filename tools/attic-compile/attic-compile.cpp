@@ -3,10 +3,12 @@
 //   attic-compile FILE.mlir [--entry=F] [-o libF.so] [--emit=so|obj|llvm]
 //                 [--header=F.h] [--shape=I:AxBxC ...] [--cpu=host|NAME]
 //                 [--block-q=128 --block-k=128 ...]
+//                 [--target=cuda [--cuda-chip=sm_80|sm_90]
+//                  [--cuda-format=bin|isa|fatbin]]
 //
-// Compiles @F with attic-cpu-pipeline into a shared library (or an object
-// file) with the C ABI of attic/runtime/Aot.h and writes the C header of
-// its entry point. The library needs libattic_rt.so (and, through it,
+// Compiles @F with attic-cpu-pipeline (--target=cuda: attic-cuda-pipeline,
+// the kernels embedded) into a shared library (or an object file) with the
+// C ABI of attic/runtime/Aot.h and writes the C header of its entry point. The library needs libattic_rt.so (and, through it,
 // OpenBLAS and libomp) at run time, never MLIR, LLVM or a JIT. See
 // docs/aot.md. Every failure is one line on stderr and exit status 1.
 //
@@ -62,8 +64,20 @@ static cl::opt<std::string> cpu(
              "(x86-64-v3, skylake-avx512, ...)"));
 static cl::opt<unsigned> optLevel("O", cl::init(3), cl::Prefix,
                                   cl::desc("LLVM optimization level (0-3)"));
-static cl::opt<std::string> target("target", cl::init("cpu"),
-                                   cl::desc("cpu (the only one so far)"));
+static cl::opt<std::string>
+    target("target", cl::init("cpu"),
+           cl::desc("cpu, or cuda: host code for --cpu that launches CUDA "
+                    "kernels embedded in the library"));
+static cl::opt<std::string>
+    cudaChip("cuda-chip", cl::init("sm_80"),
+             cl::desc("--target=cuda: the kernels' architecture, sm_80 or "
+                      "sm_90"));
+static cl::opt<std::string> cudaFormat(
+    "cuda-format", cl::init(""),
+    cl::desc("--target=cuda: bin (cubin, runs on the chip's major "
+             "architecture; needs ptxas), isa (PTX, which the driver compiles "
+             "for the chip or any newer GPU) or fatbin; default: bin when "
+             "ptxas is found, else isa"));
 static cl::opt<std::string> runtimeDir(
     "runtime-dir",
     cl::desc("Directory of libattic_rt.so to link against (default: ../lib "
@@ -239,10 +253,16 @@ int main(int argc, char **argv) {
       argc, argv,
       "attic-compile: compile an attic function ahead of time into a library "
       "with a C entry point\n");
-  if (target != "cpu")
-    fail("--target=" + target +
-         ": attic-compile builds CPU libraries only so far (--target=cuda "
-         "is not implemented; use attic-run --target=cuda)");
+  if (target != "cpu" && target != "cuda")
+    fail("--target=" + target + ": expected cpu or cuda");
+  if (target == "cuda" && cudaChip != "sm_80" && cudaChip != "sm_90")
+    fail("--cuda-chip=" + cudaChip + ": expected sm_80 or sm_90");
+  if (!cudaFormat.empty() && cudaFormat != "bin" && cudaFormat != "isa" &&
+      cudaFormat != "fatbin")
+    fail("--cuda-format=" + cudaFormat + ": expected bin, isa or fatbin");
+  if (target != "cuda" &&
+      (cudaChip.getNumOccurrences() || cudaFormat.getNumOccurrences()))
+    fail("--cuda-chip and --cuda-format need --target=cuda");
   if (emit != "so" && emit != "obj" && emit != "llvm")
     fail("--emit=" + emit + ": expected so, obj or llvm");
   if (blockQ <= 0 || blockK <= 0 || blockQ > 1024 || blockK > 1024)
@@ -303,6 +323,9 @@ int main(int argc, char **argv) {
   attic::AotOptions options;
   options.cpu = cpu;
   options.optLevel = optLevel;
+  options.target = target;
+  options.cudaChip = cudaChip;
+  options.cudaFormat = cudaFormat;
   attic::AotArtifact artifact;
   if (failed(attic::compileAheadOfTime(*module, entry, pipeline, options,
                                        artifact, error)))

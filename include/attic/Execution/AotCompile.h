@@ -1,7 +1,8 @@
 //===- AotCompile.h - ahead-of-time compilation of attic functions -*- C++ -*-//
 //
 // What attic-compile does (docs/aot.md): lowers one function of a module
-// with attic-cpu-pipeline, wraps it in the C ABI of attic/runtime/Aot.h (a
+// with attic-cpu-pipeline (or attic-cuda-pipeline, whose kernels are
+// embedded in the library and launched through libattic_rt.so), wraps it in the C ABI of attic/runtime/Aot.h (a
 // typed entry `int32_t F(const T *arg0, ..., T *result0, ...)` and the
 // descriptor `F__attic_entry`), binds what the compiled code calls to
 // libattic_rt.so (allocation, memref copies, sgemm, error reports) and
@@ -29,6 +30,15 @@ struct AotOptions {
   std::string cpu = "host";
   /// -O level of LLVM's optimizer (0-3).
   unsigned optLevel = 3;
+  /// "cpu" (attic-cpu-pipeline) or "cuda" (attic-cuda-pipeline: host code
+  /// for `cpu` that launches embedded kernels through libattic_rt.so's
+  /// mgpu* functions and the dlopen'd CUDA driver).
+  std::string target = "cpu";
+  /// --target=cuda: the kernels' architecture (sm_80 or sm_90) and format
+  /// (bin: cubin, isa: PTX, fatbin; empty: bin when ptxas is found, else
+  /// isa), as attic-cuda-pipeline's options of those names.
+  std::string cudaChip = "sm_80";
+  std::string cudaFormat;
 };
 
 struct AotArtifact {
@@ -38,7 +48,8 @@ struct AotArtifact {
 };
 
 /// Compiles @`entry` of `module` (a clone is lowered; `module` is not
-/// changed). A `pipeline` vector width of 0 becomes the target CPU's (16
+/// changed). For target "cuda", the block sizes of `pipeline` are the CUDA
+/// kernels' and its other options are not used. A `pipeline` vector width of 0 becomes the target CPU's (16
 /// with AVX-512, 8 with AVX, else 4) when the CPU is not "host". Every argument
 /// and result of the entry must be a ranked tensor with static sizes of a dtype
 /// of attic/runtime/Runtime.h. Fails with a one-line message in `error`.

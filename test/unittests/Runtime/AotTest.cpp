@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attic/runtime/Aot.h"
+#include "attic/runtime/CudaMgpu.h"
 #include "attic/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
@@ -154,6 +155,63 @@ TEST(Aot, EntriesForAnotherMachineAreRefused) {
   EXPECT_NE(attic_aot_call(&e, none, res), 0);
   EXPECT_NE(std::string(attic_aot_last_error()).find("input #0 is NULL"),
             std::string::npos);
+}
+
+/// f(x: 2x3 f32) -> x^T, after asking for a kernel of a module that did
+/// not load (what the host code of a CUDA library does after its
+/// constructor's load failed).
+void launchesFromAnUnloadedModule(void **args) {
+  mgpuModuleGetFunction(nullptr, "attention_kernel");
+  transposeView(args);
+}
+
+TEST(Aot, CudaEntriesRunThroughTheDriver) {
+  // The stand-in driver, with kernels that load and do nothing; the device
+  // is queried once per process, so every CUDA case is in this test.
+  setenv("ATTIC_CUDA_DRIVER", ATTIC_FAKE_CUDA_DRIVER, 1);
+  setenv("ATTIC_FAKE_CUDA_MODE", "device-noop-kernels", 1);
+  float x[6] = {1, 2, 3, 4, 5, 6}, out[6] = {};
+  const void *in[] = {x};
+  void *res[] = {out};
+  attic_aot_entry e = entry("t", 1, 1, kTransposeSpecs, transposeView);
+  // Host code only: the call runs, synchronizes with the device, copies.
+  e.target = "cuda:sm_80:isa";
+  ASSERT_EQ(attic_aot_call(&e, in, res), 0) << attic_aot_last_error();
+  EXPECT_EQ(out[1], 4.0f);
+  // The fake device is 8.0: a cubin for 8.x runs, PTX or a cubin for 9.0
+  // does not.
+  e.target = "cuda:sm_80:bin";
+  EXPECT_EQ(attic_aot_call(&e, in, res), 0) << attic_aot_last_error();
+  e.target = "cuda:sm_90:isa";
+  EXPECT_NE(attic_aot_call(&e, in, res), 0);
+  EXPECT_NE(std::string(attic_aot_last_error())
+                .find("compiled for sm_90 (PTX); attic fake CUDA device has "
+                      "compute capability 8.0"),
+            std::string::npos)
+      << attic_aot_last_error();
+  // Malformed targets are not CUDA targets.
+  for (const char *target :
+       {"cuda", "cuda:sm_8:isa", "cuda:sm_80:sass", "cuda:sm_80", "cudax"}) {
+    e.target = target;
+    EXPECT_NE(attic_aot_call(&e, in, res), 0) << target;
+    EXPECT_NE(std::string(attic_aot_last_error()).find("was compiled for "
+                                                       "target"),
+              std::string::npos)
+        << attic_aot_last_error();
+  }
+  // A driver-layer failure of the host code fails the call, its result
+  // freed; the next call starts clean.
+  e = entry("t", 1, 1, kTransposeSpecs, launchesFromAnUnloadedModule);
+  e.target = "cuda:sm_80:isa";
+  EXPECT_NE(attic_aot_call(&e, in, res), 0);
+  EXPECT_NE(std::string(attic_aot_last_error())
+                .find("@t: CUDA error: mgpuModuleGetFunction: the module of "
+                      "kernel attention_kernel is not loaded"),
+            std::string::npos)
+      << attic_aot_last_error();
+  e = entry("t", 1, 1, kTransposeSpecs, transposeView);
+  e.target = "cuda:sm_80:isa";
+  EXPECT_EQ(attic_aot_call(&e, in, res), 0) << attic_aot_last_error();
 }
 
 TEST(Aot, AllocatorCountsAndReusesLargeBlocks) {

@@ -1,0 +1,144 @@
+//===- attic-gen.cpp - whole models from a few numbers -----------*- C++ -*-//
+//
+//   attic-gen vcc-encoder [--layers=N] [--batch=B] [--tokens=n] [--dim=d]
+//             [--heads=H] [--ffn-dim=f] [--num-vip=n_p]
+//             [--fanouts=f1,f2,...] [--budgets=h1,h2,...] [--gelu]
+//             [--vip-votes]
+//             [--ln-eps=E] [--mean-eps=E] [--bias-eps=E] [--name=F]
+//             [-o FILE]
+//
+// Prints a module with one function built by attic's C++ builders
+// (include/attic/Builders): today the VCC encoder of
+// attic::buildVccEncoder, N layers in one loop. The output is ordinary
+// attic IR: attic-opt, attic-run --check and attic-compile take it as it is.
+// Every failure is one line on stderr and exit status 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attic/Builders/VccEncoder.h"
+#include "attic/Execution/CpuExecutable.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> model(cl::Positional, cl::Required,
+                                  cl::desc("<model: vcc-encoder>"));
+static cl::opt<std::string> outputFile("o", cl::init("-"),
+                                       cl::desc("Output file (default: -)"),
+                                       cl::value_desc("path"));
+static cl::opt<std::string> funcName("name", cl::init("vcc_encoder"),
+                                     cl::desc("Name of the function"));
+static cl::opt<int64_t> layers("layers", cl::init(3), cl::desc("Layers N"));
+static cl::opt<int64_t> batch("batch", cl::init(2), cl::desc("Sequences B"));
+static cl::opt<int64_t> tokens("tokens", cl::init(128),
+                               cl::desc("Tokens n of a sequence"));
+static cl::opt<int64_t> dim("dim", cl::init(32), cl::desc("Features d"));
+static cl::opt<int64_t> heads("heads", cl::init(2),
+                              cl::desc("Attention heads (dividing d)"));
+static cl::opt<int64_t> ffnDim("ffn-dim", cl::init(64),
+                               cl::desc("Hidden features of the FFN"));
+static cl::opt<int64_t> numVip("num-vip", cl::init(8),
+                               cl::desc("Rows n_p kept exact (VIP tokens)"));
+static cl::list<int64_t>
+    fanouts("fanouts", cl::CommaSeparated,
+            cl::desc("Tree fanouts from the leaves up; their product is "
+                     "n - n_p (default 8,15)"));
+static cl::list<int64_t>
+    budgets("budgets", cl::CommaSeparated,
+            cl::desc("tree_select budgets, one per level (default 4,1)"));
+static cl::opt<bool> gelu("gelu", cl::init(false),
+                          cl::desc("Exact GELU in the FFN (default: ReLU)"));
+static cl::opt<bool>
+    vipVotes("vip-votes", cl::init(false),
+             cl::desc("Only VIP tokens vote in tree_select (the authors' "
+                      "importance mask); default: every P row"));
+static cl::opt<double> lnEps("ln-eps", cl::init(1e-5),
+                             cl::desc("LayerNorm epsilon"));
+static cl::opt<double> meanEps("mean-eps", cl::init(0.0),
+                               cl::desc("The VCC authors' node-mean epsilon "
+                                        "(tree_build/tree_update mean_eps)"));
+static cl::opt<double> biasEps("bias-eps", cl::init(0.0),
+                               cl::desc("The VCC authors' key-bias epsilon "
+                                        "(vcc_compress bias_eps)"));
+
+namespace {
+[[noreturn]] void fail(const llvm::Twine &message) {
+  llvm::errs() << "attic-gen: error: " << message << "\n";
+  std::exit(1);
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "attic-gen: attic IR of a whole model from a "
+                              "few numbers\n");
+  if (model != "vcc-encoder")
+    fail("unknown model '" + model + "' (expected vcc-encoder)");
+  attic::VccEncoderSpec spec;
+  spec.layers = layers;
+  spec.batch = batch;
+  spec.tokens = tokens;
+  spec.dim = dim;
+  spec.heads = heads;
+  spec.ffnDim = ffnDim;
+  spec.numVip = numVip;
+  if (!fanouts.empty())
+    spec.fanouts.assign(fanouts.begin(), fanouts.end());
+  if (!budgets.empty())
+    spec.budgets.assign(budgets.begin(), budgets.end());
+  spec.gelu = gelu;
+  spec.vipVotes = vipVotes;
+  spec.lnEps = lnEps;
+  spec.meanEps = meanEps;
+  spec.biasEps = biasEps;
+  if (funcName.empty() || !llvm::all_of(funcName.getValue(), [](char c) {
+        return llvm::isAlnum(c) || c == '_';
+      }))
+    fail("--name must be a non-empty identifier of letters, digits and _");
+
+  DialectRegistry registry;
+  attic::registerExecutionDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  OpBuilder builder(&context);
+  Location loc = UnknownLoc::get(&context);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  builder.setInsertionPointToEnd(module->getBody());
+  std::string error;
+  if (!attic::buildVccEncoder(builder, loc, funcName, spec, error))
+    fail(error);
+
+  std::string errorMessage;
+  auto output = openOutputFile(outputFile, &errorMessage);
+  if (!output)
+    fail(errorMessage);
+  output->os() << "// Generated by: attic-gen vcc-encoder --layers=" << layers
+               << " --batch=" << batch << " --tokens=" << tokens
+               << " --dim=" << dim << " --heads=" << heads
+               << " --ffn-dim=" << ffnDim << " --num-vip=" << numVip
+               << " --fanouts=";
+  llvm::interleave(spec.fanouts, output->os(), ",");
+  output->os() << " --budgets=";
+  llvm::interleave(spec.budgets, output->os(), ",");
+  if (gelu)
+    output->os() << " --gelu";
+  if (vipVotes)
+    output->os() << " --vip-votes";
+  output->os() << " --ln-eps=" << lnEps << " --mean-eps=" << meanEps
+               << " --bias-eps=" << biasEps << "\n";
+  module->print(output->os());
+  output->keep();
+  return 0;
+}
