@@ -8,7 +8,7 @@ set(ATTIC_INSTALL_CMAKE_DIR lib/cmake/attic)
 install(TARGETS
     AtticDialect AtticTransforms AtticConversion AtticPipelines AtticBuilders
     AtticCompiler
-    AtticReference AtticReferenceEvaluator AtticExecution
+    AtticReference AtticReferenceEvaluator AtticExecution AtticSupport
     AtticRuntime AtticRuntimeBlas AtticCudaRuntime attic_rt
   EXPORT atticTargets
   ARCHIVE DESTINATION lib

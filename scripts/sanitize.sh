@@ -6,16 +6,17 @@
 # the .npy reader and writer, tensors, fills, the CUDA driver layer against
 # the fake driver (whose entry points have the driver's function types, so
 # -fsanitize=function holds), the reference attention, layouts and VCC.
-# Then the libFuzzer target of the .npy reader (test/fuzz/NpyFuzzer.cpp)
-# runs for ATTIC_FUZZ_SECONDS (default 60) from the committed seed corpus
-# test/fuzz/corpus/npy (new inputs go to build-sanitize/fuzz-corpus, not to
-# the repository). Last, the compiler (the regular build) compiles a few
+# Then the libFuzzer targets run for ATTIC_FUZZ_SECONDS each (default 60,
+# scripts/fuzz.sh): the .npy reader and the binding of the tools'
+# per-argument options from this build, and the compiler (parse, verify,
+# each pipeline) from the regular one. Last, the compiler (the regular build) compiles a few
 # examples under Valgrind's memcheck. About three and a half minutes on 2 cores; part
 # of scripts/test.sh (the CI command).
 #
-# Not covered yet (issue 20): the JIT-compiled code and the lit suite under
-# the sanitizers (a second full MLIR build would not fit CI's time), and
-# fuzz targets for the .mlir pipelines and attic-run's options.
+# Not covered yet (issue 20): the compiler and the lit suite under the
+# sanitizers (a second build of the compiler would not fit CI's time; the
+# compiler's fuzz target runs uninstrumented: crashes, aborts and hangs are
+# what it can find).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # fuzzer-no-link: coverage counters in all code, for the fuzz targets.
@@ -37,19 +38,9 @@ export ASAN_OPTIONS=detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 (cd build-sanitize && ctest --output-on-failure -j2)
 
-seconds=${ATTIC_FUZZ_SECONDS:-60}
-mkdir -p build-sanitize/fuzz-corpus/npy build-sanitize/fuzz-crashes
-echo "sanitize: fuzzing the .npy reader for ${seconds} s"
-log=build-sanitize/fuzz-npy.log
-if ! ./build-sanitize/test/fuzz/attic-npy-fuzzer -max_total_time="$seconds" \
-    -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    -artifact_prefix=build-sanitize/fuzz-crashes/ \
-    build-sanitize/fuzz-corpus/npy test/fuzz/corpus/npy > "$log" 2>&1; then
-  tail -n 60 "$log"
-  echo "sanitize: the .npy fuzzer found a failure (input in build-sanitize/fuzz-crashes/)"
-  exit 1
-fi
-grep -E "^(stat::|INFO: seed corpus|Done)|(INITED|DONE) +cov:" "$log" || true
+# The libFuzzer targets of this build: the .npy reader and the binding of
+# attic-run's per-argument options, about a minute each (scripts/fuzz.sh).
+scripts/fuzz.sh npy binding
 
 # The compiler under Valgrind's memcheck (build/, the regular build: no
 # second MLIR build needed): the CPU pipeline on two examples whose grids
@@ -65,3 +56,7 @@ for example in transnormer reformer; do
     -o /dev/null
 done
 echo "sanitize: valgrind found nothing"
+
+# The compiler's fuzz target (parse, verify, each pipeline; the regular
+# build) for about a minute.
+scripts/fuzz.sh mlir

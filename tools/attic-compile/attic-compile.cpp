@@ -16,6 +16,7 @@
 
 #include "attic/Execution/AotCompile.h"
 #include "attic/Execution/CpuExecutable.h"
+#include "attic/Support/ArgumentBinding.h"
 #include "attic/Support/InputFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -108,65 +109,30 @@ namespace {
   std::exit(1);
 }
 
-std::optional<SmallVector<int64_t>> parseShape(StringRef text) {
-  SmallVector<int64_t> shape;
-  SmallVector<StringRef> parts;
-  text.split(parts, 'x');
-  for (StringRef part : parts) {
-    int64_t size;
-    if (part.getAsInteger(10, size) || size < 0)
-      return std::nullopt;
-    shape.push_back(size);
-  }
-  return shape;
-}
-
 /// The shapes of every argument for specializeEntry: --shape where given,
-/// the static type otherwise; nullopt when no argument has a dynamic dim
-/// and no --shape was given.
+/// the static type otherwise (attic/Support/ArgumentBinding.h); nullopt
+/// when no --shape was given and no argument has a dynamic dim.
 std::optional<SmallVector<SmallVector<int64_t>>>
 argumentShapes(const attic::EntrySignature &signature, StringRef entry) {
-  SmallVector<std::optional<SmallVector<int64_t>>> given(
-      signature.inputs.size());
-  for (const std::string &specText : shapeSpecs) {
-    auto [indexText, rest] = StringRef(specText).split(':');
-    unsigned index;
-    std::optional<SmallVector<int64_t>> shape = parseShape(rest);
-    if (indexText.getAsInteger(10, index) || rest.empty() || !shape)
-      fail("--shape=" + specText + ": expected INDEX:AxBxC");
-    if (index >= signature.inputs.size())
-      fail("--shape=" + specText + ": @" + entry + " has " +
-           llvm::Twine(signature.inputs.size()) + " arguments");
-    if (given[index])
-      fail("--shape=" + specText + ": argument #" + llvm::Twine(index) +
-           " was given a shape already");
-    const attic::TensorSpec &spec = signature.inputs[index];
-    if (shape->size() != spec.shape.size())
-      fail("--shape=" + specText + ": argument #" + llvm::Twine(index) +
-           " has rank " + llvm::Twine(spec.shape.size()));
-    for (auto [want, got] : llvm::zip(spec.shape, *shape))
-      if (!ShapedType::isDynamic(want) && want != got)
-        fail("--shape=" + specText + ": argument #" + llvm::Twine(index) +
-             " has type shape " + attic::shapeString(spec.shape));
-    given[index] = shape;
+  std::vector<attic::ArgumentType> types;
+  for (const attic::TensorSpec &spec : signature.inputs) {
+    attic::ArgumentType type{spec.dtype, {}};
+    for (int64_t size : spec.shape)
+      type.shape.push_back(ShapedType::isDynamic(size) ? attic::kDynamicDim
+                                                       : size);
+    types.push_back(std::move(type));
   }
-  bool anyDynamic = false;
-  SmallVector<SmallVector<int64_t>> shapes;
-  for (auto [index, spec] : llvm::enumerate(signature.inputs)) {
-    if (given[index]) {
-      shapes.push_back(*given[index]);
-      continue;
-    }
-    if (llvm::any_of(spec.shape, ShapedType::isDynamic))
-      fail("argument #" + llvm::Twine(index) + " of @" + entry +
-           " has dynamic dims (" + attic::shapeString(spec.shape) +
-           "): give its shape with --shape=" + llvm::Twine(index) + ":AxBxC");
-    shapes.push_back(spec.shape);
-  }
-  for (const auto &g : given)
-    anyDynamic |= bool(g);
-  if (!anyDynamic)
+  attic::ArgumentOptionTexts texts;
+  texts.shapes.assign(shapeSpecs.begin(), shapeSpecs.end());
+  attic::ArgumentBinding binding;
+  std::string error;
+  if (!attic::bindArgumentOptions(types, entry.str(), texts, binding, error))
+    fail(error);
+  if (!binding.anyShapeGiven)
     return std::nullopt;
+  SmallVector<SmallVector<int64_t>> shapes;
+  for (const auto &shape : binding.generatedShapes)
+    shapes.emplace_back(shape->begin(), shape->end());
   return shapes;
 }
 

@@ -26,6 +26,7 @@
 #include "attic/Execution/CudaExecutable.h"
 #include "attic/Execution/GpuSimulator.h"
 #include "attic/Support/CrashHandler.h"
+#include "attic/Support/ArgumentBinding.h"
 #include "attic/Support/InputFile.h"
 #include "attic/InitAttic.h"
 #include "attic/Reference/Attention.h"
@@ -176,95 +177,29 @@ std::string shapeText(const int64_t *shape, int32_t rank) {
   return text.empty() ? "scalar" : text;
 }
 
-std::optional<SmallVector<int64_t>> parseShape(StringRef text) {
-  SmallVector<int64_t> shape;
-  SmallVector<StringRef> parts;
-  text.split(parts, 'x');
-  for (StringRef part : parts) {
-    int64_t size;
-    if (part.getAsInteger(10, size) || size < 0)
-      return std::nullopt;
-    shape.push_back(size);
-  }
-  return shape;
-}
-
-/// The per-argument options (--shape, --mask-keep-arg) by argument index,
-/// their text after "I:". Each must name a generated argument of the entry,
-/// at most once: an index past the arguments, one given by --input (whose
-/// file has its own shape and data), or a second value for one index would
-/// otherwise be ignored.
-struct ArgumentOptions {
-  llvm::SmallDenseMap<unsigned, std::string> shapes, maskKeep;
-};
-
-ArgumentOptions parseArgumentOptions(const attic::EntrySignature &signature,
+/// Binds --shape and --mask-keep-arg to the entry's arguments
+/// (attic/Support/ArgumentBinding.h), or fails with its message.
+attic::ArgumentBinding bindArguments(const attic::EntrySignature &signature,
                                      StringRef entry) {
-  ArgumentOptions parsed;
-  auto parse = [&](const cl::list<std::string> &specs, StringRef name,
-                   bool wantMask,
-                   llvm::SmallDenseMap<unsigned, std::string> &into) {
-    llvm::SmallDenseMap<unsigned, std::string> seen;
-    for (const std::string &specText : specs) {
-      auto [indexText, rest] = StringRef(specText).split(':');
-      std::string option = ("--" + name + "=" + specText).str();
-      unsigned index;
-      double probability;
-      if (indexText.getAsInteger(10, index) || rest.empty() ||
-          (wantMask && (rest.getAsDouble(probability) ||
-                        !(probability >= 0 && probability <= 1))))
-        fail(option + ": expected INDEX:" +
-             (wantMask ? "P with P in [0, 1]" : "AxBxC"));
-      if (index >= signature.inputs.size())
-        fail(option + ": @" + entry + " has " +
-             llvm::Twine(signature.inputs.size()) + " arguments");
-      if (index < inputPaths.size())
-        fail(option + ": argument #" + llvm::Twine(index) +
-             " comes from --input " + inputPaths[index]);
-      if (wantMask && signature.inputs[index].dtype != ATTIC_I1)
-        fail(option + ": argument #" + llvm::Twine(index) +
-             " is not an i1 tensor");
-      auto [it, inserted] = seen.try_emplace(index, option);
-      if (!inserted)
-        fail(option + ": argument #" + llvm::Twine(index) +
-             " was already given by " + it->second);
-      into[index] = rest.str();
-    }
-  };
-  parse(shapeSpecs, "shape", /*wantMask=*/false, parsed.shapes);
-  parse(maskKeepArgs, "mask-keep-arg", /*wantMask=*/true, parsed.maskKeep);
-  return parsed;
-}
-
-/// Shapes for generated arguments: --shape where given, else the static type.
-SmallVector<int64_t> generatedShape(const ArgumentOptions &options,
-                                    const attic::TensorSpec &spec,
-                                    unsigned index) {
-  auto it = options.shapes.find(index);
-  if (it != options.shapes.end()) {
-    std::optional<SmallVector<int64_t>> shape = parseShape(it->second);
-    if (!shape || shape->size() != spec.shape.size())
-      fail("--shape=" + llvm::Twine(index) + ":" + it->second +
-           ": argument #" + llvm::Twine(index) + " has rank " +
-           llvm::Twine(spec.shape.size()));
-    return *shape;
+  std::vector<attic::ArgumentType> types;
+  for (const attic::TensorSpec &spec : signature.inputs) {
+    attic::ArgumentType type{spec.dtype, {}};
+    for (int64_t size : spec.shape)
+      type.shape.push_back(ShapedType::isDynamic(size) ? attic::kDynamicDim
+                                                       : size);
+    types.push_back(std::move(type));
   }
-  for (int64_t size : spec.shape)
-    if (ShapedType::isDynamic(size))
-      fail("argument #" + llvm::Twine(index) +
-           " has dynamic dims: give its shape with --shape=" +
-           llvm::Twine(index) + ":AxBxC or its data with --input");
-  return spec.shape;
-}
-
-/// Probability of true for generated i1 argument `index`: --mask-keep-arg
-/// where given, else --mask-keep.
-double maskProbabilityOf(const ArgumentOptions &options, unsigned index) {
-  auto it = options.maskKeep.find(index);
-  double probability = maskProbability;
-  if (it != options.maskKeep.end())
-    StringRef(it->second).getAsDouble(probability); // checked when parsed
-  return probability;
+  attic::ArgumentOptionTexts texts;
+  texts.shapes.assign(shapeSpecs.begin(), shapeSpecs.end());
+  texts.maskKeep.assign(maskKeepArgs.begin(), maskKeepArgs.end());
+  texts.inputFiles.assign(inputPaths.begin(), inputPaths.end());
+  texts.takesInputFiles = true;
+  texts.defaultMaskKeep = maskProbability;
+  attic::ArgumentBinding binding;
+  std::string error;
+  if (!attic::bindArgumentOptions(types, entry.str(), texts, binding, error))
+    fail(error);
+  return binding;
 }
 
 double defaultTolerance(attic_dtype dtype) {
@@ -407,7 +342,7 @@ int main(int argc, char **argv) {
     fail(llvm::Twine(outputPaths.size()) + " --output files but @" + entry +
          " returns " + llvm::Twine(signature->results.size()) + " results");
 
-  ArgumentOptions argumentOptions = parseArgumentOptions(*signature, entry);
+  attic::ArgumentBinding binding = bindArguments(*signature, entry);
 
   // Inputs: files first, then generated ones (stream = argument index).
   TensorList inputs;
@@ -421,7 +356,7 @@ int main(int argc, char **argv) {
       inputs.tensors.push_back(tensor);
       continue;
     }
-    SmallVector<int64_t> shape = generatedShape(argumentOptions, spec, index);
+    const std::vector<int64_t> &shape = *binding.generatedShapes[index];
     if (attic_tensor_alloc(&tensor, spec.dtype, shape.size(), shape.data(),
                            message, sizeof(message)) != ATTIC_OK)
       fail(message);
@@ -429,7 +364,7 @@ int main(int argc, char **argv) {
     attic_status status =
         spec.dtype == ATTIC_I1
             ? attic_fill_bernoulli(&inputs.tensors.back(), seed, index,
-                                   maskProbabilityOf(argumentOptions, index), message,
+                                   binding.maskKeep[index], message,
                                    sizeof(message))
             : attic_fill_uniform(&inputs.tensors.back(), seed, index, rangeLo,
                                  rangeHi, message, sizeof(message));

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Runs attic's libFuzzer targets, each for a bounded time:
+#
+#   scripts/fuzz.sh [--seconds=N] [npy] [binding] [mlir]
+#
+#   npy      the .npy reader (test/fuzz/NpyFuzzer.cpp), ASan+UBSan
+#   binding  attic-run/attic-compile's per-argument options
+#            (test/fuzz/ArgumentBindingFuzzer.cpp), ASan+UBSan
+#   mlir     parse, verify and each pipeline on .mlir text
+#            (test/fuzz/compiler/MlirPipelineFuzzer.cpp), the regular build
+#
+# npy and binding come from build-sanitize (scripts/sanitize.sh builds it),
+# mlir from build (scripts/setup.sh). Seeds: the committed corpora under
+# test/fuzz/corpus, and for mlir every .mlir test file and example split at
+# `// -----`. New inputs go to build-sanitize/fuzz-corpus/<target>, never
+# to the repository; a crash, leak, timeout (-timeout=30 s per input) or
+# memory blow-up (-rss_limit_mb) writes its input to
+# build-sanitize/fuzz-crashes/ and fails the script. Each target prints
+# libFuzzer's final statistics (executions, coverage features). Default 60
+# seconds per target (--seconds or ATTIC_FUZZ_SECONDS).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${ATTIC_FUZZ_SECONDS:-60}
+targets=()
+for arg in "$@"; do
+  case "$arg" in
+    --seconds=*) seconds=${arg#--seconds=} ;;
+    npy|binding|mlir) targets+=("$arg") ;;
+    *) echo "fuzz.sh: unknown argument '$arg'" >&2; exit 2 ;;
+  esac
+done
+[[ ${#targets[@]} -gt 0 ]] || targets=(npy binding mlir)
+mkdir -p build-sanitize/fuzz-crashes
+
+for target in "${targets[@]}"; do
+  case "$target" in
+    npy)
+      binary=build-sanitize/test/fuzz/attic-npy-fuzzer
+      seeds=(test/fuzz/corpus/npy); options=(-max_len=4096) ;;
+    binding)
+      binary=build-sanitize/test/fuzz/attic-binding-fuzzer
+      seeds=(test/fuzz/corpus/binding); options=(-max_len=1024) ;;
+    mlir)
+      binary=build/test/fuzz/compiler/attic-mlir-fuzzer
+      seeds=(build-sanitize/fuzz-seeds/mlir)
+      rm -rf build-sanitize/fuzz-seeds/mlir
+      /usr/bin/python3 test/fuzz/split_mlir_seeds.py . build-sanitize/fuzz-seeds/mlir
+      options=(-max_len=65536) ;;
+  esac
+  if [[ ! -x $binary ]]; then
+    echo "fuzz.sh: $binary is not built" >&2
+    exit 1
+  fi
+  corpus=build-sanitize/fuzz-corpus/$target
+  mkdir -p "$corpus"
+  log=build-sanitize/fuzz-$target.log
+  echo "fuzz: $target for ${seconds} s"
+  if ! "$binary" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 \
+      -print_final_stats=1 -artifact_prefix=build-sanitize/fuzz-crashes/ \
+      "${options[@]}" "$corpus" "${seeds[@]}" > "$log" 2>&1; then
+    tail -n 60 "$log"
+    echo "fuzz: $target found a failure (its input is in build-sanitize/fuzz-crashes/)"
+    exit 1
+  fi
+  grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|INFO: seed corpus)|(INITED|DONE) +cov:" "$log" || true
+done

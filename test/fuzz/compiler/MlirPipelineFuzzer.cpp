@@ -1,0 +1,115 @@
+//===- MlirPipelineFuzzer.cpp - libFuzzer target of the compiler ----------===//
+//
+// Arbitrary text through what attic-opt and attic-run do with a file: parse
+// (attic's dialect and every upstream one), verify, then each pipeline on
+// a copy of the module: attic-cpu-pipeline, its emulated CUDA mapping
+// (attic-run --target=cuda-emulated) and attic-cuda-pipeline to PTX
+// (format=isa: no ptxas). Errors are diagnostics and are fine; what the
+// target finds is what the tools must never do: crash, abort, hang (the
+// -timeout of libFuzzer) or grow without bound (-rss_limit_mb).
+//
+// Seeded with attic's test files and examples, split at `// -----`
+// (test/fuzz/split_mlir_seeds.py). Built in the regular build (clang,
+// -fsanitize=fuzzer on this file only: attic's and MLIR's libraries are the
+// regular uninstrumented ones, so libFuzzer steers by the extra counters
+// below; scripts/fuzz.sh runs it).
+//
+//===----------------------------------------------------------------------===//
+
+#include "attic/Execution/CpuExecutable.h"
+#include "attic/InitAttic.h"
+#include "attic/Pipelines/Pipelines.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <cstdint>
+#include <string>
+
+using namespace mlir;
+
+namespace {
+
+/// What libFuzzer steers by besides this file's own edges (attic's
+/// libraries are not instrumented): extra counters (libFuzzer's
+/// __libfuzzer_extra_counters section) for each distinct diagnostic text
+/// (digits dropped, so "dim 3" and "dim 4" count once), each op name parsed
+/// and each pipeline's success or failure. An input that reaches a new
+/// error message, a new op or a pipeline's other outcome is kept.
+constexpr size_t kMessageSlots = 4096, kOpSlots = 1024, kOutcomeSlots = 64;
+__attribute__((used, section("__libfuzzer_extra_counters")))
+uint8_t extraCounters[kMessageSlots + kOpSlots + kOutcomeSlots];
+
+void count(size_t slot) {
+  uint8_t &counter = extraCounters[slot];
+  if (counter < 255)
+    ++counter;
+}
+
+size_t hashText(llvm::StringRef text, bool dropDigits) {
+  size_t h = 1469598103934665603ull;
+  for (char c : text)
+    if (!dropDigits || c < '0' || c > '9')
+      h = (h ^ uint8_t(c)) * 1099511628211ull;
+  return h;
+}
+
+MLIRContext &context() {
+  static MLIRContext *ctx = [] {
+    DialectRegistry registry;
+    attic::registerExecutionDialects(registry);
+    auto *c = new MLIRContext(registry);
+    c->loadAllAvailableDialects();
+    c->disableMultithreading();
+    c->printOpOnDiagnostic(false);
+    return c;
+  }();
+  return *ctx;
+}
+
+void runPipeline(ModuleOp module, int which) {
+  OwningOpRef<ModuleOp> copy(module.clone());
+  PassManager pm(copy->getContext());
+  if (which < 2) {
+    attic::CpuPipelineOptions options;
+    options.emulateCuda = which == 1;
+    attic::buildCpuPipeline(pm, options);
+  } else {
+    attic::CudaPipelineOptions options;
+    options.format = "isa";
+    attic::buildCudaPipeline(pm, options);
+  }
+  count(kMessageSlots + kOpSlots + 2 * which + (succeeded(pm.run(*copy))));
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  // Larger inputs only slow the search down (attic's largest example is
+  // 40 KiB).
+  if (size > 64 * 1024)
+    return 0;
+  MLIRContext &ctx = context();
+  ScopedDiagnosticHandler silence(&ctx, [](Diagnostic &diagnostic) {
+    count(hashText(diagnostic.str(), /*dropDigits=*/true) % kMessageSlots);
+    return success();
+  });
+  std::string text(reinterpret_cast<const char *>(data), size);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &ctx);
+  if (!module)
+    return 0;
+  module->walk([](Operation *op) {
+    count(kMessageSlots + hashText(op->getName().getStringRef(),
+                                   /*dropDigits=*/false) %
+                              kOpSlots);
+  });
+  if (failed(verify(*module)))
+    return 0;
+  for (int which = 0; which < 3; ++which)
+    runPipeline(*module, which);
+  return 0;
+}
