@@ -13,7 +13,8 @@
 # mlir from build (scripts/setup.sh). Seeds: the committed corpora under
 # test/fuzz/corpus, and for mlir every .mlir test file and example split at
 # `// -----`. New inputs go to build-sanitize/fuzz-corpus/<target>, never
-# to the repository; a crash, leak, timeout (-timeout=30 s per input) or
+# to the repository; a crash, leak, timeout (30 s per input, 120 s for
+# mlir) or
 # memory blow-up (-rss_limit_mb) writes its input to
 # build-sanitize/fuzz-crashes/ and fails the script. Each target prints
 # libFuzzer's final statistics (executions, coverage features). Default 60
@@ -36,16 +37,19 @@ for target in "${targets[@]}"; do
   case "$target" in
     npy)
       binary=build-sanitize/test/fuzz/attic-npy-fuzzer
-      seeds=(test/fuzz/corpus/npy); options=(-max_len=4096) ;;
+      seeds=(test/fuzz/corpus/npy); options=(-max_len=4096 -timeout=30) ;;
     binding)
       binary=build-sanitize/test/fuzz/attic-binding-fuzzer
-      seeds=(test/fuzz/corpus/binding); options=(-max_len=1024) ;;
+      seeds=(test/fuzz/corpus/binding); options=(-max_len=1024 -timeout=30) ;;
     mlir)
       binary=build/test/fuzz/compiler/attic-mlir-fuzzer
       seeds=(build-sanitize/fuzz-seeds/mlir)
       rm -rf build-sanitize/fuzz-seeds/mlir
       /usr/bin/python3 test/fuzz/split_mlir_seeds.py . build-sanitize/fuzz-seeds/mlir
-      options=(-max_len=65536) ;;
+      # -timeout=120: attic's largest test files take 10-30 s through the
+      # three pipelines on a loaded 2-core machine (a 30 s limit stopped a
+      # run on a slow compile, not a hang).
+      options=(-max_len=65536 -timeout=120) ;;
   esac
   if [[ ! -x $binary ]]; then
     echo "fuzz.sh: $binary is not built" >&2
@@ -55,7 +59,7 @@ for target in "${targets[@]}"; do
   mkdir -p "$corpus"
   log=build-sanitize/fuzz-$target.log
   echo "fuzz: $target for ${seconds} s"
-  if ! "$binary" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 \
+  if ! "$binary" -max_total_time="$seconds" -rss_limit_mb=4096 \
       -print_final_stats=1 -artifact_prefix=build-sanitize/fuzz-crashes/ \
       "${options[@]}" "$corpus" "${seeds[@]}" > "$log" 2>&1; then
     tail -n 60 "$log"

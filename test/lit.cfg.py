@@ -74,3 +74,11 @@ if os.path.exists(fake_cuda_driver):
 # A caller's driver override must not leak into the tests.
 config.environment.pop("ATTIC_CUDA_DRIVER", None)
 config.environment.pop("ATTIC_FAKE_CUDA_MODE", None)
+
+# `sanitizers`: attic was built with them (scripts/sanitize-compiler.sh sets
+# ATTIC_SANITIZERS); tests that cannot run under them say UNSUPPORTED.
+if getattr(config, "attic_sanitizers", ""):
+    config.available_features.add("sanitizers")
+    for name in ("ASAN_OPTIONS", "UBSAN_OPTIONS"):
+        if name in os.environ:
+            config.environment[name] = os.environ[name]

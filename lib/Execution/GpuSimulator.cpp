@@ -830,7 +830,11 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchOp op, Frame &host) {
         setUniform(blockSize.z, dims[2]);
         gpu::KernelDim3 tids = op.getThreadIds();
         int64_t tid[3] = {0, 0, 0};
-        for (auto [d, v] : llvm::enumerate(ArrayRef<Value>{tids.x, tids.y, tids.z})) {
+        // A named array: an ArrayRef of a braced list would point into a
+        // temporary that dies before the loop runs (ASan:
+        // stack-use-after-scope, scripts/sanitize-compiler.sh).
+        Value threadIds[3] = {tids.x, tids.y, tids.z};
+        for (auto [d, v] : llvm::enumerate(threadIds)) {
           std::vector<Val> &s = kernel.slot(v);
           for (int32_t t = 0; t < T; ++t) {
             tid[0] = t % dims[0];

@@ -8,6 +8,10 @@
 // Without the dialect plugin the attic ops are unknown.
 // RUN: not mlir-opt %s --split-input-file 2>&1 | FileCheck %s --check-prefix=NOPLUGIN
 
+// UNSUPPORTED: sanitizers
+// (An instrumented plugin cannot load into the uninstrumented upstream
+// mlir-opt: the sanitizer runtime is missing there.)
+
 // ROUND-LABEL: func.func @attention
 // ROUND: attic.attention %{{.*}}, %{{.*}}, %{{.*}} causal
 // DECOMPOSE-LABEL: func.func @attention

@@ -26,6 +26,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <cstdint>
 #include <string>
@@ -56,6 +57,31 @@ size_t hashText(llvm::StringRef text, bool dropDigits) {
     if (!dropDigits || c < '0' || c > '9')
       h = (h ^ uint8_t(c)) * 1099511628211ull;
   return h;
+}
+
+/// Whether `text` may reach MLIR 22's crash in linalg.transpose's parser:
+/// after a malformed `permutation = [...]` it stores a null attribute and
+/// crashes (upstream's bug; attic-opt and attic-run turn it into one line
+/// and exit 70, test/Integration/bad-input.test). Such inputs are skipped so
+/// that the fuzzer looks for attic's failures rather than stopping at this
+/// known one again: a `permutation` must be `= [` integers and commas `]`.
+bool reachesUpstreamTransposeCrash(llvm::StringRef text) {
+  for (size_t at = text.find("permutation"); at != llvm::StringRef::npos;
+       at = text.find("permutation", at + 1)) {
+    llvm::StringRef rest = text.drop_front(at + 11).ltrim();
+    if (!rest.consume_front("="))
+      continue;
+    rest = rest.ltrim();
+    if (!rest.consume_front("["))
+      return true;
+    size_t end = rest.find(']');
+    if (end == llvm::StringRef::npos)
+      return true;
+    for (char c : rest.take_front(end))
+      if (!llvm::isDigit(c) && c != ',' && c != ' ')
+        return true;
+  }
+  return false;
 }
 
 MLIRContext &context() {
@@ -99,6 +125,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return success();
   });
   std::string text(reinterpret_cast<const char *>(data), size);
+  if (reachesUpstreamTransposeCrash(text))
+    return 0;
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &ctx);
   if (!module)
     return 0;

@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CompiledHarness.h"
+#include "attic/Builders/VccEncoder.h"
 #include "attic/Execution/CpuExecutable.h"
 #include "attic/Reference/Vcc.h"
 #include "attic/runtime/Runtime.h"
@@ -720,15 +721,43 @@ TEST(VccRobertaLayerExample, EqualsTheAuthorsFormulasInTheReference) {
   EXPECT_GE(differentJ, 1);
 }
 
+/// The encoder attic::buildVccEncoder builds with its default spec (the
+/// sizes of these tests), printed as text.
+std::string builtEncoderSource() {
+  mlir::DialectRegistry registry;
+  attic::registerExecutionDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  mlir::OpBuilder builder(&context);
+  mlir::Location loc = mlir::UnknownLoc::get(&context);
+  mlir::OwningOpRef<mlir::ModuleOp> module = mlir::ModuleOp::create(loc);
+  builder.setInsertionPointToEnd(module->getBody());
+  std::string error;
+  EXPECT_TRUE(attic::buildVccEncoder(builder, loc, "built_encoder",
+                                     attic::VccEncoderSpec(), error))
+      << error;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os);
+  return text;
+}
+
 /// examples/vcc_encoder.mlir (three copies of the layer; J's as three
-/// results) and examples/vcc_encoder_loop.mlir (one copy in an scf.for that
-/// carries the tree; J's as one [3, B, 43] result).
+/// results), examples/vcc_encoder_loop.mlir (one copy in an scf.for that
+/// carries the tree; J's as one [3, B, 43] result) and the same loop built
+/// by attic::buildVccEncoder (attic-gen vcc-encoder).
 TEST(VccEncoderExample, EqualsThreeNaiveLayersInARow) {
-  for (bool loop : {false, true}) {
-    SCOPED_TRACE(loop ? "vcc_encoder_loop" : "vcc_encoder");
-    Compiled encoder(readSource(loop ? "examples/vcc_encoder_loop.mlir"
-                                     : "examples/vcc_encoder.mlir"),
-                     loop ? "vcc_encoder_loop" : "vcc_encoder");
+  for (int form : {0, 1, 2}) {
+    bool loop = form != 0;
+    const char *name = form == 0   ? "vcc_encoder"
+                       : form == 1 ? "vcc_encoder_loop"
+                                   : "built_encoder";
+    SCOPED_TRACE(name);
+    Compiled encoder(form == 2 ? builtEncoderSource()
+                               : readSource(loop
+                                                ? "examples/vcc_encoder_loop.mlir"
+                                                : "examples/vcc_encoder.mlir"),
+                     name);
     for (bool padding : {false, true}) {
       SCOPED_TRACE(padding ? "with padding" : "no padding");
       Rng wrng(15);
@@ -760,11 +789,47 @@ TEST(VccEncoderExample, EqualsThreeNaiveLayersInARow) {
         EXPECT_LE(error.relative(), 1e-5) << "sequence " << b;
         worst = std::max(worst, error.relative());
       }
-      std::printf("[ measured ] 3-layer VCC encoder%s vs 3 naive layers, %s: "
-                  "max rel err %.2e\n",
-                  loop ? " (loop)" : "", padding ? "padding" : "no padding",
-                  worst);
+      std::printf("[ measured ] 3-layer VCC encoder (%s) vs 3 naive layers, "
+                  "%s: max rel err %.2e\n",
+                  name, padding ? "padding" : "no padding", worst);
     }
+  }
+}
+
+/// A spec the builder rejects leaves the module as it was.
+TEST(VccEncoderBuilder, RejectedSpecsBuildNothing) {
+  mlir::DialectRegistry registry;
+  attic::registerExecutionDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  mlir::OpBuilder builder(&context);
+  mlir::Location loc = mlir::UnknownLoc::get(&context);
+  mlir::OwningOpRef<mlir::ModuleOp> module = mlir::ModuleOp::create(loc);
+  builder.setInsertionPointToEnd(module->getBody());
+  attic::VccEncoderSpec spec;
+  spec.fanouts = {8, 16}; // 128 leaves for 120 tokens
+  std::string error;
+  EXPECT_FALSE(attic::buildVccEncoder(builder, loc, "e", spec, error));
+  EXPECT_NE(error.find("product of the fanouts"), std::string::npos) << error;
+  EXPECT_TRUE(module->getBody()->empty());
+  // Every valid three-level tree of the 120 tokens builds a verified
+  // function with one J per layer.
+  for (auto [fanouts, budgets] :
+       {std::pair<llvm::SmallVector<int64_t>, llvm::SmallVector<int64_t>>{
+            {4, 5, 6}, {6, 2, 1}},
+        {{2, 3, 20}, {0, 0, 0}},
+        {{10, 12}, {12, 1}},
+        {{120}, {1}}}) {
+    spec = attic::VccEncoderSpec();
+    spec.fanouts = fanouts;
+    spec.budgets = budgets;
+    spec.layers = 2;
+    ASSERT_EQ(attic::checkVccEncoderSpec(spec), "");
+    mlir::func::FuncOp f =
+        attic::buildVccEncoder(builder, loc, "e", spec, error);
+    ASSERT_TRUE(f) << error;
+    EXPECT_EQ(f.getFunctionType().getNumInputs(), 19u);
+    f.erase();
   }
 }
 
