@@ -77,8 +77,6 @@ struct LayerEmitter {
   const attic::VccEncoderSpec &s;
   Value zero, eps, dimF;
 
-  RankedTensorType type(ArrayRef<int64_t> shape) { return f32Tensor(b, shape); }
-
   /// linalg.generic over `out`'s shape: inputs indexed by the identity or,
   /// for each `broadcast` entry, by the leading dims (a per-row value) or
   /// the last dim (a per-feature value); `reduce` makes the last dim a
@@ -91,11 +89,10 @@ struct LayerEmitter {
     int64_t rank = outType.getRank() + (reduce ? 1 : 0);
     MLIRContext *ctx = b.getContext();
     auto full = AffineMap::getMultiDimIdentityMap(rank, ctx);
-    auto rows = AffineMap::getMinorIdentityMap(rank, rank - 1, ctx);
     SmallVector<AffineExpr> leading;
     for (int64_t d = 0; d + 1 < rank; ++d)
       leading.push_back(getAffineDimExpr(d, ctx));
-    rows = AffineMap::get(rank, 0, leading, ctx);
+    auto rows = AffineMap::get(rank, 0, leading, ctx);
     auto feature = AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx));
     SmallVector<AffineMap> maps;
     SmallVector<Value> values;

@@ -11,6 +11,7 @@
 
 #include "attic/Execution/AotCompile.h"
 #include "attic/Execution/CpuExecutable.h"
+#include "attic/Execution/CudaExecutable.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -18,13 +19,9 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringSet.h"
@@ -87,34 +84,6 @@ constexpr llvm::StringLiteral kRuntimeFunctions[] = {
     "attic_rt_malloc",  "attic_rt_calloc",       "attic_rt_aligned_alloc",
     "attic_rt_realloc", "attic_rt_free",         "attic_rt_memref_copy",
     "attic_rt_sgemm",   "attic_rt_report_error", "attic_aot_call"};
-
-/// The mgpu* functions of libattic_rt.so (attic/runtime/CudaMgpu.h) that
-/// the host code of attic-cuda-pipeline calls.
-constexpr llvm::StringLiteral kCudaRuntimeFunctions[] = {
-    "mgpuModuleLoad",
-    "mgpuModuleLoadJIT",
-    "mgpuModuleUnload",
-    "mgpuModuleGetFunction",
-    "mgpuLaunchKernel",
-    "mgpuLaunchClusterKernel",
-    "mgpuStreamCreate",
-    "mgpuStreamDestroy",
-    "mgpuStreamSynchronize",
-    "mgpuStreamWaitEvent",
-    "mgpuEventCreate",
-    "mgpuEventDestroy",
-    "mgpuEventSynchronize",
-    "mgpuEventRecord",
-    "mgpuMemAlloc",
-    "mgpuMemFree",
-    "mgpuMemcpy",
-    "mgpuMemset32",
-    "mgpuMemset16",
-    "mgpuMemHostRegister",
-    "mgpuMemHostRegisterMemRef",
-    "mgpuMemHostUnregister",
-    "mgpuMemHostUnregisterMemRef",
-    "mgpuSetDefaultDevice"};
 
 struct TargetChoice {
   std::unique_ptr<llvm::TargetMachine> machine;
@@ -201,7 +170,7 @@ LogicalResult bindRuntimeCalls(ModuleOp module, bool cuda,
         SymbolTable::symbolKnownUseEmpty(func, module))
       continue;
     if (llvm::is_contained(kRuntimeFunctions, name) ||
-        (cuda && llvm::is_contained(kCudaRuntimeFunctions, name)) ||
+        (cuda && attic::isCudaRuntimeFunction(name)) ||
         name.starts_with("__kmpc_") || name.starts_with("omp_") ||
         libcProvides(name))
       continue;
@@ -442,17 +411,10 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
     if (format.empty())
       format = resolveCudaToolkit(cudaPipeline).empty() ? "isa" : "bin";
     targetName = "cuda:" + options.cudaChip + ":" + format;
-    // Only @entry is compiled: other functions that nothing calls are
-    // dropped, so that one attic-cuda-pipeline cannot lower does not fail
-    // it (as attic-run --target=cuda does).
-    for (auto func :
-         llvm::make_early_inc_range(lowered->getOps<func::FuncOp>()))
-      if (func.getSymName() != entry &&
-          SymbolTable::symbolKnownUseEmpty(func, *lowered))
-        func.erase();
-    // gpu-module-to-binary needs the NVVM target.
+    // Only @entry is compiled (as attic-run --target=cuda does).
+    eraseFunctionsBesides(*lowered, entry);
     DialectRegistry registry;
-    NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+    registerCudaHostTranslations(registry);
     ctx->appendDialectRegistry(registry);
   }
   {
@@ -497,14 +459,6 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerOpenMPDialectTranslation(registry);
-  if (cuda) {
-    // The gpu.binary becomes a constant holding the kernel image and a
-    // constructor that loads it (mgpuModuleLoad[JIT]) when the library is
-    // loaded; gpu.launch_func becomes mgpu* calls.
-    registerGPUDialectTranslation(registry);
-    registerNVVMDialectTranslation(registry);
-    gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
-  }
   ctx->appendDialectRegistry(registry);
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =

@@ -88,6 +88,32 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   return symbols;
 }
 
+} // namespace
+
+bool attic::isCudaRuntimeFunction(StringRef name) {
+  return llvm::any_of(runtimeFunctions(), [&](const RuntimeFunction &function) {
+    return name == function.name;
+  });
+}
+
+void attic::eraseFunctionsBesides(ModuleOp module, StringRef entry) {
+  for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (func.getSymName() != entry &&
+        SymbolTable::symbolKnownUseEmpty(func, module))
+      func.erase();
+}
+
+void attic::registerCudaHostTranslations(DialectRegistry &registry) {
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
+}
+
+namespace {
+
 /// Every function the host code declares must come from attic's runtime or
 /// the process (libc, libm, MLIR's C runner utilities); otherwise the JIT
 /// would fail to materialize the module with a multi-line ORC message and
@@ -97,10 +123,7 @@ LogicalResult checkExternalFunctions(ModuleOp module, std::string &error) {
     StringRef name = func.getName();
     if (!func.isExternal() || name.starts_with("llvm."))
       continue;
-    bool provided = llvm::any_of(runtimeFunctions(),
-                                 [&](const RuntimeFunction &function) {
-                                   return name == function.name;
-                                 }) ||
+    bool provided = attic::isCudaRuntimeFunction(name) ||
                     llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(
                         name.str().c_str());
     if (!provided) {
@@ -175,23 +198,11 @@ attic::CudaExecutable::compile(ModuleOp module, StringRef entry,
 
   OwningOpRef<ModuleOp> lowered(module.clone());
   MLIRContext *ctx = lowered->getContext();
-  // Only @entry runs: other functions of the file that nothing calls are
-  // dropped, so that one the CUDA pipeline cannot lower (e.g. f32) does not
-  // fail the compilation of another.
-  for (auto func : llvm::make_early_inc_range(lowered->getOps<func::FuncOp>()))
-    if (func.getSymName() != entry &&
-        SymbolTable::symbolKnownUseEmpty(func, *lowered))
-      func.erase();
+  // Only @entry runs.
+  eraseFunctionsBesides(*lowered, entry);
   {
-    // gpu-module-to-binary needs the NVVM target; the JIT translates
-    // gpu.binary (offloading handler) and the LLVM/NVVM dialects.
     DialectRegistry registry;
-    NVVM::registerNVVMTargetInterfaceExternalModels(registry);
-    registerBuiltinDialectTranslation(registry);
-    registerLLVMDialectTranslation(registry);
-    registerGPUDialectTranslation(registry);
-    registerNVVMDialectTranslation(registry);
-    gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
+    registerCudaHostTranslations(registry);
     ctx->appendDialectRegistry(registry);
   }
   {

@@ -11,6 +11,18 @@
 
 using namespace mlir;
 
+std::vector<attic::ArgumentType>
+attic::argumentTypes(const EntrySignature &signature) {
+  std::vector<ArgumentType> types;
+  for (const TensorSpec &spec : signature.inputs) {
+    ArgumentType type{spec.dtype, {}};
+    for (int64_t size : spec.shape)
+      type.shape.push_back(ShapedType::isDynamic(size) ? kDynamicDim : size);
+    types.push_back(std::move(type));
+  }
+  return types;
+}
+
 LogicalResult attic::specializeEntry(ModuleOp module, StringRef entry,
                                      ArrayRef<SmallVector<int64_t>> shapes,
                                      std::string &error) {

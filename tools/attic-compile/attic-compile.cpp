@@ -114,19 +114,12 @@ namespace {
 /// when no --shape was given and no argument has a dynamic dim.
 std::optional<SmallVector<SmallVector<int64_t>>>
 argumentShapes(const attic::EntrySignature &signature, StringRef entry) {
-  std::vector<attic::ArgumentType> types;
-  for (const attic::TensorSpec &spec : signature.inputs) {
-    attic::ArgumentType type{spec.dtype, {}};
-    for (int64_t size : spec.shape)
-      type.shape.push_back(ShapedType::isDynamic(size) ? attic::kDynamicDim
-                                                       : size);
-    types.push_back(std::move(type));
-  }
   attic::ArgumentOptionTexts texts;
   texts.shapes.assign(shapeSpecs.begin(), shapeSpecs.end());
   attic::ArgumentBinding binding;
   std::string error;
-  if (!attic::bindArgumentOptions(types, entry.str(), texts, binding, error))
+  if (!attic::bindArgumentOptions(attic::argumentTypes(signature), entry.str(),
+                                  texts, binding, error))
     fail(error);
   if (!binding.anyShapeGiven)
     return std::nullopt;

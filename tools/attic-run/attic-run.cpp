@@ -181,14 +181,6 @@ std::string shapeText(const int64_t *shape, int32_t rank) {
 /// (attic/Support/ArgumentBinding.h), or fails with its message.
 attic::ArgumentBinding bindArguments(const attic::EntrySignature &signature,
                                      StringRef entry) {
-  std::vector<attic::ArgumentType> types;
-  for (const attic::TensorSpec &spec : signature.inputs) {
-    attic::ArgumentType type{spec.dtype, {}};
-    for (int64_t size : spec.shape)
-      type.shape.push_back(ShapedType::isDynamic(size) ? attic::kDynamicDim
-                                                       : size);
-    types.push_back(std::move(type));
-  }
   attic::ArgumentOptionTexts texts;
   texts.shapes.assign(shapeSpecs.begin(), shapeSpecs.end());
   texts.maskKeep.assign(maskKeepArgs.begin(), maskKeepArgs.end());
@@ -197,7 +189,8 @@ attic::ArgumentBinding bindArguments(const attic::EntrySignature &signature,
   texts.defaultMaskKeep = maskProbability;
   attic::ArgumentBinding binding;
   std::string error;
-  if (!attic::bindArgumentOptions(types, entry.str(), texts, binding, error))
+  if (!attic::bindArgumentOptions(attic::argumentTypes(signature), entry.str(),
+                                  texts, binding, error))
     fail(error);
   return binding;
 }

@@ -10,6 +10,7 @@
 #ifndef ATTIC_EXECUTION_CPUEXECUTABLE_H
 #define ATTIC_EXECUTION_CPUEXECUTABLE_H
 
+#include "attic/Support/ArgumentBinding.h"
 #include "attic/Pipelines/Pipelines.h"
 #include "attic/runtime/Runtime.h"
 
@@ -113,6 +114,10 @@ private:
 mlir::FailureOr<EntrySignature> getEntrySignature(mlir::ModuleOp module,
                                                   llvm::StringRef entry,
                                                   std::string &error);
+
+/// The arguments of `signature` as attic/Support/ArgumentBinding.h takes
+/// them (kDynamicDim for a dynamic dim).
+std::vector<ArgumentType> argumentTypes(const EntrySignature &signature);
 
 /// Gives the dynamic dims of `entry`'s arguments the sizes in `shapes` (one
 /// shape per argument), then canonicalizes so that the static sizes reach

@@ -40,6 +40,23 @@ std::string defaultCudaPipeline(const attic_cuda_device_info &device,
                                 llvm::StringRef chip, int64_t blockQ,
                                 int64_t blockK);
 
+/// Whether attic's runtime provides `name` to CUDA host code (the mgpu*
+/// functions of attic/runtime/CudaMgpu.h and the error report): the JIT
+/// binds these, and libattic_rt.so exports them for attic-compile's
+/// libraries.
+bool isCudaRuntimeFunction(llvm::StringRef name);
+
+/// Erases the functions of `module` other than @`entry` that nothing calls,
+/// so that one attic-cuda-pipeline cannot lower does not fail the
+/// compilation of another.
+void eraseFunctionsBesides(mlir::ModuleOp module, llvm::StringRef entry);
+
+/// What compiling host code of attic-cuda-pipeline needs: the NVVM target
+/// (gpu-module-to-binary) and the translations of the builtin, LLVM, GPU
+/// (gpu.binary as an embedded image with a loading constructor) and NVVM
+/// dialects.
+void registerCudaHostTranslations(mlir::DialectRegistry &registry);
+
 struct CudaRunStats {
   double kernelMillis = 0; // sum of the CUDA event times of the launches
   int64_t launches = 0;    // kernel launches of the last run
