@@ -223,6 +223,17 @@ def Attic_BlockAttentionOp : Attic_Op<"block_attention", [
     `o = sum_r exp(lse_r - lse) o_r` with `lse = log(sum_r exp(lse_r))`. On
     tensors the op then has two results, the output and the lse.
 
+    With `pool(%weights)` (`[B,Nq]` of f32) and the destination `pool`
+    (`[B,Hq,ceil(Nq/block_q),Dv]` of f32), the op also writes, for each
+    query block `qb`, the weighted sum of its result rows (as stored, i.e.
+    rounded to the result's element type):
+    `pool[b,h,qb,:] = sum_{i in block qb} weights[b,i] * result[b,h,i,:]`,
+    summed in ascending `i`. It is an epilogue of the tile loop (each
+    query block is pooled when it is finished, while its rows are in
+    cache), not a pass over the result: the masked slice means of
+    `attic.slice_attention` (weights `m_i / max(1, sum m)`) are this with
+    `block_q = L`. On tensors it is the last result.
+
     The `mask` and `score` regions and their `captures` are those of
     `attic.attention`: the mask region is evaluated only in partial blocks
     (with the layout's predicate), the score region on every element of a
@@ -264,8 +275,10 @@ def Attic_BlockAttentionOp : Attic_Op<"block_attention", [
     Optional<Attic_ShapedOperand>:$kv_indices,
     Optional<Attic_ShapedOperand>:$full_kv_num_blocks,
     Optional<Attic_ShapedOperand>:$full_kv_indices,
+    Optional<Attic_ShapedOperand>:$pool_weights,
     Attic_ShapedOperand:$init,
     Optional<Attic_ShapedOperand>:$lse_init,
+    Optional<Attic_ShapedOperand>:$pool_init,
     Attic_AnyLayoutAttr:$layout,
     F32Attr:$scale,
     ConfinedAttr<I64Attr, [IntPositive]>:$block_q,
@@ -285,19 +298,21 @@ def Attic_BlockAttentionOp : Attic_Op<"block_attention", [
         $full_kv_indices `:` type($kv_num_blocks) `,` type($kv_indices) `,`
         type($full_kv_num_blocks) `,` type($full_kv_indices) `)`)?
     (`captures` `(` $captures^ `:` type($captures) `)`)?
+    (`pool` `(` $pool_weights^ `:` type($pool_weights) `)`)?
     `outs` `(` $init `:` type($init)
-        (`,` `lse` $lse_init^ `:` type($lse_init))? `)`
+        (`,` `lse` $lse_init^ `:` type($lse_init))?
+        (`,` `pool` $pool_init^ `:` type($pool_init))? `)`
     (`mask_mod` $mask_region^)? (`score_mod` $score_region^)?
     attr-dict (`->` type($result)^)?
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// The destinations: `init`, then `lse_init` when it is given (the two
-    /// operand segments are adjacent).
+    /// The destinations: `init`, then `lse_init` and `pool_init` when they
+    /// are given (the three operand segments are adjacent).
     ::mlir::MutableOperandRange getDpsInitsMutable() {
       return ::mlir::MutableOperandRange(
           getOperation(), getInitMutable().getOperandNumber(),
-          getLseInit() ? 2 : 1);
+          1 + (getLseInit() ? 1 : 0) + (getPoolInit() ? 1 : 0));
     }
     /// Whether runtime block lists decide which blocks are visited.
     bool hasBlockLists() { return static_cast<bool>(getKvNumBlocks()); }

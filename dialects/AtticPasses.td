@@ -138,7 +138,7 @@ def AtticExpandVcc : Pass<"attic-expand-vcc"> {
 }
 
 def AtticExpandCst : Pass<"attic-expand-cst"> {
-  let summary = "Expand attic.slice_attention into projections and two attic.attention ops";
+  let summary = "Expand attic.slice_attention into projections and the shared attention core";
   let description = [{
     Rewrites composite slice attention (`attic.slice_attention`,
     docs/cst.md) into upstream ops on tensors and the shared attention core,
@@ -153,12 +153,15 @@ def AtticExpandCst : Pass<"attic-expand-cst"> {
       `[B,H,(N/L)*W,d]`, with window position `e` of slice `s` holding
       token `s L - E + e` (keys plus row `e` of `P_l Wk`), and a key mask
       that hides positions outside the sequence and padded tokens;
-    - the local attention as one `attic.attention` with layout
-      `#attic.block_diagonal<query = L, key = W[, causal = true]>` and
-      `block_sizes = [L, W]` (when both are at most 1024), so that each
-      query block visits exactly its own window: `O(N W d)` work;
-    - the masked mean of the local output per slice (weights
-      `m / max(1, count)`), a separate pass over `[B,H,N,d]`;
+    - the local attention as one `attic.block_attention` with layout
+      `#attic.block_diagonal<query = L, key = W[, causal = true]>`,
+      `block_q = L` and `block_k = W`, so that each query block visits
+      exactly its own window (`O(N W d)` work), and whose pooled epilogue
+      (`pool`, weights `m / max(1, count)`) writes the masked mean of each
+      slice as the slice is finished, not in a pass over `[B,H,N,d]`.
+      With `L` or `W` above 1024 (the tile loop's largest block), an
+      `attic.attention` with the same layout and default tiles, and the
+      means as a separate pass;
     - the global projections of the summaries (plus `P_g` for queries and
       keys) and one `attic.attention` over the `N/L` summaries (dense with
       the slices that hold a real token as the key mask; causal
@@ -504,7 +507,11 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
     key block), so it is uniform in a thread block and the barriers inside
     it are reached by all threads. `tensor-cores=false` uses the SIMT
     mapping for every grid (its kernels are what `attic-gpu-emulate` can
-    run on the CPU). A grid no pattern maps is an error that says why.
+    run on the CPU: no barriers, so a pooled epilogue `attic.tile.pool`
+    becomes a second kernel launched after the grid's instead of a
+    barrier and the block's threads summing its stored rows in the same
+    kernel). The tensor-core kernel has no pooled epilogue: grids with one
+    take the SIMT mapping. A grid no pattern maps is an error that says why.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

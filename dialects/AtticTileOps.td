@@ -268,4 +268,45 @@ def Attic_TileStoreOp : Attic_TileOp<"store"> {
   let hasVerifier = 1;
 }
 
+def Attic_TilePoolOp : Attic_TileOp<"pool"> {
+  let summary = "weighted sum of a query block's stored rows (a pooled epilogue)";
+  let description = [{
+    The epilogue that pools a finished query block into one row: with
+    `q0 = query_block * R` (R the rows of `tile`), `Nq` the length of
+    `stored` and `r(x)` the rounding of `x` to `stored`'s element type
+    (identity for f32),
+
+    ```
+    pooled[batch, head, query_block, c] =
+        sum_{i < R, q0 + i < Nq} weights[batch, q0 + i] * r(tile[i, c])
+    ```
+
+    in f32, summed in ascending `i` on every target. `tile` holds the
+    block's result rows as `attic.tile.store` wrote them into `stored`
+    (`[B,H,Nq,Dv]`), so a target may read either: the CPU pools the tile
+    while it is in cache, the GPU's thread-per-row mapping reads back the
+    rows that the block's threads stored. `weights` is `[B,Nq]` of f32 and
+    `pooled` `[B,H,ceil(Nq/R),Dv]` of f32. It is what
+    `attic.block_attention`'s `pool` destination lowers to (the masked
+    slice means of `attic.slice_attention`).
+
+    ```mlir
+    attic.tile.pool %acc stored(%o) weights(%w) into %p[%b, %h, %qb]
+        : memref<32x64xf32>, memref<2x4x512x64xf32>, memref<2x512xf32>
+          into memref<2x4x16x64xf32>
+    ```
+  }];
+  let arguments = (ins Attic_Tile2D:$tile,
+                       MemRefRankOf<[F32, F16, BF16], [4]>:$stored,
+                       MemRefRankOf<[F32], [2]>:$weights,
+                       MemRefRankOf<[F32], [4]>:$pooled,
+                       Index:$batch, Index:$head, Index:$query_block);
+  let assemblyFormat = [{
+    $tile `stored` `(` $stored `)` `weights` `(` $weights `)` `into`
+    $pooled `[` $batch `,` $head `,` $query_block `]` attr-dict
+    `:` type($tile) `,` type($stored) `,` type($weights) `into` type($pooled)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // ATTIC_TILE_OPS_TD

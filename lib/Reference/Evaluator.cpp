@@ -1465,6 +1465,29 @@ private:
                       double(shape.headDim + shape.valueDim);
     else
       result.flops = -1;
+    if constexpr (std::is_same_v<OpTy, attic::BlockAttentionOp>) {
+      // The pooled destination: per query block, the weighted sum of its
+      // result rows, in double.
+      if (Value weightsValue = op.getPoolWeights()) {
+        const attic::RefTensor &w = values[weightsValue];
+        int64_t nq = shape.queryLen, dv = shape.valueDim;
+        int64_t blocks = (nq + blockQ - 1) / blockQ;
+        attic::RefTensor pooled;
+        pooled.shape = {shape.batch, shape.heads, blocks, dv};
+        pooled.data.assign(shape.batch * shape.heads * blocks * dv, 0.0);
+        for (int64_t b = 0; b < shape.batch; ++b)
+          for (int64_t h = 0; h < shape.heads; ++h)
+            for (int64_t i = 0; i < nq; ++i) {
+              double weight = w.data[b * nq + i];
+              const double *row = &out.data[((b * shape.heads + h) * nq + i) * dv];
+              double *sum =
+                  &pooled.data[((b * shape.heads + h) * blocks + i / blockQ) * dv];
+              for (int64_t c = 0; c < dv; ++c)
+                sum[c] += weight * row[c];
+            }
+        values[op->getResults().back()] = std::move(pooled);
+      }
+    }
     values[op->getResult(0)] = std::move(out);
     return success();
   }

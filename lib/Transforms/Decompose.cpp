@@ -132,7 +132,8 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
         rewriter, loc, TypeRange{resultType}, op.getQuery(), op.getKey(),
         op.getValue(), op.getKeyBias(), op.getKeyMask(),
         op.getLayoutOperands(), op.getCaptures(), list(0), list(1), list(2),
-        list(3), init, /*lse_init=*/Value(), layout,
+        list(3), /*pool_weights=*/Value(), init, /*lse_init=*/Value(),
+        /*pool_init=*/Value(), layout,
         rewriter.getF32FloatAttr(*scale),
         rewriter.getI64IntegerAttr(blockQ), rewriter.getI64IntegerAttr(blockK),
         /*mask_fn=*/nullptr, /*score_fn=*/nullptr);

@@ -2,10 +2,12 @@
 //
 // attic-expand-cst: attic.slice_attention (composite slice attention,
 // docs/cst.md) becomes projections (linalg.matmul), element-wise gathers
-// (linalg.generic without inputs), and two attic.attention ops that
-// attic-decompose turns into the shared block-attention core: the local
-// part with #attic.block_diagonal over the windows laid out one after
-// another, the global part dense (or causal) over the slice summaries.
+// (linalg.generic without inputs), and the shared block-attention core
+// twice: the local part an attic.block_attention with
+// #attic.block_diagonal over the windows laid out one after another, one
+// query block per slice, whose pooled epilogue is the masked slice means;
+// the global part an attic.attention, dense (or causal) over the slice
+// summaries, that attic-decompose lowers.
 // The pass description in dialects/AtticPasses.td has the steps.
 //
 //===----------------------------------------------------------------------===//
@@ -157,13 +159,6 @@ struct SliceExpansion {
     auto scale = b.getF32FloatAttr(1.0f / std::sqrt(static_cast<float>(d)));
     auto localLayout =
         BlockDiagonalLayoutAttr::get(b.getContext(), L, W, causal);
-    auto local = AttentionOp::create(
-        b, heads4(N), queries, keys, values, /*key_bias=*/Value(), keyMask,
-        ValueRange{}, ValueRange{}, Value(), Value(), Value(), Value(),
-        /*causal=*/false, scale, localLayout,
-        (L <= 1024 && W <= 1024) ? b.getDenseI64ArrayAttr({L, W})
-                                 : DenseI64ArrayAttr());
-    Value yl = local.getResult();
 
     // Slice counts and the pooling weights m / max(1, count).
     Value count;
@@ -180,26 +175,64 @@ struct SliceExpansion {
                                  arith::AddFOp::create(lb, acc[0], one)};
                            })[0];
           });
-    // S[b, s, h d + c] = sum_j w[b, s L + j] Y_l[b, h, s L + j, c].
-    Value summary = parallelTensor(
-        b, f32Tensor(b, {B, n, D}), [&](Builder &nb, ValueRange i) {
-          Value h = divI(nb, i[2], d), c = remI(nb, i[2], d);
-          Value sum = forLoop(nb, L, ValueRange{cF32(nb, 0.0)},
-                              [&](Builder &lb, Value j, ValueRange acc) {
-                                Value t = addI(lb, mulI(lb, i[1], L), j);
-                                Value v = extract(lb, yl, {i[0], h, t, c});
-                                if (mask)
-                                  v = select(lb, extract(lb, mask, {i[0], t}),
-                                             v, cF32(lb, 0.0));
-                                return SmallVector<Value>{
-                                    arith::AddFOp::create(lb, acc[0], v)};
-                              })[0];
-          Value denominator =
-              mask ? Value(arith::MaximumFOp::create(
-                         nb, extract(nb, count, {i[0], i[1]}), cF32(nb, 1.0)))
-                   : cF32(nb, static_cast<double>(L));
-          return Value(arith::DivFOp::create(nb, sum, denominator));
-        });
+    // w[b, t] = m[b, t] / max(1, count[b, t / L]), 1 / L without a mask.
+    auto weight = [&](Builder &nb, Value batch, Value t) -> Value {
+      if (!mask)
+        return cF32(nb, 1.0 / static_cast<double>(L));
+      Value denominator = arith::MaximumFOp::create(
+          nb, extract(nb, count, {batch, divI(nb, t, L)}), cF32(nb, 1.0));
+      return select(nb, extract(nb, mask, {batch, t}),
+                    arith::DivFOp::create(nb, cF32(nb, 1.0), denominator),
+                    cF32(nb, 0.0));
+    };
+
+    // The local attention, and S[b, s, h d + c] = sum_j w[b, s L + j]
+    // Y_l[b, h, s L + j, c]: with one slice per query block (L <= 1024,
+    // the tile loop's limit), S is the pooled epilogue of the local
+    // attention's block_attention; else the local attention is an
+    // attic.attention with the default tiling and S a pass over Y_l.
+    Value yl, summary;
+    if (L <= 1024 && W <= 1024) {
+      Value weights = parallelTensor(
+          b, f32Tensor(b, {B, N}), [&](Builder &nb, ValueRange i) {
+            return weight(nb, i[0], i[1]);
+          });
+      RankedTensorType ylType = heads4(N), pooledType = heads4(n);
+      Value init = tensor::EmptyOp::create(b, ylType.getShape(), f32);
+      Value poolInit = tensor::EmptyOp::create(b, pooledType.getShape(), f32);
+      auto local = BlockAttentionOp::create(
+          b, TypeRange{ylType, pooledType}, queries, keys, values,
+          /*key_bias=*/Value(), keyMask, ValueRange{}, ValueRange{}, Value(),
+          Value(), Value(), Value(), weights, init, /*lse_init=*/Value(),
+          poolInit, localLayout, scale, b.getI64IntegerAttr(L),
+          b.getI64IntegerAttr(W), /*mask_fn=*/nullptr, /*score_fn=*/nullptr);
+      yl = local.getResult()[0];
+      Value pooled = local.getResult()[1];
+      summary = parallelTensor(
+          b, f32Tensor(b, {B, n, D}), [&](Builder &nb, ValueRange i) {
+            return extract(nb, pooled,
+                           {i[0], divI(nb, i[2], d), i[1], remI(nb, i[2], d)});
+          });
+    } else {
+      auto local = AttentionOp::create(
+          b, heads4(N), queries, keys, values, /*key_bias=*/Value(), keyMask,
+          ValueRange{}, ValueRange{}, Value(), Value(), Value(), Value(),
+          /*causal=*/false, scale, localLayout, DenseI64ArrayAttr());
+      yl = local.getResult();
+      summary = parallelTensor(
+          b, f32Tensor(b, {B, n, D}), [&](Builder &nb, ValueRange i) {
+            Value h = divI(nb, i[2], d), c = remI(nb, i[2], d);
+            return forLoop(nb, L, ValueRange{cF32(nb, 0.0)},
+                           [&](Builder &lb, Value j, ValueRange acc) {
+                             Value t = addI(lb, mulI(lb, i[1], L), j);
+                             Value v = arith::MulFOp::create(
+                                 lb, weight(lb, i[0], t),
+                                 extract(lb, yl, {i[0], h, t, c}));
+                             return SmallVector<Value>{
+                                 arith::AddFOp::create(lb, acc[0], v)};
+                           })[0];
+          });
+    }
     // Global projections: (S + P_g) Wq, (S + P_g) Wk, S Wv.
     Value withPos = parallelTensor(
         b, f32Tensor(b, {B * n, D}), [&](Builder &nb, ValueRange i) {

@@ -198,7 +198,8 @@ LogicalResult attic::decomposeLsh(RewriterBase &rewriter, LshAttentionOp op) {
     auto attention = BlockAttentionOp::create(
         b, resultTypes, queries, keys, values, /*key_bias=*/Value(),
         /*key_mask=*/Value(), /*layout_operands=*/ValueRange{}, captures,
-        Value(), Value(), Value(), Value(), init, lseInit, layout,
+        Value(), Value(), Value(), Value(), /*pool_weights=*/Value(), init,
+        lseInit, /*pool_init=*/Value(), layout,
         b.getF32FloatAttr(op.getEffectiveScale()), b.getI64IntegerAttr(blockQ),
         b.getI64IntegerAttr(blockK),
         /*mask_fn=*/nullptr, /*score_fn=*/nullptr);

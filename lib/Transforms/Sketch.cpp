@@ -240,7 +240,8 @@ LogicalResult attic::decomposeSkeinformer(RewriterBase &rewriter,
         b, TypeRange{init.getType(), lseInit.getType()},
         reshape(b, pilotQueries, {B, H, d, D}), op.getKey(), op.getValue(),
         /*key_bias=*/Value(), /*key_mask=*/Value(), ValueRange{}, ValueRange{},
-        Value(), Value(), Value(), Value(), init, lseInit,
+        Value(), Value(), Value(), Value(), /*pool_weights=*/Value(), init,
+        lseInit, /*pool_init=*/Value(),
         DenseLayoutAttr::get(b.getContext()), b.getF32FloatAttr(scale),
         b.getI64IntegerAttr(64), b.getI64IntegerAttr(64), nullptr, nullptr);
     pilotOut = reshape(b, pilot.getResult()[0], {BH, d, Dv});

@@ -12,6 +12,7 @@
 //     acc = l == 0 ? 0 : acc / l                        (no key: 0, not NaN)
 //     out[b, h, q0:q1] = acc
 //     lse[b, h, q0:q1] = l == 0 ? -inf : ln 2 (m + log2 l)   (with `lse`)
+//     pool[b, h, qb] = sum_i w[b, q0 + i] out[b, h, q0 + i]  (with `pool`)
 //
 //   step(kb, partial):
 //     term[j] = k < Nk && mask[b, k] ? log2(e) * bias[b, (h,) k] : -inf
@@ -305,6 +306,10 @@ void TileLoopBuilder::buildGridBody(ValueRange ivs) {
         return {arith::SelectOp::create(nb, at, none, zero, quotient)};
       });
   TileStoreOp::create(b, loc, acc, op.getInit(), batch, head, queryBlock);
+  // The pooled epilogue: the block's stored rows, weighted and summed.
+  if (Value pooled = op.getPoolInit())
+    TilePoolOp::create(b, loc, acc, op.getInit(), op.getPoolWeights(), pooled,
+                       batch, head, queryBlock);
   // The log-sum-exp of the row's visible logits, natural log: m and l are
   // base 2 (m the running maximum, l = sum exp2(x - m)); -inf without a
   // visible key.

@@ -153,7 +153,7 @@ func.func @lse_wrong_shape(%q: tensor<1x2x64x16xf32>, %init: tensor<1x2x64x16xf3
 // -----
 
 func.func @lse_missing_result(%q: tensor<1x2x64x16xf32>, %init: tensor<1x2x64x16xf32>, %lse: tensor<1x2x64xf32>) -> tensor<1x2x64x16xf32> {
-  // expected-error @+1 {{'attic.block_attention' op on tensors with lse, expects two results of the init and lse types 'tensor<1x2x64x16xf32>' and 'tensor<1x2x64xf32>'}}
+  // expected-error @+1 {{'attic.block_attention' op on tensors, expects 2 result(s) of the destination types (init, lse) 'tensor<1x2x64x16xf32>', 'tensor<1x2x64xf32>'}}
   %o = attic.block_attention ins(%q, %q, %q : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>) outs(%init : tensor<1x2x64x16xf32>, lse %lse : tensor<1x2x64xf32>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 16 : i64, block_k = 16 : i64} -> tensor<1x2x64x16xf32>
   return %o : tensor<1x2x64x16xf32>
 }

@@ -162,7 +162,7 @@ func.func @lists_element_type(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf3
 
 func.func @block_lists_incomplete(%q: memref<1x2x64x16xf32>, %k: memref<1x2x64x16xf32>, %v: memref<1x2x64x16xf32>, %o: memref<1x2x64x16xf32>, %n: memref<1x1x2xi32>) {
   // expected-error @+1 {{'attic.block_attention' op block lists come as four operands (kv_num_blocks, kv_indices, full_kv_num_blocks, full_kv_indices)}}
-  "attic.block_attention"(%q, %k, %v, %n, %o) <{block_k = 32 : i64, block_q = 32 : i64, layout = #attic.dense, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0>, scale = 2.500000e-01 : f32}> ({}, {}) : (memref<1x2x64x16xf32>, memref<1x2x64x16xf32>, memref<1x2x64x16xf32>, memref<1x1x2xi32>, memref<1x2x64x16xf32>) -> ()
+  "attic.block_attention"(%q, %k, %v, %n, %o) <{block_k = 32 : i64, block_q = 32 : i64, layout = #attic.dense, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0>, scale = 2.500000e-01 : f32}> ({}, {}) : (memref<1x2x64x16xf32>, memref<1x2x64x16xf32>, memref<1x2x64x16xf32>, memref<1x1x2xi32>, memref<1x2x64x16xf32>) -> ()
   return
 }
 

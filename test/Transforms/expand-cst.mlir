@@ -4,9 +4,12 @@
 // Slice attention becomes projections (x Wq, x Wk, x Wv, then the
 // positional terms P_l[E:E+L] Wq and P_l Wk), gathers of the queries and
 // of the extended windows laid out one after another (8 slices x 24 keys),
-// the key mask of the windows, the local attention with the block-diagonal
-// layout tiled one slice by one window, the slice counts and means, the
-// global projections and the global attention over the 8 summaries.
+// the key mask of the windows, the slice counts and the pooling weights
+// m / max(1, count), the local attention (attic.block_attention with the
+// block-diagonal layout tiled one slice by one window, whose pooled
+// epilogue gives the 8 slice means), the summaries read from the pooled
+// [B,H,n,d], the global projections and the global attention over the 8
+// summaries.
 
 // CHECK-LABEL: func.func @cst
 // CHECK-COUNT-3: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<64x16xf32>, tensor<16x16xf32>)
@@ -17,13 +20,15 @@
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x192x8xf32>)
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x192x8xf32>)
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x192xi1>)
-// CHECK: attic.attention %{{.*}}, %{{.*}}, %{{.*}} scale 0.353553385 layout(#attic.block_diagonal<query = 8, key = 24>) mask(%{{.*}} : tensor<1x192xi1>) block_sizes [8, 24] : tensor<1x2x64x8xf32>, tensor<1x2x192x8xf32>, tensor<1x2x192x8xf32> -> tensor<1x2x64x8xf32>
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x8xf32>)
 // CHECK: scf.for
-// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x8x16xf32>)
-// CHECK: scf.for
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x64xf32>)
 // CHECK: arith.maximumf
 // CHECK: arith.divf
+// CHECK: %[[YL:.*]]:2 = attic.block_attention ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<1x2x64x8xf32>, tensor<1x2x192x8xf32>, tensor<1x2x192x8xf32>) mask(%{{.*}} : tensor<1x192xi1>) pool(%{{.*}} : tensor<1x64xf32>) outs(%{{.*}} : tensor<1x2x64x8xf32>, pool %{{.*}} : tensor<1x2x8x8xf32>) {block_k = 24 : i64, block_q = 8 : i64, layout = #attic.block_diagonal<query = 8, key = 24>, scale = 0.353553385 : f32} -> tensor<1x2x64x8xf32>, tensor<1x2x8x8xf32>
+// CHECK-NOT: scf.for
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x8x16xf32>)
+// CHECK: tensor.extract %[[YL]]#1
 // CHECK-COUNT-3: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x16xf32>, tensor<16x16xf32>)
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x8xi1>)
 // CHECK: attic.attention %{{.*}}, %{{.*}}, %{{.*}} scale 0.353553385 mask(%{{.*}} : tensor<1x8xi1>) : tensor<1x2x8x8xf32>, tensor<1x2x8x8xf32>, tensor<1x2x8x8xf32> -> tensor<1x2x8x8xf32>
@@ -57,7 +62,7 @@ func.func @cst(%x: tensor<1x64x16xf32>, %w: tensor<16x16xf32>, %pl: tensor<24x16
 // still hides the window positions before the sequence.
 
 // CHECK-LABEL: func.func @cst_causal
-// CHECK: attic.attention %{{.*}}, %{{.*}}, %{{.*}} scale 0.353553385 layout(#attic.block_diagonal<query = 8, key = 16, causal = true>) mask(%{{.*}} : tensor<1x128xi1>) block_sizes [8, 16]
+// CHECK: attic.block_attention ins({{.*}}) mask(%{{.*}} : tensor<1x128xi1>) pool(%{{.*}} : tensor<1x64xf32>) outs({{.*}}) {block_k = 16 : i64, block_q = 8 : i64, layout = #attic.block_diagonal<query = 8, key = 16, causal = true>
 // CHECK: attic.attention %{{.*}}, %{{.*}}, %{{.*}} causal scale 0.353553385 : tensor<1x2x8x8xf32>
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x64x16xf32>)
 // CHECK: arith.cmpi eq
@@ -77,14 +82,36 @@ func.func @cst_causal(%x: tensor<1x64x16xf32>, %w: tensor<16x16xf32>, %pl: tenso
 
 // -----
 
-// alpha = 1 without a mask: no borrowed tokens, so no key mask at all.
+// alpha = 1 without a mask: no borrowed tokens, so no key mask at all,
+// and every pooling weight is 1/L.
 
 // CHECK-LABEL: func.func @cst_alpha1
-// CHECK: attic.attention %{{.*}}, %{{.*}}, %{{.*}} scale 0.353553385 layout(#attic.block_diagonal<query = 8, key = 8>) block_sizes [8, 8] : tensor<1x2x64x8xf32>, tensor<1x2x64x8xf32>, tensor<1x2x64x8xf32>
+// CHECK: arith.constant 1.250000e-01 : f32
+// CHECK: attic.block_attention ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<1x2x64x8xf32>, tensor<1x2x64x8xf32>, tensor<1x2x64x8xf32>) pool(%{{.*}} : tensor<1x64xf32>) outs({{.*}}) {block_k = 8 : i64, block_q = 8 : i64, layout = #attic.block_diagonal<query = 8, key = 8>
 // CHECK: attic.attention %{{.*}}, %{{.*}}, %{{.*}} scale 0.353553385 : tensor<1x2x8x8xf32>
 func.func @cst_alpha1(%x: tensor<1x64x16xf32>, %w: tensor<16x16xf32>, %pl: tensor<8x16xf32>, %pg: tensor<8x16xf32>) -> tensor<1x64x16xf32> {
   %y = attic.slice_attention %x weights(%w, %w, %w) positions(%pl, %pg)
       {slice = 8 : i64, extension = 1 : i64, heads = 2 : i64}
       : tensor<1x64x16xf32>, tensor<16x16xf32>, tensor<8x16xf32>, tensor<8x16xf32> -> tensor<1x64x16xf32>
   return %y : tensor<1x64x16xf32>
+}
+
+// -----
+
+// A slice longer than the tile loop's largest block (1024): the local
+// attention is an attic.attention with default tiles and the means a pass
+// over its output.
+
+// CHECK-LABEL: func.func @cst_long_slice
+// CHECK: attic.attention %{{.*}}, %{{.*}}, %{{.*}} scale 0.707106769 layout(#attic.block_diagonal<query = 2048, key = 2048>) : tensor<1x2x2048x2xf32>
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x4xf32>)
+// CHECK: scf.for
+// CHECK: arith.mulf
+// CHECK-NOT: attic.block_attention
+// CLASSES: remark: block classes (128x128, b = 0, h = 0): 256 full, 0 partial, 0 skipped
+func.func @cst_long_slice(%x: tensor<1x2048x4xf32>, %w: tensor<4x4xf32>, %pl: tensor<2048x4xf32>, %pg: tensor<1x4xf32>) -> tensor<1x2048x4xf32> {
+  %y = attic.slice_attention %x weights(%w, %w, %w) positions(%pl, %pg)
+      {slice = 2048 : i64, extension = 1 : i64, heads = 2 : i64}
+      : tensor<1x2048x4xf32>, tensor<4x4xf32>, tensor<2048x4xf32>, tensor<1x4xf32> -> tensor<1x2048x4xf32>
+  return %y : tensor<1x2048x4xf32>
 }

@@ -30,6 +30,8 @@
 //   attic.tile.pv     acc = alpha * acc + P V, same register tiles, FMA over
 //                     the keys of the block;
 //   attic.tile.map_cols  one vectorized pass over the columns;
+//   attic.tile.pool   the weighted sum of the result tile's rows, a vector
+//                     of columns at a time, right after the rows are stored;
 //   the row-local ops (attic.tile.map, .map_rows, .reduce, .store) that
 //   follow each other are fused into ONE loop over the rows: a row's
 //   chunks stay in vector registers from one op to the next, and only the
@@ -382,6 +384,7 @@ private:
   LogicalResult mapQK(TileQKOp op);
   LogicalResult mapPV(TilePVOp op);
   LogicalResult mapCols(TileMapColsOp op);
+  LogicalResult mapPool(TilePoolOp op);
   Value queryScratch(TileQKOp op, ImplicitLocOpBuilder &b);
   Value panelIndex(KernelBuilder &kb, const Panels &panels, Value batch,
                    Value head, Value block);
@@ -772,6 +775,61 @@ LogicalResult GridMapper::mapPV(TilePVOp op) {
     } else {
       kb.loop(kb.index(0), acc->colsPadValue, kb.index(groupWidth),
               [&](Value col0) { accumulate(r0, col0, tileChunks); });
+    }
+  });
+  op.erase();
+  return success();
+}
+
+/// The pooled epilogue from the result tile, while it is in cache: per
+/// chunk of W columns, the rows of the block in ascending order, each
+/// rounded to the stored element type as attic.tile.store wrote it.
+LogicalResult GridMapper::mapPool(TilePoolOp op) {
+  const int64_t width = options.vectorWidth;
+  ImplicitLocOpBuilder b(op.getLoc(), op);
+  KernelBuilder kb(b, width);
+  Tile *tile = tileOf(op.getTile());
+  if (!tile)
+    return op.emitOpError("uses a tile that is not a scratch tile of its grid");
+  Value stored = op.getStored(), pooled = op.getPooled();
+  Type elem = cast<MemRefType>(stored.getType()).getElementType();
+  Value q0 = kb.mul(op.getQueryBlock(), kb.index(tile->rows));
+  Value rows = kb.minIdx(kb.index(tile->rows), kb.sub(kb.dim(stored, 2), q0));
+  Value cols = kb.dim(pooled, 3);
+  MemRefType pooledType = cast<MemRefType>(pooled.getType());
+  int64_t offset = 0;
+  SmallVector<int64_t> strides;
+  bool contiguous =
+      succeeded(pooledType.getStridesAndOffset(strides, offset)) &&
+      strides.back() == 1;
+  auto maskType = VectorType::get({width}, b.getI1Type());
+  auto roundedType = VectorType::get({width}, elem);
+  kb.loop(kb.index(0), tile->colsPadValue, kb.index(width), [&](Value col) {
+    Value sum = kb.loopCarried(rows, kb.vzero(), [&](Value i, ValueRange acc) {
+      Value w = kb.splat(kb.load(op.getWeights(),
+                                 {op.getBatch(), kb.add(q0, i)}));
+      Value x = kb.vload(tile->buffer, {i, col});
+      if (!elem.isF32())
+        x = arith::ExtFOp::create(b, kb.vectorType,
+                                  arith::TruncFOp::create(b, roundedType, x).getResult());
+      return SmallVector<Value>{kb.fma(w, x, acc[0])};
+    })[0];
+    Value at[4] = {op.getBatch(), op.getHead(), op.getQueryBlock(), col};
+    if (contiguous) {
+      // Lanes past Dv are not written.
+      Value mask = vector::CreateMaskOp::create(b, maskType,
+                                                ValueRange{kb.sub(cols, col)});
+      vector::MaskedStoreOp::create(b, pooled, at, mask, sum);
+      return;
+    }
+    for (int64_t l = 0; l < width; ++l) {
+      Value c = kb.add(col, l);
+      auto ifCol = scf::IfOp::create(b, kb.lessThan(c, cols),
+                                     /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPoint(ifCol.thenBlock()->getTerminator());
+      kb.store(vector::ExtractOp::create(b, sum, ArrayRef<int64_t>{l}), pooled,
+               {op.getBatch(), op.getHead(), op.getQueryBlock(), c});
     }
   });
   op.erase();
@@ -1196,6 +1254,9 @@ LogicalResult GridMapper::mapBlock(Block &block) {
     } else if (auto cols = dyn_cast<TileMapColsOp>(op)) {
       if (failed(mapCols(cols)))
         return failure();
+    } else if (auto pool = dyn_cast<TilePoolOp>(op)) {
+      if (failed(mapPool(pool)))
+        return failure();
     } else {
       for (Region &region : op.getRegions())
         for (Block &inner : region)
@@ -1270,7 +1331,7 @@ LogicalResult attic::mapTilesToCpu(Operation *root,
   // Tile ops outside a grid have no mapping.
   WalkResult stray = root->walk([](Operation *op) {
     if (isa<TileQKOp, TilePVOp, TileMapOp, TileMapRowsOp, TileMapColsOp,
-            TileReduceOp, TileStoreOp>(op)) {
+            TileReduceOp, TileStoreOp, TilePoolOp>(op)) {
       op->emitOpError("is outside a tile grid (an scf.parallel marked "
                       "attic.tile_grid); attic-cpu-map-tiles maps tile ops "
                       "of grids only");

@@ -14,7 +14,10 @@
 // A thread's row of each scratch tile is private memory: an R x C tile is C
 // floats, a row tile 1 float, a column tile C floats (each thread computes
 // its own copy). Each tile op becomes a loop over the columns with the op's
-// region cloned per element; the loops over key blocks, the classification
+// region cloned per element (attic.tile.pool: after a barrier, the block's
+// threads share the columns and read back the rows the block stored; with
+// tensor-cores=false, whose kernels attic-gpu-emulate must be able to run,
+// it is a second kernel launched after the grid's); the loops over key blocks, the classification
 // and everything else in the grid body are cloned as they are. Nothing here
 // knows what the regions compute.
 //
@@ -115,12 +118,58 @@ constexpr int64_t kChunk = 64;
 // SIMT
 //===----------------------------------------------------------------------===//
 
+/// attic.tile.pool by the `threads` threads of a block (this one is
+/// `tid`): columns `tid, tid + threads, ...` of `count` (starting at
+/// `first` when given), each summing the block's stored rows in ascending
+/// order. The rows must be visible: written before a barrier or by an
+/// earlier launch.
+void emitPoolColumns(OpBuilder &b, Location loc, TilePoolOp pool, Value tid,
+                     int64_t threads, Value batch, Value head, Value block,
+                     Value first, Value count) {
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  int64_t R = pool.getTile().getType().getDimSize(0);
+  Value stored = pool.getStored();
+  Value q0 = arith::MulIOp::create(b, loc, block, c(R));
+  Value rows = arith::MinSIOp::create(
+      b, loc, c(R),
+      arith::SubIOp::create(b, loc, memref::DimOp::create(b, loc, stored, 2),
+                            q0));
+  auto columns = scf::ForOp::create(b, loc, tid, count, c(threads));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(columns.getBody()->getTerminator());
+  Value col = columns.getInductionVar();
+  if (first)
+    col = arith::AddIOp::create(b, loc, first, col);
+  Value zero =
+      arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(0.0f));
+  auto sum = scf::ForOp::create(
+      b, loc, c(0), rows, c(1), ValueRange{zero},
+      [&](OpBuilder &nb, Location at, Value i, ValueRange acc) {
+        Value q = arith::AddIOp::create(nb, at, q0, i);
+        Value w = memref::LoadOp::create(nb, at, pool.getWeights(),
+                                         ValueRange{batch, q});
+        Value x = memref::LoadOp::create(nb, at, stored,
+                                         ValueRange{batch, head, q, col});
+        if (!x.getType().isF32())
+          x = arith::ExtFOp::create(nb, at, nb.getF32Type(), x);
+        scf::YieldOp::create(
+            nb, at,
+            ValueRange{arith::AddFOp::create(
+                nb, at, acc[0], arith::MulFOp::create(nb, at, w, x))});
+      });
+  memref::StoreOp::create(b, loc, sum.getResult(0), pool.getPooled(),
+                          ValueRange{batch, head, block, col});
+}
+
 /// The SIMT form of the tile ops of one thread (query row `row` of its
-/// block): tiles are its private rows.
+/// block): tiles are its private rows. With `barriers`, attic.tile.pool
+/// is done by the block's threads behind a barrier; without, it is
+/// dropped here and SimtTiles launches it as a kernel of its own.
 class SimtThread {
 public:
-  SimtThread(OpBuilder &b, Value row, DenseMap<Value, MemRefType> tileTypes)
-      : b(b), row(row), tileTypes(std::move(tileTypes)) {}
+  SimtThread(OpBuilder &b, Value row, DenseMap<Value, MemRefType> tileTypes,
+             bool barriers)
+      : b(b), row(row), tileTypes(std::move(tileTypes)), barriers(barriers) {}
 
   /// Tiles of dynamic width are processed in chunks of kChunk columns:
   /// `start` is the chunk's first column and `len` its columns.
@@ -187,6 +236,7 @@ private:
   Value chunkStart, chunkLen;
   /// Private buffer -> the scratch tile's type in the grid.
   DenseMap<Value, MemRefType> tileTypes;
+  bool barriers;
 };
 
 LogicalResult SimtThread::rewrite(Operation *op) {
@@ -363,6 +413,20 @@ LogicalResult SimtThread::rewrite(Operation *op) {
                               ValueRange{store.getBatch(), store.getHead(), q,
                                          colOf(store.getTile(), col, loc)});
     });
+  } else if (auto pool = dyn_cast<TilePoolOp>(op)) {
+    if (barriers) {
+      // Every thread has stored its row; the block's threads then share
+      // the columns (of this chunk, for tiles of dynamic width).
+      gpu::BarrierOp::create(b, loc);
+      int64_t R = pool.getTile().getType().getDimSize(0);
+      Value count = isChunked(pool.getTile())
+                        ? chunkLen
+                        : memref::DimOp::create(b, loc, pool.getStored(), 3)
+                              .getResult();
+      emitPoolColumns(b, loc, pool, row, R, pool.getBatch(), pool.getHead(),
+                      pool.getQueryBlock(),
+                      isChunked(pool.getTile()) ? chunkStart : Value(), count);
+    }
   } else {
     return op->emitOpError("has no SIMT mapping");
   }
@@ -371,7 +435,11 @@ LogicalResult SimtThread::rewrite(Operation *op) {
 }
 
 struct SimtTiles : OpRewritePattern<scf::ParallelOp> {
-  SimtTiles(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/1) {}
+  SimtTiles(MLIRContext *ctx, bool barriers)
+      : OpRewritePattern(ctx, /*benefit=*/1), barriers(barriers) {}
+  /// Whether kernels may synchronize their threads (false: every kernel
+  /// must be one that attic-gpu-emulate can run).
+  bool barriers;
 
   LogicalResult matchAndRewrite(scf::ParallelOp grid,
                                 PatternRewriter &rewriter) const override {
@@ -412,6 +480,22 @@ struct SimtTiles : OpRewritePattern<scf::ParallelOp> {
     }
     if (info->rows > 1024)
       return rewriter.notifyMatchFailure(grid, "more than 1024 query rows");
+    // Pooled epilogues at the grid's top level, on its own query blocks
+    // (what attic-tile-block-attention makes): without barriers they are
+    // launched after the grid's kernel.
+    SmallVector<TilePoolOp> pools;
+    WalkResult nested = grid.walk([&](TilePoolOp pool) {
+      if (pool->getParentOp() != grid || pool.getBatch() != grid.getInductionVars()[0] ||
+          pool.getHead() != grid.getInductionVars()[1] ||
+          pool.getQueryBlock() != grid.getInductionVars()[2])
+        return WalkResult::interrupt();
+      pools.push_back(pool);
+      return WalkResult::advance();
+    });
+    if (nested.wasInterrupted())
+      return rewriter.notifyMatchFailure(
+          grid, "an attic.tile.pool that is not in the grid's body or does "
+                "not pool the grid's own (batch, head, query block)");
 
     ImplicitLocOpBuilder b(grid.getLoc(), rewriter);
     b.setInsertionPoint(grid);
@@ -429,6 +513,28 @@ struct SimtTiles : OpRewritePattern<scf::ParallelOp> {
                                         tokenType, ValueRange{token},
                                         /*workgroup=*/TypeRange{}, privates);
     gpu::WaitOp::create(b, Type(), ValueRange{launch.getAsyncToken()});
+    if (!barriers) {
+      // The pooled epilogues as a kernel of their own, same blocks and
+      // threads, reading the rows the first kernel stored.
+      for (TilePoolOp pool : pools) {
+        Value after =
+            gpu::WaitOp::create(b, tokenType, ValueRange{}).getAsyncToken();
+        auto poolLaunch = gpu::LaunchOp::create(
+            b, gridX, gridY, c1, threads, c1, c1,
+            /*dynamicSharedMemorySize=*/nullptr, tokenType, ValueRange{after});
+        gpu::WaitOp::create(b, Type(), ValueRange{poolLaunch.getAsyncToken()});
+        OpBuilder p = OpBuilder::atBlockBegin(&poolLaunch.getBody().front());
+        Location at = pool.getLoc();
+        Value bx = poolLaunch.getBlockIds().x;
+        Value heads = grid.getUpperBound()[1];
+        emitPoolColumns(p, at, pool, poolLaunch.getThreadIds().x, info->rows,
+                        arith::DivUIOp::create(p, at, bx, heads),
+                        arith::RemUIOp::create(p, at, bx, heads),
+                        poolLaunch.getBlockIds().y, Value(),
+                        memref::DimOp::create(p, at, pool.getStored(), 3));
+        gpu::TerminatorOp::create(p, at);
+      }
+    }
 
     // The body: the grid's, with (b, h, qb) from the block ids and the
     // tiles in private memory.
@@ -482,7 +588,8 @@ struct SimtTiles : OpRewritePattern<scf::ParallelOp> {
         tileOps.push_back(op);
     });
     OpBuilder t(ctx);
-    SimtThread thread(t, launch.getThreadIds().x, std::move(tileTypes));
+    SimtThread thread(t, launch.getThreadIds().x, std::move(tileTypes),
+                      barriers);
     thread.setChunk(chunkStart, chunkLen);
     for (Operation *op : tileOps)
       if (failed(thread.rewrite(op)))
@@ -536,7 +643,9 @@ struct AtticGpuMapTilesPass
 
 void attic::populateGpuMapTilesPatterns(RewritePatternSet &patterns,
                                         bool tensorCores) {
-  patterns.add<SimtTiles>(patterns.getContext());
+  // Without tensor cores the kernels are those attic-gpu-emulate runs:
+  // no barriers.
+  patterns.add<SimtTiles>(patterns.getContext(), /*barriers=*/tensorCores);
   if (tensorCores)
     populateTensorCoreTilesPatterns(patterns);
 }

@@ -245,6 +245,11 @@ FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
       ops.push_back(op);
   });
   for (Operation *op : ops) {
+    // The pooled epilogue needs every row of the block after the stores;
+    // the thread-per-row mapping has it (see MapTilesToGPU.cpp).
+    if (isa<TilePoolOp>(op))
+      return fail("the grid pools its rows (attic.tile.pool): the "
+                  "tensor-core kernel has no pooled epilogue");
     if (auto qk = dyn_cast<TileQKOp>(op)) {
       // The Q fragments are loaded once per block, for the grid's own
       // (batch, head, query block).

@@ -279,7 +279,8 @@ LogicalResult AttentionOp::verify() {
 LogicalResult BlockAttentionOp::verify() {
   SmallVector<Value> operands = {getQuery(), getKey(), getValue(), getInit()};
   for (Value v : {getKeyBias(), getKeyMask(), getKvNumBlocks(), getKvIndices(),
-                  getFullKvNumBlocks(), getFullKvIndices(), getLseInit()})
+                  getFullKvNumBlocks(), getFullKvIndices(), getLseInit(),
+                  getPoolWeights(), getPoolInit()})
     if (v)
       operands.push_back(v);
   llvm::append_range(operands, getLayoutOperands());
@@ -291,18 +292,25 @@ LogicalResult BlockAttentionOp::verify() {
              << (onTensors ? "init is a tensor and an operand is "
                            : "init is a memref and an operand is ")
              << operand.getType();
+  if (static_cast<bool>(getPoolWeights()) != static_cast<bool>(getPoolInit()))
+    return emitOpError("pool weights and the pool destination come together; "
+                       "got only the ")
+           << (getPoolWeights() ? "weights" : "destination");
   if (onTensors) {
-    if (getLseInit()) {
-      if (getResult().size() != 2 ||
-          getResult()[0].getType() != getInit().getType() ||
-          getResult()[1].getType() != getLseInit().getType())
-        return emitOpError("on tensors with lse, expects two results of the "
-                           "init and lse types ")
-               << getInit().getType() << " and " << getLseInit().getType();
-    } else if (getResult().size() != 1 ||
-               getResult()[0].getType() != getInit().getType()) {
-      return emitOpError("on tensors, expects one result of the init type ")
-             << getInit().getType();
+    SmallVector<Type> expected;
+    for (OpOperand &init : getDpsInitsMutable())
+      expected.push_back(init.get().getType());
+    if (TypeRange(getResult().getTypes()) != TypeRange(expected)) {
+      InFlightDiagnostic diag = emitOpError("on tensors, expects ")
+                                << expected.size()
+                                << " result(s) of the destination types (init";
+      if (getLseInit())
+        diag << ", lse";
+      if (getPoolInit())
+        diag << ", pool";
+      diag << ") ";
+      llvm::interleaveComma(expected, diag);
+      return diag;
     }
   } else if (!getResult().empty()) {
     return emitOpError("on memrefs, expects no result (init is written)");
@@ -330,6 +338,41 @@ LogicalResult BlockAttentionOp::verify() {
       return diag << "] of f32 (the init's leading dims), got "
                   << lse.getType();
     }
+  }
+  if (Value weights = getPoolWeights()) {
+    auto weightsType = cast<ShapedType>(weights.getType());
+    auto poolType = cast<ShapedType>(getPoolInit().getType());
+    auto initType = cast<ShapedType>(getInit().getType());
+    auto agrees = [](int64_t a, int64_t b) {
+      return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+    };
+    auto dims = [](ArrayRef<int64_t> sizes) {
+      std::string text = "[";
+      for (auto [i, size] : llvm::enumerate(sizes))
+        text += (i ? "," : "") +
+                (ShapedType::isDynamic(size) ? std::string("?")
+                                             : std::to_string(size));
+      return text + "]";
+    };
+    int64_t nq = initType.getDimSize(2), blockQ = getBlockQ();
+    int64_t blocks = ShapedType::isDynamic(nq) ? ShapedType::kDynamic
+                                               : (nq + blockQ - 1) / blockQ;
+    if (weightsType.getRank() != 2 || !weightsType.getElementType().isF32() ||
+        !agrees(weightsType.getDimSize(0), initType.getDimSize(0)) ||
+        !agrees(weightsType.getDimSize(1), nq))
+      return emitOpError("pool weights must be [B,Nq] = ")
+             << dims({initType.getDimSize(0), nq}) << " of f32, got "
+             << weights.getType();
+    SmallVector<int64_t> expected = {initType.getDimSize(0),
+                                     initType.getDimSize(1), blocks,
+                                     initType.getDimSize(3)};
+    bool fits = poolType.getRank() == 4 && poolType.getElementType().isF32();
+    for (int64_t d = 0; fits && d < 4; ++d)
+      fits = agrees(poolType.getDimSize(d), expected[d]);
+    if (!fits)
+      return emitOpError("pool must be [B,Hq,ceil(Nq/block_q),Dv] = ")
+             << dims(expected) << " of f32 (block_q = " << blockQ << "), got "
+             << getPoolInit().getType();
   }
   // The kernels keep one block of logits per row in registers and L1.
   constexpr int64_t kMaxBlock = 1024;
@@ -415,8 +458,7 @@ void BlockAttentionOp::getEffects(
   if (!hasPureBufferSemantics())
     return;
   for (OpOperand &operand : getOperation()->getOpOperands()) {
-    if (&operand == &getInitMutable() ||
-        (getLseInit() && &operand == &getLseInitMutable()[0]))
+    if (isDpsInit(&operand))
       effects.emplace_back(MemoryEffects::Write::get(), &operand,
                            SideEffects::DefaultResource::get());
     else

@@ -253,3 +253,29 @@ LogicalResult TileStoreOp::verify() {
            << tile;
   return success();
 }
+
+LogicalResult TilePoolOp::verify() {
+  MemRefType tile = getTile().getType(), stored = getStored().getType(),
+             weights = getWeights().getType(), pooled = getPooled().getType();
+  if (tile.isDynamicDim(0))
+    return emitOpError("tile must have a static number of rows, got ") << tile;
+  if (mismatch(tile.getDimSize(1), stored.getDimSize(3)))
+    return emitOpError("tile has ")
+           << tile.getDimSize(1) << " columns but stored has Dv = "
+           << stored.getDimSize(3);
+  if (mismatch(weights.getDimSize(0), stored.getDimSize(0)) ||
+      mismatch(weights.getDimSize(1), stored.getDimSize(2)))
+    return emitOpError("weights must be [B,Nq] of stored ")
+           << stored << ", got " << weights;
+  int64_t rows = tile.getDimSize(0);
+  int64_t blocks = ShapedType::isDynamic(stored.getDimSize(2))
+                       ? ShapedType::kDynamic
+                       : (stored.getDimSize(2) + rows - 1) / rows;
+  if (mismatch(pooled.getDimSize(0), stored.getDimSize(0)) ||
+      mismatch(pooled.getDimSize(1), stored.getDimSize(1)) ||
+      mismatch(pooled.getDimSize(2), blocks) ||
+      mismatch(pooled.getDimSize(3), stored.getDimSize(3)))
+    return emitOpError("pooled must be [B,H,ceil(Nq/R),Dv] of stored ")
+           << stored << " in blocks of R = " << rows << ", got " << pooled;
+  return success();
+}
