@@ -223,8 +223,9 @@ def Attic_BlockAttentionOp : Attic_Op<"block_attention", [
     `o = sum_r exp(lse_r - lse) o_r` with `lse = log(sum_r exp(lse_r))`. On
     tensors the op then has two results, the output and the lse.
 
-    With `pool(%weights)` (`[B,Nq]` of f32) and the destination `pool`
-    (`[B,Hq,ceil(Nq/block_q),Dv]` of f32), the op also writes, for each
+    With `pool(%weights : ... into %pool : ...)`, weights `[B,Nq]` of f32
+    and the destination `%pool` (`[B,Hq,ceil(Nq/block_q),Dv]` of f32), the
+    op also writes, for each
     query block `qb`, the weighted sum of its result rows (as stored, i.e.
     rounded to the result's element type):
     `pool[b,h,qb,:] = sum_{i in block qb} weights[b,i] * result[b,h,i,:]`,
@@ -298,14 +299,15 @@ def Attic_BlockAttentionOp : Attic_Op<"block_attention", [
         $full_kv_indices `:` type($kv_num_blocks) `,` type($kv_indices) `,`
         type($full_kv_num_blocks) `,` type($full_kv_indices) `)`)?
     (`captures` `(` $captures^ `:` type($captures) `)`)?
-    (`pool` `(` $pool_weights^ `:` type($pool_weights) `)`)?
+    (`pool` `(` $pool_weights^ `:` type($pool_weights) `into` $pool_init `:`
+        type($pool_init) `)`)?
     `outs` `(` $init `:` type($init)
-        (`,` `lse` $lse_init^ `:` type($lse_init))?
-        (`,` `pool` $pool_init^ `:` type($pool_init))? `)`
+        (`,` `lse` $lse_init^ `:` type($lse_init))? `)`
     (`mask_mod` $mask_region^)? (`score_mod` $score_region^)?
     attr-dict (`->` type($result)^)?
   }];
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     /// The destinations: `init`, then `lse_init` and `pool_init` when they
     /// are given (the three operand segments are adjacent).
@@ -414,6 +416,7 @@ def Attic_BlockMaskOp : Attic_Op<"block_mask", [
     attr-dict (`->` type($results)^)?
   }];
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     ::mlir::MutableOperandRange getDpsInitsMutable() {
       return ::mlir::MutableOperandRange(getOperation(),

@@ -97,8 +97,14 @@ public:
     }
     for (Operation &op : func.getBody().front()) {
       if (auto ret = dyn_cast<func::ReturnOp>(op)) {
-        for (Value v : ret.getOperands())
-          result.results.push_back(values[v]);
+        for (Value v : ret.getOperands()) {
+          auto it = values.find(v);
+          if (it == values.end()) {
+            error = "reference: a returned value has no reference evaluation";
+            return failure();
+          }
+          result.results.push_back(it->second);
+        }
         return result;
       }
       if (failed(evaluate(&op)))
@@ -146,6 +152,22 @@ private:
       copyValue(cast.getResult(), cast.getSource());
       return success();
     }
+    if (auto dim = dyn_cast<tensor::DimOp>(op)) {
+      // The size of a dimension of a tensor whose shape the inputs bound.
+      auto source = values.find(dim.getSource());
+      auto index = scalars.find(dim.getIndex());
+      if (source == values.end() || index == scalars.end())
+        return unsupportedBecause(op, "needs a tensor and an index computed "
+                                      "before it");
+      double d = index->second;
+      if (!(d >= 0) || d >= static_cast<double>(source->second.shape.size())) {
+        error = "reference: tensor.dim of a dimension the tensor does not have";
+        return failure();
+      }
+      scalars[dim.getResult()] =
+          static_cast<double>(source->second.shape[static_cast<size_t>(d)]);
+      return success();
+    }
     if (auto attention = dyn_cast<attic::AttentionOp>(op)) {
       FailureOr<float> scale = attention.getEffectiveScale();
       if (failed(scale)) {
@@ -162,6 +184,11 @@ private:
       // (except through the block lists, whose blocks they are).
       if (!block.hasPureTensorSemantics())
         return unsupported(op);
+      if (block.getLseInit()) {
+        error = "reference: the lse destination of attic.block_attention has "
+                "no reference evaluation";
+        return failure();
+      }
       return evaluateAttention(block, block.getScale().convertToFloat(),
                                block.getLayout(), block.getBlockQ(),
                                block.getBlockK());
@@ -1641,7 +1668,7 @@ private:
             "attic.synthesizer_attention, "
             "attic.vip_order, attic.gather_rows, attic.tree_build, "
             "attic.tree_select, attic.vcc_compress, attic.tree_update, "
-            "attic.tree_materialize, func.call, arith.constant, tensor.empty, "
+            "attic.tree_materialize, func.call, arith.constant, tensor.empty, tensor.dim, "
             "tensor.cast, tensor.expand_shape, tensor.collapse_shape, "
             "tensor.extract_slice, tensor.insert_slice, scf.for, "
             "tensor.generate, tensor.concat, linalg "

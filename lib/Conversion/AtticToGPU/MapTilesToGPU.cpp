@@ -118,23 +118,22 @@ constexpr int64_t kChunk = 64;
 // SIMT
 //===----------------------------------------------------------------------===//
 
-/// attic.tile.pool by the `threads` threads of a block (this one is
-/// `tid`): columns `tid, tid + threads, ...` of `count` (starting at
-/// `first` when given), each summing the block's stored rows in ascending
-/// order. The rows must be visible: written before a barrier or by an
-/// earlier launch.
-void emitPoolColumns(OpBuilder &b, Location loc, TilePoolOp pool, Value tid,
-                     int64_t threads, Value batch, Value head, Value block,
+/// attic.tile.pool of query blocks of R rows by the R threads of a block
+/// (this one is `tid`): columns `tid, tid + R, ...` of `count` (starting
+/// at `first` when given), each summing the block's stored rows in
+/// ascending order. The rows must be visible: written before a barrier or
+/// by an earlier launch.
+void emitPoolColumns(OpBuilder &b, Location loc, TilePoolOp pool, int64_t R,
+                     Value tid, Value batch, Value head, Value block,
                      Value first, Value count) {
   auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
-  int64_t R = pool.getTile().getType().getDimSize(0);
   Value stored = pool.getStored();
   Value q0 = arith::MulIOp::create(b, loc, block, c(R));
   Value rows = arith::MinSIOp::create(
       b, loc, c(R),
       arith::SubIOp::create(b, loc, memref::DimOp::create(b, loc, stored, 2),
                             q0));
-  auto columns = scf::ForOp::create(b, loc, tid, count, c(threads));
+  auto columns = scf::ForOp::create(b, loc, tid, count, c(R));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(columns.getBody()->getTerminator());
   Value col = columns.getInductionVar();
@@ -418,12 +417,12 @@ LogicalResult SimtThread::rewrite(Operation *op) {
       // Every thread has stored its row; the block's threads then share
       // the columns (of this chunk, for tiles of dynamic width).
       gpu::BarrierOp::create(b, loc);
-      int64_t R = pool.getTile().getType().getDimSize(0);
       Value count = isChunked(pool.getTile())
                         ? chunkLen
                         : memref::DimOp::create(b, loc, pool.getStored(), 3)
                               .getResult();
-      emitPoolColumns(b, loc, pool, row, R, pool.getBatch(), pool.getHead(),
+      emitPoolColumns(b, loc, pool, rowsOf(pool.getTile()), row,
+                      pool.getBatch(), pool.getHead(),
                       pool.getQueryBlock(),
                       isChunked(pool.getTile()) ? chunkStart : Value(), count);
     }
@@ -527,7 +526,7 @@ struct SimtTiles : OpRewritePattern<scf::ParallelOp> {
         Location at = pool.getLoc();
         Value bx = poolLaunch.getBlockIds().x;
         Value heads = grid.getUpperBound()[1];
-        emitPoolColumns(p, at, pool, poolLaunch.getThreadIds().x, info->rows,
+        emitPoolColumns(p, at, pool, info->rows, poolLaunch.getThreadIds().x,
                         arith::DivUIOp::create(p, at, bx, heads),
                         arith::RemUIOp::create(p, at, bx, heads),
                         poolLaunch.getBlockIds().y, Value(),

@@ -623,3 +623,74 @@ void AttentionOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                               MLIRContext *context) {
   results.add<FoldAttentionShapeCasts>(context);
 }
+
+//===----------------------------------------------------------------------===//
+// BlockAttentionOp and BlockMaskOp canonicalization
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Folds `tensor.cast`s that erase static sizes into the operands of a
+/// destination-style attic op on tensors (not its captures, whose types the
+/// regions' arguments carry); the results take the new destination types
+/// and are cast back for the old users. It runs before upstream's generic
+/// fold of casts into destination-style ops (tensor dialect
+/// canonicalization), which clones the op's regions through
+/// OpBuilder::cloneRegionBefore and crashes on an empty region, as the
+/// modifier regions of these ops usually are.
+template <typename OpTy>
+struct FoldDestinationShapeCasts : OpRewritePattern<OpTy> {
+  FoldDestinationShapeCasts(MLIRContext *ctx)
+      : OpRewritePattern<OpTy>(ctx, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics())
+      return failure();
+    bool changed = false;
+    SmallVector<Value> operands;
+    for (OpOperand &use : op->getOpOperands()) {
+      Value operand = use.get();
+      auto cast = operand.getDefiningOp<tensor::CastOp>();
+      bool capture = llvm::is_contained(op.getCaptures(), operand);
+      if (cast && !capture && tensor::canFoldIntoConsumerOp(cast)) {
+        operands.push_back(cast.getSource());
+        changed = true;
+      } else {
+        operands.push_back(operand);
+      }
+    }
+    if (!changed)
+      return failure();
+    SmallVector<Type> resultTypes;
+    for (OpOperand &init : op.getDpsInitsMutable())
+      resultTypes.push_back(operands[init.getOperandNumber()].getType());
+    OperationState state(op.getLoc(), op->getName(), operands, resultTypes,
+                         op->getAttrs());
+    for (unsigned i = 0; i < op->getNumRegions(); ++i)
+      state.addRegion();
+    Operation *newOp = rewriter.create(state);
+    for (unsigned i = 0; i < op->getNumRegions(); ++i)
+      rewriter.inlineRegionBefore(op->getRegion(i), newOp->getRegion(i),
+                                  newOp->getRegion(i).end());
+    SmallVector<Value> results;
+    for (auto [old, now] : llvm::zip(op->getResults(), newOp->getResults()))
+      results.push_back(old.getType() == now.getType()
+                            ? Value(now)
+                            : tensor::CastOp::create(rewriter, op.getLoc(),
+                                                     old.getType(), now)
+                                  .getResult());
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+} // namespace
+
+void BlockAttentionOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                   MLIRContext *context) {
+  results.add<FoldDestinationShapeCasts<BlockAttentionOp>>(context);
+}
+
+void BlockMaskOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                              MLIRContext *context) {
+  results.add<FoldDestinationShapeCasts<BlockMaskOp>>(context);
+}
