@@ -171,8 +171,15 @@ def AtticExpandCst : Pass<"attic-expand-cst"> {
 
     The expansion is available to other pipelines as `attic::expandCst`.
     `attic-cpu-pipeline` and `attic-cuda-pipeline` run it before
-    `attic-decompose`.
+    `attic-decompose`. `pool-epilogue=false` computes the means as a
+    separate pass over the local output even when the slice fits a block
+    (for comparisons; the result is the same to rounding).
   }];
+  let options = [
+    Option<"poolEpilogue", "pool-epilogue", "bool", /*default=*/"true",
+           "Pool the slice means in the local attention's epilogue (false: "
+           "a separate pass over its output)">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"

@@ -56,8 +56,10 @@ struct SliceExpansion {
   SliceAttentionOp op;
   int64_t B, N, D, L, H, d, n, E, W;
   bool causal;
+  bool poolEpilogue;
 
-  explicit SliceExpansion(SliceAttentionOp op) : op(op) {
+  SliceExpansion(SliceAttentionOp op, bool poolEpilogue)
+      : op(op), poolEpilogue(poolEpilogue) {
     auto type = op.getInput().getType();
     B = type.getDimSize(0);
     N = type.getDimSize(1);
@@ -189,10 +191,11 @@ struct SliceExpansion {
     // The local attention, and S[b, s, h d + c] = sum_j w[b, s L + j]
     // Y_l[b, h, s L + j, c]: with one slice per query block (L <= 1024,
     // the tile loop's limit), S is the pooled epilogue of the local
-    // attention's block_attention; else the local attention is an
-    // attic.attention with the default tiling and S a pass over Y_l.
+    // attention's block_attention; else (or with pool-epilogue=false) the
+    // local attention is an attic.attention (one slice per block when it
+    // fits, else the default tiles) and S a pass over Y_l.
     Value yl, summary;
-    if (L <= 1024 && W <= 1024) {
+    if (poolEpilogue && L <= 1024 && W <= 1024) {
       Value weights = parallelTensor(
           b, f32Tensor(b, {B, N}), [&](Builder &nb, ValueRange i) {
             return weight(nb, i[0], i[1]);
@@ -217,7 +220,9 @@ struct SliceExpansion {
       auto local = AttentionOp::create(
           b, heads4(N), queries, keys, values, /*key_bias=*/Value(), keyMask,
           ValueRange{}, ValueRange{}, Value(), Value(), Value(), Value(),
-          /*causal=*/false, scale, localLayout, DenseI64ArrayAttr());
+          /*causal=*/false, scale, localLayout,
+          (L <= 1024 && W <= 1024) ? b.getDenseI64ArrayAttr({L, W})
+                                   : DenseI64ArrayAttr());
       yl = local.getResult();
       summary = parallelTensor(
           b, f32Tensor(b, {B, n, D}), [&](Builder &nb, ValueRange i) {
@@ -288,19 +293,19 @@ struct AtticExpandCstPass
     : public attic::impl::AtticExpandCstBase<AtticExpandCstPass> {
   using AtticExpandCstBase::AtticExpandCstBase;
   void runOnOperation() override {
-    if (failed(expandCst(getOperation())))
+    if (failed(expandCst(getOperation(), poolEpilogue)))
       signalPassFailure();
   }
 };
 
 } // namespace
 
-LogicalResult attic::expandCst(Operation *root) {
+LogicalResult attic::expandCst(Operation *root, bool poolEpilogue) {
   SmallVector<SliceAttentionOp> ops;
   root->walk([&](SliceAttentionOp op) { ops.push_back(op); });
   for (SliceAttentionOp op : ops) {
     ImplicitLocOpBuilder b(op.getLoc(), op);
-    Value result = SliceExpansion(op).build(b);
+    Value result = SliceExpansion(op, poolEpilogue).build(b);
     op.getResult().replaceAllUsesWith(result);
     op.erase();
   }

@@ -1,4 +1,5 @@
 // RUN: attic-opt %s --split-input-file --attic-expand-cst | FileCheck %s
+// RUN: attic-opt %s --split-input-file --attic-expand-cst="pool-epilogue=false" | FileCheck %s --check-prefix=SEP
 // RUN: attic-opt %s --split-input-file --attic-expand-cst --attic-report-block-classes -o /dev/null 2>&1 | FileCheck %s --check-prefix=CLASSES
 
 // Slice attention becomes projections (x Wq, x Wk, x Wv, then the
@@ -25,7 +26,7 @@
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x64xf32>)
 // CHECK: arith.maximumf
 // CHECK: arith.divf
-// CHECK: %[[YL:.*]]:2 = attic.block_attention ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<1x2x64x8xf32>, tensor<1x2x192x8xf32>, tensor<1x2x192x8xf32>) mask(%{{.*}} : tensor<1x192xi1>) pool(%{{.*}} : tensor<1x64xf32>) outs(%{{.*}} : tensor<1x2x64x8xf32>, pool %{{.*}} : tensor<1x2x8x8xf32>) {block_k = 24 : i64, block_q = 8 : i64, layout = #attic.block_diagonal<query = 8, key = 24>, scale = 0.353553385 : f32} -> tensor<1x2x64x8xf32>, tensor<1x2x8x8xf32>
+// CHECK: %[[YL:.*]]:2 = attic.block_attention ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<1x2x64x8xf32>, tensor<1x2x192x8xf32>, tensor<1x2x192x8xf32>) mask(%{{.*}} : tensor<1x192xi1>) pool(%{{.*}} : tensor<1x64xf32> into %{{.*}} : tensor<1x2x8x8xf32>) outs(%{{.*}} : tensor<1x2x64x8xf32>) {block_k = 24 : i64, block_q = 8 : i64, layout = #attic.block_diagonal<query = 8, key = 24>, scale = 0.353553385 : f32} -> tensor<1x2x64x8xf32>, tensor<1x2x8x8xf32>
 // CHECK-NOT: scf.for
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x8x16xf32>)
 // CHECK: tensor.extract %[[YL]]#1
@@ -47,6 +48,15 @@
 // CLASSES-NEXT: {{^}}  ......F.
 // CLASSES-NEXT: {{^}}  .......F
 // CLASSES: remark: block classes (128x128, b = 0, h = 0): 1 full, 0 partial, 0 skipped
+// pool-epilogue=false: the same tiling of the local attention, the means a
+// separate pass over its output.
+// SEP-LABEL: func.func @cst
+// SEP: %[[YL:.*]] = attic.attention %{{.*}}, %{{.*}}, %{{.*}} scale 0.353553385 layout(#attic.block_diagonal<query = 8, key = 24>) mask(%{{.*}} : tensor<1x192xi1>) block_sizes [8, 24]
+// SEP: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x8x16xf32>)
+// SEP: scf.for
+// SEP: tensor.extract %[[YL]]
+// SEP-NOT: attic.block_attention
+// SEP-LABEL: func.func @cst_causal
 func.func @cst(%x: tensor<1x64x16xf32>, %w: tensor<16x16xf32>, %pl: tensor<24x16xf32>, %pg: tensor<8x16xf32>, %m: tensor<1x64xi1>) -> tensor<1x64x16xf32> {
   %y = attic.slice_attention %x weights(%w, %w, %w) positions(%pl, %pg) mask(%m : tensor<1x64xi1>)
       {slice = 8 : i64, extension = 3 : i64, heads = 2 : i64}
@@ -62,7 +72,7 @@ func.func @cst(%x: tensor<1x64x16xf32>, %w: tensor<16x16xf32>, %pl: tensor<24x16
 // still hides the window positions before the sequence.
 
 // CHECK-LABEL: func.func @cst_causal
-// CHECK: attic.block_attention ins({{.*}}) mask(%{{.*}} : tensor<1x128xi1>) pool(%{{.*}} : tensor<1x64xf32>) outs({{.*}}) {block_k = 16 : i64, block_q = 8 : i64, layout = #attic.block_diagonal<query = 8, key = 16, causal = true>
+// CHECK: attic.block_attention ins({{.*}}) mask(%{{.*}} : tensor<1x128xi1>) pool(%{{.*}} : tensor<1x64xf32> into %{{.*}} : tensor<1x2x8x8xf32>) outs({{.*}}) {block_k = 16 : i64, block_q = 8 : i64, layout = #attic.block_diagonal<query = 8, key = 16, causal = true>
 // CHECK: attic.attention %{{.*}}, %{{.*}}, %{{.*}} causal scale 0.353553385 : tensor<1x2x8x8xf32>
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x64x16xf32>)
 // CHECK: arith.cmpi eq
@@ -87,7 +97,7 @@ func.func @cst_causal(%x: tensor<1x64x16xf32>, %w: tensor<16x16xf32>, %pl: tenso
 
 // CHECK-LABEL: func.func @cst_alpha1
 // CHECK: arith.constant 1.250000e-01 : f32
-// CHECK: attic.block_attention ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<1x2x64x8xf32>, tensor<1x2x64x8xf32>, tensor<1x2x64x8xf32>) pool(%{{.*}} : tensor<1x64xf32>) outs({{.*}}) {block_k = 8 : i64, block_q = 8 : i64, layout = #attic.block_diagonal<query = 8, key = 8>
+// CHECK: attic.block_attention ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<1x2x64x8xf32>, tensor<1x2x64x8xf32>, tensor<1x2x64x8xf32>) pool(%{{.*}} : tensor<1x64xf32> into %{{.*}} : tensor<1x2x8x8xf32>) outs({{.*}}) {block_k = 8 : i64, block_q = 8 : i64, layout = #attic.block_diagonal<query = 8, key = 8>
 // CHECK: attic.attention %{{.*}}, %{{.*}}, %{{.*}} scale 0.353553385 : tensor<1x2x8x8xf32>
 func.func @cst_alpha1(%x: tensor<1x64x16xf32>, %w: tensor<16x16xf32>, %pl: tensor<8x16xf32>, %pg: tensor<8x16xf32>) -> tensor<1x64x16xf32> {
   %y = attic.slice_attention %x weights(%w, %w, %w) positions(%pl, %pg)

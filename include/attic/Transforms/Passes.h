@@ -75,7 +75,7 @@ void populateDecomposePatterns(mlir::RewritePatternSet &patterns,
 mlir::LogicalResult expandVcc(mlir::Operation *root);
 
 /// Expands every attic.slice_attention under `root` (attic-expand-cst).
-mlir::LogicalResult expandCst(mlir::Operation *root);
+mlir::LogicalResult expandCst(mlir::Operation *root, bool poolEpilogue = true);
 
 /// attic.kernelized_attention -> attic.feature_map, attic.state_reduce or
 /// attic.state_scan and the normalization on tensors (part of
