@@ -28,6 +28,19 @@ bench_ms() {
     sed -n 's/^time: median \([0-9.]*\) ms.*/\1/p'
 }
 
+# bench_cst_module N L ALPHA D HEADS: prints a module whose @f is one CST
+# sublayer (attic.slice_attention) on f32 x of [1, N, D] (cst.sh, cst_pool.sh).
+bench_cst_module() {
+  local n=$1 l=$2 a=$3 d=$4 heads=$5
+  local x="tensor<1x${n}x${d}xf32>" w="tensor<${d}x${d}xf32>"
+  local pl="tensor<$((a * l))x${d}xf32>" pg="tensor<$((n / l))x${d}xf32>"
+  echo "func.func @f(%x: $x, %wq: $w, %wk: $w, %wv: $w, %pl: $pl, %pg: $pg) -> $x {"
+  echo "  %r = attic.slice_attention %x weights(%wq, %wk, %wv) positions(%pl, %pg) {slice = $l : i64, extension = $a : i64, heads = $heads : i64}"
+  echo "      : $x, $w, $pl, $pg -> $x"
+  echo "  return %r : $x"
+  echo "}"
+}
+
 # bench_rel_err OUT.npy EXACT.npy: ||o - e||_F / ||e||_F in double (NumPy;
 # Debian's python3, not the pyenv one first on PATH).
 bench_rel_err() {

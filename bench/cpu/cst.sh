@@ -112,12 +112,7 @@ EOF
       cst_*)
         local l=${variant#cst_L}; l=${l%%_*}
         local a=${variant##*_a}
-        local win=$((a * l)) ns=$((n / l))
-        echo "func.func @f(%x: $x, %wq: $w, %wk: $w, %wv: $w, %pl: tensor<${win}x${D}xf32>, %pg: tensor<${ns}x${D}xf32>) -> $x {"
-        echo "  %r = attic.slice_attention %x weights(%wq, %wk, %wv) positions(%pl, %pg) {slice = $l : i64, extension = $a : i64, heads = $H : i64}"
-        echo "      : $x, $w, tensor<${win}x${D}xf32>, tensor<${ns}x${D}xf32> -> $x"
-        echo "  return %r : $x"
-        echo "}" ;;
+        bench_cst_module "$n" "$l" "$a" "$D" "$H" ;;
     esac
   } > "$file"
   echo "$file"

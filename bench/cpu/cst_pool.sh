@@ -48,16 +48,8 @@ results="$out/raw.txt"
 for n in "${ns[@]}"; do
   for l in "${ls[@]}"; do
     for a in "${as[@]}"; do
-      x="tensor<1x${n}x${D}xf32>" w="tensor<${D}x${D}xf32>"
-      win=$((a * l)) nsl=$((n / l))
       fused="$work/fused-$n-$l-$a.mlir" sep="$work/sep-$n-$l-$a.mlir"
-      {
-        echo "func.func @f(%x: $x, %wq: $w, %wk: $w, %wv: $w, %pl: tensor<${win}x${D}xf32>, %pg: tensor<${nsl}x${D}xf32>) -> $x {"
-        echo "  %r = attic.slice_attention %x weights(%wq, %wk, %wv) positions(%pl, %pg) {slice = $l : i64, extension = $a : i64, heads = $H : i64}"
-        echo "      : $x, $w, tensor<${win}x${D}xf32>, tensor<${nsl}x${D}xf32> -> $x"
-        echo "  return %r : $x"
-        echo "}"
-      } > "$fused"
+      bench_cst_module "$n" "$l" "$a" "$D" "$H" > "$fused"
       ./build/tools/attic-opt "$fused" --attic-expand-cst="pool-epilogue=false" -o "$sep"
       opts=(--range-lo=-0.1 --range-hi=0.1)
       ./build/tools/attic-run "$fused" --entry=f "${opts[@]}" --output="$work/fused.npy" >/dev/null

@@ -19,6 +19,13 @@
 #                                    documents, 128x128 blocks): per-block
 #                                    id ranges vs the region evaluated on
 #                                    every element (create_block_mask)
+#   docs_layout_reuse /              the documents' attention alone, given
+#     docs_region_reuse              the block lists that mask_layout /
+#                                    mask_region returned (computed once,
+#                                    reused across calls and layers, as
+#                                    FlexAttention reuses a BlockMask);
+#                                    the script checks that the two steps
+#                                    returned the same lists
 #
 # f32, B=1, H (--heads, default 2), D=64, N in --n. Each variant is
 # compiled once per N by attic-run and timed with --bench=REPS (median; the
@@ -83,8 +90,21 @@ module() {
   local file="$work/$variant-$n.mlir"
   local nqb=$(((n + 127) / 128))
   local lists="tensor<1x1x${nqb}xi32>, tensor<1x1x${nqb}x${nqb}xi32>, tensor<1x1x${nqb}xi32>, tensor<1x1x${nqb}x${nqb}xi32>"
+  local blocks="blocks(%ln, %li, %lfn, %lfi : $lists) block_sizes [128, 128]"
   {
-    if [[ $variant == mask_* ]]; then
+    if [[ $variant == *_reuse ]]; then
+      echo "func.func @f(%ln: tensor<1x1x${nqb}xi32>, %li: tensor<1x1x${nqb}x${nqb}xi32>, %lfn: tensor<1x1x${nqb}xi32>, %lfi: tensor<1x1x${nqb}x${nqb}xi32>, %q: $t, %k: $t, %v: $t) -> $t {"
+      ids "$n"
+      if [[ $variant == docs_layout_reuse ]]; then
+        echo "  %o = attic.attention %q, %k, %v layout(#attic.documents<query_ids = 0, key_ids = 0>) layout_operands(%ids : tensor<1x${n}xi32>) $blocks"
+      else
+        echo "  %o = attic.attention %q, %k, %v $blocks captures(%ids : tensor<1x${n}xi32>)"
+        docs_region "$n"
+      fi
+      echo "      : $t, $t, $t -> $t"
+      echo "  return %o : $t"
+      echo "}"
+    elif [[ $variant == mask_* ]]; then
       echo "func.func @f() -> ($lists) {"
       ids "$n"
       echo "  %n = arith.constant $n : index"
@@ -170,7 +190,17 @@ if [[ $heads != 2 ]]; then
   exit 2
 fi
 variants=(window_layout window_region prefix_layout prefix_region docs_layout
-          docs_region causal alibi mask_layout mask_region)
+          docs_region causal alibi mask_layout mask_region docs_layout_reuse
+          docs_region_reuse)
+
+# lists_of VARIANT N: the attic-run options that pass the block lists of
+# mask_layout (docs_layout_reuse) or mask_region (docs_region_reuse).
+lists_of() {
+  local from=mask_${1#docs_}
+  from=${from%_reuse}
+  local i
+  for i in 0 1 2 3; do echo "--input=$work/lists-$from-$2-$i.npy"; done
+}
 IFS=, read -ra ns <<< "$lengths"
 results="$out/raw.txt"
 {
@@ -182,7 +212,32 @@ for ((r = 1; r <= rounds; ++r)); do
   for n in "${ns[@]}"; do
     for variant in "${variants[@]}"; do
       file=$(module "$variant" "$n")
-      ms=$(bench_ms "$file" "$reps")
+      extra=()
+      if [[ $variant == mask_* && ! -f $work/lists-$variant-$n-3.npy ]]; then
+        ./build/tools/attic-run "$file" --entry=f \
+          $(for i in 0 1 2 3; do echo "--output=$work/lists-$variant-$n-$i.npy"; done) >/dev/null
+      fi
+      if [[ $variant == *_reuse ]]; then
+        if ! /usr/bin/python3 - "$work" "$n" <<'PY'
+import sys, numpy as np
+work, n = sys.argv[1:3]
+a, b = ([np.load("%s/lists-%s-%s-%d.npy" % (work, m, n, i)) for i in range(4)]
+        for m in ("mask_layout", "mask_region"))
+# Entries past a row's count are unspecified; compare the counts and the
+# blocks they name.
+for c, l in ((0, 1), (2, 3)):
+    assert (a[c] == b[c]).all()
+    for idx in np.ndindex(*a[c].shape):
+        k = a[c][idx]
+        assert (a[l][idx][:k] == b[l][idx][:k]).all()
+PY
+        then
+          echo "bench/cpu/modifiers.sh: the layout's and the region's block lists differ (N=$n)" >&2
+          exit 1
+        fi
+        mapfile -t extra < <(lists_of "$variant" "$n")
+      fi
+      ms=$(bench_ms "$file" "$reps" "${extra[@]}")
       echo "$r $n $variant $ms" | tee -a "$results"
     done
   done
@@ -201,7 +256,7 @@ for line in open(raw):
     best[key] = min(best.get(key, float("inf")), float(ms))
 pairs = [("window_layout", "window_region"), ("prefix_layout", "prefix_region"),
          ("docs_layout", "docs_region"), ("causal", "alibi"),
-         ("mask_layout", "mask_region")]
+         ("mask_layout", "mask_region"), ("docs_layout_reuse", "docs_region_reuse")]
 ns = sorted({n for n, _ in best})
 with open(csv, "w") as f:
     f.write("n,pair,layout_ms,region_ms,region_over_layout\n")
@@ -213,10 +268,10 @@ with open(txt, "w") as f:
     for h in header:
         f.write(h + "\n")
     f.write("best median of the rounds, ms; x = region / layout (1.00: same speed)\n")
-    f.write("%7s  %-30s %10s %10s %7s\n" % ("N", "layout / region", "layout", "region", "x"))
+    f.write("%7s  %-38s %10s %10s %7s\n" % ("N", "layout / region", "layout", "region", "x"))
     for n in ns:
         for a, b in pairs:
-            f.write("%7d  %-30s %10.1f %10.1f %7.2f\n" % (n, a + " / " + b, best[(n, a)],
+            f.write("%7d  %-38s %10.1f %10.1f %7.2f\n" % (n, a + " / " + b, best[(n, a)],
                                                        best[(n, b)], best[(n, b)] / best[(n, a)]))
 print(open(txt).read())
 EOF

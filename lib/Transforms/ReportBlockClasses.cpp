@@ -108,13 +108,15 @@ struct AtticReportBlockClassesPass
       int64_t nq = cast<ShapedType>(query.getType()).getDimSize(2);
       int64_t nk = cast<ShapedType>(key.getType()).getDimSize(2);
       if (ShapedType::isDynamic(nq) || ShapedType::isDynamic(nk)) {
-        op->emitRemark("block classes: not reported (dynamic lengths)");
+        emitRemark(op->getLoc(),
+                   "block classes: not reported (dynamic lengths)");
         return;
       }
       FailureOr<std::vector<std::string>> rows = classifyBlocksStatically(
           layout, mask, nq, nk, bq, bk, /*batch=*/0, /*head=*/0);
       if (failed(rows)) {
-        op->emitRemark("block classes: not reported (bad block sizes)");
+        emitRemark(op->getLoc(),
+                   "block classes: not reported (bad block sizes)");
         return;
       }
       int64_t counts[4] = {0, 0, 0, 0};
@@ -124,11 +126,13 @@ struct AtticReportBlockClassesPass
         for (char c : row)
           ++counts[c == 'F' ? 0 : c == 'P' ? 1 : c == '.' ? 2 : 3];
       }
-      op->emitRemark() << "block classes (" << bq << "x" << bk
-                       << ", b = 0, h = 0): " << counts[0] << " full, "
-                       << counts[1] << " partial, " << counts[2]
-                       << " skipped, " << counts[3]
-                       << " decided at run time" << grid;
+      // mlir::emitRemark, not op->emitRemark: the report is the grid, without
+      // a dump of the op (and of its regions) attached as a note.
+      emitRemark(op->getLoc())
+          << "block classes (" << bq << "x" << bk
+          << ", b = 0, h = 0): " << counts[0] << " full, " << counts[1]
+          << " partial, " << counts[2] << " skipped, " << counts[3]
+          << " decided at run time" << grid;
     });
   }
 };

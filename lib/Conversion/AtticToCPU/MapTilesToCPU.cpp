@@ -158,6 +158,34 @@ public:
   void vstore(Value v, Value memref, ValueRange indices) {
     vector::StoreOp::create(b, v, memref, indices);
   }
+  /// Stores the lanes of `v` at memref[leading..., col + l] for the l with
+  /// col + l < cols (the memref's last dim): a masked vector store when that
+  /// dim is contiguous, else one guarded scalar store per lane.
+  void storeLanes(Value v, Value memref, ValueRange leading, Value col,
+                  Value cols) {
+    auto type = cast<MemRefType>(memref.getType());
+    int64_t offset = 0;
+    SmallVector<int64_t> strides;
+    SmallVector<Value> at(leading);
+    if (succeeded(type.getStridesAndOffset(strides, offset)) &&
+        strides.back() == 1) {
+      at.push_back(col);
+      Value limit = arith::SubIOp::create(b, cols, col);
+      Value mask = vector::CreateMaskOp::create(
+          b, VectorType::get({width}, b.getI1Type()), ValueRange{limit});
+      vector::MaskedStoreOp::create(b, memref, at, mask, v);
+      return;
+    }
+    at.push_back(Value());
+    for (int64_t l = 0; l < width; ++l) {
+      at.back() = add(col, l);
+      auto ifCol = scf::IfOp::create(b, lessThan(at.back(), cols),
+                                     /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPoint(ifCol.thenBlock()->getTerminator());
+      store(vector::ExtractOp::create(b, v, ArrayRef<int64_t>{l}), memref, at);
+    }
+  }
   Value splat(Value scalar) {
     return vector::BroadcastOp::create(
         b, VectorType::get({width}, scalar.getType()), scalar);
@@ -796,13 +824,6 @@ LogicalResult GridMapper::mapPool(TilePoolOp op) {
   Value q0 = kb.mul(op.getQueryBlock(), kb.index(tile->rows));
   Value rows = kb.minIdx(kb.index(tile->rows), kb.sub(kb.dim(stored, 2), q0));
   Value cols = kb.dim(pooled, 3);
-  MemRefType pooledType = cast<MemRefType>(pooled.getType());
-  int64_t offset = 0;
-  SmallVector<int64_t> strides;
-  bool contiguous =
-      succeeded(pooledType.getStridesAndOffset(strides, offset)) &&
-      strides.back() == 1;
-  auto maskType = VectorType::get({width}, b.getI1Type());
   auto roundedType = VectorType::get({width}, elem);
   kb.loop(kb.index(0), tile->colsPadValue, kb.index(width), [&](Value col) {
     Value sum = kb.loopCarried(rows, kb.vzero(), [&](Value i, ValueRange acc) {
@@ -814,23 +835,8 @@ LogicalResult GridMapper::mapPool(TilePoolOp op) {
                                   arith::TruncFOp::create(b, roundedType, x).getResult());
       return SmallVector<Value>{kb.fma(w, x, acc[0])};
     })[0];
-    Value at[4] = {op.getBatch(), op.getHead(), op.getQueryBlock(), col};
-    if (contiguous) {
-      // Lanes past Dv are not written.
-      Value mask = vector::CreateMaskOp::create(b, maskType,
-                                                ValueRange{kb.sub(cols, col)});
-      vector::MaskedStoreOp::create(b, pooled, at, mask, sum);
-      return;
-    }
-    for (int64_t l = 0; l < width; ++l) {
-      Value c = kb.add(col, l);
-      auto ifCol = scf::IfOp::create(b, kb.lessThan(c, cols),
-                                     /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPoint(ifCol.thenBlock()->getTerminator());
-      kb.store(vector::ExtractOp::create(b, sum, ArrayRef<int64_t>{l}), pooled,
-               {op.getBatch(), op.getHead(), op.getQueryBlock(), c});
-    }
+    kb.storeLanes(sum, pooled,
+                  {op.getBatch(), op.getHead(), op.getQueryBlock()}, col, cols);
   });
   op.erase();
   return success();
@@ -1175,37 +1181,12 @@ LogicalResult GridMapper::mapRowGroup(ArrayRef<Operation *> ops) {
         b.setInsertionPoint(ifRow.thenBlock()->getTerminator());
         Type elem = outType.getElementType();
         Value cols = kb.dim(out, 3);
-        int64_t offset = 0;
-        SmallVector<int64_t> strides;
-        bool contiguous =
-            succeeded(outType.getStridesAndOffset(strides, offset)) &&
-            strides.back() == 1;
-        auto maskType = VectorType::get({width}, b.getI1Type());
         for (int64_t c = 0; c < n; ++c) {
           Value v = values[c];
           if (!elem.isF32())
             v = arith::TruncFOp::create(b, VectorType::get({width}, elem), v);
-          Value col = kb.index(c * width);
-          if (contiguous) {
-            // Lanes past Dv are not written.
-            Value limit = arith::SubIOp::create(b, cols, col);
-            Value mask = vector::CreateMaskOp::create(b, maskType,
-                                                      ValueRange{limit});
-            vector::MaskedStoreOp::create(
-                b, out,
-                ValueRange{store.getBatch(), store.getHead(), row, col}, mask,
-                v);
-            continue;
-          }
-          for (int64_t l = 0; l < width; ++l) {
-            Value at = kb.index(c * width + l);
-            auto ifCol = scf::IfOp::create(b, kb.lessThan(at, cols),
-                                           /*withElseRegion=*/false);
-            OpBuilder::InsertionGuard inner(b);
-            b.setInsertionPoint(ifCol.thenBlock()->getTerminator());
-            Value x = vector::ExtractOp::create(b, v, ArrayRef<int64_t>{l});
-            kb.store(x, out, {store.getBatch(), store.getHead(), row, at});
-          }
+          kb.storeLanes(v, out, {store.getBatch(), store.getHead(), row},
+                        kb.index(c * width), cols);
         }
       }
     }

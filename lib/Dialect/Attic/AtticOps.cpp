@@ -567,6 +567,26 @@ void BlockMaskOp::getEffects(
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// Sets `operands` to the operands of `op`, each `tensor.cast` that
+/// canonicalization may fold (it erases static sizes) replaced by its
+/// source, except for the captures: they keep their types, which the
+/// regions' arguments carry. Returns whether a cast was folded.
+bool foldOperandCasts(Operation *op, ValueRange captures,
+                      SmallVectorImpl<Value> &operands) {
+  bool changed = false;
+  for (Value operand : op->getOperands()) {
+    auto cast = operand.getDefiningOp<tensor::CastOp>();
+    bool capture = llvm::is_contained(captures, operand);
+    if (cast && !capture && tensor::canFoldIntoConsumerOp(cast)) {
+      operands.push_back(cast.getSource());
+      changed = true;
+    } else {
+      operands.push_back(operand);
+    }
+  }
+  return changed;
+}
+
 /// Folds `tensor.cast`s that erase static sizes into attic.attention, and
 /// refines its result type from the (now more static) operands, casting back
 /// for the old users. Static sizes then reach the verifier and the lowering.
@@ -575,20 +595,8 @@ struct FoldAttentionShapeCasts : OpRewritePattern<AttentionOp> {
 
   LogicalResult matchAndRewrite(AttentionOp op,
                                 PatternRewriter &rewriter) const override {
-    bool changed = false;
     SmallVector<Value> operands;
-    for (OpOperand &use : op->getOpOperands()) {
-      Value operand = use.get();
-      auto cast = operand.getDefiningOp<tensor::CastOp>();
-      // Captures keep their types: the regions' arguments have them.
-      bool capture = llvm::is_contained(op.getCaptures(), operand);
-      if (cast && !capture && tensor::canFoldIntoConsumerOp(cast)) {
-        operands.push_back(cast.getSource());
-        changed = true;
-      } else {
-        operands.push_back(operand);
-      }
-    }
+    bool changed = foldOperandCasts(op, op.getCaptures(), operands);
     auto shapeOf = [&](Value v) { return cast<ShapedType>(v.getType()).getShape(); };
     auto pick = [](int64_t a, int64_t b) {
       return ShapedType::isDynamic(a) ? b : a;
@@ -646,19 +654,8 @@ struct FoldDestinationShapeCasts : OpRewritePattern<OpTy> {
                                 PatternRewriter &rewriter) const override {
     if (!op.hasPureTensorSemantics())
       return failure();
-    bool changed = false;
     SmallVector<Value> operands;
-    for (OpOperand &use : op->getOpOperands()) {
-      Value operand = use.get();
-      auto cast = operand.getDefiningOp<tensor::CastOp>();
-      bool capture = llvm::is_contained(op.getCaptures(), operand);
-      if (cast && !capture && tensor::canFoldIntoConsumerOp(cast)) {
-        operands.push_back(cast.getSource());
-        changed = true;
-      } else {
-        operands.push_back(operand);
-      }
-    }
+    bool changed = foldOperandCasts(op, op.getCaptures(), operands);
     if (!changed)
       return failure();
     SmallVector<Type> resultTypes;
