@@ -35,6 +35,12 @@
 #
 #   bench/cpu/modifiers.sh [--n=4096,8192,16384] [--heads=2] [--reps=3]
 #                          [--rounds=2] [--out=bench/results/cpu_modifiers]
+#                          [--pairs=window,prefix,docs,alibi,mask,docs_reuse]
+#
+# --pairs: the pairs to time (all by default), e.g. --pairs=docs_reuse
+# --rounds=10 for a closer look at one pair on a noisy machine. The
+# docs_reuse pair also times mask_layout and mask_region, which return its
+# lists.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -43,6 +49,7 @@ heads=2
 reps=3
 rounds=2
 out="bench/results/cpu_modifiers"
+pairs="window,prefix,docs,alibi,mask,docs_reuse"
 for arg in "$@"; do
   case "$arg" in
     --n=*) lengths="${arg#*=}" ;;
@@ -50,6 +57,7 @@ for arg in "$@"; do
     --reps=*) reps="${arg#*=}" ;;
     --rounds=*) rounds="${arg#*=}" ;;
     --out=*) out="${arg#*=}" ;;
+    --pairs=*) pairs="${arg#*=}" ;;
     *) echo "bench/cpu/modifiers.sh: error: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done
@@ -189,9 +197,20 @@ if [[ $heads != 2 ]]; then
   echo "bench/cpu/modifiers.sh: the ALiBi variant has 2 slopes: --heads must be 2" >&2
   exit 2
 fi
-variants=(window_layout window_region prefix_layout prefix_region docs_layout
-          docs_region causal alibi mask_layout mask_region docs_layout_reuse
-          docs_region_reuse)
+variants=()
+IFS=, read -ra chosen <<< "$pairs"
+for pair in "${chosen[@]}"; do
+  case "$pair" in
+    window|prefix|docs|mask) variants+=("${pair}_layout" "${pair}_region") ;;
+    alibi) variants+=(causal alibi) ;;
+    docs_reuse)
+      variants+=(mask_layout mask_region docs_layout_reuse docs_region_reuse) ;;
+    *) echo "bench/cpu/modifiers.sh: error: unknown pair '$pair' (window, prefix, docs, alibi, mask, docs_reuse)" >&2
+       exit 2 ;;
+  esac
+done
+# One of each, in the order given (docs_reuse and mask share two).
+mapfile -t variants < <(printf '%s\n' "${variants[@]}" | awk '!seen[$0]++')
 
 # lists_of VARIANT N: the attic-run options that pass the block lists of
 # mask_layout (docs_layout_reuse) or mask_region (docs_region_reuse).
@@ -204,7 +223,7 @@ lists_of() {
 IFS=, read -ra ns <<< "$lengths"
 results="$out/raw.txt"
 {
-  echo "# bench/cpu/modifiers.sh --n=$lengths --heads=$heads --reps=$reps --rounds=$rounds"
+  echo "# bench/cpu/modifiers.sh --n=$lengths --heads=$heads --reps=$reps --rounds=$rounds --pairs=$pairs"
   echo "# $(bench_machine)"
   echo "# round n variant median_ms"
 } > "$results"
@@ -258,6 +277,7 @@ pairs = [("window_layout", "window_region"), ("prefix_layout", "prefix_region"),
          ("docs_layout", "docs_region"), ("causal", "alibi"),
          ("mask_layout", "mask_region"), ("docs_layout_reuse", "docs_region_reuse")]
 ns = sorted({n for n, _ in best})
+pairs = [(a, b) for a, b in pairs if (ns[0], a) in best and (ns[0], b) in best]
 with open(csv, "w") as f:
     f.write("n,pair,layout_ms,region_ms,region_over_layout\n")
     for n in ns:
