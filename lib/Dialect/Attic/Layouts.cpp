@@ -545,7 +545,9 @@ Value GlobalLayoutAttr::buildElementPredicate(LayoutEnv &env, Value q,
                                               Value k) const {
   IndexMath m(env);
   Value visible = m.boolean(false);
-  for (auto [g0, g1] : globalIntervals(getTokens())) {
+  for (auto [lo, hi] : globalIntervals(getTokens())) {
+    // Copies: a lambda capturing structured bindings is C++20.
+    int64_t g0 = lo, g1 = hi;
     auto in = [&](Value x) {
       if (g1 == g0 + 1)
         return m.eq(x, m.c(g0));
