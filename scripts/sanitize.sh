@@ -11,8 +11,8 @@
 # tools' per-argument options. The regular build's attic-opt compiles two
 # examples under Valgrind's memcheck, and last the compiler's fuzz target
 # (parse, verify, each pipeline; the regular build) runs on its seeds and
-# beyond. About six minutes on 2 cores; part of scripts/test.sh (the CI
-# command).
+# beyond, beside Valgrind. About four minutes on 2 cores; part of
+# scripts/test.sh (the CI command).
 #
 # The compiler and the lit suite under the sanitizers take a second build
 # of the compiler, which would not fit CI's time: scripts/sanitize-compiler.sh
@@ -40,24 +40,36 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 (cd build-sanitize && ctest --output-on-failure -j2)
 
 # The libFuzzer targets of this build: the .npy reader and the binding of
-# attic-run's per-argument options, about a minute each (scripts/fuzz.sh).
-scripts/fuzz.sh npy binding
+# attic-run's per-argument options, about a minute each (scripts/fuzz.sh),
+# side by side (each is single-threaded).
+scripts/fuzz.sh --parallel npy binding
 
 # The compiler under Valgrind's memcheck (build/, the regular build: no
 # second MLIR build needed): the CPU pipeline on two examples whose grids
 # have several tile.qk ops (the partial and full steps; the modifier
 # regions of LSH attention). It caught a use-after-free in
-# attic-cpu-map-tiles that crashed one compile in ~45. About a minute (each
-# compile is ~30x slower under memcheck; the other examples and the CUDA
-# pipeline, clean when checked by hand, would add three more minutes).
-echo "sanitize: the compiler under valgrind (memcheck)"
-for example in transnormer reformer; do
-  valgrind --error-exitcode=1 --error-limit=no -q \
-    ./build/tools/attic-opt "examples/$example.mlir" --attic-cpu-pipeline \
-    -o /dev/null
-done
+# attic-cpu-map-tiles that crashed one compile in ~45. About a minute and
+# a half (each compile is ~30x slower under memcheck; the other examples
+# and the CUDA pipeline, clean when checked by hand, would add three more
+# minutes). It runs beside the compiler's fuzz target (the regular build;
+# about a minute of fuzzing after a minute on its seeds): each takes one
+# core.
+echo "sanitize: the compiler under valgrind (memcheck), beside the mlir fuzz target"
+valgrind_log=build-sanitize/valgrind.log
+(
+  for example in transnormer reformer; do
+    valgrind --error-exitcode=1 --error-limit=no -q \
+      ./build/tools/attic-opt "examples/$example.mlir" --attic-cpu-pipeline \
+      -o /dev/null || exit 1
+  done
+) > "$valgrind_log" 2>&1 &
+valgrind_pid=$!
+fuzz_status=0
+scripts/fuzz.sh mlir || fuzz_status=1
+if ! wait "$valgrind_pid"; then
+  cat "$valgrind_log"
+  echo "sanitize: valgrind found errors in attic-opt (above)"
+  exit 1
+fi
 echo "sanitize: valgrind found nothing"
-
-# The compiler's fuzz target (parse, verify, each pipeline; the regular
-# build) for about a minute.
-scripts/fuzz.sh mlir
+exit $fuzz_status
