@@ -634,14 +634,30 @@ def AtticGpuCheckHost : Pass<"attic-gpu-check-host", "::mlir::ModuleOp"> {
 }
 
 def AtticGpuAnnotateKernels : Pass<"attic-gpu-annotate-kernels", "::mlir::ModuleOp"> {
-  let summary = "Give every GPU kernel nvvm.minctasm = 1 (one block per SM at least)";
+  let summary = "Give every GPU kernel nvvm.minctasm = 1 (one block per SM at least) and 16-byte aligned shared memory";
   let description = [{
     Sets `nvvm.minctasm = 1` (PTX `.minnctapersm 1`) on every `gpu.func`
     kernel that has none. With 128 threads and `.maxntid` alone, ptxas
     targets 3 blocks per SM on sm_80 (at most 168 registers per thread)
     and spills the D = 128 tensor-core kernel; one block per SM lets it
-    use the registers it needs without spills. Part of
-    `attic-cuda-pipeline`, after kernel outlining.
+    use the registers it needs without spills.
+
+    Sets `llvm.align = 16` on every workgroup attribution (shared memory)
+    of a kernel that has none: the GPU-to-NVVM lowering otherwise aligns
+    a buffer to its element type only (`.shared .align 2` for f16), and
+    the tensor-core kernel's `ldmatrix` reads rows that must start on 16
+    bytes.
+
+    Part of `attic-cuda-pipeline`, after kernel outlining.
+
+    Example:
+
+    ```mlir
+    gpu.func @k() workgroup(%s : memref<8xf16, #gpu.address_space<workgroup>>) kernel
+    // becomes
+    gpu.func @k() workgroup(%s : memref<8xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+        kernel attributes {nvvm.minctasm = 1 : i32}
+    ```
   }];
 }
 

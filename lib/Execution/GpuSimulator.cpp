@@ -366,6 +366,7 @@ private:
   LogicalResult execGpu(Operation *op, Frame &f, const Mask &m);
   LogicalResult execLLVM(Operation *op, Frame &f, const Mask &m);
   LogicalResult execMma(Operation *op, Frame &f, const Mask &m);
+  LogicalResult execLdMatrix(nvgpu::LdMatrixOp op, Frame &f, const Mask &m);
   LogicalResult execShuffle(gpu::ShuffleOp op, Frame &f, const Mask &m);
   LogicalResult execAffine(Operation *op, Frame &f, const Mask &m);
 
@@ -844,14 +845,14 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchOp op, Frame &host) {
           }
         }
         std::vector<Buffer *> local; // this block's shared and private memory
-        for (BlockArgument arg : op.getWorkgroupAttributions()) {
+        for (auto [index, arg] :
+             llvm::enumerate(op.getWorkgroupAttributions())) {
           auto type = cast<MemRefType>(arg.getType());
           if (!type.hasStaticShape())
             return fail(op, "shared memory with a dynamic shape");
           MemRefVal *view = newBuffer(type.getElementType(), type.getShape(),
                                       "shared memory (workgroup attribution #" +
-                                          std::to_string(arg.getArgNumber()) +
-                                          ")",
+                                          std::to_string(index) + ")",
                                       Space::Shared);
           local.push_back(view->buffer);
           std::vector<Val> &s = kernel.slot(arg);
@@ -921,6 +922,8 @@ LogicalResult Interpreter::execOp(Operation *op, Frame &f, const Mask &m) {
     return execLLVM(op, f, m);
   if (isa<nvgpu::MmaSyncOp, NVVM::MmaOp>(op))
     return execMma(op, f, m);
+  if (auto ld = dyn_cast<nvgpu::LdMatrixOp>(op))
+    return execLdMatrix(ld, f, m);
   if (ns == "affine")
     return execAffine(op, f, m);
   if (auto poison = dyn_cast<ub::PoisonOp>(op)) {
@@ -2301,6 +2304,77 @@ LogicalResult Interpreter::execMma(Operation *op, Frame &f, const Mask &m) {
           sum += A[row][kk] * B[kk][col];
         v.e.push_back(floatElem(static_cast<float>(sum)));
       }
+      out[warp * kWarp + lane] = std::move(v);
+    }
+    i = j;
+  }
+  return success();
+}
+
+/// nvgpu.ldmatrix: ldmatrix.sync.aligned.m8n8.xN(.trans).shared.b16 (PTX
+/// ISA, "Warp-level matrix load instruction: ldmatrix"). Lanes 8i .. 8i+7
+/// give the addresses of the 8 rows of matrix i (8 contiguous 16-bit
+/// elements, 16-byte aligned, in shared memory); lane l = 4g + t receives
+/// of each matrix i the pair M_i[g][2t..2t+1], with .trans the pair
+/// M_i[2t][g], M_i[2t+1][g]. The result row i is matrix i's pair.
+LogicalResult Interpreter::execLdMatrix(nvgpu::LdMatrixOp op, Frame &f,
+                                        const Mask &m) {
+  constexpr int32_t kWarp = 32;
+  const int64_t tiles = op.getNumTiles();
+  const bool transpose = op.getTranspose();
+  auto resultType = cast<VectorType>(op.getRes().getType());
+  if (tiles != 1 && tiles != 2 && tiles != 4)
+    return fail(op, "numTiles must be 1, 2 or 4 (ldmatrix .x1/.x2/.x4)");
+  if (resultType.getNumElements() != 2 * tiles)
+    return fail(op, "the result must hold one pair per matrix");
+  std::vector<Val> &out = f.slot(op.getRes());
+  for (size_t i = 0; i < m.size();) {
+    int32_t warp = m[i] / kWarp;
+    size_t j = i;
+    while (j < m.size() && m[j] / kWarp == warp)
+      ++j;
+    if (j - i != static_cast<size_t>(kWarp))
+      return fail(op,
+                  "reached by " + Twine(j - i) + " of the 32 lanes of warp " +
+                      Twine(warp) + " (ldmatrix needs the full warp)",
+                  m[i]);
+    double mat[4][8][8];
+    for (int64_t tile = 0; tile < tiles; ++tile)
+      for (int64_t row = 0; row < 8; ++row) {
+        int32_t lane = warp * kWarp + static_cast<int32_t>(8 * tile + row);
+        const MemRefVal &view = *get(f, op.getSrcMemref(), lane).memref;
+        if (view.buffer->space != Space::Shared)
+          return fail(op,
+                      "reads " + view.buffer->what +
+                          " (ldmatrix reads shared memory only)",
+                      lane);
+        if (view.elemBytes != 2)
+          return fail(op,
+                      "reads elements of " + Twine(view.elemBytes) +
+                          " bytes (ldmatrix reads 16-bit elements)",
+                      lane);
+        FailureOr<uint8_t *> p = access(
+            op, view, indicesOf(f, op.getIndices(), lane), 8, false, lane);
+        if (failed(p))
+          return failure();
+        int64_t byte = *p - view.buffer->bytes.data();
+        if (byte % 16 != 0)
+          return fail(op,
+                      "row " + Twine(row) + " of matrix " + Twine(tile) +
+                          " starts at byte " + Twine(byte) + " of " +
+                          view.buffer->what + ", which is not 16-byte aligned",
+                      lane);
+        Val elems = loadElements(view, *p, 8);
+        for (int64_t c = 0; c < 8; ++c)
+          mat[tile][row][c] = elems.e[c].f;
+      }
+    for (int32_t lane = 0; lane < kWarp; ++lane) {
+      int g = lane / 4, t = lane % 4;
+      Val v;
+      for (int64_t tile = 0; tile < tiles; ++tile)
+        for (int e = 0; e < 2; ++e)
+          v.e.push_back(floatElem(transpose ? mat[tile][2 * t + e][g]
+                                            : mat[tile][g][2 * t + e]));
       out[warp * kWarp + lane] = std::move(v);
     }
     i = j;

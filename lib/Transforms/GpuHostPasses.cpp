@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -99,9 +100,18 @@ struct AtticGpuAnnotateKernelsPass
           AtticGpuAnnotateKernelsPass> {
   void runOnOperation() override {
     auto i32 = IntegerType::get(&getContext(), 32);
+    auto i64 = IntegerType::get(&getContext(), 64);
+    StringRef align = LLVM::LLVMDialect::getAlignAttrName();
     getOperation().walk([&](gpu::GPUFuncOp func) {
-      if (func.isKernel() && !func->hasAttr("nvvm.minctasm"))
+      if (!func.isKernel())
+        return;
+      if (!func->hasAttr("nvvm.minctasm"))
         func->setAttr("nvvm.minctasm", IntegerAttr::get(i32, 1));
+      // Shared memory 16-byte aligned: ldmatrix reads 16-byte rows (the
+      // lowering otherwise aligns a buffer to its element type only).
+      for (unsigned i = 0, e = func.getNumWorkgroupAttributions(); i < e; ++i)
+        if (!func.getWorkgroupAttributionAttr(i, align))
+          func.setWorkgroupAttributionAttr(i, align, IntegerAttr::get(i64, 16));
     });
   }
 };

@@ -22,16 +22,23 @@
 // CHECK-SAME: .entry attention_f16_kernel(
 // CHECK-SAME: .maxntid 256, 1, 1
 // CHECK-SAME: .minnctapersm 1
+// CHECK-SAME: .shared .align 16 .b8 __wg_attention_f16_kernel_0
+// CHECK-SAME: .shared .align 16 .b8 __wg_attention_f16_kernel_1
 // CHECK-SAME: st.shared
-// CHECK-SAME: ld.shared.b32
+// CHECK-SAME: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // CHECK-SAME: shfl.sync.bfly.b32
 // CHECK-SAME: ex2.approx.ftz.f32
+// CHECK-SAME: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // CHECK-NOT: bf16.bf16
 // CHECK-LABEL: llvm.func @attention_bf16_causal
 // CHECK: gpu.binary @attention_bf16_causal_kernel
+// CHECK-SAME: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // CHECK-SAME: shfl.sync.bfly.b32
+// CHECK-SAME: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // CHECK-DAG: llvm.func @mgpuStreamCreate() -> !llvm.ptr
 // CHECK-DAG: llvm.func @mgpuMemAlloc(i64, !llvm.ptr, i8) -> !llvm.ptr
 // CHECK-DAG: llvm.func @mgpuMemcpy(!llvm.ptr, !llvm.ptr, i64, !llvm.ptr)
@@ -42,7 +49,9 @@
 // SM90: gpu.binary @attention_f16_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
 // SM90-SAME: .target sm_90
 // SM90-SAME: .maxntid 256, 1, 1
+// SM90-SAME: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // SM90-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// SM90-SAME: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 func.func @attention_f16(%q: tensor<1x4x300x64xf16>, %k: tensor<1x4x300x64xf16>, %v: tensor<1x4x300x64xf16>) -> tensor<1x4x300x64xf16> {
   %o = attic.attention %q, %k, %v : tensor<1x4x300x64xf16>, tensor<1x4x300x64xf16>, tensor<1x4x300x64xf16> -> tensor<1x4x300x64xf16>
   return %o : tensor<1x4x300x64xf16>

@@ -5,7 +5,8 @@
 // FAIL: error: bad option x
 
 // The host moves data and launches kernels: accepted. Kernels get
-// nvvm.minctasm = 1 unless they have their own.
+// nvvm.minctasm = 1 unless they have their own, and their shared memory
+// (workgroup attributions) llvm.align = 16 unless it has its own.
 
 // HOST-LABEL: func.func @host
 // HOST: gpu.launch_func
@@ -14,6 +15,7 @@
 // ANNOTATE: gpu.func @k0(%{{.*}}: memref<16xf32>) kernel attributes {nvvm.minctasm = 1 : i32}
 // ANNOTATE: gpu.func @k1() kernel attributes {nvvm.minctasm = 4 : i32}
 // ANNOTATE: gpu.func @helper() {
+// ANNOTATE: gpu.func @k2() workgroup(%{{.*}} : memref<8xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %{{.*}} : memref<4xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}) kernel attributes {nvvm.minctasm = 1 : i32}
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @k0(%m: memref<16xf32>) kernel {
@@ -27,6 +29,9 @@ module attributes {gpu.container_module} {
       gpu.return
     }
     gpu.func @helper() {
+      gpu.return
+    }
+    gpu.func @k2() workgroup(%a : memref<8xf16, #gpu.address_space<workgroup>>, %b : memref<4xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}) kernel {
       gpu.return
     }
   }

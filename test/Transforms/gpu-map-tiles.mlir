@@ -3,32 +3,36 @@
 
 // f16, D = Dv = 16: the tensor-core pattern. One launch of (B*Hq, nQB)
 // blocks of 2 warps (block_q = 32), inside a guard against empty grids, on
-// its own token chain. Shared memory: K as pairs (16 keys x (16+8)/2), V
-// transposed (16 columns x (16+8)/2), the per-key term. The tile loop's
+// its own token chain. Shared memory: K and V row-major with rows padded
+// to 16+8 halves (16 keys x 24, 16-byte aligned rows), the per-key term.
+// The tile loop's
 // key-block loop and its classification branches carry the row statistics
 // and the accumulator (2 + 2 + 8 registers per lane) and nothing else; per
 // visited block: one barrier pair around the staging of the term, K and
-// V, mma.sync for Q K^T and P V, quad shuffles for the row reductions and
-// ex2.approx for exp2.
+// V (pairs of halves), ldmatrix .x4 of K and mma.sync for Q K^T, ldmatrix
+// .x4 .trans of V and mma.sync for P V, quad shuffles for the row
+// reductions and ex2.approx for exp2.
 // CHECK-LABEL: func.func @tensor_cores
 // CHECK: scf.if
 // CHECK: %[[T:.*]] = gpu.wait async
-// CHECK: gpu.launch async [%[[T]]] blocks({{.*}}) threads({{.*}}) in (%{{.*}} = %c64{{.*}}) workgroup(%[[KS:arg[0-9]+]] : memref<192xvector<2xf16>, #gpu.address_space<workgroup>>, %[[VT:arg[0-9]+]] : memref<192xvector<2xf16>, #gpu.address_space<workgroup>>, %[[TERM:arg[0-9]+]] : memref<16xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch async [%[[T]]] blocks({{.*}}) threads({{.*}}) in (%{{.*}} = %c64{{.*}}) workgroup(%[[KS:arg[0-9]+]] : memref<384xf16, #gpu.address_space<workgroup>>, %[[VS:arg[0-9]+]] : memref<384xf16, #gpu.address_space<workgroup>>, %[[TERM:arg[0-9]+]] : memref<16xf32, #gpu.address_space<workgroup>>)
 // CHECK: vector.load {{.*}} : memref<1x2x40x16xf16>, vector<2xf16>
 // CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
 // CHECK: scf.if {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
 // CHECK: gpu.barrier
 // CHECK: memref.store %{{.*}}, %[[TERM]]
-// CHECK: memref.store %{{.*}}, %[[KS]]
-// CHECK: memref.store %{{.*}}, %[[VT]]
+// CHECK: vector.store %{{.*}}, %[[KS]][%{{.*}}] {alignment = 4 : i64} : memref<384xf16, #gpu.address_space<workgroup>>, vector<2xf16>
+// CHECK: vector.store %{{.*}}, %[[VS]][%{{.*}}] {alignment = 4 : i64} : memref<384xf16, #gpu.address_space<workgroup>>, vector<2xf16>
 // CHECK: gpu.barrier
-// CHECK: memref.load %[[KS]]
+// CHECK: nvgpu.ldmatrix %[[KS]][%{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<384xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: nvgpu.mma.sync
 // CHECK: nvgpu.mma.sync
 // CHECK: memref.load %[[TERM]]
 // CHECK: gpu.shuffle xor
 // CHECK: llvm.inline_asm asm_dialect = att "ex2.approx.ftz.f32 $0, $1;"
 // CHECK: arith.truncf %{{.*}} : vector<2xf32> to vector<2xf16>
-// CHECK: memref.load %[[VT]]
+// CHECK: nvgpu.ldmatrix %[[VS]][%{{.*}}] {numTiles = 4 : i32, transpose = true} : memref<384xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: nvgpu.mma.sync
 // CHECK: nvgpu.mma.sync
 // CHECK: scf.yield
 // CHECK: vector.store %{{.*}}, %{{.*}} : memref<1x2x40x16xf16>, vector<2xf16>
@@ -46,6 +50,7 @@ func.func @tensor_cores(%q: memref<1x2x40x16xf16>, %k: memref<1x2x40x16xf16>, %v
 
 // bf16 goes through nvvm.mma.sync (operands as i32).
 // CHECK-LABEL: func.func @bf16
+// CHECK: nvgpu.ldmatrix {{.*}} -> vector<4x2xbf16>
 // CHECK: nvvm.mma.sync
 // CHECK-SAME: multiplicandAPtxType = #nvvm.mma_type<bf16>
 func.func @bf16(%q: memref<1x1x32x16xbf16>, %k: memref<1x1x32x16xbf16>, %v: memref<1x1x32x16xbf16>, %o: memref<1x1x32x16xbf16>) {

@@ -1,4 +1,5 @@
-//===- GpuSimulator.h - run attic's CUDA mapping without a GPU ----*- C++ -*-===//
+//===- GpuSimulator.h - run attic's CUDA mapping without a GPU ----*- C++
+//-*-===//
 //
 // attic-run --target=cuda-simulated. The CUDA pipeline's kernels cannot run
 // on a machine without a GPU, and attic-gpu-emulate runs only kernels whose
@@ -11,7 +12,10 @@
 //     regions for the threads whose condition holds (divergence is masked);
 //   - nvgpu.mma.sync / nvvm.mma.sync (m16n8k16) gather the fragments of the
 //     32 lanes of a warp through the PTX ISA's fragment layouts, multiply in
-//     double and round the f32 accumulators once;
+//     double and round the f32 accumulators once; nvgpu.ldmatrix (.x1,
+//     .x2, .x4, .trans) reads the 8 rows of each matrix from the addresses
+//     of its 8 lanes (16-byte aligned rows of shared memory, or an error)
+//     and hands out the pairs by the PTX ISA's ldmatrix layout;
 //   - gpu.shuffle reads the source lane's value, and fails unless all 32
 //     lanes of the warp take part; gpu.barrier fails unless every thread of
 //     the block reaches it (a barrier in divergent code is undefined on the

@@ -16,17 +16,21 @@
 //   row tiles (m, l, alpha): rows g and g+8: 2 registers per lane;
 //   column tiles (the per-key term): shared memory, written by all
 //     threads of the block (each a column), between two barriers;
-//   K and V blocks: shared memory, K as Ks[key][D/2 pairs], V transposed as
-//     Vt[col][C/2 pairs] (pairs of halves, 4-byte aligned for the fragment
-//     loads; rows padded by 8 halves so that the fragment reads of a warp
-//     hit 32 distinct banks); Q: A fragments loaded once per block.
+//   K and V blocks: shared memory, row-major as Ks[key][D + 8] and
+//     Vs[key][Dv + 8] (rows padded by 8 halves: a row is an odd multiple
+//     of 16 bytes long, so the 8 rows of an ldmatrix matrix start in
+//     distinct 16-byte bank groups); their mma B fragments are loaded with
+//     ldmatrix .x4 (K) and ldmatrix .x4 .trans (V: no transposition
+//     through registers); Q: A fragments loaded once per block.
 //
 // Ops:
 //   attic.tile.qk    S chunk nc = sum over 16-column chunks kc of D of
-//                    mma.m16n8k16(Q frag kc, Ks pairs of keys 8nc + g);
+//                    mma.m16n8k16(Q frag kc, K frag (kc, nc)), the K
+//                    fragments of chunks nc, nc+1 one ldmatrix .x4 of Ks;
 //   attic.tile.pv    acc *= rescale (per row); acc chunk j += mma(P as A
 //                    fragment (the C fragments of S re-packed, no
-//                    shuffles), Vt pairs of columns 8j + g);
+//                    shuffles), V frag (kk, j)), the V fragments of
+//                    chunks j, j+1 one ldmatrix .x4 .trans of Vs;
 //   attic.tile.map / .map_rows   the region once per register element;
 //   attic.tile.map_cols          the region once per column, by thread
 //                                tid, tid + 32W, ...;
@@ -167,6 +171,22 @@ struct Gen {
     op.setAlignment(4);
   }
 
+  /// nvgpu.ldmatrix .x4 of `smem` (1-D, elements of T) at this lane's row
+  /// address `index`: four 8x8 matrices, lanes 8i..8i+7 giving the rows of
+  /// matrix i; row i of the vector<4x2xT> result is this lane's pair of
+  /// matrix i (with `transpose`, of its transpose).
+  Value ldmatrix(Value smem, Value index, bool transpose) {
+    return nvgpu::LdMatrixOp::create(b, VectorType::get({4, 2}, elem), smem,
+                                     ValueRange{index}, transpose,
+                                     /*numTiles=*/4);
+  }
+  /// The mma B operand of rows 2i and 2i+1 of an ldmatrix .x4 result.
+  SmallVector<Value> bFragment(Value matrices, int64_t i) {
+    return packRegs(
+        {vector::ExtractOp::create(b, matrices, ArrayRef<int64_t>{2 * i}),
+         vector::ExtractOp::create(b, matrices, ArrayRef<int64_t>{2 * i + 1})});
+  }
+
   /// Pairs as mma operand registers: vector<Nx2xT> (f16) or N i32 (bf16).
   SmallVector<Value> packRegs(ArrayRef<Value> pairs) {
     if (isBf16) {
@@ -219,7 +239,7 @@ struct KernelConfig {
   int64_t rows = 0, keys = 0, headDim = 0, valueDim = 0;
   Type elem;
   Value query, key, value;
-  /// Ks and Vt fit together in shared memory (else they share one buffer).
+  /// Ks and Vs fit together in shared memory (else they share one buffer).
   bool separateKV = true;
 };
 
@@ -227,7 +247,7 @@ int64_t kBytes(const KernelConfig &c) {
   return c.keys * (c.headDim + kPad) * 2;
 }
 int64_t vBytes(const KernelConfig &c) {
-  return c.valueDim * (c.keys + kPad) * 2;
+  return c.keys * (c.valueDim + kPad) * 2;
 }
 
 /// Checks what the kernel supports; `why` names the unsupported thing.
@@ -341,8 +361,8 @@ private:
   LogicalResult mapIf(scf::IfOp ifOp, IRMapping &map);
   void stage(ArrayRef<Operation *> ops, IRMapping &map);
   void stageCols(TileMapColsOp op, IRMapping &map);
-  void stageKey(TileQKOp op, IRMapping &map);
-  void stageValue(TilePVOp op, IRMapping &map);
+  void stageRows(Value src, Value batchIdx, Value headIdx, Value block,
+                 int64_t width, Value dst);
   LogicalResult mapTileOp(Operation *op, IRMapping &map);
   SmallVector<Value> inlineBody(Block &body, ArrayRef<Value> args,
                                 IRMapping &outer);
@@ -378,11 +398,14 @@ private:
   DenseMap<Value, SmallVector<Value>> regs;
   /// Shared memory of the column tiles.
   DenseMap<Value, Value> smemOf;
-  Value ks, vt;
+  Value ks, vs;
   /// Ops whose shared-memory staging was done ahead of them.
   llvm::DenseSet<Operation *> staged;
   // Per thread.
   Value tid, warp, grp, tig, twoT, threads;
+  /// This lane's row of an ldmatrix .x4 (lane % 8) and which half of the
+  /// matrices' columns (bit 0 of lane / 8) and rows (bit 1) it addresses.
+  Value ldRow, ldLo, ldHi;
   Value batch, head, queryBlock;
   SmallVector<SmallVector<Value>> qFrag;
 };
@@ -526,6 +549,9 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
   threads = g.index(32 * warps);
   warp = g.divU(tid, 32);
   Value lane = g.remU(tid, 32);
+  ldRow = g.remU(lane, 8);
+  ldLo = g.remU(g.divU(lane, 8), 2);
+  ldHi = g.divU(lane, 16);
   grp = g.divU(lane, 4);
   tig = g.remU(lane, 4);
   twoT = g.mul(tig, 2);
@@ -542,7 +568,7 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
   // Shared memory and tile kinds.
   auto smem = launch.getWorkgroupAttributions();
   ks = smem[0];
-  vt = cfg.separateKV ? smem[1] : smem[0];
+  vs = cfg.separateKV ? smem[1] : smem[0];
   int64_t nextSmem = cfg.separateKV ? 2 : 1;
   Value zero = g.f32(0.0f);
   for (TileGridInfo::Tile tile : info.tiles) {
@@ -725,9 +751,17 @@ void KernelMapper::stage(ArrayRef<Operation *> ops, IRMapping &map) {
     if (auto cols = dyn_cast<TileMapColsOp>(op))
       stageCols(cols, map);
     else if (auto qk = dyn_cast<TileQKOp>(op))
-      stageKey(qk, map);
-    else
-      stageValue(cast<TilePVOp>(op), map);
+      stageRows(map.lookupOrDefault(qk.getKey()),
+                map.lookupOrDefault(qk.getKeyBatch()),
+                map.lookupOrDefault(qk.getKeyHead()),
+                map.lookupOrDefault(qk.getKeyBlock()), cfg.headDim, ks);
+    else {
+      auto pv = cast<TilePVOp>(op);
+      stageRows(map.lookupOrDefault(pv.getValue()),
+                map.lookupOrDefault(pv.getValueBatch()),
+                map.lookupOrDefault(pv.getValueHead()),
+                map.lookupOrDefault(pv.getValueBlock()), cfg.valueDim, vs);
+    }
     staged.insert(op);
   }
   gpu::BarrierOp::create(b);
@@ -748,60 +782,26 @@ void KernelMapper::stageCols(TileMapColsOp op, IRMapping &map) {
     memref::StoreOp::create(b, v, smemOf[out], ValueRange{j});
 }
 
-/// Ks[r][p] = K[k0 + r][2p..2p+1]; keys past Nk are zeros.
-void KernelMapper::stageKey(TileQKOp op, IRMapping &map) {
-  const int64_t D = cfg.headDim, bk = cfg.keys;
-  const int64_t stride = (D + kPad) / 2;
-  Value key = map.lookupOrDefault(op.getKey());
-  Value kb = map.lookupOrDefault(op.getKeyBatch());
-  Value kh = map.lookupOrDefault(op.getKeyHead());
-  Value k0 = g.mul(map.lookupOrDefault(op.getKeyBlock()), bk);
-  Value keyLen = memref::DimOp::create(b, key, 2);
+/// dst[r * (width + kPad) + c] = src[batchIdx, headIdx, k0 + r, c] for the
+/// block_k keys from k0 = block * block_k (K into Ks, V into Vs), a pair of
+/// columns per item; keys past Nk are zeros.
+void KernelMapper::stageRows(Value src, Value batchIdx, Value headIdx,
+                             Value block, int64_t width, Value dst) {
+  const int64_t bk = cfg.keys, stride = width + kPad;
+  Value k0 = g.mul(block, bk);
+  Value keyLen = memref::DimOp::create(b, src, 2);
   Value lastKey = g.sub(keyLen, g.index(1));
   Value zeroPair = g.zeroPair();
-  auto loop = scf::ForOp::create(b, tid, g.index(bk * D / 2), threads);
+  auto loop = scf::ForOp::create(b, tid, g.index(bk * width / 2), threads);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   Value i = loop.getInductionVar();
-  Value r = g.divU(i, D / 2), cp = g.remU(i, D / 2);
+  Value r = g.divU(i, width / 2), c = g.mul(g.remU(i, width / 2), 2);
   Value keyRow = g.add(k0, r);
   Value valid = g.lt(keyRow, keyLen);
-  Value v = g.loadPair(key, {kb, kh, g.minI(keyRow, lastKey), g.mul(cp, 2)});
-  memref::StoreOp::create(b, g.select(valid, v, zeroPair), ks,
-                          ValueRange{g.add(g.mul(r, stride), cp)});
-}
-
-/// Vt[c][p] = V[k0 + 2p..2p+1][c], a 2x2 block of V per item: keys 2rp,
-/// 2rp+1 and columns 2cp, 2cp+1 become the pairs Vt[2cp][rp] and
-/// Vt[2cp+1][rp]; keys past Nk are zeros.
-void KernelMapper::stageValue(TilePVOp op, IRMapping &map) {
-  const int64_t Dv = cfg.valueDim, bk = cfg.keys;
-  const int64_t stride = (bk + kPad) / 2;
-  Value value = map.lookupOrDefault(op.getValue());
-  Value vb = map.lookupOrDefault(op.getValueBatch());
-  Value vh = map.lookupOrDefault(op.getValueHead());
-  Value k0 = g.mul(map.lookupOrDefault(op.getValueBlock()), bk);
-  Value keyLen = memref::DimOp::create(b, value, 2);
-  Value lastKey = g.sub(keyLen, g.index(1));
-  Value zeroPair = g.zeroPair();
-  auto loop = scf::ForOp::create(b, tid, g.index(bk * Dv / 4), threads);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(loop.getBody()->getTerminator());
-  Value i = loop.getInductionVar();
-  Value rp = g.divU(i, Dv / 2), cp = g.remU(i, Dv / 2);
-  Value c = g.mul(cp, 2);
-  Value keyRow0 = g.add(k0, g.mul(rp, 2)), keyRow1 = g.add(keyRow0, 1);
-  Value v0 = g.select(g.lt(keyRow0, keyLen),
-                      g.loadPair(value, {vb, vh, g.minI(keyRow0, lastKey), c}),
-                      zeroPair);
-  Value v1 = g.select(g.lt(keyRow1, keyLen),
-                      g.loadPair(value, {vb, vh, g.minI(keyRow1, lastKey), c}),
-                      zeroPair);
-  Value col0 = vector::ShuffleOp::create(b, v0, v1, ArrayRef<int64_t>{0, 2});
-  Value col1 = vector::ShuffleOp::create(b, v0, v1, ArrayRef<int64_t>{1, 3});
-  memref::StoreOp::create(b, col0, vt, ValueRange{g.add(g.mul(c, stride), rp)});
-  memref::StoreOp::create(b, col1, vt,
-                          ValueRange{g.add(g.mul(g.add(c, 1), stride), rp)});
+  Value v = g.loadPair(src, {batchIdx, headIdx, g.minI(keyRow, lastKey), c});
+  g.storePair(g.select(valid, v, zeroPair), dst,
+              ValueRange{g.add(g.mul(r, stride), c)});
 }
 
 LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
@@ -858,27 +858,31 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
     return success(); // its stores are the staging
 
   if (auto qk = dyn_cast<TileQKOp>(op)) {
-    // S chunk nc = Q K^T over D; B fragments: b-row 0 = Ks[8nc+g][8kc+t],
-    // b-row 1 = Ks[8nc+g][8kc+t+4] (pairs).
-    const int64_t stride = (cfg.headDim + kPad) / 2;
+    // S chunks nc and nc+1 = Q K^T over D. Their B fragments for the 16
+    // columns kc of D are one ldmatrix .x4 of Ks (B[c][n] = K[8nc + n][16kc
+    // + c], so B's columns are Ks rows): matrix i = rows 8(nc + i/2) ..,
+    // columns 16kc + 8(i%2) ..; lane (g, t) gets Ks[8nc+g][16kc+2t..] (b0,
+    // b1) and Ks[8nc+g][16kc+8+2t..] (b2, b3) of each chunk.
+    const int64_t stride = cfg.headDim + kPad;
     SmallVector<Value> &s = regs[qk.getOut()];
     auto accType = VectorType::get({2, 2}, b.getF32Type());
     Value zeroAcc = arith::ConstantOp::create(
         b, accType, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0f)));
-    for (int64_t nc = 0; nc < cfg.keys / 8; ++nc) {
-      Value kRow = g.mul(g.add(grp, 8 * nc), stride);
-      Value c = zeroAcc;
+    Value laneRow =
+        g.add(g.mul(g.add(g.mul(ldHi, 8), ldRow), stride), g.mul(ldLo, 8));
+    for (int64_t nc = 0; nc < cfg.keys / 8; nc += 2) {
+      Value c[2] = {zeroAcc, zeroAcc};
       for (int64_t kc = 0; kc < cfg.headDim / 16; ++kc) {
-        SmallVector<Value> bRegs = g.packRegs(
-            {memref::LoadOp::create(b, ks, ValueRange{g.add(kRow, g.add(tig, 8 * kc))}),
-             memref::LoadOp::create(
-                 b, ks, ValueRange{g.add(kRow, g.add(tig, 8 * kc + 4))})});
-        c = g.mma(qFrag[kc], bRegs, c);
+        Value frags =
+            g.ldmatrix(ks, g.add(laneRow, 8 * nc * stride + 16 * kc), false);
+        for (int64_t h = 0; h < 2; ++h)
+          c[h] = g.mma(qFrag[kc], g.bFragment(frags, h), c[h]);
       }
-      for (int64_t r = 0; r < 2; ++r)
-        for (int64_t e = 0; e < 2; ++e)
-          s[at(r, nc, e)] =
-              vector::ExtractOp::create(b, c, ArrayRef<int64_t>{r, e});
+      for (int64_t h = 0; h < 2; ++h)
+        for (int64_t r = 0; r < 2; ++r)
+          for (int64_t e = 0; e < 2; ++e)
+            s[at(r, nc + h, e)] =
+                vector::ExtractOp::create(b, c[h], ArrayRef<int64_t>{r, e});
     }
     return success();
   }
@@ -887,8 +891,11 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
     // acc *= rescale per row; acc chunk j += P V with P's A fragment from
     // the C fragments of the probabilities (a-row 0 = row g, keys 16kk +
     // 2t.. = chunk 2kk row 0, a-row 1 = chunk 2kk row 1, a-row 2/3 =
-    // chunk 2kk+1), B: b-row 0 = Vt[8j+g][8kk+t], b-row 1 = [8kk+t+4].
-    const int64_t stride = (cfg.keys + kPad) / 2;
+    // chunk 2kk+1). The B fragments of chunks j and j+1 (B[c][n] = V[16kk +
+    // c][8j + n], V's rows as Vs rows) are one ldmatrix .x4 .trans of Vs:
+    // matrix i = rows 16kk + 8(i%2) .., columns 8(j + i/2) ..; lane (g, t)
+    // gets Vs[16kk+2t..2t+1][8j+g] (b0, b1) and Vs[16kk+8+2t..][8j+g].
+    const int64_t stride = cfg.valueDim + kPad;
     SmallVector<Value> &acc = regs[pv.getAcc()];
     const SmallVector<Value> &p = regs[pv.getProbs()];
     const SmallVector<Value> &alpha = regs[pv.getRescale()];
@@ -903,25 +910,26 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
       return arith::TruncFOp::create(b, g.pairType(), v).getResult();
     };
     auto accType = VectorType::get({2, 2}, b.getF32Type());
+    Value laneRow =
+        g.add(g.mul(g.add(g.mul(ldLo, 8), ldRow), stride), g.mul(ldHi, 8));
     for (int64_t kk = 0; kk < cfg.keys / 16; ++kk) {
       SmallVector<Value> aFrag = g.packRegs(
           {pair(0, 2 * kk), pair(1, 2 * kk), pair(0, 2 * kk + 1),
            pair(1, 2 * kk + 1)});
-      for (int64_t j = 0; j < cfg.valueDim / 8; ++j) {
-        Value vRow = g.mul(g.add(grp, 8 * j), stride);
-        SmallVector<Value> bRegs = g.packRegs(
-            {memref::LoadOp::create(b, vt, ValueRange{g.add(vRow, g.add(tig, 8 * kk))}),
-             memref::LoadOp::create(
-                 b, vt, ValueRange{g.add(vRow, g.add(tig, 8 * kk + 4))})});
-        Value c = vector::FromElementsOp::create(
-            b, accType,
-            ValueRange{acc[at(0, j, 0)], acc[at(0, j, 1)], acc[at(1, j, 0)],
-                       acc[at(1, j, 1)]});
-        c = g.mma(aFrag, bRegs, c);
-        for (int64_t r = 0; r < 2; ++r)
-          for (int64_t e = 0; e < 2; ++e)
-            acc[at(r, j, e)] =
-                vector::ExtractOp::create(b, c, ArrayRef<int64_t>{r, e});
+      for (int64_t j = 0; j < cfg.valueDim / 8; j += 2) {
+        Value frags =
+            g.ldmatrix(vs, g.add(laneRow, 16 * kk * stride + 8 * j), true);
+        for (int64_t h = 0; h < 2; ++h) {
+          Value c = vector::FromElementsOp::create(
+              b, accType,
+              ValueRange{acc[at(0, j + h, 0)], acc[at(0, j + h, 1)],
+                         acc[at(1, j + h, 0)], acc[at(1, j + h, 1)]});
+          c = g.mma(aFrag, g.bFragment(frags, h), c);
+          for (int64_t r = 0; r < 2; ++r)
+            for (int64_t e = 0; e < 2; ++e)
+              acc[at(r, j + h, e)] =
+                  vector::ExtractOp::create(b, c, ArrayRef<int64_t>{r, e});
+        }
       }
     }
     return success();
@@ -1070,15 +1078,13 @@ struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
 
     auto smemSpace =
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-    auto pairType = VectorType::get({2}, cfg->elem);
-    int64_t kPairs = cfg->keys * (cfg->headDim + kPad) / 2;
-    int64_t vPairs = cfg->valueDim * (cfg->keys + kPad) / 2;
+    int64_t kElems = kBytes(*cfg) / 2, vElems = vBytes(*cfg) / 2;
     SmallVector<Type> smem;
     if (cfg->separateKV) {
-      smem.push_back(MemRefType::get({kPairs}, pairType, nullptr, smemSpace));
-      smem.push_back(MemRefType::get({vPairs}, pairType, nullptr, smemSpace));
+      smem.push_back(MemRefType::get({kElems}, cfg->elem, nullptr, smemSpace));
+      smem.push_back(MemRefType::get({vElems}, cfg->elem, nullptr, smemSpace));
     } else {
-      smem.push_back(MemRefType::get({std::max(kPairs, vPairs)}, pairType,
+      smem.push_back(MemRefType::get({std::max(kElems, vElems)}, cfg->elem,
                                      nullptr, smemSpace));
     }
     for (TileGridInfo::Tile tile : info->tiles)

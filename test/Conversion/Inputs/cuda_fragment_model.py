@@ -5,10 +5,12 @@ pattern of attic-gpu-map-tiles, lib/Conversion/AtticToGPU/TensorCoreTiles.cpp).
 It checks the fragment bookkeeping of the derivation on the CPU, apart from
 the generated IR (which the GPU simulator runs:
 test/Integration/cuda-simulated-layouts.test). Every lane of a warp holds exactly the registers
-that the generated code loads: Q pairs, Ks pairs, Vt pairs, S and O
-accumulators, P re-packed as A operands. An mma is computed only from those
-per-lane registers, rebuilt into matrices with the PTX ISA's
-"Matrix Fragments for mma.m16n8k16" layouts. Quad reductions use the
+that the generated code loads: Q pairs, the K and V B operands from
+ldmatrix .x4 (.trans for V) of the row-major shared tiles Ks and Vs at the
+kernel's per-lane row addresses, S and O accumulators, P re-packed as A
+operands. An mma is computed only from those per-lane registers, rebuilt
+into matrices with the PTX ISA's "Matrix Fragments for mma.m16n8k16"
+layouts; ldmatrix hands out its pairs by the PTX ISA's ldmatrix layout. Quad reductions use the
 shuffle pattern of the kernel (xor 1, xor 2). Tails, causal masks, key bias
 and key masks follow the kernel's rules. The result is compared with a
 plain dense softmax(QK^T*scale + bias) V in float64. Exits 1 on a mismatch.
@@ -66,6 +68,29 @@ def quad(values, op):
     return v
 
 
+def ldmatrix_x4(tile, lane_row, lane_col, trans):
+    """ldmatrix.sync.aligned.m8n8.x4(.trans).b16 of `tile`: lane 8i + r
+    gives the address (row, column) of row r of matrix i (8 elements).
+    Returns per lane the 4 pairs (row i = matrix i): M_i[g][2t..2t+1], or
+    with .trans M_i[2t][g], M_i[2t+1][g]."""
+    mats = []
+    for i in range(4):
+        rows = []
+        for r in range(8):
+            l = 8 * i + r
+            rr, cc = lane_row(l), lane_col(l)
+            assert cc % 8 == 0, "ldmatrix rows must be 16-byte aligned"
+            rows.append(list(tile[rr, cc:cc + 8]))
+        mats.append(rows)
+    out = []
+    for l in range(LANES):
+        g, t = l // 4, l % 4
+        out.append([[mats[i][2 * t][g], mats[i][2 * t + 1][g]] if trans else
+                    [mats[i][g][2 * t], mats[i][g][2 * t + 1]]
+                    for i in range(4)])
+    return out
+
+
 def kernel(q, k, v, bias, mask, causal, scale, bq, bk, dtype):
     """q: [Nq,D], k: [Nk,D], v: [Nk,Dv] of one (batch, head); bias: [Nk] or
     None; mask: [Nk] bool or None. Returns [Nq,Dv]."""
@@ -93,28 +118,34 @@ def kernel(q, k, v, bias, mask, causal, scale, bq, bk, dtype):
             lsum = [[0.0, 0.0] for _ in range(LANES)]
             acc = [[[0.0] * 4 for _ in range(LANES)] for _ in range(dv // 8)]
             for k0 in range(0, -(-key_end // bk) * bk, bk):
-                # Shared tiles: Ks[r] = K[k0+r] (0 past Nk), Vt = V^T, term.
+                # Shared tiles: Ks[r] = K[k0+r], Vs[r] = V[k0+r] (0 past
+                # Nk), term.
                 ks = np.zeros((bk, d))
-                vt = np.zeros((dv, bk))
+                vs = np.zeros((bk, dv))
                 term = np.zeros(bk)
                 for r in range(bk):
                     key = k0 + r
                     if key < nk:
                         ks[r] = k[key]
-                        vt[:, r] = v[key]
+                        vs[r] = v[key]
                     ok = key < nk and (mask is None or mask[min(key, nk - 1)])
                     t_ = bias[min(key, nk - 1)] * log2e if bias is not None else 0.0
                     term[r] = t_ if ok else -np.inf
+                # S chunks nc, nc+1: B operands from one ldmatrix .x4 of Ks
+                # per 16 columns kc (lane l: row 8(nc + l/16) + l%8,
+                # column 16kc + 8((l/8)%2)).
                 s = []
-                for nc in range(bk // 8):
-                    c = [[0.0] * 4 for _ in range(LANES)]
+                for nc in range(0, bk // 8, 2):
+                    c = [[[0.0] * 4 for _ in range(LANES)] for _ in range(2)]
                     for kc in range(d // 16):
-                        b = []
-                        for g, t in lanes:
-                            b.append([*ks[8 * nc + g, 16 * kc + 2 * t:16 * kc + 2 * t + 2],
-                                      *ks[8 * nc + g, 16 * kc + 8 + 2 * t:16 * kc + 8 + 2 * t + 2]])
-                        c = mma(qfrag[kc], b, c, dtype)
-                    s.append(c)
+                        frags = ldmatrix_x4(
+                            ks, lambda l: 8 * (nc + l // 16) + l % 8,
+                            lambda l: 16 * kc + 8 * ((l // 8) % 2), False)
+                        for h in range(2):
+                            b = [frags[l][2 * h] + frags[l][2 * h + 1]
+                                 for l in range(LANES)]
+                            c[h] = mma(qfrag[kc], b, c[h], dtype)
+                    s.extend(c)
                 # sv[l][r][2nc+e]
                 sv = [[[], []] for _ in range(LANES)]
                 for l, (g, t) in enumerate(lanes):
@@ -149,12 +180,17 @@ def kernel(q, k, v, bias, mask, causal, scale, bq, bk, dtype):
                                   pp[1][2 * (2 * kk)], pp[1][2 * (2 * kk) + 1],
                                   pp[0][2 * (2 * kk + 1)], pp[0][2 * (2 * kk + 1) + 1],
                                   pp[1][2 * (2 * kk + 1)], pp[1][2 * (2 * kk + 1) + 1]])
-                    for j in range(dv // 8):
-                        b = []
-                        for g, t in lanes:
-                            b.append([*vt[8 * j + g, 16 * kk + 2 * t:16 * kk + 2 * t + 2],
-                                      *vt[8 * j + g, 16 * kk + 8 + 2 * t:16 * kk + 8 + 2 * t + 2]])
-                        acc[j] = mma(a, b, acc[j], dtype)
+                    # Chunks j, j+1: B operands from one ldmatrix .x4 .trans
+                    # of Vs (lane l: row 16kk + 8((l/8)%2) + l%8, column
+                    # 8(j + l/16)).
+                    for j in range(0, dv // 8, 2):
+                        frags = ldmatrix_x4(
+                            vs, lambda l: 16 * kk + 8 * ((l // 8) % 2) + l % 8,
+                            lambda l: 8 * (j + l // 16), True)
+                        for h in range(2):
+                            b = [frags[l][2 * h] + frags[l][2 * h + 1]
+                                 for l in range(LANES)]
+                            acc[j + h] = mma(a, b, acc[j + h], dtype)
             for r in range(2):
                 lq = quad([lsum[l][r] for l in range(LANES)], lambda x, y: x + y)
                 for l, (g, t) in enumerate(lanes):

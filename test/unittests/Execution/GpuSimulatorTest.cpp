@@ -12,7 +12,10 @@
 //     device memory and a use after gpu.dealloc are errors naming the op;
 //   - device memory that nothing wrote reads as NaN, not as zeros;
 //   - one nvgpu.mma.sync m16n8k16 whose fragments the test loads by the
-//     PTX ISA's layout tables equals the plain matrix product.
+//     PTX ISA's layout tables equals the plain matrix product, and so does
+//     one whose fragments come from nvgpu.ldmatrix (.x4, and .x2 .trans)
+//     of shared memory; a row address that is not 16-byte aligned is an
+//     error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -270,6 +273,112 @@ TEST(GpuSimulator, MmaSyncIsTheMatrixProduct) {
         expected += a[r * 16 + k] * b[k * 8 + c];
       EXPECT_EQ(out[0][r * 8 + c], expected) << r << ", " << c;
     }
+}
+
+// The same product with the fragments loaded by nvgpu.ldmatrix from
+// shared memory (rows padded to 24 and 16 halves). A: .x4, lane l giving
+// row l%8 + 8((l/8)%2), column 8(l/16): matrices 0..3 are A's quarters in
+// the order of the A fragment (a0,a1 / a2,a3 / a4,a5 / a6,a7). B (16x8,
+// row-major): .x2 .trans, lane l < 16 giving row l: b0,b1 = B[2t..][g].
+// ACOL is edited by the alignment test.
+const char *kLdMatrix = R"mlir(
+func.func @k(%a_h: memref<16x16xf16>, %b_h: memref<16x8xf16>) -> memref<16x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %a, %t0 = gpu.alloc async () : memref<16x16xf16>
+  %b, %t1 = gpu.alloc async [%t0] () : memref<16x8xf16>
+  %c, %t2 = gpu.alloc async [%t1] () : memref<16x8xf32>
+  %t3 = gpu.memcpy async [%t2] %a, %a_h : memref<16x16xf16>, memref<16x16xf16>
+  %t4 = gpu.memcpy async [%t3] %b, %b_h : memref<16x8xf16>, memref<16x8xf16>
+  %t5 = gpu.launch async [%t4] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+      threads(%l, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1)
+      workgroup(%as : memref<16x24xf16, #gpu.address_space<workgroup>>,
+                %bs : memref<16x16xf16, #gpu.address_space<workgroup>>) {
+    %r = arith.divui %l, %c2 : index
+    %h = arith.remui %l, %c2 : index
+    %h8 = arith.muli %h, %c8 : index
+    scf.for %j = %c0 to %c8 step %c1 {
+      %col = arith.addi %h8, %j : index
+      %x = memref.load %a[%r, %col] : memref<16x16xf16>
+      memref.store %x, %as[%r, %col] : memref<16x24xf16, #gpu.address_space<workgroup>>
+    }
+    %even = arith.cmpi eq, %h, %c0 : index
+    scf.if %even {
+      scf.for %j = %c0 to %c8 step %c1 {
+        %y = memref.load %b[%r, %j] : memref<16x8xf16>
+        memref.store %y, %bs[%r, %j] : memref<16x16xf16, #gpu.address_space<workgroup>>
+      }
+    }
+    gpu.barrier
+    %l8 = arith.remui %l, %c8 : index
+    %m = arith.divui %l, %c8 : index
+    %mlo = arith.remui %m, %c2 : index
+    %mhi = arith.divui %l, %c16 : index
+    %arow0 = arith.muli %mlo, %c8 : index
+    %arow = arith.addi %l8, %arow0 : index
+    %acol = arith.muli %mhi, %c8 : index // ACOL
+    %afrag = nvgpu.ldmatrix %as[%arow, %acol] {numTiles = 4 : i32, transpose = false} : memref<16x24xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+    %brow = arith.remui %l, %c16 : index
+    %bfrag = nvgpu.ldmatrix %bs[%brow, %c0] {numTiles = 2 : i32, transpose = true} : memref<16x16xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+    %zero = arith.constant dense<0.0> : vector<2x2xf32>
+    %d = nvgpu.mma.sync (%afrag, %bfrag, %zero) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+    %g = arith.divui %l, %c4 : index
+    %t = arith.remui %l, %c4 : index
+    %g8 = arith.addi %g, %c8 : index
+    %t2x = arith.muli %t, %c2 : index
+    %t2x1 = arith.addi %t2x, %c1 : index
+    %d00 = vector.extract %d[0, 0] : f32 from vector<2x2xf32>
+    %d01 = vector.extract %d[0, 1] : f32 from vector<2x2xf32>
+    %d10 = vector.extract %d[1, 0] : f32 from vector<2x2xf32>
+    %d11 = vector.extract %d[1, 1] : f32 from vector<2x2xf32>
+    memref.store %d00, %c[%g, %t2x] : memref<16x8xf32>
+    memref.store %d01, %c[%g, %t2x1] : memref<16x8xf32>
+    memref.store %d10, %c[%g8, %t2x] : memref<16x8xf32>
+    memref.store %d11, %c[%g8, %t2x1] : memref<16x8xf32>
+    gpu.terminator
+  }
+  %hc = memref.alloc() : memref<16x8xf32>
+  %t6 = gpu.memcpy async [%t5] %hc, %c : memref<16x8xf32>, memref<16x8xf32>
+  gpu.wait [%t6]
+  return %hc : memref<16x8xf32>
+}
+)mlir";
+
+TEST(GpuSimulator, LdMatrixFragmentsGiveTheMatrixProduct) {
+  Tensor a{ATTIC_F16, {16, 16}}, b{ATTIC_F16, {16, 8}};
+  for (int64_t i = 0; i < 16 * 16; ++i)
+    a.set(i, double((i * 7) % 11) - 5.0);
+  for (int64_t i = 0; i < 16 * 8; ++i)
+    b.set(i, 0.5 * double((i * 5) % 9) - 2.0);
+  std::string error;
+  std::vector<Tensor> out = simulate(kLdMatrix, {&a, &b}, error);
+  ASSERT_EQ(out.size(), 1u) << error;
+  for (int64_t r = 0; r < 16; ++r)
+    for (int64_t c = 0; c < 8; ++c) {
+      double expected = 0;
+      for (int64_t k = 0; k < 16; ++k)
+        expected += a[r * 16 + k] * b[k * 8 + c];
+      EXPECT_EQ(out[0][r * 8 + c], expected) << r << ", " << c;
+    }
+}
+
+TEST(GpuSimulator, LdMatrixRowsMustBe16ByteAligned) {
+  std::string source = kLdMatrix;
+  replace(source, "%acol = arith.muli %mhi, %c8 : index // ACOL",
+          "%acol = arith.addi %mhi, %c1 : index");
+  Tensor a{ATTIC_F16, {16, 16}}, b{ATTIC_F16, {16, 8}};
+  std::string error;
+  EXPECT_TRUE(simulate(source, {&a, &b}, error).empty());
+  EXPECT_NE(error.find("row 0 of matrix 0 starts at byte 2 of shared memory "
+                       "(workgroup attribution #0), which is not 16-byte "
+                       "aligned"),
+            std::string::npos)
+      << error;
 }
 
 } // namespace

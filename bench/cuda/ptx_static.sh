@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Static figures of the tensor-core kernels, no GPU needed: for each kernel
+# of test/Conversion/Inputs/cuda_configs.mlir, ptxas -v's registers,
+# spills and shared memory (sm_80 and sm_90), and the number of shared-
+# memory load/store, ldmatrix and mma.sync instructions in its sm_80 PTX.
+#
+#   bench/cuda/ptx_static.sh [OUT_DIR]    (default /tmp/attic-ptx-static)
+#
+# Needs build/ (scripts/setup.sh) and ptxas (/usr/local/cuda/bin, or
+# $CUDA_HOME/bin). These are counts of instructions in the code, not of
+# instructions executed, and say nothing about time.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out=${1:-/tmp/attic-ptx-static}
+ptxas=${CUDA_HOME:-/usr/local/cuda}/bin/ptxas
+[[ -x $ptxas ]] || { echo "ptx_static.sh: no ptxas at $ptxas" >&2; exit 1; }
+mkdir -p "$out"
+configs=test/Conversion/Inputs/cuda_configs.mlir
+kernels=$(grep -oE '^func\.func @[a-z0-9_]+' "$configs" | sed 's/.*@//')
+for chip in sm_80 sm_90; do
+  build/tools/attic-opt "$configs" \
+    --attic-cuda-pipeline="chip=$chip format=isa" -o "$out/$chip.mlir"
+done
+printf '| kernel | registers sm_80 / sm_90 | spill stores sm_80 / sm_90 | smem bytes | ld.shared | ldmatrix | st.shared | mma.sync |\n'
+printf '| --- | --- | --- | --- | --- | --- | --- | --- |\n'
+for k in $kernels; do
+  regs=() spills=() smem=
+  for chip in sm_80 sm_90; do
+    ptx=$out/$k.$chip.ptx
+    /usr/bin/python3 test/Conversion/Inputs/cuda_extract_binary.py \
+      "${k}_kernel" < "$out/$chip.mlir" > "$ptx"
+    v=$("$ptxas" -arch=$chip -v "$ptx" -o /dev/null 2>&1)
+    regs+=("$(grep -oE 'Used [0-9]+ registers' <<< "$v" | grep -oE '[0-9]+')")
+    spills+=("$(grep -oE '[0-9]+ bytes spill stores' <<< "$v" | grep -oE '^[0-9]+')")
+    smem=$(grep -oE '[0-9]+ bytes smem' <<< "$v" | grep -oE '^[0-9]+')
+  done
+  ptx=$out/$k.sm_80.ptx
+  count() { grep -cE "^\s+$1" "$ptx" || true; }
+  printf '| %s | %s / %s | %s / %s | %s | %s | %s | %s | %s |\n' "$k" \
+    "${regs[0]}" "${regs[1]}" "${spills[0]}" "${spills[1]}" "$smem" \
+    "$(count 'ld\.shared')" "$(count ldmatrix)" "$(count 'st\.shared')" \
+    "$(count 'mma\.sync')"
+done
