@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Static figures of the tensor-core kernels, no GPU needed: for each kernel
 # of test/Conversion/Inputs/cuda_configs.mlir, ptxas -v's registers,
-# spills and shared memory (sm_80 and sm_90), and the number of shared-
-# memory load/store, ldmatrix and mma.sync instructions in its sm_80 PTX.
+# spills and shared memory (sm_80 and sm_90), and the number of global
+# loads, shared-memory loads and stores (of them 16-byte, .v4.b32),
+# ldmatrix and mma.sync instructions in its sm_80 PTX.
 #
 #   bench/cuda/ptx_static.sh [OUT_DIR]    (default /tmp/attic-ptx-static)
 #
@@ -21,8 +22,8 @@ for chip in sm_80 sm_90; do
   build/tools/attic-opt "$configs" \
     --attic-cuda-pipeline="chip=$chip format=isa" -o "$out/$chip.mlir"
 done
-printf '| kernel | registers sm_80 / sm_90 | spill stores sm_80 / sm_90 | smem bytes | ld.shared | ldmatrix | st.shared | mma.sync |\n'
-printf '| --- | --- | --- | --- | --- | --- | --- | --- |\n'
+printf '| kernel | registers sm_80 / sm_90 | spill stores sm_80 / sm_90 | smem bytes | ld.global (16-byte) | ld.shared | ldmatrix | st.shared (16-byte) | mma.sync |\n'
+printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
 for k in $kernels; do
   regs=() spills=() smem=
   for chip in sm_80 sm_90; do
@@ -36,8 +37,9 @@ for k in $kernels; do
   done
   ptx=$out/$k.sm_80.ptx
   count() { grep -cE "^\s+$1" "$ptx" || true; }
-  printf '| %s | %s / %s | %s / %s | %s | %s | %s | %s | %s |\n' "$k" \
-    "${regs[0]}" "${regs[1]}" "${spills[0]}" "${spills[1]}" "$smem" \
+  printf '| %s | %s / %s | %s / %s | %s | %s (%s) | %s | %s | %s (%s) | %s |\n' \
+    "$k" "${regs[0]}" "${regs[1]}" "${spills[0]}" "${spills[1]}" "$smem" \
+    "$(count 'ld\.global')" "$(count 'ld\.global\.v4')" \
     "$(count 'ld\.shared')" "$(count ldmatrix)" "$(count 'st\.shared')" \
-    "$(count 'mma\.sync')"
+    "$(count 'st\.shared\.v4')" "$(count 'mma\.sync')"
 done

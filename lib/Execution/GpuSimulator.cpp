@@ -395,6 +395,22 @@ private:
       return failure();
     return p;
   }
+  /// A vector load or store that claims `alignment` bytes (LLVM emits a
+  /// wide access for it) must have its address at a multiple of it
+  /// (buffers start aligned, as GPU allocations do).
+  LogicalResult checkAlignment(Operation *op, std::optional<uint64_t> alignment,
+                               const MemRefVal &view, uint8_t *p, int32_t t) {
+    if (!alignment)
+      return success();
+    int64_t byte = p - view.buffer->bytes.data();
+    if (byte % static_cast<int64_t>(*alignment) == 0)
+      return success();
+    return fail(op,
+                "accesses byte " + Twine(byte) + " of " + view.buffer->what +
+                    ", which is not a multiple of its alignment " +
+                    Twine(*alignment),
+                t);
+  }
   /// Elements a vector load or store of `type` moves from `view`: 1 when
   /// the memref holds vectors of that type, else the vector's size.
   FailureOr<int64_t> vectorCount(Operation *op, const MemRefVal &view,
@@ -1568,7 +1584,8 @@ LogicalResult Interpreter::execVector(Operation *op, Frame &f, const Mask &m) {
             return failure();
           FailureOr<uint8_t *> p = access(
               op, view, indicesOf(f, x.getIndices(), t), *count, false, t);
-          if (failed(p))
+          if (failed(p) ||
+              failed(checkAlignment(op, x.getAlignment(), view, *p, t)))
             return failure();
           s[t] = loadElements(view, *p, *count);
         }
@@ -1585,7 +1602,8 @@ LogicalResult Interpreter::execVector(Operation *op, Frame &f, const Mask &m) {
             return failure();
           FailureOr<uint8_t *> p = access(
               op, view, indicesOf(f, x.getIndices(), t), *count, true, t);
-          if (failed(p))
+          if (failed(p) ||
+              failed(checkAlignment(op, x.getAlignment(), view, *p, t)))
             return failure();
           storeElements(view, *p, get(f, x.getValueToStore(), t));
         }

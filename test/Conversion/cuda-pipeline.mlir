@@ -25,6 +25,8 @@
 // CHECK-SAME: .shared .align 16 .b8 __wg_attention_f16_kernel_0
 // CHECK-SAME: .shared .align 16 .b8 __wg_attention_f16_kernel_1
 // CHECK-SAME: st.shared
+// CHECK-SAME: ld.global.v4.b32
+// CHECK-SAME: st.shared.v4.b32
 // CHECK-SAME: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // CHECK-SAME: shfl.sync.bfly.b32

@@ -9,7 +9,7 @@
 // key-block loop and its classification branches carry the row statistics
 // and the accumulator (2 + 2 + 8 registers per lane) and nothing else; per
 // visited block: one barrier pair around the staging of the term, K and
-// V (pairs of halves), ldmatrix .x4 of K and mma.sync for Q K^T, ldmatrix
+// V (16 bytes per load and store), ldmatrix .x4 of K and mma.sync for Q K^T, ldmatrix
 // .x4 .trans of V and mma.sync for P V, quad shuffles for the row
 // reductions and ex2.approx for exp2.
 // CHECK-LABEL: func.func @tensor_cores
@@ -21,8 +21,9 @@
 // CHECK: scf.if {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
 // CHECK: gpu.barrier
 // CHECK: memref.store %{{.*}}, %[[TERM]]
-// CHECK: vector.store %{{.*}}, %[[KS]][%{{.*}}] {alignment = 4 : i64} : memref<384xf16, #gpu.address_space<workgroup>>, vector<2xf16>
-// CHECK: vector.store %{{.*}}, %[[VS]][%{{.*}}] {alignment = 4 : i64} : memref<384xf16, #gpu.address_space<workgroup>>, vector<2xf16>
+// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<1x2x40x16xf16>, vector<8xf16>
+// CHECK: vector.store %{{.*}}, %[[KS]][%{{.*}}] {alignment = 16 : i64} : memref<384xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK: vector.store %{{.*}}, %[[VS]][%{{.*}}] {alignment = 16 : i64} : memref<384xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // CHECK: gpu.barrier
 // CHECK: nvgpu.ldmatrix %[[KS]][%{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<384xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 // CHECK: nvgpu.mma.sync

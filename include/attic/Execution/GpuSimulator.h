@@ -24,7 +24,8 @@
 //     another thread wrote, or a write of a byte that another thread read,
 //     since the last barrier is an error (lockstep execution would hide a
 //     missing barrier otherwise);
-//   - every memory access is bounds-checked, device and shared buffers start
+//   - every memory access is bounds-checked (and a vector access must be at
+//     a multiple of the alignment it claims), device and shared buffers start
 //     as NaN bytes (0xff), and use after gpu.dealloc is an error;
 //   - host code may touch only host memory and kernels only device, shared
 //     and private memory (gpu.memcpy and gpu.memset cross between them);

@@ -783,25 +783,34 @@ void KernelMapper::stageCols(TileMapColsOp op, IRMapping &map) {
 }
 
 /// dst[r * (width + kPad) + c] = src[batchIdx, headIdx, k0 + r, c] for the
-/// block_k keys from k0 = block * block_k (K into Ks, V into Vs), a pair of
-/// columns per item; keys past Nk are zeros.
+/// block_k keys from k0 = block * block_k (K into Ks, V into Vs), 8 columns
+/// (16 bytes) per item: one 16-byte global load and one 16-byte shared
+/// store (rows of src are 2 * width bytes, a multiple of 32, and device
+/// buffers start 256-byte aligned; rows of dst are 2 * (width + 8) bytes);
+/// keys past Nk are zeros.
 void KernelMapper::stageRows(Value src, Value batchIdx, Value headIdx,
                              Value block, int64_t width, Value dst) {
-  const int64_t bk = cfg.keys, stride = width + kPad;
+  const int64_t bk = cfg.keys, stride = width + kPad, perRow = width / 8;
   Value k0 = g.mul(block, bk);
   Value keyLen = memref::DimOp::create(b, src, 2);
   Value lastKey = g.sub(keyLen, g.index(1));
-  Value zeroPair = g.zeroPair();
-  auto loop = scf::ForOp::create(b, tid, g.index(bk * width / 2), threads);
+  auto octType = VectorType::get({8}, cfg.elem);
+  Value zeros = arith::ConstantOp::create(
+      b, octType, DenseElementsAttr::get(octType, b.getZeroAttr(cfg.elem)));
+  auto loop = scf::ForOp::create(b, tid, g.index(bk * perRow), threads);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   Value i = loop.getInductionVar();
-  Value r = g.divU(i, width / 2), c = g.mul(g.remU(i, width / 2), 2);
+  Value r = g.divU(i, perRow), c = g.mul(g.remU(i, perRow), 8);
   Value keyRow = g.add(k0, r);
   Value valid = g.lt(keyRow, keyLen);
-  Value v = g.loadPair(src, {batchIdx, headIdx, g.minI(keyRow, lastKey), c});
-  g.storePair(g.select(valid, v, zeroPair), dst,
-              ValueRange{g.add(g.mul(r, stride), c)});
+  auto load = vector::LoadOp::create(
+      b, octType, src,
+      ValueRange{batchIdx, headIdx, g.minI(keyRow, lastKey), c});
+  load.setAlignment(16);
+  auto store = vector::StoreOp::create(b, g.select(valid, load, zeros), dst,
+                                       ValueRange{g.add(g.mul(r, stride), c)});
+  store.setAlignment(16);
 }
 
 LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {

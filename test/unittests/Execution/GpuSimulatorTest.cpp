@@ -15,7 +15,8 @@
 //     PTX ISA's layout tables equals the plain matrix product, and so does
 //     one whose fragments come from nvgpu.ldmatrix (.x4, and .x2 .trans)
 //     of shared memory; a row address that is not 16-byte aligned is an
-//     error.
+//     error, and so is a vector load whose address misses the alignment
+//     it claims (LLVM would emit a wide access for it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -377,6 +378,49 @@ TEST(GpuSimulator, LdMatrixRowsMustBe16ByteAligned) {
   EXPECT_NE(error.find("row 0 of matrix 0 starts at byte 2 of shared memory "
                        "(workgroup attribution #0), which is not 16-byte "
                        "aligned"),
+            std::string::npos)
+      << error;
+}
+
+// One thread: out[0..3] = in[OFFSET..OFFSET+3] with a vector load that
+// claims 16-byte alignment.
+const char *kAlignedLoad = R"mlir(
+func.func @k(%in: memref<16xf32>) -> memref<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %d, %t0 = gpu.alloc async () : memref<16xf32>
+  %t1 = gpu.memcpy async [%t0] %d, %in : memref<16xf32>, memref<16xf32>
+  %o, %t2 = gpu.alloc async [%t1] () : memref<4xf32>
+  %t3 = gpu.launch async [%t2] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+      threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = vector.load %d[%c4] {alignment = 16 : i64} : memref<16xf32>, vector<4xf32> // OFFSET
+    vector.store %v, %o[%c0] {alignment = 16 : i64} : memref<4xf32>, vector<4xf32>
+    gpu.terminator
+  }
+  %h = memref.alloc() : memref<4xf32>
+  %t4 = gpu.memcpy async [%t3] %h, %o : memref<4xf32>, memref<4xf32>
+  gpu.wait [%t4]
+  return %h : memref<4xf32>
+}
+)mlir";
+
+TEST(GpuSimulator, VectorAccessesKeepTheirAlignment) {
+  Tensor in{ATTIC_F32, {16}};
+  for (int64_t i = 0; i < 16; ++i)
+    in.set(i, double(i));
+  std::string error;
+  std::vector<Tensor> out = simulate(kAlignedLoad, {&in}, error);
+  ASSERT_EQ(out.size(), 1u) << error;
+  for (int64_t i = 0; i < 4; ++i)
+    EXPECT_EQ(out[0][i], double(4 + i)) << i;
+
+  std::string source = kAlignedLoad;
+  replace(source, "%d[%c4] {alignment = 16 : i64}",
+          "%d[%c1] {alignment = 16 : i64}");
+  EXPECT_TRUE(simulate(source, {&in}, error).empty());
+  EXPECT_NE(error.find("accesses byte 4 of a device buffer, which is not a "
+                       "multiple of its alignment 16"),
             std::string::npos)
       << error;
 }
