@@ -3,7 +3,8 @@
 
 // f16, D = Dv = 16: the tensor-core pattern. One launch of (B*Hq, nQB)
 // blocks of 2 warps (block_q = 32), inside a guard against empty grids, on
-// its own token chain. Shared memory: K and V row-major with rows padded
+// its own token chain; block y runs query block nQB - 1 - y (the heavy
+// causal blocks start first). Shared memory: K and V row-major with rows padded
 // to 16+8 halves (16 keys x 24, 16-byte aligned rows), the per-key term.
 // The tile loop's
 // key-block loop and its classification branches carry the row statistics
@@ -15,7 +16,9 @@
 // CHECK-LABEL: func.func @tensor_cores
 // CHECK: scf.if
 // CHECK: %[[T:.*]] = gpu.wait async
-// CHECK: gpu.launch async [%[[T]]] blocks({{.*}}) threads({{.*}}) in (%{{.*}} = %c64{{.*}}) workgroup(%[[KS:arg[0-9]+]] : memref<384xf16, #gpu.address_space<workgroup>>, %[[VS:arg[0-9]+]] : memref<384xf16, #gpu.address_space<workgroup>>, %[[TERM:arg[0-9]+]] : memref<16xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch async [%[[T]]] blocks(%{{arg[0-9]+}}, %[[BY:arg[0-9]+]], %{{arg[0-9]+}}) in (%{{arg[0-9]+}} = %{{[^,]*}}, %[[GY:arg[0-9]+]] = %{{[^,]*}}, %{{[^)]*}}) threads({{.*}}) in (%{{.*}} = %c64{{.*}}) workgroup(%[[KS:arg[0-9]+]] : memref<384xf16, #gpu.address_space<workgroup>>, %[[VS:arg[0-9]+]] : memref<384xf16, #gpu.address_space<workgroup>>, %[[TERM:arg[0-9]+]] : memref<16xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[LASTQB:.*]] = arith.subi %[[GY]], %{{.*}} : index
+// CHECK-NEXT: arith.subi %[[LASTQB]], %[[BY]] : index
 // CHECK: vector.load {{.*}} : memref<1x2x40x16xf16>, vector<2xf16>
 // CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
 // CHECK: scf.if {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)

@@ -6,7 +6,9 @@
 // the regions with the masking and the online softmax) is cloned as it is,
 // a region per fragment element.
 //
-//   grid  = (B*Hq, ceil(Nq/R)), block = 32*W threads, W = R/16 warps.
+//   grid  = (B*Hq, ceil(Nq/R)), block = 32*W threads, W = R/16 warps;
+//           block y runs query block ceil(Nq/R) - 1 - y (heavy causal
+//           blocks first).
 //   Warp w owns the query rows q0 + 16w .. q0 + 16w + 15 of its block.
 //
 // Where tiles live (lane = 4g + t, g = lane/4, t = lane%4):
@@ -559,7 +561,13 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
   Value bx = launch.getBlockIds().x;
   batch = arith::DivUIOp::create(b, bx, heads);
   head = arith::RemUIOp::create(b, bx, heads);
-  queryBlock = launch.getBlockIds().y;
+  // Query blocks in reverse launch order: the GPU starts blocks in
+  // increasing (x, y) order, and under causal-like layouts the last query
+  // blocks visit the most key blocks. Starting them first leaves the short
+  // blocks for the tail (as FlashAttention-2 does); other layouts do not
+  // care.
+  queryBlock =
+      g.sub(g.sub(launch.getGridSize().y, g.index(1)), launch.getBlockIds().y);
   IRMapping map;
   map.map(grid.getInductionVars()[0], batch);
   map.map(grid.getInductionVars()[1], head);
