@@ -367,6 +367,11 @@ private:
   LogicalResult execLLVM(Operation *op, Frame &f, const Mask &m);
   LogicalResult execMma(Operation *op, Frame &f, const Mask &m);
   LogicalResult execLdMatrix(nvgpu::LdMatrixOp op, Frame &f, const Mask &m);
+  /// Runs `body` once per warp of `m` (in order), after checking that all
+  /// 32 lanes of the warp are in `m`: `what` (a shuffle, mma.sync, ...)
+  /// needs the full warp.
+  LogicalResult forEachFullWarp(Operation *op, const Mask &m, StringRef what,
+                                function_ref<LogicalResult(int32_t)> body);
   LogicalResult execShuffle(gpu::ShuffleOp op, Frame &f, const Mask &m);
   LogicalResult execAffine(Operation *op, Frame &f, const Mask &m);
 
@@ -1924,24 +1929,33 @@ LogicalResult Interpreter::execMemRef(Operation *op, Frame &f, const Mask &m) {
 // gpu
 //===----------------------------------------------------------------------===//
 
-LogicalResult Interpreter::execShuffle(gpu::ShuffleOp op, Frame &f,
-                                       const Mask &m) {
+LogicalResult
+Interpreter::forEachFullWarp(Operation *op, const Mask &m, StringRef what,
+                             function_ref<LogicalResult(int32_t)> body) {
   constexpr int32_t kWarp = 32;
-  std::vector<Val> &result = f.slot(op.getShuffleResult());
-  std::vector<Val> &valid = f.slot(op.getValid());
-  // Warps of the mask: all 32 lanes must be there.
   for (size_t i = 0; i < m.size();) {
     int32_t warp = m[i] / kWarp;
     size_t j = i;
     while (j < m.size() && m[j] / kWarp == warp)
       ++j;
-    int32_t lanesInBlock =
-        std::min<int32_t>(kWarp, f.threads - warp * kWarp);
-    if (static_cast<int32_t>(j - i) != lanesInBlock || lanesInBlock != kWarp)
+    if (j - i != static_cast<size_t>(kWarp))
       return fail(op,
                   "reached by " + Twine(j - i) + " of the 32 lanes of warp " +
-                      Twine(warp) + " (a shuffle needs the full warp)",
+                      Twine(warp) + " (" + what + " needs the full warp)",
                   m[i]);
+    if (failed(body(warp)))
+      return failure();
+    i = j;
+  }
+  return success();
+}
+
+LogicalResult Interpreter::execShuffle(gpu::ShuffleOp op, Frame &f,
+                                       const Mask &m) {
+  constexpr int32_t kWarp = 32;
+  std::vector<Val> &result = f.slot(op.getShuffleResult());
+  std::vector<Val> &valid = f.slot(op.getValid());
+  return forEachFullWarp(op, m, "a shuffle", [&](int32_t warp) {
     // Read all sources first (results are written after).
     SmallVector<Val> values(kWarp);
     SmallVector<bool> ok(kWarp);
@@ -1976,9 +1990,8 @@ LogicalResult Interpreter::execShuffle(gpu::ShuffleOp op, Frame &f,
       result[t] = values[lane];
       valid[t].e.assign(1, intElem(ok[lane] ? 1 : 0));
     }
-    i = j;
-  }
-  return success();
+    return success();
+  });
 }
 
 LogicalResult Interpreter::execGpu(Operation *op, Frame &f, const Mask &m) {
@@ -2280,16 +2293,7 @@ LogicalResult Interpreter::execMma(Operation *op, Frame &f, const Mask &m) {
   constexpr int32_t kWarp = 32;
   Value result = op->getResult(0);
   std::vector<Val> &out = f.slot(result);
-  for (size_t i = 0; i < m.size();) {
-    int32_t warp = m[i] / kWarp;
-    size_t j = i;
-    while (j < m.size() && m[j] / kWarp == warp)
-      ++j;
-    if (j - i != static_cast<size_t>(kWarp))
-      return fail(op,
-                  "reached by " + Twine(j - i) + " of the 32 lanes of warp " +
-                      Twine(warp) + " (mma.sync needs the full warp)",
-                  m[i]);
+  return forEachFullWarp(op, m, "mma.sync", [&](int32_t warp) {
     double A[16][16], B[16][8], C[16][8];
     for (int32_t lane = 0; lane < kWarp; ++lane) {
       SmallVector<double, 8> a, b, c;
@@ -2324,9 +2328,8 @@ LogicalResult Interpreter::execMma(Operation *op, Frame &f, const Mask &m) {
       }
       out[warp * kWarp + lane] = std::move(v);
     }
-    i = j;
-  }
-  return success();
+    return success();
+  });
 }
 
 /// nvgpu.ldmatrix: ldmatrix.sync.aligned.m8n8.xN(.trans).shared.b16 (PTX
@@ -2346,16 +2349,7 @@ LogicalResult Interpreter::execLdMatrix(nvgpu::LdMatrixOp op, Frame &f,
   if (resultType.getNumElements() != 2 * tiles)
     return fail(op, "the result must hold one pair per matrix");
   std::vector<Val> &out = f.slot(op.getRes());
-  for (size_t i = 0; i < m.size();) {
-    int32_t warp = m[i] / kWarp;
-    size_t j = i;
-    while (j < m.size() && m[j] / kWarp == warp)
-      ++j;
-    if (j - i != static_cast<size_t>(kWarp))
-      return fail(op,
-                  "reached by " + Twine(j - i) + " of the 32 lanes of warp " +
-                      Twine(warp) + " (ldmatrix needs the full warp)",
-                  m[i]);
+  return forEachFullWarp(op, m, "ldmatrix", [&](int32_t warp) -> LogicalResult {
     double mat[4][8][8];
     for (int64_t tile = 0; tile < tiles; ++tile)
       for (int64_t row = 0; row < 8; ++row) {
@@ -2395,9 +2389,8 @@ LogicalResult Interpreter::execLdMatrix(nvgpu::LdMatrixOp op, Frame &f,
                                             : mat[tile][g][2 * t + e]));
       out[warp * kWarp + lane] = std::move(v);
     }
-    i = j;
-  }
-  return success();
+    return success();
+  });
 }
 
 //===----------------------------------------------------------------------===//
