@@ -1,6 +1,7 @@
 // REQUIRES: ptxas
-// ptxas -v on the PTX of the default tile configuration (block_q = block_k
-// = 64, 4 warps): f16 and bf16, D = 64 and 128, dense and causal, and a
+// ptxas -v on the PTX of the default tile configuration (block_q = 128, 8
+// warps; block_k = 128, 64 at D = 128): f16 and bf16, D = 64 and 128,
+// dense and causal, and a
 // causal bf16 D = 128 kernel with a [B,Hq,Nk] bias and a key mask. No spills
 // and no local memory (0-byte stack frame) for any of them, on sm_80 and sm_90.
 // RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_80 format=isa" -o %t.sm80.mlir
