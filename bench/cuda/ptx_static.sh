@@ -22,6 +22,8 @@ for chip in sm_80 sm_90; do
   build/tools/attic-opt "$configs" \
     --attic-cuda-pipeline="chip=$chip format=isa" -o "$out/$chip.mlir"
 done
+# Instructions of the current kernel's sm_80 PTX ($ptx) that start with $1.
+count() { grep -cE "^\s+$1" "$ptx" || true; }
 printf '| kernel | registers sm_80 / sm_90 | spill stores sm_80 / sm_90 | smem bytes | ld.global (16-byte) | ld.shared | ldmatrix | st.shared (16-byte) | mma.sync |\n'
 printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
 for k in $kernels; do
@@ -36,7 +38,6 @@ for k in $kernels; do
     smem=$(grep -oE '[0-9]+ bytes smem' <<< "$v" | grep -oE '^[0-9]+')
   done
   ptx=$out/$k.sm_80.ptx
-  count() { grep -cE "^\s+$1" "$ptx" || true; }
   printf '| %s | %s / %s | %s / %s | %s | %s (%s) | %s | %s | %s (%s) | %s |\n' \
     "$k" "${regs[0]}" "${regs[1]}" "${spills[0]}" "${spills[1]}" "$smem" \
     "$(count 'ld\.global')" "$(count 'ld\.global\.v4')" \

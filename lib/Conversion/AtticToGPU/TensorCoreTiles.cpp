@@ -154,11 +154,11 @@ struct Gen {
   }
 
   VectorType pairType() { return VectorType::get({2}, elem); }
-  /// (0, 0) as vector<2xT>: what keys past Nk are staged as.
-  Value zeroPair() {
+  /// n zeros as vector<nxT>: what keys past Nk are staged as.
+  Value zeros(int64_t n) {
+    auto type = VectorType::get({n}, elem);
     return arith::ConstantOp::create(
-        b, pairType(),
-        DenseElementsAttr::get(pairType(), b.getZeroAttr(elem)));
+        b, type, DenseElementsAttr::get(type, b.getZeroAttr(elem)));
   }
 
   /// memref[..., last, last+1] as vector<2xT> (4-byte aligned: `last` is
@@ -803,8 +803,7 @@ void KernelMapper::stageRows(Value src, Value batchIdx, Value headIdx,
   Value keyLen = memref::DimOp::create(b, src, 2);
   Value lastKey = g.sub(keyLen, g.index(1));
   auto octType = VectorType::get({8}, cfg.elem);
-  Value zeros = arith::ConstantOp::create(
-      b, octType, DenseElementsAttr::get(octType, b.getZeroAttr(cfg.elem)));
+  Value zeros = g.zeros(8);
   auto loop = scf::ForOp::create(b, tid, g.index(bk * perRow), threads);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
