@@ -85,6 +85,9 @@ struct Buffer {
   struct Access {
     uint64_t writeEpoch = 0, readEpoch = 0;
     int32_t writer = -1, reader = -1; // reader -2: several threads
+    /// The thread whose cp.async into this byte has not completed (-1:
+    /// none): until its cp.async.wait_group the byte is not to be touched.
+    int32_t asyncWriter = -1;
   };
   std::vector<Access> access;
   bool shared() const { return !access.empty(); }
@@ -294,12 +297,30 @@ struct Frame {
   }
 };
 
+/// One cp.async in flight: the bytes it will write (read from global
+/// memory when it was issued) and where.
+struct AsyncCopy {
+  Operation *op;
+  Buffer *dst;
+  size_t byte;
+  SmallVector<uint8_t, 16> data;
+};
+
+/// A thread's cp.async copies: those not yet committed, then its committed
+/// groups, oldest first (PTX ISA, "cp.async.commit_group",
+/// "cp.async.wait_group").
+struct AsyncState {
+  std::vector<AsyncCopy> open;
+  std::deque<std::vector<AsyncCopy>> groups;
+};
+
 /// Thread block context of a kernel.
 struct BlockContext {
   int64_t blockId[3] = {0, 0, 0};
   int64_t blockDim[3] = {1, 1, 1};
   int64_t gridDim[3] = {1, 1, 1};
   uint64_t epoch = 1; // shared-memory epoch: barriers passed + 1
+  std::vector<AsyncState> async; // per thread
 };
 
 //===----------------------------------------------------------------------===//
@@ -367,6 +388,11 @@ private:
   LogicalResult execLLVM(Operation *op, Frame &f, const Mask &m);
   LogicalResult execMma(Operation *op, Frame &f, const Mask &m);
   LogicalResult execLdMatrix(nvgpu::LdMatrixOp op, Frame &f, const Mask &m);
+  LogicalResult execAsyncCopy(nvgpu::DeviceAsyncCopyOp op, Frame &f,
+                              const Mask &m);
+  LogicalResult execAsyncGroup(Operation *op, const Mask &m);
+  /// Writes the bytes of `copy` (thread t's cp.async, now complete).
+  LogicalResult completeAsync(AsyncCopy &copy, int32_t t);
   /// Runs `body` once per warp of `m` (in order), after checking that all
   /// 32 lanes of the warp are in `m`: `what` (a shuffle, mma.sync, ...)
   /// needs the full warp.
@@ -535,6 +561,14 @@ LogicalResult Interpreter::track(Operation *op, Buffer *buffer, uint8_t *p,
   size_t first = p - buffer->bytes.data();
   for (size_t i = first; i < first + n; ++i) {
     Buffer::Access &a = buffer->access[i];
+    if (a.asyncWriter >= 0)
+      return fail(op,
+                  Twine(write ? "writes" : "reads") + " byte " + Twine(i) +
+                      " of " + buffer->what + ", which a cp.async of thread " +
+                      Twine(a.asyncWriter) +
+                      " has not completed yet (no cp.async.wait_group "
+                      "covers it)",
+                  t);
     if (a.writeEpoch == epoch && a.writer != t)
       return fail(op,
                   Twine(write ? "writes" : "reads") + " byte " + Twine(i) +
@@ -829,6 +863,7 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchOp op, Frame &host) {
           context.blockDim[d] = dims[d];
           context.gridDim[d] = grid[d];
         }
+        context.async.resize(T);
         block = &context;
         Frame kernel;
         kernel.parent = &host;
@@ -896,6 +931,18 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchOp op, Frame &host) {
         Operation *terminator;
         if (failed(execBlock(body, kernel, all, terminator)))
           return failure();
+        for (int32_t t = 0; t < T; ++t) {
+          const AsyncState &a = context.async[t];
+          Operation *inFlight = a.open.empty() ? nullptr : a.open.front().op;
+          for (const std::vector<AsyncCopy> &group : a.groups)
+            if (!inFlight && !group.empty())
+              inFlight = group.front().op;
+          if (inFlight)
+            return fail(inFlight,
+                        "is still in flight when the kernel ends (no "
+                        "cp.async.wait_group 0 after it)",
+                        t);
+        }
         block = nullptr;
         // This block's shared and private memory is gone (views into it
         // stay, marked freed).
@@ -945,6 +992,10 @@ LogicalResult Interpreter::execOp(Operation *op, Frame &f, const Mask &m) {
     return execMma(op, f, m);
   if (auto ld = dyn_cast<nvgpu::LdMatrixOp>(op))
     return execLdMatrix(ld, f, m);
+  if (auto cp = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op))
+    return execAsyncCopy(cp, f, m);
+  if (isa<NVVM::CpAsyncCommitGroupOp, NVVM::CpAsyncWaitGroupOp>(op))
+    return execAsyncGroup(op, m);
   if (ns == "affine")
     return execAffine(op, f, m);
   if (auto poison = dyn_cast<ub::PoisonOp>(op)) {
@@ -2391,6 +2442,133 @@ LogicalResult Interpreter::execLdMatrix(nvgpu::LdMatrixOp op, Frame &f,
     }
     return success();
   });
+}
+
+//===----------------------------------------------------------------------===//
+// cp.async (nvgpu.device_async_copy, nvvm.cp.async.commit.group / wait.group)
+//===----------------------------------------------------------------------===//
+
+// PTX ISA, "cp.async": a thread's copy from global to shared memory runs
+// in the background; cp.async.commit_group closes the thread's open copies
+// into a group, and cp.async.wait_group N returns once all but the N most
+// recent groups of the thread are complete. Then the bytes are visible to
+// that thread; other threads need a barrier after the wait, as for a plain
+// store. The simulator reads the source when the copy is issued and writes
+// the destination at the wait; in between, any access to the destination
+// bytes (a second copy into them included) is an error, and so is a copy
+// still in flight when the kernel ends.
+LogicalResult Interpreter::execAsyncCopy(nvgpu::DeviceAsyncCopyOp op, Frame &f,
+                                         const Mask &m) {
+  if (!block)
+    return fail(op, "cp.async outside a kernel");
+  const int64_t dstElements = op.getDstElements().getZExtValue();
+  std::vector<Val> &tokens = f.slot(op.getAsyncToken());
+  for (int32_t t : m) {
+    const MemRefVal &dst = *get(f, op.getDst(), t).memref;
+    const MemRefVal &src = *get(f, op.getSrc(), t).memref;
+    if (dst.buffer->space != Space::Shared)
+      return fail(op,
+                  "writes " + dst.buffer->what +
+                      " (cp.async writes shared memory only)",
+                  t);
+    if (src.buffer->space != Space::Device)
+      return fail(op,
+                  "reads " + src.buffer->what +
+                      " (cp.async reads global memory only)",
+                  t);
+    if (dst.elemBytes != src.elemBytes)
+      return fail(op, "copies between elements of different sizes", t);
+    int64_t bytes = dstElements * dst.elemBytes;
+    if (bytes != 4 && bytes != 8 && bytes != 16)
+      return fail(
+          op, "copies " + Twine(bytes) + " bytes (cp.async copies 4, 8 or 16)",
+          t);
+    if (op.getBypassL1() && bytes != 16)
+      return fail(op,
+                  "bypasses L1 (cp.async.cg) for a copy of " + Twine(bytes) +
+                      " bytes (16 needed)",
+                  t);
+    int64_t srcElements = dstElements;
+    if (Value n = op.getSrcElements())
+      srcElements = getIndex(f, n, t);
+    if (srcElements < 0 || srcElements > dstElements)
+      return fail(op,
+                  "reads " + Twine(srcElements) + " elements of at most " +
+                      Twine(dstElements),
+                  t);
+    AsyncCopy copy{op, dst.buffer, 0, {}};
+    copy.data.assign(bytes, 0); // the bytes past srcElements are zeros
+    if (srcElements > 0) {
+      FailureOr<uint8_t *> p =
+          access(op, src, indicesOf(f, op.getSrcIndices(), t), srcElements,
+                 /*write=*/false, t);
+      if (failed(p))
+        return failure();
+      if ((*p - src.buffer->bytes.data()) % bytes != 0)
+        return fail(op,
+                    "reads byte " + Twine(*p - src.buffer->bytes.data()) +
+                        " of " + src.buffer->what + ", which is not " +
+                        Twine(bytes) + "-byte aligned",
+                    t);
+      std::memcpy(copy.data.data(), *p, srcElements * src.elemBytes);
+    }
+    FailureOr<uint8_t *> q =
+        access(op, dst, indicesOf(f, op.getDstIndices(), t), dstElements,
+               /*write=*/true, t);
+    if (failed(q))
+      return failure();
+    copy.byte = *q - dst.buffer->bytes.data();
+    if (copy.byte % bytes != 0)
+      return fail(op,
+                  "writes byte " + Twine(copy.byte) + " of " +
+                      dst.buffer->what + ", which is not " + Twine(bytes) +
+                      "-byte aligned",
+                  t);
+    for (int64_t i = 0; i < bytes; ++i)
+      dst.buffer->access[copy.byte + i].asyncWriter = t;
+    block->async[t].open.push_back(std::move(copy));
+    tokens[t] = Val();
+  }
+  return success();
+}
+
+LogicalResult Interpreter::completeAsync(AsyncCopy &copy, int32_t t) {
+  if (copy.dst->freed)
+    return fail(copy.op,
+                "completes into " + copy.dst->what + " after it was freed", t);
+  for (size_t i = 0; i < copy.data.size(); ++i)
+    copy.dst->access[copy.byte + i].asyncWriter = -1;
+  // The write happens now: other threads see it after the next barrier.
+  if (failed(track(copy.op, copy.dst, copy.dst->bytes.data() + copy.byte,
+                   copy.data.size(), /*write=*/true, t)))
+    return failure();
+  std::memcpy(copy.dst->bytes.data() + copy.byte, copy.data.data(),
+              copy.data.size());
+  return success();
+}
+
+LogicalResult Interpreter::execAsyncGroup(Operation *op, const Mask &m) {
+  if (!block)
+    return fail(op, "cp.async groups outside a kernel");
+  auto wait = dyn_cast<NVVM::CpAsyncWaitGroupOp>(op);
+  for (int32_t t : m) {
+    AsyncState &a = block->async[t];
+    if (!wait) {
+      a.groups.push_back(std::move(a.open));
+      a.open.clear();
+      continue;
+    }
+    // All but the `n` most recent committed groups complete; copies not
+    // committed yet stay in flight.
+    size_t n = wait.getN();
+    while (a.groups.size() > n) {
+      for (AsyncCopy &copy : a.groups.front())
+        if (failed(completeAsync(copy, t)))
+          return failure();
+      a.groups.pop_front();
+    }
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

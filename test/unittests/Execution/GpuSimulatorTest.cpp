@@ -16,7 +16,14 @@
 //     one whose fragments come from nvgpu.ldmatrix (.x4, and .x2 .trans)
 //     of shared memory; a row address that is not 16-byte aligned is an
 //     error, and so is a vector load whose address misses the alignment
-//     it claims (LLVM would emit a wide access for it).
+//     it claims (LLVM would emit a wide access for it);
+//   - cp.async (nvgpu.device_async_copy, nvvm.cp.async.commit.group and
+//     wait.group) copies, zero-fills past its source elements, and lands
+//     at the wait: reading its bytes before the wait that covers its group
+//     (a missing wait, a copy never committed, wait_group 1 on the only
+//     group) is an error, so are reading them from another thread without
+//     a barrier after the wait, a misaligned copy and a copy still in
+//     flight at the end of the kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -422,6 +429,125 @@ TEST(GpuSimulator, VectorAccessesKeepTheirAlignment) {
   EXPECT_NE(error.find("accesses byte 4 of a device buffer, which is not a "
                        "multiple of its alignment 16"),
             std::string::npos)
+      << error;
+}
+
+// 16 threads: out[i] = in[(i + 4) % 64], each thread moving 4 floats into
+// shared memory with one 16-byte cp.async. The markers COPY, COMMIT, WAIT
+// and BARRIER are edited by the tests.
+const char *kAsyncCopy = R"mlir(
+func.func @k(%in: memref<64xf32>) -> memref<64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %d, %t0 = gpu.alloc async () : memref<64xf32>
+  %t1 = gpu.memcpy async [%t0] %d, %in : memref<64xf32>, memref<64xf32>
+  %o, %t2 = gpu.alloc async [%t1] () : memref<64xf32>
+  %t3 = gpu.launch async [%t2] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+      threads(%tx, %ty, %tz) in (%sx = %c16, %sy = %c1, %sz = %c1)
+      workgroup(%s : memref<64xf32, #gpu.address_space<workgroup>>) {
+    %i = arith.muli %tx, %c4 : index
+    %cp = nvgpu.device_async_copy %d[%i], %s[%i], 4 {bypassL1} : memref<64xf32> to memref<64xf32, #gpu.address_space<workgroup>> // COPY
+    nvvm.cp.async.commit.group // COMMIT
+    nvvm.cp.async.wait.group 0 // WAIT
+    gpu.barrier // BARRIER
+    %n1 = arith.addi %i, %c4 : index
+    %n = arith.remui %n1, %c64 : index
+    %y = vector.load %s[%n] : memref<64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+    vector.store %y, %o[%i] : memref<64xf32>, vector<4xf32>
+    gpu.terminator
+  }
+  %h = memref.alloc() : memref<64xf32>
+  %t4 = gpu.memcpy async [%t3] %h, %o : memref<64xf32>, memref<64xf32>
+  gpu.wait [%t4]
+  return %h : memref<64xf32>
+}
+)mlir";
+
+class AsyncCopy : public ::testing::Test {
+protected:
+  void SetUp() override {
+    for (int64_t i = 0; i < 64; ++i)
+      in.set(i, double(i + 1));
+  }
+  std::vector<Tensor> run() { return simulate(source, {&in}, error); }
+  void expectError(const std::string &fragment) {
+    std::vector<Tensor> out = run();
+    EXPECT_TRUE(out.empty());
+    EXPECT_NE(error.find(fragment), std::string::npos)
+        << "expected '" << fragment << "' in: " << error;
+  }
+  Tensor in{ATTIC_F32, {64}};
+  std::string source = kAsyncCopy;
+  std::string error;
+};
+
+TEST_F(AsyncCopy, CopiesAtTheWait) {
+  std::vector<Tensor> out = run();
+  ASSERT_EQ(out.size(), 1u) << error;
+  for (int64_t i = 0; i < 64; ++i)
+    EXPECT_EQ(out[0][i], in[(i + 4) % 64]) << i;
+}
+
+TEST_F(AsyncCopy, ZeroFillsPastTheSourceElements) {
+  replace(source, "%s[%i], 4 {bypassL1}", "%s[%i], 4, %c1 {bypassL1}");
+  std::vector<Tensor> out = run();
+  ASSERT_EQ(out.size(), 1u) << error;
+  for (int64_t i = 0; i < 64; ++i)
+    EXPECT_EQ(out[0][i], i % 4 == 0 ? in[(i + 4) % 64] : 0.0) << i;
+}
+
+TEST_F(AsyncCopy, ReadBeforeTheWaitIsAnError) {
+  replace(source, "nvvm.cp.async.wait.group 0 // WAIT", "");
+  expectError("which a cp.async of thread 1 has not completed yet");
+  EXPECT_NE(error.find("'vector.load'"), std::string::npos) << error;
+}
+
+TEST_F(AsyncCopy, UncommittedCopiesAreNotWaitedFor) {
+  replace(source, "nvvm.cp.async.commit.group // COMMIT", "");
+  expectError("has not completed yet");
+}
+
+TEST_F(AsyncCopy, WaitGroupLeavesTheNewestGroupsInFlight) {
+  std::string kept = source;
+  replace(source, "nvvm.cp.async.wait.group 0 // WAIT",
+          "nvvm.cp.async.wait.group 1");
+  expectError("has not completed yet");
+  // With an empty group committed after it, wait_group 1 covers the copy.
+  source = kept;
+  replace(source, "nvvm.cp.async.wait.group 0 // WAIT",
+          "nvvm.cp.async.commit.group\n    nvvm.cp.async.wait.group 1");
+  std::vector<Tensor> out = run();
+  ASSERT_EQ(out.size(), 1u) << error;
+  EXPECT_EQ(out[0][0], in[4]);
+}
+
+TEST_F(AsyncCopy, OtherThreadsNeedABarrierAfterTheWait) {
+  replace(source, "gpu.barrier // BARRIER", "");
+  expectError("that thread 1 wrote since the last barrier (a race)");
+}
+
+TEST_F(AsyncCopy, TwoCopiesInFlightIntoOneByteAreAnError) {
+  replace(source, "%d[%i], %s[%i]", "%d[%i], %s[%c0]");
+  expectError("writes byte 0 of shared memory (workgroup attribution #0), "
+              "which a cp.async of thread 0 has not completed yet");
+}
+
+TEST_F(AsyncCopy, MisalignedCopyIsAnError) {
+  replace(source, "%d[%i], %s[%i]", "%d[%c1], %s[%i]");
+  expectError("reads byte 4 of a device buffer, which is not 16-byte aligned");
+}
+
+TEST_F(AsyncCopy, CopyInFlightAtTheEndIsAnError) {
+  replace(source, "nvvm.cp.async.wait.group 0 // WAIT", "");
+  replace(source,
+          "%y = vector.load %s[%n] : memref<64xf32, "
+          "#gpu.address_space<workgroup>>",
+          "%y = vector.load %d[%n] : memref<64xf32>");
+  expectError("is still in flight when the kernel ends");
+  EXPECT_NE(error.find("'nvgpu.device_async_copy'"), std::string::npos)
       << error;
 }
 
