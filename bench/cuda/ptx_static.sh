@@ -3,7 +3,8 @@
 # of test/Conversion/Inputs/cuda_configs.mlir, ptxas -v's registers,
 # spills and shared memory (sm_80 and sm_90), and the number of global
 # loads, shared-memory loads and stores (of them 16-byte, .v4.b32),
-# ldmatrix and mma.sync instructions in its sm_80 PTX.
+# ldmatrix, cp.async (global to shared copies; cp.async.wait_group) and
+# mma.sync instructions in its sm_80 PTX.
 #
 #   bench/cuda/ptx_static.sh [OUT_DIR]    (default /tmp/attic-ptx-static)
 #
@@ -24,8 +25,8 @@ for chip in sm_80 sm_90; do
 done
 # Instructions of the current kernel's sm_80 PTX ($ptx) that start with $1.
 count() { grep -cE "^\s+$1" "$ptx" || true; }
-printf '| kernel | registers sm_80 / sm_90 | spill stores sm_80 / sm_90 | smem bytes | ld.global (16-byte) | ld.shared | ldmatrix | st.shared (16-byte) | mma.sync |\n'
-printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
+printf '| kernel | registers sm_80 / sm_90 | spill stores sm_80 / sm_90 | smem bytes | ld.global (16-byte) | ld.shared | ldmatrix | st.shared (16-byte) | cp.async (wait_group) | mma.sync |\n'
+printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
 for k in $kernels; do
   regs=() spills=() smem=
   for chip in sm_80 sm_90; do
@@ -38,9 +39,10 @@ for k in $kernels; do
     smem=$(grep -oE '[0-9]+ bytes smem' <<< "$v" | grep -oE '^[0-9]+')
   done
   ptx=$out/$k.sm_80.ptx
-  printf '| %s | %s / %s | %s / %s | %s | %s (%s) | %s | %s | %s (%s) | %s |\n' \
+  printf '| %s | %s / %s | %s / %s | %s | %s (%s) | %s | %s | %s (%s) | %s (%s) | %s |\n' \
     "$k" "${regs[0]}" "${regs[1]}" "${spills[0]}" "${spills[1]}" "$smem" \
     "$(count 'ld\.global')" "$(count 'ld\.global\.v4')" \
     "$(count 'ld\.shared')" "$(count ldmatrix)" "$(count 'st\.shared')" \
-    "$(count 'st\.shared\.v4')" "$(count 'mma\.sync')"
+    "$(count 'st\.shared\.v4')" "$(count 'cp\.async\.c[ag]\.')" \
+    "$(count 'cp\.async\.wait_group')" "$(count 'mma\.sync')"
 done

@@ -6,7 +6,11 @@
 // one gpu.binary per function with the PTX of the tensor-core kernel. The
 // inputs go to device buffers (attic-gpu-offload), the kernel runs on them,
 // the result comes back to a host buffer; each step is a stream that is
-// synchronized and destroyed.
+// synchronized and destroyed. In the kernel (the PTX in LLVM's block
+// order, the key-block loop rotated): K and V copied with cp.async (16
+// bytes, the source size in a register for the zero fill past Nk), the
+// wait for K (wait_group 1) before Q K^T, the wait for V (wait_group 0)
+// before P V, and the next block's K copied during P V.
 // CHECK: module attributes {gpu.container_module}
 // CHECK-LABEL: llvm.func @attention_f16
 // CHECK: llvm.call @mgpuMemAlloc
@@ -24,23 +28,32 @@
 // CHECK-SAME: .minnctapersm 1
 // CHECK-SAME: .shared .align 16 .b8 __wg_attention_f16_kernel_0
 // CHECK-SAME: .shared .align 16 .b8 __wg_attention_f16_kernel_1
+// CHECK-SAME: cp.async.commit_group;
+// CHECK-SAME: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-SAME: bar.sync
+// CHECK-SAME: cp.async.wait_group \090;
+// CHECK-SAME: cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
+// CHECK-SAME: cp.async.commit_group;
 // CHECK-SAME: st.shared
-// CHECK-SAME: ld.global.v4.b32
-// CHECK-SAME: st.shared.v4.b32
+// CHECK-SAME: cp.async.wait_group \091;
+// CHECK-SAME: bar.sync
 // CHECK-SAME: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // CHECK-SAME: shfl.sync.bfly.b32
 // CHECK-SAME: ex2.approx.ftz.f32
-// CHECK-SAME: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
-// CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-SAME: cp.async.wait_group \090;
+// CHECK-SAME: bar.sync
+// CHECK-SAME: cp.async.cg.shared.global
 // CHECK-NOT: bf16.bf16
 // CHECK-LABEL: llvm.func @attention_bf16_causal
 // CHECK: gpu.binary @attention_bf16_causal_kernel
+// CHECK-SAME: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// CHECK-SAME: cp.async.cg.shared.global
 // CHECK-SAME: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // CHECK-SAME: shfl.sync.bfly.b32
-// CHECK-SAME: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
-// CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // CHECK-DAG: llvm.func @mgpuStreamCreate() -> !llvm.ptr
 // CHECK-DAG: llvm.func @mgpuMemAlloc(i64, !llvm.ptr, i8) -> !llvm.ptr
 // CHECK-DAG: llvm.func @mgpuMemcpy(!llvm.ptr, !llvm.ptr, i64, !llvm.ptr)
@@ -51,9 +64,12 @@
 // SM90: gpu.binary @attention_f16_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
 // SM90-SAME: .target sm_90
 // SM90-SAME: .maxntid 256, 1, 1
+// SM90-SAME: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// SM90-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// SM90-SAME: cp.async.cg.shared.global
+// SM90-SAME: cp.async.wait_group \091;
 // SM90-SAME: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // SM90-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-// SM90-SAME: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 func.func @attention_f16(%q: tensor<1x4x300x64xf16>, %k: tensor<1x4x300x64xf16>, %v: tensor<1x4x300x64xf16>) -> tensor<1x4x300x64xf16> {
   %o = attic.attention %q, %k, %v : tensor<1x4x300x64xf16>, tensor<1x4x300x64xf16>, tensor<1x4x300x64xf16> -> tensor<1x4x300x64xf16>
   return %o : tensor<1x4x300x64xf16>

@@ -9,6 +9,7 @@
 // RUN: attic-run %s --entry=window_bottom_right_f16 --check | FileCheck %s
 // RUN: attic-run %s --entry=documents_gqa_bf16 --check --block-q=16 --block-k=32 | FileCheck %s
 // RUN: attic-run %s --entry=more_queries_than_keys_f16 --check | FileCheck %s
+// RUN: attic-run %s --entry=random_blocks_d128_bf16 --check | FileCheck %s
 
 // CHECK: check: result #0 {{.*}}non_finite=0 {{.*}}: ok
 
@@ -66,4 +67,11 @@ func.func @more_queries_than_keys_f16(%q: tensor<1x2x50x16xf16>, %k: tensor<1x2x
 func.func @mask_bias_layout_bf16(%q: tensor<2x2x60x64xbf16>, %k: tensor<2x2x60x64xbf16>, %v: tensor<2x2x60x64xbf16>, %b: tensor<2x2x60xbf16>, %m: tensor<2x60xi1>) -> tensor<2x2x60x64xbf16> {
   %o = attic.attention %q, %k, %v layout(#attic.union<[#attic.window<left = 10, right = 0>, #attic.sinks<count = 3>]>) bias(%b : tensor<2x2x60xbf16>) mask(%m : tensor<2x60xi1>) : tensor<2x2x60x64xbf16>, tensor<2x2x60x64xbf16>, tensor<2x2x60x64xbf16> -> tensor<2x2x60x64xbf16>
   return %o : tensor<2x2x60x64xbf16>
+}
+
+// Block lists at D = 128 (no wide-head key block then): with block_k = 128,
+// K and V do not fit in 48 KiB together and share one buffer.
+func.func @random_blocks_d128_bf16(%q: tensor<1x2x200x128xbf16>, %k: tensor<1x2x200x128xbf16>, %v: tensor<1x2x200x128xbf16>) -> tensor<1x2x200x128xbf16> {
+  %o = attic.attention %q, %k, %v layout(#attic.union<[#attic.window<left = 4, right = 4>, #attic.random<block = 8, count = 2, seed = 99>]>) : tensor<1x2x200x128xbf16>, tensor<1x2x200x128xbf16>, tensor<1x2x200x128xbf16> -> tensor<1x2x200x128xbf16>
+  return %o : tensor<1x2x200x128xbf16>
 }

@@ -8,11 +8,16 @@
 // to 16+8 halves (16 keys x 24, 16-byte aligned rows), the per-key term.
 // The tile loop's
 // key-block loop and its classification branches carry the row statistics
-// and the accumulator (2 + 2 + 8 registers per lane) and nothing else; per
-// visited block: one barrier pair around the staging of the term, K and
-// V (16 bytes per load and store), ldmatrix .x4 of K and mma.sync for Q K^T, ldmatrix
-// .x4 .trans of V and mma.sync for P V, quad shuffles for the row
-// reductions and ex2.approx for exp2.
+// and the accumulator (2 + 2 + 8 registers per lane) and the key block
+// whose K is in Ks or on its way (an index, -1 at first), nothing else. Per
+// visited block: a barrier; K copied with cp.async (16 bytes per copy,
+// zero-filled past Nk) unless the previous block prefetched it (a stale
+// prefetch lands first), and V, each its own group; the term; wait for
+// all but V's group, a barrier; ldmatrix .x4 of K and mma.sync for Q K^T,
+// quad shuffles for the row reductions and ex2.approx for exp2; then wait
+// for V, a barrier, the next key block's K copied into Ks while ldmatrix
+// .x4 .trans of V and mma.sync compute P V. A wait for every group at the
+// end of the kernel.
 // CHECK-LABEL: func.func @tensor_cores
 // CHECK: scf.if
 // CHECK: %[[T:.*]] = gpu.wait async
@@ -20,33 +25,80 @@
 // CHECK: %[[LASTQB:.*]] = arith.subi %[[GY]], %{{.*}} : index
 // CHECK-NEXT: arith.subi %[[LASTQB]], %[[BY]] : index
 // CHECK: vector.load {{.*}} : memref<1x2x40x16xf16>, vector<2xf16>
-// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
-// CHECK: scf.if {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK: scf.for %[[KB:.*]] = {{.*}} iter_args({{.*}}, %[[TAG:.*]] = %c-1) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, index)
+// CHECK: scf.if {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, index)
 // CHECK: gpu.barrier
+// CHECK-NEXT: %[[STALE:.*]] = arith.cmpi ne, %[[TAG]], %[[KB]] : index
+// CHECK-NEXT: scf.if %[[STALE]] {
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+// CHECK: %[[ROWS:.*]] = arith.select %{{.*}}, %c8{{[_0-9]*}}, %c0{{[_0-9]*}} : index
+// CHECK: nvgpu.device_async_copy %{{.*}}[{{.*}}], %[[KS]][%{{.*}}], 8, %[[ROWS]] {bypassL1} : memref<1x2x40x16xf16> to memref<384xf16, #gpu.address_space<workgroup>>
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.cp.async.commit.group
+// CHECK: nvgpu.device_async_copy %{{.*}}[{{.*}}], %[[VS]][%{{.*}}], 8, %{{.*}} {bypassL1} : memref<1x2x40x16xf16> to memref<384xf16, #gpu.address_space<workgroup>>
+// CHECK: nvvm.cp.async.commit.group
 // CHECK: memref.store %{{.*}}, %[[TERM]]
-// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<1x2x40x16xf16>, vector<8xf16>
-// CHECK: vector.store %{{.*}}, %[[KS]][%{{.*}}] {alignment = 16 : i64} : memref<384xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-// CHECK: vector.store %{{.*}}, %[[VS]][%{{.*}}] {alignment = 16 : i64} : memref<384xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-// CHECK: gpu.barrier
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: gpu.barrier
 // CHECK: nvgpu.ldmatrix %[[KS]][%{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<384xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 // CHECK: nvgpu.mma.sync
 // CHECK: nvgpu.mma.sync
 // CHECK: memref.load %[[TERM]]
 // CHECK: gpu.shuffle xor
 // CHECK: llvm.inline_asm asm_dialect = att "ex2.approx.ftz.f32 $0, $1;"
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[KB]], %{{.*}} : index
+// CHECK-NEXT: %[[IN:.*]] = arith.cmpi slt, %[[NEXT]], %{{.*}} : index
+// CHECK-NEXT: scf.if %[[IN]] {
+// CHECK: nvgpu.device_async_copy %{{.*}}[{{.*}}], %[[KS]][%{{.*}}], 8, %{{.*}} {bypassL1}
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NEXT: %[[NEWTAG:.*]] = arith.select %[[IN]], %[[NEXT]], %[[KB]] : index
 // CHECK: arith.truncf %{{.*}} : vector<2xf32> to vector<2xf16>
 // CHECK: nvgpu.ldmatrix %[[VS]][%{{.*}}] {numTiles = 4 : i32, transpose = true} : memref<384xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 // CHECK: nvgpu.mma.sync
 // CHECK: nvgpu.mma.sync
-// CHECK: scf.yield
+// CHECK: scf.yield {{.*}}, %[[NEWTAG]] : f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, index
 // CHECK: vector.store %{{.*}}, %{{.*}} : memref<1x2x40x16xf16>, vector<2xf16>
-// CHECK: gpu.terminator
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.terminator
 // CHECK: gpu.wait [%{{.*}}]
 // CHECK-NOT: attic.tile
 // SIMT-LABEL: func.func @tensor_cores
 // SIMT: private(
 func.func @tensor_cores(%q: memref<1x2x40x16xf16>, %k: memref<1x2x40x16xf16>, %v: memref<1x2x40x16xf16>, %o: memref<1x2x40x16xf16>) {
   attic.block_attention ins(%q, %k, %v : memref<1x2x40x16xf16>, memref<1x2x40x16xf16>, memref<1x2x40x16xf16>) outs(%o : memref<1x2x40x16xf16>) {layout = #attic.causal, scale = 0.25 : f32, block_q = 32 : i64, block_k = 16 : i64}
+  return
+}
+
+// -----
+
+// D = 128 with block_k = 128: K (34816 bytes) and V do not fit in 48 KiB
+// together, so they share one buffer and each is copied where it is used
+// and waited for at once (wait_group 0, a barrier); nothing is prefetched
+// and no key-block tag is carried.
+// CHECK-LABEL: func.func @shared_kv
+// CHECK: gpu.launch {{.*}} workgroup(%[[KV:arg[0-9]+]] : memref<17408xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<128xf32, #gpu.address_space<workgroup>>)
+// CHECK: scf.for {{.*}} -> ({{[f32, ]*}}f32) {
+// CHECK: gpu.barrier
+// CHECK-NOT: scf.if
+// CHECK: nvgpu.device_async_copy %{{.*}}, %[[KV]][%{{.*}}], 8, %{{.*}} {bypassL1} : memref<1x1x200x128xf16> to memref<17408xf16, #gpu.address_space<workgroup>>
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvgpu.ldmatrix %[[KV]]{{.*}}transpose = false
+// CHECK: gpu.barrier
+// CHECK: nvgpu.device_async_copy %{{.*}}, %[[KV]][%{{.*}}], 8, %{{.*}} {bypassL1}
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvgpu.ldmatrix %[[KV]]{{.*}}transpose = true
+// CHECK: scf.yield
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.terminator
+func.func @shared_kv(%q: memref<1x1x200x128xf16>, %k: memref<1x1x200x128xf16>, %v: memref<1x1x200x128xf16>, %o: memref<1x1x200x128xf16>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x1x200x128xf16>, memref<1x1x200x128xf16>, memref<1x1x200x128xf16>) outs(%o : memref<1x1x200x128xf16>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 64 : i64, block_k = 128 : i64}
   return
 }
 

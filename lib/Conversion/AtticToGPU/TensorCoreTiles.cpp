@@ -43,10 +43,22 @@
 // Registers pass through the tile loop's scf.for and scf.if as iter_args
 // and results (the loop bounds and conditions are uniform per block:
 // classification and block lists depend on (b, h, qb, kb) only, so the
-// barriers inside them are reached by all threads). The staging of one key
-// block (the column tiles, K, V) is done at once, between one pair of
-// barriers, when K and V fit in 48 KiB of shared memory together; else K
-// and V share one buffer and are staged where they are used.
+// barriers inside them are reached by all threads).
+//
+// Staging (cp.async, 16 bytes per copy, keys past Nk zero-filled): when K
+// and V fit in 48 KiB of shared memory together, per visited key block
+//   barrier; K (unless prefetched) and V issued, one group each; the
+//   column tiles computed; wait_group 1 (K has landed); barrier;
+//   S = Q K^T, softmax; wait_group 0 (V has landed); barrier;
+//   K of the next iteration's key block issued into Ks; P V.
+// So V's load overlaps Q K^T and the softmax, and the next K's load P V
+// (FlashAttention-2's order), with 3 barriers per block. The prefetch is
+// speculative: it is made where the key block is the loop's induction
+// variable (range layouts, not block lists), and a uniform tag (the key
+// block in Ks, carried through the tile loop) tells the next visited block
+// whether Ks holds its K; if not (the prefetched block was skipped), the
+// stale copy is waited for and K is copied again. Else K and V share one
+// buffer and each is copied and waited for where it is used.
 //
 // Fragment layouts (PTX ISA, "Matrix Fragments for mma.m16n8k16", .f16 or
 // .bf16 multiplicands, .f32 accumulators):
@@ -154,13 +166,6 @@ struct Gen {
   }
 
   VectorType pairType() { return VectorType::get({2}, elem); }
-  /// n zeros as vector<nxT>: what keys past Nk are staged as.
-  Value zeros(int64_t n) {
-    auto type = VectorType::get({n}, elem);
-    return arith::ConstantOp::create(
-        b, type, DenseElementsAttr::get(type, b.getZeroAttr(elem)));
-  }
-
   /// memref[..., last, last+1] as vector<2xT> (4-byte aligned: `last` is
   /// even and rows have an even length).
   Value loadPair(Value memref, ValueRange indices) {
@@ -363,8 +368,19 @@ private:
   LogicalResult mapIf(scf::IfOp ifOp, IRMapping &map);
   void stage(ArrayRef<Operation *> ops, IRMapping &map);
   void stageCols(TileMapColsOp op, IRMapping &map);
-  void stageRows(Value src, Value batchIdx, Value headIdx, Value block,
-                 int64_t width, Value dst);
+  void copyRows(Value src, Value batchIdx, Value headIdx, Value block,
+                int64_t width, Value dst);
+  scf::ForOp prefetchLoop(TilePVOp pv);
+  /// Whether `op` may change kTag (it stages or prefetches K): loops and
+  /// ifs around it carry kTag.
+  bool movesKTag(Operation *op) {
+    if (!cfg.separateKV)
+      return false;
+    bool found = false;
+    op->walk(
+        [&](Operation *inner) { found |= isa<TileQKOp, TilePVOp>(inner); });
+    return found;
+  }
   LogicalResult mapTileOp(Operation *op, IRMapping &map);
   SmallVector<Value> inlineBody(Block &body, ArrayRef<Value> args,
                                 IRMapping &outer);
@@ -403,6 +419,14 @@ private:
   Value ks, vs;
   /// Ops whose shared-memory staging was done ahead of them.
   llvm::DenseSet<Operation *> staged;
+  /// attic.tile.pv ops whose V copies are in flight (waited at the pv).
+  llvm::DenseSet<Operation *> pendingV;
+  /// The key block whose K is in Ks or on its way there (-1: none); uniform
+  /// in the block, carried through the tile loop's scf.for and scf.if.
+  Value kTag;
+  /// The attic.tile.qk whose key tensor, batch and head a prefetch reads
+  /// (set by prefetchLoop).
+  TileQKOp prefetchKey;
   // Per thread.
   Value tid, warp, grp, tig, twoT, threads;
   /// This lane's row of an ldmatrix .x4 (lane % 8) and which half of the
@@ -611,8 +635,11 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
                                 g.loadPair(cfg.query, {batch, qHead, row0c, colHi}),
                                 g.loadPair(cfg.query, {batch, qHead, row1c, colHi})}));
   }
+  kTag = g.index(-1);
   if (failed(mapBlock(*grid.getBody(), map)))
     return failure();
+  // A prefetch of a key block the tile loop then skipped may be in flight.
+  NVVM::CpAsyncWaitGroupOp::create(b, 0);
   gpu::TerminatorOp::create(b);
   return success();
 }
@@ -662,6 +689,9 @@ LogicalResult KernelMapper::mapLoop(scf::ForOp loop, IRMapping &map) {
   int64_t own = inits.size();
   for (Value t : tiles)
     llvm::append_range(inits, regs[t]);
+  bool carryTag = movesKTag(loop);
+  if (carryTag)
+    inits.push_back(kTag);
   auto newLoop = scf::ForOp::create(b, map.lookupOrDefault(loop.getLowerBound()),
                                     map.lookupOrDefault(loop.getUpperBound()),
                                     map.lookupOrDefault(loop.getStep()), inits);
@@ -678,12 +708,16 @@ LogicalResult KernelMapper::mapLoop(scf::ForOp loop, IRMapping &map) {
     for (Value t : tiles)
       for (Value &r : regs[t])
         r = newLoop.getRegionIterArgs()[next++];
+    if (carryTag)
+      kTag = newLoop.getRegionIterArgs()[next++];
     result = mapBlock(*loop.getBody(), map);
     SmallVector<Value> yields;
     for (Value v : loop.getBody()->getTerminator()->getOperands())
       yields.push_back(map.lookupOrDefault(v));
     for (Value t : tiles)
       llvm::append_range(yields, regs[t]);
+    if (carryTag)
+      yields.push_back(kTag);
     // The loop body built by create has a terminator: replace it.
     if (!body->empty() && body->back().hasTrait<OpTrait::IsTerminator>())
       body->back().erase();
@@ -699,6 +733,8 @@ LogicalResult KernelMapper::mapLoop(scf::ForOp loop, IRMapping &map) {
   for (Value t : tiles)
     for (Value &r : regs[t])
       r = newLoop.getResult(next++);
+  if (carryTag)
+    kTag = newLoop.getResult(next++);
   return result;
 }
 
@@ -709,6 +745,10 @@ LogicalResult KernelMapper::mapIf(scf::IfOp ifOp, IRMapping &map) {
   for (Value t : tiles)
     for (Value r : regs[t])
       types.push_back(r.getType());
+  bool carryTag = movesKTag(ifOp);
+  if (carryTag)
+    types.push_back(kTag.getType());
+  Value tagBefore = kTag;
   auto newIf = scf::IfOp::create(b, types,
                                  map.lookupOrDefault(ifOp.getCondition()),
                                  /*withElseRegion=*/true);
@@ -719,6 +759,7 @@ LogicalResult KernelMapper::mapIf(scf::IfOp ifOp, IRMapping &map) {
     OpBuilder::InsertionGuard guard(b);
     for (auto &[t, values] : before)
       regs[t] = values;
+    kTag = tagBefore;
     if (!dst->empty())
       dst->back().erase();
     b.setInsertionPointToEnd(dst);
@@ -731,6 +772,8 @@ LogicalResult KernelMapper::mapIf(scf::IfOp ifOp, IRMapping &map) {
     }
     for (Value t : tiles)
       llvm::append_range(yields, regs[t]);
+    if (carryTag)
+      yields.push_back(kTag);
     scf::YieldOp::create(b, yields);
     return success();
   };
@@ -746,32 +789,69 @@ LogicalResult KernelMapper::mapIf(scf::IfOp ifOp, IRMapping &map) {
   for (Value t : tiles)
     for (Value &r : regs[t])
       r = newIf.getResult(next++);
+  kTag = carryTag ? newIf.getResult(next++) : tagBefore;
   return success();
 }
 
-/// The column tiles, K and V of one key block between one pair of
-/// barriers: `ops` are the staging ops of a block of the tile loop whose
-/// operands are all available here.
+/// The column tiles, K and V of one key block: `ops` are the staging ops
+/// of a block of the tile loop whose operands are all available here. K
+/// and V are cp.async copies, each its own group; when V is staged with K
+/// (separate buffers), only K is waited for here, and V at its
+/// attic.tile.pv (`pendingV`), so that V's load overlaps S = Q K^T and the
+/// softmax. K may already be in Ks or on its way (`kTag`, prefetched at the
+/// previous block's attic.tile.pv).
 void KernelMapper::stage(ArrayRef<Operation *> ops, IRMapping &map) {
   // The previous readers of the shared tiles are done.
   gpu::BarrierOp::create(b);
+  TileQKOp qk;
+  TilePVOp pv;
   for (Operation *op : ops) {
-    if (auto cols = dyn_cast<TileMapColsOp>(op))
-      stageCols(cols, map);
-    else if (auto qk = dyn_cast<TileQKOp>(op))
-      stageRows(map.lookupOrDefault(qk.getKey()),
-                map.lookupOrDefault(qk.getKeyBatch()),
-                map.lookupOrDefault(qk.getKeyHead()),
-                map.lookupOrDefault(qk.getKeyBlock()), cfg.headDim, ks);
-    else {
-      auto pv = cast<TilePVOp>(op);
-      stageRows(map.lookupOrDefault(pv.getValue()),
-                map.lookupOrDefault(pv.getValueBatch()),
-                map.lookupOrDefault(pv.getValueHead()),
-                map.lookupOrDefault(pv.getValueBlock()), cfg.valueDim, vs);
-    }
+    if (auto x = dyn_cast<TileQKOp>(op))
+      qk = x;
+    else if (auto x = dyn_cast<TilePVOp>(op))
+      pv = x;
     staged.insert(op);
   }
+  if (qk) {
+    Value block = map.lookupOrDefault(qk.getKeyBlock());
+    auto issue = [&] {
+      copyRows(map.lookupOrDefault(qk.getKey()),
+               map.lookupOrDefault(qk.getKeyBatch()),
+               map.lookupOrDefault(qk.getKeyHead()), block, cfg.headDim, ks);
+    };
+    if (cfg.separateKV) {
+      // K is copied unless the previous block prefetched it; a prefetch of
+      // another block (one the tile loop then skipped) lands first, so
+      // that two copies into Ks are never in flight at once.
+      Value stale =
+          arith::CmpIOp::create(b, arith::CmpIPredicate::ne, kTag, block);
+      auto ifStale = scf::IfOp::create(b, stale, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifStale.thenBlock()->getTerminator());
+      NVVM::CpAsyncWaitGroupOp::create(b, 0);
+      issue();
+    } else {
+      issue();
+    }
+    NVVM::CpAsyncCommitGroupOp::create(b);
+    if (cfg.separateKV)
+      kTag = block;
+  }
+  if (pv) {
+    copyRows(map.lookupOrDefault(pv.getValue()),
+             map.lookupOrDefault(pv.getValueBatch()),
+             map.lookupOrDefault(pv.getValueHead()),
+             map.lookupOrDefault(pv.getValueBlock()), cfg.valueDim, vs);
+    NVVM::CpAsyncCommitGroupOp::create(b);
+  }
+  for (Operation *op : ops)
+    if (auto cols = dyn_cast<TileMapColsOp>(op))
+      stageCols(cols, map);
+  // With K and V: all but the newest group (V) have landed.
+  bool vLater = qk && pv;
+  if (vLater)
+    pendingV.insert(pv);
+  NVVM::CpAsyncWaitGroupOp::create(b, vLater ? 1 : 0);
   gpu::BarrierOp::create(b);
 }
 
@@ -790,34 +870,69 @@ void KernelMapper::stageCols(TileMapColsOp op, IRMapping &map) {
     memref::StoreOp::create(b, v, smemOf[out], ValueRange{j});
 }
 
-/// dst[r * (width + kPad) + c] = src[batchIdx, headIdx, k0 + r, c] for the
-/// block_k keys from k0 = block * block_k (K into Ks, V into Vs), 8 columns
-/// (16 bytes) per item: one 16-byte global load and one 16-byte shared
-/// store (rows of src are 2 * width bytes, a multiple of 32, and device
-/// buffers start 256-byte aligned; rows of dst are 2 * (width + 8) bytes);
-/// keys past Nk are zeros.
-void KernelMapper::stageRows(Value src, Value batchIdx, Value headIdx,
-                             Value block, int64_t width, Value dst) {
+/// The key-block loop whose next iteration's K block an attic.tile.pv may
+/// prefetch into Ks, or null: the nearest scf.for around `pv`, when every
+/// attic.tile.qk in it reads key block = its induction variable of one key
+/// tensor, batch and head defined outside it, and none follows `pv` in an
+/// iteration (Ks has no reader left once the pv's barrier is passed).
+scf::ForOp KernelMapper::prefetchLoop(TilePVOp pv) {
+  if (!cfg.separateKV)
+    return {};
+  auto loop = pv->getParentOfType<scf::ForOp>();
+  if (!loop || !grid->isProperAncestor(loop))
+    return {};
+  auto outside = [&](Value v) {
+    return !loop->isAncestor(v.getParentRegion()->getParentOp());
+  };
+  TileQKOp first;
+  bool ok = true;
+  loop.walk([&](TileQKOp qk) {
+    if (!first)
+      first = qk;
+    ok &= qk.getKeyBlock() == loop.getInductionVar() &&
+          qk.getKey() == first.getKey() &&
+          qk.getKeyBatch() == first.getKeyBatch() &&
+          qk.getKeyHead() == first.getKeyHead() && outside(qk.getKey()) &&
+          outside(qk.getKeyBatch()) && outside(qk.getKeyHead());
+  });
+  if (!first || !ok)
+    return {};
+  for (Operation *op = pv; op != loop.getOperation(); op = op->getParentOp())
+    for (Operation *next = op->getNextNode(); next;
+         next = next->getNextNode()) {
+      bool reads = false;
+      next->walk([&](TileQKOp) { reads = true; });
+      if (reads)
+        return {};
+    }
+  prefetchKey = first;
+  return loop;
+}
+
+/// Issues the cp.async copies of one key block, dst[r * (width + kPad) + c]
+/// = src[batchIdx, headIdx, k0 + r, c] for the block_k keys from k0 = block
+/// * block_k (K into Ks, V into Vs), 8 columns (16 bytes) per copy (rows of
+/// src are 2 * width bytes, a multiple of 32, and device buffers start
+/// 256-byte aligned; rows of dst are 2 * (width + 8) bytes); keys past Nk
+/// read no byte (the last key's address) and are zero-filled.
+void KernelMapper::copyRows(Value src, Value batchIdx, Value headIdx,
+                            Value block, int64_t width, Value dst) {
   const int64_t bk = cfg.keys, stride = width + kPad, perRow = width / 8;
   Value k0 = g.mul(block, bk);
   Value keyLen = memref::DimOp::create(b, src, 2);
   Value lastKey = g.sub(keyLen, g.index(1));
-  auto octType = VectorType::get({8}, cfg.elem);
-  Value zeros = g.zeros(8);
   auto loop = scf::ForOp::create(b, tid, g.index(bk * perRow), threads);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   Value i = loop.getInductionVar();
   Value r = g.divU(i, perRow), c = g.mul(g.remU(i, perRow), 8);
   Value keyRow = g.add(k0, r);
-  Value valid = g.lt(keyRow, keyLen);
-  auto load = vector::LoadOp::create(
-      b, octType, src,
-      ValueRange{batchIdx, headIdx, g.minI(keyRow, lastKey), c});
-  load.setAlignment(16);
-  auto store = vector::StoreOp::create(b, g.select(valid, load, zeros), dst,
-                                       ValueRange{g.add(g.mul(r, stride), c)});
-  store.setAlignment(16);
+  Value srcElements = g.select(g.lt(keyRow, keyLen), g.index(8), g.index(0));
+  nvgpu::DeviceAsyncCopyOp::create(
+      b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst,
+      ValueRange{g.add(g.mul(r, stride), c)}, src,
+      ValueRange{batchIdx, headIdx, g.minI(keyRow, lastKey), c},
+      b.getIndexAttr(8), srcElements, b.getUnitAttr());
 }
 
 LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
@@ -911,6 +1026,28 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
     // c][8j + n], V's rows as Vs rows) are one ldmatrix .x4 .trans of Vs:
     // matrix i = rows 16kk + 8(i%2) .., columns 8(j + i/2) ..; lane (g, t)
     // gets Vs[16kk+2t..2t+1][8j+g] (b0, b1) and Vs[16kk+8+2t..][8j+g].
+    if (pendingV.erase(op)) {
+      // V has landed for every thread, and no thread reads Ks any more.
+      NVVM::CpAsyncWaitGroupOp::create(b, 0);
+      gpu::BarrierOp::create(b);
+    }
+    if (scf::ForOp loop = prefetchLoop(pv)) {
+      // K of the next iteration's key block into Ks, while P V runs.
+      Value next = g.add(map.lookupOrDefault(loop.getInductionVar()),
+                         map.lookupOrDefault(loop.getStep()));
+      Value inRange = g.lt(next, map.lookupOrDefault(loop.getUpperBound()));
+      auto ifNext = scf::IfOp::create(b, inRange, /*withElseRegion=*/false);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(ifNext.thenBlock()->getTerminator());
+        copyRows(map.lookupOrDefault(prefetchKey.getKey()),
+                 map.lookupOrDefault(prefetchKey.getKeyBatch()),
+                 map.lookupOrDefault(prefetchKey.getKeyHead()), next,
+                 cfg.headDim, ks);
+      }
+      NVVM::CpAsyncCommitGroupOp::create(b);
+      kTag = g.select(inRange, next, kTag);
+    }
     const int64_t stride = cfg.valueDim + kPad;
     SmallVector<Value> &acc = regs[pv.getAcc()];
     const SmallVector<Value> &p = regs[pv.getProbs()];
