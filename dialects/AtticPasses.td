@@ -501,9 +501,13 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
       D and Dv static multiples of 16 up to 128, block_q 16/32/64/128,
       block_k a multiple of 16 up to 128. A warp per 16 query rows; R x C
       tiles in mma.sync fragments, row tiles two registers per lane, column
-      tiles and the K and V blocks in shared memory (staged between one
-      pair of barriers per key block where they fit together); Q K^T and
-      P V with `mma.sync.m16n8k16`, reductions across the quad with
+      tiles and the K and V blocks in shared memory; K and V copied with
+      `cp.async` (V's copy overlapping Q K^T and the softmax, the next key
+      block's K prefetched during P V where K and V fit together in 48
+      KiB; `async-copies=false`: loads and stores through registers
+      between one pair of barriers per key block, the kernel before
+      cp.async, kept for A/B timing); Q K^T and P V with
+      `mma.sync.m16n8k16` and `ldmatrix`, reductions across the quad with
       shuffles, the regions of the tile maps cloned per register element;
     - a thread per query row (benefit 1, `MapTilesToGPU.cpp`), for anything
       else: each tile op a loop over its columns on the thread's private
@@ -530,7 +534,10 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
   let options = [
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
            "Use the tensor-core kernel where it applies (else a thread per "
-           "query row everywhere)">
+           "query row everywhere)">,
+    Option<"asyncCopies", "async-copies", "bool", /*default=*/"true",
+           "The tensor-core kernel copies K and V with cp.async (false: "
+           "loads and stores through registers, for A/B timing)">
   ];
 }
 

@@ -6,6 +6,9 @@ from --seed), saves them as .npy and runs, on those same inputs:
   attic   build/tools/attic-run --target=cuda on a static-shape attic.attention
           (attic-cuda-pipeline: the mma.sync flash kernel); its kernel time is
           the median of CUDA-event-timed launches (attic-run --bench);
+  attic_sync  (--attic-sync) the same with --async-copies=false: K and V
+          through registers instead of cp.async, the kernel before cp.async,
+          for an A/B of the copies on the same inputs in the same run;
   sdpa    torch.nn.functional.scaled_dot_product_attention, flash backend only;
   flex    torch FlexAttention (torch.compile'd), with the equivalent BlockMask:
           the causal mask for causal runs, no mask for dense runs (--flex-dense).
@@ -65,7 +68,7 @@ MLIR = """func.func @attention(%q: tensor<{s}xf16>, %k: tensor<{s}xf16>, %v: ten
 """
 
 
-def run_attic(args, work, shape, causal, q, k, v):
+def run_attic(args, work, shape, causal, q, k, v, extra=()):
     s = "x".join(str(x) for x in shape)
     path = os.path.join(work, "attention.mlir")
     with open(path, "w") as f:
@@ -78,7 +81,7 @@ def run_attic(args, work, shape, causal, q, k, v):
     out = os.path.join(work, "o.npy")
     cmd = [args.attic_run, path, "--entry=attention", "--target=cuda",
            "--bench=%d" % args.reps, "--output=" + out] + \
-          ["--input=" + p for p in files] + args.attic_arg
+          ["--input=" + p for p in files] + args.attic_arg + list(extra)
     t0 = time.time()
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           universal_newlines=True)
@@ -106,6 +109,9 @@ def main():
     ap.add_argument("--no-flex", action="store_true")
     ap.add_argument("--flex-dense", action="store_true",
                     help="also time FlexAttention without a mask on dense runs")
+    ap.add_argument("--attic-sync", action="store_true",
+                    help="also time attic with --async-copies=false (A/B of "
+                         "the cp.async staging)")
     ap.add_argument("--attic-arg", action="append", default=[],
                     help="extra attic-run argument (repeatable)")
     ap.add_argument("--out", default=".")
@@ -146,6 +152,15 @@ def main():
                 row["attic_ms"] = attic_ms
                 row["attic_err"] = rel_err(attic_o, ref) if attic_o is not None else None
                 del attic_o
+                row["attic_sync_ms"] = row["attic_sync_err"] = None
+                if args.attic_sync:
+                    sync_ms, sync_o, sync_notes = run_attic(
+                        args, work, shape, causal, q, k, v,
+                        extra=["--async-copies=false"])
+                    row["attic_sync_ms"] = sync_ms
+                    row["attic_sync_err"] = rel_err(sync_o, ref) if sync_o is not None else None
+                    notes += ["sync: " + n for n in sync_notes]
+                    del sync_o
 
                 def sdpa():
                     with sdpa_kernel([SDPBackend.FLASH_ATTENTION]):
@@ -165,11 +180,12 @@ def main():
                     row["flex_err"] = rel_err(fx(), ref)
                     notes.append("flex compile+first %.1f s" % (time.time() - t0))
                     row["flex_ms"] = event_median_ms(fx, args.warmup, args.reps)
-                for key in ("attic", "sdpa", "flex"):
+                for key in ("attic", "attic_sync", "sdpa", "flex"):
                     ms = row[key + "_ms"]
                     row[key + "_tflops"] = flops / (ms * 1e-3) * 1e-12 if ms else None
                 row["attic_vs_sdpa"] = (row["sdpa_ms"] / attic_ms) if attic_ms else None
                 row["attic_vs_flex"] = (row["flex_ms"] / attic_ms) if attic_ms and row["flex_ms"] else None
+                row["async_vs_sync"] = (row["attic_sync_ms"] / attic_ms) if attic_ms and row["attic_sync_ms"] else None
                 rows.append(row)
                 print("D=%d N=%d causal=%d: %s; %s" % (
                     d, n, causal,
@@ -182,6 +198,9 @@ def main():
     cols = ["D", "N", "causal", "attic_ms", "attic_tflops", "sdpa_ms", "sdpa_tflops",
             "flex_ms", "flex_tflops", "attic_vs_sdpa", "attic_vs_flex",
             "attic_err", "sdpa_err", "flex_err"]
+    if args.attic_sync:
+        cols[5:5] = ["attic_sync_ms", "attic_sync_tflops", "async_vs_sync"]
+        cols.append("attic_sync_err")
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "cuda_attention.csv"), "w") as f:
         f.write(header)
@@ -204,6 +223,8 @@ def main():
     else:
         print("no matplotlib here: run bench/plot.py on cuda_attention.csv")
     bad = [r for r in rows if r["attic_err"] is None or not r["attic_err"] <= 2e-2]
+    bad += [r for r in rows if args.attic_sync and (
+        r["attic_sync_err"] is None or not r["attic_sync_err"] <= 2e-2)]
     return 1 if bad else 0
 
 

@@ -2677,7 +2677,7 @@ attic::SimulatedCudaExecutable::~SimulatedCudaExecutable() = default;
 std::unique_ptr<attic::SimulatedCudaExecutable>
 attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
                                         int64_t blockQ, int64_t blockK,
-                                        std::string &error) {
+                                        std::string &error, bool asyncCopies) {
   FailureOr<EntrySignature> signature = getEntrySignature(module, entry, error);
   if (failed(signature))
     return nullptr;
@@ -2691,7 +2691,7 @@ attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
   {
     ErrorCollector errors(ctx);
     PassManager pm(ctx);
-    buildCudaMappingPipeline(pm, blockQ, blockK);
+    buildCudaMappingPipeline(pm, blockQ, blockK, asyncCopies);
     if (failed(pm.run(*lowered))) {
       error = "lowering for the simulated GPU failed: " +
               (errors.text().empty() ? std::string("unknown error")

@@ -73,7 +73,8 @@ void attic::buildBufferizationPipeline(OpPassManager &pm, int64_t blockQ,
   pm.addPass(createConvertBufferizationToMemRefPass());
 }
 
-void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool tensorCores) {
+void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool tensorCores,
+                                    bool asyncCopies) {
   // linalg (and tensor.generate's linalg.map) -> parallel loops: kernels.
   pm.addPass(createConvertLinalgToParallelLoopsPass());
   // Block lists -> loops (kernels); block_attention -> the tile loop, whose
@@ -90,6 +91,7 @@ void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool tensorCores) {
   // per query row.
   AtticGpuMapTilesOptions map;
   map.tensorCores = tensorCores;
+  map.asyncCopies = asyncCopies;
   pm.addPass(createAtticGpuMapTiles(map));
 }
 

@@ -59,13 +59,13 @@ std::string attic::checkCudaBlockSizes(int64_t blockQ, int64_t blockK) {
 }
 
 void attic::buildCudaMappingPipeline(OpPassManager &pm, int64_t blockQ,
-                                     int64_t blockK) {
+                                     int64_t blockK, bool asyncCopies) {
   // L1 -> L2 on tensors, bufferized as for the CPU.
   buildBufferizationPipeline(pm, blockQ, blockK, /*forGpu=*/true);
   // Device buffers, a kernel per loop nest (the data-movement and reduction
   // primitives, linalg), the tile loops as the tensor-core kernel where it
   // applies and a thread per row elsewhere.
-  buildGpuOffloadPipeline(pm, /*tensorCores=*/true);
+  buildGpuOffloadPipeline(pm, /*tensorCores=*/true, asyncCopies);
   pm.addPass(attic::createAtticGpuCheckHost());
 }
 
@@ -100,7 +100,8 @@ void attic::buildCudaPipeline(OpPassManager &pm,
     pm.addPass(optionError(message));
     return;
   }
-  buildCudaMappingPipeline(pm, options.blockQ, options.blockK);
+  buildCudaMappingPipeline(pm, options.blockQ, options.blockK,
+                           options.asyncCopies);
   // No canonicalization before outlining: it would hoist the kernel's
   // constants (vectors, f32) out of gpu.launch into kernel arguments.
   pm.addPass(createGpuKernelOutliningPass());

@@ -1,5 +1,6 @@
 // RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles | FileCheck %s
 // RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="tensor-cores=false" | FileCheck %s --check-prefix=SIMT
+// RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="async-copies=false" | FileCheck %s --check-prefix=SYNC
 
 // f16, D = Dv = 16: the tensor-core pattern. One launch of (B*Hq, nQB)
 // blocks of 2 warps (block_q = 32), inside a guard against empty grids, on
@@ -65,6 +66,25 @@
 // CHECK-NEXT: gpu.terminator
 // CHECK: gpu.wait [%{{.*}}]
 // CHECK-NOT: attic.tile
+// async-copies=false (the kernel before cp.async, for A/B timing): K and
+// V loaded into registers and stored to shared memory, 16 bytes per item,
+// between one pair of barriers; no cp.async, no key-block tag.
+// SYNC-LABEL: func.func @tensor_cores
+// SYNC: workgroup(%[[KS:arg[0-9]+]] : memref<384xf16, #gpu.address_space<workgroup>>, %[[VS:arg[0-9]+]] : memref<384xf16, #gpu.address_space<workgroup>>
+// SYNC-NOT: nvvm.cp.async
+// SYNC: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// SYNC: gpu.barrier
+// SYNC: vector.load %{{.*}} {alignment = 16 : i64} : memref<1x2x40x16xf16>, vector<8xf16>
+// SYNC: vector.store %{{.*}}, %[[KS]][%{{.*}}] {alignment = 16 : i64} : memref<384xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// SYNC: vector.store %{{.*}}, %[[VS]][%{{.*}}] {alignment = 16 : i64} : memref<384xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// SYNC: gpu.barrier
+// SYNC-NOT: gpu.barrier
+// SYNC: nvgpu.ldmatrix %[[KS]]
+// SYNC-NOT: gpu.barrier
+// SYNC: nvgpu.ldmatrix %[[VS]]
+// SYNC-NOT: nvgpu.device_async_copy
+// SYNC-NOT: nvvm.cp.async
+// SYNC: gpu.terminator
 // SIMT-LABEL: func.func @tensor_cores
 // SIMT: private(
 func.func @tensor_cores(%q: memref<1x2x40x16xf16>, %k: memref<1x2x40x16xf16>, %v: memref<1x2x40x16xf16>, %o: memref<1x2x40x16xf16>) {

@@ -122,6 +122,11 @@ static cl::opt<std::string> cudaPipeline(
     cl::desc("--target=cuda: the textual pass pipeline (default: "
              "attic-cuda-pipeline{chip=<the device's>} with --block-q/-k "
              "when given)"));
+static cl::opt<bool> asyncCopies(
+    "async-copies", cl::init(true),
+    cl::desc("--target=cuda or cuda-simulated: the tensor-core kernel copies "
+             "K and V with cp.async (false: loads and stores through "
+             "registers, the kernel before cp.async, for A/B timing)"));
 static cl::opt<int64_t> blockQ("block-q", cl::init(128),
                                cl::desc("Query rows per block"));
 static cl::opt<int64_t> blockK("block-k", cl::init(128),
@@ -229,6 +234,11 @@ int main(int argc, char **argv) {
          "time says nothing about the GPU)");
   if (!onCuda && cudaPipeline.getNumOccurrences())
     fail("--cuda-pipeline needs --target=cuda");
+  if (!onCuda && !simulated && asyncCopies.getNumOccurrences())
+    fail("--async-copies applies to --target=cuda and cuda-simulated only");
+  if (cudaPipeline.getNumOccurrences() && asyncCopies.getNumOccurrences())
+    fail("--async-copies is an option of the default pipeline; with "
+         "--cuda-pipeline, write async-copies=... into it");
   for (cl::Option *cpuOnly : std::initializer_list<cl::Option *>{
            &threads, &sequential, &vectorWidth, &registerRows,
            &registerChunks})
@@ -422,7 +432,7 @@ int main(int argc, char **argv) {
   std::unique_ptr<attic::SimulatedCudaExecutable> simulatedExecutable;
   if (simulated) {
     simulatedExecutable = attic::SimulatedCudaExecutable::compile(
-        *compiled, entry, blockQ, blockK, error);
+        *compiled, entry, blockQ, blockK, error, asyncCopies);
     if (!simulatedExecutable)
       fail(error);
   } else if (onCuda) {
@@ -432,7 +442,8 @@ int main(int argc, char **argv) {
             : attic::defaultCudaPipeline(
                   cudaDevice, cudaChip,
                   blockQ.getNumOccurrences() ? blockQ.getValue() : 0,
-                  blockK.getNumOccurrences() ? blockK.getValue() : 0);
+                  blockK.getNumOccurrences() ? blockK.getValue() : 0,
+                  asyncCopies);
     cudaExecutable =
         attic::CudaExecutable::compile(*compiled, entry, pipeline, error);
     if (!cudaExecutable)

@@ -66,11 +66,12 @@ public:
   ~SimulatedCudaExecutable();
 
   /// Lowers a clone of `module` with buildCudaMappingPipeline (tile sizes
-  /// as attic-cuda-pipeline takes them; checkCudaBlockSizes) and keeps the
-  /// result for `run`. Fails with a one-line message.
+  /// as attic-cuda-pipeline takes them; checkCudaBlockSizes; cp.async
+  /// copies of K and V unless `asyncCopies` is false) and keeps the result
+  /// for `run`. Fails with a one-line message.
   static std::unique_ptr<SimulatedCudaExecutable>
   compile(mlir::ModuleOp module, llvm::StringRef entry, int64_t blockQ,
-          int64_t blockK, std::string &error);
+          int64_t blockK, std::string &error, bool asyncCopies = true);
 
   /// Takes `lowered` as it is (already in the form of the CUDA mapping: a
   /// function on memrefs whose kernels are gpu.launch ops), for tests of

@@ -66,7 +66,8 @@ void buildBufferizationPipeline(mlir::OpPassManager &pm, int64_t blockQ,
 /// attic-gpu-offload (a kernel per loop nest, buffers on the device),
 /// attic-gpu-map-tiles (the tensor-core kernel where it applies when
 /// `tensorCores`, else a thread per query row).
-void buildGpuOffloadPipeline(mlir::OpPassManager &pm, bool tensorCores);
+void buildGpuOffloadPipeline(mlir::OpPassManager &pm, bool tensorCores,
+                             bool asyncCopies = true);
 
 /// attic ops on tensors -> LLVM dialect, for the CPU (JIT or AOT):
 /// attic-decompose, attic-expand-vcc, one-shot bufferization, buffer
@@ -107,6 +108,13 @@ struct CudaPipelineOptions
                      "128, halved by the kernel where the tiles would not "
                      "fit in 48 KiB of shared memory (D = Dv = 128: 64)"),
       llvm::cl::init(128)};
+  Option<bool> asyncCopies{
+      *this, "async-copies",
+      llvm::cl::desc("The tensor-core kernel copies K and V with cp.async, "
+                     "overlapping the copies with the products (false: "
+                     "loads and stores through registers, the kernel before "
+                     "cp.async, for A/B timing)"),
+      llvm::cl::init(true)};
 };
 
 /// attic-cuda-pipeline's rule for tile sizes (the tensor-core kernel's warp
@@ -121,7 +129,7 @@ std::string checkCudaBlockSizes(int64_t blockQ, int64_t blockK);
 /// attic-cuda-pipeline compiles to NVVM and PTX, and what the GPU simulator
 /// (attic/Execution/GpuSimulator.h) runs.
 void buildCudaMappingPipeline(mlir::OpPassManager &pm, int64_t blockQ,
-                              int64_t blockK);
+                              int64_t blockK, bool asyncCopies = true);
 
 /// attic ops on tensors -> host code in the LLVM dialect that calls the
 /// mgpu* functions of MLIR 22's gpu-to-llvm (stream, alloc, memcpy, launch,

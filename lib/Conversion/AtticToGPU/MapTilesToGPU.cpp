@@ -609,7 +609,7 @@ struct AtticGpuMapTilesPass
         grids.push_back(op);
     });
     RewritePatternSet patterns(&getContext());
-    populateGpuMapTilesPatterns(patterns, tensorCores);
+    populateGpuMapTilesPatterns(patterns, tensorCores, asyncCopies);
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingOps);
     (void)applyOpPatternsGreedily(grids, std::move(patterns), config);
@@ -641,10 +641,10 @@ struct AtticGpuMapTilesPass
 } // namespace
 
 void attic::populateGpuMapTilesPatterns(RewritePatternSet &patterns,
-                                        bool tensorCores) {
+                                        bool tensorCores, bool asyncCopies) {
   // Without tensor cores the kernels are those attic-gpu-emulate runs:
   // no barriers.
   patterns.add<SimtTiles>(patterns.getContext(), /*barriers=*/tensorCores);
   if (tensorCores)
-    populateTensorCoreTilesPatterns(patterns);
+    populateTensorCoreTilesPatterns(patterns, asyncCopies);
 }

@@ -58,7 +58,10 @@
 // block in Ks, carried through the tile loop) tells the next visited block
 // whether Ks holds its K; if not (the prefetched block was skipped), the
 // stale copy is waited for and K is copied again. Else K and V share one
-// buffer and each is copied and waited for where it is used.
+// buffer and each is copied and waited for where it is used. With
+// async-copies=false (for A/B timing against the kernel before cp.async),
+// K and V pass through registers (16-byte loads and stores) and a block's
+// staging sits between one pair of barriers.
 //
 // Fragment layouts (PTX ISA, "Matrix Fragments for mma.m16n8k16", .f16 or
 // .bf16 multiplicands, .f32 accumulators):
@@ -166,6 +169,14 @@ struct Gen {
   }
 
   VectorType pairType() { return VectorType::get({2}, elem); }
+  /// n zeros as vector<nxT>: what keys past Nk are staged as (without
+  /// cp.async).
+  Value zeros(int64_t n) {
+    auto type = VectorType::get({n}, elem);
+    return arith::ConstantOp::create(
+        b, type, DenseElementsAttr::get(type, b.getZeroAttr(elem)));
+  }
+
   /// memref[..., last, last+1] as vector<2xT> (4-byte aligned: `last` is
   /// even and rows have an even length).
   Value loadPair(Value memref, ValueRange indices) {
@@ -248,6 +259,10 @@ struct KernelConfig {
   Value query, key, value;
   /// Ks and Vs fit together in shared memory (else they share one buffer).
   bool separateKV = true;
+  /// K and V are cp.async copies (else loads and stores through registers,
+  /// all between one barrier pair: the kernel before cp.async, kept for
+  /// A/B timing, `async-copies=false`).
+  bool asyncCopies = true;
 };
 
 int64_t kBytes(const KernelConfig &c) {
@@ -374,7 +389,7 @@ private:
   /// Whether `op` may change kTag (it stages or prefetches K): loops and
   /// ifs around it carry kTag.
   bool movesKTag(Operation *op) {
-    if (!cfg.separateKV)
+    if (!cfg.separateKV || !cfg.asyncCopies)
       return false;
     bool found = false;
     op->walk(
@@ -639,7 +654,8 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
   if (failed(mapBlock(*grid.getBody(), map)))
     return failure();
   // A prefetch of a key block the tile loop then skipped may be in flight.
-  NVVM::CpAsyncWaitGroupOp::create(b, 0);
+  if (cfg.asyncCopies)
+    NVVM::CpAsyncWaitGroupOp::create(b, 0);
   gpu::TerminatorOp::create(b);
   return success();
 }
@@ -812,6 +828,24 @@ void KernelMapper::stage(ArrayRef<Operation *> ops, IRMapping &map) {
       pv = x;
     staged.insert(op);
   }
+  if (!cfg.asyncCopies) {
+    // Loads and stores through registers, all before one barrier.
+    if (qk)
+      copyRows(map.lookupOrDefault(qk.getKey()),
+               map.lookupOrDefault(qk.getKeyBatch()),
+               map.lookupOrDefault(qk.getKeyHead()),
+               map.lookupOrDefault(qk.getKeyBlock()), cfg.headDim, ks);
+    if (pv)
+      copyRows(map.lookupOrDefault(pv.getValue()),
+               map.lookupOrDefault(pv.getValueBatch()),
+               map.lookupOrDefault(pv.getValueHead()),
+               map.lookupOrDefault(pv.getValueBlock()), cfg.valueDim, vs);
+    for (Operation *op : ops)
+      if (auto cols = dyn_cast<TileMapColsOp>(op))
+        stageCols(cols, map);
+    gpu::BarrierOp::create(b);
+    return;
+  }
   if (qk) {
     Value block = map.lookupOrDefault(qk.getKeyBlock());
     auto issue = [&] {
@@ -876,7 +910,7 @@ void KernelMapper::stageCols(TileMapColsOp op, IRMapping &map) {
 /// tensor, batch and head defined outside it, and none follows `pv` in an
 /// iteration (Ks has no reader left once the pv's barrier is passed).
 scf::ForOp KernelMapper::prefetchLoop(TilePVOp pv) {
-  if (!cfg.separateKV)
+  if (!cfg.separateKV || !cfg.asyncCopies)
     return {};
   auto loop = pv->getParentOfType<scf::ForOp>();
   if (!loop || !grid->isProperAncestor(loop))
@@ -909,30 +943,44 @@ scf::ForOp KernelMapper::prefetchLoop(TilePVOp pv) {
   return loop;
 }
 
-/// Issues the cp.async copies of one key block, dst[r * (width + kPad) + c]
-/// = src[batchIdx, headIdx, k0 + r, c] for the block_k keys from k0 = block
-/// * block_k (K into Ks, V into Vs), 8 columns (16 bytes) per copy (rows of
-/// src are 2 * width bytes, a multiple of 32, and device buffers start
-/// 256-byte aligned; rows of dst are 2 * (width + 8) bytes); keys past Nk
-/// read no byte (the last key's address) and are zero-filled.
+/// Copies one key block, dst[r * (width + kPad) + c] = src[batchIdx,
+/// headIdx, k0 + r, c] for the block_k keys from k0 = block * block_k (K
+/// into Ks, V into Vs), 8 columns (16 bytes) per item (rows of src are 2 *
+/// width bytes, a multiple of 32, and device buffers start 256-byte
+/// aligned; rows of dst are 2 * (width + 8) bytes); keys past Nk read the
+/// last key's address and are zeros. With cp.async the items are issued,
+/// not waited for: zero-filled by a source size of 0; else a 16-byte global
+/// load and a 16-byte shared store each.
 void KernelMapper::copyRows(Value src, Value batchIdx, Value headIdx,
                             Value block, int64_t width, Value dst) {
   const int64_t bk = cfg.keys, stride = width + kPad, perRow = width / 8;
   Value k0 = g.mul(block, bk);
   Value keyLen = memref::DimOp::create(b, src, 2);
   Value lastKey = g.sub(keyLen, g.index(1));
+  Value zeros = cfg.asyncCopies ? Value() : g.zeros(8);
   auto loop = scf::ForOp::create(b, tid, g.index(bk * perRow), threads);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   Value i = loop.getInductionVar();
   Value r = g.divU(i, perRow), c = g.mul(g.remU(i, perRow), 8);
   Value keyRow = g.add(k0, r);
-  Value srcElements = g.select(g.lt(keyRow, keyLen), g.index(8), g.index(0));
-  nvgpu::DeviceAsyncCopyOp::create(
-      b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst,
-      ValueRange{g.add(g.mul(r, stride), c)}, src,
-      ValueRange{batchIdx, headIdx, g.minI(keyRow, lastKey), c},
-      b.getIndexAttr(8), srcElements, b.getUnitAttr());
+  Value valid = g.lt(keyRow, keyLen);
+  SmallVector<Value, 4> srcIdx = {batchIdx, headIdx, g.minI(keyRow, lastKey),
+                                  c};
+  Value dstIdx = g.add(g.mul(r, stride), c);
+  if (cfg.asyncCopies) {
+    nvgpu::DeviceAsyncCopyOp::create(
+        b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst,
+        ValueRange{dstIdx}, src, srcIdx, b.getIndexAttr(8),
+        g.select(valid, g.index(8), g.index(0)), b.getUnitAttr());
+    return;
+  }
+  auto load =
+      vector::LoadOp::create(b, VectorType::get({8}, cfg.elem), src, srcIdx);
+  load.setAlignment(16);
+  auto store = vector::StoreOp::create(b, g.select(valid, load, zeros), dst,
+                                       ValueRange{dstIdx});
+  store.setAlignment(16);
 }
 
 LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
@@ -1207,7 +1255,9 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
 }
 
 struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
-  TensorCoreTiles(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
+  TensorCoreTiles(MLIRContext *ctx, bool asyncCopies)
+      : OpRewritePattern(ctx, /*benefit=*/2), asyncCopies(asyncCopies) {}
+  bool asyncCopies;
 
   LogicalResult matchAndRewrite(scf::ParallelOp grid,
                                 PatternRewriter &rewriter) const override {
@@ -1220,6 +1270,7 @@ struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
     FailureOr<KernelConfig> cfg = configFor(grid, *info, why);
     if (failed(cfg))
       return rewriter.notifyMatchFailure(grid, why);
+    cfg->asyncCopies = asyncCopies;
 
     MLIRContext *ctx = getContext();
     ImplicitLocOpBuilder b(grid.getLoc(), rewriter);
@@ -1278,6 +1329,7 @@ bool attic::supportsTensorCoreTiles(scf::ParallelOp grid, std::string *why) {
   return ok;
 }
 
-void attic::populateTensorCoreTilesPatterns(RewritePatternSet &patterns) {
-  patterns.add<TensorCoreTiles>(patterns.getContext());
+void attic::populateTensorCoreTilesPatterns(RewritePatternSet &patterns,
+                                            bool asyncCopies) {
+  patterns.add<TensorCoreTiles>(patterns.getContext(), asyncCopies);
 }

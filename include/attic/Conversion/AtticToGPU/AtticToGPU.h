@@ -47,12 +47,16 @@ mlir::Value launchDims(mlir::ImplicitLocOpBuilder &b, mlir::scf::ParallelOp grid
                        mlir::Value &gridX, mlir::Value &gridY);
 
 /// The patterns of attic-gpu-map-tiles: the SIMT mapping (benefit 1) and,
-/// when `tensorCores`, the tensor-core kernel (benefit 2).
+/// when `tensorCores`, the tensor-core kernel (benefit 2), which copies K
+/// and V with cp.async when `asyncCopies`.
 void populateGpuMapTilesPatterns(mlir::RewritePatternSet &patterns,
-                                 bool tensorCores = true);
+                                 bool tensorCores = true,
+                                 bool asyncCopies = true);
 
-/// The tensor-core kernel's pattern (benefit 2).
-void populateTensorCoreTilesPatterns(mlir::RewritePatternSet &patterns);
+/// The tensor-core kernel's pattern (benefit 2): K and V copied with
+/// cp.async (`asyncCopies`) or loaded and stored through registers.
+void populateTensorCoreTilesPatterns(mlir::RewritePatternSet &patterns,
+                                     bool asyncCopies = true);
 
 /// Whether the tensor-core kernel maps `grid`; if not, `why` says what it
 /// does not support.
