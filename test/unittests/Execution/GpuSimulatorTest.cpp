@@ -86,13 +86,15 @@ func.func @k(%in: memref<64xf32>) -> memref<64xf32> {
 }
 )mlir";
 
-struct Exchange : ::testing::Test {
+/// A kernel of 64 floats in, 64 out: `source` (edited by the tests) run on
+/// `in` in the simulator.
+struct OneKernel : ::testing::Test {
   Tensor in{ATTIC_F32, {64}};
-  std::string source = kExchange;
+  std::string source;
   std::string error;
-  Exchange() {
+  OneKernel(const char *kernel, double first, double step) : source(kernel) {
     for (int64_t i = 0; i < 64; ++i)
-      in.set(i, 0.5 * double(i) - 3.0);
+      in.set(i, first + step * double(i));
   }
   std::vector<Tensor> run() { return simulate(source, {&in}, error); }
   void expectError(const std::string &fragment) {
@@ -101,6 +103,10 @@ struct Exchange : ::testing::Test {
     EXPECT_NE(error.find(fragment), std::string::npos)
         << "expected '" << fragment << "' in: " << error;
   }
+};
+
+struct Exchange : OneKernel {
+  Exchange() : OneKernel(kExchange, -3.0, 0.5) {}
 };
 
 TEST_F(Exchange, CorrectKernelRuns) {
@@ -466,22 +472,8 @@ func.func @k(%in: memref<64xf32>) -> memref<64xf32> {
 }
 )mlir";
 
-class AsyncCopy : public ::testing::Test {
-protected:
-  void SetUp() override {
-    for (int64_t i = 0; i < 64; ++i)
-      in.set(i, double(i + 1));
-  }
-  std::vector<Tensor> run() { return simulate(source, {&in}, error); }
-  void expectError(const std::string &fragment) {
-    std::vector<Tensor> out = run();
-    EXPECT_TRUE(out.empty());
-    EXPECT_NE(error.find(fragment), std::string::npos)
-        << "expected '" << fragment << "' in: " << error;
-  }
-  Tensor in{ATTIC_F32, {64}};
-  std::string source = kAsyncCopy;
-  std::string error;
+struct AsyncCopy : OneKernel {
+  AsyncCopy() : OneKernel(kAsyncCopy, 1.0, 1.0) {}
 };
 
 TEST_F(AsyncCopy, CopiesAtTheWait) {
