@@ -6,6 +6,13 @@
 #
 #   bench/cpu/run.sh [--threads=1,2] [--n=1024,2048,4096,8192,16384]
 #                    [--reps=3] [--out=bench/results/cpu]
+#                    [--torch=eager|sdpa] [--python=/usr/bin/python3]
+#                    [--no-setup]
+#
+# --torch=sdpa times PyTorch 2.x's scaled_dot_product_attention (its CPU
+# flash kernel) instead of the eager form; --python names the interpreter
+# with that torch; --no-setup uses build/ as it is (the GPU machines: no
+# LLVM 22 to build with; bench/cuda/device.sh cpu).
 #
 # For each thread count T (attic via OMP_NUM_THREADS, OpenBLAS via
 # OPENBLAS_NUM_THREADS, torch via torch.set_num_threads) it writes
@@ -19,8 +26,14 @@ threads="1,$(nproc)"
 lengths="1024,2048,4096,8192,16384"
 reps=3
 out="bench/results/cpu"
+impl=eager
+python=/usr/bin/python3
+setup=1
 for arg in "$@"; do
   case "$arg" in
+    --torch=*) impl="${arg#*=}" ;;
+    --python=*) python="${arg#*=}" ;;
+    --no-setup) setup=0 ;;
     --threads=*) threads="${arg#*=}" ;;
     --n=*) lengths="${arg#*=}" ;;
     --reps=*) reps="${arg#*=}" ;;
@@ -29,8 +42,10 @@ for arg in "$@"; do
   esac
 done
 
-./scripts/setup.sh
-if ! /usr/bin/python3 -c "import torch" 2>/dev/null; then
+if [[ $setup == 1 ]]; then
+  ./scripts/setup.sh
+fi
+if [[ $python == /usr/bin/python3 ]] && ! /usr/bin/python3 -c "import torch" 2>/dev/null; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update
   $SUDO apt-get install -y --no-install-recommends python3-torch
@@ -60,14 +75,18 @@ for t in "${thread_counts[@]}"; do
     ./build/bench/attention_cpu/attic-bench-attention --heads=8 --d=64 \
       --n="$lengths" --reps="$reps" --naive-max-n=0 --sgemm-n=4096 \
       --save-dir="$inputs" --csv="$dir/attic.csv" | tee "$dir/attic.txt"
-  OPENBLAS_NUM_THREADS="$t" /usr/bin/python3 bench/cpu/torch_attention.py \
+  OPENBLAS_NUM_THREADS="$t" "$python" bench/cpu/torch_attention.py \
     --dir="$inputs" --n="$lengths" --threads="$t" --reps="$reps" \
-    --csv="$dir/torch.csv" | tee "$dir/torch.txt"
+    --impl="$impl" --csv="$dir/torch.csv" | tee "$dir/torch.txt"
   sgemm="$(sed -n 's/^openblas sgemm [0-9]*^3: \([0-9.]*\) GFLOP\/s$/\1/p' "$dir/attic.txt")"
-  /usr/bin/python3 bench/cpu/merge.py --attic="$dir/attic.csv" \
+  "$python" bench/cpu/merge.py --attic="$dir/attic.csv" \
     --torch="$dir/torch.csv" --sgemm="$sgemm" --out="$dir/summary.csv" \
     | tee "$dir/summary.txt"
-  /usr/bin/python3 bench/plot.py "$dir/summary.csv"
+  if "$python" -c "import matplotlib" 2>/dev/null; then
+    "$python" bench/plot.py "$dir/summary.csv"
+  else
+    echo "no matplotlib for $python: run bench/plot.py on $dir/summary.csv"
+  fi
   rm -f "$inputs"/*.npy
 done
 

@@ -1,7 +1,13 @@
 #!/usr/bin/python3
-"""PyTorch CPU eager attention on the inputs attic-bench-attention saved.
+"""PyTorch CPU attention on the inputs attic-bench-attention saved.
 
     torch_attention.py --dir DIR --n 1024,2048 --threads T --reps R --csv OUT
+                       [--impl eager|sdpa]
+
+--impl sdpa times torch.nn.functional.scaled_dot_product_attention instead
+of the eager form (PyTorch 2.x; its CPU backend is a flash-style kernel that
+never forms the N^2 logits; "mode" is then "sdpa"). Debian's PyTorch 1.13
+has no SDPA: that is an error.
 
 For each N reads DIR/{q,k,v}_N.npy ([B,H,N,D] f32), times
 softmax(Q K^T * scale [+ causal -inf]) V in eager PyTorch (median of R runs
@@ -49,7 +55,12 @@ def main():
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--csv", required=True)
     parser.add_argument("--max-logits-gib", type=float, default=4.0)
+    parser.add_argument("--impl", choices=("eager", "sdpa"), default="eager")
     args = parser.parse_args()
+    sdpa = getattr(torch.nn.functional, "scaled_dot_product_attention", None)
+    if args.impl == "sdpa" and sdpa is None:
+        sys.exit(f"torch_attention.py: error: --impl sdpa needs PyTorch 2.x "
+                 f"(this is {torch.__version__})")
     if args.threads <= 0 or args.reps <= 0:
         sys.exit("torch_attention.py: error: --threads and --reps must be positive")
 
@@ -67,12 +78,18 @@ def main():
             b, h, _, d = q.shape
             scale = 1.0 / math.sqrt(d)
             per_head = b * h * n * n * 4 / 2**30 > args.max_logits_gib
+            mode = "sdpa" if args.impl == "sdpa" else (
+                "per-head" if per_head else "batched")
             for causal in (False, True):
-                out = eager_attention(q, k, v, scale, causal, per_head)  # warm-up
+                if args.impl == "sdpa":
+                    attend = lambda: sdpa(q, k, v, is_causal=causal, scale=scale)
+                else:
+                    attend = lambda: eager_attention(q, k, v, scale, causal, per_head)
+                out = attend()  # warm-up
                 times = []
                 for _ in range(args.reps):
                     start = time.perf_counter()
-                    out = eager_attention(q, k, v, scale, causal, per_head)
+                    out = attend()
                     times.append((time.perf_counter() - start) * 1e3)
                 ms = statistics.median(times)
                 flops = 4.0 * b * h * n * n * d / (2 if causal else 1)
@@ -84,11 +101,11 @@ def main():
                              "torch_threads": torch.get_num_threads(),
                              "torch_ms": f"{ms:.3f}",
                              "torch_gflops": f"{flops / (ms * 1e6):.3f}",
-                             "torch_mode": "per-head" if per_head else "batched",
+                             "torch_mode": mode,
                              "torch_vs_attic_max_rel_err": f"{err:.3e}"})
                 print(f"torch N={n} causal={'on' if causal else 'off'}: "
                       f"{ms:.1f} ms, {flops / (ms * 1e6):.2f} GFLOP/s, "
-                      f"{'per-head' if per_head else 'batched'}, "
+                      f"{mode}, "
                       f"max rel diff vs attic {err:.2e}", flush=True)
                 del out
     with open(args.csv, "w", newline="") as f:

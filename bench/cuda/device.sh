@@ -9,6 +9,10 @@
 #   bench/cuda/device.sh layouts [ARGS...] bench/cuda/layouts.py ARGS (sliding
 #                                         window and documents vs FlexAttention)
 #   bench/cuda/device.sh all [ARGS...]    tests and bench
+#   bench/cuda/device.sh cpu [ARGS...]    the machine's CPU: attic against
+#                                         PyTorch 2.x's CPU SDPA and OpenBLAS,
+#                                         1 to 16 threads (bench/cpu/run.sh
+#                                         --no-setup --torch=sdpa ARGS)
 # Logs and results go to $OUT (default ./gpu-out).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -51,6 +55,10 @@ if [[ $mode == tests || $mode == all ]]; then
 fi
 if [[ $mode == bench || $mode == all ]]; then
   python3 bench/cuda/bench.py --out "$out" "$@" || status=1
+fi
+if [[ $mode == cpu ]]; then
+  bench/cpu/run.sh --no-setup --python="$(command -v python3)" --torch=sdpa \
+    --threads=1,2,4,8,16 --out="$out/cpu" "$@" || status=1
 fi
 if [[ $mode == layouts ]]; then
   python3 bench/cuda/layouts.py --out "$out" "$@" || status=1
