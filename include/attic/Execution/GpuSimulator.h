@@ -29,6 +29,13 @@
 //     as NaN bytes (0xff), and use after gpu.dealloc is an error;
 //   - host code may touch only host memory and kernels only device, shared
 //     and private memory (gpu.memcpy and gpu.memset cross between them);
+//   - nvgpu.device_async_copy (cp.async, 4/8/16 bytes, zero fill past its
+//     source size) reads its source when issued and writes its destination
+//     at the nvvm.cp.async.wait.group that covers its group
+//     (nvvm.cp.async.commit.group closes a thread's open copies into one);
+//     until then the destination bytes may not be touched, after it other
+//     threads need a barrier, and a copy in flight at the end of the kernel
+//     is an error;
 //   - ex2.approx.ftz.f32 (the kernel's inline asm) is exp2 with subnormals
 //     flushed; other inline asm is an error, as is any op the interpreter
 //     does not know.
