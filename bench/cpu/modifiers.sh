@@ -37,6 +37,9 @@
 #                          [--rounds=2] [--out=bench/results/cpu_modifiers]
 #                          [--pairs=window,prefix,docs,alibi,mask,docs_reuse]
 #
+# --emit=VARIANT:N prints the module of one variant at N and exits (nothing
+# built or timed; bench/cuda/block_mask.py takes mask_layout and
+# mask_region from it).
 # --pairs: the pairs to time (all by default), e.g. --pairs=docs_reuse
 # --rounds=10 for a closer look at one pair on a noisy machine. The
 # docs_reuse pair also times mask_layout and mask_region, which return its
@@ -50,8 +53,10 @@ reps=3
 rounds=2
 out="bench/results/cpu_modifiers"
 pairs="window,prefix,docs,alibi,mask,docs_reuse"
+emit=""
 for arg in "$@"; do
   case "$arg" in
+    --emit=*) emit="${arg#*=}" ;;
     --n=*) lengths="${arg#*=}" ;;
     --heads=*) heads="${arg#*=}" ;;
     --reps=*) reps="${arg#*=}" ;;
@@ -62,8 +67,13 @@ for arg in "$@"; do
   esac
 done
 
-source bench/cpu/common.sh
-bench_prepare "$out"
+if [[ -n $emit ]]; then
+  work="$(mktemp -d)"
+  trap 'rm -rf "$work"' EXIT
+else
+  source bench/cpu/common.sh
+  bench_prepare "$out"
+fi
 
 ids() {
   local n=$1
@@ -194,6 +204,19 @@ EOF
   echo "$file"
 }
 
+if [[ -n $emit ]]; then
+  case "${emit%%:*}" in
+    window_layout|window_region|prefix_layout|prefix_region|docs_layout|docs_region|causal|alibi|mask_layout|mask_region|docs_layout_reuse|docs_region_reuse) ;;
+    *) echo "bench/cpu/modifiers.sh: error: --emit: unknown variant '${emit%%:*}'" >&2; exit 2 ;;
+  esac
+  n="${emit#*:}"
+  if [[ ! $n =~ ^[1-9][0-9]*$ || $emit != *:* ]]; then
+    echo "bench/cpu/modifiers.sh: error: --emit=VARIANT:N, got '$emit'" >&2
+    exit 2
+  fi
+  cat "$(module "${emit%%:*}" "$n")"
+  exit 0
+fi
 if [[ $heads != 2 ]]; then
   echo "bench/cpu/modifiers.sh: the ALiBi variant has 2 slopes: --heads must be 2" >&2
   exit 2

@@ -9,6 +9,9 @@
 #   bench/cuda/device.sh layouts [ARGS...] bench/cuda/layouts.py ARGS (sliding
 #                                         window and documents vs FlexAttention)
 #   bench/cuda/device.sh all [ARGS...]    tests and bench
+#   bench/cuda/device.sh blockmask [ARGS...] bench/cuda/block_mask.py ARGS
+#                                         (attic's run-time classification
+#                                         vs create_block_mask)
 #   bench/cuda/device.sh cpu [ARGS...]    the machine's CPU: attic against
 #                                         PyTorch 2.x's CPU SDPA and OpenBLAS,
 #                                         1 to 16 threads (bench/cpu/run.sh
@@ -55,6 +58,9 @@ if [[ $mode == tests || $mode == all ]]; then
 fi
 if [[ $mode == bench || $mode == all ]]; then
   python3 bench/cuda/bench.py --out "$out" "$@" || status=1
+fi
+if [[ $mode == blockmask ]]; then
+  python3 bench/cuda/block_mask.py --out "$out" "$@" || status=1
 fi
 if [[ $mode == cpu ]]; then
   bench/cpu/run.sh --no-setup --python="$(command -v python3)" --torch=sdpa \
