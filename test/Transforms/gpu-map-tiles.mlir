@@ -52,10 +52,15 @@
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[KB]], %{{.*}} : index
 // CHECK-NEXT: %[[IN:.*]] = arith.cmpi slt, %[[NEXT]], %{{.*}} : index
-// CHECK-NEXT: scf.if %[[IN]] {
+// CHECK-NEXT: %[[NEWTAG:.*]] = scf.if %[[IN]] -> (index) {
+// CHECK: %[[VALID:.*]] = arith.andi
+// CHECK-NEXT: scf.if %[[VALID]] {
 // CHECK: nvgpu.device_async_copy %{{.*}}[{{.*}}], %[[KS]][%{{.*}}], 8, %{{.*}} {bypassL1}
+// CHECK: %[[T:.*]] = arith.select %[[VALID]], %[[NEXT]], %[[KB]] : index
+// CHECK-NEXT: scf.yield %[[T]] : index
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %[[KB]] : index
 // CHECK: nvvm.cp.async.commit.group
-// CHECK-NEXT: %[[NEWTAG:.*]] = arith.select %[[IN]], %[[NEXT]], %[[KB]] : index
 // CHECK: arith.truncf %{{.*}} : vector<2xf32> to vector<2xf16>
 // CHECK: nvgpu.ldmatrix %[[VS]][%{{.*}}] {numTiles = 4 : i32, transpose = true} : memref<384xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 // CHECK: nvgpu.mma.sync
@@ -119,6 +124,29 @@ func.func @tensor_cores(%q: memref<1x2x40x16xf16>, %k: memref<1x2x40x16xf16>, %v
 // CHECK-NEXT: gpu.terminator
 func.func @shared_kv(%q: memref<1x1x200x128xf16>, %k: memref<1x1x200x128xf16>, %v: memref<1x1x200x128xf16>, %o: memref<1x1x200x128xf16>) {
   attic.block_attention ins(%q, %k, %v : memref<1x1x200x128xf16>, memref<1x1x200x128xf16>, memref<1x1x200x128xf16>) outs(%o : memref<1x1x200x128xf16>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 64 : i64, block_k = 128 : i64}
+  return
+}
+
+// -----
+
+// Block lists: the prefetch reads the next entry of the list (only when the
+// loop has a next iteration), as the tile loop computes its key block.
+// CHECK-LABEL: func.func @lists_prefetch
+// CHECK: scf.for %[[T:.*]] = %{{.*}} to %[[COUNT:.*]] step %[[STEP:[^ ]*]] iter_args({{.*}}, %{{.*}} = %c-1) -> ({{.*}}index) {
+// CHECK-NEXT: %[[ENTRY:.*]] = memref.load %[[LIST:.*]][%{{.*}}, %{{.*}}, %{{.*}}, %[[T]]] : memref<1x1x2x2xi32>
+// CHECK-NEXT: %[[KB:.*]] = arith.index_cast %[[ENTRY]] : i32 to index
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[T]], %[[STEP]] : index
+// CHECK-NEXT: %[[IN:.*]] = arith.cmpi slt, %[[NEXT]], %[[COUNT]] : index
+// CHECK-NEXT: scf.if %[[IN]] -> (index) {
+// CHECK-NEXT: %[[NEXTENTRY:.*]] = memref.load %[[LIST]][%{{.*}}, %{{.*}}, %{{.*}}, %[[NEXT]]] : memref<1x1x2x2xi32>
+// CHECK-NEXT: %[[NEXTKB:.*]] = arith.index_cast %[[NEXTENTRY]] : i32 to index
+// CHECK: nvgpu.device_async_copy
+// CHECK: arith.select %{{.*}}, %[[NEXTKB]], %[[KB]] : index
+func.func @lists_prefetch(%q: memref<1x2x64x16xf16>, %k: memref<1x2x64x16xf16>, %v: memref<1x2x64x16xf16>, %n: memref<1x1x2xi32>, %i: memref<1x1x2x2xi32>, %fn: memref<1x1x2xi32>, %fi: memref<1x1x2x2xi32>, %o: memref<1x2x64x16xf16>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x2x64x16xf16>, memref<1x2x64x16xf16>, memref<1x2x64x16xf16>) blocks(%n, %i, %fn, %fi : memref<1x1x2xi32>, memref<1x1x2x2xi32>, memref<1x1x2xi32>, memref<1x1x2x2xi32>) outs(%o : memref<1x2x64x16xf16>) {layout = #attic.causal, scale = 0.25 : f32, block_q = 32 : i64, block_k = 32 : i64}
   return
 }
 

@@ -53,11 +53,12 @@
 //   K of the next iteration's key block issued into Ks; P V.
 // So V's load overlaps Q K^T and the softmax, and the next K's load P V
 // (FlashAttention-2's order), with 3 barriers per block. The prefetch is
-// speculative: it is made where the key block is the loop's induction
-// variable (range layouts, not block lists), and a uniform tag (the key
-// block in Ks, carried through the tile loop) tells the next visited block
-// whether Ks holds its K; if not (the prefetched block was skipped), the
-// stale copy is waited for and K is copied again. Else K and V share one
+// speculative: the next iteration's key block is computed as the tile loop
+// computes it (the induction variable for range layouts, the next list
+// entry for block lists), and a uniform tag (the key block in Ks, carried
+// through the tile loop) tells the next visited block whether Ks holds its
+// K; if not (the prefetched block was skipped), the stale copy is waited
+// for and K is copied again. Else K and V share one
 // buffer and each is copied and waited for where it is used. With
 // async-copies=false (for A/B timing against the kernel before cp.async),
 // K and V pass through registers (16-byte loads and stores) and a block's
@@ -91,6 +92,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "llvm/ADT/SetVector.h"
 
 #include <limits>
 
@@ -439,9 +443,11 @@ private:
   /// The key block whose K is in Ks or on its way there (-1: none); uniform
   /// in the block, carried through the tile loop's scf.for and scf.if.
   Value kTag;
-  /// The attic.tile.qk whose key tensor, batch and head a prefetch reads
-  /// (set by prefetchLoop).
+  /// The attic.tile.qk whose key tensor, batch, head and block a prefetch
+  /// reads, and the ops of its loop that compute the block (set by
+  /// prefetchLoop).
   TileQKOp prefetchKey;
+  SmallVector<Operation *> prefetchSlice;
   // Per thread.
   Value tid, warp, grp, tig, twoT, threads;
   /// This lane's row of an ldmatrix .x4 (lane % 8) and which half of the
@@ -906,9 +912,12 @@ void KernelMapper::stageCols(TileMapColsOp op, IRMapping &map) {
 
 /// The key-block loop whose next iteration's K block an attic.tile.pv may
 /// prefetch into Ks, or null: the nearest scf.for around `pv`, when every
-/// attic.tile.qk in it reads key block = its induction variable of one key
-/// tensor, batch and head defined outside it, and none follows `pv` in an
-/// iteration (Ks has no reader left once the pv's barrier is passed).
+/// attic.tile.qk in it reads one key block value of one key tensor, batch
+/// and head defined outside it, and none follows `pv` in an iteration (Ks
+/// has no reader left once the pv's barrier is passed). The key block is
+/// the induction variable (range layouts) or computed from it in the loop
+/// body by pure ops and loads (block lists: an entry of the list); those
+/// ops (`prefetchSlice`) are cloned with the next induction variable.
 scf::ForOp KernelMapper::prefetchLoop(TilePVOp pv) {
   if (!cfg.separateKV || !cfg.asyncCopies)
     return {};
@@ -923,7 +932,7 @@ scf::ForOp KernelMapper::prefetchLoop(TilePVOp pv) {
   loop.walk([&](TileQKOp qk) {
     if (!first)
       first = qk;
-    ok &= qk.getKeyBlock() == loop.getInductionVar() &&
+    ok &= qk.getKeyBlock() == first.getKeyBlock() &&
           qk.getKey() == first.getKey() &&
           qk.getKeyBatch() == first.getKeyBatch() &&
           qk.getKeyHead() == first.getKeyHead() && outside(qk.getKey()) &&
@@ -939,6 +948,30 @@ scf::ForOp KernelMapper::prefetchLoop(TilePVOp pv) {
       if (reads)
         return {};
     }
+  // The ops of the loop body that compute the key block from the
+  // induction variable, in program order.
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> work = {first.getKeyBlock()};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (v == loop.getInductionVar() || outside(v))
+      continue;
+    Operation *def = v.getDefiningOp();
+    auto load = dyn_cast_or_null<memref::LoadOp>(def);
+    // Loads of buffers from outside the grid (the block lists), which the
+    // grid does not write.
+    if (load &&
+        grid->isAncestor(load.getMemref().getParentRegion()->getParentOp()))
+      return {};
+    if (!def || def->getBlock() != loop.getBody() || def->getNumRegions() ||
+        !(load || isPure(def)))
+      return {};
+    if (slice.insert(def))
+      llvm::append_range(work, def->getOperands());
+  }
+  prefetchSlice.assign(slice.begin(), slice.end());
+  llvm::sort(prefetchSlice,
+             [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
   prefetchKey = first;
   return loop;
 }
@@ -1080,21 +1113,44 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
       gpu::BarrierOp::create(b);
     }
     if (scf::ForOp loop = prefetchLoop(pv)) {
-      // K of the next iteration's key block into Ks, while P V runs.
+      // K of the next iteration's key block into Ks, while P V runs: the
+      // key block computed as the tile loop does with the next induction
+      // variable (a list entry is read only when the next iteration
+      // exists), copied when it is a block of the key tensor.
       Value next = g.add(map.lookupOrDefault(loop.getInductionVar()),
                          map.lookupOrDefault(loop.getStep()));
       Value inRange = g.lt(next, map.lookupOrDefault(loop.getUpperBound()));
-      auto ifNext = scf::IfOp::create(b, inRange, /*withElseRegion=*/false);
+      auto ifNext = scf::IfOp::create(b, TypeRange{b.getIndexType()}, inRange,
+                                      /*withElseRegion=*/true);
       {
         OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(ifNext.thenBlock()->getTerminator());
-        copyRows(map.lookupOrDefault(prefetchKey.getKey()),
-                 map.lookupOrDefault(prefetchKey.getKeyBatch()),
-                 map.lookupOrDefault(prefetchKey.getKeyHead()), next,
-                 cfg.headDim, ks);
+        b.setInsertionPointToStart(ifNext.thenBlock());
+        IRMapping nextMap = map;
+        nextMap.map(loop.getInductionVar(), next);
+        for (Operation *op : prefetchSlice)
+          b.clone(*op, nextMap);
+        Value block = nextMap.lookupOrDefault(prefetchKey.getKeyBlock());
+        Value key = map.lookupOrDefault(prefetchKey.getKey());
+        Value keyLen = memref::DimOp::create(b, key, 2);
+        Value valid = arith::AndIOp::create(
+            b,
+            arith::CmpIOp::create(b, arith::CmpIPredicate::sge, block,
+                                  g.index(0)),
+            g.lt(g.mul(block, cfg.keys), keyLen));
+        auto ifValid = scf::IfOp::create(b, valid, /*withElseRegion=*/false);
+        {
+          OpBuilder::InsertionGuard inner(b);
+          b.setInsertionPoint(ifValid.thenBlock()->getTerminator());
+          copyRows(key, map.lookupOrDefault(prefetchKey.getKeyBatch()),
+                   map.lookupOrDefault(prefetchKey.getKeyHead()), block,
+                   cfg.headDim, ks);
+        }
+        scf::YieldOp::create(b, g.select(valid, block, kTag));
+        b.setInsertionPointToStart(ifNext.elseBlock());
+        scf::YieldOp::create(b, kTag);
       }
       NVVM::CpAsyncCommitGroupOp::create(b);
-      kTag = g.select(inRange, next, kTag);
+      kTag = ifNext.getResult(0);
     }
     const int64_t stride = cfg.valueDim + kPad;
     SmallVector<Value> &acc = regs[pv.getAcc()];
