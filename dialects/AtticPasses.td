@@ -640,6 +640,61 @@ def AtticGpuCheckHost : Pass<"attic-gpu-check-host", "::mlir::ModuleOp"> {
   }];
 }
 
+def AtticGpuMergeChains : Pass<"attic-gpu-merge-chains", "::mlir::ModuleOp"> {
+  let summary = "Run a function's consecutive GPU steps on one stream, synchronizing only where the host needs their results";
+  let description = [{
+    `attic-gpu-offload` gives every step (an allocation, a copy, a kernel, a
+    free) a token chain of its own: `%t0 = gpu.wait async`, the step, and a
+    blocking `gpu.wait [%t]`. `gpu-to-llvm` lowers each chain to a stream
+    that is created, synchronized and destroyed, so the host waits for every
+    kernel before it launches the next (a VCC layer is about 80 such steps).
+
+    This pass joins a chain to the one before it when nothing between the
+    first chain's blocking `gpu.wait` and the second chain's
+    `gpu.wait async` needs the device's work to be done: the blocking wait
+    and the new chain's start are erased, and the second chain continues
+    from the first one's token. The ops allowed in between are the ones
+    without memory effects (constants, index arithmetic, `memref.dim`,
+    views) and fresh allocations (`memref.alloc`, `memref.alloca`: a buffer
+    no pending step can use). A load or store on the host, a call, a
+    `func.return`, an op with regions that has memory effects, a chain end
+    with several tokens or a chain start with dependencies keeps the
+    blocking wait. Chains are joined only within one block.
+
+    The result of a function straight from `attic-gpu-offload` is one
+    chain from the first copy to the copies of the results (the host waits
+    once, before it reads the error record or returns). Kernels and copies
+    stay in program order (one stream); `gpu.dealloc` in the middle of a
+    chain lowers to `cuMemFree`, which does not return before the device's
+    pending work is done, so no kernel reads freed memory.
+
+    Part of `attic-cuda-pipeline` (after `attic-gpu-check-host`; its
+    `merge-chains=false` leaves one stream per step, for A/B timing), so
+    the GPU simulator runs its output and checks that the host never reads
+    a buffer a pending copy writes, that no token of a synchronized
+    (destroyed) stream is used again, and that no stream is left live at
+    the function's return.
+
+    Example:
+
+    ```mlir
+    %t0 = gpu.wait async
+    %t1 = gpu.launch async [%t0] blocks(...) threads(...) { ... }
+    gpu.wait [%t1]
+    %h = memref.alloc() : memref<4xf32>
+    %u0 = gpu.wait async
+    %u1 = gpu.memcpy async [%u0] %h, %d : memref<4xf32>, memref<4xf32>
+    gpu.wait [%u1]
+    // becomes
+    %t0 = gpu.wait async
+    %t1 = gpu.launch async [%t0] blocks(...) threads(...) { ... }
+    %h = memref.alloc() : memref<4xf32>
+    %u1 = gpu.memcpy async [%t1] %h, %d : memref<4xf32>, memref<4xf32>
+    gpu.wait [%u1]
+    ```
+  }];
+}
+
 def AtticGpuAnnotateKernels : Pass<"attic-gpu-annotate-kernels", "::mlir::ModuleOp"> {
   let summary = "Give every GPU kernel nvvm.minctasm = 1 (one block per SM at least) and 16-byte aligned shared memory";
   let description = [{

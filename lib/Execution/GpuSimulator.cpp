@@ -353,6 +353,42 @@ private:
   // Errors ----------------------------------------------------------------
   LogicalResult fail(Operation *op, const Twine &message, int32_t thread = -1);
 
+  // Streams --------------------------------------------------------------
+  // Host code's async tokens as gpu-to-llvm lowers them: `gpu.wait async`
+  // without dependencies creates a stream (mgpuStreamCreate), an async op
+  // with one dependency runs on that token's stream and its token names the
+  // same stream, a blocking `gpu.wait` synchronizes and destroys the streams
+  // of its dependencies. Steps run when they are issued (one stream keeps
+  // program order); what the host may not do before the wait is checked.
+  /// Whether stream i (a token's value) is live (created, not destroyed).
+  std::vector<bool> liveStreams;
+  /// Host memory that an async gpu.memcpy/memset reads or writes, until a
+  /// blocking gpu.wait synchronizes its stream.
+  struct PendingHostAccess {
+    Buffer *buffer;
+    int64_t stream;
+    bool write;
+    Operation *op;
+  };
+  SmallVector<PendingHostAccess> pendingHost;
+  /// The stream `op` runs on: -1 when it is synchronous (no token, no
+  /// dependencies), the stream of its one dependency when async. Errors for
+  /// the forms gpu-to-llvm does not lower and for destroyed streams.
+  FailureOr<int64_t> streamOf(Operation *op, Frame &f, ValueRange deps,
+                              bool async);
+  Val streamToken(int64_t stream) {
+    Val v;
+    v.e.push_back(Elem{});
+    v.e[0].i = static_cast<uint64_t>(stream);
+    return v;
+  }
+  /// Host code (or a step on `stream`, ordered after that stream's earlier
+  /// steps) touches `buffer`, writing it when `write`: an error while an
+  /// async copy on another stream or before the host's access that writes
+  /// it (or, for a write, reads it) is in flight.
+  LogicalResult checkHostAccess(Operation *op, Buffer *buffer, bool write,
+                                int64_t stream = -1);
+
   // Values ----------------------------------------------------------------
   const Val &get(Frame &f, Value v, int32_t t) {
     const Val *val = f.find(v, t);
@@ -423,6 +459,8 @@ private:
     FailureOr<uint8_t *> p = address(op, view, indices, count, t);
     if (failed(p) ||
         failed(track(op, view.buffer, *p, count * view.elemBytes, write, t)))
+      return failure();
+    if (!block && !transfer && failed(checkHostAccess(op, view.buffer, write)))
       return failure();
     return p;
   }
@@ -827,6 +865,10 @@ LogicalResult Interpreter::execWhile(scf::WhileOp op, Frame &f, const Mask &m) {
 LogicalResult Interpreter::execLaunch(gpu::LaunchOp op, Frame &host) {
   if (block)
     return fail(op, "gpu.launch inside a kernel");
+  FailureOr<int64_t> stream = streamOf(op, host, op.getAsyncDependencies(),
+                                       static_cast<bool>(op.getAsyncToken()));
+  if (failed(stream))
+    return failure();
   llvm::scope_exit leaveKernel([&] { block = nullptr; });
   ++stats.launches;
   auto uniform = [&](Value v) { return getIndex(host, v, 0); };
@@ -953,7 +995,7 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchOp op, Frame &host) {
         }
       }
   if (Value token = op.getAsyncToken())
-    host.slot(token)[0] = Val();
+    host.slot(token)[0] = streamToken(*stream);
   return success();
 }
 
@@ -1826,6 +1868,8 @@ LogicalResult Interpreter::execMemRef(Operation *op, Frame &f, const Mask &m) {
           Buffer *b = get(f, x.getMemref(), t).memref->buffer;
           if (b->freed)
             return fail(op, "frees " + b->what + " twice", t);
+          if (!block && failed(checkHostAccess(op, b, /*write=*/true)))
+            return failure();
           b->freed = true;
         }
         return success();
@@ -2046,9 +2090,28 @@ LogicalResult Interpreter::execShuffle(gpu::ShuffleOp op, Frame &f,
 }
 
 LogicalResult Interpreter::execGpu(Operation *op, Frame &f, const Mask &m) {
+  // The stream of a host step (gpu.wait manages streams itself).
+  int64_t stream = -1;
+  auto asyncOp = dyn_cast<gpu::AsyncOpInterface>(op);
+  if (asyncOp && !isa<gpu::WaitOp>(op)) {
+    if (block)
+      return fail(op, "a host step (" + op->getName().getStringRef() +
+                          ") in a kernel");
+    FailureOr<int64_t> s = streamOf(op, f, asyncOp.getAsyncDependencies(),
+                                    static_cast<bool>(asyncOp.getAsyncToken()));
+    if (failed(s))
+      return failure();
+    stream = *s;
+  }
   auto token = [&](Value t) {
     if (t)
-      f.slot(t)[0] = Val();
+      f.slot(t)[0] = streamToken(stream);
+  };
+  // Host memory an async copy reads or writes stays off limits to the host
+  // until the copy's stream is synchronized.
+  auto pending = [&](const MemRefVal &view, bool write) {
+    if (stream >= 0 && view.buffer->space == Space::Host)
+      pendingHost.push_back({view.buffer, stream, write, op});
   };
   auto dimension = [&](gpu::Dimension d) { return static_cast<int>(d); };
   auto uniformIndex = [&](Value result, int64_t x) {
@@ -2057,8 +2120,30 @@ LogicalResult Interpreter::execGpu(Operation *op, Frame &f, const Mask &m) {
       s[t].e.assign(1, intElem(static_cast<uint64_t>(x)));
   };
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
-      .Case<gpu::WaitOp>([&](gpu::WaitOp x) {
-        token(x.getAsyncToken());
+      .Case<gpu::WaitOp>([&](gpu::WaitOp x) -> LogicalResult {
+        if (block)
+          return fail(op, "gpu.wait in a kernel");
+        if (x.getAsyncToken()) {
+          if (!x.getAsyncDependencies().empty())
+            return fail(op, "gpu.wait async with dependencies (a stream "
+                            "joining others) is not simulated");
+          // mgpuStreamCreate.
+          stream = static_cast<int64_t>(liveStreams.size());
+          liveStreams.push_back(true);
+          token(x.getAsyncToken());
+          return success();
+        }
+        // mgpuStreamSynchronize and mgpuStreamDestroy of each dependency's
+        // stream.
+        for (Value dep : x.getAsyncDependencies()) {
+          FailureOr<int64_t> s = streamOf(op, f, dep, /*async=*/true);
+          if (failed(s))
+            return failure();
+          liveStreams[*s] = false;
+          llvm::erase_if(pendingHost, [&](const PendingHostAccess &p) {
+            return p.stream == *s;
+          });
+        }
         return success();
       })
       .Case<gpu::AllocOp>([&](gpu::AllocOp x) -> LogicalResult {
@@ -2086,12 +2171,24 @@ LogicalResult Interpreter::execGpu(Operation *op, Frame &f, const Mask &m) {
       .Case<gpu::MemcpyOp>([&](gpu::MemcpyOp x) -> LogicalResult {
         if (block)
           return fail(op, "gpu.memcpy in a kernel");
+        const MemRefVal &dst = *get(f, x.getDst(), 0).memref;
+        const MemRefVal &src = *get(f, x.getSrc(), 0).memref;
+        // The host's own pending accesses: a copy into host memory that
+        // another copy still reads or writes, or out of host memory that
+        // another copy still writes.
+        if (dst.buffer->space == Space::Host &&
+            failed(checkHostAccess(op, dst.buffer, /*write=*/true, stream)))
+          return failure();
+        if (src.buffer->space == Space::Host &&
+            failed(checkHostAccess(op, src.buffer, /*write=*/false, stream)))
+          return failure();
         transfer = true;
-        LogicalResult copied = copy(op, *get(f, x.getDst(), 0).memref,
-                                    *get(f, x.getSrc(), 0).memref);
+        LogicalResult copied = copy(op, dst, src);
         transfer = false;
         if (failed(copied))
           return failure();
+        pending(dst, /*write=*/true);
+        pending(src, /*write=*/false);
         token(x.getAsyncToken());
         return success();
       })
@@ -2100,6 +2197,10 @@ LogicalResult Interpreter::execGpu(Operation *op, Frame &f, const Mask &m) {
           return fail(op, "gpu.memset in a kernel");
         const MemRefVal &view = *get(f, x.getDst(), 0).memref;
         const Val &value = get(f, x.getValue(), 0);
+        if (view.buffer->space == Space::Host &&
+            failed(checkHostAccess(op, view.buffer, /*write=*/true, stream)))
+          return failure();
+        pending(view, /*write=*/true);
         int64_t n = 1;
         for (int64_t s : view.sizes)
           n *= s;
@@ -2175,7 +2276,8 @@ LogicalResult Interpreter::execGpu(Operation *op, Frame &f, const Mask &m) {
         uniformIndex(x.getResult(), block->gridDim[dimension(x.getDimension())]);
         return success();
       })
-      .Default([&](Operation *) { return fail(op, "this op is not simulated"); });
+      .Default(
+          [&](Operation *) { return fail(op, "this op is not simulated"); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -2636,6 +2738,52 @@ LogicalResult Interpreter::execAffine(Operation *op, Frame &f, const Mask &m) {
 }
 
 //===----------------------------------------------------------------------===//
+// Streams
+//===----------------------------------------------------------------------===//
+
+FailureOr<int64_t> Interpreter::streamOf(Operation *op, Frame &f,
+                                         ValueRange deps, bool async) {
+  if (deps.empty()) {
+    if (async)
+      return fail(op, "an async step without a dependency (gpu-to-llvm "
+                      "lowers async steps with exactly one)");
+    return int64_t(-1);
+  }
+  if (deps.size() != 1 && !isa<gpu::WaitOp>(op))
+    return fail(op, "a step with " + Twine(deps.size()) +
+                        " dependencies (gpu-to-llvm lowers async steps with "
+                        "exactly one)");
+  if (!async && !isa<gpu::WaitOp>(op))
+    return fail(op, "a synchronous step with dependencies is not simulated");
+  const Val &token = get(f, deps.front(), 0);
+  if (token.e.empty())
+    return fail(op, "uses a token that names no stream");
+  int64_t stream = static_cast<int64_t>(token.e[0].i);
+  if (stream < 0 || stream >= static_cast<int64_t>(liveStreams.size()))
+    return fail(op, "uses a token that names no stream");
+  if (!liveStreams[stream])
+    return fail(op, "uses a token of stream " + Twine(stream) +
+                        ", which a blocking gpu.wait already synchronized "
+                        "and destroyed");
+  return stream;
+}
+
+LogicalResult Interpreter::checkHostAccess(Operation *op, Buffer *buffer,
+                                           bool write, int64_t stream) {
+  for (const PendingHostAccess &p : pendingHost) {
+    if (p.buffer != buffer || (!p.write && !write) ||
+        (stream >= 0 && p.stream == stream))
+      continue;
+    return fail(op, Twine(write ? "writes " : "reads ") + buffer->what +
+                        " while " + p.op->getName().getStringRef() +
+                        " on stream " + Twine(p.stream) +
+                        (p.write ? " writes" : " reads") +
+                        " it (no blocking gpu.wait on that stream before)");
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Calls
 //===----------------------------------------------------------------------===//
 
@@ -2651,6 +2799,12 @@ LogicalResult Interpreter::call(func::FuncOp func, ArrayRef<MemRefVal *> args,
     return failure();
   if (!terminator || !isa<func::ReturnOp>(terminator))
     return fail(func, "the function does not end in func.return");
+  for (auto [id, live] : llvm::enumerate(liveStreams))
+    if (live)
+      return fail(terminator,
+                  "returns while stream " + Twine(id) +
+                      " is live: device work that no blocking gpu.wait "
+                      "synchronized (the results may not have arrived)");
   for (Value v : terminator->getOperands()) {
     MemRefVal *view = get(host, v, 0).memref;
     if (!view)

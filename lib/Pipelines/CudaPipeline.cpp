@@ -59,7 +59,8 @@ std::string attic::checkCudaBlockSizes(int64_t blockQ, int64_t blockK) {
 }
 
 void attic::buildCudaMappingPipeline(OpPassManager &pm, int64_t blockQ,
-                                     int64_t blockK, bool asyncCopies) {
+                                     int64_t blockK, bool asyncCopies,
+                                     bool mergeChains) {
   // L1 -> L2 on tensors, bufferized as for the CPU.
   buildBufferizationPipeline(pm, blockQ, blockK, /*forGpu=*/true);
   // Device buffers, a kernel per loop nest (the data-movement and reduction
@@ -67,6 +68,9 @@ void attic::buildCudaMappingPipeline(OpPassManager &pm, int64_t blockQ,
   // applies and a thread per row elsewhere.
   buildGpuOffloadPipeline(pm, /*tensorCores=*/true, asyncCopies);
   pm.addPass(attic::createAtticGpuCheckHost());
+  // One stream for the steps between the host's reads of device results.
+  if (mergeChains)
+    pm.addPass(attic::createAtticGpuMergeChains());
 }
 
 void attic::buildCudaPipeline(OpPassManager &pm,
@@ -101,7 +105,7 @@ void attic::buildCudaPipeline(OpPassManager &pm,
     return;
   }
   buildCudaMappingPipeline(pm, options.blockQ, options.blockK,
-                           options.asyncCopies);
+                           options.asyncCopies, options.mergeChains);
   // No canonicalization before outlining: it would hoist the kernel's
   // constants (vectors, f32) out of gpu.launch into kernel arguments.
   pm.addPass(createGpuKernelOutliningPass());

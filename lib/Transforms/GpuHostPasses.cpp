@@ -1,8 +1,10 @@
-//===- GpuHostPasses.cpp - attic-fail and the CUDA build's host checks -*- C++ -*-===//
+//===- GpuHostPasses.cpp - attic-fail and the CUDA build's host checks -*- C++
+//-*-===//
 //
 // Small module passes of attic-cuda-pipeline: attic-fail (a bad pipeline
 // option, reported when the pipeline runs), attic-gpu-check-host (host code
-// may only move data) and attic-gpu-annotate-kernels (nvvm.minctasm = 1).
+// may only move data), attic-gpu-merge-chains (one stream for consecutive
+// steps) and attic-gpu-annotate-kernels (nvvm.minctasm = 1).
 // See AtticPasses.td for their contracts.
 //
 //===----------------------------------------------------------------------===//
@@ -16,11 +18,13 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace attic {
 #define GEN_PASS_DEF_ATTICFAIL
 #define GEN_PASS_DEF_ATTICGPUCHECKHOST
 #define GEN_PASS_DEF_ATTICGPUANNOTATEKERNELS
+#define GEN_PASS_DEF_ATTICGPUMERGECHAINS
 #include "AtticPasses.h.inc"
 } // namespace attic
 
@@ -92,6 +96,66 @@ struct AtticGpuCheckHostPass
     });
     if (failed)
       signalPassFailure();
+  }
+};
+
+/// An op that may sit between one chain's blocking wait and the next
+/// chain's start when the two are joined: it neither reads nor writes
+/// memory that a pending step may use (a fresh allocation is a buffer no
+/// step has seen yet).
+static bool transparentToChains(Operation *op) {
+  if (isa<memref::AllocOp, memref::AllocaOp>(op))
+    return true;
+  if (op->getNumRegions() &&
+      !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+    return false;
+  return isMemoryEffectFree(op);
+}
+
+struct AtticGpuMergeChainsPass
+    : public attic::impl::AtticGpuMergeChainsBase<AtticGpuMergeChainsPass> {
+  void runOnOperation() override {
+    SmallVector<Block *> blocks;
+    getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
+      // Kernels have no chains; host code is in functions.
+      if (isa<gpu::LaunchOp, gpu::GPUModuleOp>(op))
+        return WalkResult::skip();
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          blocks.push_back(&block);
+      return WalkResult::advance();
+    });
+    for (Block *block : blocks)
+      mergeIn(*block);
+  }
+
+  /// Joins the chains of `block` that nothing in between separates.
+  static void mergeIn(Block &block) {
+    // The blocking wait that ended the last chain, while everything after
+    // it has been transparent.
+    gpu::WaitOp end;
+    for (Operation &op : llvm::make_early_inc_range(block)) {
+      auto wait = dyn_cast<gpu::WaitOp>(op);
+      if (wait && !wait.getAsyncToken()) {
+        end = wait.getAsyncDependencies().size() == 1 ? wait : nullptr;
+        continue;
+      }
+      if (wait && wait.getAsyncDependencies().empty()) {
+        // A new chain: it continues from the last chain's token.
+        if (end) {
+          wait.getAsyncToken().replaceAllUsesWith(
+              end.getAsyncDependencies().front());
+          end.erase();
+          wait.erase();
+        }
+        end = nullptr;
+        continue;
+      }
+      // Steps of the current chain; fresh buffers and pure ops keep the
+      // last end open, anything else needs the device's work done.
+      if (isa<gpu::AsyncOpInterface>(op) || !transparentToChains(&op))
+        end = nullptr;
+    }
   }
 };
 

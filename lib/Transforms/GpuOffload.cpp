@@ -19,7 +19,8 @@
 //
 // Memref arguments (host memory) are copied to device buffers at entry. Each
 // step is its own token chain ending in a blocking gpu.wait: kernels run in
-// program order, and host code never touches device memory.
+// program order, and host code never touches device memory
+// (attic-gpu-merge-chains later joins the chains into one stream).
 //
 // The runtime's error channel (attic_rt_report_error, e.g. "more VIP tokens
 // than num_vip") is a host function that kernels cannot call. Inside kernels
@@ -103,7 +104,9 @@ struct Chain {
     token = gpu::DeallocOp::create(b, tokenType(), ValueRange{token}, memref)
                 .getAsyncToken();
   }
-  void finish() { gpu::WaitOp::create(b, Type(), ValueRange{token}); }
+  Operation *finish() {
+    return gpu::WaitOp::create(b, Type(), ValueRange{token});
+  }
 };
 
 SmallVector<Value> dynamicSizes(Builder &b, Value memref) {
@@ -163,6 +166,10 @@ private:
   SmallVector<Value> globalCopies;
   /// [count, code, a, b, c] on the device, when the function reports.
   Value errorRecord;
+  /// The end of the error record's set-up (its zeros stored on the host
+  /// and copied): the argument copies come after it, so that nothing on
+  /// the host separates them from the kernels (attic-gpu-merge-chains).
+  Operation *errorRecordReady = nullptr;
   SmallVector<func::CallOp> reports;
   /// Ops created by this pass that stay on the host.
   llvm::DenseSet<Operation *> hostMade;
@@ -292,12 +299,15 @@ void Offloader::makeErrorRecord() {
   Chain chain(b);
   errorRecord = chain.alloc(type, {});
   chain.copy(errorRecord, host);
-  chain.finish();
+  errorRecordReady = chain.finish();
 }
 
 void Offloader::moveArgumentsToDevice() {
   Block &body = func.getBody().front();
-  Builder b(func.getLoc(), OpBuilder::atBlockBegin(&body));
+  Builder b(func.getLoc(),
+            errorRecordReady
+                ? OpBuilder(&body, std::next(errorRecordReady->getIterator()))
+                : OpBuilder::atBlockBegin(&body));
   for (BlockArgument arg : func.getArguments()) {
     if (!isa<MemRefType>(arg.getType()) || arg.use_empty())
       continue;

@@ -1,25 +1,36 @@
 // RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_80 format=isa" | FileCheck %s
 // RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_90 format=isa block-q=128 block-k=32" | FileCheck %s --check-prefix=SM90
+// RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_80 format=isa merge-chains=false" | FileCheck %s --check-prefix=STEPS
 
 // attic.attention on tensors -> host code in the LLVM dialect calling the
 // mgpu* functions (same signature as the input: memrefs in host memory) and
 // one gpu.binary per function with the PTX of the tensor-core kernel. The
 // inputs go to device buffers (attic-gpu-offload), the kernel runs on them,
-// the result comes back to a host buffer; each step is a stream that is
-// synchronized and destroyed. In the kernel (the PTX in LLVM's block
+// the result comes back to a host buffer, all on one stream that the host
+// synchronizes once, before it returns (attic-gpu-merge-chains; with
+// merge-chains=false each step is a stream of its own, created,
+// synchronized and destroyed). In the kernel (the PTX in LLVM's block
 // order, the key-block loop rotated): K and V copied with cp.async (16
 // bytes, the source size in a register for the zero fill past Nk), the
 // wait for K (wait_group 1) before Q K^T, the wait for V (wait_group 0)
 // before P V, and the next block's K copied during P V.
 // CHECK: module attributes {gpu.container_module}
 // CHECK-LABEL: llvm.func @attention_f16
-// CHECK: llvm.call @mgpuMemAlloc
-// CHECK: llvm.call @mgpuMemcpy
-// CHECK: gpu.launch_func <%[[S:[0-9]+]] : !llvm.ptr> @attention_f16_kernel::@attention_f16_kernel blocks in
-// CHECK-NEXT: llvm.call @mgpuStreamSynchronize(%[[S]])
+// CHECK: %[[S:[0-9]+]] = llvm.call @mgpuStreamCreate()
+// CHECK-NOT: mgpuStream
+// CHECK: llvm.call @mgpuMemAlloc(%{{[0-9]+}}, %[[S]], %{{[0-9]+}})
+// CHECK-NOT: mgpuStream
+// CHECK: llvm.call @mgpuMemcpy(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %[[S]])
+// CHECK-NOT: mgpuStream
+// CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @attention_f16_kernel::@attention_f16_kernel blocks in
+// CHECK-NOT: mgpuStream
+// CHECK: llvm.call @mgpuMemcpy(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %[[S]])
+// CHECK-NOT: mgpuStream
+// CHECK: llvm.call @mgpuMemFree(%{{[0-9]+}}, %[[S]])
+// CHECK-NOT: mgpuStream
+// CHECK: llvm.call @mgpuStreamSynchronize(%[[S]])
 // CHECK-NEXT: llvm.call @mgpuStreamDestroy(%[[S]])
-// CHECK: llvm.call @mgpuMemcpy
-// CHECK: llvm.call @mgpuMemFree
+// CHECK-NEXT: llvm.return
 // CHECK: gpu.binary @attention_f16_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">
 // CHECK-SAME: assembly = "
 // CHECK-SAME: .target sm_80
@@ -79,3 +90,13 @@ func.func @attention_bf16_causal(%q: tensor<2x2x?x128xbf16>, %k: tensor<2x2x?x12
   %o = attic.attention %q, %k, %v causal mask(%m : tensor<2x?xi1>) : tensor<2x2x?x128xbf16>, tensor<2x2x?x128xbf16>, tensor<2x2x?x128xbf16> -> tensor<2x2x?x128xbf16>
   return %o : tensor<2x2x?x128xbf16>
 }
+
+// STEPS-LABEL: llvm.func @attention_f16
+// STEPS: %[[A:[0-9]+]] = llvm.call @mgpuStreamCreate()
+// STEPS: llvm.call @mgpuMemAlloc(%{{[0-9]+}}, %[[A]], %{{[0-9]+}})
+// STEPS: llvm.call @mgpuStreamSynchronize(%[[A]])
+// STEPS: gpu.launch_func <%[[S:[0-9]+]] : !llvm.ptr> @attention_f16_kernel::@attention_f16_kernel blocks in
+// STEPS-NEXT: llvm.call @mgpuStreamSynchronize(%[[S]])
+// STEPS-NEXT: llvm.call @mgpuStreamDestroy(%[[S]])
+// STEPS: llvm.call @mgpuStreamCreate()
+// STEPS: llvm.call @mgpuMemcpy

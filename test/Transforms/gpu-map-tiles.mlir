@@ -3,8 +3,9 @@
 // RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="async-copies=false" | FileCheck %s --check-prefix=SYNC
 
 // f16, D = Dv = 16: the tensor-core pattern. One launch of (B*Hq, nQB)
-// blocks of 2 warps (block_q = 32), inside a guard against empty grids, on
-// its own token chain; block y runs query block nQB - 1 - y (the heavy
+// blocks of 2 warps (block_q = 32), each at least 1, on its own token
+// chain, the body under a guard against empty grids (uniform, in the
+// kernel: the host has no branch around the launch); block y runs query block nQB - 1 - y (the heavy
 // causal blocks start first). Shared memory: K and V row-major with rows padded
 // to 16+8 halves (16 keys x 24, 16-byte aligned rows), the per-key term.
 // The tile loop's
@@ -20,9 +21,13 @@
 // .x4 .trans of V and mma.sync compute P V. A wait for every group at the
 // end of the kernel.
 // CHECK-LABEL: func.func @tensor_cores
-// CHECK: scf.if
+// CHECK: %[[NONEMPTY:.*]] = arith.andi
+// CHECK-NEXT: %[[GX1:.*]] = arith.maxsi %{{.*}}, %c1
+// CHECK-NEXT: %[[GY1:.*]] = arith.maxsi %{{.*}}, %c1
+// CHECK-NOT: scf.if
 // CHECK: %[[T:.*]] = gpu.wait async
-// CHECK: gpu.launch async [%[[T]]] blocks(%{{arg[0-9]+}}, %[[BY:arg[0-9]+]], %{{arg[0-9]+}}) in (%{{arg[0-9]+}} = %{{[^,]*}}, %[[GY:arg[0-9]+]] = %{{[^,]*}}, %{{[^)]*}}) threads({{.*}}) in (%{{.*}} = %c64{{.*}}) workgroup(%[[KS:arg[0-9]+]] : memref<384xf16, #gpu.address_space<workgroup>>, %[[VS:arg[0-9]+]] : memref<384xf16, #gpu.address_space<workgroup>>, %[[TERM:arg[0-9]+]] : memref<16xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch async [%[[T]]] blocks(%{{arg[0-9]+}}, %[[BY:arg[0-9]+]], %{{arg[0-9]+}}) in (%{{arg[0-9]+}} = %[[GX1]], %[[GY:arg[0-9]+]] = %[[GY1]], %{{[^)]*}}) threads({{.*}}) in (%{{.*}} = %c64{{.*}}) workgroup(%[[KS:arg[0-9]+]] : memref<384xf16, #gpu.address_space<workgroup>>, %[[VS:arg[0-9]+]] : memref<384xf16, #gpu.address_space<workgroup>>, %[[TERM:arg[0-9]+]] : memref<16xf32, #gpu.address_space<workgroup>>)
+// CHECK-NEXT: scf.if %[[NONEMPTY]] {
 // CHECK: %[[LASTQB:.*]] = arith.subi %[[GY]], %{{.*}} : index
 // CHECK-NEXT: arith.subi %[[LASTQB]], %[[BY]] : index
 // CHECK: vector.load {{.*}} : memref<1x2x40x16xf16>, vector<2xf16>
@@ -68,6 +73,7 @@
 // CHECK: scf.yield {{.*}}, %[[NEWTAG]] : f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, index
 // CHECK: vector.store %{{.*}}, %{{.*}} : memref<1x2x40x16xf16>, vector<2xf16>
 // CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: }
 // CHECK-NEXT: gpu.terminator
 // CHECK: gpu.wait [%{{.*}}]
 // CHECK-NOT: attic.tile
@@ -121,6 +127,7 @@ func.func @tensor_cores(%q: memref<1x2x40x16xf16>, %k: memref<1x2x40x16xf16>, %v
 // CHECK: nvgpu.ldmatrix %[[KV]]{{.*}}transpose = true
 // CHECK: scf.yield
 // CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: }
 // CHECK-NEXT: gpu.terminator
 func.func @shared_kv(%q: memref<1x1x200x128xf16>, %k: memref<1x1x200x128xf16>, %v: memref<1x1x200x128xf16>, %o: memref<1x1x200x128xf16>) {
   attic.block_attention ins(%q, %k, %v : memref<1x1x200x128xf16>, memref<1x1x200x128xf16>, memref<1x1x200x128xf16>) outs(%o : memref<1x1x200x128xf16>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 64 : i64, block_k = 128 : i64}
@@ -167,9 +174,13 @@ func.func @bf16(%q: memref<1x1x32x16xbf16>, %k: memref<1x1x32x16xbf16>, %v: memr
 // f32 (no f32 mma) and f16 with D = 20 (not a multiple of 16) take the
 // SIMT pattern: a thread per query row (block_q threads), each scratch tile
 // a private row (R x C: C floats, a row tile: 1, a column tile: C), each
-// tile op a loop over its columns.
+// tile op a loop over its columns; the body under the kernel's guard
+// against empty grids.
 // CHECK-LABEL: func.func @simt_f32
+// CHECK: %[[NONEMPTY:.*]] = arith.andi
+// CHECK-NOT: scf.if
 // CHECK: gpu.launch async {{.*}} threads({{.*}}) in (%{{.*}} = %c8{{.*}}) private(%{{.*}} : memref<4xf32, #gpu.address_space<private>>, %{{.*}} : memref<4xf32, #gpu.address_space<private>>, %{{.*}} : memref<1xf32, #gpu.address_space<private>>
+// CHECK-NEXT: scf.if %[[NONEMPTY]] {
 // CHECK: scf.for
 // CHECK: math.exp2
 // CHECK-NOT: gpu.barrier

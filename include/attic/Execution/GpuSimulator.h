@@ -36,6 +36,15 @@
 //     until then the destination bytes may not be touched, after it other
 //     threads need a barrier, and a copy in flight at the end of the kernel
 //     is an error;
+//   - host code's async tokens are streams as gpu-to-llvm lowers them
+//     (`gpu.wait async` creates one, a step runs on its one dependency's
+//     stream, a blocking `gpu.wait` synchronizes and destroys it); steps
+//     run when issued, and host memory that an async gpu.memcpy/memset on
+//     a stream reads or writes may not be touched by the host (or written
+//     by a step on another stream) until that stream's wait; a token of a
+//     destroyed stream and a stream live at the function's return are
+//     errors. Device buffers are not checked across streams (attic's host
+//     code has one stream at a time);
 //   - ex2.approx.ftz.f32 (the kernel's inline asm) is exp2 with subnormals
 //     flushed; other inline asm is an error, as is any op the interpreter
 //     does not know.

@@ -115,6 +115,13 @@ struct CudaPipelineOptions
                      "loads and stores through registers, the kernel before "
                      "cp.async, for A/B timing)"),
       llvm::cl::init(true)};
+  Option<bool> mergeChains{
+      *this, "merge-chains",
+      llvm::cl::desc("Run consecutive device steps on one stream, "
+                     "synchronizing only where the host reads their results "
+                     "(attic-gpu-merge-chains; false: a stream created, "
+                     "synchronized and destroyed per step, for A/B timing)"),
+      llvm::cl::init(true)};
 };
 
 /// attic-cuda-pipeline's rule for tile sizes (the tensor-core kernel's warp
@@ -124,12 +131,14 @@ std::string checkCudaBlockSizes(int64_t blockQ, int64_t blockK);
 
 /// The GPU mapping of attic-cuda-pipeline, before kernel outlining:
 /// buildBufferizationPipeline, buildGpuOffloadPipeline with tensor cores,
-/// attic-gpu-check-host. Its output (host code that moves data and
+/// attic-gpu-check-host, attic-gpu-merge-chains (unless `mergeChains` is
+/// false). Its output (host code that moves data and
 /// launches gpu.launch kernels on device buffers) is what the rest of
 /// attic-cuda-pipeline compiles to NVVM and PTX, and what the GPU simulator
 /// (attic/Execution/GpuSimulator.h) runs.
 void buildCudaMappingPipeline(mlir::OpPassManager &pm, int64_t blockQ,
-                              int64_t blockK, bool asyncCopies = true);
+                              int64_t blockK, bool asyncCopies = true,
+                              bool mergeChains = true);
 
 /// attic ops on tensors -> host code in the LLVM dialect that calls the
 /// mgpu* functions of MLIR 22's gpu-to-llvm (stream, alloc, memcpy, launch,

@@ -104,9 +104,27 @@ Value attic::launchDims(ImplicitLocOpBuilder &b, scf::ParallelOp grid,
   gridX = arith::MulIOp::create(b, batches, heads);
   gridY = grid.getUpperBound()[2];
   Value zero = arith::ConstantIndexOp::create(b, 0);
-  return arith::AndIOp::create(
+  Value one = arith::ConstantIndexOp::create(b, 1);
+  Value nonEmpty = arith::AndIOp::create(
       b, arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, gridX, zero),
       arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, gridY, zero));
+  gridX = arith::MaxSIOp::create(b, gridX, one);
+  gridY = arith::MaxSIOp::create(b, gridY, one);
+  return nonEmpty;
+}
+
+void attic::guardLaunchBody(gpu::LaunchOp launch, Value cond) {
+  Block &body = launch.getBody().front();
+  Operation *terminator = body.getTerminator();
+  OpBuilder b = OpBuilder::atBlockBegin(&body);
+  auto guard = scf::IfOp::create(b, launch.getLoc(), cond,
+                                 /*withElseRegion=*/false);
+  Operation *yield = guard.thenBlock()->getTerminator();
+  for (Operation &op : llvm::make_early_inc_range(body)) {
+    if (&op == guard.getOperation() || &op == terminator)
+      continue;
+    op.moveBefore(yield);
+  }
 }
 
 namespace {
@@ -500,8 +518,6 @@ struct SimtTiles : OpRewritePattern<scf::ParallelOp> {
     b.setInsertionPoint(grid);
     Value gridX, gridY;
     Value nonEmpty = launchDims(b, grid, gridX, gridY);
-    auto ifLaunch = scf::IfOp::create(b, nonEmpty, /*withElseRegion=*/false);
-    b.setInsertionPoint(ifLaunch.thenBlock()->getTerminator());
     Type tokenType = gpu::AsyncTokenType::get(ctx);
     Value token =
         gpu::WaitOp::create(b, tokenType, ValueRange{}).getAsyncToken();
@@ -532,6 +548,7 @@ struct SimtTiles : OpRewritePattern<scf::ParallelOp> {
                         poolLaunch.getBlockIds().y, Value(),
                         memref::DimOp::create(p, at, pool.getStored(), 3));
         gpu::TerminatorOp::create(p, at);
+        guardLaunchBody(poolLaunch, nonEmpty);
       }
     }
 
@@ -593,6 +610,7 @@ struct SimtTiles : OpRewritePattern<scf::ParallelOp> {
     for (Operation *op : tileOps)
       if (failed(thread.rewrite(op)))
         return failure();
+    guardLaunchBody(launch, nonEmpty);
     rewriter.eraseOp(grid);
     return success();
   }

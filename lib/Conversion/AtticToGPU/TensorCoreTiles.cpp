@@ -1333,8 +1333,6 @@ struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
     b.setInsertionPoint(grid);
     Value gridX, gridY;
     Value nonEmpty = launchDims(b, grid, gridX, gridY);
-    auto ifLaunch = scf::IfOp::create(b, nonEmpty, /*withElseRegion=*/false);
-    b.setInsertionPoint(ifLaunch.thenBlock()->getTerminator());
 
     auto smemSpace =
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -1364,6 +1362,7 @@ struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
     KernelMapper mapper(k, *cfg, *info, launch);
     if (failed(mapper.run(grid)))
       return failure();
+    guardLaunchBody(launch, nonEmpty);
     rewriter.eraseOp(grid);
     return success();
   }

@@ -11,6 +11,11 @@
 //     a warp, a kernel dereferencing host memory, host code dereferencing
 //     device memory and a use after gpu.dealloc are errors naming the op;
 //   - device memory that nothing wrote reads as NaN, not as zeros;
+//   - host code's streams (async tokens): the host reading a buffer that
+//     a gpu.memcpy on a live stream writes, or writing one that it reads,
+//     a stream live at the return, a token of a stream that a blocking
+//     gpu.wait destroyed and an async step without a dependency are
+//     errors; two chains one after the other run;
 //   - one nvgpu.mma.sync m16n8k16 whose fragments the test loads by the
 //     PTX ISA's layout tables equals the plain matrix product, and so does
 //     one whose fragments come from nvgpu.ldmatrix (.x4, and .x2 .trans)
@@ -172,13 +177,63 @@ TEST_F(Exchange, UnwrittenDeviceMemoryIsNaN) {
     EXPECT_TRUE(std::isnan(out[0][i])) << i;
 }
 
+// Streams: the exchange's host code is one chain (one stream, created by
+// gpu.wait async and destroyed by the blocking gpu.wait before the return).
+TEST_F(Exchange, HostReadsACopyBeforeItsWait) {
+  replace(source, "  gpu.wait [%t5]\n  // HOST_POST",
+          "  %z = memref.load %h[%c0] : memref<64xf32>\n"
+          "  gpu.wait [%t5]");
+  expectError("reads a host buffer while gpu.memcpy on stream 0 writes it");
+}
+
+TEST_F(Exchange, HostWritesACopySourceBeforeItsWait) {
+  replace(source, "// HOST_PRE",
+          "%f = arith.constant 1.0 : f32\n"
+          "  memref.store %f, %in[%c0] : memref<64xf32>");
+  expectError("writes argument #0 while gpu.memcpy on stream 0 reads it");
+}
+
+TEST_F(Exchange, ReturnWithALiveStream) {
+  replace(source, "  gpu.wait [%t5]\n", "");
+  expectError("returns while stream 0 is live");
+}
+
+TEST_F(Exchange, TokenOfADestroyedStream) {
+  replace(source, "// HOST_POST",
+          "%t6 = gpu.dealloc async [%t5] %d : memref<64xf32>");
+  expectError("uses a token of stream 0, which a blocking gpu.wait already "
+              "synchronized and destroyed");
+}
+
+TEST_F(Exchange, AsyncStepWithoutADependency) {
+  replace(source, "%o, %t3 = gpu.alloc async [%t2] () : memref<64xf32>",
+          "%o, %t3 = gpu.alloc async () : memref<64xf32>");
+  expectError("an async step without a dependency");
+}
+
+TEST_F(Exchange, TwoChainsRun) {
+  // The copy back as a second stream after the first one's wait: what
+  // attic-gpu-merge-chains leaves where the host reads in between.
+  replace(source,
+          "  %t5 = gpu.memcpy async [%t4] %h, %o : memref<64xf32>, "
+          "memref<64xf32>\n  gpu.wait [%t5]",
+          "  gpu.wait [%t4]\n  %u0 = gpu.wait async\n"
+          "  %t5 = gpu.memcpy async [%u0] %h, %o : memref<64xf32>, "
+          "memref<64xf32>\n  gpu.wait [%t5]");
+  std::vector<Tensor> out = run();
+  ASSERT_EQ(out.size(), 1u) << error;
+  for (int64_t i = 0; i < 64; ++i)
+    EXPECT_EQ(out[0][i], in[(i + 1) % 64]) << i;
+}
+
 TEST(GpuSimulator, ShuffleNeedsTheFullWarp) {
   const char *source = R"mlir(
 func.func @k(%in: memref<32xf32>) -> memref<32xf32> {
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
   %c32 = arith.constant 32 : index
-  %o, %t0 = gpu.alloc async () : memref<32xf32>
+  %s0 = gpu.wait async
+  %o, %t0 = gpu.alloc async [%s0] () : memref<32xf32>
   %t1 = gpu.launch async [%t0] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
       threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
     %f = arith.index_cast %tx : index to i32
@@ -223,7 +278,8 @@ func.func @k(%a_h: memref<16x16xf16>, %b_h: memref<16x8xf16>) -> memref<16x8xf32
   %c8 = arith.constant 8 : index
   %c9 = arith.constant 9 : index
   %c32 = arith.constant 32 : index
-  %a, %t0 = gpu.alloc async () : memref<16x16xf16>
+  %s0 = gpu.wait async
+  %a, %t0 = gpu.alloc async [%s0] () : memref<16x16xf16>
   %b, %t1 = gpu.alloc async [%t0] () : memref<16x8xf16>
   %c, %t2 = gpu.alloc async [%t1] () : memref<16x8xf32>
   %t3 = gpu.memcpy async [%t2] %a, %a_h : memref<16x16xf16>, memref<16x16xf16>
@@ -304,7 +360,8 @@ func.func @k(%a_h: memref<16x16xf16>, %b_h: memref<16x8xf16>) -> memref<16x8xf32
   %c8 = arith.constant 8 : index
   %c16 = arith.constant 16 : index
   %c32 = arith.constant 32 : index
-  %a, %t0 = gpu.alloc async () : memref<16x16xf16>
+  %s0 = gpu.wait async
+  %a, %t0 = gpu.alloc async [%s0] () : memref<16x16xf16>
   %b, %t1 = gpu.alloc async [%t0] () : memref<16x8xf16>
   %c, %t2 = gpu.alloc async [%t1] () : memref<16x8xf32>
   %t3 = gpu.memcpy async [%t2] %a, %a_h : memref<16x16xf16>, memref<16x16xf16>
@@ -402,7 +459,8 @@ func.func @k(%in: memref<16xf32>) -> memref<4xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  %d, %t0 = gpu.alloc async () : memref<16xf32>
+  %s0 = gpu.wait async
+  %d, %t0 = gpu.alloc async [%s0] () : memref<16xf32>
   %t1 = gpu.memcpy async [%t0] %d, %in : memref<16xf32>, memref<16xf32>
   %o, %t2 = gpu.alloc async [%t1] () : memref<4xf32>
   %t3 = gpu.launch async [%t2] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
@@ -448,7 +506,8 @@ func.func @k(%in: memref<64xf32>) -> memref<64xf32> {
   %c4 = arith.constant 4 : index
   %c16 = arith.constant 16 : index
   %c64 = arith.constant 64 : index
-  %d, %t0 = gpu.alloc async () : memref<64xf32>
+  %s0 = gpu.wait async
+  %d, %t0 = gpu.alloc async [%s0] () : memref<64xf32>
   %t1 = gpu.memcpy async [%t0] %d, %in : memref<64xf32>, memref<64xf32>
   %o, %t2 = gpu.alloc async [%t1] () : memref<64xf32>
   %t3 = gpu.launch async [%t2] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)

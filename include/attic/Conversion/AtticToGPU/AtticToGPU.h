@@ -10,6 +10,7 @@
 #ifndef ATTIC_CONVERSION_ATTICTOGPU_ATTICTOGPU_H
 #define ATTIC_CONVERSION_ATTICTOGPU_ATTICTOGPU_H
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -41,10 +42,18 @@ struct TileGridInfo {
 /// attic.tile_grid); emits an error for a grid that is not the tile loop's.
 mlir::FailureOr<TileGridInfo> analyzeTileGrid(mlir::scf::ParallelOp grid);
 
-/// The launch grid of a tile grid: (B * Hq, nQB). Returns an i1 that is
-/// true when both are positive (a launch of an empty grid is an error).
+/// The launch grid of a tile grid: (B * Hq, nQB), each at least 1 (a
+/// launch of an empty grid is an error). Returns an i1 that is true when
+/// both are positive: the kernel's body runs under it (guardLaunchBody), so
+/// the launch needs no branch on the host and joins the steps around it
+/// on one stream (attic-gpu-merge-chains).
 mlir::Value launchDims(mlir::ImplicitLocOpBuilder &b, mlir::scf::ParallelOp grid,
                        mlir::Value &gridX, mlir::Value &gridY);
+
+/// Moves the ops of `launch`'s body (all but its terminator) into an
+/// `scf.if cond` (uniform: every thread of every block takes the same
+/// branch, so barriers inside stay legal).
+void guardLaunchBody(mlir::gpu::LaunchOp launch, mlir::Value cond);
 
 /// The patterns of attic-gpu-map-tiles: the SIMT mapping (benefit 1) and,
 /// when `tensorCores`, the tensor-core kernel (benefit 2), which copies K
