@@ -12,6 +12,10 @@
 #   bench/cuda/device.sh blockmask [ARGS...] bench/cuda/block_mask.py ARGS
 #                                         (attic's run-time classification
 #                                         vs create_block_mask)
+#   bench/cuda/device.sh streams          one stream per call against a stream
+#                                         per step (attic-gpu-merge-chains
+#                                         on/off): wall and kernel times of
+#                                         the attention and VCC layer examples
 #   bench/cuda/device.sh cpu [ARGS...]    the machine's CPU: attic against
 #                                         PyTorch 2.x's CPU SDPA and OpenBLAS,
 #                                         1 to 16 threads (bench/cpu/run.sh
@@ -65,6 +69,23 @@ fi
 if [[ $mode == cpu ]]; then
   bench/cpu/run.sh --no-setup --python="$(command -v python3)" --torch=sdpa \
     --threads=1,2,4,8,16 --out="$out/cpu" "$@" || status=1
+fi
+run_streams() {
+  # Both as PTX (format=isa, JIT-compiled by the driver for the device), so
+  # that the kernels are the same and only the host's waits differ.
+  local merge pipeline
+  for merge in true false; do
+    pipeline="attic-cuda-pipeline{format=isa merge-chains=$merge}"
+    echo "== merge-chains=$merge"
+    build/tools/attic-run examples/attention.mlir --entry=attention_f16 --target=cuda \
+      --cuda-pipeline="$pipeline" --check --bench=20 || status=1
+    build/tools/attic-run examples/vcc_layer.mlir --entry=vcc_layer --check --seed=1 \
+      --mask-keep=0.9 --mask-keep-arg=1:0.04 --range-lo=-0.5 --range-hi=0.5 \
+      --target=cuda --cuda-pipeline="$pipeline" --bench=10 || status=1
+  done
+}
+if [[ $mode == streams ]]; then
+  run_streams > >(tee "$out/streams.log") 2>&1
 fi
 if [[ $mode == layouts ]]; then
   python3 bench/cuda/layouts.py --out "$out" "$@" || status=1
