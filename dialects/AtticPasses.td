@@ -129,7 +129,26 @@ def AtticExpandVcc : Pass<"attic-expand-vcc"> {
 
     becomes loops of `tensor.insert` that build the counts, means, deltas
     and root, and a `tensor.generate` of the tokens.
+
+    With `parallel-scans` (what the GPU pipelines set), `attic.vip_order`
+    has no loop over a whole sequence: after bufferization a sequential
+    loop runs as a kernel of one GPU thread, which at n = 128K tokens is
+    two passes of 128K dependent steps. Instead, with chunks of 64 tokens,
+    every element is computed on its own (each a parallel loop after
+    bufferization): the VIP count of each chunk (a loop over the chunk),
+    the VIP tokens before each chunk (a loop over the chunks before it) and
+    per sequence in all; `inverse[b, i]` from the count before i's chunk
+    and a loop over the chunk up to i; `perm[b, r]` by bisection over the
+    chunks' counts for the chunk that holds row r's token, then a loop over
+    that chunk. O(n (64 + log(n / 64))) work, at most 64 + n / 64 steps
+    per element. The reports of too many VIP tokens stay a loop over the
+    sequences, in order. The results are the same as the sequential form's.
   }];
+  let options = [
+    Option<"parallelScans", "parallel-scans", "bool", /*default=*/"false",
+           "attic.vip_order as independent elements (chunk counts, "
+           "bisection) instead of a sequential scan per sequence: for GPUs">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
     "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",

@@ -46,8 +46,11 @@ void attic::buildBufferizationPipeline(OpPassManager &pm, int64_t blockQ,
   pm.addPass(createAtticDecompose(decompose));
   // Kernelized-attention primitives -> linalg on tensors.
   pm.addPass(createAtticLowerState());
-  // VCC ops and !attic.tree values -> upstream ops on tensors.
-  pm.addPass(createAtticExpandVcc());
+  // VCC ops and !attic.tree values -> upstream ops on tensors (on the GPU
+  // without scans in one thread where an element-wise form exists).
+  AtticExpandVccOptions vcc;
+  vcc.parallelScans = forGpu;
+  pm.addPass(createAtticExpandVcc(vcc));
   pm.addPass(createCanonicalizerPass());
   // Elementwise arith/math on whole tensors (e.g. a residual `arith.addf`
   // of two tensors) -> linalg.generic, which bufferizes.

@@ -128,6 +128,176 @@ LogicalResult lowerVipOrder(VipOrderOp op) {
   return success();
 }
 
+/// scf.for iv in [lb, ub) with `inits` as iter_args (bounds as values).
+SmallVector<Value> rangeLoop(Builder &b, Value lb, Value ub, ValueRange inits,
+                             LoopFn body) {
+  auto loop = scf::ForOp::create(
+      b, lb, ub, cIndex(b, 1), inits,
+      [&](OpBuilder &nested, Location loc, Value iv, ValueRange args) {
+        Builder inner(loc, nested);
+        scf::YieldOp::create(inner, body(inner, iv, args));
+      });
+  return SmallVector<Value>(loop.getResults());
+}
+
+/// The chunk length of the parallel vip_order.
+constexpr int64_t kVipChunk = 64;
+
+/// attic.vip_order without a loop over a whole sequence (parallel-scans):
+/// the same perm and inverse as lowerVipOrder, each element computed on its
+/// own from per-chunk counts (see attic-expand-vcc's description).
+LogicalResult lowerVipOrderParallel(VipOrderOp op) {
+  FailureOr<func::FuncOp> report = declareReportError(op);
+  if (failed(report))
+    return failure();
+  Builder b(op.getLoc(), op);
+  int64_t numVip = op.getNumVip();
+  RankedTensorType type = op.getPerm().getType();
+  int64_t batch = type.getDimSize(0), length = type.getDimSize(1);
+  const int64_t chunks = (length + kVipChunk - 1) / kVipChunk;
+  Type i64 = b.getI64Type();
+  Value vip = op.getVip();
+  auto toI64 = [](Builder &nb, Value index) -> Value {
+    return arith::IndexCastOp::create(nb, nb.getI64Type(), index);
+  };
+  auto toIndex = [](Builder &nb, Value v) -> Value {
+    return arith::IndexCastOp::create(nb, nb.getIndexType(), v);
+  };
+  // 1 if token i of sequence bi is VIP (or, with `vipClass` false, if it is
+  // not), as an index.
+  auto member = [&](Builder &nb, Value bi, Value i, Value vipClass) -> Value {
+    Value flag = extract(nb, vip, {bi, i});
+    Value is =
+        arith::CmpIOp::create(nb, arith::CmpIPredicate::eq, flag, vipClass);
+    return select(nb, is, cIndex(nb, 1), cIndex(nb, 0));
+  };
+  Value cTrue = arith::ConstantIntOp::create(b, b.getI1Type(), 1);
+  auto chunkStart = [&](Builder &nb, Value c) -> Value {
+    return arith::MulIOp::create(nb, c, cIndex(nb, kVipChunk));
+  };
+  auto chunkEnd = [&](Builder &nb, Value c) -> Value {
+    return arith::MinSIOp::create(
+        nb, arith::AddIOp::create(nb, chunkStart(nb, c), cIndex(nb, kVipChunk)),
+        cIndex(nb, length));
+  };
+  // counts[b, c]: the VIP tokens of chunk c.
+  auto chunkType = RankedTensorType::get({batch, chunks}, i64);
+  Value counts = parallelTensor(b, chunkType, [&](Builder &nb, ValueRange i) {
+    Value n =
+        rangeLoop(nb, chunkStart(nb, i[1]), chunkEnd(nb, i[1]), cIndex(nb, 0),
+                  [&](Builder &lb, Value t, ValueRange acc) {
+                    return SmallVector<Value>{arith::AddIOp::create(
+                        lb, acc[0], member(lb, i[0], t, cTrue))};
+                  })
+            .front();
+    return toI64(nb, n);
+  });
+  // before[b, c]: the VIP tokens of the chunks before c.
+  Value before = parallelTensor(b, chunkType, [&](Builder &nb, ValueRange i) {
+    return rangeLoop(nb, cIndex(nb, 0), i[1], cI64(nb, 0),
+                     [&](Builder &lb, Value c, ValueRange acc) {
+                       return SmallVector<Value>{arith::AddIOp::create(
+                           lb, acc[0], extract(lb, counts, {i[0], c}))};
+                     })
+        .front();
+  });
+  // total[b]: the VIP tokens of the sequence.
+  Value last = cIndex(b, chunks - 1);
+  Value total = parallelTensor(
+      b, RankedTensorType::get({batch}, i64), [&](Builder &nb, ValueRange i) {
+        return arith::AddIOp::create(nb, extract(nb, before, {i[0], last}),
+                                     extract(nb, counts, {i[0], last}));
+      });
+  // The reports, one sequence after the other (as the sequential form).
+  forLoop(b, batch, ValueRange{}, [&](Builder &bb, Value bi, ValueRange) {
+    Value count = extract(bb, total, {bi});
+    Value tooMany = arith::CmpIOp::create(bb, arith::CmpIPredicate::ugt, count,
+                                          cI64(bb, numVip));
+    scf::IfOp::create(bb, tooMany, [&](OpBuilder &nested, Location loc) {
+      Builder tb(loc, nested);
+      Value code = arith::ConstantOp::create(tb, tb.getI32IntegerAttr(1));
+      func::CallOp::create(
+          tb, *report,
+          ValueRange{code, toI64(tb, bi), count, cI64(tb, numVip)});
+      scf::YieldOp::create(tb);
+    });
+    return SmallVector<Value>{};
+  });
+  // inverse[b, i]: the row of token i, VIP tokens first, each class in its
+  // order.
+  Value inverse = parallelTensor(b, type, [&](Builder &nb, ValueRange i) {
+    Value c = arith::DivUIOp::create(nb, i[1], cIndex(nb, kVipChunk));
+    Value vipBefore =
+        rangeLoop(nb, chunkStart(nb, c), i[1],
+                  toIndex(nb, extract(nb, before, {i[0], c})),
+                  [&](Builder &lb, Value t, ValueRange acc) {
+                    return SmallVector<Value>{arith::AddIOp::create(
+                        lb, acc[0], member(lb, i[0], t, cTrue))};
+                  })
+            .front();
+    Value flag = extract(nb, vip, {i[0], i[1]});
+    Value otherRow = arith::SubIOp::create(
+        nb,
+        arith::AddIOp::create(nb, toIndex(nb, extract(nb, total, {i[0]})),
+                              i[1]),
+        vipBefore);
+    return toI64(nb, select(nb, flag, vipBefore, otherRow));
+  });
+  // perm[b, r]: the token of row r: the k-th VIP token (k = r) for rows
+  // below the total, else the k-th other one (k = r - total). Its chunk is
+  // the last one with fewer than k + 1 tokens of its class before it
+  // (bisection: the counts before a chunk do not decrease), then a loop
+  // over that chunk finds it.
+  int64_t steps = 0;
+  while ((int64_t(1) << steps) < chunks)
+    ++steps;
+  Value perm = parallelTensor(b, type, [&](Builder &nb, ValueRange i) {
+    Value vipTotal = toIndex(nb, extract(nb, total, {i[0]}));
+    Value isVip =
+        arith::CmpIOp::create(nb, arith::CmpIPredicate::ult, i[1], vipTotal);
+    Value k =
+        select(nb, isVip, i[1], arith::SubIOp::create(nb, i[1], vipTotal));
+    // Tokens of row r's class before chunk c.
+    auto classBefore = [&](Builder &cb, Value c) -> Value {
+      Value vipCount = toIndex(cb, extract(cb, before, {i[0], c}));
+      return select(cb, isVip, vipCount,
+                    arith::SubIOp::create(cb, chunkStart(cb, c), vipCount));
+    };
+    // classBefore(lo) <= k < classBefore(hi) (hi = chunks: past the end).
+    SmallVector<Value> range = forLoop(
+        nb, steps, ValueRange{cIndex(nb, 0), cIndex(nb, chunks)},
+        [&](Builder &lb, Value, ValueRange lh) {
+          Value mid = arith::DivUIOp::create(
+              lb, arith::AddIOp::create(lb, lh[0], lh[1]), cIndex(lb, 2));
+          Value atOrBelow = arith::CmpIOp::create(lb, arith::CmpIPredicate::ule,
+                                                  classBefore(lb, mid), k);
+          return SmallVector<Value>{select(lb, atOrBelow, mid, lh[0]),
+                                    select(lb, atOrBelow, lh[1], mid)};
+        });
+    Value c = range[0];
+    Value wanted = arith::SubIOp::create(nb, k, classBefore(nb, c));
+    // The wanted-th token of the class in chunk c (seen: those passed).
+    SmallVector<Value> found = rangeLoop(
+        nb, chunkStart(nb, c), chunkEnd(nb, c),
+        ValueRange{cIndex(nb, 0), chunkStart(nb, c)},
+        [&](Builder &lb, Value t, ValueRange acc) {
+          Value is = member(lb, i[0], t, isVip);
+          Value hit = arith::AndIOp::create(
+              lb,
+              arith::CmpIOp::create(lb, arith::CmpIPredicate::eq, acc[0],
+                                    wanted),
+              arith::CmpIOp::create(lb, arith::CmpIPredicate::eq, is,
+                                    cIndex(lb, 1)));
+          return SmallVector<Value>{arith::AddIOp::create(lb, acc[0], is),
+                                    select(lb, hit, t, acc[1])};
+        });
+    return toI64(nb, found[1]);
+  });
+  op.getPerm().replaceAllUsesWith(perm);
+  op.getInverse().replaceAllUsesWith(inverse);
+  return success();
+}
+
 /// result[b, r(, e)] = x[b, clamp(indices[b, r])(, e)].
 void lowerGatherRows(GatherRowsOp op) {
   Builder b(op.getLoc(), op);
@@ -337,7 +507,7 @@ LogicalResult checkTreeUses(func::FuncOp func) {
 }
 
 /// vip_order and gather_rows (no trees) wherever they are in `func`.
-LogicalResult lowerPlainOps(func::FuncOp func) {
+LogicalResult lowerPlainOps(func::FuncOp func, bool parallelScans) {
   SmallVector<Operation *> plain;
   func.walk([&](Operation *op) {
     if (isa<VipOrderOp, GatherRowsOp>(op))
@@ -345,7 +515,8 @@ LogicalResult lowerPlainOps(func::FuncOp func) {
   });
   for (Operation *op : plain) {
     if (auto order = dyn_cast<VipOrderOp>(op)) {
-      if (failed(lowerVipOrder(order)))
+      if (failed(parallelScans ? lowerVipOrderParallel(order)
+                               : lowerVipOrder(order)))
         return failure();
     } else {
       lowerGatherRows(cast<GatherRowsOp>(op));
@@ -360,17 +531,18 @@ struct AtticExpandVccPass
   using AtticExpandVccBase::AtticExpandVccBase;
 
   void runOnOperation() override {
-    if (failed(expandVcc(getOperation())))
+    if (failed(expandVcc(getOperation(), parallelScans)))
       signalPassFailure();
   }
 };
 } // namespace
 
-LogicalResult attic::expandVcc(Operation *root) {
+LogicalResult attic::expandVcc(Operation *root, bool parallelScans) {
   SmallVector<func::FuncOp> funcs;
   root->walk([&](func::FuncOp func) { funcs.push_back(func); });
   for (func::FuncOp func : funcs)
-    if (failed(checkTreeUses(func)) || failed(lowerPlainOps(func)))
+    if (failed(checkTreeUses(func)) ||
+        failed(lowerPlainOps(func, parallelScans)))
       return failure();
   // Anything outside func.func would reach the backend.
   WalkResult outside = root->walk([](Operation *op) {

@@ -214,6 +214,13 @@ func.func @update_keeps_input(%c: tensor<2x16x8xf32>, %valid: tensor<2x16xi1>, %
 // ORDER: check: result #3 (3x40 i1): {{.*}}: ok
 // ORDER: check: result #4 (3x40x16 f32): {{.*}}max_abs_err=0.00e+00 {{.*}}: ok
 // ORDER16: check: result #2 (2x24x8 bf16): {{.*}}: ok
+// 300 tokens (4 chunks of 64 and one of 44 in the GPU pipelines' form of
+// vip_order: per-chunk counts, bisection over them, a loop over one chunk)
+// with few, some, almost all, all and no VIP tokens; num_vip = 300, so
+// nothing is reported.
+// RUN: attic-run %t/reorder_chunks.mlir --entry=reorder_chunks --check --tolerance=0 --mask-keep=0.3 | FileCheck %s --check-prefixes=CHECK,CHUNKS
+// CHUNKS: check: result #1 (2x300 i64): {{.*}}: ok
+// CHUNKS: check: result #2 (2x300x4 f32): {{.*}}max_abs_err=0.00e+00 {{.*}}: ok
 //--- reorder.mlir
 func.func @reorder(%vip: tensor<3x40xi1>, %x: tensor<3x40x16xf32>, %mask: tensor<3x40xi1>)
     -> (tensor<3x40xi64>, tensor<3x40xi64>, tensor<3x40x16xf32>, tensor<3x40xi1>, tensor<3x40x16xf32>) {
@@ -222,6 +229,14 @@ func.func @reorder(%vip: tensor<3x40xi1>, %x: tensor<3x40x16xf32>, %mask: tensor
   %keep = attic.gather_rows %mask[%perm] : tensor<3x40xi1>, tensor<3x40xi64> -> tensor<3x40xi1>
   %back = attic.gather_rows %xp[%inverse] : tensor<3x40x16xf32>, tensor<3x40xi64> -> tensor<3x40x16xf32>
   return %perm, %inverse, %xp, %keep, %back : tensor<3x40xi64>, tensor<3x40xi64>, tensor<3x40x16xf32>, tensor<3x40xi1>, tensor<3x40x16xf32>
+}
+
+//--- reorder_chunks.mlir
+func.func @reorder_chunks(%vip: tensor<2x300xi1>, %x: tensor<2x300x4xf32>)
+    -> (tensor<2x300xi64>, tensor<2x300xi64>, tensor<2x300x4xf32>) {
+  %perm, %inverse = attic.vip_order %vip {num_vip = 300 : i64} : tensor<2x300xi1> -> tensor<2x300xi64>, tensor<2x300xi64>
+  %xp = attic.gather_rows %x[%perm] : tensor<2x300x4xf32>, tensor<2x300xi64> -> tensor<2x300x4xf32>
+  return %perm, %inverse, %xp : tensor<2x300xi64>, tensor<2x300xi64>, tensor<2x300x4xf32>
 }
 
 //--- reorder_f16.mlir

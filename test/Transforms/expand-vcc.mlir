@@ -1,4 +1,5 @@
 // RUN: attic-opt %s --split-input-file --verify-diagnostics --attic-expand-vcc | FileCheck %s
+// RUN: attic-opt %s --split-input-file --verify-diagnostics --attic-expand-vcc="parallel-scans=true" | FileCheck %s --check-prefix=PAR
 // The result goes through the CPU pipeline down to the LLVM dialect.
 // RUN: attic-opt %s --split-input-file --verify-diagnostics --attic-cpu-pipeline | FileCheck %s --check-prefix=LLVM
 // LLVM-LABEL: llvm.func @vip_order
@@ -39,6 +40,23 @@
 // CHECK: tensor.insert {{.*}}[%[[B]], %[[ROW]]] : tensor<2x10xi64>
 // CHECK: tensor.insert {{.*}}[%[[B]], %[[I]]] : tensor<2x10xi64>
 // CHECK: return %[[OUT]]#0, %[[OUT]]#1
+// With parallel-scans (the GPU pipelines): no loop over a sequence; the
+// chunk counts (one chunk of 64 here), the counts before each chunk, the
+// totals, the reports (a loop over the sequences), then inverse and perm,
+// every element on its own (linalg.generic, parallel loops after
+// bufferization).
+// PAR-LABEL: func.func @vip_order
+// PAR-SAME: -> (tensor<2x10xi64>, tensor<2x10xi64>) {
+// PAR-NOT: -> (tensor<2x10xi64>, tensor<2x10xi64>, index)
+// PAR: %[[COUNTS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x1xi64>)
+// PAR: %[[BEFORE:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x1xi64>)
+// PAR: %[[TOTAL:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2xi64>)
+// PAR: scf.for
+// PAR: %[[COUNT:.*]] = tensor.extract %[[TOTAL]]
+// PAR: func.call @attic_rt_report_error(%{{.*}}, %{{.*}}, %[[COUNT]], %{{.*}})
+// PAR: %[[INV:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x10xi64>)
+// PAR: %[[PERM:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x10xi64>)
+// PAR: return %[[PERM]], %[[INV]]
 func.func @vip_order(%vip: tensor<2x10xi1>) -> (tensor<2x10xi64>, tensor<2x10xi64>) {
   %perm, %inverse = attic.vip_order %vip {num_vip = 4 : i64} : tensor<2x10xi1> -> tensor<2x10xi64>, tensor<2x10xi64>
   return %perm, %inverse : tensor<2x10xi64>, tensor<2x10xi64>

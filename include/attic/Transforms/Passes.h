@@ -71,8 +71,10 @@ void populateDecomposePatterns(mlir::RewritePatternSet &patterns,
 /// func.func in `root` into upstream ops on tensors, replacing each
 /// !attic.tree value by its component tensors. Emits an error and fails on
 /// trees it cannot replace (function arguments and results, block
-/// arguments, nested regions).
-mlir::LogicalResult expandVcc(mlir::Operation *root);
+/// arguments, nested regions). `parallelScans`: attic.vip_order without a
+/// sequential loop per sequence (see attic-expand-vcc's parallel-scans).
+mlir::LogicalResult expandVcc(mlir::Operation *root,
+                              bool parallelScans = false);
 
 /// Expands every attic.slice_attention under `root` (attic-expand-cst).
 mlir::LogicalResult expandCst(mlir::Operation *root, bool poolEpilogue = true);
