@@ -514,7 +514,10 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
     `scf.parallel` marked `attic.tile_grid`, on device buffers after
     `attic-gpu-offload`) into one `gpu.launch` on its own token chain,
     through the pattern with the highest benefit that applies (one
-    rewrite: `attic::populateGpuMapTilesPatterns`):
+    rewrite: `attic::populateGpuMapTilesPatterns`). The launch has at least
+    one block in each grid dim, and the kernel's body runs under a uniform
+    `scf.if` that is false for an empty grid (B·Hq = 0 or no query block),
+    so the host has no branch around the launch:
 
     - the tensor-core kernel (benefit 2, `TensorCoreTiles.cpp`): f16/bf16,
       D and Dv static multiples of 16 up to 128, block_q 16/32/64/128,
