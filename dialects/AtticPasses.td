@@ -142,12 +142,20 @@ def AtticExpandVcc : Pass<"attic-expand-vcc"> {
     chunks' counts for the chunk that holds row r's token, then a loop over
     that chunk. O(n (64 + log(n / 64))) work, at most 64 + n / 64 steps
     per element. The reports of too many VIP tokens stay a loop over the
-    sequences, in order. The results are the same as the sequential form's.
+    sequences, in order. `attic.tree_select`'s per-level scan (which
+    candidates are split, where their children and the kept ones' ids go)
+    has the same treatment: the splits before a candidate have a closed
+    form in the flagged candidates before it (chunk counts of 64 and a loop
+    over one chunk), so every child row and J column is found by bisection;
+    the tokens go into J as one slice. The results are the same as the
+    sequential form's. (tree_select's radix select and flag scan, and
+    tree_update's Algorithm 2, keep their loops.)
   }];
   let options = [
     Option<"parallelScans", "parallel-scans", "bool", /*default=*/"false",
-           "attic.vip_order as independent elements (chunk counts, "
-           "bisection) instead of a sequential scan per sequence: for GPUs">
+           "attic.vip_order and tree_select's per-level scan as independent "
+           "elements (chunk counts, bisection) instead of a sequential scan "
+           "per sequence: for GPUs">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",

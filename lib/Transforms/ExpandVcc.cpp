@@ -128,18 +128,6 @@ LogicalResult lowerVipOrder(VipOrderOp op) {
   return success();
 }
 
-/// scf.for iv in [lb, ub) with `inits` as iter_args (bounds as values).
-SmallVector<Value> rangeLoop(Builder &b, Value lb, Value ub, ValueRange inits,
-                             LoopFn body) {
-  auto loop = scf::ForOp::create(
-      b, lb, ub, cIndex(b, 1), inits,
-      [&](OpBuilder &nested, Location loc, Value iv, ValueRange args) {
-        Builder inner(loc, nested);
-        scf::YieldOp::create(inner, body(inner, iv, args));
-      });
-  return SmallVector<Value>(loop.getResults());
-}
-
 /// The chunk length of the parallel vip_order.
 constexpr int64_t kVipChunk = 64;
 
@@ -248,9 +236,6 @@ LogicalResult lowerVipOrderParallel(VipOrderOp op) {
   // the last one with fewer than k + 1 tokens of its class before it
   // (bisection: the counts before a chunk do not decrease), then a loop
   // over that chunk finds it.
-  int64_t steps = 0;
-  while ((int64_t(1) << steps) < chunks)
-    ++steps;
   Value perm = parallelTensor(b, type, [&](Builder &nb, ValueRange i) {
     Value vipTotal = toIndex(nb, extract(nb, total, {i[0]}));
     Value isVip =
@@ -263,18 +248,10 @@ LogicalResult lowerVipOrderParallel(VipOrderOp op) {
       return select(cb, isVip, vipCount,
                     arith::SubIOp::create(cb, chunkStart(cb, c), vipCount));
     };
-    // classBefore(lo) <= k < classBefore(hi) (hi = chunks: past the end).
-    SmallVector<Value> range = forLoop(
-        nb, steps, ValueRange{cIndex(nb, 0), cIndex(nb, chunks)},
-        [&](Builder &lb, Value, ValueRange lh) {
-          Value mid = arith::DivUIOp::create(
-              lb, arith::AddIOp::create(lb, lh[0], lh[1]), cIndex(lb, 2));
-          Value atOrBelow = arith::CmpIOp::create(lb, arith::CmpIPredicate::ule,
-                                                  classBefore(lb, mid), k);
-          return SmallVector<Value>{select(lb, atOrBelow, mid, lh[0]),
-                                    select(lb, atOrBelow, lh[1], mid)};
-        });
-    Value c = range[0];
+    Value c = lastTrue(nb, chunks, [&](Builder &lb, Value mid) -> Value {
+      return arith::CmpIOp::create(lb, arith::CmpIPredicate::ule,
+                                   classBefore(lb, mid), k);
+    });
     Value wanted = arith::SubIOp::create(nb, k, classBefore(nb, c));
     // The wanted-th token of the class in chunk c (seen: those passed).
     SmallVector<Value> found = rangeLoop(
@@ -381,7 +358,10 @@ struct LowerTreeBuild : TreePattern<TreeBuildOp> {
 };
 
 struct LowerTreeSelect : TreePattern<TreeSelectOp> {
-  using TreePattern::TreePattern;
+  LowerTreeSelect(const TypeConverter &converter, MLIRContext *context,
+                  bool parallelScans)
+      : TreePattern(converter, context), parallelScans(parallelScans) {}
+  bool parallelScans;
   LogicalResult
   matchAndRewrite(TreeSelectOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -390,7 +370,7 @@ struct LowerTreeSelect : TreePattern<TreeSelectOp> {
     if (op.getVoteMask())
       voteMask = single(adaptor.getVoteMask());
     Value nodes =
-        TreeLowering(op.getTree().getType())
+        TreeLowering(op.getTree().getType(), parallelScans)
             .selectNodes(
                 b, partsOf(op.getTree(), adaptor.getTree()),
                 single(adaptor.getQuery()), single(adaptor.getKeyWeight()),
@@ -568,8 +548,9 @@ LogicalResult attic::expandVcc(Operation *root, bool parallelScans) {
   target.addIllegalOp<TreeBuildOp, TreeSelectOp, VccCompressOp, TreeUpdateOp,
                       TreeMaterializeOp>();
   RewritePatternSet patterns(context);
-  patterns.add<LowerTreeBuild, LowerTreeSelect, LowerVccCompress,
-               LowerTreeUpdate, LowerTreeMaterialize>(converter, context);
+  patterns.add<LowerTreeBuild, LowerVccCompress, LowerTreeUpdate,
+               LowerTreeMaterialize>(converter, context);
+  patterns.add<LowerTreeSelect>(converter, context, parallelScans);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
   return applyPartialConversion(root, target, std::move(patterns));

@@ -52,6 +52,40 @@ inline SmallVector<Value> forLoop(Builder &b, int64_t upper, ValueRange inits,
   return SmallVector<Value>(loop.getResults());
 }
 
+/// scf.for iv in [lb, ub) with `inits` as iter_args (bounds as values).
+inline SmallVector<Value> rangeLoop(Builder &b, Value lb, Value ub,
+                                    ValueRange inits, LoopFn body) {
+  auto loop = scf::ForOp::create(
+      b, lb, ub, cIndex(b, 1), inits,
+      [&](OpBuilder &nested, Location loc, Value iv, ValueRange args) {
+        Builder inner(loc, nested);
+        scf::YieldOp::create(inner, body(inner, iv, args));
+      });
+  return SmallVector<Value>(loop.getResults());
+}
+
+/// The largest x in [0, size) with below(x) true, for a predicate that is
+/// true at 0 and stays false once it is false (monotone): a bisection of
+/// ceil(log2(size)) steps, an scf.for with a static trip count.
+inline Value lastTrue(Builder &b, int64_t size,
+                      llvm::function_ref<Value(Builder &, Value)> below) {
+  int64_t steps = 0;
+  while ((int64_t(1) << steps) < size)
+    ++steps;
+  // below(lo) holds; below(hi) does not (hi = size: past the end).
+  SmallVector<Value> range =
+      forLoop(b, steps, ValueRange{cIndex(b, 0), cIndex(b, size)},
+              [&](Builder &lb, Value, ValueRange lh) {
+                Value mid = arith::DivUIOp::create(
+                    lb, arith::AddIOp::create(lb, lh[0], lh[1]), cIndex(lb, 2));
+                Value holds = below(lb, mid);
+                return SmallVector<Value>{
+                    arith::SelectOp::create(lb, holds, mid, lh[0]),
+                    arith::SelectOp::create(lb, holds, lh[1], mid)};
+              });
+  return range[0];
+}
+
 /// scf.if cond then ... else ... yielding values of `types`.
 inline SmallVector<Value> ifElse(Builder &b, Value cond, TypeRange types,
                                  BranchFn thenBody, BranchFn elseBody) {

@@ -96,7 +96,10 @@ inline Value meanOrZeroEps(Builder &b, Value sum, Value count, float eps) {
 
 class TreeLowering {
 public:
-  explicit TreeLowering(TreeType type) : type(type) {}
+  /// `parallelScans`: tree_select's per-level scan without a loop over
+  /// the candidates (attic-expand-vcc's parallel-scans).
+  explicit TreeLowering(TreeType type, bool parallelScans = false)
+      : type(type), parallelScans(parallelScans) {}
 
   int64_t levels() const { return type.getLevels(); }
 
@@ -214,6 +217,13 @@ public:
   std::pair<Value, Value> scanLevel(Builder &b, Value candidates, Value split,
                                     Value result, int64_t j, int64_t m,
                                     int64_t h, int64_t base) const;
+  /// scanLevel without a loop over the candidates: each child row and each
+  /// J column found by bisection over the splits before a candidate, which
+  /// have a closed form in the flags before it (chunked counts).
+  std::pair<Value, Value> scanLevelParallel(Builder &b, Value candidates,
+                                            Value split, Value result,
+                                            int64_t j, int64_t m, int64_t h,
+                                            int64_t base) const;
 
   /// tree_select, Algorithm 1: J [B, |J|] i64 (VccSelect.cpp).
   Value selectNodes(Builder &b, const TreeParts &tree, Value query,
@@ -271,6 +281,7 @@ public:
 
 private:
   TreeType type;
+  bool parallelScans = false;
 };
 
 } // namespace attic::detail

@@ -87,7 +87,13 @@ Value TreeLowering::selectNodes(Builder &b, const TreeParts &tree, Value query,
     m = next;
   }
   // Tokens are never split: the level-0 candidates are J's first nodes.
-  if (m > 0) {
+  if (m > 0 && parallelScans) {
+    SmallVector<OpFoldResult> zeros{b.getIndexAttr(0), b.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes{b.getIndexAttr(batch), b.getIndexAttr(m)};
+    SmallVector<OpFoldResult> ones{b.getIndexAttr(1), b.getIndexAttr(1)};
+    result = tensor::InsertSliceOp::create(b, candidates, result, zeros, sizes,
+                                           ones);
+  } else if (m > 0) {
     Value tokens = candidates;
     result =
         forLoop(b, batch, result,
@@ -104,6 +110,123 @@ Value TreeLowering::selectNodes(Builder &b, const TreeParts &tree, Value query,
   return result;
 }
 
+/// Chunk length of the parallel scan's flag counts.
+constexpr int64_t kScanChunk = 64;
+
+/// scanLevel for the GPU: the same J columns and children, with no loop
+/// over the candidates. The scan splits candidate x when it is flagged and
+/// budget is left, or when the candidates kept so far fill the level's
+/// m - h kept columns; so the splits before x are
+///   s(x) = x - min(x - min(F(x), h), m - h),
+/// F(x) the flagged candidates before x (a chunk's count before it, then a
+/// loop over at most 64 flags). s and the kept count x - s(x) do not
+/// decrease, so child row r of the next level belongs to the last x with
+/// s(x) <= r / f, and kept column p to the last x with x - s(x) <= p
+/// (bisection). Exactly h splits whatever the flags, as in the scan.
+std::pair<Value, Value>
+TreeLowering::scanLevelParallel(Builder &b, Value candidates, Value split,
+                                Value result, int64_t j, int64_t m, int64_t h,
+                                int64_t base) const {
+  int64_t batch = type.getBatch();
+  Type i64 = b.getI64Type();
+  int64_t fanout = type.getFanouts()[j - 1];
+  int64_t next = fanout * h, keep = m - h;
+  const int64_t chunks = (m + kScanChunk - 1) / kScanChunk;
+  auto flagAt = [&](Builder &nb, Value bi, Value x) -> Value {
+    return select(nb, extract(nb, split, {bi, x}), cIndex(nb, 1),
+                  cIndex(nb, 0));
+  };
+  // flagsBefore[b, c]: the flagged candidates of the chunks before c.
+  Value flagsBefore;
+  if (split) {
+    auto chunkType = RankedTensorType::get({batch, chunks}, i64);
+    Value counts = parallelTensor(b, chunkType, [&](Builder &nb, ValueRange i) {
+      Value start = arith::MulIOp::create(nb, i[1], cIndex(nb, kScanChunk));
+      Value end = arith::MinSIOp::create(
+          nb, arith::AddIOp::create(nb, start, cIndex(nb, kScanChunk)),
+          cIndex(nb, m));
+      Value n = rangeLoop(nb, start, end, cIndex(nb, 0),
+                          [&](Builder &lb, Value x, ValueRange acc) {
+                            return SmallVector<Value>{arith::AddIOp::create(
+                                lb, acc[0], flagAt(lb, i[0], x))};
+                          })
+                    .front();
+      return arith::IndexCastOp::create(nb, i64, n);
+    });
+    flagsBefore = parallelTensor(b, chunkType, [&](Builder &nb, ValueRange i) {
+      return rangeLoop(nb, cIndex(nb, 0), i[1], cI64(nb, 0),
+                       [&](Builder &lb, Value c, ValueRange acc) {
+                         return SmallVector<Value>{arith::AddIOp::create(
+                             lb, acc[0], extract(lb, counts, {i[0], c}))};
+                       })
+          .front();
+    });
+  }
+  // s(x): the candidates split before candidate x (0 <= x < m).
+  auto splitsBefore = [&](Builder &nb, Value bi, Value x) -> Value {
+    if (h == 0)
+      return cIndex(nb, 0);
+    if (h == m)
+      return x;
+    Value c = arith::DivUIOp::create(nb, x, cIndex(nb, kScanChunk));
+    Value start = arith::MulIOp::create(nb, c, cIndex(nb, kScanChunk));
+    Value flagged =
+        rangeLoop(nb, start, x,
+                  arith::IndexCastOp::create(nb, nb.getIndexType(),
+                                             extract(nb, flagsBefore, {bi, c}))
+                      .getResult(),
+                  [&](Builder &lb, Value t, ValueRange acc) {
+                    return SmallVector<Value>{
+                        arith::AddIOp::create(lb, acc[0], flagAt(lb, bi, t))};
+                  })
+            .front();
+    Value first = arith::MinSIOp::create(nb, flagged, cIndex(nb, h));
+    Value kept = arith::MinSIOp::create(nb, arith::SubIOp::create(nb, x, first),
+                                        cIndex(nb, keep));
+    return arith::SubIOp::create(nb, x, kept);
+  };
+  auto atMost = [](Builder &nb, Value a, Value limit) -> Value {
+    return arith::CmpIOp::create(nb, arith::CmpIPredicate::ule, a, limit);
+  };
+  // J columns [base, base + keep): the kept candidates' global ids.
+  if (keep > 0) {
+    Value kept = parallelTensor(
+        b, RankedTensorType::get({batch, keep}, i64),
+        [&](Builder &nb, ValueRange i) {
+          Value x = lastTrue(nb, m, [&](Builder &lb, Value mid) -> Value {
+            Value keptBefore =
+                arith::SubIOp::create(lb, mid, splitsBefore(lb, i[0], mid));
+            return atMost(lb, keptBefore, i[1]);
+          });
+          return arith::AddIOp::create(nb, extract(nb, candidates, {i[0], x}),
+                                       cI64(nb, type.getNodeOffset(j)));
+        });
+    SmallVector<OpFoldResult> offsets{b.getIndexAttr(0), b.getIndexAttr(base)};
+    SmallVector<OpFoldResult> sizes{b.getIndexAttr(batch),
+                                    b.getIndexAttr(keep)};
+    SmallVector<OpFoldResult> strides{b.getIndexAttr(1), b.getIndexAttr(1)};
+    result =
+        tensor::InsertSliceOp::create(b, kept, result, offsets, sizes, strides);
+  }
+  // The next level's candidates: the f children of each split candidate.
+  Value children;
+  if (next > 0)
+    children = parallelTensor(
+        b, RankedTensorType::get({batch, next}, i64),
+        [&](Builder &nb, ValueRange i) {
+          Value nth = arith::DivUIOp::create(nb, i[1], cIndex(nb, fanout));
+          Value child = arith::RemUIOp::create(nb, i[1], cIndex(nb, fanout));
+          Value x = lastTrue(nb, m, [&](Builder &lb, Value mid) -> Value {
+            return atMost(lb, splitsBefore(lb, i[0], mid), nth);
+          });
+          Value first = arith::MulIOp::create(
+              nb, extract(nb, candidates, {i[0], x}), cI64(nb, fanout));
+          return arith::AddIOp::create(
+              nb, first, arith::IndexCastOp::create(nb, i64, child));
+        });
+  return {result, children};
+}
+
 /// One level of Algorithm 1's scan: per sequence, over the m candidates in
 /// order, the split ones' children go to the next level's candidates
 /// (returned, null when the level splits nothing) and the kept ones' global
@@ -112,6 +235,8 @@ std::pair<Value, Value> TreeLowering::scanLevel(Builder &b, Value candidates,
                                                 Value split, Value result,
                                                 int64_t j, int64_t m, int64_t h,
                                                 int64_t base) const {
+  if (parallelScans)
+    return scanLevelParallel(b, candidates, split, result, j, m, h, base);
   int64_t batch = type.getBatch();
   Type i64 = b.getI64Type();
   int64_t fanout = type.getFanouts()[j - 1];

@@ -299,6 +299,13 @@ func.func @reorder_f16(%vip: tensor<2x24xi1>, %x: tensor<2x24x8xf16>, %y: tensor
 // RUN: attic-run %t/select_many.mlir --entry=select_many --check --tolerance=0 --mask-keep=0.3 --seed=8 | FileCheck %s --check-prefix=SEL
 // RUN: attic-run %t/select_ties.mlir --entry=select_ties --check --tolerance=0 --mask-keep=1 | FileCheck %s --check-prefix=SEL
 // RUN: attic-run %t/select_ties.mlir --entry=select_ties --check --tolerance=0 --mask-keep=0.2 --seed=5 | FileCheck %s --check-prefix=SEL
+// 160 candidates at level 1 (fanouts [2, 160], 50 split): three chunks of
+// the GPU pipelines' form of the scan (flag counts per chunk of 64, the
+// splits before a candidate in closed form, bisection), with every, some
+// and no token valid.
+// RUN: attic-run %t/select_chunks.mlir --entry=select_chunks --check --tolerance=0 --mask-keep=1 | FileCheck %s --check-prefix=SEL
+// RUN: attic-run %t/select_chunks.mlir --entry=select_chunks --check --tolerance=0 --mask-keep=0.3 --seed=8 | FileCheck %s --check-prefix=SEL
+// RUN: attic-run %t/select_chunks.mlir --entry=select_chunks --check --tolerance=0 --mask-keep=0 | FileCheck %s --check-prefix=SEL
 // SEL: compiled for {{.+}}
 // SEL: check: result #0 ({{[0-9]+}}x{{[0-9]+}} i64): max_abs_err=0.00e+00 {{.*}}: ok
 //--- select_vote_mask.mlir
@@ -393,6 +400,16 @@ func.func @vcc_layers(%c: tensor<2x32x16xf32>, %valid: tensor<2x32xi1>, %p: tens
   %t2 = attic.tree_update %t1, %j2, %r2 : !attic.tree<2x32x16xf32, fanouts = [4, 8]>, tensor<2x17xi64>, tensor<2x17x16xf32> -> !attic.tree<2x32x16xf32, fanouts = [4, 8]>
   %m = attic.tree_materialize %t2 : !attic.tree<2x32x16xf32, fanouts = [4, 8]> -> tensor<2x32x16xf32>
   return %j1, %o1, %j2, %o2, %m : tensor<2x17xi64>, tensor<2x1x20x16xf32>, tensor<2x17xi64>, tensor<2x1x20x16xf32>, tensor<2x32x16xf32>
+}
+
+//--- select_chunks.mlir
+func.func @select_chunks(%c: tensor<2x320x8xf32>, %valid: tensor<2x320xi1>, %q: tensor<2x2x3x4xf32>,
+                         %wk: tensor<8x8xf32>, %bk: tensor<8xf32>, %gamma: tensor<8xf32>, %beta: tensor<8xf32>)
+    -> tensor<2x210xi64> {
+  %t = attic.tree_build %c, %valid : tensor<2x320x8xf32>, tensor<2x320xi1> -> !attic.tree<2x320x8xf32, fanouts = [2, 160]>
+  %j = attic.tree_select %t, %q, %wk, %bk, %gamma, %beta {budgets = [50, 1], heads = 2, scale = 0.5 : f32}
+      : !attic.tree<2x320x8xf32, fanouts = [2, 160]>, tensor<2x2x3x4xf32>, tensor<8x8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32> -> tensor<2x210xi64>
+  return %j : tensor<2x210xi64>
 }
 
 //--- select_many.mlir

@@ -295,6 +295,12 @@ func.func @tree_update(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %j: tensor
 // CHECK: %[[J:.*]] = scf.for {{.*}} iter_args({{.*}} = %[[L1]]#0) -> (tensor<1x6xi64>)
 // CHECK: tensor.extract %[[L1]]#1
 // CHECK: return %[[J]]
+// With parallel-scans: the level's kept ids (2 of its 4 candidates here)
+// and the tokens go into J as slices, each element found on its own.
+// PAR-LABEL: func.func @tree_select
+// PAR: %[[KEPT:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 4] [1, 2] [1, 1] : tensor<1x2xi64> into tensor<1x6xi64>
+// PAR: %[[J:.*]] = tensor.insert_slice %{{.*}} into %[[KEPT]][0, 0] [1, 4] [1, 1] : tensor<1x4xi64> into tensor<1x6xi64>
+// PAR: return %[[J]] : tensor<1x6xi64>
 func.func @tree_select(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %q: tensor<1x2x3x2xf32>,
                        %wk: tensor<4x4xf32>, %bk: tensor<4xf32>, %gamma: tensor<4xf32>, %beta: tensor<4xf32>)
     -> tensor<1x6xi64> {
