@@ -60,6 +60,28 @@ using Builder = attic::detail::Builder;
 // Ops without trees
 //===----------------------------------------------------------------------===//
 
+/// If `count` (index or i64) exceeds numVip: report sequence bi
+/// (attic_rt_report_error with ATTIC_RT_TOO_MANY_VIP = 1, bi, the count
+/// and numVip).
+void reportTooManyVip(Builder &b, func::FuncOp report, Value bi, Value count,
+                      int64_t numVip) {
+  bool isIndex = count.getType().isIndex();
+  Value limit = isIndex ? cIndex(b, numVip) : cI64(b, numVip);
+  Value tooMany =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, count, limit);
+  scf::IfOp::create(b, tooMany, [&](OpBuilder &nested, Location loc) {
+    Builder tb(loc, nested);
+    auto i64 = [&](Value index) -> Value {
+      return arith::IndexCastOp::create(tb, tb.getI64Type(), index);
+    };
+    Value code = arith::ConstantOp::create(tb, tb.getI32IntegerAttr(1));
+    func::CallOp::create(tb, report,
+                         ValueRange{code, i64(bi), isIndex ? i64(count) : count,
+                                    cI64(tb, numVip)});
+    scf::YieldOp::create(tb);
+  });
+}
+
 /// Stable partition, VIP tokens first: per sequence, count the VIP tokens V,
 /// then token i goes to row (VIP tokens before it) if it is VIP, else to
 /// V + (non-VIP tokens before it). More than num_vip VIP tokens: the excess
@@ -89,19 +111,7 @@ LogicalResult lowerVipOrder(VipOrderOp op) {
                                     lb, acc[0], asIndex(lb, flag))};
                               })
                           .front();
-        Value tooMany = arith::CmpIOp::create(bb, arith::CmpIPredicate::ugt,
-                                              total, cIndex(bb, numVip));
-        scf::IfOp::create(bb, tooMany, [&](OpBuilder &nested, Location loc) {
-          Builder tb(loc, nested);
-          auto i64 = [&](Value index) -> Value {
-            return arith::IndexCastOp::create(tb, tb.getI64Type(), index);
-          };
-          Value code = arith::ConstantOp::create(tb, tb.getI32IntegerAttr(1));
-          func::CallOp::create(
-              tb, *report,
-              ValueRange{code, i64(bi), i64(total), cI64(tb, numVip)});
-          scf::YieldOp::create(tb);
-        });
+        reportTooManyVip(bb, *report, bi, total, numVip);
         SmallVector<Value> inits{args[0], args[1], cIndex(bb, 0)};
         SmallVector<Value> done = forLoop(
             bb, length, inits, [&](Builder &lb, Value i, ValueRange acc) {
@@ -128,9 +138,6 @@ LogicalResult lowerVipOrder(VipOrderOp op) {
   return success();
 }
 
-/// The chunk length of the parallel vip_order.
-constexpr int64_t kVipChunk = 64;
-
 /// attic.vip_order without a loop over a whole sequence (parallel-scans):
 /// the same perm and inverse as lowerVipOrder, each element computed on its
 /// own from per-chunk counts (see attic-expand-vcc's description).
@@ -142,7 +149,6 @@ LogicalResult lowerVipOrderParallel(VipOrderOp op) {
   int64_t numVip = op.getNumVip();
   RankedTensorType type = op.getPerm().getType();
   int64_t batch = type.getDimSize(0), length = type.getDimSize(1);
-  const int64_t chunks = (length + kVipChunk - 1) / kVipChunk;
   Type i64 = b.getI64Type();
   Value vip = op.getVip();
   auto toI64 = [](Builder &nb, Value index) -> Value {
@@ -160,69 +166,29 @@ LogicalResult lowerVipOrderParallel(VipOrderOp op) {
     return select(nb, is, cIndex(nb, 1), cIndex(nb, 0));
   };
   Value cTrue = arith::ConstantIntOp::create(b, b.getI1Type(), 1);
-  auto chunkStart = [&](Builder &nb, Value c) -> Value {
-    return arith::MulIOp::create(nb, c, cIndex(nb, kVipChunk));
+  auto isVipToken = [&](Builder &nb, Value bi, Value i) {
+    return member(nb, bi, i, cTrue);
   };
-  auto chunkEnd = [&](Builder &nb, Value c) -> Value {
-    return arith::MinSIOp::create(
-        nb, arith::AddIOp::create(nb, chunkStart(nb, c), cIndex(nb, kVipChunk)),
-        cIndex(nb, length));
-  };
-  // counts[b, c]: the VIP tokens of chunk c.
-  auto chunkType = RankedTensorType::get({batch, chunks}, i64);
-  Value counts = parallelTensor(b, chunkType, [&](Builder &nb, ValueRange i) {
-    Value n =
-        rangeLoop(nb, chunkStart(nb, i[1]), chunkEnd(nb, i[1]), cIndex(nb, 0),
-                  [&](Builder &lb, Value t, ValueRange acc) {
-                    return SmallVector<Value>{arith::AddIOp::create(
-                        lb, acc[0], member(lb, i[0], t, cTrue))};
-                  })
-            .front();
-    return toI64(nb, n);
-  });
-  // before[b, c]: the VIP tokens of the chunks before c.
-  Value before = parallelTensor(b, chunkType, [&](Builder &nb, ValueRange i) {
-    return rangeLoop(nb, cIndex(nb, 0), i[1], cI64(nb, 0),
-                     [&](Builder &lb, Value c, ValueRange acc) {
-                       return SmallVector<Value>{arith::AddIOp::create(
-                           lb, acc[0], extract(lb, counts, {i[0], c}))};
-                     })
-        .front();
-  });
+  // The VIP tokens of each chunk and before it.
+  ChunkCounts vipCounts = ChunkCounts::build(b, batch, length, isVipToken);
+  const int64_t chunks = vipCounts.chunks;
   // total[b]: the VIP tokens of the sequence.
   Value last = cIndex(b, chunks - 1);
   Value total = parallelTensor(
       b, RankedTensorType::get({batch}, i64), [&](Builder &nb, ValueRange i) {
-        return arith::AddIOp::create(nb, extract(nb, before, {i[0], last}),
-                                     extract(nb, counts, {i[0], last}));
+        return arith::AddIOp::create(
+            nb, extract(nb, vipCounts.before, {i[0], last}),
+            extract(nb, vipCounts.counts, {i[0], last}));
       });
   // The reports, one sequence after the other (as the sequential form).
   forLoop(b, batch, ValueRange{}, [&](Builder &bb, Value bi, ValueRange) {
-    Value count = extract(bb, total, {bi});
-    Value tooMany = arith::CmpIOp::create(bb, arith::CmpIPredicate::ugt, count,
-                                          cI64(bb, numVip));
-    scf::IfOp::create(bb, tooMany, [&](OpBuilder &nested, Location loc) {
-      Builder tb(loc, nested);
-      Value code = arith::ConstantOp::create(tb, tb.getI32IntegerAttr(1));
-      func::CallOp::create(
-          tb, *report,
-          ValueRange{code, toI64(tb, bi), count, cI64(tb, numVip)});
-      scf::YieldOp::create(tb);
-    });
+    reportTooManyVip(bb, *report, bi, extract(bb, total, {bi}), numVip);
     return SmallVector<Value>{};
   });
   // inverse[b, i]: the row of token i, VIP tokens first, each class in its
   // order.
   Value inverse = parallelTensor(b, type, [&](Builder &nb, ValueRange i) {
-    Value c = arith::DivUIOp::create(nb, i[1], cIndex(nb, kVipChunk));
-    Value vipBefore =
-        rangeLoop(nb, chunkStart(nb, c), i[1],
-                  toIndex(nb, extract(nb, before, {i[0], c})),
-                  [&](Builder &lb, Value t, ValueRange acc) {
-                    return SmallVector<Value>{arith::AddIOp::create(
-                        lb, acc[0], member(lb, i[0], t, cTrue))};
-                  })
-            .front();
+    Value vipBefore = vipCounts.countBefore(nb, i[0], i[1], isVipToken);
     Value flag = extract(nb, vip, {i[0], i[1]});
     Value otherRow = arith::SubIOp::create(
         nb,
@@ -244,9 +210,10 @@ LogicalResult lowerVipOrderParallel(VipOrderOp op) {
         select(nb, isVip, i[1], arith::SubIOp::create(nb, i[1], vipTotal));
     // Tokens of row r's class before chunk c.
     auto classBefore = [&](Builder &cb, Value c) -> Value {
-      Value vipCount = toIndex(cb, extract(cb, before, {i[0], c}));
-      return select(cb, isVip, vipCount,
-                    arith::SubIOp::create(cb, chunkStart(cb, c), vipCount));
+      Value vipCount = vipCounts.beforeChunk(cb, i[0], c);
+      return select(
+          cb, isVip, vipCount,
+          arith::SubIOp::create(cb, vipCounts.start(cb, c), vipCount));
     };
     Value c = lastTrue(nb, chunks, [&](Builder &lb, Value mid) -> Value {
       return arith::CmpIOp::create(lb, arith::CmpIPredicate::ule,
@@ -255,8 +222,8 @@ LogicalResult lowerVipOrderParallel(VipOrderOp op) {
     Value wanted = arith::SubIOp::create(nb, k, classBefore(nb, c));
     // The wanted-th token of the class in chunk c (seen: those passed).
     SmallVector<Value> found = rangeLoop(
-        nb, chunkStart(nb, c), chunkEnd(nb, c),
-        ValueRange{cIndex(nb, 0), chunkStart(nb, c)},
+        nb, vipCounts.start(nb, c), vipCounts.end(nb, c),
+        ValueRange{cIndex(nb, 0), vipCounts.start(nb, c)},
         [&](Builder &lb, Value t, ValueRange acc) {
           Value is = member(lb, i[0], t, isVip);
           Value hit = arith::AndIOp::create(

@@ -125,6 +125,79 @@ inline Value parallelTensor(Builder &b, RankedTensorType type,
   return generic.getResult(0);
 }
 
+/// Scans written as independent elements (attic-expand-vcc's
+/// parallel-scans) count in chunks of this many elements.
+constexpr int64_t kScanChunk = 64;
+
+/// 1 (index) when element x of sequence bi is counted, else 0.
+using MemberFn = llvm::function_ref<Value(Builder &, Value, Value)>;
+
+/// Counts of a per-element predicate over [batch, length] by chunks of
+/// kScanChunk: counts[b, c] in chunk c, before[b, c] in the chunks before c
+/// (both i64, each element a loop of at most max(64, chunks) steps).
+struct ChunkCounts {
+  int64_t length = 0, chunks = 0;
+  Value counts, before;
+
+  static ChunkCounts build(Builder &b, int64_t batch, int64_t length,
+                           MemberFn member) {
+    ChunkCounts cc;
+    cc.length = length;
+    cc.chunks = (length + kScanChunk - 1) / kScanChunk;
+    auto type = RankedTensorType::get({batch, cc.chunks}, b.getI64Type());
+    cc.counts = parallelTensor(b, type, [&](Builder &nb, ValueRange i) {
+      Value n =
+          rangeLoop(nb, cc.start(nb, i[1]), cc.end(nb, i[1]), cIndex(nb, 0),
+                    [&](Builder &lb, Value x, ValueRange acc) {
+                      return SmallVector<Value>{arith::AddIOp::create(
+                          lb, acc[0], member(lb, i[0], x))};
+                    })
+              .front();
+      return arith::IndexCastOp::create(nb, nb.getI64Type(), n);
+    });
+    Value counts = cc.counts;
+    cc.before = parallelTensor(b, type, [&](Builder &nb, ValueRange i) {
+      return rangeLoop(nb, cIndex(nb, 0), i[1],
+                       arith::ConstantOp::create(nb, nb.getI64IntegerAttr(0))
+                           .getResult(),
+                       [&](Builder &lb, Value c, ValueRange acc) {
+                         return SmallVector<Value>{arith::AddIOp::create(
+                             lb, acc[0],
+                             tensor::ExtractOp::create(lb, counts,
+                                                       ValueRange{i[0], c}))};
+                       })
+          .front();
+    });
+    return cc;
+  }
+  /// The first element of chunk c, and the end of chunk c.
+  Value start(Builder &b, Value c) const {
+    return arith::MulIOp::create(b, c, cIndex(b, kScanChunk));
+  }
+  Value end(Builder &b, Value c) const {
+    return arith::MinSIOp::create(
+        b, arith::AddIOp::create(b, start(b, c), cIndex(b, kScanChunk)),
+        cIndex(b, length));
+  }
+  /// before[bi, c] as an index.
+  Value beforeChunk(Builder &b, Value bi, Value c) const {
+    return arith::IndexCastOp::create(
+        b, b.getIndexType(),
+        tensor::ExtractOp::create(b, before, ValueRange{bi, c}));
+  }
+  /// The counted elements of sequence bi in [0, x) (x < length): the
+  /// chunks before x's, then a loop over x's chunk up to x.
+  Value countBefore(Builder &b, Value bi, Value x, MemberFn member) const {
+    Value c = arith::DivUIOp::create(b, x, cIndex(b, kScanChunk));
+    return rangeLoop(b, start(b, c), x, beforeChunk(b, bi, c),
+                     [&](Builder &lb, Value t, ValueRange acc) {
+                       return SmallVector<Value>{arith::AddIOp::create(
+                           lb, acc[0], member(lb, bi, t))};
+                     })
+        .front();
+  }
+};
+
 /// tensor.generate: for the results of the ops (see the file comment).
 inline Value generate(Builder &b, RankedTensorType type, ElementFn element) {
   return tensor::GenerateOp::create(

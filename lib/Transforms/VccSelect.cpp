@@ -110,9 +110,6 @@ Value TreeLowering::selectNodes(Builder &b, const TreeParts &tree, Value query,
   return result;
 }
 
-/// Chunk length of the parallel scan's flag counts.
-constexpr int64_t kScanChunk = 64;
-
 /// scanLevel for the GPU: the same J columns and children, with no loop
 /// over the candidates. The scan splits candidate x when it is flagged and
 /// budget is left, or when the candidates kept so far fill the level's
@@ -131,55 +128,21 @@ TreeLowering::scanLevelParallel(Builder &b, Value candidates, Value split,
   Type i64 = b.getI64Type();
   int64_t fanout = type.getFanouts()[j - 1];
   int64_t next = fanout * h, keep = m - h;
-  const int64_t chunks = (m + kScanChunk - 1) / kScanChunk;
   auto flagAt = [&](Builder &nb, Value bi, Value x) -> Value {
     return select(nb, extract(nb, split, {bi, x}), cIndex(nb, 1),
                   cIndex(nb, 0));
   };
-  // flagsBefore[b, c]: the flagged candidates of the chunks before c.
-  Value flagsBefore;
-  if (split) {
-    auto chunkType = RankedTensorType::get({batch, chunks}, i64);
-    Value counts = parallelTensor(b, chunkType, [&](Builder &nb, ValueRange i) {
-      Value start = arith::MulIOp::create(nb, i[1], cIndex(nb, kScanChunk));
-      Value end = arith::MinSIOp::create(
-          nb, arith::AddIOp::create(nb, start, cIndex(nb, kScanChunk)),
-          cIndex(nb, m));
-      Value n = rangeLoop(nb, start, end, cIndex(nb, 0),
-                          [&](Builder &lb, Value x, ValueRange acc) {
-                            return SmallVector<Value>{arith::AddIOp::create(
-                                lb, acc[0], flagAt(lb, i[0], x))};
-                          })
-                    .front();
-      return arith::IndexCastOp::create(nb, i64, n);
-    });
-    flagsBefore = parallelTensor(b, chunkType, [&](Builder &nb, ValueRange i) {
-      return rangeLoop(nb, cIndex(nb, 0), i[1], cI64(nb, 0),
-                       [&](Builder &lb, Value c, ValueRange acc) {
-                         return SmallVector<Value>{arith::AddIOp::create(
-                             lb, acc[0], extract(lb, counts, {i[0], c}))};
-                       })
-          .front();
-    });
-  }
+  // The flagged candidates of each chunk and before it.
+  ChunkCounts flags;
+  if (split)
+    flags = ChunkCounts::build(b, batch, m, flagAt);
   // s(x): the candidates split before candidate x (0 <= x < m).
   auto splitsBefore = [&](Builder &nb, Value bi, Value x) -> Value {
     if (h == 0)
       return cIndex(nb, 0);
     if (h == m)
       return x;
-    Value c = arith::DivUIOp::create(nb, x, cIndex(nb, kScanChunk));
-    Value start = arith::MulIOp::create(nb, c, cIndex(nb, kScanChunk));
-    Value flagged =
-        rangeLoop(nb, start, x,
-                  arith::IndexCastOp::create(nb, nb.getIndexType(),
-                                             extract(nb, flagsBefore, {bi, c}))
-                      .getResult(),
-                  [&](Builder &lb, Value t, ValueRange acc) {
-                    return SmallVector<Value>{
-                        arith::AddIOp::create(lb, acc[0], flagAt(lb, bi, t))};
-                  })
-            .front();
+    Value flagged = flags.countBefore(nb, bi, x, flagAt);
     Value first = arith::MinSIOp::create(nb, flagged, cIndex(nb, h));
     Value kept = arith::MinSIOp::create(nb, arith::SubIOp::create(nb, x, first),
                                         cIndex(nb, keep));
