@@ -147,15 +147,24 @@ def AtticExpandVcc : Pass<"attic-expand-vcc"> {
     has the same treatment: the splits before a candidate have a closed
     form in the flagged candidates before it (chunk counts of 64 and a loop
     over one chunk), so every child row and J column is found by bisection;
-    the tokens go into J as one slice. The results are the same as the
-    sequential form's. (tree_select's radix select and flag scan, and
-    tree_update's Algorithm 2, keep their loops.)
+    the tokens go into J as one slice. tree_select's split flags: a level
+    with at most 4096 candidates ranks each candidate on its own (the
+    candidates with a higher key, or an equal key and a lower index: a loop
+    over the level's m keys per candidate, instead of a radix select of
+    32 m steps in one thread per sequence); a larger level keeps the radix
+    select and flags from chunk counts of the keys above and equal to the
+    threshold. `attic.tree_update`'s Algorithm 2 runs as two scf.forall over
+    (sequence, feature), each thread owning one column of the scratch sums
+    or of the deltas and looping only over J (scf-forall-to-parallel after
+    bufferization makes each one kernel). The results are the same as the
+    sequential form's.
   }];
   let options = [
     Option<"parallelScans", "parallel-scans", "bool", /*default=*/"false",
-           "attic.vip_order and tree_select's per-level scan as independent "
-           "elements (chunk counts, bisection) instead of a sequential scan "
-           "per sequence: for GPUs">
+           "attic.vip_order, tree_select's per-level scan and split flags "
+           "as independent elements (chunk counts, bisection, ranks) and "
+           "tree_update as a thread per sequence and feature, instead of "
+           "sequential scans: for GPUs">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",

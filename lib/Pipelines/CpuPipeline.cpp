@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -69,6 +70,10 @@ void attic::buildBufferizationPipeline(OpPassManager &pm, int64_t blockQ,
   // components); the deallocation pipeline below frees the old ones.
   bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // scf.forall on buffers (attic-expand-vcc's per-column tree_update on the
+  // GPU) -> scf.parallel, before the deallocation pipeline, which does not
+  // take scf.forall.
+  pm.addPass(createForallToParallelLoopPass());
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   // bufferization.clone (a returned buffer that aliases another) -> alloc

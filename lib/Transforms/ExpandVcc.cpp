@@ -304,8 +304,14 @@ TreeParts partsOf(Value tree, ValueRange components) {
 }
 
 template <typename Op> struct TreePattern : OpConversionPattern<Op> {
-  using OpConversionPattern<Op>::OpConversionPattern;
+  /// `parallelScans`: the GPU forms without loops in one thread
+  /// (attic-expand-vcc's parallel-scans; tree_select and tree_update).
+  TreePattern(const TypeConverter &converter, MLIRContext *context,
+              bool parallelScans = false)
+      : OpConversionPattern<Op>(converter, context),
+        parallelScans(parallelScans) {}
   using OneToNOpAdaptor = typename OpConversionPattern<Op>::OneToNOpAdaptor;
+  bool parallelScans;
 };
 
 struct LowerTreeBuild : TreePattern<TreeBuildOp> {
@@ -325,10 +331,7 @@ struct LowerTreeBuild : TreePattern<TreeBuildOp> {
 };
 
 struct LowerTreeSelect : TreePattern<TreeSelectOp> {
-  LowerTreeSelect(const TypeConverter &converter, MLIRContext *context,
-                  bool parallelScans)
-      : TreePattern(converter, context), parallelScans(parallelScans) {}
-  bool parallelScans;
+  using TreePattern::TreePattern;
   LogicalResult
   matchAndRewrite(TreeSelectOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -374,7 +377,7 @@ struct LowerTreeUpdate : TreePattern<TreeUpdateOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Builder b(op.getLoc(), rewriter);
     TreeParts tree =
-        TreeLowering(op.getTree().getType())
+        TreeLowering(op.getTree().getType(), parallelScans)
             .update(b, partsOf(op.getTree(), adaptor.getTree()),
                     single(adaptor.getNodes()), single(adaptor.getRows()),
                     op.getMeanEps().convertToFloat());
@@ -515,9 +518,10 @@ LogicalResult attic::expandVcc(Operation *root, bool parallelScans) {
   target.addIllegalOp<TreeBuildOp, TreeSelectOp, VccCompressOp, TreeUpdateOp,
                       TreeMaterializeOp>();
   RewritePatternSet patterns(context);
-  patterns.add<LowerTreeBuild, LowerVccCompress, LowerTreeUpdate,
-               LowerTreeMaterialize>(converter, context);
-  patterns.add<LowerTreeSelect>(converter, context, parallelScans);
+  patterns.add<LowerTreeBuild, LowerVccCompress, LowerTreeMaterialize>(
+      converter, context);
+  patterns.add<LowerTreeSelect, LowerTreeUpdate>(converter, context,
+                                                 parallelScans);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
   return applyPartialConversion(root, target, std::move(patterns));

@@ -125,6 +125,60 @@ inline Value parallelTensor(Builder &b, RankedTensorType type,
   return generic.getResult(0);
 }
 
+/// Body of forEachColumn: the thread's sequence and feature and its
+/// columns; yields the columns' new values.
+using ColumnFn =
+    llvm::function_ref<SmallVector<Value>(Builder &, Value, Value, ValueRange)>;
+
+/// An scf.forall over (sequence bi, feature e) in [0, batch) x [0, dim)
+/// whose thread owns column [bi, ..., e] of each of `outs` (tensors
+/// [batch, ..., dim]): `body` gets the columns (tensors of the middle
+/// dimensions; [1] for a [batch, dim] tensor) and yields their new values,
+/// which tensor.parallel_insert_slice puts back. The columns of different
+/// threads are disjoint, so the threads are independent; after
+/// bufferization and scf-forall-to-parallel it is one parallel loop (one
+/// kernel on the GPU, consecutive threads on consecutive features).
+inline SmallVector<Value> forEachColumn(Builder &b, int64_t batch, int64_t dim,
+                                        ValueRange outs, ColumnFn body) {
+  auto forall = scf::ForallOp::create(
+      b, ArrayRef<OpFoldResult>{b.getIndexAttr(batch), b.getIndexAttr(dim)},
+      outs, std::nullopt);
+  Block *block = forall.getBody();
+  Value bi = block->getArgument(0), e = block->getArgument(1);
+  Builder inner(b.getLoc(), b.getContext());
+  inner.setInsertionPoint(forall.getTerminator());
+  SmallVector<Value> columns;
+  SmallVector<SmallVector<OpFoldResult>> offsets, sizes, strides;
+  for (auto [i, out] : llvm::enumerate(outs)) {
+    auto type = cast<RankedTensorType>(out.getType());
+    int64_t rank = type.getRank();
+    ArrayRef<int64_t> middle = type.getShape().slice(1, rank - 2);
+    SmallVector<OpFoldResult> offset{bi}, size{b.getIndexAttr(1)};
+    for (int64_t extent : middle) {
+      offset.push_back(b.getIndexAttr(0));
+      size.push_back(b.getIndexAttr(extent));
+    }
+    offset.push_back(e);
+    size.push_back(b.getIndexAttr(1));
+    offsets.push_back(offset);
+    sizes.push_back(size);
+    strides.push_back(SmallVector<OpFoldResult>(rank, b.getIndexAttr(1)));
+    auto columnType = RankedTensorType::get(
+        middle.empty() ? ArrayRef<int64_t>{1} : middle, type.getElementType());
+    columns.push_back(tensor::ExtractSliceOp::create(
+        inner, columnType, forall.getRegionIterArgs()[i], offset, size,
+        strides.back()));
+  }
+  SmallVector<Value> results = body(inner, bi, e, columns);
+  Builder terminator(b.getLoc(), b.getContext());
+  terminator.setInsertionPointToStart(forall.getTerminator().getBody());
+  for (auto [i, result] : llvm::enumerate(results))
+    tensor::ParallelInsertSliceOp::create(terminator, result,
+                                          forall.getRegionIterArgs()[i],
+                                          offsets[i], sizes[i], strides[i]);
+  return SmallVector<Value>(forall.getResults());
+}
+
 /// Scans written as independent elements (attic-expand-vcc's
 /// parallel-scans) count in chunks of this many elements.
 constexpr int64_t kScanChunk = 64;
@@ -184,6 +238,14 @@ struct ChunkCounts {
     return arith::IndexCastOp::create(
         b, b.getIndexType(),
         tensor::ExtractOp::create(b, before, ValueRange{bi, c}));
+  }
+  /// The counted elements of sequence bi: before and in the last chunk.
+  Value total(Builder &b, Value bi) const {
+    Value last = cIndex(b, chunks - 1);
+    Value inLast = arith::IndexCastOp::create(
+        b, b.getIndexType(),
+        tensor::ExtractOp::create(b, counts, ValueRange{bi, last}));
+    return arith::AddIOp::create(b, beforeChunk(b, bi, last), inLast);
   }
   /// The counted elements of sequence bi in [0, x) (x < length): the
   /// chunks before x's, then a loop over x's chunk up to x.

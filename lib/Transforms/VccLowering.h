@@ -188,29 +188,49 @@ public:
     int64_t selected;  // |J|
     float meanEps;
   };
+  /// Where tree_update's steps write. Sequential form: whole [B, N, d]
+  /// tensors, with loops over the sequences and the features. Parallel form
+  /// (parallelScans): one thread of an scf.forall over (sequence, feature)
+  /// writes its column [N] of sequence `batch` and feature `feature` (the
+  /// root's [B, d] as [1]); the J nodes of different columns are
+  /// independent, so the steps loop only over J and the levels.
+  struct UpdateColumn {
+    Value batch, feature; // null in the sequential form
+    bool isColumn() const { return static_cast<bool>(feature); }
+  };
+  /// The indices of element (bi, node, e) of a written tensor ([B, d] when
+  /// `node` is null) in the form of `column`.
+  SmallVector<Value> written(Builder &b, const UpdateColumn &column, Value bi,
+                             Value node, Value e) const;
   /// body(builder, batch, k, J node k decoded, iter_args).
   using JNodeFn = llvm::function_ref<SmallVector<Value>(
       Builder &, Value, Value, const NodeRef &, ValueRange)>;
-  /// A loop over the sequences and their J nodes, carrying `inits`.
+  /// A loop over the sequences (the column's only, in the parallel form)
+  /// and their J nodes, carrying `inits`.
   SmallVector<Value> forEachJNode(Builder &b, const UpdateInputs &in,
-                                  ValueRange inits, JNodeFn body) const;
+                                  const UpdateColumn &column, ValueRange inits,
+                                  JNodeFn body) const;
   /// scf.if cond { for e < d: tensor = updateElement(e, tensor) } else
-  /// { tensor }.
+  /// { tensor } (the column's feature only, in the parallel form).
   Value updateRowIf(
-      Builder &b, Value cond, Value tensor,
+      Builder &b, const UpdateColumn &column, Value cond, Value tensor,
       llvm::function_ref<Value(Builder &, Value, Value)> updateElement) const;
   /// tree_update step 1: the sums of the dirty nodes above J set to 0.
   SmallVector<Value> zeroAncestorSums(Builder &b, const UpdateInputs &in,
+                                      const UpdateColumn &column,
                                       ValueRange sums) const;
   /// Step 2: every J node's token sum added into its ancestors' sums (the
   /// last of `sums` is the root's).
   SmallVector<Value> accumulateAncestorSums(Builder &b, const UpdateInputs &in,
+                                            const UpdateColumn &column,
                                             ValueRange sums) const;
   /// Step 3: the new root mean.
   Value newRoot(Builder &b, const UpdateInputs &in, Value rootSum) const;
   /// Step 4: the deltas of the J nodes and of the nodes above them.
   SmallVector<Value> rewriteDeltas(Builder &b, const UpdateInputs &in,
-                                   ArrayRef<Value> sums, Value root) const;
+                                   const UpdateColumn &column,
+                                   ArrayRef<Value> sums, ValueRange deltas,
+                                   Value root) const;
 
   /// One level of tree_select's scan (level j, m candidates, h split, its
   /// J columns from `base`): the new J and the next level's candidates.

@@ -483,6 +483,10 @@ Value TreeLowering::sumOver(Builder &b, int64_t upper,
 ///      otherwise those keys rank before T and are subtracted;
 ///   3. one scan in index order flags the keys above T and the first
 ///      `need = h - #(keys above T)` keys equal to T.
+/// Levels with at most this many candidates are ranked by comparing pairs
+/// in the GPU form (parallelScans); larger ones use the radix select.
+constexpr int64_t kPairwiseRankLimit = 4096;
+
 Value TreeLowering::topFlags(Builder &b, Value scores, int64_t m,
                              int64_t h) const {
   int64_t batch = type.getBatch();
@@ -511,6 +515,30 @@ Value TreeLowering::topFlags(Builder &b, Value scores, int64_t m,
             nb, negative, arith::XOrIOp::create(nb, bits, cI32(nb, -1)),
             arith::XOrIOp::create(nb, bits, cI32(nb, INT32_MIN)));
       });
+  if (parallelScans && m <= kPairwiseRankLimit) {
+    // Small levels on the GPU: no select at all. Candidate x is flagged when
+    // fewer than h candidates come before it in the order (key descending,
+    // index ascending), which is what the select and the scan below
+    // compute: a thread per candidate and a loop over its sequence's m
+    // keys, m dependent steps instead of 32 m in one thread per sequence.
+    return parallelTensor(
+        b, RankedTensorType::get({batch, m}, b.getI1Type()),
+        [&](Builder &nb, ValueRange i) {
+          Value key = extract(nb, keys, i);
+          Value rank = countOf(nb, [&](Builder &cb, Value y) {
+            Value other = extract(cb, keys, {i[0], y});
+            Value higher = arith::CmpIOp::create(cb, arith::CmpIPredicate::ugt,
+                                                 other, key);
+            Value tiedBefore = arith::AndIOp::create(
+                cb,
+                arith::CmpIOp::create(cb, arith::CmpIPredicate::eq, other, key),
+                arith::CmpIOp::create(cb, arith::CmpIPredicate::ult, y, i[1]));
+            return arith::OrIOp::create(cb, higher, tiedBefore);
+          });
+          return arith::CmpIOp::create(nb, arith::CmpIPredicate::ult, rank,
+                                       cIndex(nb, h));
+        });
+  }
   Value thresholds = parallelTensor(
       b, RankedTensorType::get({batch}, i32), [&](Builder &nb, ValueRange i) {
         SmallVector<Value> init{cI32(nb, 0), cI32(nb, 0), cIndex(nb, h)};
@@ -540,6 +568,43 @@ Value TreeLowering::topFlags(Builder &b, Value scores, int64_t m,
                    })
             .front();
       });
+  // key(bi, x) compared with the sequence's threshold: ugt (above T) or
+  // eq (equal to T).
+  auto compared = [&](Builder &nb, arith::CmpIPredicate predicate, Value bi,
+                      Value x) -> Value {
+    return arith::CmpIOp::create(nb, predicate, extract(nb, keys, {bi, x}),
+                                 extract(nb, thresholds, {bi}));
+  };
+  if (parallelScans) {
+    // Without a loop over the candidates: candidate x is flagged when its
+    // key is above T, or equal to T with fewer than need = h - #(above T)
+    // keys equal to T before it (chunk counts of 64, then a loop over x's
+    // chunk); the same flags as the scan below.
+    auto member = [&](arith::CmpIPredicate predicate) {
+      return [&, predicate](Builder &nb, Value bi, Value x) -> Value {
+        return arith::SelectOp::create(nb, compared(nb, predicate, bi, x),
+                                       cIndex(nb, 1), cIndex(nb, 0));
+      };
+    };
+    auto aboveMember = member(arith::CmpIPredicate::ugt);
+    auto sameMember = member(arith::CmpIPredicate::eq);
+    ChunkCounts above = ChunkCounts::build(b, batch, m, aboveMember);
+    ChunkCounts same = ChunkCounts::build(b, batch, m, sameMember);
+    return parallelTensor(
+        b, RankedTensorType::get({batch, m}, b.getI1Type()),
+        [&](Builder &nb, ValueRange i) {
+          Value need =
+              arith::SubIOp::create(nb, cIndex(nb, h), above.total(nb, i[0]));
+          Value early = arith::CmpIOp::create(
+              nb, arith::CmpIPredicate::ult,
+              same.countBefore(nb, i[0], i[1], sameMember), need);
+          return arith::OrIOp::create(
+              nb, compared(nb, arith::CmpIPredicate::ugt, i[0], i[1]),
+              arith::AndIOp::create(
+                  nb, compared(nb, arith::CmpIPredicate::eq, i[0], i[1]),
+                  early));
+        });
+  }
   Value flags =
       tensor::EmptyOp::create(b, ArrayRef<int64_t>{batch, m}, b.getI1Type());
   return forLoop(b, batch, flags,

@@ -248,48 +248,87 @@ TreeParts TreeLowering::update(Builder &b, const TreeParts &tree, Value nodes,
   UpdateInputs in{tree, nodes, rows,
                   cast<RankedTensorType>(nodes.getType()).getDimSize(1),
                   meanEps};
+  int64_t batch = type.getBatch(), dim = type.getDim();
   // Scratch for the levels strictly between the tokens and the root.
   SmallVector<Value> sums;
   for (int64_t l = 1; l < levels(); ++l)
     sums.push_back(tensor::EmptyOp::create(
-        b,
-        ArrayRef<int64_t>{type.getBatch(), type.getNodesAt(l), type.getDim()},
-        b.getF32Type()));
+        b, ArrayRef<int64_t>{batch, type.getNodesAt(l), dim}, b.getF32Type()));
   Value rootSum =
-      parallelTensor(b, f32Tensor(b, {type.getBatch(), type.getDim()}),
+      parallelTensor(b, f32Tensor(b, {batch, dim}),
                      [&](Builder &nb, ValueRange) { return cF32(nb, 0.0); });
-  sums = zeroAncestorSums(b, in, sums);
+  // Steps 1 and 2 (zero, then accumulate) on `columnSums` (sums, rootSum).
+  auto sumSteps = [&](Builder &sb, const UpdateColumn &column,
+                      ValueRange columnSums) {
+    SmallVector<Value> next =
+        zeroAncestorSums(sb, in, column, columnSums.drop_back());
+    next.push_back(columnSums.back());
+    return accumulateAncestorSums(sb, in, column, next);
+  };
   sums.push_back(rootSum);
-  sums = accumulateAncestorSums(b, in, sums);
-  rootSum = sums.pop_back_val();
   TreeParts result = tree;
+  if (!parallelScans) {
+    sums = sumSteps(b, UpdateColumn{}, sums);
+    rootSum = sums.pop_back_val();
+    result.root = newRoot(b, in, rootSum);
+    result.deltas =
+        rewriteDeltas(b, in, UpdateColumn{}, sums, tree.deltas, result.root);
+    return result;
+  }
+  // Parallel form: a thread per (sequence, feature) for steps 1-2 and one
+  // for step 4; step 3 is element-wise already.
+  sums = forEachColumn(b, batch, dim, sums,
+                       [&](Builder &cb, Value bi, Value e, ValueRange columns) {
+                         return sumSteps(cb, UpdateColumn{bi, e}, columns);
+                       });
+  rootSum = sums.pop_back_val();
   result.root = newRoot(b, in, rootSum);
-  result.deltas = rewriteDeltas(b, in, sums, result.root);
+  result.deltas =
+      forEachColumn(b, batch, dim, tree.deltas,
+                    [&](Builder &cb, Value bi, Value e, ValueRange columns) {
+                      return rewriteDeltas(cb, in, UpdateColumn{bi, e}, sums,
+                                           columns, result.root);
+                    });
   return result;
+}
+
+SmallVector<Value> TreeLowering::written(Builder &b, const UpdateColumn &column,
+                                         Value bi, Value node, Value e) const {
+  if (column.isColumn())
+    return {node ? node : cIndex(b, 0)};
+  if (!node)
+    return {bi, e};
+  return {bi, node, e};
 }
 
 SmallVector<Value> TreeLowering::forEachJNode(Builder &b,
                                               const UpdateInputs &in,
+                                              const UpdateColumn &column,
                                               ValueRange inits,
                                               JNodeFn body) const {
-  return forLoop(
-      b, type.getBatch(), inits,
-      [&](Builder &bb, Value bi, ValueRange batchArgs) {
-        return forLoop(
-            bb, in.selected, batchArgs,
-            [&](Builder &kb, Value k, ValueRange args) {
-              NodeRef node = decode(kb, extract(kb, in.nodes, {bi, k}));
-              return body(kb, bi, k, node, args);
-            });
-      });
+  auto overJ = [&](Builder &bb, Value bi, ValueRange args) {
+    return forLoop(bb, in.selected, args,
+                   [&](Builder &kb, Value k, ValueRange kArgs) {
+                     NodeRef node = decode(kb, extract(kb, in.nodes, {bi, k}));
+                     return body(kb, bi, k, node, kArgs);
+                   });
+  };
+  if (column.isColumn())
+    return overJ(b, column.batch, inits);
+  return forLoop(b, type.getBatch(), inits,
+                 [&](Builder &bb, Value bi, ValueRange batchArgs) {
+                   return overJ(bb, bi, batchArgs);
+                 });
 }
 
 Value TreeLowering::updateRowIf(
-    Builder &b, Value cond, Value tensor,
+    Builder &b, const UpdateColumn &column, Value cond, Value tensor,
     llvm::function_ref<Value(Builder &, Value, Value)> updateElement) const {
   return ifElse(
              b, cond, tensor.getType(),
              [&](Builder &tb) -> SmallVector<Value> {
+               if (column.isColumn())
+                 return {updateElement(tb, column.feature, tensor)};
                return forLoop(tb, type.getDim(), tensor,
                               [&](Builder &eb, Value e, ValueRange acc) {
                                 return SmallVector<Value>{
@@ -302,31 +341,34 @@ Value TreeLowering::updateRowIf(
 
 SmallVector<Value> TreeLowering::zeroAncestorSums(Builder &b,
                                                   const UpdateInputs &in,
+                                                  const UpdateColumn &column,
                                                   ValueRange sums) const {
   if (sums.empty())
     return {};
   return forEachJNode(
-      b, in, sums,
+      b, in, column, sums,
       [&](Builder &nb, Value bi, Value, const NodeRef &node, ValueRange args) {
         SmallVector<Value> next;
         for (int64_t l = 1; l < levels(); ++l) {
           Value anc = nodeAt(nb, node.firstToken, l);
           next.push_back(updateRowIf(
-              nb, levelIs(nb, node.level, l, arith::CmpIPredicate::ult),
+              nb, column, levelIs(nb, node.level, l, arith::CmpIPredicate::ult),
               args[l - 1], [&](Builder &eb, Value e, Value acc) {
-                return insert(eb, cF32(eb, 0.0), acc, {bi, anc, e});
+                return insert(eb, cF32(eb, 0.0), acc,
+                              written(eb, column, bi, anc, e));
               }));
         }
         return next;
       });
 }
 
-SmallVector<Value> TreeLowering::accumulateAncestorSums(Builder &b,
-                                                        const UpdateInputs &in,
-                                                        ValueRange sums) const {
+SmallVector<Value>
+TreeLowering::accumulateAncestorSums(Builder &b, const UpdateInputs &in,
+                                     const UpdateColumn &column,
+                                     ValueRange sums) const {
   int64_t top = levels();
   return forEachJNode(
-      b, in, sums,
+      b, in, column, sums,
       [&](Builder &nb, Value bi, Value k, const NodeRef &node,
           ValueRange args) {
         Value c = count(nb, in.tree, bi, node);
@@ -347,11 +389,10 @@ SmallVector<Value> TreeLowering::accumulateAncestorSums(Builder &b,
         for (int64_t l = 1; l <= top; ++l) {
           Value anc = nodeAt(nb, node.firstToken, l);
           next.push_back(updateRowIf(
-              nb, levelIs(nb, node.level, l, arith::CmpIPredicate::ult),
+              nb, column, levelIs(nb, node.level, l, arith::CmpIPredicate::ult),
               args[l - 1], [&](Builder &eb, Value e, Value acc) {
-                SmallVector<Value> at{bi, anc, e};
-                if (l == top)
-                  at = {bi, e};
+                SmallVector<Value> at =
+                    written(eb, column, bi, l == top ? Value() : anc, e);
                 Value sum = arith::AddFOp::create(eb, extract(eb, acc, at),
                                                   contribution(eb, e));
                 return insert(eb, sum, acc, at);
@@ -380,10 +421,10 @@ Value TreeLowering::newRoot(Builder &b, const UpdateInputs &in,
       });
 }
 
-SmallVector<Value> TreeLowering::rewriteDeltas(Builder &b,
-                                               const UpdateInputs &in,
-                                               ArrayRef<Value> sums,
-                                               Value root) const {
+SmallVector<Value>
+TreeLowering::rewriteDeltas(Builder &b, const UpdateInputs &in,
+                            const UpdateColumn &column, ArrayRef<Value> sums,
+                            ValueRange deltas, Value root) const {
   int64_t top = levels();
   const TreeParts &tree = in.tree;
   // New mean of the level-l node on the path of J node k (level <= l < L).
@@ -407,7 +448,7 @@ SmallVector<Value> TreeLowering::rewriteDeltas(Builder &b,
         .front();
   };
   return forEachJNode(
-      b, in, tree.deltas,
+      b, in, column, deltas,
       [&](Builder &nb, Value bi, Value k, const NodeRef &node,
           ValueRange args) {
         SmallVector<Value> next;
@@ -416,7 +457,8 @@ SmallVector<Value> TreeLowering::rewriteDeltas(Builder &b,
           Value parent = nodeAt(nb, node.firstToken, l + 1);
           Value onPath = levelIs(nb, node.level, l, arith::CmpIPredicate::ule);
           next.push_back(updateRowIf(
-              nb, onPath, args[l], [&](Builder &eb, Value e, Value acc) {
+              nb, column, onPath, args[l],
+              [&](Builder &eb, Value e, Value acc) {
                 Value parentMean;
                 if (l + 1 == top) {
                   parentMean = extract(eb, root, {bi, e});
@@ -427,7 +469,7 @@ SmallVector<Value> TreeLowering::rewriteDeltas(Builder &b,
                 }
                 Value delta = arith::SubFOp::create(
                     eb, parentMean, newMean(eb, bi, k, node, l, anc, e));
-                return insert(eb, delta, acc, {bi, anc, e});
+                return insert(eb, delta, acc, written(eb, column, bi, anc, e));
               }));
         }
         return next;

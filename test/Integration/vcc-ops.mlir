@@ -306,6 +306,14 @@ func.func @reorder_f16(%vip: tensor<2x24xi1>, %x: tensor<2x24x8xf16>, %y: tensor
 // RUN: attic-run %t/select_chunks.mlir --entry=select_chunks --check --tolerance=0 --mask-keep=1 | FileCheck %s --check-prefix=SEL
 // RUN: attic-run %t/select_chunks.mlir --entry=select_chunks --check --tolerance=0 --mask-keep=0.3 --seed=8 | FileCheck %s --check-prefix=SEL
 // RUN: attic-run %t/select_chunks.mlir --entry=select_chunks --check --tolerance=0 --mask-keep=0 | FileCheck %s --check-prefix=SEL
+// 4100 candidates at level 1 (fanouts [2, 4100], 3000 split): above the
+// GPU pipelines' limit for ranking by pairs (4096), so their form is the
+// radix select and the flag scan in chunks of 64; with every token valid,
+// no token valid (every candidate tied at -inf) and 45% (about 2900
+// candidates tied at -inf, 3000 to split: the ties go by index).
+// RUN: attic-run %t/select_large.mlir --entry=select_large --check --tolerance=0 --mask-keep=1 | FileCheck %s --check-prefix=SEL
+// RUN: attic-run %t/select_large.mlir --entry=select_large --check --tolerance=0 --mask-keep=0 --seed=2 | FileCheck %s --check-prefix=SEL
+// RUN: attic-run %t/select_large.mlir --entry=select_large --check --tolerance=0 --mask-keep=0.45 --seed=4 | FileCheck %s --check-prefix=SEL
 // SEL: compiled for {{.+}}
 // SEL: check: result #0 ({{[0-9]+}}x{{[0-9]+}} i64): max_abs_err=0.00e+00 {{.*}}: ok
 //--- select_vote_mask.mlir
@@ -422,6 +430,15 @@ func.func @select_many(%c: tensor<2x256x8xf32>, %valid: tensor<2x256xi1>, %q: te
   return %j : tensor<2x124xi64>
 }
 
+//--- select_large.mlir
+func.func @select_large(%c: tensor<2x8200x4xf32>, %valid: tensor<2x8200xi1>, %q: tensor<2x2x3x2xf32>,
+                        %wk: tensor<4x4xf32>, %bk: tensor<4xf32>, %gamma: tensor<4xf32>, %beta: tensor<4xf32>)
+    -> tensor<2x7100xi64> {
+  %t = attic.tree_build %c, %valid : tensor<2x8200x4xf32>, tensor<2x8200xi1> -> !attic.tree<2x8200x4xf32, fanouts = [2, 4100]>
+  %j = attic.tree_select %t, %q, %wk, %bk, %gamma, %beta {budgets = [3000, 1], heads = 2, scale = 0.5 : f32}
+      : !attic.tree<2x8200x4xf32, fanouts = [2, 4100]>, tensor<2x2x3x2xf32>, tensor<4x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32> -> tensor<2x7100xi64>
+  return %j : tensor<2x7100xi64>
+}
 //--- select_ties.mlir
 func.func @select_ties(%c: tensor<2x64x8xf32>, %valid: tensor<2x64xi1>,
                        %wk: tensor<8x8xf32>, %bk: tensor<8xf32>, %gamma: tensor<8xf32>, %beta: tensor<8xf32>)

@@ -202,6 +202,42 @@ func.func @vcc_compress(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %p: tenso
 // CHECK: tensor.extract %[[DELTAS]]#2
 // CHECK: tensor.generate
 // CHECK: tensor.extract %[[DELTAS]]#0
+// With parallel-scans (the GPU pipelines), steps 1-2 and step 4 are each an
+// scf.forall over (sequence, feature) = (1, 4) whose thread owns one column
+// of the sums (the root sum's as tensor<1xf32>) or of the deltas and loops
+// only over the 6 J nodes; nothing loops over the sequences or features.
+// PAR-LABEL: func.func @tree_update
+// PAR-SAME: %[[J:[^:]*]]: tensor<1x6xi64>, %[[Y:[^:]*]]: tensor<1x6x4xf32>)
+// PAR: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x4xf32>)
+// PAR: %[[D0:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x8x4xf32>)
+// PAR: %[[D1:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4x4xf32>)
+// PAR: %[[D2:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x4xf32>)
+// PAR: %[[S1:.*]] = tensor.empty() : tensor<1x4x4xf32>
+// PAR: %[[S2:.*]] = tensor.empty() : tensor<1x2x4xf32>
+// PAR: %[[RS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4xf32>)
+// PAR: %[[SUMS:.*]]:3 = scf.forall (%[[B:.*]], %[[E:.*]]) in (1, 4) shared_outs(%[[O1:.*]] = %[[S1]], %[[O2:.*]] = %[[S2]], %[[OR:.*]] = %[[RS]])
+// PAR: %[[C1:.*]] = tensor.extract_slice %[[O1]][%[[B]], 0, %[[E]]] [1, 4, 1] [1, 1, 1] : tensor<1x4x4xf32> to tensor<4xf32>
+// PAR: %[[C2:.*]] = tensor.extract_slice %[[O2]][%[[B]], 0, %[[E]]] [1, 2, 1] [1, 1, 1] : tensor<1x2x4xf32> to tensor<2xf32>
+// PAR: %[[CR:.*]] = tensor.extract_slice %[[OR]][%[[B]], %[[E]]] [1, 1] [1, 1] : tensor<1x4xf32> to tensor<1xf32>
+// PAR-NOT: scf.forall
+// PAR: %[[ZEROED:.*]]:2 = scf.for {{.*}} to %c6{{.*}} iter_args({{.*}} = %[[C1]], {{.*}} = %[[C2]]) -> (tensor<4xf32>, tensor<2xf32>)
+// PAR: tensor.extract %[[J]][%[[B]],
+// PAR: %[[ACC:.*]]:3 = scf.for {{.*}} to %c6{{.*}} iter_args({{.*}} = %[[ZEROED]]#0, {{.*}} = %[[ZEROED]]#1, {{.*}} = %[[CR]]) -> (tensor<4xf32>, tensor<2xf32>, tensor<1xf32>)
+// PAR: tensor.extract %[[Y]][%[[B]], %{{.*}}, %[[E]]]
+// PAR: scf.forall.in_parallel
+// PAR-NEXT: tensor.parallel_insert_slice %[[ACC]]#0 into %[[O1]][%[[B]], 0, %[[E]]] [1, 4, 1] [1, 1, 1]
+// PAR-NEXT: tensor.parallel_insert_slice %[[ACC]]#1 into %[[O2]][%[[B]], 0, %[[E]]] [1, 2, 1] [1, 1, 1]
+// PAR-NEXT: tensor.parallel_insert_slice %[[ACC]]#2 into %[[OR]][%[[B]], %[[E]]] [1, 1] [1, 1]
+// PAR: %[[ROOT:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4xf32>)
+// PAR: tensor.extract %[[SUMS]]#2
+// PAR: %[[DELTAS:.*]]:3 = scf.forall (%[[B2:.*]], %[[E2:.*]]) in (1, 4) shared_outs(%[[P0:.*]] = %[[D0]], %[[P1:.*]] = %[[D1]], %[[P2:.*]] = %[[D2]])
+// PAR: scf.for {{.*}} to %c6{{.*}} -> (tensor<8xf32>, tensor<4xf32>, tensor<2xf32>)
+// PAR: tensor.extract %[[SUMS]]#0
+// PAR: tensor.extract %[[ROOT]][%[[B2]], %[[E2]]]
+// PAR: scf.forall.in_parallel
+// PAR-NEXT: tensor.parallel_insert_slice %{{.*}} into %[[P0]][%[[B2]], 0, %[[E2]]] [1, 8, 1] [1, 1, 1]
+// PAR: tensor.extract %[[DELTAS]]#2
+// PAR: tensor.extract %[[DELTAS]]#0
 func.func @tree_update(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %j: tensor<1x6xi64>, %y: tensor<1x6x4xf32>) -> tensor<1x8x4xf32> {
   %t = attic.tree_build %c, %valid : tensor<1x8x4xf32>, tensor<1x8xi1> -> !attic.tree<1x8x4xf32, fanouts = [2, 2, 2]>
   %t2 = attic.tree_update %t, %j, %y : !attic.tree<1x8x4xf32, fanouts = [2, 2, 2]>, tensor<1x6xi64>, tensor<1x6x4xf32> -> !attic.tree<1x8x4xf32, fanouts = [2, 2, 2]>
@@ -298,6 +334,23 @@ func.func @tree_update(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %j: tensor
 // With parallel-scans: the level's kept ids (2 of its 4 candidates here)
 // and the tokens go into J as slices, each element found on its own.
 // PAR-LABEL: func.func @tree_select
+// The split flags of a level with few candidates (4 here, at most 4096):
+// each candidate's rank, the candidates with a higher key or an equal key
+// and a lower index (a loop over the 4), compared with the budget; no
+// radix select.
+// PAR-NOT: arith.shli
+// PAR: %[[KEYS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4xi32>)
+// PAR: arith.bitcast {{.*}} : f32 to i32
+// PAR-NOT: arith.shli
+// PAR: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4xi1>)
+// PAR: %[[KEY:.*]] = tensor.extract %[[KEYS]]
+// PAR: %[[RANK:.*]] = scf.for %[[Y:.*]] = %{{.*}} to %c4 {{.*}} -> (index)
+// PAR: %[[OTHER:.*]] = tensor.extract %[[KEYS]][%{{.*}}, %[[Y]]]
+// PAR: arith.cmpi ugt, %[[OTHER]], %[[KEY]] : i32
+// PAR: arith.cmpi eq, %[[OTHER]], %[[KEY]] : i32
+// PAR: arith.cmpi ult, %[[Y]],
+// PAR: arith.cmpi ult, %[[RANK]], %c2
+// PAR-NOT: arith.shli
 // PAR: %[[KEPT:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 4] [1, 2] [1, 1] : tensor<1x2xi64> into tensor<1x6xi64>
 // PAR: %[[J:.*]] = tensor.insert_slice %{{.*}} into %[[KEPT]][0, 0] [1, 4] [1, 1] : tensor<1x4xi64> into tensor<1x6xi64>
 // PAR: return %[[J]] : tensor<1x6xi64>
@@ -343,4 +396,41 @@ func.func @tree_in_loop(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %j: tenso
     scf.yield %c : tensor<1x8x4xf32>
   }
   return %m : tensor<1x8x4xf32>
+}
+
+// -----
+
+// A level with more candidates than the pairwise limit (4100 > 4096): the
+// radix select (one thread per sequence), then with parallel-scans the flag
+// scan as independent elements: chunk counts of 64 (65 chunks) of the keys
+// above and equal to the threshold T, and each flag from them: above T, or
+// equal with fewer than need = 3000 - #(above T) equal keys before it.
+// CHECK-LABEL: func.func @tree_select_large
+// CHECK: arith.shli
+// CHECK: scf.for {{.*}} to %c4100
+// CHECK-NOT: tensor<1x65xi64>
+// PAR-LABEL: func.func @tree_select_large
+// PAR: %[[KEYS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4100xi32>)
+// PAR: %[[T:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1xi32>)
+// PAR: arith.shli
+// PAR: %[[ABOVE:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x65xi64>)
+// PAR: arith.cmpi ugt
+// PAR: %[[ABOVE_BEFORE:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x65xi64>)
+// PAR: %[[SAME:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x65xi64>)
+// PAR: arith.cmpi eq
+// PAR: %[[SAME_BEFORE:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x65xi64>)
+// PAR: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4100xi1>)
+// PAR: tensor.extract %[[ABOVE]][%{{.*}}, %c64]
+// PAR: tensor.extract %[[ABOVE_BEFORE]][%{{.*}}, %c64]
+// PAR: %[[NEED:.*]] = arith.subi %c3000,
+// PAR: tensor.extract %[[SAME_BEFORE]]
+// PAR: %[[EQUAL_BEFORE:.*]] = scf.for
+// PAR: arith.cmpi ult, %[[EQUAL_BEFORE]], %[[NEED]] : index
+func.func @tree_select_large(%c: tensor<1x8200x4xf32>, %valid: tensor<1x8200xi1>, %q: tensor<1x2x3x2xf32>,
+                             %wk: tensor<4x4xf32>, %bk: tensor<4xf32>, %gamma: tensor<4xf32>, %beta: tensor<4xf32>)
+    -> tensor<1x7100xi64> {
+  %t = attic.tree_build %c, %valid : tensor<1x8200x4xf32>, tensor<1x8200xi1> -> !attic.tree<1x8200x4xf32, fanouts = [2, 4100]>
+  %j = attic.tree_select %t, %q, %wk, %bk, %gamma, %beta {budgets = [3000, 1], heads = 2, scale = 0.5 : f32}
+      : !attic.tree<1x8200x4xf32, fanouts = [2, 4100]>, tensor<1x2x3x2xf32>, tensor<4x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32> -> tensor<1x7100xi64>
+  return %j : tensor<1x7100xi64>
 }

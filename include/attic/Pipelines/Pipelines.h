@@ -54,7 +54,8 @@ struct CpuPipelineOptions
 /// The first half of both pipelines: attic-decompose (block_q/block_k),
 /// attic-expand-vcc, canonicalize, elementwise ops to linalg,
 /// attic-readonly-arguments, one-shot bufferization (function boundaries,
-/// identity layouts), the buffer deallocation pipeline and
+/// identity layouts), scf-forall-to-parallel, the buffer deallocation
+/// pipeline and
 /// convert-bufferization-to-memref. For the GPU mapping (`forGpu`),
 /// attic-unroll-layer-loops first: kernels are launched from straight-line
 /// host code.
