@@ -704,8 +704,11 @@ def AtticGpuMergeChains : Pass<"attic-gpu-merge-chains", "::mlir::ModuleOp"> {
     chain from the first copy to the copies of the results (the host waits
     once, before it reads the error record or returns). Kernels and copies
     stay in program order (one stream); `gpu.dealloc` in the middle of a
-    chain lowers to `cuMemFree`, which does not return before the device's
-    pending work is done, so no kernel reads freed memory.
+    chain is `mgpuMemFree` on that stream, which attic's runtime makes a
+    stream-ordered `cuMemFreeAsync` (for buffers from `cuMemAllocAsync`, on
+    devices with memory pools): the memory is released after the work
+    enqueued before it, so no kernel reads freed memory and the host does
+    not wait. Elsewhere it is `cuMemFree`, which waits for the device.
 
     Part of `attic-cuda-pipeline` (after `attic-gpu-check-host`; its
     `merge-chains=false` leaves one stream per step, for A/B timing), so

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <unordered_set>
 
 using attic::runtime::fail;
 
@@ -74,6 +75,10 @@ struct Api {
   // void pointer because CUlaunchConfig is attic's copy of the driver's
   // struct, whose own name (CUlaunchConfig_st) cuda.h defines.
   CUresult (*cuLaunchKernelEx)(const void *, CUfunction, void **, void **);
+  // Optional (CUDA 11.2+): the stream-ordered allocator, used when the
+  // device reports memory pools.
+  CUresult (*cuMemAllocAsync)(CUdeviceptr *, size_t, CUstream);
+  CUresult (*cuMemFreeAsync)(CUdeviceptr, CUstream);
 };
 
 /// One symbol to resolve: the field, and the names to try in order (the
@@ -95,6 +100,11 @@ struct DriverState {
   CUdevice device = 0;
   CUcontext context = nullptr;
   unsigned generation = 0; // bumped by shutdown; see makeCurrent
+  // The device takes cuMemAllocAsync/cuMemFreeAsync; the pointers they
+  // allocated (only those are freed stream-ordered).
+  bool memoryPools = false;
+  std::mutex poolMutex;
+  std::unordered_set<CUdeviceptr> streamOrdered;
 };
 
 DriverState &state() {
@@ -184,6 +194,8 @@ attic_status loadLocked(DriverState &s) {
        {"cuEventElapsedTime_v2", "cuEventElapsedTime"},
        true},
       {slot(a.cuLaunchKernelEx), {"cuLaunchKernelEx"}, false},
+      {slot(a.cuMemAllocAsync), {"cuMemAllocAsync"}, false},
+      {slot(a.cuMemFreeAsync), {"cuMemFreeAsync"}, false},
   };
   for (const Symbol &symbol : symbols) {
     for (const char *name : symbol.names) {
@@ -224,6 +236,12 @@ attic_status loadLocked(DriverState &s) {
     s.message = buffer;
     return ATTIC_ERROR;
   }
+  int pools = 0;
+  s.memoryPools =
+      a.cuMemAllocAsync && a.cuMemFreeAsync &&
+      a.cuDeviceGetAttribute(&pools, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
+                             s.device) == CUDA_SUCCESS &&
+      pools != 0;
   return ATTIC_OK;
 }
 
@@ -299,6 +317,11 @@ void attic_cuda_shutdown(void) {
   s.attempted = false;
   s.status = ATTIC_ERROR;
   s.message.clear();
+  s.memoryPools = false;
+  {
+    std::lock_guard<std::mutex> poolLock(s.poolMutex);
+    s.streamOrdered.clear();
+  }
   ++s.generation;
 }
 
@@ -382,7 +405,58 @@ attic_status attic_cuda_mem_free(void *ptr, char *err, size_t errLen) {
     return ATTIC_OK;
   if (ready(err, errLen) != ATTIC_OK)
     return ATTIC_ERROR;
+  {
+    // cuMemFree also frees what cuMemAllocAsync allocated (synchronously).
+    DriverState &s = state();
+    std::lock_guard<std::mutex> lock(s.poolMutex);
+    s.streamOrdered.erase(devicePtr(ptr));
+  }
   return check(api().cuMemFree(devicePtr(ptr)), "cuMemFree", err, errLen);
+}
+
+attic_status attic_cuda_mem_alloc_async(void **ptr, size_t bytes,
+                                        attic_cuda_stream stream, char *err,
+                                        size_t errLen) {
+  if (!ptr)
+    return fail(err, errLen, "attic_cuda_mem_alloc_async: ptr is NULL");
+  *ptr = nullptr;
+  if (ready(err, errLen) != ATTIC_OK)
+    return ATTIC_ERROR;
+  DriverState &s = state();
+  if (!stream || !s.memoryPools)
+    return attic_cuda_mem_alloc(ptr, bytes, err, errLen);
+  if (bytes == 0)
+    return ATTIC_OK;
+  CUdeviceptr address = 0;
+  if (CUresult result = s.api.cuMemAllocAsync(
+          &address, bytes, reinterpret_cast<CUstream>(stream)))
+    return fail(err, errLen, "cuMemAllocAsync(%zu bytes) failed: %s", bytes,
+                resultText(result).c_str());
+  {
+    std::lock_guard<std::mutex> lock(s.poolMutex);
+    s.streamOrdered.insert(address);
+  }
+  *ptr = reinterpret_cast<void *>(static_cast<uintptr_t>(address));
+  return ATTIC_OK;
+}
+
+attic_status attic_cuda_mem_free_async(void *ptr, attic_cuda_stream stream,
+                                       char *err, size_t errLen) {
+  if (!ptr)
+    return ATTIC_OK;
+  if (ready(err, errLen) != ATTIC_OK)
+    return ATTIC_ERROR;
+  DriverState &s = state();
+  bool ordered = false;
+  if (stream) {
+    std::lock_guard<std::mutex> lock(s.poolMutex);
+    ordered = s.streamOrdered.erase(devicePtr(ptr)) > 0;
+  }
+  if (!ordered)
+    return attic_cuda_mem_free(ptr, err, errLen);
+  return check(
+      s.api.cuMemFreeAsync(devicePtr(ptr), reinterpret_cast<CUstream>(stream)),
+      "cuMemFreeAsync", err, errLen);
 }
 
 attic_status attic_cuda_memcpy(void *dst, const void *src, size_t bytes,

@@ -369,23 +369,27 @@ void mgpuEventRecord(void *event, void *stream) {
 // Memory
 //===----------------------------------------------------------------------===//
 
-void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/, bool isHostShared) {
+// Device buffers are stream-ordered where the device allows it: a
+// `gpu.dealloc` in the middle of a call then no longer waits for the device
+// (cuMemFree does).
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
   void *ptr = nullptr;
   if (failed())
     return nullptr;
   run("mgpuMemAlloc", [&](char *err, size_t len) {
     return isHostShared
                ? attic_cuda_mem_alloc_managed(&ptr, sizeBytes, err, len)
-               : attic_cuda_mem_alloc(&ptr, sizeBytes, err, len);
+               : attic_cuda_mem_alloc_async(&ptr, sizeBytes, asStream(stream),
+                                            err, len);
   });
   return ptr;
 }
 
-void mgpuMemFree(void *ptr, void * /*stream*/) {
+void mgpuMemFree(void *ptr, void *stream) {
   if (failed())
     return;
   run("mgpuMemFree", [&](char *err, size_t len) {
-    return attic_cuda_mem_free(ptr, err, len);
+    return attic_cuda_mem_free_async(ptr, asStream(stream), err, len);
   });
 }
 

@@ -85,6 +85,10 @@ TEST(CudaAbi, VersionedEntryPointsHaveTheAssumedPrototypes) {
                              CUresult (*)(CUdeviceptr *, size_t, unsigned)>));
   EXPECT_TRUE((sameSignature<decltype(&::cuMemFree_v2),
                              CUresult (*)(CUdeviceptr)>));
+  EXPECT_TRUE((sameSignature<decltype(&::cuMemAllocAsync),
+                             CUresult (*)(CUdeviceptr *, size_t, CUstream)>));
+  EXPECT_TRUE((sameSignature<decltype(&::cuMemFreeAsync),
+                             CUresult (*)(CUdeviceptr, CUstream)>));
   EXPECT_TRUE(
       (sameSignature<decltype(&::cuMemcpyAsync),
                      CUresult (*)(CUdeviceptr, CUdeviceptr, size_t, CUstream)>));

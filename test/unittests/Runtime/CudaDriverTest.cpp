@@ -36,6 +36,7 @@ protected:
     attic_cuda_shutdown();
     unsetenv("ATTIC_CUDA_DRIVER");
     unsetenv("ATTIC_FAKE_CUDA_MODE");
+    unsetenv("ATTIC_FAKE_CUDA_POOLS");
   }
   /// A counter exported by the fake driver (the same loaded instance).
   int fakeCounter(const char *name) {
@@ -177,6 +178,89 @@ TEST_F(CudaDriverTest, MemoryRoundTrip) {
   EXPECT_EQ(attic_cuda_mem_alloc(&none, 0, err, sizeof(err)), ATTIC_OK);
   EXPECT_EQ(none, nullptr);
   EXPECT_EQ(attic_cuda_mem_free(nullptr, err, sizeof(err)), ATTIC_OK);
+}
+
+// Stream-ordered buffers (what mgpuMemAlloc/mgpuMemFree use): on a stream of
+// a device with memory pools, cuMemAllocAsync/cuMemFreeAsync; only what
+// cuMemAllocAsync allocated is freed stream-ordered; a NULL stream, or a
+// device without pools, takes cuMemAlloc/cuMemFree.
+TEST_F(CudaDriverTest, StreamOrderedMemory) {
+  use(ATTIC_FAKE_CUDA_DRIVER, "device");
+  attic_cuda_stream stream = nullptr;
+  ASSERT_EQ(attic_cuda_stream_create(&stream, err, sizeof(err)), ATTIC_OK)
+      << err;
+  int allocs = fakeCounter("attic_fake_async_allocations");
+  int frees = fakeCounter("attic_fake_async_frees");
+  int live = fakeCounter("attic_fake_live_allocations");
+
+  void *ordered = nullptr;
+  ASSERT_EQ(attic_cuda_mem_alloc_async(&ordered, 64, stream, err, sizeof(err)),
+            ATTIC_OK)
+      << err;
+  ASSERT_NE(ordered, nullptr);
+  EXPECT_EQ(fakeCounter("attic_fake_async_allocations"), allocs + 1);
+  EXPECT_EQ(fakeCounter("attic_fake_live_allocations"), live + 1);
+  uint32_t host[4] = {1, 2, 3, 4}, back[4] = {0};
+  ASSERT_EQ(
+      attic_cuda_memcpy(ordered, host, sizeof(host), stream, err, sizeof(err)),
+      ATTIC_OK);
+  ASSERT_EQ(
+      attic_cuda_memcpy(back, ordered, sizeof(back), stream, err, sizeof(err)),
+      ATTIC_OK);
+  EXPECT_EQ(back[3], 4u);
+  EXPECT_EQ(attic_cuda_mem_free_async(ordered, stream, err, sizeof(err)),
+            ATTIC_OK);
+  EXPECT_EQ(fakeCounter("attic_fake_async_frees"), frees + 1);
+  EXPECT_EQ(fakeCounter("attic_fake_live_allocations"), live);
+
+  // Without a stream: the synchronous calls, and a synchronous buffer is
+  // never freed stream-ordered.
+  void *plain = nullptr;
+  ASSERT_EQ(attic_cuda_mem_alloc_async(&plain, 64, nullptr, err, sizeof(err)),
+            ATTIC_OK);
+  EXPECT_EQ(fakeCounter("attic_fake_async_allocations"), allocs + 1);
+  EXPECT_EQ(attic_cuda_mem_free_async(plain, stream, err, sizeof(err)),
+            ATTIC_OK);
+  EXPECT_EQ(fakeCounter("attic_fake_async_frees"), frees + 1);
+  EXPECT_EQ(fakeCounter("attic_fake_live_allocations"), live);
+
+  // A stream-ordered buffer freed synchronously is forgotten: a later
+  // buffer at the same address is not mistaken for it.
+  ASSERT_EQ(attic_cuda_mem_alloc_async(&ordered, 64, stream, err, sizeof(err)),
+            ATTIC_OK);
+  EXPECT_EQ(attic_cuda_mem_free(ordered, err, sizeof(err)), ATTIC_OK);
+  ASSERT_EQ(attic_cuda_mem_alloc(&plain, 64, err, sizeof(err)), ATTIC_OK);
+  EXPECT_EQ(attic_cuda_mem_free_async(plain, stream, err, sizeof(err)),
+            ATTIC_OK);
+  EXPECT_EQ(fakeCounter("attic_fake_async_frees"), frees + 1);
+  EXPECT_EQ(fakeCounter("attic_fake_live_allocations"), live);
+
+  // Zero bytes and NULL, as for the synchronous calls.
+  void *none = &host;
+  EXPECT_EQ(attic_cuda_mem_alloc_async(&none, 0, stream, err, sizeof(err)),
+            ATTIC_OK);
+  EXPECT_EQ(none, nullptr);
+  EXPECT_EQ(attic_cuda_mem_free_async(nullptr, stream, err, sizeof(err)),
+            ATTIC_OK);
+  EXPECT_EQ(attic_cuda_stream_destroy(stream, err, sizeof(err)), ATTIC_OK);
+}
+
+TEST_F(CudaDriverTest, NoMemoryPoolsMeansSynchronousMemory) {
+  setenv("ATTIC_FAKE_CUDA_POOLS", "0", 1);
+  use(ATTIC_FAKE_CUDA_DRIVER, "device");
+  attic_cuda_stream stream = nullptr;
+  ASSERT_EQ(attic_cuda_stream_create(&stream, err, sizeof(err)), ATTIC_OK)
+      << err;
+  int allocs = fakeCounter("attic_fake_async_allocations");
+  int frees = fakeCounter("attic_fake_async_frees");
+  void *ptr = nullptr;
+  ASSERT_EQ(attic_cuda_mem_alloc_async(&ptr, 64, stream, err, sizeof(err)),
+            ATTIC_OK);
+  EXPECT_NE(ptr, nullptr);
+  EXPECT_EQ(attic_cuda_mem_free_async(ptr, stream, err, sizeof(err)), ATTIC_OK);
+  EXPECT_EQ(fakeCounter("attic_fake_async_allocations"), allocs);
+  EXPECT_EQ(fakeCounter("attic_fake_async_frees"), frees);
+  EXPECT_EQ(attic_cuda_stream_destroy(stream, err, sizeof(err)), ATTIC_OK);
 }
 
 TEST_F(CudaDriverTest, ModuleLoadFailuresNameTheCallAndError) {

@@ -17,12 +17,15 @@
  *                        their kernels do nothing. Lets tests run compiled
  *                        host code through attic's runtime (allocations,
  *                        copies, launches, timing) without a GPU.
- * The counters at the end let tests see what was called.
+ * The counters at the end let tests see what was called; with
+ * ATTIC_FAKE_CUDA_REPORT set, the memory counters are printed to stderr at
+ * exit (for lit tests of whole programs).
  *
  *===----------------------------------------------------------------------===*/
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,9 +68,25 @@ static int moduleTag, functionTag;
 int attic_fake_launches = 0;
 int attic_fake_live_allocations = 0;
 int attic_fake_set_shared_memory = 0;
+/* Stream-ordered allocations and frees (cuMemAllocAsync/cuMemFreeAsync). */
+int attic_fake_async_allocations = 0;
+int attic_fake_async_frees = 0;
+
+static void reportMemory(void) {
+  fprintf(stderr,
+          "fake CUDA driver: %d stream-ordered allocations, %d stream-ordered "
+          "frees, %d allocations live at exit\n",
+          attic_fake_async_allocations, attic_fake_async_frees,
+          attic_fake_live_allocations);
+}
 
 CUresult cuInit(unsigned flags) {
   (void)flags;
+  static int reporting = 0;
+  if (!reporting && getenv("ATTIC_FAKE_CUDA_REPORT")) {
+    reporting = 1;
+    atexit(reportMemory);
+  }
   return strcmp(mode(), "no-device") == 0 ? ERROR_NO_DEVICE : SUCCESS;
 }
 
@@ -133,6 +152,10 @@ CUresult cuDeviceGetAttribute(int *value, int attribute, CUdevice device) {
   case 75: *value = 8; return SUCCESS;          /* compute capability */
   case 76: *value = 0; return SUCCESS;
   case 97: *value = 160 * 1024; return SUCCESS; /* shared memory opt-in */
+  case 115: /* memory pools, unless ATTIC_FAKE_CUDA_POOLS=0 */
+    *value = !(getenv("ATTIC_FAKE_CUDA_POOLS") &&
+               strcmp(getenv("ATTIC_FAKE_CUDA_POOLS"), "0") == 0);
+    return SUCCESS;
   }
   return ERROR_INVALID_VALUE;
 }
@@ -174,6 +197,18 @@ CUresult cuMemFree_v2(CUdeviceptr ptr) {
   --attic_fake_live_allocations;
   free((void *)(uintptr_t)ptr);
   return SUCCESS;
+}
+CUresult cuMemAllocAsync(CUdeviceptr *ptr, size_t bytes, CUstream stream) {
+  (void)stream;
+  CUresult result = cuMemAlloc_v2(ptr, bytes);
+  if (result == SUCCESS)
+    ++attic_fake_async_allocations;
+  return result;
+}
+CUresult cuMemFreeAsync(CUdeviceptr ptr, CUstream stream) {
+  (void)stream;
+  ++attic_fake_async_frees;
+  return cuMemFree_v2(ptr);
 }
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
                        CUstream stream) {

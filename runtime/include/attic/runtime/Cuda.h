@@ -89,6 +89,19 @@ attic_status attic_cuda_mem_alloc_managed(void **ptr, size_t bytes, char *err,
                                           size_t errLen);
 /* cuMemFree; NULL is accepted and does nothing. */
 attic_status attic_cuda_mem_free(void *ptr, char *err, size_t errLen);
+/* Stream-ordered: cuMemAllocAsync on `stream` when the device has memory
+ * pools (CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED) and `stream` is not
+ * NULL, else attic_cuda_mem_alloc. The memory may be used by work on
+ * `stream` enqueued after this call (or elsewhere after synchronizing it). */
+attic_status attic_cuda_mem_alloc_async(void **ptr, size_t bytes,
+                                        attic_cuda_stream stream, char *err,
+                                        size_t errLen);
+/* cuMemFreeAsync on `stream` for memory from a stream-ordered
+ * attic_cuda_mem_alloc_async (the free waits for the work enqueued on
+ * `stream` before it, without blocking the host); anything else, or a NULL
+ * stream, is attic_cuda_mem_free (which waits for the device). */
+attic_status attic_cuda_mem_free_async(void *ptr, attic_cuda_stream stream,
+                                       char *err, size_t errLen);
 /* cuMemcpyAsync on `stream` (synchronize before reading the destination). */
 attic_status attic_cuda_memcpy(void *dst, const void *src, size_t bytes,
                                attic_cuda_stream stream, char *err,
