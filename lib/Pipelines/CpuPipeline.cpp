@@ -85,6 +85,9 @@ void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool tensorCores,
                                     bool asyncCopies) {
   // linalg (and tensor.generate's linalg.map) -> parallel loops: kernels.
   pm.addPass(createConvertLinalgToParallelLoopsPass());
+  // Adjacent loops over the same iteration space whose second reads what
+  // the first writes only at its own index: one loop, so one kernel.
+  pm.addPass(createParallelLoopFusionPass());
   // Block lists -> loops (kernels); block_attention -> the tile loop, whose
   // list check is a loop nest (a kernel) and whose grid is left for
   // attic-gpu-map-tiles.
