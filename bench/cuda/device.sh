@@ -14,8 +14,11 @@
 #                                         vs create_block_mask)
 #   bench/cuda/device.sh streams          one stream per call against a stream
 #                                         per step (attic-gpu-merge-chains
-#                                         on/off): wall and kernel times of
-#                                         the attention and VCC layer examples
+#                                         on/off), and stream-ordered device
+#                                         buffers against cuMemAlloc/cuMemFree
+#                                         (ATTIC_CUDA_STREAM_ORDERED=0): wall
+#                                         and kernel times of the attention
+#                                         and VCC layer examples
 #   bench/cuda/device.sh cpu [ARGS...]    the machine's CPU: attic against
 #                                         PyTorch 2.x's CPU SDPA and OpenBLAS,
 #                                         1 to 16 threads (bench/cpu/run.sh
@@ -83,6 +86,13 @@ run_streams() {
       --mask-keep=0.9 --mask-keep-arg=1:0.04 --range-lo=-0.5 --range-hi=0.5 \
       --target=cuda --cuda-pipeline="$pipeline" --bench=10 || status=1
   done
+  # One stream, with cuMemAlloc/cuMemFree (each free waits for the device).
+  echo "== merge-chains=true ATTIC_CUDA_STREAM_ORDERED=0"
+  ATTIC_CUDA_STREAM_ORDERED=0 build/tools/attic-run examples/vcc_layer.mlir \
+    --entry=vcc_layer --check --seed=1 \
+    --mask-keep=0.9 --mask-keep-arg=1:0.04 --range-lo=-0.5 --range-hi=0.5 \
+    --target=cuda --cuda-pipeline="attic-cuda-pipeline{format=isa}" \
+    --bench=10 || status=1
 }
 if [[ $mode == streams ]]; then
   run_streams > >(tee "$out/streams.log") 2>&1

@@ -236,9 +236,13 @@ attic_status loadLocked(DriverState &s) {
     s.message = buffer;
     return ATTIC_ERROR;
   }
+  // ATTIC_CUDA_STREAM_ORDERED=0 keeps cuMemAlloc/cuMemFree (A/B timing,
+  // or a driver whose pools misbehave).
+  const char *ordered = std::getenv("ATTIC_CUDA_STREAM_ORDERED");
   int pools = 0;
   s.memoryPools =
-      a.cuMemAllocAsync && a.cuMemFreeAsync &&
+      !(ordered && std::strcmp(ordered, "0") == 0) && a.cuMemAllocAsync &&
+      a.cuMemFreeAsync &&
       a.cuDeviceGetAttribute(&pools, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
                              s.device) == CUDA_SUCCESS &&
       pools != 0;

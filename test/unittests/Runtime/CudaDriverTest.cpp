@@ -37,6 +37,7 @@ protected:
     unsetenv("ATTIC_CUDA_DRIVER");
     unsetenv("ATTIC_FAKE_CUDA_MODE");
     unsetenv("ATTIC_FAKE_CUDA_POOLS");
+    unsetenv("ATTIC_CUDA_STREAM_ORDERED");
   }
   /// A counter exported by the fake driver (the same loaded instance).
   int fakeCounter(const char *name) {
@@ -245,8 +246,13 @@ TEST_F(CudaDriverTest, StreamOrderedMemory) {
   EXPECT_EQ(attic_cuda_stream_destroy(stream, err, sizeof(err)), ATTIC_OK);
 }
 
-TEST_F(CudaDriverTest, NoMemoryPoolsMeansSynchronousMemory) {
-  setenv("ATTIC_FAKE_CUDA_POOLS", "0", 1);
+// A device without memory pools, or ATTIC_CUDA_STREAM_ORDERED=0 on one with
+// them: cuMemAlloc/cuMemFree.
+class SynchronousMemory : public CudaDriverTest,
+                          public ::testing::WithParamInterface<const char *> {};
+
+TEST_P(SynchronousMemory, WithoutStreamOrderedCalls) {
+  setenv(GetParam(), "0", 1);
   use(ATTIC_FAKE_CUDA_DRIVER, "device");
   attic_cuda_stream stream = nullptr;
   ASSERT_EQ(attic_cuda_stream_create(&stream, err, sizeof(err)), ATTIC_OK)
@@ -262,6 +268,13 @@ TEST_F(CudaDriverTest, NoMemoryPoolsMeansSynchronousMemory) {
   EXPECT_EQ(fakeCounter("attic_fake_async_frees"), frees);
   EXPECT_EQ(attic_cuda_stream_destroy(stream, err, sizeof(err)), ATTIC_OK);
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    CudaDriverTest, SynchronousMemory,
+    ::testing::Values("ATTIC_FAKE_CUDA_POOLS", "ATTIC_CUDA_STREAM_ORDERED"),
+    [](const ::testing::TestParamInfo<const char *> &info) {
+      return std::string(info.param);
+    });
 
 TEST_F(CudaDriverTest, ModuleLoadFailuresNameTheCallAndError) {
   use(ATTIC_FAKE_CUDA_DRIVER, "device");

@@ -90,9 +90,11 @@ attic_status attic_cuda_mem_alloc_managed(void **ptr, size_t bytes, char *err,
 /* cuMemFree; NULL is accepted and does nothing. */
 attic_status attic_cuda_mem_free(void *ptr, char *err, size_t errLen);
 /* Stream-ordered: cuMemAllocAsync on `stream` when the device has memory
- * pools (CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED) and `stream` is not
- * NULL, else attic_cuda_mem_alloc. The memory may be used by work on
- * `stream` enqueued after this call (or elsewhere after synchronizing it). */
+ * pools (CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED), `stream` is not NULL
+ * and the environment does not set ATTIC_CUDA_STREAM_ORDERED=0 (read when
+ * the driver is loaded), else attic_cuda_mem_alloc. The memory may be used by
+ * work on `stream` enqueued after this call (or elsewhere after synchronizing
+ * it). */
 attic_status attic_cuda_mem_alloc_async(void **ptr, size_t bytes,
                                         attic_cuda_stream stream, char *err,
                                         size_t errLen);
