@@ -123,8 +123,9 @@ func.func @compress_binary_attention(%c: tensor<2x16x8xf32>, %valid: tensor<2x16
 
 // tree_build + tree_update (the rows are an input) + tree_materialize, and
 // the compressed rows of the updated tree (the rows of the non-empty J
-// nodes come back). Two-resolution, binary, J = {root}, and two layers in a
-// row with different J.
+// nodes come back). Two-resolution, binary, J = {root}, two layers in a
+// row with different J, and a tree of one level (no scratch sums between
+// the tokens and the root) updated at the root and at every token.
 // RUN: attic-run %t/update_two_level.mlir --entry=update_two_level --check --mask-keep=0.5 | FileCheck %s --check-prefixes=CHECK,UPD
 // RUN: attic-run %t/update_two_level.mlir --entry=update_two_level --check --mask-keep=1 --seed=2 | FileCheck %s --check-prefixes=CHECK,UPD
 // RUN: attic-run %t/update_binary.mlir --entry=update_binary --check --mask-keep=0.5 | FileCheck %s --check-prefixes=CHECK,UPD
@@ -132,6 +133,7 @@ func.func @compress_binary_attention(%c: tensor<2x16x8xf32>, %valid: tensor<2x16
 // RUN: attic-run %t/update_root.mlir --entry=update_root --check --mask-keep=0 | FileCheck %s --check-prefixes=CHECK,UPD
 // RUN: attic-run %t/update_twice.mlir --entry=update_twice --check --mask-keep=0.6 | FileCheck %s --check-prefixes=CHECK,UPD
 // RUN: attic-run %t/update_keeps_input.mlir --entry=update_keeps_input --check --mask-keep=0.6 | FileCheck %s --check-prefixes=CHECK,UPD
+// RUN: attic-run %t/update_one_level.mlir --entry=update_one_level --check --mask-keep=0.6 | FileCheck %s --check-prefixes=CHECK,UPD
 // UPD: check: result #1 {{.*}}: ok
 //--- update_two_level.mlir
 func.func @update_two_level(%c: tensor<2x32x16xf32>, %valid: tensor<2x32xi1>, %y: tensor<2x14x16xf32>, %p: tensor<2x3x16xf32>)
@@ -156,6 +158,18 @@ func.func @update_binary(%c: tensor<2x16x8xf32>, %valid: tensor<2x16xi1>, %y: te
   return %m, %sx : tensor<2x16x8xf32>, tensor<2x9x8xf32>
 }
 
+//--- update_one_level.mlir
+func.func @update_one_level(%c: tensor<2x16x8xf32>, %valid: tensor<2x16xi1>, %y: tensor<2x1x8xf32>, %y2: tensor<2x16x8xf32>)
+    -> (tensor<2x16x8xf32>, tensor<2x16x8xf32>) {
+  %t = attic.tree_build %c, %valid : tensor<2x16x8xf32>, tensor<2x16xi1> -> !attic.tree<2x16x8xf32, fanouts = [16]>
+  %j = arith.constant dense<[[16], [16]]> : tensor<2x1xi64>
+  %t2 = attic.tree_update %t, %j, %y : !attic.tree<2x16x8xf32, fanouts = [16]>, tensor<2x1xi64>, tensor<2x1x8xf32> -> !attic.tree<2x16x8xf32, fanouts = [16]>
+  %m = attic.tree_materialize %t2 : !attic.tree<2x16x8xf32, fanouts = [16]> -> tensor<2x16x8xf32>
+  %j2 = arith.constant dense<[[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]> : tensor<2x16xi64>
+  %t3 = attic.tree_update %t, %j2, %y2 : !attic.tree<2x16x8xf32, fanouts = [16]>, tensor<2x16xi64>, tensor<2x16x8xf32> -> !attic.tree<2x16x8xf32, fanouts = [16]>
+  %m3 = attic.tree_materialize %t3 : !attic.tree<2x16x8xf32, fanouts = [16]> -> tensor<2x16x8xf32>
+  return %m, %m3 : tensor<2x16x8xf32>, tensor<2x16x8xf32>
+}
 //--- update_root.mlir
 func.func @update_root(%c: tensor<2x16x8xf32>, %valid: tensor<2x16xi1>, %y: tensor<2x1x8xf32>, %p: tensor<2x2x8xf32>)
     -> (tensor<2x16x8xf32>, tensor<2x3x8xf32>) {
