@@ -315,6 +315,40 @@ def AtticUnrollLayerLoops : Pass<"attic-unroll-layer-loops"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def AtticHoistAllocs : Pass<"attic-hoist-allocs"> {
+  let summary = "Move each memref.alloc above the parallel loops before it, so that they can fuse";
+  let description = [{
+    Upstream's `scf-parallel-loop-fusion` joins a run of parallel loops
+    only while no op with a memory effect sits between them, and
+    bufferization puts each buffer's `memref.alloc` right before the loop
+    that writes it, which splits the runs. An allocation only creates a
+    fresh buffer, so this pass moves each one to the start of the run of
+    `scf.parallel` ops and memory-effect-free, region-free ops before it:
+    no value changes, and the buffer lives longer by those loops only. It
+    never moves an allocation past another op with a memory effect (a
+    `memref.dealloc`, a copy, a call) or past the definition of one of its
+    size operands. Part of the GPU mapping (`attic-cuda-pipeline` and the
+    emulation), before `scf-parallel-loop-fusion`.
+
+    Example: `attic-opt --attic-hoist-allocs`:
+
+    ```mlir
+    scf.parallel (%i) = (%c0) to (%c8) step (%c1) { ... writes %a ... }
+    %b = memref.alloc() : memref<8xf32>
+    scf.parallel (%i) = (%c0) to (%c8) step (%c1) { ... reads %a, writes %b ... }
+    ```
+
+    becomes
+
+    ```mlir
+    %b = memref.alloc() : memref<8xf32>
+    scf.parallel (%i) = (%c0) to (%c8) step (%c1) { ... writes %a ... }
+    scf.parallel (%i) = (%c0) to (%c8) step (%c1) { ... reads %a, writes %b ... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def AtticInlineAllocaScopes : Pass<"attic-inline-alloca-scopes"> {
   let summary = "Inline memref.alloca_scope ops that hold no memref.alloca";
   let description = [{

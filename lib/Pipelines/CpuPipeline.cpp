@@ -86,7 +86,9 @@ void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool tensorCores,
   // linalg (and tensor.generate's linalg.map) -> parallel loops: kernels.
   pm.addPass(createConvertLinalgToParallelLoopsPass());
   // Adjacent loops over the same iteration space whose second reads what
-  // the first writes only at its own index: one loop, so one kernel.
+  // the first writes only at its own index: one loop, so one kernel (the
+  // allocations between them moved above them first).
+  pm.addPass(createAtticHoistAllocs());
   pm.addPass(createParallelLoopFusionPass());
   // Block lists -> loops (kernels); block_attention -> the tile loop, whose
   // list check is a loop nest (a kernel) and whose grid is left for

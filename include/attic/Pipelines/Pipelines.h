@@ -63,8 +63,9 @@ void buildBufferizationPipeline(mlir::OpPassManager &pm, int64_t blockQ,
                                 int64_t blockK, bool forGpu = false);
 
 /// The GPU mapping shared by attic-cuda-pipeline and the emulation: linalg
-/// to parallel loops, scf-parallel-loop-fusion (adjacent loops over one
-/// iteration space: one kernel), attic-lower-block-mask,
+/// to parallel loops, attic-hoist-allocs and scf-parallel-loop-fusion
+/// (adjacent loops over one iteration space: one kernel),
+/// attic-lower-block-mask,
 /// attic-tile-block-attention,
 /// attic-gpu-offload (a kernel per loop nest, buffers on the device),
 /// attic-gpu-map-tiles (the tensor-core kernel where it applies when
