@@ -328,7 +328,8 @@ def AtticHoistAllocs : Pass<"attic-hoist-allocs"> {
     never moves an allocation past another op with a memory effect (a
     `memref.dealloc`, a copy, a call) or past the definition of one of its
     size operands. Part of the GPU mapping (`attic-cuda-pipeline` and the
-    emulation), before `scf-parallel-loop-fusion`.
+    emulation: fewer kernels) and of `attic-cpu-pipeline` (fewer OpenMP
+    regions), before `scf-parallel-loop-fusion` in both.
 
     Example: `attic-opt --attic-hoist-allocs`:
 

@@ -124,6 +124,10 @@ void attic::buildCpuPipeline(OpPassManager &pm,
     // tensor.generate bufferizes to linalg.map: parallel loops (OpenMP
     // below).
     pm.addPass(createConvertLinalgToParallelLoopsPass());
+    // Adjacent loops over one iteration space: one OpenMP region
+    // (bench/results/cpu/loop-fusion.md).
+    pm.addPass(createAtticHoistAllocs());
+    pm.addPass(createParallelLoopFusionPass());
   }
 
   if (!options.emulateCuda) {

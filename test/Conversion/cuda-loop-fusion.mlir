@@ -1,12 +1,18 @@
 // The GPU mapping fuses adjacent parallel loops over one iteration space
-// (upstream scf-parallel-loop-fusion, after convert-linalg-to-parallel-loops
-// in buildGpuOffloadPipeline) when the second reads what the first writes
-// only at its own index: one kernel instead of two. A loop that reads the
+// (attic-hoist-allocs and upstream scf-parallel-loop-fusion, after
+// convert-linalg-to-parallel-loops in buildGpuOffloadPipeline) when the
+// second reads what the first writes only at its own index: one kernel
+// instead of two. A loop that reads the
 // first's result at another index (the transpose) is not fused with it, so
 // it still sees the whole result; the transpose and the product after it
 // are fused. Each result is checked against the reference, as the kernels
 // run emulated and in the GPU simulator.
 // RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_80 format=isa" | FileCheck %s
+// The CPU pipeline fuses them the same way: one OpenMP parallel region
+// instead of two, two for the transpose (bench/results/cpu/loop-fusion.md).
+// RUN: attic-opt %s --attic-cpu-pipeline | FileCheck %s --check-prefix=CPU
+// RUN: attic-run %s --entry=same_index --check | FileCheck %s --check-prefix=EXEC
+// RUN: attic-run %s --entry=transposed --check | FileCheck %s --check-prefix=EXEC
 // RUN: attic-run %s --entry=same_index --target=cuda-emulated --check | FileCheck %s --check-prefix=EXEC
 // RUN: attic-run %s --entry=transposed --target=cuda-emulated --check | FileCheck %s --check-prefix=EXEC
 // RUN: attic-run %s --entry=same_index --target=cuda-simulated --check | FileCheck %s --check-prefixes=EXEC,SIM1
@@ -19,6 +25,14 @@
 // CHECK: gpu.launch_func {{.*}} @transposed_kernel::@transposed_kernel
 // CHECK: gpu.launch_func {{.*}} @transposed_kernel_0::@transposed_kernel
 // CHECK-NOT: gpu.launch_func
+// CPU-LABEL: llvm.func @same_index
+// CPU: omp.parallel
+// CPU-NOT: omp.parallel
+// CPU-LABEL: llvm.func @transposed
+// CPU: omp.parallel
+// CPU: omp.parallel
+// CPU-NOT: omp.parallel
+// CPU: llvm.return
 // SIM1: simulated: 1 launches,
 // SIM2: simulated: 2 launches,
 // EXEC: check: result #0 (64x64 f32): {{.*}}: ok

@@ -77,7 +77,9 @@ void buildGpuOffloadPipeline(mlir::OpPassManager &pm, bool tensorCores,
 /// attic-decompose, attic-expand-vcc, one-shot bufferization, buffer
 /// deallocation, attic-linalg-to-blas (unless blas=false; the code then
 /// calls `attic_rt_sgemm`, which CpuExecutable binds), the remaining linalg
-/// ops to parallel loops, attic-lower-block-mask, attic-tile-block-attention,
+/// ops to parallel loops, attic-hoist-allocs and scf-parallel-loop-fusion
+/// (adjacent loops over one iteration space: one OpenMP region),
+/// attic-lower-block-mask, attic-tile-block-attention,
 /// attic-cpu-map-tiles, attic-approximate-math, scf.parallel to OpenMP
 /// (unless parallel=false; then attic-inline-alloca-scopes), then upstream's
 /// conversions to LLVM. The
