@@ -10,6 +10,8 @@
 // loops only. This pass moves each allocation to the start of the run of
 // such ops before it, never past an op with another memory effect (a
 // deallocation, a copy, a call) or an op that defines one of its operands.
+// Peak memory does not grow: a run holds no deallocation, so every buffer
+// allocated in it is still live at its end, hoisted or not.
 //
 //===----------------------------------------------------------------------===//
 
