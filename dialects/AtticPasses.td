@@ -151,9 +151,11 @@ def AtticExpandVcc : Pass<"attic-expand-vcc"> {
     with at most 4096 candidates ranks each candidate on its own (the
     candidates with a higher key, or an equal key and a lower index: a loop
     over the level's m keys per candidate, instead of a radix select of
-    32 m steps in one thread per sequence); a larger level keeps the radix
-    select and flags from chunk counts of the keys above and equal to the
-    threshold. `attic.tree_update`'s Algorithm 2 runs as two scf.forall over
+    32 m steps in one thread per sequence); a larger level finds the
+    threshold key 8 bits at a time (per digit a histogram per chunk of 64
+    keys, its sum over the chunks, and a walk over the 256 digit values in
+    a thread per sequence) and flags from chunk counts of the keys above
+    and equal to it. `attic.tree_update`'s Algorithm 2 runs as two scf.forall over
     (sequence, feature), each thread owning one column of the scratch sums
     or of the deltas and looping only over J (scf-forall-to-parallel after
     bufferization makes each one kernel). The results are the same as the

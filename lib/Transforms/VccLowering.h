@@ -298,6 +298,9 @@ public:
   ///   3. one scan in index order flags the keys above T and the first
   ///      `need = h - #(keys above T)` keys equal to T.
   Value topFlags(Builder &b, Value scores, int64_t m, int64_t h) const;
+  /// Step 2 for the GPU (parallelScans), 8 bits at a time in parallel
+  /// kernels: the threshold keys [B] i32.
+  Value radixSelectByDigits(Builder &b, Value keys, int64_t m, int64_t h) const;
 
 private:
   TreeType type;

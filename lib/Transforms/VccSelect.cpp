@@ -483,6 +483,133 @@ Value TreeLowering::sumOver(Builder &b, int64_t upper,
 ///      otherwise those keys rank before T and are subtracted;
 ///   3. one scan in index order flags the keys above T and the first
 ///      `need = h - #(keys above T)` keys equal to T.
+/// The GPU form of the radix select (levels of more than kPairwiseRankLimit
+/// candidates): the h-th largest key of each sequence found 8 bits at a
+/// time. Per digit, from the top: a histogram of the digit per chunk of
+/// kScanChunk keys among the keys that match the prefix found so far (a
+/// thread per sequence, chunk and digit value, a loop over the chunk), the
+/// chunks summed (a thread per sequence and digit value), then a thread per
+/// sequence walks the 256 digit values down until the keys at or above one
+/// reach the number still needed: that value is the digit, and the keys
+/// above it are no longer needed. The same key as the bitwise select's.
+Value TreeLowering::radixSelectByDigits(Builder &b, Value keys, int64_t m,
+                                        int64_t h) const {
+  int64_t batch = type.getBatch();
+  int64_t chunks = (m + kScanChunk - 1) / kScanChunk;
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  auto cI32 = [](Builder &nb, int64_t v) -> Value {
+    return arith::ConstantOp::create(nb, nb.getI32IntegerAttr(int32_t(v)));
+  };
+  // state[b] = (prefix of the threshold so far, keys still needed).
+  Value state =
+      parallelTensor(b, RankedTensorType::get({batch, 2}, i64),
+                     [&](Builder &nb, ValueRange i) {
+                       return arith::SelectOp::create(
+                           nb,
+                           arith::CmpIOp::create(nb, arith::CmpIPredicate::eq,
+                                                 i[1], cIndex(nb, 0)),
+                           cI64(nb, 0), cI64(nb, h));
+                     });
+  for (int64_t digit = 0; digit < 4; ++digit) {
+    int64_t shift = 24 - 8 * digit;
+    // The bits above this digit, which the prefix fixes.
+    int64_t high = digit == 0 ? 0 : int64_t(uint32_t(~0u) << (shift + 8));
+    auto prefixOf = [&](Builder &nb, Value bi) -> Value {
+      return arith::TruncIOp::create(nb, i32,
+                                     extract(nb, state, {bi, cIndex(nb, 0)}));
+    };
+    auto digitOf = [&](Builder &nb, Value key) -> Value {
+      return arith::AndIOp::create(
+          nb, arith::ShRUIOp::create(nb, key, cI32(nb, shift)), cI32(nb, 255));
+    };
+    Value histogram = parallelTensor(
+        b, RankedTensorType::get({batch, chunks, 256}, i64),
+        [&](Builder &nb, ValueRange i) {
+          Value start = arith::MulIOp::create(nb, i[1], cIndex(nb, kScanChunk));
+          Value end = arith::MinSIOp::create(
+              nb, arith::AddIOp::create(nb, start, cIndex(nb, kScanChunk)),
+              cIndex(nb, m));
+          Value value = arith::IndexCastOp::create(nb, i32, i[2]);
+          Value prefix = prefixOf(nb, i[0]);
+          return rangeLoop(
+                     nb, start, end, cI64(nb, 0),
+                     [&](Builder &lb, Value x, ValueRange acc) {
+                       Value key = extract(lb, keys, {i[0], x});
+                       Value matches = arith::AndIOp::create(
+                           lb,
+                           arith::CmpIOp::create(
+                               lb, arith::CmpIPredicate::eq,
+                               arith::AndIOp::create(lb, key, cI32(lb, high)),
+                               prefix),
+                           arith::CmpIOp::create(lb, arith::CmpIPredicate::eq,
+                                                 digitOf(lb, key), value));
+                       return SmallVector<Value>{arith::AddIOp::create(
+                           lb, acc[0],
+                           arith::SelectOp::create(lb, matches, cI64(lb, 1),
+                                                   cI64(lb, 0)))};
+                     })
+              .front();
+        });
+    Value totals = parallelTensor(
+        b, RankedTensorType::get({batch, 256}, i64),
+        [&](Builder &nb, ValueRange i) {
+          return forLoop(nb, chunks, cI64(nb, 0),
+                         [&](Builder &lb, Value c, ValueRange acc) {
+                           return SmallVector<Value>{arith::AddIOp::create(
+                               lb, acc[0],
+                               extract(lb, histogram, {i[0], c, i[1]}))};
+                         })
+              .front();
+        });
+    Value previous = state;
+    state = parallelTensor(
+        b, RankedTensorType::get({batch, 2}, i64),
+        [&](Builder &nb, ValueRange i) {
+          Value need = extract(nb, previous, {i[0], cIndex(nb, 1)});
+          // Down from 255: (found, the digit, the keys above it).
+          SmallVector<Value> init{
+              arith::ConstantOp::create(nb, nb.getBoolAttr(false)), cI64(nb, 0),
+              cI64(nb, 0)};
+          SmallVector<Value> walk =
+              forLoop(nb, 256, init, [&](Builder &lb, Value k, ValueRange st) {
+                Value value = arith::SubIOp::create(lb, cIndex(lb, 255), k);
+                Value count = extract(lb, totals, {i[0], value});
+                Value atOrAbove = arith::AddIOp::create(lb, st[2], count);
+                Value here = arith::AndIOp::create(
+                    lb,
+                    arith::XOrIOp::create(
+                        lb, st[0],
+                        arith::ConstantOp::create(lb, lb.getBoolAttr(true))),
+                    arith::CmpIOp::create(lb, arith::CmpIPredicate::sge,
+                                          atOrAbove, need));
+                return SmallVector<Value>{
+                    arith::OrIOp::create(lb, st[0], here),
+                    arith::SelectOp::create(
+                        lb, here, arith::IndexCastOp::create(lb, i64, value),
+                        st[1]),
+                    arith::SelectOp::create(
+                        lb, arith::OrIOp::create(lb, st[0], here), st[2],
+                        atOrAbove)};
+              });
+          Value prefix = arith::OrIOp::create(
+              nb, extract(nb, previous, {i[0], cIndex(nb, 0)}),
+              arith::ShLIOp::create(nb, walk[1], cI64(nb, shift)));
+          Value left = arith::SubIOp::create(nb, need, walk[2]);
+          return arith::SelectOp::create(
+              nb,
+              arith::CmpIOp::create(nb, arith::CmpIPredicate::eq, i[1],
+                                    cIndex(nb, 0)),
+              prefix, left);
+        });
+  }
+  Value last = state;
+  return parallelTensor(
+      b, RankedTensorType::get({batch}, i32), [&](Builder &nb, ValueRange i) {
+        return arith::TruncIOp::create(
+            nb, i32, extract(nb, last, {i[0], cIndex(nb, 0)}));
+      });
+}
+
 /// Levels with at most this many candidates are ranked by comparing pairs
 /// in the GPU form (parallelScans); larger ones use the radix select.
 constexpr int64_t kPairwiseRankLimit = 4096;
@@ -539,35 +666,40 @@ Value TreeLowering::topFlags(Builder &b, Value scores, int64_t m,
                                        cIndex(nb, h));
         });
   }
-  Value thresholds = parallelTensor(
-      b, RankedTensorType::get({batch}, i32), [&](Builder &nb, ValueRange i) {
-        SmallVector<Value> init{cI32(nb, 0), cI32(nb, 0), cIndex(nb, h)};
-        return forLoop(
-                   nb, 32, init,
-                   [&](Builder &lb, Value step, ValueRange state) {
-                     Value shift = arith::SubIOp::create(
-                         lb, cI32(lb, 31),
-                         arith::IndexCastOp::create(lb, i32, step));
-                     Value bit = arith::ShLIOp::create(lb, cI32(lb, 1), shift);
-                     Value prefix = arith::OrIOp::create(lb, state[0], bit);
-                     Value mask = arith::OrIOp::create(lb, state[1], bit);
-                     Value count = countOf(lb, [&](Builder &cb, Value x) {
-                       Value key = extract(cb, keys, {i[0], x});
-                       return arith::CmpIOp::create(
-                           cb, arith::CmpIPredicate::eq,
-                           arith::AndIOp::create(cb, key, mask), prefix);
-                     });
-                     Value enough = arith::CmpIOp::create(
-                         lb, arith::CmpIPredicate::uge, count, state[2]);
-                     return SmallVector<Value>{
-                         arith::SelectOp::create(lb, enough, prefix, state[0]),
-                         mask,
-                         arith::SelectOp::create(
-                             lb, enough, state[2],
-                             arith::SubIOp::create(lb, state[2], count))};
-                   })
-            .front();
-      });
+  Value thresholds =
+      parallelScans ? radixSelectByDigits(b, keys, m, h) : Value();
+  if (!thresholds)
+    thresholds = parallelTensor(
+        b, RankedTensorType::get({batch}, i32), [&](Builder &nb, ValueRange i) {
+          SmallVector<Value> init{cI32(nb, 0), cI32(nb, 0), cIndex(nb, h)};
+          return forLoop(nb, 32, init,
+                         [&](Builder &lb, Value step, ValueRange state) {
+                           Value shift = arith::SubIOp::create(
+                               lb, cI32(lb, 31),
+                               arith::IndexCastOp::create(lb, i32, step));
+                           Value bit =
+                               arith::ShLIOp::create(lb, cI32(lb, 1), shift);
+                           Value prefix =
+                               arith::OrIOp::create(lb, state[0], bit);
+                           Value mask = arith::OrIOp::create(lb, state[1], bit);
+                           Value count = countOf(lb, [&](Builder &cb, Value x) {
+                             Value key = extract(cb, keys, {i[0], x});
+                             return arith::CmpIOp::create(
+                                 cb, arith::CmpIPredicate::eq,
+                                 arith::AndIOp::create(cb, key, mask), prefix);
+                           });
+                           Value enough = arith::CmpIOp::create(
+                               lb, arith::CmpIPredicate::uge, count, state[2]);
+                           return SmallVector<Value>{
+                               arith::SelectOp::create(lb, enough, prefix,
+                                                       state[0]),
+                               mask,
+                               arith::SelectOp::create(
+                                   lb, enough, state[2],
+                                   arith::SubIOp::create(lb, state[2], count))};
+                         })
+              .front();
+        });
   // key(bi, x) compared with the sequence's threshold: ugt (above T) or
   // eq (equal to T).
   auto compared = [&](Builder &nb, arith::CmpIPredicate predicate, Value bi,

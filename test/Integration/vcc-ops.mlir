@@ -322,7 +322,8 @@ func.func @reorder_f16(%vip: tensor<2x24xi1>, %x: tensor<2x24x8xf16>, %y: tensor
 // RUN: attic-run %t/select_chunks.mlir --entry=select_chunks --check --tolerance=0 --mask-keep=0 | FileCheck %s --check-prefix=SEL
 // 4100 candidates at level 1 (fanouts [2, 4100], 3000 split): above the
 // GPU pipelines' limit for ranking by pairs (4096), so their form is the
-// radix select and the flag scan in chunks of 64; with every token valid,
+// radix select 8 bits at a time (histograms per chunk of 64 keys) and the
+// flag scan in chunks of 64; with every token valid,
 // no token valid (every candidate tied at -inf) and 45% (about 2900
 // candidates tied at -inf, 3000 to split: the ties go by index).
 // RUN: attic-run %t/select_large.mlir --entry=select_large --check --tolerance=0 --mask-keep=1 | FileCheck %s --check-prefix=SEL

@@ -401,18 +401,25 @@ func.func @tree_in_loop(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>, %j: tenso
 // -----
 
 // A level with more candidates than the pairwise limit (4100 > 4096): the
-// radix select (one thread per sequence), then with parallel-scans the flag
-// scan as independent elements: chunk counts of 64 (65 chunks) of the keys
-// above and equal to the threshold T, and each flag from them: above T, or
-// equal with fewer than need = 3000 - #(above T) equal keys before it.
+// radix select, bitwise in one thread per sequence without parallel-scans;
+// with it, 8 bits at a time (state [prefix, still needed] per sequence; per
+// digit a histogram per chunk of 64 keys and digit value, its sum over the
+// 65 chunks, the state's update), then the flag scan as independent
+// elements: chunk counts of the keys above and equal to the threshold T,
+// and each flag from them: above T, or equal with fewer than
+// need = 3000 - #(above T) equal keys before it.
 // CHECK-LABEL: func.func @tree_select_large
 // CHECK: arith.shli
 // CHECK: scf.for {{.*}} to %c4100
 // CHECK-NOT: tensor<1x65xi64>
 // PAR-LABEL: func.func @tree_select_large
 // PAR: %[[KEYS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4100xi32>)
+// PAR: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2xi64>)
+// PAR-COUNT-4: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x65x256xi64>)
+// PAR: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x256xi64>)
+// PAR: %[[STATE:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2xi64>)
 // PAR: %[[T:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1xi32>)
-// PAR: arith.shli
+// PAR: tensor.extract %[[STATE]]
 // PAR: %[[ABOVE:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x65xi64>)
 // PAR: arith.cmpi ugt
 // PAR: %[[ABOVE_BEFORE:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x65xi64>)
