@@ -81,15 +81,21 @@ void attic::buildBufferizationPipeline(OpPassManager &pm, int64_t blockQ,
   pm.addPass(createConvertBufferizationToMemRefPass());
 }
 
+/// linalg (and tensor.generate's linalg.map) -> parallel loops, and adjacent
+/// loops over one iteration space whose second reads what the first writes
+/// only at its own index fused (the allocations between them moved above
+/// them first): one kernel on the GPU, one OpenMP region on the CPU
+/// (bench/results/cpu/loop-fusion.md).
+static void addParallelLoops(OpPassManager &pm) {
+  pm.addPass(createConvertLinalgToParallelLoopsPass());
+  pm.addPass(attic::createAtticHoistAllocs());
+  pm.addPass(createParallelLoopFusionPass());
+}
+
 void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool tensorCores,
                                     bool asyncCopies) {
-  // linalg (and tensor.generate's linalg.map) -> parallel loops: kernels.
-  pm.addPass(createConvertLinalgToParallelLoopsPass());
-  // Adjacent loops over the same iteration space whose second reads what
-  // the first writes only at its own index: one loop, so one kernel (the
-  // allocations between them moved above them first).
-  pm.addPass(createAtticHoistAllocs());
-  pm.addPass(createParallelLoopFusionPass());
+  // Parallel loops: kernels.
+  addParallelLoops(pm);
   // Block lists -> loops (kernels); block_attention -> the tile loop, whose
   // list check is a loop nest (a kernel) and whose grid is left for
   // attic-gpu-map-tiles.
@@ -123,11 +129,7 @@ void attic::buildCpuPipeline(OpPassManager &pm,
       pm.addPass(createAtticLinalgToBlas());
     // tensor.generate bufferizes to linalg.map: parallel loops (OpenMP
     // below).
-    pm.addPass(createConvertLinalgToParallelLoopsPass());
-    // Adjacent loops over one iteration space: one OpenMP region
-    // (bench/results/cpu/loop-fusion.md).
-    pm.addPass(createAtticHoistAllocs());
-    pm.addPass(createParallelLoopFusionPass());
+    addParallelLoops(pm);
   }
 
   if (!options.emulateCuda) {

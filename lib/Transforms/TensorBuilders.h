@@ -32,6 +32,11 @@ using BranchFn = llvm::function_ref<SmallVector<Value>(Builder &)>;
 inline Value cIndex(Builder &b, int64_t value) {
   return arith::ConstantIndexOp::create(b, value);
 }
+/// An i32 constant with the low 32 bits of `value` (bit patterns such as
+/// 0xFF000000 included).
+inline Value cI32(Builder &b, int64_t value) {
+  return arith::ConstantOp::create(b, b.getI32IntegerAttr(int32_t(value)));
+}
 inline Value cI64(Builder &b, int64_t value) {
   return arith::ConstantOp::create(b, b.getI64IntegerAttr(value));
 }
@@ -183,6 +188,17 @@ inline SmallVector<Value> forEachColumn(Builder &b, int64_t batch, int64_t dim,
 /// parallel-scans) count in chunks of this many elements.
 constexpr int64_t kScanChunk = 64;
 
+/// The first element of chunk c of kScanChunk elements, and the end of
+/// chunk c in a sequence of `length`.
+inline Value chunkStart(Builder &b, Value c) {
+  return arith::MulIOp::create(b, c, cIndex(b, kScanChunk));
+}
+inline Value chunkEnd(Builder &b, Value c, int64_t length) {
+  return arith::MinSIOp::create(
+      b, arith::AddIOp::create(b, chunkStart(b, c), cIndex(b, kScanChunk)),
+      cIndex(b, length));
+}
+
 /// 1 (index) when element x of sequence bi is counted, else 0.
 using MemberFn = llvm::function_ref<Value(Builder &, Value, Value)>;
 
@@ -225,14 +241,8 @@ struct ChunkCounts {
     return cc;
   }
   /// The first element of chunk c, and the end of chunk c.
-  Value start(Builder &b, Value c) const {
-    return arith::MulIOp::create(b, c, cIndex(b, kScanChunk));
-  }
-  Value end(Builder &b, Value c) const {
-    return arith::MinSIOp::create(
-        b, arith::AddIOp::create(b, start(b, c), cIndex(b, kScanChunk)),
-        cIndex(b, length));
-  }
+  Value start(Builder &b, Value c) const { return chunkStart(b, c); }
+  Value end(Builder &b, Value c) const { return chunkEnd(b, c, length); }
   /// before[bi, c] as an index.
   Value beforeChunk(Builder &b, Value bi, Value c) const {
     return arith::IndexCastOp::create(

@@ -497,9 +497,6 @@ Value TreeLowering::radixSelectByDigits(Builder &b, Value keys, int64_t m,
   int64_t batch = type.getBatch();
   int64_t chunks = (m + kScanChunk - 1) / kScanChunk;
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
-  auto cI32 = [](Builder &nb, int64_t v) -> Value {
-    return arith::ConstantOp::create(nb, nb.getI32IntegerAttr(int32_t(v)));
-  };
   // state[b] = (prefix of the threshold so far, keys still needed).
   Value state =
       parallelTensor(b, RankedTensorType::get({batch, 2}, i64),
@@ -525,10 +522,7 @@ Value TreeLowering::radixSelectByDigits(Builder &b, Value keys, int64_t m,
     Value histogram = parallelTensor(
         b, RankedTensorType::get({batch, chunks, 256}, i64),
         [&](Builder &nb, ValueRange i) {
-          Value start = arith::MulIOp::create(nb, i[1], cIndex(nb, kScanChunk));
-          Value end = arith::MinSIOp::create(
-              nb, arith::AddIOp::create(nb, start, cIndex(nb, kScanChunk)),
-              cIndex(nb, m));
+          Value start = chunkStart(nb, i[1]), end = chunkEnd(nb, i[1], m);
           Value value = arith::IndexCastOp::create(nb, i32, i[2]);
           Value prefix = prefixOf(nb, i[0]);
           return rangeLoop(
@@ -618,9 +612,6 @@ Value TreeLowering::topFlags(Builder &b, Value scores, int64_t m,
                              int64_t h) const {
   int64_t batch = type.getBatch();
   Type i32 = b.getI32Type();
-  auto cI32 = [](Builder &nb, int64_t v) -> Value {
-    return arith::ConstantOp::create(nb, nb.getI32IntegerAttr(v));
-  };
   auto countOf = [&](Builder &nb,
                      llvm::function_ref<Value(Builder &, Value)> predicate) {
     return forLoop(nb, m, cIndex(nb, 0),
@@ -666,9 +657,12 @@ Value TreeLowering::topFlags(Builder &b, Value scores, int64_t m,
                                        cIndex(nb, h));
         });
   }
-  Value thresholds =
-      parallelScans ? radixSelectByDigits(b, keys, m, h) : Value();
-  if (!thresholds)
+  // The h-th largest key T of each sequence: 8 bits at a time in parallel
+  // kernels on the GPU, bit by bit in a thread per sequence otherwise.
+  Value thresholds;
+  if (parallelScans)
+    thresholds = radixSelectByDigits(b, keys, m, h);
+  else
     thresholds = parallelTensor(
         b, RankedTensorType::get({batch}, i32), [&](Builder &nb, ValueRange i) {
           SmallVector<Value> init{cI32(nb, 0), cI32(nb, 0), cIndex(nb, h)};

@@ -297,6 +297,23 @@ attic_status allowSharedMemory(CUfunction function, uint32_t bytes, char *err,
                errLen);
 }
 
+/// The end of every allocation entry point: *ptr = NULL for 0 bytes, else
+/// the address that `allocate` (the driver call named `call`) returns, its
+/// failure reported with the size.
+template <typename Allocate>
+attic_status allocateWith(const char *call, void **ptr, size_t bytes, char *err,
+                          size_t errLen, Allocate &&allocate) {
+  *ptr = nullptr;
+  if (bytes == 0)
+    return ATTIC_OK;
+  CUdeviceptr address = 0;
+  if (CUresult result = allocate(&address))
+    return fail(err, errLen, "%s(%zu bytes) failed: %s", call, bytes,
+                resultText(result).c_str());
+  *ptr = reinterpret_cast<void *>(static_cast<uintptr_t>(address));
+  return ATTIC_OK;
+}
+
 } // namespace
 
 const char *attic_cuda_driver_path(void) {
@@ -376,14 +393,9 @@ attic_status attic_cuda_mem_alloc(void **ptr, size_t bytes, char *err,
   *ptr = nullptr;
   if (ready(err, errLen) != ATTIC_OK)
     return ATTIC_ERROR;
-  if (bytes == 0)
-    return ATTIC_OK;
-  CUdeviceptr address = 0;
-  if (CUresult result = api().cuMemAlloc(&address, bytes))
-    return fail(err, errLen, "cuMemAlloc(%zu bytes) failed: %s", bytes,
-                resultText(result).c_str());
-  *ptr = reinterpret_cast<void *>(static_cast<uintptr_t>(address));
-  return ATTIC_OK;
+  return allocateWith(
+      "cuMemAlloc", ptr, bytes, err, errLen,
+      [&](CUdeviceptr *address) { return api().cuMemAlloc(address, bytes); });
 }
 
 attic_status attic_cuda_mem_alloc_managed(void **ptr, size_t bytes, char *err,
@@ -393,15 +405,10 @@ attic_status attic_cuda_mem_alloc_managed(void **ptr, size_t bytes, char *err,
   *ptr = nullptr;
   if (ready(err, errLen) != ATTIC_OK)
     return ATTIC_ERROR;
-  if (bytes == 0)
-    return ATTIC_OK;
-  CUdeviceptr address = 0;
-  if (CUresult result =
-          api().cuMemAllocManaged(&address, bytes, CU_MEM_ATTACH_GLOBAL))
-    return fail(err, errLen, "cuMemAllocManaged(%zu bytes) failed: %s", bytes,
-                resultText(result).c_str());
-  *ptr = reinterpret_cast<void *>(static_cast<uintptr_t>(address));
-  return ATTIC_OK;
+  return allocateWith(
+      "cuMemAllocManaged", ptr, bytes, err, errLen, [&](CUdeviceptr *address) {
+        return api().cuMemAllocManaged(address, bytes, CU_MEM_ATTACH_GLOBAL);
+      });
 }
 
 attic_status attic_cuda_mem_free(void *ptr, char *err, size_t errLen) {
@@ -429,19 +436,16 @@ attic_status attic_cuda_mem_alloc_async(void **ptr, size_t bytes,
   DriverState &s = state();
   if (!stream || !s.memoryPools)
     return attic_cuda_mem_alloc(ptr, bytes, err, errLen);
-  if (bytes == 0)
-    return ATTIC_OK;
-  CUdeviceptr address = 0;
-  if (CUresult result = s.api.cuMemAllocAsync(
-          &address, bytes, reinterpret_cast<CUstream>(stream)))
-    return fail(err, errLen, "cuMemAllocAsync(%zu bytes) failed: %s", bytes,
-                resultText(result).c_str());
-  {
+  attic_status status = allocateWith(
+      "cuMemAllocAsync", ptr, bytes, err, errLen, [&](CUdeviceptr *address) {
+        return s.api.cuMemAllocAsync(address, bytes,
+                                     reinterpret_cast<CUstream>(stream));
+      });
+  if (*ptr) {
     std::lock_guard<std::mutex> lock(s.poolMutex);
-    s.streamOrdered.insert(address);
+    s.streamOrdered.insert(devicePtr(*ptr));
   }
-  *ptr = reinterpret_cast<void *>(static_cast<uintptr_t>(address));
-  return ATTIC_OK;
+  return status;
 }
 
 attic_status attic_cuda_mem_free_async(void *ptr, attic_cuda_stream stream,
