@@ -352,6 +352,43 @@ def AtticHoistAllocs : Pass<"attic-hoist-allocs"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def AtticInterchangeReductions : Pass<"attic-interchange-reductions"> {
+  let summary = "Permute each linalg op's loops so that its reduction loops are innermost";
+  let description = [{
+    `convert-linalg-to-parallel-loops` makes one `scf.parallel` of a linalg
+    op's leading parallel dims, then an `scf.for` per reduction dim with a
+    nested `scf.parallel` of the parallel dims after it.
+    `attic-gpu-offload` maps only the outer `scf.parallel` onto threads, so
+    a reduction over the middle dim of `[B*H, N, F]` (a key sum, a k-means
+    count) ran in `B*H` threads that each looped over `N*F` elements. This
+    pass puts each linalg op's parallel dims first, in their order, and its
+    reduction dims last, in theirs (`linalg::interchangeGenericOp`; named
+    ops are generalized first), so that every parallel dim becomes a
+    thread dim. Each output element accumulates its terms in the same
+    order as before, so results are bitwise the same. Ops whose parallel
+    dims already precede every reduction dim are left as they are. Part of
+    the GPU mapping (`attic-cuda-pipeline` and the emulation), before
+    `convert-linalg-to-parallel-loops`; the CPU pipeline keeps the original
+    order, whose inner loops run over contiguous elements.
+
+    Example: `attic-opt --attic-interchange-reductions`:
+
+    ```mlir
+    linalg.generic {indexing_maps = [affine_map<(b, n, f) -> (b, n, f)>,
+                                     affine_map<(b, n, f) -> (b, f)>],
+                    iterator_types = ["parallel", "reduction", "parallel"]}
+        ins(%k : memref<8x2048x128xf32>) outs(%sum : memref<8x128xf32>) { ... }
+    ```
+
+    becomes a `linalg.generic` with the maps `(b, f, n) -> (b, n, f)` and
+    `(b, f, n) -> (b, f)` and the iterators `["parallel", "parallel",
+    "reduction"]`: one thread per `(b, f)` on the GPU, where there was one
+    per `b`.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
 def AtticInlineAllocaScopes : Pass<"attic-inline-alloca-scopes"> {
   let summary = "Inline memref.alloca_scope ops that hold no memref.alloca";
   let description = [{
@@ -632,7 +669,8 @@ def AtticGpuOffload : Pass<"attic-gpu-offload", "::mlir::ModuleOp"> {
     - every top-level `scf.parallel` becomes a `gpu.launch` with one thread
       per iteration (the iteration space is linearized over a 1-D grid of
       `block-size` threads per block and delinearized in the kernel; nested
-      loops run inside the thread);
+      loops run inside the thread, a nested `scf.parallel` written out as
+      `scf.for` loops);
     - every `memref.copy` becomes a copy kernel (strided views included);
     - the remaining computation at the top level (sequential `scf.for`
       loops, loads and stores, `scf.if`) runs in a kernel of one thread,

@@ -85,8 +85,12 @@ void attic::buildBufferizationPipeline(OpPassManager &pm, int64_t blockQ,
 /// loops over one iteration space whose second reads what the first writes
 /// only at its own index fused (the allocations between them moved above
 /// them first): one kernel on the GPU, one OpenMP region on the CPU
-/// (bench/results/cpu/loop-fusion.md).
-static void addParallelLoops(OpPassManager &pm) {
+/// (bench/results/cpu/loop-fusion.md). For the GPU, every reduction loop
+/// goes innermost first, so that each parallel dim is a thread dim; the CPU
+/// keeps its inner loops over contiguous elements.
+static void addParallelLoops(OpPassManager &pm, bool forGpu) {
+  if (forGpu)
+    pm.addPass(attic::createAtticInterchangeReductions());
   pm.addPass(createConvertLinalgToParallelLoopsPass());
   pm.addPass(attic::createAtticHoistAllocs());
   pm.addPass(createParallelLoopFusionPass());
@@ -95,7 +99,7 @@ static void addParallelLoops(OpPassManager &pm) {
 void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool tensorCores,
                                     bool asyncCopies) {
   // Parallel loops: kernels.
-  addParallelLoops(pm);
+  addParallelLoops(pm, /*forGpu=*/true);
   // Block lists -> loops (kernels); block_attention -> the tile loop, whose
   // list check is a loop nest (a kernel) and whose grid is left for
   // attic-gpu-map-tiles.
@@ -129,7 +133,7 @@ void attic::buildCpuPipeline(OpPassManager &pm,
       pm.addPass(createAtticLinalgToBlas());
     // tensor.generate bufferizes to linalg.map: parallel loops (OpenMP
     // below).
-    addParallelLoops(pm);
+    addParallelLoops(pm, /*forGpu=*/false);
   }
 
   if (!options.emulateCuda) {

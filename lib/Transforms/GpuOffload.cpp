@@ -39,9 +39,11 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
@@ -154,6 +156,7 @@ private:
   LogicalResult kernelize();
   void launchParallel(scf::ParallelOp loop);
   void launchSequential(ArrayRef<Operation *> ops);
+  void sequentializeNestedLoops();
   void rewriteReturns();
 
   bool isHostOp(Operation *op);
@@ -638,6 +641,27 @@ void Offloader::rewriteReturns() {
   ret->setOperands(results);
 }
 
+/// A parallel loop inside a kernel (a linalg op's parallel dims after a
+/// reduction dim, a loop in a one-thread step) runs in its thread: nested
+/// scf.for loops, written out here so that the kernel says what it runs
+/// (the NVVM lowering would do the same in scf-to-cf, but the GPU simulator
+/// and the emulation see the kernels before that).
+void Offloader::sequentializeNestedLoops() {
+  SmallVector<scf::ParallelOp> nested;
+  func.walk([&](gpu::LaunchOp launch) {
+    launch.getBody().walk([&](scf::ParallelOp loop) {
+      if (loop.getNumResults() == 0 && !loop->hasAttr(kTileGridAttrName))
+        nested.push_back(loop);
+    });
+  });
+  IRRewriter rewriter(func.getContext());
+  // Post-order: inner loops first.
+  for (scf::ParallelOp loop : nested) {
+    rewriter.setInsertionPoint(loop);
+    (void)scf::parallelForToNestedFors(rewriter, loop);
+  }
+}
+
 LogicalResult Offloader::run() {
   if (failed(check()))
     return failure();
@@ -650,6 +674,7 @@ LogicalResult Offloader::run() {
     rewriteReports();
   if (failed(kernelize()))
     return failure();
+  sequentializeNestedLoops();
   rewriteReturns();
   return success();
 }
