@@ -257,7 +257,18 @@ def AtticLowerState : Pass<"attic-lower-state"> {
     nest is a kernel (`attic-gpu-offload`). The rewrite is available to
     other pipelines as `attic::lowerStateOps`. `attic-cpu-pipeline` and
     `attic-cuda-pipeline` run it after `attic-decompose`.
+
+    With `parallel-scans` (what the GPU pipelines set), a sequential loop
+    that would run as a kernel of one GPU thread is written as independent
+    elements instead: `attic.state_scan`'s exclusive prefix sums over the
+    chunks become an `scf.forall` over (`B*H`, state element), each thread
+    adding its column in chunk order (the same sums, bitwise).
   }];
+  let options = [
+    Option<"parallelScans", "parallel-scans", "bool", /*default=*/"false",
+           "Scans and scatters as independent elements instead of "
+           "sequential loops (a thread per element on the GPU)">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",

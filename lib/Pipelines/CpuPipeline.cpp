@@ -45,8 +45,11 @@ void attic::buildBufferizationPipeline(OpPassManager &pm, int64_t blockQ,
   decompose.blockQ = blockQ;
   decompose.blockK = blockK;
   pm.addPass(createAtticDecompose(decompose));
-  // Kernelized-attention primitives -> linalg on tensors.
-  pm.addPass(createAtticLowerState());
+  // Kernelized-attention primitives -> linalg on tensors (on the GPU
+  // without scans in one thread).
+  AtticLowerStateOptions state;
+  state.parallelScans = forGpu;
+  pm.addPass(createAtticLowerState(state));
   // VCC ops and !attic.tree values -> upstream ops on tensors (on the GPU
   // without scans in one thread where an element-wise form exists).
   AtticExpandVccOptions vcc;

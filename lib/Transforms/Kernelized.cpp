@@ -11,7 +11,8 @@
 //  - attic-lower-state (lowerStateOps): the three L2 primitives become
 //    linalg on tensors: matmul / batch_matmul for every product (BLAS on the
 //    CPU, attic-linalg-to-blas), linalg.generic for element-wise maps and
-//    reductions, and one scf.for over the chunks for the prefix scan.
+//    reductions, and one scf.for over the chunks for the prefix scan (for
+//    the GPU, parallel-scans: a thread per state element).
 //
 //===----------------------------------------------------------------------===//
 
@@ -286,31 +287,13 @@ SmallVector<Value> lowerStateReduce(Builder &b, StateReduceOp op) {
   return {reshape(b, state, {B, H, F, Dv}), normalizer};
 }
 
-SmallVector<Value> lowerStateScan(Builder &b, StateScanOp op) {
-  RankedTensorType type = op.getQueryFeatures().getType();
-  int64_t B = type.getDimSize(0), H = type.getDimSize(1),
-          N = type.getDimSize(2), F = type.getDimSize(3);
-  int64_t Dv = op.getValue().getType().getDimSize(3);
-  int64_t C = op.getChunk(), chunks = N / C, BH = B * H;
-  int64_t all = BH * chunks;
-  Value keys = maskRows(b, op.getKeyFeatures(), op.getMask());
-  Value q = reshape(b, op.getQueryFeatures(), {all, C, F});
-  Value k = reshape(b, keys, {all, C, F});
-  Value v = reshape(b, op.getValue(), {all, C, Dv});
-
-  // Each chunk's state phi(K_c)^T V_c [F, Dv] and key sum [F].
-  Value chunkStates = batchMatmul(b, k, v, /*transposeLhs=*/true, false);
-  Value chunkSums = generic(
-      b, {k}, zeros(b, {all, F}), {identity(b, 3), project(b, 3, {0, 2})},
-      {IteratorType::parallel, IteratorType::reduction, IteratorType::parallel},
-      [](Builder &nb, ValueRange a) {
-        return Value(arith::AddFOp::create(nb, a[0], a[1]));
-      });
-
-  // Exclusive prefix sums over the chunks: one parallel addition of the
-  // [BH, F, Dv] states per chunk.
-  Value states4 = reshape(b, chunkStates, {BH, chunks, F, Dv});
-  Value sums3 = reshape(b, chunkSums, {BH, chunks, F});
+/// Exclusive prefix sums over dim 1 of the chunk states `states4` ([BH,
+/// chunks, F, Dv]) and key sums `sums3` ([BH, chunks, F]): one parallel
+/// addition of the [BH, F, Dv] states per chunk, in an scf.for over the
+/// chunks.
+std::pair<Value, Value> chunkPrefixSums(Builder &b, Value states4, Value sums3,
+                                        int64_t BH, int64_t chunks, int64_t F,
+                                        int64_t Dv) {
   Value prefixStates = tensor::EmptyOp::create(
       b, ArrayRef<int64_t>{BH, chunks, F, Dv}, b.getF32Type());
   Value prefixSums = tensor::EmptyOp::create(
@@ -354,8 +337,70 @@ SmallVector<Value> lowerStateScan(Builder &b, StateScanOp op) {
         Value nextSum = add(acc[1], slice(sums3, Value(), {F}, false));
         return {nextState, nextSum, outStates, outSums};
       });
-  Value before = reshape(b, scanned[2], {all, F, Dv});
-  Value beforeSums = reshape(b, scanned[3], {all, F});
+  return {scanned[2], scanned[3]};
+}
+
+/// Exclusive prefix sums over dim 1 of `x` ([BH, chunks, W]) for the GPU:
+/// a thread per (bh, w) owns its column and adds in chunk order, so each
+/// element is the sequential form's, bitwise.
+Value columnPrefixSums(Builder &b, Value x) {
+  RankedTensorType type = tensorOf(x);
+  int64_t BH = type.getDimSize(0), chunks = type.getDimSize(1),
+          W = type.getDimSize(2);
+  Value init = tensor::EmptyOp::create(b, type.getShape(), b.getF32Type());
+  return forEachColumn(
+      b, BH, W, init,
+      [&](Builder &cb, Value bh, Value w,
+          ValueRange columns) -> SmallVector<Value> {
+        return {forLoop(
+            cb, chunks, {columns[0], cF32(cb, 0.0)},
+            [&](Builder &lb, Value c, ValueRange acc) {
+              Value sum =
+                  arith::AddFOp::create(lb, extract(lb, x, {bh, c, w}), acc[1]);
+              return SmallVector<Value>{insert(lb, acc[1], acc[0], {c}), sum};
+            })[0]};
+      })[0];
+}
+
+SmallVector<Value> lowerStateScan(Builder &b, StateScanOp op,
+                                  bool parallelScans) {
+  RankedTensorType type = op.getQueryFeatures().getType();
+  int64_t B = type.getDimSize(0), H = type.getDimSize(1),
+          N = type.getDimSize(2), F = type.getDimSize(3);
+  int64_t Dv = op.getValue().getType().getDimSize(3);
+  int64_t C = op.getChunk(), chunks = N / C, BH = B * H;
+  int64_t all = BH * chunks;
+  Value keys = maskRows(b, op.getKeyFeatures(), op.getMask());
+  Value q = reshape(b, op.getQueryFeatures(), {all, C, F});
+  Value k = reshape(b, keys, {all, C, F});
+  Value v = reshape(b, op.getValue(), {all, C, Dv});
+
+  // Each chunk's state phi(K_c)^T V_c [F, Dv] and key sum [F].
+  Value chunkStates = batchMatmul(b, k, v, /*transposeLhs=*/true, false);
+  Value chunkSums = generic(
+      b, {k}, zeros(b, {all, F}), {identity(b, 3), project(b, 3, {0, 2})},
+      {IteratorType::parallel, IteratorType::reduction, IteratorType::parallel},
+      [](Builder &nb, ValueRange a) {
+        return Value(arith::AddFOp::create(nb, a[0], a[1]));
+      });
+
+  // Exclusive prefix sums over the chunks: for the GPU a thread per state
+  // element; else one parallel addition of the [BH, F, Dv] states per
+  // chunk.
+  Value sums3 = reshape(b, chunkSums, {BH, chunks, F});
+  Value before, beforeSums;
+  if (parallelScans) {
+    before = reshape(
+        b, columnPrefixSums(b, reshape(b, chunkStates, {BH, chunks, F * Dv})),
+        {all, F, Dv});
+    beforeSums = reshape(b, columnPrefixSums(b, sums3), {all, F});
+  } else {
+    Value states4 = reshape(b, chunkStates, {BH, chunks, F, Dv});
+    std::tie(before, beforeSums) =
+        chunkPrefixSums(b, states4, sums3, BH, chunks, F, Dv);
+    before = reshape(b, before, {all, F, Dv});
+    beforeSums = reshape(b, beforeSums, {all, F});
+  }
 
   // Inter-chunk: phi(q_i) . S_(before c) and phi(q_i) . z_(before c).
   Value numerator = batchMatmul(b, q, before, false, false);
@@ -394,7 +439,7 @@ struct AtticLowerStatePass
     : public attic::impl::AtticLowerStateBase<AtticLowerStatePass> {
   using AtticLowerStateBase::AtticLowerStateBase;
   void runOnOperation() override {
-    if (failed(lowerStateOps(getOperation())))
+    if (failed(lowerStateOps(getOperation(), parallelScans)))
       signalPassFailure();
   }
 };
@@ -507,7 +552,7 @@ LogicalResult attic::decomposeKernelized(RewriterBase &rewriter,
   return success();
 }
 
-LogicalResult attic::lowerStateOps(Operation *root) {
+LogicalResult attic::lowerStateOps(Operation *root, bool parallelScans) {
   SmallVector<Operation *> ops;
   root->walk([&](Operation *op) {
     if (isa<FeatureMapOp, StateReduceOp, StateScanOp>(op))
@@ -521,9 +566,9 @@ LogicalResult attic::lowerStateOps(Operation *root) {
     else if (auto reduce = dyn_cast<StateReduceOp>(op))
       results = lowerStateReduce(b, reduce);
     else
-      results = lowerStateScan(b, cast<StateScanOp>(op));
+      results = lowerStateScan(b, cast<StateScanOp>(op), parallelScans);
     op->replaceAllUsesWith(results);
     op->erase();
   }
-  return lowerHashOps(root);
+  return lowerHashOps(root, parallelScans);
 }

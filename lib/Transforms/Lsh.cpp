@@ -777,7 +777,7 @@ LogicalResult attic::decomposeClustered(RewriterBase &rewriter,
   return success();
 }
 
-LogicalResult attic::lowerHashOps(Operation *root) {
+LogicalResult attic::lowerHashOps(Operation *root, bool parallelScans) {
   SmallVector<Operation *> ops;
   root->walk([&](Operation *op) {
     if (isa<LshHashOp, BucketSortOp, KMeansOp>(op))

@@ -1,4 +1,5 @@
 // RUN: attic-opt %s --split-input-file --attic-lower-state | FileCheck %s
+// RUN: attic-opt %s --split-input-file --attic-lower-state=parallel-scans | FileCheck %s --check-prefix=PAR
 
 // attic-lower-state: the kernelized-attention primitives as linalg on
 // tensors.
@@ -78,6 +79,23 @@ func.func @reduce(%f: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x8xf32>, %m: tenso
 // CHECK: linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<8x16x16xf32>, tensor<8x16x8xf32>) outs(%{{.*}} : tensor<8x16x8xf32>)
 // CHECK-NOT: tensor<64x64xf32>
 // CHECK: return
+// With parallel-scans (the GPU pipelines) the prefix sums are an
+// scf.forall over (head, state element) and one over (head, feature), each
+// thread adding its column over the 4 chunks; no loop over the chunks
+// outside them.
+// PAR-LABEL: func.func @scan
+// PAR-NOT: scf.for
+// PAR: scf.forall (%[[H:.*]], %[[E:.*]]) in (2, 128) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<2x4x128xf32>)
+// PAR: scf.for %[[C:.*]] = %c0 to %c4 step %c1 iter_args(%{{.*}} = %{{.*}}, %[[ACC:.*]] = %{{.*}}) -> (tensor<4xf32>, f32)
+// PAR: %[[X:.*]] = tensor.extract %{{.*}}[%[[H]], %[[C]], %[[E]]] : tensor<2x4x128xf32>
+// PAR: arith.addf %[[X]], %[[ACC]] : f32
+// PAR: tensor.insert %[[ACC]] into %{{.*}}[%[[C]]] : tensor<4xf32>
+// PAR: tensor.parallel_insert_slice %{{.*}} into %{{.*}}[%[[H]], 0, %[[E]]] [1, 4, 1] [1, 1, 1] : tensor<4xf32> into tensor<2x4x128xf32>
+// PAR: scf.forall (%{{.*}}, %{{.*}}) in (2, 16) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<2x4x16xf32>)
+// PAR: scf.for %{{.*}} = %c0 to %c4
+// PAR: scf.forall.in_parallel
+// PAR-NOT: scf.for
+// PAR: return
 func.func @scan(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x8xf32>) -> (tensor<1x2x64x8xf32>, tensor<1x2x64xf32>) {
   %n, %d = attic.state_scan %q, %k, %v {chunk = 16 : i64}
       : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x8xf32> -> tensor<1x2x64x8xf32>, tensor<1x2x64xf32>

@@ -114,14 +114,17 @@ mlir::LogicalResult decomposeSynthesizer(mlir::RewriterBase &rewriter,
 
 /// attic-lower-state: attic.feature_map, attic.state_reduce,
 /// attic.state_scan, attic.lsh_hash, attic.bucket_sort and attic.kmeans
-/// under `root` ->
-/// linalg, tensor and scf on tensors.
-mlir::LogicalResult lowerStateOps(mlir::Operation *root);
+/// under `root` -> linalg, tensor and scf on tensors. With
+/// `parallelScans` (the GPU pipelines), the scans and scatters that would
+/// run in one GPU thread are written as independent elements instead.
+mlir::LogicalResult lowerStateOps(mlir::Operation *root,
+                                  bool parallelScans = false);
 
 /// The grouping half of attic-lower-state: attic.lsh_hash,
 /// attic.bucket_sort and attic.kmeans under `root` -> linalg, tensor and
 /// scf on tensors.
-mlir::LogicalResult lowerHashOps(mlir::Operation *root);
+mlir::LogicalResult lowerHashOps(mlir::Operation *root,
+                                 bool parallelScans = false);
 
 /// f32 linalg.matmul on row- or column-major memrefs -> func.call of
 /// `sgemm`, the declaration of the runtime's `attic_rt_sgemm` (see the
