@@ -260,9 +260,18 @@ def AtticLowerState : Pass<"attic-lower-state"> {
 
     With `parallel-scans` (what the GPU pipelines set), a sequential loop
     that would run as a kernel of one GPU thread is written as independent
-    elements instead: `attic.state_scan`'s exclusive prefix sums over the
-    chunks become an `scf.forall` over (`B*H`, state element), each thread
-    adding its column in chunk order (the same sums, bitwise).
+    elements instead, each giving exactly the sequential form's values:
+
+    - `attic.state_scan`'s exclusive prefix sums over the chunks: an
+      `scf.forall` over (`B*H`, state element), each thread adding its
+      column in chunk order;
+    - `attic.kmeans`'s sums and counts per cluster: an element each, a loop
+      over the rows that adds only its cluster's rows (in row order);
+    - `attic.bucket_sort`: with chunks of 64 tokens, the tokens of each
+      chunk in each bucket, those of the chunks before it (a thread per
+      (row, bucket)), each bucket's first row, each token's row (its
+      bucket's first row plus the tokens of its bucket before it), and
+      `perm` scattered from `inverse` by an `scf.forall`.
   }];
   let options = [
     Option<"parallelScans", "parallel-scans", "bool", /*default=*/"false",

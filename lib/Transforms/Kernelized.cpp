@@ -340,28 +340,6 @@ std::pair<Value, Value> chunkPrefixSums(Builder &b, Value states4, Value sums3,
   return {scanned[2], scanned[3]};
 }
 
-/// Exclusive prefix sums over dim 1 of `x` ([BH, chunks, W]) for the GPU:
-/// a thread per (bh, w) owns its column and adds in chunk order, so each
-/// element is the sequential form's, bitwise.
-Value columnPrefixSums(Builder &b, Value x) {
-  RankedTensorType type = tensorOf(x);
-  int64_t BH = type.getDimSize(0), chunks = type.getDimSize(1),
-          W = type.getDimSize(2);
-  Value init = tensor::EmptyOp::create(b, type.getShape(), b.getF32Type());
-  return forEachColumn(
-      b, BH, W, init,
-      [&](Builder &cb, Value bh, Value w,
-          ValueRange columns) -> SmallVector<Value> {
-        return {forLoop(
-            cb, chunks, {columns[0], cF32(cb, 0.0)},
-            [&](Builder &lb, Value c, ValueRange acc) {
-              Value sum =
-                  arith::AddFOp::create(lb, extract(lb, x, {bh, c, w}), acc[1]);
-              return SmallVector<Value>{insert(lb, acc[1], acc[0], {c}), sum};
-            })[0]};
-      })[0];
-}
-
 SmallVector<Value> lowerStateScan(Builder &b, StateScanOp op,
                                   bool parallelScans) {
   RankedTensorType type = op.getQueryFeatures().getType();

@@ -385,6 +385,93 @@ std::pair<Value, Value> lowerBucketSort(Builder &b, BucketSortOp op) {
   return {done[0], done[1]};
 }
 
+/// The same stable counting sort as independent elements (for the GPU),
+/// in chunks of kScanChunk tokens: the tokens of each chunk in each bucket,
+/// those of the chunks before it (a thread per (row, bucket) adding over
+/// the chunks), the first row of each bucket; then each token's row is its
+/// bucket's first row plus the tokens of its bucket before it (in the
+/// chunks before, then in its own chunk), and perm is inverse scattered. No
+/// thread loops over more than max(N / kScanChunk, buckets, kScanChunk)
+/// steps, where the sequential sort loops over B*H*N in one thread.
+std::pair<Value, Value> lowerBucketSortParallel(Builder &b, BucketSortOp op) {
+  RankedTensorType type = op.getBuckets().getType();
+  int64_t B = type.getDimSize(0), H = type.getDimSize(1),
+          N = type.getDimSize(2), BH = B * H;
+  int64_t S = op.getNumBucketsAttr().getInt();
+  int64_t chunks = (N + kScanChunk - 1) / kScanChunk;
+  Type i64 = b.getI64Type();
+  Value buckets = reshape(b, op.getBuckets(), {BH, N});
+  auto bucketOf = [&](Builder &lb, Value row, Value i) {
+    return clampIndex(lb, extract(lb, buckets, {row, i}), S);
+  };
+  // The tokens of bucket k in [from, to) of row `row`.
+  auto countIn = [&](Builder &nb, Value row, Value k, Value from, Value to) {
+    return rangeLoop(
+        nb, from, to, cI64(nb, 0), [&](Builder &lb, Value t, ValueRange acc) {
+          Value member = arith::CmpIOp::create(lb, arith::CmpIPredicate::eq,
+                                               bucketOf(lb, row, t), k);
+          Value more = arith::AddIOp::create(lb, acc[0], cI64(lb, 1));
+          return SmallVector<Value>{select(lb, member, more, acc[0])};
+        })[0];
+  };
+  Value counts =
+      parallelTensor(b, RankedTensorType::get({BH, chunks, S}, i64),
+                     [&](Builder &nb, ValueRange i) {
+                       return countIn(nb, i[0], i[2], chunkStart(nb, i[1]),
+                                      chunkEnd(nb, i[1], N));
+                     });
+  Value before = columnPrefixSums(b, counts);
+  // The first row of bucket k: the tokens of the buckets below it.
+  Value last = cIndex(b, chunks - 1);
+  Value starts = parallelTensor(
+      b, RankedTensorType::get({BH, S}, i64), [&](Builder &nb, ValueRange i) {
+        return rangeLoop(nb, cIndex(nb, 0), i[1], cI64(nb, 0),
+                         [&](Builder &lb, Value k, ValueRange acc) {
+                           Value total = arith::AddIOp::create(
+                               lb, extract(lb, before, {i[0], last, k}),
+                               extract(lb, counts, {i[0], last, k}));
+                           return SmallVector<Value>{
+                               arith::AddIOp::create(lb, acc[0], total)};
+                         })[0];
+      });
+  Value inverse = parallelTensor(
+      b, RankedTensorType::get({BH, N}, i64), [&](Builder &nb, ValueRange i) {
+        Value k = bucketOf(nb, i[0], i[1]);
+        Value chunk = divI(nb, i[1], kScanChunk);
+        Value row =
+            arith::AddIOp::create(nb, extract(nb, starts, {i[0], k}),
+                                  extract(nb, before, {i[0], chunk, k}));
+        return Value(arith::AddIOp::create(
+            nb, row, countIn(nb, i[0], k, chunkStart(nb, chunk), i[1])));
+      });
+  // perm[row, inverse[row, i]] = i: the rows are a permutation, so the
+  // threads write disjoint elements.
+  Value empty = tensor::EmptyOp::create(b, ArrayRef<int64_t>{BH, N}, i64);
+  auto scatter = scf::ForallOp::create(
+      b, ArrayRef<OpFoldResult>{b.getIndexAttr(BH), b.getIndexAttr(N)},
+      ValueRange{empty}, std::nullopt);
+  {
+    Builder inner(b.getLoc(), b.getContext());
+    inner.setInsertionPoint(scatter.getTerminator());
+    Value rowIndex = scatter.getBody()->getArgument(0);
+    Value token = scatter.getBody()->getArgument(1);
+    Value at = clampIndex(inner, extract(inner, inverse, {rowIndex, token}), N);
+    SmallVector<OpFoldResult> offsets{rowIndex, at};
+    SmallVector<OpFoldResult> ones(2, inner.getIndexAttr(1));
+    Value slot = tensor::ExtractSliceOp::create(
+        inner, RankedTensorType::get({1}, i64), scatter.getRegionIterArgs()[0],
+        offsets, ones, ones);
+    slot = insert(inner, arith::IndexCastOp::create(inner, i64, token), slot,
+                  {cIndex(inner, 0)});
+    Builder terminator(b.getLoc(), b.getContext());
+    terminator.setInsertionPointToStart(scatter.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(
+        terminator, slot, scatter.getRegionIterArgs()[0], offsets, ones, ones);
+  }
+  return {reshape(b, scatter.getResult(0), {B, H, N}),
+          reshape(b, inverse, {B, H, N})};
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -410,8 +497,12 @@ std::vector<int64_t> initialRows(uint64_t seed, int64_t rows,
 /// K-means, the iterations unrolled (no loop around tensor ops, so that the
 /// CUDA mapping can make each step a kernel): distances by a batch matmul,
 /// the nearest centroid per row, then sums and counts in one sequential
-/// loop over the rows and the new centroids element-wise.
-std::pair<Value, Value> lowerKMeans(attic::detail::Builder &b, KMeansOp op) {
+/// loop over the rows (with `parallelScans`: each sum and count on its own,
+/// a loop over the rows that skips the other clusters' rows; the same
+/// additions in the same order, so the same values bitwise) and the new
+/// centroids element-wise.
+std::pair<Value, Value> lowerKMeans(attic::detail::Builder &b, KMeansOp op,
+                                    bool parallelScans) {
   RankedTensorType xType = op.getX().getType();
   int64_t B = xType.getDimSize(0), H = xType.getDimSize(1),
           N = xType.getDimSize(2), D = xType.getDimSize(3);
@@ -463,24 +554,50 @@ std::pair<Value, Value> lowerKMeans(attic::detail::Builder &b, KMeansOp op) {
                                           select(lb, closer, c64, acc[1])};
               })[1];
         });
-    // Sums and counts per cluster: one sequential pass over the rows.
-    SmallVector<Value> totals = forLoop(
-        b, BH * N, {zeros(b, {BH, C, D}), zeros(b, {BH, C})},
-        [&](attic::detail::Builder &lb, Value r, ValueRange acc) {
-          Value bh = divI(lb, r, N), i = remI(lb, r, N);
-          Value c = clampIndex(lb, extract(lb, assignment, {bh, i}), C);
-          Value count = arith::AddFOp::create(lb, extract(lb, acc[1], {bh, c}),
-                                              cF32(lb, 1.0));
-          Value sums = forLoop(
-              lb, D, acc[0],
-              [&](attic::detail::Builder &db, Value d, ValueRange s) {
-                Value v =
-                    arith::AddFOp::create(db, extract(db, s[0], {bh, c, d}),
-                                          extract(db, x, {bh, i, d}));
-                return SmallVector<Value>{insert(db, v, s[0], {bh, c, d})};
-              })[0];
-          return SmallVector<Value>{sums, insert(lb, count, acc[1], {bh, c})};
-        });
+    // Sums and counts per cluster: one sequential pass over the rows, or
+    // for the GPU a thread per sum and per count.
+    SmallVector<Value> totals;
+    if (parallelScans) {
+      auto overMembers = [&](attic::detail::Builder &nb, Value bh, Value c,
+                             Value d) {
+        return forLoop(
+            nb, N, cF32(nb, 0.0),
+            [&](attic::detail::Builder &lb, Value i, ValueRange acc) {
+              Value member = arith::CmpIOp::create(
+                  lb, arith::CmpIPredicate::eq,
+                  clampIndex(lb, extract(lb, assignment, {bh, i}), C), c);
+              Value term = d ? extract(lb, x, {bh, i, d}) : cF32(lb, 1.0);
+              Value sum = arith::AddFOp::create(lb, acc[0], term);
+              return SmallVector<Value>{select(lb, member, sum, acc[0])};
+            })[0];
+      };
+      totals = {parallelTensor(b, f32Tensor(b, {BH, C, D}),
+                               [&](attic::detail::Builder &nb, ValueRange i) {
+                                 return overMembers(nb, i[0], i[1], i[2]);
+                               }),
+                parallelTensor(b, f32Tensor(b, {BH, C}),
+                               [&](attic::detail::Builder &nb, ValueRange i) {
+                                 return overMembers(nb, i[0], i[1], Value());
+                               })};
+    } else {
+      totals = forLoop(
+          b, BH * N, {zeros(b, {BH, C, D}), zeros(b, {BH, C})},
+          [&](attic::detail::Builder &lb, Value r, ValueRange acc) {
+            Value bh = divI(lb, r, N), i = remI(lb, r, N);
+            Value c = clampIndex(lb, extract(lb, assignment, {bh, i}), C);
+            Value count = arith::AddFOp::create(
+                lb, extract(lb, acc[1], {bh, c}), cF32(lb, 1.0));
+            Value sums = forLoop(
+                lb, D, acc[0],
+                [&](attic::detail::Builder &db, Value d, ValueRange s) {
+                  Value v =
+                      arith::AddFOp::create(db, extract(db, s[0], {bh, c, d}),
+                                            extract(db, x, {bh, i, d}));
+                  return SmallVector<Value>{insert(db, v, s[0], {bh, c, d})};
+                })[0];
+            return SmallVector<Value>{sums, insert(lb, count, acc[1], {bh, c})};
+          });
+    }
     Value previous = centroids;
     centroids =
         parallelTensor(b, f32Tensor(b, {BH, C, D}),
@@ -788,12 +905,13 @@ LogicalResult attic::lowerHashOps(Operation *root, bool parallelScans) {
     if (auto hash = dyn_cast<LshHashOp>(op)) {
       hash.getBuckets().replaceAllUsesWith(lowerHash(b, hash));
     } else if (auto kmeans = dyn_cast<KMeansOp>(op)) {
-      auto [centroids, assignment] = lowerKMeans(b, kmeans);
+      auto [centroids, assignment] = lowerKMeans(b, kmeans, parallelScans);
       kmeans.getCentroids().replaceAllUsesWith(centroids);
       kmeans.getAssignment().replaceAllUsesWith(assignment);
     } else {
       auto sort = cast<BucketSortOp>(op);
-      auto [perm, inverse] = lowerBucketSort(b, sort);
+      auto [perm, inverse] = parallelScans ? lowerBucketSortParallel(b, sort)
+                                           : lowerBucketSort(b, sort);
       sort.getPerm().replaceAllUsesWith(perm);
       sort.getInverse().replaceAllUsesWith(inverse);
     }

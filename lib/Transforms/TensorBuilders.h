@@ -184,6 +184,39 @@ inline SmallVector<Value> forEachColumn(Builder &b, int64_t batch, int64_t dim,
   return SmallVector<Value>(forall.getResults());
 }
 
+/// Exclusive prefix sums over dim 1 of `x` ([batch, steps, width], f32 or
+/// integer) as independent columns: a thread per (batch, w) of
+/// forEachColumn adds its column in order, so each element is that of a
+/// sequential scan, bitwise.
+inline Value columnPrefixSums(Builder &b, Value x) {
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t batch = type.getDimSize(0), steps = type.getDimSize(1),
+          width = type.getDimSize(2);
+  Type element = type.getElementType();
+  bool isFloat = isa<FloatType>(element);
+  Value init = tensor::EmptyOp::create(b, type.getShape(), element);
+  Value zero = isFloat
+                   ? arith::ConstantOp::create(b, b.getFloatAttr(element, 0))
+                   : arith::ConstantOp::create(b, b.getIntegerAttr(element, 0));
+  return forEachColumn(
+      b, batch, width, init,
+      [&](Builder &cb, Value bi, Value w,
+          ValueRange columns) -> SmallVector<Value> {
+        return {forLoop(
+            cb, steps, {columns[0], zero},
+            [&](Builder &lb, Value s, ValueRange acc) {
+              Value term =
+                  tensor::ExtractOp::create(lb, x, ValueRange{bi, s, w});
+              Value sum = isFloat
+                              ? Value(arith::AddFOp::create(lb, term, acc[1]))
+                              : Value(arith::AddIOp::create(lb, term, acc[1]));
+              return SmallVector<Value>{
+                  tensor::InsertOp::create(lb, acc[1], acc[0], ValueRange{s}),
+                  sum};
+            })[0]};
+      })[0];
+}
+
 /// Scans written as independent elements (attic-expand-vcc's
 /// parallel-scans) count in chunks of this many elements.
 constexpr int64_t kScanChunk = 64;

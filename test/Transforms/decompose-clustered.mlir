@@ -1,5 +1,6 @@
 // RUN: attic-opt %s --split-input-file --attic-decompose | FileCheck %s
 // RUN: attic-opt %s --split-input-file --attic-decompose --attic-lower-state | FileCheck %s --check-prefix=LOWER
+// RUN: attic-opt %s --split-input-file --attic-decompose --attic-lower-state=parallel-scans | FileCheck %s --check-prefix=PAR
 
 // K-means, the centroids' attention through the shared core (with the key
 // padding mask), and the broadcast of each cluster's row to its queries.
@@ -17,6 +18,20 @@
 // LOWER: linalg.batch_matmul
 // LOWER: scf.for
 // LOWER: attic.block_attention
+// With parallel-scans (the GPU pipelines) each sum [2, 8, 16] and count
+// [2, 8] is its own element, a loop over the 64 rows that adds only its
+// cluster's (a select, so the order of the additions is the sequential
+// loop's).
+// PAR-LABEL: func.func @clustered
+// PAR-NOT: attic.kmeans
+// PAR: linalg.batch_matmul
+// PAR: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x8x16xf32>)
+// PAR: scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32)
+// PAR: %[[SUM:.*]] = arith.addf %[[ACC]], %{{.*}} : f32
+// PAR: arith.select %{{.*}}, %[[SUM]], %[[ACC]] : f32
+// PAR: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x8xf32>)
+// PAR: linalg.batch_matmul
+// PAR: attic.block_attention
 func.func @clustered(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x128x16xf32>, %v: tensor<1x2x128x8xf32>, %m: tensor<1x128xi1>) -> tensor<1x2x64x8xf32> {
   %o = attic.clustered_attention %q, %k, %v mask(%m : tensor<1x128xi1>) {clusters = 8 : i64, iterations = 2 : i64, seed = 3 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x128x16xf32>, tensor<1x2x128x8xf32> -> tensor<1x2x64x8xf32>
   return %o : tensor<1x2x64x8xf32>

@@ -1,5 +1,6 @@
 // RUN: attic-opt %s --split-input-file --attic-decompose | FileCheck %s
 // RUN: attic-opt %s --split-input-file --attic-decompose --attic-lower-state | FileCheck %s --check-prefix=LOWER
+// RUN: attic-opt %s --split-input-file --attic-decompose --attic-lower-state=parallel-scans | FileCheck %s --check-prefix=PAR
 
 // Two rounds: per round a hash with its own rotations, a sort, the sorted
 // queries and the window keys and values gathered, one block_attention
@@ -38,6 +39,22 @@
 // LOWER: linalg.matmul
 // LOWER: scf.for
 // LOWER: attic.block_attention
+// With parallel-scans (the GPU pipelines) the sort has no loop over a row:
+// the tokens of each chunk of 64 in each of the 4 buckets, a column scan
+// over the one chunk per (row, bucket), each bucket's first row, each
+// token's row, and the scatter of perm.
+// PAR-LABEL: func.func @two_rounds
+// PAR-NOT: attic.bucket_sort
+// PAR: linalg.matmul
+// PAR: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x1x4xi64>)
+// PAR: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %c0_i64{{.*}}) -> (i64)
+// PAR: scf.forall (%{{.*}}, %{{.*}}) in (2, 4) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<2x1x4xi64>)
+// PAR: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x4xi64>)
+// PAR: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x64xi64>)
+// PAR: scf.forall (%[[ROW:.*]], %[[TOKEN:.*]]) in (2, 64) shared_outs(%[[PERM:.*]] = %{{.*}}) -> (tensor<2x64xi64>)
+// PAR: %[[SLOT:.*]] = tensor.extract_slice %[[PERM]][%[[ROW]], %[[AT:.*]]] [1, 1] [1, 1] : tensor<2x64xi64> to tensor<1xi64>
+// PAR: tensor.parallel_insert_slice %{{.*}} into %[[PERM]][%[[ROW]], %[[AT]]] [1, 1] [1, 1] : tensor<1xi64> into tensor<2x64xi64>
+// PAR: attic.block_attention
 func.func @two_rounds(%qk: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %m: tensor<1x64xi1>) -> tensor<1x2x64x16xf32> {
   %o = attic.lsh_attention %qk, %v mask(%m : tensor<1x64xi1>) {buckets = 4 : i64, rounds = 2 : i64, chunk = 8 : i64, seed = 3 : i64, causal} : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
   return %o : tensor<1x2x64x16xf32>

@@ -13,7 +13,9 @@
 //  - the same seed gives bit-identical results, another seed other ones;
 //  - attic.lsh_hash + attic.bucket_sort compiled alone: the hash equals
 //    the reference's, perm is a permutation sorted by (bucket, position)
-//    and inverse its inverse.
+//    and inverse its inverse; the same through the emulated CUDA mapping
+//    (the sort as independent elements, attic-lower-state{parallel-scans}),
+//    identical to the CPU's.
 // and attic.clustered_attention with attic::ref::clustered as the oracle:
 //  - compiled == reference (f32 within 1e-5) for several cluster counts,
 //    iterations, padding and cross attention;
@@ -22,7 +24,8 @@
 //    key as a top key, for any cluster count; the improved variant (topk)
 //    matches its reference too;
 //  - attic.kmeans compiled alone assigns every row as the reference does,
-//    and its centroids are the means of their clusters.
+//    and its centroids are the means of their clusters; the same through
+//    the emulated CUDA mapping (a thread per sum), bitwise the CPU's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -241,10 +244,18 @@ TEST(LshProperties, TheSeedDecidesTheResult) {
   EXPECT_GT(differs, 1e-3);
 }
 
+/// Every element of `a` and `b` equal (bitwise for floats).
+void expectIdentical(const Tensor &a, const Tensor &b) {
+  ASSERT_EQ(a.numel(), b.numel());
+  for (int64_t i = 0; i < a.numel(); ++i)
+    ASSERT_EQ(a[i], b[i]) << i;
+}
+
 TEST(LshProperties, HashAndSortAreAStableSortByBucket) {
   Config c;
   c.heads = 3;
-  c.length = 96;
+  // 200 tokens: 3 chunks of 64 and a partial one in the emulated form.
+  c.length = 200;
   c.buckets = 16;
   std::string x = tensorType({c.batch, c.heads, c.length, c.dim}, "f32");
   std::string r = tensorType({c.dim, c.buckets / 2}, "f32");
@@ -263,38 +274,50 @@ TEST(LshProperties, HashAndSortAreAStableSortByBucket) {
   Tensor rs(ATTIC_F32, {c.dim, c.buckets / 2});
   for (int64_t i = 0; i < rs.numel(); ++i)
     rs.set(i, rot[size_t(i)]);
-  Compiled compiled(os.str(), "k");
-  std::vector<Tensor> out = compiled.run({&xs, &rs});
-  ASSERT_EQ(out.size(), 3u);
-  lsh::Options o;
-  o.heads = c.heads;
-  o.length = c.length;
-  o.dim = c.dim;
-  o.valueDim = 1;
-  o.buckets = c.buckets;
-  o.seed = uint64_t(c.seed);
-  std::vector<int64_t> want = lsh::hash(o, 0, tensorValues(xs));
-  const Tensor &hashes = out[0], &perm = out[1], &inverse = out[2];
-  for (int64_t i = 0; i < hashes.numel(); ++i)
-    ASSERT_EQ(int64_t(hashes[i]), want[size_t(i)]) << i;
-  for (int64_t row = 0; row < c.heads; ++row) {
-    int64_t base = row * c.length;
-    std::vector<bool> seen(size_t(c.length), false);
-    for (int64_t s = 0; s < c.length; ++s) {
-      int64_t t = int64_t(perm[base + s]);
-      ASSERT_GE(t, 0);
-      ASSERT_LT(t, c.length);
-      ASSERT_FALSE(seen[size_t(t)]) << "token " << t << " twice";
-      seen[size_t(t)] = true;
-      ASSERT_EQ(int64_t(inverse[base + t]), s);
-      if (s > 0) {
-        int64_t prev = int64_t(perm[base + s - 1]);
-        int64_t bPrev = int64_t(hashes[base + prev]),
-                bHere = int64_t(hashes[base + t]);
-        ASSERT_TRUE(bPrev < bHere || (bPrev == bHere && prev < t))
-            << "row " << row << " sorted position " << s;
+  std::vector<Tensor> cpu;
+  for (bool emulate : {false, true}) {
+    SCOPED_TRACE(emulate ? "emulated CUDA mapping" : "CPU");
+    // The CPU pipeline, or the CUDA mapping emulated on the CPU (which
+    // lowers the scans as independent elements, as for a GPU).
+    attic::CpuPipelineOptions options;
+    options.emulateCuda = emulate;
+    Compiled compiled(os.str(), "k", &options);
+    std::vector<Tensor> out = compiled.run({&xs, &rs});
+    ASSERT_EQ(out.size(), 3u);
+    if (emulate)
+      for (size_t r = 0; r < out.size(); ++r)
+        expectIdentical(out[r], cpu[r]);
+    lsh::Options o;
+    o.heads = c.heads;
+    o.length = c.length;
+    o.dim = c.dim;
+    o.valueDim = 1;
+    o.buckets = c.buckets;
+    o.seed = uint64_t(c.seed);
+    std::vector<int64_t> want = lsh::hash(o, 0, tensorValues(xs));
+    const Tensor &hashes = out[0], &perm = out[1], &inverse = out[2];
+    for (int64_t i = 0; i < hashes.numel(); ++i)
+      ASSERT_EQ(int64_t(hashes[i]), want[size_t(i)]) << i;
+    for (int64_t row = 0; row < c.heads; ++row) {
+      int64_t base = row * c.length;
+      std::vector<bool> seen(size_t(c.length), false);
+      for (int64_t s = 0; s < c.length; ++s) {
+        int64_t t = int64_t(perm[base + s]);
+        ASSERT_GE(t, 0);
+        ASSERT_LT(t, c.length);
+        ASSERT_FALSE(seen[size_t(t)]) << "token " << t << " twice";
+        seen[size_t(t)] = true;
+        ASSERT_EQ(int64_t(inverse[base + t]), s);
+        if (s > 0) {
+          int64_t prev = int64_t(perm[base + s - 1]);
+          int64_t bPrev = int64_t(hashes[base + prev]),
+                  bHere = int64_t(hashes[base + t]);
+          ASSERT_TRUE(bPrev < bHere || (bPrev == bHere && prev < t))
+              << "row " << row << " sorted position " << s;
+        }
       }
     }
+    cpu = std::move(out);
   }
 }
 
@@ -498,30 +521,42 @@ TEST(ClusteredProperties, KMeansAssignsAsTheReferenceAndCentroidsAreMeans) {
      << "\n  return %c, %a : " << cen << ", " << a << "\n}\n";
   std::mt19937 rng(21);
   Tensor xs = uniformTensor(rng, {1, c.heads, c.queries, c.dim}, 1.0);
-  Compiled compiled(os.str(), "k");
-  std::vector<Tensor> out = compiled.run({&xs});
-  ASSERT_EQ(out.size(), 2u);
-  std::vector<int64_t> want =
-      cl::assignment(clusterOptions(c), tensorValues(xs));
-  const Tensor &centroids = out[0], &assign = out[1];
-  for (int64_t i = 0; i < assign.numel(); ++i)
-    ASSERT_EQ(int64_t(assign[i]), want[size_t(i)]) << i;
-  for (int64_t h = 0; h < c.heads; ++h)
-    for (int64_t k = 0; k < c.clusters; ++k) {
-      std::vector<double> sum(size_t(c.dim), 0.0);
-      int64_t count = 0;
-      for (int64_t i = 0; i < c.queries; ++i)
-        if (int64_t(assign[h * c.queries + i]) == k) {
-          ++count;
-          for (int64_t d = 0; d < c.dim; ++d)
-            sum[size_t(d)] += xs[(h * c.queries + i) * c.dim + d];
-        }
-      if (count == 0)
-        continue; // an empty cluster keeps its previous centroid
-      for (int64_t d = 0; d < c.dim; ++d)
-        ASSERT_NEAR(centroids[(h * c.clusters + k) * c.dim + d],
-                    sum[size_t(d)] / double(count), 1e-5);
-    }
+  std::vector<Tensor> cpu;
+  for (bool emulate : {false, true}) {
+    SCOPED_TRACE(emulate ? "emulated CUDA mapping" : "CPU");
+    // The CPU pipeline, or the CUDA mapping emulated on the CPU (which
+    // lowers the scans as independent elements, as for a GPU).
+    attic::CpuPipelineOptions options;
+    options.emulateCuda = emulate;
+    Compiled compiled(os.str(), "k", &options);
+    std::vector<Tensor> out = compiled.run({&xs});
+    ASSERT_EQ(out.size(), 2u);
+    if (emulate)
+      for (size_t r = 0; r < out.size(); ++r)
+        expectIdentical(out[r], cpu[r]);
+    std::vector<int64_t> want =
+        cl::assignment(clusterOptions(c), tensorValues(xs));
+    const Tensor &centroids = out[0], &assign = out[1];
+    for (int64_t i = 0; i < assign.numel(); ++i)
+      ASSERT_EQ(int64_t(assign[i]), want[size_t(i)]) << i;
+    for (int64_t h = 0; h < c.heads; ++h)
+      for (int64_t k = 0; k < c.clusters; ++k) {
+        std::vector<double> sum(size_t(c.dim), 0.0);
+        int64_t count = 0;
+        for (int64_t i = 0; i < c.queries; ++i)
+          if (int64_t(assign[h * c.queries + i]) == k) {
+            ++count;
+            for (int64_t d = 0; d < c.dim; ++d)
+              sum[size_t(d)] += xs[(h * c.queries + i) * c.dim + d];
+          }
+        if (count == 0)
+          continue; // an empty cluster keeps its previous centroid
+        for (int64_t d = 0; d < c.dim; ++d)
+          ASSERT_NEAR(centroids[(h * c.clusters + k) * c.dim + d],
+                      sum[size_t(d)] / double(count), 1e-5);
+      }
+    cpu = std::move(out);
+  }
 }
 
 } // namespace
