@@ -45,7 +45,12 @@ def AtticDecompose : Pass<"attic-decompose"> {
     Option<"blockQ", "block-q", "int64_t", /*default=*/"128",
            "Query rows per block">,
     Option<"blockK", "block-k", "int64_t", /*default=*/"128",
-           "Key rows per block">
+           "Key rows per block">,
+    Option<"parallelScans", "parallel-scans", "bool", /*default=*/"false",
+           "The top-k selections of Skeinformer, Informer and the improved "
+           "clustered attention as ranks of independent keys (a thread per "
+           "key on the GPU) instead of k passes over a row in one loop: "
+           "for GPUs">
   ];
 }
 

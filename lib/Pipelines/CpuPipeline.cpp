@@ -44,6 +44,7 @@ void attic::buildBufferizationPipeline(OpPassManager &pm, int64_t blockQ,
   AtticDecomposeOptions decompose;
   decompose.blockQ = blockQ;
   decompose.blockK = blockK;
+  decompose.parallelScans = forGpu;
   pm.addPass(createAtticDecompose(decompose));
   // Kernelized-attention primitives -> linalg on tensors (on the GPU
   // without scans in one thread).

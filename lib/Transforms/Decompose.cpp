@@ -166,13 +166,17 @@ struct DecomposeLsh : public OpRewritePattern<LshAttentionOp> {
   }
 };
 
-/// attic.clustered_attention -> attic.kmeans, attic.attention, gather.
-struct DecomposeClustered : public OpRewritePattern<ClusteredAttentionOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(ClusteredAttentionOp op,
+/// attic.clustered_attention -> attic.kmeans, attic.attention, gather;
+/// the sketches that select keys or queries (Sketch.cpp).
+template <typename Op, LogicalResult (*decompose)(RewriterBase &, Op, bool)>
+struct DecomposeSelecting : public OpRewritePattern<Op> {
+  DecomposeSelecting(MLIRContext *ctx, bool parallelScans)
+      : OpRewritePattern<Op>(ctx), parallelScans(parallelScans) {}
+  LogicalResult matchAndRewrite(Op op,
                                 PatternRewriter &rewriter) const override {
-    return decomposeClustered(rewriter, op);
+    return decompose(rewriter, op, parallelScans);
   }
+  bool parallelScans;
 };
 
 /// The sketched and low-rank ops -> the shared core (Sketch.cpp).
@@ -200,7 +204,8 @@ struct AtticDecomposePass
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());
-    populateDecomposePatterns(patterns, DecomposeOptions{blockQ, blockK});
+    populateDecomposePatterns(patterns,
+                              DecomposeOptions{blockQ, blockK, parallelScans});
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
     // Every L1 op must be gone: one left behind would reach the backend.
@@ -224,12 +229,12 @@ void attic::populateDecomposePatterns(RewritePatternSet &patterns,
   patterns.add<DecomposeAttention>(patterns.getContext(), options);
   patterns.add<DecomposeKernelized>(patterns.getContext());
   patterns.add<DecomposeLsh>(patterns.getContext());
-  patterns.add<DecomposeClustered>(patterns.getContext());
-  patterns.add<
-      DecomposeSketch<SkeinformerAttentionOp, decomposeSkeinformer>,
-      DecomposeSketch<InformerAttentionOp, decomposeInformer>,
-      DecomposeSketch<LinformerAttentionOp, decomposeLinformer>,
-      DecomposeSketch<NystromAttentionOp, decomposeNystrom>,
-      DecomposeSketch<SynthesizerAttentionOp, decomposeSynthesizer>>(
+  patterns.add<DecomposeSelecting<ClusteredAttentionOp, decomposeClustered>,
+               DecomposeSelecting<SkeinformerAttentionOp, decomposeSkeinformer>,
+               DecomposeSelecting<InformerAttentionOp, decomposeInformer>>(
+      patterns.getContext(), options.parallelScans);
+  patterns.add<DecomposeSketch<LinformerAttentionOp, decomposeLinformer>,
+               DecomposeSketch<NystromAttentionOp, decomposeNystrom>,
+               DecomposeSketch<SynthesizerAttentionOp, decomposeSynthesizer>>(
       patterns.getContext());
 }

@@ -618,7 +618,8 @@ std::pair<Value, Value> lowerKMeans(attic::detail::Builder &b, KMeansOp op,
 /// over its cluster's top keys (the shared core, queries sorted by
 /// cluster), and the centroid weights for the other keys.
 Value buildImprovedClustered(attic::detail::Builder &b, ClusteredAttentionOp op,
-                             Value centroids, Value assignment) {
+                             Value centroids, Value assignment,
+                             bool parallelScans) {
   RankedTensorType qType = op.getQuery().getType();
   int64_t B = qType.getDimSize(0), H = qType.getDimSize(1),
           N = qType.getDimSize(2), D = qType.getDimSize(3);
@@ -689,55 +690,10 @@ Value buildImprovedClustered(attic::detail::Builder &b, ClusteredAttentionOp op,
   Value centroidRows = batchMatmul(b, weights, values, false, false);
 
   // The top keys of each cluster in decreasing logit order (the first on
-  // ties): pick t is the largest (logit, -index) below pick t - 1.
-  Value picks =
-      tensor::EmptyOp::create(b, ArrayRef<int64_t>{BH, C * T}, b.getI64Type());
-  picks = forLoop(
-      b, BH * C, picks,
-      [&](attic::detail::Builder &rb, Value row, ValueRange rowAcc) {
-        Value bh = divI(rb, row, C), c = remI(rb, row, C);
-        Value init[] = {rowAcc[0],
-                        cF32(rb, std::numeric_limits<double>::infinity()),
-                        cI64(rb, -1)};
-        return SmallVector<Value>{forLoop(
-            rb, T, init,
-            [&](attic::detail::Builder &tb, Value t, ValueRange acc) {
-              Value prevS = acc[1], prevJ = acc[2];
-              Value best[] = {ninf, cI64(tb, -1)};
-              SmallVector<Value> found = forLoop(
-                  tb, Nk, best,
-                  [&](attic::detail::Builder &lb, Value j, ValueRange cur) {
-                    Value s = extract(lb, logits, {bh, c, j});
-                    Value j64 =
-                        arith::IndexCastOp::create(lb, lb.getI64Type(), j);
-                    // (s, -j) < (prevS, -prevJ): below the previous pick.
-                    Value below = arith::OrIOp::create(
-                        lb,
-                        arith::CmpFOp::create(lb, arith::CmpFPredicate::OLT, s,
-                                              prevS),
-                        arith::AndIOp::create(
-                            lb,
-                            arith::CmpFOp::create(lb, arith::CmpFPredicate::OEQ,
-                                                  s, prevS),
-                            arith::CmpIOp::create(lb, arith::CmpIPredicate::sgt,
-                                                  j64, prevJ)));
-                    // Above the current best: greater, or the first seen.
-                    Value better = arith::OrIOp::create(
-                        lb,
-                        arith::CmpFOp::create(lb, arith::CmpFPredicate::OGT, s,
-                                              cur[0]),
-                        arith::CmpIOp::create(lb, arith::CmpIPredicate::slt,
-                                              cur[1], cI64(lb, 0)));
-                    Value take = arith::AndIOp::create(lb, below, better);
-                    return SmallVector<Value>{select(lb, take, s, cur[0]),
-                                              select(lb, take, j64, cur[1])};
-                  });
-              // Fewer keys than picks cannot happen (topk <= Nk).
-              Value at = addI(tb, mulI(tb, c, T), t);
-              Value next = insert(tb, found[1], acc[0], {bh, at});
-              return SmallVector<Value>{next, found[0], found[1]};
-            })[0]};
-      })[0];
+  // ties; topk <= Nk, so every pick is a key).
+  Value picks = reshape(
+      b, largestIndices(b, reshape(b, logits, {BH * C, Nk}), T, parallelScans),
+      {BH, C * T});
 
   // Per pick: its weight A (0 for a padded key) and whether it is real.
   Value pickWeight = parallelTensor(
@@ -861,7 +817,8 @@ Value buildImprovedClustered(attic::detail::Builder &b, ClusteredAttentionOp op,
 } // namespace
 
 LogicalResult attic::decomposeClustered(RewriterBase &rewriter,
-                                        ClusteredAttentionOp op) {
+                                        ClusteredAttentionOp op,
+                                        bool parallelScans) {
   attic::detail::Builder b(op.getLoc(), rewriter);
   b.setInsertionPoint(op);
   RankedTensorType qType = op.getQuery().getType();
@@ -875,7 +832,8 @@ LogicalResult attic::decomposeClustered(RewriterBase &rewriter,
       op.getIterationsAttr().getInt(), op.getSeed().value_or(0));
   if (op.getTopkAttr()) {
     rewriter.replaceOp(op, buildImprovedClustered(b, op, kmeans.getCentroids(),
-                                                  kmeans.getAssignment()));
+                                                  kmeans.getAssignment(),
+                                                  parallelScans));
     return success();
   }
   // The centroids attend to every key through the shared core.

@@ -111,51 +111,6 @@ Value coreAttention(ABuilder &b, Value query, Value key, Value value,
       .getResult();
 }
 
-/// The `count` largest `keys [R, N]` of each row, in decreasing order, the
-/// lower index first on ties (-inf keys last, lower index first): pick t is
-/// the largest (key, -index) below pick t - 1. `[R, count]` i64.
-Value selectLargest(ABuilder &b, Value keys, int64_t count) {
-  auto type = cast<RankedTensorType>(keys.getType());
-  int64_t rows = type.getDimSize(0), n = type.getDimSize(1);
-  Value picks = tensor::EmptyOp::create(b, ArrayRef<int64_t>{rows, count},
-                                        b.getI64Type());
-  return forLoop(
-      b, rows, picks, [&](ABuilder &rb, Value row, ValueRange rowAcc) {
-        Value init[] = {rowAcc[0], cF32(rb, kInf), cI64(rb, -1)};
-        return SmallVector<Value>{forLoop(
-            rb, count, init, [&](ABuilder &tb, Value t, ValueRange acc) {
-              Value prevKey = acc[1], prevIndex = acc[2];
-              Value best[] = {cF32(tb, -kInf), cI64(tb, -1)};
-              SmallVector<Value> found = forLoop(
-                  tb, n, best, [&](ABuilder &lb, Value j, ValueRange cur) {
-                    Value key = extract(lb, keys, {row, j});
-                    Value j64 = toI64(lb, j);
-                    Value below = arith::OrIOp::create(
-                        lb,
-                        arith::CmpFOp::create(lb, arith::CmpFPredicate::OLT,
-                                              key, prevKey),
-                        arith::AndIOp::create(
-                            lb,
-                            arith::CmpFOp::create(lb, arith::CmpFPredicate::OEQ,
-                                                  key, prevKey),
-                            arith::CmpIOp::create(lb, arith::CmpIPredicate::sgt,
-                                                  j64, prevIndex)));
-                    Value better = arith::OrIOp::create(
-                        lb,
-                        arith::CmpFOp::create(lb, arith::CmpFPredicate::OGT,
-                                              key, cur[0]),
-                        arith::CmpIOp::create(lb, arith::CmpIPredicate::slt,
-                                              cur[1], cI64(lb, 0)));
-                    Value take = arith::AndIOp::create(lb, below, better);
-                    return SmallVector<Value>{select(lb, take, key, cur[0]),
-                                              select(lb, take, j64, cur[1])};
-                  });
-              Value next = insert(tb, found[1], acc[0], {row, t});
-              return SmallVector<Value>{next, found[0], found[1]};
-            })[0]};
-      })[0];
-}
-
 /// sum_j x[r, j, e] over the rows of `x [R, N, E]`: `[R, E]`.
 Value columnSums(ABuilder &b, Value x) {
   auto type = cast<RankedTensorType>(x.getType());
@@ -199,7 +154,8 @@ Value constantI64(ABuilder &b, ArrayRef<int64_t> shape,
 //===----------------------------------------------------------------------===//
 
 LogicalResult attic::decomposeSkeinformer(RewriterBase &rewriter,
-                                          SkeinformerAttentionOp op) {
+                                          SkeinformerAttentionOp op,
+                                          bool parallelScans) {
   ABuilder b(op.getLoc(), rewriter);
   b.setInsertionPoint(op);
   RankedTensorType qType = op.getQuery().getType();
@@ -272,7 +228,7 @@ LogicalResult attic::decomposeSkeinformer(RewriterBase &rewriter,
         Value g = wordGumbel(nb, philoxWord(nb, seed, kGumbelStream, counter));
         return logWeights ? addF(nb, extract(nb, logWeights, i), g) : g;
       });
-  Value picks = selectLargest(b, keys, d);
+  Value picks = largestIndices(b, keys, d, parallelScans);
   Value sampledKeys =
       GatherRowsOp::create(b, f32Tensor(b, {BH, d, D}), kFlat, picks);
   Value sampledValues =
@@ -351,7 +307,8 @@ LogicalResult attic::decomposeSkeinformer(RewriterBase &rewriter,
 //===----------------------------------------------------------------------===//
 
 LogicalResult attic::decomposeInformer(RewriterBase &rewriter,
-                                       InformerAttentionOp op) {
+                                       InformerAttentionOp op,
+                                       bool parallelScans) {
   ABuilder b(op.getLoc(), rewriter);
   b.setInsertionPoint(op);
   RankedTensorType qType = op.getQuery().getType();
@@ -394,7 +351,7 @@ LogicalResult attic::decomposeInformer(RewriterBase &rewriter,
         return subF(nb, stats[0],
                     mulF(nb, stats[1], cF32(nb, 1.0 / double(Nk))));
       });
-  Value active = selectLargest(b, measure, u); // [BH, u]
+  Value active = largestIndices(b, measure, u, parallelScans); // [BH, u]
   Value activeQueries =
       GatherRowsOp::create(b, f32Tensor(b, {BH, u, D}), qFlat, active);
   Value exact = reshape(
@@ -404,16 +361,31 @@ LogicalResult attic::decomposeInformer(RewriterBase &rewriter,
       {BH, u, Dv});
   Value total = columnSums(b, vFlat); // [BH, Dv]
   // slot[r, i] = t when query i is the t-th active one, else -1.
-  Value none =
-      tensor::EmptyOp::create(b, ArrayRef<int64_t>{BH, Nq}, b.getI64Type());
-  none = linalg::FillOp::create(b, ValueRange{cI64(b, -1)}, ValueRange{none})
-             .getResult(0);
-  Value slot =
-      forLoop(b, BH * u, none, [&](ABuilder &lb, Value n, ValueRange acc) {
-        Value r = divI(lb, n, u), t = remI(lb, n, u);
-        Value i = clampIndex(lb, extract(lb, active, {r, t}), Nq);
-        return SmallVector<Value>{insert(lb, toI64(lb, t), acc[0], {r, i})};
-      })[0];
+  Value slot;
+  if (parallelScans) {
+    // For the GPU: each query looks for itself among the u active ones.
+    slot = parallelTensor(
+        b, i64Tensor(b, {BH, Nq}), [&](ABuilder &nb, ValueRange i) {
+          return forLoop(nb, u, cI64(nb, -1),
+                         [&](ABuilder &lb, Value t, ValueRange acc) {
+                           Value hit = arith::CmpIOp::create(
+                               lb, arith::CmpIPredicate::eq,
+                               extract(lb, active, {i[0], t}), toI64(lb, i[1]));
+                           return SmallVector<Value>{
+                               select(lb, hit, toI64(lb, t), acc[0])};
+                         })[0];
+        });
+  } else {
+    Value none =
+        tensor::EmptyOp::create(b, ArrayRef<int64_t>{BH, Nq}, b.getI64Type());
+    none = linalg::FillOp::create(b, ValueRange{cI64(b, -1)}, ValueRange{none})
+               .getResult(0);
+    slot = forLoop(b, BH * u, none, [&](ABuilder &lb, Value n, ValueRange acc) {
+      Value r = divI(lb, n, u), t = remI(lb, n, u);
+      Value i = clampIndex(lb, extract(lb, active, {r, t}), Nq);
+      return SmallVector<Value>{insert(lb, toI64(lb, t), acc[0], {r, i})};
+    })[0];
+  }
   Value result = parallelTensor(
       b, f32Tensor(b, {BH, Nq, Dv}), [&](ABuilder &nb, ValueRange i) {
         Value t = extract(nb, slot, {i[0], i[1]});

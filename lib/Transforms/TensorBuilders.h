@@ -17,6 +17,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
+#include <limits>
+
 namespace attic::detail {
 
 using namespace mlir;
@@ -419,6 +421,98 @@ inline Value batchMatmul(Builder &b, Value lhs, Value rhs, bool transposeLhs,
       b, TypeRange{init.getType()}, ValueRange{lhs, rhs}, ValueRange{init});
   op.setIndexingMapsAttr(b.getAffineMapArrayAttr(maps));
   return op.getResult(0);
+}
+
+/// The indices of the `count` largest keys of each row of `keys` ([rows,
+/// n] f32), in decreasing order, the lower index first on ties (-inf keys
+/// last; NaN keys are never picked): [rows, count] i64.
+///
+/// Sequential (the CPU): pick t is the largest (key, -index) below pick
+/// t - 1, `count` passes over the row in an scf.for per row; on the GPU
+/// that is one thread looping over rows * count * n. With `parallel` (the
+/// GPU pipelines): each key's rank (the keys ahead of it) on its own, then
+/// pick t is the index of the key of rank t, n steps per element. Both
+/// give the same picks when a row has at least `count` keys that are not
+/// NaN (where it has fewer, the missing picks are -1 in the parallel form
+/// and the sequential one repeats its -inf keys after a -1).
+inline Value largestIndices(Builder &b, Value keys, int64_t count,
+                            bool parallel) {
+  auto type = cast<RankedTensorType>(keys.getType());
+  int64_t rows = type.getDimSize(0), n = type.getDimSize(1);
+  Type i64 = b.getI64Type();
+  double inf = std::numeric_limits<double>::infinity();
+  auto cmpF = [](Builder &lb, arith::CmpFPredicate p, Value x, Value y) {
+    return arith::CmpFOp::create(lb, p, x, y);
+  };
+  if (parallel) {
+    // Ahead of key (x, i): a greater key, or an equal one at a lower index.
+    Value ranks = parallelTensor(
+        b, RankedTensorType::get({rows, n}, i64),
+        [&](Builder &nb, ValueRange i) {
+          Value key = extract(nb, keys, {i[0], i[1]});
+          Value rank = forLoop(
+              nb, n, cI64(nb, 0), [&](Builder &lb, Value j, ValueRange acc) {
+                Value other = extract(lb, keys, {i[0], j});
+                Value ahead = arith::OrIOp::create(
+                    lb, cmpF(lb, arith::CmpFPredicate::OGT, other, key),
+                    arith::AndIOp::create(
+                        lb, cmpF(lb, arith::CmpFPredicate::OEQ, other, key),
+                        arith::CmpIOp::create(lb, arith::CmpIPredicate::ult, j,
+                                              i[1])));
+                Value more = arith::AddIOp::create(lb, acc[0], cI64(lb, 1));
+                return SmallVector<Value>{select(lb, ahead, more, acc[0])};
+              })[0];
+          // A NaN key is never ahead of another nor picked: rank -1.
+          Value isNaN = cmpF(nb, arith::CmpFPredicate::UNO, key, key);
+          return select(nb, isNaN, cI64(nb, -1), rank);
+        });
+    return parallelTensor(
+        b, RankedTensorType::get({rows, count}, i64),
+        [&](Builder &nb, ValueRange i) {
+          Value t = arith::IndexCastOp::create(nb, i64, i[1]);
+          return forLoop(
+              nb, n, cI64(nb, -1), [&](Builder &lb, Value j, ValueRange acc) {
+                Value hit =
+                    arith::CmpIOp::create(lb, arith::CmpIPredicate::eq,
+                                          extract(lb, ranks, {i[0], j}), t);
+                Value j64 = arith::IndexCastOp::create(lb, i64, j);
+                return SmallVector<Value>{select(lb, hit, j64, acc[0])};
+              })[0];
+        });
+  }
+  Value picks = tensor::EmptyOp::create(b, ArrayRef<int64_t>{rows, count}, i64);
+  return forLoop(
+      b, rows, picks, [&](Builder &rb, Value row, ValueRange rowAcc) {
+        Value init[] = {rowAcc[0], cF32(rb, inf), cI64(rb, -1)};
+        return SmallVector<Value>{
+            forLoop(rb, count, init, [&](Builder &tb, Value t, ValueRange acc) {
+              Value prevKey = acc[1], prevIndex = acc[2];
+              Value best[] = {cF32(tb, -inf), cI64(tb, -1)};
+              SmallVector<Value> found = forLoop(
+                  tb, n, best, [&](Builder &lb, Value j, ValueRange cur) {
+                    Value key = extract(lb, keys, {row, j});
+                    Value j64 = arith::IndexCastOp::create(lb, i64, j);
+                    // (key, -j) < (prevKey, -prevIndex): below the last pick.
+                    Value below = arith::OrIOp::create(
+                        lb, cmpF(lb, arith::CmpFPredicate::OLT, key, prevKey),
+                        arith::AndIOp::create(
+                            lb,
+                            cmpF(lb, arith::CmpFPredicate::OEQ, key, prevKey),
+                            arith::CmpIOp::create(lb, arith::CmpIPredicate::sgt,
+                                                  j64, prevIndex)));
+                    // Above the current best: greater, or the first seen.
+                    Value better = arith::OrIOp::create(
+                        lb, cmpF(lb, arith::CmpFPredicate::OGT, key, cur[0]),
+                        arith::CmpIOp::create(lb, arith::CmpIPredicate::slt,
+                                              cur[1], cI64(lb, 0)));
+                    Value take = arith::AndIOp::create(lb, below, better);
+                    return SmallVector<Value>{select(lb, take, key, cur[0]),
+                                              select(lb, take, j64, cur[1])};
+                  });
+              Value next = insert(tb, found[1], acc[0], {row, t});
+              return SmallVector<Value>{next, found[0], found[1]};
+            })[0]};
+      })[0];
 }
 
 } // namespace attic::detail

@@ -1,6 +1,6 @@
 // RUN: attic-opt %s --split-input-file --attic-decompose | FileCheck %s
 // RUN: attic-opt %s --split-input-file --attic-decompose --attic-lower-state | FileCheck %s --check-prefix=LOWER
-// RUN: attic-opt %s --split-input-file --attic-decompose --attic-lower-state=parallel-scans | FileCheck %s --check-prefix=PAR
+// RUN: attic-opt %s --split-input-file --attic-decompose=parallel-scans --attic-lower-state=parallel-scans | FileCheck %s --check-prefix=PAR
 
 // K-means, the centroids' attention through the shared core (with the key
 // padding mask), and the broadcast of each cluster's row to its queries.
@@ -60,6 +60,19 @@ func.func @clustered(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x128x16xf32>, %v: 
 // CHECK: arith.divui
 // CHECK: arith.cmpi eq
 // CHECK: attic.gather_rows %{{.*}} : tensor<2x64x8xf32>, tensor<2x64xi64> -> tensor<2x64x8xf32>
+// With parallel-scans the top 4 keys of each of the 2 x 8 clusters are
+// ranks of the 128 keys on their own (no scf.for over the clusters), and
+// the sort of the queries by cluster is the parallel bucket sort:
+// PAR-LABEL: func.func @improved
+// PAR: linalg.batch_matmul
+// PAR: math.exp
+// PAR-NOT: -> (tensor<2x32xi64>)
+// PAR: linalg.generic {{.*}} outs(%{{.*}} : tensor<16x128xi64>)
+// PAR: scf.for %{{.*}} = %c0 to %c128 step %c1 iter_args(%{{.*}} = %c0_i64) -> (i64)
+// PAR: linalg.generic {{.*}} outs(%{{.*}} : tensor<16x4xi64>)
+// PAR-NOT: attic.bucket_sort
+// PAR: tensor.parallel_insert_slice
+// PAR: attic.block_attention
 func.func @improved(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x128x16xf32>, %v: tensor<1x2x128x8xf32>) -> tensor<1x2x64x8xf32> {
   %o = attic.clustered_attention %q, %k, %v {clusters = 8 : i64, iterations = 2 : i64, seed = 3 : i64, topk = 4 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x128x16xf32>, tensor<1x2x128x8xf32> -> tensor<1x2x64x8xf32>
   return %o : tensor<1x2x64x8xf32>

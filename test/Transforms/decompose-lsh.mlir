@@ -1,6 +1,6 @@
 // RUN: attic-opt %s --split-input-file --attic-decompose | FileCheck %s
 // RUN: attic-opt %s --split-input-file --attic-decompose --attic-lower-state | FileCheck %s --check-prefix=LOWER
-// RUN: attic-opt %s --split-input-file --attic-decompose --attic-lower-state=parallel-scans | FileCheck %s --check-prefix=PAR
+// RUN: attic-opt %s --split-input-file --attic-decompose=parallel-scans --attic-lower-state=parallel-scans | FileCheck %s --check-prefix=PAR
 
 // Two rounds: per round a hash with its own rotations, a sort, the sorted
 // queries and the window keys and values gathered, one block_attention

@@ -1,4 +1,5 @@
 // RUN: attic-opt %s --split-input-file --attic-decompose | FileCheck %s
+// RUN: attic-opt %s --split-input-file --attic-decompose=parallel-scans | FileCheck %s --check-prefix=PAR
 
 // Skeinformer: the pilot rows are constants shared by the heads; the pilot
 // queries attend to every key in the shared core with an lse destination;
@@ -49,6 +50,24 @@ func.func @skeinformer_ablations(%q: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x8x
 // CHECK: attic.gather_rows %{{.*}}[%[[ACTIVE]]] : tensor<2x64x16xf32>, tensor<2x10xi64> -> tensor<2x10x16xf32>
 // CHECK: attic.block_attention ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<1x2x10x16xf32>, tensor<1x2x128x16xf32>, tensor<1x2x128x8xf32>)
 // CHECK-NOT: attic.informer_attention
+// With parallel-scans (the GPU pipelines): each query's rank among the 64
+// (the measures ahead of it: greater, or equal at a lower index; NaN never
+// picked), then active query t is the one of rank t, and each query finds
+// its slot among the 10: no loop over a row in one thread.
+// PAR-LABEL: func.func @informer
+// PAR: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x64xi64>)
+// PAR: scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%{{.*}} = %c0_i64) -> (i64)
+// PAR: arith.cmpf ogt
+// PAR: arith.cmpf oeq
+// PAR: arith.cmpi ult
+// PAR: arith.cmpf uno
+// PAR: %[[ACTIVE:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x10xi64>)
+// PAR: scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%{{.*}} = %c-1_i64) -> (i64)
+// PAR: attic.gather_rows %{{.*}}[%[[ACTIVE]]] : tensor<2x64x16xf32>, tensor<2x10xi64> -> tensor<2x10x16xf32>
+// PAR: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x64xi64>)
+// PAR: scf.for %{{.*}} = %c0 to %c10 step %c1 iter_args(%{{.*}} = %c-1_i64) -> (i64)
+// PAR-NOT: -> (tensor<2x64xi64>)
+// PAR: return
 func.func @informer(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x128x16xf32>, %v: tensor<1x2x128x8xf32>) -> tensor<1x2x64x8xf32> {
   %o = attic.informer_attention %q, %k, %v {factor = 2 : i64, seed = 3 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x128x16xf32>, tensor<1x2x128x8xf32> -> tensor<1x2x64x8xf32>
   return %o : tensor<1x2x64x8xf32>

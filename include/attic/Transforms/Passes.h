@@ -59,6 +59,8 @@ classifyBlocksStatically(LayoutAttrInterface layout, mlir::Region *mask,
 struct DecomposeOptions {
   int64_t blockQ = 128;
   int64_t blockK = 128;
+  /// Top-k selections as independent elements (for GPUs).
+  bool parallelScans = false;
 };
 
 /// attic.attention -> attic.block_attention (on tensors).
@@ -96,15 +98,21 @@ mlir::LogicalResult decomposeLsh(mlir::RewriterBase &rewriter,
 /// attic.clustered_attention -> attic.kmeans, attic.attention of the
 /// centroids and attic.gather_rows (part of attic-decompose).
 mlir::LogicalResult decomposeClustered(mlir::RewriterBase &rewriter,
-                                       ClusteredAttentionOp op);
+                                       ClusteredAttentionOp op,
+                                       bool parallelScans = false);
 
 /// The sketched and low-rank ops (docs/sketches.md) -> the shared core plus
 /// gathers, selections and small matrix products on tensors (part of
 /// attic-decompose; lib/Transforms/Sketch.cpp).
+/// With `parallelScans` (the GPU pipelines), the top-k selections of
+/// Skeinformer, Informer and the improved clustered attention are ranks of
+/// independent keys instead of k passes over a row in one loop.
 mlir::LogicalResult decomposeSkeinformer(mlir::RewriterBase &rewriter,
-                                         SkeinformerAttentionOp op);
+                                         SkeinformerAttentionOp op,
+                                         bool parallelScans = false);
 mlir::LogicalResult decomposeInformer(mlir::RewriterBase &rewriter,
-                                      InformerAttentionOp op);
+                                      InformerAttentionOp op,
+                                      bool parallelScans = false);
 mlir::LogicalResult decomposeLinformer(mlir::RewriterBase &rewriter,
                                        LinformerAttentionOp op);
 mlir::LogicalResult decomposeNystrom(mlir::RewriterBase &rewriter,
