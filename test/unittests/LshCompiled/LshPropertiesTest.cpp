@@ -244,11 +244,32 @@ TEST(LshProperties, TheSeedDecidesTheResult) {
   EXPECT_GT(differs, 1e-3);
 }
 
-/// Every element of `a` and `b` equal (bitwise for floats).
-void expectIdentical(const Tensor &a, const Tensor &b) {
-  ASSERT_EQ(a.numel(), b.numel());
-  for (int64_t i = 0; i < a.numel(); ++i)
-    ASSERT_EQ(a[i], b[i]) << i;
+/// @k of `source` compiled for the CPU and through the CUDA mapping
+/// emulated on the CPU (which lowers the scans and sorts as independent
+/// elements, as for a GPU), run on `args`: the CPU's results, after
+/// checking that the mapping's are the same element for element (bitwise).
+std::vector<Tensor>
+runOnCpuAndGpuMapping(const std::string &source,
+                      const std::vector<const Tensor *> &args) {
+  std::vector<Tensor> results[2];
+  for (bool emulate : {false, true}) {
+    attic::CpuPipelineOptions options;
+    options.emulateCuda = emulate;
+    Compiled compiled(source, "k", &options);
+    results[emulate] = compiled.run(args);
+  }
+  EXPECT_EQ(results[0].size(), results[1].size());
+  for (size_t r = 0; r < results[0].size() && r < results[1].size(); ++r) {
+    EXPECT_EQ(results[0][r].numel(), results[1][r].numel()) << "result " << r;
+    for (int64_t i = 0; i < results[0][r].numel(); ++i)
+      if (results[0][r][i] != results[1][r][i]) {
+        ADD_FAILURE() << "result " << r << " element " << i << ": CPU "
+                      << results[0][r][i] << ", emulated CUDA mapping "
+                      << results[1][r][i];
+        break;
+      }
+  }
+  return std::move(results[0]);
 }
 
 TEST(LshProperties, HashAndSortAreAStableSortByBucket) {
@@ -274,50 +295,37 @@ TEST(LshProperties, HashAndSortAreAStableSortByBucket) {
   Tensor rs(ATTIC_F32, {c.dim, c.buckets / 2});
   for (int64_t i = 0; i < rs.numel(); ++i)
     rs.set(i, rot[size_t(i)]);
-  std::vector<Tensor> cpu;
-  for (bool emulate : {false, true}) {
-    SCOPED_TRACE(emulate ? "emulated CUDA mapping" : "CPU");
-    // The CPU pipeline, or the CUDA mapping emulated on the CPU (which
-    // lowers the scans as independent elements, as for a GPU).
-    attic::CpuPipelineOptions options;
-    options.emulateCuda = emulate;
-    Compiled compiled(os.str(), "k", &options);
-    std::vector<Tensor> out = compiled.run({&xs, &rs});
-    ASSERT_EQ(out.size(), 3u);
-    if (emulate)
-      for (size_t r = 0; r < out.size(); ++r)
-        expectIdentical(out[r], cpu[r]);
-    lsh::Options o;
-    o.heads = c.heads;
-    o.length = c.length;
-    o.dim = c.dim;
-    o.valueDim = 1;
-    o.buckets = c.buckets;
-    o.seed = uint64_t(c.seed);
-    std::vector<int64_t> want = lsh::hash(o, 0, tensorValues(xs));
-    const Tensor &hashes = out[0], &perm = out[1], &inverse = out[2];
-    for (int64_t i = 0; i < hashes.numel(); ++i)
-      ASSERT_EQ(int64_t(hashes[i]), want[size_t(i)]) << i;
-    for (int64_t row = 0; row < c.heads; ++row) {
-      int64_t base = row * c.length;
-      std::vector<bool> seen(size_t(c.length), false);
-      for (int64_t s = 0; s < c.length; ++s) {
-        int64_t t = int64_t(perm[base + s]);
-        ASSERT_GE(t, 0);
-        ASSERT_LT(t, c.length);
-        ASSERT_FALSE(seen[size_t(t)]) << "token " << t << " twice";
-        seen[size_t(t)] = true;
-        ASSERT_EQ(int64_t(inverse[base + t]), s);
-        if (s > 0) {
-          int64_t prev = int64_t(perm[base + s - 1]);
-          int64_t bPrev = int64_t(hashes[base + prev]),
-                  bHere = int64_t(hashes[base + t]);
-          ASSERT_TRUE(bPrev < bHere || (bPrev == bHere && prev < t))
-              << "row " << row << " sorted position " << s;
-        }
+  std::vector<Tensor> out = runOnCpuAndGpuMapping(os.str(), {&xs, &rs});
+  ASSERT_EQ(out.size(), 3u);
+  lsh::Options o;
+  o.heads = c.heads;
+  o.length = c.length;
+  o.dim = c.dim;
+  o.valueDim = 1;
+  o.buckets = c.buckets;
+  o.seed = uint64_t(c.seed);
+  std::vector<int64_t> want = lsh::hash(o, 0, tensorValues(xs));
+  const Tensor &hashes = out[0], &perm = out[1], &inverse = out[2];
+  for (int64_t i = 0; i < hashes.numel(); ++i)
+    ASSERT_EQ(int64_t(hashes[i]), want[size_t(i)]) << i;
+  for (int64_t row = 0; row < c.heads; ++row) {
+    int64_t base = row * c.length;
+    std::vector<bool> seen(size_t(c.length), false);
+    for (int64_t s = 0; s < c.length; ++s) {
+      int64_t t = int64_t(perm[base + s]);
+      ASSERT_GE(t, 0);
+      ASSERT_LT(t, c.length);
+      ASSERT_FALSE(seen[size_t(t)]) << "token " << t << " twice";
+      seen[size_t(t)] = true;
+      ASSERT_EQ(int64_t(inverse[base + t]), s);
+      if (s > 0) {
+        int64_t prev = int64_t(perm[base + s - 1]);
+        int64_t bPrev = int64_t(hashes[base + prev]),
+                bHere = int64_t(hashes[base + t]);
+        ASSERT_TRUE(bPrev < bHere || (bPrev == bHere && prev < t))
+            << "row " << row << " sorted position " << s;
       }
     }
-    cpu = std::move(out);
   }
 }
 
@@ -552,42 +560,29 @@ TEST(ClusteredProperties, KMeansAssignsAsTheReferenceAndCentroidsAreMeans) {
      << "\n  return %c, %a : " << cen << ", " << a << "\n}\n";
   std::mt19937 rng(21);
   Tensor xs = uniformTensor(rng, {1, c.heads, c.queries, c.dim}, 1.0);
-  std::vector<Tensor> cpu;
-  for (bool emulate : {false, true}) {
-    SCOPED_TRACE(emulate ? "emulated CUDA mapping" : "CPU");
-    // The CPU pipeline, or the CUDA mapping emulated on the CPU (which
-    // lowers the scans as independent elements, as for a GPU).
-    attic::CpuPipelineOptions options;
-    options.emulateCuda = emulate;
-    Compiled compiled(os.str(), "k", &options);
-    std::vector<Tensor> out = compiled.run({&xs});
-    ASSERT_EQ(out.size(), 2u);
-    if (emulate)
-      for (size_t r = 0; r < out.size(); ++r)
-        expectIdentical(out[r], cpu[r]);
-    std::vector<int64_t> want =
-        cl::assignment(clusterOptions(c), tensorValues(xs));
-    const Tensor &centroids = out[0], &assign = out[1];
-    for (int64_t i = 0; i < assign.numel(); ++i)
-      ASSERT_EQ(int64_t(assign[i]), want[size_t(i)]) << i;
-    for (int64_t h = 0; h < c.heads; ++h)
-      for (int64_t k = 0; k < c.clusters; ++k) {
-        std::vector<double> sum(size_t(c.dim), 0.0);
-        int64_t count = 0;
-        for (int64_t i = 0; i < c.queries; ++i)
-          if (int64_t(assign[h * c.queries + i]) == k) {
-            ++count;
-            for (int64_t d = 0; d < c.dim; ++d)
-              sum[size_t(d)] += xs[(h * c.queries + i) * c.dim + d];
-          }
-        if (count == 0)
-          continue; // an empty cluster keeps its previous centroid
-        for (int64_t d = 0; d < c.dim; ++d)
-          ASSERT_NEAR(centroids[(h * c.clusters + k) * c.dim + d],
-                      sum[size_t(d)] / double(count), 1e-5);
-      }
-    cpu = std::move(out);
-  }
+  std::vector<Tensor> out = runOnCpuAndGpuMapping(os.str(), {&xs});
+  ASSERT_EQ(out.size(), 2u);
+  std::vector<int64_t> want =
+      cl::assignment(clusterOptions(c), tensorValues(xs));
+  const Tensor &centroids = out[0], &assign = out[1];
+  for (int64_t i = 0; i < assign.numel(); ++i)
+    ASSERT_EQ(int64_t(assign[i]), want[size_t(i)]) << i;
+  for (int64_t h = 0; h < c.heads; ++h)
+    for (int64_t k = 0; k < c.clusters; ++k) {
+      std::vector<double> sum(size_t(c.dim), 0.0);
+      int64_t count = 0;
+      for (int64_t i = 0; i < c.queries; ++i)
+        if (int64_t(assign[h * c.queries + i]) == k) {
+          ++count;
+          for (int64_t d = 0; d < c.dim; ++d)
+            sum[size_t(d)] += xs[(h * c.queries + i) * c.dim + d];
+        }
+      if (count == 0)
+        continue; // an empty cluster keeps its previous centroid
+      for (int64_t d = 0; d < c.dim; ++d)
+        ASSERT_NEAR(centroids[(h * c.clusters + k) * c.dim + d],
+                    sum[size_t(d)] / double(count), 1e-5);
+    }
 }
 
 } // namespace
