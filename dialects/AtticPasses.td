@@ -779,6 +779,48 @@ def AtticGpuCheckHost : Pass<"attic-gpu-check-host", "::mlir::ModuleOp"> {
   }];
 }
 
+def AtticGpuFuseLaunches : Pass<"attic-gpu-fuse-launches", "::mlir::ModuleOp"> {
+  let summary = "Join consecutive independent kernels of attic-gpu-offload into one launch";
+  let description = [{
+    `attic-gpu-offload` makes each loop nest its own `gpu.launch`.
+    `scf-parallel-loop-fusion` already joined the loops over one iteration
+    space that feed each other element by element; the neighbours left are
+    over different iteration spaces, and many are independent (in a VCC
+    layer, the scores of one tree level and the sums of another). This pass
+    joins each run of consecutive launches of `attic-gpu-offload`'s form (a
+    1-D grid of 1-D blocks of one size, each on its own token chain, only
+    effect-free host ops between them) that touch no common buffer where
+    one of them writes, into one launch whose grid is the sum of their
+    grids: block `b` runs the first body while `b` is below the first grid,
+    the second body with `b` minus that grid, and so on. Every block takes
+    one branch as a whole, so barriers stay legal, and the bodies are
+    unchanged. The buffers come from the memory effects of the bodies' ops,
+    traced through view ops to their `gpu.alloc`; a kernel that touches a
+    buffer of another origin (which may alias), or has an effect on no
+    value, is not joined. Part of the GPU mapping (`attic-cuda-pipeline`
+    and the emulation), after `attic-gpu-offload`.
+
+    Example: `attic-opt --attic-gpu-fuse-launches` makes
+
+    ```mlir
+    %t0 = gpu.wait async
+    %t1 = gpu.launch async [%t0] blocks(%bx, %by, %bz) in (%gx = %n, ...)
+        threads(...) in (%sx = %c256, ...) { ... writes %a ... }
+    gpu.wait [%t1]
+    %s0 = gpu.wait async
+    %s1 = gpu.launch async [%s0] blocks(...) in (%gx2 = %m, ...)
+        threads(...) in (%sx2 = %c256, ...) { ... writes %b ... }
+    gpu.wait [%s1]
+    ```
+
+    one launch of `%n + %m` blocks whose body is `scf.if %bx < %n { first
+    body } else { second body with %bx - %n }`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def AtticGpuMergeChains : Pass<"attic-gpu-merge-chains", "::mlir::ModuleOp"> {
   let summary = "Run a function's consecutive GPU steps on one stream, synchronizing only where the host needs their results";
   let description = [{

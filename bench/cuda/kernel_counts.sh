@@ -7,10 +7,13 @@
 #
 #   bench/cuda/kernel_counts.sh [FILE.mlir ...]
 #
-# ATTIC_OPT overrides build/tools/attic-opt.
+# ATTIC_OPT overrides build/tools/attic-opt; ATTIC_CUDA_OPTIONS the
+# pipeline's options (default "chip=sm_80 format=isa"; add
+# "fuse-launches=false" for the count without attic-gpu-fuse-launches).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 opt=${ATTIC_OPT:-$root/build/tools/attic-opt}
+options=${ATTIC_CUDA_OPTIONS:-chip=sm_80 format=isa}
 if [ ! -x "$opt" ]; then
   echo "kernel_counts.sh: $opt not found (build attic first)" >&2
   exit 1
@@ -23,7 +26,7 @@ trap 'rm -f "$mapped"' EXIT
 echo "| example | kernels | one-thread kernels |"
 echo "| --- | --- | --- |"
 for f in "$@"; do
-  if ! "$opt" "$f" --attic-cuda-pipeline="chip=sm_80 format=isa" \
+  if ! "$opt" "$f" --attic-cuda-pipeline="$options" \
       --mlir-print-ir-after=attic-gpu-merge-chains -o /dev/null 2> "$mapped"; then
     echo "| $(basename "$f") | lowering failed | |"
     continue

@@ -101,7 +101,7 @@ static void addParallelLoops(OpPassManager &pm, bool forGpu) {
 }
 
 void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool tensorCores,
-                                    bool asyncCopies) {
+                                    bool asyncCopies, bool fuseLaunches) {
   // Parallel loops: kernels.
   addParallelLoops(pm, /*forGpu=*/true);
   // Block lists -> loops (kernels); block_attention -> the tile loop, whose
@@ -112,8 +112,11 @@ void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool tensorCores,
   if (tensorCores)
     tile.wideHeadBlockK = 64;
   pm.addPass(createAtticTileBlockAttention(tile));
-  // Buffers on the device, each loop nest a gpu.launch.
+  // Buffers on the device, each loop nest a gpu.launch; consecutive
+  // independent launches joined into one.
   pm.addPass(createAtticGpuOffload());
+  if (fuseLaunches)
+    pm.addPass(createAtticGpuFuseLaunches());
   // Each tile grid a kernel: tensor cores where they apply, else a thread
   // per query row.
   AtticGpuMapTilesOptions map;

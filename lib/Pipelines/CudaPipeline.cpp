@@ -60,13 +60,13 @@ std::string attic::checkCudaBlockSizes(int64_t blockQ, int64_t blockK) {
 
 void attic::buildCudaMappingPipeline(OpPassManager &pm, int64_t blockQ,
                                      int64_t blockK, bool asyncCopies,
-                                     bool mergeChains) {
+                                     bool mergeChains, bool fuseLaunches) {
   // L1 -> L2 on tensors, bufferized as for the CPU.
   buildBufferizationPipeline(pm, blockQ, blockK, /*forGpu=*/true);
   // Device buffers, a kernel per loop nest (the data-movement and reduction
   // primitives, linalg), the tile loops as the tensor-core kernel where it
   // applies and a thread per row elsewhere.
-  buildGpuOffloadPipeline(pm, /*tensorCores=*/true, asyncCopies);
+  buildGpuOffloadPipeline(pm, /*tensorCores=*/true, asyncCopies, fuseLaunches);
   pm.addPass(attic::createAtticGpuCheckHost());
   // One stream for the steps between the host's reads of device results.
   if (mergeChains)
@@ -105,7 +105,8 @@ void attic::buildCudaPipeline(OpPassManager &pm,
     return;
   }
   buildCudaMappingPipeline(pm, options.blockQ, options.blockK,
-                           options.asyncCopies, options.mergeChains);
+                           options.asyncCopies, options.mergeChains,
+                           options.fuseLaunches);
   // No canonicalization before outlining: it would hoist the kernel's
   // constants (vectors, f32) out of gpu.launch into kernel arguments.
   pm.addPass(createGpuKernelOutliningPass());

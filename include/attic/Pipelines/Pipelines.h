@@ -68,10 +68,12 @@ void buildBufferizationPipeline(mlir::OpPassManager &pm, int64_t blockQ,
 /// attic-lower-block-mask,
 /// attic-tile-block-attention,
 /// attic-gpu-offload (a kernel per loop nest, buffers on the device),
+/// attic-gpu-fuse-launches (independent neighbours as one launch; unless
+/// `fuseLaunches` is false),
 /// attic-gpu-map-tiles (the tensor-core kernel where it applies when
 /// `tensorCores`, else a thread per query row).
 void buildGpuOffloadPipeline(mlir::OpPassManager &pm, bool tensorCores,
-                             bool asyncCopies = true);
+                             bool asyncCopies = true, bool fuseLaunches = true);
 
 /// attic ops on tensors -> LLVM dialect, for the CPU (JIT or AOT):
 /// attic-decompose, attic-expand-vcc, one-shot bufferization, buffer
@@ -128,6 +130,12 @@ struct CudaPipelineOptions
                      "(attic-gpu-merge-chains; false: a stream created, "
                      "synchronized and destroyed per step, for A/B timing)"),
       llvm::cl::init(true)};
+  Option<bool> fuseLaunches{
+      *this, "fuse-launches",
+      llvm::cl::desc("Join consecutive independent kernels into one launch "
+                     "(attic-gpu-fuse-launches; false: a launch per loop "
+                     "nest, for A/B timing)"),
+      llvm::cl::init(true)};
 };
 
 /// attic-cuda-pipeline's rule for tile sizes (the tensor-core kernel's warp
@@ -138,13 +146,15 @@ std::string checkCudaBlockSizes(int64_t blockQ, int64_t blockK);
 /// The GPU mapping of attic-cuda-pipeline, before kernel outlining:
 /// buildBufferizationPipeline, buildGpuOffloadPipeline with tensor cores,
 /// attic-gpu-check-host, attic-gpu-merge-chains (unless `mergeChains` is
-/// false). Its output (host code that moves data and
+/// false); attic-gpu-fuse-launches after the offload unless `fuseLaunches`
+/// is false. Its output (host code that moves data and
 /// launches gpu.launch kernels on device buffers) is what the rest of
 /// attic-cuda-pipeline compiles to NVVM and PTX, and what the GPU simulator
 /// (attic/Execution/GpuSimulator.h) runs.
 void buildCudaMappingPipeline(mlir::OpPassManager &pm, int64_t blockQ,
                               int64_t blockK, bool asyncCopies = true,
-                              bool mergeChains = true);
+                              bool mergeChains = true,
+                              bool fuseLaunches = true);
 
 /// attic ops on tensors -> host code in the LLVM dialect that calls the
 /// mgpu* functions of MLIR 22's gpu-to-llvm (stream, alloc, memcpy, launch,
