@@ -16,7 +16,9 @@
 #                                         per step (attic-gpu-merge-chains
 #                                         on/off), and stream-ordered device
 #                                         buffers against cuMemAlloc/cuMemFree
-#                                         (ATTIC_CUDA_STREAM_ORDERED=0): wall
+#                                         (ATTIC_CUDA_STREAM_ORDERED=0), and
+#                                         joined launches against a launch per
+#                                         loop nest (fuse-launches=false): wall
 #                                         and kernel times of the attention
 #                                         and VCC layer examples
 #   bench/cuda/device.sh cpu [ARGS...]    the machine's CPU: attic against
@@ -92,6 +94,13 @@ run_streams() {
     --entry=vcc_layer --check --seed=1 \
     --mask-keep=0.9 --mask-keep-arg=1:0.04 --range-lo=-0.5 --range-hi=0.5 \
     --target=cuda --cuda-pipeline="attic-cuda-pipeline{format=isa}" \
+    --bench=10 || status=1
+  # A launch per loop nest (71 for the layer) against independent kernels
+  # joined (attic-gpu-fuse-launches, 52).
+  echo "== merge-chains=true fuse-launches=false"
+  build/tools/attic-run examples/vcc_layer.mlir --entry=vcc_layer --check --seed=1 \
+    --mask-keep=0.9 --mask-keep-arg=1:0.04 --range-lo=-0.5 --range-hi=0.5 \
+    --target=cuda --cuda-pipeline="attic-cuda-pipeline{format=isa fuse-launches=false}" \
     --bench=10 || status=1
 }
 if [[ $mode == streams ]]; then
