@@ -239,9 +239,9 @@ void fuseInBlock(Block &block) {
     auto launch = dyn_cast<gpu::LaunchOp>(op);
     if (!launch) {
       // Between two steps only host ops without effects (grid sizes) and
-      // the steps' own chain ops may sit.
+      // the next step's chain start may sit.
       bool between = !run.empty() && op->getNumRegions() == 0 &&
-                     (isMemoryEffectFree(op) || op == run.back().end ||
+                     (isMemoryEffectFree(op) ||
                       (isa<gpu::WaitOp>(op) && !op->getNumOperands()));
       if (!between)
         flush();
@@ -261,7 +261,7 @@ void fuseInBlock(Block &block) {
       run.push_back(*step);
       runReads.insert(fp->reads.begin(), fp->reads.end());
       runWrites.insert(fp->writes.begin(), fp->writes.end());
-      // The run's next op must be its end.
+      // Past the step's end (the blocking wait right after the launch).
       op = step->end->getNextNode();
       continue;
     }

@@ -650,7 +650,7 @@ void Offloader::sequentializeNestedLoops() {
   SmallVector<scf::ParallelOp> nested;
   func.walk([&](gpu::LaunchOp launch) {
     launch.getBody().walk([&](scf::ParallelOp loop) {
-      if (loop.getNumResults() == 0 && !loop->hasAttr(kTileGridAttrName))
+      if (loop.getNumResults() == 0 && !isTileGrid(loop))
         nested.push_back(loop);
     });
   });

@@ -55,14 +55,13 @@ struct AtticInterchangeReductionsPass
     : public attic::impl::AtticInterchangeReductionsBase<
           AtticInterchangeReductionsPass> {
   void runOnOperation() override {
-    SmallVector<linalg::LinalgOp> ops;
+    SmallVector<std::pair<linalg::LinalgOp, SmallVector<unsigned>>> ops;
     getOperation()->walk([&](linalg::LinalgOp op) {
-      if (!reductionsInnermost(op).empty())
-        ops.push_back(op);
+      if (SmallVector<unsigned> order = reductionsInnermost(op); !order.empty())
+        ops.emplace_back(op, std::move(order));
     });
     IRRewriter rewriter(&getContext());
-    for (linalg::LinalgOp op : ops) {
-      SmallVector<unsigned> order = reductionsInnermost(op);
+    for (auto &[op, order] : ops) {
       rewriter.setInsertionPoint(op);
       auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
       if (!generic) {
