@@ -644,7 +644,10 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
       block's K prefetched during P V where K and V fit together in 48
       KiB; `async-copies=false`: loads and stores through registers
       between one pair of barriers per key block, the kernel before
-      cp.async, kept for A/B timing); Q K^T and P V with
+      cp.async, kept for A/B timing; `kv-stages=2`: rings of two K and
+      two V blocks in dynamic shared memory, where they fit in 99 KiB,
+      each block's K and V prefetched during the whole computation of the
+      previous one, 2 barriers per block); Q K^T and P V with
       `mma.sync.m16n8k16` and `ldmatrix`, reductions across the quad with
       shuffles, the regions of the tile maps cloned per register element;
     - a thread per query row (benefit 1, `MapTilesToGPU.cpp`), for anything
@@ -675,7 +678,11 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
            "query row everywhere)">,
     Option<"asyncCopies", "async-copies", "bool", /*default=*/"true",
            "The tensor-core kernel copies K and V with cp.async (false: "
-           "loads and stores through registers, for A/B timing)">
+           "loads and stores through registers, for A/B timing)">,
+    Option<"kvStages", "kv-stages", "int64_t", /*default=*/"1",
+           "Slots of the tensor-core kernel's K and V rings: 1, or 2 (in "
+           "dynamic shared memory, where two K and two V blocks fit in 99 "
+           "KiB; else 1)">
   ];
 }
 
@@ -905,6 +912,37 @@ def AtticGpuAnnotateKernels : Pass<"attic-gpu-annotate-kernels", "::mlir::Module
         kernel attributes {nvvm.minctasm = 1 : i32}
     ```
   }];
+}
+
+def AtticNvvmExternDynamicShared
+    : Pass<"attic-nvvm-extern-dynamic-shared", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Declare the dynamic shared memory symbol of MLIR's GPU-to-NVVM lowering as PTX's `.extern .shared` array";
+  let description = [{
+    MLIR 22 lowers `gpu.dynamic_shared_memory` to the address of an
+    *internal* zero-length array in address space 3
+    (`llvm.mlir.global internal @__dynamic_shmem__N`). The NVPTX backend
+    prints that as a static shared variable of its own
+    (`.shared .align 16 .b8 __dynamic_shmem__0;`, 16 bytes that ptxas
+    places among the kernel's other static shared variables), so a kernel
+    with static shared memory as well would address its dynamic buffer
+    over them. CUDA's dynamic shared memory is an unsized `.extern
+    .shared` array, which the driver places after all static shared
+    memory. This pass gives every zero-length array global in address
+    space 3 of a `gpu.module` external linkage, which the NVPTX backend
+    prints as `.extern .shared .align 16 .b8 __dynamic_shmem__0[];`.
+
+    Part of `attic-cuda-pipeline`, on each `gpu.module` after
+    `convert-gpu-to-nvvm`.
+
+    Example:
+
+    ```mlir
+    llvm.mlir.global internal @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    // becomes
+    llvm.mlir.global external @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // ATTIC_PASSES_TD

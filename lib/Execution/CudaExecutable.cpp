@@ -162,7 +162,8 @@ attic::cudaChipFor(const attic_cuda_device_info &device, std::string &error) {
 
 std::string attic::defaultCudaPipeline(const attic_cuda_device_info &device,
                                        StringRef chip, int64_t blockQ,
-                                       int64_t blockK, bool asyncCopies) {
+                                       int64_t blockK, bool asyncCopies,
+                                       int64_t kvStages) {
   std::string options = ("chip=" + chip).str();
   // A cubin runs only on its own major architecture (sm_80 cubins on 8.x,
   // sm_90 on 9.0); newer devices get PTX, which their driver compiles.
@@ -174,6 +175,8 @@ std::string attic::defaultCudaPipeline(const attic_cuda_device_info &device,
     options += " block-k=" + std::to_string(blockK);
   if (!asyncCopies)
     options += " async-copies=false";
+  if (kvStages != 1)
+    options += " kv-stages=" + std::to_string(kvStages);
   return (kAtticCudaPipeline + "{" + options + "}").str();
 }
 

@@ -321,7 +321,13 @@ struct BlockContext {
   int64_t gridDim[3] = {1, 1, 1};
   uint64_t epoch = 1; // shared-memory epoch: barriers passed + 1
   std::vector<AsyncState> async; // per thread
+  /// The launch's dynamic shared memory (bytes), null without any.
+  MemRefVal *dynamicShared = nullptr;
 };
+
+/// Shared memory per block, static and dynamic together, at most: the
+/// opt-in maximum of sm_90 (227 KiB; sm_80 has 163 KiB, sm_86/89 99 KiB).
+constexpr int64_t kMaxSharedBytes = 227 * 1024;
 
 //===----------------------------------------------------------------------===//
 // The interpreter
@@ -887,8 +893,20 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchOp op, Frame &host) {
     return fail(op, "blocks of " + Twine(T) + " threads (at most 1024)");
   if (op.hasClusterSize())
     return fail(op, "thread block clusters are not simulated");
-  if (op.getDynamicSharedMemorySize())
-    return fail(op, "dynamic shared memory is not simulated");
+  int64_t dynamicBytes = 0;
+  if (Value size = op.getDynamicSharedMemorySize())
+    dynamicBytes = uniform(size);
+  int64_t sharedBytes = dynamicBytes;
+  for (BlockArgument arg : op.getWorkgroupAttributions()) {
+    auto type = cast<MemRefType>(arg.getType());
+    if (type.hasStaticShape())
+      sharedBytes +=
+          type.getNumElements() * elementBytes(type.getElementType());
+  }
+  if (dynamicBytes < 0 || sharedBytes > kMaxSharedBytes)
+    return fail(op, "uses " + Twine(sharedBytes) + " bytes of shared memory (" +
+                        Twine(dynamicBytes) + " dynamic) per block, at most " +
+                        Twine(kMaxSharedBytes));
   Block &body = op.getBody().front();
   Mask all;
   for (int32_t t = 0; t < T; ++t)
@@ -943,6 +961,12 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchOp op, Frame &host) {
           }
         }
         std::vector<Buffer *> local; // this block's shared and private memory
+        if (dynamicBytes > 0) {
+          context.dynamicShared =
+              newBuffer(IntegerType::get(op.getContext(), 8), {dynamicBytes},
+                        "dynamic shared memory", Space::Shared);
+          local.push_back(context.dynamicShared->buffer);
+        }
         for (auto [index, arg] :
              llvm::enumerate(op.getWorkgroupAttributions())) {
           auto type = cast<MemRefType>(arg.getType());
@@ -1892,6 +1916,48 @@ LogicalResult Interpreter::execMemRef(Operation *op, Frame &f, const Mask &m) {
           f.slot(x.getResult())[t].memref = get(f, x.getSource(), t).memref;
         return success();
       })
+      .Case<memref::ViewOp>([&](memref::ViewOp x) -> LogicalResult {
+        MemRefType type = x.getType();
+        int64_t elemBytes = elementBytes(type.getElementType());
+        for (int32_t t : m) {
+          const MemRefVal &src = *get(f, x.getSource(), t).memref;
+          int64_t shift = getIndex(f, x.getByteShift(), t);
+          int64_t start = src.offset * src.elemBytes + shift;
+          MemRefVal view;
+          view.buffer = src.buffer;
+          view.elemType = type.getElementType();
+          view.elemBytes = elemBytes;
+          auto dynamicSizes = x.getSizes().begin();
+          for (int64_t size : type.getShape())
+            view.sizes.push_back(ShapedType::isDynamic(size)
+                                     ? getIndex(f, *dynamicSizes++, t)
+                                     : size);
+          view.strides.resize(view.sizes.size());
+          int64_t count = 1;
+          for (int64_t d = static_cast<int64_t>(view.sizes.size()) - 1; d >= 0;
+               --d) {
+            view.strides[d] = count;
+            count *= view.sizes[d];
+          }
+          int64_t srcBytes =
+              src.sizes.empty() ? 0 : src.sizes[0] * src.elemBytes;
+          if (shift < 0 || count < 0 || shift + count * elemBytes > srcBytes)
+            return fail(op,
+                        "views bytes [" + Twine(shift) + ", " +
+                            Twine(shift + count * elemBytes) + ") of a " +
+                            Twine(srcBytes) + "-byte buffer",
+                        t);
+          if (start % elemBytes)
+            return fail(op,
+                        "views at byte " + Twine(start) +
+                            ", not a multiple of its element size " +
+                            Twine(elemBytes),
+                        t);
+          view.offset = start / elemBytes;
+          setView(x.getResult(), t, view);
+        }
+        return success();
+      })
       .Case<memref::SubViewOp>([&](memref::SubViewOp x) -> LogicalResult {
         llvm::SmallBitVector dropped = x.getDroppedDims();
         for (int32_t t : m) {
@@ -2017,7 +2083,8 @@ LogicalResult Interpreter::execMemRef(Operation *op, Frame &f, const Mask &m) {
             return failure();
         return success();
       })
-      .Default([&](Operation *) { return fail(op, "this op is not simulated"); });
+      .Default(
+          [&](Operation *) { return fail(op, "this op is not simulated"); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -2222,6 +2289,15 @@ LogicalResult Interpreter::execGpu(Operation *op, Frame &f, const Mask &m) {
         token(x.getAsyncToken());
         return success();
       })
+      .Case<gpu::DynamicSharedMemoryOp>(
+          [&](gpu::DynamicSharedMemoryOp x) -> LogicalResult {
+            if (!block || !block->dynamicShared)
+              return fail(op, "has no dynamic shared memory to return (the "
+                              "launch sets no size, or it is 0)");
+            for (int32_t t : m)
+              f.slot(x.getResult())[t].memref = block->dynamicShared;
+            return success();
+          })
       .Case<gpu::BarrierOp>([&](gpu::BarrierOp) -> LogicalResult {
         if (!block)
           return fail(op, "gpu.barrier outside a kernel");
@@ -2831,7 +2907,8 @@ attic::SimulatedCudaExecutable::~SimulatedCudaExecutable() = default;
 std::unique_ptr<attic::SimulatedCudaExecutable>
 attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
                                         int64_t blockQ, int64_t blockK,
-                                        std::string &error, bool asyncCopies) {
+                                        std::string &error, bool asyncCopies,
+                                        int64_t kvStages) {
   FailureOr<EntrySignature> signature = getEntrySignature(module, entry, error);
   if (failed(signature))
     return nullptr;
@@ -2845,7 +2922,9 @@ attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
   {
     ErrorCollector errors(ctx);
     PassManager pm(ctx);
-    buildCudaMappingPipeline(pm, blockQ, blockK, asyncCopies);
+    buildCudaMappingPipeline(pm, blockQ, blockK, asyncCopies,
+                             /*mergeChains=*/true, /*fuseLaunches=*/true,
+                             kvStages);
     if (failed(pm.run(*lowered))) {
       error = "lowering for the simulated GPU failed: " +
               (errors.text().empty() ? std::string("unknown error")

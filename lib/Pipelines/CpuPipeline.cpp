@@ -101,7 +101,8 @@ static void addParallelLoops(OpPassManager &pm, bool forGpu) {
 }
 
 void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool tensorCores,
-                                    bool asyncCopies, bool fuseLaunches) {
+                                    bool asyncCopies, bool fuseLaunches,
+                                    int64_t kvStages) {
   // Parallel loops: kernels.
   addParallelLoops(pm, /*forGpu=*/true);
   // Block lists -> loops (kernels); block_attention -> the tile loop, whose
@@ -122,6 +123,7 @@ void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool tensorCores,
   AtticGpuMapTilesOptions map;
   map.tensorCores = tensorCores;
   map.asyncCopies = asyncCopies;
+  map.kvStages = kvStages;
   pm.addPass(createAtticGpuMapTiles(map));
 }
 

@@ -60,13 +60,15 @@ std::string attic::checkCudaBlockSizes(int64_t blockQ, int64_t blockK) {
 
 void attic::buildCudaMappingPipeline(OpPassManager &pm, int64_t blockQ,
                                      int64_t blockK, bool asyncCopies,
-                                     bool mergeChains, bool fuseLaunches) {
+                                     bool mergeChains, bool fuseLaunches,
+                                     int64_t kvStages) {
   // L1 -> L2 on tensors, bufferized as for the CPU.
   buildBufferizationPipeline(pm, blockQ, blockK, /*forGpu=*/true);
   // Device buffers, a kernel per loop nest (the data-movement and reduction
   // primitives, linalg), the tile loops as the tensor-core kernel where it
   // applies and a thread per row elsewhere.
-  buildGpuOffloadPipeline(pm, /*tensorCores=*/true, asyncCopies, fuseLaunches);
+  buildGpuOffloadPipeline(pm, /*tensorCores=*/true, asyncCopies, fuseLaunches,
+                          kvStages);
   pm.addPass(attic::createAtticGpuCheckHost());
   // One stream for the steps between the host's reads of device results.
   if (mergeChains)
@@ -104,9 +106,14 @@ void attic::buildCudaPipeline(OpPassManager &pm,
     pm.addPass(optionError(message));
     return;
   }
+  if (options.kvStages != 1 && options.kvStages != 2) {
+    pm.addPass(optionError("kv-stages must be 1 or 2, got " +
+                           std::to_string(options.kvStages)));
+    return;
+  }
   buildCudaMappingPipeline(pm, options.blockQ, options.blockK,
                            options.asyncCopies, options.mergeChains,
-                           options.fuseLaunches);
+                           options.fuseLaunches, options.kvStages);
   // No canonicalization before outlining: it would hoist the kernel's
   // constants (vectors, f32) out of gpu.launch into kernel arguments.
   pm.addPass(createGpuKernelOutliningPass());
@@ -124,6 +131,9 @@ void attic::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createConvertGpuOpsToNVVMOps());
+  // Dynamic shared memory (the tensor-core kernel's K and V rings) as
+  // `.extern .shared`, after the static shared memory.
+  kernels.addPass(attic::createAtticNvvmExternDynamicShared());
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());

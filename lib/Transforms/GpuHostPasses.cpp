@@ -4,7 +4,9 @@
 // Small module passes of attic-cuda-pipeline: attic-fail (a bad pipeline
 // option, reported when the pipeline runs), attic-gpu-check-host (host code
 // may only move data), attic-gpu-merge-chains (one stream for consecutive
-// steps) and attic-gpu-annotate-kernels (nvvm.minctasm = 1).
+// steps) and attic-gpu-annotate-kernels (nvvm.minctasm = 1); and on kernel
+// modules, attic-nvvm-extern-dynamic-shared (dynamic shared memory as PTX's
+// `.extern .shared` array).
 // See AtticPasses.td for their contracts.
 //
 //===----------------------------------------------------------------------===//
@@ -25,6 +27,7 @@ namespace attic {
 #define GEN_PASS_DEF_ATTICGPUCHECKHOST
 #define GEN_PASS_DEF_ATTICGPUANNOTATEKERNELS
 #define GEN_PASS_DEF_ATTICGPUMERGECHAINS
+#define GEN_PASS_DEF_ATTICNVVMEXTERNDYNAMICSHARED
 #include "AtticPasses.h.inc"
 } // namespace attic
 
@@ -177,6 +180,25 @@ struct AtticGpuAnnotateKernelsPass
         if (!func.getWorkgroupAttributionAttr(i, align))
           func.setWorkgroupAttributionAttr(i, align, IntegerAttr::get(i64, 16));
     });
+  }
+};
+
+struct AtticNvvmExternDynamicSharedPass
+    : public attic::impl::AtticNvvmExternDynamicSharedBase<
+          AtticNvvmExternDynamicSharedPass> {
+  void runOnOperation() override {
+    // Address space 3 is NVVM's shared memory.
+    constexpr unsigned kShared = 3;
+    for (auto global : getOperation().getOps<LLVM::GlobalOp>()) {
+      auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
+      if (!array || array.getNumElements() != 0 ||
+          global.getAddrSpace() != kShared || global.getValueOrNull() ||
+          global.getInitializerBlock())
+        continue;
+      global.setLinkage(LLVM::Linkage::External);
+      // External symbols are visible: no dso_local or unnamed_addr claims.
+      global.setDsoLocal(false);
+    }
   }
 };
 

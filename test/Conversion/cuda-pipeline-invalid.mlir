@@ -5,6 +5,7 @@
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="format=bin toolkit=/nonexistent" 2>&1 | FileCheck %s --check-prefix=TOOLKIT
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="block-q=48 format=isa" 2>&1 | FileCheck %s --check-prefix=BLOCKQ
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="block-k=8 format=isa" 2>&1 | FileCheck %s --check-prefix=BLOCKK
+// RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="kv-stages=3 format=isa" 2>&1 | FileCheck %s --check-prefix=STAGES
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="format=isa" 2>&1 | FileCheck %s
 // Without a usable toolkit the default format is PTX.
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="toolkit=/nonexistent" 2>&1 | FileCheck %s --check-prefix=ISA
@@ -14,6 +15,7 @@
 // TOOLKIT: error: attic-cuda-pipeline: format=bin needs ptxas, but /nonexistent/bin/ptxas is not there; use format=isa or toolkit=PATH
 // BLOCKQ: error: attic-cuda-pipeline: block-q must be 16, 32, 64 or 128 (16 query rows per warp), got 48
 // BLOCKK: error: attic-cuda-pipeline: block-k must be a multiple of 16 in [16, 128], got 8
+// STAGES: error: attic-cuda-pipeline: kv-stages must be 1 or 2, got 3
 
 // ISA: gpu.binary @ok_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">, properties = {{.*}}, assembly = "
 func.func @ok(%q: tensor<1x1x32x64xf16>) -> tensor<1x1x32x64xf16> {

@@ -1,6 +1,7 @@
 // RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_80 format=isa" | FileCheck %s
 // RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_90 format=isa block-q=128 block-k=32" | FileCheck %s --check-prefix=SM90
 // RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_80 format=isa merge-chains=false" | FileCheck %s --check-prefix=STEPS
+// RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_90 format=isa kv-stages=2" | FileCheck %s --check-prefix=RING
 
 // attic.attention on tensors -> host code in the LLVM dialect calling the
 // mgpu* functions (same signature as the input: memrefs in host memory) and
@@ -71,6 +72,24 @@
 // CHECK-DAG: llvm.func @mgpuMemFree(!llvm.ptr, !llvm.ptr)
 // CHECK-DAG: llvm.func @mgpuStreamSynchronize(!llvm.ptr)
 // CHECK-DAG: llvm.func @mgpuStreamDestroy(!llvm.ptr)
+
+// kv-stages=2: the K and V rings in dynamic shared memory, 2 x 2 x 128
+// keys x 72 halves = 73728 bytes at D = 64 (2 x 2 x 64 x 136 x 2 = 69632 at
+// D = 128, block_k 64), passed to the launch; in the PTX an unsized
+// `.extern .shared` array (attic-nvvm-extern-dynamic-shared) next to the
+// static shared memory of the per-key term, and the ring's wait for all
+// but the prefetch group.
+// RING-LABEL: llvm.func @attention_f16(
+// RING: %[[SMEM:.*]] = llvm.mlir.constant(73728 : i32) : i32
+// RING: gpu.launch_func {{.*}} @attention_f16_kernel::@attention_f16_kernel {{.*}} dynamic_shared_memory_size %[[SMEM]] args(
+// RING: gpu.binary @attention_f16_kernel
+// RING-SAME: .extern .shared .align 16 .b8 __dynamic_shmem__0[];
+// RING-SAME: cp.async.wait_group \091;
+// RING-SAME: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// RING-NOT: .shared .align 16 .b8 __dynamic_shmem__0;
+// RING-LABEL: llvm.func @attention_bf16_causal(
+// RING: %[[SMEM2:.*]] = llvm.mlir.constant(69632 : i32) : i32
+// RING: gpu.launch_func {{.*}} dynamic_shared_memory_size %[[SMEM2]] args(
 
 // SM90: gpu.binary @attention_f16_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
 // SM90-SAME: .target sm_90

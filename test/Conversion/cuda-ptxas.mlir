@@ -48,3 +48,10 @@
 // NOSPILL-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NEXT: Used {{[0-9]+}} registers, used 1 barriers, {{[0-9]+}} bytes smem
 // NOSPILL-NOT: lmem
+
+// The same 9 kernels with K and V rings of two slots (kv-stages=2: dynamic
+// shared memory, which ptxas does not count) on both chips: every kernel
+// accepted, none spilling.
+// RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_80 format=isa kv-stages=2" | python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_80 | FileCheck %s --check-prefix=RING
+// RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_90 format=isa kv-stages=2" | python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90 | FileCheck %s --check-prefix=RING
+// RING: kernels: 9, rejected: 0, spilling: 0

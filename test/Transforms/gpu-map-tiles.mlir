@@ -1,6 +1,9 @@
 // RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles | FileCheck %s
 // RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="tensor-cores=false" | FileCheck %s --check-prefix=SIMT
 // RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="async-copies=false" | FileCheck %s --check-prefix=SYNC
+// RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="kv-stages=2" | FileCheck %s --check-prefix=RING
+// RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="kv-stages=3" 2>&1 | FileCheck %s --check-prefix=STAGES
+// STAGES: attic-gpu-map-tiles: kv-stages must be 1 or 2, not 3
 
 // f16, D = Dv = 16: the tensor-core pattern. One launch of (B*Hq, nQB)
 // blocks of 2 warps (block_q = 32), each at least 1, on its own token
@@ -96,6 +99,63 @@
 // SYNC-NOT: nvgpu.device_async_copy
 // SYNC-NOT: nvvm.cp.async
 // SYNC: gpu.terminator
+// kv-stages=2: K and V rings of two slots in dynamic shared memory (Ks,
+// then Vs, each 2 x 16 keys x 24 halves; the term stays static). The tile
+// loop carries the tag and the slot it is in (-1 and 0 at first). Per
+// visited block: a barrier; the slot's offsets; if the tag is not this
+// block, a stale prefetch lands and K and V are copied into the slot, one
+// group; the next iteration's K and V (when it is a block of the keys:
+// else the tag is -1) into the other slot, one group; the term; wait for
+// all but the prefetch, a barrier; Q K^T, softmax and P V read the slot
+// with no further barrier; the loop passes on the prefetch's tag and the
+// other slot.
+// RING-LABEL: func.func @tensor_cores
+// RING: gpu.launch async {{.*}} dynamic_shared_memory_size %c3072_i32 workgroup(%[[TERM:arg[0-9]+]] : memref<16xf32, #gpu.address_space<workgroup>>)
+// RING: %[[DYN:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// RING: %[[KS:.*]] = memref.view %[[DYN]][%c0{{[_0-9]*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<768xf16, #gpu.address_space<workgroup>>
+// RING: %[[VS:.*]] = memref.view %[[DYN]][%c1536][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<768xf16, #gpu.address_space<workgroup>>
+// RING: scf.for %[[KB:.*]] = {{.*}} iter_args({{.*}}, %[[TAG:.*]] = %c-1, %[[SLOT:.*]] = %c0{{[_0-9]*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, index, index)
+// RING: gpu.barrier
+// RING: %[[KOFF:.*]] = arith.muli %[[SLOT]], %c384
+// RING: %[[VOFF:.*]] = arith.muli %[[SLOT]], %c384
+// RING-NEXT: %[[STALE:.*]] = arith.cmpi ne, %[[TAG]], %[[KB]] : index
+// RING-NEXT: scf.if %[[STALE]] {
+// RING-NEXT: nvvm.cp.async.wait.group 0
+// RING: arith.addi %{{.*}}, %[[KOFF]] : index
+// RING: nvgpu.device_async_copy %{{.*}}, %[[KS]][%{{.*}}], 8, %{{.*}} {bypassL1}
+// RING: arith.addi %{{.*}}, %[[VOFF]] : index
+// RING: nvgpu.device_async_copy %{{.*}}, %[[VS]][%{{.*}}], 8, %{{.*}} {bypassL1}
+// RING: nvvm.cp.async.commit.group
+// RING-NEXT: }
+// RING: %[[OTHER:.*]] = arith.subi %c1{{[_0-9]*}}, %[[SLOT]] : index
+// RING-NEXT: %[[NEXT:.*]] = arith.addi %[[KB]], %{{.*}} : index
+// RING-NEXT: %[[IN:.*]] = arith.cmpi slt, %[[NEXT]], %{{.*}} : index
+// RING-NEXT: %[[NEWTAG:.*]] = scf.if %[[IN]] -> (index) {
+// RING: %[[VALID:.*]] = arith.andi
+// RING-NEXT: scf.if %[[VALID]] {
+// RING: arith.muli %[[OTHER]], %c384
+// RING: nvgpu.device_async_copy %{{.*}}, %[[KS]]
+// RING: arith.muli %[[OTHER]], %c384
+// RING: nvgpu.device_async_copy %{{.*}}, %[[VS]]
+// RING: arith.select %[[VALID]], %[[NEXT]], %c-1{{[_0-9]*}} : index
+// RING: } else {
+// RING: scf.yield %c-1{{[_0-9]*}} : index
+// RING: nvvm.cp.async.commit.group
+// RING: memref.store %{{.*}}, %[[TERM]]
+// RING: nvvm.cp.async.wait.group 1
+// RING-NEXT: gpu.barrier
+// RING-NOT: gpu.barrier
+// RING: %[[KROW:.*]] = arith.addi %{{.*}}, %[[KOFF]] : index
+// RING-NEXT: nvgpu.ldmatrix %[[KS]][%[[KROW]]] {numTiles = 4 : i32, transpose = false}
+// RING-NOT: gpu.barrier
+// RING-NOT: nvvm.cp.async
+// RING: nvgpu.ldmatrix %[[VS]][%{{.*}}] {numTiles = 4 : i32, transpose = true}
+// RING-NOT: gpu.barrier
+// RING: scf.yield {{.*}}, %[[NEWTAG]], %[[OTHER]] : f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, index, index
+// RING: vector.store %{{.*}}, %{{.*}} : memref<1x2x40x16xf16>, vector<2xf16>
+// RING: nvvm.cp.async.wait.group 0
+// RING-NEXT: }
+// RING-NEXT: gpu.terminator
 // SIMT-LABEL: func.func @tensor_cores
 // SIMT: private(
 func.func @tensor_cores(%q: memref<1x2x40x16xf16>, %k: memref<1x2x40x16xf16>, %v: memref<1x2x40x16xf16>, %o: memref<1x2x40x16xf16>) {
@@ -152,6 +212,19 @@ func.func @shared_kv(%q: memref<1x1x200x128xf16>, %k: memref<1x1x200x128xf16>, %
 // CHECK-NEXT: %[[NEXTKB:.*]] = arith.index_cast %[[NEXTENTRY]] : i32 to index
 // CHECK: nvgpu.device_async_copy
 // CHECK: arith.select %{{.*}}, %[[NEXTKB]], %[[KB]] : index
+// With a ring: the next entry's K and V into the other slot.
+// RING-LABEL: func.func @lists_prefetch
+// RING: scf.for %[[T:.*]] = %{{.*}} to %[[COUNT:.*]] step %[[STEP:[^ ]*]] iter_args({{.*}}, %{{.*}} = %c-1, %{{.*}} = %c0{{[_0-9]*}}) -> ({{.*}}index, index) {
+// RING-NEXT: %[[ENTRY:.*]] = memref.load %[[LIST:.*]][%{{.*}}, %{{.*}}, %{{.*}}, %[[T]]] : memref<1x1x2x2xi32>
+// RING: %[[NEXT:.*]] = arith.addi %[[T]], %[[STEP]] : index
+// RING-NEXT: %[[IN:.*]] = arith.cmpi slt, %[[NEXT]], %[[COUNT]] : index
+// RING-NEXT: scf.if %[[IN]] -> (index) {
+// RING-NEXT: %[[NEXTENTRY:.*]] = memref.load %[[LIST]][%{{.*}}, %{{.*}}, %{{.*}}, %[[NEXT]]] : memref<1x1x2x2xi32>
+// RING-NEXT: %[[NEXTKB:.*]] = arith.index_cast %[[NEXTENTRY]] : i32 to index
+// RING: nvgpu.device_async_copy
+// RING: nvgpu.device_async_copy
+// RING: arith.select %{{.*}}, %[[NEXTKB]], %c-1{{[_0-9]*}} : index
+// RING: nvvm.cp.async.wait.group 1
 func.func @lists_prefetch(%q: memref<1x2x64x16xf16>, %k: memref<1x2x64x16xf16>, %v: memref<1x2x64x16xf16>, %n: memref<1x1x2xi32>, %i: memref<1x1x2x2xi32>, %fn: memref<1x1x2xi32>, %fi: memref<1x1x2x2xi32>, %o: memref<1x2x64x16xf16>) {
   attic.block_attention ins(%q, %k, %v : memref<1x2x64x16xf16>, memref<1x2x64x16xf16>, memref<1x2x64x16xf16>) blocks(%n, %i, %fn, %fi : memref<1x1x2xi32>, memref<1x1x2x2xi32>, memref<1x1x2xi32>, memref<1x1x2x2xi32>) outs(%o : memref<1x2x64x16xf16>) {layout = #attic.causal, scale = 0.25 : f32, block_q = 32 : i64, block_k = 32 : i64}
   return

@@ -127,6 +127,11 @@ static cl::opt<bool> asyncCopies(
     cl::desc("--target=cuda or cuda-simulated: the tensor-core kernel copies "
              "K and V with cp.async (false: loads and stores through "
              "registers, the kernel before cp.async, for A/B timing)"));
+static cl::opt<int64_t> kvStages(
+    "kv-stages", cl::init(1),
+    cl::desc("--target=cuda or cuda-simulated: slots of the tensor-core "
+             "kernel's K and V rings, 1 or 2 (two K and two V blocks in "
+             "dynamic shared memory where they fit in 99 KiB)"));
 static cl::opt<int64_t> blockQ("block-q", cl::init(128),
                                cl::desc("Query rows per block"));
 static cl::opt<int64_t> blockK("block-k", cl::init(128),
@@ -239,6 +244,13 @@ int main(int argc, char **argv) {
   if (cudaPipeline.getNumOccurrences() && asyncCopies.getNumOccurrences())
     fail("--async-copies is an option of the default pipeline; with "
          "--cuda-pipeline, write async-copies=... into it");
+  if (!onCuda && !simulated && kvStages.getNumOccurrences())
+    fail("--kv-stages applies to --target=cuda and cuda-simulated only");
+  if (cudaPipeline.getNumOccurrences() && kvStages.getNumOccurrences())
+    fail("--kv-stages is an option of the default pipeline; with "
+         "--cuda-pipeline, write kv-stages=... into it");
+  if (kvStages != 1 && kvStages != 2)
+    fail("--kv-stages must be 1 or 2, got " + std::to_string(kvStages));
   for (cl::Option *cpuOnly : std::initializer_list<cl::Option *>{
            &threads, &sequential, &vectorWidth, &registerRows,
            &registerChunks})
@@ -432,7 +444,7 @@ int main(int argc, char **argv) {
   std::unique_ptr<attic::SimulatedCudaExecutable> simulatedExecutable;
   if (simulated) {
     simulatedExecutable = attic::SimulatedCudaExecutable::compile(
-        *compiled, entry, blockQ, blockK, error, asyncCopies);
+        *compiled, entry, blockQ, blockK, error, asyncCopies, kvStages);
     if (!simulatedExecutable)
       fail(error);
   } else if (onCuda) {
@@ -443,7 +455,7 @@ int main(int argc, char **argv) {
                   cudaDevice, cudaChip,
                   blockQ.getNumOccurrences() ? blockQ.getValue() : 0,
                   blockK.getNumOccurrences() ? blockK.getValue() : 0,
-                  asyncCopies);
+                  asyncCopies, kvStages);
     cudaExecutable =
         attic::CudaExecutable::compile(*compiled, entry, pipeline, error);
     if (!cudaExecutable)

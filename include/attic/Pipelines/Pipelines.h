@@ -71,9 +71,11 @@ void buildBufferizationPipeline(mlir::OpPassManager &pm, int64_t blockQ,
 /// attic-gpu-fuse-launches (independent neighbours as one launch; unless
 /// `fuseLaunches` is false),
 /// attic-gpu-map-tiles (the tensor-core kernel where it applies when
-/// `tensorCores`, else a thread per query row).
+/// `tensorCores`, else a thread per query row; its K and V rings of
+/// `kvStages` slots).
 void buildGpuOffloadPipeline(mlir::OpPassManager &pm, bool tensorCores,
-                             bool asyncCopies = true, bool fuseLaunches = true);
+                             bool asyncCopies = true, bool fuseLaunches = true,
+                             int64_t kvStages = 1);
 
 /// attic ops on tensors -> LLVM dialect, for the CPU (JIT or AOT):
 /// attic-decompose, attic-expand-vcc, one-shot bufferization, buffer
@@ -136,6 +138,14 @@ struct CudaPipelineOptions
                      "(attic-gpu-fuse-launches; false: a launch per loop "
                      "nest, for A/B timing)"),
       llvm::cl::init(true)};
+  Option<int64_t> kvStages{
+      *this, "kv-stages",
+      llvm::cl::desc("Slots of the tensor-core kernel's K and V rings: 1 "
+                     "(V's copy overlaps Q K^T, the next K's P V), or 2 (two "
+                     "K and two V blocks in dynamic shared memory where they "
+                     "fit in 99 KiB, the next block's copies overlapping the "
+                     "whole block; else 1)"),
+      llvm::cl::init(1)};
 };
 
 /// attic-cuda-pipeline's rule for tile sizes (the tensor-core kernel's warp
@@ -147,14 +157,14 @@ std::string checkCudaBlockSizes(int64_t blockQ, int64_t blockK);
 /// buildBufferizationPipeline, buildGpuOffloadPipeline with tensor cores,
 /// attic-gpu-check-host, attic-gpu-merge-chains (unless `mergeChains` is
 /// false); attic-gpu-fuse-launches after the offload unless `fuseLaunches`
-/// is false. Its output (host code that moves data and
-/// launches gpu.launch kernels on device buffers) is what the rest of
-/// attic-cuda-pipeline compiles to NVVM and PTX, and what the GPU simulator
-/// (attic/Execution/GpuSimulator.h) runs.
+/// is false; the tensor-core kernel's K and V rings of `kvStages` slots. Its
+/// output (host code that moves data and launches gpu.launch kernels on device
+/// buffers) is what the rest of attic-cuda-pipeline compiles to NVVM and PTX,
+/// and what the GPU simulator (attic/Execution/GpuSimulator.h) runs.
 void buildCudaMappingPipeline(mlir::OpPassManager &pm, int64_t blockQ,
                               int64_t blockK, bool asyncCopies = true,
-                              bool mergeChains = true,
-                              bool fuseLaunches = true);
+                              bool mergeChains = true, bool fuseLaunches = true,
+                              int64_t kvStages = 1);
 
 /// attic ops on tensors -> host code in the LLVM dialect that calls the
 /// mgpu* functions of MLIR 22's gpu-to-llvm (stream, alloc, memcpy, launch,

@@ -626,8 +626,14 @@ struct AtticGpuMapTilesPass
       if (op->hasAttr(kTileGridAttrName))
         grids.push_back(op);
     });
+    if (kvStages != 1 && kvStages != 2) {
+      emitError(getOperation()->getLoc())
+          << "attic-gpu-map-tiles: kv-stages must be 1 or 2, not "
+          << static_cast<int64_t>(kvStages);
+      return signalPassFailure();
+    }
     RewritePatternSet patterns(&getContext());
-    populateGpuMapTilesPatterns(patterns, tensorCores, asyncCopies);
+    populateGpuMapTilesPatterns(patterns, tensorCores, asyncCopies, kvStages);
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingOps);
     (void)applyOpPatternsGreedily(grids, std::move(patterns), config);
@@ -659,10 +665,11 @@ struct AtticGpuMapTilesPass
 } // namespace
 
 void attic::populateGpuMapTilesPatterns(RewritePatternSet &patterns,
-                                        bool tensorCores, bool asyncCopies) {
+                                        bool tensorCores, bool asyncCopies,
+                                        int64_t kvStages) {
   // Without tensor cores the kernels are those attic-gpu-emulate runs:
   // no barriers.
   patterns.add<SimtTiles>(patterns.getContext(), /*barriers=*/tensorCores);
   if (tensorCores)
-    populateTensorCoreTilesPatterns(patterns, asyncCopies);
+    populateTensorCoreTilesPatterns(patterns, asyncCopies, kvStages);
 }

@@ -60,6 +60,15 @@
 // K; if not (the prefetched block was skipped), the stale copy is waited
 // for and K is copied again. Else K and V share one
 // buffer and each is copied and waited for where it is used. With
+// kv-stages=2, where two K and two V blocks fit in 99 KiB, Ks and Vs are
+// rings of two slots in dynamic shared memory, and per visited key block
+//   barrier; K and V copied into the current slot unless they were
+//   prefetched there (one group); the next iteration's K and V issued into
+//   the other slot (one group); the column tiles; wait_group 1; barrier;
+//   S = Q K^T, softmax, P V from the current slot;
+// so the next block's copies overlap the whole block, with 2 barriers per
+// block (the tag of the prefetched block and its slot carried through the
+// tile loop; see stageRing). With
 // async-copies=false (for A/B timing against the kernel before cp.async),
 // K and V pass through registers (16-byte loads and stores) and a block's
 // staging sits between one pair of barriers.
@@ -104,6 +113,10 @@ using namespace attic;
 namespace {
 
 constexpr int64_t kSharedLimit = 48 * 1024; // static shared memory per block
+/// Shared memory per block of the two-stage ring (dynamic shared memory,
+/// above 48 KiB by the driver's opt-in): what every sm_80+ chip allows
+/// (sm_86/89: 99 KiB; sm_80: 163 KiB; sm_90: 227 KiB).
+constexpr int64_t kRingLimit = 99 * 1024;
 constexpr int64_t kPad = 8;                 // halves of padding per tile row
 
 /// Small helpers over an ImplicitLocOpBuilder.
@@ -267,6 +280,12 @@ struct KernelConfig {
   /// all between one barrier pair: the kernel before cp.async, kept for
   /// A/B timing, `async-copies=false`).
   bool asyncCopies = true;
+  /// Slots of the K and V rings (`kv-stages`): 1, or 2 where two K and
+  /// two V blocks fit in kRingLimit (then they live in dynamic shared
+  /// memory and a block's K and V are prefetched during the previous
+  /// block's whole computation).
+  int64_t stages = 1;
+  bool ring() const { return stages == 2; }
 };
 
 int64_t kBytes(const KernelConfig &c) {
@@ -388,8 +407,28 @@ private:
   void stage(ArrayRef<Operation *> ops, IRMapping &map);
   void stageCols(TileMapColsOp op, IRMapping &map);
   void copyRows(Value src, Value batchIdx, Value headIdx, Value block,
-                int64_t width, Value dst);
+                int64_t width, Value dst, Value base = Value());
   scf::ForOp prefetchLoop(TilePVOp pv);
+  scf::ForOp ringLoop(TileQKOp qk);
+  scf::ForOp keyLoop(Operation *op, bool forRing);
+  void stageRing(TileQKOp qk, TilePVOp pv, ArrayRef<Operation *> ops,
+                 IRMapping &map);
+  /// The staging state carried through the tile loop's scf.for and
+  /// scf.if: kTag, and kSlot with a ring.
+  SmallVector<Value, 2> tagState() {
+    if (cfg.ring())
+      return {kTag, kSlot};
+    return {kTag};
+  }
+  void setTagState(ValueRange state) {
+    kTag = state[0];
+    if (cfg.ring())
+      kSlot = state[1];
+  }
+  /// `index` offset by `base` (a slot of a ring), or `index` without one.
+  Value inSlot(Value index, Value base) {
+    return cfg.ring() ? g.add(index, base) : index;
+  }
   /// Whether `op` may change kTag (it stages or prefetches K): loops and
   /// ifs around it carry kTag.
   bool movesKTag(Operation *op) {
@@ -443,10 +482,17 @@ private:
   /// The key block whose K is in Ks or on its way there (-1: none); uniform
   /// in the block, carried through the tile loop's scf.for and scf.if.
   Value kTag;
+  /// Ring (`cfg.ring()`): the slot that kTag's block is in or on its way to
+  /// (uniform, carried with kTag), and the element offsets into Ks and Vs
+  /// of the slot the current key block was staged in (constants 0 without
+  /// a ring).
+  Value kSlot, kBase, vBase;
   /// The attic.tile.qk whose key tensor, batch, head and block a prefetch
   /// reads, and the ops of its loop that compute the block (set by
-  /// prefetchLoop).
+  /// prefetchLoop); with a ring also the attic.tile.pv whose value tensor
+  /// it reads.
   TileQKOp prefetchKey;
+  TilePVOp prefetchValue;
   SmallVector<Operation *> prefetchSlice;
   // Per thread.
   Value tid, warp, grp, tig, twoT, threads;
@@ -620,9 +666,27 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
 
   // Shared memory and tile kinds.
   auto smem = launch.getWorkgroupAttributions();
-  ks = smem[0];
-  vs = cfg.separateKV ? smem[1] : smem[0];
-  int64_t nextSmem = cfg.separateKV ? 2 : 1;
+  int64_t nextSmem;
+  if (cfg.ring()) {
+    // Ks (both slots), then Vs, in the launch's dynamic shared memory
+    // (16-byte aligned; each ring a multiple of 16 bytes long).
+    MLIRContext *ctx = b.getContext();
+    auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    Value bytes = gpu::DynamicSharedMemoryOp::create(
+        b,
+        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), nullptr, space));
+    ks = memref::ViewOp::create(
+        b, MemRefType::get({2 * kBytes(cfg) / 2}, cfg.elem, nullptr, space),
+        bytes, g.index(0), ValueRange{});
+    vs = memref::ViewOp::create(
+        b, MemRefType::get({2 * vBytes(cfg) / 2}, cfg.elem, nullptr, space),
+        bytes, g.index(2 * kBytes(cfg)), ValueRange{});
+    nextSmem = 0;
+  } else {
+    ks = smem[0];
+    vs = cfg.separateKV ? smem[1] : smem[0];
+    nextSmem = cfg.separateKV ? 2 : 1;
+  }
   Value zero = g.f32(0.0f);
   for (TileGridInfo::Tile tile : info.tiles) {
     Value t = tile.alloc.getResult();
@@ -657,6 +721,10 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
                                 g.loadPair(cfg.query, {batch, qHead, row1c, colHi})}));
   }
   kTag = g.index(-1);
+  if (cfg.ring()) {
+    kSlot = g.index(0);
+    kBase = vBase = kSlot;
+  }
   if (failed(mapBlock(*grid.getBody(), map)))
     return failure();
   // A prefetch of a key block the tile loop then skipped may be in flight.
@@ -713,7 +781,7 @@ LogicalResult KernelMapper::mapLoop(scf::ForOp loop, IRMapping &map) {
     llvm::append_range(inits, regs[t]);
   bool carryTag = movesKTag(loop);
   if (carryTag)
-    inits.push_back(kTag);
+    llvm::append_range(inits, tagState());
   auto newLoop = scf::ForOp::create(b, map.lookupOrDefault(loop.getLowerBound()),
                                     map.lookupOrDefault(loop.getUpperBound()),
                                     map.lookupOrDefault(loop.getStep()), inits);
@@ -730,8 +798,10 @@ LogicalResult KernelMapper::mapLoop(scf::ForOp loop, IRMapping &map) {
     for (Value t : tiles)
       for (Value &r : regs[t])
         r = newLoop.getRegionIterArgs()[next++];
-    if (carryTag)
-      kTag = newLoop.getRegionIterArgs()[next++];
+    if (carryTag) {
+      setTagState(newLoop.getRegionIterArgs().slice(next));
+      next += tagState().size();
+    }
     result = mapBlock(*loop.getBody(), map);
     SmallVector<Value> yields;
     for (Value v : loop.getBody()->getTerminator()->getOperands())
@@ -739,7 +809,7 @@ LogicalResult KernelMapper::mapLoop(scf::ForOp loop, IRMapping &map) {
     for (Value t : tiles)
       llvm::append_range(yields, regs[t]);
     if (carryTag)
-      yields.push_back(kTag);
+      llvm::append_range(yields, tagState());
     // The loop body built by create has a terminator: replace it.
     if (!body->empty() && body->back().hasTrait<OpTrait::IsTerminator>())
       body->back().erase();
@@ -756,7 +826,7 @@ LogicalResult KernelMapper::mapLoop(scf::ForOp loop, IRMapping &map) {
     for (Value &r : regs[t])
       r = newLoop.getResult(next++);
   if (carryTag)
-    kTag = newLoop.getResult(next++);
+    setTagState(newLoop.getResults().drop_front(next));
   return result;
 }
 
@@ -768,9 +838,10 @@ LogicalResult KernelMapper::mapIf(scf::IfOp ifOp, IRMapping &map) {
     for (Value r : regs[t])
       types.push_back(r.getType());
   bool carryTag = movesKTag(ifOp);
+  SmallVector<Value, 2> tagBefore = tagState();
   if (carryTag)
-    types.push_back(kTag.getType());
-  Value tagBefore = kTag;
+    for (Value v : tagBefore)
+      types.push_back(v.getType());
   auto newIf = scf::IfOp::create(b, types,
                                  map.lookupOrDefault(ifOp.getCondition()),
                                  /*withElseRegion=*/true);
@@ -781,7 +852,7 @@ LogicalResult KernelMapper::mapIf(scf::IfOp ifOp, IRMapping &map) {
     OpBuilder::InsertionGuard guard(b);
     for (auto &[t, values] : before)
       regs[t] = values;
-    kTag = tagBefore;
+    setTagState(tagBefore);
     if (!dst->empty())
       dst->back().erase();
     b.setInsertionPointToEnd(dst);
@@ -795,7 +866,7 @@ LogicalResult KernelMapper::mapIf(scf::IfOp ifOp, IRMapping &map) {
     for (Value t : tiles)
       llvm::append_range(yields, regs[t]);
     if (carryTag)
-      yields.push_back(kTag);
+      llvm::append_range(yields, tagState());
     scf::YieldOp::create(b, yields);
     return success();
   };
@@ -811,7 +882,8 @@ LogicalResult KernelMapper::mapIf(scf::IfOp ifOp, IRMapping &map) {
   for (Value t : tiles)
     for (Value &r : regs[t])
       r = newIf.getResult(next++);
-  kTag = carryTag ? newIf.getResult(next++) : tagBefore;
+  setTagState(carryTag ? ValueRange(newIf.getResults().drop_front(next))
+                       : ValueRange(tagBefore));
   return success();
 }
 
@@ -850,6 +922,10 @@ void KernelMapper::stage(ArrayRef<Operation *> ops, IRMapping &map) {
       if (auto cols = dyn_cast<TileMapColsOp>(op))
         stageCols(cols, map);
     gpu::BarrierOp::create(b);
+    return;
+  }
+  if (cfg.ring()) {
+    stageRing(qk, pv, ops, map);
     return;
   }
   if (qk) {
@@ -910,6 +986,147 @@ void KernelMapper::stageCols(TileMapColsOp op, IRMapping &map) {
     memref::StoreOp::create(b, v, smemOf[out], ValueRange{j});
 }
 
+/// Staging with K and V rings of two slots (after the barrier that ends
+/// the previous block's reads). Invariant at a staging point: at most one
+/// cp.async group is in flight, the copies of K and V of block kTag into
+/// slot kSlot; no thread reads either slot. Per visited key block kb:
+///   if kTag != kb: wait_group 0 (a prefetch of a skipped block lands),
+///     K and V of kb into slot kSlot, one group;
+///   K and V of the next iteration's key block into the other slot, one
+///     group (empty without a next block of the keys);
+///   the column tiles; wait_group 1 (kb's group has landed); barrier;
+/// and the block's Q K^T, softmax and P V read slot kSlot, while the next
+/// block's copies are in flight: 2 barriers per block. A group that does
+/// not hold K and V of one key block of a loop that ringLoop accepts
+/// waits for everything and copies what it has into slot kSlot (correct,
+/// without overlap).
+void KernelMapper::stageRing(TileQKOp qk, TilePVOp pv,
+                             ArrayRef<Operation *> ops, IRMapping &map) {
+  Value cur = kSlot;
+  Value kOffset = g.mul(cur, kBytes(cfg) / 2);
+  Value vOffset = g.mul(cur, vBytes(cfg) / 2);
+  scf::ForOp loop = qk && pv ? ringLoop(qk) : scf::ForOp();
+  if (loop && pv.getValueBlock() != qk.getKeyBlock())
+    loop = {};
+  auto copyK = [&](Value block, Value base) {
+    copyRows(
+        map.lookupOrDefault(qk.getKey()), map.lookupOrDefault(qk.getKeyBatch()),
+        map.lookupOrDefault(qk.getKeyHead()), block, cfg.headDim, ks, base);
+  };
+  auto copyV = [&](Value block, Value base) {
+    copyRows(map.lookupOrDefault(pv.getValue()),
+             map.lookupOrDefault(pv.getValueBatch()),
+             map.lookupOrDefault(pv.getValueHead()), block, cfg.valueDim, vs,
+             base);
+  };
+  if (!loop) {
+    NVVM::CpAsyncWaitGroupOp::create(b, 0);
+    if (qk)
+      copyK(map.lookupOrDefault(qk.getKeyBlock()), kOffset);
+    if (pv)
+      copyV(map.lookupOrDefault(pv.getValueBlock()), vOffset);
+    NVVM::CpAsyncCommitGroupOp::create(b);
+    for (Operation *op : ops)
+      if (auto cols = dyn_cast<TileMapColsOp>(op))
+        stageCols(cols, map);
+    NVVM::CpAsyncWaitGroupOp::create(b, 0);
+    gpu::BarrierOp::create(b);
+    kTag = g.index(-1);
+    if (qk)
+      kBase = kOffset;
+    if (pv)
+      vBase = vOffset;
+    return;
+  }
+  Value block = map.lookupOrDefault(qk.getKeyBlock());
+  {
+    Value stale =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ne, kTag, block);
+    auto ifStale = scf::IfOp::create(b, stale, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifStale.thenBlock()->getTerminator());
+    NVVM::CpAsyncWaitGroupOp::create(b, 0);
+    copyK(block, kOffset);
+    copyV(block, vOffset);
+    NVVM::CpAsyncCommitGroupOp::create(b);
+  }
+  // The next iteration's key block, computed as the tile loop computes it
+  // (a list entry is read only when the next iteration exists), copied
+  // when it is a block of the keys.
+  Value other = g.sub(g.index(1), cur);
+  Value next = g.add(map.lookupOrDefault(loop.getInductionVar()),
+                     map.lookupOrDefault(loop.getStep()));
+  Value inRange = g.lt(next, map.lookupOrDefault(loop.getUpperBound()));
+  auto ifNext = scf::IfOp::create(b, TypeRange{b.getIndexType()}, inRange,
+                                  /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifNext.thenBlock());
+    IRMapping nextMap = map;
+    nextMap.map(loop.getInductionVar(), next);
+    for (Operation *op : prefetchSlice)
+      b.clone(*op, nextMap);
+    Value nextBlock = nextMap.lookupOrDefault(qk.getKeyBlock());
+    Value keyLen =
+        memref::DimOp::create(b, map.lookupOrDefault(qk.getKey()), 2);
+    Value valid = arith::AndIOp::create(
+        b,
+        arith::CmpIOp::create(b, arith::CmpIPredicate::sge, nextBlock,
+                              g.index(0)),
+        g.lt(g.mul(nextBlock, cfg.keys), keyLen));
+    auto ifValid = scf::IfOp::create(b, valid, /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPoint(ifValid.thenBlock()->getTerminator());
+      copyK(nextBlock, g.mul(other, kBytes(cfg) / 2));
+      copyV(nextBlock, g.mul(other, vBytes(cfg) / 2));
+    }
+    scf::YieldOp::create(b, g.select(valid, nextBlock, g.index(-1)));
+    b.setInsertionPointToStart(ifNext.elseBlock());
+    scf::YieldOp::create(b, g.index(-1));
+  }
+  NVVM::CpAsyncCommitGroupOp::create(b);
+  for (Operation *op : ops)
+    if (auto cols = dyn_cast<TileMapColsOp>(op))
+      stageCols(cols, map);
+  // All but the newest group (the prefetch) have landed.
+  NVVM::CpAsyncWaitGroupOp::create(b, 1);
+  gpu::BarrierOp::create(b);
+  kTag = ifNext.getResult(0);
+  kSlot = other;
+  kBase = kOffset;
+  vBase = vOffset;
+}
+
+/// The key-block loop whose next iteration's K and V blocks a ring's
+/// staging of `qk` may prefetch into the other slot, or null: as for
+/// prefetchLoop, without the condition on what follows (the prefetch
+/// writes the slot no op of this iteration reads); every attic.tile.pv in
+/// the loop must read one value tensor, batch and head from outside it
+/// (`prefetchValue`).
+scf::ForOp KernelMapper::ringLoop(TileQKOp qk) {
+  scf::ForOp loop = keyLoop(qk, /*forRing=*/true);
+  if (!loop)
+    return {};
+  auto outside = [&](Value v) {
+    return !loop->isAncestor(v.getParentRegion()->getParentOp());
+  };
+  TilePVOp first;
+  bool ok = true;
+  loop.walk([&](TilePVOp pv) {
+    if (!first)
+      first = pv;
+    ok &= pv.getValue() == first.getValue() &&
+          pv.getValueBatch() == first.getValueBatch() &&
+          pv.getValueHead() == first.getValueHead() && outside(pv.getValue()) &&
+          outside(pv.getValueBatch()) && outside(pv.getValueHead());
+  });
+  if (!first || !ok)
+    return {};
+  prefetchValue = first;
+  return loop;
+}
+
 /// The key-block loop whose next iteration's K block an attic.tile.pv may
 /// prefetch into Ks, or null: the nearest scf.for around `pv`, when every
 /// attic.tile.qk in it reads one key block value of one key tensor, batch
@@ -919,9 +1136,18 @@ void KernelMapper::stageCols(TileMapColsOp op, IRMapping &map) {
 /// body by pure ops and loads (block lists: an entry of the list); those
 /// ops (`prefetchSlice`) are cloned with the next induction variable.
 scf::ForOp KernelMapper::prefetchLoop(TilePVOp pv) {
-  if (!cfg.separateKV || !cfg.asyncCopies)
+  if (!cfg.separateKV || !cfg.asyncCopies || cfg.ring())
     return {};
-  auto loop = pv->getParentOfType<scf::ForOp>();
+  return keyLoop(pv, /*forRing=*/false);
+}
+
+/// The nearest scf.for around `op` (in the grid) whose attic.tile.qk ops
+/// all read one key block of one key tensor, batch and head, with the
+/// ops that compute the block from the induction variable in
+/// `prefetchSlice` and the first qk in `prefetchKey`; unless `forRing`,
+/// no qk may follow `op` in an iteration.
+scf::ForOp KernelMapper::keyLoop(Operation *op, bool forRing) {
+  auto loop = op->getParentOfType<scf::ForOp>();
   if (!loop || !grid->isProperAncestor(loop))
     return {};
   auto outside = [&](Value v) {
@@ -940,8 +1166,9 @@ scf::ForOp KernelMapper::prefetchLoop(TilePVOp pv) {
   });
   if (!first || !ok)
     return {};
-  for (Operation *op = pv; op != loop.getOperation(); op = op->getParentOp())
-    for (Operation *next = op->getNextNode(); next;
+  for (Operation *at = op; !forRing && at != loop.getOperation();
+       at = at->getParentOp())
+    for (Operation *next = at->getNextNode(); next;
          next = next->getNextNode()) {
       bool reads = false;
       next->walk([&](TileQKOp) { reads = true; });
@@ -985,7 +1212,7 @@ scf::ForOp KernelMapper::prefetchLoop(TilePVOp pv) {
 /// not waited for: zero-filled by a source size of 0; else a 16-byte global
 /// load and a 16-byte shared store each.
 void KernelMapper::copyRows(Value src, Value batchIdx, Value headIdx,
-                            Value block, int64_t width, Value dst) {
+                            Value block, int64_t width, Value dst, Value base) {
   const int64_t bk = cfg.keys, stride = width + kPad, perRow = width / 8;
   Value k0 = g.mul(block, bk);
   Value keyLen = memref::DimOp::create(b, src, 2);
@@ -1001,6 +1228,8 @@ void KernelMapper::copyRows(Value src, Value batchIdx, Value headIdx,
   SmallVector<Value, 4> srcIdx = {batchIdx, headIdx, g.minI(keyRow, lastKey),
                                   c};
   Value dstIdx = g.add(g.mul(r, stride), c);
+  if (base)
+    dstIdx = g.add(dstIdx, base);
   if (cfg.asyncCopies) {
     nvgpu::DeviceAsyncCopyOp::create(
         b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst,
@@ -1080,8 +1309,9 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
     auto accType = VectorType::get({2, 2}, b.getF32Type());
     Value zeroAcc = arith::ConstantOp::create(
         b, accType, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0f)));
-    Value laneRow =
-        g.add(g.mul(g.add(g.mul(ldHi, 8), ldRow), stride), g.mul(ldLo, 8));
+    Value laneRow = inSlot(
+        g.add(g.mul(g.add(g.mul(ldHi, 8), ldRow), stride), g.mul(ldLo, 8)),
+        kBase);
     for (int64_t nc = 0; nc < cfg.keys / 8; nc += 2) {
       Value c[2] = {zeroAcc, zeroAcc};
       for (int64_t kc = 0; kc < cfg.headDim / 16; ++kc) {
@@ -1167,8 +1397,9 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
       return arith::TruncFOp::create(b, g.pairType(), v).getResult();
     };
     auto accType = VectorType::get({2, 2}, b.getF32Type());
-    Value laneRow =
-        g.add(g.mul(g.add(g.mul(ldLo, 8), ldRow), stride), g.mul(ldHi, 8));
+    Value laneRow = inSlot(
+        g.add(g.mul(g.add(g.mul(ldLo, 8), ldRow), stride), g.mul(ldHi, 8)),
+        vBase);
     for (int64_t kk = 0; kk < cfg.keys / 16; ++kk) {
       SmallVector<Value> aFrag = g.packRegs(
           {pair(0, 2 * kk), pair(1, 2 * kk), pair(0, 2 * kk + 1),
@@ -1311,9 +1542,11 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
 }
 
 struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
-  TensorCoreTiles(MLIRContext *ctx, bool asyncCopies)
-      : OpRewritePattern(ctx, /*benefit=*/2), asyncCopies(asyncCopies) {}
+  TensorCoreTiles(MLIRContext *ctx, bool asyncCopies, int64_t kvStages)
+      : OpRewritePattern(ctx, /*benefit=*/2), asyncCopies(asyncCopies),
+        kvStages(kvStages) {}
   bool asyncCopies;
+  int64_t kvStages;
 
   LogicalResult matchAndRewrite(scf::ParallelOp grid,
                                 PatternRewriter &rewriter) const override {
@@ -1327,6 +1560,15 @@ struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
     if (failed(cfg))
       return rewriter.notifyMatchFailure(grid, why);
     cfg->asyncCopies = asyncCopies;
+    int64_t colBytes = 0;
+    for (TileGridInfo::Tile tile : info->tiles)
+      if (tile.kind == TileGridInfo::TileKind::Cols)
+        colBytes += cfg->keys * 4;
+    int64_t ringBytes = 2 * (kBytes(*cfg) + vBytes(*cfg));
+    // Where two slots do not fit, the kernel keeps one (no error: the
+    // option asks for a schedule, not a result).
+    if (kvStages == 2 && asyncCopies && ringBytes + colBytes <= kRingLimit)
+      cfg->stages = 2;
 
     MLIRContext *ctx = getContext();
     ImplicitLocOpBuilder b(grid.getLoc(), rewriter);
@@ -1338,7 +1580,9 @@ struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
     int64_t kElems = kBytes(*cfg) / 2, vElems = vBytes(*cfg) / 2;
     SmallVector<Type> smem;
-    if (cfg->separateKV) {
+    if (cfg->ring()) {
+      // K and V in dynamic shared memory (KernelMapper::run).
+    } else if (cfg->separateKV) {
       smem.push_back(MemRefType::get({kElems}, cfg->elem, nullptr, smemSpace));
       smem.push_back(MemRefType::get({vElems}, cfg->elem, nullptr, smemSpace));
     } else {
@@ -1353,9 +1597,12 @@ struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
     Value token = gpu::WaitOp::create(b, tokenType, ValueRange{}).getAsyncToken();
     Value c1 = arith::ConstantIndexOp::create(b, 1);
     Value threads = arith::ConstantIndexOp::create(b, 2 * cfg->rows);
-    auto launch = gpu::LaunchOp::create(b, gridX, gridY, c1, threads, c1, c1,
-                                        /*dynamicSharedMemorySize=*/nullptr,
-                                        tokenType, ValueRange{token}, smem);
+    Value dynamicBytes;
+    if (cfg->ring())
+      dynamicBytes = arith::ConstantIntOp::create(b, b.getI32Type(), ringBytes);
+    auto launch =
+        gpu::LaunchOp::create(b, gridX, gridY, c1, threads, c1, c1,
+                              dynamicBytes, tokenType, ValueRange{token}, smem);
     gpu::WaitOp::create(b, Type(), ValueRange{launch.getAsyncToken()});
 
     ImplicitLocOpBuilder k(grid.getLoc(), rewriter);
@@ -1385,6 +1632,7 @@ bool attic::supportsTensorCoreTiles(scf::ParallelOp grid, std::string *why) {
 }
 
 void attic::populateTensorCoreTilesPatterns(RewritePatternSet &patterns,
-                                            bool asyncCopies) {
-  patterns.add<TensorCoreTiles>(patterns.getContext(), asyncCopies);
+                                            bool asyncCopies,
+                                            int64_t kvStages) {
+  patterns.add<TensorCoreTiles>(patterns.getContext(), asyncCopies, kvStages);
 }

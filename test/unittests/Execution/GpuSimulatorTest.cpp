@@ -28,7 +28,11 @@
 //     (a missing wait, a copy never committed, wait_group 1 on the only
 //     group) is an error, so are reading them from another thread without
 //     a barrier after the wait, a misaligned copy and a copy still in
-//     flight at the end of the kernel.
+//     flight at the end of the kernel;
+//   - dynamic shared memory (gpu.dynamic_shared_memory and memref.view, as
+//     the tensor-core kernel's rings use it): a view works next to static
+//     shared memory; a view past its end or at a misaligned byte, a
+//     launch without a size and more than 227 KiB per block are errors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -600,6 +604,78 @@ TEST_F(AsyncCopy, CopyInFlightAtTheEndIsAnError) {
   expectError("is still in flight when the kernel ends");
   EXPECT_NE(error.find("'nvgpu.device_async_copy'"), std::string::npos)
       << error;
+}
+
+// 64 threads: out[i] = in[(i + 1) % 64] through a memref.view of the
+// launch's dynamic shared memory (512 bytes; the view at byte 256), next to
+// a static buffer that every thread also writes. The markers DYN_SIZE and
+// SHIFT are edited by the tests.
+const char *kDynamicShared = R"mlir(
+func.func @k(%in: memref<64xf32>) -> memref<64xf32> {
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %shift = arith.constant 256 : index // SHIFT
+  %size = arith.constant 512 : i32 // DYN_SIZE
+  %t0 = gpu.wait async
+  %d, %t1 = gpu.alloc async [%t0] () : memref<64xf32>
+  %t2 = gpu.memcpy async [%t1] %d, %in : memref<64xf32>, memref<64xf32>
+  %o, %t3 = gpu.alloc async [%t2] () : memref<64xf32>
+  %t4 = gpu.launch async [%t3] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+      threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1)
+      dynamic_shared_memory_size %size
+      workgroup(%s : memref<64xf32, #gpu.address_space<workgroup>>) {
+    %bytes = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %v = memref.view %bytes[%shift][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+    %x = memref.load %d[%tx] : memref<64xf32>
+    memref.store %x, %v[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+    %minus = arith.negf %x : f32
+    memref.store %minus, %s[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %n1 = arith.addi %tx, %c1 : index
+    %n = arith.remui %n1, %c64 : index
+    %y = memref.load %v[%n] : memref<64xf32, #gpu.address_space<workgroup>>
+    memref.store %y, %o[%tx] : memref<64xf32>
+    gpu.terminator
+  }
+  %h = memref.alloc() : memref<64xf32>
+  %t5 = gpu.memcpy async [%t4] %h, %o : memref<64xf32>, memref<64xf32>
+  gpu.wait [%t5]
+  return %h : memref<64xf32>
+}
+)mlir";
+
+struct DynamicShared : OneKernel {
+  DynamicShared() : OneKernel(kDynamicShared, 2.0, 0.25) {}
+};
+
+TEST_F(DynamicShared, AViewOfItRuns) {
+  std::vector<Tensor> out = run();
+  ASSERT_EQ(out.size(), 1u) << error;
+  for (int64_t i = 0; i < 64; ++i)
+    EXPECT_EQ(out[0][i], in[(i + 1) % 64]) << i;
+}
+
+TEST_F(DynamicShared, AViewPastItsEndIsAnError) {
+  replace(source, "256 : index // SHIFT", "300 : index // SHIFT");
+  expectError("views bytes [300, 556) of a 512-byte buffer");
+  EXPECT_NE(error.find("'memref.view'"), std::string::npos) << error;
+}
+
+TEST_F(DynamicShared, AMisalignedViewIsAnError) {
+  replace(source, "256 : index // SHIFT", "2 : index // SHIFT");
+  expectError("views at byte 2, not a multiple of its element size 4");
+}
+
+TEST_F(DynamicShared, ALaunchWithoutASizeHasNone) {
+  replace(source, "dynamic_shared_memory_size %size", "");
+  expectError("has no dynamic shared memory to return");
+}
+
+TEST_F(DynamicShared, MoreThan227KiBIsAnError) {
+  // 232448 dynamic bytes (227 KiB) and the 256 static ones.
+  replace(source, "512 : i32 // DYN_SIZE", "232448 : i32 // DYN_SIZE");
+  expectError("uses 232704 bytes of shared memory (232448 dynamic) per "
+              "block, at most 232448");
 }
 
 } // namespace

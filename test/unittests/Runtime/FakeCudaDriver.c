@@ -18,8 +18,9 @@
  *                        host code through attic's runtime (allocations,
  *                        copies, launches, timing) without a GPU.
  * The counters at the end let tests see what was called; with
- * ATTIC_FAKE_CUDA_REPORT set, the memory counters are printed to stderr at
- * exit (for lit tests of whole programs).
+ * ATTIC_FAKE_CUDA_REPORT set, the memory counters (and the largest dynamic
+ * shared memory opt-in, if any) are printed to stderr at exit (for lit
+ * tests of whole programs).
  *
  *===----------------------------------------------------------------------===*/
 
@@ -78,6 +79,11 @@ static void reportMemory(void) {
           "frees, %d allocations live at exit\n",
           attic_fake_async_allocations, attic_fake_async_frees,
           attic_fake_live_allocations);
+  if (attic_fake_set_shared_memory > 0)
+    fprintf(stderr,
+            "fake CUDA driver: dynamic shared memory opted in up to %d "
+            "bytes\n",
+            attic_fake_set_shared_memory);
 }
 
 CUresult cuInit(unsigned flags) {

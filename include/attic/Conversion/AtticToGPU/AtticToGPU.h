@@ -57,15 +57,20 @@ void guardLaunchBody(mlir::gpu::LaunchOp launch, mlir::Value cond);
 
 /// The patterns of attic-gpu-map-tiles: the SIMT mapping (benefit 1) and,
 /// when `tensorCores`, the tensor-core kernel (benefit 2), which copies K
-/// and V with cp.async when `asyncCopies`.
+/// and V with cp.async when `asyncCopies`, into rings of `kvStages` (1 or
+/// 2) slots.
 void populateGpuMapTilesPatterns(mlir::RewritePatternSet &patterns,
                                  bool tensorCores = true,
-                                 bool asyncCopies = true);
+                                 bool asyncCopies = true, int64_t kvStages = 1);
 
 /// The tensor-core kernel's pattern (benefit 2): K and V copied with
-/// cp.async (`asyncCopies`) or loaded and stored through registers.
+/// cp.async (`asyncCopies`) or loaded and stored through registers; with
+/// `kvStages` = 2 (and cp.async), two K and two V blocks in dynamic shared
+/// memory where they fit in 99 KiB, the next block's copies overlapping
+/// the whole computation of the current one.
 void populateTensorCoreTilesPatterns(mlir::RewritePatternSet &patterns,
-                                     bool asyncCopies = true);
+                                     bool asyncCopies = true,
+                                     int64_t kvStages = 1);
 
 /// Whether the tensor-core kernel maps `grid`; if not, `why` says what it
 /// does not support.
