@@ -9,6 +9,9 @@ from --seed), saves them as .npy and runs, on those same inputs:
   attic_sync  (--attic-sync) the same with --async-copies=false: K and V
           through registers instead of cp.async, the kernel before cp.async,
           for an A/B of the copies on the same inputs in the same run;
+  attic_ring  (--attic-ring) the same with --kv-stages=2: K and V rings of
+          two slots in dynamic shared memory (the next block's copies
+          overlapping the whole block), an A/B of the ring;
   sdpa    torch.nn.functional.scaled_dot_product_attention, flash backend only;
   flex    torch FlexAttention (torch.compile'd), with the equivalent BlockMask:
           the causal mask for causal runs, no mask for dense runs (--flex-dense).
@@ -112,6 +115,9 @@ def main():
     ap.add_argument("--attic-sync", action="store_true",
                     help="also time attic with --async-copies=false (A/B of "
                          "the cp.async staging)")
+    ap.add_argument("--attic-ring", action="store_true",
+                    help="also time attic with --kv-stages=2 (A/B of the "
+                         "two-slot K/V ring)")
     ap.add_argument("--attic-arg", action="append", default=[],
                     help="extra attic-run argument (repeatable)")
     ap.add_argument("--out", default=".")
@@ -161,6 +167,15 @@ def main():
                     row["attic_sync_err"] = rel_err(sync_o, ref) if sync_o is not None else None
                     notes += ["sync: " + n for n in sync_notes]
                     del sync_o
+                row["attic_ring_ms"] = row["attic_ring_err"] = None
+                if args.attic_ring:
+                    ring_ms, ring_o, ring_notes = run_attic(
+                        args, work, shape, causal, q, k, v,
+                        extra=["--kv-stages=2"])
+                    row["attic_ring_ms"] = ring_ms
+                    row["attic_ring_err"] = rel_err(ring_o, ref) if ring_o is not None else None
+                    notes += ["ring: " + n for n in ring_notes]
+                    del ring_o
 
                 def sdpa():
                     with sdpa_kernel([SDPBackend.FLASH_ATTENTION]):
@@ -180,12 +195,13 @@ def main():
                     row["flex_err"] = rel_err(fx(), ref)
                     notes.append("flex compile+first %.1f s" % (time.time() - t0))
                     row["flex_ms"] = event_median_ms(fx, args.warmup, args.reps)
-                for key in ("attic", "attic_sync", "sdpa", "flex"):
+                for key in ("attic", "attic_sync", "attic_ring", "sdpa", "flex"):
                     ms = row[key + "_ms"]
                     row[key + "_tflops"] = flops / (ms * 1e-3) * 1e-12 if ms else None
                 row["attic_vs_sdpa"] = (row["sdpa_ms"] / attic_ms) if attic_ms else None
                 row["attic_vs_flex"] = (row["flex_ms"] / attic_ms) if attic_ms and row["flex_ms"] else None
                 row["async_vs_sync"] = (row["attic_sync_ms"] / attic_ms) if attic_ms and row["attic_sync_ms"] else None
+                row["ring_vs_one"] = (attic_ms / row["attic_ring_ms"]) if attic_ms and row["attic_ring_ms"] else None
                 rows.append(row)
                 print("D=%d N=%d causal=%d: %s; %s" % (
                     d, n, causal,
@@ -201,6 +217,9 @@ def main():
     if args.attic_sync:
         cols[5:5] = ["attic_sync_ms", "attic_sync_tflops", "async_vs_sync"]
         cols.append("attic_sync_err")
+    if args.attic_ring:
+        cols[5:5] = ["attic_ring_ms", "attic_ring_tflops", "ring_vs_one"]
+        cols.append("attic_ring_err")
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "cuda_attention.csv"), "w") as f:
         f.write(header)
@@ -225,6 +244,8 @@ def main():
     bad = [r for r in rows if r["attic_err"] is None or not r["attic_err"] <= 2e-2]
     bad += [r for r in rows if args.attic_sync and (
         r["attic_sync_err"] is None or not r["attic_sync_err"] <= 2e-2)]
+    bad += [r for r in rows if args.attic_ring and (
+        r["attic_ring_err"] is None or not r["attic_ring_err"] <= 2e-2)]
     return 1 if bad else 0
 
 
