@@ -8,6 +8,9 @@
 #
 #   bench/cuda/ptx_static.sh [OUT_DIR]    (default /tmp/attic-ptx-static)
 #
+# ATTIC_CUDA_OPTIONS adds options to attic-cuda-pipeline (e.g.
+# "kv-stages=2" for the kernels with two-slot K/V rings).
+#
 # Needs build/ (scripts/setup.sh) and ptxas (/usr/local/cuda/bin, or
 # $CUDA_HOME/bin). These are counts of instructions in the code, not of
 # instructions executed, and say nothing about time.
@@ -21,7 +24,8 @@ configs=test/Conversion/Inputs/cuda_configs.mlir
 kernels=$(grep -oE '^func\.func @[a-z0-9_]+' "$configs" | sed 's/.*@//')
 for chip in sm_80 sm_90; do
   build/tools/attic-opt "$configs" \
-    --attic-cuda-pipeline="chip=$chip format=isa" -o "$out/$chip.mlir"
+    --attic-cuda-pipeline="chip=$chip format=isa ${ATTIC_CUDA_OPTIONS:-}" \
+    -o "$out/$chip.mlir"
 done
 # Instructions of the current kernel's sm_80 PTX ($ptx) that start with $1.
 count() { grep -cE "^\s+$1" "$ptx" || true; }
