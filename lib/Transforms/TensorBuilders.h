@@ -423,6 +423,298 @@ inline Value batchMatmul(Builder &b, Value lhs, Value rhs, bool transposeLhs,
   return op.getResult(0);
 }
 
+/// Rows of at most this many keys are ranked by comparing pairs in the
+/// GPU forms (a thread per key, a loop over its row); longer ones use the
+/// radix select.
+constexpr int64_t kPairwiseRankLimit = 4096;
+
+/// An f32 as an unsigned 32-bit key in the same order (i32): the sign bit
+/// of a non-negative float flipped, every bit of a negative one (so -0 <
+/// +0, and a NaN sorts by its bits).
+inline Value orderKey(Builder &b, Value x) {
+  Type i32 = b.getI32Type();
+  Value bits = arith::BitcastOp::create(b, i32, x);
+  Value negative =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::slt, bits, cI32(b, 0));
+  return arith::SelectOp::create(
+      b, negative, arith::XOrIOp::create(b, bits, cI32(b, -1)),
+      arith::XOrIOp::create(b, bits, cI32(b, INT32_MIN)));
+}
+
+/// The h-th largest of the unsigned 32-bit keys ([rows, m] i32, 1 <= h
+/// <= m) of each row ([rows] i32), as parallel kernels: found 8 bits at a
+/// time. Per digit, from the top: a histogram of the digit per chunk of
+/// kScanChunk keys among the keys that match the prefix found so far (a
+/// thread per sequence, chunk and digit value, a loop over the chunk), the
+/// chunks summed (a thread per sequence and digit value), then a thread per
+/// sequence walks the 256 digit values down until the keys at or above one
+/// reach the number still needed: that value is the digit, and the keys
+/// above it are no longer needed. The same key as the bitwise select's.
+inline Value radixSelect(Builder &b, Value keys, int64_t h) {
+  auto keysType = cast<RankedTensorType>(keys.getType());
+  int64_t batch = keysType.getDimSize(0), m = keysType.getDimSize(1);
+  int64_t chunks = (m + kScanChunk - 1) / kScanChunk;
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  // state[b] = (prefix of the threshold so far, keys still needed).
+  Value state =
+      parallelTensor(b, RankedTensorType::get({batch, 2}, i64),
+                     [&](Builder &nb, ValueRange i) {
+                       return arith::SelectOp::create(
+                           nb,
+                           arith::CmpIOp::create(nb, arith::CmpIPredicate::eq,
+                                                 i[1], cIndex(nb, 0)),
+                           cI64(nb, 0), cI64(nb, h));
+                     });
+  for (int64_t digit = 0; digit < 4; ++digit) {
+    int64_t shift = 24 - 8 * digit;
+    // The bits above this digit, which the prefix fixes.
+    int64_t high = digit == 0 ? 0 : int64_t(uint32_t(~0u) << (shift + 8));
+    auto prefixOf = [&](Builder &nb, Value bi) -> Value {
+      return arith::TruncIOp::create(nb, i32,
+                                     extract(nb, state, {bi, cIndex(nb, 0)}));
+    };
+    auto digitOf = [&](Builder &nb, Value key) -> Value {
+      return arith::AndIOp::create(
+          nb, arith::ShRUIOp::create(nb, key, cI32(nb, shift)), cI32(nb, 255));
+    };
+    Value histogram = parallelTensor(
+        b, RankedTensorType::get({batch, chunks, 256}, i64),
+        [&](Builder &nb, ValueRange i) {
+          Value start = chunkStart(nb, i[1]), end = chunkEnd(nb, i[1], m);
+          Value value = arith::IndexCastOp::create(nb, i32, i[2]);
+          Value prefix = prefixOf(nb, i[0]);
+          return rangeLoop(
+                     nb, start, end, cI64(nb, 0),
+                     [&](Builder &lb, Value x, ValueRange acc) {
+                       Value key = extract(lb, keys, {i[0], x});
+                       Value matches = arith::AndIOp::create(
+                           lb,
+                           arith::CmpIOp::create(
+                               lb, arith::CmpIPredicate::eq,
+                               arith::AndIOp::create(lb, key, cI32(lb, high)),
+                               prefix),
+                           arith::CmpIOp::create(lb, arith::CmpIPredicate::eq,
+                                                 digitOf(lb, key), value));
+                       return SmallVector<Value>{arith::AddIOp::create(
+                           lb, acc[0],
+                           arith::SelectOp::create(lb, matches, cI64(lb, 1),
+                                                   cI64(lb, 0)))};
+                     })
+              .front();
+        });
+    Value totals = parallelTensor(
+        b, RankedTensorType::get({batch, 256}, i64),
+        [&](Builder &nb, ValueRange i) {
+          return forLoop(nb, chunks, cI64(nb, 0),
+                         [&](Builder &lb, Value c, ValueRange acc) {
+                           return SmallVector<Value>{arith::AddIOp::create(
+                               lb, acc[0],
+                               extract(lb, histogram, {i[0], c, i[1]}))};
+                         })
+              .front();
+        });
+    Value previous = state;
+    state = parallelTensor(
+        b, RankedTensorType::get({batch, 2}, i64),
+        [&](Builder &nb, ValueRange i) {
+          Value need = extract(nb, previous, {i[0], cIndex(nb, 1)});
+          // Down from 255: (found, the digit, the keys above it).
+          SmallVector<Value> init{
+              arith::ConstantOp::create(nb, nb.getBoolAttr(false)), cI64(nb, 0),
+              cI64(nb, 0)};
+          SmallVector<Value> walk =
+              forLoop(nb, 256, init, [&](Builder &lb, Value k, ValueRange st) {
+                Value value = arith::SubIOp::create(lb, cIndex(lb, 255), k);
+                Value count = extract(lb, totals, {i[0], value});
+                Value atOrAbove = arith::AddIOp::create(lb, st[2], count);
+                Value here = arith::AndIOp::create(
+                    lb,
+                    arith::XOrIOp::create(
+                        lb, st[0],
+                        arith::ConstantOp::create(lb, lb.getBoolAttr(true))),
+                    arith::CmpIOp::create(lb, arith::CmpIPredicate::sge,
+                                          atOrAbove, need));
+                return SmallVector<Value>{
+                    arith::OrIOp::create(lb, st[0], here),
+                    arith::SelectOp::create(
+                        lb, here, arith::IndexCastOp::create(lb, i64, value),
+                        st[1]),
+                    arith::SelectOp::create(
+                        lb, arith::OrIOp::create(lb, st[0], here), st[2],
+                        atOrAbove)};
+              });
+          Value prefix = arith::OrIOp::create(
+              nb, extract(nb, previous, {i[0], cIndex(nb, 0)}),
+              arith::ShLIOp::create(nb, walk[1], cI64(nb, shift)));
+          Value left = arith::SubIOp::create(nb, need, walk[2]);
+          return arith::SelectOp::create(
+              nb,
+              arith::CmpIOp::create(nb, arith::CmpIPredicate::eq, i[1],
+                                    cIndex(nb, 0)),
+              prefix, left);
+        });
+  }
+  Value last = state;
+  return parallelTensor(
+      b, RankedTensorType::get({batch}, i32), [&](Builder &nb, ValueRange i) {
+        return arith::TruncIOp::create(
+            nb, i32, extract(nb, last, {i[0], cIndex(nb, 0)}));
+      });
+}
+
+/// flags[r, x] (i1): whether key x of row r ([rows, m] unsigned i32 keys)
+/// ranks among the h best of its row, where x ranks before y when its key
+/// is higher, or the same with a lower index, given each row's h-th
+/// largest key T (`thresholds`, [rows] i32, from radixSelect): key above T,
+/// or equal to T with fewer than need = h - #(keys above T) keys equal to T
+/// before it. As parallel kernels: chunk counts of kScanChunk, then a loop
+/// over x's chunk. Exactly h flags per row.
+inline Value topFlagsAt(Builder &b, Value keys, Value thresholds, int64_t h) {
+  auto keysType = cast<RankedTensorType>(keys.getType());
+  int64_t batch = keysType.getDimSize(0), m = keysType.getDimSize(1);
+  auto compared = [&](Builder &nb, arith::CmpIPredicate predicate, Value bi,
+                      Value x) -> Value {
+    return arith::CmpIOp::create(nb, predicate, extract(nb, keys, {bi, x}),
+                                 extract(nb, thresholds, {bi}));
+  };
+  auto member = [&](arith::CmpIPredicate predicate) {
+    return [&, predicate](Builder &nb, Value bi, Value x) -> Value {
+      return arith::SelectOp::create(nb, compared(nb, predicate, bi, x),
+                                     cIndex(nb, 1), cIndex(nb, 0));
+    };
+  };
+  auto aboveMember = member(arith::CmpIPredicate::ugt);
+  auto sameMember = member(arith::CmpIPredicate::eq);
+  ChunkCounts above = ChunkCounts::build(b, batch, m, aboveMember);
+  ChunkCounts same = ChunkCounts::build(b, batch, m, sameMember);
+  return parallelTensor(
+      b, RankedTensorType::get({batch, m}, b.getI1Type()),
+      [&](Builder &nb, ValueRange i) {
+        Value need =
+            arith::SubIOp::create(nb, cIndex(nb, h), above.total(nb, i[0]));
+        Value early = arith::CmpIOp::create(
+            nb, arith::CmpIPredicate::ult,
+            same.countBefore(nb, i[0], i[1], sameMember), need);
+        return arith::OrIOp::create(
+            nb, compared(nb, arith::CmpIPredicate::ugt, i[0], i[1]),
+            arith::AndIOp::create(
+                nb, compared(nb, arith::CmpIPredicate::eq, i[0], i[1]), early));
+      });
+}
+
+/// largestIndices' parallel form for long rows (n > kPairwiseRankLimit,
+/// count <= n): O(n + count^2) work per row instead of O(n^2).
+///   1. each key as an unsigned 32-bit key (orderKey of the float, -0 as
+///      +0, a NaN as 0: below every other key);
+///   2. the count-th largest key T (radixSelect) and the flags of the
+///      count best keys of the row (topFlagsAt: exactly count, ties to the
+///      lower index);
+///   3. slot p of the flagged keys in index order: the chunk whose flags
+///      before it reach p (a bisection of the chunk counts), then a loop
+///      over that chunk;
+///   4. each slot's rank among the count slots (a greater key, or an equal
+///      one at a lower index) and pick t the slot of rank t; a pick whose
+///      key is NaN is -1.
+/// The picks are those of the pairwise ranks (a NaN is never picked and
+/// there is one rank order), including the -1 where a row has fewer than
+/// `count` keys that are not NaN.
+inline Value largestIndicesByRadix(Builder &b, Value keys, int64_t count) {
+  auto type = cast<RankedTensorType>(keys.getType());
+  int64_t rows = type.getDimSize(0), n = type.getDimSize(1);
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Value order = parallelTensor(
+      b, RankedTensorType::get({rows, n}, i32), [&](Builder &nb, ValueRange i) {
+        Value x = extract(nb, keys, i);
+        Value isZero = arith::CmpFOp::create(nb, arith::CmpFPredicate::OEQ, x,
+                                             cF32(nb, 0.0));
+        Value key = orderKey(nb, select(nb, isZero, cF32(nb, 0.0), x));
+        Value isNaN =
+            arith::CmpFOp::create(nb, arith::CmpFPredicate::UNO, x, x);
+        return select(nb, isNaN, cI32(nb, 0), key);
+      });
+  Value flags = topFlagsAt(b, order, radixSelect(b, order, count), count);
+  auto flagged = [&](Builder &nb, Value r, Value x) -> Value {
+    return select(nb, extract(nb, flags, {r, x}), cIndex(nb, 1), cIndex(nb, 0));
+  };
+  ChunkCounts counts = ChunkCounts::build(b, rows, n, flagged);
+  Value slots = parallelTensor(
+      b, RankedTensorType::get({rows, count}, i64),
+      [&](Builder &nb, ValueRange i) {
+        // The last chunk with at most p flags before it holds flag p.
+        Value c = lastTrue(nb, counts.chunks, [&](Builder &lb, Value chunk) {
+          return arith::CmpIOp::create(lb, arith::CmpIPredicate::ule,
+                                       counts.beforeChunk(lb, i[0], chunk),
+                                       i[1]);
+        });
+        SmallVector<Value> init{counts.beforeChunk(nb, i[0], c), cI64(nb, -1)};
+        return rangeLoop(
+            nb, counts.start(nb, c), counts.end(nb, c), init,
+            [&](Builder &lb, Value x, ValueRange acc) {
+              Value flag = extract(lb, flags, {i[0], x});
+              Value hit = arith::AndIOp::create(
+                  lb, flag,
+                  arith::CmpIOp::create(lb, arith::CmpIPredicate::eq, acc[0],
+                                        i[1]));
+              Value seen = arith::AddIOp::create(
+                  lb, acc[0], select(lb, flag, cIndex(lb, 1), cIndex(lb, 0)));
+              Value x64 = arith::IndexCastOp::create(lb, i64, x);
+              return SmallVector<Value>{seen, select(lb, hit, x64, acc[1])};
+            })[1];
+      });
+  auto slotKey = [&](Builder &nb, Value r, Value p, Value &index) {
+    Value x = extract(nb, slots, {r, p});
+    index = x;
+    return extract(nb, order,
+                   {r, arith::IndexCastOp::create(nb, nb.getIndexType(), x)});
+  };
+  Value ranks = parallelTensor(
+      b, RankedTensorType::get({rows, count}, i64),
+      [&](Builder &nb, ValueRange i) {
+        Value x;
+        Value key = slotKey(nb, i[0], i[1], x);
+        return forLoop(
+            nb, count, cI64(nb, 0), [&](Builder &lb, Value q, ValueRange acc) {
+              Value y;
+              Value other = slotKey(lb, i[0], q, y);
+              Value ahead = arith::OrIOp::create(
+                  lb,
+                  arith::CmpIOp::create(lb, arith::CmpIPredicate::ugt, other,
+                                        key),
+                  arith::AndIOp::create(
+                      lb,
+                      arith::CmpIOp::create(lb, arith::CmpIPredicate::eq, other,
+                                            key),
+                      arith::CmpIOp::create(lb, arith::CmpIPredicate::slt, y,
+                                            x)));
+              return SmallVector<Value>{select(
+                  lb, ahead, arith::AddIOp::create(lb, acc[0], cI64(lb, 1)),
+                  acc[0])};
+            })[0];
+      });
+  return parallelTensor(
+      b, RankedTensorType::get({rows, count}, i64),
+      [&](Builder &nb, ValueRange i) {
+        Value t = arith::IndexCastOp::create(nb, i64, i[1]);
+        Value pick = forLoop(
+            nb, count, cI64(nb, -1), [&](Builder &lb, Value p, ValueRange acc) {
+              Value hit =
+                  arith::CmpIOp::create(lb, arith::CmpIPredicate::eq,
+                                        extract(lb, ranks, {i[0], p}), t);
+              return SmallVector<Value>{
+                  select(lb, hit, extract(lb, slots, {i[0], p}), acc[0])};
+            })[0];
+        // A NaN key is never picked.
+        Value key =
+            extract(nb, keys,
+                    {i[0], arith::IndexCastOp::create(
+                               nb, nb.getIndexType(),
+                               arith::MaxSIOp::create(nb, pick, cI64(nb, 0)))});
+        Value isNaN =
+            arith::CmpFOp::create(nb, arith::CmpFPredicate::UNO, key, key);
+        return select(nb, isNaN, cI64(nb, -1), pick);
+      });
+}
+
 /// The indices of the `count` largest keys of each row of `keys` ([rows,
 /// n] f32), in decreasing order, the lower index first on ties (-inf keys
 /// last; NaN keys are never picked): [rows, count] i64.
@@ -434,7 +726,9 @@ inline Value batchMatmul(Builder &b, Value lhs, Value rhs, bool transposeLhs,
 /// pick t is the index of the key of rank t, n steps per element. Both
 /// give the same picks when a row has at least `count` keys that are not
 /// NaN (where it has fewer, the missing picks are -1 in the parallel form
-/// and the sequential one repeats its -inf keys after a -1).
+/// and the sequential one repeats its -inf keys after a -1). Rows longer
+/// than kPairwiseRankLimit take largestIndicesByRadix in the parallel
+/// form: the same picks in O(n + count^2) per row instead of O(n^2).
 inline Value largestIndices(Builder &b, Value keys, int64_t count,
                             bool parallel) {
   auto type = cast<RankedTensorType>(keys.getType());
@@ -444,6 +738,8 @@ inline Value largestIndices(Builder &b, Value keys, int64_t count,
   auto cmpF = [](Builder &lb, arith::CmpFPredicate p, Value x, Value y) {
     return arith::CmpFOp::create(lb, p, x, y);
   };
+  if (parallel && n > kPairwiseRankLimit && count <= n)
+    return largestIndicesByRadix(b, keys, count);
   if (parallel) {
     // Ahead of key (x, i): a greater key, or an equal one at a lower index.
     Value ranks = parallelTensor(

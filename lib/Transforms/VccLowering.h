@@ -297,10 +297,10 @@ public:
   ///      otherwise those keys rank before T and are subtracted;
   ///   3. one scan in index order flags the keys above T and the first
   ///      `need = h - #(keys above T)` keys equal to T.
+  /// On the GPU (parallelScans), step 2 is detail::radixSelect (8 bits at
+  /// a time in parallel kernels) and step 3 detail::topFlagsAt, shared with
+  /// detail::largestIndices.
   Value topFlags(Builder &b, Value scores, int64_t m, int64_t h) const;
-  /// Step 2 for the GPU (parallelScans), 8 bits at a time in parallel
-  /// kernels: the threshold keys [B] i32.
-  Value radixSelectByDigits(Builder &b, Value keys, int64_t m, int64_t h) const;
 
 private:
   TreeType type;

@@ -483,131 +483,6 @@ Value TreeLowering::sumOver(Builder &b, int64_t upper,
 ///      otherwise those keys rank before T and are subtracted;
 ///   3. one scan in index order flags the keys above T and the first
 ///      `need = h - #(keys above T)` keys equal to T.
-/// The GPU form of the radix select (levels of more than kPairwiseRankLimit
-/// candidates): the h-th largest key of each sequence found 8 bits at a
-/// time. Per digit, from the top: a histogram of the digit per chunk of
-/// kScanChunk keys among the keys that match the prefix found so far (a
-/// thread per sequence, chunk and digit value, a loop over the chunk), the
-/// chunks summed (a thread per sequence and digit value), then a thread per
-/// sequence walks the 256 digit values down until the keys at or above one
-/// reach the number still needed: that value is the digit, and the keys
-/// above it are no longer needed. The same key as the bitwise select's.
-Value TreeLowering::radixSelectByDigits(Builder &b, Value keys, int64_t m,
-                                        int64_t h) const {
-  int64_t batch = type.getBatch();
-  int64_t chunks = (m + kScanChunk - 1) / kScanChunk;
-  Type i32 = b.getI32Type(), i64 = b.getI64Type();
-  // state[b] = (prefix of the threshold so far, keys still needed).
-  Value state =
-      parallelTensor(b, RankedTensorType::get({batch, 2}, i64),
-                     [&](Builder &nb, ValueRange i) {
-                       return arith::SelectOp::create(
-                           nb,
-                           arith::CmpIOp::create(nb, arith::CmpIPredicate::eq,
-                                                 i[1], cIndex(nb, 0)),
-                           cI64(nb, 0), cI64(nb, h));
-                     });
-  for (int64_t digit = 0; digit < 4; ++digit) {
-    int64_t shift = 24 - 8 * digit;
-    // The bits above this digit, which the prefix fixes.
-    int64_t high = digit == 0 ? 0 : int64_t(uint32_t(~0u) << (shift + 8));
-    auto prefixOf = [&](Builder &nb, Value bi) -> Value {
-      return arith::TruncIOp::create(nb, i32,
-                                     extract(nb, state, {bi, cIndex(nb, 0)}));
-    };
-    auto digitOf = [&](Builder &nb, Value key) -> Value {
-      return arith::AndIOp::create(
-          nb, arith::ShRUIOp::create(nb, key, cI32(nb, shift)), cI32(nb, 255));
-    };
-    Value histogram = parallelTensor(
-        b, RankedTensorType::get({batch, chunks, 256}, i64),
-        [&](Builder &nb, ValueRange i) {
-          Value start = chunkStart(nb, i[1]), end = chunkEnd(nb, i[1], m);
-          Value value = arith::IndexCastOp::create(nb, i32, i[2]);
-          Value prefix = prefixOf(nb, i[0]);
-          return rangeLoop(
-                     nb, start, end, cI64(nb, 0),
-                     [&](Builder &lb, Value x, ValueRange acc) {
-                       Value key = extract(lb, keys, {i[0], x});
-                       Value matches = arith::AndIOp::create(
-                           lb,
-                           arith::CmpIOp::create(
-                               lb, arith::CmpIPredicate::eq,
-                               arith::AndIOp::create(lb, key, cI32(lb, high)),
-                               prefix),
-                           arith::CmpIOp::create(lb, arith::CmpIPredicate::eq,
-                                                 digitOf(lb, key), value));
-                       return SmallVector<Value>{arith::AddIOp::create(
-                           lb, acc[0],
-                           arith::SelectOp::create(lb, matches, cI64(lb, 1),
-                                                   cI64(lb, 0)))};
-                     })
-              .front();
-        });
-    Value totals = parallelTensor(
-        b, RankedTensorType::get({batch, 256}, i64),
-        [&](Builder &nb, ValueRange i) {
-          return forLoop(nb, chunks, cI64(nb, 0),
-                         [&](Builder &lb, Value c, ValueRange acc) {
-                           return SmallVector<Value>{arith::AddIOp::create(
-                               lb, acc[0],
-                               extract(lb, histogram, {i[0], c, i[1]}))};
-                         })
-              .front();
-        });
-    Value previous = state;
-    state = parallelTensor(
-        b, RankedTensorType::get({batch, 2}, i64),
-        [&](Builder &nb, ValueRange i) {
-          Value need = extract(nb, previous, {i[0], cIndex(nb, 1)});
-          // Down from 255: (found, the digit, the keys above it).
-          SmallVector<Value> init{
-              arith::ConstantOp::create(nb, nb.getBoolAttr(false)), cI64(nb, 0),
-              cI64(nb, 0)};
-          SmallVector<Value> walk =
-              forLoop(nb, 256, init, [&](Builder &lb, Value k, ValueRange st) {
-                Value value = arith::SubIOp::create(lb, cIndex(lb, 255), k);
-                Value count = extract(lb, totals, {i[0], value});
-                Value atOrAbove = arith::AddIOp::create(lb, st[2], count);
-                Value here = arith::AndIOp::create(
-                    lb,
-                    arith::XOrIOp::create(
-                        lb, st[0],
-                        arith::ConstantOp::create(lb, lb.getBoolAttr(true))),
-                    arith::CmpIOp::create(lb, arith::CmpIPredicate::sge,
-                                          atOrAbove, need));
-                return SmallVector<Value>{
-                    arith::OrIOp::create(lb, st[0], here),
-                    arith::SelectOp::create(
-                        lb, here, arith::IndexCastOp::create(lb, i64, value),
-                        st[1]),
-                    arith::SelectOp::create(
-                        lb, arith::OrIOp::create(lb, st[0], here), st[2],
-                        atOrAbove)};
-              });
-          Value prefix = arith::OrIOp::create(
-              nb, extract(nb, previous, {i[0], cIndex(nb, 0)}),
-              arith::ShLIOp::create(nb, walk[1], cI64(nb, shift)));
-          Value left = arith::SubIOp::create(nb, need, walk[2]);
-          return arith::SelectOp::create(
-              nb,
-              arith::CmpIOp::create(nb, arith::CmpIPredicate::eq, i[1],
-                                    cIndex(nb, 0)),
-              prefix, left);
-        });
-  }
-  Value last = state;
-  return parallelTensor(
-      b, RankedTensorType::get({batch}, i32), [&](Builder &nb, ValueRange i) {
-        return arith::TruncIOp::create(
-            nb, i32, extract(nb, last, {i[0], cIndex(nb, 0)}));
-      });
-}
-
-/// Levels with at most this many candidates are ranked by comparing pairs
-/// in the GPU form (parallelScans); larger ones use the radix select.
-constexpr int64_t kPairwiseRankLimit = 4096;
-
 Value TreeLowering::topFlags(Builder &b, Value scores, int64_t m,
                              int64_t h) const {
   int64_t batch = type.getBatch();
@@ -623,16 +498,10 @@ Value TreeLowering::topFlags(Builder &b, Value scores, int64_t m,
                    })
         .front();
   };
-  Value keys = parallelTensor(
-      b, RankedTensorType::get({batch, m}, i32),
-      [&](Builder &nb, ValueRange i) {
-        Value bits = arith::BitcastOp::create(nb, i32, extract(nb, scores, i));
-        Value negative = arith::CmpIOp::create(nb, arith::CmpIPredicate::slt,
-                                               bits, cI32(nb, 0));
-        return arith::SelectOp::create(
-            nb, negative, arith::XOrIOp::create(nb, bits, cI32(nb, -1)),
-            arith::XOrIOp::create(nb, bits, cI32(nb, INT32_MIN)));
-      });
+  Value keys = parallelTensor(b, RankedTensorType::get({batch, m}, i32),
+                              [&](Builder &nb, ValueRange i) {
+                                return orderKey(nb, extract(nb, scores, i));
+                              });
   if (parallelScans && m <= kPairwiseRankLimit) {
     // Small levels on the GPU: no select at all. Candidate x is flagged when
     // fewer than h candidates come before it in the order (key descending,
@@ -661,7 +530,7 @@ Value TreeLowering::topFlags(Builder &b, Value scores, int64_t m,
   // kernels on the GPU, bit by bit in a thread per sequence otherwise.
   Value thresholds;
   if (parallelScans)
-    thresholds = radixSelectByDigits(b, keys, m, h);
+    thresholds = radixSelect(b, keys, h);
   else
     thresholds = parallelTensor(
         b, RankedTensorType::get({batch}, i32), [&](Builder &nb, ValueRange i) {
@@ -694,43 +563,8 @@ Value TreeLowering::topFlags(Builder &b, Value scores, int64_t m,
                          })
               .front();
         });
-  // key(bi, x) compared with the sequence's threshold: ugt (above T) or
-  // eq (equal to T).
-  auto compared = [&](Builder &nb, arith::CmpIPredicate predicate, Value bi,
-                      Value x) -> Value {
-    return arith::CmpIOp::create(nb, predicate, extract(nb, keys, {bi, x}),
-                                 extract(nb, thresholds, {bi}));
-  };
-  if (parallelScans) {
-    // Without a loop over the candidates: candidate x is flagged when its
-    // key is above T, or equal to T with fewer than need = h - #(above T)
-    // keys equal to T before it (chunk counts of 64, then a loop over x's
-    // chunk); the same flags as the scan below.
-    auto member = [&](arith::CmpIPredicate predicate) {
-      return [&, predicate](Builder &nb, Value bi, Value x) -> Value {
-        return arith::SelectOp::create(nb, compared(nb, predicate, bi, x),
-                                       cIndex(nb, 1), cIndex(nb, 0));
-      };
-    };
-    auto aboveMember = member(arith::CmpIPredicate::ugt);
-    auto sameMember = member(arith::CmpIPredicate::eq);
-    ChunkCounts above = ChunkCounts::build(b, batch, m, aboveMember);
-    ChunkCounts same = ChunkCounts::build(b, batch, m, sameMember);
-    return parallelTensor(
-        b, RankedTensorType::get({batch, m}, b.getI1Type()),
-        [&](Builder &nb, ValueRange i) {
-          Value need =
-              arith::SubIOp::create(nb, cIndex(nb, h), above.total(nb, i[0]));
-          Value early = arith::CmpIOp::create(
-              nb, arith::CmpIPredicate::ult,
-              same.countBefore(nb, i[0], i[1], sameMember), need);
-          return arith::OrIOp::create(
-              nb, compared(nb, arith::CmpIPredicate::ugt, i[0], i[1]),
-              arith::AndIOp::create(
-                  nb, compared(nb, arith::CmpIPredicate::eq, i[0], i[1]),
-                  early));
-        });
-  }
+  if (parallelScans)
+    return topFlagsAt(b, keys, thresholds, h);
   Value flags =
       tensor::EmptyOp::create(b, ArrayRef<int64_t>{batch, m}, b.getI1Type());
   return forLoop(b, batch, flags,

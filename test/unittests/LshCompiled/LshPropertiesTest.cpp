@@ -543,6 +543,39 @@ TEST(ClusteredProperties, TopKeyTiesPickTheLowerIndexOnCpuAndGpuMapping) {
   }
 }
 
+TEST(ClusteredProperties, LongRowsTakeTheRadixSelectWithTheSameTies) {
+  // As above with 4160 keys per row: more than kPairwiseRankLimit (4096),
+  // so the GPU mapping picks the top keys by a radix select
+  // (largestIndicesByRadix; a partial last chunk of 64), which must pick
+  // what the CPU's loop and the reference pick, ties included.
+  ClusterConfig c;
+  c.heads = 1;
+  c.queries = 32;
+  c.keys = 4160;
+  c.clusters = 4;
+  c.topk = 7;
+  ClusterInputs in = clusterInputs(c, 19);
+  for (int64_t h = 0; h < c.heads; ++h)
+    for (int64_t j = 0; j < c.keys; ++j)
+      for (int64_t d = 0; d < c.dim; ++d)
+        in.k.set((h * c.keys + j) * c.dim + d,
+                 in.k[(h * c.keys + j / 3 * 3) * c.dim + d]);
+  std::vector<double> want =
+      cl::attention(clusterOptions(c), tensorValues(in.q), tensorValues(in.k),
+                    tensorValues(in.v), {});
+  for (bool emulate : {false, true}) {
+    SCOPED_TRACE(emulate ? "emulated CUDA mapping" : "CPU");
+    attic::CpuPipelineOptions options;
+    options.emulateCuda = emulate;
+    Compiled compiled(clusteredSource(c), "k", &options);
+    std::vector<Tensor> out = compiled.run({&in.q, &in.k, &in.v});
+    ASSERT_EQ(out.size(), 1u);
+    ASSERT_EQ(out[0].numel(), int64_t(want.size()));
+    for (int64_t i = 0; i < out[0].numel(); ++i)
+      ASSERT_NEAR(out[0][i], want[size_t(i)], 1e-5) << i;
+  }
+}
+
 TEST(ClusteredProperties, KMeansAssignsAsTheReferenceAndCentroidsAreMeans) {
   ClusterConfig c;
   c.heads = 3;
