@@ -49,7 +49,8 @@ def AtticDecompose : Pass<"attic-decompose"> {
     Option<"parallelScans", "parallel-scans", "bool", /*default=*/"false",
            "The top-k selections of Skeinformer, Informer and the improved "
            "clustered attention as ranks of independent keys (a thread per "
-           "key on the GPU) instead of k passes over a row in one loop: "
+           "key on the GPU; rows of more than 4096 keys by a radix select, "
+           "O(n + k^2) per row) instead of k passes over a row in one loop: "
            "for GPUs">
   ];
 }
