@@ -158,24 +158,19 @@ def main():
                 row["attic_ms"] = attic_ms
                 row["attic_err"] = rel_err(attic_o, ref) if attic_o is not None else None
                 del attic_o
-                row["attic_sync_ms"] = row["attic_sync_err"] = None
-                if args.attic_sync:
-                    sync_ms, sync_o, sync_notes = run_attic(
-                        args, work, shape, causal, q, k, v,
-                        extra=["--async-copies=false"])
-                    row["attic_sync_ms"] = sync_ms
-                    row["attic_sync_err"] = rel_err(sync_o, ref) if sync_o is not None else None
-                    notes += ["sync: " + n for n in sync_notes]
-                    del sync_o
-                row["attic_ring_ms"] = row["attic_ring_err"] = None
-                if args.attic_ring:
-                    ring_ms, ring_o, ring_notes = run_attic(
-                        args, work, shape, causal, q, k, v,
-                        extra=["--kv-stages=2"])
-                    row["attic_ring_ms"] = ring_ms
-                    row["attic_ring_err"] = rel_err(ring_o, ref) if ring_o is not None else None
-                    notes += ["ring: " + n for n in ring_notes]
-                    del ring_o
+                # A/B variants of attic on the same inputs.
+                for name, wanted, extra in (
+                        ("attic_sync", args.attic_sync, "--async-copies=false"),
+                        ("attic_ring", args.attic_ring, "--kv-stages=2")):
+                    row[name + "_ms"] = row[name + "_err"] = None
+                    if not wanted:
+                        continue
+                    ms, o, more = run_attic(args, work, shape, causal, q, k, v,
+                                            extra=[extra])
+                    row[name + "_ms"] = ms
+                    row[name + "_err"] = rel_err(o, ref) if o is not None else None
+                    notes += [name[6:] + ": " + note for note in more]
+                    del o
 
                 def sdpa():
                     with sdpa_kernel([SDPBackend.FLASH_ATTENTION]):

@@ -128,7 +128,7 @@
 // RING: nvvm.cp.async.commit.group
 // RING-NEXT: }
 // RING: %[[OTHER:.*]] = arith.subi %c1{{[_0-9]*}}, %[[SLOT]] : index
-// RING-NEXT: %[[NEXT:.*]] = arith.addi %[[KB]], %{{.*}} : index
+// RING: %[[NEXT:.*]] = arith.addi %[[KB]], %{{.*}} : index
 // RING-NEXT: %[[IN:.*]] = arith.cmpi slt, %[[NEXT]], %{{.*}} : index
 // RING-NEXT: %[[NEWTAG:.*]] = scf.if %[[IN]] -> (index) {
 // RING: %[[VALID:.*]] = arith.andi

@@ -377,6 +377,28 @@ FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
   return cfg;
 }
 
+/// The first OpT in `loop` when every OpT there reads the same
+/// `outsideReads` (values defined outside the loop) and the same
+/// `sameRead` (if given; it may come from the loop body) as it; else null.
+template <typename OpT>
+OpT readsFromOutside(scf::ForOp loop,
+                     llvm::function_ref<SmallVector<Value>(OpT)> outsideReads,
+                     llvm::function_ref<Value(OpT)> sameRead = nullptr) {
+  auto outside = [&](Value v) {
+    return !loop->isAncestor(v.getParentRegion()->getParentOp());
+  };
+  OpT first;
+  bool ok = true;
+  loop.walk([&](OpT op) {
+    if (!first)
+      first = op;
+    ok &= outsideReads(op) == outsideReads(first) &&
+          llvm::all_of(outsideReads(op), outside) &&
+          (!sameRead || sameRead(op) == sameRead(first));
+  });
+  return ok ? first : OpT();
+}
+
 /// Maps the body of one grid into the body of its launch.
 class KernelMapper {
 public:
@@ -406,10 +428,14 @@ private:
   LogicalResult mapIf(scf::IfOp ifOp, IRMapping &map);
   void stage(ArrayRef<Operation *> ops, IRMapping &map);
   void stageCols(TileMapColsOp op, IRMapping &map);
+  void finishStaging(ArrayRef<Operation *> ops, IRMapping &map,
+                     int32_t inFlight);
   void copyRows(Value src, Value batchIdx, Value headIdx, Value block,
                 int64_t width, Value dst, Value base = Value());
   scf::ForOp prefetchLoop(TilePVOp pv);
   scf::ForOp ringLoop(TileQKOp qk);
+  Value prefetchNext(scf::ForOp loop, IRMapping &map,
+                     llvm::function_ref<void(Value)> copy, Value otherwise);
   scf::ForOp keyLoop(Operation *op, bool forRing);
   void stageRing(TileQKOp qk, TilePVOp pv, ArrayRef<Operation *> ops,
                  IRMapping &map);
@@ -960,14 +986,22 @@ void KernelMapper::stage(ArrayRef<Operation *> ops, IRMapping &map) {
              map.lookupOrDefault(pv.getValueBlock()), cfg.valueDim, vs);
     NVVM::CpAsyncCommitGroupOp::create(b);
   }
-  for (Operation *op : ops)
-    if (auto cols = dyn_cast<TileMapColsOp>(op))
-      stageCols(cols, map);
   // With K and V: all but the newest group (V) have landed.
   bool vLater = qk && pv;
   if (vLater)
     pendingV.insert(pv);
-  NVVM::CpAsyncWaitGroupOp::create(b, vLater ? 1 : 0);
+  finishStaging(ops, map, /*inFlight=*/vLater ? 1 : 0);
+}
+
+/// The end of a staging point: the column tiles of `ops` computed, the
+/// thread's copies but the newest `inFlight` groups waited for, and a
+/// barrier (the copies and the column tiles visible to every thread).
+void KernelMapper::finishStaging(ArrayRef<Operation *> ops, IRMapping &map,
+                                 int32_t inFlight) {
+  for (Operation *op : ops)
+    if (auto cols = dyn_cast<TileMapColsOp>(op))
+      stageCols(cols, map);
+  NVVM::CpAsyncWaitGroupOp::create(b, inFlight);
   gpu::BarrierOp::create(b);
 }
 
@@ -1026,11 +1060,7 @@ void KernelMapper::stageRing(TileQKOp qk, TilePVOp pv,
     if (pv)
       copyV(map.lookupOrDefault(pv.getValueBlock()), vOffset);
     NVVM::CpAsyncCommitGroupOp::create(b);
-    for (Operation *op : ops)
-      if (auto cols = dyn_cast<TileMapColsOp>(op))
-        stageCols(cols, map);
-    NVVM::CpAsyncWaitGroupOp::create(b, 0);
-    gpu::BarrierOp::create(b);
+    finishStaging(ops, map, /*inFlight=*/0);
     kTag = g.index(-1);
     if (qk)
       kBase = kOffset;
@@ -1050,52 +1080,58 @@ void KernelMapper::stageRing(TileQKOp qk, TilePVOp pv,
     copyV(block, vOffset);
     NVVM::CpAsyncCommitGroupOp::create(b);
   }
-  // The next iteration's key block, computed as the tile loop computes it
-  // (a list entry is read only when the next iteration exists), copied
-  // when it is a block of the keys.
   Value other = g.sub(g.index(1), cur);
+  Value newTag = prefetchNext(
+      loop, map,
+      [&](Value nextBlock) {
+        copyK(nextBlock, g.mul(other, kBytes(cfg) / 2));
+        copyV(nextBlock, g.mul(other, vBytes(cfg) / 2));
+      },
+      g.index(-1));
+  NVVM::CpAsyncCommitGroupOp::create(b);
+  // All but the newest group (the prefetch) have landed.
+  finishStaging(ops, map, /*inFlight=*/1);
+  kTag = newTag;
+  kSlot = other;
+  kBase = kOffset;
+  vBase = vOffset;
+}
+
+/// The next iteration's key block of `loop` (prefetchLoop or ringLoop),
+/// computed as the tile loop computes it (prefetchSlice cloned with the
+/// next induction variable: a list entry is read only when the next
+/// iteration exists), passed to `copy` when it is a block of the keys:
+/// the new tag, that block, else `otherwise`.
+Value KernelMapper::prefetchNext(scf::ForOp loop, IRMapping &map,
+                                 llvm::function_ref<void(Value)> copy,
+                                 Value otherwise) {
   Value next = g.add(map.lookupOrDefault(loop.getInductionVar()),
                      map.lookupOrDefault(loop.getStep()));
   Value inRange = g.lt(next, map.lookupOrDefault(loop.getUpperBound()));
   auto ifNext = scf::IfOp::create(b, TypeRange{b.getIndexType()}, inRange,
                                   /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifNext.thenBlock());
+  IRMapping nextMap = map;
+  nextMap.map(loop.getInductionVar(), next);
+  for (Operation *op : prefetchSlice)
+    b.clone(*op, nextMap);
+  Value block = nextMap.lookupOrDefault(prefetchKey.getKeyBlock());
+  Value keyLen =
+      memref::DimOp::create(b, map.lookupOrDefault(prefetchKey.getKey()), 2);
+  Value valid = arith::AndIOp::create(
+      b, arith::CmpIOp::create(b, arith::CmpIPredicate::sge, block, g.index(0)),
+      g.lt(g.mul(block, cfg.keys), keyLen));
+  auto ifValid = scf::IfOp::create(b, valid, /*withElseRegion=*/false);
   {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifNext.thenBlock());
-    IRMapping nextMap = map;
-    nextMap.map(loop.getInductionVar(), next);
-    for (Operation *op : prefetchSlice)
-      b.clone(*op, nextMap);
-    Value nextBlock = nextMap.lookupOrDefault(qk.getKeyBlock());
-    Value keyLen =
-        memref::DimOp::create(b, map.lookupOrDefault(qk.getKey()), 2);
-    Value valid = arith::AndIOp::create(
-        b,
-        arith::CmpIOp::create(b, arith::CmpIPredicate::sge, nextBlock,
-                              g.index(0)),
-        g.lt(g.mul(nextBlock, cfg.keys), keyLen));
-    auto ifValid = scf::IfOp::create(b, valid, /*withElseRegion=*/false);
-    {
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPoint(ifValid.thenBlock()->getTerminator());
-      copyK(nextBlock, g.mul(other, kBytes(cfg) / 2));
-      copyV(nextBlock, g.mul(other, vBytes(cfg) / 2));
-    }
-    scf::YieldOp::create(b, g.select(valid, nextBlock, g.index(-1)));
-    b.setInsertionPointToStart(ifNext.elseBlock());
-    scf::YieldOp::create(b, g.index(-1));
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPoint(ifValid.thenBlock()->getTerminator());
+    copy(block);
   }
-  NVVM::CpAsyncCommitGroupOp::create(b);
-  for (Operation *op : ops)
-    if (auto cols = dyn_cast<TileMapColsOp>(op))
-      stageCols(cols, map);
-  // All but the newest group (the prefetch) have landed.
-  NVVM::CpAsyncWaitGroupOp::create(b, 1);
-  gpu::BarrierOp::create(b);
-  kTag = ifNext.getResult(0);
-  kSlot = other;
-  kBase = kOffset;
-  vBase = vOffset;
+  scf::YieldOp::create(b, g.select(valid, block, otherwise));
+  b.setInsertionPointToStart(ifNext.elseBlock());
+  scf::YieldOp::create(b, otherwise);
+  return ifNext.getResult(0);
 }
 
 /// The key-block loop whose next iteration's K and V blocks a ring's
@@ -1108,23 +1144,11 @@ scf::ForOp KernelMapper::ringLoop(TileQKOp qk) {
   scf::ForOp loop = keyLoop(qk, /*forRing=*/true);
   if (!loop)
     return {};
-  auto outside = [&](Value v) {
-    return !loop->isAncestor(v.getParentRegion()->getParentOp());
-  };
-  TilePVOp first;
-  bool ok = true;
-  loop.walk([&](TilePVOp pv) {
-    if (!first)
-      first = pv;
-    ok &= pv.getValue() == first.getValue() &&
-          pv.getValueBatch() == first.getValueBatch() &&
-          pv.getValueHead() == first.getValueHead() && outside(pv.getValue()) &&
-          outside(pv.getValueBatch()) && outside(pv.getValueHead());
+  prefetchValue = readsFromOutside<TilePVOp>(loop, [](TilePVOp pv) {
+    return SmallVector<Value>{pv.getValue(), pv.getValueBatch(),
+                              pv.getValueHead()};
   });
-  if (!first || !ok)
-    return {};
-  prefetchValue = first;
-  return loop;
+  return prefetchValue ? loop : scf::ForOp();
 }
 
 /// The key-block loop whose next iteration's K block an attic.tile.pv may
@@ -1153,18 +1177,14 @@ scf::ForOp KernelMapper::keyLoop(Operation *op, bool forRing) {
   auto outside = [&](Value v) {
     return !loop->isAncestor(v.getParentRegion()->getParentOp());
   };
-  TileQKOp first;
-  bool ok = true;
-  loop.walk([&](TileQKOp qk) {
-    if (!first)
-      first = qk;
-    ok &= qk.getKeyBlock() == first.getKeyBlock() &&
-          qk.getKey() == first.getKey() &&
-          qk.getKeyBatch() == first.getKeyBatch() &&
-          qk.getKeyHead() == first.getKeyHead() && outside(qk.getKey()) &&
-          outside(qk.getKeyBatch()) && outside(qk.getKeyHead());
-  });
-  if (!first || !ok)
+  TileQKOp first = readsFromOutside<TileQKOp>(
+      loop,
+      [](TileQKOp qk) {
+        return SmallVector<Value>{qk.getKey(), qk.getKeyBatch(),
+                                  qk.getKeyHead()};
+      },
+      [](TileQKOp qk) { return qk.getKeyBlock(); });
+  if (!first)
     return {};
   for (Operation *at = op; !forRing && at != loop.getOperation();
        at = at->getParentOp())
@@ -1343,44 +1363,18 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
       gpu::BarrierOp::create(b);
     }
     if (scf::ForOp loop = prefetchLoop(pv)) {
-      // K of the next iteration's key block into Ks, while P V runs: the
-      // key block computed as the tile loop does with the next induction
-      // variable (a list entry is read only when the next iteration
-      // exists), copied when it is a block of the key tensor.
-      Value next = g.add(map.lookupOrDefault(loop.getInductionVar()),
-                         map.lookupOrDefault(loop.getStep()));
-      Value inRange = g.lt(next, map.lookupOrDefault(loop.getUpperBound()));
-      auto ifNext = scf::IfOp::create(b, TypeRange{b.getIndexType()}, inRange,
-                                      /*withElseRegion=*/true);
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(ifNext.thenBlock());
-        IRMapping nextMap = map;
-        nextMap.map(loop.getInductionVar(), next);
-        for (Operation *op : prefetchSlice)
-          b.clone(*op, nextMap);
-        Value block = nextMap.lookupOrDefault(prefetchKey.getKeyBlock());
-        Value key = map.lookupOrDefault(prefetchKey.getKey());
-        Value keyLen = memref::DimOp::create(b, key, 2);
-        Value valid = arith::AndIOp::create(
-            b,
-            arith::CmpIOp::create(b, arith::CmpIPredicate::sge, block,
-                                  g.index(0)),
-            g.lt(g.mul(block, cfg.keys), keyLen));
-        auto ifValid = scf::IfOp::create(b, valid, /*withElseRegion=*/false);
-        {
-          OpBuilder::InsertionGuard inner(b);
-          b.setInsertionPoint(ifValid.thenBlock()->getTerminator());
-          copyRows(key, map.lookupOrDefault(prefetchKey.getKeyBatch()),
-                   map.lookupOrDefault(prefetchKey.getKeyHead()), block,
-                   cfg.headDim, ks);
-        }
-        scf::YieldOp::create(b, g.select(valid, block, kTag));
-        b.setInsertionPointToStart(ifNext.elseBlock());
-        scf::YieldOp::create(b, kTag);
-      }
+      // K of the next iteration's key block into Ks, while P V runs.
+      Value key = map.lookupOrDefault(prefetchKey.getKey());
+      Value newTag = prefetchNext(
+          loop, map,
+          [&](Value block) {
+            copyRows(key, map.lookupOrDefault(prefetchKey.getKeyBatch()),
+                     map.lookupOrDefault(prefetchKey.getKeyHead()), block,
+                     cfg.headDim, ks);
+          },
+          kTag);
       NVVM::CpAsyncCommitGroupOp::create(b);
-      kTag = ifNext.getResult(0);
+      kTag = newTag;
     }
     const int64_t stride = cfg.valueDim + kPad;
     SmallVector<Value> &acc = regs[pv.getAcc()];
