@@ -683,7 +683,7 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
     Option<"kvStages", "kv-stages", "int64_t", /*default=*/"1",
            "Slots of the tensor-core kernel's K and V rings: 1, or 2 (in "
            "dynamic shared memory, where two K and two V blocks fit in 99 "
-           "KiB; else 1)">
+           "KiB; else 1; needs async-copies)">
   ];
 }
 

@@ -111,6 +111,11 @@ void attic::buildCudaPipeline(OpPassManager &pm,
                            std::to_string(options.kvStages)));
     return;
   }
+  if (options.kvStages == 2 && !options.asyncCopies) {
+    pm.addPass(optionError("kv-stages=2 needs async-copies (the ring is "
+                           "filled by cp.async)"));
+    return;
+  }
   buildCudaMappingPipeline(pm, options.blockQ, options.blockK,
                            options.asyncCopies, options.mergeChains,
                            options.fuseLaunches, options.kvStages);

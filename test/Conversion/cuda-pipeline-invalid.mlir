@@ -6,6 +6,7 @@
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="block-q=48 format=isa" 2>&1 | FileCheck %s --check-prefix=BLOCKQ
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="block-k=8 format=isa" 2>&1 | FileCheck %s --check-prefix=BLOCKK
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="kv-stages=3 format=isa" 2>&1 | FileCheck %s --check-prefix=STAGES
+// RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="kv-stages=2 async-copies=false format=isa" 2>&1 | FileCheck %s --check-prefix=RINGSYNC
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="format=isa" 2>&1 | FileCheck %s
 // Without a usable toolkit the default format is PTX.
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="toolkit=/nonexistent" 2>&1 | FileCheck %s --check-prefix=ISA
@@ -16,6 +17,7 @@
 // BLOCKQ: error: attic-cuda-pipeline: block-q must be 16, 32, 64 or 128 (16 query rows per warp), got 48
 // BLOCKK: error: attic-cuda-pipeline: block-k must be a multiple of 16 in [16, 128], got 8
 // STAGES: error: attic-cuda-pipeline: kv-stages must be 1 or 2, got 3
+// RINGSYNC: error: attic-cuda-pipeline: kv-stages=2 needs async-copies (the ring is filled by cp.async)
 
 // ISA: gpu.binary @ok_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">, properties = {{.*}}, assembly = "
 func.func @ok(%q: tensor<1x1x32x64xf16>) -> tensor<1x1x32x64xf16> {

@@ -4,6 +4,8 @@
 // RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="kv-stages=2" | FileCheck %s --check-prefix=RING
 // RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="kv-stages=3" 2>&1 | FileCheck %s --check-prefix=STAGES
 // STAGES: attic-gpu-map-tiles: kv-stages must be 1 or 2, not 3
+// RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="kv-stages=2 async-copies=false" 2>&1 | FileCheck %s --check-prefix=RINGSYNC
+// RINGSYNC: attic-gpu-map-tiles: kv-stages=2 needs async-copies (the ring is filled by cp.async)
 
 // f16, D = Dv = 16: the tensor-core pattern. One launch of (B*Hq, nQB)
 // blocks of 2 warps (block_q = 32), each at least 1, on its own token

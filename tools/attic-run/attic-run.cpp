@@ -251,6 +251,9 @@ int main(int argc, char **argv) {
          "--cuda-pipeline, write kv-stages=... into it");
   if (kvStages != 1 && kvStages != 2)
     fail("--kv-stages must be 1 or 2, got " + std::to_string(kvStages));
+  if (kvStages == 2 && !asyncCopies)
+    fail("--kv-stages=2 needs --async-copies (the ring is filled by "
+         "cp.async)");
   for (cl::Option *cpuOnly : std::initializer_list<cl::Option *>{
            &threads, &sequential, &vectorWidth, &registerRows,
            &registerChunks})

@@ -144,7 +144,7 @@ struct CudaPipelineOptions
                      "(V's copy overlaps Q K^T, the next K's P V), or 2 (two "
                      "K and two V blocks in dynamic shared memory where they "
                      "fit in 99 KiB, the next block's copies overlapping the "
-                     "whole block; else 1)"),
+                     "whole block; else 1; needs async-copies)"),
       llvm::cl::init(1)};
 };
 

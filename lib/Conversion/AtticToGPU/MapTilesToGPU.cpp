@@ -632,6 +632,12 @@ struct AtticGpuMapTilesPass
           << static_cast<int64_t>(kvStages);
       return signalPassFailure();
     }
+    if (kvStages == 2 && !asyncCopies) {
+      emitError(getOperation()->getLoc())
+          << "attic-gpu-map-tiles: kv-stages=2 needs async-copies (the ring "
+             "is filled by cp.async)";
+      return signalPassFailure();
+    }
     RewritePatternSet patterns(&getContext());
     populateGpuMapTilesPatterns(patterns, tensorCores, asyncCopies, kvStages);
     GreedyRewriteConfig config;
