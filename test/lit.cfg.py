@@ -14,6 +14,12 @@ config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "unittests", "Inputs",
 config.environment["PATH"] = os.pathsep.join(
     [config.attic_tools_dir, config.llvm_tools_dir,
      config.environment.get("PATH", os.environ.get("PATH", ""))])
+# --param attic_tools_prefix=DIR: tools in DIR come first (wrappers, e.g.
+# attic-run under compute-sanitizer: bench/cuda/device.sh sanitize).
+tools_prefix = lit_config.params.get("attic_tools_prefix")
+if tools_prefix:
+    config.environment["PATH"] = os.pathsep.join(
+        [os.path.abspath(tools_prefix), config.environment["PATH"]])
 
 config.substitutions.append(("%attic_src", config.attic_src_root))
 config.substitutions.append(("%attic_obj", config.attic_obj_root))

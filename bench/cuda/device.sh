@@ -21,6 +21,12 @@
 #                                         loop nest (fuse-launches=false): wall
 #                                         and kernel times of the attention
 #                                         and VCC layer examples
+#   bench/cuda/device.sh sanitize [TOOLS...] the cuda-device lit tests with
+#                                         attic-run under compute-sanitizer,
+#                                         once per tool (default: memcheck
+#                                         racecheck synccheck); an error fails
+#                                         the test (exit 86), the reports are
+#                                         in $OUT/sanitize-TOOL/
 #   bench/cuda/device.sh cpu [ARGS...]    the machine's CPU: attic against
 #                                         PyTorch 2.x's CPU SDPA and OpenBLAS,
 #                                         1 to 16 threads (bench/cpu/run.sh
@@ -105,6 +111,31 @@ run_streams() {
 }
 if [[ $mode == streams ]]; then
   run_streams > >(tee "$out/streams.log") 2>&1
+fi
+if [[ $mode == sanitize ]]; then
+  cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  [[ -x $cs ]] || { echo "device.sh: no compute-sanitizer at $cs" >&2; exit 1; }
+  tools=("$@")
+  [[ ${#tools[@]} -gt 0 ]] || tools=(memcheck racecheck synccheck)
+  for tool in "${tools[@]}"; do
+    wrap=$out/sanitize-$tool
+    mkdir -p "$wrap"
+    # attic-run under the tool, its report in a file (stdout stays the
+    # program's, for FileCheck); each run bounded in time.
+    printf '%s\n' '#!/usr/bin/env bash' \
+      "exec timeout ${ATTIC_SANITIZE_TIMEOUT:-300} \"$cs\" --tool $tool --error-exitcode 86 --print-limit 20 --log-file \"$wrap/%p.log\" \"$PWD/build/tools/attic-run\" \"\$@\"" \
+      > "$wrap/attic-run"
+    chmod +x "$wrap/attic-run"
+    echo "== compute-sanitizer --tool $tool"
+    python3 /usr/lib/llvm-22/bin/lit -v build/test --filter cuda-device \
+      --param attic_tools_prefix="$wrap" 2>&1 | tee "$out/sanitize-$tool.log" \
+      | grep -E '^(PASS|FAIL|UNSUPPORTED|UNRESOLVED|TIMEOUT)|Total|Passed|Failed' \
+      || status=1
+    clean=$(cat "$wrap"/*.log 2>/dev/null | grep -c 'ERROR SUMMARY: 0 errors')
+    dirty=$(grep -l 'ERROR SUMMARY: [1-9]' "$wrap"/*.log 2>/dev/null | wc -l)
+    echo "$tool: $clean runs clean, $dirty with errors"
+    [[ $dirty -eq 0 ]] || status=1
+  done
 fi
 if [[ $mode == layouts ]]; then
   python3 bench/cuda/layouts.py --out "$out" "$@" || status=1
