@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""attic dense/causal fp16 attention on a CUDA GPU against PyTorch, side by side.
+"""attic dense/causal fp16/bf16 attention on a CUDA GPU against PyTorch, side by side.
 
-For every (D, N, causal) it draws Q, K, V once (fp16, [B, H, N, D], normal,
-from --seed), saves them as .npy and runs, on those same inputs:
+For every (dtype, D, N, causal) it draws Q, K, V once (--dtype: f16 and/or
+bf16, [B, H, N, D], normal, from --seed), saves them as .npy (bf16 as its
+bits, uint16, which attic-run reads as bf16) and runs, on those same inputs:
   attic   build/tools/attic-run --target=cuda on a static-shape attic.attention
           (attic-cuda-pipeline: the mma.sync flash kernel); its kernel time is
           the median of CUDA-event-timed launches (attic-run --bench);
@@ -13,6 +14,9 @@ from --seed), saves them as .npy and runs, on those same inputs:
           two slots in dynamic shared memory (the next block's copies
           overlapping the whole block), an A/B of the ring;
   sdpa    torch.nn.functional.scaled_dot_product_attention, flash backend only;
+  cudnn   the same with the cuDNN backend only, where this PyTorch has it
+          (SDPBackend.CUDNN_ATTENTION; --no-cudnn to skip; a configuration
+          it rejects is noted and left empty);
   flex    torch FlexAttention (torch.compile'd), with the equivalent BlockMask:
           the causal mask for causal runs, no mask for dense runs (--flex-dense).
 torch's times are the median of --reps CUDA-event-timed calls after --warmup
@@ -64,22 +68,40 @@ def rel_err(out, ref):
     return ((out - ref).abs().max() / ref.abs().max()).item()
 
 
-MLIR = """func.func @attention(%q: tensor<{s}xf16>, %k: tensor<{s}xf16>, %v: tensor<{s}xf16>) -> tensor<{s}xf16> {{
-  %o = attic.attention %q, %k, %v{c} : tensor<{s}xf16>, tensor<{s}xf16>, tensor<{s}xf16> -> tensor<{s}xf16>
-  return %o : tensor<{s}xf16>
+MLIR = """func.func @attention(%q: tensor<{s}x{t}>, %k: tensor<{s}x{t}>, %v: tensor<{s}x{t}>) -> tensor<{s}x{t}> {{
+  %o = attic.attention %q, %k, %v{c} : tensor<{s}x{t}>, tensor<{s}x{t}>, tensor<{s}x{t}> -> tensor<{s}x{t}>
+  return %o : tensor<{s}x{t}>
 }}
 """
+
+# --dtype names: the torch dtype and the MLIR element type.
+DTYPES = {"f16": (torch.float16, "f16"), "bf16": (torch.bfloat16, "bf16")}
+
+
+def to_npy(t):
+    """A CUDA tensor as a numpy array for attic-run: bf16 as its bits."""
+    if t.dtype == torch.bfloat16:
+        return t.view(torch.int16).cpu().numpy().view(np.uint16)
+    return t.cpu().numpy()
+
+
+def from_npy(a):
+    """attic-run's .npy output as a CUDA tensor (uint16 = bf16 bits)."""
+    if a.dtype == np.uint16:
+        return torch.from_numpy(a.view(np.int16)).cuda().view(torch.bfloat16)
+    return torch.from_numpy(a).cuda()
 
 
 def run_attic(args, work, shape, causal, q, k, v, extra=()):
     s = "x".join(str(x) for x in shape)
     path = os.path.join(work, "attention.mlir")
+    elem = "bf16" if q.dtype == torch.bfloat16 else "f16"
     with open(path, "w") as f:
-        f.write(MLIR.format(s=s, c=" causal" if causal else ""))
+        f.write(MLIR.format(s=s, t=elem, c=" causal" if causal else ""))
     files = []
     for name, t in (("q", q), ("k", k), ("v", v)):
         p = os.path.join(work, name + ".npy")
-        np.save(p, t.cpu().numpy())
+        np.save(p, to_npy(t))
         files.append(p)
     out = os.path.join(work, "o.npy")
     cmd = [args.attic_run, path, "--entry=attention", "--target=cuda",
@@ -93,7 +115,7 @@ def run_attic(args, work, shape, causal, q, k, v, extra=()):
         print(proc.stdout, file=sys.stderr)
         return None, None, proc.stdout.strip().splitlines()[-1:]
     m = re.search(r"kernel time: median ([0-9.]+) ms", proc.stdout)
-    o = torch.from_numpy(np.load(out)).cuda()
+    o = from_npy(np.load(out))
     return float(m.group(1)), o, ["attic-run %.1f s" % wall]
 
 
@@ -106,6 +128,10 @@ def main():
     ap.add_argument("--batch", type=int, default=2)
     ap.add_argument("--heads", type=int, default=8)
     ap.add_argument("--causal", default="0,1")
+    ap.add_argument("--dtype", default="f16",
+                    help="comma list of f16 and bf16 (default f16)")
+    ap.add_argument("--no-cudnn", action="store_true",
+                    help="do not time SDPA's cuDNN backend")
     ap.add_argument("--reps", type=int, default=20)
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
@@ -122,12 +148,17 @@ def main():
                     help="extra attic-run argument (repeatable)")
     ap.add_argument("--out", default=".")
     args = ap.parse_args()
+    dtypes = [x for x in args.dtype.split(",") if x]
+    for x in dtypes:
+        if x not in DTYPES:
+            ap.error("--dtype: expected f16 or bf16, got '%s'" % x)
+    cudnn_backend = None if args.no_cudnn else getattr(SDPBackend, "CUDNN_ATTENTION", None)
 
     dev = torch.cuda.get_device_name()
-    header = ("# %s, torch %s, CUDA %s, %s\n# B=%d H=%d fp16, attic-run %s\n"
+    header = ("# %s, torch %s, CUDA %s, %s\n# B=%d H=%d %s, attic-run %s\n"
               % (dev, torch.__version__, torch.version.cuda,
                  time.strftime("%Y-%m-%d %H:%M:%S"), args.batch, args.heads,
-                 " ".join(args.attic_arg)))
+                 "/".join(dtypes), " ".join(args.attic_arg)))
     print(header, end="", flush=True)
 
     flex = None
@@ -141,79 +172,95 @@ def main():
 
     rows = []
     work = tempfile.mkdtemp(prefix="attic-bench-")
-    for d in parse_list(args.d):
-        for n in parse_list(args.n):
-            for causal in [bool(c) for c in parse_list(args.causal)]:
-                shape = (args.batch, args.heads, n, d)
-                gen = torch.Generator(device="cuda").manual_seed(args.seed + n + d)
-                q, k, v = (torch.randn(shape, generator=gen, device="cuda",
-                                       dtype=torch.float16) for _ in range(3))
-                flops = 4.0 * args.batch * args.heads * n * n * d * (0.5 if causal else 1.0)
-                with sdpa_kernel([SDPBackend.EFFICIENT_ATTENTION]):
-                    ref = F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
-                                                         is_causal=causal)
-                row = {"D": d, "N": n, "causal": int(causal)}
+    configs = [(name, d, n, bool(c)) for name in dtypes for d in parse_list(args.d)
+               for n in parse_list(args.n) for c in parse_list(args.causal)]
+    for dtype_name, d, n, causal in configs:
+        shape = (args.batch, args.heads, n, d)
+        gen = torch.Generator(device="cuda").manual_seed(args.seed + n + d)
+        q, k, v = (torch.randn(shape, generator=gen, device="cuda",
+                               dtype=DTYPES[dtype_name][0]) for _ in range(3))
+        flops = 4.0 * args.batch * args.heads * n * n * d * (0.5 if causal else 1.0)
+        with sdpa_kernel([SDPBackend.EFFICIENT_ATTENTION]):
+            ref = F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
+                                                 is_causal=causal)
+        row = {"dtype": dtype_name, "D": d, "N": n, "causal": int(causal)}
 
-                attic_ms, attic_o, notes = run_attic(args, work, shape, causal, q, k, v)
-                row["attic_ms"] = attic_ms
-                row["attic_err"] = rel_err(attic_o, ref) if attic_o is not None else None
-                del attic_o
-                # A/B variants of attic on the same inputs.
-                for name, wanted, extra in (
-                        ("attic_sync", args.attic_sync, "--async-copies=false"),
-                        ("attic_ring", args.attic_ring, "--kv-stages=2")):
-                    row[name + "_ms"] = row[name + "_err"] = None
-                    if not wanted:
-                        continue
-                    ms, o, more = run_attic(args, work, shape, causal, q, k, v,
-                                            extra=[extra])
-                    row[name + "_ms"] = ms
-                    row[name + "_err"] = rel_err(o, ref) if o is not None else None
-                    notes += [name[6:] + ": " + note for note in more]
-                    del o
+        attic_ms, attic_o, notes = run_attic(args, work, shape, causal, q, k, v)
+        row["attic_ms"] = attic_ms
+        row["attic_err"] = rel_err(attic_o, ref) if attic_o is not None else None
+        del attic_o
+        # A/B variants of attic on the same inputs.
+        for name, wanted, extra in (
+                ("attic_sync", args.attic_sync, "--async-copies=false"),
+                ("attic_ring", args.attic_ring, "--kv-stages=2")):
+            row[name + "_ms"] = row[name + "_err"] = None
+            if not wanted:
+                continue
+            ms, o, more = run_attic(args, work, shape, causal, q, k, v,
+                                    extra=[extra])
+            row[name + "_ms"] = ms
+            row[name + "_err"] = rel_err(o, ref) if o is not None else None
+            notes += [name[6:] + ": " + note for note in more]
+            del o
 
-                def sdpa():
-                    with sdpa_kernel([SDPBackend.FLASH_ATTENTION]):
-                        return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
-                row["sdpa_err"] = rel_err(sdpa(), ref)
-                row["sdpa_ms"] = event_median_ms(sdpa, args.warmup, args.reps)
+        def sdpa():
+            with sdpa_kernel([SDPBackend.FLASH_ATTENTION]):
+                return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+        row["sdpa_err"] = rel_err(sdpa(), ref)
+        row["sdpa_ms"] = event_median_ms(sdpa, args.warmup, args.reps)
 
-                row["flex_ms"] = row["flex_err"] = None
-                if flex is not None and (causal or args.flex_dense):
-                    t0 = time.time()
-                    if causal:
-                        bm = create_block_mask(lambda b, h, qi, ki: qi >= ki, None, None,
-                                               n, n, device="cuda")
-                    else:
-                        bm = None
-                    fx = lambda: flex(q, k, v, block_mask=bm)
-                    row["flex_err"] = rel_err(fx(), ref)
-                    notes.append("flex compile+first %.1f s" % (time.time() - t0))
-                    row["flex_ms"] = event_median_ms(fx, args.warmup, args.reps)
-                for key in ("attic", "attic_sync", "attic_ring", "sdpa", "flex"):
-                    ms = row[key + "_ms"]
-                    row[key + "_tflops"] = flops / (ms * 1e-3) * 1e-12 if ms else None
-                row["attic_vs_sdpa"] = (row["sdpa_ms"] / attic_ms) if attic_ms else None
-                row["attic_vs_flex"] = (row["flex_ms"] / attic_ms) if attic_ms and row["flex_ms"] else None
-                row["async_vs_sync"] = (row["attic_sync_ms"] / attic_ms) if attic_ms and row["attic_sync_ms"] else None
-                row["ring_vs_one"] = (attic_ms / row["attic_ring_ms"]) if attic_ms and row["attic_ring_ms"] else None
-                rows.append(row)
-                print("D=%d N=%d causal=%d: %s; %s" % (
-                    d, n, causal,
-                    ", ".join("%s=%s" % (k2, fmt(v2)) for k2, v2 in row.items()
-                              if k2 not in ("D", "N", "causal")),
-                    "; ".join(notes)), flush=True)
-                del q, k, v, ref
-                torch.cuda.empty_cache()
+        row["cudnn_ms"] = row["cudnn_err"] = None
+        if cudnn_backend is not None:
+            def cudnn():
+                with sdpa_kernel([cudnn_backend]):
+                    return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+            try:
+                row["cudnn_err"] = rel_err(cudnn(), ref)
+                row["cudnn_ms"] = event_median_ms(cudnn, args.warmup, args.reps)
+            except RuntimeError as e:
+                notes.append("cudnn: %s" % str(e).strip().splitlines()[0][:100])
 
-    cols = ["D", "N", "causal", "attic_ms", "attic_tflops", "sdpa_ms", "sdpa_tflops",
-            "flex_ms", "flex_tflops", "attic_vs_sdpa", "attic_vs_flex",
+        row["flex_ms"] = row["flex_err"] = None
+        if flex is not None and (causal or args.flex_dense):
+            t0 = time.time()
+            if causal:
+                bm = create_block_mask(lambda b, h, qi, ki: qi >= ki, None, None,
+                                       n, n, device="cuda")
+            else:
+                bm = None
+            fx = lambda: flex(q, k, v, block_mask=bm)
+            row["flex_err"] = rel_err(fx(), ref)
+            notes.append("flex compile+first %.1f s" % (time.time() - t0))
+            row["flex_ms"] = event_median_ms(fx, args.warmup, args.reps)
+        for key in ("attic", "attic_sync", "attic_ring", "sdpa", "cudnn", "flex"):
+            ms = row[key + "_ms"]
+            row[key + "_tflops"] = flops / (ms * 1e-3) * 1e-12 if ms else None
+        row["attic_vs_sdpa"] = (row["sdpa_ms"] / attic_ms) if attic_ms else None
+        row["attic_vs_flex"] = (row["flex_ms"] / attic_ms) if attic_ms and row["flex_ms"] else None
+        row["attic_vs_cudnn"] = (row["cudnn_ms"] / attic_ms) if attic_ms and row["cudnn_ms"] else None
+        row["async_vs_sync"] = (row["attic_sync_ms"] / attic_ms) if attic_ms and row["attic_sync_ms"] else None
+        row["ring_vs_one"] = (attic_ms / row["attic_ring_ms"]) if attic_ms and row["attic_ring_ms"] else None
+        rows.append(row)
+        print("%s D=%d N=%d causal=%d: %s; %s" % (
+            dtype_name, d, n, causal,
+            ", ".join("%s=%s" % (k2, fmt(v2)) for k2, v2 in row.items()
+                      if k2 not in ("dtype", "D", "N", "causal")),
+            "; ".join(notes)), flush=True)
+        del q, k, v, ref
+        torch.cuda.empty_cache()
+
+    cols = ["dtype", "D", "N", "causal", "attic_ms", "attic_tflops", "sdpa_ms",
+            "sdpa_tflops", "flex_ms", "flex_tflops", "attic_vs_sdpa", "attic_vs_flex",
             "attic_err", "sdpa_err", "flex_err"]
+    if any(r["cudnn_ms"] for r in rows):
+        cols[cols.index("flex_ms"):cols.index("flex_ms")] = ["cudnn_ms", "cudnn_tflops"]
+        cols.insert(cols.index("attic_vs_flex") + 1, "attic_vs_cudnn")
+        cols.append("cudnn_err")
     if args.attic_sync:
-        cols[5:5] = ["attic_sync_ms", "attic_sync_tflops", "async_vs_sync"]
+        cols[6:6] = ["attic_sync_ms", "attic_sync_tflops", "async_vs_sync"]
         cols.append("attic_sync_err")
     if args.attic_ring:
-        cols[5:5] = ["attic_ring_ms", "attic_ring_tflops", "ring_vs_one"]
+        cols[6:6] = ["attic_ring_ms", "attic_ring_tflops", "ring_vs_one"]
         cols.append("attic_ring_err")
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "cuda_attention.csv"), "w") as f:
