@@ -1561,8 +1561,12 @@ struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
     int64_t ringBytes = 2 * (kBytes(*cfg) + vBytes(*cfg));
     // Where two slots do not fit, the kernel keeps one (no error: the
     // option asks for a schedule, not a result).
-    if (kvStages == 2 && asyncCopies && ringBytes + colBytes <= kRingLimit)
+    if (kvStages == 2 && asyncCopies && ringBytes + colBytes <= kRingLimit) {
       cfg->stages = 2;
+      // The rings are separate buffers for K and V, whether or not one K
+      // and one V block would fit in 48 KiB of static shared memory.
+      cfg->separateKV = true;
+    }
 
     MLIRContext *ctx = getContext();
     ImplicitLocOpBuilder b(grid.getLoc(), rewriter);
