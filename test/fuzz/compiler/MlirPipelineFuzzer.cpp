@@ -4,7 +4,8 @@
 // (attic's dialect and every upstream one), verify, then each pipeline on
 // a copy of the module: attic-cpu-pipeline, its emulated CUDA mapping
 // (attic-run --target=cuda-emulated) and attic-cuda-pipeline to PTX
-// (format=isa: no ptxas). Errors are diagnostics and are fine; what the
+// (format=isa: no ptxas; kv-stages=2 for inputs of odd length). Errors are
+// diagnostics and are fine; what the
 // target finds is what the tools must never do: crash, abort, hang (the
 // -timeout of libFuzzer) or grow without bound (-rss_limit_mb).
 //
@@ -97,7 +98,7 @@ MLIRContext &context() {
   return *ctx;
 }
 
-void runPipeline(ModuleOp module, int which) {
+void runPipeline(ModuleOp module, int which, bool ring) {
   OwningOpRef<ModuleOp> copy(module.clone());
   PassManager pm(copy->getContext());
   if (which < 2) {
@@ -107,6 +108,8 @@ void runPipeline(ModuleOp module, int which) {
   } else {
     attic::CudaPipelineOptions options;
     options.format = "isa";
+    // The tensor-core kernel's two-slot K/V ring on half of the inputs.
+    options.kvStages = ring ? 2 : 1;
     attic::buildCudaPipeline(pm, options);
   }
   count(kMessageSlots + kOpSlots + 2 * which + (succeeded(pm.run(*copy))));
@@ -138,6 +141,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (failed(verify(*module)))
     return 0;
   for (int which = 0; which < 3; ++which)
-    runPipeline(*module, which);
+    runPipeline(*module, which, /*ring=*/size % 2 == 1);
   return 0;
 }
