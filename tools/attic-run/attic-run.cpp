@@ -239,16 +239,20 @@ int main(int argc, char **argv) {
          "time says nothing about the GPU)");
   if (!onCuda && cudaPipeline.getNumOccurrences())
     fail("--cuda-pipeline needs --target=cuda");
-  if (!onCuda && !simulated && asyncCopies.getNumOccurrences())
-    fail("--async-copies applies to --target=cuda and cuda-simulated only");
-  if (cudaPipeline.getNumOccurrences() && asyncCopies.getNumOccurrences())
-    fail("--async-copies is an option of the default pipeline; with "
-         "--cuda-pipeline, write async-copies=... into it");
-  if (!onCuda && !simulated && kvStages.getNumOccurrences())
-    fail("--kv-stages applies to --target=cuda and cuda-simulated only");
-  if (cudaPipeline.getNumOccurrences() && kvStages.getNumOccurrences())
-    fail("--kv-stages is an option of the default pipeline; with "
-         "--cuda-pipeline, write kv-stages=... into it");
+  // Options of the default CUDA pipeline.
+  for (cl::Option *pipelineOption :
+       std::initializer_list<cl::Option *>{&asyncCopies, &kvStages}) {
+    if (!pipelineOption->getNumOccurrences())
+      continue;
+    std::string name = pipelineOption->ArgStr.str();
+    if (!onCuda && !simulated)
+      fail("--" + name + " applies to --target=cuda and cuda-simulated only");
+    if (cudaPipeline.getNumOccurrences())
+      fail("--" + name +
+           " is an option of the default pipeline; with --cuda-pipeline, "
+           "write " +
+           name + "=... into it");
+  }
   if (kvStages != 1 && kvStages != 2)
     fail("--kv-stages must be 1 or 2, got " + std::to_string(kvStages));
   if (kvStages == 2 && !asyncCopies)

@@ -294,10 +294,16 @@ int64_t kBytes(const KernelConfig &c) {
 int64_t vBytes(const KernelConfig &c) {
   return c.keys * (c.valueDim + kPad) * 2;
 }
+/// Dynamic shared memory of the two-slot rings: two K and two V blocks.
+int64_t ringBytes(const KernelConfig &c) { return 2 * (kBytes(c) + vBytes(c)); }
 
-/// Checks what the kernel supports; `why` names the unsupported thing.
+/// Checks what the kernel supports; `why` names the unsupported thing. The
+/// shared memory layout follows from the tiles, `asyncCopies` and
+/// `kvStages` (the options of attic-gpu-map-tiles).
 FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
-                                  const TileGridInfo &info, std::string &why) {
+                                  const TileGridInfo &info, std::string &why,
+                                  bool asyncCopies = true,
+                                  int64_t kvStages = 1) {
   auto fail = [&](const Twine &msg) -> FailureOr<KernelConfig> {
     why = msg.str();
     return failure();
@@ -370,6 +376,16 @@ FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
   for (TileGridInfo::Tile tile : info.tiles)
     cols += tile.kind == TileGridInfo::TileKind::Cols;
   int64_t colBytes = cols * cfg.keys * 4;
+  cfg.asyncCopies = asyncCopies;
+  // Where two slots do not fit, the kernel keeps one (no error: the option
+  // asks for a schedule, not a result). The rings are separate buffers for
+  // K and V, whether or not one K and one V block would fit in 48 KiB of
+  // static shared memory.
+  if (kvStages == 2 && asyncCopies && ringBytes(cfg) + colBytes <= kRingLimit) {
+    cfg.stages = 2;
+    cfg.separateKV = true;
+    return cfg;
+  }
   cfg.separateKV = kBytes(cfg) + vBytes(cfg) + colBytes <= kSharedLimit;
   if (!cfg.separateKV &&
       std::max(kBytes(cfg), vBytes(cfg)) + colBytes > kSharedLimit)
@@ -432,6 +448,32 @@ private:
                      int32_t inFlight);
   void copyRows(Value src, Value batchIdx, Value headIdx, Value block,
                 int64_t width, Value dst, Value base = Value());
+  /// Key block `block` of the key tensor, batch and head `qk` reads into
+  /// Ks (at element offset `base`, a ring's slot); V likewise for `pv`.
+  void copyK(TileQKOp qk, IRMapping &map, Value block, Value base = Value()) {
+    copyRows(
+        map.lookupOrDefault(qk.getKey()), map.lookupOrDefault(qk.getKeyBatch()),
+        map.lookupOrDefault(qk.getKeyHead()), block, cfg.headDim, ks, base);
+  }
+  void copyV(TilePVOp pv, IRMapping &map, Value block, Value base = Value()) {
+    copyRows(map.lookupOrDefault(pv.getValue()),
+             map.lookupOrDefault(pv.getValueBatch()),
+             map.lookupOrDefault(pv.getValueHead()), block, cfg.valueDim, vs,
+             base);
+  }
+  /// `issue` (copies into the buffer kTag's prefetch went to) unless kTag
+  /// is `block`; a prefetch of another block (one the tile loop then
+  /// skipped) lands first, so that two copies into the same bytes are
+  /// never in flight at once.
+  void unlessPrefetched(Value block, llvm::function_ref<void()> issue) {
+    Value stale =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ne, kTag, block);
+    auto ifStale = scf::IfOp::create(b, stale, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifStale.thenBlock()->getTerminator());
+    NVVM::CpAsyncWaitGroupOp::create(b, 0);
+    issue();
+  }
   scf::ForOp prefetchLoop(TilePVOp pv);
   scf::ForOp ringLoop(TileQKOp qk);
   Value prefetchNext(scf::ForOp loop, IRMapping &map,
@@ -935,15 +977,9 @@ void KernelMapper::stage(ArrayRef<Operation *> ops, IRMapping &map) {
   if (!cfg.asyncCopies) {
     // Loads and stores through registers, all before one barrier.
     if (qk)
-      copyRows(map.lookupOrDefault(qk.getKey()),
-               map.lookupOrDefault(qk.getKeyBatch()),
-               map.lookupOrDefault(qk.getKeyHead()),
-               map.lookupOrDefault(qk.getKeyBlock()), cfg.headDim, ks);
+      copyK(qk, map, map.lookupOrDefault(qk.getKeyBlock()));
     if (pv)
-      copyRows(map.lookupOrDefault(pv.getValue()),
-               map.lookupOrDefault(pv.getValueBatch()),
-               map.lookupOrDefault(pv.getValueHead()),
-               map.lookupOrDefault(pv.getValueBlock()), cfg.valueDim, vs);
+      copyV(pv, map, map.lookupOrDefault(pv.getValueBlock()));
     for (Operation *op : ops)
       if (auto cols = dyn_cast<TileMapColsOp>(op))
         stageCols(cols, map);
@@ -956,34 +992,17 @@ void KernelMapper::stage(ArrayRef<Operation *> ops, IRMapping &map) {
   }
   if (qk) {
     Value block = map.lookupOrDefault(qk.getKeyBlock());
-    auto issue = [&] {
-      copyRows(map.lookupOrDefault(qk.getKey()),
-               map.lookupOrDefault(qk.getKeyBatch()),
-               map.lookupOrDefault(qk.getKeyHead()), block, cfg.headDim, ks);
-    };
-    if (cfg.separateKV) {
-      // K is copied unless the previous block prefetched it; a prefetch of
-      // another block (one the tile loop then skipped) lands first, so
-      // that two copies into Ks are never in flight at once.
-      Value stale =
-          arith::CmpIOp::create(b, arith::CmpIPredicate::ne, kTag, block);
-      auto ifStale = scf::IfOp::create(b, stale, /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(ifStale.thenBlock()->getTerminator());
-      NVVM::CpAsyncWaitGroupOp::create(b, 0);
-      issue();
-    } else {
-      issue();
-    }
+    // K is copied unless the previous block prefetched it.
+    if (cfg.separateKV)
+      unlessPrefetched(block, [&] { copyK(qk, map, block); });
+    else
+      copyK(qk, map, block);
     NVVM::CpAsyncCommitGroupOp::create(b);
     if (cfg.separateKV)
       kTag = block;
   }
   if (pv) {
-    copyRows(map.lookupOrDefault(pv.getValue()),
-             map.lookupOrDefault(pv.getValueBatch()),
-             map.lookupOrDefault(pv.getValueHead()),
-             map.lookupOrDefault(pv.getValueBlock()), cfg.valueDim, vs);
+    copyV(pv, map, map.lookupOrDefault(pv.getValueBlock()));
     NVVM::CpAsyncCommitGroupOp::create(b);
   }
   // With K and V: all but the newest group (V) have landed.
@@ -1042,23 +1061,12 @@ void KernelMapper::stageRing(TileQKOp qk, TilePVOp pv,
   scf::ForOp loop = qk && pv ? ringLoop(qk) : scf::ForOp();
   if (loop && pv.getValueBlock() != qk.getKeyBlock())
     loop = {};
-  auto copyK = [&](Value block, Value base) {
-    copyRows(
-        map.lookupOrDefault(qk.getKey()), map.lookupOrDefault(qk.getKeyBatch()),
-        map.lookupOrDefault(qk.getKeyHead()), block, cfg.headDim, ks, base);
-  };
-  auto copyV = [&](Value block, Value base) {
-    copyRows(map.lookupOrDefault(pv.getValue()),
-             map.lookupOrDefault(pv.getValueBatch()),
-             map.lookupOrDefault(pv.getValueHead()), block, cfg.valueDim, vs,
-             base);
-  };
   if (!loop) {
     NVVM::CpAsyncWaitGroupOp::create(b, 0);
     if (qk)
-      copyK(map.lookupOrDefault(qk.getKeyBlock()), kOffset);
+      copyK(qk, map, map.lookupOrDefault(qk.getKeyBlock()), kOffset);
     if (pv)
-      copyV(map.lookupOrDefault(pv.getValueBlock()), vOffset);
+      copyV(pv, map, map.lookupOrDefault(pv.getValueBlock()), vOffset);
     NVVM::CpAsyncCommitGroupOp::create(b);
     finishStaging(ops, map, /*inFlight=*/0);
     kTag = g.index(-1);
@@ -1069,23 +1077,17 @@ void KernelMapper::stageRing(TileQKOp qk, TilePVOp pv,
     return;
   }
   Value block = map.lookupOrDefault(qk.getKeyBlock());
-  {
-    Value stale =
-        arith::CmpIOp::create(b, arith::CmpIPredicate::ne, kTag, block);
-    auto ifStale = scf::IfOp::create(b, stale, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(ifStale.thenBlock()->getTerminator());
-    NVVM::CpAsyncWaitGroupOp::create(b, 0);
-    copyK(block, kOffset);
-    copyV(block, vOffset);
+  unlessPrefetched(block, [&] {
+    copyK(qk, map, block, kOffset);
+    copyV(pv, map, block, vOffset);
     NVVM::CpAsyncCommitGroupOp::create(b);
-  }
+  });
   Value other = g.sub(g.index(1), cur);
   Value newTag = prefetchNext(
       loop, map,
       [&](Value nextBlock) {
-        copyK(nextBlock, g.mul(other, kBytes(cfg) / 2));
-        copyV(nextBlock, g.mul(other, vBytes(cfg) / 2));
+        copyK(qk, map, nextBlock, g.mul(other, kBytes(cfg) / 2));
+        copyV(pv, map, nextBlock, g.mul(other, vBytes(cfg) / 2));
       },
       g.index(-1));
   NVVM::CpAsyncCommitGroupOp::create(b);
@@ -1364,14 +1366,8 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
     }
     if (scf::ForOp loop = prefetchLoop(pv)) {
       // K of the next iteration's key block into Ks, while P V runs.
-      Value key = map.lookupOrDefault(prefetchKey.getKey());
       Value newTag = prefetchNext(
-          loop, map,
-          [&](Value block) {
-            copyRows(key, map.lookupOrDefault(prefetchKey.getKeyBatch()),
-                     map.lookupOrDefault(prefetchKey.getKeyHead()), block,
-                     cfg.headDim, ks);
-          },
+          loop, map, [&](Value block) { copyK(prefetchKey, map, block); },
           kTag);
       NVVM::CpAsyncCommitGroupOp::create(b);
       kTag = newTag;
@@ -1550,23 +1546,10 @@ struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
     if (failed(info))
       return failure();
     std::string why;
-    FailureOr<KernelConfig> cfg = configFor(grid, *info, why);
+    FailureOr<KernelConfig> cfg =
+        configFor(grid, *info, why, asyncCopies, kvStages);
     if (failed(cfg))
       return rewriter.notifyMatchFailure(grid, why);
-    cfg->asyncCopies = asyncCopies;
-    int64_t colBytes = 0;
-    for (TileGridInfo::Tile tile : info->tiles)
-      if (tile.kind == TileGridInfo::TileKind::Cols)
-        colBytes += cfg->keys * 4;
-    int64_t ringBytes = 2 * (kBytes(*cfg) + vBytes(*cfg));
-    // Where two slots do not fit, the kernel keeps one (no error: the
-    // option asks for a schedule, not a result).
-    if (kvStages == 2 && asyncCopies && ringBytes + colBytes <= kRingLimit) {
-      cfg->stages = 2;
-      // The rings are separate buffers for K and V, whether or not one K
-      // and one V block would fit in 48 KiB of static shared memory.
-      cfg->separateKV = true;
-    }
 
     MLIRContext *ctx = getContext();
     ImplicitLocOpBuilder b(grid.getLoc(), rewriter);
@@ -1597,7 +1580,8 @@ struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
     Value threads = arith::ConstantIndexOp::create(b, 2 * cfg->rows);
     Value dynamicBytes;
     if (cfg->ring())
-      dynamicBytes = arith::ConstantIntOp::create(b, b.getI32Type(), ringBytes);
+      dynamicBytes =
+          arith::ConstantIntOp::create(b, b.getI32Type(), ringBytes(*cfg));
     auto launch =
         gpu::LaunchOp::create(b, gridX, gridY, c1, threads, c1, c1,
                               dynamicBytes, tokenType, ValueRange{token}, smem);
