@@ -88,8 +88,16 @@ struct Buffer {
     /// The thread whose cp.async into this byte has not completed (-1:
     /// none): until its cp.async.wait_group the byte is not to be touched.
     int32_t asyncWriter = -1;
+    /// When the byte was last written (Interpreter::writes, a count of
+    /// writes): a wgmma reads it only after its writer's
+    /// fence.proxy.async.
+    uint64_t writeSeq = 0;
   };
   std::vector<Access> access;
+  /// Shared memory: its simulated address in the block's shared window
+  /// (what memref.extract_aligned_pointer_as_index and wgmma descriptors
+  /// see).
+  uint64_t sharedAddr = 0;
   bool shared() const { return !access.empty(); }
 };
 
@@ -323,6 +331,30 @@ struct BlockContext {
   std::vector<AsyncState> async; // per thread
   /// The launch's dynamic shared memory (bytes), null without any.
   MemRefVal *dynamicShared = nullptr;
+  /// The block's shared memory buffers, by simulated address.
+  std::vector<Buffer *> shared;
+  /// Per thread: Interpreter::writes at its last fence.proxy.async.
+  std::vector<uint64_t> proxyFence;
+  /// Per warpgroup (128 threads): wgmma state (PTX ISA, "Asynchronous
+  /// Warpgroup Level Matrix Multiply-Accumulate Operation").
+  struct Warpgroup {
+    /// A wgmma.fence since the last wgmma.wait_group (or the start).
+    bool fenced = false;
+    /// Groups committed and groups known complete; a wgmma issued while
+    /// `committed` groups were closed belongs to group `committed`.
+    uint64_t committed = 0, completed = 0;
+    /// The group of each wgmma.mma_async op's latest issue.
+    llvm::DenseMap<Operation *, uint64_t> issuedIn;
+    /// Shared bytes that uncompleted wgmmas read (buffer, first, count,
+    /// group, Interpreter::writes at the issue).
+    struct Read {
+      Buffer *buffer;
+      size_t first, count;
+      uint64_t group, seq;
+    };
+    std::vector<Read> reads;
+  };
+  std::vector<Warpgroup> warpgroups;
 };
 
 /// Shared memory per block, static and dynamic together, at most: the
@@ -352,6 +384,8 @@ private:
   llvm::DenseMap<Operation *, MemRefVal *> globals;
   BlockContext *block = nullptr; // set while a kernel runs
   bool transfer = false;         // set while gpu.memcpy/memset run
+  /// Writes to shared memory so far (Buffer::Access::writeSeq).
+  uint64_t writes = 0;
   /// Budget of thread-ops per run: a kernel that never ends is an error,
   /// not a hang.
   int64_t budget = int64_t(1) << 36;
@@ -429,6 +463,14 @@ private:
   LogicalResult execGpu(Operation *op, Frame &f, const Mask &m);
   LogicalResult execLLVM(Operation *op, Frame &f, const Mask &m);
   LogicalResult execMma(Operation *op, Frame &f, const Mask &m);
+  /// The inline asm of the wgmma family (wgmma.fence, .mma_async with A in
+  /// registers, .commit_group, .wait_group) and fence.proxy.async.
+  LogicalResult execWgmma(LLVM::InlineAsmOp op, Frame &f, const Mask &m);
+  /// Runs `body` once per warpgroup of `m`, after checking that all 128
+  /// threads of it are in `m` (.sync.aligned).
+  LogicalResult forEachFullWarpgroup(Operation *op, const Mask &m,
+                                     StringRef what,
+                                     function_ref<LogicalResult(int32_t)> body);
   LogicalResult execLdMatrix(nvgpu::LdMatrixOp op, Frame &f, const Mask &m);
   LogicalResult execAsyncCopy(nvgpu::DeviceAsyncCopyOp op, Frame &f,
                               const Mask &m);
@@ -602,6 +644,7 @@ LogicalResult Interpreter::track(Operation *op, Buffer *buffer, uint8_t *p,
   if (!buffer->shared() || !block)
     return success();
   uint64_t epoch = block->epoch;
+  uint64_t seq = write ? ++writes : 0;
   size_t first = p - buffer->bytes.data();
   for (size_t i = first; i < first + n; ++i) {
     Buffer::Access &a = buffer->access[i];
@@ -631,6 +674,7 @@ LogicalResult Interpreter::track(Operation *op, Buffer *buffer, uint8_t *p,
                     t);
       a.writeEpoch = epoch;
       a.writer = t;
+      a.writeSeq = seq;
     } else if (a.readEpoch != epoch) {
       a.readEpoch = epoch;
       a.reader = t;
@@ -924,6 +968,8 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchOp op, Frame &host) {
           context.gridDim[d] = grid[d];
         }
         context.async.resize(T);
+        context.proxyFence.assign(T, 0);
+        context.warpgroups.resize((T + 127) / 128);
         block = &context;
         Frame kernel;
         kernel.parent = &host;
@@ -994,9 +1040,34 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchOp op, Frame &host) {
             local.push_back(s[t].memref->buffer);
           }
         }
+        // Simulated shared addresses: the static buffers in order, then
+        // the dynamic one (where the driver puts it), each 16-byte aligned
+        // and none 1024-byte aligned, so that code which needs more
+        // alignment than 16 bytes (a 128-byte swizzle) must align itself.
+        uint64_t cursor = 16;
+        auto place = [&](Buffer *buffer) {
+          cursor = (cursor + 15) / 16 * 16;
+          if (cursor % 1024 == 0)
+            cursor += 16;
+          buffer->sharedAddr = cursor;
+          cursor += buffer->bytes.size();
+          context.shared.push_back(buffer);
+        };
+        for (Buffer *buffer : local)
+          if (buffer->space == Space::Shared &&
+              (!context.dynamicShared ||
+               buffer != context.dynamicShared->buffer))
+            place(buffer);
+        if (context.dynamicShared)
+          place(context.dynamicShared->buffer);
         Operation *terminator;
         if (failed(execBlock(body, kernel, all, terminator)))
           return failure();
+        for (const BlockContext::Warpgroup &wg : context.warpgroups)
+          for (auto [mma, group] : wg.issuedIn)
+            if (group >= wg.completed)
+              return fail(mma, "is still in flight when the kernel ends (no "
+                               "wgmma.wait_group after it)");
         for (int32_t t = 0; t < T; ++t) {
           const AsyncState &a = context.async[t];
           Operation *inFlight = a.open.empty() ? nullptr : a.open.front().op;
@@ -1806,6 +1877,28 @@ LogicalResult Interpreter::execMemRef(Operation *op, Frame &f, const Mask &m) {
         }
         return success();
       })
+      .Case<memref::ExtractAlignedPointerAsIndexOp>(
+          [&](memref::ExtractAlignedPointerAsIndexOp x) -> LogicalResult {
+            // The simulated shared address of the view's first element
+            // (memref.view moves the aligned pointer; a layout offset would
+            // not, so those are refused).
+            auto type = cast<MemRefType>(x.getSource().getType());
+            if (!type.getLayout().isIdentity())
+              return fail(op, "of a memref with a non-identity layout is "
+                              "not simulated");
+            std::vector<Val> &s = f.slot(x.getResult());
+            for (int32_t t : m) {
+              const MemRefVal &view = *get(f, x.getSource(), t).memref;
+              if (view.buffer->space != Space::Shared || !block)
+                return fail(op,
+                            "of " + view.buffer->what +
+                                " (simulated only for shared memory)",
+                            t);
+              s[t].e.assign(1, intElem(view.buffer->sharedAddr +
+                                       view.offset * view.elemBytes));
+            }
+            return success();
+          })
       .Case<memref::StoreOp>([&](memref::StoreOp x) -> LogicalResult {
         for (int32_t t : m) {
           const MemRefVal &view = *get(f, x.getMemref(), t).memref;
@@ -2381,8 +2474,11 @@ int64_t aggregateOffset(Type type, ArrayRef<int64_t> position, Type &leaf) {
 LogicalResult Interpreter::execLLVM(Operation *op, Frame &f, const Mask &m) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case<LLVM::InlineAsmOp>([&](LLVM::InlineAsmOp x) -> LogicalResult {
-        // The one inline asm of attic's kernels: ex2.approx.ftz.f32, exp2
-        // with subnormal inputs and outputs flushed to zero.
+        if (x.getAsmString().contains("wgmma.") ||
+            x.getAsmString().contains("fence.proxy.async"))
+          return execWgmma(x, f, m);
+        // The other inline asm of attic's kernels: ex2.approx.ftz.f32,
+        // exp2 with subnormal inputs and outputs flushed to zero.
         if (x.getAsmString() != "ex2.approx.ftz.f32 $0, $1;" ||
             op->getNumOperands() != 1 || op->getNumResults() != 1)
           return fail(op, "inline asm '" + x.getAsmString() +
@@ -2445,7 +2541,8 @@ LogicalResult Interpreter::execLLVM(Operation *op, Frame &f, const Mask &m) {
                                                 get(f, x.getArg(), t)));
         return success();
       })
-      .Default([&](Operation *) { return fail(op, "this op is not simulated"); });
+      .Default(
+          [&](Operation *) { return fail(op, "this op is not simulated"); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -2620,6 +2717,406 @@ LogicalResult Interpreter::execLdMatrix(nvgpu::LdMatrixOp op, Frame &f,
     }
     return success();
   });
+}
+
+//===----------------------------------------------------------------------===//
+// wgmma (inline asm: wgmma.fence, wgmma.mma_async with A in registers,
+// wgmma.commit_group, wgmma.wait_group) and fence.proxy.async
+//===----------------------------------------------------------------------===//
+
+// PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate
+// Operation using wgmma.mma_async": a warpgroup (4 consecutive warps, 128
+// threads) computes D (64 x N, f32) = A (64 x 16) * B (16 x N) + D, A from
+// registers (each warp's 16 rows in the layout of mma.sync m16n8k16's A),
+// B from shared memory through a matrix descriptor, in the async proxy:
+//   - wgmma.fence before the first wgmma.mma_async that touches registers
+//     written since the warpgroup's last wait (the simulator asks for one
+//     after every wgmma.wait_group);
+//   - shared memory written through the generic proxy (st.shared, cp.async)
+//     is read only after the writer's fence.proxy.async and a barrier (the
+//     warps of a warpgroup are not in step);
+//   - the accumulators are read only through a wgmma.wait_group that
+//     completes their group (here: passed through it as tied operands, so
+//     that LLVM cannot move a read above the wait), and the shared bytes are
+//     not written until then.
+// The descriptor (PTX ISA, "Matrix Descriptor Format"): bits 0-13 start
+// address >> 4, 16-29 leading byte offset >> 4, 32-45 stride byte offset >>
+// 4, 49-51 base offset, 62-63 swizzle (0 none, 1 128-byte). B is K-major
+// (imm-trans-b = 0): element (k, n) at byte
+//   none:      start + (n % 8) * 16 + (n / 8) * SBO + (k / 8) * LBO + 2 (k % 8)
+//   128-byte:  start + (n % 8) * 128 + (n / 8) * SBO + 2k, then bits 4-6 of
+//              the address XOR bits 7-9 (so rows of a 1024-byte aligned atom
+//              of 8 x 128 bytes are swizzled by their row index).
+// The simulator accepts the mma in one form, the one attic emits:
+//   { .reg .pred p; setp.ne.b32 p, $S, 0;
+//     wgmma.mma_async.sync.aligned.m64nNk16.f32.T.T {$0, .., $(N/2-1)},
+//       {$a0, $a1, $a2, $a3}, $desc, p, 1, 1, 0; }
+// with T f16 or bf16, outputs "=f", accumulator inputs tied to them ("0",
+// ...) when the mma accumulates, A as four "r" (two T each), the
+// descriptor "l" and scale-d "r".
+
+namespace {
+/// The text of `s` with runs of whitespace removed.
+std::string squeeze(StringRef s) {
+  std::string out;
+  for (char c : s)
+    if (!isspace(static_cast<unsigned char>(c)))
+      out += c;
+  return out;
+}
+
+/// "$i" -> i, or -1.
+int64_t operandNumber(StringRef token) {
+  int64_t n;
+  if (!token.consume_front("$") || token.getAsInteger(10, n))
+    return -1;
+  return n;
+}
+
+bool isWgmmaMma(Operation *op) {
+  auto x = dyn_cast_or_null<LLVM::InlineAsmOp>(op);
+  return x && x.getAsmString().contains("wgmma.mma_async");
+}
+bool isWgmmaAsm(Operation *op) {
+  auto x = dyn_cast_or_null<LLVM::InlineAsmOp>(op);
+  return x && x.getAsmString().contains("wgmma.");
+}
+/// Whether `v` is read only by wgmma asm, directly or through
+/// llvm.extractvalue.
+bool onlyFeedsWgmma(Value v) {
+  for (Operation *user : v.getUsers()) {
+    if (isWgmmaAsm(user))
+      continue;
+    if (auto extract = dyn_cast<LLVM::ExtractValueOp>(user))
+      if (onlyFeedsWgmma(extract.getResult()))
+        continue;
+    return false;
+  }
+  return true;
+}
+} // namespace
+
+LogicalResult
+Interpreter::forEachFullWarpgroup(Operation *op, const Mask &m, StringRef what,
+                                  function_ref<LogicalResult(int32_t)> body) {
+  constexpr int32_t kGroup = 128;
+  for (size_t i = 0; i < m.size();) {
+    int32_t group = m[i] / kGroup;
+    size_t j = i;
+    while (j < m.size() && m[j] / kGroup == group)
+      ++j;
+    if (j - i != static_cast<size_t>(kGroup))
+      return fail(op,
+                  "reached by " + Twine(j - i) +
+                      " of the 128 threads of warpgroup " + Twine(group) +
+                      " (" + what + " needs the whole warpgroup)",
+                  m[i]);
+    if (failed(body(group)))
+      return failure();
+    i = j;
+  }
+  return success();
+}
+
+LogicalResult Interpreter::execWgmma(LLVM::InlineAsmOp op, Frame &f,
+                                     const Mask &m) {
+  if (!block)
+    return fail(op, "outside a kernel");
+  std::string text = squeeze(op.getAsmString());
+  SmallVector<StringRef> constraints;
+  op.getConstraints().split(constraints, ',', -1, /*KeepEmpty=*/false);
+  unsigned outputs = 0;
+  for (StringRef c : constraints)
+    outputs += c.starts_with("=");
+  auto isCompletedBy = [&](BlockContext::Warpgroup &wg, Operation *mma) {
+    auto it = wg.issuedIn.find(mma);
+    return it == wg.issuedIn.end() || it->second < wg.completed;
+  };
+
+  if (text == "fence.proxy.async.shared::cta;") {
+    for (int32_t t : m)
+      block->proxyFence[t] = writes;
+    return success();
+  }
+  if (text == "wgmma.fence.sync.aligned;")
+    return forEachFullWarpgroup(op, m, "wgmma.fence", [&](int32_t w) {
+      block->warpgroups[w].fenced = true;
+      return success();
+    });
+  if (text == "wgmma.commit_group.sync.aligned;")
+    return forEachFullWarpgroup(op, m, "wgmma.commit_group", [&](int32_t w) {
+      ++block->warpgroups[w].committed;
+      return success();
+    });
+
+  StringRef rest(text);
+  if (rest.consume_front("wgmma.wait_group.sync.aligned")) {
+    int64_t n;
+    if (!rest.consume_back(";") || rest.getAsInteger(10, n) || n < 0)
+      return fail(op,
+                  "inline asm '" + op.getAsmString() + "' is not simulated");
+    // Operands pass through, tied to the outputs in order.
+    if (outputs != op.getNumOperands() ||
+        (outputs > 0 && op.getNumResults() != 1))
+      return fail(op, "wgmma.wait_group must pass its operands through as "
+                      "tied outputs");
+    for (unsigned i = 0; i < outputs; ++i)
+      if (constraints[outputs + i] != std::to_string(i))
+        return fail(op, "wgmma.wait_group's input " + Twine(i) +
+                            " is not tied to output " + Twine(i));
+    return forEachFullWarpgroup(op, m, "wgmma.wait_group", [&](int32_t w) {
+      BlockContext::Warpgroup &wg = block->warpgroups[w];
+      if (wg.committed >= static_cast<uint64_t>(n))
+        wg.completed = std::max(wg.completed, wg.committed - n);
+      wg.fenced = false;
+      // The completed wgmmas' shared bytes were not written meanwhile.
+      for (auto it = wg.reads.begin(); it != wg.reads.end();) {
+        if (it->group >= wg.completed) {
+          ++it;
+          continue;
+        }
+        for (size_t i = it->first; i < it->first + it->count; ++i)
+          if (it->buffer->access[i].writeSeq > it->seq)
+            return fail(op,
+                        "completes a wgmma.mma_async whose operand byte " +
+                            Twine(i) + " of " + it->buffer->what +
+                            " was written while it was in flight",
+                        128 * w);
+        it = wg.reads.erase(it);
+      }
+      for (Value v : op.getOperands()) {
+        Operation *def = v.getDefiningOp();
+        while (auto extract = dyn_cast_or_null<LLVM::ExtractValueOp>(def))
+          def = extract.getContainer().getDefiningOp();
+        if (isWgmmaMma(def) && !isCompletedBy(wg, def))
+          return fail(op,
+                      "passes on an accumulator of a wgmma.mma_async that it "
+                      "does not complete (wait_group " +
+                          Twine(n) + " leaves the newest " + Twine(n) +
+                          " groups, and uncommitted wgmmas, in flight)",
+                      128 * w);
+      }
+      for (int32_t t = 128 * w; outputs > 0 && t < 128 * (w + 1); ++t) {
+        Val out;
+        for (Value v : op.getOperands())
+          out.e.append(get(f, v, t).e.begin(), get(f, v, t).e.end());
+        f.slot(op.getResult(0))[t] = std::move(out);
+      }
+      return success();
+    });
+  }
+
+  // The mma.
+  auto notSimulated = [&] {
+    return fail(op, "inline asm '" + op.getAsmString() +
+                        "' is not simulated (see execWgmma for the wgmma "
+                        "forms the simulator runs)");
+  };
+  if (!rest.consume_front("{.reg.predp;setp.ne.b32p,") ||
+      !rest.consume_back(";}"))
+    return notSimulated();
+  auto [scaleToken, mmaText] = rest.split(",0;");
+  int64_t scaleOperand = operandNumber(scaleToken);
+  StringRef mmaRest = mmaText;
+  if (scaleOperand < 0 ||
+      !mmaRest.consume_front("wgmma.mma_async.sync.aligned.m64n"))
+    return notSimulated();
+  int64_t n;
+  auto [nText, afterN] = mmaRest.split("k16.f32.");
+  if (nText.getAsInteger(10, n) || n < 8 || n > 256 || n % 8)
+    return notSimulated();
+  bool bf16;
+  StringRef operands = afterN;
+  if (operands.consume_front("bf16.bf16"))
+    bf16 = true;
+  else if (operands.consume_front("f16.f16"))
+    bf16 = false;
+  else
+    return notSimulated();
+  if (!operands.consume_back(",p,1,1,0"))
+    return notSimulated();
+  // {D list},{A list},$desc
+  auto list = [&](StringRef &s, SmallVectorImpl<int64_t> &out) {
+    if (!s.consume_front("{"))
+      return false;
+    auto [inner, tail] = s.split("}");
+    SmallVector<StringRef> items;
+    inner.split(items, ',');
+    for (StringRef item : items)
+      out.push_back(operandNumber(item));
+    s = tail;
+    return s.consume_front(",");
+  };
+  SmallVector<int64_t> dList, aList;
+  if (!list(operands, dList) || !list(operands, aList))
+    return notSimulated();
+  int64_t descOperand = operandNumber(operands);
+  const int64_t perThread = n / 2;
+  if (static_cast<int64_t>(dList.size()) != perThread || aList.size() != 4 ||
+      descOperand < 0 || outputs != perThread || op.getNumResults() != 1 ||
+      scalarCount(op.getResult(0).getType()) != perThread)
+    return notSimulated();
+  for (int64_t i = 0; i < perThread; ++i)
+    if (dList[i] != i)
+      return notSimulated();
+  // Inputs: "$k" (k >= outputs) is operand k - outputs.
+  auto input = [&](int64_t number) -> Value {
+    if (number < static_cast<int64_t>(outputs) ||
+        number - outputs >= op.getNumOperands())
+      return Value();
+    return op.getOperand(number - outputs);
+  };
+  Value desc = input(descOperand), scale = input(scaleOperand);
+  SmallVector<Value> aRegs;
+  for (int64_t a : aList)
+    aRegs.push_back(input(a));
+  if (!desc || !desc.getType().isInteger(64) || !scale ||
+      !scale.getType().isInteger(32) || llvm::any_of(aRegs, [](Value v) {
+        return !v || !v.getType().isInteger(32);
+      }))
+    return notSimulated();
+  // Accumulator inputs: the operand tied to output i.
+  SmallVector<Value> accIn(perThread);
+  for (size_t c = outputs; c < constraints.size(); ++c) {
+    int64_t tied;
+    if (!constraints[c].getAsInteger(10, tied) && tied >= 0 && tied < perThread)
+      accIn[tied] = op.getOperand(c - outputs);
+  }
+  if (!onlyFeedsWgmma(op.getResult(0)))
+    return fail(op, "its accumulators are read by an op other than wgmma "
+                    "(through wgmma.wait_group only: reading them before the "
+                    "wait is undefined)");
+  Type halfType = bf16 ? Type(BFloat16Type::get(op.getContext()))
+                       : Type(Float16Type::get(op.getContext()));
+  std::vector<Val> &out = f.slot(op.getResult(0));
+  return forEachFullWarpgroup(
+      op, m, "wgmma.mma_async", [&](int32_t w) -> LogicalResult {
+        BlockContext::Warpgroup &wg = block->warpgroups[w];
+        const int32_t t0 = 128 * w;
+        if (!wg.fenced)
+          return fail(op,
+                      "runs without a wgmma.fence since the warpgroup's last "
+                      "wgmma.wait_group (registers written in between are not "
+                      "ordered before it)",
+                      t0);
+        // All threads of a warpgroup give the same descriptor and scale-d.
+        uint64_t d = get(f, desc, t0).e[0].i;
+        bool scaleD = get(f, scale, t0).e[0].i != 0;
+        for (int32_t t = t0; t < t0 + 128; ++t)
+          if (get(f, desc, t).e[0].i != d ||
+              (get(f, scale, t).e[0].i != 0) != scaleD)
+            return fail(op,
+                        "the threads of warpgroup " + Twine(w) +
+                            " give different descriptors or scale-d",
+                        t);
+        if (scaleD && llvm::any_of(accIn, [](Value v) { return !v; }))
+          return fail(op,
+                      "accumulates (scale-d) into outputs with no tied "
+                      "accumulator input",
+                      t0);
+        uint64_t start = (d & 0x3fff) << 4, lbo = ((d >> 16) & 0x3fff) << 4,
+                 sbo = ((d >> 32) & 0x3fff) << 4, baseOffset = (d >> 49) & 7,
+                 swizzle = d >> 62;
+        const uint64_t used = 0x3fffull | (0x3fffull << 16) |
+                              (0x3fffull << 32) | (7ull << 49) | (3ull << 62);
+        if (d & ~used)
+          return fail(
+              op, "descriptor 0x" + Twine::utohexstr(d) + " sets reserved bits",
+              t0);
+        if (baseOffset != 0 || (swizzle != 0 && swizzle != 1))
+          return fail(op,
+                      "descriptor 0x" + Twine::utohexstr(d) +
+                          ": only base offset 0 and no or 128-byte swizzle "
+                          "are simulated",
+                      t0);
+        // B from shared memory.
+        std::vector<double> B(16 * n);
+        for (int64_t k = 0; k < 16; ++k)
+          for (int64_t col = 0; col < n; ++col) {
+            uint64_t addr;
+            if (swizzle == 1) {
+              addr = start + (col % 8) * 128 + (col / 8) * sbo + 2 * k;
+              addr ^= ((addr >> 7) & 7) << 4;
+            } else {
+              addr = start + (col % 8) * 16 + (col / 8) * sbo + (k / 8) * lbo +
+                     2 * (k % 8);
+            }
+            Buffer *buffer = nullptr;
+            for (Buffer *candidate : block->shared)
+              if (candidate->sharedAddr <= addr &&
+                  addr + 2 <= candidate->sharedAddr + candidate->bytes.size())
+                buffer = candidate;
+            if (!buffer)
+              return fail(op,
+                          "descriptor 0x" + Twine::utohexstr(d) + " reads B(" +
+                              Twine(k) + ", " + Twine(col) +
+                              ") at shared address " + Twine(addr) +
+                              ", outside every shared buffer of the block",
+                          t0);
+            size_t byte = addr - buffer->sharedAddr;
+            for (size_t i = byte; i < byte + 2; ++i) {
+              Buffer::Access &a = buffer->access[i];
+              if (a.asyncWriter >= 0)
+                return fail(op,
+                            "reads byte " + Twine(i) + " of " + buffer->what +
+                                ", which a cp.async of thread " +
+                                Twine(a.asyncWriter) + " has not completed yet",
+                            t0);
+              // The warps of a warpgroup are not in step: the simulator asks
+              // for a barrier after every write that a wgmma reads.
+              if (a.writeEpoch == block->epoch)
+                return fail(op,
+                            "reads byte " + Twine(i) + " of " + buffer->what +
+                                " that thread " + Twine(a.writer) +
+                                " wrote since the last barrier (a race)",
+                            t0);
+              if (a.writer >= 0 && a.writeSeq > block->proxyFence[a.writer])
+                return fail(op,
+                            "reads byte " + Twine(i) + " of " + buffer->what +
+                                " that thread " + Twine(a.writer) +
+                                " wrote through the generic proxy with no "
+                                "fence.proxy.async after the write",
+                            t0);
+              a.readEpoch = block->epoch;
+              a.reader = -2;
+            }
+            wg.reads.push_back({buffer, byte, 2, wg.committed, writes});
+            B[k * n + col] =
+                loadScalar(halfType, buffer->bytes.data() + byte).f;
+          }
+        // A from the registers of the warpgroup's four warps.
+        std::vector<double> A(64 * 16);
+        for (int32_t t = t0; t < t0 + 128; ++t) {
+          int32_t lane = t % 32, warp = (t - t0) / 32;
+          int g = lane / 4, q = lane % 4, row, col;
+          for (int r = 0; r < 4; ++r) {
+            uint32_t bits = static_cast<uint32_t>(get(f, aRegs[r], t).e[0].i);
+            for (int half = 0; half < 2; ++half) {
+              uint16_t h = static_cast<uint16_t>(bits >> (16 * half));
+              fragmentA(g, q, 2 * r + half, row, col);
+              A[(16 * warp + row) * 16 + col] =
+                  bf16 ? attic_bf16_to_f32(h) : attic_f16_to_f32(h);
+            }
+          }
+        }
+        ++stats.wgmmas;
+        wg.issuedIn[op] = wg.committed;
+        for (int32_t t = t0; t < t0 + 128; ++t) {
+          int32_t lane = t % 32, warp = (t - t0) / 32;
+          int g = lane / 4, q = lane % 4;
+          Val v;
+          for (int64_t i = 0; i < perThread; ++i) {
+            int64_t row = 16 * warp + g + 8 * ((i / 2) % 2);
+            int64_t col = 8 * (i / 4) + 2 * q + (i % 2);
+            double sum = scaleD ? get(f, accIn[i], t).e[0].f : 0.0;
+            for (int64_t k = 0; k < 16; ++k)
+              sum += A[row * 16 + k] * B[k * n + col];
+            v.e.push_back(floatElem(static_cast<float>(sum)));
+          }
+          out[t] = std::move(v);
+        }
+        return success();
+      });
 }
 
 //===----------------------------------------------------------------------===//

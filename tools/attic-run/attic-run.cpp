@@ -506,9 +506,11 @@ int main(int argc, char **argv) {
     attic::SimulationStats stats = simulatedExecutable->lastRunStats();
     llvm::outs() << llvm::formatv(
         "simulated: {0} launches, {1} blocks, {2} mma.sync, {3} barriers, "
-        "{4} thread-ops\n",
+        "{4} thread-ops{5}\n",
         stats.launches, stats.blocks, stats.mmas, stats.barriers,
-        stats.threadOps);
+        stats.threadOps,
+        stats.wgmmas ? llvm::formatv(", {0} wgmma", stats.wgmmas).str()
+                     : std::string());
   }
   uint64_t outputBytes = 0;
   for (const attic_tensor &t : outputs.tensors)

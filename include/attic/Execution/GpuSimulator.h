@@ -74,6 +74,7 @@ struct SimulationStats {
   int64_t blocks = 0;       // thread blocks run
   int64_t threadOps = 0;    // ops executed, summed over threads
   int64_t mmas = 0;         // warp-level mma.sync ops
+  int64_t wgmmas = 0;       // warpgroup-level wgmma.mma_async ops
   int64_t barriers = 0;     // block-level gpu.barrier ops
 };
 

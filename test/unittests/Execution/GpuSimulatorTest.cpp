@@ -32,7 +32,14 @@
 //   - dynamic shared memory (gpu.dynamic_shared_memory and memref.view, as
 //     the tensor-core kernel's rings use it): a view works next to static
 //     shared memory; a view past its end or at a misaligned byte, a
-//     launch without a size and more than 227 KiB per block are errors.
+//     launch without a size and more than 227 KiB per block are errors;
+//   - wgmma (inline asm: wgmma.fence, wgmma.mma_async m64nNk16 with A in
+//     registers and B through a 128-byte-swizzled descriptor,
+//     commit_group, wait_group) equals the matrix product; the swizzle
+//     follows the absolute shared address; a generic write without
+//     fence.proxy.async, another thread's write without a barrier, a
+//     missing wgmma.fence, a wait that does not complete the group, an
+//     accumulator read around the wait and a partial warpgroup are errors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -676,6 +683,223 @@ TEST_F(DynamicShared, MoreThan227KiBIsAnError) {
   replace(source, "512 : i32 // DYN_SIZE", "232448 : i32 // DYN_SIZE");
   expectError("uses 232704 bytes of shared memory (232448 dynamic) per "
               "block, at most 232448");
+}
+
+// One warpgroup (128 threads): C (64x8) = A (64x32) * B (32x8) as two
+// wgmma.mma_async m64n8k16 with A from registers (each warp's 16 rows in
+// mma.sync's A layout) and B from shared memory, K-major with the 128-byte
+// swizzle: Bt (8x32, Bt[n][k] = B[k][n]) row n at byte 128n of a 1024-byte
+// aligned tile, its 16-byte chunk c at chunk c ^ n. The tile is aligned at
+// run time inside a 2048-byte buffer (the simulator places no buffer on a
+// 1024-byte boundary). The second mma's descriptor starts 32 bytes further
+// (k = 16..31) and accumulates (scale-d 1, tied operands); the results pass
+// through wgmma.wait_group. Markers: PAD, PROXY, FENCE, WAIT, RESULT.
+const char *kWgmma = R"mlir(
+func.func @k(%a_h: memref<64x32xf16>, %bt_h: memref<8x32xf16>) -> memref<64x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c1024 = arith.constant 1024 : index
+  %s0 = gpu.wait async
+  %a, %t0 = gpu.alloc async [%s0] () : memref<64x32xf16>
+  %bt, %t1 = gpu.alloc async [%t0] () : memref<8x32xf16>
+  %c, %t2 = gpu.alloc async [%t1] () : memref<64x8xf32>
+  %t3 = gpu.memcpy async [%t2] %a, %a_h : memref<64x32xf16>, memref<64x32xf16>
+  %t4 = gpu.memcpy async [%t3] %bt, %bt_h : memref<8x32xf16>, memref<8x32xf16>
+  %t5 = gpu.launch async [%t4] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+      threads(%l, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1)
+      workgroup(%raw : memref<2048xi8, #gpu.address_space<workgroup>>) {
+    %addr = memref.extract_aligned_pointer_as_index %raw : memref<2048xi8, #gpu.address_space<workgroup>> -> index
+    %rem = arith.remui %addr, %c1024 : index
+    %up = arith.subi %c1024, %rem : index
+    %pad = arith.remui %up, %c1024 : index // PAD
+    %tile = memref.view %raw[%pad][] : memref<2048xi8, #gpu.address_space<workgroup>> to memref<512xf16, #gpu.address_space<workgroup>>
+    %base = arith.addi %addr, %pad : index
+    %is32 = arith.cmpi ult, %l, %c32 : index
+    scf.if %is32 {
+      %n = arith.divui %l, %c4 : index
+      %ch = arith.remui %l, %c4 : index
+      %k0 = arith.muli %ch, %c8 : index
+      %x = vector.load %bt[%n, %k0] : memref<8x32xf16>, vector<8xf16>
+      %sw = arith.xori %ch, %n : index
+      %row = arith.muli %n, %c64 : index
+      %col = arith.muli %sw, %c8 : index
+      %at = arith.addi %row, %col : index
+      vector.store %x, %tile[%at] : memref<512xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+    }
+    llvm.inline_asm has_side_effects asm_dialect = att "fence.proxy.async.shared::cta;", "" : () -> () // PROXY
+    gpu.barrier
+    %w = arith.divui %l, %c32 : index
+    %lane = arith.remui %l, %c32 : index
+    %g = arith.divui %lane, %c4 : index
+    %q = arith.remui %lane, %c4 : index
+    %w16 = arith.muli %w, %c16 : index
+    %r0 = arith.addi %w16, %g : index
+    %r1 = arith.addi %r0, %c8 : index
+    %q2 = arith.muli %q, %c2 : index
+    %q2h = arith.addi %q2, %c8 : index
+    %q2b = arith.addi %q2, %c16 : index
+    %c24 = arith.constant 24 : index
+    %q2bh = arith.addi %q2, %c24 : index
+    %p00 = vector.load %a[%r0, %q2] : memref<64x32xf16>, vector<2xf16>
+    %p01 = vector.load %a[%r1, %q2] : memref<64x32xf16>, vector<2xf16>
+    %p02 = vector.load %a[%r0, %q2h] : memref<64x32xf16>, vector<2xf16>
+    %p03 = vector.load %a[%r1, %q2h] : memref<64x32xf16>, vector<2xf16>
+    %p10 = vector.load %a[%r0, %q2b] : memref<64x32xf16>, vector<2xf16>
+    %p11 = vector.load %a[%r1, %q2b] : memref<64x32xf16>, vector<2xf16>
+    %p12 = vector.load %a[%r0, %q2bh] : memref<64x32xf16>, vector<2xf16>
+    %p13 = vector.load %a[%r1, %q2bh] : memref<64x32xf16>, vector<2xf16>
+    %v00 = vector.bitcast %p00 : vector<2xf16> to vector<1xi32>
+    %v01 = vector.bitcast %p01 : vector<2xf16> to vector<1xi32>
+    %v02 = vector.bitcast %p02 : vector<2xf16> to vector<1xi32>
+    %v03 = vector.bitcast %p03 : vector<2xf16> to vector<1xi32>
+    %v10 = vector.bitcast %p10 : vector<2xf16> to vector<1xi32>
+    %v11 = vector.bitcast %p11 : vector<2xf16> to vector<1xi32>
+    %v12 = vector.bitcast %p12 : vector<2xf16> to vector<1xi32>
+    %v13 = vector.bitcast %p13 : vector<2xf16> to vector<1xi32>
+    %a00 = vector.extract %v00[0] : i32 from vector<1xi32>
+    %a01 = vector.extract %v01[0] : i32 from vector<1xi32>
+    %a02 = vector.extract %v02[0] : i32 from vector<1xi32>
+    %a03 = vector.extract %v03[0] : i32 from vector<1xi32>
+    %a10 = vector.extract %v10[0] : i32 from vector<1xi32>
+    %a11 = vector.extract %v11[0] : i32 from vector<1xi32>
+    %a12 = vector.extract %v12[0] : i32 from vector<1xi32>
+    %a13 = vector.extract %v13[0] : i32 from vector<1xi32>
+    %base64 = arith.index_cast %base : index to i64
+    %c4_i64 = arith.constant 4 : i64
+    %start = arith.shrui %base64, %c4_i64 : i64
+    %mask = arith.constant 16383 : i64
+    %start14 = arith.andi %start, %mask : i64
+    %fields = arith.constant 4611686293305360384 : i64
+    %desc0 = arith.ori %start14, %fields : i64
+    %c2_i64 = arith.constant 2 : i64
+    %desc1 = arith.addi %desc0, %c2_i64 : i64
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    llvm.inline_asm has_side_effects asm_dialect = att "wgmma.fence.sync.aligned;", "" : () -> () // FENCE
+    %d0 = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.b32 p, $9, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {$0, $1, $2, $3}, {$4, $5, $6, $7}, $8, p, 1, 1, 0; }", "=f,=f,=f,=f,r,r,r,r,l,r" %a00, %a01, %a02, %a03, %desc0, %zero : (i32, i32, i32, i32, i64, i32) -> !llvm.struct<(f32, f32, f32, f32)>
+    %e0 = llvm.extractvalue %d0[0] : !llvm.struct<(f32, f32, f32, f32)>
+    %e1 = llvm.extractvalue %d0[1] : !llvm.struct<(f32, f32, f32, f32)>
+    %e2 = llvm.extractvalue %d0[2] : !llvm.struct<(f32, f32, f32, f32)>
+    %e3 = llvm.extractvalue %d0[3] : !llvm.struct<(f32, f32, f32, f32)>
+    %d1 = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.b32 p, $13, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {$0, $1, $2, $3}, {$8, $9, $10, $11}, $12, p, 1, 1, 0; }", "=f,=f,=f,=f,0,1,2,3,r,r,r,r,l,r" %e0, %e1, %e2, %e3, %a10, %a11, %a12, %a13, %desc1, %one : (f32, f32, f32, f32, i32, i32, i32, i32, i64, i32) -> !llvm.struct<(f32, f32, f32, f32)>
+    %f0 = llvm.extractvalue %d1[0] : !llvm.struct<(f32, f32, f32, f32)>
+    %f1 = llvm.extractvalue %d1[1] : !llvm.struct<(f32, f32, f32, f32)>
+    %f2 = llvm.extractvalue %d1[2] : !llvm.struct<(f32, f32, f32, f32)>
+    %f3 = llvm.extractvalue %d1[3] : !llvm.struct<(f32, f32, f32, f32)>
+    llvm.inline_asm has_side_effects asm_dialect = att "wgmma.commit_group.sync.aligned;", "" : () -> ()
+    %done = llvm.inline_asm has_side_effects asm_dialect = att "wgmma.wait_group.sync.aligned 0;", "=f,=f,=f,=f,0,1,2,3" %f0, %f1, %f2, %f3 : (f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)> // WAIT
+    %o0 = llvm.extractvalue %done[0] : !llvm.struct<(f32, f32, f32, f32)> // RESULT
+    %o1 = llvm.extractvalue %done[1] : !llvm.struct<(f32, f32, f32, f32)>
+    %o2 = llvm.extractvalue %done[2] : !llvm.struct<(f32, f32, f32, f32)>
+    %o3 = llvm.extractvalue %done[3] : !llvm.struct<(f32, f32, f32, f32)>
+    %q21 = arith.addi %q2, %c1 : index
+    memref.store %o0, %c[%r0, %q2] : memref<64x8xf32>
+    memref.store %o1, %c[%r0, %q21] : memref<64x8xf32>
+    memref.store %o2, %c[%r1, %q2] : memref<64x8xf32>
+    memref.store %o3, %c[%r1, %q21] : memref<64x8xf32>
+    gpu.terminator
+  }
+  %hc = memref.alloc() : memref<64x8xf32>
+  %t6 = gpu.memcpy async [%t5] %hc, %c : memref<64x8xf32>, memref<64x8xf32>
+  gpu.wait [%t6]
+  return %hc : memref<64x8xf32>
+}
+)mlir";
+
+struct Wgmma : ::testing::Test {
+  Tensor a{ATTIC_F16, {64, 32}}, bt{ATTIC_F16, {8, 32}};
+  std::string source = kWgmma;
+  std::string error;
+  Wgmma() {
+    // Small integers and halves: exact in f16 and in the f32 sums.
+    for (int64_t i = 0; i < 64 * 32; ++i)
+      a.set(i, double((i * 7) % 11) - 5.0);
+    for (int64_t i = 0; i < 8 * 32; ++i)
+      bt.set(i, 0.5 * double((i * 5) % 9) - 2.0);
+  }
+  std::vector<Tensor> run() { return simulate(source, {&a, &bt}, error); }
+  double expected(int64_t r, int64_t n) {
+    double sum = 0;
+    for (int64_t k = 0; k < 32; ++k)
+      sum += a[r * 32 + k] * bt[n * 32 + k];
+    return sum;
+  }
+  void expectError(const std::string &fragment) {
+    std::vector<Tensor> out = run();
+    EXPECT_TRUE(out.empty());
+    EXPECT_NE(error.find(fragment), std::string::npos)
+        << "expected '" << fragment << "' in: " << error;
+  }
+};
+
+TEST_F(Wgmma, IsTheMatrixProduct) {
+  std::vector<Tensor> out = run();
+  ASSERT_EQ(out.size(), 1u) << error;
+  for (int64_t r = 0; r < 64; ++r)
+    for (int64_t n = 0; n < 8; ++n)
+      EXPECT_EQ(out[0][r * 8 + n], expected(r, n)) << r << ", " << n;
+}
+
+TEST_F(Wgmma, TheSwizzleFollowsTheAbsoluteAddress) {
+  // Without the run-time alignment the tile's rows are swizzled by their
+  // index in the tile, and the wgmma by address bits 7-9: another matrix.
+  replace(source, "%pad = arith.remui %up, %c1024 : index // PAD",
+          "%pad = arith.constant 0 : index");
+  std::vector<Tensor> out = run();
+  ASSERT_EQ(out.size(), 1u) << error;
+  int64_t wrong = 0;
+  for (int64_t r = 0; r < 64; ++r)
+    for (int64_t n = 0; n < 8; ++n)
+      wrong += out[0][r * 8 + n] != expected(r, n);
+  EXPECT_GT(wrong, 0);
+}
+
+TEST_F(Wgmma, GenericWritesNeedAProxyFence) {
+  replace(source,
+          "llvm.inline_asm has_side_effects asm_dialect = att "
+          "\"fence.proxy.async.shared::cta;\", \"\" : () -> () // PROXY",
+          "");
+  expectError("wrote through the generic proxy with no fence.proxy.async "
+              "after the write");
+}
+
+TEST_F(Wgmma, OtherThreadsWritesNeedABarrier) {
+  replace(source, "    gpu.barrier\n    %w = ", "    %w = ");
+  expectError("wrote since the last barrier (a race)");
+}
+
+TEST_F(Wgmma, NeedsAWgmmaFence) {
+  replace(source,
+          "llvm.inline_asm has_side_effects asm_dialect = att "
+          "\"wgmma.fence.sync.aligned;\", \"\" : () -> () // FENCE",
+          "");
+  expectError("runs without a wgmma.fence");
+}
+
+TEST_F(Wgmma, WaitMustCompleteTheGroup) {
+  replace(source, "wgmma.wait_group.sync.aligned 0;",
+          "wgmma.wait_group.sync.aligned 1;");
+  expectError("passes on an accumulator of a wgmma.mma_async that it does "
+              "not complete");
+}
+
+TEST_F(Wgmma, AccumulatorsAreReadOnlyThroughTheWait) {
+  replace(source, "%o0 = llvm.extractvalue %done[0]",
+          "%o0 = llvm.extractvalue %d1[0]");
+  expectError("its accumulators are read by an op other than wgmma");
+}
+
+TEST_F(Wgmma, NeedsTheWholeWarpgroup) {
+  replace(source, "threads(%l, %ty, %tz) in (%sx = %c128,",
+          "threads(%l, %ty, %tz) in (%sx = %c64,");
+  expectError("reached by 64 of the 128 threads of warpgroup 0");
 }
 
 } // namespace
