@@ -683,7 +683,12 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
     Option<"kvStages", "kv-stages", "int64_t", /*default=*/"1",
            "Slots of the tensor-core kernel's K and V rings: 1, or 2 (in "
            "dynamic shared memory, where two K and two V blocks fit in 99 "
-           "KiB; else 1; needs async-copies)">
+           "KiB; else 1; needs async-copies)">,
+    Option<"wgmma", "wgmma", "bool", /*default=*/"false",
+           "The tensor-core kernel computes S = Q K^T with wgmma.mma_async "
+           "(sm_90a; Q from registers, K in a 128-byte swizzled tile) where "
+           "D is 64 or 128, block_q 64 or 128 and K and V fit in 48 KiB; "
+           "needs async-copies and kv-stages=1">
   ];
 }
 

@@ -163,8 +163,9 @@ attic::cudaChipFor(const attic_cuda_device_info &device, std::string &error) {
 std::string attic::defaultCudaPipeline(const attic_cuda_device_info &device,
                                        StringRef chip, int64_t blockQ,
                                        int64_t blockK, bool asyncCopies,
-                                       int64_t kvStages) {
-  std::string options = ("chip=" + chip).str();
+                                       int64_t kvStages, bool wgmma) {
+  // wgmma is sm_90a's (arch-specific PTX: a cubin for 9.0 only).
+  std::string options = ("chip=" + chip + (wgmma ? "a" : "")).str();
   // A cubin runs only on its own major architecture (sm_80 cubins on 8.x,
   // sm_90 on 9.0); newer devices get PTX, which their driver compiles.
   if (device.computeMajor > 9)
@@ -177,6 +178,8 @@ std::string attic::defaultCudaPipeline(const attic_cuda_device_info &device,
     options += " async-copies=false";
   if (kvStages != 1)
     options += " kv-stages=" + std::to_string(kvStages);
+  if (wgmma)
+    options += " wgmma=true";
   return (kAtticCudaPipeline + "{" + options + "}").str();
 }
 

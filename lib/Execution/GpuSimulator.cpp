@@ -3405,7 +3405,7 @@ std::unique_ptr<attic::SimulatedCudaExecutable>
 attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
                                         int64_t blockQ, int64_t blockK,
                                         std::string &error, bool asyncCopies,
-                                        int64_t kvStages) {
+                                        int64_t kvStages, bool wgmma) {
   FailureOr<EntrySignature> signature = getEntrySignature(module, entry, error);
   if (failed(signature))
     return nullptr;
@@ -3421,7 +3421,7 @@ attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
     PassManager pm(ctx);
     buildCudaMappingPipeline(pm, blockQ, blockK, asyncCopies,
                              /*mergeChains=*/true, /*fuseLaunches=*/true,
-                             kvStages);
+                             kvStages, wgmma);
     if (failed(pm.run(*lowered))) {
       error = "lowering for the simulated GPU failed: " +
               (errors.text().empty() ? std::string("unknown error")

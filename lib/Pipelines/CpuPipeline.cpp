@@ -102,7 +102,7 @@ static void addParallelLoops(OpPassManager &pm, bool forGpu) {
 
 void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool tensorCores,
                                     bool asyncCopies, bool fuseLaunches,
-                                    int64_t kvStages) {
+                                    int64_t kvStages, bool wgmma) {
   // Parallel loops: kernels.
   addParallelLoops(pm, /*forGpu=*/true);
   // Block lists -> loops (kernels); block_attention -> the tile loop, whose
@@ -124,6 +124,7 @@ void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool tensorCores,
   map.tensorCores = tensorCores;
   map.asyncCopies = asyncCopies;
   map.kvStages = kvStages;
+  map.wgmma = wgmma;
   pm.addPass(createAtticGpuMapTiles(map));
 }
 

@@ -61,14 +61,14 @@ std::string attic::checkCudaBlockSizes(int64_t blockQ, int64_t blockK) {
 void attic::buildCudaMappingPipeline(OpPassManager &pm, int64_t blockQ,
                                      int64_t blockK, bool asyncCopies,
                                      bool mergeChains, bool fuseLaunches,
-                                     int64_t kvStages) {
+                                     int64_t kvStages, bool wgmma) {
   // L1 -> L2 on tensors, bufferized as for the CPU.
   buildBufferizationPipeline(pm, blockQ, blockK, /*forGpu=*/true);
   // Device buffers, a kernel per loop nest (the data-movement and reduction
   // primitives, linalg), the tile loops as the tensor-core kernel where it
   // applies and a thread per row elsewhere.
   buildGpuOffloadPipeline(pm, /*tensorCores=*/true, asyncCopies, fuseLaunches,
-                          kvStages);
+                          kvStages, wgmma);
   pm.addPass(attic::createAtticGpuCheckHost());
   // One stream for the steps between the host's reads of device results.
   if (mergeChains)
@@ -78,9 +78,9 @@ void attic::buildCudaMappingPipeline(OpPassManager &pm, int64_t blockQ,
 void attic::buildCudaPipeline(OpPassManager &pm,
                               const CudaPipelineOptions &options) {
   std::string chip = options.chip;
-  if (chip != "sm_80" && chip != "sm_90") {
-    pm.addPass(optionError(
-        "chip must be sm_80 or sm_90, got '" + chip + "'"));
+  if (chip != "sm_80" && chip != "sm_90" && chip != "sm_90a") {
+    pm.addPass(
+        optionError("chip must be sm_80, sm_90 or sm_90a, got '" + chip + "'"));
     return;
   }
   std::string toolkit = resolveCudaToolkit(options);
@@ -116,9 +116,21 @@ void attic::buildCudaPipeline(OpPassManager &pm,
                            "filled by cp.async)"));
     return;
   }
+  if (options.wgmma && chip != "sm_90a") {
+    pm.addPass(optionError("wgmma needs chip=sm_90a (wgmma.mma_async is "
+                           "sm_90a's), got '" +
+                           chip + "'"));
+    return;
+  }
+  if (options.wgmma && (!options.asyncCopies || options.kvStages != 1)) {
+    pm.addPass(optionError("wgmma needs async-copies and kv-stages=1 (K's "
+                           "swizzled tile is filled by cp.async, one slot)"));
+    return;
+  }
   buildCudaMappingPipeline(pm, options.blockQ, options.blockK,
                            options.asyncCopies, options.mergeChains,
-                           options.fuseLaunches, options.kvStages);
+                           options.fuseLaunches, options.kvStages,
+                           options.wgmma);
   // No canonicalization before outlining: it would hoist the kernel's
   // constants (vectors, f32) out of gpu.launch into kernel arguments.
   pm.addPass(createGpuKernelOutliningPass());

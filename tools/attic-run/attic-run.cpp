@@ -132,6 +132,11 @@ static cl::opt<int64_t> kvStages(
     cl::desc("--target=cuda or cuda-simulated: slots of the tensor-core "
              "kernel's K and V rings, 1 or 2 (two K and two V blocks in "
              "dynamic shared memory where they fit in 99 KiB)"));
+static cl::opt<bool>
+    wgmma("wgmma", cl::init(false),
+          cl::desc("--target=cuda (an sm_90 device) or cuda-simulated: the "
+                   "tensor-core kernel computes S = Q K^T with wgmma.mma_async "
+                   "(chip sm_90a) where its tiles allow it"));
 static cl::opt<int64_t> blockQ("block-q", cl::init(128),
                                cl::desc("Query rows per block"));
 static cl::opt<int64_t> blockK("block-k", cl::init(128),
@@ -241,7 +246,7 @@ int main(int argc, char **argv) {
     fail("--cuda-pipeline needs --target=cuda");
   // Options of the default CUDA pipeline.
   for (cl::Option *pipelineOption :
-       std::initializer_list<cl::Option *>{&asyncCopies, &kvStages}) {
+       std::initializer_list<cl::Option *>{&asyncCopies, &kvStages, &wgmma}) {
     if (!pipelineOption->getNumOccurrences())
       continue;
     std::string name = pipelineOption->ArgStr.str();
@@ -258,6 +263,9 @@ int main(int argc, char **argv) {
   if (kvStages == 2 && !asyncCopies)
     fail("--kv-stages=2 needs --async-copies (the ring is filled by "
          "cp.async)");
+  if (wgmma && (!asyncCopies || kvStages != 1))
+    fail("--wgmma needs --async-copies and --kv-stages=1 (K's swizzled tile "
+         "is filled by cp.async, one slot)");
   for (cl::Option *cpuOnly : std::initializer_list<cl::Option *>{
            &threads, &sequential, &vectorWidth, &registerRows,
            &registerChunks})
@@ -307,6 +315,12 @@ int main(int argc, char **argv) {
     if (failed(chip))
       fail(deviceError);
     cudaChip = *chip;
+    if (wgmma && (cudaDevice.computeMajor != 9 || cudaDevice.computeMinor != 0))
+      fail("--wgmma needs a device of compute capability 9.0 (wgmma is "
+           "sm_90a's); " +
+           std::string(cudaDevice.name) + " is " +
+           std::to_string(cudaDevice.computeMajor) + "." +
+           std::to_string(cudaDevice.computeMinor));
     attic::registerAtticPassesAndPipelines();
     registerAllPasses();
   }
@@ -451,7 +465,7 @@ int main(int argc, char **argv) {
   std::unique_ptr<attic::SimulatedCudaExecutable> simulatedExecutable;
   if (simulated) {
     simulatedExecutable = attic::SimulatedCudaExecutable::compile(
-        *compiled, entry, blockQ, blockK, error, asyncCopies, kvStages);
+        *compiled, entry, blockQ, blockK, error, asyncCopies, kvStages, wgmma);
     if (!simulatedExecutable)
       fail(error);
   } else if (onCuda) {
@@ -462,7 +476,7 @@ int main(int argc, char **argv) {
                   cudaDevice, cudaChip,
                   blockQ.getNumOccurrences() ? blockQ.getValue() : 0,
                   blockK.getNumOccurrences() ? blockK.getValue() : 0,
-                  asyncCopies, kvStages);
+                  asyncCopies, kvStages, wgmma);
     cudaExecutable =
         attic::CudaExecutable::compile(*compiled, entry, pipeline, error);
     if (!cudaExecutable)

@@ -36,11 +36,12 @@ mlir::FailureOr<std::string> cudaChipFor(const attic_cuda_device_info &device,
 /// The default textual pipeline for a device: attic-cuda-pipeline with the
 /// device's chip, PTX (format=isa, JIT-compiled by the driver) for devices
 /// newer than the chip, block sizes when positive, async-copies=false
-/// when `asyncCopies` is false and kv-stages when not 1.
+/// when `asyncCopies` is false, kv-stages when not 1, and wgmma (chip
+/// sm_90a) when `wgmma`.
 std::string defaultCudaPipeline(const attic_cuda_device_info &device,
                                 llvm::StringRef chip, int64_t blockQ,
                                 int64_t blockK, bool asyncCopies = true,
-                                int64_t kvStages = 1);
+                                int64_t kvStages = 1, bool wgmma = false);
 
 /// Whether attic's runtime provides `name` to CUDA host code (the mgpu*
 /// functions of attic/runtime/CudaMgpu.h and the error report): the JIT

@@ -72,10 +72,10 @@ void buildBufferizationPipeline(mlir::OpPassManager &pm, int64_t blockQ,
 /// `fuseLaunches` is false),
 /// attic-gpu-map-tiles (the tensor-core kernel where it applies when
 /// `tensorCores`, else a thread per query row; its K and V rings of
-/// `kvStages` slots).
+/// `kvStages` slots, Q K^T with wgmma when `wgmma`).
 void buildGpuOffloadPipeline(mlir::OpPassManager &pm, bool tensorCores,
                              bool asyncCopies = true, bool fuseLaunches = true,
-                             int64_t kvStages = 1);
+                             int64_t kvStages = 1, bool wgmma = false);
 
 /// attic ops on tensors -> LLVM dialect, for the CPU (JIT or AOT):
 /// attic-decompose, attic-expand-vcc, one-shot bufferization, buffer
@@ -95,7 +95,8 @@ void buildCpuPipeline(mlir::OpPassManager &pm,
 struct CudaPipelineOptions
     : public mlir::PassPipelineOptions<CudaPipelineOptions> {
   Option<std::string> chip{*this, "chip",
-                           llvm::cl::desc("GPU architecture: sm_80 or sm_90"),
+                           llvm::cl::desc("GPU architecture: sm_80, sm_90 or "
+                                          "sm_90a (sm_90 with wgmma)"),
                            llvm::cl::init("sm_80")};
   Option<std::string> format{
       *this, "format",
@@ -146,6 +147,15 @@ struct CudaPipelineOptions
                      "fit in 99 KiB, the next block's copies overlapping the "
                      "whole block; else 1; needs async-copies)"),
       llvm::cl::init(1)};
+  Option<bool> wgmma{
+      *this, "wgmma",
+      llvm::cl::desc("The tensor-core kernel computes S = Q K^T with "
+                     "wgmma.mma_async (Q from registers, K from a 128-byte "
+                     "swizzled tile); needs chip=sm_90a, async-copies and "
+                     "kv-stages=1; kernels whose tiles do not allow it "
+                     "(D not 64 or 128, block-q under 64, K and V over 48 "
+                     "KiB) keep mma.sync"),
+      llvm::cl::init(false)};
 };
 
 /// attic-cuda-pipeline's rule for tile sizes (the tensor-core kernel's warp
@@ -157,14 +167,15 @@ std::string checkCudaBlockSizes(int64_t blockQ, int64_t blockK);
 /// buildBufferizationPipeline, buildGpuOffloadPipeline with tensor cores,
 /// attic-gpu-check-host, attic-gpu-merge-chains (unless `mergeChains` is
 /// false); attic-gpu-fuse-launches after the offload unless `fuseLaunches`
-/// is false; the tensor-core kernel's K and V rings of `kvStages` slots. Its
+/// is false; the tensor-core kernel's K and V rings of `kvStages` slots, its
+/// Q K^T with wgmma when `wgmma` (sm_90a kernels). Its
 /// output (host code that moves data and launches gpu.launch kernels on device
 /// buffers) is what the rest of attic-cuda-pipeline compiles to NVVM and PTX,
 /// and what the GPU simulator (attic/Execution/GpuSimulator.h) runs.
 void buildCudaMappingPipeline(mlir::OpPassManager &pm, int64_t blockQ,
                               int64_t blockK, bool asyncCopies = true,
                               bool mergeChains = true, bool fuseLaunches = true,
-                              int64_t kvStages = 1);
+                              int64_t kvStages = 1, bool wgmma = false);
 
 /// attic ops on tensors -> host code in the LLVM dialect that calls the
 /// mgpu* functions of MLIR 22's gpu-to-llvm (stream, alloc, memcpy, launch,

@@ -638,8 +638,15 @@ struct AtticGpuMapTilesPass
              "is filled by cp.async)";
       return signalPassFailure();
     }
+    if (wgmma && (!asyncCopies || kvStages != 1)) {
+      emitError(getOperation()->getLoc())
+          << "attic-gpu-map-tiles: wgmma needs async-copies and kv-stages=1 "
+             "(K's swizzled tile is filled by cp.async, one slot)";
+      return signalPassFailure();
+    }
     RewritePatternSet patterns(&getContext());
-    populateGpuMapTilesPatterns(patterns, tensorCores, asyncCopies, kvStages);
+    populateGpuMapTilesPatterns(patterns, tensorCores, asyncCopies, kvStages,
+                                wgmma);
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingOps);
     (void)applyOpPatternsGreedily(grids, std::move(patterns), config);
@@ -672,10 +679,10 @@ struct AtticGpuMapTilesPass
 
 void attic::populateGpuMapTilesPatterns(RewritePatternSet &patterns,
                                         bool tensorCores, bool asyncCopies,
-                                        int64_t kvStages) {
+                                        int64_t kvStages, bool wgmma) {
   // Without tensor cores the kernels are those attic-gpu-emulate runs:
   // no barriers.
   patterns.add<SimtTiles>(patterns.getContext(), /*barriers=*/tensorCores);
   if (tensorCores)
-    populateTensorCoreTilesPatterns(patterns, asyncCopies, kvStages);
+    populateTensorCoreTilesPatterns(patterns, asyncCopies, kvStages, wgmma);
 }

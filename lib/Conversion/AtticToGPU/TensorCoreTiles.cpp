@@ -118,6 +118,16 @@ constexpr int64_t kSharedLimit = 48 * 1024; // static shared memory per block
 /// (sm_86/89: 99 KiB; sm_80: 163 KiB; sm_90: 227 KiB).
 constexpr int64_t kRingLimit = 99 * 1024;
 constexpr int64_t kPad = 8;                 // halves of padding per tile row
+/// wgmma's K tile: 128-byte swizzled rows in an atom of 8 rows aligned to
+/// 1024 bytes (the buffer has this much slack for aligning it at run time).
+constexpr int64_t kSwizzleAlign = 1024;
+/// A wgmma descriptor's fixed fields for that tile (PTX ISA, "Matrix
+/// Descriptor Format"): leading byte offset 16 (unused by a K-major
+/// swizzled operand), stride byte offset 1024 (between 8-row groups),
+/// swizzle mode 1 (128 bytes); the start address goes in bits 0-13.
+constexpr uint64_t kDescriptorFields = (uint64_t(16 >> 4) << 16) |
+                                       (uint64_t(1024 >> 4) << 32) |
+                                       (uint64_t(1) << 62);
 
 /// Small helpers over an ImplicitLocOpBuilder.
 struct Gen {
@@ -133,6 +143,7 @@ struct Gen {
     return arith::ConstantFloatOp::create(b, b.getF32Type(), APFloat(v));
   }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, x, y); }
+  Value xorI(Value x, Value y) { return arith::XOrIOp::create(b, x, y); }
   Value add(Value x, int64_t y) { return y ? add(x, index(y)) : x; }
   Value sub(Value x, Value y) { return arith::SubIOp::create(b, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, x, y); }
@@ -171,6 +182,21 @@ struct Gen {
                                          LLVM::AsmDialect::AD_ATT),
                /*operand_attrs=*/ArrayAttr())
         .getResult(0);
+  }
+
+  /// Inline PTX with side effects (kept in order with the others): its
+  /// one result of type `result`, or none when `result` is null.
+  Value inlineAsm(Type result, ValueRange operands, const Twine &text,
+                  const Twine &constraints) {
+    auto op = LLVM::InlineAsmOp::create(
+        b, result, operands, b.getStringAttr(text),
+        b.getStringAttr(constraints), /*has_side_effects=*/b.getUnitAttr(),
+        /*is_align_stack=*/UnitAttr(),
+        LLVM::TailCallKindAttr::get(b.getContext(),
+                                    LLVM::tailcallkind::TailCallKind::None),
+        LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+        /*operand_attrs=*/ArrayAttr());
+    return result ? op.getResult(0) : Value();
   }
 
   /// Butterfly over the 4 lanes of a quad (xor 1, then xor 2).
@@ -286,9 +312,16 @@ struct KernelConfig {
   /// block's whole computation).
   int64_t stages = 1;
   bool ring() const { return stages == 2; }
+  /// S = Q K^T with wgmma.mma_async (sm_90a, `wgmma`): a warpgroup per 64
+  /// query rows, Q's A fragments from registers, K in rows of 64 elements
+  /// (128 bytes, D/64 column groups one after the other) swizzled in
+  /// 1024-byte atoms, read through descriptors.
+  bool wgmma = false;
 };
 
 int64_t kBytes(const KernelConfig &c) {
+  if (c.wgmma)
+    return c.keys * c.headDim * 2 + kSwizzleAlign;
   return c.keys * (c.headDim + kPad) * 2;
 }
 int64_t vBytes(const KernelConfig &c) {
@@ -302,8 +335,8 @@ int64_t ringBytes(const KernelConfig &c) { return 2 * (kBytes(c) + vBytes(c)); }
 /// `kvStages` (the options of attic-gpu-map-tiles).
 FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
                                   const TileGridInfo &info, std::string &why,
-                                  bool asyncCopies = true,
-                                  int64_t kvStages = 1) {
+                                  bool asyncCopies = true, int64_t kvStages = 1,
+                                  bool wgmma = false) {
   auto fail = [&](const Twine &msg) -> FailureOr<KernelConfig> {
     why = msg.str();
     return failure();
@@ -377,6 +410,16 @@ FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
     cols += tile.kind == TileGridInfo::TileKind::Cols;
   int64_t colBytes = cols * cfg.keys * 4;
   cfg.asyncCopies = asyncCopies;
+  // wgmma where the tiles allow it (else mma.sync, no error: the option
+  // asks for an instruction, not a result): whole warpgroups, rows of 64
+  // elements, K (swizzled, with its alignment slack) and V together in 48
+  // KiB.
+  if (wgmma && asyncCopies && kvStages == 1 && cfg.rows % 64 == 0 &&
+      cfg.headDim % 64 == 0) {
+    cfg.wgmma = true;
+    if (kBytes(cfg) + vBytes(cfg) + colBytes > kSharedLimit)
+      cfg.wgmma = false;
+  }
   // Where two slots do not fit, the kernel keeps one (no error: the option
   // asks for a schedule, not a result). The rings are separate buffers for
   // K and V, whether or not one K and one V block would fit in 48 KiB of
@@ -447,14 +490,27 @@ private:
   void finishStaging(ArrayRef<Operation *> ops, IRMapping &map,
                      int32_t inFlight);
   void copyRows(Value src, Value batchIdx, Value headIdx, Value block,
-                int64_t width, Value dst, Value base = Value());
+                int64_t width, Value dst, Value base = Value(),
+                bool swizzled = false);
   /// Key block `block` of the key tensor, batch and head `qk` reads into
   /// Ks (at element offset `base`, a ring's slot); V likewise for `pv`.
   void copyK(TileQKOp qk, IRMapping &map, Value block, Value base = Value()) {
-    copyRows(
-        map.lookupOrDefault(qk.getKey()), map.lookupOrDefault(qk.getKeyBatch()),
-        map.lookupOrDefault(qk.getKeyHead()), block, cfg.headDim, ks, base);
+    copyRows(map.lookupOrDefault(qk.getKey()),
+             map.lookupOrDefault(qk.getKeyBatch()),
+             map.lookupOrDefault(qk.getKeyHead()), block, cfg.headDim, ks,
+             cfg.wgmma ? kAlign : base, /*swizzled=*/cfg.wgmma);
   }
+  /// cp.async.wait_group `n`; with wgmma, then fence.proxy.async: the
+  /// landed copies (generic proxy) become visible to wgmma's reads (async
+  /// proxy) after the barrier that follows.
+  void waitGroup(int32_t n) {
+    NVVM::CpAsyncWaitGroupOp::create(b, n);
+    if (cfg.wgmma)
+      g.inlineAsm(Type(), {}, "fence.proxy.async.shared::cta;", "");
+  }
+  /// S (a warpgroup's 64 x block_k) = Q K^T as D/16 wgmma.mma_async
+  /// m64n{block_k}k16, then wgmma.wait_group 0; `s` gets the accumulators.
+  void wgmmaQK(SmallVector<Value> &s);
   void copyV(TilePVOp pv, IRMapping &map, Value block, Value base = Value()) {
     copyRows(map.lookupOrDefault(pv.getValue()),
              map.lookupOrDefault(pv.getValueBatch()),
@@ -471,7 +527,7 @@ private:
     auto ifStale = scf::IfOp::create(b, stale, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(ifStale.thenBlock()->getTerminator());
-    NVVM::CpAsyncWaitGroupOp::create(b, 0);
+    waitGroup(0);
     issue();
   }
   scf::ForOp prefetchLoop(TilePVOp pv);
@@ -569,6 +625,11 @@ private:
   Value ldRow, ldLo, ldHi;
   Value batch, head, queryBlock;
   SmallVector<SmallVector<Value>> qFrag;
+  /// wgmma: Q's A fragments as four i32 per 16 columns of D, the element
+  /// offset of the 1024-byte aligned K tile in Ks, and the descriptor of
+  /// its start.
+  SmallVector<SmallVector<Value>> qRegs;
+  Value kAlign, kDescriptor;
 };
 
 /// How `op` first touches register tile `t`: it reads the old value
@@ -788,6 +849,39 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
                                 g.loadPair(cfg.query, {batch, qHead, row0c, colHi}),
                                 g.loadPair(cfg.query, {batch, qHead, row1c, colHi})}));
   }
+  if (cfg.wgmma) {
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    for (const SmallVector<Value> &frag : qFrag) {
+      SmallVector<Value> regs = frag;
+      if (!g.isBf16) {
+        // Row i of vector<4x2xf16> as one i32 (1-D bitcasts: the n-D one
+        // has no lowering to LLVM).
+        regs.clear();
+        for (int64_t i = 0; i < 4; ++i) {
+          Value pair =
+              vector::ExtractOp::create(b, frag[0], ArrayRef<int64_t>{i});
+          Value bits =
+              vector::BitCastOp::create(b, VectorType::get({1}, i32), pair);
+          regs.push_back(
+              vector::ExtractOp::create(b, bits, ArrayRef<int64_t>{0}));
+        }
+      }
+      qRegs.push_back(regs);
+    }
+    // The K tile starts at the first 1024-byte boundary in Ks.
+    Value addr = memref::ExtractAlignedPointerAsIndexOp::create(b, ks);
+    Value pad =
+        g.remU(g.sub(g.index(kSwizzleAlign), g.remU(addr, kSwizzleAlign)),
+               kSwizzleAlign);
+    kAlign = g.divU(pad, 2);
+    Value start = arith::IndexCastOp::create(b, i64, g.add(addr, pad));
+    auto c64 = [&](uint64_t v) {
+      return arith::ConstantIntOp::create(b, i64, static_cast<int64_t>(v));
+    };
+    Value field = arith::AndIOp::create(
+        b, arith::ShRUIOp::create(b, start, c64(4)), c64(0x3fff));
+    kDescriptor = arith::OrIOp::create(b, field, c64(kDescriptorFields));
+  }
   kTag = g.index(-1);
   if (cfg.ring()) {
     kSlot = g.index(0);
@@ -797,7 +891,7 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
     return failure();
   // A prefetch of a key block the tile loop then skipped may be in flight.
   if (cfg.asyncCopies)
-    NVVM::CpAsyncWaitGroupOp::create(b, 0);
+    waitGroup(0);
   gpu::TerminatorOp::create(b);
   return success();
 }
@@ -1020,7 +1114,7 @@ void KernelMapper::finishStaging(ArrayRef<Operation *> ops, IRMapping &map,
   for (Operation *op : ops)
     if (auto cols = dyn_cast<TileMapColsOp>(op))
       stageCols(cols, map);
-  NVVM::CpAsyncWaitGroupOp::create(b, inFlight);
+  waitGroup(inFlight);
   gpu::BarrierOp::create(b);
 }
 
@@ -1062,7 +1156,7 @@ void KernelMapper::stageRing(TileQKOp qk, TilePVOp pv,
   if (loop && pv.getValueBlock() != qk.getKeyBlock())
     loop = {};
   if (!loop) {
-    NVVM::CpAsyncWaitGroupOp::create(b, 0);
+    waitGroup(0);
     if (qk)
       copyK(qk, map, map.lookupOrDefault(qk.getKeyBlock()), kOffset);
     if (pv)
@@ -1232,9 +1326,11 @@ scf::ForOp KernelMapper::keyLoop(Operation *op, bool forRing) {
 /// aligned; rows of dst are 2 * (width + 8) bytes); keys past Nk read the
 /// last key's address and are zeros. With cp.async the items are issued,
 /// not waited for: zero-filled by a source size of 0; else a 16-byte global
-/// load and a 16-byte shared store each.
+/// load and a 16-byte shared store each. `swizzled` (wgmma's K tile): rows
+/// of 64 elements, 128-byte swizzled, instead of padded rows.
 void KernelMapper::copyRows(Value src, Value batchIdx, Value headIdx,
-                            Value block, int64_t width, Value dst, Value base) {
+                            Value block, int64_t width, Value dst, Value base,
+                            bool swizzled) {
   const int64_t bk = cfg.keys, stride = width + kPad, perRow = width / 8;
   Value k0 = g.mul(block, bk);
   Value keyLen = memref::DimOp::create(b, src, 2);
@@ -1249,7 +1345,17 @@ void KernelMapper::copyRows(Value src, Value batchIdx, Value headIdx,
   Value valid = g.lt(keyRow, keyLen);
   SmallVector<Value, 4> srcIdx = {batchIdx, headIdx, g.minI(keyRow, lastKey),
                                   c};
-  Value dstIdx = g.add(g.mul(r, stride), c);
+  Value dstIdx;
+  if (swizzled) {
+    // wgmma's K tile: chunk j (8 elements) of row r in column group j / 8
+    // (bk rows of 64 elements each), at chunk (j % 8) ^ (r % 8) of its row.
+    Value j = g.remU(i, perRow);
+    Value group = g.mul(g.divU(j, 8), bk * 64);
+    Value chunk = g.xorI(g.remU(j, 8), g.remU(r, 8));
+    dstIdx = g.add(g.add(group, g.mul(r, 64)), g.mul(chunk, 8));
+  } else {
+    dstIdx = g.add(g.mul(r, stride), c);
+  }
   if (base)
     dstIdx = g.add(dstIdx, base);
   if (cfg.asyncCopies) {
@@ -1265,6 +1371,75 @@ void KernelMapper::copyRows(Value src, Value batchIdx, Value headIdx,
   auto store = vector::StoreOp::create(b, g.select(valid, load, zeros), dst,
                                        ValueRange{dstIdx});
   store.setAlignment(16);
+}
+
+/// The warpgroup's rows are its warps' (16 per warp, in order), and wgmma's
+/// accumulator layout per warp is mma.sync's C layout per 8 columns: output
+/// i of lane (g, t) is row 8((i / 2) % 2) + g, column 8(i / 4) + 2t + i % 2,
+/// which is S's register element at(r, chunk, e). The A operand is in
+/// registers (PTX's register form of wgmma, which MLIR 22's
+/// nvvm.wgmma.mma_async does not offer: inline PTX), in mma.sync's A
+/// layout: the Q fragments. The accumulators pass through
+/// wgmma.wait_group as tied operands, so that no read of them can be
+/// scheduled before the wait.
+void KernelMapper::wgmmaQK(SmallVector<Value> &s) {
+  const int64_t n = cfg.keys, perThread = n / 2;
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type();
+  auto accType =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(perThread, f32));
+  const char *type = g.isBf16 ? "bf16" : "f16";
+  auto list = [](int64_t first, int64_t count) {
+    std::string text = "{";
+    for (int64_t i = 0; i < count; ++i)
+      text += (i ? ", $" : "$") + std::to_string(first + i);
+    return text + "}";
+  };
+  auto fields = [&](Value acc) {
+    SmallVector<Value> values;
+    for (int64_t i = 0; i < perThread; ++i)
+      values.push_back(LLVM::ExtractValueOp::create(b, acc, i));
+    return values;
+  };
+  std::string outputs;
+  for (int64_t i = 0; i < perThread; ++i)
+    outputs += i ? ",=f" : "=f";
+  std::string tied;
+  for (int64_t i = 0; i < perThread; ++i)
+    tied += "," + std::to_string(i);
+
+  g.inlineAsm(Type(), {}, "wgmma.fence.sync.aligned;", "");
+  Value acc;
+  for (int64_t kc = 0; kc < cfg.headDim / 16; ++kc) {
+    // Columns 16kc.. of D: column group kc / 4, 32 bytes per 16 columns.
+    int64_t offset = (kc / 4) * cfg.keys * 128 + (kc % 4) * 32;
+    Value desc = arith::AddIOp::create(
+        b, kDescriptor,
+        arith::ConstantIntOp::create(b, b.getI64Type(), offset >> 4));
+    SmallVector<Value> operands;
+    std::string constraints = outputs;
+    if (acc) {
+      operands = fields(acc);
+      constraints += tied;
+    }
+    int64_t first = perThread + operands.size();
+    llvm::append_range(operands, qRegs[kc]);
+    operands.push_back(desc);
+    operands.push_back(g.i32(acc ? 1 : 0));
+    constraints += ",r,r,r,r,l,r";
+    std::string text =
+        "{ .reg .pred p; setp.ne.b32 p, $" + std::to_string(first + 5) +
+        ", 0; wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) +
+        "k16.f32." + type + "." + type + " " + list(0, perThread) + ", " +
+        list(first, 4) + ", $" + std::to_string(first + 4) + ", p, 1, 1, 0; }";
+    acc = g.inlineAsm(accType, operands, text, constraints);
+  }
+  g.inlineAsm(Type(), {}, "wgmma.commit_group.sync.aligned;", "");
+  Value done = g.inlineAsm(accType, fields(acc),
+                           "wgmma.wait_group.sync.aligned 0;", outputs + tied);
+  SmallVector<Value> values = fields(done);
+  for (int64_t i = 0; i < perThread; ++i)
+    s[at((i / 2) % 2, i / 4, i % 2)] = values[i];
 }
 
 LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
@@ -1326,6 +1501,10 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
     // + c], so B's columns are Ks rows): matrix i = rows 8(nc + i/2) ..,
     // columns 16kc + 8(i%2) ..; lane (g, t) gets Ks[8nc+g][16kc+2t..] (b0,
     // b1) and Ks[8nc+g][16kc+8+2t..] (b2, b3) of each chunk.
+    if (cfg.wgmma) {
+      wgmmaQK(regs[qk.getOut()]);
+      return success();
+    }
     const int64_t stride = cfg.headDim + kPad;
     SmallVector<Value> &s = regs[qk.getOut()];
     auto accType = VectorType::get({2, 2}, b.getF32Type());
@@ -1361,7 +1540,7 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
     // gets Vs[16kk+2t..2t+1][8j+g] (b0, b1) and Vs[16kk+8+2t..][8j+g].
     if (pendingV.erase(op)) {
       // V has landed for every thread, and no thread reads Ks any more.
-      NVVM::CpAsyncWaitGroupOp::create(b, 0);
+      waitGroup(0);
       gpu::BarrierOp::create(b);
     }
     if (scf::ForOp loop = prefetchLoop(pv)) {
@@ -1532,11 +1711,13 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
 }
 
 struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
-  TensorCoreTiles(MLIRContext *ctx, bool asyncCopies, int64_t kvStages)
+  TensorCoreTiles(MLIRContext *ctx, bool asyncCopies, int64_t kvStages,
+                  bool wgmma)
       : OpRewritePattern(ctx, /*benefit=*/2), asyncCopies(asyncCopies),
-        kvStages(kvStages) {}
+        kvStages(kvStages), wgmma(wgmma) {}
   bool asyncCopies;
   int64_t kvStages;
+  bool wgmma;
 
   LogicalResult matchAndRewrite(scf::ParallelOp grid,
                                 PatternRewriter &rewriter) const override {
@@ -1547,7 +1728,7 @@ struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
       return failure();
     std::string why;
     FailureOr<KernelConfig> cfg =
-        configFor(grid, *info, why, asyncCopies, kvStages);
+        configFor(grid, *info, why, asyncCopies, kvStages, wgmma);
     if (failed(cfg))
       return rewriter.notifyMatchFailure(grid, why);
 
@@ -1614,7 +1795,8 @@ bool attic::supportsTensorCoreTiles(scf::ParallelOp grid, std::string *why) {
 }
 
 void attic::populateTensorCoreTilesPatterns(RewritePatternSet &patterns,
-                                            bool asyncCopies,
-                                            int64_t kvStages) {
-  patterns.add<TensorCoreTiles>(patterns.getContext(), asyncCopies, kvStages);
+                                            bool asyncCopies, int64_t kvStages,
+                                            bool wgmma) {
+  patterns.add<TensorCoreTiles>(patterns.getContext(), asyncCopies, kvStages,
+                                wgmma);
 }

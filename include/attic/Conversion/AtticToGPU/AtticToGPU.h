@@ -58,19 +58,21 @@ void guardLaunchBody(mlir::gpu::LaunchOp launch, mlir::Value cond);
 /// The patterns of attic-gpu-map-tiles: the SIMT mapping (benefit 1) and,
 /// when `tensorCores`, the tensor-core kernel (benefit 2), which copies K
 /// and V with cp.async when `asyncCopies`, into rings of `kvStages` (1 or
-/// 2) slots.
+/// 2) slots, and computes Q K^T with wgmma (sm_90a) when `wgmma`.
 void populateGpuMapTilesPatterns(mlir::RewritePatternSet &patterns,
                                  bool tensorCores = true,
-                                 bool asyncCopies = true, int64_t kvStages = 1);
+                                 bool asyncCopies = true, int64_t kvStages = 1,
+                                 bool wgmma = false);
 
 /// The tensor-core kernel's pattern (benefit 2): K and V copied with
 /// cp.async (`asyncCopies`) or loaded and stored through registers; with
 /// `kvStages` = 2 (and cp.async), two K and two V blocks in dynamic shared
 /// memory where they fit in 99 KiB, the next block's copies overlapping
-/// the whole computation of the current one.
+/// the whole computation of the current one; with `wgmma` (cp.async, one
+/// slot), S = Q K^T as wgmma.mma_async (sm_90a) where the tiles allow it.
 void populateTensorCoreTilesPatterns(mlir::RewritePatternSet &patterns,
                                      bool asyncCopies = true,
-                                     int64_t kvStages = 1);
+                                     int64_t kvStages = 1, bool wgmma = false);
 
 /// Whether the tensor-core kernel maps `grid`; if not, `why` says what it
 /// does not support.
