@@ -59,6 +59,9 @@ if os.access(attic_cuda_info, os.X_OK):
             # attic-compile --target=cuda options whose kernels run on this
             # device: its own chip's cubin; PTX for sm_90 on newer GPUs.
             major = int(capability.group(1))
+            # wgmma (--wgmma, chip sm_90a) runs on 9.0 only.
+            if re.search(r"compute capability 9\.0\b", probe.stdout):
+                config.available_features.add("cuda-sm90a")
             config.substitutions.append(
                 ("%cuda_aot_options",
                  "--cuda-chip=sm_80" if major == 8 else

@@ -2,6 +2,7 @@
 // RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_90 format=isa block-q=128 block-k=32" | FileCheck %s --check-prefix=SM90
 // RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_80 format=isa merge-chains=false" | FileCheck %s --check-prefix=STEPS
 // RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_90 format=isa kv-stages=2" | FileCheck %s --check-prefix=RING
+// RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_90a format=isa wgmma=true" | FileCheck %s --check-prefix=WGMMA
 
 // attic.attention on tensors -> host code in the LLVM dialect calling the
 // mgpu* functions (same signature as the input: memrefs in host memory) and
@@ -100,6 +101,26 @@
 // SM90-SAME: cp.async.wait_group \091;
 // SM90-SAME: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // SM90-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// wgmma=true (sm_90a): Q K^T is wgmma.mma_async with A from registers and
+// K through a descriptor (D/16 per key block, m64n128k16 for D = 64 with
+// block_k 128, m64n64k16 on bf16 for D = 128 with block_k 64), after the
+// copies' wait, fence.proxy.async and the barrier; P V stays mma.sync.
+// WGMMA: gpu.binary @attention_f16_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">
+// WGMMA-SAME: .target sm_90a
+// WGMMA-SAME: cp.async.wait_group \091;
+// WGMMA-SAME: fence.proxy.async.shared::cta;
+// WGMMA-SAME: bar.sync \090;
+// WGMMA-SAME: wgmma.fence.sync.aligned;
+// WGMMA-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// WGMMA-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// WGMMA-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// WGMMA-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// WGMMA-SAME: wgmma.commit_group.sync.aligned;
+// WGMMA-SAME: wgmma.wait_group.sync.aligned 0;
+// WGMMA: gpu.binary @attention_bf16_causal_kernel
+// WGMMA-SAME: .target sm_90a
+// WGMMA-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// WGMMA-SAME: wgmma.wait_group.sync.aligned 0;
 func.func @attention_f16(%q: tensor<1x4x300x64xf16>, %k: tensor<1x4x300x64xf16>, %v: tensor<1x4x300x64xf16>) -> tensor<1x4x300x64xf16> {
   %o = attic.attention %q, %k, %v : tensor<1x4x300x64xf16>, tensor<1x4x300x64xf16>, tensor<1x4x300x64xf16> -> tensor<1x4x300x64xf16>
   return %o : tensor<1x4x300x64xf16>

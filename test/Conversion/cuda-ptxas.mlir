@@ -55,3 +55,8 @@
 // RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_80 format=isa kv-stages=2" | python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_80 | FileCheck %s --check-prefix=RING
 // RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_90 format=isa kv-stages=2" | python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90 | FileCheck %s --check-prefix=RING
 // RING: kernels: 9, rejected: 0, spilling: 0
+
+// The same 9 kernels with S = Q K^T on wgmma (wgmma=true, chip sm_90a):
+// every kernel accepted, none spilling.
+// RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_90a format=isa wgmma=true" | python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90a | FileCheck %s --check-prefix=WGMMA
+// WGMMA: kernels: 9, rejected: 0, spilling: 0

@@ -491,7 +491,7 @@ int main(int argc, char **argv) {
   std::string deviceText =
       onCuda ? llvm::formatv("{0} ({1}.{2}, {3})", cudaDevice.name,
                              cudaDevice.computeMajor, cudaDevice.computeMinor,
-                             cudaChip)
+                             cudaChip + (wgmma ? "a" : ""))
                    .str()
              : std::string(emulated    ? "the CPU (CUDA mapping, emulated)"
                            : simulated ? "a simulated GPU (CUDA mapping, "

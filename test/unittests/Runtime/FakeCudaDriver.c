@@ -155,7 +155,11 @@ CUresult cuDeviceGetAttribute(int *value, int attribute, CUdevice device) {
   (void)device;
   switch (attribute) {
   case 16: *value = 4; return SUCCESS;          /* multiprocessors */
-  case 75: *value = 8; return SUCCESS;          /* compute capability */
+  case 75: /* compute capability: 8, or ATTIC_FAKE_CUDA_MAJOR */
+    *value = getenv("ATTIC_FAKE_CUDA_MAJOR")
+                 ? atoi(getenv("ATTIC_FAKE_CUDA_MAJOR"))
+                 : 8;
+    return SUCCESS;
   case 76: *value = 0; return SUCCESS;
   case 97: *value = 160 * 1024; return SUCCESS; /* shared memory opt-in */
   case 115: /* memory pools, unless ATTIC_FAKE_CUDA_POOLS=0 */
