@@ -651,6 +651,12 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
       previous one, 2 barriers per block); Q K^T and P V with
       `mma.sync.m16n8k16` and `ldmatrix`, reductions across the quad with
       shuffles, the regions of the tile maps cloned per register element;
+      `wgmma=true` (sm_90a kernels): S = Q K^T as `wgmma.mma_async`
+      m64n{block_k}k16 in inline PTX, a warpgroup per 64 query rows, Q's
+      A fragments from registers and K from a 128-byte swizzled tile
+      (aligned to 1024 bytes at run time) through descriptors, where D is
+      64 or 128, block_q 64 or 128 and K and V fit in 48 KiB (else
+      mma.sync); P V stays on mma.sync;
     - a thread per query row (benefit 1, `MapTilesToGPU.cpp`), for anything
       else: each tile op a loop over its columns on the thread's private
       row of each tile.

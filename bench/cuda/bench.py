@@ -13,6 +13,8 @@ bits, uint16, which attic-run reads as bf16) and runs, on those same inputs:
   attic_ring  (--attic-ring) the same with --kv-stages=2: K and V rings of
           two slots in dynamic shared memory (the next block's copies
           overlapping the whole block), an A/B of the ring;
+  attic_wgmma  (--attic-wgmma) the same with --wgmma: S = Q K^T on sm_90a's
+          wgmma.mma_async (9.0 devices only), an A/B of wgmma;
   sdpa    torch.nn.functional.scaled_dot_product_attention, flash backend only;
   cudnn   the same with the cuDNN backend only, where this PyTorch has it
           (SDPBackend.CUDNN_ATTENTION; --no-cudnn to skip; a configuration
@@ -144,6 +146,9 @@ def main():
     ap.add_argument("--attic-ring", action="store_true",
                     help="also time attic with --kv-stages=2 (A/B of the "
                          "two-slot K/V ring)")
+    ap.add_argument("--attic-wgmma", action="store_true",
+                    help="also time attic with --wgmma (A/B of wgmma for "
+                         "Q K^T; a compute capability 9.0 device)")
     ap.add_argument("--attic-arg", action="append", default=[],
                     help="extra attic-run argument (repeatable)")
     ap.add_argument("--out", default=".")
@@ -192,7 +197,8 @@ def main():
         # A/B variants of attic on the same inputs.
         for name, wanted, extra in (
                 ("attic_sync", args.attic_sync, "--async-copies=false"),
-                ("attic_ring", args.attic_ring, "--kv-stages=2")):
+                ("attic_ring", args.attic_ring, "--kv-stages=2"),
+                ("attic_wgmma", args.attic_wgmma, "--wgmma")):
             row[name + "_ms"] = row[name + "_err"] = None
             if not wanted:
                 continue
@@ -232,7 +238,8 @@ def main():
             row["flex_err"] = rel_err(fx(), ref)
             notes.append("flex compile+first %.1f s" % (time.time() - t0))
             row["flex_ms"] = event_median_ms(fx, args.warmup, args.reps)
-        for key in ("attic", "attic_sync", "attic_ring", "sdpa", "cudnn", "flex"):
+        for key in ("attic", "attic_sync", "attic_ring", "attic_wgmma", "sdpa",
+                    "cudnn", "flex"):
             ms = row[key + "_ms"]
             row[key + "_tflops"] = flops / (ms * 1e-3) * 1e-12 if ms else None
         row["attic_vs_sdpa"] = (row["sdpa_ms"] / attic_ms) if attic_ms else None
@@ -240,6 +247,7 @@ def main():
         row["attic_vs_cudnn"] = (row["cudnn_ms"] / attic_ms) if attic_ms and row["cudnn_ms"] else None
         row["async_vs_sync"] = (row["attic_sync_ms"] / attic_ms) if attic_ms and row["attic_sync_ms"] else None
         row["ring_vs_one"] = (attic_ms / row["attic_ring_ms"]) if attic_ms and row["attic_ring_ms"] else None
+        row["wgmma_vs_mma"] = (attic_ms / row["attic_wgmma_ms"]) if attic_ms and row["attic_wgmma_ms"] else None
         rows.append(row)
         print("%s D=%d N=%d causal=%d: %s; %s" % (
             dtype_name, d, n, causal,
@@ -262,6 +270,9 @@ def main():
     if args.attic_ring:
         cols[6:6] = ["attic_ring_ms", "attic_ring_tflops", "ring_vs_one"]
         cols.append("attic_ring_err")
+    if args.attic_wgmma:
+        cols[6:6] = ["attic_wgmma_ms", "attic_wgmma_tflops", "wgmma_vs_mma"]
+        cols.append("attic_wgmma_err")
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "cuda_attention.csv"), "w") as f:
         f.write(header)
@@ -288,6 +299,8 @@ def main():
         r["attic_sync_err"] is None or not r["attic_sync_err"] <= 2e-2)]
     bad += [r for r in rows if args.attic_ring and (
         r["attic_ring_err"] is None or not r["attic_ring_err"] <= 2e-2)]
+    bad += [r for r in rows if args.attic_wgmma and (
+        r["attic_wgmma_err"] is None or not r["attic_wgmma_err"] <= 2e-2)]
     return 1 if bad else 0
 
 
