@@ -653,10 +653,12 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
       shuffles, the regions of the tile maps cloned per register element;
       `wgmma=true` (sm_90a kernels): S = Q K^T as `wgmma.mma_async`
       m64n{block_k}k16 in inline PTX, a warpgroup per 64 query rows, Q's
-      A fragments from registers and K from a 128-byte swizzled tile
-      (aligned to 1024 bytes at run time) through descriptors, where D is
-      64 or 128, block_q 64 or 128 and K and V fit in 48 KiB (else
-      mma.sync); P V stays on mma.sync;
+      A fragments from registers and K (K-major) from a 128-byte swizzled
+      tile (aligned to 1024 bytes at run time) through descriptors, where
+      D is 64 or 128, block_q 64 or 128 and K and V fit in 48 KiB (else
+      mma.sync); P V as m64n{Dv}k16 with P's fragments from registers and
+      V N-major from the same kind of tile where Dv is 64 or 128 too (else
+      mma.sync);
     - a thread per query row (benefit 1, `MapTilesToGPU.cpp`), for anything
       else: each tile op a loop over its columns on the thread's private
       row of each tile.
@@ -693,8 +695,9 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
     Option<"wgmma", "wgmma", "bool", /*default=*/"false",
            "The tensor-core kernel computes S = Q K^T with wgmma.mma_async "
            "(sm_90a; Q from registers, K in a 128-byte swizzled tile) where "
-           "D is 64 or 128, block_q 64 or 128 and K and V fit in 48 KiB; "
-           "needs async-copies and kv-stages=1">
+           "D is 64 or 128, block_q 64 or 128 and K and V fit in 48 KiB, "
+           "and P V too where Dv is 64 or 128 (P from registers, V "
+           "N-major); needs async-copies and kv-stages=1">
   ];
 }
 

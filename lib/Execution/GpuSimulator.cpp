@@ -2741,16 +2741,24 @@ LogicalResult Interpreter::execLdMatrix(nvgpu::LdMatrixOp op, Frame &f,
 //     not written until then.
 // The descriptor (PTX ISA, "Matrix Descriptor Format"): bits 0-13 start
 // address >> 4, 16-29 leading byte offset >> 4, 32-45 stride byte offset >>
-// 4, 49-51 base offset, 62-63 swizzle (0 none, 1 128-byte). B is K-major
-// (imm-trans-b = 0): element (k, n) at byte
-//   none:      start + (n % 8) * 16 + (n / 8) * SBO + (k / 8) * LBO + 2 (k % 8)
-//   128-byte:  start + (n % 8) * 128 + (n / 8) * SBO + 2k, then bits 4-6 of
-//              the address XOR bits 7-9 (so rows of a 1024-byte aligned atom
-//              of 8 x 128 bytes are swizzled by their row index).
+// 4, 49-51 base offset, 62-63 swizzle (0 none, 1 128-byte). With the
+// 128-byte swizzle, bits 4-6 of every address are XORed with its bits 7-9
+// (so the 8 rows of 128 bytes of a 1024-byte aligned atom are swizzled by
+// their row index). B (K x N, 16-bit elements) is
+//   K-major (imm-trans-b = 0), element (k, n) at byte
+//     none:      start + (n % 8) * 16 + (n / 8) * SBO + (k / 8) * LBO + 2 (k %
+//     8) 128-byte:  start + (n % 8) * 128 + (n / 8) * SBO + 2k
+//   N-major (imm-trans-b = 1):
+//     none:      start + 2 (n % 8) + (n / 8) * SBO + (k % 8) * 16 + (k / 8) *
+//     LBO 128-byte:  start + 2 (n % 64) + (n / 64) * LBO + (k % 8) * 128 + (k /
+//     8) * SBO
+// (CUTLASS's canonical GMMA layouts, cute/atom/mma_traits_sm90_gmma.hpp:
+// leading and stride byte offsets trade places between the interleaved
+// and the swizzled N-major forms).
 // The simulator accepts the mma in one form, the one attic emits:
 //   { .reg .pred p; setp.ne.b32 p, $S, 0;
 //     wgmma.mma_async.sync.aligned.m64nNk16.f32.T.T {$0, .., $(N/2-1)},
-//       {$a0, $a1, $a2, $a3}, $desc, p, 1, 1, 0; }
+//       {$a0, $a1, $a2, $a3}, $desc, p, 1, 1, TRANS_B; }
 // with T f16 or bf16, outputs "=f", accumulator inputs tied to them ("0",
 // ...) when the mma accumulates, A as four "r" (two T each), the
 // descriptor "l" and scale-d "r".
@@ -2933,7 +2941,12 @@ LogicalResult Interpreter::execWgmma(LLVM::InlineAsmOp op, Frame &f,
     bf16 = false;
   else
     return notSimulated();
-  if (!operands.consume_back(",p,1,1,0"))
+  bool transB;
+  if (operands.consume_back(",p,1,1,0"))
+    transB = false;
+  else if (operands.consume_back(",p,1,1,1"))
+    transB = true;
+  else
     return notSimulated();
   // {D list},{A list},$desc
   auto list = [&](StringRef &s, SmallVectorImpl<int64_t> &out) {
@@ -3034,13 +3047,19 @@ LogicalResult Interpreter::execWgmma(LLVM::InlineAsmOp op, Frame &f,
         for (int64_t k = 0; k < 16; ++k)
           for (int64_t col = 0; col < n; ++col) {
             uint64_t addr;
-            if (swizzle == 1) {
+            if (!transB && swizzle == 1)
               addr = start + (col % 8) * 128 + (col / 8) * sbo + 2 * k;
-              addr ^= ((addr >> 7) & 7) << 4;
-            } else {
+            else if (!transB)
               addr = start + (col % 8) * 16 + (col / 8) * sbo + (k / 8) * lbo +
                      2 * (k % 8);
-            }
+            else if (swizzle == 1)
+              addr = start + 2 * (col % 64) + (col / 64) * lbo + (k % 8) * 128 +
+                     (k / 8) * sbo;
+            else
+              addr = start + 2 * (col % 8) + (col / 8) * sbo + (k % 8) * 16 +
+                     (k / 8) * lbo;
+            if (swizzle == 1)
+              addr ^= ((addr >> 7) & 7) << 4;
             Buffer *buffer = nullptr;
             for (Buffer *candidate : block->shared)
               if (candidate->sharedAddr <= addr &&

@@ -2,7 +2,9 @@
 // RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_90 format=isa block-q=128 block-k=32" | FileCheck %s --check-prefix=SM90
 // RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_80 format=isa merge-chains=false" | FileCheck %s --check-prefix=STEPS
 // RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_90 format=isa kv-stages=2" | FileCheck %s --check-prefix=RING
-// RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_90a format=isa wgmma=true" | FileCheck %s --check-prefix=WGMMA
+// RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_90a format=isa wgmma=true" -o %t.wgmma.mlir
+// RUN: FileCheck %s --input-file=%t.wgmma.mlir --check-prefix=WGMMA
+// RUN: python3 %cuda_inputs/cuda_extract_binary.py attention_f16_kernel < %t.wgmma.mlir | FileCheck %s --check-prefix=WGMMA-PTX
 
 // attic.attention on tensors -> host code in the LLVM dialect calling the
 // mgpu* functions (same signature as the input: memrefs in host memory) and
@@ -104,7 +106,9 @@
 // wgmma=true (sm_90a): Q K^T is wgmma.mma_async with A from registers and
 // K through a descriptor (D/16 per key block, m64n128k16 for D = 64 with
 // block_k 128, m64n64k16 on bf16 for D = 128 with block_k 64), after the
-// copies' wait, fence.proxy.async and the barrier; P V stays mma.sync.
+// copies' wait, fence.proxy.async and the barrier; P V too (block_k/16 per
+// key block with V N-major, imm-trans-b 1: m64n64k16 for Dv = 64,
+// m64n128k16 for Dv = 128).
 // WGMMA: gpu.binary @attention_f16_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">
 // WGMMA-SAME: .target sm_90a
 // WGMMA-SAME: cp.async.wait_group \091;
@@ -121,6 +125,12 @@
 // WGMMA-SAME: .target sm_90a
 // WGMMA-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // WGMMA-SAME: wgmma.wait_group.sync.aligned 0;
+// WGMMA-NOT: mma.sync.aligned
+// The f16 kernel's PTX: the 8 P V steps (imm-trans-b 1) and no mma.sync.
+// WGMMA-PTX-NOT: mma.sync.aligned
+// WGMMA-PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}} p, 1, 1, 1; }
+// WGMMA-PTX-NOT: mma.sync.aligned
+// WGMMA-PTX-NOT: p, 1, 1, 1; }
 func.func @attention_f16(%q: tensor<1x4x300x64xf16>, %k: tensor<1x4x300x64xf16>, %v: tensor<1x4x300x64xf16>) -> tensor<1x4x300x64xf16> {
   %o = attic.attention %q, %k, %v : tensor<1x4x300x64xf16>, tensor<1x4x300x64xf16>, tensor<1x4x300x64xf16> -> tensor<1x4x300x64xf16>
   return %o : tensor<1x4x300x64xf16>

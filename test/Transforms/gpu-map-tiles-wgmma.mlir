@@ -3,22 +3,27 @@
 // RING: attic-gpu-map-tiles: wgmma needs async-copies and kv-stages=1 (K's swizzled tile is filled by cp.async, one slot)
 // RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true async-copies=false" 2>&1 | FileCheck %s --check-prefix=RING
 
-// f16, D = 64, block_q 64 (one warpgroup of 4 warps), block_k 32: S = Q K^T
-// with wgmma. Ks holds the 32 x 64 K block in 128-byte rows plus 1024
-// bytes of slack (2560 halves); the kernel aligns the tile to the next
-// 1024-byte boundary (its element offset %[[ALIGN]]) and builds the
-// descriptor of its start: address bits 4-17, leading byte offset 16,
-// stride byte offset 1024, 128-byte swizzle (0x4000004000010000). Q's A
-// fragments are bitcast to i32 once. K's copies put chunk j of row r at
-// chunk j ^ (r % 8) of the row; every cp.async wait is followed by
+// f16, D = Dv = 64, block_q 64 (one warpgroup of 4 warps), block_k 32:
+// both products with wgmma. Ks and Vs hold the 32 x 64 K and V blocks in
+// 128-byte rows plus 1024 bytes of slack (2560 halves each); the kernel
+// aligns each tile to the next 1024-byte boundary (element offsets
+// %[[ALIGN]] and %[[VALIGN]]) and builds the descriptor of its start:
+// address bits 4-17, stride byte offset 1024, 128-byte swizzle, and the
+// leading byte offset 16 for K (unused: K-major) and 32 * 128 = 4096 for
+// V (N-major: the distance of 64-column groups of Dv). Q's A fragments
+// are bitcast to i32 once. The copies put chunk j of row r at chunk j ^
+// (r % 8) of the row; every cp.async wait is followed by
 // fence.proxy.async (the copies are generic-proxy writes, wgmma reads in
-// the async proxy) and the barrier. Per key block: wgmma.fence, four
-// m64n32k16 (16 columns of D each, the descriptor 32 bytes = 2 further
-// each), the first with scale-d 0 and the others accumulating into tied
-// operands, one commit and wait_group 0 that passes the 16 accumulators
-// through. P V stays on mma.sync with ldmatrix .trans of V.
+// the async proxy) and the barrier. Per key block, S = Q K^T:
+// wgmma.fence, four m64n32k16 (16 columns of D each, the descriptor 32
+// bytes = 2 further each), the first with scale-d 0 and the others
+// accumulating into tied operands, one commit and wait_group 0 that
+// passes the 16 accumulators through. Then acc += P V: wgmma.fence, two
+// m64n64k16 with B N-major (imm-trans-b 1; 16 keys = 2048 bytes = 128
+// further each), P's fragments from registers, the 32 accumulators tied
+// in from the first one (scale-d 1), commit and wait.
 // CHECK-LABEL: func.func @wgmma
-// CHECK: gpu.launch async {{.*}} threads({{.*}}) in (%{{.*}} = %c128{{[_0-9]*}}, {{.*}} workgroup(%[[KS:arg[0-9]+]] : memref<2560xf16, #gpu.address_space<workgroup>>, %[[VS:arg[0-9]+]] : memref<2304xf16, #gpu.address_space<workgroup>>
+// CHECK: gpu.launch async {{.*}} threads({{.*}}) in (%{{.*}} = %c128{{[_0-9]*}}, {{.*}} workgroup(%[[KS:arg[0-9]+]] : memref<2560xf16, #gpu.address_space<workgroup>>, %[[VS:arg[0-9]+]] : memref<2560xf16, #gpu.address_space<workgroup>>
 // CHECK: vector.bitcast %{{.*}} : vector<2xf16> to vector<1xi32>
 // CHECK: %[[ADDR:.*]] = memref.extract_aligned_pointer_as_index %[[KS]]
 // CHECK: %[[REM:.*]] = arith.remui %[[ADDR]], %c1024
@@ -30,42 +35,62 @@
 // CHECK: %[[SHIFTED:.*]] = arith.shrui %[[START64]], %c4_i64
 // CHECK: %[[FIELD:.*]] = arith.andi %[[SHIFTED]], %c16383_i64
 // CHECK: %[[DESC:.*]] = arith.ori %[[FIELD]], %c4611686293305360384_i64
+// CHECK: %[[VADDR:.*]] = memref.extract_aligned_pointer_as_index %[[VS]]
+// CHECK: %[[VALIGN:.*]] = arith.divui %{{.*}}, %c2
+// CHECK: %[[VDESC:.*]] = arith.ori %{{.*}}, %c4611686293322072064_i64
 // CHECK: scf.for
 // CHECK: gpu.barrier
 // CHECK: %[[CHUNK:.*]] = arith.xori
 // CHECK: arith.addi %{{.*}}, %[[ALIGN]] : index
 // CHECK: nvgpu.device_async_copy %arg1[{{.*}}], %[[KS]][%{{.*}}], 8
 // CHECK: nvvm.cp.async.commit.group
+// CHECK: arith.xori
+// CHECK: arith.addi %{{.*}}, %[[VALIGN]] : index
 // CHECK: nvgpu.device_async_copy %arg2[{{.*}}], %[[VS]][%{{.*}}], 8
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.wait.group 1
 // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "fence.proxy.async.shared::cta;", ""
 // CHECK-NEXT: gpu.barrier
-// CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.fence.sync.aligned;", ""
 // CHECK: %[[D0:.*]] = arith.addi %[[DESC]], %c0_i64
-// CHECK: %[[S0:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.b32 p, $21, 0; wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15}, {$16, $17, $18, $19}, $20, p, 1, 1, 0; }", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,r,r,r,r,l,r" %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[D0]], %c0_i32
 // CHECK: %[[D1:.*]] = arith.addi %[[DESC]], %c2_i64
+// CHECK: %[[D2:.*]] = arith.addi %[[DESC]], %c4_i64
+// CHECK: %[[D3:.*]] = arith.addi %[[DESC]], %c6_i64
+// CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.fence.sync.aligned;", ""
+// CHECK: %[[S0:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.b32 p, $21, 0; wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15}, {$16, $17, $18, $19}, $20, p, 1, 1, 0; }", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,r,r,r,r,l,r" %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[D0]], %c0_i32
 // CHECK: %[[S1:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.b32 p, $37, 0; wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15}, {$32, $33, $34, $35}, $36, p, 1, 1, 0; }", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,r,r,r,r,l,r" {{.*}}, %[[D1]], %c1_i32
-// CHECK: arith.addi %[[DESC]], %c4_i64
-// CHECK: wgmma.mma_async
-// CHECK: arith.addi %[[DESC]], %c6_i64
-// CHECK: %[[S3:.*]] = llvm.inline_asm {{.*}}wgmma.mma_async
+// CHECK: wgmma.mma_async{{.*}}, %[[D2]], %c1_i32
+// CHECK: %[[S3:.*]] = llvm.inline_asm {{.*}}wgmma.mma_async{{.*}}, %[[D3]], %c1_i32
 // CHECK-NOT: wgmma.mma_async
-// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.commit_group.sync.aligned;", ""
 // CHECK: llvm.extractvalue %[[S3]][15]
+// CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.commit_group.sync.aligned;", ""
 // CHECK-NEXT: %[[DONE:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "wgmma.wait_group.sync.aligned 0;", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15"
 // CHECK: llvm.extractvalue %[[DONE]][0]
-// CHECK-NOT: wgmma
-// CHECK: nvgpu.ldmatrix %[[VS]]{{.*}}transpose = true
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "fence.proxy.async.shared::cta;", ""
+// CHECK-NEXT: gpu.barrier
+// CHECK: %[[V0:.*]] = arith.addi %[[VDESC]], %c0_i64
+// CHECK: %[[V1:.*]] = arith.addi %[[VDESC]], %c128_i64
+// CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.fence.sync.aligned;", ""
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.b32 p, $69, 0; wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, {$64, $65, $66, $67}, $68, p, 1, 1, 1; }", "{{(=f,)+}}0,1,{{.*}},31,r,r,r,r,l,r" {{.*}}, %[[V0]], %c1_i32
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}} p, 1, 1, 1; }", {{.*}}, %[[V1]], %c1_i32
+// CHECK-NOT: wgmma.mma_async
+// CHECK: wgmma.commit_group.sync.aligned;
+// CHECK: wgmma.wait_group.sync.aligned 0;
+// CHECK-NOT: nvgpu.ldmatrix
+// CHECK-NOT: nvgpu.mma.sync
 // The branch of the full blocks (no mask) does the same.
 // CHECK: nvvm.cp.async.wait.group 1
 // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "fence.proxy.async.shared::cta;", ""
 // CHECK-NEXT: gpu.barrier
-// CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.fence.sync.aligned;", ""
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.fence.sync.aligned;", ""
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16
 // CHECK-NOT: wgmma.mma_async
 // CHECK: wgmma.wait_group.sync.aligned 0;
+// CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // CHECK-NOT: wgmma.mma_async
+// CHECK: wgmma.wait_group.sync.aligned 0;
+// CHECK-NOT: wgmma.mma_async
+// CHECK-NOT: nvgpu.mma.sync
 // CHECK: return
 func.func @wgmma(%q: memref<1x2x100x64xf16>, %k: memref<1x2x100x64xf16>, %v: memref<1x2x100x64xf16>, %o: memref<1x2x100x64xf16>) {
   attic.block_attention ins(%q, %k, %v : memref<1x2x100x64xf16>, memref<1x2x100x64xf16>, memref<1x2x100x64xf16>) outs(%o : memref<1x2x100x64xf16>) {layout = #attic.causal, scale = 0.125 : f32, block_q = 64 : i64, block_k = 32 : i64}
@@ -74,20 +99,25 @@ func.func @wgmma(%q: memref<1x2x100x64xf16>, %k: memref<1x2x100x64xf16>, %v: mem
 
 // -----
 
-// bf16, D = 128, block_q 128 (two warpgroups), block_k 64: two column
-// groups of 64 elements, 64 rows of 128 bytes each (4096 elements, 8192
-// bytes apart; K's buffer 8704 halves with the slack), so
-// the descriptors of the 8 steps of 16 columns start at +0, 32, 64, 96,
-// 8192, ... bytes (>> 4: 0, 2, 4, 6, 512, 514, 516, 518); m64n64k16 on bf16.
+// bf16, D = Dv = 128, block_q 128 (two warpgroups), block_k 64: two
+// column groups of 64 elements, 64 rows of 128 bytes each (4096 elements,
+// 8192 bytes apart; each buffer 8704 halves with the slack), so the
+// descriptors of Q K^T's 8 steps of 16 columns start at +0, 32, 64, 96,
+// 8192, ... bytes (>> 4: 0, 2, 4, 6, 512, 514, 516, 518), m64n64k16 on
+// bf16; P V is 4 steps of m64n128k16 (N = Dv spans both column groups: V's
+// leading byte offset 64 * 128 = 8192).
 // CHECK-LABEL: func.func @wgmma_d128
-// CHECK: workgroup(%{{.*}} : memref<8704xbf16, #gpu.address_space<workgroup>>
+// CHECK: workgroup(%{{.*}} : memref<8704xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<8704xbf16, #gpu.address_space<workgroup>>
+// CHECK: arith.ori %{{.*}}, %c4611686293338849280_i64
 // CHECK: arith.constant 4096 : index
 // CHECK: arith.xori
-// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // CHECK: arith.addi %{{.*}}, %c512_i64
-// CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // CHECK: arith.addi %{{.*}}, %c518_i64
-// CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// CHECK-NEXT: wgmma.fence.sync.aligned
+// CHECK-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// CHECK-NOT: wgmma.mma_async
+// CHECK: wgmma.wait_group.sync.aligned 0;
+// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}} p, 1, 1, 1; }
 // CHECK-NOT: wgmma.mma_async
 // CHECK: wgmma.wait_group.sync.aligned 0;
 func.func @wgmma_d128(%q: memref<1x2x130x128xbf16>, %k: memref<1x2x130x128xbf16>, %v: memref<1x2x130x128xbf16>, %o: memref<1x2x130x128xbf16>) {

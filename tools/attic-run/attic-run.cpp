@@ -135,8 +135,8 @@ static cl::opt<int64_t> kvStages(
 static cl::opt<bool>
     wgmma("wgmma", cl::init(false),
           cl::desc("--target=cuda (an sm_90 device) or cuda-simulated: the "
-                   "tensor-core kernel computes S = Q K^T with wgmma.mma_async "
-                   "(chip sm_90a) where its tiles allow it"));
+                   "tensor-core kernel computes S = Q K^T and P V with "
+                   "wgmma.mma_async (chip sm_90a) where its tiles allow it"));
 static cl::opt<int64_t> blockQ("block-q", cl::init(128),
                                cl::desc("Query rows per block"));
 static cl::opt<int64_t> blockK("block-k", cl::init(128),

@@ -72,7 +72,7 @@ void buildBufferizationPipeline(mlir::OpPassManager &pm, int64_t blockQ,
 /// `fuseLaunches` is false),
 /// attic-gpu-map-tiles (the tensor-core kernel where it applies when
 /// `tensorCores`, else a thread per query row; its K and V rings of
-/// `kvStages` slots, Q K^T with wgmma when `wgmma`).
+/// `kvStages` slots, its products with wgmma when `wgmma`).
 void buildGpuOffloadPipeline(mlir::OpPassManager &pm, bool tensorCores,
                              bool asyncCopies = true, bool fuseLaunches = true,
                              int64_t kvStages = 1, bool wgmma = false);
@@ -149,9 +149,10 @@ struct CudaPipelineOptions
       llvm::cl::init(1)};
   Option<bool> wgmma{
       *this, "wgmma",
-      llvm::cl::desc("The tensor-core kernel computes S = Q K^T with "
-                     "wgmma.mma_async (Q from registers, K from a 128-byte "
-                     "swizzled tile); needs chip=sm_90a, async-copies and "
+      llvm::cl::desc("The tensor-core kernel computes S = Q K^T (and P V "
+                     "where Dv is 64 or 128) with wgmma.mma_async (Q and P "
+                     "from registers, K and V from 128-byte swizzled "
+                     "tiles); needs chip=sm_90a, async-copies and "
                      "kv-stages=1; kernels whose tiles do not allow it "
                      "(D not 64 or 128, block-q under 64, K and V over 48 "
                      "KiB) keep mma.sync"),
@@ -168,7 +169,7 @@ std::string checkCudaBlockSizes(int64_t blockQ, int64_t blockK);
 /// attic-gpu-check-host, attic-gpu-merge-chains (unless `mergeChains` is
 /// false); attic-gpu-fuse-launches after the offload unless `fuseLaunches`
 /// is false; the tensor-core kernel's K and V rings of `kvStages` slots, its
-/// Q K^T with wgmma when `wgmma` (sm_90a kernels). Its
+/// products with wgmma when `wgmma` (sm_90a kernels). Its
 /// output (host code that moves data and launches gpu.launch kernels on device
 /// buffers) is what the rest of attic-cuda-pipeline compiles to NVVM and PTX,
 /// and what the GPU simulator (attic/Execution/GpuSimulator.h) runs.

@@ -317,6 +317,9 @@ struct KernelConfig {
   /// (128 bytes, D/64 column groups one after the other) swizzled in
   /// 1024-byte atoms, read through descriptors.
   bool wgmma = false;
+  /// With wgmma, also P V (where Dv is a multiple of 64): P's A fragments
+  /// from registers, V N-major in the same swizzled rows as K.
+  bool wgmmaPV = false;
 };
 
 int64_t kBytes(const KernelConfig &c) {
@@ -325,6 +328,8 @@ int64_t kBytes(const KernelConfig &c) {
   return c.keys * (c.headDim + kPad) * 2;
 }
 int64_t vBytes(const KernelConfig &c) {
+  if (c.wgmmaPV)
+    return c.keys * c.valueDim * 2 + kSwizzleAlign;
   return c.keys * (c.valueDim + kPad) * 2;
 }
 /// Dynamic shared memory of the two-slot rings: two K and two V blocks.
@@ -417,6 +422,9 @@ FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
   if (wgmma && asyncCopies && kvStages == 1 && cfg.rows % 64 == 0 &&
       cfg.headDim % 64 == 0) {
     cfg.wgmma = true;
+    cfg.wgmmaPV = cfg.valueDim % 64 == 0;
+    if (kBytes(cfg) + vBytes(cfg) + colBytes > kSharedLimit)
+      cfg.wgmmaPV = false;
     if (kBytes(cfg) + vBytes(cfg) + colBytes > kSharedLimit)
       cfg.wgmma = false;
   }
@@ -508,14 +516,22 @@ private:
     if (cfg.wgmma)
       g.inlineAsm(Type(), {}, "fence.proxy.async.shared::cta;", "");
   }
-  /// S (a warpgroup's 64 x block_k) = Q K^T as D/16 wgmma.mma_async
-  /// m64n{block_k}k16, then wgmma.wait_group 0; `s` gets the accumulators.
+  /// wgmma.fence, one wgmma.mma_async m64n{n}k16 per (A fragment,
+  /// descriptor) accumulating from `accIn` (empty: from zero), commit and
+  /// wgmma.wait_group 0: the n / 2 accumulators per thread.
+  SmallVector<Value> wgmmaChain(int64_t n, ArrayRef<Value> accIn,
+                                ArrayRef<SmallVector<Value>> aRegs,
+                                ArrayRef<Value> descriptors, bool transB);
+  Value descriptorAt(Value base, int64_t bytes);
+  /// S (a warpgroup's 64 x block_k) = Q K^T on wgmma; `s` gets it.
   void wgmmaQK(SmallVector<Value> &s);
+  /// An mma A fragment (packRegs) as four i32.
+  SmallVector<Value> asI32(ArrayRef<Value> packed);
   void copyV(TilePVOp pv, IRMapping &map, Value block, Value base = Value()) {
     copyRows(map.lookupOrDefault(pv.getValue()),
              map.lookupOrDefault(pv.getValueBatch()),
              map.lookupOrDefault(pv.getValueHead()), block, cfg.valueDim, vs,
-             base);
+             cfg.wgmmaPV ? vAlign : base, /*swizzled=*/cfg.wgmmaPV);
   }
   /// `issue` (copies into the buffer kTag's prefetch went to) unless kTag
   /// is `block`; a prefetch of another block (one the tile loop then
@@ -630,6 +646,12 @@ private:
   /// its start.
   SmallVector<SmallVector<Value>> qRegs;
   Value kAlign, kDescriptor;
+  /// wgmma P V: the same for V.
+  Value vAlign, vDescriptor;
+  /// The first 1024-byte boundary in `buffer` (its element offset in
+  /// `align`) and the descriptor of a tile there: `fields` with the start
+  /// address.
+  Value alignSwizzled(Value buffer, Value &align, uint64_t fields);
 };
 
 /// How `op` first touches register tile `t`: it reads the old value
@@ -850,37 +872,17 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
                                 g.loadPair(cfg.query, {batch, qHead, row1c, colHi})}));
   }
   if (cfg.wgmma) {
-    Type i32 = b.getI32Type(), i64 = b.getI64Type();
-    for (const SmallVector<Value> &frag : qFrag) {
-      SmallVector<Value> regs = frag;
-      if (!g.isBf16) {
-        // Row i of vector<4x2xf16> as one i32 (1-D bitcasts: the n-D one
-        // has no lowering to LLVM).
-        regs.clear();
-        for (int64_t i = 0; i < 4; ++i) {
-          Value pair =
-              vector::ExtractOp::create(b, frag[0], ArrayRef<int64_t>{i});
-          Value bits =
-              vector::BitCastOp::create(b, VectorType::get({1}, i32), pair);
-          regs.push_back(
-              vector::ExtractOp::create(b, bits, ArrayRef<int64_t>{0}));
-        }
-      }
-      qRegs.push_back(regs);
-    }
-    // The K tile starts at the first 1024-byte boundary in Ks.
-    Value addr = memref::ExtractAlignedPointerAsIndexOp::create(b, ks);
-    Value pad =
-        g.remU(g.sub(g.index(kSwizzleAlign), g.remU(addr, kSwizzleAlign)),
-               kSwizzleAlign);
-    kAlign = g.divU(pad, 2);
-    Value start = arith::IndexCastOp::create(b, i64, g.add(addr, pad));
-    auto c64 = [&](uint64_t v) {
-      return arith::ConstantIntOp::create(b, i64, static_cast<int64_t>(v));
-    };
-    Value field = arith::AndIOp::create(
-        b, arith::ShRUIOp::create(b, start, c64(4)), c64(0x3fff));
-    kDescriptor = arith::OrIOp::create(b, field, c64(kDescriptorFields));
+    for (const SmallVector<Value> &frag : qFrag)
+      qRegs.push_back(asI32(frag));
+    kDescriptor = alignSwizzled(ks, kAlign, kDescriptorFields);
+    // V, N-major: 8-key groups 1024 bytes apart (stride byte offset), the
+    // 64-column groups of Dv block_k * 128 bytes apart (leading byte
+    // offset).
+    if (cfg.wgmmaPV)
+      vDescriptor =
+          alignSwizzled(vs, vAlign,
+                        (uint64_t(cfg.keys * 128 >> 4) << 16) |
+                            (uint64_t(1024 >> 4) << 32) | (uint64_t(1) << 62));
   }
   kTag = g.index(-1);
   if (cfg.ring()) {
@@ -1373,21 +1375,53 @@ void KernelMapper::copyRows(Value src, Value batchIdx, Value headIdx,
   store.setAlignment(16);
 }
 
+SmallVector<Value> KernelMapper::asI32(ArrayRef<Value> packed) {
+  if (g.isBf16)
+    return SmallVector<Value>(packed);
+  // Row i of vector<4x2xf16> as one i32 (1-D bitcasts: the n-D one has no
+  // lowering to LLVM).
+  SmallVector<Value> regs;
+  for (int64_t i = 0; i < 4; ++i) {
+    Value pair = vector::ExtractOp::create(b, packed[0], ArrayRef<int64_t>{i});
+    Value bits = vector::BitCastOp::create(
+        b, VectorType::get({1}, b.getI32Type()), pair);
+    regs.push_back(vector::ExtractOp::create(b, bits, ArrayRef<int64_t>{0}));
+  }
+  return regs;
+}
+
+Value KernelMapper::alignSwizzled(Value buffer, Value &align, uint64_t fields) {
+  Type i64 = b.getI64Type();
+  Value addr = memref::ExtractAlignedPointerAsIndexOp::create(b, buffer);
+  Value pad = g.remU(g.sub(g.index(kSwizzleAlign), g.remU(addr, kSwizzleAlign)),
+                     kSwizzleAlign);
+  align = g.divU(pad, 2);
+  Value start = arith::IndexCastOp::create(b, i64, g.add(addr, pad));
+  auto c64 = [&](uint64_t v) {
+    return arith::ConstantIntOp::create(b, i64, static_cast<int64_t>(v));
+  };
+  Value field = arith::AndIOp::create(
+      b, arith::ShRUIOp::create(b, start, c64(4)), c64(0x3fff));
+  return arith::OrIOp::create(b, field, c64(fields));
+}
+
 /// The warpgroup's rows are its warps' (16 per warp, in order), and wgmma's
 /// accumulator layout per warp is mma.sync's C layout per 8 columns: output
 /// i of lane (g, t) is row 8((i / 2) % 2) + g, column 8(i / 4) + 2t + i % 2,
-/// which is S's register element at(r, chunk, e). The A operand is in
-/// registers (PTX's register form of wgmma, which MLIR 22's
-/// nvvm.wgmma.mma_async does not offer: inline PTX), in mma.sync's A
-/// layout: the Q fragments. The accumulators pass through
+/// which is register element at((i / 2) % 2, i / 4, i % 2) of an R x n tile.
+/// The A operand is in registers (PTX's register form of wgmma, which MLIR
+/// 22's nvvm.wgmma.mma_async does not offer: inline PTX), in mma.sync's A
+/// layout. The accumulators pass from one wgmma to the next and through
 /// wgmma.wait_group as tied operands, so that no read of them can be
 /// scheduled before the wait.
-void KernelMapper::wgmmaQK(SmallVector<Value> &s) {
-  const int64_t n = cfg.keys, perThread = n / 2;
-  MLIRContext *ctx = b.getContext();
+SmallVector<Value> KernelMapper::wgmmaChain(int64_t n, ArrayRef<Value> accIn,
+                                            ArrayRef<SmallVector<Value>> aRegs,
+                                            ArrayRef<Value> descriptors,
+                                            bool transB) {
+  const int64_t perThread = n / 2;
   Type f32 = b.getF32Type();
-  auto accType =
-      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(perThread, f32));
+  auto accType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(perThread, f32));
   const char *type = g.isBf16 ? "bf16" : "f16";
   auto list = [](int64_t first, int64_t count) {
     std::string text = "{";
@@ -1401,45 +1435,56 @@ void KernelMapper::wgmmaQK(SmallVector<Value> &s) {
       values.push_back(LLVM::ExtractValueOp::create(b, acc, i));
     return values;
   };
-  std::string outputs;
-  for (int64_t i = 0; i < perThread; ++i)
+  std::string outputs, tied;
+  for (int64_t i = 0; i < perThread; ++i) {
     outputs += i ? ",=f" : "=f";
-  std::string tied;
-  for (int64_t i = 0; i < perThread; ++i)
     tied += "," + std::to_string(i);
+  }
 
+  // Registers written since the last wait (the A fragments, the
+  // accumulators) are ordered before the wgmmas.
   g.inlineAsm(Type(), {}, "wgmma.fence.sync.aligned;", "");
-  Value acc;
-  for (int64_t kc = 0; kc < cfg.headDim / 16; ++kc) {
-    // Columns 16kc.. of D: column group kc / 4, 32 bytes per 16 columns.
-    int64_t offset = (kc / 4) * cfg.keys * 128 + (kc % 4) * 32;
-    Value desc = arith::AddIOp::create(
-        b, kDescriptor,
-        arith::ConstantIntOp::create(b, b.getI64Type(), offset >> 4));
-    SmallVector<Value> operands;
-    std::string constraints = outputs;
-    if (acc) {
-      operands = fields(acc);
-      constraints += tied;
-    }
+  SmallVector<Value> acc(accIn);
+  for (auto [regs, desc] : llvm::zip(aRegs, descriptors)) {
+    // scale-d 0 (D = A B) when there is no accumulator yet.
+    SmallVector<Value> operands = acc;
+    std::string constraints = outputs + (acc.empty() ? "" : tied);
     int64_t first = perThread + operands.size();
-    llvm::append_range(operands, qRegs[kc]);
+    llvm::append_range(operands, regs);
     operands.push_back(desc);
-    operands.push_back(g.i32(acc ? 1 : 0));
+    operands.push_back(g.i32(acc.empty() ? 0 : 1));
     constraints += ",r,r,r,r,l,r";
     std::string text =
         "{ .reg .pred p; setp.ne.b32 p, $" + std::to_string(first + 5) +
         ", 0; wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) +
         "k16.f32." + type + "." + type + " " + list(0, perThread) + ", " +
-        list(first, 4) + ", $" + std::to_string(first + 4) + ", p, 1, 1, 0; }";
-    acc = g.inlineAsm(accType, operands, text, constraints);
+        list(first, 4) + ", $" + std::to_string(first + 4) + ", p, 1, 1, " +
+        (transB ? "1" : "0") + "; }";
+    acc = fields(g.inlineAsm(accType, operands, text, constraints));
   }
   g.inlineAsm(Type(), {}, "wgmma.commit_group.sync.aligned;", "");
-  Value done = g.inlineAsm(accType, fields(acc),
-                           "wgmma.wait_group.sync.aligned 0;", outputs + tied);
-  SmallVector<Value> values = fields(done);
-  for (int64_t i = 0; i < perThread; ++i)
-    s[at((i / 2) % 2, i / 4, i % 2)] = values[i];
+  return fields(g.inlineAsm(accType, acc, "wgmma.wait_group.sync.aligned 0;",
+                            outputs + tied));
+}
+
+/// Descriptor `base` plus `bytes` (a multiple of 16) in its start address.
+Value KernelMapper::descriptorAt(Value base, int64_t bytes) {
+  return arith::AddIOp::create(
+      b, base, arith::ConstantIntOp::create(b, b.getI64Type(), bytes >> 4));
+}
+
+/// S (a warpgroup's 64 x block_k) = Q K^T: D/16 steps, B = K^T K-major
+/// (K's rows are B's columns); step kc reads columns 16kc.. of D: column
+/// group kc / 4, 32 bytes per 16 columns.
+void KernelMapper::wgmmaQK(SmallVector<Value> &s) {
+  SmallVector<Value> descriptors;
+  for (int64_t kc = 0; kc < cfg.headDim / 16; ++kc)
+    descriptors.push_back(
+        descriptorAt(kDescriptor, (kc / 4) * cfg.keys * 128 + (kc % 4) * 32));
+  SmallVector<Value> values =
+      wgmmaChain(cfg.keys, {}, qRegs, descriptors, /*transB=*/false);
+  for (auto [i, v] : llvm::enumerate(values))
+    s[at((i / 2) % 2, i / 4, i % 2)] = v;
 }
 
 LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
@@ -1565,6 +1610,26 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
           ValueRange{p[at(r, nc, 0)], p[at(r, nc, 1)]});
       return arith::TruncFOp::create(b, g.pairType(), v).getResult();
     };
+    if (cfg.wgmmaPV) {
+      // acc (a warpgroup's 64 x Dv) += P V: block_k/16 steps, B = V
+      // N-major (Vs rows are keys); step kk reads keys 16kk.., two 8-key
+      // groups of 1024 bytes.
+      SmallVector<SmallVector<Value>> aRegs;
+      SmallVector<Value> descriptors, accIn;
+      for (int64_t kk = 0; kk < cfg.keys / 16; ++kk) {
+        aRegs.push_back(
+            asI32(g.packRegs({pair(0, 2 * kk), pair(1, 2 * kk),
+                              pair(0, 2 * kk + 1), pair(1, 2 * kk + 1)})));
+        descriptors.push_back(descriptorAt(vDescriptor, kk * 2048));
+      }
+      for (int64_t i = 0; i < cfg.valueDim / 2; ++i)
+        accIn.push_back(acc[at((i / 2) % 2, i / 4, i % 2)]);
+      SmallVector<Value> values =
+          wgmmaChain(cfg.valueDim, accIn, aRegs, descriptors, /*transB=*/true);
+      for (auto [i, v] : llvm::enumerate(values))
+        acc[at((i / 2) % 2, i / 4, i % 2)] = v;
+      return success();
+    }
     auto accType = VectorType::get({2, 2}, b.getF32Type());
     Value laneRow = inSlot(
         g.add(g.mul(g.add(g.mul(ldLo, 8), ldRow), stride), g.mul(ldHi, 8)),

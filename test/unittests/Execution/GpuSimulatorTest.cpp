@@ -34,9 +34,9 @@
 //     shared memory; a view past its end or at a misaligned byte, a
 //     launch without a size and more than 227 KiB per block are errors;
 //   - wgmma (inline asm: wgmma.fence, wgmma.mma_async m64nNk16 with A in
-//     registers and B through a 128-byte-swizzled descriptor,
-//     commit_group, wait_group) equals the matrix product; the swizzle
-//     follows the absolute shared address; a generic write without
+//     registers and B K-major or N-major through a 128-byte-swizzled
+//     descriptor, commit_group, wait_group) equals the matrix product; the
+//     swizzle follows the absolute shared address; a generic write without
 //     fence.proxy.async, another thread's write without a barrier, a
 //     missing wgmma.fence, a wait that does not complete the group, an
 //     accumulator read around the wait and a partial warpgroup are errors.
@@ -845,6 +845,49 @@ TEST_F(Wgmma, IsTheMatrixProduct) {
   for (int64_t r = 0; r < 64; ++r)
     for (int64_t n = 0; n < 8; ++n)
       EXPECT_EQ(out[0][r * 8 + n], expected(r, n)) << r << ", " << n;
+}
+
+void replaceAll(std::string &s, const std::string &from,
+                const std::string &to) {
+  size_t at = 0, n = 0;
+  while ((at = s.find(from, at)) != std::string::npos) {
+    s.replace(at, from.size(), to);
+    at += to.size();
+    ++n;
+  }
+  ASSERT_GT(n, 0u) << from;
+}
+
+TEST_F(Wgmma, NMajorBIsTheMatrixProduct) {
+  // B (32x8) N-major (imm-trans-b = 1), 128-byte swizzle: row k of B (8
+  // elements, 16 bytes) at byte 1024 (k / 8) + 128 (k % 8), its chunk 0
+  // swizzled to chunk k % 8; the second mma starts 16 rows (2048 bytes)
+  // further. The input holds B row-major in the 8x32 buffer (B[k][n] at
+  // bt[k / 4][8 (k % 4) + n]).
+  replaceAll(source, "memref<2048xi8", "memref<5120xi8");
+  replaceAll(source, "memref<512xf16", "memref<2048xf16");
+  replace(source, "%sw = arith.xori %ch, %n : index",
+          "%sw = arith.remui %l, %c8 : index");
+  replace(source, "%row = arith.muli %n, %c64 : index",
+          "%kg = arith.divui %l, %c8 : index\n"
+          "      %kg512 = arith.muli %kg, %c512 : index\n"
+          "      %row0 = arith.muli %sw, %c64 : index\n"
+          "      %row = arith.addi %kg512, %row0 : index");
+  replace(source, "%c1024 = arith.constant 1024 : index",
+          "%c1024 = arith.constant 1024 : index\n"
+          "  %c512 = arith.constant 512 : index");
+  replace(source, "%c2_i64 = arith.constant 2 : i64",
+          "%c2_i64 = arith.constant 128 : i64");
+  replaceAll(source, "p, 1, 1, 0; }", "p, 1, 1, 1; }");
+  std::vector<Tensor> out = run();
+  ASSERT_EQ(out.size(), 1u) << error;
+  for (int64_t r = 0; r < 64; ++r)
+    for (int64_t n = 0; n < 8; ++n) {
+      double sum = 0;
+      for (int64_t k = 0; k < 32; ++k)
+        sum += a[r * 32 + k] * bt[k * 8 + n];
+      EXPECT_EQ(out[0][r * 8 + n], sum) << r << ", " << n;
+    }
 }
 
 TEST_F(Wgmma, TheSwizzleFollowsTheAbsoluteAddress) {

@@ -58,7 +58,7 @@ void guardLaunchBody(mlir::gpu::LaunchOp launch, mlir::Value cond);
 /// The patterns of attic-gpu-map-tiles: the SIMT mapping (benefit 1) and,
 /// when `tensorCores`, the tensor-core kernel (benefit 2), which copies K
 /// and V with cp.async when `asyncCopies`, into rings of `kvStages` (1 or
-/// 2) slots, and computes Q K^T with wgmma (sm_90a) when `wgmma`.
+/// 2) slots, and computes Q K^T and P V with wgmma (sm_90a) when `wgmma`.
 void populateGpuMapTilesPatterns(mlir::RewritePatternSet &patterns,
                                  bool tensorCores = true,
                                  bool asyncCopies = true, int64_t kvStages = 1,
@@ -69,7 +69,8 @@ void populateGpuMapTilesPatterns(mlir::RewritePatternSet &patterns,
 /// `kvStages` = 2 (and cp.async), two K and two V blocks in dynamic shared
 /// memory where they fit in 99 KiB, the next block's copies overlapping
 /// the whole computation of the current one; with `wgmma` (cp.async, one
-/// slot), S = Q K^T as wgmma.mma_async (sm_90a) where the tiles allow it.
+/// slot), S = Q K^T and P V as wgmma.mma_async (sm_90a) where the tiles
+/// allow it.
 void populateTensorCoreTilesPatterns(mlir::RewritePatternSet &patterns,
                                      bool asyncCopies = true,
                                      int64_t kvStages = 1, bool wgmma = false);
