@@ -2744,17 +2744,16 @@ LogicalResult Interpreter::execLdMatrix(nvgpu::LdMatrixOp op, Frame &f,
 // 4, 49-51 base offset, 62-63 swizzle (0 none, 1 128-byte). With the
 // 128-byte swizzle, bits 4-6 of every address are XORed with its bits 7-9
 // (so the 8 rows of 128 bytes of a 1024-byte aligned atom are swizzled by
-// their row index). B (K x N, 16-bit elements) is
-//   K-major (imm-trans-b = 0), element (k, n) at byte
-//     none:      start + (n % 8) * 16 + (n / 8) * SBO + (k / 8) * LBO + 2 (k %
-//     8) 128-byte:  start + (n % 8) * 128 + (n / 8) * SBO + 2k
-//   N-major (imm-trans-b = 1):
-//     none:      start + 2 (n % 8) + (n / 8) * SBO + (k % 8) * 16 + (k / 8) *
-//     LBO 128-byte:  start + 2 (n % 64) + (n / 64) * LBO + (k % 8) * 128 + (k /
-//     8) * SBO
-// (CUTLASS's canonical GMMA layouts, cute/atom/mma_traits_sm90_gmma.hpp:
-// leading and stride byte offsets trade places between the interleaved
-// and the swizzled N-major forms).
+// their row index). B (K x N, 16-bit elements) is read at byte
+//   K-major (imm-trans-b = 0), no swizzle:
+//     start + (n % 8) 16 + (n / 8) SBO + (k / 8) LBO + 2 (k % 8);
+//   K-major, 128-byte swizzle:
+//     start + (n % 8) 128 + (n / 8) SBO + 2 k;
+//   N-major (imm-trans-b = 1), 128-byte swizzle:
+//     start + 2 (n % 64) + (n / 64) LBO + (k % 8) 128 + (k / 8) SBO
+// (CUTLASS's canonical GMMA layouts, cute/atom/mma_traits_sm90_gmma.hpp;
+// the interleaved N-major form, where the two offsets trade places, is
+// not simulated).
 // The simulator accepts the mma in one form, the one attic emits:
 //   { .reg .pred p; setp.ne.b32 p, $S, 0;
 //     wgmma.mma_async.sync.aligned.m64nNk16.f32.T.T {$0, .., $(N/2-1)},
@@ -3036,11 +3035,12 @@ LogicalResult Interpreter::execWgmma(LLVM::InlineAsmOp op, Frame &f,
           return fail(
               op, "descriptor 0x" + Twine::utohexstr(d) + " sets reserved bits",
               t0);
-        if (baseOffset != 0 || (swizzle != 0 && swizzle != 1))
+        if (baseOffset != 0 || (swizzle != 0 && swizzle != 1) ||
+            (transB && swizzle != 1))
           return fail(op,
                       "descriptor 0x" + Twine::utohexstr(d) +
-                          ": only base offset 0 and no or 128-byte swizzle "
-                          "are simulated",
+                          ": only base offset 0, and no or 128-byte swizzle "
+                          "(N-major: 128-byte) are simulated",
                       t0);
         // B from shared memory.
         std::vector<double> B(16 * n);
@@ -3052,12 +3052,9 @@ LogicalResult Interpreter::execWgmma(LLVM::InlineAsmOp op, Frame &f,
             else if (!transB)
               addr = start + (col % 8) * 16 + (col / 8) * sbo + (k / 8) * lbo +
                      2 * (k % 8);
-            else if (swizzle == 1)
+            else
               addr = start + 2 * (col % 64) + (col / 64) * lbo + (k % 8) * 128 +
                      (k / 8) * sbo;
-            else
-              addr = start + 2 * (col % 8) + (col / 8) * sbo + (k % 8) * 16 +
-                     (k / 8) * lbo;
             if (swizzle == 1)
               addr ^= ((addr >> 7) & 7) << 4;
             Buffer *buffer = nullptr;

@@ -34,12 +34,14 @@
 //     shared memory; a view past its end or at a misaligned byte, a
 //     launch without a size and more than 227 KiB per block are errors;
 //   - wgmma (inline asm: wgmma.fence, wgmma.mma_async m64nNk16 with A in
-//     registers and B K-major or N-major through a 128-byte-swizzled
-//     descriptor, commit_group, wait_group) equals the matrix product; the
-//     swizzle follows the absolute shared address; a generic write without
-//     fence.proxy.async, another thread's write without a barrier, a
+//     registers and B K-major (no swizzle or 128-byte) or N-major (128-byte)
+//     through a descriptor, commit_group, wait_group) equals the matrix
+//     product; the swizzle follows the absolute shared address; a generic
+//     write without fence.proxy.async, another thread's write without a
+//     barrier, a write to an operand while the wgmma is in flight, a
 //     missing wgmma.fence, a wait that does not complete the group, an
-//     accumulator read around the wait and a partial warpgroup are errors.
+//     accumulator read around the wait, a partial warpgroup and an
+//     unsimulated descriptor form are errors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -890,6 +892,33 @@ TEST_F(Wgmma, NMajorBIsTheMatrixProduct) {
     }
 }
 
+TEST_F(Wgmma, KMajorWithoutSwizzleIsTheMatrixProduct) {
+  // No swizzle (mode 0): core matrices of 8 rows x 16 bytes; row n of Bt's
+  // chunk c (k = 8c..8c+7) at byte 128 c + 16 n (leading byte offset 128:
+  // the next 8 k); the second mma starts two chunks (256 bytes) further.
+  replace(source, "%sw = arith.xori %ch, %n : index",
+          "%sw = arith.addi %n, %c0 : index");
+  replace(source, "%row = arith.muli %n, %c64 : index",
+          "%row = arith.muli %ch, %c64 : index");
+  replace(source, "%fields = arith.constant 4611686293305360384 : i64",
+          "%fields = arith.constant 274878431232 : i64");
+  replace(source, "%c2_i64 = arith.constant 2 : i64",
+          "%c2_i64 = arith.constant 16 : i64");
+  std::vector<Tensor> out = run();
+  ASSERT_EQ(out.size(), 1u) << error;
+  for (int64_t r = 0; r < 64; ++r)
+    for (int64_t n = 0; n < 8; ++n)
+      EXPECT_EQ(out[0][r * 8 + n], expected(r, n)) << r << ", " << n;
+}
+
+TEST_F(Wgmma, NMajorWithoutSwizzleIsNotSimulated) {
+  replaceAll(source, "p, 1, 1, 0; }", "p, 1, 1, 1; }");
+  replace(source, "%fields = arith.constant 4611686293305360384 : i64",
+          "%fields = arith.constant 274878431232 : i64");
+  expectError("only base offset 0, and no or 128-byte swizzle (N-major: "
+              "128-byte) are simulated");
+}
+
 TEST_F(Wgmma, TheSwizzleFollowsTheAbsoluteAddress) {
   // Without the run-time alignment the tile's rows are swizzled by their
   // index in the tile, and the wgmma by address bits 7-9: another matrix.
@@ -937,6 +966,24 @@ TEST_F(Wgmma, AccumulatorsAreReadOnlyThroughTheWait) {
   replace(source, "%o0 = llvm.extractvalue %done[0]",
           "%o0 = llvm.extractvalue %d1[0]");
   expectError("its accumulators are read by an op other than wgmma");
+}
+
+TEST_F(Wgmma, OperandsMustNotChangeWhileInFlight) {
+  // After a barrier (so no race with the wgmma's read) thread 0 writes B's
+  // first element before the wait: the wgmma may still be reading it.
+  replace(source,
+          "llvm.inline_asm has_side_effects asm_dialect = att "
+          "\"wgmma.commit_group.sync.aligned;\", \"\" : () -> ()",
+          "llvm.inline_asm has_side_effects asm_dialect = att "
+          "\"wgmma.commit_group.sync.aligned;\", \"\" : () -> ()\n"
+          "    gpu.barrier\n"
+          "    %is0 = arith.cmpi eq, %l, %c0 : index\n"
+          "    scf.if %is0 {\n"
+          "      %h = arith.constant 1.0 : f16\n"
+          "      memref.store %h, %tile[%c0] : memref<512xf16, "
+          "#gpu.address_space<workgroup>>\n"
+          "    }");
+  expectError("was written while it was in flight");
 }
 
 TEST_F(Wgmma, NeedsTheWholeWarpgroup) {
