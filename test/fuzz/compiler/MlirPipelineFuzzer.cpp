@@ -4,7 +4,8 @@
 // (attic's dialect and every upstream one), verify, then each pipeline on
 // a copy of the module: attic-cpu-pipeline, its emulated CUDA mapping
 // (attic-run --target=cuda-emulated) and attic-cuda-pipeline to PTX
-// (format=isa: no ptxas; kv-stages=2 for inputs of odd length). Errors are
+// (format=isa: no ptxas; kv-stages=2 for inputs of odd length, chip=sm_90a
+// wgmma=true for lengths 2 mod 4). Errors are
 // diagnostics and are fine; what the
 // target finds is what the tools must never do: crash, abort, hang (the
 // -timeout of libFuzzer) or grow without bound (-rss_limit_mb).
@@ -98,7 +99,9 @@ MLIRContext &context() {
   return *ctx;
 }
 
-void runPipeline(ModuleOp module, int which, bool ring) {
+/// The tensor-core kernel's variant: one slot (0), the two-slot K/V ring
+/// (1), wgmma on sm_90a (2).
+void runPipeline(ModuleOp module, int which, int variant) {
   OwningOpRef<ModuleOp> copy(module.clone());
   PassManager pm(copy->getContext());
   if (which < 2) {
@@ -108,8 +111,11 @@ void runPipeline(ModuleOp module, int which, bool ring) {
   } else {
     attic::CudaPipelineOptions options;
     options.format = "isa";
-    // The tensor-core kernel's two-slot K/V ring on half of the inputs.
-    options.kvStages = ring ? 2 : 1;
+    options.kvStages = variant == 1 ? 2 : 1;
+    if (variant == 2) {
+      options.chip = "sm_90a";
+      options.wgmma = true;
+    }
     attic::buildCudaPipeline(pm, options);
   }
   count(kMessageSlots + kOpSlots + 2 * which + (succeeded(pm.run(*copy))));
@@ -141,6 +147,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (failed(verify(*module)))
     return 0;
   for (int which = 0; which < 3; ++which)
-    runPipeline(*module, which, /*ring=*/size % 2 == 1);
+    runPipeline(*module, which,
+                /*variant=*/size % 2 == 1 ? 1 : (size % 4 == 2 ? 2 : 0));
   return 0;
 }
