@@ -697,7 +697,7 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
            "(sm_90a; Q from registers, K in a 128-byte swizzled tile) where "
            "D is 64 or 128, block_q 64 or 128 and K and V fit in 48 KiB, "
            "and P V too where Dv is 64 or 128 (P from registers, V "
-           "N-major); needs async-copies and kv-stages=1">
+           "N-major), also in kv-stages=2 rings; needs async-copies">
   ];
 }
 

@@ -122,9 +122,9 @@ void attic::buildCudaPipeline(OpPassManager &pm,
                            chip + "'"));
     return;
   }
-  if (options.wgmma && (!options.asyncCopies || options.kvStages != 1)) {
-    pm.addPass(optionError("wgmma needs async-copies and kv-stages=1 (K's "
-                           "swizzled tile is filled by cp.async, one slot)"));
+  if (options.wgmma && !options.asyncCopies) {
+    pm.addPass(optionError("wgmma needs async-copies (the swizzled K and V "
+                           "tiles are filled by cp.async)"));
     return;
   }
   buildCudaMappingPipeline(pm, options.blockQ, options.blockK,

@@ -1,7 +1,36 @@
 // RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true" | FileCheck %s
-// RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true kv-stages=2" 2>&1 | FileCheck %s --check-prefix=RING
-// RING: attic-gpu-map-tiles: wgmma needs async-copies and kv-stages=1 (K's swizzled tile is filled by cp.async, one slot)
-// RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true async-copies=false" 2>&1 | FileCheck %s --check-prefix=RING
+// RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true kv-stages=2" | FileCheck %s --check-prefix=RING
+// RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true async-copies=false" 2>&1 | FileCheck %s --check-prefix=SYNC
+// SYNC: attic-gpu-map-tiles: wgmma needs async-copies (the swizzled K and V tiles are filled by cp.async)
+
+// With kv-stages=2 the K and V rings live in dynamic shared memory: each
+// ring's view holds its two blocks (2 * 4096 bytes) and 1024 bytes of
+// slack (4608 halves; V's view at byte 9216), 18432 bytes in all; the
+// tiles are aligned as with one slot, and each product's descriptors
+// start at the current slot (its element offset / 8, in 16-byte units).
+// RING-LABEL: func.func @wgmma
+// RING: gpu.launch async {{.*}} dynamic_shared_memory_size %c18432_i32
+// RING: %[[DYN:.*]] = gpu.dynamic_shared_memory
+// RING: %[[KS:.*]] = memref.view %[[DYN]][%c0{{[_0-9]*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4608xf16, #gpu.address_space<workgroup>>
+// RING: %[[VS:.*]] = memref.view %[[DYN]][%c9216][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4608xf16, #gpu.address_space<workgroup>>
+// RING: memref.extract_aligned_pointer_as_index %[[KS]]
+// RING: %[[KDESC:.*]] = arith.ori %{{.*}}, %c4611686293305360384_i64
+// RING: memref.extract_aligned_pointer_as_index %[[VS]]
+// RING: %[[VDESC:.*]] = arith.ori %{{.*}}, %c4611686293322072064_i64
+// RING: scf.for
+// RING: nvvm.cp.async.wait.group 1
+// RING-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "fence.proxy.async.shared::cta;", ""
+// RING-NEXT: gpu.barrier
+// RING: %[[KUNITS:.*]] = arith.divui %{{.*}}, %c8{{[_0-9]*}} : index
+// RING-NEXT: %[[K64:.*]] = arith.index_cast %[[KUNITS]] : index to i64
+// RING-NEXT: %[[KSLOT:.*]] = arith.addi %[[KDESC]], %[[K64]] : i64
+// RING: arith.addi %[[KSLOT]], %c0_i64
+// RING: wgmma.mma_async.sync.aligned.m64n32k16
+// RING: %[[VUNITS:.*]] = arith.divui %{{.*}}, %c8{{[_0-9]*}} : index
+// RING-NEXT: %[[V64:.*]] = arith.index_cast %[[VUNITS]] : index to i64
+// RING-NEXT: %[[VSLOT:.*]] = arith.addi %[[VDESC]], %[[V64]] : i64
+// RING: arith.addi %[[VSLOT]], %c0_i64
+// RING: wgmma.mma_async.sync.aligned.m64n64k16
 
 // f16, D = Dv = 64, block_q 64 (one warpgroup of 4 warps), block_k 32:
 // both products with wgmma. Ks and Vs hold the 32 x 64 K and V blocks in

@@ -263,9 +263,9 @@ int main(int argc, char **argv) {
   if (kvStages == 2 && !asyncCopies)
     fail("--kv-stages=2 needs --async-copies (the ring is filled by "
          "cp.async)");
-  if (wgmma && (!asyncCopies || kvStages != 1))
-    fail("--wgmma needs --async-copies and --kv-stages=1 (K's swizzled tile "
-         "is filled by cp.async, one slot)");
+  if (wgmma && !asyncCopies)
+    fail("--wgmma needs --async-copies (the swizzled K and V tiles are "
+         "filled by cp.async)");
   for (cl::Option *cpuOnly : std::initializer_list<cl::Option *>{
            &threads, &sequential, &vectorWidth, &registerRows,
            &registerChunks})

@@ -152,10 +152,10 @@ struct CudaPipelineOptions
       llvm::cl::desc("The tensor-core kernel computes S = Q K^T (and P V "
                      "where Dv is 64 or 128) with wgmma.mma_async (Q and P "
                      "from registers, K and V from 128-byte swizzled "
-                     "tiles); needs chip=sm_90a, async-copies and "
-                     "kv-stages=1; kernels whose tiles do not allow it "
-                     "(D not 64 or 128, block-q under 64, K and V over 48 "
-                     "KiB) keep mma.sync"),
+                     "tiles, in one slot or kv-stages=2 rings); needs "
+                     "chip=sm_90a and async-copies; kernels whose tiles do "
+                     "not allow it (D not 64 or 128, block-q under 64, K "
+                     "and V over the shared memory limit) keep mma.sync"),
       llvm::cl::init(false)};
 };
 

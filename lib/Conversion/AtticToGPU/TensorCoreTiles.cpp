@@ -322,18 +322,28 @@ struct KernelConfig {
   bool wgmmaPV = false;
 };
 
+/// One K and one V block (a slot): padded rows, or wgmma's swizzled rows
+/// of 64 elements (a multiple of 1024 bytes: block_k is a multiple of 16).
+int64_t kTileBytes(const KernelConfig &c) {
+  return c.keys * (c.headDim + (c.wgmma ? 0 : kPad)) * 2;
+}
+int64_t vTileBytes(const KernelConfig &c) {
+  return c.keys * (c.valueDim + (c.wgmmaPV ? 0 : kPad)) * 2;
+}
+/// The one-slot K and V buffers: a tile, and the slack to align it to
+/// 1024 bytes at run time where wgmma reads it.
 int64_t kBytes(const KernelConfig &c) {
-  if (c.wgmma)
-    return c.keys * c.headDim * 2 + kSwizzleAlign;
-  return c.keys * (c.headDim + kPad) * 2;
+  return kTileBytes(c) + (c.wgmma ? kSwizzleAlign : 0);
 }
 int64_t vBytes(const KernelConfig &c) {
-  if (c.wgmmaPV)
-    return c.keys * c.valueDim * 2 + kSwizzleAlign;
-  return c.keys * (c.valueDim + kPad) * 2;
+  return vTileBytes(c) + (c.wgmmaPV ? kSwizzleAlign : 0);
 }
-/// Dynamic shared memory of the two-slot rings: two K and two V blocks.
-int64_t ringBytes(const KernelConfig &c) { return 2 * (kBytes(c) + vBytes(c)); }
+/// Dynamic shared memory of the two-slot rings: two K blocks and two V
+/// blocks, each pair with the slack to align it where wgmma reads it.
+int64_t ringBytes(const KernelConfig &c) {
+  return 2 * (kBytes(c) + vBytes(c)) - (c.wgmma ? kSwizzleAlign : 0) -
+         (c.wgmmaPV ? kSwizzleAlign : 0);
+}
 
 /// Checks what the kernel supports; `why` names the unsupported thing. The
 /// shared memory layout follows from the tiles, `asyncCopies` and
@@ -417,26 +427,39 @@ FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
   cfg.asyncCopies = asyncCopies;
   // wgmma where the tiles allow it (else mma.sync, no error: the option
   // asks for an instruction, not a result): whole warpgroups, rows of 64
-  // elements, K (swizzled, with its alignment slack) and V together in 48
-  // KiB.
-  if (wgmma && asyncCopies && kvStages == 1 && cfg.rows % 64 == 0 &&
-      cfg.headDim % 64 == 0) {
-    cfg.wgmma = true;
-    cfg.wgmmaPV = cfg.valueDim % 64 == 0;
-    if (kBytes(cfg) + vBytes(cfg) + colBytes > kSharedLimit)
-      cfg.wgmmaPV = false;
-    if (kBytes(cfg) + vBytes(cfg) + colBytes > kSharedLimit)
-      cfg.wgmma = false;
-  }
+  // elements, and K and V (swizzled, with their alignment slack) within
+  // `limit`; P V too where Dv is a multiple of 64.
+  bool wgmmaShape =
+      wgmma && asyncCopies && cfg.rows % 64 == 0 && cfg.headDim % 64 == 0;
+  auto chooseWgmma = [&](KernelConfig &c,
+                         llvm::function_ref<bool(const KernelConfig &)> fits) {
+    if (!wgmmaShape)
+      return;
+    c.wgmma = true;
+    c.wgmmaPV = c.valueDim % 64 == 0;
+    if (!fits(c))
+      c.wgmmaPV = false;
+    if (!fits(c))
+      c.wgmma = false;
+  };
   // Where two slots do not fit, the kernel keeps one (no error: the option
   // asks for a schedule, not a result). The rings are separate buffers for
   // K and V, whether or not one K and one V block would fit in 48 KiB of
   // static shared memory.
-  if (kvStages == 2 && asyncCopies && ringBytes(cfg) + colBytes <= kRingLimit) {
-    cfg.stages = 2;
-    cfg.separateKV = true;
-    return cfg;
+  if (kvStages == 2 && asyncCopies) {
+    KernelConfig ring = cfg;
+    ring.stages = 2;
+    ring.separateKV = true;
+    auto fits = [&](const KernelConfig &c) {
+      return ringBytes(c) + colBytes <= kRingLimit;
+    };
+    chooseWgmma(ring, fits);
+    if (fits(ring))
+      return ring;
   }
+  chooseWgmma(cfg, [&](const KernelConfig &c) {
+    return kBytes(c) + vBytes(c) + colBytes <= kSharedLimit;
+  });
   cfg.separateKV = kBytes(cfg) + vBytes(cfg) + colBytes <= kSharedLimit;
   if (!cfg.separateKV &&
       std::max(kBytes(cfg), vBytes(cfg)) + colBytes > kSharedLimit)
@@ -506,7 +529,14 @@ private:
     copyRows(map.lookupOrDefault(qk.getKey()),
              map.lookupOrDefault(qk.getKeyBatch()),
              map.lookupOrDefault(qk.getKeyHead()), block, cfg.headDim, ks,
-             cfg.wgmma ? kAlign : base, /*swizzled=*/cfg.wgmma);
+             withAlign(kAlign, base), /*swizzled=*/cfg.wgmma);
+  }
+  /// An element offset `base` (a ring's slot, or null) past the alignment
+  /// `align` of a wgmma tile (or null).
+  Value withAlign(Value align, Value base) {
+    if (!align)
+      return base;
+    return base ? g.add(align, base) : align;
   }
   /// cp.async.wait_group `n`; with wgmma, then fence.proxy.async: the
   /// landed copies (generic proxy) become visible to wgmma's reads (async
@@ -523,6 +553,7 @@ private:
                                 ArrayRef<SmallVector<Value>> aRegs,
                                 ArrayRef<Value> descriptors, bool transB);
   Value descriptorAt(Value base, int64_t bytes);
+  Value inSlotDescriptor(Value desc, Value slotBase);
   /// S (a warpgroup's 64 x block_k) = Q K^T on wgmma; `s` gets it.
   void wgmmaQK(SmallVector<Value> &s);
   /// An mma A fragment (packRegs) as four i32.
@@ -531,7 +562,7 @@ private:
     copyRows(map.lookupOrDefault(pv.getValue()),
              map.lookupOrDefault(pv.getValueBatch()),
              map.lookupOrDefault(pv.getValueHead()), block, cfg.valueDim, vs,
-             cfg.wgmmaPV ? vAlign : base, /*swizzled=*/cfg.wgmmaPV);
+             withAlign(vAlign, base), /*swizzled=*/cfg.wgmmaPV);
   }
   /// `issue` (copies into the buffer kTag's prefetch went to) unless kTag
   /// is `block`; a prefetch of another block (one the tile loop then
@@ -826,12 +857,16 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
     Value bytes = gpu::DynamicSharedMemoryOp::create(
         b,
         MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), nullptr, space));
+    // Where wgmma reads a ring, its view also holds the slack, which the
+    // kernel skips to the first 1024-byte boundary (alignSwizzled).
+    int64_t kView = 2 * kTileBytes(cfg) + (cfg.wgmma ? kSwizzleAlign : 0);
+    int64_t vView = 2 * vTileBytes(cfg) + (cfg.wgmmaPV ? kSwizzleAlign : 0);
     ks = memref::ViewOp::create(
-        b, MemRefType::get({2 * kBytes(cfg) / 2}, cfg.elem, nullptr, space),
-        bytes, g.index(0), ValueRange{});
+        b, MemRefType::get({kView / 2}, cfg.elem, nullptr, space), bytes,
+        g.index(0), ValueRange{});
     vs = memref::ViewOp::create(
-        b, MemRefType::get({2 * vBytes(cfg) / 2}, cfg.elem, nullptr, space),
-        bytes, g.index(2 * kBytes(cfg)), ValueRange{});
+        b, MemRefType::get({vView / 2}, cfg.elem, nullptr, space), bytes,
+        g.index(kView), ValueRange{});
     nextSmem = 0;
   } else {
     ks = smem[0];
@@ -1152,8 +1187,8 @@ void KernelMapper::stageCols(TileMapColsOp op, IRMapping &map) {
 void KernelMapper::stageRing(TileQKOp qk, TilePVOp pv,
                              ArrayRef<Operation *> ops, IRMapping &map) {
   Value cur = kSlot;
-  Value kOffset = g.mul(cur, kBytes(cfg) / 2);
-  Value vOffset = g.mul(cur, vBytes(cfg) / 2);
+  Value kOffset = g.mul(cur, kTileBytes(cfg) / 2);
+  Value vOffset = g.mul(cur, vTileBytes(cfg) / 2);
   scf::ForOp loop = qk && pv ? ringLoop(qk) : scf::ForOp();
   if (loop && pv.getValueBlock() != qk.getKeyBlock())
     loop = {};
@@ -1182,8 +1217,8 @@ void KernelMapper::stageRing(TileQKOp qk, TilePVOp pv,
   Value newTag = prefetchNext(
       loop, map,
       [&](Value nextBlock) {
-        copyK(qk, map, nextBlock, g.mul(other, kBytes(cfg) / 2));
-        copyV(pv, map, nextBlock, g.mul(other, vBytes(cfg) / 2));
+        copyK(qk, map, nextBlock, g.mul(other, kTileBytes(cfg) / 2));
+        copyV(pv, map, nextBlock, g.mul(other, vTileBytes(cfg) / 2));
       },
       g.index(-1));
   NVVM::CpAsyncCommitGroupOp::create(b);
@@ -1473,6 +1508,16 @@ Value KernelMapper::descriptorAt(Value base, int64_t bytes) {
       b, base, arith::ConstantIntOp::create(b, b.getI64Type(), bytes >> 4));
 }
 
+/// With a ring, the descriptor of the slot at element offset `slotBase`
+/// (2 bytes per element, 16 per start address unit); else `desc`.
+Value KernelMapper::inSlotDescriptor(Value desc, Value slotBase) {
+  if (!cfg.ring())
+    return desc;
+  Value units =
+      arith::IndexCastOp::create(b, b.getI64Type(), g.divU(slotBase, 8));
+  return arith::AddIOp::create(b, desc, units);
+}
+
 /// S (a warpgroup's 64 x block_k) = Q K^T: D/16 steps, B = K^T K-major
 /// (K's rows are B's columns); step kc reads columns 16kc.. of D: column
 /// group kc / 4, 32 bytes per 16 columns.
@@ -1480,7 +1525,8 @@ void KernelMapper::wgmmaQK(SmallVector<Value> &s) {
   SmallVector<Value> descriptors;
   for (int64_t kc = 0; kc < cfg.headDim / 16; ++kc)
     descriptors.push_back(
-        descriptorAt(kDescriptor, (kc / 4) * cfg.keys * 128 + (kc % 4) * 32));
+        descriptorAt(inSlotDescriptor(kDescriptor, kBase),
+                     (kc / 4) * cfg.keys * 128 + (kc % 4) * 32));
   SmallVector<Value> values =
       wgmmaChain(cfg.keys, {}, qRegs, descriptors, /*transB=*/false);
   for (auto [i, v] : llvm::enumerate(values))
@@ -1616,11 +1662,12 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
       // groups of 1024 bytes.
       SmallVector<SmallVector<Value>> aRegs;
       SmallVector<Value> descriptors, accIn;
+      Value slot = inSlotDescriptor(vDescriptor, vBase);
       for (int64_t kk = 0; kk < cfg.keys / 16; ++kk) {
         aRegs.push_back(
             asI32(g.packRegs({pair(0, 2 * kk), pair(1, 2 * kk),
                               pair(0, 2 * kk + 1), pair(1, 2 * kk + 1)})));
-        descriptors.push_back(descriptorAt(vDescriptor, kk * 2048));
+        descriptors.push_back(descriptorAt(slot, kk * 2048));
       }
       for (int64_t i = 0; i < cfg.valueDim / 2; ++i)
         accIn.push_back(acc[at((i / 2) % 2, i / 4, i % 2)]);
