@@ -466,11 +466,6 @@ private:
   /// The inline asm of the wgmma family (wgmma.fence, .mma_async with A in
   /// registers, .commit_group, .wait_group) and fence.proxy.async.
   LogicalResult execWgmma(LLVM::InlineAsmOp op, Frame &f, const Mask &m);
-  /// Runs `body` once per warpgroup of `m`, after checking that all 128
-  /// threads of it are in `m` (.sync.aligned).
-  LogicalResult forEachFullWarpgroup(Operation *op, const Mask &m,
-                                     StringRef what,
-                                     function_ref<LogicalResult(int32_t)> body);
   LogicalResult execLdMatrix(nvgpu::LdMatrixOp op, Frame &f, const Mask &m);
   LogicalResult execAsyncCopy(nvgpu::DeviceAsyncCopyOp op, Frame &f,
                               const Mask &m);
@@ -479,9 +474,23 @@ private:
   LogicalResult completeAsync(AsyncCopy &copy, int32_t t);
   /// Runs `body` once per warp of `m` (in order), after checking that all
   /// 32 lanes of the warp are in `m`: `what` (a shuffle, mma.sync, ...)
-  /// needs the full warp.
+  /// needs the whole warp.
   LogicalResult forEachFullWarp(Operation *op, const Mask &m, StringRef what,
-                                function_ref<LogicalResult(int32_t)> body);
+                                function_ref<LogicalResult(int32_t)> body) {
+    return forEachFullGroup(op, m, 32, "lanes", "warp", what, body);
+  }
+  /// The same per warpgroup (128 threads): wgmma's .sync.aligned.
+  LogicalResult
+  forEachFullWarpgroup(Operation *op, const Mask &m, StringRef what,
+                       function_ref<LogicalResult(int32_t)> body) {
+    return forEachFullGroup(op, m, 128, "threads", "warpgroup", what, body);
+  }
+  /// Runs `body` once per group of `size` consecutive threads of `m` (in
+  /// order), after checking that all of them are in `m`.
+  LogicalResult forEachFullGroup(Operation *op, const Mask &m, int32_t size,
+                                 StringRef members, StringRef group,
+                                 StringRef what,
+                                 function_ref<LogicalResult(int32_t)> body);
   LogicalResult execShuffle(gpu::ShuffleOp op, Frame &f, const Mask &m);
   LogicalResult execAffine(Operation *op, Frame &f, const Mask &m);
 
@@ -2185,20 +2194,22 @@ LogicalResult Interpreter::execMemRef(Operation *op, Frame &f, const Mask &m) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult
-Interpreter::forEachFullWarp(Operation *op, const Mask &m, StringRef what,
-                             function_ref<LogicalResult(int32_t)> body) {
-  constexpr int32_t kWarp = 32;
+Interpreter::forEachFullGroup(Operation *op, const Mask &m, int32_t size,
+                              StringRef members, StringRef group,
+                              StringRef what,
+                              function_ref<LogicalResult(int32_t)> body) {
   for (size_t i = 0; i < m.size();) {
-    int32_t warp = m[i] / kWarp;
+    int32_t index = m[i] / size;
     size_t j = i;
-    while (j < m.size() && m[j] / kWarp == warp)
+    while (j < m.size() && m[j] / size == index)
       ++j;
-    if (j - i != static_cast<size_t>(kWarp))
+    if (j - i != static_cast<size_t>(size))
       return fail(op,
-                  "reached by " + Twine(j - i) + " of the 32 lanes of warp " +
-                      Twine(warp) + " (" + what + " needs the full warp)",
+                  "reached by " + Twine(j - i) + " of the " + Twine(size) +
+                      " " + members + " of " + group + " " + Twine(index) +
+                      " (" + what + " needs the whole " + group + ")",
                   m[i]);
-    if (failed(body(warp)))
+    if (failed(body(index)))
       return failure();
     i = j;
   }
@@ -2802,28 +2813,6 @@ bool onlyFeedsWgmma(Value v) {
   return true;
 }
 } // namespace
-
-LogicalResult
-Interpreter::forEachFullWarpgroup(Operation *op, const Mask &m, StringRef what,
-                                  function_ref<LogicalResult(int32_t)> body) {
-  constexpr int32_t kGroup = 128;
-  for (size_t i = 0; i < m.size();) {
-    int32_t group = m[i] / kGroup;
-    size_t j = i;
-    while (j < m.size() && m[j] / kGroup == group)
-      ++j;
-    if (j - i != static_cast<size_t>(kGroup))
-      return fail(op,
-                  "reached by " + Twine(j - i) +
-                      " of the 128 threads of warpgroup " + Twine(group) +
-                      " (" + what + " needs the whole warpgroup)",
-                  m[i]);
-    if (failed(body(group)))
-      return failure();
-    i = j;
-  }
-  return success();
-}
 
 LogicalResult Interpreter::execWgmma(LLVM::InlineAsmOp op, Frame &f,
                                      const Mask &m) {

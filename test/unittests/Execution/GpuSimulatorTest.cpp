@@ -270,7 +270,7 @@ func.func @k(%in: memref<32xf32>) -> memref<32xf32> {
   std::string error;
   EXPECT_TRUE(simulate(source, {&in}, error).empty());
   EXPECT_NE(error.find("reached by 16 of the 32 lanes of warp 0 (a shuffle "
-                       "needs the full warp)"),
+                       "needs the whole warp)"),
             std::string::npos)
       << error;
 }
