@@ -339,7 +339,27 @@ int main(int argc, char **argv) {
   if (!buffer)
     fail(inputFile + ": cannot open: " + buffer.getError().message());
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module;
+  {
+    // A crash inside MLIR's parsers (MLIR 22's linalg.transpose, .reduce
+    // and .broadcast after a malformed integer list) comes after their
+    // error, which parseErrors would print only after parsing: the crash
+    // handler prints the first one.
+    bool noted = false;
+    ScopedDiagnosticHandler noteForCrash(&context, [&noted](Diagnostic &d) {
+      if (noted)
+        return failure();
+      noted = true;
+      std::string where;
+      if (auto loc = dyn_cast<FileLineColLoc>(d.getLocation()))
+        where = (loc.getFilename().str() + ":" + std::to_string(loc.getLine()) +
+                 ":" + std::to_string(loc.getColumn()) + ": ");
+      attic::setCrashNote("attic-run: error: " + where + d.str());
+      return failure(); // parseErrors still collects it
+    });
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  }
+  attic::setCrashNote("");
   if (!module)
     fail(parseErrors.text().empty() ? inputFile + ": cannot parse"
                                     : parseErrors.text());

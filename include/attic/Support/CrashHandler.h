@@ -1,4 +1,5 @@
-//===- CrashHandler.h - one line instead of a stack dump ---------*- C++ -*-===//
+//===- CrashHandler.h - one line instead of a stack dump ---------*- C++
+//-*-===//
 //
 // attic's tools must not die silently or with a 30-line stack dump on a
 // crash they cannot prevent (a bug in attic, in MLIR, or in compiled
@@ -10,6 +11,8 @@
 //   code; please report it with the input); ATTIC_CRASH_TRACE=1 prints a
 //   stack trace
 //
+// after the tool's crash note if it set one (setCrashNote: e.g. attic-run's
+// last parse error, which it would otherwise print only after parsing),
 // remove the files LLVM was told to remove on a signal (partial outputs),
 // and exit with status 70 (EX_SOFTWARE). With ATTIC_CRASH_TRACE set, LLVM's
 // own handler (stack dump) stays in place; set it too under sanitizers, whose
@@ -24,8 +27,10 @@
 #ifndef ATTIC_SUPPORT_CRASHHANDLER_H
 #define ATTIC_SUPPORT_CRASHHANDLER_H
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Signals.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -41,6 +46,13 @@ namespace detail {
 inline const char *&crashTool() {
   static const char *tool = "attic";
   return tool;
+}
+
+/// The crash note: a line (with its newline) or empty, in static memory so
+/// that the signal handler only reads it.
+inline char *crashNote() {
+  static char note[1024];
+  return note;
 }
 
 inline void writeAll(const char *text) {
@@ -62,6 +74,7 @@ inline void onCrash(int sig) {
                                      : "abort";
   // Only async-signal-safe calls from here on.
   writeAll("\n");
+  writeAll(crashNote());
   writeAll(crashTool());
   writeAll(": internal error: ");
   writeAll(name);
@@ -71,6 +84,16 @@ inline void onCrash(int sig) {
   ::_exit(kInternalErrorExitCode);
 }
 } // namespace detail
+
+/// The line the crash handler prints before its own (cut to 1022 bytes; an
+/// empty `text` clears it). Not for signal handlers.
+inline void setCrashNote(llvm::StringRef text) {
+  char *note = detail::crashNote();
+  size_t n = std::min<size_t>(text.size(), 1022);
+  std::memcpy(note, text.data(), n);
+  note[n] = n ? '\n' : '\0';
+  note[n ? n + 1 : 0] = '\0';
+}
 
 inline void installCrashHandler(const char *tool) {
   if (std::getenv("ATTIC_CRASH_TRACE"))

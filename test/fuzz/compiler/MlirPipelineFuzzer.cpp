@@ -61,28 +61,32 @@ size_t hashText(llvm::StringRef text, bool dropDigits) {
   return h;
 }
 
-/// Whether `text` may reach MLIR 22's crash in linalg.transpose's parser:
-/// after a malformed `permutation = [...]` it stores a null attribute and
-/// crashes (upstream's bug; attic-opt and attic-run turn it into one line
-/// and exit 70, test/Integration/bad-input.test). Such inputs are skipped so
-/// that the fuzzer looks for attic's failures rather than stopping at this
-/// known one again: a `permutation` must be `= [` integers and commas `]`.
-bool reachesUpstreamTransposeCrash(llvm::StringRef text) {
-  for (size_t at = text.find("permutation"); at != llvm::StringRef::npos;
-       at = text.find("permutation", at + 1)) {
-    llvm::StringRef rest = text.drop_front(at + 11).ltrim();
-    if (!rest.consume_front("="))
-      continue;
-    rest = rest.ltrim();
-    if (!rest.consume_front("["))
-      return true;
-    size_t end = rest.find(']');
-    if (end == llvm::StringRef::npos)
-      return true;
-    for (char c : rest.take_front(end))
-      if (!llvm::isDigit(c) && c != ',' && c != ' ')
+/// Whether `text` may reach MLIR 22's crash in linalg's parsers of dense
+/// i64 array attributes: after a malformed `permutation = [...]`
+/// (linalg.transpose) or `dimensions = [...]` (linalg.reduce,
+/// linalg.broadcast) they store a null attribute and crash (upstream's bug;
+/// attic-opt and attic-run turn it into one line and exit 70,
+/// test/Integration/bad-input.test). Such inputs are skipped so that the
+/// fuzzer looks for attic's failures rather than stopping at this known one
+/// again: after `permutation` or `dimensions`, an `=` must be followed by `[`
+/// integers and commas `]`.
+bool reachesUpstreamArrayCrash(llvm::StringRef text) {
+  for (llvm::StringRef key : {"permutation", "dimensions"})
+    for (size_t at = text.find(key); at != llvm::StringRef::npos;
+         at = text.find(key, at + 1)) {
+      llvm::StringRef rest = text.drop_front(at + key.size()).ltrim();
+      if (!rest.consume_front("="))
+        continue;
+      rest = rest.ltrim();
+      if (!rest.consume_front("["))
         return true;
-  }
+      size_t end = rest.find(']');
+      if (end == llvm::StringRef::npos)
+        return true;
+      for (char c : rest.take_front(end))
+        if (!llvm::isDigit(c) && c != ',' && c != ' ')
+          return true;
+    }
   return false;
 }
 
@@ -134,7 +138,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return success();
   });
   std::string text(reinterpret_cast<const char *>(data), size);
-  if (reachesUpstreamTransposeCrash(text))
+  if (reachesUpstreamArrayCrash(text))
     return 0;
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &ctx);
   if (!module)
