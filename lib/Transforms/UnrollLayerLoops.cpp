@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 namespace attic {
 #define GEN_PASS_DEF_ATTICUNROLLLAYERLOOPS
@@ -51,6 +52,15 @@ struct AtticUnrollLayerLoopsPass
               loops.push_back(loop);
       });
       for (scf::ForOp loop : loops) {
+        // A step that is not positive never ends the loop (and upstream's
+        // unrolling would leave it in place).
+        std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+        if (step && *step <= 0) {
+          loop.emitOpError()
+              << "loops over attic ops with a step of " << *step
+              << ": the loop never ends (attic-unroll-layer-loops)";
+          return signalPassFailure();
+        }
         std::optional<APInt> trips = loop.getStaticTripCount();
         if (!trips) {
           loop.emitOpError()
@@ -65,6 +75,14 @@ struct AtticUnrollLayerLoopsPass
               << " times: attic-unroll-layer-loops unrolls at most "
               << int64_t(maxTripCount) << " iterations (max-trip-count)";
           return signalPassFailure();
+        }
+        if (trips->isZero()) {
+          // No iteration: the results are the initial values (upstream's
+          // loopUnrollFull leaves such a loop as it is).
+          loop.replaceAllUsesWith(loop.getInitArgs());
+          loop.erase();
+          changed = true;
+          continue;
         }
         if (failed(loopUnrollFull(loop))) {
           loop.emitOpError("could not be unrolled (attic-unroll-layer-loops)");

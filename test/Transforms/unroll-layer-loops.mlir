@@ -37,3 +37,37 @@ func.func @dynamic_layers(%x: tensor<1x2x8x4xf32>, %count: index) -> tensor<1x2x
   }
   return %r : tensor<1x2x8x4xf32>
 }
+
+// -----
+
+// A loop over layers that runs no iteration (from 3 to 0): its results are
+// its initial values (found by the MLIR fuzzer: the pass did not end).
+// CHECK-LABEL: func.func @zero_layers
+// CHECK-SAME: (%[[X:.*]]: tensor<1x2x8x4xf32>)
+// CHECK-NOT: scf.for
+// CHECK-NOT: attic.attention
+// CHECK: return %[[X]] : tensor<1x2x8x4xf32>
+func.func @zero_layers(%x: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %r = scf.for %l = %c3 to %c0 step %c1 iter_args(%h = %x) -> (tensor<1x2x8x4xf32>) {
+    %a = attic.attention %h, %h, %h : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32> -> tensor<1x2x8x4xf32>
+    scf.yield %a : tensor<1x2x8x4xf32>
+  }
+  return %r : tensor<1x2x8x4xf32>
+}
+
+// -----
+
+// A step of 0 never ends the loop (found by the MLIR fuzzer: the pass did
+// not end either).
+func.func @zero_step(%x: tensor<1x2x8x4xf32>, %count: index) -> tensor<1x2x8x4xf32> {
+  %c0 = arith.constant 0 : index
+  // expected-error @below {{loops over attic ops with a step of 0: the loop never ends (attic-unroll-layer-loops)}}
+  %r = scf.for %l = %c0 to %count step %c0 iter_args(%h = %x) -> (tensor<1x2x8x4xf32>) {
+    %a = attic.attention %h, %h, %h : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32> -> tensor<1x2x8x4xf32>
+    scf.yield %a : tensor<1x2x8x4xf32>
+  }
+  return %r : tensor<1x2x8x4xf32>
+}
