@@ -350,11 +350,7 @@ int main(int argc, char **argv) {
       if (noted)
         return failure();
       noted = true;
-      std::string where;
-      if (auto loc = dyn_cast<FileLineColLoc>(d.getLocation()))
-        where = (loc.getFilename().str() + ":" + std::to_string(loc.getLine()) +
-                 ":" + std::to_string(loc.getColumn()) + ": ");
-      attic::setCrashNote("attic-run: error: " + where + d.str());
+      attic::setCrashNote("attic-run: error: " + attic::formatDiagnostic(d));
       return failure(); // parseErrors still collects it
     });
     module = parseSourceFile<ModuleOp>(sourceMgr, &context);

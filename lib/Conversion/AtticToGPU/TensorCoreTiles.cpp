@@ -171,26 +171,18 @@ struct Gen {
 
   /// 2^x with PTX's ex2.approx.ftz.f32 (2^-inf = +0).
   Value exp2(Value x) {
-    return LLVM::InlineAsmOp::create(
-               b, b.getF32Type(), ValueRange{x},
-               b.getStringAttr("ex2.approx.ftz.f32 $0, $1;"),
-               b.getStringAttr("=f,f"), /*has_side_effects=*/UnitAttr(),
-               /*is_align_stack=*/UnitAttr(),
-               LLVM::TailCallKindAttr::get(
-                   b.getContext(), LLVM::tailcallkind::TailCallKind::None),
-               LLVM::AsmDialectAttr::get(b.getContext(),
-                                         LLVM::AsmDialect::AD_ATT),
-               /*operand_attrs=*/ArrayAttr())
-        .getResult(0);
+    return inlineAsm(b.getF32Type(), x, "ex2.approx.ftz.f32 $0, $1;", "=f,f",
+                     /*sideEffects=*/false);
   }
 
-  /// Inline PTX with side effects (kept in order with the others): its
-  /// one result of type `result`, or none when `result` is null.
+  /// Inline PTX: its one result of type `result`, or none when `result` is
+  /// null; with `sideEffects`, kept in order with the other such asm.
   Value inlineAsm(Type result, ValueRange operands, const Twine &text,
-                  const Twine &constraints) {
+                  const Twine &constraints, bool sideEffects = true) {
     auto op = LLVM::InlineAsmOp::create(
         b, result, operands, b.getStringAttr(text),
-        b.getStringAttr(constraints), /*has_side_effects=*/b.getUnitAttr(),
+        b.getStringAttr(constraints),
+        /*has_side_effects=*/sideEffects ? b.getUnitAttr() : UnitAttr(),
         /*is_align_stack=*/UnitAttr(),
         LLVM::TailCallKindAttr::get(b.getContext(),
                                     LLVM::tailcallkind::TailCallKind::None),
@@ -250,21 +242,26 @@ struct Gen {
 
   /// Pairs as mma operand registers: vector<Nx2xT> (f16) or N i32 (bf16).
   SmallVector<Value> packRegs(ArrayRef<Value> pairs) {
-    if (isBf16) {
-      SmallVector<Value> regs;
-      for (Value p : pairs) {
-        Value v = vector::BitCastOp::create(
-            b, VectorType::get({1}, b.getI32Type()), p);
-        regs.push_back(vector::ExtractOp::create(b, v, ArrayRef<int64_t>{0}));
-      }
-      return regs;
-    }
+    if (isBf16)
+      return asI32(pairs);
     auto type = VectorType::get({int64_t(pairs.size()), 2}, elem);
     Value v = arith::ConstantOp::create(
         b, type, DenseElementsAttr::get(type, b.getZeroAttr(elem)));
     for (auto [i, p] : llvm::enumerate(pairs))
       v = vector::InsertOp::create(b, p, v, ArrayRef<int64_t>{int64_t(i)});
     return {v};
+  }
+
+  /// Each pair as one i32 register (the bf16 mma operands, and wgmma's A
+  /// fragments in either type).
+  SmallVector<Value> asI32(ArrayRef<Value> pairs) {
+    SmallVector<Value> regs;
+    for (Value p : pairs) {
+      Value v =
+          vector::BitCastOp::create(b, VectorType::get({1}, b.getI32Type()), p);
+      regs.push_back(vector::ExtractOp::create(b, v, ArrayRef<int64_t>{0}));
+    }
+    return regs;
   }
 
   /// acc (vector<2x2xf32>) += A (16x16) * B (16x8): m16n8k16.
@@ -338,11 +335,16 @@ int64_t kBytes(const KernelConfig &c) {
 int64_t vBytes(const KernelConfig &c) {
   return vTileBytes(c) + (c.wgmmaPV ? kSwizzleAlign : 0);
 }
-/// Dynamic shared memory of the two-slot rings: two K blocks and two V
-/// blocks, each pair with the slack to align it where wgmma reads it.
+/// The two-slot rings in dynamic shared memory: two K blocks, then two V
+/// blocks, each ring with the slack to align it where wgmma reads it.
+int64_t kRingBytes(const KernelConfig &c) {
+  return 2 * kTileBytes(c) + (c.wgmma ? kSwizzleAlign : 0);
+}
+int64_t vRingBytes(const KernelConfig &c) {
+  return 2 * vTileBytes(c) + (c.wgmmaPV ? kSwizzleAlign : 0);
+}
 int64_t ringBytes(const KernelConfig &c) {
-  return 2 * (kBytes(c) + vBytes(c)) - (c.wgmma ? kSwizzleAlign : 0) -
-         (c.wgmmaPV ? kSwizzleAlign : 0);
+  return kRingBytes(c) + vRingBytes(c);
 }
 
 /// Checks what the kernel supports; `why` names the unsupported thing. The
@@ -556,8 +558,6 @@ private:
   Value inSlotDescriptor(Value desc, Value slotBase);
   /// S (a warpgroup's 64 x block_k) = Q K^T on wgmma; `s` gets it.
   void wgmmaQK(SmallVector<Value> &s);
-  /// An mma A fragment (packRegs) as four i32.
-  SmallVector<Value> asI32(ArrayRef<Value> packed);
   void copyV(TilePVOp pv, IRMapping &map, Value block, Value base = Value()) {
     copyRows(map.lookupOrDefault(pv.getValue()),
              map.lookupOrDefault(pv.getValueBatch()),
@@ -859,14 +859,12 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
         MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), nullptr, space));
     // Where wgmma reads a ring, its view also holds the slack, which the
     // kernel skips to the first 1024-byte boundary (alignSwizzled).
-    int64_t kView = 2 * kTileBytes(cfg) + (cfg.wgmma ? kSwizzleAlign : 0);
-    int64_t vView = 2 * vTileBytes(cfg) + (cfg.wgmmaPV ? kSwizzleAlign : 0);
     ks = memref::ViewOp::create(
-        b, MemRefType::get({kView / 2}, cfg.elem, nullptr, space), bytes,
-        g.index(0), ValueRange{});
+        b, MemRefType::get({kRingBytes(cfg) / 2}, cfg.elem, nullptr, space),
+        bytes, g.index(0), ValueRange{});
     vs = memref::ViewOp::create(
-        b, MemRefType::get({vView / 2}, cfg.elem, nullptr, space), bytes,
-        g.index(kView), ValueRange{});
+        b, MemRefType::get({vRingBytes(cfg) / 2}, cfg.elem, nullptr, space),
+        bytes, g.index(kRingBytes(cfg)), ValueRange{});
     nextSmem = 0;
   } else {
     ks = smem[0];
@@ -901,14 +899,18 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
   Value qHead = head;
   for (int64_t kc = 0; kc < cfg.headDim / 16; ++kc) {
     Value col = g.add(twoT, 16 * kc), colHi = g.add(twoT, 16 * kc + 8);
-    qFrag.push_back(g.packRegs({g.loadPair(cfg.query, {batch, qHead, row0c, col}),
-                                g.loadPair(cfg.query, {batch, qHead, row1c, col}),
-                                g.loadPair(cfg.query, {batch, qHead, row0c, colHi}),
-                                g.loadPair(cfg.query, {batch, qHead, row1c, colHi})}));
+    SmallVector<Value> pairs = {
+        g.loadPair(cfg.query, {batch, qHead, row0c, col}),
+        g.loadPair(cfg.query, {batch, qHead, row1c, col}),
+        g.loadPair(cfg.query, {batch, qHead, row0c, colHi}),
+        g.loadPair(cfg.query, {batch, qHead, row1c, colHi})};
+    // wgmma takes each pair as an i32 register.
+    if (cfg.wgmma)
+      qRegs.push_back(g.asI32(pairs));
+    else
+      qFrag.push_back(g.packRegs(pairs));
   }
   if (cfg.wgmma) {
-    for (const SmallVector<Value> &frag : qFrag)
-      qRegs.push_back(asI32(frag));
     kDescriptor = alignSwizzled(ks, kAlign, kDescriptorFields);
     // V, N-major: 8-key groups 1024 bytes apart (stride byte offset), the
     // 64-column groups of Dv block_k * 128 bytes apart (leading byte
@@ -1377,7 +1379,7 @@ void KernelMapper::copyRows(Value src, Value batchIdx, Value headIdx,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   Value i = loop.getInductionVar();
-  Value r = g.divU(i, perRow), c = g.mul(g.remU(i, perRow), 8);
+  Value r = g.divU(i, perRow), j = g.remU(i, perRow), c = g.mul(j, 8);
   Value keyRow = g.add(k0, r);
   Value valid = g.lt(keyRow, keyLen);
   SmallVector<Value, 4> srcIdx = {batchIdx, headIdx, g.minI(keyRow, lastKey),
@@ -1386,7 +1388,6 @@ void KernelMapper::copyRows(Value src, Value batchIdx, Value headIdx,
   if (swizzled) {
     // wgmma's K tile: chunk j (8 elements) of row r in column group j / 8
     // (bk rows of 64 elements each), at chunk (j % 8) ^ (r % 8) of its row.
-    Value j = g.remU(i, perRow);
     Value group = g.mul(g.divU(j, 8), bk * 64);
     Value chunk = g.xorI(g.remU(j, 8), g.remU(r, 8));
     dstIdx = g.add(g.add(group, g.mul(r, 64)), g.mul(chunk, 8));
@@ -1408,21 +1409,6 @@ void KernelMapper::copyRows(Value src, Value batchIdx, Value headIdx,
   auto store = vector::StoreOp::create(b, g.select(valid, load, zeros), dst,
                                        ValueRange{dstIdx});
   store.setAlignment(16);
-}
-
-SmallVector<Value> KernelMapper::asI32(ArrayRef<Value> packed) {
-  if (g.isBf16)
-    return SmallVector<Value>(packed);
-  // Row i of vector<4x2xf16> as one i32 (1-D bitcasts: the n-D one has no
-  // lowering to LLVM).
-  SmallVector<Value> regs;
-  for (int64_t i = 0; i < 4; ++i) {
-    Value pair = vector::ExtractOp::create(b, packed[0], ArrayRef<int64_t>{i});
-    Value bits = vector::BitCastOp::create(
-        b, VectorType::get({1}, b.getI32Type()), pair);
-    regs.push_back(vector::ExtractOp::create(b, bits, ArrayRef<int64_t>{0}));
-  }
-  return regs;
 }
 
 Value KernelMapper::alignSwizzled(Value buffer, Value &align, uint64_t fields) {
@@ -1664,9 +1650,8 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
       SmallVector<Value> descriptors, accIn;
       Value slot = inSlotDescriptor(vDescriptor, vBase);
       for (int64_t kk = 0; kk < cfg.keys / 16; ++kk) {
-        aRegs.push_back(
-            asI32(g.packRegs({pair(0, 2 * kk), pair(1, 2 * kk),
-                              pair(0, 2 * kk + 1), pair(1, 2 * kk + 1)})));
+        aRegs.push_back(g.asI32({pair(0, 2 * kk), pair(1, 2 * kk),
+                                 pair(0, 2 * kk + 1), pair(1, 2 * kk + 1)}));
         descriptors.push_back(descriptorAt(slot, kk * 2048));
       }
       for (int64_t i = 0; i < cfg.valueDim / 2; ++i)
