@@ -110,8 +110,11 @@ def run_attic(args, work, shape, causal, q, k, v, extra=()):
            "--bench=%d" % args.reps, "--output=" + out] + \
           ["--input=" + p for p in files] + args.attic_arg + list(extra)
     t0 = time.time()
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          universal_newlines=True)
+    try:
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              universal_newlines=True, timeout=args.attic_timeout)
+    except subprocess.TimeoutExpired:
+        return None, None, ["attic-run timed out after %d s" % args.attic_timeout]
     wall = time.time() - t0
     if proc.returncode != 0:
         print(proc.stdout, file=sys.stderr)
@@ -152,6 +155,8 @@ def main():
     ap.add_argument("--attic-arg", action="append", default=[],
                     help="extra attic-run argument (repeatable)")
     ap.add_argument("--out", default=".")
+    ap.add_argument("--attic-timeout", type=int, default=180,
+                    help="seconds one attic-run may take (a hang fails the row)")
     args = ap.parse_args()
     dtypes = [x for x in args.dtype.split(",") if x]
     for x in dtypes:
