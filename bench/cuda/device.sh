@@ -46,6 +46,9 @@ if [[ ! -x build/tools/attic-run ]]; then
   echo "device.sh: bundle unpacked in $(( $(date +%s) - start )) s"
 fi
 export LD_LIBRARY_PATH=/usr/lib/llvm-22/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# attic-compile links its shared libraries with -lomp (the Aot tests): the
+# bundle carries libomp.so.5 alone.
+[[ -e /usr/lib/llvm-22/lib/libomp.so ]] || ln -s libomp.so.5 /usr/lib/llvm-22/lib/libomp.so
 # The build's lit configuration names the paths of the machine it was made on.
 src=$(sed -n 's/^config.attic_src_root = "\(.*\)"/\1/p' build/test/lit.site.cfg.py)
 if [[ -n "$src" && "$(realpath -m "$src")" != "$PWD" ]]; then

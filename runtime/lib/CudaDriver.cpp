@@ -51,7 +51,7 @@ struct Api {
   CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
   CUresult (*cuMemHostRegister)(void *, size_t, unsigned);
   CUresult (*cuMemHostUnregister)(void *);
-  CUresult (*cuPointerGetAttribute)(void *, int, CUdeviceptr);
+  CUresult (*cuPointerGetAttributes)(unsigned, int *, void **, CUdeviceptr);
   CUresult (*cuModuleLoadData)(CUmodule *, const void *);
   CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *,
                                  void **);
@@ -174,7 +174,7 @@ attic_status loadLocked(DriverState &s) {
       {slot(a.cuMemsetD8Async), {"cuMemsetD8Async"}, true},
       {slot(a.cuMemHostRegister), {"cuMemHostRegister_v2"}, true},
       {slot(a.cuMemHostUnregister), {"cuMemHostUnregister"}, true},
-      {slot(a.cuPointerGetAttribute), {"cuPointerGetAttribute"}, true},
+      {slot(a.cuPointerGetAttributes), {"cuPointerGetAttributes"}, true},
       {slot(a.cuModuleLoadData), {"cuModuleLoadData"}, true},
       {slot(a.cuModuleLoadDataEx), {"cuModuleLoadDataEx"}, true},
       {slot(a.cuModuleUnload), {"cuModuleUnload"}, true},
@@ -528,11 +528,17 @@ attic_status attic_cuda_pointer_is_device(const void *ptr, int *isDevice,
   if (ready(err, errLen) != ATTIC_OK)
     return ATTIC_ERROR;
   unsigned type = 0;
-  // Memory the driver does not know (plain host memory) is an error here,
-  // which simply means "not device memory".
-  if (api().cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                                  devicePtr(ptr)) == CUDA_SUCCESS)
-    *isDevice = type == CU_MEMORYTYPE_DEVICE;
+  int attribute = CU_POINTER_ATTRIBUTE_MEMORY_TYPE;
+  void *data = &type;
+  // cuPointerGetAttributes, not cuPointerGetAttribute: for memory the driver
+  // does not know (plain host memory) the singular form returns
+  // CUDA_ERROR_INVALID_VALUE, which compute-sanitizer reports as an API
+  // error on every run (seen on an H100); the plural form succeeds and
+  // leaves the type 0.
+  if (CUresult status =
+          api().cuPointerGetAttributes(1, &attribute, &data, devicePtr(ptr)))
+    return check(status, "cuPointerGetAttributes", err, errLen);
+  *isDevice = type == CU_MEMORYTYPE_DEVICE;
   return ATTIC_OK;
 }
 

@@ -50,8 +50,8 @@ std::string defaultCudaPipeline(const attic_cuda_device_info &device,
 bool isCudaRuntimeFunction(llvm::StringRef name);
 
 /// Erases the functions of `module` other than @`entry` that nothing calls,
-/// so that one attic-cuda-pipeline cannot lower does not fail the
-/// compilation of another.
+/// repeatedly (the callees of an erased function go too), so that one
+/// attic-cuda-pipeline cannot lower does not fail the compilation of another.
 void eraseFunctionsBesides(mlir::ModuleOp module, llvm::StringRef entry);
 
 /// What compiling host code of attic-cuda-pipeline needs: the NVVM target

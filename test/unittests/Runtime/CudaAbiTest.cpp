@@ -103,9 +103,9 @@ TEST(CudaAbi, VersionedEntryPointsHaveTheAssumedPrototypes) {
                CUresult (*)(CUdeviceptr, unsigned char, size_t, CUstream)>));
   EXPECT_TRUE((sameSignature<decltype(&::cuMemHostRegister_v2),
                              CUresult (*)(void *, size_t, unsigned)>));
-  EXPECT_TRUE((sameSignature<decltype(&::cuPointerGetAttribute),
-                             CUresult (*)(void *, CUpointer_attribute,
-                                          CUdeviceptr)>));
+  EXPECT_TRUE((sameSignature<decltype(&::cuPointerGetAttributes),
+                             CUresult (*)(unsigned, CUpointer_attribute *,
+                                          void **, CUdeviceptr)>));
   EXPECT_TRUE((sameSignature<decltype(&::cuModuleLoadDataEx),
                              CUresult (*)(CUmodule *, const void *, unsigned,
                                           CUjit_option *, void **)>));

@@ -181,6 +181,22 @@ TEST_F(CudaDriverTest, MemoryRoundTrip) {
   EXPECT_EQ(attic_cuda_mem_free(nullptr, err, sizeof(err)), ATTIC_OK);
 }
 
+// Plain host memory is "not device memory", and asking is no failed driver
+// call (cuPointerGetAttributes; the fake, like a real driver, knows no host
+// pointer). A NULL result pointer is an error.
+TEST_F(CudaDriverTest, PointerIsDeviceForHostMemory) {
+  use(ATTIC_FAKE_CUDA_DRIVER, "device");
+  float host[4] = {0};
+  int isDevice = 7;
+  ASSERT_EQ(attic_cuda_pointer_is_device(host, &isDevice, err, sizeof(err)),
+            ATTIC_OK)
+      << err;
+  EXPECT_EQ(isDevice, 0);
+  EXPECT_EQ(attic_cuda_pointer_is_device(host, nullptr, err, sizeof(err)),
+            ATTIC_ERROR);
+  EXPECT_STREQ(err, "attic_cuda_pointer_is_device: isDevice is NULL");
+}
+
 // Stream-ordered buffers (what mgpuMemAlloc/mgpuMemFree use): on a stream of
 // a device with memory pools, cuMemAllocAsync/cuMemFreeAsync; only what
 // cuMemAllocAsync allocated is freed stream-ordered; a NULL stream, or a

@@ -256,10 +256,17 @@ CUresult cuMemHostUnregister(void *ptr) {
 }
 
 /* Fake device memory is host memory: report every pointer as unknown to
- * the driver, as a real driver does for plain host memory. */
-CUresult cuPointerGetAttribute(void *data, int attribute, CUdeviceptr ptr) {
-  (void)data, (void)attribute, (void)ptr;
-  return ERROR_INVALID_VALUE;
+ * the driver, as a real driver does for plain host memory (success, the
+ * memory type 0; attic asks for that attribute alone). */
+CUresult cuPointerGetAttributes(unsigned count, int *attributes, void **data,
+                                CUdeviceptr ptr) {
+  (void)attributes, (void)ptr;
+  if (count && (!attributes || !data))
+    return ERROR_INVALID_VALUE;
+  for (unsigned i = 0; i < count; ++i)
+    if (data[i])
+      *(unsigned *)data[i] = 0;
+  return SUCCESS;
 }
 
 CUresult cuModuleLoadData(CUmodule *module, const void *image) {

@@ -119,7 +119,7 @@ attic_status attic_cuda_memset8(void *dst, uint8_t value, size_t count,
                                 attic_cuda_stream stream, char *err,
                                 size_t errLen);
 /* *isDevice = 1 when ptr points into device (not managed, not host) memory
- * the driver knows of (cuPointerGetAttribute MEMORY_TYPE), else 0. */
+ * the driver knows of (cuPointerGetAttributes MEMORY_TYPE), else 0. */
 attic_status attic_cuda_pointer_is_device(const void *ptr, int *isDevice,
                                           char *err, size_t errLen);
 /* cuMemHostRegister / cuMemHostUnregister (page-locks host memory). */
