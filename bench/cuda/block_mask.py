@@ -23,8 +23,8 @@ sets. flex_eager_over_attic_*: create_block_mask's time over attic's wall
 time (> 1: attic's step is faster). Writes block_mask.{csv,md} to --out;
 exits 1 if a list differs or attic-run failed.
 
-Written without a GPU: run it on the next GPU session
-(bench/cuda/device.sh blockmask).
+First run on an H100 on 2026-11-26 (bench/cuda/device.sh blockmask;
+bench/results/cuda/h100-2026-11-26/block_mask.md).
 """
 import argparse
 import os
