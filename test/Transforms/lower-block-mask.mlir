@@ -1,19 +1,26 @@
 // RUN: attic-opt %s --split-input-file --attic-lower-block-mask | FileCheck %s
 
-// Document ids: per (batch, head row, query block), a scan of the key
-// blocks of the layout's key range; the layout's block visibility (id
-// ranges of the two blocks) puts each block in the partial list, the full
-// list or neither, in ascending order; counts over the capacity are
-// reported to the runtime and clamped.
+// Document ids: per (batch, head row, query block, key block) in parallel,
+// the class of the pair (0 skip, 1 partial, 2 full) from the layout's block
+// visibility (id ranges of the two blocks) in a scratch buffer, for every
+// pair (the key range is phase 2's); then per
+// (batch, head row, query block) a scan of the key blocks of the layout's
+// key range puts each block in the partial list, the full list or neither,
+// in ascending order; counts over the capacity are reported to the runtime
+// and clamped.
 // CHECK-LABEL: func.func private @attic_rt_report_error(i32, i64, i64, i64)
 // CHECK-LABEL: func.func @documents
 // CHECK-SAME: (%[[IDS:.*]]: memref<2x100xi32>, %[[N:.*]]: memref<2x1x4xi32>, %[[I:.*]]: memref<2x1x4x4xi32>, %[[FN:.*]]: memref<2x1x4xi32>, %[[FI:.*]]: memref<2x1x4x4xi32>)
-// CHECK: scf.parallel (%[[B:.*]], %[[H:.*]], %[[QB:.*]]) =
-// CHECK: %[[COUNTS:.*]]:2 = scf.for %[[KB:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[NP:.*]] = %{{.*}}, %[[NF:.*]] = %{{.*}}) -> (index, index) {
-// CHECK: scf.for {{.*}} -> (index, index) {
+// CHECK: %[[CLASS:.*]] = memref.alloc({{.*}}) : memref<?x?x?x?xi8>
+// CHECK: scf.parallel (%[[PB:.*]], %[[PH:.*]], %[[PQ:.*]], %[[PK:.*]]) =
 // CHECK: memref.load %[[IDS]]
 // CHECK: arith.minsi
 // CHECK: arith.maxsi
+// CHECK: %[[C:.*]] = arith.select %{{.*}}, %c2_i8, %{{.*}} : i8
+// CHECK: memref.store %[[C]], %[[CLASS]][%[[PB]], %[[PH]], %[[PQ]], %[[PK]]]
+// CHECK: scf.parallel (%[[B:.*]], %[[H:.*]], %[[QB:.*]]) =
+// CHECK: %[[COUNTS:.*]]:2 = scf.for %[[KB:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[NP:.*]] = %{{.*}}, %[[NF:.*]] = %{{.*}}) -> (index, index) {
+// CHECK: memref.load %[[CLASS]][%[[B]], %[[H]], %[[QB]], %[[KB]]]
 // CHECK: scf.if
 // CHECK-NEXT: memref.store %{{.*}}, %[[I]][%[[B]], %[[H]], %[[QB]], %[[NP]]]
 // CHECK: scf.if
@@ -23,6 +30,7 @@
 // CHECK: func.call @attic_rt_report_error
 // CHECK: memref.store %{{.*}}, %[[N]][%[[B]], %[[H]], %[[QB]]]
 // CHECK: memref.store %{{.*}}, %[[FN]][%[[B]], %[[H]], %[[QB]]]
+// CHECK: memref.dealloc %[[CLASS]]
 // CHECK-NOT: attic.block_mask
 func.func @documents(%ids: memref<2x100xi32>, %n: memref<2x1x4xi32>, %i: memref<2x1x4x4xi32>, %fn: memref<2x1x4xi32>, %fi: memref<2x1x4x4xi32>) {
   %c100 = arith.constant 100 : index
