@@ -68,8 +68,8 @@ size_t hashText(llvm::StringRef text, bool dropDigits) {
 /// attic-opt and attic-run turn it into one line and exit 70,
 /// test/Integration/bad-input.test). Such inputs are skipped so that the
 /// fuzzer looks for attic's failures rather than stopping at this known one
-/// again: after `permutation` or `dimensions`, an `=` must be followed by `[`
-/// integers and commas `]`.
+/// again: after `permutation` or `dimensions`, an `=` must be followed by a
+/// list of integers, `[]` or `[i, j, ...]`.
 bool reachesUpstreamArrayCrash(llvm::StringRef text) {
   for (llvm::StringRef key : {"permutation", "dimensions"})
     for (size_t at = text.find(key); at != llvm::StringRef::npos;
@@ -83,9 +83,18 @@ bool reachesUpstreamArrayCrash(llvm::StringRef text) {
       size_t end = rest.find(']');
       if (end == llvm::StringRef::npos)
         return true;
-      for (char c : rest.take_front(end))
-        if (!llvm::isDigit(c) && c != ',' && c != ' ')
+      // Only `[]` or `[int (, int)*]` with spaces: a float, a sign or an
+      // empty element (`[1,,0]`, `[1, 0,]`, `[,1]`) crashes the parsers.
+      llvm::StringRef list = rest.take_front(end).trim(' ');
+      if (list.empty())
+        continue;
+      llvm::SmallVector<llvm::StringRef> items;
+      list.split(items, ',');
+      for (llvm::StringRef item : items) {
+        item = item.trim(' ');
+        if (item.empty() || !llvm::all_of(item, llvm::isDigit))
           return true;
+      }
     }
   return false;
 }
