@@ -98,6 +98,16 @@ LogicalResult attic::lowerBlockMask(BlockMaskOp op) {
   Value classes = memref::AllocOp::create(
       b, loc, classType,
       ValueRange{dim(partialCount, 0), heads, blocks, keyBlocks});
+  auto envAt = [&](OpBuilder &at, Location where, Value batch, Value head) {
+    return LayoutEnv{at,
+                     where,
+                     queryLen,
+                     keyLen,
+                     batch,
+                     head,
+                     op.getLayoutOperands(),
+                     op.getCaptures()};
+  };
   {
     auto pairs = scf::ParallelOp::create(
         b, loc, ValueRange{m.c(0), m.c(0), m.c(0), m.c(0)},
@@ -115,14 +125,7 @@ LogicalResult attic::lowerBlockMask(BlockMaskOp op) {
     Value q1 = m.min(m.add(q0, blockQ), queryLen);
     Value k0 = m.mul(kb, blockK);
     Value k1 = m.min(m.add(k0, blockK), keyLen);
-    LayoutEnv inner{b,
-                    loc,
-                    queryLen,
-                    keyLen,
-                    batch,
-                    head,
-                    op.getLayoutOperands(),
-                    op.getCaptures()};
+    LayoutEnv inner = envAt(b, loc, batch, head);
     BlockVisibility vis = layout.buildBlockVisibility(inner, q0, q1, k0, k1);
     vis = intersectMaskVisibility(inner, vis, mask, q0, q1, k0, k1);
     if (exhaustive) {
@@ -138,14 +141,7 @@ LogicalResult attic::lowerBlockMask(BlockMaskOp op) {
         BlockVisibility exact = buildExhaustiveVisibility(
             b, loc, q0, q1, k0, k1,
             [&](OpBuilder &eb, Location el, Value q, Value k) {
-              LayoutEnv e{eb,
-                          el,
-                          queryLen,
-                          keyLen,
-                          batch,
-                          head,
-                          op.getLayoutOperands(),
-                          op.getCaptures()};
+              LayoutEnv e = envAt(eb, el, batch, head);
               return IndexMath(eb, el).andI(
                   layout.buildElementPredicate(e, q, k),
                   buildMaskPredicate(e, *mask, q, k));
@@ -180,14 +176,7 @@ LogicalResult attic::lowerBlockMask(BlockMaskOp op) {
     // block (none for a query block past Nq: lists longer than needed).
     Value q0 = m.mul(qb, blockQ);
     Value q1 = m.min(m.add(q0, blockQ), queryLen);
-    LayoutEnv env{b,
-                  loc,
-                  queryLen,
-                  keyLen,
-                  batch,
-                  head,
-                  op.getLayoutOperands(),
-                  op.getCaptures()};
+    LayoutEnv env = envAt(b, loc, batch, head);
     KeyRange range = layout.buildKeyRange(env, q0, q1);
     Value first = m.floorDiv(range.lo, blockK);
     Value last =
