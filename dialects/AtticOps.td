@@ -384,8 +384,9 @@ def Attic_BlockMaskOp : Attic_Op<"block_mask", [
     ```
 
     Lowering: `attic-lower-block-mask` (memref form) turns it into a
-    parallel loop over (b, h, qb) that scans the key blocks the layout's
-    key range allows.
+    parallel loop over the block pairs (b, h, qb, kb) that classifies each,
+    then a parallel loop over (b, h, qb) that scans the key blocks the
+    layout's key range allows.
   }];
   let arguments = (ins
     Variadic<Attic_ShapedOperand>:$layout_operands,

@@ -294,10 +294,14 @@ def AtticLowerState : Pass<"attic-lower-state"> {
 def AtticLowerBlockMask : Pass<"attic-lower-block-mask"> {
   let summary = "Lower bufferized attic.block_mask to the loops that classify its blocks";
   let description = [{
-    Rewrites every memref-form `attic.block_mask` into an `scf.parallel`
+    Rewrites every memref-form `attic.block_mask` into two `scf.parallel`
+    loops: one over every (batch, head, query block, key block) that
+    stores the pair's class (skip, partial, full; the layout's block
+    visibility, and the mask region's, evaluated element by element where
+    interval arithmetic cannot decide it) in an i8 scratch buffer, then one
     over (batch, head, query block) of its lists that scans the key blocks
-    of the layout's key range with the layout's block visibility, appending
-    the full and the partial ones to their lists in ascending order. Counts
+    of the layout's key range, appending the full and the partial ones to
+    their lists in ascending order. Counts
     over a list's capacity are reported to the runtime
     (`attic_rt_report_error`) and clamped; nothing is written out of
     bounds. The loops run wherever the function's loops run (OpenMP on the
