@@ -68,11 +68,22 @@ fuzz_target() {
   mkdir -p "$corpus"
   local log=build-sanitize/fuzz-$target.log
   echo "fuzz: $target for ${seconds} s"
-  if ! "$binary" -max_total_time="$seconds" -rss_limit_mb=4096 \
-      -print_final_stats=1 -artifact_prefix=build-sanitize/fuzz-crashes/ \
-      "${options[@]}" "$corpus" "${seeds[@]}" > "$log" 2>&1; then
+  # Bounded from outside too: after a heap corruption (glibc's
+  # "malloc_consolidate(): unaligned fastbin chunk detected", MLIR fuzzer,
+  # 2026-11-26) libFuzzer's crash handler hung in malloc for 27 minutes
+  # without writing the input, which would have held CI to its limit.
+  local status=0
+  timeout --kill-after=10 $((seconds + 300)) "$binary" -max_total_time="$seconds" \
+      -rss_limit_mb=4096 -print_final_stats=1 \
+      -artifact_prefix=build-sanitize/fuzz-crashes/ \
+      "${options[@]}" "$corpus" "${seeds[@]}" > "$log" 2>&1 || status=$?
+  if [[ $status -ne 0 ]]; then
     tail -n 60 "$log"
-    echo "fuzz: $target found a failure (its input is in build-sanitize/fuzz-crashes/)"
+    if [[ $status -eq 124 || $status -eq 137 ]]; then
+      echo "fuzz: $target did not stop within $((seconds + 300)) s (a hang, possibly in libFuzzer's crash handler; the input may not have been written)"
+    else
+      echo "fuzz: $target found a failure (its input is in build-sanitize/fuzz-crashes/)"
+    fi
     return 1
   fi
   grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|INFO: seed corpus)|(INITED|DONE) +cov:" "$log" || true
