@@ -70,14 +70,28 @@ size_t hashText(llvm::StringRef text, bool dropDigits) {
 /// fuzzer looks for attic's failures rather than stopping at this known one
 /// again: after `permutation` or `dimensions`, an `=` must be followed by a
 /// list of integers, `[]` or `[i, j, ...]`.
+/// What MLIR's lexer skips between tokens: whitespace, NUL bytes and `//`
+/// comments (`dimensions \0\0 = ...` reached the crash past a filter that
+/// skipped whitespace only).
+llvm::StringRef skipTrivia(llvm::StringRef text) {
+  while (true) {
+    text = text.ltrim(llvm::StringRef(" \t\n\v\f\r\0", 7));
+    if (!text.starts_with("//"))
+      return text;
+    size_t eol = text.find('\n');
+    text =
+        eol == llvm::StringRef::npos ? llvm::StringRef() : text.drop_front(eol);
+  }
+}
+
 bool reachesUpstreamArrayCrash(llvm::StringRef text) {
   for (llvm::StringRef key : {"permutation", "dimensions"})
     for (size_t at = text.find(key); at != llvm::StringRef::npos;
          at = text.find(key, at + 1)) {
-      llvm::StringRef rest = text.drop_front(at + key.size()).ltrim();
+      llvm::StringRef rest = skipTrivia(text.drop_front(at + key.size()));
       if (!rest.consume_front("="))
         continue;
-      rest = rest.ltrim();
+      rest = skipTrivia(rest);
       if (!rest.consume_front("["))
         return true;
       size_t end = rest.find(']');
