@@ -62,11 +62,23 @@ sed -i "s|^config.python_with_numpy = .*|config.python_with_numpy = \"$(command 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader
 build/runtime/attic-cuda-info || exit 1
 
-# The lit tests that need the GPU (REQUIRES: cuda-device) are not all named
-# *cuda-device*; `tests` also runs every other *cuda* test (the simulator's,
-# the pipeline's).
-device_tests='cuda-device|cuda-attention|cuda-jit-link-gpu|layouts-tc'
-gpu_tests="cuda|layouts-tc"
+# The lit tests that need the GPU, from their REQUIRES lines (they are not
+# all named *cuda-device*); `tests` also runs every other *cuda* test (the
+# simulator's, the pipeline's).
+device_tests=$(grep -rlE '^(//|#)? *REQUIRES:.*cuda-device' test | xargs -n1 basename \
+  | sed 's/\./\\./g' | sort | paste -sd'|')
+gpu_tests="cuda|$device_tests"
+
+# run_lit FILTER LOG [LIT ARGS...]: the lit tests matching FILTER, the whole
+# output in $out/LOG, the result lines on stdout; a failure sets status.
+run_lit() {
+  local filter=$1 log=$2
+  shift 2
+  python3 /usr/lib/llvm-22/bin/lit -v build/test --filter "$filter" \
+    --timeout="${ATTIC_LIT_TIMEOUT:-300}" "$@" 2>&1 | tee "$out/$log" \
+    | grep -E '^(PASS|FAIL|UNSUPPORTED|XFAIL|UNRESOLVED|TIMEOUT)|Total|Passed|Failed|Unsupported|CUDA device' \
+    || status=1
+}
 
 # write_wrapper FILE LINE: an attic-run at FILE that runs the shell line LINE
 # (which ends in "$@") for --target=cuda runs and the build's attic-run
@@ -89,18 +101,11 @@ if [[ $mode == tests-wgmma ]]; then
   mkdir -p "$wrap"
   write_wrapper "$wrap/attic-run" \
     "add=--wgmma; for a in \"\$@\"; do case \$a in --wgmma*|--async-copies=false|--cuda-pipeline*) add= ;; esac; done; exec \"$PWD/build/tools/attic-run\" \$add \"\$@\""
-  python3 /usr/lib/llvm-22/bin/lit -v build/test --filter "$device_tests" \
-    --timeout="${ATTIC_LIT_TIMEOUT:-300}" --param attic_tools_prefix="$wrap" 2>&1 \
-    | tee "$out/lit-wgmma.log" \
-    | grep -E '^(PASS|FAIL|UNSUPPORTED|XFAIL|UNRESOLVED|TIMEOUT)|Total|Passed|Failed' \
-    || status=1
+  run_lit "$device_tests" lit-wgmma.log --param attic_tools_prefix="$wrap"
 fi
 if [[ $mode == tests || $mode == all ]]; then
   # pipefail: the status is lit's (the summary lines always match).
-  python3 /usr/lib/llvm-22/bin/lit -v build/test --filter "$gpu_tests" \
-    --timeout="${ATTIC_LIT_TIMEOUT:-300}" 2>&1 | tee "$out/lit-cuda.log" \
-    | grep -E '^(PASS|FAIL|UNSUPPORTED|XFAIL|UNRESOLVED|TIMEOUT)|Total|Passed|Failed|Unsupported|CUDA device' \
-    || status=1
+  run_lit "$gpu_tests" lit-cuda.log
   for t in build/test/unittests/Runtime/AtticCudaRuntimeTests build/test/unittests/Runtime/AtticCudaAbiTests; do
     "$t" > "$out/$(basename "$t").log" 2>&1 && echo "PASS: $t" || { echo "FAIL: $t"; status=1; }
   done
@@ -168,11 +173,7 @@ if [[ $mode == sanitize ]]; then
     write_wrapper "$wrap/attic-run" \
       "exec timeout ${ATTIC_SANITIZE_TIMEOUT:-300} \"$cs\" --tool $tool --error-exitcode 86 --print-limit 20 --log-file \"$wrap/%p.log\" \"$PWD/build/tools/attic-run\" \"\$@\""
     echo "== compute-sanitizer --tool $tool"
-    python3 /usr/lib/llvm-22/bin/lit -v build/test --filter "$device_tests" \
-      --timeout="${ATTIC_LIT_TIMEOUT:-300}" \
-      --param attic_tools_prefix="$wrap" 2>&1 | tee "$out/sanitize-$tool.log" \
-      | grep -E '^(PASS|FAIL|UNSUPPORTED|UNRESOLVED|TIMEOUT)|Total|Passed|Failed' \
-      || status=1
+    run_lit "$device_tests" "sanitize-$tool.log" --param attic_tools_prefix="$wrap"
     # racecheck ends its report with "RACECHECK SUMMARY: N hazards", the
     # others with "ERROR SUMMARY: N errors".
     clean=$(grep -l -E '(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)' "$wrap"/*.log 2>/dev/null | wc -l)
