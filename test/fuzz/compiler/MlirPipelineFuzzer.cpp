@@ -117,8 +117,10 @@ bool reachesUpstreamArrayCrash(llvm::StringRef text) {
       size_t end = rest.find(']');
       if (end == llvm::StringRef::npos)
         return true;
-      // Only `[]` or `[int (, int)*]` with spaces: a float, a sign or an
-      // empty element (`[1,,0]`, `[1, 0,]`, `[,1]`) crashes the parsers.
+      // Only `[]` or `[int (, int)*]` with spaces, each int of at most 18
+      // digits: a float, a sign, an empty element (`[1,,0]`, `[1, 0,]`,
+      // `[,1]`) or an integer beyond int64 (`[99999999999999999999, 0]`)
+      // crashes the parsers.
       llvm::StringRef list = rest.take_front(end).trim(' ');
       if (list.empty())
         continue;
@@ -126,7 +128,8 @@ bool reachesUpstreamArrayCrash(llvm::StringRef text) {
       list.split(items, ',');
       for (llvm::StringRef item : items) {
         item = item.trim(' ');
-        if (item.empty() || !llvm::all_of(item, llvm::isDigit))
+        if (item.empty() || item.size() > 18 ||
+            !llvm::all_of(item, llvm::isDigit))
           return true;
       }
     }
