@@ -147,7 +147,7 @@ def Attic_AttentionOp : Attic_Op<"attention", [Pure, AttrSizedOperandSegments,
         type($full_kv_num_blocks) `,` type($full_kv_indices) `)`)?
     (`block_sizes` $block_sizes^)?
     (`captures` `(` $captures^ `:` type($captures) `)`)?
-    (`mask_mod` $mask_region^)? (`score_mod` $score_region^)?
+    (`mask_mod` custom<ModifierRegion>($mask_region)^)? (`score_mod` custom<ModifierRegion>($score_region)^)?
     attr-dict `:` type($query) `,` type($key) `,` type($value) `->` type($result)
   }];
   let hasVerifier = 1;
@@ -303,7 +303,7 @@ def Attic_BlockAttentionOp : Attic_Op<"block_attention", [
         type($pool_init) `)`)?
     `outs` `(` $init `:` type($init)
         (`,` `lse` $lse_init^ `:` type($lse_init))? `)`
-    (`mask_mod` $mask_region^)? (`score_mod` $score_region^)?
+    (`mask_mod` custom<ModifierRegion>($mask_region)^)? (`score_mod` custom<ModifierRegion>($score_region)^)?
     attr-dict (`->` type($result)^)?
   }];
   let hasVerifier = 1;
@@ -413,7 +413,7 @@ def Attic_BlockMaskOp : Attic_Op<"block_mask", [
         $full_kv_num_blocks_init `,` $full_kv_indices_init `:`
         type($kv_num_blocks_init) `,` type($kv_indices_init) `,`
         type($full_kv_num_blocks_init) `,` type($full_kv_indices_init) `)`
-    (`mask_mod` $mask_region^)?
+    (`mask_mod` custom<ModifierRegion>($mask_region)^)?
     attr-dict (`->` type($results)^)?
   }];
   let hasVerifier = 1;

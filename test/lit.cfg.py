@@ -1,5 +1,6 @@
 # lit configuration for attic's FileCheck and integration tests.
 import os
+import shutil
 
 import lit.formats
 
@@ -83,6 +84,11 @@ if os.path.exists(fake_cuda_driver):
 # A caller's driver override must not leak into the tests.
 config.environment.pop("ATTIC_CUDA_DRIVER", None)
 config.environment.pop("ATTIC_FAKE_CUDA_MODE", None)
+
+# `valgrind`: memcheck is installed (scripts/setup.sh installs it) for the
+# tests that check attic's tools for memory errors on bad input.
+if shutil.which("valgrind"):
+    config.available_features.add("valgrind")
 
 # `sanitizers`: attic was built with them (scripts/sanitize-compiler.sh sets
 # ATTIC_SANITIZERS); tests that cannot run under them say UNSUPPORTED.

@@ -165,3 +165,22 @@ func.func @function_signature(%q: memref<1x2x64x16xf32>, %k: memref<1x2x64x16xf3
       {layout = #attic.dense, scale = 0.25 : f32, block_q = 32 : i64, block_k = 32 : i64, mask_fn = @wrong_signature}
   return
 }
+
+// -----
+
+// A use before any definition (a forward reference) that a definition
+// inside a modifier region would resolve: rejected while the region is
+// parsed, before anything outside can point into it
+// (test/Integration/parse-error-memory.test has the same on a parse error).
+func.func @forward_reference_into_region(%q: tensor<1x2x64x16xf32>) -> tensor<1x2x64x16xf32> {
+  %x = arith.index_cast %d : index to i64
+  // expected-error @+1 {{a value defined in this region is used outside it, before its definition}}
+  %o = attic.attention %q, %q, %q mask_mod {
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    %d = arith.subi %qi, %ki : index
+    %z = arith.constant 0 : index
+    %p = arith.cmpi sge, %d, %z : index
+    attic.yield %p : i1
+  } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return %o : tensor<1x2x64x16xf32>
+}

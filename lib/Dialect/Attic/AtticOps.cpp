@@ -559,6 +559,66 @@ void BlockMaskOp::getEffects(
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Modifier regions: custom<ModifierRegion>
+//===----------------------------------------------------------------------===//
+
+/// Parses a modifier region (mask_mod, score_mod) and rejects a value of the
+/// region that a use outside it already refers to. MLIR's parser resolves a
+/// forward reference (`%d` used before any definition) with the first later
+/// definition of that name in the same isolated scope, even one in a nested
+/// region. The verifier would reject such IR, but on a parse error the
+/// ODS-generated parser frees the region before the outside user, which
+/// then writes into freed memory when it is destroyed (heap corruption,
+/// found by the MLIR fuzzer, 2026-11-26; upstream ops with regions in their
+/// assembly format, tensor.generate for one, share the bug). Here those
+/// uses are dropped and the parse fails with an error, so that nothing
+/// outside the region points into it when it is freed.
+static ParseResult parseModifierRegion(OpAsmParser &parser, Region &region) {
+  SMLoc loc = parser.getCurrentLocation();
+  ParseResult parsed = parser.parseRegion(region);
+  bool escaped = false;
+  // Region::isAncestor cannot be used: the regions being parsed are not
+  // attached to operations yet, and it asserts (or reads through a null
+  // pointer) at a detached region.
+  auto isInside = [&](Operation *op) {
+    for (Region *r = op->getParentRegion(); r;) {
+      if (r == &region)
+        return true;
+      Operation *parent = r->getParentOp();
+      r = parent ? parent->getParentRegion() : nullptr;
+    }
+    return false;
+  };
+  auto dropOutsideUses = [&](Value value) {
+    for (OpOperand &use : llvm::make_early_inc_range(value.getUses()))
+      if (!isInside(use.getOwner())) {
+        use.drop();
+        escaped = true;
+      }
+  };
+  region.walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      dropOutsideUses(result);
+    for (Region &nested : op->getRegions())
+      for (Block &block : nested)
+        for (BlockArgument argument : block.getArguments())
+          dropOutsideUses(argument);
+  });
+  for (Block &block : region)
+    for (BlockArgument argument : block.getArguments())
+      dropOutsideUses(argument);
+  if (escaped && succeeded(parsed))
+    return parser.emitError(loc, "a value defined in this region is used "
+                                 "outside it, before its definition");
+  return parsed;
+}
+
+static void printModifierRegion(OpAsmPrinter &printer, Operation *,
+                                Region &region) {
+  printer.printRegion(region);
+}
+
 #define GET_OP_CLASSES
 #include "AtticOps.cpp.inc"
 
