@@ -133,29 +133,16 @@ bool hasResolvedForwardReference(llvm::StringRef text) {
   auto isIdChar = [](char c) {
     return llvm::isAlnum(c) || c == '_' || c == '$' || c == '.' || c == '-';
   };
-  auto isSpace = [](char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
-           c == '\f' || c == '\0';
-  };
   size_t n = text.size(), i = 0;
-  auto at = [&](size_t k) { return k < n ? text[k] : '\0'; };
-  auto skipSpace = [&](size_t at) {
-    while (at < n) {
-      if (isSpace(text[at])) {
-        ++at;
-      } else if (text.substr(at).starts_with("//")) {
-        size_t eol = text.find('\n', at);
-        at = eol == llvm::StringRef::npos ? n : eol;
-      } else {
-        break;
-      }
-    }
-    return at;
+  auto charAt = [&](size_t k) { return k < n ? text[k] : '\0'; };
+  // The offset of the next token at or after `k` (skipTrivia's rules).
+  auto skipSpace = [&](size_t k) {
+    return k >= n ? k : n - skipTrivia(text.drop_front(k)).size();
   };
-  auto nameEnd = [&](size_t at) {
-    while (at < n && isIdChar(text[at]))
-      ++at;
-    return at;
+  auto nameEnd = [&](size_t k) {
+    while (k < n && isIdChar(text[k]))
+      ++k;
+    return k;
   };
   // Definitions per open brace; the outermost is the file's. A scope
   // opened after a function's signature, `module` or `@name` is isolated:
@@ -218,7 +205,7 @@ bool hasResolvedForwardReference(llvm::StringRef text) {
         long depth = 1;
         for (; k < n && k < i + 4096 && depth > 0; ++k)
           depth += text[k] == '(' ? 1 : text[k] == ')' ? -1 : 0;
-        if (depth != 0 || at(skipSpace(k)) != ':')
+        if (depth != 0 || charAt(skipSpace(k)) != ':')
           kind = 0;
       }
       if (kind == 2)
@@ -243,12 +230,12 @@ bool hasResolvedForwardReference(llvm::StringRef text) {
       size_t k = end;
       while (true) {
         k = skipSpace(k);
-        if (at(k) == ':' && llvm::isDigit(at(skipSpace(k + 1))))
+        if (charAt(k) == ':' && llvm::isDigit(charAt(skipSpace(k + 1))))
           k = skipSpace(k + 1);
-        while (llvm::isDigit(at(k)))
+        while (llvm::isDigit(charAt(k)))
           ++k;
         k = skipSpace(k);
-        if (at(k) == ',' && at(skipSpace(k + 1)) == '%') {
+        if (charAt(k) == ',' && charAt(skipSpace(k + 1)) == '%') {
           k = skipSpace(k + 1);
           size_t e = nameEnd(k + 1);
           names.push_back(text.slice(k + 1, e));
@@ -257,9 +244,9 @@ bool hasResolvedForwardReference(llvm::StringRef text) {
         }
         break;
       }
-      bool isResultList = at(k) == '=';
-      bool isArgument =
-          !parens.empty() && parens.back() != 0 && at(skipSpace(end)) == ':';
+      bool isResultList = charAt(k) == '=';
+      bool isArgument = !parens.empty() && parens.back() != 0 &&
+                        charAt(skipSpace(end)) == ':';
       if (isResultList) {
         for (llvm::StringRef defined : names)
           if (define(defined, false))
