@@ -662,7 +662,12 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
       D is 64 or 128, block_q 64 or 128 and K and V fit in 48 KiB (else
       mma.sync); P V as m64n{Dv}k16 with P's fragments from registers and
       V N-major from the same kind of tile where Dv is 64 or 128 too (else
-      mma.sync);
+      mma.sync); `wgmma-overlap=true` (with `wgmma=true kv-stages=2`,
+      where P V is a wgmma and a third V slot fits in 99 KiB): each key
+      block's P V is issued after the next block's Q K^T, so that it runs
+      during that block's softmax (FlashAttention-3's intra-warpgroup
+      overlap; the product after the last block is added before the
+      epilogue);
     - a thread per query row (benefit 1, `MapTilesToGPU.cpp`), for anything
       else: each tile op a loop over its columns on the thread's private
       row of each tile.
@@ -701,7 +706,12 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
            "(sm_90a; Q from registers, K in a 128-byte swizzled tile) where "
            "D is 64 or 128, block_q 64 or 128 and K and V fit in 48 KiB, "
            "and P V too where Dv is 64 or 128 (P from registers, V "
-           "N-major), also in kv-stages=2 rings; needs async-copies">
+           "N-major), also in kv-stages=2 rings; needs async-copies">,
+    Option<"wgmmaOverlap", "wgmma-overlap", "bool", /*default=*/"false",
+           "With wgmma and kv-stages=2: each key block's P V (a wgmma) runs "
+           "during the next block's softmax, its V kept in a third ring "
+           "slot (where it fits in 99 KiB and the grid's tile loops allow "
+           "it; else P V is not deferred)">
   ];
 }
 

@@ -54,6 +54,7 @@
 #include <cstring>
 #include <deque>
 #include <limits>
+#include <unordered_map>
 
 using namespace mlir;
 
@@ -284,7 +285,13 @@ Elem intElem(uint64_t i) {
 struct Frame {
   Frame *parent = nullptr;
   int32_t threads = 1;
-  llvm::DenseMap<Value, std::vector<Val>> values;
+  struct ValueHash {
+    size_t operator()(Value v) const { return hash_value(v); }
+  };
+  /// Node-based, so that a reference from `slot` stays valid when a later
+  /// `slot` adds a value (ops that write two results, such as gpu.shuffle,
+  /// hold both; a DenseMap may move its entries when it grows).
+  std::unordered_map<Value, std::vector<Val>, ValueHash> values;
 
   /// Thread t's copy of `v` (the only copy where it is uniform), or null.
   const Val *find(Value v, int32_t t) const {
@@ -3410,7 +3417,8 @@ std::unique_ptr<attic::SimulatedCudaExecutable>
 attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
                                         int64_t blockQ, int64_t blockK,
                                         std::string &error, bool asyncCopies,
-                                        int64_t kvStages, bool wgmma) {
+                                        int64_t kvStages, bool wgmma,
+                                        bool wgmmaOverlap) {
   FailureOr<EntrySignature> signature = getEntrySignature(module, entry, error);
   if (failed(signature))
     return nullptr;
@@ -3426,7 +3434,7 @@ attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
     PassManager pm(ctx);
     buildCudaMappingPipeline(pm, blockQ, blockK, asyncCopies,
                              /*mergeChains=*/true, /*fuseLaunches=*/true,
-                             kvStages, wgmma);
+                             kvStages, wgmma, wgmmaOverlap);
     if (failed(pm.run(*lowered))) {
       error = "lowering for the simulated GPU failed: " +
               (errors.text().empty() ? std::string("unknown error")

@@ -102,7 +102,8 @@ static void addParallelLoops(OpPassManager &pm, bool forGpu) {
 
 void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool tensorCores,
                                     bool asyncCopies, bool fuseLaunches,
-                                    int64_t kvStages, bool wgmma) {
+                                    int64_t kvStages, bool wgmma,
+                                    bool wgmmaOverlap) {
   // Parallel loops: kernels.
   addParallelLoops(pm, /*forGpu=*/true);
   // Block lists -> loops (kernels); block_attention -> the tile loop, whose
@@ -125,6 +126,7 @@ void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool tensorCores,
   map.asyncCopies = asyncCopies;
   map.kvStages = kvStages;
   map.wgmma = wgmma;
+  map.wgmmaOverlap = wgmmaOverlap;
   pm.addPass(createAtticGpuMapTiles(map));
 }
 

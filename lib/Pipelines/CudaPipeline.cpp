@@ -61,14 +61,15 @@ std::string attic::checkCudaBlockSizes(int64_t blockQ, int64_t blockK) {
 void attic::buildCudaMappingPipeline(OpPassManager &pm, int64_t blockQ,
                                      int64_t blockK, bool asyncCopies,
                                      bool mergeChains, bool fuseLaunches,
-                                     int64_t kvStages, bool wgmma) {
+                                     int64_t kvStages, bool wgmma,
+                                     bool wgmmaOverlap) {
   // L1 -> L2 on tensors, bufferized as for the CPU.
   buildBufferizationPipeline(pm, blockQ, blockK, /*forGpu=*/true);
   // Device buffers, a kernel per loop nest (the data-movement and reduction
   // primitives, linalg), the tile loops as the tensor-core kernel where it
   // applies and a thread per row elsewhere.
   buildGpuOffloadPipeline(pm, /*tensorCores=*/true, asyncCopies, fuseLaunches,
-                          kvStages, wgmma);
+                          kvStages, wgmma, wgmmaOverlap);
   pm.addPass(attic::createAtticGpuCheckHost());
   // One stream for the steps between the host's reads of device results.
   if (mergeChains)
@@ -127,10 +128,16 @@ void attic::buildCudaPipeline(OpPassManager &pm,
                            "tiles are filled by cp.async)"));
     return;
   }
+  if (options.wgmmaOverlap && (!options.wgmma || options.kvStages != 2)) {
+    pm.addPass(optionError("wgmma-overlap needs wgmma and kv-stages=2 (the "
+                           "deferred P V is a wgmma that reads a third V "
+                           "slot of the ring)"));
+    return;
+  }
   buildCudaMappingPipeline(pm, options.blockQ, options.blockK,
                            options.asyncCopies, options.mergeChains,
                            options.fuseLaunches, options.kvStages,
-                           options.wgmma);
+                           options.wgmma, options.wgmmaOverlap);
   // No canonicalization before outlining: it would hoist the kernel's
   // constants (vectors, f32) out of gpu.launch into kernel arguments.
   pm.addPass(createGpuKernelOutliningPass());

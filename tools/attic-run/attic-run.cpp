@@ -137,6 +137,11 @@ static cl::opt<bool>
           cl::desc("--target=cuda (an sm_90 device) or cuda-simulated: the "
                    "tensor-core kernel computes S = Q K^T and P V with "
                    "wgmma.mma_async (chip sm_90a) where its tiles allow it"));
+static cl::opt<bool> wgmmaOverlap(
+    "wgmma-overlap", cl::init(false),
+    cl::desc("With --wgmma and --kv-stages=2: each key block's P V runs "
+             "during the next block's softmax (a third V slot in the ring, "
+             "where it fits in 99 KiB)"));
 static cl::opt<int64_t> blockQ("block-q", cl::init(128),
                                cl::desc("Query rows per block"));
 static cl::opt<int64_t> blockK("block-k", cl::init(128),
@@ -245,8 +250,8 @@ int main(int argc, char **argv) {
   if (!onCuda && cudaPipeline.getNumOccurrences())
     fail("--cuda-pipeline needs --target=cuda");
   // Options of the default CUDA pipeline.
-  for (cl::Option *pipelineOption :
-       std::initializer_list<cl::Option *>{&asyncCopies, &kvStages, &wgmma}) {
+  for (cl::Option *pipelineOption : std::initializer_list<cl::Option *>{
+           &asyncCopies, &kvStages, &wgmma, &wgmmaOverlap}) {
     if (!pipelineOption->getNumOccurrences())
       continue;
     std::string name = pipelineOption->ArgStr.str();
@@ -266,6 +271,9 @@ int main(int argc, char **argv) {
   if (wgmma && !asyncCopies)
     fail("--wgmma needs --async-copies (the swizzled K and V tiles are "
          "filled by cp.async)");
+  if (wgmmaOverlap && (!wgmma || kvStages != 2))
+    fail("--wgmma-overlap needs --wgmma and --kv-stages=2 (the deferred P V "
+         "is a wgmma that reads a third V slot of the ring)");
   for (cl::Option *cpuOnly : std::initializer_list<cl::Option *>{
            &threads, &sequential, &vectorWidth, &registerRows,
            &registerChunks})
@@ -481,7 +489,8 @@ int main(int argc, char **argv) {
   std::unique_ptr<attic::SimulatedCudaExecutable> simulatedExecutable;
   if (simulated) {
     simulatedExecutable = attic::SimulatedCudaExecutable::compile(
-        *compiled, entry, blockQ, blockK, error, asyncCopies, kvStages, wgmma);
+        *compiled, entry, blockQ, blockK, error, asyncCopies, kvStages, wgmma,
+        wgmmaOverlap);
     if (!simulatedExecutable)
       fail(error);
   } else if (onCuda) {
@@ -492,7 +501,7 @@ int main(int argc, char **argv) {
                   cudaDevice, cudaChip,
                   blockQ.getNumOccurrences() ? blockQ.getValue() : 0,
                   blockK.getNumOccurrences() ? blockK.getValue() : 0,
-                  asyncCopies, kvStages, wgmma);
+                  asyncCopies, kvStages, wgmma, wgmmaOverlap);
     cudaExecutable =
         attic::CudaExecutable::compile(*compiled, entry, pipeline, error);
     if (!cudaExecutable)

@@ -36,12 +36,13 @@ mlir::FailureOr<std::string> cudaChipFor(const attic_cuda_device_info &device,
 /// The default textual pipeline for a device: attic-cuda-pipeline with the
 /// device's chip, PTX (format=isa, JIT-compiled by the driver) for devices
 /// newer than the chip, block sizes when positive, async-copies=false
-/// when `asyncCopies` is false, kv-stages when not 1, and wgmma (chip
-/// sm_90a) when `wgmma`.
+/// when `asyncCopies` is false, kv-stages when not 1, wgmma (chip
+/// sm_90a) when `wgmma` and wgmma-overlap when `wgmmaOverlap`.
 std::string defaultCudaPipeline(const attic_cuda_device_info &device,
                                 llvm::StringRef chip, int64_t blockQ,
                                 int64_t blockK, bool asyncCopies = true,
-                                int64_t kvStages = 1, bool wgmma = false);
+                                int64_t kvStages = 1, bool wgmma = false,
+                                bool wgmmaOverlap = false);
 
 /// Whether attic's runtime provides `name` to CUDA host code (the mgpu*
 /// functions of attic/runtime/CudaMgpu.h and the error report): the JIT

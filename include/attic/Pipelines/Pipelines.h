@@ -72,10 +72,12 @@ void buildBufferizationPipeline(mlir::OpPassManager &pm, int64_t blockQ,
 /// `fuseLaunches` is false),
 /// attic-gpu-map-tiles (the tensor-core kernel where it applies when
 /// `tensorCores`, else a thread per query row; its K and V rings of
-/// `kvStages` slots, its products with wgmma when `wgmma`).
+/// `kvStages` slots, its products with wgmma when `wgmma`, each block's
+/// P V during the next block's softmax when `wgmmaOverlap`).
 void buildGpuOffloadPipeline(mlir::OpPassManager &pm, bool tensorCores,
                              bool asyncCopies = true, bool fuseLaunches = true,
-                             int64_t kvStages = 1, bool wgmma = false);
+                             int64_t kvStages = 1, bool wgmma = false,
+                             bool wgmmaOverlap = false);
 
 /// attic ops on tensors -> LLVM dialect, for the CPU (JIT or AOT):
 /// attic-decompose, attic-expand-vcc, one-shot bufferization, buffer
@@ -157,6 +159,13 @@ struct CudaPipelineOptions
                      "not allow it (D not 64 or 128, block-q under 64, K "
                      "and V over the shared memory limit) keep mma.sync"),
       llvm::cl::init(false)};
+  Option<bool> wgmmaOverlap{
+      *this, "wgmma-overlap",
+      llvm::cl::desc("With wgmma and kv-stages=2: each key block's P V runs "
+                     "during the next block's softmax (FlashAttention-3's "
+                     "intra-warpgroup overlap; V's ring gets a third slot, "
+                     "where it fits in 99 KiB)"),
+      llvm::cl::init(false)};
 };
 
 /// attic-cuda-pipeline's rule for tile sizes (the tensor-core kernel's warp
@@ -169,14 +178,16 @@ std::string checkCudaBlockSizes(int64_t blockQ, int64_t blockK);
 /// attic-gpu-check-host, attic-gpu-merge-chains (unless `mergeChains` is
 /// false); attic-gpu-fuse-launches after the offload unless `fuseLaunches`
 /// is false; the tensor-core kernel's K and V rings of `kvStages` slots, its
-/// products with wgmma when `wgmma` (sm_90a kernels). Its
+/// products with wgmma when `wgmma` (sm_90a kernels), overlapped with the
+/// softmax when `wgmmaOverlap`. Its
 /// output (host code that moves data and launches gpu.launch kernels on device
 /// buffers) is what the rest of attic-cuda-pipeline compiles to NVVM and PTX,
 /// and what the GPU simulator (attic/Execution/GpuSimulator.h) runs.
 void buildCudaMappingPipeline(mlir::OpPassManager &pm, int64_t blockQ,
                               int64_t blockK, bool asyncCopies = true,
                               bool mergeChains = true, bool fuseLaunches = true,
-                              int64_t kvStages = 1, bool wgmma = false);
+                              int64_t kvStages = 1, bool wgmma = false,
+                              bool wgmmaOverlap = false);
 
 /// attic ops on tensors -> host code in the LLVM dialect that calls the
 /// mgpu* functions of MLIR 22's gpu-to-llvm (stream, alloc, memcpy, launch,

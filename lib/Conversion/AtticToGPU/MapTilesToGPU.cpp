@@ -644,9 +644,16 @@ struct AtticGpuMapTilesPass
              "and V tiles are filled by cp.async)";
       return signalPassFailure();
     }
+    if (wgmmaOverlap && (!wgmma || kvStages != 2)) {
+      emitError(getOperation()->getLoc())
+          << "attic-gpu-map-tiles: wgmma-overlap needs wgmma and kv-stages=2 "
+             "(the deferred P V is a wgmma that reads a third V slot of the "
+             "ring)";
+      return signalPassFailure();
+    }
     RewritePatternSet patterns(&getContext());
     populateGpuMapTilesPatterns(patterns, tensorCores, asyncCopies, kvStages,
-                                wgmma);
+                                wgmma, wgmmaOverlap);
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingOps);
     (void)applyOpPatternsGreedily(grids, std::move(patterns), config);
@@ -679,10 +686,12 @@ struct AtticGpuMapTilesPass
 
 void attic::populateGpuMapTilesPatterns(RewritePatternSet &patterns,
                                         bool tensorCores, bool asyncCopies,
-                                        int64_t kvStages, bool wgmma) {
+                                        int64_t kvStages, bool wgmma,
+                                        bool wgmmaOverlap) {
   // Without tensor cores the kernels are those attic-gpu-emulate runs:
   // no barriers.
   patterns.add<SimtTiles>(patterns.getContext(), /*barriers=*/tensorCores);
   if (tensorCores)
-    populateTensorCoreTilesPatterns(patterns, asyncCopies, kvStages, wgmma);
+    populateTensorCoreTilesPatterns(patterns, asyncCopies, kvStages, wgmma,
+                                    wgmmaOverlap);
 }

@@ -317,6 +317,12 @@ struct KernelConfig {
   /// With wgmma, also P V (where Dv is a multiple of 64): P's A fragments
   /// from registers, V N-major in the same swizzled rows as K.
   bool wgmmaPV = false;
+  /// With wgmma P V in a ring (`wgmma-overlap`): a block's P V is issued
+  /// at the next block's Q K^T and runs during its softmax
+  /// (FlashAttention-3's intra-warpgroup overlap), so V's ring has three
+  /// slots: the deferred block's, the current one's and the prefetch's.
+  bool overlap = false;
+  int64_t vSlots() const { return overlap ? 3 : 2; }
 };
 
 /// One K and one V block (a slot): padded rows, or wgmma's swizzled rows
@@ -335,13 +341,14 @@ int64_t kBytes(const KernelConfig &c) {
 int64_t vBytes(const KernelConfig &c) {
   return vTileBytes(c) + (c.wgmmaPV ? kSwizzleAlign : 0);
 }
-/// The two-slot rings in dynamic shared memory: two K blocks, then two V
-/// blocks, each ring with the slack to align it where wgmma reads it.
+/// The rings in dynamic shared memory: two K blocks, then two V blocks
+/// (three with `overlap`), each ring with the slack to align it where
+/// wgmma reads it.
 int64_t kRingBytes(const KernelConfig &c) {
   return 2 * kTileBytes(c) + (c.wgmma ? kSwizzleAlign : 0);
 }
 int64_t vRingBytes(const KernelConfig &c) {
-  return 2 * vTileBytes(c) + (c.wgmmaPV ? kSwizzleAlign : 0);
+  return c.vSlots() * vTileBytes(c) + (c.wgmmaPV ? kSwizzleAlign : 0);
 }
 int64_t ringBytes(const KernelConfig &c) {
   return kRingBytes(c) + vRingBytes(c);
@@ -353,7 +360,8 @@ int64_t ringBytes(const KernelConfig &c) {
 FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
                                   const TileGridInfo &info, std::string &why,
                                   bool asyncCopies = true, int64_t kvStages = 1,
-                                  bool wgmma = false) {
+                                  bool wgmma = false,
+                                  bool wgmmaOverlap = false) {
   auto fail = [&](const Twine &msg) -> FailureOr<KernelConfig> {
     why = msg.str();
     return failure();
@@ -456,6 +464,12 @@ FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
       return ringBytes(c) + colBytes <= kRingLimit;
     };
     chooseWgmma(ring, fits);
+    // The deferred P V needs wgmma for P V and a third V slot.
+    if (wgmmaOverlap && ring.wgmmaPV) {
+      ring.overlap = true;
+      if (!fits(ring))
+        ring.overlap = false;
+    }
     if (fits(ring))
       return ring;
   }
@@ -540,6 +554,35 @@ private:
       return base;
     return base ? g.add(align, base) : align;
   }
+  /// The wgmma.mma_async ops of one product (no fence, commit or wait):
+  /// one m64n{n}k16 per (A fragment, descriptor), accumulating from
+  /// `accIn` (empty: from zero); the n / 2 accumulators per thread, in
+  /// flight until a wgmmaWait.
+  SmallVector<Value> wgmmaIssue(int64_t n, ArrayRef<Value> accIn,
+                                ArrayRef<SmallVector<Value>> aRegs,
+                                ArrayRef<Value> descriptors, bool transB);
+  /// wgmma.wait_group `pending`, passing `acc` (accumulators of a
+  /// completed group) through as tied operands: their readable values.
+  SmallVector<Value> wgmmaWait(int32_t pending, ArrayRef<Value> acc);
+  void wgmmaFence() {
+    g.inlineAsm(Type(), {}, "wgmma.fence.sync.aligned;", "");
+  }
+  void wgmmaCommit() {
+    g.inlineAsm(Type(), {}, "wgmma.commit_group.sync.aligned;", "");
+  }
+  /// The accumulator tile's registers in wgmma's output order, and back.
+  SmallVector<Value> accInWgmmaOrder();
+  void setAccFromWgmma(ArrayRef<Value> values);
+  /// Deferred P V (`overlap`): whether every attic.tile.qk and
+  /// attic.tile.pv of the grid allows it (see the definition).
+  bool canDeferPV();
+  /// Issues acc += P V of the deferred block (no fence or commit).
+  void issueDeferredPV();
+  /// Waits for the deferred P V issued at a Q K^T, if in flight.
+  void settleAcc();
+  /// Adds the deferred P V to the accumulator (issue, wait) before an op
+  /// other than qk or pv touches the accumulator.
+  void flushDeferredPV();
   /// cp.async.wait_group `n`; with wgmma, then fence.proxy.async: the
   /// landed copies (generic proxy) become visible to wgmma's reads (async
   /// proxy) after the barrier that follows.
@@ -585,16 +628,26 @@ private:
   void stageRing(TileQKOp qk, TilePVOp pv, ArrayRef<Operation *> ops,
                  IRMapping &map);
   /// The staging state carried through the tile loop's scf.for and
-  /// scf.if: kTag, and kSlot with a ring.
-  SmallVector<Value, 2> tagState() {
+  /// scf.if: kTag, and kSlot with a ring; with a deferred P V also its V
+  /// slot and P's registers.
+  SmallVector<Value> tagState() {
+    SmallVector<Value> state = {kTag};
     if (cfg.ring())
-      return {kTag, kSlot};
-    return {kTag};
+      state.push_back(kSlot);
+    if (overlap) {
+      state.push_back(deferredVBase);
+      llvm::append_range(state, deferredP);
+    }
+    return state;
   }
   void setTagState(ValueRange state) {
     kTag = state[0];
     if (cfg.ring())
       kSlot = state[1];
+    if (overlap) {
+      deferredVBase = state[2];
+      deferredP.assign(state.begin() + 3, state.end());
+    }
   }
   /// `index` offset by `base` (a slot of a ring), or `index` without one.
   Value inSlot(Value index, Value base) {
@@ -658,6 +711,22 @@ private:
   /// of the slot the current key block was staged in (constants 0 without
   /// a ring).
   Value kSlot, kBase, vBase;
+  /// Deferred P V (`overlap`, decided by canDeferPV): the accumulator
+  /// tile; P's A registers (four i32 per 16 keys) of the last visited key
+  /// block and the element offset of its V slot, whose product is issued
+  /// with the next block's Q K^T (uniform per block; before the first
+  /// visited block P is 0 and the slot is the zeroed third slot); whether
+  /// that product is in flight (between a Q K^T and its attic.tile.pv,
+  /// within one block of the tile loop); whether no P V has been deferred
+  /// yet (at mapping time: before the first attic.tile.pv), and whether
+  /// one was flushed into the accumulator.
+  bool overlap = false;
+  Value accTile;
+  SmallVector<Value> deferredP;
+  Value deferredVBase;
+  bool accInFlight = false, deferredEmpty = true, flushed = false;
+  /// An internal inconsistency of the deferral (reported by run).
+  std::string deferralError;
   /// The attic.tile.qk whose key tensor, batch, head and block a prefetch
   /// reads, and the ops of its loop that compute the block (set by
   /// prefetchLoop); with a ring also the attic.tile.pv whose value tensor
@@ -926,8 +995,35 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
     kSlot = g.index(0);
     kBase = vBase = kSlot;
   }
+  overlap = canDeferPV();
+  if (overlap) {
+    // Before the first visited block the deferred product is 0 times the
+    // last V slot, which the ring fills only from the second prefetch on:
+    // that slot is zeroed (shared memory is not, and 0 * NaN is NaN), its
+    // stores fenced for wgmma's async proxy and ordered by a barrier.
+    int64_t slotElems = vTileBytes(cfg) / 2;
+    deferredVBase = g.index((cfg.vSlots() - 1) * slotElems);
+    Value start = g.add(vAlign, deferredVBase);
+    auto loop = scf::ForOp::create(b, g.mul(tid, 8), g.index(slotElems),
+                                   g.mul(threads, 8));
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(loop.getBody()->getTerminator());
+      auto store = vector::StoreOp::create(
+          b, g.zeros(8), vs, ValueRange{g.add(start, loop.getInductionVar())});
+      store.setAlignment(16);
+    }
+    g.inlineAsm(Type(), {}, "fence.proxy.async.shared::cta;", "");
+    gpu::BarrierOp::create(b);
+    deferredP.assign(cfg.keys / 4, g.i32(0));
+  }
   if (failed(mapBlock(*grid.getBody(), map)))
     return failure();
+  settleAcc();
+  if (!deferralError.empty())
+    return grid.emitOpError("internal error in the deferred P V of the "
+                            "tensor-core kernel: ")
+           << deferralError;
   // A prefetch of a key block the tile loop then skipped may be in flight.
   if (cfg.asyncCopies)
     waitGroup(0);
@@ -968,6 +1064,8 @@ LogicalResult KernelMapper::mapOp(Operation &op, IRMapping &map) {
 }
 
 LogicalResult KernelMapper::mapLoop(scf::ForOp loop, IRMapping &map) {
+  // No wgmma is in flight across the loop's boundary.
+  settleAcc();
   SmallVector<Value> tiles = carriedTiles(loop);
   // Tiles the loop writes but nothing reads afterwards keep their values
   // from before (defined outside the loop) once it is mapped.
@@ -1004,6 +1102,7 @@ LogicalResult KernelMapper::mapLoop(scf::ForOp loop, IRMapping &map) {
       next += tagState().size();
     }
     result = mapBlock(*loop.getBody(), map);
+    settleAcc();
     SmallVector<Value> yields;
     for (Value v : loop.getBody()->getTerminator()->getOperands())
       yields.push_back(map.lookupOrDefault(v));
@@ -1032,6 +1131,8 @@ LogicalResult KernelMapper::mapLoop(scf::ForOp loop, IRMapping &map) {
 }
 
 LogicalResult KernelMapper::mapIf(scf::IfOp ifOp, IRMapping &map) {
+  // No wgmma is in flight across the branches' boundaries.
+  settleAcc();
   SmallVector<Value> tiles = carriedTiles(ifOp);
   SmallVector<Type> types(ifOp.getResultTypes());
   int64_t own = types.size();
@@ -1039,7 +1140,7 @@ LogicalResult KernelMapper::mapIf(scf::IfOp ifOp, IRMapping &map) {
     for (Value r : regs[t])
       types.push_back(r.getType());
   bool carryTag = movesKTag(ifOp);
-  SmallVector<Value, 2> tagBefore = tagState();
+  SmallVector<Value> tagBefore = tagState();
   if (carryTag)
     for (Value v : tagBefore)
       types.push_back(v.getType());
@@ -1061,6 +1162,7 @@ LogicalResult KernelMapper::mapIf(scf::IfOp ifOp, IRMapping &map) {
     if (!src.empty()) {
       if (failed(mapBlock(src.front(), map)))
         return failure();
+      settleAcc();
       for (Value v : src.front().getTerminator()->getOperands())
         yields.push_back(map.lookupOrDefault(v));
     }
@@ -1185,15 +1287,26 @@ void KernelMapper::stageCols(TileMapColsOp op, IRMapping &map) {
 /// block's copies are in flight: 2 barriers per block. A group that does
 /// not hold K and V of one key block of a loop that ringLoop accepts
 /// waits for everything and copies what it has into slot kSlot (correct,
-/// without overlap).
+/// without overlap). With three V slots (`overlap`) kSlot counts the
+/// prefetches: K's slot is kSlot % 2, V's kSlot % 3, so that the deferred
+/// block's V (slot kSlot - 1) outlives the next prefetch.
 void KernelMapper::stageRing(TileQKOp qk, TilePVOp pv,
                              ArrayRef<Operation *> ops, IRMapping &map) {
   Value cur = kSlot;
-  Value kOffset = g.mul(cur, kTileBytes(cfg) / 2);
-  Value vOffset = g.mul(cur, vTileBytes(cfg) / 2);
+  auto kOff = [&](Value slot) {
+    return g.mul(cfg.overlap ? g.remU(slot, 2) : slot, kTileBytes(cfg) / 2);
+  };
+  auto vOff = [&](Value slot) {
+    return g.mul(cfg.overlap ? g.remU(slot, 3) : slot, vTileBytes(cfg) / 2);
+  };
+  Value kOffset = kOff(cur);
+  Value vOffset = vOff(cur);
   scf::ForOp loop = qk && pv ? ringLoop(qk) : scf::ForOp();
   if (loop && pv.getValueBlock() != qk.getKeyBlock())
     loop = {};
+  if (!loop && overlap)
+    deferralError = "a staging point without a ring prefetch (canDeferPV "
+                    "accepted the grid)";
   if (!loop) {
     waitGroup(0);
     if (qk)
@@ -1215,12 +1328,12 @@ void KernelMapper::stageRing(TileQKOp qk, TilePVOp pv,
     copyV(pv, map, block, vOffset);
     NVVM::CpAsyncCommitGroupOp::create(b);
   });
-  Value other = g.sub(g.index(1), cur);
+  Value other = cfg.overlap ? g.add(cur, g.index(1)) : g.sub(g.index(1), cur);
   Value newTag = prefetchNext(
       loop, map,
       [&](Value nextBlock) {
-        copyK(qk, map, nextBlock, g.mul(other, kTileBytes(cfg) / 2));
-        copyV(pv, map, nextBlock, g.mul(other, vTileBytes(cfg) / 2));
+        copyK(qk, map, nextBlock, kOff(other));
+        copyV(pv, map, nextBlock, vOff(other));
       },
       g.index(-1));
   NVVM::CpAsyncCommitGroupOp::create(b);
@@ -1439,6 +1552,38 @@ SmallVector<Value> KernelMapper::wgmmaChain(int64_t n, ArrayRef<Value> accIn,
                                             ArrayRef<SmallVector<Value>> aRegs,
                                             ArrayRef<Value> descriptors,
                                             bool transB) {
+  // Registers written since the last wait (the A fragments, the
+  // accumulators) are ordered before the wgmmas.
+  wgmmaFence();
+  SmallVector<Value> acc = wgmmaIssue(n, accIn, aRegs, descriptors, transB);
+  wgmmaCommit();
+  return wgmmaWait(0, acc);
+}
+
+/// Fields 0 .. count - 1 of an LLVM struct value.
+static SmallVector<Value> structFields(ImplicitLocOpBuilder &b, Value s,
+                                       int64_t count) {
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < count; ++i)
+    values.push_back(LLVM::ExtractValueOp::create(b, s, i));
+  return values;
+}
+
+/// The constraints of n / 2 f32 outputs ("=f,...") and of as many inputs
+/// tied to them (",0,1,...").
+static std::pair<std::string, std::string> accConstraints(int64_t perThread) {
+  std::string outputs, tied;
+  for (int64_t i = 0; i < perThread; ++i) {
+    outputs += i ? ",=f" : "=f";
+    tied += "," + std::to_string(i);
+  }
+  return {outputs, tied};
+}
+
+SmallVector<Value> KernelMapper::wgmmaIssue(int64_t n, ArrayRef<Value> accIn,
+                                            ArrayRef<SmallVector<Value>> aRegs,
+                                            ArrayRef<Value> descriptors,
+                                            bool transB) {
   const int64_t perThread = n / 2;
   Type f32 = b.getF32Type();
   auto accType = LLVM::LLVMStructType::getLiteral(
@@ -1450,21 +1595,7 @@ SmallVector<Value> KernelMapper::wgmmaChain(int64_t n, ArrayRef<Value> accIn,
       text += (i ? ", $" : "$") + std::to_string(first + i);
     return text + "}";
   };
-  auto fields = [&](Value acc) {
-    SmallVector<Value> values;
-    for (int64_t i = 0; i < perThread; ++i)
-      values.push_back(LLVM::ExtractValueOp::create(b, acc, i));
-    return values;
-  };
-  std::string outputs, tied;
-  for (int64_t i = 0; i < perThread; ++i) {
-    outputs += i ? ",=f" : "=f";
-    tied += "," + std::to_string(i);
-  }
-
-  // Registers written since the last wait (the A fragments, the
-  // accumulators) are ordered before the wgmmas.
-  g.inlineAsm(Type(), {}, "wgmma.fence.sync.aligned;", "");
+  auto [outputs, tied] = accConstraints(perThread);
   SmallVector<Value> acc(accIn);
   for (auto [regs, desc] : llvm::zip(aRegs, descriptors)) {
     // scale-d 0 (D = A B) when there is no accumulator yet.
@@ -1481,11 +1612,143 @@ SmallVector<Value> KernelMapper::wgmmaChain(int64_t n, ArrayRef<Value> accIn,
         "k16.f32." + type + "." + type + " " + list(0, perThread) + ", " +
         list(first, 4) + ", $" + std::to_string(first + 4) + ", p, 1, 1, " +
         (transB ? "1" : "0") + "; }";
-    acc = fields(g.inlineAsm(accType, operands, text, constraints));
+    acc = structFields(b, g.inlineAsm(accType, operands, text, constraints),
+                       perThread);
   }
-  g.inlineAsm(Type(), {}, "wgmma.commit_group.sync.aligned;", "");
-  return fields(g.inlineAsm(accType, acc, "wgmma.wait_group.sync.aligned 0;",
-                            outputs + tied));
+  return acc;
+}
+
+SmallVector<Value> KernelMapper::wgmmaWait(int32_t pending,
+                                           ArrayRef<Value> acc) {
+  const int64_t perThread = acc.size();
+  auto accType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(perThread, b.getF32Type()));
+  auto [outputs, tied] = accConstraints(perThread);
+  return structFields(b,
+                      g.inlineAsm(accType, acc,
+                                  "wgmma.wait_group.sync.aligned " +
+                                      std::to_string(pending) + ";",
+                                  outputs + tied),
+                      perThread);
+}
+
+SmallVector<Value> KernelMapper::accInWgmmaOrder() {
+  const SmallVector<Value> &acc = regs[accTile];
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < cfg.valueDim / 2; ++i)
+    values.push_back(acc[at((i / 2) % 2, i / 4, i % 2)]);
+  return values;
+}
+
+void KernelMapper::setAccFromWgmma(ArrayRef<Value> values) {
+  SmallVector<Value> &acc = regs[accTile];
+  for (auto [i, v] : llvm::enumerate(values))
+    acc[at((i / 2) % 2, i / 4, i % 2)] = v;
+}
+
+/// Whether the grid's P V can be deferred to the next key block's Q K^T.
+/// It can when (1) every attic.tile.qk is staged by a ring prefetch: its
+/// ring loop (ringLoop) is directly in the grid body, and each
+/// attic.tile.pv there reads the qk's key block and follows a qk in its
+/// block; (2) inside those loops only the attic.tile.pv ops touch their one
+/// accumulator; (3) outside them, the ops that touch the accumulator come
+/// before the first loop or after the last (one flush, at the end, and no
+/// Q K^T after it). Then the deferred block's V stays in its slot until
+/// the next Q K^T: the ring's prefetches go to the other two slots.
+bool KernelMapper::canDeferPV() {
+  if (!cfg.overlap)
+    return false;
+  SmallVector<TileQKOp> qks;
+  SmallVector<TilePVOp> pvs;
+  grid.walk([&](Operation *op) {
+    if (auto qk = dyn_cast<TileQKOp>(op))
+      qks.push_back(qk);
+    else if (auto pv = dyn_cast<TilePVOp>(op))
+      pvs.push_back(pv);
+  });
+  if (pvs.empty())
+    return false;
+  Value acc = pvs.front().getAcc();
+  llvm::SmallPtrSet<Operation *, 2> loops;
+  for (TileQKOp qk : qks) {
+    scf::ForOp loop = ringLoop(qk);
+    if (!loop || loop->getParentOp() != grid.getOperation())
+      return false;
+    loops.insert(loop);
+    bool ok = true;
+    loop.walk(
+        [&](TilePVOp pv) { ok &= pv.getValueBlock() == qk.getKeyBlock(); });
+    if (!ok)
+      return false;
+  }
+  for (TilePVOp pv : pvs) {
+    if (pv.getAcc() != acc)
+      return false;
+    auto loop = pv->getParentOfType<scf::ForOp>();
+    if (!loop || !loops.contains(loop))
+      return false;
+    bool follows = false;
+    for (Operation *prev = pv->getPrevNode(); prev; prev = prev->getPrevNode())
+      follows |= isa<TileQKOp>(prev);
+    if (!follows)
+      return false;
+  }
+  for (Operation *loop : loops) {
+    bool others = false;
+    loop->walk([&](Operation *op) {
+      if (isa_and_nonnull<AtticDialect>(op->getDialect()) &&
+          !isa<TilePVOp>(op) && accessOf(op, acc) != Access::None)
+        others = true;
+    });
+    if (others)
+      return false;
+  }
+  bool seenLoop = false, touchedBetween = false;
+  for (Operation &op : grid.getBody()->without_terminator()) {
+    if (loops.contains(&op)) {
+      if (touchedBetween)
+        return false;
+      seenLoop = true;
+      continue;
+    }
+    if (seenLoop && accessOf(&op, acc) != Access::None)
+      touchedBetween = true;
+  }
+  accTile = acc;
+  return true;
+}
+
+void KernelMapper::issueDeferredPV() {
+  SmallVector<SmallVector<Value>> aRegs;
+  SmallVector<Value> descriptors;
+  Value slot = inSlotDescriptor(vDescriptor, deferredVBase);
+  for (int64_t kk = 0; kk < cfg.keys / 16; ++kk) {
+    aRegs.emplace_back(deferredP.begin() + 4 * kk,
+                       deferredP.begin() + 4 * kk + 4);
+    descriptors.push_back(descriptorAt(slot, kk * 2048));
+  }
+  setAccFromWgmma(wgmmaIssue(cfg.valueDim, accInWgmmaOrder(), aRegs,
+                             descriptors, /*transB=*/true));
+}
+
+void KernelMapper::settleAcc() {
+  if (!accInFlight)
+    return;
+  setAccFromWgmma(wgmmaWait(0, accInWgmmaOrder()));
+  accInFlight = false;
+}
+
+void KernelMapper::flushDeferredPV() {
+  if (deferredEmpty)
+    return;
+  settleAcc();
+  wgmmaFence();
+  issueDeferredPV();
+  wgmmaCommit();
+  accInFlight = true;
+  settleAcc();
+  deferredEmpty = true;
+  flushed = true;
 }
 
 /// Descriptor `base` plus `bytes` (a multiple of 16) in its start address.
@@ -1513,13 +1776,33 @@ void KernelMapper::wgmmaQK(SmallVector<Value> &s) {
     descriptors.push_back(
         descriptorAt(inSlotDescriptor(kDescriptor, kBase),
                      (kc / 4) * cfg.keys * 128 + (kc % 4) * 32));
-  SmallVector<Value> values =
-      wgmmaChain(cfg.keys, {}, qRegs, descriptors, /*transB=*/false);
+  SmallVector<Value> values;
+  if (!overlap) {
+    values = wgmmaChain(cfg.keys, {}, qRegs, descriptors, /*transB=*/false);
+  } else {
+    // The deferred block's P V is issued after Q K^T, as a second group:
+    // wait_group 1 completes Q K^T and leaves P V in flight during the
+    // softmax, until the attic.tile.pv (settleAcc).
+    if (flushed)
+      deferralError = "a Q K^T after the deferred P V was flushed "
+                      "(canDeferPV accepted the grid)";
+    settleAcc();
+    wgmmaFence();
+    values = wgmmaIssue(cfg.keys, {}, qRegs, descriptors, /*transB=*/false);
+    wgmmaCommit();
+    issueDeferredPV();
+    wgmmaCommit();
+    accInFlight = true;
+    values = wgmmaWait(1, values);
+  }
   for (auto [i, v] : llvm::enumerate(values))
     s[at((i / 2) % 2, i / 4, i % 2)] = v;
 }
 
 LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
+  if (overlap && !isa<TileQKOp, TilePVOp>(op) &&
+      accessOf(op, accTile) != Access::None)
+    flushDeferredPV();
   if (isa<TileMapColsOp, TileQKOp, TilePVOp>(op) && !staged.count(op)) {
     // Stage this op and the staging ops that follow it in its block whose
     // operands are all available here, at once.
@@ -1629,6 +1912,8 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
       kTag = newTag;
     }
     const int64_t stride = cfg.valueDim + kPad;
+    // The previous block's P V, issued at this block's Q K^T, lands.
+    settleAcc();
     SmallVector<Value> &acc = regs[pv.getAcc()];
     const SmallVector<Value> &p = regs[pv.getProbs()];
     const SmallVector<Value> &alpha = regs[pv.getRescale()];
@@ -1642,6 +1927,19 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
           ValueRange{p[at(r, nc, 0)], p[at(r, nc, 1)]});
       return arith::TruncFOp::create(b, g.pairType(), v).getResult();
     };
+    if (overlap) {
+      // This block's P V waits for the next block's Q K^T (or the flush
+      // after the tile loop): acc now holds alpha * (acc + P' V') of the
+      // previous block, and P V is the deferred product.
+      deferredP.clear();
+      for (int64_t kk = 0; kk < cfg.keys / 16; ++kk)
+        llvm::append_range(deferredP,
+                           g.asI32({pair(0, 2 * kk), pair(1, 2 * kk),
+                                    pair(0, 2 * kk + 1), pair(1, 2 * kk + 1)}));
+      deferredVBase = vBase;
+      deferredEmpty = false;
+      return success();
+    }
     if (cfg.wgmmaPV) {
       // acc (a warpgroup's 64 x Dv) += P V: block_k/16 steps, B = V
       // N-major (Vs rows are keys); step kk reads keys 16kk.., two 8-key
@@ -1809,12 +2107,13 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
 
 struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
   TensorCoreTiles(MLIRContext *ctx, bool asyncCopies, int64_t kvStages,
-                  bool wgmma)
+                  bool wgmma, bool wgmmaOverlap)
       : OpRewritePattern(ctx, /*benefit=*/2), asyncCopies(asyncCopies),
-        kvStages(kvStages), wgmma(wgmma) {}
+        kvStages(kvStages), wgmma(wgmma), wgmmaOverlap(wgmmaOverlap) {}
   bool asyncCopies;
   int64_t kvStages;
   bool wgmma;
+  bool wgmmaOverlap;
 
   LogicalResult matchAndRewrite(scf::ParallelOp grid,
                                 PatternRewriter &rewriter) const override {
@@ -1825,7 +2124,7 @@ struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
       return failure();
     std::string why;
     FailureOr<KernelConfig> cfg =
-        configFor(grid, *info, why, asyncCopies, kvStages, wgmma);
+        configFor(grid, *info, why, asyncCopies, kvStages, wgmma, wgmmaOverlap);
     if (failed(cfg))
       return rewriter.notifyMatchFailure(grid, why);
 
@@ -1893,7 +2192,7 @@ bool attic::supportsTensorCoreTiles(scf::ParallelOp grid, std::string *why) {
 
 void attic::populateTensorCoreTilesPatterns(RewritePatternSet &patterns,
                                             bool asyncCopies, int64_t kvStages,
-                                            bool wgmma) {
+                                            bool wgmma, bool wgmmaOverlap) {
   patterns.add<TensorCoreTiles>(patterns.getContext(), asyncCopies, kvStages,
-                                wgmma);
+                                wgmma, wgmmaOverlap);
 }

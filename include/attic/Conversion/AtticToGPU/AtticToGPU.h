@@ -58,11 +58,12 @@ void guardLaunchBody(mlir::gpu::LaunchOp launch, mlir::Value cond);
 /// The patterns of attic-gpu-map-tiles: the SIMT mapping (benefit 1) and,
 /// when `tensorCores`, the tensor-core kernel (benefit 2), which copies K
 /// and V with cp.async when `asyncCopies`, into rings of `kvStages` (1 or
-/// 2) slots, and computes Q K^T and P V with wgmma (sm_90a) when `wgmma`.
+/// 2) slots, and computes Q K^T and P V with wgmma (sm_90a) when `wgmma`,
+/// each block's P V during the next block's softmax when `wgmmaOverlap`.
 void populateGpuMapTilesPatterns(mlir::RewritePatternSet &patterns,
                                  bool tensorCores = true,
                                  bool asyncCopies = true, int64_t kvStages = 1,
-                                 bool wgmma = false);
+                                 bool wgmma = false, bool wgmmaOverlap = false);
 
 /// The tensor-core kernel's pattern (benefit 2): K and V copied with
 /// cp.async (`asyncCopies`) or loaded and stored through registers; with
@@ -70,10 +71,13 @@ void populateGpuMapTilesPatterns(mlir::RewritePatternSet &patterns,
 /// memory where they fit in 99 KiB, the next block's copies overlapping
 /// the whole computation of the current one; with `wgmma` (cp.async, one
 /// slot), S = Q K^T and P V as wgmma.mma_async (sm_90a) where the tiles
-/// allow it.
+/// allow it; with `wgmmaOverlap` (wgmma, `kvStages` = 2) a block's P V is
+/// issued at the next block's Q K^T and runs during its softmax, with a
+/// third V slot.
 void populateTensorCoreTilesPatterns(mlir::RewritePatternSet &patterns,
                                      bool asyncCopies = true,
-                                     int64_t kvStages = 1, bool wgmma = false);
+                                     int64_t kvStages = 1, bool wgmma = false,
+                                     bool wgmmaOverlap = false);
 
 /// Whether the tensor-core kernel maps `grid`; if not, `why` says what it
 /// does not support.
