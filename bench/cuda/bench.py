@@ -15,6 +15,10 @@ bits, uint16, which attic-run reads as bf16) and runs, on those same inputs:
           overlapping the whole block), an A/B of the ring;
   attic_wgmma  (--attic-wgmma) the same with --wgmma: S = Q K^T on sm_90a's
           wgmma.mma_async (9.0 devices only), an A/B of wgmma;
+  attic_overlap  (--attic-overlap) --wgmma --kv-stages=2 against the same
+          with --wgmma-overlap (each block's P V during the next block's
+          softmax): attic_wgmma_ring and attic_overlap, an A/B of the
+          overlap (9.0 devices only);
   sdpa    torch.nn.functional.scaled_dot_product_attention, flash backend only;
   cudnn   the same with the cuDNN backend only, where this PyTorch has it
           (SDPBackend.CUDNN_ATTENTION; --no-cudnn to skip; a configuration
@@ -152,6 +156,10 @@ def main():
     ap.add_argument("--attic-wgmma", action="store_true",
                     help="also time attic with --wgmma (A/B of wgmma for "
                          "Q K^T; a compute capability 9.0 device)")
+    ap.add_argument("--attic-overlap", action="store_true",
+                    help="also time attic with --wgmma --kv-stages=2, with "
+                         "and without --wgmma-overlap (A/B of the deferred "
+                         "P V; a compute capability 9.0 device)")
     ap.add_argument("--attic-arg", action="append", default=[],
                     help="extra attic-run argument (repeatable)")
     ap.add_argument("--out", default=".")
@@ -201,14 +209,18 @@ def main():
         del attic_o
         # A/B variants of attic on the same inputs.
         for name, wanted, extra in (
-                ("attic_sync", args.attic_sync, "--async-copies=false"),
-                ("attic_ring", args.attic_ring, "--kv-stages=2"),
-                ("attic_wgmma", args.attic_wgmma, "--wgmma")):
+                ("attic_sync", args.attic_sync, ["--async-copies=false"]),
+                ("attic_ring", args.attic_ring, ["--kv-stages=2"]),
+                ("attic_wgmma", args.attic_wgmma, ["--wgmma"]),
+                ("attic_wgmma_ring", args.attic_overlap,
+                 ["--wgmma", "--kv-stages=2"]),
+                ("attic_overlap", args.attic_overlap,
+                 ["--wgmma", "--kv-stages=2", "--wgmma-overlap"])):
             row[name + "_ms"] = row[name + "_err"] = None
             if not wanted:
                 continue
             ms, o, more = run_attic(args, work, shape, causal, q, k, v,
-                                    extra=[extra])
+                                    extra=extra)
             row[name + "_ms"] = ms
             row[name + "_err"] = rel_err(o, ref) if o is not None else None
             notes += [name[6:] + ": " + note for note in more]
@@ -243,8 +255,9 @@ def main():
             row["flex_err"] = rel_err(fx(), ref)
             notes.append("flex compile+first %.1f s" % (time.time() - t0))
             row["flex_ms"] = event_median_ms(fx, args.warmup, args.reps)
-        for key in ("attic", "attic_sync", "attic_ring", "attic_wgmma", "sdpa",
-                    "cudnn", "flex"):
+        for key in ("attic", "attic_sync", "attic_ring", "attic_wgmma",
+                    "attic_wgmma_ring", "attic_overlap", "sdpa", "cudnn",
+                    "flex"):
             ms = row[key + "_ms"]
             row[key + "_tflops"] = flops / (ms * 1e-3) * 1e-12 if ms else None
         row["attic_vs_sdpa"] = (row["sdpa_ms"] / attic_ms) if attic_ms else None
@@ -253,6 +266,12 @@ def main():
         row["async_vs_sync"] = (row["attic_sync_ms"] / attic_ms) if attic_ms and row["attic_sync_ms"] else None
         row["ring_vs_one"] = (attic_ms / row["attic_ring_ms"]) if attic_ms and row["attic_ring_ms"] else None
         row["wgmma_vs_mma"] = (attic_ms / row["attic_wgmma_ms"]) if attic_ms and row["attic_wgmma_ms"] else None
+        row["overlap_vs_wgmma_ring"] = (
+            row["attic_wgmma_ring_ms"] / row["attic_overlap_ms"]
+            if row["attic_wgmma_ring_ms"] and row["attic_overlap_ms"] else None)
+        row["overlap_vs_sdpa"] = (
+            row["sdpa_ms"] / row["attic_overlap_ms"]
+            if row["attic_overlap_ms"] else None)
         rows.append(row)
         print("%s D=%d N=%d causal=%d: %s; %s" % (
             dtype_name, d, n, causal,
@@ -278,6 +297,11 @@ def main():
     if args.attic_wgmma:
         cols[6:6] = ["attic_wgmma_ms", "attic_wgmma_tflops", "wgmma_vs_mma"]
         cols.append("attic_wgmma_err")
+    if args.attic_overlap:
+        cols[6:6] = ["attic_wgmma_ring_ms", "attic_wgmma_ring_tflops",
+                     "attic_overlap_ms", "attic_overlap_tflops",
+                     "overlap_vs_wgmma_ring", "overlap_vs_sdpa"]
+        cols += ["attic_wgmma_ring_err", "attic_overlap_err"]
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "cuda_attention.csv"), "w") as f:
         f.write(header)
@@ -306,6 +330,9 @@ def main():
         r["attic_ring_err"] is None or not r["attic_ring_err"] <= 2e-2)]
     bad += [r for r in rows if args.attic_wgmma and (
         r["attic_wgmma_err"] is None or not r["attic_wgmma_err"] <= 2e-2)]
+    bad += [r for r in rows if args.attic_overlap and any(
+        r[key] is None or not r[key] <= 2e-2
+        for key in ("attic_wgmma_ring_err", "attic_overlap_err"))]
     return 1 if bad else 0
 
 

@@ -9,6 +9,8 @@
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="kv-stages=2 async-copies=false format=isa" 2>&1 | FileCheck %s --check-prefix=RINGSYNC
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="chip=sm_90 wgmma=true format=isa" 2>&1 | FileCheck %s --check-prefix=WGMMACHIP
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="chip=sm_90a wgmma=true async-copies=false format=isa" 2>&1 | FileCheck %s --check-prefix=WGMMASYNC
+// RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="chip=sm_90a wgmma-overlap=true kv-stages=2 format=isa" 2>&1 | FileCheck %s --check-prefix=OVERLAP
+// RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="chip=sm_90a wgmma=true wgmma-overlap=true format=isa" 2>&1 | FileCheck %s --check-prefix=OVERLAP
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="format=isa" 2>&1 | FileCheck %s
 // Without a usable toolkit the default format is PTX.
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="toolkit=/nonexistent" 2>&1 | FileCheck %s --check-prefix=ISA
@@ -22,6 +24,7 @@
 // RINGSYNC: error: attic-cuda-pipeline: kv-stages=2 needs async-copies (the ring is filled by cp.async)
 // WGMMACHIP: error: attic-cuda-pipeline: wgmma needs chip=sm_90a (wgmma.mma_async is sm_90a's), got 'sm_90'
 // WGMMASYNC: error: attic-cuda-pipeline: wgmma needs async-copies (the swizzled K and V tiles are filled by cp.async)
+// OVERLAP: error: attic-cuda-pipeline: wgmma-overlap needs wgmma and kv-stages=2 (the deferred P V is a wgmma that reads a third V slot of the ring)
 
 // ISA: gpu.binary @ok_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">, properties = {{.*}}, assembly = "
 func.func @ok(%q: tensor<1x1x32x64xf16>) -> tensor<1x1x32x64xf16> {

@@ -1,6 +1,10 @@
 // RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true" | FileCheck %s
 // RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true kv-stages=2" | FileCheck %s --check-prefix=RING
+// RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true kv-stages=2 wgmma-overlap=true" | FileCheck %s --check-prefix=OVERLAP
 // RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true async-copies=false" 2>&1 | FileCheck %s --check-prefix=SYNC
+// RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true wgmma-overlap=true" 2>&1 | FileCheck %s --check-prefix=NOSTAGES
+// RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="kv-stages=2 wgmma-overlap=true" 2>&1 | FileCheck %s --check-prefix=NOSTAGES
+// NOSTAGES: attic-gpu-map-tiles: wgmma-overlap needs wgmma and kv-stages=2 (the deferred P V is a wgmma that reads a third V slot of the ring)
 // SYNC: attic-gpu-map-tiles: wgmma needs async-copies (the swizzled K and V tiles are filled by cp.async)
 
 // With kv-stages=2 the K and V rings live in dynamic shared memory: each
@@ -31,6 +35,81 @@
 // RING-NEXT: %[[VSLOT:.*]] = arith.addi %[[VDESC]], %[[V64]] : i64
 // RING: arith.addi %[[VSLOT]], %c0_i64
 // RING: wgmma.mma_async.sync.aligned.m64n64k16
+
+// With wgmma-overlap (and kv-stages=2) each key block's P V is deferred:
+// V's ring has a third slot (3 * 4096 bytes + 1024 of slack = 6656
+// halves; 22528 bytes in all). Before the tile loop the third slot is
+// zeroed (the deferred product before the first visited block is 0 times
+// it), fenced for the async proxy and ordered by a barrier. The ring
+// counts its prefetches: K's slot is the count % 2, V's the count % 3.
+// In each classification branch (causal: partial and full) Q K^T is
+// committed as one group and the previous block's P V (N-major, 32
+// accumulators tied in) as a second; wait_group 1 completes Q K^T only
+// and passes S's 16 accumulators; the softmax runs while P V is in flight;
+// at the attic.tile.pv, wait_group 0 passes the 32 accumulators, which
+// are rescaled, and this block's P stays in registers (carried through
+// the loop with its V slot). After the loop, the last block's P V is
+// issued and waited for before the epilogue reads the accumulator.
+// OVERLAP-LABEL: func.func @wgmma
+// OVERLAP: gpu.launch async {{.*}} dynamic_shared_memory_size %c22528_i32
+// OVERLAP: %[[DYN:.*]] = gpu.dynamic_shared_memory
+// OVERLAP: memref.view %[[DYN]][%c0{{[_0-9]*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4608xf16, #gpu.address_space<workgroup>>
+// OVERLAP: %[[VS:.*]] = memref.view %[[DYN]][%c9216][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<6656xf16, #gpu.address_space<workgroup>>
+// OVERLAP: scf.for %{{.*}} = %{{.*}} to %c2048 step
+// OVERLAP: vector.store %{{.*}}, %[[VS]][%{{.*}}] {alignment = 16 : i64} : memref<6656xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// OVERLAP: }
+// OVERLAP-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "fence.proxy.async.shared::cta;", ""
+// OVERLAP-NEXT: gpu.barrier
+// OVERLAP: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(
+// OVERLAP: gpu.barrier
+// OVERLAP: arith.remui %[[COUNT:.*]], %c2{{[_0-9]*}} : index
+// OVERLAP: arith.remui %[[COUNT]], %c3{{[_0-9]*}} : index
+// OVERLAP: arith.addi %[[COUNT]], %c1{{[_0-9]*}} : index
+// OVERLAP: nvvm.cp.async.wait.group 1
+// OVERLAP: "wgmma.fence.sync.aligned;"
+// OVERLAP-COUNT-4: wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16
+// OVERLAP: "wgmma.commit_group.sync.aligned;"
+// OVERLAP-NOT: wgmma.wait_group
+// OVERLAP: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 1; }", "=f{{(,=f)+}},0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,r,r,r,r,l,r"
+// OVERLAP: wgmma.mma_async.sync.aligned.m64n64k16
+// OVERLAP: "wgmma.commit_group.sync.aligned;"
+// OVERLAP-NEXT: "wgmma.wait_group.sync.aligned 1;", "=f{{(,=f)+}},0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15"
+// OVERLAP-NOT: wgmma.mma_async
+// OVERLAP: "wgmma.wait_group.sync.aligned 0;", "=f{{(,=f)+}},0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31"
+// OVERLAP-NOT: wgmma.mma_async
+// OVERLAP: scf.yield
+// The full blocks' branch: the same.
+// OVERLAP-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k16
+// OVERLAP-NOT: wgmma
+// OVERLAP: "wgmma.commit_group.sync.aligned;"
+// OVERLAP-NEXT: "wgmma.wait_group.sync.aligned 1;"
+// OVERLAP: "wgmma.wait_group.sync.aligned 0;"
+// After the loop: the last block's P V.
+// OVERLAP: "wgmma.fence.sync.aligned;"
+// OVERLAP-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k16
+// OVERLAP-NOT: wgmma
+// OVERLAP: "wgmma.commit_group.sync.aligned;"
+// OVERLAP-NEXT: "wgmma.wait_group.sync.aligned 0;"
+// OVERLAP: arith.divf
+// OVERLAP: vector.store %{{.*}}, %arg3
+// OVERLAP: return
+// D = Dv = 128 with block_k 64 (two warpgroups): K's ring 2 * 16384 +
+// 1024 bytes, V's 3 * 16384 + 1024 (83968 in all, within 99 KiB); the
+// deferred P V is 4 m64n128k16, after which wait_group 1 passes S's 32
+// accumulators. The other functions keep their kernels: half a warpgroup
+// and D = 32 have no wgmma P V.
+// OVERLAP-LABEL: func.func @wgmma_d128
+// OVERLAP: dynamic_shared_memory_size %c83968_i32
+// OVERLAP: memref.view %{{.*}}[%c33792][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<25088xbf16, #gpu.address_space<workgroup>>
+// OVERLAP: "wgmma.commit_group.sync.aligned;"
+// OVERLAP-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}} p, 1, 1, 1; }
+// OVERLAP-NOT: wgmma
+// OVERLAP: "wgmma.commit_group.sync.aligned;"
+// OVERLAP-NEXT: "wgmma.wait_group.sync.aligned 1;", "=f{{(,=f)+}},0,1,{{.*}},30,31"
+// OVERLAP-LABEL: func.func @half_warpgroup
+// OVERLAP-NOT: wgmma.wait_group.sync.aligned 1;
+// OVERLAP-LABEL: func.func @narrow_head
+// OVERLAP-NOT: wgmma.wait_group.sync.aligned 1;
 
 // f16, D = Dv = 64, block_q 64 (one warpgroup of 4 warps), block_k 32:
 // both products with wgmma. Ks and Vs hold the 32 x 64 K and V blocks in

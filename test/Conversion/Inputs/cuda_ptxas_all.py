@@ -3,8 +3,13 @@
 
 Runs `PTXAS -arch=ARCH -v` on the PTX of every gpu.binary in an MLIR file
 (format=isa) and prints one line per kernel (registers, spill bytes) and a
-summary: `kernels: N, rejected: R, spilling: S`, where R counts kernels
-that ptxas does not accept and S those with spill stores or loads."""
+summary: `kernels: N, rejected: R, spilling: S, serialized: W`, where R
+counts kernels that ptxas does not accept, S those with spill stores or
+loads and W those whose wgmma.mma_async ptxas serializes: its C75xx
+notes, "Potential Performance Loss: wgmma.mma_async instructions are
+serialized ..." and "warpgroup.wait is injected ... to allow use of
+registers defined by GMMA" (ptxas 13 on a register read before its
+wgmma.wait_group), which wait where the code meant to overlap."""
 import re
 import subprocess
 import sys
@@ -33,7 +38,7 @@ ptxas, arch = sys.argv[1], sys.argv[2]
 text = sys.stdin.read()
 binaries = re.findall(r'gpu\.binary @([\w$.]+)\b.*?assembly = "((?:[^"\\]|\\.)*)"',
                       text, re.S)
-rejected = spilling = 0
+rejected = spilling = serialized = 0
 with tempfile.TemporaryDirectory() as tmp:
     for name, body in binaries:
         path = "%s/%s.ptx" % (tmp, name)
@@ -50,6 +55,10 @@ with tempfile.TemporaryDirectory() as tmp:
         regs = re.findall(r"Used (\d+) registers", log)
         if any(spills):
             spilling += 1
-        print("%s: %s registers, %d spill bytes" %
-              (name, regs[0] if regs else "?", sum(spills)))
-print("kernels: %d, rejected: %d, spilling: %d" % (len(binaries), rejected, spilling))
+        serial = re.search(r"\(C75\d\d\)", log) is not None
+        serialized += serial
+        print("%s: %s registers, %d spill bytes%s" %
+              (name, regs[0] if regs else "?", sum(spills),
+               ", wgmma serialized" if serial else ""))
+print("kernels: %d, rejected: %d, spilling: %d, serialized: %d" %
+      (len(binaries), rejected, spilling, serialized))
