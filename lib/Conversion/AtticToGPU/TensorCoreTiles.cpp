@@ -68,7 +68,14 @@
 //   S = Q K^T, softmax, P V from the current slot;
 // so the next block's copies overlap the whole block, with 2 barriers per
 // block (the tag of the prefetched block and its slot carried through the
-// tile loop; see stageRing). With
+// tile loop; see stageRing). With wgmma for both products and the ring,
+// `wgmma-overlap` defers each block's P V: it is issued after the next
+// block's Q K^T (two wgmma groups; wait_group 1 completes Q K^T) and runs
+// during that block's softmax, waited for at the attic.tile.pv, which
+// then rescales the accumulator and keeps this block's P in registers
+// (FlashAttention-3's intra-warpgroup overlap); V's ring has a third slot
+// so that the deferred block's V outlives the next prefetch, and the last
+// P V is added before the epilogue (canDeferPV says which grids). With
 // async-copies=false (for A/B timing against the kernel before cp.async),
 // K and V pass through registers (16-byte loads and stores) and a block's
 // staging sits between one pair of barriers.

@@ -962,6 +962,76 @@ TEST_F(Wgmma, WaitMustCompleteTheGroup) {
               "not complete");
 }
 
+/// The two wgmmas as two groups, the second not accumulating into the
+/// first (scale-d 0), the first's accumulators passed on by wait_group 1
+/// and the second's by wait_group 0 (what wgmma-overlap does with Q K^T
+/// and the deferred P V); the sum of both is the product.
+void splitIntoTwoGroups(std::string &source, int firstWait) {
+  replace(source,
+          "%e3 = llvm.extractvalue %d0[3] : !llvm.struct<(f32, f32, f32, "
+          "f32)>\n",
+          "%e3 = llvm.extractvalue %d0[3] : !llvm.struct<(f32, f32, f32, "
+          "f32)>\n"
+          "    llvm.inline_asm has_side_effects asm_dialect = att "
+          "\"wgmma.commit_group.sync.aligned;\", \"\" : () -> ()\n");
+  replace(source,
+          "\"{ .reg .pred p; setp.ne.b32 p, $13, 0; "
+          "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {$0, $1, $2, $3}, "
+          "{$8, $9, $10, $11}, $12, p, 1, 1, 0; }\", "
+          "\"=f,=f,=f,=f,0,1,2,3,r,r,r,r,l,r\" %e0, %e1, %e2, %e3, %a10, %a11, "
+          "%a12, %a13, %desc1, %one : (f32, f32, f32, f32, i32, i32, i32, i32, "
+          "i64, i32)",
+          "\"{ .reg .pred p; setp.ne.b32 p, $9, 0; "
+          "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {$0, $1, $2, $3}, "
+          "{$4, $5, $6, $7}, $8, p, 1, 1, 0; }\", \"=f,=f,=f,=f,r,r,r,r,l,r\" "
+          "%a10, %a11, %a12, %a13, %desc1, %zero : (i32, i32, i32, i32, i64, "
+          "i32)");
+  std::string waits =
+      "%w1 = llvm.inline_asm has_side_effects asm_dialect = att "
+      "\"wgmma.wait_group.sync.aligned " +
+      std::to_string(firstWait) +
+      ";\", \"=f,=f,=f,=f,0,1,2,3\" %e0, %e1, %e2, %e3 : (f32, f32, f32, f32) "
+      "-> !llvm.struct<(f32, f32, f32, f32)>\n"
+      "    %done = llvm.inline_asm has_side_effects asm_dialect = att "
+      "\"wgmma.wait_group.sync.aligned 0;\", \"=f,=f,=f,=f,0,1,2,3\" %f0, "
+      "%f1, %f2, %f3 : (f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, "
+      "f32)>\n";
+  for (int i = 0; i < 4; ++i) {
+    std::string n = std::to_string(i);
+    waits += "    %x" + n + " = llvm.extractvalue %w1[" + n +
+             "] : !llvm.struct<(f32, f32, f32, f32)>\n"
+             "    %y" +
+             n + " = llvm.extractvalue %done[" + n +
+             "] : !llvm.struct<(f32, f32, f32, f32)>\n"
+             "    %o" +
+             n + " = arith.addf %x" + n + ", %y" + n + " : f32\n";
+  }
+  size_t from = source.find("%done = llvm.inline_asm");
+  size_t to = source.find("%q21 = arith.addi");
+  ASSERT_NE(from, std::string::npos);
+  ASSERT_NE(to, std::string::npos);
+  source.replace(from, to - from, waits + "    ");
+}
+
+TEST_F(Wgmma, WaitGroupOneCompletesTheOlderGroup) {
+  splitIntoTwoGroups(source, /*firstWait=*/1);
+  std::vector<Tensor> out = run();
+  ASSERT_EQ(out.size(), 1u) << error;
+  for (int64_t r = 0; r < 64; ++r)
+    for (int64_t n = 0; n < 8; ++n)
+      EXPECT_EQ(out[0][r * 8 + n], expected(r, n)) << r << ", " << n;
+}
+
+TEST_F(Wgmma, WaitGroupOneDoesNotCompleteTheNewerGroup) {
+  // wait_group 1 passing the second (newest) group's accumulators.
+  splitIntoTwoGroups(source, /*firstWait=*/1);
+  replace(source,
+          "\"=f,=f,=f,=f,0,1,2,3\" %e0, %e1, %e2, %e3 : (f32, f32, f32, f32)",
+          "\"=f,=f,=f,=f,0,1,2,3\" %f0, %f1, %f2, %f3 : (f32, f32, f32, f32)");
+  expectError("passes on an accumulator of a wgmma.mma_async that it does "
+              "not complete (wait_group 1 leaves the newest 1 groups");
+}
+
 TEST_F(Wgmma, AccumulatorsAreReadOnlyThroughTheWait) {
   replace(source, "%o0 = llvm.extractvalue %done[0]",
           "%o0 = llvm.extractvalue %d1[0]");
