@@ -4,8 +4,9 @@
 // (attic's dialect and every upstream one), verify, then each pipeline on
 // a copy of the module: attic-cpu-pipeline, its emulated CUDA mapping
 // (attic-run --target=cuda-emulated) and attic-cuda-pipeline to PTX
-// (format=isa: no ptxas; kv-stages=2 for inputs of odd length, chip=sm_90a
-// wgmma=true for lengths 2 mod 4). Errors are
+// (format=isa: no ptxas; by the input's length mod 4: one slot (0),
+// kv-stages=2 (1), chip=sm_90a wgmma=true (2), and chip=sm_90a wgmma=true
+// kv-stages=2 wgmma-overlap=true (3)). Errors are
 // diagnostics and are fine; what the
 // target finds is what the tools must never do: crash, abort, hang (the
 // -timeout of libFuzzer) or grow without bound (-rss_limit_mb).
@@ -316,7 +317,7 @@ MLIRContext &context() {
 }
 
 /// The tensor-core kernel's variant: one slot (0), the two-slot K/V ring
-/// (1), wgmma on sm_90a (2).
+/// (1), wgmma on sm_90a (2), wgmma with the ring and the deferred P V (3).
 void runPipeline(ModuleOp module, int which, int variant) {
   OwningOpRef<ModuleOp> copy(module.clone());
   PassManager pm(copy->getContext());
@@ -327,11 +328,12 @@ void runPipeline(ModuleOp module, int which, int variant) {
   } else {
     attic::CudaPipelineOptions options;
     options.format = "isa";
-    options.kvStages = variant == 1 ? 2 : 1;
-    if (variant == 2) {
+    options.kvStages = variant == 1 || variant == 3 ? 2 : 1;
+    if (variant >= 2) {
       options.chip = "sm_90a";
       options.wgmma = true;
     }
+    options.wgmmaOverlap = variant == 3;
     attic::buildCudaPipeline(pm, options);
   }
   count(kMessageSlots + kOpSlots + 2 * which + (succeeded(pm.run(*copy))));
@@ -394,6 +396,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   for (int which = 0; which < 3; ++which)
     runPipeline(*module, which,
-                /*variant=*/size % 2 == 1 ? 1 : (size % 4 == 2 ? 2 : 0));
+                /*variant=*/static_cast<int>(size % 4));
   return 0;
 }
