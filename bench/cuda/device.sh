@@ -12,6 +12,8 @@
 #   bench/cuda/device.sh tests-wgmma      the lit tests that need the GPU with
 #                                         --wgmma added to each --target=cuda
 #                                         run that can take it (a 9.0 GPU)
+#   bench/cuda/device.sh tests-overlap    the same with --wgmma --kv-stages=2
+#                                         --wgmma-overlap (the deferred P V)
 #   bench/cuda/device.sh blockmask [ARGS...] bench/cuda/block_mask.py ARGS
 #                                         (attic's run-time classification
 #                                         vs create_block_mask)
@@ -102,6 +104,17 @@ if [[ $mode == tests-wgmma ]]; then
   write_wrapper "$wrap/attic-run" \
     "add=--wgmma; for a in \"\$@\"; do case \$a in --wgmma*|--async-copies=false|--cuda-pipeline*) add= ;; esac; done; exec \"$PWD/build/tools/attic-run\" \$add \"\$@\""
   run_lit "$device_tests" lit-wgmma.log --param attic_tools_prefix="$wrap"
+fi
+if [[ $mode == tests-overlap ]]; then
+  # The same with the deferred P V: --wgmma --kv-stages=2 --wgmma-overlap
+  # added to every --target=cuda run that can take them (not with
+  # --async-copies=false, --kv-stages=1, an explicit --cuda-pipeline or
+  # --wgmma-overlap already there; --wgmma and --kv-stages=2 not twice).
+  wrap=$out/overlap-wrapper
+  mkdir -p "$wrap"
+  write_wrapper "$wrap/attic-run" \
+    "w=--wgmma; k=--kv-stages=2; o=--wgmma-overlap; for a in \"\$@\"; do case \$a in --wgmma-overlap|--async-copies=false|--kv-stages=1|--cuda-pipeline*) w= k= o= ;; --wgmma) w= ;; --kv-stages=2) k= ;; esac; done; [[ -n \$o ]] || w= k=; exec \"$PWD/build/tools/attic-run\" \$w \$k \$o \"\$@\""
+  run_lit "$device_tests" lit-overlap.log --param attic_tools_prefix="$wrap"
 fi
 if [[ $mode == tests || $mode == all ]]; then
   # pipefail: the status is lit's (the summary lines always match).
