@@ -652,7 +652,10 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
       cp.async, kept for A/B timing; `kv-stages=2`: rings of two K and
       two V blocks in dynamic shared memory, where they fit in 99 KiB,
       each block's K and V prefetched during the whole computation of the
-      previous one, 2 barriers per block); Q K^T and P V with
+      previous one, 2 barriers per block; `kv-stages=3`: three of each and
+      the column tiles in two buffers, where they fit in 99 KiB (227 KiB
+      for wgmma kernels), the prefetch written into the slot of three
+      blocks before, 1 barrier per block); Q K^T and P V with
       `mma.sync.m16n8k16` and `ldmatrix`, reductions across the quad with
       shuffles, the regions of the tile maps cloned per register element;
       `wgmma=true` (sm_90a kernels): S = Q K^T as `wgmma.mma_async`
@@ -698,9 +701,11 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
            "The tensor-core kernel copies K and V with cp.async (false: "
            "loads and stores through registers, for A/B timing)">,
     Option<"kvStages", "kv-stages", "int64_t", /*default=*/"1",
-           "Slots of the tensor-core kernel's K and V rings: 1, or 2 (in "
+           "Slots of the tensor-core kernel's K and V rings: 1, 2 (in "
            "dynamic shared memory, where two K and two V blocks fit in 99 "
-           "KiB; else 1; needs async-copies)">,
+           "KiB; else 1), or 3 (three of each, where they fit in 99 KiB, "
+           "227 KiB for wgmma kernels; one barrier per key block instead of "
+           "two; else 2); needs async-copies">,
     Option<"wgmma", "wgmma", "bool", /*default=*/"false",
            "The tensor-core kernel computes S = Q K^T with wgmma.mma_async "
            "(sm_90a; Q from registers, K in a 128-byte swizzled tile) where "
@@ -708,10 +713,10 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
            "and P V too where Dv is 64 or 128 (P from registers, V "
            "N-major), also in kv-stages=2 rings; needs async-copies">,
     Option<"wgmmaOverlap", "wgmma-overlap", "bool", /*default=*/"false",
-           "With wgmma and kv-stages=2: each key block's P V (a wgmma) runs "
-           "during the next block's softmax, its V kept in a third ring "
-           "slot (where it fits in 99 KiB and the grid's tile loops allow "
-           "it; else P V is not deferred)">
+           "With wgmma and kv-stages=2 or 3: each key block's P V (a wgmma) "
+           "runs during the next block's softmax, its V kept in one more "
+           "ring slot (where it fits and the grid's tile loops allow it; "
+           "else P V is not deferred)">
   ];
 }
 

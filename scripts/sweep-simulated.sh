@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Random configurations of the tensor-core kernel with the deferred P V
-# (--wgmma --kv-stages=2 --wgmma-overlap) in the GPU simulator, each run
-# against the reference (--check), and the same without --wgmma-overlap;
-# a configuration counts as deferred where the overlap added wgmma (its
-# extra P V). No GPU needed; about 0.5 s a configuration.
+# Random configurations of the tensor-core kernel in the GPU simulator,
+# each run against the reference (--check) with the options BASE (default
+# "--wgmma --kv-stages=2") and with BASE plus EXTRA (default
+# "--wgmma-overlap": the deferred P V); a configuration counts as changed
+# where the two runs differ in their wgmma or barrier counts (with the
+# overlap: its extra P V; with --kv-stages=3: fewer barriers). No GPU
+# needed; about 0.5 s a configuration.
 #
 #   scripts/sweep-simulated.sh [COUNT]      (SEED=N picks another sequence)
+#   BASE="--wgmma --kv-stages=2 --wgmma-overlap" EXTRA="--kv-stages=3" ...
 #
 # Needs build/ (scripts/setup.sh). Exit status 1 if any run failed.
 set -uo pipefail
@@ -18,13 +21,17 @@ ok=0; bad=0; deferred=0
 for i in $(seq 1 ${1:-40}); do
   e=${entries[$((RANDOM % ${#entries[@]}))]}; f=${e%%:*}; n=${e##*:}
   bq=${bqs[$((RANDOM % 2))]}; bk=${bks[$((RANDOM % 8))]}; seed=$((RANDOM % 100))
-  args="$f --entry=$n --block-q=$bq --block-k=$bk --seed=$seed --mask-keep=0.$((RANDOM % 9 + 1)) --check --target=cuda-simulated --wgmma --kv-stages=2"
-  a=$(timeout 300 attic-run $args 2>&1); ra=$?
-  b=$(timeout 300 attic-run $args --wgmma-overlap 2>&1); rb=$?
-  wa=$(grep -oE '[0-9]+ wgmma' <<< "$a"); wb=$(grep -oE '[0-9]+ wgmma' <<< "$b")
+  args="$f --entry=$n --block-q=$bq --block-k=$bk --seed=$seed --mask-keep=0.$((RANDOM % 9 + 1)) --check --target=cuda-simulated"
+  base=${BASE---wgmma --kv-stages=2}; extra=${EXTRA---wgmma-overlap}
+  # EXTRA's --kv-stages replaces BASE's.
+  [[ $extra == *--kv-stages* ]] && with=$(sed -E 's/--kv-stages=[0-9]//' <<< "$base") || with=$base
+  a=$(timeout 300 attic-run $args $base 2>&1); ra=$?
+  b=$(timeout 300 attic-run $args $with $extra 2>&1); rb=$?
+  wa=$(grep -oE '[0-9]+ barriers.*' <<< "$a"); wb=$(grep -oE '[0-9]+ barriers.*' <<< "$b")
+  wa=$(sed -E 's/[0-9]+ thread-ops//' <<< "$wa"); wb=$(sed -E 's/[0-9]+ thread-ops//' <<< "$wb")
   if [[ $rb -eq 0 && $ra -eq 0 ]]; then ok=$((ok+1)); [[ "$wa" != "$wb" ]] && deferred=$((deferred+1))
   else bad=$((bad+1)); echo "FAIL($ra,$rb): $args"; tail -1 <<< "$b"; fi
   echo "$i: $n bq=$bq bk=$bk: $wa -> $wb"
 done
-echo "ok=$ok bad=$bad deferred=$deferred"
+echo "ok=$ok bad=$bad changed=$deferred"
 [[ $bad -eq 0 ]]

@@ -19,6 +19,9 @@ bits, uint16, which attic-run reads as bf16) and runs, on those same inputs:
           with --wgmma-overlap (each block's P V during the next block's
           softmax): attic_wgmma_ring and attic_overlap, an A/B of the
           overlap (9.0 devices only);
+  attic_stage3  (--attic-stage3) --wgmma --kv-stages=3 --wgmma-overlap: the
+          overlap with three-slot rings (one barrier per key block instead
+          of two), an A/B against attic_overlap (with --attic-overlap);
   sdpa    torch.nn.functional.scaled_dot_product_attention, flash backend only;
   cudnn   the same with the cuDNN backend only, where this PyTorch has it
           (SDPBackend.CUDNN_ATTENTION; --no-cudnn to skip; a configuration
@@ -160,6 +163,10 @@ def main():
                     help="also time attic with --wgmma --kv-stages=2, with "
                          "and without --wgmma-overlap (A/B of the deferred "
                          "P V; a compute capability 9.0 device)")
+    ap.add_argument("--attic-stage3", action="store_true",
+                    help="also time attic with --wgmma --kv-stages=3 "
+                         "--wgmma-overlap (A/B of one barrier per key block "
+                         "against --attic-overlap's two; a 9.0 device)")
     ap.add_argument("--attic-arg", action="append", default=[],
                     help="extra attic-run argument (repeatable)")
     ap.add_argument("--out", default=".")
@@ -215,7 +222,9 @@ def main():
                 ("attic_wgmma_ring", args.attic_overlap,
                  ["--wgmma", "--kv-stages=2"]),
                 ("attic_overlap", args.attic_overlap,
-                 ["--wgmma", "--kv-stages=2", "--wgmma-overlap"])):
+                 ["--wgmma", "--kv-stages=2", "--wgmma-overlap"]),
+                ("attic_stage3", args.attic_stage3,
+                 ["--wgmma", "--kv-stages=3", "--wgmma-overlap"])):
             row[name + "_ms"] = row[name + "_err"] = None
             if not wanted:
                 continue
@@ -256,8 +265,8 @@ def main():
             notes.append("flex compile+first %.1f s" % (time.time() - t0))
             row["flex_ms"] = event_median_ms(fx, args.warmup, args.reps)
         for key in ("attic", "attic_sync", "attic_ring", "attic_wgmma",
-                    "attic_wgmma_ring", "attic_overlap", "sdpa", "cudnn",
-                    "flex"):
+                    "attic_wgmma_ring", "attic_overlap", "attic_stage3",
+                    "sdpa", "cudnn", "flex"):
             ms = row[key + "_ms"]
             row[key + "_tflops"] = flops / (ms * 1e-3) * 1e-12 if ms else None
         row["attic_vs_sdpa"] = (row["sdpa_ms"] / attic_ms) if attic_ms else None
@@ -269,6 +278,12 @@ def main():
         row["overlap_vs_wgmma_ring"] = (
             row["attic_wgmma_ring_ms"] / row["attic_overlap_ms"]
             if row["attic_wgmma_ring_ms"] and row["attic_overlap_ms"] else None)
+        row["stage3_vs_overlap"] = (
+            row["attic_overlap_ms"] / row["attic_stage3_ms"]
+            if row["attic_overlap_ms"] and row["attic_stage3_ms"] else None)
+        row["stage3_vs_sdpa"] = (
+            row["sdpa_ms"] / row["attic_stage3_ms"]
+            if row["attic_stage3_ms"] else None)
         row["overlap_vs_sdpa"] = (
             row["sdpa_ms"] / row["attic_overlap_ms"]
             if row["attic_overlap_ms"] else None)
@@ -302,6 +317,10 @@ def main():
                      "attic_overlap_ms", "attic_overlap_tflops",
                      "overlap_vs_wgmma_ring", "overlap_vs_sdpa"]
         cols += ["attic_wgmma_ring_err", "attic_overlap_err"]
+    if args.attic_stage3:
+        cols[6:6] = ["attic_stage3_ms", "attic_stage3_tflops",
+                     "stage3_vs_overlap", "stage3_vs_sdpa"]
+        cols.append("attic_stage3_err")
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "cuda_attention.csv"), "w") as f:
         f.write(header)
@@ -333,6 +352,8 @@ def main():
     bad += [r for r in rows if args.attic_overlap and any(
         r[key] is None or not r[key] <= 2e-2
         for key in ("attic_wgmma_ring_err", "attic_overlap_err"))]
+    bad += [r for r in rows if args.attic_stage3 and (
+        r["attic_stage3_err"] is None or not r["attic_stage3_err"] <= 2e-2)]
     return 1 if bad else 0
 
 

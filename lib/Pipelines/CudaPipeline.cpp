@@ -107,14 +107,15 @@ void attic::buildCudaPipeline(OpPassManager &pm,
     pm.addPass(optionError(message));
     return;
   }
-  if (options.kvStages != 1 && options.kvStages != 2) {
-    pm.addPass(optionError("kv-stages must be 1 or 2, got " +
+  if (options.kvStages < 1 || options.kvStages > 3) {
+    pm.addPass(optionError("kv-stages must be 1, 2 or 3, got " +
                            std::to_string(options.kvStages)));
     return;
   }
-  if (options.kvStages == 2 && !options.asyncCopies) {
-    pm.addPass(optionError("kv-stages=2 needs async-copies (the ring is "
-                           "filled by cp.async)"));
+  if (options.kvStages >= 2 && !options.asyncCopies) {
+    pm.addPass(optionError("kv-stages=" + std::to_string(options.kvStages) +
+                           " needs async-copies (the ring is filled by "
+                           "cp.async)"));
     return;
   }
   if (options.wgmma && chip != "sm_90a") {
@@ -128,10 +129,10 @@ void attic::buildCudaPipeline(OpPassManager &pm,
                            "tiles are filled by cp.async)"));
     return;
   }
-  if (options.wgmmaOverlap && (!options.wgmma || options.kvStages != 2)) {
-    pm.addPass(optionError("wgmma-overlap needs wgmma and kv-stages=2 (the "
-                           "deferred P V is a wgmma that reads a third V "
-                           "slot of the ring)"));
+  if (options.wgmmaOverlap && (!options.wgmma || options.kvStages < 2)) {
+    pm.addPass(optionError("wgmma-overlap needs wgmma and kv-stages=2 or 3 "
+                           "(the deferred P V is a wgmma that reads one more "
+                           "V slot of the ring)"));
     return;
   }
   buildCudaMappingPipeline(pm, options.blockQ, options.blockK,

@@ -5,7 +5,7 @@
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="format=bin toolkit=/nonexistent" 2>&1 | FileCheck %s --check-prefix=TOOLKIT
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="block-q=48 format=isa" 2>&1 | FileCheck %s --check-prefix=BLOCKQ
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="block-k=8 format=isa" 2>&1 | FileCheck %s --check-prefix=BLOCKK
-// RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="kv-stages=3 format=isa" 2>&1 | FileCheck %s --check-prefix=STAGES
+// RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="kv-stages=4 format=isa" 2>&1 | FileCheck %s --check-prefix=STAGES
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="kv-stages=2 async-copies=false format=isa" 2>&1 | FileCheck %s --check-prefix=RINGSYNC
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="chip=sm_90 wgmma=true format=isa" 2>&1 | FileCheck %s --check-prefix=WGMMACHIP
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="chip=sm_90a wgmma=true async-copies=false format=isa" 2>&1 | FileCheck %s --check-prefix=WGMMASYNC
@@ -20,11 +20,11 @@
 // TOOLKIT: error: attic-cuda-pipeline: format=bin needs ptxas, but /nonexistent/bin/ptxas is not there; use format=isa or toolkit=PATH
 // BLOCKQ: error: attic-cuda-pipeline: block-q must be 16, 32, 64 or 128 (16 query rows per warp), got 48
 // BLOCKK: error: attic-cuda-pipeline: block-k must be a multiple of 16 in [16, 128], got 8
-// STAGES: error: attic-cuda-pipeline: kv-stages must be 1 or 2, got 3
+// STAGES: error: attic-cuda-pipeline: kv-stages must be 1, 2 or 3, got 4
 // RINGSYNC: error: attic-cuda-pipeline: kv-stages=2 needs async-copies (the ring is filled by cp.async)
 // WGMMACHIP: error: attic-cuda-pipeline: wgmma needs chip=sm_90a (wgmma.mma_async is sm_90a's), got 'sm_90'
 // WGMMASYNC: error: attic-cuda-pipeline: wgmma needs async-copies (the swizzled K and V tiles are filled by cp.async)
-// OVERLAP: error: attic-cuda-pipeline: wgmma-overlap needs wgmma and kv-stages=2 (the deferred P V is a wgmma that reads a third V slot of the ring)
+// OVERLAP: error: attic-cuda-pipeline: wgmma-overlap needs wgmma and kv-stages=2 or 3 (the deferred P V is a wgmma that reads one more V slot of the ring)
 
 // ISA: gpu.binary @ok_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">, properties = {{.*}}, assembly = "
 func.func @ok(%q: tensor<1x1x32x64xf16>) -> tensor<1x1x32x64xf16> {

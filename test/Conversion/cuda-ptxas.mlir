@@ -55,6 +55,10 @@
 // RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_80 format=isa kv-stages=2" | python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_80 | FileCheck %s --check-prefix=RING
 // RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_90 format=isa kv-stages=2" | python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90 | FileCheck %s --check-prefix=RING
 // RING: kernels: 9, rejected: 0, spilling: 0
+// Three-slot rings (kv-stages=3; two slots where three do not fit in 99
+// KiB): the same.
+// RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_80 format=isa kv-stages=3" | python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_80 | FileCheck %s --check-prefix=RING
+// RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_90 format=isa kv-stages=3" | python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90 | FileCheck %s --check-prefix=RING
 
 // The same 9 kernels with S = Q K^T on wgmma (wgmma=true, chip sm_90a):
 // every kernel accepted, none spilling, and none with a wgmma that ptxas
@@ -64,6 +68,7 @@
 // RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_90a format=isa wgmma=true" | python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90a | FileCheck %s --check-prefix=WGMMA
 // WGMMA: kernels: 9, rejected: 0, spilling: 0, serialized: 0
 // RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_90a format=isa wgmma=true kv-stages=2 wgmma-overlap=true" | python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90a | FileCheck %s --check-prefix=WGMMA
+// RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_90a format=isa wgmma=true kv-stages=3 wgmma-overlap=true" | python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90a | FileCheck %s --check-prefix=WGMMA
 // The count of serialized kernels is not blind: a kernel whose wgmma
 // ptxas serializes is counted.
 // RUN: python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90a < %cuda_inputs/wgmma_serialized.mlir | FileCheck %s --check-prefix=SERIAL

@@ -4,7 +4,7 @@
 // RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true async-copies=false" 2>&1 | FileCheck %s --check-prefix=SYNC
 // RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true wgmma-overlap=true" 2>&1 | FileCheck %s --check-prefix=NOSTAGES
 // RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="kv-stages=2 wgmma-overlap=true" 2>&1 | FileCheck %s --check-prefix=NOSTAGES
-// NOSTAGES: attic-gpu-map-tiles: wgmma-overlap needs wgmma and kv-stages=2 (the deferred P V is a wgmma that reads a third V slot of the ring)
+// NOSTAGES: attic-gpu-map-tiles: wgmma-overlap needs wgmma and kv-stages=2 or 3 (the deferred P V is a wgmma that reads one more V slot of the ring)
 // SYNC: attic-gpu-map-tiles: wgmma needs async-copies (the swizzled K and V tiles are filled by cp.async)
 
 // With kv-stages=2 the K and V rings live in dynamic shared memory: each

@@ -2,8 +2,9 @@
 // RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="tensor-cores=false" | FileCheck %s --check-prefix=SIMT
 // RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="async-copies=false" | FileCheck %s --check-prefix=SYNC
 // RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="kv-stages=2" | FileCheck %s --check-prefix=RING
-// RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="kv-stages=3" 2>&1 | FileCheck %s --check-prefix=STAGES
-// STAGES: attic-gpu-map-tiles: kv-stages must be 1 or 2, not 3
+// RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="kv-stages=3" | FileCheck %s --check-prefix=STAGE3
+// RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="kv-stages=4" 2>&1 | FileCheck %s --check-prefix=STAGES
+// STAGES: attic-gpu-map-tiles: kv-stages must be 1, 2 or 3, not 4
 // RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="kv-stages=2 async-copies=false" 2>&1 | FileCheck %s --check-prefix=RINGSYNC
 // RINGSYNC: attic-gpu-map-tiles: kv-stages=2 needs async-copies (the ring is filled by cp.async)
 
@@ -158,6 +159,38 @@
 // RING: nvvm.cp.async.wait.group 0
 // RING-NEXT: }
 // RING-NEXT: gpu.terminator
+// kv-stages=3: three K and three V slots (3 x 768 bytes each) and the
+// term in two buffers (32 floats), alternating by block. The slot counts
+// the prefetches: K's and V's slot is the count % 3, the term's buffer the
+// count % 2, and the next iteration gets the count + 1. Per visited block
+// there is no barrier before the copies (the prefetch goes to the slot of
+// three blocks before, which every thread finished reading before the
+// previous block's barrier), and one after the wait: one barrier per block
+// and per classification branch.
+// STAGE3-LABEL: func.func @tensor_cores
+// STAGE3: gpu.launch async {{.*}} dynamic_shared_memory_size %c4608_i32 workgroup(%[[TERM:arg[0-9]+]] : memref<32xf32, #gpu.address_space<workgroup>>)
+// STAGE3: memref.view %{{.*}}[%c0{{[_0-9]*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1152xf16, #gpu.address_space<workgroup>>
+// STAGE3: memref.view %{{.*}}[%c2304][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1152xf16, #gpu.address_space<workgroup>>
+// STAGE3: scf.for %[[KB:.*]] = {{.*}} iter_args({{.*}}, %[[TAG:.*]] = %c-1, %[[COUNT:.*]] = %c0{{[_0-9]*}})
+// STAGE3-NOT: gpu.barrier
+// STAGE3: %[[KS:.*]] = arith.remui %[[COUNT]], %c3{{[_0-9]*}} : index
+// STAGE3: %[[VS:.*]] = arith.remui %[[COUNT]], %c3{{[_0-9]*}} : index
+// STAGE3: %[[PARITY:.*]] = arith.remui %[[COUNT]], %c2{{[_0-9]*}} : index
+// STAGE3: %[[TERMBASE:.*]] = arith.muli %[[PARITY]], %c16{{[_0-9]*}} : index
+// STAGE3-NOT: gpu.barrier
+// STAGE3: %[[OTHER:.*]] = arith.addi %[[COUNT]], %c1{{[_0-9]*}} : index
+// STAGE3-NOT: gpu.barrier
+// STAGE3: %[[AT:.*]] = arith.addi %{{.*}}, %[[TERMBASE]] : index
+// STAGE3: memref.store %{{.*}}, %[[TERM]][%[[AT]]]
+// STAGE3: nvvm.cp.async.wait.group 1
+// STAGE3-NEXT: gpu.barrier
+// STAGE3-NOT: gpu.barrier
+// STAGE3: scf.yield {{.*}}, %[[OTHER]] : f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, index, index
+// STAGE3-NOT: gpu.barrier
+// STAGE3: nvvm.cp.async.wait.group 1
+// STAGE3-NEXT: gpu.barrier
+// STAGE3-NOT: gpu.barrier
+// STAGE3: gpu.terminator
 // SIMT-LABEL: func.func @tensor_cores
 // SIMT: private(
 func.func @tensor_cores(%q: memref<1x2x40x16xf16>, %k: memref<1x2x40x16xf16>, %v: memref<1x2x40x16xf16>, %o: memref<1x2x40x16xf16>) {

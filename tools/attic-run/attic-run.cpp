@@ -130,8 +130,9 @@ static cl::opt<bool> asyncCopies(
 static cl::opt<int64_t> kvStages(
     "kv-stages", cl::init(1),
     cl::desc("--target=cuda or cuda-simulated: slots of the tensor-core "
-             "kernel's K and V rings, 1 or 2 (two K and two V blocks in "
-             "dynamic shared memory where they fit in 99 KiB)"));
+             "kernel's K and V rings, 1, 2 (two K and two V blocks in "
+             "dynamic shared memory where they fit in 99 KiB) or 3 (three of "
+             "each, one barrier per key block; 227 KiB with --wgmma)"));
 static cl::opt<bool>
     wgmma("wgmma", cl::init(false),
           cl::desc("--target=cuda (an sm_90 device) or cuda-simulated: the "
@@ -139,9 +140,9 @@ static cl::opt<bool>
                    "wgmma.mma_async (chip sm_90a) where its tiles allow it"));
 static cl::opt<bool> wgmmaOverlap(
     "wgmma-overlap", cl::init(false),
-    cl::desc("With --wgmma and --kv-stages=2: each key block's P V runs "
-             "during the next block's softmax (a third V slot in the ring, "
-             "where it fits in 99 KiB)"));
+    cl::desc("With --wgmma and --kv-stages=2 or 3: each key block's P V runs "
+             "during the next block's softmax (one more V slot in the ring, "
+             "where it fits)"));
 static cl::opt<int64_t> blockQ("block-q", cl::init(128),
                                cl::desc("Query rows per block"));
 static cl::opt<int64_t> blockK("block-k", cl::init(128),
@@ -263,17 +264,17 @@ int main(int argc, char **argv) {
            "write " +
            name + "=... into it");
   }
-  if (kvStages != 1 && kvStages != 2)
-    fail("--kv-stages must be 1 or 2, got " + std::to_string(kvStages));
-  if (kvStages == 2 && !asyncCopies)
-    fail("--kv-stages=2 needs --async-copies (the ring is filled by "
-         "cp.async)");
+  if (kvStages < 1 || kvStages > 3)
+    fail("--kv-stages must be 1, 2 or 3, got " + std::to_string(kvStages));
+  if (kvStages >= 2 && !asyncCopies)
+    fail("--kv-stages=" + std::to_string(kvStages) +
+         " needs --async-copies (the ring is filled by cp.async)");
   if (wgmma && !asyncCopies)
     fail("--wgmma needs --async-copies (the swizzled K and V tiles are "
          "filled by cp.async)");
-  if (wgmmaOverlap && (!wgmma || kvStages != 2))
-    fail("--wgmma-overlap needs --wgmma and --kv-stages=2 (the deferred P V "
-         "is a wgmma that reads a third V slot of the ring)");
+  if (wgmmaOverlap && (!wgmma || kvStages < 2))
+    fail("--wgmma-overlap needs --wgmma and --kv-stages=2 or 3 (the deferred "
+         "P V is a wgmma that reads one more V slot of the ring)");
   for (cl::Option *cpuOnly : std::initializer_list<cl::Option *>{
            &threads, &sequential, &vectorWidth, &registerRows,
            &registerChunks})

@@ -147,7 +147,9 @@ struct CudaPipelineOptions
                      "(V's copy overlaps Q K^T, the next K's P V), or 2 (two "
                      "K and two V blocks in dynamic shared memory where they "
                      "fit in 99 KiB, the next block's copies overlapping the "
-                     "whole block; else 1; needs async-copies)"),
+                     "whole block; else 1), or 3 (three of each, where they "
+                     "fit in 99 KiB, 227 KiB with wgmma: one barrier per key "
+                     "block instead of two; else 2); needs async-copies)"),
       llvm::cl::init(1)};
   Option<bool> wgmma{
       *this, "wgmma",
@@ -161,10 +163,10 @@ struct CudaPipelineOptions
       llvm::cl::init(false)};
   Option<bool> wgmmaOverlap{
       *this, "wgmma-overlap",
-      llvm::cl::desc("With wgmma and kv-stages=2: each key block's P V runs "
-                     "during the next block's softmax (FlashAttention-3's "
-                     "intra-warpgroup overlap; V's ring gets a third slot, "
-                     "where it fits in 99 KiB)"),
+      llvm::cl::desc("With wgmma and kv-stages=2 or 3: each key block's P V "
+                     "runs during the next block's softmax (FlashAttention-3's "
+                     "intra-warpgroup overlap; V's ring gets one more slot, "
+                     "where it fits)"),
       llvm::cl::init(false)};
 };
 

@@ -626,16 +626,16 @@ struct AtticGpuMapTilesPass
       if (op->hasAttr(kTileGridAttrName))
         grids.push_back(op);
     });
-    if (kvStages != 1 && kvStages != 2) {
+    if (kvStages < 1 || kvStages > 3) {
       emitError(getOperation()->getLoc())
-          << "attic-gpu-map-tiles: kv-stages must be 1 or 2, not "
+          << "attic-gpu-map-tiles: kv-stages must be 1, 2 or 3, not "
           << static_cast<int64_t>(kvStages);
       return signalPassFailure();
     }
-    if (kvStages == 2 && !asyncCopies) {
+    if (kvStages >= 2 && !asyncCopies) {
       emitError(getOperation()->getLoc())
-          << "attic-gpu-map-tiles: kv-stages=2 needs async-copies (the ring "
-             "is filled by cp.async)";
+          << "attic-gpu-map-tiles: kv-stages=" << static_cast<int64_t>(kvStages)
+          << " needs async-copies (the ring is filled by cp.async)";
       return signalPassFailure();
     }
     if (wgmma && !asyncCopies) {
@@ -644,11 +644,11 @@ struct AtticGpuMapTilesPass
              "and V tiles are filled by cp.async)";
       return signalPassFailure();
     }
-    if (wgmmaOverlap && (!wgmma || kvStages != 2)) {
+    if (wgmmaOverlap && (!wgmma || kvStages < 2)) {
       emitError(getOperation()->getLoc())
           << "attic-gpu-map-tiles: wgmma-overlap needs wgmma and kv-stages=2 "
-             "(the deferred P V is a wgmma that reads a third V slot of the "
-             "ring)";
+             "or 3 (the deferred P V is a wgmma that reads one more V slot of "
+             "the ring)";
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());

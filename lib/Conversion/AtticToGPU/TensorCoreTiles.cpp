@@ -68,7 +68,12 @@
 //   S = Q K^T, softmax, P V from the current slot;
 // so the next block's copies overlap the whole block, with 2 barriers per
 // block (the tag of the prefetched block and its slot carried through the
-// tile loop; see stageRing). With wgmma for both products and the ring,
+// tile loop; see stageRing). With kv-stages=3 the rings have three slots
+// (counted: slot = count % 3) and the column tiles two buffers (count %
+// 2): a prefetch goes to the slot of three blocks before, which every
+// thread finished reading before the previous block's barrier, so the
+// barrier before the copies goes and a block has one. With wgmma for both
+// products and the ring,
 // `wgmma-overlap` defers each block's P V: it is issued after the next
 // block's Q K^T (two wgmma groups; wait_group 1 completes Q K^T) and runs
 // during that block's softmax, waited for at the attic.tile.pv, which
@@ -124,6 +129,9 @@ constexpr int64_t kSharedLimit = 48 * 1024; // static shared memory per block
 /// above 48 KiB by the driver's opt-in): what every sm_80+ chip allows
 /// (sm_86/89: 99 KiB; sm_80: 163 KiB; sm_90: 227 KiB).
 constexpr int64_t kRingLimit = 99 * 1024;
+/// Shared memory per block on sm_90 (its opt-in maximum): the limit of
+/// three-stage rings for wgmma kernels, which run on sm_90a only.
+constexpr int64_t kHopperLimit = 227 * 1024;
 constexpr int64_t kPad = 8;                 // halves of padding per tile row
 /// wgmma's K tile: 128-byte swizzled rows in an atom of 8 rows aligned to
 /// 1024 bytes (the buffer has this much slack for aligning it at run time).
@@ -313,9 +321,19 @@ struct KernelConfig {
   /// Slots of the K and V rings (`kv-stages`): 1, or 2 where two K and
   /// two V blocks fit in kRingLimit (then they live in dynamic shared
   /// memory and a block's K and V are prefetched during the previous
-  /// block's whole computation).
+  /// block's whole computation), or 3 (where three of each fit: kRingLimit,
+  /// kHopperLimit for wgmma kernels), whose prefetch goes to a slot no
+  /// thread has read since the previous block's last barrier, so that a
+  /// key block needs one barrier instead of two (the column tiles then
+  /// alternate between two buffers).
   int64_t stages = 1;
-  bool ring() const { return stages == 2; }
+  bool ring() const { return stages >= 2; }
+  /// Three stages: one barrier per key block.
+  bool oneBarrier() const { return stages == 3; }
+  /// Ring slots counted by the prefetches (slot = count % slots) rather
+  /// than alternating (slot = 1 - slot).
+  bool countedSlots() const { return stages == 3 || overlap; }
+  int64_t kSlots() const { return stages; }
   /// S = Q K^T with wgmma.mma_async (sm_90a, `wgmma`): a warpgroup per 64
   /// query rows, Q's A fragments from registers, K in rows of 64 elements
   /// (128 bytes, D/64 column groups one after the other) swizzled in
@@ -329,7 +347,10 @@ struct KernelConfig {
   /// (FlashAttention-3's intra-warpgroup overlap), so V's ring has three
   /// slots: the deferred block's, the current one's and the prefetch's.
   bool overlap = false;
-  int64_t vSlots() const { return overlap ? 3 : 2; }
+  int64_t vSlots() const { return stages + (overlap ? 1 : 0); }
+  /// Buffers of each column tile: two with three stages (alternating by
+  /// block), else one.
+  int64_t colBuffers() const { return stages == 3 ? 2 : 1; }
 };
 
 /// One K and one V block (a slot): padded rows, or wgmma's swizzled rows
@@ -348,11 +369,11 @@ int64_t kBytes(const KernelConfig &c) {
 int64_t vBytes(const KernelConfig &c) {
   return vTileBytes(c) + (c.wgmmaPV ? kSwizzleAlign : 0);
 }
-/// The rings in dynamic shared memory: two K blocks, then two V blocks
-/// (three with `overlap`), each ring with the slack to align it where
-/// wgmma reads it.
+/// The rings in dynamic shared memory: kSlots K blocks, then vSlots V
+/// blocks (one more than K with `overlap`), each ring with the slack to
+/// align it where wgmma reads it.
 int64_t kRingBytes(const KernelConfig &c) {
-  return 2 * kTileBytes(c) + (c.wgmma ? kSwizzleAlign : 0);
+  return c.kSlots() * kTileBytes(c) + (c.wgmma ? kSwizzleAlign : 0);
 }
 int64_t vRingBytes(const KernelConfig &c) {
   return c.vSlots() * vTileBytes(c) + (c.wgmmaPV ? kSwizzleAlign : 0);
@@ -463,15 +484,17 @@ FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
   // asks for a schedule, not a result). The rings are separate buffers for
   // K and V, whether or not one K and one V block would fit in 48 KiB of
   // static shared memory.
-  if (kvStages == 2 && asyncCopies) {
+  // Three stages that do not fit fall back to two.
+  for (int64_t stages = kvStages; stages >= 2 && asyncCopies; --stages) {
     KernelConfig ring = cfg;
-    ring.stages = 2;
+    ring.stages = stages;
     ring.separateKV = true;
     auto fits = [&](const KernelConfig &c) {
-      return ringBytes(c) + colBytes <= kRingLimit;
+      int64_t limit = c.stages == 3 && c.wgmma ? kHopperLimit : kRingLimit;
+      return ringBytes(c) + colBytes * c.colBuffers() <= limit;
     };
     chooseWgmma(ring, fits);
-    // The deferred P V needs wgmma for P V and a third V slot.
+    // The deferred P V needs wgmma for P V and one more V slot.
     if (wgmmaOverlap && ring.wgmmaPV) {
       ring.overlap = true;
       if (!fits(ring))
@@ -718,6 +741,9 @@ private:
   /// of the slot the current key block was staged in (constants 0 without
   /// a ring).
   Value kSlot, kBase, vBase;
+  /// The element offset of the current key block's column tiles in their
+  /// buffers (three stages: the buffer of the block's parity; else 0).
+  Value colBase;
   /// Deferred P V (`overlap`, decided by canDeferPV): the accumulator
   /// tile; P's A registers (four i32 per 16 keys) of the last visited key
   /// block and the element offset of its V slot, whose product is issued
@@ -998,6 +1024,7 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
                             (uint64_t(1024 >> 4) << 32) | (uint64_t(1) << 62));
   }
   kTag = g.index(-1);
+  colBase = g.index(0);
   if (cfg.ring()) {
     kSlot = g.index(0);
     kBase = vBase = kSlot;
@@ -1205,8 +1232,11 @@ LogicalResult KernelMapper::mapIf(scf::IfOp ifOp, IRMapping &map) {
 /// softmax. K may already be in Ks or on its way (`kTag`, prefetched at the
 /// previous block's attic.tile.pv).
 void KernelMapper::stage(ArrayRef<Operation *> ops, IRMapping &map) {
-  // The previous readers of the shared tiles are done.
-  gpu::BarrierOp::create(b);
+  // The previous readers of the shared tiles are done (with three stages
+  // stageRing decides: its prefetches write what no thread has read since
+  // the previous block's barrier).
+  if (!cfg.oneBarrier())
+    gpu::BarrierOp::create(b);
   TileQKOp qk;
   TilePVOp pv;
   for (Operation *op : ops) {
@@ -1271,14 +1301,15 @@ void KernelMapper::stageCols(TileMapColsOp op, IRMapping &map) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   Value j = loop.getInductionVar();
+  Value at = g.add(j, colBase);
   SmallVector<Value> args = {g.add(map.lookupOrDefault(op.getColOffset()), j)};
   for (Value v : op.getInputs())
-    args.push_back(memref::LoadOp::create(b, smemOf[v], ValueRange{j}));
+    args.push_back(memref::LoadOp::create(b, smemOf[v], ValueRange{at}));
   for (Value v : op.getOutputs())
-    args.push_back(memref::LoadOp::create(b, smemOf[v], ValueRange{j}));
+    args.push_back(memref::LoadOp::create(b, smemOf[v], ValueRange{at}));
   SmallVector<Value> results = inlineBody(op.getBody().front(), args, map);
   for (auto [out, v] : llvm::zip(op.getOutputs(), results))
-    memref::StoreOp::create(b, v, smemOf[out], ValueRange{j});
+    memref::StoreOp::create(b, v, smemOf[out], ValueRange{at});
 }
 
 /// Staging with K and V rings of two slots (after the barrier that ends
@@ -1300,14 +1331,19 @@ void KernelMapper::stageCols(TileMapColsOp op, IRMapping &map) {
 void KernelMapper::stageRing(TileQKOp qk, TilePVOp pv,
                              ArrayRef<Operation *> ops, IRMapping &map) {
   Value cur = kSlot;
+  bool counted = cfg.countedSlots();
   auto kOff = [&](Value slot) {
-    return g.mul(cfg.overlap ? g.remU(slot, 2) : slot, kTileBytes(cfg) / 2);
+    return g.mul(counted ? g.remU(slot, cfg.kSlots()) : slot,
+                 kTileBytes(cfg) / 2);
   };
   auto vOff = [&](Value slot) {
-    return g.mul(cfg.overlap ? g.remU(slot, 3) : slot, vTileBytes(cfg) / 2);
+    return g.mul(counted ? g.remU(slot, cfg.vSlots()) : slot,
+                 vTileBytes(cfg) / 2);
   };
   Value kOffset = kOff(cur);
   Value vOffset = vOff(cur);
+  if (cfg.oneBarrier())
+    colBase = g.mul(g.remU(cur, 2), cfg.keys);
   scf::ForOp loop = qk && pv ? ringLoop(qk) : scf::ForOp();
   if (loop && pv.getValueBlock() != qk.getKeyBlock())
     loop = {};
@@ -1315,6 +1351,11 @@ void KernelMapper::stageRing(TileQKOp qk, TilePVOp pv,
     deferralError = "a staging point without a ring prefetch (canDeferPV "
                     "accepted the grid)";
   if (!loop) {
+    // Three stages: this staging writes the current slot, which the
+    // previous block may have read, so it waits for everyone first, and
+    // the next staging moves on to the next slot.
+    if (cfg.oneBarrier())
+      gpu::BarrierOp::create(b);
     waitGroup(0);
     if (qk)
       copyK(qk, map, map.lookupOrDefault(qk.getKeyBlock()), kOffset);
@@ -1323,6 +1364,8 @@ void KernelMapper::stageRing(TileQKOp qk, TilePVOp pv,
     NVVM::CpAsyncCommitGroupOp::create(b);
     finishStaging(ops, map, /*inFlight=*/0);
     kTag = g.index(-1);
+    if (cfg.oneBarrier())
+      kSlot = g.add(cur, g.index(1));
     if (qk)
       kBase = kOffset;
     if (pv)
@@ -1335,7 +1378,7 @@ void KernelMapper::stageRing(TileQKOp qk, TilePVOp pv,
     copyV(pv, map, block, vOffset);
     NVVM::CpAsyncCommitGroupOp::create(b);
   });
-  Value other = cfg.overlap ? g.add(cur, g.index(1)) : g.sub(g.index(1), cur);
+  Value other = counted ? g.add(cur, g.index(1)) : g.sub(g.index(1), cur);
   Value newTag = prefetchNext(
       loop, map,
       [&](Value nextBlock) {
@@ -2016,7 +2059,8 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
           for (Value v : m.getRows())
             args.push_back(regs[v][r]);
           for (Value v : m.getCols())
-            args.push_back(memref::LoadOp::create(b, smemOf[v], ValueRange{colIdx}));
+            args.push_back(memref::LoadOp::create(
+                b, smemOf[v], ValueRange{g.add(colIdx, colBase)}));
           for (Value v : m.getOutputs())
             args.push_back(regs[v][at(r, nc, e)]);
           SmallVector<Value> results = inlineBody(m.getBody().front(), args, map);
@@ -2156,8 +2200,9 @@ struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
     }
     for (TileGridInfo::Tile tile : info->tiles)
       if (tile.kind == TileGridInfo::TileKind::Cols)
-        smem.push_back(MemRefType::get({cfg->keys}, rewriter.getF32Type(),
-                                       nullptr, smemSpace));
+        smem.push_back(MemRefType::get({cfg->keys * cfg->colBuffers()},
+                                       rewriter.getF32Type(), nullptr,
+                                       smemSpace));
     Type tokenType = gpu::AsyncTokenType::get(ctx);
     Value token = gpu::WaitOp::create(b, tokenType, ValueRange{}).getAsyncToken();
     Value c1 = arith::ConstantIndexOp::create(b, 1);

@@ -4,9 +4,10 @@
 // (attic's dialect and every upstream one), verify, then each pipeline on
 // a copy of the module: attic-cpu-pipeline, its emulated CUDA mapping
 // (attic-run --target=cuda-emulated) and attic-cuda-pipeline to PTX
-// (format=isa: no ptxas; by the input's length mod 4: one slot (0),
-// kv-stages=2 (1), chip=sm_90a wgmma=true (2), and chip=sm_90a wgmma=true
-// kv-stages=2 wgmma-overlap=true (3)). Errors are
+// (format=isa: no ptxas; by the input's length mod 6: one slot (0),
+// kv-stages=2 (1), chip=sm_90a wgmma=true (2), chip=sm_90a wgmma=true
+// kv-stages=2 wgmma-overlap=true (3), kv-stages=3 (4), and chip=sm_90a
+// wgmma=true kv-stages=3 wgmma-overlap=true (5)). Errors are
 // diagnostics and are fine; what the
 // target finds is what the tools must never do: crash, abort, hang (the
 // -timeout of libFuzzer) or grow without bound (-rss_limit_mb).
@@ -317,7 +318,8 @@ MLIRContext &context() {
 }
 
 /// The tensor-core kernel's variant: one slot (0), the two-slot K/V ring
-/// (1), wgmma on sm_90a (2), wgmma with the ring and the deferred P V (3).
+/// (1), wgmma on sm_90a (2), wgmma with the ring and the deferred P V (3),
+/// the three-slot ring (4), and wgmma with it and the deferred P V (5).
 void runPipeline(ModuleOp module, int which, int variant) {
   OwningOpRef<ModuleOp> copy(module.clone());
   PassManager pm(copy->getContext());
@@ -328,12 +330,14 @@ void runPipeline(ModuleOp module, int which, int variant) {
   } else {
     attic::CudaPipelineOptions options;
     options.format = "isa";
-    options.kvStages = variant == 1 || variant == 3 ? 2 : 1;
-    if (variant >= 2) {
+    options.kvStages = variant == 1 || variant == 3   ? 2
+                       : variant == 4 || variant == 5 ? 3
+                                                      : 1;
+    if (variant == 2 || variant == 3 || variant == 5) {
       options.chip = "sm_90a";
       options.wgmma = true;
     }
-    options.wgmmaOverlap = variant == 3;
+    options.wgmmaOverlap = variant == 3 || variant == 5;
     attic::buildCudaPipeline(pm, options);
   }
   count(kMessageSlots + kOpSlots + 2 * which + (succeeded(pm.run(*copy))));
@@ -396,6 +400,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   for (int which = 0; which < 3; ++which)
     runPipeline(*module, which,
-                /*variant=*/static_cast<int>(size % 4));
+                /*variant=*/static_cast<int>(size % 6));
   return 0;
 }
