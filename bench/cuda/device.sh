@@ -94,27 +94,32 @@ write_wrapper() {
   chmod +x "$1"
 }
 
+# run_lit_adding NAME LINE: the GPU lit tests with an attic-run that runs
+# the shell line LINE (which ends in exec ... "$@") for --target=cuda runs,
+# its log in $out/lit-NAME.log.
+run_lit_adding() {
+  local wrap=$out/$1-wrapper
+  mkdir -p "$wrap"
+  write_wrapper "$wrap/attic-run" "$2"
+  run_lit "$device_tests" "lit-$1.log" --param attic_tools_prefix="$wrap"
+}
+
 status=0
 if [[ $mode == tests-wgmma ]]; then
   # The GPU tests with wgmma for every --target=cuda run that can take it
   # (not with --async-copies=false or an explicit --cuda-pipeline; nor
   # twice): what a default of wgmma on 9.0 devices would run.
-  wrap=$out/wgmma-wrapper
-  mkdir -p "$wrap"
-  write_wrapper "$wrap/attic-run" \
+  run_lit_adding wgmma \
     "add=--wgmma; for a in \"\$@\"; do case \$a in --wgmma*|--async-copies=false|--cuda-pipeline*) add= ;; esac; done; exec \"$PWD/build/tools/attic-run\" \$add \"\$@\""
-  run_lit "$device_tests" lit-wgmma.log --param attic_tools_prefix="$wrap"
 fi
 if [[ $mode == tests-overlap ]]; then
   # The same with the deferred P V: --wgmma --kv-stages=2 --wgmma-overlap
   # added to every --target=cuda run that can take them (not with
   # --async-copies=false, --kv-stages=1, an explicit --cuda-pipeline or
-  # --wgmma-overlap already there; --wgmma and --kv-stages=2 not twice).
-  wrap=$out/overlap-wrapper
-  mkdir -p "$wrap"
-  write_wrapper "$wrap/attic-run" \
-    "w=--wgmma; k=--kv-stages=2; o=--wgmma-overlap; for a in \"\$@\"; do case \$a in --wgmma-overlap|--async-copies=false|--kv-stages=1|--cuda-pipeline*) w= k= o= ;; --wgmma) w= ;; --kv-stages=2) k= ;; esac; done; [[ -n \$o ]] || w= k=; exec \"$PWD/build/tools/attic-run\" \$w \$k \$o \"\$@\""
-  run_lit "$device_tests" lit-overlap.log --param attic_tools_prefix="$wrap"
+  # --wgmma-overlap already there; --wgmma not twice, and no --kv-stages
+  # where the run has one).
+  run_lit_adding overlap \
+    "w=--wgmma; k=--kv-stages=2; o=--wgmma-overlap; for a in \"\$@\"; do case \$a in --wgmma-overlap|--async-copies=false|--kv-stages=1|--cuda-pipeline*) w= k= o= ;; --wgmma) w= ;; --kv-stages=*) k= ;; esac; done; [[ -n \$o ]] || w= k=; exec \"$PWD/build/tools/attic-run\" \$w \$k \$o \"\$@\""
 fi
 if [[ $mode == tests || $mode == all ]]; then
   # pipefail: the status is lit's (the summary lines always match).
