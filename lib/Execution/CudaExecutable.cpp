@@ -73,6 +73,7 @@ ArrayRef<RuntimeFunction> runtimeFunctions() {
       fn("mgpuMemHostUnregister", &mgpuMemHostUnregister),
       fn("mgpuMemHostUnregisterMemRef", &mgpuMemHostUnregisterMemRef),
       fn("mgpuSetDefaultDevice", &mgpuSetDefaultDevice),
+      fn("mgpuTensorMapEncodeTiledMemref", &mgpuTensorMapEncodeTiledMemref),
       // Data-dependent errors found by compiled host code (Runtime.h).
       fn("attic_rt_report_error", &attic_rt_report_error),
   };

@@ -17,6 +17,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <string>
 #include <unordered_set>
@@ -79,6 +80,12 @@ struct Api {
   // device reports memory pools.
   CUresult (*cuMemAllocAsync)(CUdeviceptr *, size_t, CUstream);
   CUresult (*cuMemFreeAsync)(CUdeviceptr, CUstream);
+  // Optional (CUDA 12.0+): TMA descriptors. The map is a CUtensorMap (128
+  // bytes); the enums are passed as int, as cuda.h's enums are.
+  CUresult (*cuTensorMapEncodeTiled)(void *, int, uint32_t, void *,
+                                     const uint64_t *, const uint64_t *,
+                                     const uint32_t *, const uint32_t *, int,
+                                     int, int, int);
 };
 
 /// One symbol to resolve: the field, and the names to try in order (the
@@ -105,6 +112,10 @@ struct DriverState {
   bool memoryPools = false;
   std::mutex poolMutex;
   std::unordered_set<CUdeviceptr> streamOrdered;
+  // Device copies of tensor maps (attic_cuda_tensor_map_device), by their
+  // 128 bytes.
+  std::mutex tensorMapMutex;
+  std::map<std::string, CUdeviceptr> tensorMaps;
 };
 
 DriverState &state() {
@@ -196,6 +207,7 @@ attic_status loadLocked(DriverState &s) {
       {slot(a.cuLaunchKernelEx), {"cuLaunchKernelEx"}, false},
       {slot(a.cuMemAllocAsync), {"cuMemAllocAsync"}, false},
       {slot(a.cuMemFreeAsync), {"cuMemFreeAsync"}, false},
+      {slot(a.cuTensorMapEncodeTiled), {"cuTensorMapEncodeTiled"}, false},
   };
   for (const Symbol &symbol : symbols) {
     for (const char *name : symbol.names) {
@@ -343,6 +355,11 @@ void attic_cuda_shutdown(void) {
     std::lock_guard<std::mutex> poolLock(s.poolMutex);
     s.streamOrdered.clear();
   }
+  {
+    // Freed with the primary context.
+    std::lock_guard<std::mutex> mapLock(s.tensorMapMutex);
+    s.tensorMaps.clear();
+  }
   ++s.generation;
 }
 
@@ -465,6 +482,79 @@ attic_status attic_cuda_mem_free_async(void *ptr, attic_cuda_stream stream,
   return check(
       s.api.cuMemFreeAsync(devicePtr(ptr), reinterpret_cast<CUstream>(stream)),
       "cuMemFreeAsync", err, errLen);
+}
+
+attic_status attic_cuda_tensor_map_encode_tiled(
+    void *map, int dataType, uint32_t rank, void *globalAddress,
+    const uint64_t *globalDim, const uint64_t *globalStrides,
+    const uint32_t *boxDim, const uint32_t *elementStrides, int interleave,
+    int swizzle, int l2Promotion, int oobFill, char *err, size_t errLen) {
+  if (!map || !globalDim || !boxDim || !elementStrides ||
+      (rank > 1 && !globalStrides))
+    return fail(err, errLen,
+                "attic_cuda_tensor_map_encode_tiled: NULL argument");
+  if (reinterpret_cast<uintptr_t>(map) % 64 != 0)
+    return fail(err, errLen,
+                "attic_cuda_tensor_map_encode_tiled: the map is not "
+                "64-byte aligned");
+  if (ready(err, errLen) != ATTIC_OK)
+    return ATTIC_ERROR;
+  if (!api().cuTensorMapEncodeTiled)
+    return fail(err, errLen,
+                "TMA descriptors need cuTensorMapEncodeTiled, which the "
+                "NVIDIA driver %s lacks (CUDA 12.0 or newer has it)",
+                attic_cuda_driver_path());
+  return check(api().cuTensorMapEncodeTiled(map, dataType, rank, globalAddress,
+                                            globalDim, globalStrides, boxDim,
+                                            elementStrides, interleave, swizzle,
+                                            l2Promotion, oobFill),
+               "cuTensorMapEncodeTiled", err, errLen);
+}
+
+attic_status attic_cuda_tensor_map_device(const void *map, void **ptr,
+                                          char *err, size_t errLen) {
+  constexpr size_t kMapBytes = 128, kMaxMaps = 1024;
+  if (!map || !ptr)
+    return fail(err, errLen, "attic_cuda_tensor_map_device: NULL argument");
+  *ptr = nullptr;
+  if (ready(err, errLen) != ATTIC_OK)
+    return ATTIC_ERROR;
+  DriverState &s = state();
+  const Api &a = api();
+  std::string key(static_cast<const char *>(map), kMapBytes);
+  std::lock_guard<std::mutex> lock(s.tensorMapMutex);
+  auto it = s.tensorMaps.find(key);
+  if (it != s.tensorMaps.end()) {
+    *ptr = reinterpret_cast<void *>(static_cast<uintptr_t>(it->second));
+    return ATTIC_OK;
+  }
+  if (s.tensorMaps.size() >= kMaxMaps) {
+    // Kernels in flight may read any of them.
+    if (check(a.cuCtxSynchronize(), "cuCtxSynchronize", err, errLen) !=
+        ATTIC_OK)
+      return ATTIC_ERROR;
+    for (auto &entry : s.tensorMaps)
+      if (check(a.cuMemFree(entry.second), "cuMemFree", err, errLen) !=
+          ATTIC_OK)
+        return ATTIC_ERROR;
+    s.tensorMaps.clear();
+  }
+  CUdeviceptr device = 0;
+  if (check(a.cuMemAlloc(&device, kMapBytes), "cuMemAlloc", err, errLen) !=
+      ATTIC_OK)
+    return ATTIC_ERROR;
+  // On the legacy stream, waited for: the launch that reads it may be on
+  // any stream.
+  if (check(a.cuMemcpyAsync(device, devicePtr(map), kMapBytes, nullptr),
+            "cuMemcpyAsync", err, errLen) != ATTIC_OK ||
+      check(a.cuStreamSynchronize(nullptr), "cuStreamSynchronize", err,
+            errLen) != ATTIC_OK) {
+    a.cuMemFree(device);
+    return ATTIC_ERROR;
+  }
+  s.tensorMaps.emplace(std::move(key), device);
+  *ptr = reinterpret_cast<void *>(static_cast<uintptr_t>(device));
+  return ATTIC_OK;
 }
 
 attic_status attic_cuda_memcpy(void *dst, const void *src, size_t bytes,

@@ -449,6 +449,84 @@ void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
   mgpuMemHostUnregister(memrefExtent(rank, descriptor, elementSizeBytes).first);
 }
 
+void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
+                                     int64_t dataType, int64_t interleave,
+                                     int64_t swizzle, int64_t l2Promotion,
+                                     int64_t oobFill, int64_t *boxDims) {
+  const char *name = "mgpuTensorMapEncodeTiledMemref";
+  if (failed())
+    return nullptr;
+  // Bytes per element of each CUtensorMapDataType, 0 (UINT8) to 12
+  // (TFLOAT32_FTZ).
+  static constexpr int64_t elementBytes[] = {1, 2, 4, 4, 8, 8, 2,
+                                             4, 8, 2, 4, 4, 4};
+  char message[256];
+  if (rank < 1 || rank > 5 || !descriptor || !boxDims) {
+    std::snprintf(message, sizeof(message),
+                  "a tensor map needs a memref of rank 1 to 5, got rank %lld",
+                  static_cast<long long>(rank));
+    record(name, message);
+    return nullptr;
+  }
+  if (dataType < 0 || dataType > 12) {
+    std::snprintf(message, sizeof(message), "unknown tensor map data type %lld",
+                  static_cast<long long>(dataType));
+    record(name, message);
+    return nullptr;
+  }
+  struct Prefix {
+    void *allocated;
+    char *aligned;
+    int64_t offset;
+  };
+  auto *prefix = static_cast<Prefix *>(descriptor);
+  const int64_t *sizes = reinterpret_cast<const int64_t *>(prefix + 1);
+  const int64_t *strides = sizes + rank;
+  int64_t bytes = elementBytes[dataType];
+  if (strides[rank - 1] != 1) {
+    std::snprintf(message, sizeof(message),
+                  "the memref's innermost stride is %lld; a tensor map needs "
+                  "1 (contiguous rows)",
+                  static_cast<long long>(strides[rank - 1]));
+    record(name, message);
+    return nullptr;
+  }
+  uint64_t dims[5], byteStrides[5] = {0};
+  uint32_t box[5], elementStrides[5] = {1, 1, 1, 1, 1};
+  for (int64_t i = 0; i < rank; ++i) {
+    // Innermost first.
+    dims[i] = static_cast<uint64_t>(sizes[rank - 1 - i]);
+    int64_t b = boxDims[rank - 1 - i];
+    if (b < 1 || b > 256) {
+      std::snprintf(message, sizeof(message),
+                    "box size %lld of dimension %lld is not in [1, 256]",
+                    static_cast<long long>(b),
+                    static_cast<long long>(rank - 1 - i));
+      record(name, message);
+      return nullptr;
+    }
+    box[i] = static_cast<uint32_t>(b);
+    if (i + 1 < rank)
+      byteStrides[i] = static_cast<uint64_t>(strides[rank - 2 - i] * bytes);
+  }
+  alignas(64) unsigned char map[128];
+  void *device = nullptr;
+  if (!run(name,
+           [&](char *err, size_t len) {
+             return attic_cuda_tensor_map_encode_tiled(
+                 map, static_cast<int>(dataType), static_cast<uint32_t>(rank),
+                 prefix->aligned + prefix->offset * bytes, dims, byteStrides,
+                 box, elementStrides, static_cast<int>(interleave),
+                 static_cast<int>(swizzle), static_cast<int>(l2Promotion),
+                 static_cast<int>(oobFill), err, len);
+           }) ||
+      !run(name, [&](char *err, size_t len) {
+        return attic_cuda_tensor_map_device(map, &device, err, len);
+      }))
+    return nullptr;
+  return device;
+}
+
 void mgpuSetDefaultDevice(int32_t device) {
   if (device != 0) {
     char message[128];

@@ -120,6 +120,25 @@ TEST(CudaAbi, VersionedEntryPointsHaveTheAssumedPrototypes) {
   EXPECT_TRUE((sameSignature<decltype(&::cuLaunchKernelEx),
                              CUresult (*)(const CUlaunchConfig *, CUfunction,
                                           void **, void **)>));
+  // Called with the map as void * and the enums as int (CudaDriver.cpp).
+  EXPECT_TRUE(
+      (sameSignature<decltype(&::cuTensorMapEncodeTiled),
+                     CUresult (*)(CUtensorMap *, CUtensorMapDataType,
+                                  cuuint32_t, void *, const cuuint64_t *,
+                                  const cuuint64_t *, const cuuint32_t *,
+                                  const cuuint32_t *, CUtensorMapInterleave,
+                                  CUtensorMapSwizzle, CUtensorMapL2promotion,
+                                  CUtensorMapFloatOOBfill)>));
+  EXPECT_EQ(sizeof(CUtensorMap), 128u);
+  EXPECT_EQ(sizeof(CUtensorMapDataType), sizeof(int));
+  EXPECT_EQ(sizeof(cuuint32_t), sizeof(uint32_t));
+  EXPECT_EQ(sizeof(cuuint64_t), sizeof(uint64_t));
+  // The values mgpuTensorMapEncodeTiledMemref's table and the tests use.
+  EXPECT_EQ(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 6);
+  EXPECT_EQ(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 9);
+  EXPECT_EQ(CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ, 12);
+  EXPECT_EQ(CU_TENSOR_MAP_SWIZZLE_128B, 3);
+  EXPECT_EQ(CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE, 0);
   EXPECT_TRUE((sameSignature<decltype(&::cuStreamDestroy_v2),
                              CUresult (*)(CUstream)>));
   EXPECT_TRUE((sameSignature<decltype(&::cuEventDestroy_v2),

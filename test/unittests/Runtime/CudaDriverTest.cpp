@@ -14,6 +14,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -440,6 +441,83 @@ TEST_F(CudaDriverTest, MgpuHostRegisterMemRef) {
   mgpuMemHostRegisterMemRef(2, &descriptor, sizeof(float));
   mgpuMemHostUnregisterMemRef(2, &descriptor, sizeof(float));
   EXPECT_EQ(attic_cuda_take_error(err, sizeof(err)), ATTIC_OK) << err;
+}
+
+TEST_F(CudaDriverTest, MgpuTensorMapOfAMemRef) {
+  use(ATTIC_FAKE_CUDA_DRIVER, "device");
+  // A [2, 3, 40, 64] f16 memref (K of attention), offset by one head.
+  alignas(256) static uint16_t data[2 * 3 * 40 * 64 + 40 * 64];
+  struct {
+    void *allocated, *aligned;
+    int64_t offset, sizes[4], strides[4];
+  } descriptor = {
+      data, data, 40 * 64, {2, 3, 40, 64}, {3 * 40 * 64, 40 * 64, 64, 1}};
+  int64_t box[4] = {1, 1, 32, 64};
+  int before = fakeCounter("attic_fake_live_allocations");
+  void *device = mgpuTensorMapEncodeTiledMemref(4, &descriptor, /*f16=*/6, 0,
+                                                /*128B=*/3, 0, 0, box);
+  ASSERT_EQ(attic_cuda_take_error(err, sizeof(err)), ATTIC_OK) << err;
+  ASSERT_NE(device, nullptr);
+  // The fake's device memory is host memory: read the map back.
+  uint64_t w[16];
+  std::memcpy(w, device, sizeof(w));
+  EXPECT_EQ(w[0], 6u | 4u << 8 | 3u << 24);
+  EXPECT_EQ(w[1], reinterpret_cast<uintptr_t>(data + 40 * 64));
+  EXPECT_EQ(w[2], 64u);
+  EXPECT_EQ(w[3], 40u);
+  EXPECT_EQ(w[4], 3u);
+  EXPECT_EQ(w[5], 2u);
+  EXPECT_EQ(w[7], 128u);
+  EXPECT_EQ(w[8], 40u * 128);
+  EXPECT_EQ(w[9], 3u * 40 * 128);
+  EXPECT_EQ(w[11], 64u | uint64_t(1) << 32);
+  EXPECT_EQ(w[12], 32u | uint64_t(1) << 32);
+  EXPECT_EQ(w[13], 1u | uint64_t(1) << 32);
+  EXPECT_EQ(fakeCounter("attic_fake_live_allocations"), before + 1);
+  // The same map again: the same device copy, no new allocation.
+  EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(4, &descriptor, 6, 0, 3, 0, 0, box),
+            device);
+  EXPECT_EQ(fakeCounter("attic_fake_live_allocations"), before + 1);
+  // Another box: another copy.
+  box[2] = 64;
+  void *other =
+      mgpuTensorMapEncodeTiledMemref(4, &descriptor, 6, 0, 3, 0, 0, box);
+  EXPECT_NE(other, nullptr);
+  EXPECT_NE(other, device);
+  EXPECT_EQ(attic_cuda_take_error(err, sizeof(err)), ATTIC_OK) << err;
+
+  // What a tensor map cannot describe is an error naming the cause.
+  box[2] = 300;
+  EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(4, &descriptor, 6, 0, 3, 0, 0, box),
+            nullptr);
+  ASSERT_EQ(attic_cuda_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_STREQ(err, "mgpuTensorMapEncodeTiledMemref: box size 300 of "
+                    "dimension 2 is not in [1, 256]");
+  box[2] = 32;
+  descriptor.strides[3] = 2;
+  EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(4, &descriptor, 6, 0, 3, 0, 0, box),
+            nullptr);
+  ASSERT_EQ(attic_cuda_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_NE(std::string(err).find("innermost stride is 2"), std::string::npos)
+      << err;
+  descriptor.strides[3] = 1;
+  EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(6, &descriptor, 6, 0, 3, 0, 0, box),
+            nullptr);
+  ASSERT_EQ(attic_cuda_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_NE(std::string(err).find("rank 1 to 5, got rank 6"),
+            std::string::npos);
+  // The driver's refusal (an address not 16-byte aligned) with its name.
+  descriptor.offset = 1;
+  EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(4, &descriptor, 6, 0, 3, 0, 0, box),
+            nullptr);
+  ASSERT_EQ(attic_cuda_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_NE(std::string(err).find("mgpuTensorMapEncodeTiledMemref: "
+                                  "cuTensorMapEncodeTiled failed: "
+                                  "CUDA_ERROR_INVALID_VALUE"),
+            std::string::npos)
+      << err;
+  // Shutdown releases the copies with the context (the fake keeps them
+  // allocated; a new runtime makes new ones).
 }
 
 } // namespace

@@ -226,6 +226,36 @@ CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
   memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
   return SUCCESS;
 }
+/* Records its arguments in the map's 16 words, for tests to decode:
+ * w0 = dataType | rank << 8 | interleave << 16 | swizzle << 24 |
+ * l2Promotion << 32 | oobFill << 40, w1 = the address, w2..w6 the sizes,
+ * w7..w10 the strides, w11..w15 box | elementStride << 32 (innermost
+ * first). Refuses what the real driver refuses of alignment: an address or
+ * a stride not a multiple of 16 bytes. */
+CUresult cuTensorMapEncodeTiled(void *map, int dataType, uint32_t rank,
+                                void *address, const uint64_t *dims,
+                                const uint64_t *strides, const uint32_t *box,
+                                const uint32_t *elementStrides, int interleave,
+                                int swizzle, int l2Promotion, int oobFill) {
+  uint64_t w[16] = {0};
+  if (!hasDevice() || rank < 1 || rank > 5 || (uintptr_t)address % 16 != 0)
+    return ERROR_INVALID_VALUE;
+  w[0] = (uint64_t)dataType | (uint64_t)rank << 8 | (uint64_t)interleave << 16 |
+         (uint64_t)swizzle << 24 | (uint64_t)l2Promotion << 32 |
+         (uint64_t)oobFill << 40;
+  w[1] = (uint64_t)(uintptr_t)address;
+  for (uint32_t i = 0; i < rank; ++i) {
+    w[2 + i] = dims[i];
+    w[11 + i] = box[i] | (uint64_t)elementStrides[i] << 32;
+    if (i + 1 < rank) {
+      if (strides[i] % 16 != 0)
+        return ERROR_INVALID_VALUE;
+      w[7 + i] = strides[i];
+    }
+  }
+  memcpy(map, w, sizeof(w));
+  return SUCCESS;
+}
 CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count,
                           CUstream stream) {
   (void)stream;

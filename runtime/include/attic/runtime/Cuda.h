@@ -202,6 +202,29 @@ attic_status attic_cuda_event_elapsed_ms(float *ms, attic_cuda_event start,
 attic_status attic_cuda_synchronize(char *err, size_t errLen);
 
 /*===----------------------------------------------------------------------===*
+ * Tensor maps (TMA descriptors; compute capability 9.0 and above)
+ *===----------------------------------------------------------------------===*/
+
+/* cuTensorMapEncodeTiled (an optional entry point: drivers before CUDA 12
+ * lack it, and this then fails naming it) into `map`, 128 bytes aligned to
+ * 64. Dimensions, strides and box sizes are innermost first, as the driver
+ * takes them; the enums are the driver's values (CUtensorMapDataType, ...). */
+attic_status attic_cuda_tensor_map_encode_tiled(
+    void *map, int dataType, uint32_t rank, void *globalAddress,
+    const uint64_t *globalDim, const uint64_t *globalStrides,
+    const uint32_t *boxDim, const uint32_t *elementStrides, int interleave,
+    int swizzle, int l2Promotion, int oobFill, char *err, size_t errLen);
+/* A copy of the 128-byte tensor map `map` in device memory, for a kernel
+ * that takes its address (as MLIR's TMA lowering passes it). The runtime
+ * owns the copies: one per distinct map, reused when the same map is asked
+ * for again (a call's buffers, and so its maps, recur under the
+ * stream-ordered allocator), all freed by attic_cuda_shutdown; when more
+ * than 1024 are held, the device is synchronized and all of them are freed
+ * before the new one is made. */
+attic_status attic_cuda_tensor_map_device(const void *map, void **devicePtr,
+                                          char *err, size_t errLen);
+
+/*===----------------------------------------------------------------------===*
  * State of the mgpu* layer (CudaMgpu.h)
  *
  * The mgpu* functions cannot return errors to the compiled code that calls

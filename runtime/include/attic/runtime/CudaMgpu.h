@@ -75,6 +75,17 @@ void mgpuMemHostUnregister(void *ptr);
 void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
                                  int64_t elementSizeBytes);
 
+/* nvgpu.tma.create.descriptor: a tensor map (cuTensorMapEncodeTiled) of the
+ * ranked memref `descriptor` (rank 1 to 5, innermost stride 1, its offset
+ * included) with box sizes `boxDims` (outermost first, as the op lists
+ * them), returned as its device copy (attic_cuda_tensor_map_device: owned
+ * by the runtime). The enums are the driver's (the data type is
+ * CUtensorMapDataType: 6 f16, 9 bf16, ...). */
+void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
+                                     int64_t dataType, int64_t interleave,
+                                     int64_t swizzle, int64_t l2Promotion,
+                                     int64_t oobFill, int64_t *boxDims);
+
 /* Device ordinal: attic uses device 0; another value is recorded as an
  * error. */
 void mgpuSetDefaultDevice(int32_t device);
