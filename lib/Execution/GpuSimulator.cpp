@@ -93,6 +93,11 @@ struct Buffer {
     /// writes): a wgmma reads it only after its writer's
     /// fence.proxy.async.
     uint64_t writeSeq = 0;
+    /// Written by a TMA load (the async proxy) whose completion is phase
+    /// tmaPhase of the block's mbarrier tmaBarrier (-1: none): a thread
+    /// reads the byte only after it has waited for that phase.
+    int32_t tmaBarrier = -1;
+    uint64_t tmaPhase = 0;
   };
   std::vector<Access> access;
   /// Shared memory: its simulated address in the block's shared window
@@ -362,6 +367,26 @@ struct BlockContext {
     std::vector<Read> reads;
   };
   std::vector<Warpgroup> warpgroups;
+  /// The block's mbarriers (nvgpu.mbarrier.create; PTX ISA, "Parallel
+  /// Synchronization and Communication Instructions: mbarrier"): the
+  /// arrival count of a phase, the arrivals and transaction bytes it still
+  /// waits for, and the phases completed so far. A TMA load completes its
+  /// bytes when it is issued (the data is written then), so a phase
+  /// completes at its last arrival or load.
+  struct MBarrier {
+    bool initialized = false;
+    int64_t expected = 0, pending = 0, tx = 0;
+    uint64_t phase = 0;
+    uint64_t initEpoch = 0;
+    int32_t initThread = -1;
+    /// The last TMA load signalling this barrier, and its phase.
+    Operation *lastLoad = nullptr;
+    uint64_t lastLoadPhase = 0;
+  };
+  std::vector<MBarrier> mbarriers;
+  /// Per mbarrier, per thread: the phases the thread has seen complete
+  /// (by mbarrier.try_wait.parity).
+  std::vector<std::vector<uint64_t>> seenPhases;
 };
 
 /// Shared memory per block, static and dynamic together, at most: the
@@ -477,6 +502,22 @@ private:
   LogicalResult execAsyncCopy(nvgpu::DeviceAsyncCopyOp op, Frame &f,
                               const Mask &m);
   LogicalResult execAsyncGroup(Operation *op, const Mask &m);
+  /// nvgpu's mbarrier and TMA ops (and, on the host,
+  /// nvgpu.tma.create.descriptor).
+  LogicalResult execTma(Operation *op, Frame &f, const Mask &m);
+  /// Thread t may read the TMA-written bytes of `a` (byte i of `buffer`).
+  LogicalResult checkTmaRead(Operation *op, Buffer *buffer, size_t i,
+                             const Buffer::Access &a, int32_t t);
+  /// Tensor maps made by nvgpu.tma.create.descriptor (a descriptor's value
+  /// is its index here): the tensor, the box (outermost first) and the
+  /// swizzle and out-of-bounds fill of the descriptor's type.
+  struct TensorMap {
+    MemRefVal tensor;
+    SmallVector<int64_t, 5> box;
+    nvgpu::TensorMapSwizzleKind swizzle;
+    nvgpu::TensorMapOOBKind oob;
+  };
+  std::deque<TensorMap> tensorMaps;
   /// Writes the bytes of `copy` (thread t's cp.async, now complete).
   LogicalResult completeAsync(AsyncCopy &copy, int32_t t);
   /// Runs `body` once per warp of `m` (in order), after checking that all
@@ -664,6 +705,12 @@ LogicalResult Interpreter::track(Operation *op, Buffer *buffer, uint8_t *p,
   size_t first = p - buffer->bytes.data();
   for (size_t i = first; i < first + n; ++i) {
     Buffer::Access &a = buffer->access[i];
+    if (a.tmaBarrier >= 0) {
+      if (failed(checkTmaRead(op, buffer, i, a, t)))
+        return failure();
+      if (write)
+        a.tmaBarrier = -1;
+    }
     if (a.asyncWriter >= 0)
       return fail(op,
                   Twine(write ? "writes" : "reads") + " byte " + Twine(i) +
@@ -1084,6 +1131,27 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchOp op, Frame &host) {
             if (group >= wg.completed)
               return fail(mma, "is still in flight when the kernel ends (no "
                                "wgmma.wait_group after it)");
+        for (auto [id, bar] : llvm::enumerate(context.mbarriers)) {
+          if (!bar.initialized)
+            continue;
+          if (bar.pending != bar.expected || bar.tx != 0)
+            return fail(op, "the kernel ends with phase " + Twine(bar.phase) +
+                                " of mbarrier " + Twine(id) + " incomplete (" +
+                                Twine(bar.pending) + " arrivals and " +
+                                Twine(bar.tx) +
+                                " transaction bytes outstanding)");
+          if (bar.lastLoad) {
+            uint64_t seen = 0;
+            for (uint64_t p : context.seenPhases[id])
+              seen = std::max(seen, p);
+            if (seen <= bar.lastLoadPhase)
+              return fail(bar.lastLoad,
+                          "may still write the block's shared memory when "
+                          "the kernel ends: no thread waited for phase " +
+                              Twine(bar.lastLoadPhase) + " of mbarrier " +
+                              Twine(id) + ", which completes it");
+          }
+        }
         for (int32_t t = 0; t < T; ++t) {
           const AsyncState &a = context.async[t];
           Operation *inFlight = a.open.empty() ? nullptr : a.open.front().op;
@@ -1149,6 +1217,17 @@ LogicalResult Interpreter::execOp(Operation *op, Frame &f, const Mask &m) {
     return execAsyncCopy(cp, f, m);
   if (isa<NVVM::CpAsyncCommitGroupOp, NVVM::CpAsyncWaitGroupOp>(op))
     return execAsyncGroup(op, m);
+  if (isa<nvgpu::MBarrierCreateOp, nvgpu::MBarrierInitOp,
+          nvgpu::MBarrierArriveExpectTxOp, nvgpu::MBarrierTryWaitParityOp,
+          nvgpu::TmaAsyncLoadOp, nvgpu::TmaCreateDescriptorOp>(op))
+    return execTma(op, f, m);
+  if (isa<NVVM::FenceMbarrierInitOp>(op)) {
+    // Orders the inits before the barrier that publishes them; the
+    // simulator checks that barrier (execTma).
+    if (!block)
+      return fail(op, "fence.mbarrier_init outside a kernel");
+    return success();
+  }
   if (ns == "affine")
     return execAffine(op, f, m);
   if (auto poison = dyn_cast<ub::PoisonOp>(op)) {
@@ -3068,6 +3147,9 @@ LogicalResult Interpreter::execWgmma(LLVM::InlineAsmOp op, Frame &f,
             size_t byte = addr - buffer->sharedAddr;
             for (size_t i = byte; i < byte + 2; ++i) {
               Buffer::Access &a = buffer->access[i];
+              if (a.tmaBarrier >= 0 &&
+                  failed(checkTmaRead(op, buffer, i, a, t0)))
+                return failure();
               if (a.asyncWriter >= 0)
                 return fail(op,
                             "reads byte " + Twine(i) + " of " + buffer->what +
@@ -3144,6 +3226,325 @@ LogicalResult Interpreter::execWgmma(LLVM::InlineAsmOp op, Frame &f,
 // the destination at the wait; in between, any access to the destination
 // bytes (a second copy into them included) is an error, and so is a copy
 // still in flight when the kernel ends.
+LogicalResult Interpreter::checkTmaRead(Operation *op, Buffer *buffer, size_t i,
+                                        const Buffer::Access &a, int32_t t) {
+  uint64_t seen = block->seenPhases[a.tmaBarrier][t];
+  if (seen > a.tmaPhase)
+    return success();
+  return fail(op,
+              "touches byte " + Twine(i) + " of " + buffer->what +
+                  ", which a TMA load completing phase " + Twine(a.tmaPhase) +
+                  " of mbarrier " + Twine(a.tmaBarrier) +
+                  " writes, before this thread waited for that phase",
+              t);
+}
+
+LogicalResult Interpreter::execTma(Operation *op, Frame &f, const Mask &m) {
+  if (auto create = dyn_cast<nvgpu::TmaCreateDescriptorOp>(op)) {
+    if (block)
+      return fail(op, "creates a tensor map in a kernel (host code makes "
+                      "them)");
+    const MemRefVal &tensor = *get(f, create.getTensor(), 0).memref;
+    nvgpu::TensorMapDescriptorType type = create.getTensorMap().getType();
+    int64_t rank = tensor.sizes.size();
+    if (tensor.buffer->space != Space::Device)
+      return fail(op, "describes " + tensor.buffer->what +
+                          " (a tensor map describes device memory)");
+    if (rank < 1 || rank > 5 ||
+        static_cast<int64_t>(create.getBoxDimensions().size()) != rank)
+      return fail(op, "a tensor map of rank " + Twine(rank) + " with " +
+                          Twine(create.getBoxDimensions().size()) +
+                          " box sizes (rank 1 to 5, a size per dimension)");
+    if (tensor.strides.back() != 1)
+      return fail(op, "the tensor's innermost stride is not 1");
+    if ((tensor.offset * tensor.elemBytes) % 16 != 0)
+      return fail(op, "the tensor starts at byte " +
+                          Twine(tensor.offset * tensor.elemBytes) +
+                          " of its buffer, not 16-byte aligned");
+    for (int64_t d = 0; d + 1 < rank; ++d)
+      if ((tensor.strides[d] * tensor.elemBytes) % 16 != 0)
+        return fail(
+            op, "stride " + Twine(tensor.strides[d] * tensor.elemBytes) +
+                    " bytes of dim " + Twine(d) + " is not a multiple of 16");
+    TensorMap map{tensor, {}, type.getSwizzle(), type.getOob()};
+    ArrayRef<int64_t> typeBox = type.getTensor().getShape();
+    for (auto [d, v] : llvm::enumerate(create.getBoxDimensions())) {
+      int64_t size = getIndex(f, v, 0);
+      if (size < 1 || size > 256 || size != typeBox[d])
+        return fail(op, "box size " + Twine(size) + " of dim " + Twine(d) +
+                            " (in [1, 256], and the descriptor type's " +
+                            Twine(typeBox[d]) + ")");
+      map.box.push_back(size);
+    }
+    if (type.getTensor().getElementType() != tensor.elemType)
+      return fail(op, "the descriptor's element type is not the tensor's");
+    tensorMaps.push_back(std::move(map));
+    Val v;
+    v.e.push_back(intElem(tensorMaps.size() - 1));
+    f.slot(create.getTensorMap())[0] = std::move(v);
+    return success();
+  }
+  if (!block)
+    return fail(op, "an mbarrier or TMA op outside a kernel");
+  auto barrierOf = [&](Value group, Value index,
+                       int32_t t) -> FailureOr<int64_t> {
+    int64_t base = static_cast<int64_t>(get(f, group, t).e[0].i);
+    int64_t n =
+        cast<nvgpu::MBarrierGroupType>(group.getType()).getNumBarriers();
+    int64_t i = getIndex(f, index, t);
+    if (i < 0 || i >= n)
+      return fail(op, "mbarrier " + Twine(i) + " of a group of " + Twine(n), t);
+    BlockContext::MBarrier &bar = block->mbarriers[base + i];
+    if (!isa<nvgpu::MBarrierInitOp>(op)) {
+      if (!bar.initialized)
+        return fail(op,
+                    "uses mbarrier " + Twine(base + i) +
+                        " before its mbarrier.init",
+                    t);
+      if (bar.initThread != t && bar.initEpoch == block->epoch)
+        return fail(op,
+                    "uses mbarrier " + Twine(base + i) + ", which thread " +
+                        Twine(bar.initThread) +
+                        " initialized, with no barrier after the init",
+                    t);
+    }
+    return base + i;
+  };
+  auto complete = [&](int64_t id) {
+    BlockContext::MBarrier &bar = block->mbarriers[id];
+    if (bar.pending == 0 && bar.tx == 0) {
+      ++bar.phase;
+      bar.pending = bar.expected;
+    }
+  };
+  if (auto create = dyn_cast<nvgpu::MBarrierCreateOp>(op)) {
+    int64_t n = create.getBarriers().getType().getNumBarriers();
+    int64_t base = block->mbarriers.size();
+    block->mbarriers.resize(base + n);
+    block->seenPhases.resize(base + n,
+                             std::vector<uint64_t>(block->async.size(), 0));
+    std::vector<Val> &s = f.slot(create.getBarriers());
+    for (int32_t t : m)
+      s[t].e.assign(1, intElem(static_cast<uint64_t>(base)));
+    return success();
+  }
+  if (auto init = dyn_cast<nvgpu::MBarrierInitOp>(op)) {
+    for (int32_t t : m) {
+      if (Value p = init.getPredicate())
+        if (!get(f, p, t).e[0].i)
+          continue;
+      FailureOr<int64_t> id =
+          barrierOf(init.getBarriers(), init.getMbarId(), t);
+      if (failed(id))
+        return failure();
+      BlockContext::MBarrier &bar = block->mbarriers[*id];
+      if (bar.initialized && (bar.pending != bar.expected || bar.tx != 0))
+        return fail(op,
+                    "initializes mbarrier " + Twine(*id) + " while its phase " +
+                        Twine(bar.phase) + " is in progress",
+                    t);
+      int64_t count = getIndex(f, init.getCount(), t);
+      if (count < 1 || count > (int64_t(1) << 20) - 1)
+        return fail(op, "an arrival count of " + Twine(count), t);
+      bar = BlockContext::MBarrier();
+      bar.initialized = true;
+      bar.expected = bar.pending = count;
+      bar.initEpoch = block->epoch;
+      bar.initThread = t;
+      std::fill(block->seenPhases[*id].begin(), block->seenPhases[*id].end(),
+                0);
+    }
+    return success();
+  }
+  if (auto arrive = dyn_cast<nvgpu::MBarrierArriveExpectTxOp>(op)) {
+    for (int32_t t : m) {
+      if (Value p = arrive.getPredicate())
+        if (!get(f, p, t).e[0].i)
+          continue;
+      FailureOr<int64_t> id =
+          barrierOf(arrive.getBarriers(), arrive.getMbarId(), t);
+      if (failed(id))
+        return failure();
+      BlockContext::MBarrier &bar = block->mbarriers[*id];
+      bar.tx += getIndex(f, arrive.getTxcount(), t);
+      --bar.pending;
+      complete(*id);
+    }
+    return success();
+  }
+  if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op)) {
+    for (int32_t t : m) {
+      FailureOr<int64_t> id =
+          barrierOf(wait.getBarriers(), wait.getMbarId(), t);
+      if (failed(id))
+        return failure();
+      BlockContext::MBarrier &bar = block->mbarriers[*id];
+      uint64_t parity = get(f, wait.getPhaseParity(), t).e[0].i & 1;
+      // The phase of that parity has completed when the current one has the
+      // other parity; else the current phase would have to complete, and
+      // every arrival and load it needs has been issued before (threads run
+      // in step): a deadlock.
+      if ((bar.phase & 1) == parity)
+        return fail(op,
+                    "waits for phase " + Twine(bar.phase) + " (parity " +
+                        Twine(parity) + ") of mbarrier " + Twine(*id) +
+                        ", which never completes (" + Twine(bar.pending) +
+                        " arrivals and " + Twine(bar.tx) +
+                        " transaction bytes outstanding): a deadlock",
+                    t);
+      block->seenPhases[*id][t] = bar.phase;
+    }
+    return success();
+  }
+  auto load = cast<nvgpu::TmaAsyncLoadOp>(op);
+  if (load.getMulticastMask())
+    return fail(op, "multicast TMA loads are not simulated");
+  for (int32_t t : m) {
+    if (Value p = load.getPredicate())
+      if (!get(f, p, t).e[0].i)
+        continue;
+    FailureOr<int64_t> id = barrierOf(load.getBarriers(), load.getMbarId(), t);
+    if (failed(id))
+      return failure();
+    const TensorMap &map =
+        tensorMaps[get(f, load.getTensorMapDescriptor(), t).e[0].i];
+    const MemRefVal &src = map.tensor;
+    const MemRefVal &dst = *get(f, load.getDst(), t).memref;
+    if (dst.buffer->space != Space::Shared)
+      return fail(op,
+                  "writes " + dst.buffer->what +
+                      " (a TMA load writes shared memory)",
+                  t);
+    if (src.buffer->freed)
+      return fail(op, "reads " + src.buffer->what + " after it was freed", t);
+    int64_t rank = map.box.size();
+    if (dst.elemBytes != src.elemBytes ||
+        static_cast<int64_t>(dst.sizes.size()) != rank)
+      return fail(op, "the destination is not a box of the tensor map", t);
+    // The box lands densely (row-major, outermost first) from the
+    // destination's address; the destination view must say so.
+    int64_t stride = 1, total = 1;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (dst.sizes[d] != map.box[d] ||
+          (dst.sizes[d] != 1 && dst.strides[d] != stride))
+        return fail(op, "the destination view is not the dense box", t);
+      stride *= map.box[d];
+      total *= map.box[d];
+    }
+    uint64_t start = dst.buffer->sharedAddr + dst.offset * dst.elemBytes;
+    if (start % 128 != 0)
+      return fail(op,
+                  "writes shared address " + Twine(start) +
+                      ", not 128-byte aligned",
+                  t);
+    uint64_t rowBytes = map.box[rank - 1] * src.elemBytes;
+    if (map.swizzle == nvgpu::TensorMapSwizzleKind::SWIZZLE_128B &&
+        rowBytes != 128)
+      return fail(
+          op, "a 128-byte swizzle with rows of " + Twine(rowBytes) + " bytes",
+          t);
+    if (map.swizzle != nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE &&
+        map.swizzle != nvgpu::TensorMapSwizzleKind::SWIZZLE_128B)
+      return fail(op,
+                  "only no swizzle and the 128-byte swizzle are "
+                  "simulated",
+                  t);
+    SmallVector<int64_t, 5> coord;
+    for (Value c : load.getCoordinates()) {
+      int64_t v = getIndex(f, c, t);
+      if (v < INT32_MIN || v > INT32_MAX)
+        return fail(op, "coordinate " + Twine(v) + " does not fit in 32 bits",
+                    t);
+      coord.push_back(v);
+    }
+    BlockContext::MBarrier &bar = block->mbarriers[*id];
+    SmallVector<int64_t, 5> e(rank, 0);
+    for (int64_t n = 0; n < total; ++n) {
+      // Element n of the box: e (outermost first); coordinates are
+      // innermost first (PTX's tensor coordinates).
+      int64_t rest = n;
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        e[d] = rest % map.box[d];
+        rest /= map.box[d];
+      }
+      bool inBounds = true;
+      int64_t at = src.offset;
+      for (int64_t d = 0; d < rank; ++d) {
+        int64_t g = coord[rank - 1 - d] + e[d];
+        if (g < 0 || g >= src.sizes[d])
+          inBounds = false;
+        else
+          at += g * src.strides[d];
+      }
+      uint64_t addr = start + n * src.elemBytes;
+      if (map.swizzle == nvgpu::TensorMapSwizzleKind::SWIZZLE_128B)
+        addr ^= ((addr >> 7) & 7) << 4;
+      size_t byte = addr - dst.buffer->sharedAddr;
+      if (byte + src.elemBytes > dst.buffer->bytes.size())
+        return fail(op, "writes past the end of " + dst.buffer->what, t);
+      for (int64_t k = 0; k < src.elemBytes; ++k) {
+        Buffer::Access &a = dst.buffer->access[byte + k];
+        if (a.tmaBarrier >= 0 &&
+            block->mbarriers[a.tmaBarrier].phase <= a.tmaPhase)
+          return fail(
+              op,
+              "writes byte " + Twine(byte + k) + " of " + dst.buffer->what +
+                  ", which an earlier TMA load (phase " + Twine(a.tmaPhase) +
+                  " of mbarrier " + Twine(a.tmaBarrier) + ") still writes",
+              t);
+        if (a.asyncWriter >= 0)
+          return fail(op,
+                      "writes byte " + Twine(byte + k) + " of " +
+                          dst.buffer->what +
+                          ", which a cp.async has not completed yet",
+                      t);
+        if (a.readEpoch == block->epoch && a.reader != t)
+          return fail(op,
+                      "writes byte " + Twine(byte + k) + " of " +
+                          dst.buffer->what + " that " +
+                          (a.reader == -2 ? Twine("other threads")
+                                          : "thread " + Twine(a.reader)) +
+                          " read since the last barrier (a race)",
+                      t);
+        if (a.writeEpoch == block->epoch && a.writer != t)
+          return fail(op,
+                      "writes byte " + Twine(byte + k) + " of " +
+                          dst.buffer->what + " that thread " + Twine(a.writer) +
+                          " wrote since the last barrier (a race)",
+                      t);
+        // The async proxy's write: no thread's generic write (no proxy
+        // fence is needed before wgmma reads it), ordered by the phase.
+        a.writeEpoch = 0;
+        a.writer = -1;
+        a.writeSeq = ++writes;
+        a.tmaBarrier = static_cast<int32_t>(*id);
+        a.tmaPhase = bar.phase;
+      }
+      uint8_t *p = dst.buffer->bytes.data() + byte;
+      if (inBounds)
+        std::memcpy(p, src.buffer->bytes.data() + at * src.elemBytes,
+                    src.elemBytes);
+      else if (map.oob == nvgpu::TensorMapOOBKind::OOB_ZERO)
+        std::memset(p, 0, src.elemBytes);
+      else
+        return fail(op, "NaN fill of out-of-bounds elements is not simulated",
+                    t);
+    }
+    bar.lastLoad = op;
+    bar.lastLoadPhase = bar.phase;
+    bar.tx -= total * src.elemBytes;
+    if (bar.tx < 0)
+      return fail(op,
+                  "completes " + Twine(total * src.elemBytes) +
+                      " bytes on mbarrier " + Twine(*id) +
+                      ", more than its phase " + Twine(bar.phase) +
+                      " expects (mbarrier.arrive.expect_tx before the load)",
+                  t);
+    complete(*id);
+  }
+  return success();
+}
+
 LogicalResult Interpreter::execAsyncCopy(nvgpu::DeviceAsyncCopyOp op, Frame &f,
                                          const Mask &m) {
   if (!block)

@@ -41,7 +41,15 @@
 //     barrier, a write to an operand while the wgmma is in flight, a
 //     missing wgmma.fence, a wait that does not complete the group, an
 //     accumulator read around the wait, a partial warpgroup and an
-//     unsimulated descriptor form are errors.
+//     unsimulated descriptor form are errors;
+//   - TMA (nvgpu.tma.create.descriptor on the host, mbarrier.create, init,
+//     arrive.expect_tx, try_wait.parity and tma.async.load in the kernel)
+//     copies the box at the coordinates (innermost first), zero-filling
+//     past the tensor; reading the box before waiting for the phase, a
+//     wait for the wrong parity (a deadlock), fewer expected bytes than
+//     the load brings, an mbarrier used by other threads without a
+//     barrier after its init, a misaligned destination and a load no
+//     thread waits for are errors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -1060,6 +1068,128 @@ TEST_F(Wgmma, NeedsTheWholeWarpgroup) {
   replace(source, "threads(%l, %ty, %tz) in (%sx = %c128,",
           "threads(%l, %ty, %tz) in (%sx = %c64,");
   expectError("reached by 64 of the 128 threads of warpgroup 0");
+}
+
+// 64 threads; thread 0 loads a 4 x 8 box of the input seen as 8 x 8 at
+// row 6 through TMA (rows 8 and 9 are past the tensor: zeros) into shared
+// memory aligned to 128 bytes by the kernel, completing mbarrier 0;
+// thread t then reads box element t % 32 into out[t]. Markers: INIT_BARRIER,
+// TX, WAIT, READ.
+const char *kTma = R"mlir(
+!map = !nvgpu.tensormap.descriptor<tensor = memref<4x8xf32, #gpu.address_space<workgroup>>, swizzle = none, l2promo = none, oob = zero, interleave = none>
+!bar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+func.func @k(%in: memref<64xf32>) -> memref<64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c6 = arith.constant 6 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %s0 = gpu.wait async
+  %d, %t0 = gpu.alloc async [%s0] () : memref<64xf32>
+  %t1 = gpu.memcpy async [%t0] %d, %in : memref<64xf32>, memref<64xf32>
+  %o, %t2 = gpu.alloc async [%t1] () : memref<64xf32>
+  %d2 = memref.expand_shape %d [[0, 1]] output_shape [8, 8] : memref<64xf32> into memref<8x8xf32>
+  %u = memref.cast %d2 : memref<8x8xf32> to memref<*xf32>
+  %map = nvgpu.tma.create.descriptor %u box[%c4, %c8] : memref<*xf32> -> !map
+  %t3 = gpu.launch async [%t2] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+      threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1)
+      workgroup(%s : memref<96xf32, #gpu.address_space<workgroup>>) {
+    %base = memref.extract_aligned_pointer_as_index %s : memref<96xf32, #gpu.address_space<workgroup>> -> index
+    %r = arith.remui %base, %c128 : index
+    %p1 = arith.subi %c128, %r : index
+    %pad = arith.remui %p1, %c128 : index
+    %off = arith.divui %pad, %c4 : index // ALIGN
+    %sv = memref.subview %s[%off] [32] [1] : memref<96xf32, #gpu.address_space<workgroup>> to memref<32xf32, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+    %box = memref.expand_shape %sv [[0, 1]] output_shape [4, 8] : memref<32xf32, strided<[1], offset: ?>, #gpu.address_space<workgroup>> into memref<4x8xf32, strided<[8, 1], offset: ?>, #gpu.address_space<workgroup>>
+    %bars = nvgpu.mbarrier.create -> !bar
+    %first = arith.cmpi eq, %tx, %c0 : index
+    scf.if %first {
+      nvgpu.mbarrier.init %bars[%c0], %c1 : !bar
+      nvvm.fence.mbarrier.init
+    }
+    gpu.barrier // INIT_BARRIER
+    scf.if %first {
+      nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %c128 : !bar // TX
+      nvgpu.tma.async.load %map[%c0, %c6], %bars[%c0] to %box : !map, !bar -> memref<4x8xf32, strided<[8, 1], offset: ?>, #gpu.address_space<workgroup>>
+    }
+    %false = arith.constant false
+    nvgpu.mbarrier.try_wait.parity %bars[%c0], %false, %c1 : !bar // WAIT
+    %i = arith.remui %tx, %c32 : index
+    %row = arith.divui %i, %c8 : index
+    %col = arith.remui %i, %c8 : index
+    %y = memref.load %box[%row, %col] : memref<4x8xf32, strided<[8, 1], offset: ?>, #gpu.address_space<workgroup>> // READ
+    memref.store %y, %o[%tx] : memref<64xf32>
+    gpu.terminator
+  }
+  %h = memref.alloc() : memref<64xf32>
+  %t4 = gpu.memcpy async [%t3] %h, %o : memref<64xf32>, memref<64xf32>
+  gpu.wait [%t4]
+  return %h : memref<64xf32>
+}
+)mlir";
+
+struct Tma : OneKernel {
+  Tma() : OneKernel(kTma, 1.0, 1.0) {}
+};
+
+TEST_F(Tma, LoadsTheBoxAndZeroFillsPastTheTensor) {
+  std::vector<Tensor> out = run();
+  ASSERT_EQ(out.size(), 1u) << error;
+  for (int64_t t = 0; t < 64; ++t) {
+    int64_t row = 6 + (t % 32) / 8, col = t % 8;
+    EXPECT_EQ(out[0][t], row < 8 ? in[row * 8 + col] : 0.0) << t;
+  }
+}
+
+TEST_F(Tma, ReadingBeforeTheWaitIsAnError) {
+  replace(source,
+          "nvgpu.mbarrier.try_wait.parity %bars[%c0], %false, %c1 : "
+          "!bar // WAIT",
+          "");
+  expectError("which a TMA load completing phase 0 of mbarrier 0 writes, "
+              "before this thread waited for that phase");
+  EXPECT_NE(error.find("'memref.load'"), std::string::npos) << error;
+}
+
+TEST_F(Tma, WaitingForTheWrongParityIsADeadlock) {
+  replace(source, "%false = arith.constant false",
+          "%false = arith.constant true");
+  expectError("waits for phase 1 (parity 1) of mbarrier 0, which never "
+              "completes");
+}
+
+TEST_F(Tma, MoreBytesThanExpectedIsAnError) {
+  replace(source, "%bars[%c0], %c128 : !bar // TX", "%bars[%c0], %c64 : !bar");
+  expectError("completes 128 bytes on mbarrier 0, more than its phase 0 "
+              "expects");
+}
+
+TEST_F(Tma, OtherThreadsNeedABarrierAfterTheInit) {
+  replace(source, "gpu.barrier // INIT_BARRIER", "");
+  expectError("which thread 0 initialized, with no barrier after the init");
+}
+
+TEST_F(Tma, TheDestinationMustBeAligned) {
+  replace(source, "%off = arith.divui %pad, %c4 : index // ALIGN",
+          "%off0 = arith.divui %pad, %c4 : index\n"
+          "    %off = arith.addi %off0, %c4 : index");
+  expectError("not 128-byte aligned");
+}
+
+TEST_F(Tma, ALoadNoThreadWaitsForIsAnError) {
+  replace(source,
+          "nvgpu.mbarrier.try_wait.parity %bars[%c0], %false, %c1 : "
+          "!bar // WAIT",
+          "");
+  replace(source,
+          "%y = memref.load %box[%row, %col] : memref<4x8xf32, strided<[8, "
+          "1], offset: ?>, #gpu.address_space<workgroup>> // READ",
+          "%y = arith.constant 0.0 : f32");
+  expectError("may still write the block's shared memory when the kernel "
+              "ends: no thread waited for phase 0 of mbarrier 0");
 }
 
 } // namespace
