@@ -670,7 +670,14 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
       block's P V is issued after the next block's Q K^T, so that it runs
       during that block's softmax (FlashAttention-3's intra-warpgroup
       overlap; the product after the last block is added before the
-      epilogue);
+      epilogue); `tma=true` (with `wgmma=true kv-stages=2` or 3, where
+      both products are wgmmas): the rings' K and V blocks are TMA loads
+      (`nvgpu.tma.async.load` of block_k x 64 boxes with the 128-byte
+      swizzle, one per 64 columns, issued by thread 0; tensor maps made by
+      `nvgpu.tma.create.descriptor` on the host before the launch)
+      completing an mbarrier per K slot (`nvgpu.mbarrier.arrive.expect_tx`
+      by thread 0, `try_wait.parity` by every thread) instead of cp.async
+      by every thread;
     - a thread per query row (benefit 1, `MapTilesToGPU.cpp`), for anything
       else: each tile op a loop over its columns on the thread's private
       row of each tile.
@@ -716,7 +723,11 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
            "With wgmma and kv-stages=2 or 3: each key block's P V (a wgmma) "
            "runs during the next block's softmax, its V kept in one more "
            "ring slot (where it fits and the grid's tile loops allow it; "
-           "else P V is not deferred)">
+           "else P V is not deferred)">,
+    Option<"tma", "tma", "bool", /*default=*/"false",
+           "With wgmma and kv-stages=2 or 3: the rings' K and V blocks are "
+           "TMA loads completing an mbarrier per slot (where both products "
+           "are wgmmas; else cp.async)">
   ];
 }
 

@@ -175,7 +175,7 @@ std::string attic::defaultCudaPipeline(const attic_cuda_device_info &device,
                                        StringRef chip, int64_t blockQ,
                                        int64_t blockK, bool asyncCopies,
                                        int64_t kvStages, bool wgmma,
-                                       bool wgmmaOverlap) {
+                                       bool wgmmaOverlap, bool tma) {
   // wgmma is sm_90a's (arch-specific PTX: a cubin for 9.0 only).
   std::string options = ("chip=" + chip + (wgmma ? "a" : "")).str();
   // A cubin runs only on its own major architecture (sm_80 cubins on 8.x,
@@ -194,6 +194,8 @@ std::string attic::defaultCudaPipeline(const attic_cuda_device_info &device,
     options += " wgmma=true";
   if (wgmmaOverlap)
     options += " wgmma-overlap=true";
+  if (tma)
+    options += " tma=true";
   return (kAtticCudaPipeline + "{" + options + "}").str();
 }
 

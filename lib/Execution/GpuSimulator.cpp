@@ -3819,7 +3819,7 @@ attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
                                         int64_t blockQ, int64_t blockK,
                                         std::string &error, bool asyncCopies,
                                         int64_t kvStages, bool wgmma,
-                                        bool wgmmaOverlap) {
+                                        bool wgmmaOverlap, bool tma) {
   FailureOr<EntrySignature> signature = getEntrySignature(module, entry, error);
   if (failed(signature))
     return nullptr;
@@ -3835,7 +3835,7 @@ attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
     PassManager pm(ctx);
     buildCudaMappingPipeline(pm, blockQ, blockK, asyncCopies,
                              /*mergeChains=*/true, /*fuseLaunches=*/true,
-                             kvStages, wgmma, wgmmaOverlap);
+                             kvStages, wgmma, wgmmaOverlap, tma);
     if (failed(pm.run(*lowered))) {
       error = "lowering for the simulated GPU failed: " +
               (errors.text().empty() ? std::string("unknown error")

@@ -103,7 +103,7 @@ static void addParallelLoops(OpPassManager &pm, bool forGpu) {
 void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool tensorCores,
                                     bool asyncCopies, bool fuseLaunches,
                                     int64_t kvStages, bool wgmma,
-                                    bool wgmmaOverlap) {
+                                    bool wgmmaOverlap, bool tma) {
   // Parallel loops: kernels.
   addParallelLoops(pm, /*forGpu=*/true);
   // Block lists -> loops (kernels); block_attention -> the tile loop, whose
@@ -127,6 +127,7 @@ void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool tensorCores,
   map.kvStages = kvStages;
   map.wgmma = wgmma;
   map.wgmmaOverlap = wgmmaOverlap;
+  map.tma = tma;
   pm.addPass(createAtticGpuMapTiles(map));
 }
 

@@ -62,14 +62,14 @@ void attic::buildCudaMappingPipeline(OpPassManager &pm, int64_t blockQ,
                                      int64_t blockK, bool asyncCopies,
                                      bool mergeChains, bool fuseLaunches,
                                      int64_t kvStages, bool wgmma,
-                                     bool wgmmaOverlap) {
+                                     bool wgmmaOverlap, bool tma) {
   // L1 -> L2 on tensors, bufferized as for the CPU.
   buildBufferizationPipeline(pm, blockQ, blockK, /*forGpu=*/true);
   // Device buffers, a kernel per loop nest (the data-movement and reduction
   // primitives, linalg), the tile loops as the tensor-core kernel where it
   // applies and a thread per row elsewhere.
   buildGpuOffloadPipeline(pm, /*tensorCores=*/true, asyncCopies, fuseLaunches,
-                          kvStages, wgmma, wgmmaOverlap);
+                          kvStages, wgmma, wgmmaOverlap, tma);
   pm.addPass(attic::createAtticGpuCheckHost());
   // One stream for the steps between the host's reads of device results.
   if (mergeChains)
@@ -135,10 +135,15 @@ void attic::buildCudaPipeline(OpPassManager &pm,
                            "V slot of the ring)"));
     return;
   }
+  if (options.tma && (!options.wgmma || options.kvStages < 2)) {
+    pm.addPass(optionError("tma needs wgmma and kv-stages=2 or 3 (TMA fills "
+                           "the rings' swizzled tiles that wgmma reads)"));
+    return;
+  }
   buildCudaMappingPipeline(pm, options.blockQ, options.blockK,
                            options.asyncCopies, options.mergeChains,
                            options.fuseLaunches, options.kvStages,
-                           options.wgmma, options.wgmmaOverlap);
+                           options.wgmma, options.wgmmaOverlap, options.tma);
   // No canonicalization before outlining: it would hoist the kernel's
   // constants (vectors, f32) out of gpu.launch into kernel arguments.
   pm.addPass(createGpuKernelOutliningPass());

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -65,6 +66,10 @@ static bool allowedOnHost(Operation *op) {
   if (auto store = dyn_cast<memref::StoreOp>(op))
     return onHostStack(store.getMemref());
   if (isa<scf::IfOp, scf::ForOp, scf::YieldOp>(op))
+    return true;
+  // The tensor maps of TMA loads (describing device buffers; the runtime
+  // encodes them).
+  if (isa<nvgpu::TmaCreateDescriptorOp>(op))
     return true;
   // Constants of kernels (gpu-kernel-outlining sinks them).
   if (isa<arith::ConstantOp>(op))

@@ -143,6 +143,11 @@ static cl::opt<bool> wgmmaOverlap(
     cl::desc("With --wgmma and --kv-stages=2 or 3: each key block's P V runs "
              "during the next block's softmax (one more V slot in the ring, "
              "where it fits)"));
+static cl::opt<bool>
+    tma("tma", cl::init(false),
+        cl::desc("With --wgmma and --kv-stages=2 or 3: the rings' K and V "
+                 "blocks are TMA loads completing an mbarrier per slot (where "
+                 "both products are wgmmas; else cp.async)"));
 static cl::opt<int64_t> blockQ("block-q", cl::init(128),
                                cl::desc("Query rows per block"));
 static cl::opt<int64_t> blockK("block-k", cl::init(128),
@@ -252,7 +257,7 @@ int main(int argc, char **argv) {
     fail("--cuda-pipeline needs --target=cuda");
   // Options of the default CUDA pipeline.
   for (cl::Option *pipelineOption : std::initializer_list<cl::Option *>{
-           &asyncCopies, &kvStages, &wgmma, &wgmmaOverlap}) {
+           &asyncCopies, &kvStages, &wgmma, &wgmmaOverlap, &tma}) {
     if (!pipelineOption->getNumOccurrences())
       continue;
     std::string name = pipelineOption->ArgStr.str();
@@ -275,6 +280,9 @@ int main(int argc, char **argv) {
   if (wgmmaOverlap && (!wgmma || kvStages < 2))
     fail("--wgmma-overlap needs --wgmma and --kv-stages=2 or 3 (the deferred "
          "P V is a wgmma that reads one more V slot of the ring)");
+  if (tma && (!wgmma || kvStages < 2))
+    fail("--tma needs --wgmma and --kv-stages=2 or 3 (TMA fills the rings' "
+         "swizzled tiles that wgmma reads)");
   for (cl::Option *cpuOnly : std::initializer_list<cl::Option *>{
            &threads, &sequential, &vectorWidth, &registerRows,
            &registerChunks})
@@ -491,7 +499,7 @@ int main(int argc, char **argv) {
   if (simulated) {
     simulatedExecutable = attic::SimulatedCudaExecutable::compile(
         *compiled, entry, blockQ, blockK, error, asyncCopies, kvStages, wgmma,
-        wgmmaOverlap);
+        wgmmaOverlap, tma);
     if (!simulatedExecutable)
       fail(error);
   } else if (onCuda) {
@@ -502,7 +510,7 @@ int main(int argc, char **argv) {
                   cudaDevice, cudaChip,
                   blockQ.getNumOccurrences() ? blockQ.getValue() : 0,
                   blockK.getNumOccurrences() ? blockK.getValue() : 0,
-                  asyncCopies, kvStages, wgmma, wgmmaOverlap);
+                  asyncCopies, kvStages, wgmma, wgmmaOverlap, tma);
     cudaExecutable =
         attic::CudaExecutable::compile(*compiled, entry, pipeline, error);
     if (!cudaExecutable)

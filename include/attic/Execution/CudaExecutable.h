@@ -37,12 +37,13 @@ mlir::FailureOr<std::string> cudaChipFor(const attic_cuda_device_info &device,
 /// device's chip, PTX (format=isa, JIT-compiled by the driver) for devices
 /// newer than the chip, block sizes when positive, async-copies=false
 /// when `asyncCopies` is false, kv-stages when not 1, wgmma (chip
-/// sm_90a) when `wgmma` and wgmma-overlap when `wgmmaOverlap`.
+/// sm_90a) when `wgmma`, wgmma-overlap when `wgmmaOverlap` and tma when
+/// `tma`.
 std::string defaultCudaPipeline(const attic_cuda_device_info &device,
                                 llvm::StringRef chip, int64_t blockQ,
                                 int64_t blockK, bool asyncCopies = true,
                                 int64_t kvStages = 1, bool wgmma = false,
-                                bool wgmmaOverlap = false);
+                                bool wgmmaOverlap = false, bool tma = false);
 
 /// Whether attic's runtime provides `name` to CUDA host code (the mgpu*
 /// functions of attic/runtime/CudaMgpu.h and the error report): the JIT

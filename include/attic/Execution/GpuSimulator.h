@@ -86,12 +86,14 @@ public:
   /// as attic-cuda-pipeline takes them; checkCudaBlockSizes; cp.async
   /// copies of K and V unless `asyncCopies` is false, in rings of
   /// `kvStages` slots, Q K^T and P V with wgmma when `wgmma`, P V during
-  /// the next block's softmax when `wgmmaOverlap`) and keeps the result
-  /// for `run`. Fails with a one-line message.
+  /// the next block's softmax when `wgmmaOverlap`, the rings filled by TMA
+  /// when `tma`) and keeps the result for `run`. Fails with a one-line
+  /// message.
   static std::unique_ptr<SimulatedCudaExecutable>
   compile(mlir::ModuleOp module, llvm::StringRef entry, int64_t blockQ,
           int64_t blockK, std::string &error, bool asyncCopies = true,
-          int64_t kvStages = 1, bool wgmma = false, bool wgmmaOverlap = false);
+          int64_t kvStages = 1, bool wgmma = false, bool wgmmaOverlap = false,
+          bool tma = false);
 
   /// Takes `lowered` as it is (already in the form of the CUDA mapping: a
   /// function on memrefs whose kernels are gpu.launch ops), for tests of

@@ -73,11 +73,12 @@ void buildBufferizationPipeline(mlir::OpPassManager &pm, int64_t blockQ,
 /// attic-gpu-map-tiles (the tensor-core kernel where it applies when
 /// `tensorCores`, else a thread per query row; its K and V rings of
 /// `kvStages` slots, its products with wgmma when `wgmma`, each block's
-/// P V during the next block's softmax when `wgmmaOverlap`).
+/// P V during the next block's softmax when `wgmmaOverlap`, its rings
+/// filled by TMA when `tma`).
 void buildGpuOffloadPipeline(mlir::OpPassManager &pm, bool tensorCores,
                              bool asyncCopies = true, bool fuseLaunches = true,
                              int64_t kvStages = 1, bool wgmma = false,
-                             bool wgmmaOverlap = false);
+                             bool wgmmaOverlap = false, bool tma = false);
 
 /// attic ops on tensors -> LLVM dialect, for the CPU (JIT or AOT):
 /// attic-decompose, attic-expand-vcc, one-shot bufferization, buffer
@@ -168,6 +169,13 @@ struct CudaPipelineOptions
                      "intra-warpgroup overlap; V's ring gets one more slot, "
                      "where it fits)"),
       llvm::cl::init(false)};
+  Option<bool> tma{
+      *this, "tma",
+      llvm::cl::desc("With wgmma and kv-stages=2 or 3: the rings' K and V "
+                     "blocks are TMA loads (tensor maps made on the host, an "
+                     "mbarrier per slot) instead of cp.async, where both "
+                     "products are wgmmas"),
+      llvm::cl::init(false)};
 };
 
 /// attic-cuda-pipeline's rule for tile sizes (the tensor-core kernel's warp
@@ -181,7 +189,7 @@ std::string checkCudaBlockSizes(int64_t blockQ, int64_t blockK);
 /// false); attic-gpu-fuse-launches after the offload unless `fuseLaunches`
 /// is false; the tensor-core kernel's K and V rings of `kvStages` slots, its
 /// products with wgmma when `wgmma` (sm_90a kernels), overlapped with the
-/// softmax when `wgmmaOverlap`. Its
+/// softmax when `wgmmaOverlap`, its rings filled by TMA when `tma`. Its
 /// output (host code that moves data and launches gpu.launch kernels on device
 /// buffers) is what the rest of attic-cuda-pipeline compiles to NVVM and PTX,
 /// and what the GPU simulator (attic/Execution/GpuSimulator.h) runs.
@@ -189,7 +197,7 @@ void buildCudaMappingPipeline(mlir::OpPassManager &pm, int64_t blockQ,
                               int64_t blockK, bool asyncCopies = true,
                               bool mergeChains = true, bool fuseLaunches = true,
                               int64_t kvStages = 1, bool wgmma = false,
-                              bool wgmmaOverlap = false);
+                              bool wgmmaOverlap = false, bool tma = false);
 
 /// attic ops on tensors -> host code in the LLVM dialect that calls the
 /// mgpu* functions of MLIR 22's gpu-to-llvm (stream, alloc, memcpy, launch,

@@ -651,9 +651,15 @@ struct AtticGpuMapTilesPass
              "the ring)";
       return signalPassFailure();
     }
+    if (tma && (!wgmma || kvStages < 2)) {
+      emitError(getOperation()->getLoc())
+          << "attic-gpu-map-tiles: tma needs wgmma and kv-stages=2 or 3 (TMA "
+             "fills the rings' swizzled tiles that wgmma reads)";
+      return signalPassFailure();
+    }
     RewritePatternSet patterns(&getContext());
     populateGpuMapTilesPatterns(patterns, tensorCores, asyncCopies, kvStages,
-                                wgmma, wgmmaOverlap);
+                                wgmma, wgmmaOverlap, tma);
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingOps);
     (void)applyOpPatternsGreedily(grids, std::move(patterns), config);
@@ -687,11 +693,11 @@ struct AtticGpuMapTilesPass
 void attic::populateGpuMapTilesPatterns(RewritePatternSet &patterns,
                                         bool tensorCores, bool asyncCopies,
                                         int64_t kvStages, bool wgmma,
-                                        bool wgmmaOverlap) {
+                                        bool wgmmaOverlap, bool tma) {
   // Without tensor cores the kernels are those attic-gpu-emulate runs:
   // no barriers.
   patterns.add<SimtTiles>(patterns.getContext(), /*barriers=*/tensorCores);
   if (tensorCores)
     populateTensorCoreTilesPatterns(patterns, asyncCopies, kvStages, wgmma,
-                                    wgmmaOverlap);
+                                    wgmmaOverlap, tma);
 }

@@ -348,6 +348,11 @@ struct KernelConfig {
   /// slots: the deferred block's, the current one's and the prefetch's.
   bool overlap = false;
   int64_t vSlots() const { return stages + (overlap ? 1 : 0); }
+  /// With wgmma for both products and a ring (`tma`): K and V blocks are
+  /// TMA loads (cp.async.bulk.tensor, one per 64-column group, issued by
+  /// thread 0) completing an mbarrier per K slot, instead of cp.async by
+  /// every thread.
+  bool tma = false;
   /// Buffers of each column tile: two with three stages (alternating by
   /// block), else one.
   int64_t colBuffers() const { return stages == 3 ? 2 : 1; }
@@ -388,8 +393,8 @@ int64_t ringBytes(const KernelConfig &c) {
 FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
                                   const TileGridInfo &info, std::string &why,
                                   bool asyncCopies = true, int64_t kvStages = 1,
-                                  bool wgmma = false,
-                                  bool wgmmaOverlap = false) {
+                                  bool wgmma = false, bool wgmmaOverlap = false,
+                                  bool tma = false) {
   auto fail = [&](const Twine &msg) -> FailureOr<KernelConfig> {
     why = msg.str();
     return failure();
@@ -491,7 +496,10 @@ FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
     ring.separateKV = true;
     auto fits = [&](const KernelConfig &c) {
       int64_t limit = c.stages == 3 && c.wgmma ? kHopperLimit : kRingLimit;
-      return ringBytes(c) + colBytes * c.colBuffers() <= limit;
+      // With TMA, an 8-byte mbarrier per K slot.
+      return ringBytes(c) + colBytes * c.colBuffers() +
+                 (c.tma ? 8 * c.kSlots() : 0) <=
+             limit;
     };
     chooseWgmma(ring, fits);
     // The deferred P V needs wgmma for P V and one more V slot.
@@ -500,6 +508,15 @@ FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
       if (!fits(ring))
         ring.overlap = false;
     }
+    // TMA writes the swizzled tiles of wgmma's K and V only; the tensors
+    // must be host values (the maps are made before the launch).
+    auto outsideGrid = [&](Value v) {
+      return !grid->isAncestor(v.getParentRegion()->getParentOp());
+    };
+    ring.tma = tma && ring.wgmma && ring.wgmmaPV && outsideGrid(cfg.key) &&
+               outsideGrid(cfg.value);
+    if (ring.tma && !fits(ring))
+      ring.tma = false;
     if (fits(ring))
       return ring;
   }
@@ -544,6 +561,9 @@ public:
         launch(launch) {}
 
   LogicalResult run(scf::ParallelOp grid);
+  /// The tensor maps of K and V (host values made before the launch) when
+  /// cfg.tma.
+  Value kMap, vMap;
 
 private:
   scf::ParallelOp grid;
@@ -644,6 +664,22 @@ private:
   void unlessPrefetched(Value block, llvm::function_ref<void()> issue) {
     Value stale =
         arith::CmpIOp::create(b, arith::CmpIPredicate::ne, kTag, block);
+    if (cfg.tma) {
+      // The outstanding phase (a prefetch of another block, or an arrival)
+      // completes first; the wait flips its parity bit.
+      auto ifStale = scf::IfOp::create(b, TypeRange{phases.getType()}, stale,
+                                       /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      Value before = phases;
+      b.setInsertionPointToStart(ifStale.thenBlock());
+      tmaWait(kSlot);
+      issue();
+      scf::YieldOp::create(b, phases);
+      b.setInsertionPointToStart(ifStale.elseBlock());
+      scf::YieldOp::create(b, before);
+      phases = ifStale.getResult(0);
+      return;
+    }
     auto ifStale = scf::IfOp::create(b, stale, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(ifStale.thenBlock()->getTerminator());
@@ -664,6 +700,8 @@ private:
     SmallVector<Value> state = {kTag};
     if (cfg.ring())
       state.push_back(kSlot);
+    if (cfg.tma)
+      state.push_back(phases);
     if (overlap) {
       state.push_back(deferredVBase);
       llvm::append_range(state, deferredP);
@@ -674,11 +712,40 @@ private:
     kTag = state[0];
     if (cfg.ring())
       kSlot = state[1];
+    size_t next = cfg.ring() ? 2 : 1;
+    if (cfg.tma)
+      phases = state[next++];
     if (overlap) {
-      deferredVBase = state[2];
-      deferredP.assign(state.begin() + 3, state.end());
+      deferredVBase = state[next];
+      deferredP.assign(state.begin() + next + 1, state.end());
     }
   }
+  // TMA (cfg.tma): an mbarrier per K slot. Invariant at a staging point:
+  // exactly one phase of slot kSlot's mbarrier is outstanding (complete or
+  // not: K and V of block kTag, or an arrival alone), so that waiting for
+  // it never deadlocks; `phases` holds the parity to wait for per mbarrier
+  // (bit i for mbarrier i).
+  Value bars, phases;
+  /// The mbarrier of ring slot `slot`.
+  Value tmaBarrier(Value slot) {
+    return cfg.countedSlots() ? g.remU(slot, cfg.kSlots()) : slot;
+  }
+  /// Every thread waits for the outstanding phase of slot `slot`'s
+  /// mbarrier.
+  void tmaWait(Value slot);
+  /// Thread 0 announces the bytes and issues the TMA loads of K block
+  /// `kBlock` of `qk` (if any) into K's slot at `kOffset` and V block
+  /// `vBlock` of `pv` (if any) into V's at `vOffset`, completing slot
+  /// `slot`'s mbarrier.
+  void tmaIssue(Value slot, TileQKOp qk, TilePVOp pv, IRMapping &map,
+                Value kBlock, Value vBlock, Value kOffset, Value vOffset);
+  /// Thread 0 arrives on slot `slot`'s mbarrier without loads (a phase
+  /// that completes at once).
+  void tmaArrive(Value slot);
+  /// One block of `width` columns: a TMA load per 64-column group into
+  /// `smem` at element `start` (groups block_k * 64 elements apart).
+  void tmaLoadTile(Value tensorMap, Value smem, Value start, int64_t width,
+                   Value block, Value head, Value batchIdx, Value bar);
   /// `index` offset by `base` (a slot of a ring), or `index` without one.
   Value inSlot(Value index, Value base) {
     return cfg.ring() ? g.add(index, base) : index;
@@ -1029,6 +1096,30 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
     kSlot = g.index(0);
     kBase = vBase = kSlot;
   }
+  if (cfg.tma) {
+    // An mbarrier per K slot, each expecting one arrival (thread 0's, with
+    // the bytes of its loads) per phase; initialized by thread 0, fenced
+    // and published by a barrier; then slot 0's first phase is an arrival
+    // alone (the invariant of tmaBarrier).
+    MLIRContext *ctx = b.getContext();
+    auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    bars = nvgpu::MBarrierCreateOp::create(
+        b, nvgpu::MBarrierGroupType::get(ctx, space, cfg.kSlots()));
+    Value first =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, g.index(0));
+    auto ifFirst = scf::IfOp::create(b, first, /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
+      for (int64_t i = 0; i < cfg.kSlots(); ++i)
+        nvgpu::MBarrierInitOp::create(b, bars, g.index(1), g.index(i),
+                                      /*predicate=*/Value());
+      NVVM::FenceMbarrierInitOp::create(b);
+    }
+    gpu::BarrierOp::create(b);
+    phases = g.i32(0);
+    tmaArrive(kSlot);
+  }
   overlap = canDeferPV();
   if (overlap) {
     // Before the first visited block the deferred product is 0 times the
@@ -1058,8 +1149,11 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
     return grid.emitOpError("internal error in the deferred P V of the "
                             "tensor-core kernel: ")
            << deferralError;
-  // A prefetch of a key block the tile loop then skipped may be in flight.
-  if (cfg.asyncCopies)
+  // A prefetch of a key block the tile loop then skipped may be in flight
+  // (with TMA: the outstanding phase, which may be a load).
+  if (cfg.tma)
+    tmaWait(kSlot);
+  else if (cfg.asyncCopies)
     waitGroup(0);
   gpu::TerminatorOp::create(b);
   return success();
@@ -1356,16 +1450,32 @@ void KernelMapper::stageRing(TileQKOp qk, TilePVOp pv,
     // the next staging moves on to the next slot.
     if (cfg.oneBarrier())
       gpu::BarrierOp::create(b);
-    waitGroup(0);
-    if (qk)
-      copyK(qk, map, map.lookupOrDefault(qk.getKeyBlock()), kOffset);
-    if (pv)
-      copyV(pv, map, map.lookupOrDefault(pv.getValueBlock()), vOffset);
-    NVVM::CpAsyncCommitGroupOp::create(b);
-    finishStaging(ops, map, /*inFlight=*/0);
+    if (cfg.tma) {
+      tmaWait(cur);
+      tmaIssue(cur, qk, pv, map,
+               qk ? map.lookupOrDefault(qk.getKeyBlock()) : Value(),
+               pv ? map.lookupOrDefault(pv.getValueBlock()) : Value(), kOffset,
+               vOffset);
+      for (Operation *op : ops)
+        if (auto cols = dyn_cast<TileMapColsOp>(op))
+          stageCols(cols, map);
+      tmaWait(cur);
+      gpu::BarrierOp::create(b);
+    } else {
+      waitGroup(0);
+      if (qk)
+        copyK(qk, map, map.lookupOrDefault(qk.getKeyBlock()), kOffset);
+      if (pv)
+        copyV(pv, map, map.lookupOrDefault(pv.getValueBlock()), vOffset);
+      NVVM::CpAsyncCommitGroupOp::create(b);
+      finishStaging(ops, map, /*inFlight=*/0);
+    }
     kTag = g.index(-1);
     if (cfg.oneBarrier())
       kSlot = g.add(cur, g.index(1));
+    // The invariant's outstanding phase, for the next staging.
+    if (cfg.tma)
+      tmaArrive(kSlot);
     if (qk)
       kBase = kOffset;
     if (pv)
@@ -1373,12 +1483,44 @@ void KernelMapper::stageRing(TileQKOp qk, TilePVOp pv,
     return;
   }
   Value block = map.lookupOrDefault(qk.getKeyBlock());
+  Value other = counted ? g.add(cur, g.index(1)) : g.sub(g.index(1), cur);
+  if (cfg.tma) {
+    unlessPrefetched(block, [&] {
+      tmaIssue(cur, qk, pv, map, block, block, kOffset, vOffset);
+    });
+    Value newTag = prefetchNext(
+        loop, map,
+        [&](Value nextBlock) {
+          tmaIssue(other, qk, pv, map, nextBlock, nextBlock, kOff(other),
+                   vOff(other));
+        },
+        g.index(-1));
+    // Without a prefetch, an arrival keeps the invariant.
+    Value none =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::slt, newTag, g.index(0));
+    auto ifNone = scf::IfOp::create(b, none, /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifNone.thenBlock()->getTerminator());
+      tmaArrive(other);
+    }
+    for (Operation *op : ops)
+      if (auto cols = dyn_cast<TileMapColsOp>(op))
+        stageCols(cols, map);
+    // The current block's phase (its slot's only outstanding one).
+    tmaWait(cur);
+    gpu::BarrierOp::create(b);
+    kTag = newTag;
+    kSlot = other;
+    kBase = kOffset;
+    vBase = vOffset;
+    return;
+  }
   unlessPrefetched(block, [&] {
     copyK(qk, map, block, kOffset);
     copyV(pv, map, block, vOffset);
     NVVM::CpAsyncCommitGroupOp::create(b);
   });
-  Value other = counted ? g.add(cur, g.index(1)) : g.sub(g.index(1), cur);
   Value newTag = prefetchNext(
       loop, map,
       [&](Value nextBlock) {
@@ -1393,6 +1535,87 @@ void KernelMapper::stageRing(TileQKOp qk, TilePVOp pv,
   kSlot = other;
   kBase = kOffset;
   vBase = vOffset;
+}
+
+void KernelMapper::tmaWait(Value slot) {
+  Type i32 = b.getI32Type();
+  Value bar = tmaBarrier(slot);
+  Value bit = arith::ShLIOp::create(b, g.i32(1),
+                                    arith::IndexCastOp::create(b, i32, bar));
+  Value parity =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ne,
+                            arith::AndIOp::create(b, phases, bit), g.i32(0));
+  // The tick count is a hint (the suspend time of each try); the op loops
+  // until the phase completes.
+  nvgpu::MBarrierTryWaitParityOp::create(b, bars, parity, g.index(1000000),
+                                         bar);
+  phases = arith::XOrIOp::create(b, phases, bit);
+}
+
+void KernelMapper::tmaArrive(Value slot) {
+  Value first =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, g.index(0));
+  auto ifFirst = scf::IfOp::create(b, first, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
+  nvgpu::MBarrierArriveExpectTxOp::create(b, bars, g.index(0), tmaBarrier(slot),
+                                          /*predicate=*/Value());
+}
+
+void KernelMapper::tmaIssue(Value slot, TileQKOp qk, TilePVOp pv,
+                            IRMapping &map, Value kBlock, Value vBlock,
+                            Value kOffset, Value vOffset) {
+  Value first =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, g.index(0));
+  auto ifFirst = scf::IfOp::create(b, first, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
+  // Whole boxes count, the rows past the tensor (zero-filled) too.
+  int64_t bytes = (qk ? cfg.keys * cfg.headDim * 2 : 0) +
+                  (pv ? cfg.keys * cfg.valueDim * 2 : 0);
+  Value bar = tmaBarrier(slot);
+  nvgpu::MBarrierArriveExpectTxOp::create(b, bars, g.index(bytes), bar,
+                                          /*predicate=*/Value());
+  if (qk)
+    tmaLoadTile(kMap, ks, g.add(kAlign, kOffset), cfg.headDim, kBlock,
+                map.lookupOrDefault(qk.getKeyHead()),
+                map.lookupOrDefault(qk.getKeyBatch()), bar);
+  if (pv)
+    tmaLoadTile(vMap, vs, g.add(vAlign, vOffset), cfg.valueDim, vBlock,
+                map.lookupOrDefault(pv.getValueHead()),
+                map.lookupOrDefault(pv.getValueBatch()), bar);
+}
+
+void KernelMapper::tmaLoadTile(Value tensorMap, Value smem, Value start,
+                               int64_t width, Value block, Value head,
+                               Value batchIdx, Value bar) {
+  MLIRContext *ctx = b.getContext();
+  const int64_t bk = cfg.keys;
+  auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto flat = MemRefType::get(
+      {bk * 64}, cfg.elem,
+      StridedLayoutAttr::get(ctx, ShapedType::kDynamic, {1}), space);
+  auto box = MemRefType::get({1, 1, bk, 64}, cfg.elem,
+                             StridedLayoutAttr::get(ctx, ShapedType::kDynamic,
+                                                    {bk * 64, bk * 64, 64, 1}),
+                             space);
+  Value row = g.mul(block, bk);
+  for (int64_t group = 0; group < width / 64; ++group) {
+    Value at = g.add(start, group * bk * 64);
+    Value tile = memref::SubViewOp::create(
+        b, flat, smem, ArrayRef<OpFoldResult>{at},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(bk * 64)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+    Value dst = memref::ExpandShapeOp::create(
+        b, box, tile, ArrayRef<ReassociationIndices>{{0, 1, 2, 3}},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1),
+                               b.getIndexAttr(bk), b.getIndexAttr(64)});
+    // Coordinates innermost first: column, key, head, batch.
+    nvgpu::TmaAsyncLoadOp::create(
+        b, dst, bars, tensorMap,
+        ValueRange{g.index(group * 64), row, head, batchIdx}, bar,
+        /*multicastMask=*/Value(), /*predicate=*/Value());
+  }
 }
 
 /// The next iteration's key block of `loop` (prefetchLoop or ringLoop),
@@ -2158,13 +2381,60 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
 
 struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
   TensorCoreTiles(MLIRContext *ctx, bool asyncCopies, int64_t kvStages,
-                  bool wgmma, bool wgmmaOverlap)
+                  bool wgmma, bool wgmmaOverlap, bool tma)
       : OpRewritePattern(ctx, /*benefit=*/2), asyncCopies(asyncCopies),
-        kvStages(kvStages), wgmma(wgmma), wgmmaOverlap(wgmmaOverlap) {}
+        kvStages(kvStages), wgmma(wgmma), wgmmaOverlap(wgmmaOverlap), tma(tma) {
+  }
   bool asyncCopies;
   int64_t kvStages;
   bool wgmma;
   bool wgmmaOverlap;
+  bool tma;
+
+  /// The tensor map of `tensor` ([B, H, N, width], identity layout) for
+  /// TMA loads of block_k x 64 boxes with the 128-byte swizzle (wgmma's
+  /// tile layout), keys past N zero-filled. Its sizes are at least 1 (the
+  /// driver refuses empty dimensions; the kernel loads nothing from an
+  /// empty tensor).
+  static Value tensorMapOf(ImplicitLocOpBuilder &b, Value tensor,
+                           int64_t keys) {
+    MLIRContext *ctx = b.getContext();
+    auto type = cast<MemRefType>(tensor.getType());
+    Type elem = type.getElementType();
+    Value one = arith::ConstantIndexOp::create(b, 1);
+    SmallVector<Value, 4> sizes;
+    for (int64_t d = 0; d < 4; ++d)
+      sizes.push_back(
+          arith::MaxUIOp::create(b, memref::DimOp::create(b, tensor, d), one));
+    SmallVector<OpFoldResult, 4> sizeFolds, strideFolds(4);
+    Value stride = one;
+    for (int64_t d = 3; d >= 0; --d) {
+      strideFolds[d] = stride;
+      stride = arith::MulIOp::create(b, stride, sizes[d]);
+    }
+    for (Value v : sizes)
+      sizeFolds.push_back(v);
+    int64_t dyn = ShapedType::kDynamic;
+    auto viewType =
+        MemRefType::get({dyn, dyn, dyn, dyn}, elem,
+                        StridedLayoutAttr::get(ctx, 0, {dyn, dyn, dyn, dyn}));
+    Value view = memref::ReinterpretCastOp::create(
+        b, viewType, tensor, OpFoldResult(b.getIndexAttr(0)), sizeFolds,
+        strideFolds);
+    Value unranked = memref::CastOp::create(
+        b, UnrankedMemRefType::get(elem, type.getMemorySpace()), view);
+    auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    auto mapType = nvgpu::TensorMapDescriptorType::get(
+        ctx, MemRefType::get({1, 1, keys, 64}, elem, nullptr, space),
+        nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+        nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
+        nvgpu::TensorMapOOBKind::OOB_ZERO,
+        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+    return nvgpu::TmaCreateDescriptorOp::create(
+        b, mapType, unranked,
+        ValueRange{one, one, arith::ConstantIndexOp::create(b, keys),
+                   arith::ConstantIndexOp::create(b, 64)});
+  }
 
   LogicalResult matchAndRewrite(scf::ParallelOp grid,
                                 PatternRewriter &rewriter) const override {
@@ -2174,8 +2444,8 @@ struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
     if (failed(info))
       return failure();
     std::string why;
-    FailureOr<KernelConfig> cfg =
-        configFor(grid, *info, why, asyncCopies, kvStages, wgmma, wgmmaOverlap);
+    FailureOr<KernelConfig> cfg = configFor(grid, *info, why, asyncCopies,
+                                            kvStages, wgmma, wgmmaOverlap, tma);
     if (failed(cfg))
       return rewriter.notifyMatchFailure(grid, why);
 
@@ -2218,6 +2488,13 @@ struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
 
     ImplicitLocOpBuilder k(grid.getLoc(), rewriter);
     KernelMapper mapper(k, *cfg, *info, launch);
+    if (cfg->tma) {
+      // Host code, before the launch.
+      OpBuilder::InsertionGuard guard(rewriter);
+      b.setInsertionPoint(launch);
+      mapper.kMap = tensorMapOf(b, cfg->key, cfg->keys);
+      mapper.vMap = tensorMapOf(b, cfg->value, cfg->keys);
+    }
     if (failed(mapper.run(grid)))
       return failure();
     guardLaunchBody(launch, nonEmpty);
@@ -2244,7 +2521,8 @@ bool attic::supportsTensorCoreTiles(scf::ParallelOp grid, std::string *why) {
 
 void attic::populateTensorCoreTilesPatterns(RewritePatternSet &patterns,
                                             bool asyncCopies, int64_t kvStages,
-                                            bool wgmma, bool wgmmaOverlap) {
+                                            bool wgmma, bool wgmmaOverlap,
+                                            bool tma) {
   patterns.add<TensorCoreTiles>(patterns.getContext(), asyncCopies, kvStages,
-                                wgmma, wgmmaOverlap);
+                                wgmma, wgmmaOverlap, tma);
 }

@@ -59,11 +59,13 @@ void guardLaunchBody(mlir::gpu::LaunchOp launch, mlir::Value cond);
 /// when `tensorCores`, the tensor-core kernel (benefit 2), which copies K
 /// and V with cp.async when `asyncCopies`, into rings of `kvStages` (1 or
 /// 2) slots, and computes Q K^T and P V with wgmma (sm_90a) when `wgmma`,
-/// each block's P V during the next block's softmax when `wgmmaOverlap`.
+/// each block's P V during the next block's softmax when `wgmmaOverlap`,
+/// and loads the rings' K and V by TMA when `tma`.
 void populateGpuMapTilesPatterns(mlir::RewritePatternSet &patterns,
                                  bool tensorCores = true,
                                  bool asyncCopies = true, int64_t kvStages = 1,
-                                 bool wgmma = false, bool wgmmaOverlap = false);
+                                 bool wgmma = false, bool wgmmaOverlap = false,
+                                 bool tma = false);
 
 /// The tensor-core kernel's pattern (benefit 2): K and V copied with
 /// cp.async (`asyncCopies`) or loaded and stored through registers; with
@@ -73,11 +75,14 @@ void populateGpuMapTilesPatterns(mlir::RewritePatternSet &patterns,
 /// slot), S = Q K^T and P V as wgmma.mma_async (sm_90a) where the tiles
 /// allow it; with `wgmmaOverlap` (wgmma, `kvStages` = 2) a block's P V is
 /// issued at the next block's Q K^T and runs during its softmax, with a
-/// third V slot.
+/// third V slot; with `tma` (wgmma for both products, `kvStages` >= 2)
+/// the rings' K and V blocks are TMA loads (tensor maps made on the host
+/// before the launch) completing an mbarrier per K slot.
 void populateTensorCoreTilesPatterns(mlir::RewritePatternSet &patterns,
                                      bool asyncCopies = true,
                                      int64_t kvStages = 1, bool wgmma = false,
-                                     bool wgmmaOverlap = false);
+                                     bool wgmmaOverlap = false,
+                                     bool tma = false);
 
 /// Whether the tensor-core kernel maps `grid`; if not, `why` says what it
 /// does not support.
