@@ -1230,6 +1230,16 @@ LogicalResult Interpreter::execOp(Operation *op, Frame &f, const Mask &m) {
   }
   if (ns == "affine")
     return execAffine(op, f, m);
+  // A value seen as another type (the tensor maps' descriptors as the
+  // pointers the kernel takes): the same value.
+  if (auto cast = dyn_cast<UnrealizedConversionCastOp>(op)) {
+    if (cast.getNumOperands() != 1 || cast.getNumResults() != 1)
+      return fail(op, "only one-to-one casts are simulated");
+    std::vector<Val> &s = f.slot(cast.getResult(0));
+    for (int32_t t : m)
+      s[t] = get(f, cast.getOperand(0), t);
+    return success();
+  }
   if (auto poison = dyn_cast<ub::PoisonOp>(op)) {
     std::vector<Val> &s = f.slot(poison.getResult());
     for (int32_t t : m)

@@ -71,6 +71,9 @@ static bool allowedOnHost(Operation *op) {
   // encodes them).
   if (isa<nvgpu::TmaCreateDescriptorOp>(op))
     return true;
+  if (auto cast = dyn_cast<UnrealizedConversionCastOp>(op))
+    return cast->getNumOperands() == 1 &&
+           isa<nvgpu::TensorMapDescriptorType>(cast->getOperandTypes()[0]);
   // Constants of kernels (gpu-kernel-outlining sinks them).
   if (isa<arith::ConstantOp>(op))
     return true;

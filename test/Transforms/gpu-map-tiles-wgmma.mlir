@@ -4,6 +4,10 @@
 // RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true async-copies=false" 2>&1 | FileCheck %s --check-prefix=SYNC
 // RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true wgmma-overlap=true" 2>&1 | FileCheck %s --check-prefix=NOSTAGES
 // RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="kv-stages=2 wgmma-overlap=true" 2>&1 | FileCheck %s --check-prefix=NOSTAGES
+// RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true kv-stages=2 tma=true" | FileCheck %s --check-prefix=TMA
+// RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="kv-stages=2 tma=true" 2>&1 | FileCheck %s --check-prefix=NOTMA
+// RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true tma=true" 2>&1 | FileCheck %s --check-prefix=NOTMA
+// NOTMA: error: attic-gpu-map-tiles: tma needs wgmma and kv-stages=2 or 3 (TMA fills the rings' swizzled tiles that wgmma reads)
 // NOSTAGES: attic-gpu-map-tiles: wgmma-overlap needs wgmma and kv-stages=2 or 3 (the deferred P V is a wgmma that reads one more V slot of the ring)
 // SYNC: attic-gpu-map-tiles: wgmma needs async-copies (the swizzled K and V tiles are filled by cp.async)
 
@@ -50,6 +54,40 @@
 // are rescaled, and this block's P stays in registers (carried through
 // the loop with its V slot). After the loop, the last block's P V is
 // issued and waited for before the epilogue reads the accumulator.
+// With tma=true, the tensor maps of K and V on the host (128-byte swizzle, zero
+// fill, boxes of block_k x 64), passed to the kernel as pointers; an
+// mbarrier per K slot initialized by thread 0, then slot 0's first phase an
+// arrival alone; per block, thread 0 announces 8192 bytes (K and V of 32
+// keys x 64) and issues two TMA loads, every thread waits for the slot's
+// phase (parity from the carried bits) before the barrier; no cp.async.
+// TMA-LABEL: func.func @wgmma
+// TMA: nvgpu.tma.create.descriptor %{{.*}} box[%c1{{[_0-9]*}}, %c1{{[_0-9]*}}, %c32{{[_0-9]*}}, %c64{{[_0-9]*}}] : memref<*xf16> -> <tensor = memref<1x1x32x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+// TMA: %[[KPTR:.*]] = builtin.unrealized_conversion_cast %{{.*}} : {{.*}} to !llvm.ptr
+// TMA: nvgpu.tma.create.descriptor
+// TMA: gpu.launch async
+// TMA-NOT: nvgpu.device_async_copy
+// TMA: %[[BARS:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+// TMA: nvgpu.mbarrier.init %[[BARS]][%c0{{[_0-9]*}}], %c1
+// TMA: nvgpu.mbarrier.init %[[BARS]][%c1{{[_0-9]*}}], %c1
+// TMA-NEXT: nvvm.fence.mbarrier.init
+// TMA: gpu.barrier
+// TMA: nvgpu.mbarrier.arrive.expect_tx %[[BARS]][%{{.*}}], %c0
+// TMA: builtin.unrealized_conversion_cast %[[KPTR]] : !llvm.ptr to
+// TMA-NOT: nvgpu.device_async_copy
+// TMA: nvgpu.mbarrier.try_wait.parity %[[BARS]]
+// TMA: nvgpu.mbarrier.arrive.expect_tx %[[BARS]][%{{.*}}], %c8192
+// TMA: memref.subview
+// TMA: memref.expand_shape
+// TMA: nvgpu.tma.async.load %{{.*}}[%c0{{[_0-9]*}}, %{{.*}}, %{{.*}}, %{{.*}}], %[[BARS]][%{{.*}}] to %{{.*}} : {{.*}} -> memref<1x1x32x64xf16, strided<[2048, 2048, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+// TMA: nvgpu.tma.async.load
+// TMA: nvgpu.mbarrier.try_wait.parity %[[BARS]]
+// TMA-NEXT: arith.xori
+// TMA-NEXT: gpu.barrier
+// TMA-NOT: nvgpu.device_async_copy
+// TMA-NOT: nvvm.cp.async
+// TMA: nvgpu.mbarrier.try_wait.parity %[[BARS]]
+// TMA: gpu.terminator
+
 // OVERLAP-LABEL: func.func @wgmma
 // OVERLAP: gpu.launch async {{.*}} dynamic_shared_memory_size %c22528_i32
 // OVERLAP: %[[DYN:.*]] = gpu.dynamic_shared_memory

@@ -561,9 +561,10 @@ public:
         launch(launch) {}
 
   LogicalResult run(scf::ParallelOp grid);
-  /// The tensor maps of K and V (host values made before the launch) when
-  /// cfg.tma.
-  Value kMap, vMap;
+  /// The tensor maps of K and V as pointers (host values made before the
+  /// launch) when cfg.tma; kMap and vMap are their descriptors in the
+  /// kernel.
+  Value kMapPtr, vMapPtr;
 
 private:
   scf::ParallelOp grid;
@@ -725,7 +726,7 @@ private:
   // not: K and V of block kTag, or an arrival alone), so that waiting for
   // it never deadlocks; `phases` holds the parity to wait for per mbarrier
   // (bit i for mbarrier i).
-  Value bars, phases;
+  Value bars, phases, kMap, vMap;
   /// The mbarrier of ring slot `slot`.
   Value tmaBarrier(Value slot) {
     return cfg.countedSlots() ? g.remU(slot, cfg.kSlots()) : slot;
@@ -1119,6 +1120,18 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
     gpu::BarrierOp::create(b);
     phases = g.i32(0);
     tmaArrive(kSlot);
+    auto asMap = [&](Value ptr, Value tensor) {
+      auto elem = cast<MemRefType>(tensor.getType()).getElementType();
+      auto type = nvgpu::TensorMapDescriptorType::get(
+          ctx, MemRefType::get({1, 1, cfg.keys, 64}, elem, nullptr, space),
+          nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+          nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
+          nvgpu::TensorMapOOBKind::OOB_ZERO,
+          nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+      return UnrealizedConversionCastOp::create(b, type, ptr).getResult(0);
+    };
+    kMap = asMap(kMapPtr, cfg.key);
+    vMap = asMap(vMapPtr, cfg.value);
   }
   overlap = canDeferPV();
   if (overlap) {
@@ -2430,10 +2443,17 @@ struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
         nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
         nvgpu::TensorMapOOBKind::OOB_ZERO,
         nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-    return nvgpu::TmaCreateDescriptorOp::create(
+    Value map = nvgpu::TmaCreateDescriptorOp::create(
         b, mapType, unranked,
         ValueRange{one, one, arith::ConstantIndexOp::create(b, keys),
                    arith::ConstantIndexOp::create(b, 64)});
+    // The kernel takes the map as the pointer that convert-nvgpu-to-nvvm
+    // makes of it (the device copy from mgpuTensorMapEncodeTiledMemref):
+    // an outlined kernel's argument of the descriptor type is not
+    // converted by convert-gpu-to-nvvm. KernelMapper casts it back.
+    return UnrealizedConversionCastOp::create(
+               b, LLVM::LLVMPointerType::get(ctx), map)
+        .getResult(0);
   }
 
   LogicalResult matchAndRewrite(scf::ParallelOp grid,
@@ -2492,8 +2512,8 @@ struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
       // Host code, before the launch.
       OpBuilder::InsertionGuard guard(rewriter);
       b.setInsertionPoint(launch);
-      mapper.kMap = tensorMapOf(b, cfg->key, cfg->keys);
-      mapper.vMap = tensorMapOf(b, cfg->value, cfg->keys);
+      mapper.kMapPtr = tensorMapOf(b, cfg->key, cfg->keys);
+      mapper.vMapPtr = tensorMapOf(b, cfg->value, cfg->keys);
     }
     if (failed(mapper.run(grid)))
       return failure();

@@ -73,6 +73,12 @@ int attic_fake_set_shared_memory = 0;
 int attic_fake_async_allocations = 0;
 int attic_fake_async_frees = 0;
 
+/* The tensor maps encoded (cuTensorMapEncodeTiled), each described once:
+ * "type T rank R dims D0xD1.. strides S1xS2.. box B0xB1.. swizzle W oob O"
+ * (innermost first, as the driver takes them). */
+static char tensorMaps[4][256];
+static int tensorMapCount;
+
 static void reportMemory(void) {
   fprintf(stderr,
           "fake CUDA driver: %d stream-ordered allocations, %d stream-ordered "
@@ -84,6 +90,8 @@ static void reportMemory(void) {
             "fake CUDA driver: dynamic shared memory opted in up to %d "
             "bytes\n",
             attic_fake_set_shared_memory);
+  for (int i = 0; i < tensorMapCount && i < 4; ++i)
+    fprintf(stderr, "fake CUDA driver: tensor map %s\n", tensorMaps[i]);
 }
 
 CUresult cuInit(unsigned flags) {
@@ -254,6 +262,28 @@ CUresult cuTensorMapEncodeTiled(void *map, int dataType, uint32_t rank,
     }
   }
   memcpy(map, w, sizeof(w));
+  {
+    char text[256];
+    int n =
+        snprintf(text, sizeof(text), "type %d rank %u dims", dataType, rank);
+    for (uint32_t i = 0; i < rank && n < 200; ++i)
+      n += snprintf(text + n, sizeof(text) - n, "%s%llu", i ? "x" : " ",
+                    (unsigned long long)dims[i]);
+    n += snprintf(text + n, sizeof(text) - n, " strides");
+    for (uint32_t i = 0; i + 1 < rank && n < 220; ++i)
+      n += snprintf(text + n, sizeof(text) - n, "%s%llu", i ? "x" : " ",
+                    (unsigned long long)strides[i]);
+    n += snprintf(text + n, sizeof(text) - n, " box");
+    for (uint32_t i = 0; i < rank && n < 240; ++i)
+      n += snprintf(text + n, sizeof(text) - n, "%s%u", i ? "x" : " ", box[i]);
+    snprintf(text + n, sizeof(text) - n, " swizzle %d oob %d", swizzle,
+             oobFill);
+    int seen = 0;
+    for (int i = 0; i < tensorMapCount && i < 4; ++i)
+      seen |= strcmp(tensorMaps[i], text) == 0;
+    if (!seen && tensorMapCount < 4)
+      memcpy(tensorMaps[tensorMapCount++], text, sizeof(text));
+  }
   return SUCCESS;
 }
 CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count,
