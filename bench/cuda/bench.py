@@ -22,6 +22,9 @@ bits, uint16, which attic-run reads as bf16) and runs, on those same inputs:
   attic_stage3  (--attic-stage3) --wgmma --kv-stages=3 --wgmma-overlap: the
           overlap with three-slot rings (one barrier per key block instead
           of two), an A/B against attic_overlap (with --attic-overlap);
+  attic_tma  (--attic-tma) --wgmma --kv-stages=2 --wgmma-overlap --tma: the
+          overlap's rings filled by TMA loads (thread 0, mbarriers) instead
+          of cp.async, an A/B against attic_overlap (with --attic-overlap);
   sdpa    torch.nn.functional.scaled_dot_product_attention, flash backend only;
   cudnn   the same with the cuDNN backend only, where this PyTorch has it
           (SDPBackend.CUDNN_ATTENTION; --no-cudnn to skip; a configuration
@@ -167,6 +170,10 @@ def main():
                     help="also time attic with --wgmma --kv-stages=3 "
                          "--wgmma-overlap (A/B of one barrier per key block "
                          "against --attic-overlap's two; a 9.0 device)")
+    ap.add_argument("--attic-tma", action="store_true",
+                    help="also time attic with --wgmma --kv-stages=2 "
+                         "--wgmma-overlap --tma (A/B of TMA loads against "
+                         "--attic-overlap's cp.async; a 9.0 device)")
     ap.add_argument("--attic-arg", action="append", default=[],
                     help="extra attic-run argument (repeatable)")
     ap.add_argument("--out", default=".")
@@ -224,7 +231,9 @@ def main():
                 ("attic_overlap", args.attic_overlap,
                  ["--wgmma", "--kv-stages=2", "--wgmma-overlap"]),
                 ("attic_stage3", args.attic_stage3,
-                 ["--wgmma", "--kv-stages=3", "--wgmma-overlap"])):
+                 ["--wgmma", "--kv-stages=3", "--wgmma-overlap"]),
+                ("attic_tma", args.attic_tma,
+                 ["--wgmma", "--kv-stages=2", "--wgmma-overlap", "--tma"])):
             row[name + "_ms"] = row[name + "_err"] = None
             if not wanted:
                 continue
@@ -266,7 +275,7 @@ def main():
             row["flex_ms"] = event_median_ms(fx, args.warmup, args.reps)
         for key in ("attic", "attic_sync", "attic_ring", "attic_wgmma",
                     "attic_wgmma_ring", "attic_overlap", "attic_stage3",
-                    "sdpa", "cudnn", "flex"):
+                    "attic_tma", "sdpa", "cudnn", "flex"):
             ms = row[key + "_ms"]
             row[key + "_tflops"] = flops / (ms * 1e-3) * 1e-12 if ms else None
         row["attic_vs_sdpa"] = (row["sdpa_ms"] / attic_ms) if attic_ms else None
@@ -281,6 +290,9 @@ def main():
         row["stage3_vs_overlap"] = (
             row["attic_overlap_ms"] / row["attic_stage3_ms"]
             if row["attic_overlap_ms"] and row["attic_stage3_ms"] else None)
+        row["tma_vs_overlap"] = (
+            row["attic_overlap_ms"] / row["attic_tma_ms"]
+            if row["attic_overlap_ms"] and row["attic_tma_ms"] else None)
         row["stage3_vs_sdpa"] = (
             row["sdpa_ms"] / row["attic_stage3_ms"]
             if row["attic_stage3_ms"] else None)
@@ -321,6 +333,9 @@ def main():
         cols[6:6] = ["attic_stage3_ms", "attic_stage3_tflops",
                      "stage3_vs_overlap", "stage3_vs_sdpa"]
         cols.append("attic_stage3_err")
+    if args.attic_tma:
+        cols[6:6] = ["attic_tma_ms", "attic_tma_tflops", "tma_vs_overlap"]
+        cols.append("attic_tma_err")
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "cuda_attention.csv"), "w") as f:
         f.write(header)
@@ -354,6 +369,8 @@ def main():
         for key in ("attic_wgmma_ring_err", "attic_overlap_err"))]
     bad += [r for r in rows if args.attic_stage3 and (
         r["attic_stage3_err"] is None or not r["attic_stage3_err"] <= 2e-2)]
+    bad += [r for r in rows if args.attic_tma and (
+        r["attic_tma_err"] is None or not r["attic_tma_err"] <= 2e-2)]
     return 1 if bad else 0
 
 
