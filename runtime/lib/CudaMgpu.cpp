@@ -109,17 +109,23 @@ void timedLaunch(const char *function, void *stream, Launch &&launch) {
   s.pending.emplace_back(start, end);
 }
 
+/// A ranked memref descriptor {allocated, aligned, offset, sizes[rank],
+/// strides[rank]}: its first fields, then the sizes and strides.
+struct MemRefPrefix {
+  void *allocated;
+  char *aligned;
+  int64_t offset;
+  const int64_t *sizes() const {
+    return reinterpret_cast<const int64_t *>(this + 1);
+  }
+};
+
 /// The first byte and the dense extent in bytes of a ranked memref given by
-/// its descriptor {allocated, aligned, offset, sizes[rank], strides[rank]}.
+/// its descriptor.
 std::pair<char *, uint64_t> memrefExtent(int64_t rank, void *descriptor,
                                          int64_t elementSizeBytes) {
-  struct Prefix {
-    void *allocated;
-    char *aligned;
-    int64_t offset;
-  };
-  auto *prefix = static_cast<Prefix *>(descriptor);
-  const int64_t *sizes = reinterpret_cast<const int64_t *>(prefix + 1);
+  auto *prefix = static_cast<MemRefPrefix *>(descriptor);
+  const int64_t *sizes = prefix->sizes();
   uint64_t elements = 1;
   for (int64_t d = 0; d < rank; ++d)
     elements *= static_cast<uint64_t>(sizes[d]);
@@ -474,13 +480,8 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
     record(name, message);
     return nullptr;
   }
-  struct Prefix {
-    void *allocated;
-    char *aligned;
-    int64_t offset;
-  };
-  auto *prefix = static_cast<Prefix *>(descriptor);
-  const int64_t *sizes = reinterpret_cast<const int64_t *>(prefix + 1);
+  auto *prefix = static_cast<MemRefPrefix *>(descriptor);
+  const int64_t *sizes = prefix->sizes();
   const int64_t *strides = sizes + rank;
   int64_t bytes = elementBytes[dataType];
   if (strides[rank - 1] != 1) {
