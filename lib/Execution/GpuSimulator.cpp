@@ -2184,9 +2184,24 @@ LogicalResult Interpreter::execMemRef(Operation *op, Frame &f, const Mask &m) {
       })
       .Case<memref::ReinterpretCastOp>(
           [&](memref::ReinterpretCastOp x) -> LogicalResult {
+            // The new offset counts from the source's aligned pointer, which
+            // is the view's first element for an identity layout (a
+            // memref.view's shift moves the aligned pointer) and that less
+            // the layout's offset for a strided one.
+            auto sourceType = cast<MemRefType>(x.getSource().getType());
+            int64_t layoutOffset = 0;
+            if (!sourceType.getLayout().isIdentity()) {
+              auto strided =
+                  dyn_cast<StridedLayoutAttr>(sourceType.getLayout());
+              if (!strided || ShapedType::isDynamic(strided.getOffset()))
+                return fail(op, "of a memref whose layout offset is not "
+                                "static is not simulated");
+              layoutOffset = strided.getOffset();
+            }
             for (int32_t t : m) {
               MemRefVal view = *get(f, x.getSource(), t).memref;
-              view.offset = foldIndex(f, x.getMixedOffsets()[0], t);
+              view.offset = view.offset - layoutOffset +
+                            foldIndex(f, x.getMixedOffsets()[0], t);
               view.sizes.clear();
               view.strides.clear();
               for (OpFoldResult r : x.getMixedSizes())

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "attic/Conversion/AtticToGPU/AtticToGPU.h"
 #include "attic/Dialect/Attic/AtticDialect.h"
 #include "attic/Pipelines/Pipelines.h"
 #include "attic/Transforms/Passes.h"
@@ -107,37 +108,17 @@ void attic::buildCudaPipeline(OpPassManager &pm,
     pm.addPass(optionError(message));
     return;
   }
-  if (options.kvStages < 1 || options.kvStages > 3) {
-    pm.addPass(optionError("kv-stages must be 1, 2 or 3, got " +
-                           std::to_string(options.kvStages)));
-    return;
-  }
-  if (options.kvStages >= 2 && !options.asyncCopies) {
-    pm.addPass(optionError("kv-stages=" + std::to_string(options.kvStages) +
-                           " needs async-copies (the ring is filled by "
-                           "cp.async)"));
+  if (std::string message = checkTensorCoreOptions(
+          options.asyncCopies, options.kvStages, options.wgmma,
+          options.wgmmaOverlap, options.tma);
+      !message.empty()) {
+    pm.addPass(optionError(message));
     return;
   }
   if (options.wgmma && chip != "sm_90a") {
     pm.addPass(optionError("wgmma needs chip=sm_90a (wgmma.mma_async is "
                            "sm_90a's), got '" +
                            chip + "'"));
-    return;
-  }
-  if (options.wgmma && !options.asyncCopies) {
-    pm.addPass(optionError("wgmma needs async-copies (the swizzled K and V "
-                           "tiles are filled by cp.async)"));
-    return;
-  }
-  if (options.wgmmaOverlap && (!options.wgmma || options.kvStages < 2)) {
-    pm.addPass(optionError("wgmma-overlap needs wgmma and kv-stages=2 or 3 "
-                           "(the deferred P V is a wgmma that reads one more "
-                           "V slot of the ring)"));
-    return;
-  }
-  if (options.tma && (!options.wgmma || options.kvStages < 2)) {
-    pm.addPass(optionError("tma needs wgmma and kv-stages=2 or 3 (TMA fills "
-                           "the rings' swizzled tiles that wgmma reads)"));
     return;
   }
   buildCudaMappingPipeline(pm, options.blockQ, options.blockK,

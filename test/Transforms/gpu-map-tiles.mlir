@@ -4,7 +4,7 @@
 // RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="kv-stages=2" | FileCheck %s --check-prefix=RING
 // RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="kv-stages=3" | FileCheck %s --check-prefix=STAGE3
 // RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="kv-stages=4" 2>&1 | FileCheck %s --check-prefix=STAGES
-// STAGES: attic-gpu-map-tiles: kv-stages must be 1, 2 or 3, not 4
+// STAGES: attic-gpu-map-tiles: kv-stages must be 1, 2 or 3, got 4
 // RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="kv-stages=2 async-copies=false" 2>&1 | FileCheck %s --check-prefix=RINGSYNC
 // RINGSYNC: attic-gpu-map-tiles: kv-stages=2 needs async-copies (the ring is filled by cp.async)
 

@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "attic/Conversion/AtticToGPU/AtticToGPU.h"
 #include "attic/Reference/Evaluator.h"
 
 #include "attic/Execution/CpuExecutable.h"
@@ -269,20 +270,10 @@ int main(int argc, char **argv) {
            "write " +
            name + "=... into it");
   }
-  if (kvStages < 1 || kvStages > 3)
-    fail("--kv-stages must be 1, 2 or 3, got " + std::to_string(kvStages));
-  if (kvStages >= 2 && !asyncCopies)
-    fail("--kv-stages=" + std::to_string(kvStages) +
-         " needs --async-copies (the ring is filled by cp.async)");
-  if (wgmma && !asyncCopies)
-    fail("--wgmma needs --async-copies (the swizzled K and V tiles are "
-         "filled by cp.async)");
-  if (wgmmaOverlap && (!wgmma || kvStages < 2))
-    fail("--wgmma-overlap needs --wgmma and --kv-stages=2 or 3 (the deferred "
-         "P V is a wgmma that reads one more V slot of the ring)");
-  if (tma && (!wgmma || kvStages < 2))
-    fail("--tma needs --wgmma and --kv-stages=2 or 3 (TMA fills the rings' "
-         "swizzled tiles that wgmma reads)");
+  if (std::string message = attic::checkTensorCoreOptions(
+          asyncCopies, kvStages, wgmma, wgmmaOverlap, tma, "--");
+      !message.empty())
+    fail(message);
   for (cl::Option *cpuOnly : std::initializer_list<cl::Option *>{
            &threads, &sequential, &vectorWidth, &registerRows,
            &registerChunks})

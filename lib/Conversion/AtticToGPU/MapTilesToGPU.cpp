@@ -626,35 +626,10 @@ struct AtticGpuMapTilesPass
       if (op->hasAttr(kTileGridAttrName))
         grids.push_back(op);
     });
-    if (kvStages < 1 || kvStages > 3) {
-      emitError(getOperation()->getLoc())
-          << "attic-gpu-map-tiles: kv-stages must be 1, 2 or 3, not "
-          << static_cast<int64_t>(kvStages);
-      return signalPassFailure();
-    }
-    if (kvStages >= 2 && !asyncCopies) {
-      emitError(getOperation()->getLoc())
-          << "attic-gpu-map-tiles: kv-stages=" << static_cast<int64_t>(kvStages)
-          << " needs async-copies (the ring is filled by cp.async)";
-      return signalPassFailure();
-    }
-    if (wgmma && !asyncCopies) {
-      emitError(getOperation()->getLoc())
-          << "attic-gpu-map-tiles: wgmma needs async-copies (the swizzled K "
-             "and V tiles are filled by cp.async)";
-      return signalPassFailure();
-    }
-    if (wgmmaOverlap && (!wgmma || kvStages < 2)) {
-      emitError(getOperation()->getLoc())
-          << "attic-gpu-map-tiles: wgmma-overlap needs wgmma and kv-stages=2 "
-             "or 3 (the deferred P V is a wgmma that reads one more V slot of "
-             "the ring)";
-      return signalPassFailure();
-    }
-    if (tma && (!wgmma || kvStages < 2)) {
-      emitError(getOperation()->getLoc())
-          << "attic-gpu-map-tiles: tma needs wgmma and kv-stages=2 or 3 (TMA "
-             "fills the rings' swizzled tiles that wgmma reads)";
+    if (std::string message = checkTensorCoreOptions(asyncCopies, kvStages,
+                                                     wgmma, wgmmaOverlap, tma);
+        !message.empty()) {
+      emitError(getOperation()->getLoc()) << "attic-gpu-map-tiles: " << message;
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());
@@ -689,6 +664,29 @@ struct AtticGpuMapTilesPass
 };
 
 } // namespace
+
+std::string attic::checkTensorCoreOptions(bool asyncCopies, int64_t kvStages,
+                                          bool wgmma, bool wgmmaOverlap,
+                                          bool tma, StringRef dashes) {
+  std::string d = dashes.str();
+  if (kvStages < 1 || kvStages > 3)
+    return d + "kv-stages must be 1, 2 or 3, got " + std::to_string(kvStages);
+  if (kvStages >= 2 && !asyncCopies)
+    return d + "kv-stages=" + std::to_string(kvStages) + " needs " + d +
+           "async-copies (the ring is filled by cp.async)";
+  if (wgmma && !asyncCopies)
+    return d + "wgmma needs " + d +
+           "async-copies (the swizzled K and V tiles are filled by cp.async)";
+  if (wgmmaOverlap && (!wgmma || kvStages < 2))
+    return d + "wgmma-overlap needs " + d + "wgmma and " + d +
+           "kv-stages=2 or 3 (the deferred P V is a wgmma that reads one more "
+           "V slot of the ring)";
+  if (tma && (!wgmma || kvStages < 2))
+    return d + "tma needs " + d + "wgmma and " + d +
+           "kv-stages=2 or 3 (TMA fills the rings' swizzled tiles that wgmma "
+           "reads)";
+  return "";
+}
 
 void attic::populateGpuMapTilesPatterns(RewritePatternSet &patterns,
                                         bool tensorCores, bool asyncCopies,

@@ -1496,11 +1496,14 @@ void KernelMapper::stageRing(TileQKOp qk, TilePVOp pv,
     return;
   }
   Value block = map.lookupOrDefault(qk.getKeyBlock());
-  Value other = counted ? g.add(cur, g.index(1)) : g.sub(g.index(1), cur);
+  auto nextSlot = [&] {
+    return counted ? g.add(cur, g.index(1)) : g.sub(g.index(1), cur);
+  };
   if (cfg.tma) {
     unlessPrefetched(block, [&] {
       tmaIssue(cur, qk, pv, map, block, block, kOffset, vOffset);
     });
+    Value other = nextSlot();
     Value newTag = prefetchNext(
         loop, map,
         [&](Value nextBlock) {
@@ -1534,6 +1537,7 @@ void KernelMapper::stageRing(TileQKOp qk, TilePVOp pv,
     copyV(pv, map, block, vOffset);
     NVVM::CpAsyncCommitGroupOp::create(b);
   });
+  Value other = nextSlot();
   Value newTag = prefetchNext(
       loop, map,
       [&](Value nextBlock) {

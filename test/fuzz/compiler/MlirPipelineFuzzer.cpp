@@ -319,7 +319,8 @@ MLIRContext &context() {
 
 /// The tensor-core kernel's variant: one slot (0), the two-slot K/V ring
 /// (1), wgmma on sm_90a (2), wgmma with the ring and the deferred P V (3),
-/// the three-slot ring (4), and wgmma with it and the deferred P V (5).
+/// the three-slot ring (4), wgmma with it and the deferred P V (5), and
+/// variants 1 and 5 with wgmma's TMA loads (6, 7).
 void runPipeline(ModuleOp module, int which, int variant) {
   OwningOpRef<ModuleOp> copy(module.clone());
   PassManager pm(copy->getContext());
@@ -330,14 +331,15 @@ void runPipeline(ModuleOp module, int which, int variant) {
   } else {
     attic::CudaPipelineOptions options;
     options.format = "isa";
-    options.kvStages = variant == 1 || variant == 3   ? 2
-                       : variant == 4 || variant == 5 ? 3
-                                                      : 1;
-    if (variant == 2 || variant == 3 || variant == 5) {
+    options.kvStages = variant == 1 || variant == 3 || variant == 6   ? 2
+                       : variant == 4 || variant == 5 || variant == 7 ? 3
+                                                                      : 1;
+    if (variant == 2 || variant == 3 || variant >= 5) {
       options.chip = "sm_90a";
       options.wgmma = true;
     }
-    options.wgmmaOverlap = variant == 3 || variant == 5;
+    options.wgmmaOverlap = variant == 3 || variant == 5 || variant == 7;
+    options.tma = variant >= 6;
     attic::buildCudaPipeline(pm, options);
   }
   count(kMessageSlots + kOpSlots + 2 * which + (succeeded(pm.run(*copy))));
@@ -400,6 +402,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   for (int which = 0; which < 3; ++which)
     runPipeline(*module, which,
-                /*variant=*/static_cast<int>(size % 6));
+                /*variant=*/static_cast<int>(size % 8));
   return 0;
 }

@@ -49,7 +49,9 @@
 //     wait for the wrong parity (a deadlock), fewer expected bytes than
 //     the load brings, an mbarrier used by other threads without a
 //     barrier after its init, a misaligned destination and a load no
-//     thread waits for are errors.
+//     thread waits for are errors;
+//   - memref.reinterpret_cast's offset counts from the source's aligned
+//     pointer (moved by memref.view), as its LLVM lowering has it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -1190,6 +1192,59 @@ TEST_F(Tma, ALoadNoThreadWaitsForIsAnError) {
           "%y = arith.constant 0.0 : f32");
   expectError("may still write the block's shared memory when the kernel "
               "ends: no thread waited for phase 0 of mbarrier 0");
+}
+
+// memref.reinterpret_cast counts its offset from the source's aligned
+// pointer, which memref.view moves: thread t writes element t + 2 of a
+// view 16 bytes into a device buffer and reads it back as element t of the
+// view reinterpreted with offset 2 (a simulator that replaced the view's
+// offset would read 16 bytes too early).
+const char *kReinterpret = R"mlir(
+func.func @k(%in: memref<64xf32>) -> memref<64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c16 = arith.constant 16 : index
+  %c56 = arith.constant 56 : index
+  %c64 = arith.constant 64 : index
+  %s0 = gpu.wait async
+  %bytes, %t0 = gpu.alloc async [%s0] () : memref<256xi8>
+  %o, %t1 = gpu.alloc async [%t0] () : memref<64xf32>
+  %f = memref.view %bytes[%c16][] : memref<256xi8> to memref<60xf32>
+  %r = memref.reinterpret_cast %f to offset: [2], sizes: [56], strides: [1] : memref<60xf32> to memref<56xf32, strided<[1], offset: 2>>
+  %t2 = gpu.launch async [%t1] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+      threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %low = arith.cmpi ult, %tx, %c56 : index
+    %y = scf.if %low -> f32 {
+      %i = arith.addi %tx, %c2 : index
+      %ii = arith.index_cast %i : index to i32
+      %x = arith.sitofp %ii : i32 to f32
+      memref.store %x, %f[%i] : memref<60xf32>
+      %back = memref.load %r[%tx] : memref<56xf32, strided<[1], offset: 2>>
+      scf.yield %back : f32
+    } else {
+      %zero = arith.constant 0.0 : f32
+      scf.yield %zero : f32
+    }
+    memref.store %y, %o[%tx] : memref<64xf32>
+    gpu.terminator
+  }
+  %h = memref.alloc() : memref<64xf32>
+  %t3 = gpu.memcpy async [%t2] %h, %o : memref<64xf32>, memref<64xf32>
+  gpu.wait [%t3]
+  return %h : memref<64xf32>
+}
+)mlir";
+
+struct Reinterpret : OneKernel {
+  Reinterpret() : OneKernel(kReinterpret, 0.0, 1.0) {}
+};
+
+TEST_F(Reinterpret, OffsetCountsFromTheViewsAlignedPointer) {
+  std::vector<Tensor> out = run();
+  ASSERT_EQ(out.size(), 1u) << error;
+  for (int64_t t = 0; t < 64; ++t)
+    EXPECT_EQ(out[0][t], t < 56 ? double(t + 2) : 0.0) << t;
 }
 
 } // namespace

@@ -84,6 +84,14 @@ void populateTensorCoreTilesPatterns(mlir::RewritePatternSet &patterns,
                                      bool wgmmaOverlap = false,
                                      bool tma = false);
 
+/// The rules that relate the tensor-core kernel's options (those of
+/// attic-gpu-map-tiles, attic-cuda-pipeline and attic-run): "" when they
+/// hold, else the message for the first one broken, each option name
+/// written after `dashes` ("--" for attic-run's flags).
+std::string checkTensorCoreOptions(bool asyncCopies, int64_t kvStages,
+                                   bool wgmma, bool wgmmaOverlap, bool tma,
+                                   llvm::StringRef dashes = "");
+
 /// Whether the tensor-core kernel maps `grid`; if not, `why` says what it
 /// does not support.
 bool supportsTensorCoreTiles(mlir::scf::ParallelOp grid,
