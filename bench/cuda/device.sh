@@ -14,6 +14,8 @@
 #                                         run that can take it (a 9.0 GPU)
 #   bench/cuda/device.sh tests-overlap    the same with --wgmma --kv-stages=2
 #                                         --wgmma-overlap (the deferred P V)
+#   bench/cuda/device.sh tests-tma        the same with --wgmma --kv-stages=2
+#                                         --tma (TMA loads of the rings)
 #   bench/cuda/device.sh blockmask [ARGS...] bench/cuda/block_mask.py ARGS
 #                                         (attic's run-time classification
 #                                         vs create_block_mask)
@@ -120,6 +122,14 @@ if [[ $mode == tests-overlap ]]; then
   # where the run has one).
   run_lit_adding overlap \
     "w=--wgmma; k=--kv-stages=2; o=--wgmma-overlap; for a in \"\$@\"; do case \$a in --wgmma-overlap|--async-copies=false|--kv-stages=1|--cuda-pipeline*) w= k= o= ;; --wgmma) w= ;; --kv-stages=*) k= ;; esac; done; [[ -n \$o ]] || w= k=; exec \"$PWD/build/tools/attic-run\" \$w \$k \$o \"\$@\""
+fi
+if [[ $mode == tests-tma ]]; then
+  # TMA loads: --wgmma --kv-stages=2 --tma added to every --target=cuda run
+  # that can take them (not with --async-copies=false, --kv-stages=1, an
+  # explicit --cuda-pipeline or --tma already there; --wgmma not twice, no
+  # --kv-stages where the run has one; a run's --wgmma-overlap stays).
+  run_lit_adding tma \
+    "w=--wgmma; k=--kv-stages=2; t=--tma; for a in \"\$@\"; do case \$a in --tma|--async-copies=false|--kv-stages=1|--cuda-pipeline*) w= k= t= ;; --wgmma) w= ;; --kv-stages=*) k= ;; esac; done; [[ -n \$t ]] || w= k=; exec \"$PWD/build/tools/attic-run\" \$w \$k \$t \"\$@\""
 fi
 if [[ $mode == tests || $mode == all ]]; then
   # pipefail: the status is lit's (the summary lines always match).
