@@ -520,4 +520,36 @@ TEST_F(CudaDriverTest, MgpuTensorMapOfAMemRef) {
   // allocated; a new runtime makes new ones).
 }
 
+TEST_F(CudaDriverTest, TensorMapCopiesAreReusedAndBounded) {
+  use(ATTIC_FAKE_CUDA_DRIVER, "device");
+  int before = fakeCounter("attic_fake_live_allocations");
+  alignas(64) unsigned char map[128] = {0};
+  void *first = nullptr, *again = nullptr;
+  ASSERT_EQ(attic_cuda_tensor_map_device(map, &first, err, sizeof(err)),
+            ATTIC_OK)
+      << err;
+  // The device copy holds the map's bytes.
+  EXPECT_EQ(std::memcmp(first, map, sizeof(map)), 0);
+  ASSERT_EQ(attic_cuda_tensor_map_device(map, &again, err, sizeof(err)),
+            ATTIC_OK);
+  EXPECT_EQ(again, first);
+  // 1024 distinct maps are kept; the 1025th frees them all first.
+  for (int i = 1; i < 1024; ++i) {
+    std::memcpy(map, &i, sizeof(i));
+    void *copy = nullptr;
+    ASSERT_EQ(attic_cuda_tensor_map_device(map, &copy, err, sizeof(err)),
+              ATTIC_OK);
+  }
+  EXPECT_EQ(fakeCounter("attic_fake_live_allocations"), before + 1024);
+  int last = 1024;
+  std::memcpy(map, &last, sizeof(last));
+  void *copy = nullptr;
+  ASSERT_EQ(attic_cuda_tensor_map_device(map, &copy, err, sizeof(err)),
+            ATTIC_OK);
+  EXPECT_EQ(fakeCounter("attic_fake_live_allocations"), before + 1);
+  EXPECT_EQ(attic_cuda_tensor_map_device(nullptr, &copy, err, sizeof(err)),
+            ATTIC_ERROR);
+  EXPECT_STREQ(err, "attic_cuda_tensor_map_device: NULL argument");
+}
+
 } // namespace
