@@ -340,6 +340,15 @@ attic_status attic_cuda_init(char *err, size_t errLen) {
 void attic_cuda_shutdown(void) {
   DriverState &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
+  {
+    // The tensor maps' device copies (attic_cuda_tensor_map_device).
+    std::lock_guard<std::mutex> mapLock(s.tensorMapMutex);
+    if (s.context && s.api.cuCtxSetCurrent && s.api.cuMemFree &&
+        s.api.cuCtxSetCurrent(s.context) == CUDA_SUCCESS)
+      for (auto &entry : s.tensorMaps)
+        s.api.cuMemFree(entry.second);
+    s.tensorMaps.clear();
+  }
   if (s.context && s.api.cuDevicePrimaryCtxRelease)
     s.api.cuDevicePrimaryCtxRelease(s.device);
   if (s.library)
@@ -354,11 +363,6 @@ void attic_cuda_shutdown(void) {
   {
     std::lock_guard<std::mutex> poolLock(s.poolMutex);
     s.streamOrdered.clear();
-  }
-  {
-    // Freed with the primary context.
-    std::lock_guard<std::mutex> mapLock(s.tensorMapMutex);
-    s.tensorMaps.clear();
   }
   ++s.generation;
 }

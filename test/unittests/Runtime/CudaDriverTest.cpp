@@ -516,8 +516,17 @@ TEST_F(CudaDriverTest, MgpuTensorMapOfAMemRef) {
                                   "CUDA_ERROR_INVALID_VALUE"),
             std::string::npos)
       << err;
-  // Shutdown releases the copies with the context (the fake keeps them
-  // allocated; a new runtime makes new ones).
+  // Shutdown frees the two copies (a reference keeps the fake loaded
+  // across the runtime's dlclose).
+  void *library = dlopen(ATTIC_FAKE_CUDA_DRIVER, RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_NE(library, nullptr);
+  const int *live =
+      static_cast<const int *>(dlsym(library, "attic_fake_live_allocations"));
+  ASSERT_NE(live, nullptr);
+  int before_shutdown = *live;
+  attic_cuda_shutdown();
+  EXPECT_EQ(*live, before_shutdown - 2);
+  dlclose(library);
 }
 
 TEST_F(CudaDriverTest, TensorMapCopiesAreReusedAndBounded) {
