@@ -104,7 +104,10 @@ int64_t specAt(const attic_aot_entry *entry, int64_t index, int64_t &rank,
 
 /// A CUDA library's target, "cuda:<chip>:<format>" (attic/runtime/Aot.h).
 struct CudaTarget {
-  int major = 0, minor = 0; // of the chip, sm_<major><minor>
+  int major = 0, minor = 0; // of the chip, sm_<major><minor>[a]
+  /// sm_90a's arch-specific features (wgmma): the kernels run on devices
+  /// of exactly that compute capability, as cubin or PTX.
+  bool archSpecific = false;
   std::string chip, format;
 };
 
@@ -118,9 +121,10 @@ bool parseCudaTarget(const char *target, CudaTarget &out) {
     return false;
   out.chip = text.substr(5, colon - 5);
   out.format = text.substr(colon + 1);
-  if (out.chip.size() != 5 || out.chip.compare(0, 3, "sm_") != 0 ||
-      out.chip[3] < '0' || out.chip[3] > '9' || out.chip[4] < '0' ||
-      out.chip[4] > '9')
+  out.archSpecific = out.chip.size() == 6 && out.chip[5] == 'a';
+  if (out.chip.size() != (out.archSpecific ? 6u : 5u) ||
+      out.chip.compare(0, 3, "sm_") != 0 || out.chip[3] < '0' ||
+      out.chip[3] > '9' || out.chip[4] < '0' || out.chip[4] > '9')
     return false;
   out.major = out.chip[3] - '0';
   out.minor = out.chip[4] - '0';
@@ -149,9 +153,15 @@ int32_t checkCudaDevice(const char *name, const CudaTarget &target) {
                 queryError.c_str());
   int device = info.computeMajor * 10 + info.computeMinor,
       chip = target.major * 10 + target.minor;
-  bool runs = target.format == "bin" ? info.computeMajor == target.major &&
-                                           device >= chip
-                                     : device >= chip;
+  bool runs = target.archSpecific ? device == chip
+              : target.format == "bin"
+                  ? info.computeMajor == target.major && device >= chip
+                  : device >= chip;
+  if (!runs && target.archSpecific)
+    return fail("@%s was compiled for %s (wgmma kernels, which run on "
+                "devices of compute capability %d.%d only); %s has %d.%d",
+                name, target.chip.c_str(), target.major, target.minor,
+                info.name, info.computeMajor, info.computeMinor);
   if (!runs)
     return fail("@%s was compiled for %s (%s); %s has compute capability "
                 "%d.%d (compile it with attic-compile --cuda-chip=sm_%d0, or "

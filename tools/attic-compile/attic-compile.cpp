@@ -79,6 +79,22 @@ static cl::opt<std::string> cudaFormat(
              "architecture; needs ptxas), isa (PTX, which the driver compiles "
              "for the chip or any newer GPU) or fatbin; default: bin when "
              "ptxas is found, else isa"));
+static cl::opt<int64_t> kvStages(
+    "kv-stages", cl::init(1),
+    cl::desc("--target=cuda: slots of the tensor-core kernel's K and V rings "
+             "(1, 2 or 3), as attic-run's flag"));
+static cl::opt<bool>
+    wgmma("wgmma", cl::init(false),
+          cl::desc("--target=cuda with --cuda-chip=sm_90: Q K^T and P V on "
+                   "wgmma.mma_async, compiled for sm_90a (9.0 devices only)"));
+static cl::opt<bool> wgmmaOverlap(
+    "wgmma-overlap", cl::init(false),
+    cl::desc("--target=cuda with --wgmma and --kv-stages=2 or 3: each key "
+             "block's P V during the next block's softmax"));
+static cl::opt<bool>
+    tma("tma", cl::init(false),
+        cl::desc("--target=cuda with --wgmma and --kv-stages=2 or 3: TMA loads "
+                 "of the rings (tensor maps encoded by libattic_rt.so)"));
 static cl::opt<std::string> runtimeDir(
     "runtime-dir",
     cl::desc("Directory of libattic_rt.so to link against (default: ../lib "
@@ -222,6 +238,10 @@ int main(int argc, char **argv) {
   if (target != "cuda" &&
       (cudaChip.getNumOccurrences() || cudaFormat.getNumOccurrences()))
     fail("--cuda-chip and --cuda-format need --target=cuda");
+  for (cl::Option *cudaOption : std::initializer_list<cl::Option *>{
+           &kvStages, &wgmma, &wgmmaOverlap, &tma})
+    if (target != "cuda" && cudaOption->getNumOccurrences())
+      fail("--" + cudaOption->ArgStr.str() + " needs --target=cuda");
   if (emit != "so" && emit != "obj" && emit != "llvm")
     fail("--emit=" + emit + ": expected so, obj or llvm");
   if (blockQ <= 0 || blockK <= 0 || blockQ > 1024 || blockK > 1024)
@@ -285,6 +305,10 @@ int main(int argc, char **argv) {
   options.target = target;
   options.cudaChip = cudaChip;
   options.cudaFormat = cudaFormat;
+  options.kvStages = kvStages;
+  options.wgmma = wgmma;
+  options.wgmmaOverlap = wgmmaOverlap;
+  options.tma = tma;
   attic::AotArtifact artifact;
   if (failed(attic::compileAheadOfTime(*module, entry, pipeline, options,
                                        artifact, error)))
