@@ -340,6 +340,8 @@ struct BlockContext {
   int64_t blockDim[3] = {1, 1, 1};
   int64_t gridDim[3] = {1, 1, 1};
   uint64_t epoch = 1; // shared-memory epoch: barriers passed + 1
+  /// Shared memory of the block (static, dynamic and mbarriers), bytes.
+  int64_t sharedBytes = 0;
   std::vector<AsyncState> async; // per thread
   /// The launch's dynamic shared memory (bytes), null without any.
   MemRefVal *dynamicShared = nullptr;
@@ -1031,6 +1033,7 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchOp op, Frame &host) {
           context.gridDim[d] = grid[d];
         }
         context.async.resize(T);
+        context.sharedBytes = sharedBytes;
         context.proxyFence.assign(T, 0);
         context.warpgroups.resize((T + 127) / 128);
         block = &context;
@@ -3344,6 +3347,12 @@ LogicalResult Interpreter::execTma(Operation *op, Frame &f, const Mask &m) {
   };
   if (auto create = dyn_cast<nvgpu::MBarrierCreateOp>(op)) {
     int64_t n = create.getBarriers().getType().getNumBarriers();
+    // Each mbarrier is 8 bytes of the block's shared memory.
+    block->sharedBytes += 8 * n;
+    if (block->sharedBytes > kMaxSharedBytes)
+      return fail(op, "brings the block's shared memory to " +
+                          Twine(block->sharedBytes) + " bytes, at most " +
+                          Twine(kMaxSharedBytes));
     int64_t base = block->mbarriers.size();
     block->mbarriers.resize(base + n);
     block->seenPhases.resize(base + n,

@@ -1181,6 +1181,16 @@ TEST_F(Tma, TheDestinationMustBeAligned) {
   expectError("not 128-byte aligned");
 }
 
+TEST_F(Tma, MbarriersCountAsSharedMemory) {
+  replace(source,
+          "!bar = !nvgpu.mbarrier.group<memorySpace = "
+          "#gpu.address_space<workgroup>>",
+          "!bar = !nvgpu.mbarrier.group<memorySpace = "
+          "#gpu.address_space<workgroup>, num_barriers = 29100>");
+  expectError("brings the block's shared memory to 233184 bytes, at most "
+              "232448");
+}
+
 TEST_F(Tma, ALoadNoThreadWaitsForIsAnError) {
   replace(source,
           "nvgpu.mbarrier.try_wait.parity %bars[%c0], %false, %c1 : "
