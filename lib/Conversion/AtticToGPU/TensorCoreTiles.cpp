@@ -144,6 +144,20 @@ constexpr uint64_t kDescriptorFields = (uint64_t(16 >> 4) << 16) |
                                        (uint64_t(1024 >> 4) << 32) |
                                        (uint64_t(1) << 62);
 
+/// The tensor map type of the TMA loads of K and V: boxes of `keys` x 64
+/// elements (one 64-column group of wgmma's swizzled tile) with the
+/// 128-byte swizzle, zero fill past the tensor.
+nvgpu::TensorMapDescriptorType tensorMapType(MLIRContext *ctx, Type elem,
+                                             int64_t keys) {
+  auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  return nvgpu::TensorMapDescriptorType::get(
+      ctx, MemRefType::get({1, 1, keys, 64}, elem, nullptr, space),
+      nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+      nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
+      nvgpu::TensorMapOOBKind::OOB_ZERO,
+      nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+}
+
 /// Small helpers over an ImplicitLocOpBuilder.
 struct Gen {
   ImplicitLocOpBuilder &b;
@@ -585,8 +599,33 @@ private:
   LogicalResult mapIf(scf::IfOp ifOp, IRMapping &map);
   void stage(ArrayRef<Operation *> ops, IRMapping &map);
   void stageCols(TileMapColsOp op, IRMapping &map);
+  /// The end of a staging point: the column tiles of `ops`, the wait for
+  /// the thread's copies but the newest `inFlight` groups (with TMA: for
+  /// the outstanding phase of slot `slot`) and a barrier.
   void finishStaging(ArrayRef<Operation *> ops, IRMapping &map,
-                     int32_t inFlight);
+                     int32_t inFlight, Value slot = Value());
+  /// K block `kBlock` of `qk` (if any) into K's slot at `kOffset` and V
+  /// block `vBlock` of `pv` (if any) into V's at `vOffset`: TMA loads
+  /// completing slot `slot`'s mbarrier, or cp.async copies (not
+  /// committed).
+  void issueKV(Value slot, TileQKOp qk, TilePVOp pv, IRMapping &map,
+               Value kBlock, Value vBlock, Value kOffset, Value vOffset) {
+    if (cfg.tma)
+      return tmaIssue(slot, qk, pv, map, kBlock, vBlock, kOffset, vOffset);
+    if (qk)
+      copyK(qk, map, kBlock, kOffset);
+    if (pv)
+      copyV(pv, map, vBlock, vOffset);
+  }
+  /// `body` in an scf.if of thread 0.
+  void onThreadZero(llvm::function_ref<void()> body) {
+    Value first =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, g.index(0));
+    auto ifFirst = scf::IfOp::create(b, first, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
+    body();
+  }
   void copyRows(Value src, Value batchIdx, Value headIdx, Value block,
                 int64_t width, Value dst, Value base = Value(),
                 bool swizzled = false);
@@ -1106,32 +1145,22 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
     auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
     bars = nvgpu::MBarrierCreateOp::create(
         b, nvgpu::MBarrierGroupType::get(ctx, space, cfg.kSlots()));
-    Value first =
-        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, g.index(0));
-    auto ifFirst = scf::IfOp::create(b, first, /*withElseRegion=*/false);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
+    onThreadZero([&] {
       for (int64_t i = 0; i < cfg.kSlots(); ++i)
         nvgpu::MBarrierInitOp::create(b, bars, g.index(1), g.index(i),
                                       /*predicate=*/Value());
       NVVM::FenceMbarrierInitOp::create(b);
-    }
+    });
     gpu::BarrierOp::create(b);
     phases = g.i32(0);
     tmaArrive(kSlot);
-    auto asMap = [&](Value ptr, Value tensor) {
-      auto elem = cast<MemRefType>(tensor.getType()).getElementType();
-      auto type = nvgpu::TensorMapDescriptorType::get(
-          ctx, MemRefType::get({1, 1, cfg.keys, 64}, elem, nullptr, space),
-          nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
-          nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
-          nvgpu::TensorMapOOBKind::OOB_ZERO,
-          nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-      return UnrealizedConversionCastOp::create(b, type, ptr).getResult(0);
+    auto asMap = [&](Value ptr) {
+      return UnrealizedConversionCastOp::create(
+                 b, tensorMapType(ctx, cfg.elem, cfg.keys), ptr)
+          .getResult(0);
     };
-    kMap = asMap(kMapPtr, cfg.key);
-    vMap = asMap(vMapPtr, cfg.value);
+    kMap = asMap(kMapPtr);
+    vMap = asMap(vMapPtr);
   }
   overlap = canDeferPV();
   if (overlap) {
@@ -1392,14 +1421,18 @@ void KernelMapper::stage(ArrayRef<Operation *> ops, IRMapping &map) {
 }
 
 /// The end of a staging point: the column tiles of `ops` computed, the
-/// thread's copies but the newest `inFlight` groups waited for, and a
-/// barrier (the copies and the column tiles visible to every thread).
+/// thread's copies but the newest `inFlight` groups waited for (with TMA,
+/// the outstanding phase of `slot`), and a barrier (the copies and the
+/// column tiles visible to every thread).
 void KernelMapper::finishStaging(ArrayRef<Operation *> ops, IRMapping &map,
-                                 int32_t inFlight) {
+                                 int32_t inFlight, Value slot) {
   for (Operation *op : ops)
     if (auto cols = dyn_cast<TileMapColsOp>(op))
       stageCols(cols, map);
-  waitGroup(inFlight);
+  if (cfg.tma)
+    tmaWait(slot);
+  else
+    waitGroup(inFlight);
   gpu::BarrierOp::create(b);
 }
 
@@ -1463,26 +1496,18 @@ void KernelMapper::stageRing(TileQKOp qk, TilePVOp pv,
     // the next staging moves on to the next slot.
     if (cfg.oneBarrier())
       gpu::BarrierOp::create(b);
-    if (cfg.tma) {
+    // Everything in flight lands first (with TMA: the outstanding phase).
+    if (cfg.tma)
       tmaWait(cur);
-      tmaIssue(cur, qk, pv, map,
-               qk ? map.lookupOrDefault(qk.getKeyBlock()) : Value(),
-               pv ? map.lookupOrDefault(pv.getValueBlock()) : Value(), kOffset,
-               vOffset);
-      for (Operation *op : ops)
-        if (auto cols = dyn_cast<TileMapColsOp>(op))
-          stageCols(cols, map);
-      tmaWait(cur);
-      gpu::BarrierOp::create(b);
-    } else {
+    else
       waitGroup(0);
-      if (qk)
-        copyK(qk, map, map.lookupOrDefault(qk.getKeyBlock()), kOffset);
-      if (pv)
-        copyV(pv, map, map.lookupOrDefault(pv.getValueBlock()), vOffset);
+    issueKV(cur, qk, pv, map,
+            qk ? map.lookupOrDefault(qk.getKeyBlock()) : Value(),
+            pv ? map.lookupOrDefault(pv.getValueBlock()) : Value(), kOffset,
+            vOffset);
+    if (!cfg.tma)
       NVVM::CpAsyncCommitGroupOp::create(b);
-      finishStaging(ops, map, /*inFlight=*/0);
-    }
+    finishStaging(ops, map, /*inFlight=*/0, cur);
     kTag = g.index(-1);
     if (cfg.oneBarrier())
       kSlot = g.add(cur, g.index(1));
@@ -1496,58 +1521,40 @@ void KernelMapper::stageRing(TileQKOp qk, TilePVOp pv,
     return;
   }
   Value block = map.lookupOrDefault(qk.getKeyBlock());
-  auto nextSlot = [&] {
-    return counted ? g.add(cur, g.index(1)) : g.sub(g.index(1), cur);
-  };
-  if (cfg.tma) {
-    unlessPrefetched(block, [&] {
-      tmaIssue(cur, qk, pv, map, block, block, kOffset, vOffset);
-    });
-    Value other = nextSlot();
-    Value newTag = prefetchNext(
-        loop, map,
-        [&](Value nextBlock) {
-          tmaIssue(other, qk, pv, map, nextBlock, nextBlock, kOff(other),
-                   vOff(other));
-        },
-        g.index(-1));
-    // Without a prefetch, an arrival keeps the invariant.
-    Value none =
-        arith::CmpIOp::create(b, arith::CmpIPredicate::slt, newTag, g.index(0));
-    auto ifNone = scf::IfOp::create(b, none, /*withElseRegion=*/false);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(ifNone.thenBlock()->getTerminator());
-      tmaArrive(other);
-    }
-    for (Operation *op : ops)
-      if (auto cols = dyn_cast<TileMapColsOp>(op))
-        stageCols(cols, map);
-    // The current block's phase (its slot's only outstanding one).
-    tmaWait(cur);
-    gpu::BarrierOp::create(b);
-    kTag = newTag;
-    kSlot = other;
-    kBase = kOffset;
-    vBase = vOffset;
-    return;
-  }
   unlessPrefetched(block, [&] {
-    copyK(qk, map, block, kOffset);
-    copyV(pv, map, block, vOffset);
-    NVVM::CpAsyncCommitGroupOp::create(b);
+    issueKV(cur, qk, pv, map, block, block, kOffset, vOffset);
+    if (!cfg.tma)
+      NVVM::CpAsyncCommitGroupOp::create(b);
   });
-  Value other = nextSlot();
+  Value other = counted ? g.add(cur, g.index(1)) : g.sub(g.index(1), cur);
   Value newTag = prefetchNext(
       loop, map,
       [&](Value nextBlock) {
-        copyK(qk, map, nextBlock, kOff(other));
-        copyV(pv, map, nextBlock, vOff(other));
+        if (!cfg.tma) {
+          // Each slot offset next to its copy (the IR's order).
+          copyK(qk, map, nextBlock, kOff(other));
+          copyV(pv, map, nextBlock, vOff(other));
+          return;
+        }
+        Value nextK = kOff(other);
+        Value nextV = vOff(other);
+        issueKV(other, qk, pv, map, nextBlock, nextBlock, nextK, nextV);
       },
       g.index(-1));
-  NVVM::CpAsyncCommitGroupOp::create(b);
-  // All but the newest group (the prefetch) have landed.
-  finishStaging(ops, map, /*inFlight=*/1);
+  if (cfg.tma) {
+    // Without a prefetch, an arrival keeps the invariant (tmaBarrier).
+    Value none =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::slt, newTag, g.index(0));
+    auto ifNone = scf::IfOp::create(b, none, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifNone.thenBlock()->getTerminator());
+    tmaArrive(other);
+  } else {
+    NVVM::CpAsyncCommitGroupOp::create(b);
+  }
+  // All but the newest group (the prefetch) have landed (with TMA: the
+  // current block's phase, its slot's only outstanding one).
+  finishStaging(ops, map, /*inFlight=*/1, cur);
   kTag = newTag;
   kSlot = other;
   kBase = kOffset;
@@ -1570,37 +1577,31 @@ void KernelMapper::tmaWait(Value slot) {
 }
 
 void KernelMapper::tmaArrive(Value slot) {
-  Value first =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, g.index(0));
-  auto ifFirst = scf::IfOp::create(b, first, /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
-  nvgpu::MBarrierArriveExpectTxOp::create(b, bars, g.index(0), tmaBarrier(slot),
-                                          /*predicate=*/Value());
+  onThreadZero([&] {
+    nvgpu::MBarrierArriveExpectTxOp::create(
+        b, bars, g.index(0), tmaBarrier(slot), /*predicate=*/Value());
+  });
 }
 
 void KernelMapper::tmaIssue(Value slot, TileQKOp qk, TilePVOp pv,
                             IRMapping &map, Value kBlock, Value vBlock,
                             Value kOffset, Value vOffset) {
-  Value first =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, g.index(0));
-  auto ifFirst = scf::IfOp::create(b, first, /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
-  // Whole boxes count, the rows past the tensor (zero-filled) too.
-  int64_t bytes = (qk ? cfg.keys * cfg.headDim * 2 : 0) +
-                  (pv ? cfg.keys * cfg.valueDim * 2 : 0);
-  Value bar = tmaBarrier(slot);
-  nvgpu::MBarrierArriveExpectTxOp::create(b, bars, g.index(bytes), bar,
-                                          /*predicate=*/Value());
-  if (qk)
-    tmaLoadTile(kMap, ks, g.add(kAlign, kOffset), cfg.headDim, kBlock,
-                map.lookupOrDefault(qk.getKeyHead()),
-                map.lookupOrDefault(qk.getKeyBatch()), bar);
-  if (pv)
-    tmaLoadTile(vMap, vs, g.add(vAlign, vOffset), cfg.valueDim, vBlock,
-                map.lookupOrDefault(pv.getValueHead()),
-                map.lookupOrDefault(pv.getValueBatch()), bar);
+  onThreadZero([&] {
+    // Whole boxes count, the rows past the tensor (zero-filled) too.
+    int64_t bytes = (qk ? cfg.keys * cfg.headDim * 2 : 0) +
+                    (pv ? cfg.keys * cfg.valueDim * 2 : 0);
+    Value bar = tmaBarrier(slot);
+    nvgpu::MBarrierArriveExpectTxOp::create(b, bars, g.index(bytes), bar,
+                                            /*predicate=*/Value());
+    if (qk)
+      tmaLoadTile(kMap, ks, g.add(kAlign, kOffset), cfg.headDim, kBlock,
+                  map.lookupOrDefault(qk.getKeyHead()),
+                  map.lookupOrDefault(qk.getKeyBatch()), bar);
+    if (pv)
+      tmaLoadTile(vMap, vs, g.add(vAlign, vOffset), cfg.valueDim, vBlock,
+                  map.lookupOrDefault(pv.getValueHead()),
+                  map.lookupOrDefault(pv.getValueBatch()), bar);
+  });
 }
 
 void KernelMapper::tmaLoadTile(Value tensorMap, Value smem, Value start,
@@ -2440,15 +2441,8 @@ struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
         strideFolds);
     Value unranked = memref::CastOp::create(
         b, UnrankedMemRefType::get(elem, type.getMemorySpace()), view);
-    auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-    auto mapType = nvgpu::TensorMapDescriptorType::get(
-        ctx, MemRefType::get({1, 1, keys, 64}, elem, nullptr, space),
-        nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
-        nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
-        nvgpu::TensorMapOOBKind::OOB_ZERO,
-        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
     Value map = nvgpu::TmaCreateDescriptorOp::create(
-        b, mapType, unranked,
+        b, tensorMapType(ctx, elem, keys), unranked,
         ValueRange{one, one, arith::ConstantIndexOp::create(b, keys),
                    arith::ConstantIndexOp::create(b, 64)});
     // The kernel takes the map as the pointer that convert-nvgpu-to-nvvm
