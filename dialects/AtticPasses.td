@@ -832,7 +832,7 @@ def AtticGpuCheckHost : Pass<"attic-gpu-check-host", "::mlir::ModuleOp"> {
 }
 
 def AtticGpuFuseLaunches : Pass<"attic-gpu-fuse-launches", "::mlir::ModuleOp"> {
-  let summary = "Join consecutive independent kernels of attic-gpu-offload into one launch";
+  let summary = "Join independent kernels of attic-gpu-offload into one launch, each level of the dependence graph";
   let description = [{
     `attic-gpu-offload` makes each loop nest its own `gpu.launch`.
     `scf-parallel-loop-fusion` already joined the loops over one iteration
@@ -852,6 +852,25 @@ def AtticGpuFuseLaunches : Pass<"attic-gpu-fuse-launches", "::mlir::ModuleOp"> {
     value, is not joined. Part of the GPU mapping (`attic-cuda-pipeline`
     and the emulation), after `attic-gpu-offload`.
 
+    Before joining, steps move down so that the neighbours are the levels
+    of the dependence graph rather than the program order (which
+    interleaves dependent steps: A1 B1 A2 B2, where B reads what A writes,
+    becomes A1 A2 | B1 B2, two launches instead of A1 | B1 A2 | B2). A
+    step's height is 0 when no later step depends on it, else one more
+    than the highest later step that does; steps of one height never
+    conflict. From the
+    last step to the first, a step moves to the farthest place on its way
+    down right below a step of its block size and height (or, when it has
+    no partner where it is, of any height), past steps and host ops that
+    it commutes with: no buffer that one writes and the other touches,
+    host memory (function arguments, `memref.alloc`/`alloca`) never
+    counting as a device buffer, allocations and waits free to pass. It
+    stops at a copy of its buffers, a dealloc of one, or an op of unknown
+    effect. A step has no result but the token of its own wait, so the
+    moves keep the IR valid. If the moves would leave more launches than
+    the original order, the original order stays. `levels=false` joins
+    only the neighbours of the program order.
+
     Example: `attic-opt --attic-gpu-fuse-launches` makes
 
     ```mlir
@@ -868,6 +887,11 @@ def AtticGpuFuseLaunches : Pass<"attic-gpu-fuse-launches", "::mlir::ModuleOp"> {
     one launch of `%n + %m` blocks whose body is `scf.if %bx < %n { first
     body } else { second body with %bx - %n }`.
   }];
+  let options = [
+    Option<"levels", "levels", "bool", /*default=*/"true",
+           "Move kernels down to the levels of their dependence graph "
+           "before joining (false: join only neighbours in program order)">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect"];

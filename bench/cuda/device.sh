@@ -174,7 +174,7 @@ run_streams() {
     --target=cuda --cuda-pipeline="attic-cuda-pipeline{format=isa}" \
     --bench=10 || status=1
   # A launch per loop nest (71 for the layer) against independent kernels
-  # joined (attic-gpu-fuse-launches, 52).
+  # joined (attic-gpu-fuse-launches, 43).
   echo "== merge-chains=true fuse-launches=false"
   build/tools/attic-run examples/vcc_layer.mlir --entry=vcc_layer --check --seed=1 \
     --mask-keep=0.9 --mask-keep-arg=1:0.04 --range-lo=-0.5 --range-hi=0.5 \

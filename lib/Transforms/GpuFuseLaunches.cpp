@@ -1,5 +1,4 @@
-//===- GpuFuseLaunches.cpp - independent neighbour kernels as one -*- C++
-//-*-===//
+//===- GpuFuseLaunches.cpp - independent kernels as one launch -*- C++ -*-===//
 //
 // attic-gpu-offload makes each loop nest of a function its own gpu.launch,
 // one after the other. scf-parallel-loop-fusion already joined the loops over
@@ -11,6 +10,12 @@
 // theirs: block b runs the first launch's body while b < its grid, the
 // second's with b minus that grid, and so on. Every block takes one branch
 // as a whole, so barriers stay legal; the bodies are not changed.
+//
+// Program order interleaves dependent steps with independent ones (A1 B1
+// A2 B2, B reading what A writes: only B1 and A2 are independent
+// neighbours), so the steps first move down to the levels of their
+// dependence graph (sinkSteps: A1 A2 B1 B2, two launches instead of
+// three).
 //
 // Which buffers a body touches comes from the memory effects of its ops,
 // traced through view ops to the gpu.alloc they view. A body with an effect
@@ -24,6 +29,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -224,22 +230,204 @@ void fuse(ArrayRef<Step> steps) {
   }
 }
 
-void fuseInBlock(Block &block) {
+/// How a device buffer may relate to the steps' buffers: one of them
+/// (traced to its gpu.alloc), certainly none of them (host memory: a
+/// function argument, or a host allocation, which cannot be a device
+/// buffer allocated in the function), or unknown.
+enum class Origin { Device, Host, Unknown };
+
+Origin originOf(Value memref, Value &root) {
+  Value v = memref;
+  while (Operation *def = v.getDefiningOp()) {
+    if (isa<gpu::AllocOp>(def)) {
+      root = v;
+      return Origin::Device;
+    }
+    if (isa<memref::AllocOp, memref::AllocaOp>(def))
+      return Origin::Host;
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      return Origin::Unknown;
+    v = view.getViewSource();
+  }
+  auto arg = cast<BlockArgument>(v);
+  return isa<func::FuncOp>(arg.getOwner()->getParentOp()) ? Origin::Host
+                                                          : Origin::Unknown;
+}
+
+/// The device buffers that `op` (with what it nests) reads and writes
+/// (freeing a buffer counts as writing it), for moving a step past it;
+/// nothing when an effect may be on a device buffer that is not traced
+/// (an op without known effects, an effect on no value or on a buffer of
+/// unknown origin). Host-side waits have no effect here: each step waits
+/// for its own launch, and the ops whose tokens they wait for are checked
+/// themselves.
+std::optional<Footprint> hostFootprintOf(Operation *top) {
+  Footprint fp;
+  bool known = true;
+  top->walk([&](Operation *op) {
+    if (isa<gpu::WaitOp>(op) ||
+        op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      return WalkResult::advance();
+    auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!iface) {
+      known = false;
+      return WalkResult::interrupt();
+    }
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    iface.getEffects(effects);
+    for (const MemoryEffects::EffectInstance &effect : effects) {
+      // A new buffer: no step before it can touch it.
+      if (isa<MemoryEffects::Allocate>(effect.getEffect()))
+        continue;
+      Value value = effect.getValue();
+      Value root;
+      if (!value || !isa<BaseMemRefType>(value.getType())) {
+        known = false;
+        return WalkResult::interrupt();
+      }
+      switch (originOf(value, root)) {
+      case Origin::Host:
+        continue;
+      case Origin::Unknown:
+        known = false;
+        return WalkResult::interrupt();
+      case Origin::Device:
+        break;
+      }
+      if (isa<MemoryEffects::Read>(effect.getEffect()))
+        fp.reads.insert(root);
+      else
+        fp.writes.insert(root);
+    }
+    return WalkResult::advance();
+  });
+  if (!known)
+    return std::nullopt;
+  return fp;
+}
+
+/// Whether work with footprint `b` may run before or after work with
+/// footprint `a`: neither writes a buffer the other touches.
+bool commute(const Footprint &a, const Footprint &b) {
+  return !overlaps(a.writes, b.reads) && !overlaps(a.writes, b.writes) &&
+         !overlaps(a.reads, b.writes);
+}
+
+/// Moves steps down, past the steps and host ops they commute with, so
+/// that more neighbours are independent: attic-gpu-offload emits the loop
+/// nests in program order, in which the independent work of a level (a
+/// VCC encoder's layers: the sums of one, the scores of the next) is often
+/// separated by a dependent step. A step moves only when it has no
+/// partner where it is (no adjacent step of its block size that it
+/// commutes with), to the farthest place on its way down right below a
+/// step of its block size that it commutes with; it stops at the first
+/// op it does not commute with (a step or copy that reads what it writes,
+/// a host op of unknown effect). The steps are taken from the last to the
+/// first, each after the later ones have moved.
+///
+/// The move keeps the IR valid: a step has no results but the token that
+/// its own wait consumes, and its operands are defined above it.
+void sinkSteps(Block &block) {
+  struct Entry {
+    Step step;
+    Footprint fp;
+  };
+  SmallVector<Entry> steps;
+  llvm::DenseMap<Operation *, size_t> startOf, endOf; // waits -> index
+  for (Operation &op : block)
+    if (auto launch = dyn_cast<gpu::LaunchOp>(op))
+      if (std::optional<Step> step = asStep(launch))
+        if (std::optional<Footprint> fp = footprintOf(launch)) {
+          startOf[step->start] = endOf[step->end] = steps.size();
+          steps.push_back({*step, *fp});
+        }
+  // Each step's height in the dependence graph: 0 for a step that no
+  // later step depends on, else one more than the highest later step that
+  // does not commute with it. Steps of one height never conflict.
+  SmallVector<int64_t> height(steps.size(), 0);
+  for (size_t i = steps.size(); i-- > 0;)
+    for (size_t j = i + 1; j < steps.size(); ++j)
+      if (!commute(steps[i].fp, steps[j].fp))
+        height[i] = std::max(height[i], height[j] + 1);
+  auto skipBetween = [](Operation *op, bool down) {
+    while (op && op->getNumRegions() == 0 && isMemoryEffectFree(op))
+      op = down ? op->getNextNode() : op->getPrevNode();
+    return op;
+  };
+  for (size_t index = steps.size(); index-- > 0;) {
+    Entry &entry = steps[index];
+    Step &step = entry.step;
+    // Whether the step that `op` starts or ends (per `map`) can share a
+    // launch with this one.
+    auto partner =
+        [&](Operation *op,
+            const llvm::DenseMap<Operation *, size_t> &map) -> Entry * {
+      auto it = op ? map.find(op) : map.end();
+      if (it == map.end())
+        return nullptr;
+      Entry &other = steps[it->second];
+      if (other.step.blockSize != step.blockSize ||
+          !commute(entry.fp, other.fp))
+        return nullptr;
+      return &other;
+    };
+    Entry *next = partner(skipBetween(step.end->getNextNode(), true), startOf);
+    bool paired =
+        next || partner(skipBetween(step.start->getPrevNode(), false), endOf);
+    // The farthest places on the way down right below a step of this
+    // block size: one of the same height, and any.
+    Operation *level = nullptr, *any = nullptr;
+    Operation *op = step.end->getNextNode();
+    while (op && !op->hasTrait<OpTrait::IsTerminator>()) {
+      auto it = startOf.find(op);
+      if (it != startOf.end()) {
+        Entry &other = steps[it->second];
+        if (!commute(entry.fp, other.fp))
+          break;
+        op = other.step.end->getNextNode();
+        if (other.step.blockSize == step.blockSize) {
+          any = op;
+          if (height[it->second] == height[index])
+            level = op;
+        }
+        continue;
+      }
+      std::optional<Footprint> opFp = hostFootprintOf(op);
+      if (!opFp || !commute(entry.fp, *opFp))
+        break;
+      op = op->getNextNode();
+    }
+    // Right below the next step (already a partner): no move, the order of
+    // neighbours that share a launch is kept.
+    if (next && level == next->step.end->getNextNode())
+      level = nullptr;
+    Operation *target = level ? level : paired ? nullptr : any;
+    if (!target)
+      continue;
+    step.start->moveBefore(target);
+    step.launch->moveBefore(target);
+    step.end->moveBefore(target);
+  }
+}
+
+/// The runs of `block` that fuse joins: maximal sequences of consecutive
+/// steps of one block size, pairwise commuting, with only effect-free
+/// host ops (grid sizes) and the next step's chain start between them.
+SmallVector<SmallVector<Step>> runsOf(Block &block) {
+  SmallVector<SmallVector<Step>> runs;
   SmallVector<Step> run;
-  llvm::DenseSet<Value> runReads, runWrites;
+  Footprint runFp;
   auto flush = [&]() {
-    if (run.size() > 1)
-      fuse(run);
+    if (!run.empty())
+      runs.push_back(std::move(run));
     run.clear();
-    runReads.clear();
-    runWrites.clear();
+    runFp = Footprint();
   };
   for (Operation *op = &block.front(); op;) {
     Operation *next = op->getNextNode();
     auto launch = dyn_cast<gpu::LaunchOp>(op);
     if (!launch) {
-      // Between two steps only host ops without effects (grid sizes) and
-      // the next step's chain start may sit.
       bool between = !run.empty() && op->getNumRegions() == 0 &&
                      (isMemoryEffectFree(op) ||
                       (isa<gpu::WaitOp>(op) && !op->getNumOperands()));
@@ -251,16 +439,14 @@ void fuseInBlock(Block &block) {
     std::optional<Step> step = asStep(launch);
     std::optional<Footprint> fp =
         step ? footprintOf(launch) : std::optional<Footprint>();
-    bool joins =
-        step && fp && !run.empty() && step->blockSize == run.back().blockSize &&
-        !overlaps(fp->writes, runReads) && !overlaps(fp->writes, runWrites) &&
-        !overlaps(fp->reads, runWrites);
+    bool joins = step && fp && !run.empty() &&
+                 step->blockSize == run.back().blockSize && commute(*fp, runFp);
     if (!joins)
       flush();
     if (step && fp) {
       run.push_back(*step);
-      runReads.insert(fp->reads.begin(), fp->reads.end());
-      runWrites.insert(fp->writes.begin(), fp->writes.end());
+      runFp.reads.insert(fp->reads.begin(), fp->reads.end());
+      runFp.writes.insert(fp->writes.begin(), fp->writes.end());
       // Past the step's end (the blocking wait right after the launch).
       op = step->end->getNextNode();
       continue;
@@ -268,14 +454,37 @@ void fuseInBlock(Block &block) {
     op = next;
   }
   flush();
+  return runs;
+}
+
+void fuseInBlock(Block &block, bool levels) {
+  // Sinking is a heuristic: where it would leave more launches than the
+  // original order, the original order stays.
+  SmallVector<Operation *> order =
+      llvm::map_to_vector(block, [](Operation &op) { return &op; });
+  size_t before = runsOf(block).size();
+  if (levels)
+    sinkSteps(block);
+  SmallVector<SmallVector<Step>> runs = runsOf(block);
+  if (runs.size() > before) {
+    Operation *end = &block.back();
+    for (Operation *op : order)
+      if (op != end)
+        op->moveBefore(end);
+    runs = runsOf(block);
+  }
+  for (ArrayRef<Step> run : runs)
+    if (run.size() > 1)
+      fuse(run);
 }
 
 struct AtticGpuFuseLaunchesPass
     : public attic::impl::AtticGpuFuseLaunchesBase<AtticGpuFuseLaunchesPass> {
+  using Base::Base;
   void runOnOperation() override {
-    getOperation()->walk([](func::FuncOp func) {
+    getOperation()->walk([&](func::FuncOp func) {
       if (!func.isExternal())
-        fuseInBlock(func.getBody().front());
+        fuseInBlock(func.getBody().front(), levels);
     });
   }
 };
