@@ -25,7 +25,9 @@
 #                                         buffers against cuMemAlloc/cuMemFree
 #                                         (ATTIC_CUDA_STREAM_ORDERED=0), and
 #                                         joined launches against a launch per
-#                                         loop nest (fuse-launches=false): wall
+#                                         loop nest (fuse-launches=false) and
+#                                         against neighbours in program order
+#                                         only (fuse-levels=false): wall
 #                                         and kernel times of the attention
 #                                         and VCC layer examples
 #   bench/cuda/device.sh sanitize [TOOLS...] the cuda-device lit tests with
@@ -180,6 +182,20 @@ run_streams() {
     --mask-keep=0.9 --mask-keep-arg=1:0.04 --range-lo=-0.5 --range-hi=0.5 \
     --target=cuda --cuda-pipeline="attic-cuda-pipeline{format=isa fuse-launches=false}" \
     --bench=10 || status=1
+  # Neighbours in program order only (fuse-levels=false, 52 launches)
+  # against the levels of the dependence graph (43).
+  echo "== merge-chains=true fuse-levels=false"
+  build/tools/attic-run examples/vcc_layer.mlir --entry=vcc_layer --check --seed=1 \
+    --mask-keep=0.9 --mask-keep-arg=1:0.04 --range-lo=-0.5 --range-hi=0.5 \
+    --target=cuda --cuda-pipeline="attic-cuda-pipeline{format=isa fuse-levels=false}" \
+    --bench=10 || status=1
+  echo "== the encoder: fuse-levels=true, then false"
+  for levels in true false; do
+    build/tools/attic-run examples/vcc_encoder.mlir --entry=vcc_encoder --check --seed=1 \
+      --mask-keep=0.9 --mask-keep-arg=1:0.04 --range-lo=-0.5 --range-hi=0.5 \
+      --target=cuda --cuda-pipeline="attic-cuda-pipeline{format=isa fuse-levels=$levels}" \
+      --bench=10 || status=1
+  done
 }
 if [[ $mode == streams ]]; then
   run_streams > >(tee "$out/streams.log") 2>&1

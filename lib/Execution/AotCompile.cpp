@@ -405,7 +405,7 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
   CudaPipelineOptions cudaPipeline;
   std::string chip = options.cudaChip;
   if (cuda) {
-    if (options.wgmma) {
+    if (options.kernel.wgmma) {
       if (chip != "sm_90") {
         error = "wgmma kernels need --cuda-chip=sm_90 (they are compiled for "
                 "sm_90a), got " +
@@ -414,9 +414,7 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
       }
       chip = "sm_90a";
     }
-    if (std::string message = checkTensorCoreOptions(
-            /*asyncCopies=*/true, options.kvStages, options.wgmma,
-            options.wgmmaOverlap, options.tma, "--");
+    if (std::string message = checkTensorCoreOptions(options.kernel, "--");
         !message.empty()) {
       error = message;
       return failure();
@@ -425,10 +423,11 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
     cudaPipeline.format = options.cudaFormat;
     cudaPipeline.blockQ = int64_t(pipeline.blockQ);
     cudaPipeline.blockK = int64_t(pipeline.blockK);
-    cudaPipeline.kvStages = options.kvStages;
-    cudaPipeline.wgmma = options.wgmma;
-    cudaPipeline.wgmmaOverlap = options.wgmmaOverlap;
-    cudaPipeline.tma = options.tma;
+    cudaPipeline.asyncCopies = options.kernel.asyncCopies;
+    cudaPipeline.kvStages = options.kernel.kvStages;
+    cudaPipeline.wgmma = options.kernel.wgmma;
+    cudaPipeline.wgmmaOverlap = options.kernel.wgmmaOverlap;
+    cudaPipeline.tma = options.kernel.tma;
     std::string format = options.cudaFormat;
     if (format.empty())
       format = resolveCudaToolkit(cudaPipeline).empty() ? "isa" : "bin";

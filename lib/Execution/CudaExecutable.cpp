@@ -173,9 +173,9 @@ attic::cudaChipFor(const attic_cuda_device_info &device, std::string &error) {
 
 std::string attic::defaultCudaPipeline(const attic_cuda_device_info &device,
                                        StringRef chip, int64_t blockQ,
-                                       int64_t blockK, bool asyncCopies,
-                                       int64_t kvStages, bool wgmma,
-                                       bool wgmmaOverlap, bool tma) {
+                                       int64_t blockK,
+                                       const TensorCoreOptions &kernel) {
+  auto [asyncCopies, kvStages, wgmma, wgmmaOverlap, tma] = kernel;
   // wgmma is sm_90a's (arch-specific PTX: a cubin for 9.0 only).
   std::string options = ("chip=" + chip + (wgmma ? "a" : "")).str();
   // A cubin runs only on its own major architecture (sm_80 cubins on 8.x,

@@ -3851,9 +3851,8 @@ attic::SimulatedCudaExecutable::~SimulatedCudaExecutable() = default;
 std::unique_ptr<attic::SimulatedCudaExecutable>
 attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
                                         int64_t blockQ, int64_t blockK,
-                                        std::string &error, bool asyncCopies,
-                                        int64_t kvStages, bool wgmma,
-                                        bool wgmmaOverlap, bool tma) {
+                                        std::string &error,
+                                        const GpuMappingOptions &options) {
   FailureOr<EntrySignature> signature = getEntrySignature(module, entry, error);
   if (failed(signature))
     return nullptr;
@@ -3867,9 +3866,7 @@ attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
   {
     ErrorCollector errors(ctx);
     PassManager pm(ctx);
-    buildCudaMappingPipeline(pm, blockQ, blockK, asyncCopies,
-                             /*mergeChains=*/true, /*fuseLaunches=*/true,
-                             kvStages, wgmma, wgmmaOverlap, tma);
+    buildCudaMappingPipeline(pm, blockQ, blockK, options);
     if (failed(pm.run(*lowered))) {
       error = "lowering for the simulated GPU failed: " +
               (errors.text().empty() ? std::string("unknown error")

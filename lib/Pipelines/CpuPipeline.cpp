@@ -101,9 +101,7 @@ static void addParallelLoops(OpPassManager &pm, bool forGpu) {
 }
 
 void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool tensorCores,
-                                    bool asyncCopies, bool fuseLaunches,
-                                    int64_t kvStages, bool wgmma,
-                                    bool wgmmaOverlap, bool tma) {
+                                    const GpuMappingOptions &options) {
   // Parallel loops: kernels.
   addParallelLoops(pm, /*forGpu=*/true);
   // Block lists -> loops (kernels); block_attention -> the tile loop, whose
@@ -114,20 +112,23 @@ void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool tensorCores,
   if (tensorCores)
     tile.wideHeadBlockK = 64;
   pm.addPass(createAtticTileBlockAttention(tile));
-  // Buffers on the device, each loop nest a gpu.launch; consecutive
-  // independent launches joined into one.
+  // Buffers on the device, each loop nest a gpu.launch; independent
+  // launches joined into one.
   pm.addPass(createAtticGpuOffload());
-  if (fuseLaunches)
-    pm.addPass(createAtticGpuFuseLaunches());
+  if (options.fuseLaunches) {
+    AtticGpuFuseLaunchesOptions fuse;
+    fuse.levels = options.fuseLevels;
+    pm.addPass(createAtticGpuFuseLaunches(fuse));
+  }
   // Each tile grid a kernel: tensor cores where they apply, else a thread
   // per query row.
   AtticGpuMapTilesOptions map;
   map.tensorCores = tensorCores;
-  map.asyncCopies = asyncCopies;
-  map.kvStages = kvStages;
-  map.wgmma = wgmma;
-  map.wgmmaOverlap = wgmmaOverlap;
-  map.tma = tma;
+  map.asyncCopies = options.kernel.asyncCopies;
+  map.kvStages = options.kernel.kvStages;
+  map.wgmma = options.kernel.wgmma;
+  map.wgmmaOverlap = options.kernel.wgmmaOverlap;
+  map.tma = options.kernel.tma;
   pm.addPass(createAtticGpuMapTiles(map));
 }
 

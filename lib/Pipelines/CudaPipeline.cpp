@@ -59,21 +59,37 @@ std::string attic::checkCudaBlockSizes(int64_t blockQ, int64_t blockK) {
   return "";
 }
 
+attic::TensorCoreOptions attic::CudaPipelineOptions::kernelOptions() const {
+  TensorCoreOptions kernel;
+  kernel.asyncCopies = asyncCopies;
+  kernel.kvStages = kvStages;
+  kernel.wgmma = wgmma;
+  kernel.wgmmaOverlap = wgmmaOverlap;
+  kernel.tma = tma;
+  return kernel;
+}
+
+attic::GpuMappingOptions attic::CudaPipelineOptions::mappingOptions() const {
+  GpuMappingOptions mapping;
+  mapping.kernel = kernelOptions();
+  mapping.mergeChains = mergeChains;
+  mapping.fuseLaunches = fuseLaunches;
+  mapping.fuseLevels = fuseLevels;
+  return mapping;
+}
+
 void attic::buildCudaMappingPipeline(OpPassManager &pm, int64_t blockQ,
-                                     int64_t blockK, bool asyncCopies,
-                                     bool mergeChains, bool fuseLaunches,
-                                     int64_t kvStages, bool wgmma,
-                                     bool wgmmaOverlap, bool tma) {
+                                     int64_t blockK,
+                                     const GpuMappingOptions &options) {
   // L1 -> L2 on tensors, bufferized as for the CPU.
   buildBufferizationPipeline(pm, blockQ, blockK, /*forGpu=*/true);
   // Device buffers, a kernel per loop nest (the data-movement and reduction
   // primitives, linalg), the tile loops as the tensor-core kernel where it
   // applies and a thread per row elsewhere.
-  buildGpuOffloadPipeline(pm, /*tensorCores=*/true, asyncCopies, fuseLaunches,
-                          kvStages, wgmma, wgmmaOverlap, tma);
+  buildGpuOffloadPipeline(pm, /*tensorCores=*/true, options);
   pm.addPass(attic::createAtticGpuCheckHost());
   // One stream for the steps between the host's reads of device results.
-  if (mergeChains)
+  if (options.mergeChains)
     pm.addPass(attic::createAtticGpuMergeChains());
 }
 
@@ -108,9 +124,7 @@ void attic::buildCudaPipeline(OpPassManager &pm,
     pm.addPass(optionError(message));
     return;
   }
-  if (std::string message = checkTensorCoreOptions(
-          options.asyncCopies, options.kvStages, options.wgmma,
-          options.wgmmaOverlap, options.tma);
+  if (std::string message = checkTensorCoreOptions(options.kernelOptions());
       !message.empty()) {
     pm.addPass(optionError(message));
     return;
@@ -122,9 +136,7 @@ void attic::buildCudaPipeline(OpPassManager &pm,
     return;
   }
   buildCudaMappingPipeline(pm, options.blockQ, options.blockK,
-                           options.asyncCopies, options.mergeChains,
-                           options.fuseLaunches, options.kvStages,
-                           options.wgmma, options.wgmmaOverlap, options.tma);
+                           options.mappingOptions());
   // No canonicalization before outlining: it would hoist the kernel's
   // constants (vectors, f32) out of gpu.launch into kernel arguments.
   pm.addPass(createGpuKernelOutliningPass());

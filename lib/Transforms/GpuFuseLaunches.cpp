@@ -45,33 +45,54 @@ using namespace mlir;
 
 namespace {
 
-/// The device allocation that `memref` views (through view ops), or null
-/// when it is not one: then the buffer may alias another, and its kernel
-/// is left alone.
-Value rootOf(Value memref) {
-  while (Operation *def = memref.getDefiningOp()) {
-    if (isa<gpu::AllocOp>(def))
-      return memref;
-    auto view = dyn_cast<ViewLikeOpInterface>(def);
-    if (!view)
-      return Value();
-    memref = view.getViewSource();
-  }
-  return Value();
-}
-
-/// The buffers a kernel body reads and writes.
+/// The device buffers that a kernel or a host op reads and writes.
 struct Footprint {
   llvm::DenseSet<Value> reads, writes;
 };
 
-/// The footprint of `launch`'s body, or nothing when an op has an effect
-/// that is not on a buffer defined outside the body (or no known effects).
-std::optional<Footprint> footprintOf(gpu::LaunchOp launch) {
+/// How a device buffer may relate to the steps' buffers: one of them
+/// (traced to its gpu.alloc), certainly none of them (host memory: a
+/// function argument, or a host allocation, which cannot be a device
+/// buffer allocated in the function), or unknown.
+enum class Origin { Device, Host, Unknown };
+
+Origin originOf(Value memref, Value &root) {
+  Value v = memref;
+  while (Operation *def = v.getDefiningOp()) {
+    if (isa<gpu::AllocOp>(def)) {
+      root = v;
+      return Origin::Device;
+    }
+    if (isa<memref::AllocOp, memref::AllocaOp>(def))
+      return Origin::Host;
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      return Origin::Unknown;
+    v = view.getViewSource();
+  }
+  auto arg = cast<BlockArgument>(v);
+  return isa<func::FuncOp>(arg.getOwner()->getParentOp()) ? Origin::Host
+                                                          : Origin::Unknown;
+}
+
+/// The device buffers that `top` and the ops it nests read and write, or
+/// nothing when an effect may be on a buffer that is not traced (an op
+/// without known effects, an effect on no value or on a buffer of unknown
+/// origin).
+///
+/// For a kernel (`hostSide` false) every buffer must be traced to its
+/// gpu.alloc, and any other effect (an allocation) makes it unknown: such a
+/// kernel is not a step. For a host op that a step may move past
+/// (`hostSide`), freeing a buffer counts as writing it, allocations and
+/// host memory are not device buffers of the steps, and waits have no
+/// effect (each step waits for its own launch, and the ops whose tokens
+/// they wait for are checked themselves).
+std::optional<Footprint> footprintOf(Operation *top, bool hostSide) {
   Footprint fp;
   bool known = true;
-  launch.getBody().walk([&](Operation *op) {
-    if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+  top->walk([&](Operation *op) {
+    if ((hostSide && isa<gpu::WaitOp>(op)) ||
+        op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
       return WalkResult::advance();
     auto iface = dyn_cast<MemoryEffectOpInterface>(op);
     if (!iface) {
@@ -81,24 +102,27 @@ std::optional<Footprint> footprintOf(gpu::LaunchOp launch) {
     SmallVector<MemoryEffects::EffectInstance> effects;
     iface.getEffects(effects);
     for (const MemoryEffects::EffectInstance &effect : effects) {
+      MemoryEffects::Effect *kind = effect.getEffect();
+      // A new buffer: no step before it can touch it.
+      if (hostSide && isa<MemoryEffects::Allocate>(kind))
+        continue;
       Value value = effect.getValue();
-      if (!value || !isa<BaseMemRefType>(value.getType())) {
+      Value root;
+      Origin origin = value && isa<BaseMemRefType>(value.getType())
+                          ? originOf(value, root)
+                          : Origin::Unknown;
+      bool readOrWrite = isa<MemoryEffects::Read, MemoryEffects::Write>(kind);
+      if (origin == Origin::Unknown ||
+          (!hostSide && (origin == Origin::Host || !readOrWrite))) {
         known = false;
         return WalkResult::interrupt();
       }
-      Value root = rootOf(value);
-      if (!root) {
-        known = false;
-        return WalkResult::interrupt();
-      }
-      if (isa<MemoryEffects::Read>(effect.getEffect()))
+      if (origin == Origin::Host)
+        continue;
+      if (isa<MemoryEffects::Read>(kind))
         fp.reads.insert(root);
-      else if (isa<MemoryEffects::Write>(effect.getEffect()))
+      else
         fp.writes.insert(root);
-      else {
-        known = false;
-        return WalkResult::interrupt();
-      }
     }
     return WalkResult::advance();
   });
@@ -230,83 +254,6 @@ void fuse(ArrayRef<Step> steps) {
   }
 }
 
-/// How a device buffer may relate to the steps' buffers: one of them
-/// (traced to its gpu.alloc), certainly none of them (host memory: a
-/// function argument, or a host allocation, which cannot be a device
-/// buffer allocated in the function), or unknown.
-enum class Origin { Device, Host, Unknown };
-
-Origin originOf(Value memref, Value &root) {
-  Value v = memref;
-  while (Operation *def = v.getDefiningOp()) {
-    if (isa<gpu::AllocOp>(def)) {
-      root = v;
-      return Origin::Device;
-    }
-    if (isa<memref::AllocOp, memref::AllocaOp>(def))
-      return Origin::Host;
-    auto view = dyn_cast<ViewLikeOpInterface>(def);
-    if (!view)
-      return Origin::Unknown;
-    v = view.getViewSource();
-  }
-  auto arg = cast<BlockArgument>(v);
-  return isa<func::FuncOp>(arg.getOwner()->getParentOp()) ? Origin::Host
-                                                          : Origin::Unknown;
-}
-
-/// The device buffers that `op` (with what it nests) reads and writes
-/// (freeing a buffer counts as writing it), for moving a step past it;
-/// nothing when an effect may be on a device buffer that is not traced
-/// (an op without known effects, an effect on no value or on a buffer of
-/// unknown origin). Host-side waits have no effect here: each step waits
-/// for its own launch, and the ops whose tokens they wait for are checked
-/// themselves.
-std::optional<Footprint> hostFootprintOf(Operation *top) {
-  Footprint fp;
-  bool known = true;
-  top->walk([&](Operation *op) {
-    if (isa<gpu::WaitOp>(op) ||
-        op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-      return WalkResult::advance();
-    auto iface = dyn_cast<MemoryEffectOpInterface>(op);
-    if (!iface) {
-      known = false;
-      return WalkResult::interrupt();
-    }
-    SmallVector<MemoryEffects::EffectInstance> effects;
-    iface.getEffects(effects);
-    for (const MemoryEffects::EffectInstance &effect : effects) {
-      // A new buffer: no step before it can touch it.
-      if (isa<MemoryEffects::Allocate>(effect.getEffect()))
-        continue;
-      Value value = effect.getValue();
-      Value root;
-      if (!value || !isa<BaseMemRefType>(value.getType())) {
-        known = false;
-        return WalkResult::interrupt();
-      }
-      switch (originOf(value, root)) {
-      case Origin::Host:
-        continue;
-      case Origin::Unknown:
-        known = false;
-        return WalkResult::interrupt();
-      case Origin::Device:
-        break;
-      }
-      if (isa<MemoryEffects::Read>(effect.getEffect()))
-        fp.reads.insert(root);
-      else
-        fp.writes.insert(root);
-    }
-    return WalkResult::advance();
-  });
-  if (!known)
-    return std::nullopt;
-  return fp;
-}
-
 /// Whether work with footprint `b` may run before or after work with
 /// footprint `a`: neither writes a buffer the other touches.
 bool commute(const Footprint &a, const Footprint &b) {
@@ -338,7 +285,8 @@ void sinkSteps(Block &block) {
   for (Operation &op : block)
     if (auto launch = dyn_cast<gpu::LaunchOp>(op))
       if (std::optional<Step> step = asStep(launch))
-        if (std::optional<Footprint> fp = footprintOf(launch)) {
+        if (std::optional<Footprint> fp =
+                footprintOf(launch, /*hostSide=*/false)) {
           startOf[step->start] = endOf[step->end] = steps.size();
           steps.push_back({*step, *fp});
         }
@@ -393,7 +341,7 @@ void sinkSteps(Block &block) {
         }
         continue;
       }
-      std::optional<Footprint> opFp = hostFootprintOf(op);
+      std::optional<Footprint> opFp = footprintOf(op, /*hostSide=*/true);
       if (!opFp || !commute(entry.fp, *opFp))
         break;
       op = op->getNextNode();
@@ -437,8 +385,8 @@ SmallVector<SmallVector<Step>> runsOf(Block &block) {
       continue;
     }
     std::optional<Step> step = asStep(launch);
-    std::optional<Footprint> fp =
-        step ? footprintOf(launch) : std::optional<Footprint>();
+    std::optional<Footprint> fp = step ? footprintOf(launch, /*hostSide=*/false)
+                                       : std::optional<Footprint>();
     bool joins = step && fp && !run.empty() &&
                  step->blockSize == run.back().blockSize && commute(*fp, runFp);
     if (!joins)

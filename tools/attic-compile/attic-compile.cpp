@@ -305,10 +305,10 @@ int main(int argc, char **argv) {
   options.target = target;
   options.cudaChip = cudaChip;
   options.cudaFormat = cudaFormat;
-  options.kvStages = kvStages;
-  options.wgmma = wgmma;
-  options.wgmmaOverlap = wgmmaOverlap;
-  options.tma = tma;
+  options.kernel.kvStages = kvStages;
+  options.kernel.wgmma = wgmma;
+  options.kernel.wgmmaOverlap = wgmmaOverlap;
+  options.kernel.tma = tma;
   attic::AotArtifact artifact;
   if (failed(attic::compileAheadOfTime(*module, entry, pipeline, options,
                                        artifact, error)))

@@ -270,8 +270,13 @@ int main(int argc, char **argv) {
            "write " +
            name + "=... into it");
   }
-  if (std::string message = attic::checkTensorCoreOptions(
-          asyncCopies, kvStages, wgmma, wgmmaOverlap, tma, "--");
+  attic::TensorCoreOptions kernel;
+  kernel.asyncCopies = asyncCopies;
+  kernel.kvStages = kvStages;
+  kernel.wgmma = wgmma;
+  kernel.wgmmaOverlap = wgmmaOverlap;
+  kernel.tma = tma;
+  if (std::string message = attic::checkTensorCoreOptions(kernel, "--");
       !message.empty())
     fail(message);
   for (cl::Option *cpuOnly : std::initializer_list<cl::Option *>{
@@ -488,9 +493,10 @@ int main(int argc, char **argv) {
   std::unique_ptr<attic::CudaExecutable> cudaExecutable;
   std::unique_ptr<attic::SimulatedCudaExecutable> simulatedExecutable;
   if (simulated) {
+    attic::GpuMappingOptions mapping;
+    mapping.kernel = kernel;
     simulatedExecutable = attic::SimulatedCudaExecutable::compile(
-        *compiled, entry, blockQ, blockK, error, asyncCopies, kvStages, wgmma,
-        wgmmaOverlap, tma);
+        *compiled, entry, blockQ, blockK, error, mapping);
     if (!simulatedExecutable)
       fail(error);
   } else if (onCuda) {
@@ -500,8 +506,7 @@ int main(int argc, char **argv) {
             : attic::defaultCudaPipeline(
                   cudaDevice, cudaChip,
                   blockQ.getNumOccurrences() ? blockQ.getValue() : 0,
-                  blockK.getNumOccurrences() ? blockK.getValue() : 0,
-                  asyncCopies, kvStages, wgmma, wgmmaOverlap, tma);
+                  blockK.getNumOccurrences() ? blockK.getValue() : 0, kernel);
     cudaExecutable =
         attic::CudaExecutable::compile(*compiled, entry, pipeline, error);
     if (!cudaExecutable)

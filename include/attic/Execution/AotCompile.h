@@ -40,11 +40,10 @@ struct AotOptions {
   std::string cudaChip = "sm_80";
   std::string cudaFormat;
   /// --target=cuda: the tensor-core kernel's options, as attic-cuda-pipeline
-  /// takes them (checkTensorCoreOptions). `wgmma` needs cudaChip sm_90 and
-  /// compiles for sm_90a (kernels for 9.0 devices only; the entry's target
-  /// says so).
-  int64_t kvStages = 1;
-  bool wgmma = false, wgmmaOverlap = false, tma = false;
+  /// takes them (checkTensorCoreOptions). `kernel.wgmma` needs cudaChip
+  /// sm_90 and compiles for sm_90a (kernels for 9.0 devices only; the
+  /// entry's target says so).
+  TensorCoreOptions kernel;
 };
 
 struct AotArtifact {

@@ -15,6 +15,7 @@
 #ifndef ATTIC_EXECUTION_CUDAEXECUTABLE_H
 #define ATTIC_EXECUTION_CUDAEXECUTABLE_H
 
+#include "attic/Conversion/AtticToGPU/TensorCoreOptions.h"
 #include "attic/Execution/CpuExecutable.h"
 #include "attic/runtime/Cuda.h"
 
@@ -35,15 +36,12 @@ mlir::FailureOr<std::string> cudaChipFor(const attic_cuda_device_info &device,
 
 /// The default textual pipeline for a device: attic-cuda-pipeline with the
 /// device's chip, PTX (format=isa, JIT-compiled by the driver) for devices
-/// newer than the chip, block sizes when positive, async-copies=false
-/// when `asyncCopies` is false, kv-stages when not 1, wgmma (chip
-/// sm_90a) when `wgmma`, wgmma-overlap when `wgmmaOverlap` and tma when
-/// `tma`.
+/// newer than the chip, block sizes when positive, and the options of
+/// `kernel` that are not the defaults (wgmma with chip sm_90a).
 std::string defaultCudaPipeline(const attic_cuda_device_info &device,
                                 llvm::StringRef chip, int64_t blockQ,
-                                int64_t blockK, bool asyncCopies = true,
-                                int64_t kvStages = 1, bool wgmma = false,
-                                bool wgmmaOverlap = false, bool tma = false);
+                                int64_t blockK,
+                                const TensorCoreOptions &kernel = {});
 
 /// Whether attic's runtime provides `name` to CUDA host code (the mgpu*
 /// functions of attic/runtime/CudaMgpu.h and the error report): the JIT

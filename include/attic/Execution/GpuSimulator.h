@@ -59,6 +59,7 @@
 #define ATTIC_EXECUTION_GPUSIMULATOR_H
 
 #include "attic/Execution/CpuExecutable.h"
+#include "attic/Pipelines/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -83,17 +84,13 @@ public:
   ~SimulatedCudaExecutable();
 
   /// Lowers a clone of `module` with buildCudaMappingPipeline (tile sizes
-  /// as attic-cuda-pipeline takes them; checkCudaBlockSizes; cp.async
-  /// copies of K and V unless `asyncCopies` is false, in rings of
-  /// `kvStages` slots, Q K^T and P V with wgmma when `wgmma`, P V during
-  /// the next block's softmax when `wgmmaOverlap`, the rings filled by TMA
-  /// when `tma`) and keeps the result for `run`. Fails with a one-line
-  /// message.
+  /// as attic-cuda-pipeline takes them; checkCudaBlockSizes; the mapping's
+  /// `options`, the tensor-core kernel's included) and keeps the result
+  /// for `run`. Fails with a one-line message.
   static std::unique_ptr<SimulatedCudaExecutable>
   compile(mlir::ModuleOp module, llvm::StringRef entry, int64_t blockQ,
-          int64_t blockK, std::string &error, bool asyncCopies = true,
-          int64_t kvStages = 1, bool wgmma = false, bool wgmmaOverlap = false,
-          bool tma = false);
+          int64_t blockK, std::string &error,
+          const GpuMappingOptions &options = {});
 
   /// Takes `lowered` as it is (already in the form of the CUDA mapping: a
   /// function on memrefs whose kernels are gpu.launch ops), for tests of

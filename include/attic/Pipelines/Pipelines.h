@@ -3,6 +3,8 @@
 #ifndef ATTIC_PIPELINES_PIPELINES_H
 #define ATTIC_PIPELINES_PIPELINES_H
 
+#include "attic/Conversion/AtticToGPU/TensorCoreOptions.h"
+
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
@@ -62,23 +64,33 @@ struct CpuPipelineOptions
 void buildBufferizationPipeline(mlir::OpPassManager &pm, int64_t blockQ,
                                 int64_t blockK, bool forGpu = false);
 
+/// The options of the GPU mapping (attic-cuda-pipeline's, and the
+/// emulation's and the simulator's), besides the tile sizes.
+struct GpuMappingOptions {
+  /// The tensor-core kernel's (attic-gpu-map-tiles').
+  TensorCoreOptions kernel;
+  /// Consecutive device steps on one stream (attic-gpu-merge-chains).
+  bool mergeChains = true;
+  /// Independent kernels joined into one launch (attic-gpu-fuse-launches).
+  bool fuseLaunches = true;
+  /// With fuseLaunches, kernels moved to the levels of their dependence
+  /// graph first (attic-gpu-fuse-launches' `levels`).
+  bool fuseLevels = true;
+};
+
 /// The GPU mapping shared by attic-cuda-pipeline and the emulation: linalg
 /// to parallel loops, attic-hoist-allocs and scf-parallel-loop-fusion
 /// (adjacent loops over one iteration space: one kernel),
 /// attic-lower-block-mask,
 /// attic-tile-block-attention,
 /// attic-gpu-offload (a kernel per loop nest, buffers on the device),
-/// attic-gpu-fuse-launches (independent neighbours as one launch; unless
-/// `fuseLaunches` is false),
-/// attic-gpu-map-tiles (the tensor-core kernel where it applies when
-/// `tensorCores`, else a thread per query row; its K and V rings of
-/// `kvStages` slots, its products with wgmma when `wgmma`, each block's
-/// P V during the next block's softmax when `wgmmaOverlap`, its rings
-/// filled by TMA when `tma`).
+/// attic-gpu-fuse-launches (unless `options.fuseLaunches` is false),
+/// attic-gpu-map-tiles (the tensor-core kernel with `options.kernel` where
+/// it applies when `tensorCores`, else a thread per query row).
+/// `options.mergeChains` is not used here (the merge runs after the host
+/// check of buildCudaMappingPipeline).
 void buildGpuOffloadPipeline(mlir::OpPassManager &pm, bool tensorCores,
-                             bool asyncCopies = true, bool fuseLaunches = true,
-                             int64_t kvStages = 1, bool wgmma = false,
-                             bool wgmmaOverlap = false, bool tma = false);
+                             const GpuMappingOptions &options = {});
 
 /// attic ops on tensors -> LLVM dialect, for the CPU (JIT or AOT):
 /// attic-decompose, attic-expand-vcc, one-shot bufferization, buffer
@@ -142,6 +154,12 @@ struct CudaPipelineOptions
                      "(attic-gpu-fuse-launches; false: a launch per loop "
                      "nest, for A/B timing)"),
       llvm::cl::init(true)};
+  Option<bool> fuseLevels{
+      *this, "fuse-levels",
+      llvm::cl::desc("With fuse-launches: kernels move to the levels of "
+                     "their dependence graph before joining (false: only "
+                     "neighbours in program order join, for A/B timing)"),
+      llvm::cl::init(true)};
   Option<int64_t> kvStages{
       *this, "kv-stages",
       llvm::cl::desc("Slots of the tensor-core kernel's K and V rings: 1 "
@@ -176,6 +194,10 @@ struct CudaPipelineOptions
                      "mbarrier per slot) instead of cp.async, where both "
                      "products are wgmmas"),
       llvm::cl::init(false)};
+
+  /// The options as the mapping takes them.
+  TensorCoreOptions kernelOptions() const;
+  GpuMappingOptions mappingOptions() const;
 };
 
 /// attic-cuda-pipeline's rule for tile sizes (the tensor-core kernel's warp
@@ -185,19 +207,14 @@ std::string checkCudaBlockSizes(int64_t blockQ, int64_t blockK);
 
 /// The GPU mapping of attic-cuda-pipeline, before kernel outlining:
 /// buildBufferizationPipeline, buildGpuOffloadPipeline with tensor cores,
-/// attic-gpu-check-host, attic-gpu-merge-chains (unless `mergeChains` is
-/// false); attic-gpu-fuse-launches after the offload unless `fuseLaunches`
-/// is false; the tensor-core kernel's K and V rings of `kvStages` slots, its
-/// products with wgmma when `wgmma` (sm_90a kernels), overlapped with the
-/// softmax when `wgmmaOverlap`, its rings filled by TMA when `tma`. Its
-/// output (host code that moves data and launches gpu.launch kernels on device
-/// buffers) is what the rest of attic-cuda-pipeline compiles to NVVM and PTX,
-/// and what the GPU simulator (attic/Execution/GpuSimulator.h) runs.
+/// attic-gpu-check-host, attic-gpu-merge-chains (unless
+/// `options.mergeChains` is false). Its output (host code that moves data
+/// and launches gpu.launch kernels on device buffers) is what the rest of
+/// attic-cuda-pipeline compiles to NVVM and PTX, and what the GPU
+/// simulator (attic/Execution/GpuSimulator.h) runs.
 void buildCudaMappingPipeline(mlir::OpPassManager &pm, int64_t blockQ,
-                              int64_t blockK, bool asyncCopies = true,
-                              bool mergeChains = true, bool fuseLaunches = true,
-                              int64_t kvStages = 1, bool wgmma = false,
-                              bool wgmmaOverlap = false, bool tma = false);
+                              int64_t blockK,
+                              const GpuMappingOptions &options = {});
 
 /// attic ops on tensors -> host code in the LLVM dialect that calls the
 /// mgpu* functions of MLIR 22's gpu-to-llvm (stream, alloc, memcpy, launch,

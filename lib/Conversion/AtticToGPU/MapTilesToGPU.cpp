@@ -626,15 +626,19 @@ struct AtticGpuMapTilesPass
       if (op->hasAttr(kTileGridAttrName))
         grids.push_back(op);
     });
-    if (std::string message = checkTensorCoreOptions(asyncCopies, kvStages,
-                                                     wgmma, wgmmaOverlap, tma);
+    TensorCoreOptions options;
+    options.asyncCopies = asyncCopies;
+    options.kvStages = kvStages;
+    options.wgmma = wgmma;
+    options.wgmmaOverlap = wgmmaOverlap;
+    options.tma = tma;
+    if (std::string message = checkTensorCoreOptions(options);
         !message.empty()) {
       emitError(getOperation()->getLoc()) << "attic-gpu-map-tiles: " << message;
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());
-    populateGpuMapTilesPatterns(patterns, tensorCores, asyncCopies, kvStages,
-                                wgmma, wgmmaOverlap, tma);
+    populateGpuMapTilesPatterns(patterns, tensorCores, options);
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingOps);
     (void)applyOpPatternsGreedily(grids, std::move(patterns), config);
@@ -665,10 +669,10 @@ struct AtticGpuMapTilesPass
 
 } // namespace
 
-std::string attic::checkTensorCoreOptions(bool asyncCopies, int64_t kvStages,
-                                          bool wgmma, bool wgmmaOverlap,
-                                          bool tma, StringRef dashes) {
+std::string attic::checkTensorCoreOptions(const TensorCoreOptions &options,
+                                          StringRef dashes) {
   std::string d = dashes.str();
+  auto [asyncCopies, kvStages, wgmma, wgmmaOverlap, tma] = options;
   if (kvStages < 1 || kvStages > 3)
     return d + "kv-stages must be 1, 2 or 3, got " + std::to_string(kvStages);
   if (kvStages >= 2 && !asyncCopies)
@@ -689,13 +693,11 @@ std::string attic::checkTensorCoreOptions(bool asyncCopies, int64_t kvStages,
 }
 
 void attic::populateGpuMapTilesPatterns(RewritePatternSet &patterns,
-                                        bool tensorCores, bool asyncCopies,
-                                        int64_t kvStages, bool wgmma,
-                                        bool wgmmaOverlap, bool tma) {
+                                        bool tensorCores,
+                                        const TensorCoreOptions &options) {
   // Without tensor cores the kernels are those attic-gpu-emulate runs:
   // no barriers.
   patterns.add<SimtTiles>(patterns.getContext(), /*barriers=*/tensorCores);
   if (tensorCores)
-    populateTensorCoreTilesPatterns(patterns, asyncCopies, kvStages, wgmma,
-                                    wgmmaOverlap, tma);
+    populateTensorCoreTilesPatterns(patterns, options);
 }

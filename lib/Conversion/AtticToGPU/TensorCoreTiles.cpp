@@ -402,13 +402,12 @@ int64_t ringBytes(const KernelConfig &c) {
 }
 
 /// Checks what the kernel supports; `why` names the unsupported thing. The
-/// shared memory layout follows from the tiles, `asyncCopies` and
-/// `kvStages` (the options of attic-gpu-map-tiles).
+/// shared memory layout follows from the tiles and `options` (those of
+/// attic-gpu-map-tiles).
 FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
                                   const TileGridInfo &info, std::string &why,
-                                  bool asyncCopies = true, int64_t kvStages = 1,
-                                  bool wgmma = false, bool wgmmaOverlap = false,
-                                  bool tma = false) {
+                                  const TensorCoreOptions &options = {}) {
+  auto [asyncCopies, kvStages, wgmma, wgmmaOverlap, tma] = options;
   auto fail = [&](const Twine &msg) -> FailureOr<KernelConfig> {
     why = msg.str();
     return failure();
@@ -2398,16 +2397,9 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
 }
 
 struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
-  TensorCoreTiles(MLIRContext *ctx, bool asyncCopies, int64_t kvStages,
-                  bool wgmma, bool wgmmaOverlap, bool tma)
-      : OpRewritePattern(ctx, /*benefit=*/2), asyncCopies(asyncCopies),
-        kvStages(kvStages), wgmma(wgmma), wgmmaOverlap(wgmmaOverlap), tma(tma) {
-  }
-  bool asyncCopies;
-  int64_t kvStages;
-  bool wgmma;
-  bool wgmmaOverlap;
-  bool tma;
+  TensorCoreTiles(MLIRContext *ctx, const TensorCoreOptions &options)
+      : OpRewritePattern(ctx, /*benefit=*/2), options(options) {}
+  TensorCoreOptions options;
 
   /// The tensor map of `tensor` ([B, H, N, width], identity layout) for
   /// TMA loads of block_k x 64 boxes with the 128-byte swizzle (wgmma's
@@ -2462,8 +2454,7 @@ struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
     if (failed(info))
       return failure();
     std::string why;
-    FailureOr<KernelConfig> cfg = configFor(grid, *info, why, asyncCopies,
-                                            kvStages, wgmma, wgmmaOverlap, tma);
+    FailureOr<KernelConfig> cfg = configFor(grid, *info, why, options);
     if (failed(cfg))
       return rewriter.notifyMatchFailure(grid, why);
 
@@ -2538,9 +2529,6 @@ bool attic::supportsTensorCoreTiles(scf::ParallelOp grid, std::string *why) {
 }
 
 void attic::populateTensorCoreTilesPatterns(RewritePatternSet &patterns,
-                                            bool asyncCopies, int64_t kvStages,
-                                            bool wgmma, bool wgmmaOverlap,
-                                            bool tma) {
-  patterns.add<TensorCoreTiles>(patterns.getContext(), asyncCopies, kvStages,
-                                wgmma, wgmmaOverlap, tma);
+                                            const TensorCoreOptions &options) {
+  patterns.add<TensorCoreTiles>(patterns.getContext(), options);
 }

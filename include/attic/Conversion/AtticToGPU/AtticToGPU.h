@@ -10,6 +10,8 @@
 #ifndef ATTIC_CONVERSION_ATTICTOGPU_ATTICTOGPU_H
 #define ATTIC_CONVERSION_ATTICTOGPU_ATTICTOGPU_H
 
+#include "attic/Conversion/AtticToGPU/TensorCoreOptions.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -56,40 +58,22 @@ mlir::Value launchDims(mlir::ImplicitLocOpBuilder &b, mlir::scf::ParallelOp grid
 void guardLaunchBody(mlir::gpu::LaunchOp launch, mlir::Value cond);
 
 /// The patterns of attic-gpu-map-tiles: the SIMT mapping (benefit 1) and,
-/// when `tensorCores`, the tensor-core kernel (benefit 2), which copies K
-/// and V with cp.async when `asyncCopies`, into rings of `kvStages` (1 or
-/// 2) slots, and computes Q K^T and P V with wgmma (sm_90a) when `wgmma`,
-/// each block's P V during the next block's softmax when `wgmmaOverlap`,
-/// and loads the rings' K and V by TMA when `tma`.
+/// when `tensorCores`, the tensor-core kernel (benefit 2) with `options`.
 void populateGpuMapTilesPatterns(mlir::RewritePatternSet &patterns,
                                  bool tensorCores = true,
-                                 bool asyncCopies = true, int64_t kvStages = 1,
-                                 bool wgmma = false, bool wgmmaOverlap = false,
-                                 bool tma = false);
+                                 const TensorCoreOptions &options = {});
 
-/// The tensor-core kernel's pattern (benefit 2): K and V copied with
-/// cp.async (`asyncCopies`) or loaded and stored through registers; with
-/// `kvStages` = 2 (and cp.async), two K and two V blocks in dynamic shared
-/// memory where they fit in 99 KiB, the next block's copies overlapping
-/// the whole computation of the current one; with `wgmma` (cp.async, one
-/// slot), S = Q K^T and P V as wgmma.mma_async (sm_90a) where the tiles
-/// allow it; with `wgmmaOverlap` (wgmma, `kvStages` = 2) a block's P V is
-/// issued at the next block's Q K^T and runs during its softmax, with a
-/// third V slot; with `tma` (wgmma for both products, `kvStages` >= 2)
-/// the rings' K and V blocks are TMA loads (tensor maps made on the host
-/// before the launch) completing an mbarrier per K slot.
+/// The tensor-core kernel's pattern (benefit 2). Where an option does not
+/// apply to a grid (wgmma on tiles that are not multiples of 64, a ring
+/// that does not fit in shared memory, TMA where a product is not a
+/// wgmma), the kernel does without it.
 void populateTensorCoreTilesPatterns(mlir::RewritePatternSet &patterns,
-                                     bool asyncCopies = true,
-                                     int64_t kvStages = 1, bool wgmma = false,
-                                     bool wgmmaOverlap = false,
-                                     bool tma = false);
+                                     const TensorCoreOptions &options = {});
 
-/// The rules that relate the tensor-core kernel's options (those of
-/// attic-gpu-map-tiles, attic-cuda-pipeline and attic-run): "" when they
+/// The rules that relate the tensor-core kernel's options: "" when they
 /// hold, else the message for the first one broken, each option name
 /// written after `dashes` ("--" for attic-run's flags).
-std::string checkTensorCoreOptions(bool asyncCopies, int64_t kvStages,
-                                   bool wgmma, bool wgmmaOverlap, bool tma,
+std::string checkTensorCoreOptions(const TensorCoreOptions &options,
                                    llvm::StringRef dashes = "");
 
 /// Whether the tensor-core kernel maps `grid`; if not, `why` says what it
