@@ -650,6 +650,13 @@ int main(int argc, char **argv) {
       llvm::outs() << " on " << deviceText << "\n";
     }
   }
+  // The kernels unloaded, then the runtime's device state released (the
+  // tensor maps' device copies of TMA kernels, the primary context), so
+  // that the run ends with nothing of it left on the device.
+  if (onCuda) {
+    cudaExecutable.reset();
+    attic_cuda_shutdown();
+  }
   double mib = 1.0 / (1024.0 * 1024.0);
   if (!onCuda && !simulated)
     llvm::outs() << llvm::formatv(
