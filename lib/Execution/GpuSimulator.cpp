@@ -51,9 +51,12 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
 #include <deque>
 #include <limits>
+#include <mutex>
+#include <thread>
 #include <unordered_map>
 
 using namespace mlir;
@@ -98,6 +101,10 @@ struct Buffer {
     /// reads the byte only after it has waited for that phase.
     int32_t tmaBarrier = -1;
     uint64_t tmaPhase = 0;
+    /// The writer's and the (single) reader's release clocks at the access
+    /// (BlockContext::clock): a later access by a thread that has acquired
+    /// a later release of theirs through an mbarrier is ordered after it.
+    uint64_t writeClock = 0, readClock = 0;
   };
   std::vector<Access> access;
   /// Shared memory: its simulated address in the block's shared window
@@ -384,11 +391,26 @@ struct BlockContext {
     /// The last TMA load signalling this barrier, and its phase.
     Operation *lastLoad = nullptr;
     uint64_t lastLoadPhase = 0;
+    /// The arrivals (thread, its clock after the arrival) of the current
+    /// phase and of the last completed one, which a wait acquires.
+    std::vector<std::pair<int32_t, uint64_t>> arrivals, completedArrivals;
   };
   std::vector<MBarrier> mbarriers;
   /// Per mbarrier, per thread: the phases the thread has seen complete
   /// (by mbarrier.try_wait.parity).
   std::vector<std::vector<uint64_t>> seenPhases;
+  /// Ordering through mbarriers (release at an arrival, acquire at a
+  /// completed wait), besides barriers: clock[t] counts thread t's
+  /// arrivals; known[u][t] is the latest arrival of t that u has acquired
+  /// (empty until a kernel waits on an mbarrier). An access of t at clock c
+  /// is ordered before an access of u when known[u][t] > c. Direct only
+  /// (what u learned from t's own arrivals, not what t had learned): a
+  /// chain through a third thread is reported as a race, never missed.
+  std::vector<uint64_t> clock;
+  std::vector<std::vector<uint64_t>> known;
+  bool orderedAfter(int32_t u, int32_t t, uint64_t c) const {
+    return t >= 0 && !known.empty() && known[u][t] > c;
+  }
 };
 
 /// Shared memory per block, static and dynamic together, at most: the
@@ -488,6 +510,34 @@ private:
   LogicalResult execOp(Operation *op, Frame &f, const Mask &m);
   LogicalResult execFor(scf::ForOp op, Frame &f, const Mask &m);
   LogicalResult execIf(scf::IfOp op, Frame &f, const Mask &m);
+
+  // Warp roles -------------------------------------------------------------
+  // The branches of an scf.if marked `attic.warp_roles` (a producer and a
+  // consumer, say) run as roles that make progress independently, as warps
+  // do on a GPU, where lockstep would run one branch to its end first (and
+  // deadlock on a producer that waits for the consumers' arrivals). Each
+  // role is an OS thread; one runs at a time (the baton), and the baton
+  // passes only where a role waits for an mbarrier phase that has not
+  // completed, so the interpreter's state is never touched by two at once
+  // and a run is deterministic. When no role can go on (each waits, with
+  // nothing executed since, or is done), the wait is a deadlock.
+  struct Roles {
+    std::mutex mutex;
+    std::condition_variable turn;
+    int32_t current = -1; // the role holding the baton; -1: the caller
+    std::vector<char> done;
+    /// Per role: `progress` + 1 when it began to wait, 0 when it runs.
+    std::vector<uint64_t> waitingSince;
+    uint64_t progress = 0; // ops executed in roles
+    bool aborted = false;  // a role failed: the others stop
+  };
+  Roles *roles = nullptr;
+  LogicalResult execRoles(scf::IfOp op, Frame &f, const Mask &thenMask,
+                          const Mask &elseMask);
+  /// From the running role, where it waits: hands the baton to the next
+  /// role that can go on and returns when this one has it again; fails
+  /// (a deadlock, or another role failed) when none can.
+  LogicalResult yieldRole();
   LogicalResult execWhile(scf::WhileOp op, Frame &f, const Mask &m);
   LogicalResult execLaunch(gpu::LaunchOp op, Frame &f);
   LogicalResult execArith(Operation *op, Frame &f, const Mask &m);
@@ -721,7 +771,8 @@ LogicalResult Interpreter::track(Operation *op, Buffer *buffer, uint8_t *p,
                       " has not completed yet (no cp.async.wait_group "
                       "covers it)",
                   t);
-    if (a.writeEpoch == epoch && a.writer != t)
+    if (a.writeEpoch == epoch && a.writer != t &&
+        !block->orderedAfter(t, a.writer, a.writeClock))
       return fail(op,
                   Twine(write ? "writes" : "reads") + " byte " + Twine(i) +
                       " of " + buffer->what + " that thread " +
@@ -729,7 +780,8 @@ LogicalResult Interpreter::track(Operation *op, Buffer *buffer, uint8_t *p,
                       " wrote since the last barrier (a race)",
                   t);
     if (write) {
-      if (a.readEpoch == epoch && a.reader != t)
+      if (a.readEpoch == epoch && a.reader != t &&
+          !block->orderedAfter(t, a.reader, a.readClock))
         return fail(op,
                     "writes byte " + Twine(i) + " of " + buffer->what +
                         " that " +
@@ -740,10 +792,19 @@ LogicalResult Interpreter::track(Operation *op, Buffer *buffer, uint8_t *p,
       a.writeEpoch = epoch;
       a.writer = t;
       a.writeSeq = seq;
-    } else if (a.readEpoch != epoch) {
+      a.writeClock = block->clock[t];
+      // Reads before this write are ordered before it (checked above).
+      a.readEpoch = 0;
+      a.reader = -1;
+    } else if (a.readEpoch != epoch || a.reader == t ||
+               block->orderedAfter(t, a.reader, a.readClock)) {
+      // The first reader since the barrier, the same one again, or one
+      // after the previous reader's release: a later writer must be
+      // ordered after this read.
       a.readEpoch = epoch;
       a.reader = t;
-    } else if (a.reader != t) {
+      a.readClock = block->clock[t];
+    } else {
       a.reader = -2;
     }
   }
@@ -901,6 +962,9 @@ LogicalResult Interpreter::execIf(scf::IfOp op, Frame &f, const Mask &m) {
   Mask thenMask, elseMask;
   for (int32_t t : m)
     (get(f, op.getCondition(), t).e[0].i ? thenMask : elseMask).push_back(t);
+  if (op->hasAttr(attic::kWarpRolesAttr) && block && !thenMask.empty() &&
+      !elseMask.empty())
+    return execRoles(op, f, thenMask, elseMask);
   unsigned n = op.getNumResults();
   std::vector<SmallVector<Val, 4>> results(f.threads);
   for (auto [region, mask] :
@@ -921,6 +985,89 @@ LogicalResult Interpreter::execIf(scf::IfOp op, Frame &f, const Mask &m) {
       s[t] = results[t][r];
   }
   return success();
+}
+
+/// The role (index into Roles) that this OS thread runs.
+thread_local int32_t currentRole = -1;
+
+LogicalResult Interpreter::execRoles(scf::IfOp op, Frame &f,
+                                     const Mask &thenMask,
+                                     const Mask &elseMask) {
+  if (roles)
+    return fail(op, "a warp role split inside another one is not simulated");
+  if (op.getNumResults())
+    return fail(op, "a warp role split with results is not simulated");
+  Roles state;
+  std::pair<Region *, const Mask *> branches[2] = {
+      {&op.getThenRegion(), &thenMask}, {&op.getElseRegion(), &elseMask}};
+  state.done.assign(2, 0);
+  state.waitingSince.assign(2, 0);
+  roles = &state;
+  llvm::scope_exit leave([&] { roles = nullptr; });
+  LogicalResult results[2] = {failure(), failure()};
+  // Hands the baton to the next role after `from` that is not done (the
+  // caller's turn when all are).
+  auto pass = [&](int32_t from) {
+    state.current = -1;
+    for (int32_t k = 1; k <= 2; ++k) {
+      int32_t next = (from + k) % 2;
+      if (!state.done[next]) {
+        state.current = next;
+        break;
+      }
+    }
+    state.turn.notify_all();
+  };
+  std::vector<std::thread> workers;
+  for (int32_t r = 0; r < 2; ++r)
+    workers.emplace_back([&, r] {
+      currentRole = r;
+      {
+        std::unique_lock<std::mutex> lock(state.mutex);
+        state.turn.wait(lock,
+                        [&] { return state.current == r || state.aborted; });
+      }
+      auto [region, mask] = branches[r];
+      if (!state.aborted && !region->empty()) {
+        Operation *terminator;
+        results[r] = execBlock(region->front(), f, *mask, terminator);
+      } else if (!state.aborted) {
+        results[r] = success();
+      }
+      std::unique_lock<std::mutex> lock(state.mutex);
+      state.done[r] = 1;
+      if (failed(results[r]))
+        state.aborted = true;
+      pass(r);
+    });
+  {
+    std::unique_lock<std::mutex> lock(state.mutex);
+    state.current = 0;
+    state.turn.notify_all();
+    state.turn.wait(lock, [&] { return state.done[0] && state.done[1]; });
+  }
+  for (std::thread &w : workers)
+    w.join();
+  return success(succeeded(results[0]) && succeeded(results[1]));
+}
+
+LogicalResult Interpreter::yieldRole() {
+  Roles &state = *roles;
+  int32_t me = currentRole;
+  std::unique_lock<std::mutex> lock(state.mutex);
+  if (state.aborted)
+    return failure();
+  state.waitingSince[me] = state.progress + 1;
+  // Another role can go on if it is not done and has not been waiting
+  // since before the last op executed (what it waits for may be there now).
+  int32_t other = 1 - me;
+  if (state.done[other] || state.waitingSince[other] == state.progress + 1)
+    return failure();
+  state.current = other;
+  state.turn.notify_all();
+  state.turn.wait(lock, [&] { return state.current == me || state.aborted; });
+  state.waitingSince[me] = 0;
+  return state.aborted ? failure() : success();
 }
 
 LogicalResult Interpreter::execWhile(scf::WhileOp op, Frame &f, const Mask &m) {
@@ -1035,6 +1182,7 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchOp op, Frame &host) {
         context.async.resize(T);
         context.sharedBytes = sharedBytes;
         context.proxyFence.assign(T, 0);
+        context.clock.assign(T, 1);
         context.warpgroups.resize((T + 127) / 128);
         block = &context;
         Frame kernel;
@@ -1187,6 +1335,8 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchOp op, Frame &host) {
 
 LogicalResult Interpreter::execOp(Operation *op, Frame &f, const Mask &m) {
   stats.threadOps += m.size();
+  if (roles && !isa<nvgpu::MBarrierTryWaitParityOp>(op))
+    ++roles->progress;
   if ((budget -= static_cast<int64_t>(m.size())) < 0)
     return fail(op, "the simulation ran out of its budget of 2^36 thread-ops "
                     "(a loop that does not end?)");
@@ -3343,6 +3493,8 @@ LogicalResult Interpreter::execTma(Operation *op, Frame &f, const Mask &m) {
     if (bar.pending == 0 && bar.tx == 0) {
       ++bar.phase;
       bar.pending = bar.expected;
+      bar.completedArrivals = std::move(bar.arrivals);
+      bar.arrivals.clear();
     }
   };
   if (auto create = dyn_cast<nvgpu::MBarrierCreateOp>(op)) {
@@ -3402,31 +3554,64 @@ LogicalResult Interpreter::execTma(Operation *op, Frame &f, const Mask &m) {
       BlockContext::MBarrier &bar = block->mbarriers[*id];
       bar.tx += getIndex(f, arrive.getTxcount(), t);
       --bar.pending;
+      bar.arrivals.push_back({t, ++block->clock[t]});
       complete(*id);
     }
     return success();
   }
   if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op)) {
-    for (int32_t t : m) {
-      FailureOr<int64_t> id =
-          barrierOf(wait.getBarriers(), wait.getMbarId(), t);
-      if (failed(id))
+    // The phase of that parity has completed when the current one has the
+    // other parity. Else the current phase must complete first: in
+    // lockstep every arrival and load it needs has been issued before, so
+    // it never will (a deadlock); in a warp role split (execRoles) the
+    // other roles run until it does or until none can go on.
+    auto pendingThread = [&]() -> FailureOr<int32_t> {
+      for (int32_t t : m) {
+        FailureOr<int64_t> id =
+            barrierOf(wait.getBarriers(), wait.getMbarId(), t);
+        if (failed(id))
+          return failure();
+        uint64_t parity = get(f, wait.getPhaseParity(), t).e[0].i & 1;
+        if ((block->mbarriers[*id].phase & 1) == parity)
+          return t;
+      }
+      return -1;
+    };
+    while (true) {
+      FailureOr<int32_t> t = pendingThread();
+      if (failed(t))
         return failure();
-      BlockContext::MBarrier &bar = block->mbarriers[*id];
-      uint64_t parity = get(f, wait.getPhaseParity(), t).e[0].i & 1;
-      // The phase of that parity has completed when the current one has the
-      // other parity; else the current phase would have to complete, and
-      // every arrival and load it needs has been issued before (threads run
-      // in step): a deadlock.
-      if ((bar.phase & 1) == parity)
-        return fail(op,
-                    "waits for phase " + Twine(bar.phase) + " (parity " +
-                        Twine(parity) + ") of mbarrier " + Twine(*id) +
-                        ", which never completes (" + Twine(bar.pending) +
-                        " arrivals and " + Twine(bar.tx) +
-                        " transaction bytes outstanding): a deadlock",
-                    t);
-      block->seenPhases[*id][t] = bar.phase;
+      if (*t < 0)
+        break;
+      if (roles && succeeded(yieldRole()))
+        continue;
+      if (roles && roles->aborted)
+        return failure();
+      int64_t id = *barrierOf(wait.getBarriers(), wait.getMbarId(), *t);
+      BlockContext::MBarrier &bar = block->mbarriers[id];
+      uint64_t parity = get(f, wait.getPhaseParity(), *t).e[0].i & 1;
+      return fail(op,
+                  "waits for phase " + Twine(bar.phase) + " (parity " +
+                      Twine(parity) + ") of mbarrier " + Twine(id) +
+                      ", which never completes (" + Twine(bar.pending) +
+                      " arrivals and " + Twine(bar.tx) +
+                      " transaction bytes outstanding): a deadlock" +
+                      (roles ? " (every other warp role waits too, or is "
+                               "done)"
+                             : ""),
+                  *t);
+    }
+    for (int32_t t : m) {
+      int64_t id = *barrierOf(wait.getBarriers(), wait.getMbarId(), t);
+      BlockContext::MBarrier &bar = block->mbarriers[id];
+      block->seenPhases[id][t] = bar.phase;
+      // Acquire: what the arrivals of the completed phase did before
+      // arriving is ordered before what t does next.
+      if (!bar.completedArrivals.empty() && block->known.empty())
+        block->known.assign(block->clock.size(),
+                            std::vector<uint64_t>(block->clock.size(), 0));
+      for (auto [r, c] : bar.completedArrivals)
+        block->known[t][r] = std::max(block->known[t][r], c);
     }
     return success();
   }
@@ -3532,7 +3717,8 @@ LogicalResult Interpreter::execTma(Operation *op, Frame &f, const Mask &m) {
                           dst.buffer->what +
                           ", which a cp.async has not completed yet",
                       t);
-        if (a.readEpoch == block->epoch && a.reader != t)
+        if (a.readEpoch == block->epoch && a.reader != t &&
+            !block->orderedAfter(t, a.reader, a.readClock))
           return fail(op,
                       "writes byte " + Twine(byte + k) + " of " +
                           dst.buffer->what + " that " +
@@ -3540,7 +3726,8 @@ LogicalResult Interpreter::execTma(Operation *op, Frame &f, const Mask &m) {
                                           : "thread " + Twine(a.reader)) +
                           " read since the last barrier (a race)",
                       t);
-        if (a.writeEpoch == block->epoch && a.writer != t)
+        if (a.writeEpoch == block->epoch && a.writer != t &&
+            !block->orderedAfter(t, a.writer, a.writeClock))
           return fail(op,
                       "writes byte " + Twine(byte + k) + " of " +
                           dst.buffer->what + " that thread " + Twine(a.writer) +

@@ -45,6 +45,14 @@
 //     destroyed stream and a stream live at the function's return are
 //     errors. Device buffers are not checked across streams (attic's host
 //     code has one stream at a time);
+//   - mbarriers (nvgpu.mbarrier.*: init, arrive.expect_tx, try_wait.parity)
+//     and TMA loads follow the PTX ISA; an arrival releases and a completed
+//     wait acquires, so accesses ordered through an mbarrier are not races;
+//   - warp roles: the two branches of an scf.if marked `attic.warp_roles`
+//     (kWarpRolesAttr; a producer warpgroup and a consumer, say) make
+//     progress independently, as warps do on a GPU: each runs until it
+//     waits for an mbarrier phase that has not completed, then the other
+//     goes on; a wait that no role can end is a deadlock;
 //   - ex2.approx.ftz.f32 (the kernel's inline asm) is exp2 with subnormals
 //     flushed; other inline asm is an error, as is any op the interpreter
 //     does not know.
@@ -68,6 +76,11 @@
 #include <string>
 
 namespace attic {
+
+/// The unit attribute of an scf.if whose branches the simulator runs as
+/// independent warp roles (above). Only on a kernel's top level of roles:
+/// a split inside a branch of another, or one with results, is an error.
+inline constexpr char kWarpRolesAttr[] = "attic.warp_roles";
 
 /// Counts of the last simulated run.
 struct SimulationStats {

@@ -1258,3 +1258,173 @@ TEST_F(Reinterpret, OffsetCountsFromTheViewsAlignedPointer) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Warp roles: a producer and a consumer through an mbarrier ring
+//===----------------------------------------------------------------------===//
+
+// 128 threads: a producer role (threads 0-63) copies 8 rounds of 64 values
+// into a ring of two slots in shared memory, a consumer role (64-127) sums
+// them: out[c] = sum over rounds i of in[64 i + c]. mbarriers 0-1 say a
+// slot is full (64 producer arrivals), 2-3 that it is empty again (64
+// consumer arrivals); the producer waits for "empty" before it refills a
+// slot. In lockstep the producer would run all its rounds first and wait
+// forever for the consumers' first release; as roles they take turns.
+// The markers ROLES, EMPTY_WAIT, FULL_WAIT, PARITY, READ and RELEASE are
+// edited by the tests.
+const char *kRoles = R"mlir(
+!bar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+func.func @k(%in: memref<512xf32>) -> memref<64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %zero = arith.constant 0.0 : f32
+  %s0 = gpu.wait async
+  %d, %t0 = gpu.alloc async [%s0] () : memref<512xf32>
+  %t1 = gpu.memcpy async [%t0] %d, %in : memref<512xf32>, memref<512xf32>
+  %o, %t2 = gpu.alloc async [%t1] () : memref<64xf32>
+  %t3 = gpu.launch async [%t2] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+      threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1)
+      workgroup(%ring : memref<128xf32, #gpu.address_space<workgroup>>) {
+    %bars = nvgpu.mbarrier.create -> !bar
+    %first = arith.cmpi eq, %tx, %c0 : index
+    scf.if %first {
+      nvgpu.mbarrier.init %bars[%c0], %c64 : !bar
+      nvgpu.mbarrier.init %bars[%c1], %c64 : !bar
+      nvgpu.mbarrier.init %bars[%c2], %c64 : !bar
+      nvgpu.mbarrier.init %bars[%c3], %c64 : !bar
+      nvvm.fence.mbarrier.init
+    }
+    gpu.barrier
+    %producer = arith.cmpi ult, %tx, %c64 : index
+    scf.if %producer {
+      scf.for %i = %c0 to %c8 step %c1 {
+        %slot = arith.remui %i, %c2 : index
+        %round = arith.divui %i, %c2 : index
+        %refill = arith.cmpi uge, %i, %c2 : index
+        scf.if %refill {
+          %prev = arith.subi %round, %c1 : index
+          %pbit = arith.remui %prev, %c2 : index
+          %parity = arith.cmpi ne, %pbit, %c0 : index
+          %empty = arith.addi %slot, %c2 : index
+          nvgpu.mbarrier.try_wait.parity %bars[%empty], %parity, %c64 : !bar // EMPTY_WAIT
+        }
+        %base = arith.muli %i, %c64 : index
+        %src = arith.addi %base, %tx : index
+        %v = memref.load %d[%src] : memref<512xf32>
+        %sbase = arith.muli %slot, %c64 : index
+        %dst = arith.addi %sbase, %tx : index
+        memref.store %v, %ring[%dst] : memref<128xf32, #gpu.address_space<workgroup>>
+        nvgpu.mbarrier.arrive.expect_tx %bars[%slot], %c0 : !bar
+      }
+    } else {
+      %c = arith.subi %tx, %c64 : index
+      %sum = scf.for %i = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> (f32) {
+        %slot = arith.remui %i, %c2 : index
+        %round = arith.divui %i, %c2 : index
+        %pbit = arith.remui %round, %c2 : index // PARITY
+        %parity = arith.cmpi ne, %pbit, %c0 : index
+        nvgpu.mbarrier.try_wait.parity %bars[%slot], %parity, %c64 : !bar // FULL_WAIT
+        %sbase = arith.muli %slot, %c64 : index
+        %at = arith.addi %sbase, %c : index
+        %x = memref.load %ring[%at] : memref<128xf32, #gpu.address_space<workgroup>> // READ
+        %empty = arith.addi %slot, %c2 : index
+        nvgpu.mbarrier.arrive.expect_tx %bars[%empty], %c0 : !bar // RELEASE
+        %next = arith.addf %acc, %x : f32
+        scf.yield %next : f32
+      }
+      memref.store %sum, %o[%c] : memref<64xf32>
+    } {attic.warp_roles} // ROLES
+    gpu.terminator
+  }
+  %h = memref.alloc() : memref<64xf32>
+  %t4 = gpu.memcpy async [%t3] %h, %o : memref<64xf32>, memref<64xf32>
+  gpu.wait [%t4]
+  return %h : memref<64xf32>
+}
+)mlir";
+
+struct WarpRoles : ::testing::Test {
+  Tensor in{ATTIC_F32, {512}};
+  std::string source = kRoles;
+  std::string error;
+  WarpRoles() {
+    for (int64_t i = 0; i < 512; ++i)
+      in.set(i, 0.25 * double(i % 37) - 2.0);
+  }
+  std::vector<Tensor> run() { return simulate(source, {&in}, error); }
+  void expectError(const std::string &fragment) {
+    std::vector<Tensor> out = run();
+    EXPECT_TRUE(out.empty());
+    EXPECT_NE(error.find(fragment), std::string::npos)
+        << "expected '" << fragment << "' in: " << error;
+  }
+};
+
+TEST_F(WarpRoles, AProducerAndAConsumerTakeTurns) {
+  std::vector<Tensor> out = run();
+  ASSERT_EQ(out.size(), 1u) << error;
+  for (int64_t c = 0; c < 64; ++c) {
+    float sum = 0;
+    for (int64_t i = 0; i < 8; ++i)
+      sum += static_cast<float>(in[64 * i + c]);
+    EXPECT_EQ(out[0][c], sum) << c;
+  }
+}
+
+TEST_F(WarpRoles, InLockstepTheProducerWaitsForever) {
+  replace(source, "{attic.warp_roles} // ROLES", "");
+  expectError("waits for phase 0 (parity 0) of mbarrier 2, which never "
+              "completes (64 arrivals and 0 transaction bytes outstanding): "
+              "a deadlock");
+}
+
+TEST_F(WarpRoles, AWaitNoRoleCanEndIsADeadlock) {
+  // The consumer waits for the other parity: the first phase of slot 0's
+  // "full" never counts, and the producer waits for a release that never
+  // comes.
+  replace(source, "%pbit = arith.remui %round, %c2 : index // PARITY",
+          "%r1 = arith.addi %round, %c1 : index\n"
+          "        %pbit = arith.remui %r1, %c2 : index");
+  expectError("a deadlock (every other warp role waits too, or is done)");
+}
+
+TEST_F(WarpRoles, ReadingBeforeTheFullWaitIsARace) {
+  replace(source,
+          "nvgpu.mbarrier.try_wait.parity %bars[%slot], %parity, %c64 : !bar "
+          "// FULL_WAIT",
+          "");
+  expectError("wrote since the last barrier (a race)");
+  EXPECT_NE(error.find("'memref.load'"), std::string::npos) << error;
+}
+
+TEST_F(WarpRoles, ReleasingBeforeTheReadIsARace) {
+  // The consumer arrives on "empty" before it reads: the producer's refill
+  // is then not ordered after the read.
+  replace(source,
+          "nvgpu.mbarrier.arrive.expect_tx %bars[%empty], %c0 : !bar // "
+          "RELEASE",
+          "");
+  replace(source,
+          "%x = memref.load %ring[%at] : memref<128xf32, "
+          "#gpu.address_space<workgroup>> // READ",
+          "%early = arith.addi %slot, %c2 : index\n"
+          "        nvgpu.mbarrier.arrive.expect_tx %bars[%early], %c0 : !bar\n"
+          "        %x = memref.load %ring[%at] : memref<128xf32, "
+          "#gpu.address_space<workgroup>>");
+  expectError("read since the last barrier (a race)");
+}
+
+TEST_F(WarpRoles, RoleSplitsDoNotNest) {
+  replace(source, "scf.for %i = %c0 to %c8 step %c1 {",
+          "%low = arith.cmpi ult, %tx, %c2 : index\n"
+          "      scf.if %low {\n"
+          "      } else {\n"
+          "      } {attic.warp_roles}\n"
+          "      scf.for %i = %c0 to %c8 step %c1 {");
+  expectError("a warp role split inside another one is not simulated");
+}
