@@ -538,6 +538,10 @@ private:
   /// role that can go on and returns when this one has it again; fails
   /// (a deadlock, or another role failed) when none can.
   LogicalResult yieldRole();
+  /// nvvm.barrier (bar.sync): without a thread count, gpu.barrier's
+  /// semantics; with one, a named barrier of those threads, which (within
+  /// a warp role, in lockstep) must all reach it together.
+  LogicalResult execNamedBarrier(NVVM::BarrierOp op, Frame &f, const Mask &m);
   LogicalResult execWhile(scf::WhileOp op, Frame &f, const Mask &m);
   LogicalResult execLaunch(gpu::LaunchOp op, Frame &f);
   LogicalResult execArith(Operation *op, Frame &f, const Mask &m);
@@ -1070,6 +1074,73 @@ LogicalResult Interpreter::yieldRole() {
   return state.aborted ? failure() : success();
 }
 
+LogicalResult Interpreter::execNamedBarrier(NVVM::BarrierOp op, Frame &f,
+                                            const Mask &m) {
+  if (!block)
+    return fail(op, "a barrier outside a kernel");
+  if (op.getReductionOp() || op.getReductionPredicate())
+    return fail(op, "barrier reductions are not simulated");
+  int64_t id = 0;
+  if (Value v = op.getBarrierId()) {
+    id = static_cast<int64_t>(get(f, v, m.front()).e[0].i);
+    for (int32_t t : m)
+      if (static_cast<int64_t>(get(f, v, t).e[0].i) != id)
+        return fail(op, "threads of one bar.sync name different barriers", t);
+  }
+  if (id < 0 || id > 15)
+    return fail(op, "barrier " + Twine(id) + " (the ids are 0 to 15)");
+  Value countValue = op.getNumberOfThreads();
+  if (!countValue) {
+    // All threads of the block: gpu.barrier.
+    if (static_cast<int32_t>(m.size()) != f.threads)
+      return fail(op, "reached by " + Twine(m.size()) + " of the " +
+                          Twine(f.threads) +
+                          " threads of the block (a barrier in divergent "
+                          "control flow)");
+    ++stats.barriers;
+    ++block->epoch;
+    return success();
+  }
+  int64_t count = static_cast<int64_t>(get(f, countValue, m.front()).e[0].i);
+  if (count <= 0 || count % 32 || count > f.threads)
+    return fail(op, "a named barrier of " + Twine(count) +
+                        " threads (a multiple of 32, at most the block's " +
+                        Twine(f.threads) + ")");
+  // Whole warps, all of them here together: lockstep within a role does
+  // not model threads of one barrier arriving at different times.
+  for (int32_t t : m)
+    if (static_cast<int64_t>(get(f, countValue, t).e[0].i) != count)
+      return fail(op,
+                  "threads of barrier " + Twine(id) +
+                      " give different thread counts",
+                  t);
+  std::vector<int32_t> lanes(f.threads / 32 + 1, 0);
+  for (int32_t t : m)
+    ++lanes[t / 32];
+  for (int32_t t : m)
+    if (lanes[t / 32] != 32)
+      return fail(op,
+                  "reached by part of a warp (named barriers count "
+                  "whole warps)",
+                  t);
+  if (static_cast<int64_t>(m.size()) != count)
+    return fail(op, "named barrier " + Twine(id) + " of " + Twine(count) +
+                        " threads reached by " + Twine(m.size()) +
+                        " together (threads that reach it at different "
+                        "times, across warp roles, are not simulated)");
+  ++stats.barriers;
+  // Ordered among its threads only: each releases and each acquires all.
+  if (block->known.empty())
+    block->known.assign(block->clock.size(),
+                        std::vector<uint64_t>(block->clock.size(), 0));
+  for (int32_t t : m)
+    ++block->clock[t];
+  for (int32_t u : m)
+    for (int32_t t : m)
+      block->known[u][t] = std::max(block->known[u][t], block->clock[t]);
+  return success();
+}
+
 LogicalResult Interpreter::execWhile(scf::WhileOp op, Frame &f, const Mask &m) {
   Block &before = op.getBefore().front();
   Block &after = op.getAfter().front();
@@ -1374,6 +1445,8 @@ LogicalResult Interpreter::execOp(Operation *op, Frame &f, const Mask &m) {
           nvgpu::MBarrierArriveExpectTxOp, nvgpu::MBarrierTryWaitParityOp,
           nvgpu::TmaAsyncLoadOp, nvgpu::TmaCreateDescriptorOp>(op))
     return execTma(op, f, m);
+  if (auto bar = dyn_cast<NVVM::BarrierOp>(op))
+    return execNamedBarrier(bar, f, m);
   if (isa<NVVM::FenceMbarrierInitOp>(op)) {
     // Orders the inits before the barrier that publishes them; the
     // simulator checks that barrier (execTma).

@@ -52,7 +52,9 @@
 //     (kWarpRolesAttr; a producer warpgroup and a consumer, say) make
 //     progress independently, as warps do on a GPU: each runs until it
 //     waits for an mbarrier phase that has not completed, then the other
-//     goes on; a wait that no role can end is a deadlock;
+//     goes on; a wait that no role can end is a deadlock; nvvm.barrier
+//     with a thread count (a named barrier) orders the accesses of its
+//     threads, which must reach it together (one role's whole warps);
 //   - ex2.approx.ftz.f32 (the kernel's inline asm) is exp2 with subnormals
 //     flushed; other inline asm is an error, as is any op the interpreter
 //     does not know.

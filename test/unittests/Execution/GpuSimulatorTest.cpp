@@ -1265,13 +1265,15 @@ TEST_F(Reinterpret, OffsetCountsFromTheViewsAlignedPointer) {
 
 // 128 threads: a producer role (threads 0-63) copies 8 rounds of 64 values
 // into a ring of two slots in shared memory, a consumer role (64-127) sums
-// them: out[c] = sum over rounds i of in[64 i + c]. mbarriers 0-1 say a
+// them, and the consumers pass their sums on through shared memory after a
+// named barrier of their 64 threads (nvvm.barrier id 1):
+// out[c] = sum over rounds i of in[64 i + (c + 1) % 64]. mbarriers 0-1 say a
 // slot is full (64 producer arrivals), 2-3 that it is empty again (64
 // consumer arrivals); the producer waits for "empty" before it refills a
 // slot. In lockstep the producer would run all its rounds first and wait
 // forever for the consumers' first release; as roles they take turns.
-// The markers ROLES, EMPTY_WAIT, FULL_WAIT, PARITY, READ and RELEASE are
-// edited by the tests.
+// The markers ROLES, EMPTY_WAIT, FULL_WAIT, PARITY, READ, RELEASE and
+// NAMED are edited by the tests.
 const char *kRoles = R"mlir(
 !bar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 func.func @k(%in: memref<512xf32>) -> memref<64xf32> {
@@ -1289,7 +1291,8 @@ func.func @k(%in: memref<512xf32>) -> memref<64xf32> {
   %o, %t2 = gpu.alloc async [%t1] () : memref<64xf32>
   %t3 = gpu.launch async [%t2] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
       threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1)
-      workgroup(%ring : memref<128xf32, #gpu.address_space<workgroup>>) {
+      workgroup(%ring : memref<128xf32, #gpu.address_space<workgroup>>,
+                %scratch : memref<64xf32, #gpu.address_space<workgroup>>) {
     %bars = nvgpu.mbarrier.create -> !bar
     %first = arith.cmpi eq, %tx, %c0 : index
     scf.if %first {
@@ -1337,7 +1340,14 @@ func.func @k(%in: memref<512xf32>) -> memref<64xf32> {
         %next = arith.addf %acc, %x : f32
         scf.yield %next : f32
       }
-      memref.store %sum, %o[%c] : memref<64xf32>
+      memref.store %sum, %scratch[%c] : memref<64xf32, #gpu.address_space<workgroup>>
+      %id = arith.constant 1 : i32
+      %n = arith.constant 64 : i32 // COUNT
+      nvvm.barrier id = %id number_of_threads = %n // NAMED
+      %c1p = arith.addi %c, %c1 : index
+      %nb = arith.remui %c1p, %c64 : index
+      %y = memref.load %scratch[%nb] : memref<64xf32, #gpu.address_space<workgroup>>
+      memref.store %y, %o[%c] : memref<64xf32>
     } {attic.warp_roles} // ROLES
     gpu.terminator
   }
@@ -1371,9 +1381,20 @@ TEST_F(WarpRoles, AProducerAndAConsumerTakeTurns) {
   for (int64_t c = 0; c < 64; ++c) {
     float sum = 0;
     for (int64_t i = 0; i < 8; ++i)
-      sum += static_cast<float>(in[64 * i + c]);
+      sum += static_cast<float>(in[64 * i + (c + 1) % 64]);
     EXPECT_EQ(out[0][c], sum) << c;
   }
+}
+
+TEST_F(WarpRoles, WithoutTheNamedBarrierTheExchangeIsARace) {
+  replace(source, "nvvm.barrier id = %id number_of_threads = %n // NAMED", "");
+  expectError("wrote since the last barrier (a race)");
+}
+
+TEST_F(WarpRoles, ANamedBarrierCountsAllItsThreads) {
+  replace(source, "%n = arith.constant 64 : i32 // COUNT",
+          "%n = arith.constant 128 : i32");
+  expectError("named barrier 1 of 128 threads reached by 64 together");
 }
 
 TEST_F(WarpRoles, InLockstepTheProducerWaitsForever) {
