@@ -542,6 +542,18 @@ private:
   /// semantics; with one, a named barrier of those threads, which (within
   /// a warp role, in lockstep) must all reach it together.
   LogicalResult execNamedBarrier(NVVM::BarrierOp op, Frame &f, const Mask &m);
+  /// A barrier of the whole block (gpu.barrier, bar.sync 0 without a
+  /// count): every thread must reach it; it starts a new epoch.
+  LogicalResult blockBarrier(Operation *op, Frame &f, const Mask &m) {
+    if (static_cast<int32_t>(m.size()) != f.threads)
+      return fail(op, "reached by " + Twine(m.size()) + " of the " +
+                          Twine(f.threads) +
+                          " threads of the block (a barrier in divergent "
+                          "control flow)");
+    ++stats.barriers;
+    ++block->epoch;
+    return success();
+  }
   LogicalResult execWhile(scf::WhileOp op, Frame &f, const Mask &m);
   LogicalResult execLaunch(gpu::LaunchOp op, Frame &f);
   LogicalResult execArith(Operation *op, Frame &f, const Mask &m);
@@ -1090,17 +1102,8 @@ LogicalResult Interpreter::execNamedBarrier(NVVM::BarrierOp op, Frame &f,
   if (id < 0 || id > 15)
     return fail(op, "barrier " + Twine(id) + " (the ids are 0 to 15)");
   Value countValue = op.getNumberOfThreads();
-  if (!countValue) {
-    // All threads of the block: gpu.barrier.
-    if (static_cast<int32_t>(m.size()) != f.threads)
-      return fail(op, "reached by " + Twine(m.size()) + " of the " +
-                          Twine(f.threads) +
-                          " threads of the block (a barrier in divergent "
-                          "control flow)");
-    ++stats.barriers;
-    ++block->epoch;
-    return success();
-  }
+  if (!countValue)
+    return blockBarrier(op, f, m); // all threads of the block
   int64_t count = static_cast<int64_t>(get(f, countValue, m.front()).e[0].i);
   if (count <= 0 || count % 32 || count > f.threads)
     return fail(op, "a named barrier of " + Twine(count) +
@@ -2742,14 +2745,7 @@ LogicalResult Interpreter::execGpu(Operation *op, Frame &f, const Mask &m) {
       .Case<gpu::BarrierOp>([&](gpu::BarrierOp) -> LogicalResult {
         if (!block)
           return fail(op, "gpu.barrier outside a kernel");
-        if (static_cast<int32_t>(m.size()) != f.threads)
-          return fail(op, "reached by " + Twine(m.size()) + " of the " +
-                              Twine(f.threads) +
-                              " threads of the block (a barrier in divergent "
-                              "control flow)");
-        ++stats.barriers;
-        ++block->epoch;
-        return success();
+        return blockBarrier(op, f, m);
       })
       .Case<gpu::ShuffleOp>(
           [&](gpu::ShuffleOp x) { return execShuffle(x, f, m); })
