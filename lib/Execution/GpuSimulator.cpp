@@ -411,6 +411,12 @@ struct BlockContext {
   bool orderedAfter(int32_t u, int32_t t, uint64_t c) const {
     return t >= 0 && !known.empty() && known[u][t] > c;
   }
+  /// u acquires t's release at clock c.
+  void acquire(int32_t u, int32_t t, uint64_t c) {
+    if (known.empty())
+      known.assign(clock.size(), std::vector<uint64_t>(clock.size(), 0));
+    known[u][t] = std::max(known[u][t], c);
+  }
 };
 
 /// Shared memory per block, static and dynamic together, at most: the
@@ -525,9 +531,9 @@ private:
     std::mutex mutex;
     std::condition_variable turn;
     int32_t current = -1; // the role holding the baton; -1: the caller
-    std::vector<char> done;
+    bool done[2] = {false, false};
     /// Per role: `progress` + 1 when it began to wait, 0 when it runs.
-    std::vector<uint64_t> waitingSince;
+    uint64_t waitingSince[2] = {0, 0};
     uint64_t progress = 0; // ops executed in roles
     bool aborted = false;  // a role failed: the others stop
   };
@@ -1016,22 +1022,13 @@ LogicalResult Interpreter::execRoles(scf::IfOp op, Frame &f,
   Roles state;
   std::pair<Region *, const Mask *> branches[2] = {
       {&op.getThenRegion(), &thenMask}, {&op.getElseRegion(), &elseMask}};
-  state.done.assign(2, 0);
-  state.waitingSince.assign(2, 0);
   roles = &state;
   llvm::scope_exit leave([&] { roles = nullptr; });
   LogicalResult results[2] = {failure(), failure()};
-  // Hands the baton to the next role after `from` that is not done (the
-  // caller's turn when all are).
+  // Hands the baton to the other role, or back to the caller when it is
+  // done too.
   auto pass = [&](int32_t from) {
-    state.current = -1;
-    for (int32_t k = 1; k <= 2; ++k) {
-      int32_t next = (from + k) % 2;
-      if (!state.done[next]) {
-        state.current = next;
-        break;
-      }
-    }
+    state.current = state.done[1 - from] ? -1 : 1 - from;
     state.turn.notify_all();
   };
   std::vector<std::thread> workers;
@@ -1051,7 +1048,7 @@ LogicalResult Interpreter::execRoles(scf::IfOp op, Frame &f,
         results[r] = success();
       }
       std::unique_lock<std::mutex> lock(state.mutex);
-      state.done[r] = 1;
+      state.done[r] = true;
       if (failed(results[r]))
         state.aborted = true;
       pass(r);
@@ -1133,14 +1130,11 @@ LogicalResult Interpreter::execNamedBarrier(NVVM::BarrierOp op, Frame &f,
                         "times, across warp roles, are not simulated)");
   ++stats.barriers;
   // Ordered among its threads only: each releases and each acquires all.
-  if (block->known.empty())
-    block->known.assign(block->clock.size(),
-                        std::vector<uint64_t>(block->clock.size(), 0));
   for (int32_t t : m)
     ++block->clock[t];
   for (int32_t u : m)
     for (int32_t t : m)
-      block->known[u][t] = std::max(block->known[u][t], block->clock[t]);
+      block->acquire(u, t, block->clock[t]);
   return success();
 }
 
@@ -3676,11 +3670,8 @@ LogicalResult Interpreter::execTma(Operation *op, Frame &f, const Mask &m) {
       block->seenPhases[id][t] = bar.phase;
       // Acquire: what the arrivals of the completed phase did before
       // arriving is ordered before what t does next.
-      if (!bar.completedArrivals.empty() && block->known.empty())
-        block->known.assign(block->clock.size(),
-                            std::vector<uint64_t>(block->clock.size(), 0));
       for (auto [r, c] : bar.completedArrivals)
-        block->known[t][r] = std::max(block->known[t][r], c);
+        block->acquire(t, r, c);
     }
     return success();
   }

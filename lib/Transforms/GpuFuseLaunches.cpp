@@ -50,6 +50,10 @@ struct Footprint {
   llvm::DenseSet<Value> reads, writes;
 };
 
+/// The footprint of each step (a launch in attic-gpu-offload's form whose
+/// buffers are all traced), by its gpu.launch op.
+using StepFootprints = llvm::DenseMap<Operation *, Footprint>;
+
 /// How a device buffer may relate to the steps' buffers: one of them
 /// (traced to its gpu.alloc), certainly none of them (host memory: a
 /// function argument, or a host allocation, which cannot be a device
@@ -275,21 +279,19 @@ bool commute(const Footprint &a, const Footprint &b) {
 ///
 /// The move keeps the IR valid: a step has no results but the token that
 /// its own wait consumes, and its operands are defined above it.
-void sinkSteps(Block &block) {
+void sinkSteps(Block &block, const StepFootprints &footprints) {
   struct Entry {
     Step step;
-    Footprint fp;
+    const Footprint &fp;
   };
   SmallVector<Entry> steps;
   llvm::DenseMap<Operation *, size_t> startOf, endOf; // waits -> index
   for (Operation &op : block)
-    if (auto launch = dyn_cast<gpu::LaunchOp>(op))
-      if (std::optional<Step> step = asStep(launch))
-        if (std::optional<Footprint> fp =
-                footprintOf(launch, /*hostSide=*/false)) {
-          startOf[step->start] = endOf[step->end] = steps.size();
-          steps.push_back({*step, *fp});
-        }
+    if (auto it = footprints.find(&op); it != footprints.end()) {
+      Step step = *asStep(cast<gpu::LaunchOp>(op));
+      startOf[step.start] = endOf[step.end] = steps.size();
+      steps.push_back({step, it->second});
+    }
   // Each step's height in the dependence graph: 0 for a step that no
   // later step depends on, else one more than the highest later step that
   // does not commute with it. Steps of one height never conflict.
@@ -362,7 +364,8 @@ void sinkSteps(Block &block) {
 /// The runs of `block` that fuse joins: maximal sequences of consecutive
 /// steps of one block size, pairwise commuting, with only effect-free
 /// host ops (grid sizes) and the next step's chain start between them.
-SmallVector<SmallVector<Step>> runsOf(Block &block) {
+SmallVector<SmallVector<Step>> runsOf(Block &block,
+                                      const StepFootprints &footprints) {
   SmallVector<SmallVector<Step>> runs;
   SmallVector<Step> run;
   Footprint runFp;
@@ -384,21 +387,23 @@ SmallVector<SmallVector<Step>> runsOf(Block &block) {
       op = next;
       continue;
     }
-    std::optional<Step> step = asStep(launch);
-    std::optional<Footprint> fp = step ? footprintOf(launch, /*hostSide=*/false)
-                                       : std::optional<Footprint>();
-    bool joins = step && fp && !run.empty() &&
-                 step->blockSize == run.back().blockSize && commute(*fp, runFp);
-    if (!joins)
+    auto it = footprints.find(launch);
+    if (it == footprints.end()) {
       flush();
-    if (step && fp) {
-      run.push_back(*step);
-      runFp.reads.insert(fp->reads.begin(), fp->reads.end());
-      runFp.writes.insert(fp->writes.begin(), fp->writes.end());
-      // Past the step's end (the blocking wait right after the launch).
-      op = step->end->getNextNode();
+      op = next;
       continue;
     }
+    Step step = *asStep(launch);
+    const Footprint &fp = it->second;
+    if (run.empty() || step.blockSize != run.back().blockSize ||
+        !commute(fp, runFp))
+      flush();
+    run.push_back(step);
+    runFp.reads.insert(fp.reads.begin(), fp.reads.end());
+    runFp.writes.insert(fp.writes.begin(), fp.writes.end());
+    // Past the step's end (the blocking wait right after the launch).
+    op = step.end->getNextNode();
+    continue;
     op = next;
   }
   flush();
@@ -406,20 +411,29 @@ SmallVector<SmallVector<Step>> runsOf(Block &block) {
 }
 
 void fuseInBlock(Block &block, bool levels) {
+  // The steps and their footprints, once: moves keep a step's three ops
+  // together and its body unchanged.
+  StepFootprints footprints;
+  for (Operation &op : block)
+    if (auto launch = dyn_cast<gpu::LaunchOp>(op))
+      if (asStep(launch))
+        if (std::optional<Footprint> fp =
+                footprintOf(launch, /*hostSide=*/false))
+          footprints.try_emplace(launch, std::move(*fp));
   // Sinking is a heuristic: where it would leave more launches than the
   // original order, the original order stays.
   SmallVector<Operation *> order =
       llvm::map_to_vector(block, [](Operation &op) { return &op; });
-  size_t before = runsOf(block).size();
+  size_t before = runsOf(block, footprints).size();
   if (levels)
-    sinkSteps(block);
-  SmallVector<SmallVector<Step>> runs = runsOf(block);
+    sinkSteps(block, footprints);
+  SmallVector<SmallVector<Step>> runs = runsOf(block, footprints);
   if (runs.size() > before) {
     Operation *end = &block.back();
     for (Operation *op : order)
       if (op != end)
         op->moveBefore(end);
-    runs = runsOf(block);
+    runs = runsOf(block, footprints);
   }
   for (ArrayRef<Step> run : runs)
     if (run.size() > 1)
