@@ -88,7 +88,10 @@ struct Buffer {
   /// Shared memory: who read and wrote each byte since the last barrier.
   struct Access {
     uint64_t writeEpoch = 0, readEpoch = 0;
-    int32_t writer = -1, reader = -1; // reader -2: several threads
+    /// reader -2: several threads, within readerLo..readerHi (a superset
+    /// of them: wgmma reads name their warpgroup's 128 threads).
+    int32_t writer = -1, reader = -1;
+    int32_t readerLo = 0, readerHi = -1;
     /// The thread whose cp.async into this byte has not completed (-1:
     /// none): until its cp.async.wait_group the byte is not to be touched.
     int32_t asyncWriter = -1;
@@ -101,9 +104,10 @@ struct Buffer {
     /// reads the byte only after it has waited for that phase.
     int32_t tmaBarrier = -1;
     uint64_t tmaPhase = 0;
-    /// The writer's and the (single) reader's release clocks at the access
-    /// (BlockContext::clock): a later access by a thread that has acquired
-    /// a later release of theirs through an mbarrier is ordered after it.
+    /// The writer's and the reader's release clocks at the access
+    /// (BlockContext::clock; with several readers, the latest of theirs): a
+    /// later access by a thread that has acquired a later release of theirs
+    /// through an mbarrier (of each reader) is ordered after it.
     uint64_t writeClock = 0, readClock = 0;
   };
   std::vector<Access> access;
@@ -415,8 +419,66 @@ struct BlockContext {
   void acquire(int32_t u, int32_t t, uint64_t c) {
     if (known.empty())
       known.assign(clock.size(), std::vector<uint64_t>(clock.size(), 0));
-    known[u][t] = std::max(known[u][t], c);
+    if (c > known[u][t]) {
+      known[u][t] = c;
+      ++knownVersion;
+    }
   }
+  /// Whether an access of u is ordered after the reads of `a` since the
+  /// last barrier: u read it itself, or has acquired a release of the
+  /// reader after its read; with several readers, a release of every
+  /// thread of readerLo..readerHi but u after the latest read's clock (a
+  /// superset of the readers, and the latest clock of any: what a named
+  /// barrier or an mbarrier that all of them arrive on gives; anything
+  /// less is reported as a race, never missed). The last answer is kept:
+  /// a TMA load or a row of stores asks the same question per byte.
+  bool orderedAfterReads(int32_t u, const Buffer::Access &a) {
+    if (a.reader != -2)
+      return a.reader < 0 || a.reader == u ||
+             orderedAfter(u, a.reader, a.readClock);
+    if (known.empty())
+      return false;
+    if (memo.valid && memo.version == knownVersion && memo.u == u &&
+        memo.lo == a.readerLo && memo.hi == a.readerHi &&
+        memo.clock == a.readClock)
+      return memo.result;
+    bool ordered = true;
+    for (int32_t t = a.readerLo; t <= a.readerHi && ordered; ++t)
+      ordered = t == u || known[u][t] > a.readClock;
+    memo = {true,       knownVersion, u,      a.readerLo,
+            a.readerHi, a.readClock,  ordered};
+    return ordered;
+  }
+  /// Records a read of `a` by threads lo..hi (one thread, or a wgmma's
+  /// warpgroup) at release clock c, in barrier epoch `now`.
+  void noteRead(Buffer::Access &a, uint64_t now, int32_t lo, int32_t hi,
+                uint64_t c) {
+    if (a.readEpoch != now || (lo == hi && orderedAfterReads(lo, a))) {
+      // The first read since the barrier, or one after every earlier
+      // reader's release: a later writer must be ordered after this one.
+      a.readEpoch = now;
+      a.reader = lo == hi ? lo : -2;
+      a.readerLo = lo;
+      a.readerHi = hi;
+      a.readClock = c;
+      return;
+    }
+    if (a.reader >= 0) {
+      a.readerLo = a.readerHi = a.reader;
+      a.reader = -2;
+    }
+    a.readerLo = std::min(a.readerLo, lo);
+    a.readerHi = std::max(a.readerHi, hi);
+    a.readClock = std::max(a.readClock, c);
+  }
+  uint64_t knownVersion = 0;
+  struct {
+    bool valid = false;
+    uint64_t version = 0;
+    int32_t u = 0, lo = 0, hi = 0;
+    uint64_t clock = 0;
+    bool result = false;
+  } memo;
 };
 
 /// Shared memory per block, static and dynamic together, at most: the
@@ -802,8 +864,7 @@ LogicalResult Interpreter::track(Operation *op, Buffer *buffer, uint8_t *p,
                       " wrote since the last barrier (a race)",
                   t);
     if (write) {
-      if (a.readEpoch == epoch && a.reader != t &&
-          !block->orderedAfter(t, a.reader, a.readClock))
+      if (a.readEpoch == epoch && !block->orderedAfterReads(t, a))
         return fail(op,
                     "writes byte " + Twine(i) + " of " + buffer->what +
                         " that " +
@@ -818,16 +879,8 @@ LogicalResult Interpreter::track(Operation *op, Buffer *buffer, uint8_t *p,
       // Reads before this write are ordered before it (checked above).
       a.readEpoch = 0;
       a.reader = -1;
-    } else if (a.readEpoch != epoch || a.reader == t ||
-               block->orderedAfter(t, a.reader, a.readClock)) {
-      // The first reader since the barrier, the same one again, or one
-      // after the previous reader's release: a later writer must be
-      // ordered after this read.
-      a.readEpoch = epoch;
-      a.reader = t;
-      a.readClock = block->clock[t];
     } else {
-      a.reader = -2;
+      block->noteRead(a, epoch, t, t, block->clock[t]);
     }
   }
   return success();
@@ -2813,7 +2866,8 @@ LogicalResult Interpreter::execLLVM(Operation *op, Frame &f, const Mask &m) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case<LLVM::InlineAsmOp>([&](LLVM::InlineAsmOp x) -> LogicalResult {
         if (x.getAsmString().contains("wgmma.") ||
-            x.getAsmString().contains("fence.proxy.async"))
+            x.getAsmString().contains("fence.proxy.async") ||
+            x.getAsmString().contains("setmaxnreg."))
           return execWgmma(x, f, m);
         // The other inline asm of attic's kernels: ex2.approx.ftz.f32,
         // exp2 with subnormal inputs and outputs flushed to zero.
@@ -3161,6 +3215,23 @@ LogicalResult Interpreter::execWgmma(LLVM::InlineAsmOp op, Frame &f,
       block->proxyFence[t] = writes;
     return success();
   }
+  // setmaxnreg.{inc,dec}.sync.aligned.u32 N: a warpgroup's register
+  // budget (sm_90a), nothing to compute; N is a multiple of 8 in 24..256,
+  // and the warpgroup's four warps execute it together.
+  StringRef maxnreg(text);
+  if (maxnreg.consume_front("setmaxnreg.")) {
+    int64_t n;
+    if (!(maxnreg.consume_front("inc.") || maxnreg.consume_front("dec.")) ||
+        !maxnreg.consume_front("sync.aligned.u32") ||
+        !maxnreg.consume_back(";") || maxnreg.getAsInteger(10, n))
+      return fail(op,
+                  "inline asm '" + op.getAsmString() + "' is not simulated");
+    if (n < 24 || n > 256 || n % 8)
+      return fail(op, "setmaxnreg " + Twine(n) +
+                          " (a multiple of 8 from 24 to 256 registers)");
+    return forEachFullWarpgroup(op, m, "setmaxnreg",
+                                [](int32_t) { return success(); });
+  }
   if (text == "wgmma.fence.sync.aligned;")
     return forEachFullWarpgroup(op, m, "wgmma.fence", [&](int32_t w) {
       block->warpgroups[w].fenced = true;
@@ -3359,6 +3430,9 @@ LogicalResult Interpreter::execWgmma(LLVM::InlineAsmOp op, Frame &f,
                           "(N-major: 128-byte) are simulated",
                       t0);
         // B from shared memory.
+        uint64_t wgClock = 0;
+        for (int32_t t = t0; t < t0 + 128; ++t)
+          wgClock = std::max(wgClock, block->clock[t]);
         std::vector<double> B(16 * n);
         for (int64_t k = 0; k < 16; ++k)
           for (int64_t col = 0; col < n; ++col) {
@@ -3412,8 +3486,9 @@ LogicalResult Interpreter::execWgmma(LLVM::InlineAsmOp op, Frame &f,
                                 " wrote through the generic proxy with no "
                                 "fence.proxy.async after the write",
                             t0);
-              a.readEpoch = block->epoch;
-              a.reader = -2;
+              // Read by the warpgroup's threads (any of them may release
+              // it after its wgmma.wait_group).
+              block->noteRead(a, block->epoch, t0, t0 + 127, wgClock);
             }
             wg.reads.push_back({buffer, byte, 2, wg.committed, writes});
             B[k * n + col] =
@@ -3777,8 +3852,7 @@ LogicalResult Interpreter::execTma(Operation *op, Frame &f, const Mask &m) {
                           dst.buffer->what +
                           ", which a cp.async has not completed yet",
                       t);
-        if (a.readEpoch == block->epoch && a.reader != t &&
-            !block->orderedAfter(t, a.reader, a.readClock))
+        if (a.readEpoch == block->epoch && !block->orderedAfterReads(t, a))
           return fail(op,
                       "writes byte " + Twine(byte + k) + " of " +
                           dst.buffer->what + " that " +

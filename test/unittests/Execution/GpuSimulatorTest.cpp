@@ -1066,6 +1066,30 @@ TEST_F(Wgmma, OperandsMustNotChangeWhileInFlight) {
   expectError("was written while it was in flight");
 }
 
+TEST_F(Wgmma, SetMaxNRegIsAWarpgroupsBudget) {
+  replace(source,
+          "llvm.inline_asm has_side_effects asm_dialect = att "
+          "\"wgmma.fence.sync.aligned;\", \"\" : () -> () // FENCE",
+          "llvm.inline_asm has_side_effects asm_dialect = att "
+          "\"setmaxnreg.inc.sync.aligned.u32 240;\", \"\" : () -> ()\n"
+          "    llvm.inline_asm has_side_effects asm_dialect = att "
+          "\"wgmma.fence.sync.aligned;\", \"\" : () -> () // FENCE");
+  std::vector<Tensor> out = run();
+  ASSERT_EQ(out.size(), 1u) << error;
+  EXPECT_EQ(out[0][0], expected(0, 0));
+}
+
+TEST_F(Wgmma, SetMaxNRegTakesMultiplesOf8From24To256) {
+  replace(source,
+          "llvm.inline_asm has_side_effects asm_dialect = att "
+          "\"wgmma.fence.sync.aligned;\", \"\" : () -> () // FENCE",
+          "llvm.inline_asm has_side_effects asm_dialect = att "
+          "\"setmaxnreg.dec.sync.aligned.u32 20;\", \"\" : () -> ()\n"
+          "    llvm.inline_asm has_side_effects asm_dialect = att "
+          "\"wgmma.fence.sync.aligned;\", \"\" : () -> () // FENCE");
+  expectError("setmaxnreg 20 (a multiple of 8 from 24 to 256 registers)");
+}
+
 TEST_F(Wgmma, NeedsTheWholeWarpgroup) {
   replace(source, "threads(%l, %ty, %tz) in (%sx = %c128,",
           "threads(%l, %ty, %tz) in (%sx = %c64,");
@@ -1438,6 +1462,51 @@ TEST_F(WarpRoles, ReleasingBeforeTheReadIsARace) {
           "        %x = memref.load %ring[%at] : memref<128xf32, "
           "#gpu.address_space<workgroup>>");
   expectError("read since the last barrier (a race)");
+}
+
+TEST_F(WarpRoles, ReadersOfOneByteAllReleaseIt) {
+  // Every consumer reads the slot's first value: several readers of one
+  // byte, each releasing it on "empty" after its read, so that the refill
+  // is ordered after all of them.
+  replace(source,
+          "%x = memref.load %ring[%at] : memref<128xf32, "
+          "#gpu.address_space<workgroup>> // READ",
+          "%x = memref.load %ring[%sbase] : memref<128xf32, "
+          "#gpu.address_space<workgroup>>");
+  std::vector<Tensor> out = run();
+  ASSERT_EQ(out.size(), 1u) << error;
+  for (int64_t c = 0; c < 64; ++c) {
+    float sum = 0;
+    for (int64_t i = 0; i < 8; ++i)
+      sum += static_cast<float>(in[64 * i]);
+    EXPECT_EQ(out[0][c], sum) << c;
+  }
+}
+
+TEST_F(WarpRoles, AReaderThatDoesNotReleaseIsARace) {
+  // As above, but only the first consumer warp releases ("empty" counts 32
+  // arrivals): the refill is not ordered after the second warp's reads.
+  replace(source,
+          "%x = memref.load %ring[%at] : memref<128xf32, "
+          "#gpu.address_space<workgroup>> // READ",
+          "%x = memref.load %ring[%sbase] : memref<128xf32, "
+          "#gpu.address_space<workgroup>>");
+  replace(source, "nvgpu.mbarrier.init %bars[%c2], %c64 : !bar",
+          "nvgpu.mbarrier.init %bars[%c2], %c32 : !bar");
+  replace(source, "nvgpu.mbarrier.init %bars[%c3], %c64 : !bar",
+          "nvgpu.mbarrier.init %bars[%c3], %c32 : !bar");
+  replace(source, "%c64 = arith.constant 64 : index",
+          "%c64 = arith.constant 64 : index\n  %c32 = arith.constant 32 : "
+          "index\n  %c96 = arith.constant 96 : index");
+  replace(
+      source,
+      "nvgpu.mbarrier.arrive.expect_tx %bars[%empty], %c0 : !bar // "
+      "RELEASE",
+      "%releases = arith.cmpi ult, %tx, %c96 : index\n"
+      "        scf.if %releases {\n"
+      "          nvgpu.mbarrier.arrive.expect_tx %bars[%empty], %c0 : !bar\n"
+      "        }");
+  expectError("that other threads read since the last barrier (a race)");
 }
 
 TEST_F(WarpRoles, RoleSplitsDoNotNest) {
