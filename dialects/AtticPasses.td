@@ -677,7 +677,14 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
       `nvgpu.tma.create.descriptor` on the host before the launch)
       completing an mbarrier per K slot (`nvgpu.mbarrier.arrive.expect_tx`
       by thread 0, `try_wait.parity` by every thread) instead of cp.async
-      by every thread;
+      by every thread; `warp-specialize=true` (with `tma=true`): one more
+      warpgroup per block, the producer, issues the loads (one thread, in
+      the tile loop's control flow without its tile ops), each slot with a
+      "full" and an "empty" mbarrier; the consumers (the other warpgroups,
+      an `scf.if` marked `attic.warp_roles`) wait for "full", compute, and
+      arrive on "empty" after the wgmmas that read the slot have completed;
+      their barriers are named barriers of their own threads; `setmaxnreg`
+      gives the producer 24 registers and the consumers 240;
     - a thread per query row (benefit 1, `MapTilesToGPU.cpp`), for anything
       else: each tile op a loop over its columns on the thread's private
       row of each tile.
@@ -727,7 +734,14 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
     Option<"tma", "tma", "bool", /*default=*/"false",
            "With wgmma and kv-stages=2 or 3: the rings' K and V blocks are "
            "TMA loads completing an mbarrier per slot (where both products "
-           "are wgmmas; else cp.async)">
+           "are wgmmas; else cp.async)">,
+    Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"false",
+           "With tma: a producer warpgroup (one more per block) issues the "
+           "rings' TMA loads, the consumer warpgroups wait for each slot's "
+           "\"full\" mbarrier and release it on its \"empty\" one after "
+           "their wgmmas have read it; setmaxnreg moves registers from the "
+           "producer to the consumers (where the grid allows it; else the "
+           "kernel of tma)">
   ];
 }
 

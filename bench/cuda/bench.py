@@ -25,6 +25,11 @@ bits, uint16, which attic-run reads as bf16) and runs, on those same inputs:
   attic_tma  (--attic-tma) --wgmma --kv-stages=2 --wgmma-overlap --tma: the
           overlap's rings filled by TMA loads (thread 0, mbarriers) instead
           of cp.async, an A/B against attic_overlap (with --attic-overlap);
+  attic_tma2  (--attic-ws) --wgmma --kv-stages=2 --tma and attic_ws, the
+          same with --warp-specialize (a producer warpgroup issues the TMA
+          loads, the consumers release each slot through an mbarrier,
+          setmaxnreg): an A/B of the warp specialization (which replaces the
+          deferred P V, so neither has it);
   sdpa    torch.nn.functional.scaled_dot_product_attention, flash backend only;
   cudnn   the same with the cuDNN backend only, where this PyTorch has it
           (SDPBackend.CUDNN_ATTENTION; --no-cudnn to skip; a configuration
@@ -174,6 +179,10 @@ def main():
                     help="also time attic with --wgmma --kv-stages=2 "
                          "--wgmma-overlap --tma (A/B of TMA loads against "
                          "--attic-overlap's cp.async; a 9.0 device)")
+    ap.add_argument("--attic-ws", action="store_true",
+                    help="also time attic with --wgmma --kv-stages=2 --tma, "
+                         "with and without --warp-specialize (A/B of the "
+                         "producer warpgroup; a 9.0 device)")
     ap.add_argument("--attic-arg", action="append", default=[],
                     help="extra attic-run argument (repeatable)")
     ap.add_argument("--out", default=".")
@@ -233,7 +242,11 @@ def main():
                 ("attic_stage3", args.attic_stage3,
                  ["--wgmma", "--kv-stages=3", "--wgmma-overlap"]),
                 ("attic_tma", args.attic_tma,
-                 ["--wgmma", "--kv-stages=2", "--wgmma-overlap", "--tma"])):
+                 ["--wgmma", "--kv-stages=2", "--wgmma-overlap", "--tma"]),
+                ("attic_tma2", args.attic_ws,
+                 ["--wgmma", "--kv-stages=2", "--tma"]),
+                ("attic_ws", args.attic_ws,
+                 ["--wgmma", "--kv-stages=2", "--tma", "--warp-specialize"])):
             row[name + "_ms"] = row[name + "_err"] = None
             if not wanted:
                 continue
@@ -275,7 +288,8 @@ def main():
             row["flex_ms"] = event_median_ms(fx, args.warmup, args.reps)
         for key in ("attic", "attic_sync", "attic_ring", "attic_wgmma",
                     "attic_wgmma_ring", "attic_overlap", "attic_stage3",
-                    "attic_tma", "sdpa", "cudnn", "flex"):
+                    "attic_tma", "attic_tma2", "attic_ws", "sdpa", "cudnn",
+                    "flex"):
             ms = row[key + "_ms"]
             row[key + "_tflops"] = flops / (ms * 1e-3) * 1e-12 if ms else None
         row["attic_vs_sdpa"] = (row["sdpa_ms"] / attic_ms) if attic_ms else None
@@ -293,6 +307,11 @@ def main():
         row["tma_vs_overlap"] = (
             row["attic_overlap_ms"] / row["attic_tma_ms"]
             if row["attic_overlap_ms"] and row["attic_tma_ms"] else None)
+        row["ws_vs_tma"] = (
+            row["attic_tma2_ms"] / row["attic_ws_ms"]
+            if row["attic_tma2_ms"] and row["attic_ws_ms"] else None)
+        row["ws_vs_sdpa"] = (
+            row["sdpa_ms"] / row["attic_ws_ms"] if row["attic_ws_ms"] else None)
         row["stage3_vs_sdpa"] = (
             row["sdpa_ms"] / row["attic_stage3_ms"]
             if row["attic_stage3_ms"] else None)
@@ -336,6 +355,10 @@ def main():
     if args.attic_tma:
         cols[6:6] = ["attic_tma_ms", "attic_tma_tflops", "tma_vs_overlap"]
         cols.append("attic_tma_err")
+    if args.attic_ws:
+        cols[6:6] = ["attic_tma2_ms", "attic_tma2_tflops", "attic_ws_ms",
+                     "attic_ws_tflops", "ws_vs_tma", "ws_vs_sdpa"]
+        cols += ["attic_tma2_err", "attic_ws_err"]
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "cuda_attention.csv"), "w") as f:
         f.write(header)

@@ -16,6 +16,9 @@
 #                                         --wgmma-overlap (the deferred P V)
 #   bench/cuda/device.sh tests-tma        the same with --wgmma --kv-stages=2
 #                                         --tma (TMA loads of the rings)
+#   bench/cuda/device.sh tests-ws         the same with --wgmma --kv-stages=2
+#                                         --tma --warp-specialize (a producer
+#                                         warpgroup issues the loads)
 #   bench/cuda/device.sh blockmask [ARGS...] bench/cuda/block_mask.py ARGS
 #                                         (attic's run-time classification
 #                                         vs create_block_mask)
@@ -132,6 +135,13 @@ if [[ $mode == tests-tma ]]; then
   # --kv-stages where the run has one; a run's --wgmma-overlap stays).
   run_lit_adding tma \
     "w=--wgmma; k=--kv-stages=2; t=--tma; for a in \"\$@\"; do case \$a in --tma|--async-copies=false|--kv-stages=1|--cuda-pipeline*) w= k= t= ;; --wgmma) w= ;; --kv-stages=*) k= ;; esac; done; [[ -n \$t ]] || w= k=; exec \"$PWD/build/tools/attic-run\" \$w \$k \$t \"\$@\""
+fi
+if [[ $mode == tests-ws ]]; then
+  # Warp specialization: --wgmma --kv-stages=2 --tma --warp-specialize added
+  # to every --target=cuda run that can take them (as tests-tma; a run's
+  # --tma takes --warp-specialize alone).
+  run_lit_adding ws \
+    "w=--wgmma; k=--kv-stages=2; t=--tma; s=--warp-specialize; for a in \"\$@\"; do case \$a in --warp-specialize|--async-copies=false|--kv-stages=1|--cuda-pipeline*) w= k= t= s= ;; --wgmma) w= ;; --kv-stages=*) k= ;; --tma) t= ;; esac; done; [[ -n \$s ]] || w= k= t=; exec \"$PWD/build/tools/attic-run\" \$w \$k \$t \$s \"\$@\""
 fi
 if [[ $mode == tests || $mode == all ]]; then
   # pipefail: the status is lit's (the summary lines always match).

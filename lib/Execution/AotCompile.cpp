@@ -428,6 +428,7 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
     cudaPipeline.wgmma = options.kernel.wgmma;
     cudaPipeline.wgmmaOverlap = options.kernel.wgmmaOverlap;
     cudaPipeline.tma = options.kernel.tma;
+    cudaPipeline.warpSpecialize = options.kernel.warpSpecialize;
     std::string format = options.cudaFormat;
     if (format.empty())
       format = resolveCudaToolkit(cudaPipeline).empty() ? "isa" : "bin";

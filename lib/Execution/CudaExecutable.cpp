@@ -175,7 +175,8 @@ std::string attic::defaultCudaPipeline(const attic_cuda_device_info &device,
                                        StringRef chip, int64_t blockQ,
                                        int64_t blockK,
                                        const TensorCoreOptions &kernel) {
-  auto [asyncCopies, kvStages, wgmma, wgmmaOverlap, tma] = kernel;
+  auto [asyncCopies, kvStages, wgmma, wgmmaOverlap, tma, warpSpecialize] =
+      kernel;
   // wgmma is sm_90a's (arch-specific PTX: a cubin for 9.0 only).
   std::string options = ("chip=" + chip + (wgmma ? "a" : "")).str();
   // A cubin runs only on its own major architecture (sm_80 cubins on 8.x,
@@ -196,6 +197,8 @@ std::string attic::defaultCudaPipeline(const attic_cuda_device_info &device,
     options += " wgmma-overlap=true";
   if (tma)
     options += " tma=true";
+  if (warpSpecialize)
+    options += " warp-specialize=true";
   return (kAtticCudaPipeline + "{" + options + "}").str();
 }
 

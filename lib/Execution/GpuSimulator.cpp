@@ -1073,6 +1073,7 @@ LogicalResult Interpreter::execRoles(scf::IfOp op, Frame &f,
   if (op.getNumResults())
     return fail(op, "a warp role split with results is not simulated");
   Roles state;
+  ++stats.roleSplits;
   std::pair<Region *, const Mask *> branches[2] = {
       {&op.getThenRegion(), &thenMask}, {&op.getElseRegion(), &elseMask}};
   roles = &state;

@@ -129,6 +129,7 @@ void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool tensorCores,
   map.wgmma = options.kernel.wgmma;
   map.wgmmaOverlap = options.kernel.wgmmaOverlap;
   map.tma = options.kernel.tma;
+  map.warpSpecialize = options.kernel.warpSpecialize;
   pm.addPass(createAtticGpuMapTiles(map));
 }
 

@@ -66,6 +66,7 @@ attic::TensorCoreOptions attic::CudaPipelineOptions::kernelOptions() const {
   kernel.wgmma = wgmma;
   kernel.wgmmaOverlap = wgmmaOverlap;
   kernel.tma = tma;
+  kernel.warpSpecialize = warpSpecialize;
   return kernel;
 }
 

@@ -13,6 +13,7 @@
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="chip=sm_90a wgmma=true wgmma-overlap=true format=isa" 2>&1 | FileCheck %s --check-prefix=OVERLAP
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="chip=sm_90a wgmma=true tma=true format=isa" 2>&1 | FileCheck %s --check-prefix=TMA
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="chip=sm_90a kv-stages=2 tma=true format=isa" 2>&1 | FileCheck %s --check-prefix=TMA
+// RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="chip=sm_90a wgmma=true kv-stages=2 warp-specialize=true format=isa" 2>&1 | FileCheck %s --check-prefix=WS
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="format=isa" 2>&1 | FileCheck %s
 // Without a usable toolkit the default format is PTX.
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="toolkit=/nonexistent" 2>&1 | FileCheck %s --check-prefix=ISA
@@ -28,6 +29,7 @@
 // WGMMASYNC: error: attic-cuda-pipeline: wgmma needs async-copies (the swizzled K and V tiles are filled by cp.async)
 // OVERLAP: error: attic-cuda-pipeline: wgmma-overlap needs wgmma and kv-stages=2 or 3 (the deferred P V is a wgmma that reads one more V slot of the ring)
 // TMA: error: attic-cuda-pipeline: tma needs wgmma and kv-stages=2 or 3 (TMA fills the rings' swizzled tiles that wgmma reads)
+// WS: error: attic-cuda-pipeline: warp-specialize needs tma (the producer warpgroup issues the rings' TMA loads)
 
 // ISA: gpu.binary @ok_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">, properties = {{.*}}, assembly = "
 func.func @ok(%q: tensor<1x1x32x64xf16>) -> tensor<1x1x32x64xf16> {

@@ -78,6 +78,27 @@
 // TMA-HOST: llvm.call @mgpuTensorMapEncodeTiledMemref
 // TMA-HOST: cp.async.bulk.tensor.4d.shared::cluster.global
 // RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_90a format=isa wgmma=true kv-stages=3 wgmma-overlap=true tma=true" | python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90a | FileCheck %s --check-prefix=WGMMA
+// Warp-specialized (warp-specialize=true): one more warpgroup, the
+// producer, so 384 threads at block_q 128 and ptxas's budget at the entry
+// 168 registers (65536 / 384); the consumers raise theirs to 240 with
+// setmaxnreg, the producer lowers its own to 24. Every kernel accepted,
+// none spilling or serialized: ptxas 13 reports 168 registers for each,
+// and the causal kernels, which need 226-242 without a producer, do not
+// spill, so the consumers' code is allocated above the entry's budget.
+// RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_90a format=isa wgmma=true kv-stages=2 tma=true warp-specialize=true" -o %t.ws.mlir
+// RUN: python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90a < %t.ws.mlir | FileCheck %s --check-prefix=WGMMA
+// RUN: FileCheck %s --check-prefix=WS-PTX < %t.ws.mlir
+// RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_90a format=isa wgmma=true kv-stages=3 tma=true warp-specialize=true" | python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90a | FileCheck %s --check-prefix=WGMMA
+// With block_q 64 (one consumer warpgroup, 256 threads) ptxas sets the
+// entry's budget to the consumers' 240 registers: the same.
+// RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_90a format=isa wgmma=true kv-stages=2 tma=true warp-specialize=true block-q=64" | python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90a | FileCheck %s --check-prefix=WGMMA
+// WS-PTX: gpu.binary @f16_d64_dense_kernel
+// WS-PTX-SAME: .maxntid 384, 1, 1
+// WS-PTX-SAME: setmaxnreg.inc.sync.aligned.u32 240;
+// WS-PTX-SAME: bar.sync
+// WS-PTX-SAME: mbarrier.arrive.expect_tx
+// WS-PTX-SAME: setmaxnreg.dec.sync.aligned.u32 24;
+// WS-PTX-SAME: cp.async.bulk.tensor.4d.shared::cluster.global
 // The count of serialized kernels is not blind: a kernel whose wgmma
 // ptxas serializes is counted.
 // RUN: python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90a < %cuda_inputs/wgmma_serialized.mlir | FileCheck %s --check-prefix=SERIAL

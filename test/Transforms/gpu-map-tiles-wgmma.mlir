@@ -8,6 +8,9 @@
 // RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="kv-stages=2 tma=true" 2>&1 | FileCheck %s --check-prefix=NOTMA
 // RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true tma=true" 2>&1 | FileCheck %s --check-prefix=NOTMA
 // NOTMA: error: attic-gpu-map-tiles: tma needs wgmma and kv-stages=2 or 3 (TMA fills the rings' swizzled tiles that wgmma reads)
+// RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true kv-stages=2 tma=true warp-specialize=true" | FileCheck %s --check-prefix=WS
+// RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true kv-stages=2 warp-specialize=true" 2>&1 | FileCheck %s --check-prefix=NOWS
+// NOWS: error: attic-gpu-map-tiles: warp-specialize needs tma (the producer warpgroup issues the rings' TMA loads)
 // NOSTAGES: attic-gpu-map-tiles: wgmma-overlap needs wgmma and kv-stages=2 or 3 (the deferred P V is a wgmma that reads one more V slot of the ring)
 // SYNC: attic-gpu-map-tiles: wgmma needs async-copies (the swizzled K and V tiles are filled by cp.async)
 
@@ -87,6 +90,63 @@
 // TMA-NOT: nvvm.cp.async
 // TMA: nvgpu.mbarrier.try_wait.parity %[[BARS]]
 // TMA: gpu.terminator
+
+// With warp-specialize=true: 256 threads, the consumer warpgroup (block_q
+// 64) and the producer's; per slot a "full" mbarrier (one arrival: the
+// producer's, with the bytes) and an "empty" one (128 arrivals: every
+// consumer thread). Thread 0 initializes both, then a barrier of the whole
+// block; then the roles: the consumers (tid < 128) take 240 registers,
+// load Q, and per visited key block compute the column tile between two
+// named barriers of their 128 threads (bar.sync 1, 128), wait for their
+// slot's "full" phase, compute (each wgmma product waited for) and arrive
+// on its "empty" mbarrier after P V; no gpu.barrier, cp.async or thread-0
+// issue in the loop. The producer warpgroup keeps 24 registers; its first
+// thread walks the same key loop and classification, and per visited block
+// waits for "empty" when the slot was used before (count >= 2), announces
+// 8192 bytes on "full" and issues K's and V's TMA loads.
+// WS-LABEL: func.func @wgmma
+// WS: gpu.launch async {{.*}} threads({{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1{{[_0-9]*}}, %{{.*}} = %c1{{[_0-9]*}}) dynamic_shared_memory_size %c18432_i32
+// WS: %[[FULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+// WS-NEXT: %[[EMPTY:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+// WS: nvgpu.mbarrier.init %[[FULL]][%c0{{[_0-9]*}}], %c1
+// WS: nvgpu.mbarrier.init %[[EMPTY]][%c0{{[_0-9]*}}], %c128
+// WS: nvgpu.mbarrier.init %[[FULL]][%c1{{[_0-9]*}}], %c1
+// WS: nvgpu.mbarrier.init %[[EMPTY]][%c1{{[_0-9]*}}], %c128
+// WS-NEXT: nvvm.fence.mbarrier.init
+// WS: gpu.barrier
+// WS: %[[CONSUMER:.*]] = arith.cmpi ult, %{{.*}}, %c128 : index
+// WS-NEXT: scf.if %[[CONSUMER]] {
+// WS-NEXT: "setmaxnreg.inc.sync.aligned.u32 240;"
+// WS-NOT: gpu.barrier
+// WS: scf.for
+// WS: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// WS: scf.for %{{.*}} = %{{.*}} to %c32{{[_0-9]*}} step %c128
+// WS: nvgpu.mbarrier.try_wait.parity %[[FULL]]
+// WS: nvvm.barrier id
+// WS-NOT: nvgpu.tma.async.load
+// WS-NOT: nvvm.cp.async
+// WS: "wgmma.wait_group.sync.aligned 0;"
+// WS: "wgmma.wait_group.sync.aligned 0;"
+// WS-NEXT: llvm.extractvalue
+// WS-NOT: wgmma
+// WS: nvgpu.mbarrier.arrive.expect_tx %[[EMPTY]][%{{.*}}], %c0
+// WS-NEXT: scf.yield
+// WS-NOT: gpu.barrier
+// WS: "setmaxnreg.dec.sync.aligned.u32 24;"
+// WS-NEXT: %[[ISSUER:.*]] = arith.cmpi eq, %{{.*}}, %c128 : index
+// WS-NEXT: scf.if %[[ISSUER]] {
+// WS-NOT: wgmma
+// WS: scf.for {{.*}} iter_args(%{{.*}} = %c0{{[_0-9]*}}) -> (index) {
+// WS: %[[REUSE:.*]] = arith.cmpi uge, %{{.*}}, %c2{{[_0-9]*}} : index
+// WS-NEXT: scf.if %[[REUSE]] {
+// WS: nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
+// WS: nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.*}}], %c8192
+// WS: nvgpu.tma.async.load %{{.*}}, %[[FULL]][%{{.*}}] to
+// WS: nvgpu.tma.async.load %{{.*}}, %[[FULL]][%{{.*}}] to
+// WS-NOT: wgmma
+// WS: } {attic.warp_roles}
+// WS-NEXT: }
+// WS-NEXT: gpu.terminator
 
 // OVERLAP-LABEL: func.func @wgmma
 // OVERLAP: gpu.launch async {{.*}} dynamic_shared_memory_size %c22528_i32

@@ -95,6 +95,10 @@ static cl::opt<bool>
     tma("tma", cl::init(false),
         cl::desc("--target=cuda with --wgmma and --kv-stages=2 or 3: TMA loads "
                  "of the rings (tensor maps encoded by libattic_rt.so)"));
+static cl::opt<bool> warpSpecialize(
+    "warp-specialize", cl::init(false),
+    cl::desc("--target=cuda with --tma: a producer warpgroup issues the TMA "
+             "loads, the consumer warpgroups compute"));
 static cl::opt<std::string> runtimeDir(
     "runtime-dir",
     cl::desc("Directory of libattic_rt.so to link against (default: ../lib "
@@ -239,7 +243,7 @@ int main(int argc, char **argv) {
       (cudaChip.getNumOccurrences() || cudaFormat.getNumOccurrences()))
     fail("--cuda-chip and --cuda-format need --target=cuda");
   for (cl::Option *cudaOption : std::initializer_list<cl::Option *>{
-           &kvStages, &wgmma, &wgmmaOverlap, &tma})
+           &kvStages, &wgmma, &wgmmaOverlap, &tma, &warpSpecialize})
     if (target != "cuda" && cudaOption->getNumOccurrences())
       fail("--" + cudaOption->ArgStr.str() + " needs --target=cuda");
   if (emit != "so" && emit != "obj" && emit != "llvm")
@@ -309,6 +313,7 @@ int main(int argc, char **argv) {
   options.kernel.wgmma = wgmma;
   options.kernel.wgmmaOverlap = wgmmaOverlap;
   options.kernel.tma = tma;
+  options.kernel.warpSpecialize = warpSpecialize;
   attic::AotArtifact artifact;
   if (failed(attic::compileAheadOfTime(*module, entry, pipeline, options,
                                        artifact, error)))

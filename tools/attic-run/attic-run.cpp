@@ -149,6 +149,10 @@ static cl::opt<bool>
         cl::desc("With --wgmma and --kv-stages=2 or 3: the rings' K and V "
                  "blocks are TMA loads completing an mbarrier per slot (where "
                  "both products are wgmmas; else cp.async)"));
+static cl::opt<bool> warpSpecialize(
+    "warp-specialize", cl::init(false),
+    cl::desc("With --tma: a producer warpgroup issues the TMA loads, the "
+             "consumer warpgroups compute and release each ring slot"));
 static cl::opt<int64_t> blockQ("block-q", cl::init(128),
                                cl::desc("Query rows per block"));
 static cl::opt<int64_t> blockK("block-k", cl::init(128),
@@ -258,7 +262,8 @@ int main(int argc, char **argv) {
     fail("--cuda-pipeline needs --target=cuda");
   // Options of the default CUDA pipeline.
   for (cl::Option *pipelineOption : std::initializer_list<cl::Option *>{
-           &asyncCopies, &kvStages, &wgmma, &wgmmaOverlap, &tma}) {
+           &asyncCopies, &kvStages, &wgmma, &wgmmaOverlap, &tma,
+           &warpSpecialize}) {
     if (!pipelineOption->getNumOccurrences())
       continue;
     std::string name = pipelineOption->ArgStr.str();
@@ -276,6 +281,7 @@ int main(int argc, char **argv) {
   kernel.wgmma = wgmma;
   kernel.wgmmaOverlap = wgmmaOverlap;
   kernel.tma = tma;
+  kernel.warpSpecialize = warpSpecialize;
   if (std::string message = attic::checkTensorCoreOptions(kernel, "--");
       !message.empty())
     fail(message);
@@ -550,11 +556,14 @@ int main(int argc, char **argv) {
     attic::SimulationStats stats = simulatedExecutable->lastRunStats();
     llvm::outs() << llvm::formatv(
         "simulated: {0} launches, {1} blocks, {2} mma.sync, {3} barriers, "
-        "{4} thread-ops{5}\n",
+        "{4} thread-ops{5}{6}\n",
         stats.launches, stats.blocks, stats.mmas, stats.barriers,
         stats.threadOps,
         stats.wgmmas ? llvm::formatv(", {0} wgmma", stats.wgmmas).str()
-                     : std::string());
+                     : std::string(),
+        stats.roleSplits
+            ? llvm::formatv(", {0} warp-role splits", stats.roleSplits).str()
+            : std::string());
   }
   uint64_t outputBytes = 0;
   for (const attic_tensor &t : outputs.tensors)

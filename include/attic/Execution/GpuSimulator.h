@@ -47,7 +47,9 @@
 //     code has one stream at a time);
 //   - mbarriers (nvgpu.mbarrier.*: init, arrive.expect_tx, try_wait.parity)
 //     and TMA loads follow the PTX ISA; an arrival releases and a completed
-//     wait acquires, so accesses ordered through an mbarrier are not races;
+//     wait acquires, so accesses ordered through an mbarrier are not races
+//     (bytes read by several threads, or by a wgmma's warpgroup, once the
+//     writer has acquired a release of each reader after its read);
 //   - warp roles: the two branches of an scf.if marked `attic.warp_roles`
 //     (kWarpRolesAttr; a producer warpgroup and a consumer, say) make
 //     progress independently, as warps do on a GPU: each runs until it
@@ -55,6 +57,7 @@
 //     goes on; a wait that no role can end is a deadlock; nvvm.barrier
 //     with a thread count (a named barrier) orders the accesses of its
 //     threads, which must reach it together (one role's whole warps);
+//     setmaxnreg (whole warpgroups, 24..256 registers) computes nothing;
 //   - ex2.approx.ftz.f32 (the kernel's inline asm) is exp2 with subnormals
 //     flushed; other inline asm is an error, as is any op the interpreter
 //     does not know.
@@ -70,6 +73,7 @@
 
 #include "attic/Execution/CpuExecutable.h"
 #include "attic/Pipelines/Pipelines.h"
+#include "attic/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -82,7 +86,7 @@ namespace attic {
 /// The unit attribute of an scf.if whose branches the simulator runs as
 /// independent warp roles (above). Only on a kernel's top level of roles:
 /// a split inside a branch of another, or one with results, is an error.
-inline constexpr char kWarpRolesAttr[] = "attic.warp_roles";
+inline constexpr llvm::StringLiteral kWarpRolesAttr = kWarpRolesAttrName;
 
 /// Counts of the last simulated run.
 struct SimulationStats {
@@ -92,6 +96,7 @@ struct SimulationStats {
   int64_t mmas = 0;         // warp-level mma.sync ops
   int64_t wgmmas = 0;       // warpgroup-level wgmma.mma_async ops
   int64_t barriers = 0;     // block-level gpu.barrier ops
+  int64_t roleSplits = 0;   // blocks run as warp roles (kWarpRolesAttr)
 };
 
 class SimulatedCudaExecutable {

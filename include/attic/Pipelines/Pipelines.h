@@ -194,6 +194,13 @@ struct CudaPipelineOptions
                      "mbarrier per slot) instead of cp.async, where both "
                      "products are wgmmas"),
       llvm::cl::init(false)};
+  Option<bool> warpSpecialize{
+      *this, "warp-specialize",
+      llvm::cl::desc("With tma: a producer warpgroup issues the rings' TMA "
+                     "loads and the consumer warpgroups release each slot "
+                     "through an mbarrier (setmaxnreg gives the consumers "
+                     "the producer's registers)"),
+      llvm::cl::init(false)};
 
   /// The options as the mapping takes them.
   TensorCoreOptions kernelOptions() const;

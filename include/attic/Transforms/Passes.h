@@ -35,6 +35,12 @@ class LayoutAttrInterface;
 /// query block) of a tile loop (attic-tile-block-attention's output).
 constexpr llvm::StringLiteral kTileGridAttrName = "attic.tile_grid";
 
+/// The unit attribute of a kernel's scf.if whose branches are warp roles:
+/// the warp-specialized tensor-core kernel's consumer warpgroups (then)
+/// and producer warpgroup (else), which make progress independently on a
+/// GPU. The GPU simulator runs them so (see GpuSimulator.h).
+constexpr llvm::StringLiteral kWarpRolesAttrName = "attic.warp_roles";
+
 /// attic-tile-block-attention's rewrite of one memref-form block_attention
 /// into the target-independent tile loop (see TileBlockAttention.cpp).
 mlir::LogicalResult tileBlockAttention(BlockAttentionOp op);

@@ -632,6 +632,7 @@ struct AtticGpuMapTilesPass
     options.wgmma = wgmma;
     options.wgmmaOverlap = wgmmaOverlap;
     options.tma = tma;
+    options.warpSpecialize = warpSpecialize;
     if (std::string message = checkTensorCoreOptions(options);
         !message.empty()) {
       emitError(getOperation()->getLoc()) << "attic-gpu-map-tiles: " << message;
@@ -672,7 +673,8 @@ struct AtticGpuMapTilesPass
 std::string attic::checkTensorCoreOptions(const TensorCoreOptions &options,
                                           StringRef dashes) {
   std::string d = dashes.str();
-  auto [asyncCopies, kvStages, wgmma, wgmmaOverlap, tma] = options;
+  auto [asyncCopies, kvStages, wgmma, wgmmaOverlap, tma, warpSpecialize] =
+      options;
   if (kvStages < 1 || kvStages > 3)
     return d + "kv-stages must be 1, 2 or 3, got " + std::to_string(kvStages);
   if (kvStages >= 2 && !asyncCopies)
@@ -689,6 +691,9 @@ std::string attic::checkTensorCoreOptions(const TensorCoreOptions &options,
     return d + "tma needs " + d + "wgmma and " + d +
            "kv-stages=2 or 3 (TMA fills the rings' swizzled tiles that wgmma "
            "reads)";
+  if (warpSpecialize && !tma)
+    return d + "warp-specialize needs " + d +
+           "tma (the producer warpgroup issues the rings' TMA loads)";
   return "";
 }
 

@@ -81,6 +81,11 @@
 // (FlashAttention-3's intra-warpgroup overlap); V's ring has a third slot
 // so that the deferred block's V outlives the next prefetch, and the last
 // P V is added before the epilogue (canDeferPV says which grids). With
+// `tma` the rings are filled by TMA loads that thread 0 issues, completing
+// an mbarrier per slot; with `warp-specialize` too, one more warpgroup
+// per block (the producer) issues them in the tile loop's control flow
+// while the other warps compute, each slot with a "full" and an "empty"
+// mbarrier (stageWs, produceOp). With
 // async-copies=false (for A/B timing against the kernel before cp.async),
 // K and V pass through registers (16-byte loads and stores) and a block's
 // staging sits between one pair of barriers.
@@ -346,7 +351,7 @@ struct KernelConfig {
   bool oneBarrier() const { return stages == 3; }
   /// Ring slots counted by the prefetches (slot = count % slots) rather
   /// than alternating (slot = 1 - slot).
-  bool countedSlots() const { return stages == 3 || overlap; }
+  bool countedSlots() const { return stages == 3 || overlap || ws; }
   int64_t kSlots() const { return stages; }
   /// S = Q K^T with wgmma.mma_async (sm_90a, `wgmma`): a warpgroup per 64
   /// query rows, Q's A fragments from registers, K in rows of 64 elements
@@ -367,9 +372,18 @@ struct KernelConfig {
   /// thread 0) completing an mbarrier per K slot, instead of cp.async by
   /// every thread.
   bool tma = false;
+  /// With TMA (`warp-specialize`): one more warpgroup per block, the
+  /// producer, issues the loads in the tile loop's control flow (one
+  /// thread) into slot count % kSlots, after the consumers have released
+  /// it on its "empty" mbarrier; the consumers (the other warps) wait for
+  /// its "full" mbarrier, compute, and release it.
+  bool ws = false;
+  /// Threads per block: a warp per 16 query rows, and the producer's.
+  int64_t consumerThreads() const { return 2 * rows; }
+  int64_t blockThreads() const { return consumerThreads() + (ws ? 128 : 0); }
   /// Buffers of each column tile: two with three stages (alternating by
   /// block), else one.
-  int64_t colBuffers() const { return stages == 3 ? 2 : 1; }
+  int64_t colBuffers() const { return stages == 3 && !ws ? 2 : 1; }
 };
 
 /// One K and one V block (a slot): padded rows, or wgmma's swizzled rows
@@ -401,13 +415,57 @@ int64_t ringBytes(const KernelConfig &c) {
   return kRingBytes(c) + vRingBytes(c);
 }
 
+/// Whether a warp-specialized kernel's producer can follow the tile loop
+/// without its tile ops: every op in the grid outside tile ops that holds
+/// no tile op only reads memory (the producer clones those it needs) or
+/// allocates or frees a tile, and the control flow around tile ops is
+/// scf.for and scf.if. Tile ops have no results, so the values that K and
+/// V blocks depend on never come from tiles.
+bool producerCanFollow(scf::ParallelOp grid, const TileGridInfo &info) {
+  llvm::DenseSet<Value> tiles;
+  for (TileGridInfo::Tile tile : info.tiles)
+    tiles.insert(tile.alloc.getResult());
+  bool ok = true;
+  grid.getBody()->walk([&](Operation *op) {
+    if (isa_and_nonnull<AtticDialect>(op->getDialect()))
+      return WalkResult::skip();
+    bool holdsTiles = false;
+    op->walk([&](Operation *inner) {
+      holdsTiles |= isa_and_nonnull<AtticDialect>(inner->getDialect());
+    });
+    if (holdsTiles) {
+      if (!isa<scf::ForOp, scf::IfOp, scf::YieldOp>(op))
+        ok = false;
+      return WalkResult::advance();
+    }
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      ok &= tiles.contains(alloc.getResult());
+      return WalkResult::skip();
+    }
+    if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+      ok &= tiles.contains(dealloc.getMemref());
+      return WalkResult::skip();
+    }
+    // Only reads, its regions' ops included.
+    std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+        getEffectsRecursively(op);
+    if (!effects || llvm::any_of(*effects, [](const auto &effect) {
+          return !isa<MemoryEffects::Read>(effect.getEffect());
+        }))
+      ok = false;
+    return WalkResult::skip();
+  });
+  return ok;
+}
+
 /// Checks what the kernel supports; `why` names the unsupported thing. The
 /// shared memory layout follows from the tiles and `options` (those of
 /// attic-gpu-map-tiles).
 FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
                                   const TileGridInfo &info, std::string &why,
                                   const TensorCoreOptions &options = {}) {
-  auto [asyncCopies, kvStages, wgmma, wgmmaOverlap, tma] = options;
+  auto [asyncCopies, kvStages, wgmma, wgmmaOverlap, tma, warpSpecialize] =
+      options;
   auto fail = [&](const Twine &msg) -> FailureOr<KernelConfig> {
     why = msg.str();
     return failure();
@@ -509,9 +567,10 @@ FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
     ring.separateKV = true;
     auto fits = [&](const KernelConfig &c) {
       int64_t limit = c.stages == 3 && c.wgmma ? kHopperLimit : kRingLimit;
-      // With TMA, an 8-byte mbarrier per K slot.
+      // With TMA, an 8-byte mbarrier per K slot (two with warp
+      // specialization: "full" and "empty").
       return ringBytes(c) + colBytes * c.colBuffers() +
-                 (c.tma ? 8 * c.kSlots() : 0) <=
+                 (c.tma ? 8 * c.kSlots() : 0) + (c.ws ? 8 * c.kSlots() : 0) <=
              limit;
     };
     chooseWgmma(ring, fits);
@@ -530,6 +589,13 @@ FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
                outsideGrid(cfg.value);
     if (ring.tma && !fits(ring))
       ring.tma = false;
+    // Warp specialization takes the place of the deferred P V (the two are
+    // not combined yet: a deferred V slot would be released a block late).
+    ring.ws = warpSpecialize && ring.tma && producerCanFollow(grid, info);
+    if (ring.ws)
+      ring.overlap = false;
+    if (ring.ws && !fits(ring))
+      ring.ws = false;
     if (fits(ring))
       return ring;
   }
@@ -800,6 +866,56 @@ private:
     return found;
   }
   LogicalResult mapTileOp(Operation *op, IRMapping &map);
+  /// `op` (a staging op: attic.tile.map_cols, qk or pv) and the staging
+  /// ops after it in its block that are staged with it (their operands
+  /// are all in `map` here, at most one qk and one pv, a column tile
+  /// written once): the consumers and the producer of a warp-specialized
+  /// kernel group them alike.
+  SmallVector<Operation *> stagingGroup(Operation *op, IRMapping &map);
+  /// A barrier of the threads that compute: gpu.barrier, or with warp
+  /// specialization a named barrier (bar.sync 1) of the consumers.
+  void barrier() {
+    if (!cfg.ws) {
+      gpu::BarrierOp::create(b);
+      return;
+    }
+    NVVM::BarrierOp::create(b, Type(), g.i32(1), g.i32(cfg.consumerThreads()),
+                            NVVM::BarrierReductionAttr(), Value());
+  }
+
+  // Warp specialization (cfg.ws). Slot s = count % kSlots has a "full"
+  // mbarrier (bars[s]: the producer's arrival with the bytes of its TMA
+  // loads) and an "empty" one (emptyBars[s]: an arrival of every consumer
+  // thread once the wgmmas that read the slot have completed). The count
+  // (kSlot for the consumers, `produced` for the producer) numbers the
+  // staging points with K or V in the order both visit them, so use n of
+  // a slot waits for parity n % 2 of "full" and the producer's load n
+  // into it for phase n - 1 of "empty".
+  Value emptyBars;
+  /// Consumers: the qk and pv of the current slot not yet mapped, and the
+  /// slot they release after the last of them.
+  SmallVector<Operation *> releaseOps;
+  Value releaseSlot;
+  void stageWs(ArrayRef<Operation *> ops, IRMapping &map);
+  void releaseAfter(Operation *op);
+  /// Waits on mbarrier `index` of `group` for the phase of parity bit 0
+  /// of `phase` (index).
+  void waitPhase(Value group, Value index, Value phase);
+  /// Producer: the tile loop's control flow (scf.for, scf.if and the ops
+  /// that only read memory, cloned), a load per staging point with K or
+  /// V, the count carried through the loops and branches.
+  Value produced;
+  llvm::DenseSet<Operation *> producerStaged;
+  LogicalResult produceBlock(Block &src, IRMapping &map);
+  LogicalResult produceOp(Operation &op, IRMapping &map);
+  void produceLoad(TileQKOp qk, TilePVOp pv, IRMapping &map);
+  static bool holdsTileOps(Operation &op) {
+    bool found = false;
+    op.walk([&](Operation *inner) {
+      found |= isa_and_nonnull<AtticDialect>(inner->getDialect());
+    });
+    return found;
+  }
   SmallVector<Value> inlineBody(Block &body, ArrayRef<Value> args,
                                 IRMapping &outer);
   /// The register tiles that ops inside `op` write, in a stable order.
@@ -1099,25 +1215,32 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
   }
 
   // Q fragments (A operand of S = Q K^T), one per 16 columns of D; rows
-  // past Nq read the last row (in bounds) and are never stored.
-  Value queryLen = memref::DimOp::create(b, cfg.query, 2);
-  Value lastRow = g.sub(queryLen, g.index(1));
-  Value row0 = g.add(g.add(g.mul(queryBlock, cfg.rows), g.mul(warp, 16)), grp);
-  Value row0c = g.minI(row0, lastRow), row1c = g.minI(g.add(row0, 8), lastRow);
-  Value qHead = head;
-  for (int64_t kc = 0; kc < cfg.headDim / 16; ++kc) {
-    Value col = g.add(twoT, 16 * kc), colHi = g.add(twoT, 16 * kc + 8);
-    SmallVector<Value> pairs = {
-        g.loadPair(cfg.query, {batch, qHead, row0c, col}),
-        g.loadPair(cfg.query, {batch, qHead, row1c, col}),
-        g.loadPair(cfg.query, {batch, qHead, row0c, colHi}),
-        g.loadPair(cfg.query, {batch, qHead, row1c, colHi})};
-    // wgmma takes each pair as an i32 register.
-    if (cfg.wgmma)
-      qRegs.push_back(g.asI32(pairs));
-    else
-      qFrag.push_back(g.packRegs(pairs));
-  }
+  // past Nq read the last row (in bounds) and are never stored. With warp
+  // specialization the consumers load them, after the role split.
+  auto loadQ = [&] {
+    Value queryLen = memref::DimOp::create(b, cfg.query, 2);
+    Value lastRow = g.sub(queryLen, g.index(1));
+    Value row0 =
+        g.add(g.add(g.mul(queryBlock, cfg.rows), g.mul(warp, 16)), grp);
+    Value row0c = g.minI(row0, lastRow),
+          row1c = g.minI(g.add(row0, 8), lastRow);
+    Value qHead = head;
+    for (int64_t kc = 0; kc < cfg.headDim / 16; ++kc) {
+      Value col = g.add(twoT, 16 * kc), colHi = g.add(twoT, 16 * kc + 8);
+      SmallVector<Value> pairs = {
+          g.loadPair(cfg.query, {batch, qHead, row0c, col}),
+          g.loadPair(cfg.query, {batch, qHead, row1c, col}),
+          g.loadPair(cfg.query, {batch, qHead, row0c, colHi}),
+          g.loadPair(cfg.query, {batch, qHead, row1c, colHi})};
+      // wgmma takes each pair as an i32 register.
+      if (cfg.wgmma)
+        qRegs.push_back(g.asI32(pairs));
+      else
+        qFrag.push_back(g.packRegs(pairs));
+    }
+  };
+  if (!cfg.ws)
+    loadQ();
   if (cfg.wgmma) {
     kDescriptor = alignSwizzled(ks, kAlign, kDescriptorFields);
     // V, N-major: 8-key groups 1024 bytes apart (stride byte offset), the
@@ -1144,15 +1267,26 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
     auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
     bars = nvgpu::MBarrierCreateOp::create(
         b, nvgpu::MBarrierGroupType::get(ctx, space, cfg.kSlots()));
+    // With warp specialization, also an "empty" mbarrier per slot, each
+    // phase an arrival of every consumer thread.
+    if (cfg.ws)
+      emptyBars = nvgpu::MBarrierCreateOp::create(
+          b, nvgpu::MBarrierGroupType::get(ctx, space, cfg.kSlots()));
     onThreadZero([&] {
-      for (int64_t i = 0; i < cfg.kSlots(); ++i)
+      for (int64_t i = 0; i < cfg.kSlots(); ++i) {
         nvgpu::MBarrierInitOp::create(b, bars, g.index(1), g.index(i),
                                       /*predicate=*/Value());
+        if (cfg.ws)
+          nvgpu::MBarrierInitOp::create(b, emptyBars,
+                                        g.index(cfg.consumerThreads()),
+                                        g.index(i), /*predicate=*/Value());
+      }
       NVVM::FenceMbarrierInitOp::create(b);
     });
     gpu::BarrierOp::create(b);
     phases = g.i32(0);
-    tmaArrive(kSlot);
+    if (!cfg.ws)
+      tmaArrive(kSlot);
     auto asMap = [&](Value ptr) {
       return UnrealizedConversionCastOp::create(
                  b, tensorMapType(ctx, cfg.elem, cfg.keys), ptr)
@@ -1161,7 +1295,7 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
     kMap = asMap(kMapPtr);
     vMap = asMap(vMapPtr);
   }
-  overlap = canDeferPV();
+  overlap = !cfg.ws && canDeferPV();
   if (overlap) {
     // Before the first visited block the deferred product is 0 times the
     // last V slot, which the ring fills only from the second prefetch on:
@@ -1180,22 +1314,74 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
       store.setAlignment(16);
     }
     g.inlineAsm(Type(), {}, "fence.proxy.async.shared::cta;", "");
-    gpu::BarrierOp::create(b);
+    barrier();
     deferredP.assign(cfg.keys / 4, g.i32(0));
+  }
+  scf::IfOp roles;
+  if (cfg.ws) {
+    // The roles: the consumers (warps 0 .. rows/16 - 1, whose thread
+    // indices the mapping's fragments assume) and the producer warpgroup
+    // after them. setmaxnreg moves registers from the producer (24) to
+    // the consumers (240: 2 consumer warpgroups and the producer's take
+    // 64512 of the 65536).
+    Value isConsumer =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ult, tid, threads);
+    roles = scf::IfOp::create(b, isConsumer, /*withElseRegion=*/true);
+    roles->setAttr(kWarpRolesAttrName, b.getUnitAttr());
+    b.setInsertionPoint(roles.elseBlock()->getTerminator());
+    g.inlineAsm(Type(), {}, "setmaxnreg.dec.sync.aligned.u32 24;", "");
+    {
+      Value issuer =
+          arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, threads);
+      auto ifIssuer = scf::IfOp::create(b, issuer, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifIssuer.thenBlock()->getTerminator());
+      IRMapping producerMap;
+      for (auto [iv, v] : llvm::zip(grid.getInductionVars(),
+                                    ValueRange{batch, head, queryBlock}))
+        producerMap.map(iv, v);
+      produced = g.index(0);
+      if (failed(produceBlock(*grid.getBody(), producerMap)))
+        return failure();
+      // Everything the producer uses is its own or from before the split.
+      WalkResult leak = ifIssuer.walk([&](Operation *op) {
+        for (Value v : op->getOperands())
+          if (grid->isAncestor(v.getParentRegion()->getParentOp())) {
+            op->emitOpError("in the producer warpgroup uses a value of the "
+                            "tile loop it does not compute (internal error "
+                            "of the warp-specialized kernel)");
+            return WalkResult::interrupt();
+          }
+        return WalkResult::advance();
+      });
+      if (leak.wasInterrupted())
+        return failure();
+    }
+    b.setInsertionPoint(roles.thenBlock()->getTerminator());
+    g.inlineAsm(Type(), {}, "setmaxnreg.inc.sync.aligned.u32 240;", "");
+    loadQ();
   }
   if (failed(mapBlock(*grid.getBody(), map)))
     return failure();
   settleAcc();
   if (!deferralError.empty())
-    return grid.emitOpError("internal error in the deferred P V of the "
-                            "tensor-core kernel: ")
+    return grid.emitOpError("internal error in the deferred P V or the warp "
+                            "specialization of the tensor-core kernel: ")
            << deferralError;
-  // A prefetch of a key block the tile loop then skipped may be in flight
-  // (with TMA: the outstanding phase, which may be a load).
-  if (cfg.tma)
+  if (cfg.ws) {
+    // The producer loads only what the consumers wait for: nothing is in
+    // flight at the end.
+    if (!releaseOps.empty())
+      return grid.emitOpError("internal error of the warp-specialized "
+                              "kernel: a slot is never released");
+    b.setInsertionPointAfter(roles);
+  } else if (cfg.tma) {
+    // A prefetch of a key block the tile loop then skipped may be in
+    // flight (with TMA: the outstanding phase, which may be a load).
     tmaWait(kSlot);
-  else if (cfg.asyncCopies)
+  } else if (cfg.asyncCopies) {
     waitGroup(0);
+  }
   gpu::TerminatorOp::create(b);
   return success();
 }
@@ -1214,8 +1400,13 @@ LogicalResult KernelMapper::mapOp(Operation &op, IRMapping &map) {
   if (auto dealloc = dyn_cast<memref::DeallocOp>(op))
     if (kinds.count(dealloc.getMemref()))
       return success();
-  if (isa_and_nonnull<AtticDialect>(op.getDialect()))
-    return mapTileOp(&op, map);
+  if (isa_and_nonnull<AtticDialect>(op.getDialect())) {
+    if (failed(mapTileOp(&op, map)))
+      return failure();
+    if (cfg.ws)
+      releaseAfter(&op);
+    return success();
+  }
   bool holdsTiles = false;
   op.walk([&](Operation *inner) {
     holdsTiles |= isa_and_nonnull<AtticDialect>(inner->getDialect());
@@ -1367,11 +1558,16 @@ LogicalResult KernelMapper::mapIf(scf::IfOp ifOp, IRMapping &map) {
 /// softmax. K may already be in Ks or on its way (`kTag`, prefetched at the
 /// previous block's attic.tile.pv).
 void KernelMapper::stage(ArrayRef<Operation *> ops, IRMapping &map) {
+  if (cfg.ws) {
+    staged.insert(ops.begin(), ops.end());
+    stageWs(ops, map);
+    return;
+  }
   // The previous readers of the shared tiles are done (with three stages
   // stageRing decides: its prefetches write what no thread has read since
   // the previous block's barrier).
   if (!cfg.oneBarrier())
-    gpu::BarrierOp::create(b);
+    barrier();
   TileQKOp qk;
   TilePVOp pv;
   for (Operation *op : ops) {
@@ -1390,7 +1586,7 @@ void KernelMapper::stage(ArrayRef<Operation *> ops, IRMapping &map) {
     for (Operation *op : ops)
       if (auto cols = dyn_cast<TileMapColsOp>(op))
         stageCols(cols, map);
-    gpu::BarrierOp::create(b);
+    barrier();
     return;
   }
   if (cfg.ring()) {
@@ -1432,7 +1628,7 @@ void KernelMapper::finishStaging(ArrayRef<Operation *> ops, IRMapping &map,
     tmaWait(slot);
   else
     waitGroup(inFlight);
-  gpu::BarrierOp::create(b);
+  barrier();
 }
 
 void KernelMapper::stageCols(TileMapColsOp op, IRMapping &map) {
@@ -1494,7 +1690,7 @@ void KernelMapper::stageRing(TileQKOp qk, TilePVOp pv,
     // previous block may have read, so it waits for everyone first, and
     // the next staging moves on to the next slot.
     if (cfg.oneBarrier())
-      gpu::BarrierOp::create(b);
+      barrier();
     // Everything in flight lands first (with TMA: the outstanding phase).
     if (cfg.tma)
       tmaWait(cur);
@@ -1558,6 +1754,203 @@ void KernelMapper::stageRing(TileQKOp qk, TilePVOp pv,
   kSlot = other;
   kBase = kOffset;
   vBase = vOffset;
+}
+
+/// Warp specialization, a consumers' staging point: the column tiles
+/// (between two barriers of the consumers: the previous block's readers
+/// are done, then the new values are visible), and where the point has
+/// K or V, the wait for its slot's "full" phase; the slot is released
+/// after its qk and pv (releaseAfter).
+void KernelMapper::stageWs(ArrayRef<Operation *> ops, IRMapping &map) {
+  TileQKOp qk;
+  TilePVOp pv;
+  bool cols = false;
+  for (Operation *op : ops) {
+    if (auto x = dyn_cast<TileQKOp>(op))
+      qk = x;
+    else if (auto x = dyn_cast<TilePVOp>(op))
+      pv = x;
+    else
+      cols = true;
+  }
+  if (!releaseOps.empty())
+    deferralError = "a staging point before the products of the previous "
+                    "slot";
+  if (cols)
+    barrier();
+  for (Operation *op : ops)
+    if (auto c = dyn_cast<TileMapColsOp>(op))
+      stageCols(c, map);
+  if (qk || pv) {
+    Value slot = g.remU(kSlot, cfg.kSlots());
+    waitPhase(bars, slot, g.divU(kSlot, cfg.kSlots()));
+    if (qk) {
+      kBase = g.mul(slot, kTileBytes(cfg) / 2);
+      releaseOps.push_back(qk);
+    }
+    if (pv) {
+      vBase = g.mul(slot, vTileBytes(cfg) / 2);
+      releaseOps.push_back(pv);
+    }
+    releaseSlot = slot;
+    kSlot = g.add(kSlot, g.index(1));
+  }
+  if (cols)
+    barrier();
+}
+
+/// After `op` (mapped): when it was the last product of the current slot
+/// (its wgmmas completed by their wait_group), every consumer thread
+/// arrives on the slot's "empty" mbarrier.
+void KernelMapper::releaseAfter(Operation *op) {
+  auto it = llvm::find(releaseOps, op);
+  if (it == releaseOps.end())
+    return;
+  releaseOps.erase(it);
+  if (releaseOps.empty())
+    nvgpu::MBarrierArriveExpectTxOp::create(b, emptyBars, g.index(0),
+                                            releaseSlot,
+                                            /*predicate=*/Value());
+}
+
+void KernelMapper::waitPhase(Value group, Value index, Value phase) {
+  Value parity = arith::CmpIOp::create(b, arith::CmpIPredicate::ne,
+                                       g.remU(phase, 2), g.index(0));
+  // The tick count is a hint (the suspend time of each try); the op loops
+  // until the phase completes.
+  nvgpu::MBarrierTryWaitParityOp::create(b, group, parity, g.index(1000000),
+                                         index);
+}
+
+/// The producer's load n (= `produced`) into slot n % kSlots: once the
+/// consumers have released the slot's use n - kSlots (phase n / kSlots - 1
+/// of its "empty" mbarrier), the bytes announced on "full" and one TMA
+/// load per 64 columns of K and of V.
+void KernelMapper::produceLoad(TileQKOp qk, TilePVOp pv, IRMapping &map) {
+  Value slot = g.remU(produced, cfg.kSlots());
+  Value reuse = arith::CmpIOp::create(b, arith::CmpIPredicate::uge, produced,
+                                      g.index(cfg.kSlots()));
+  {
+    auto ifReuse = scf::IfOp::create(b, reuse, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifReuse.thenBlock()->getTerminator());
+    waitPhase(emptyBars, slot,
+              g.sub(g.divU(produced, cfg.kSlots()), g.index(1)));
+  }
+  // Whole boxes count, the rows past the tensor (zero-filled) too.
+  int64_t bytes = (qk ? cfg.keys * cfg.headDim * 2 : 0) +
+                  (pv ? cfg.keys * cfg.valueDim * 2 : 0);
+  nvgpu::MBarrierArriveExpectTxOp::create(b, bars, g.index(bytes), slot,
+                                          /*predicate=*/Value());
+  if (qk)
+    tmaLoadTile(kMap, ks, g.add(kAlign, g.mul(slot, kTileBytes(cfg) / 2)),
+                cfg.headDim, map.lookupOrDefault(qk.getKeyBlock()),
+                map.lookupOrDefault(qk.getKeyHead()),
+                map.lookupOrDefault(qk.getKeyBatch()), slot);
+  if (pv)
+    tmaLoadTile(vMap, vs, g.add(vAlign, g.mul(slot, vTileBytes(cfg) / 2)),
+                cfg.valueDim, map.lookupOrDefault(pv.getValueBlock()),
+                map.lookupOrDefault(pv.getValueHead()),
+                map.lookupOrDefault(pv.getValueBatch()), slot);
+  produced = g.add(produced, g.index(1));
+}
+
+LogicalResult KernelMapper::produceBlock(Block &src, IRMapping &map) {
+  for (Operation &op : src.without_terminator())
+    if (failed(produceOp(op, map)))
+      return failure();
+  return success();
+}
+
+LogicalResult KernelMapper::produceOp(Operation &op, IRMapping &map) {
+  if (isa<memref::AllocOp, memref::DeallocOp>(op))
+    return success(); // tiles (producerCanFollow allows no other)
+  if (isa_and_nonnull<AtticDialect>(op.getDialect())) {
+    if (!isa<TileMapColsOp, TileQKOp, TilePVOp>(op) ||
+        producerStaged.count(&op))
+      return success();
+    TileQKOp qk;
+    TilePVOp pv;
+    for (Operation *staging : stagingGroup(&op, map)) {
+      producerStaged.insert(staging);
+      if (auto x = dyn_cast<TileQKOp>(staging))
+        qk = x;
+      else if (auto x = dyn_cast<TilePVOp>(staging))
+        pv = x;
+    }
+    if (qk || pv)
+      produceLoad(qk, pv, map);
+    return success();
+  }
+  if (!holdsTileOps(op)) {
+    b.clone(op, map);
+    return success();
+  }
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    SmallVector<Value> inits;
+    for (Value v : loop.getInitArgs())
+      inits.push_back(map.lookupOrDefault(v));
+    inits.push_back(produced);
+    auto newLoop =
+        scf::ForOp::create(b, map.lookupOrDefault(loop.getLowerBound()),
+                           map.lookupOrDefault(loop.getUpperBound()),
+                           map.lookupOrDefault(loop.getStep()), inits);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      Block *body = newLoop.getBody();
+      if (!body->empty() && body->back().hasTrait<OpTrait::IsTerminator>())
+        body->back().erase();
+      b.setInsertionPointToEnd(body);
+      map.map(loop.getInductionVar(), newLoop.getInductionVar());
+      for (auto [arg, v] :
+           llvm::zip(loop.getRegionIterArgs(), newLoop.getRegionIterArgs()))
+        map.map(arg, v);
+      produced = newLoop.getRegionIterArgs().back();
+      if (failed(produceBlock(*loop.getBody(), map)))
+        return failure();
+      SmallVector<Value> yields;
+      for (Value v : loop.getBody()->getTerminator()->getOperands())
+        yields.push_back(map.lookupOrDefault(v));
+      yields.push_back(produced);
+      scf::YieldOp::create(b, yields);
+    }
+    for (auto [r, v] : llvm::zip(loop.getResults(), newLoop.getResults()))
+      map.map(r, v);
+    produced = newLoop.getResults().back();
+    return success();
+  }
+  if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+    SmallVector<Type> types(ifOp.getResultTypes());
+    types.push_back(b.getIndexType());
+    auto newIf =
+        scf::IfOp::create(b, types, map.lookupOrDefault(ifOp.getCondition()),
+                          /*withElseRegion=*/true);
+    Value before = produced;
+    for (auto [src, dst] :
+         {std::make_pair(&ifOp.getThenRegion(), newIf.thenBlock()),
+          std::make_pair(&ifOp.getElseRegion(), newIf.elseBlock())}) {
+      OpBuilder::InsertionGuard guard(b);
+      if (!dst->empty())
+        dst->back().erase();
+      b.setInsertionPointToEnd(dst);
+      produced = before;
+      SmallVector<Value> yields;
+      if (!src->empty()) {
+        if (failed(produceBlock(src->front(), map)))
+          return failure();
+        for (Value v : src->front().getTerminator()->getOperands())
+          yields.push_back(map.lookupOrDefault(v));
+      }
+      yields.push_back(produced);
+      scf::YieldOp::create(b, yields);
+    }
+    for (auto [r, v] : llvm::zip(ifOp.getResults(), newIf.getResults()))
+      map.map(r, v);
+    produced = newIf.getResults().back();
+    return success();
+  }
+  return op.emitOpError("holds tile ops; the warp-specialized kernel's "
+                        "producer follows scf.for and scf.if only");
 }
 
 void KernelMapper::tmaWait(Value slot) {
@@ -2089,6 +2482,56 @@ void KernelMapper::wgmmaQK(SmallVector<Value> &s) {
     s[at((i / 2) % 2, i / 4, i % 2)] = v;
 }
 
+SmallVector<Operation *> KernelMapper::stagingGroup(Operation *op,
+                                                    IRMapping &map) {
+  SmallVector<Operation *> group = {op};
+  bool hasK = isa<TileQKOp>(op), hasV = isa<TilePVOp>(op);
+  llvm::DenseSet<Value> colTiles;
+  if (auto cols = dyn_cast<TileMapColsOp>(op))
+    colTiles.insert(cols.getOutputs().begin(), cols.getOutputs().end());
+  // Every value `other` (and its region) uses from outside itself must
+  // be known here: mapped already, a scratch tile, or from outside the
+  // grid.
+  auto available = [&](Operation *other) {
+    bool ok = true;
+    other->walk([&](Operation *inner) {
+      for (Value v : inner->getOperands()) {
+        Region *region = v.getParentRegion();
+        if (other->isAncestor(region->getParentOp()))
+          continue; // defined inside `other`
+        if (map.contains(v) || kinds.count(v) ||
+            !grid->isAncestor(region->getParentOp()))
+          continue;
+        ok = false;
+      }
+    });
+    return ok;
+  };
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
+    if (next->getNumRegions() &&
+        !isa_and_nonnull<AtticDialect>(next->getDialect()))
+      break;
+    bool isK = isa<TileQKOp>(next), isV = isa<TilePVOp>(next);
+    auto cols = dyn_cast<TileMapColsOp>(next);
+    if (!isK && !isV && !cols)
+      continue;
+    if ((isK && hasK) || (isV && hasV) || !available(next))
+      break;
+    if ((isK && hasV) || (isV && hasK))
+      if (!cfg.separateKV)
+        break;
+    if (cols && llvm::any_of(cols.getOutputs(),
+                             [&](Value v) { return colTiles.count(v); }))
+      break;
+    if (cols)
+      colTiles.insert(cols.getOutputs().begin(), cols.getOutputs().end());
+    hasK |= isK;
+    hasV |= isV;
+    group.push_back(next);
+  }
+  return group;
+}
+
 LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
   if (overlap && !isa<TileQKOp, TilePVOp>(op) &&
       accessOf(op, accTile) != Access::None)
@@ -2096,51 +2539,7 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
   if (isa<TileMapColsOp, TileQKOp, TilePVOp>(op) && !staged.count(op)) {
     // Stage this op and the staging ops that follow it in its block whose
     // operands are all available here, at once.
-    SmallVector<Operation *> group = {op};
-    bool hasK = isa<TileQKOp>(op), hasV = isa<TilePVOp>(op);
-    llvm::DenseSet<Value> colTiles;
-    if (auto cols = dyn_cast<TileMapColsOp>(op))
-      colTiles.insert(cols.getOutputs().begin(), cols.getOutputs().end());
-    // Every value `other` (and its region) uses from outside itself must
-    // be known here: mapped already, a scratch tile, or from outside the
-    // grid.
-    auto available = [&](Operation *other) {
-      bool ok = true;
-      other->walk([&](Operation *inner) {
-        for (Value v : inner->getOperands()) {
-          Region *region = v.getParentRegion();
-          if (other->isAncestor(region->getParentOp()))
-            continue; // defined inside `other`
-          if (map.contains(v) || kinds.count(v) ||
-              !grid->isAncestor(region->getParentOp()))
-            continue;
-          ok = false;
-        }
-      });
-      return ok;
-    };
-    for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
-      if (next->getNumRegions() && !isa_and_nonnull<AtticDialect>(next->getDialect()))
-        break;
-      bool isK = isa<TileQKOp>(next), isV = isa<TilePVOp>(next);
-      auto cols = dyn_cast<TileMapColsOp>(next);
-      if (!isK && !isV && !cols)
-        continue;
-      if ((isK && hasK) || (isV && hasV) || !available(next))
-        break;
-      if ((isK && hasV) || (isV && hasK))
-        if (!cfg.separateKV)
-          break;
-      if (cols && llvm::any_of(cols.getOutputs(),
-                               [&](Value v) { return colTiles.count(v); }))
-        break;
-      if (cols)
-        colTiles.insert(cols.getOutputs().begin(), cols.getOutputs().end());
-      hasK |= isK;
-      hasV |= isV;
-      group.push_back(next);
-    }
-    stage(group, map);
+    stage(stagingGroup(op, map), map);
   }
   if (isa<TileMapColsOp>(op))
     return success(); // its stores are the staging
@@ -2191,7 +2590,7 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
     if (pendingV.erase(op)) {
       // V has landed for every thread, and no thread reads Ks any more.
       waitGroup(0);
-      gpu::BarrierOp::create(b);
+      barrier();
     }
     if (scf::ForOp loop = prefetchLoop(pv)) {
       // K of the next iteration's key block into Ks, while P V runs.
@@ -2485,7 +2884,7 @@ struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
     Type tokenType = gpu::AsyncTokenType::get(ctx);
     Value token = gpu::WaitOp::create(b, tokenType, ValueRange{}).getAsyncToken();
     Value c1 = arith::ConstantIndexOp::create(b, 1);
-    Value threads = arith::ConstantIndexOp::create(b, 2 * cfg->rows);
+    Value threads = arith::ConstantIndexOp::create(b, cfg->blockThreads());
     Value dynamicBytes;
     if (cfg->ring())
       dynamicBytes =

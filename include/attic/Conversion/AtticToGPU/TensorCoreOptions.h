@@ -34,6 +34,12 @@ struct TensorCoreOptions {
   /// before the launch), completing an mbarrier per K slot (`tma`; wgmma
   /// for both products, 2 or 3 slots).
   bool tma = false;
+  /// With TMA: a producer warpgroup issues the loads into the rings and
+  /// the consumer warpgroups release each slot through an "empty"
+  /// mbarrier once their wgmmas have read it; `setmaxnreg` moves
+  /// registers from the producer to the consumers (`warp-specialize`;
+  /// FlashAttention-3's warp specialization).
+  bool warpSpecialize = false;
 };
 
 } // namespace attic
