@@ -682,7 +682,8 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
       the tile loop's control flow without its tile ops), each slot with a
       "full" and an "empty" mbarrier; the consumers (the other warpgroups,
       an `scf.if` marked `attic.warp_roles`) wait for "full", compute, and
-      arrive on "empty" after the wgmmas that read the slot have completed;
+      arrive on "empty" after the wgmmas that read the slot have completed
+      (with `wgmma-overlap`, the deferred P V in the next visited block);
       their barriers are named barriers of their own threads; `setmaxnreg`
       gives the producer 24 registers and the consumers 240;
     - a thread per query row (benefit 1, `MapTilesToGPU.cpp`), for anything

@@ -3431,6 +3431,21 @@ LogicalResult Interpreter::execWgmma(LLVM::InlineAsmOp op, Frame &f,
                           "(N-major: 128-byte) are simulated",
                       t0);
         // B from shared memory.
+        struct {
+          bool valid = false;
+          int32_t writer = -1;
+          uint64_t clock = 0;
+          bool result = false;
+        } memo;
+        auto warpgroupAfterWrite = [&](int32_t writer, uint64_t clock) {
+          if (memo.valid && memo.writer == writer && memo.clock == clock)
+            return memo.result;
+          bool ordered = true;
+          for (int32_t t = t0; t < t0 + 128 && ordered; ++t)
+            ordered = t == writer || block->orderedAfter(t, writer, clock);
+          memo = {true, writer, clock, ordered};
+          return ordered;
+        };
         uint64_t wgClock = 0;
         for (int32_t t = t0; t < t0 + 128; ++t)
           wgClock = std::max(wgClock, block->clock[t]);
@@ -3473,8 +3488,11 @@ LogicalResult Interpreter::execWgmma(LLVM::InlineAsmOp op, Frame &f,
                                 Twine(a.asyncWriter) + " has not completed yet",
                             t0);
               // The warps of a warpgroup are not in step: the simulator asks
-              // for a barrier after every write that a wgmma reads.
-              if (a.writeEpoch == block->epoch)
+              // for a barrier after every write that a wgmma reads (or an
+              // ordering of the write before each of the warpgroup's
+              // threads: a named barrier, an mbarrier).
+              if (a.writeEpoch == block->epoch &&
+                  !warpgroupAfterWrite(a.writer, a.writeClock))
                 return fail(op,
                             "reads byte " + Twine(i) + " of " + buffer->what +
                                 " that thread " + Twine(a.writer) +

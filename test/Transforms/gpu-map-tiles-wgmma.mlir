@@ -10,6 +10,7 @@
 // NOTMA: error: attic-gpu-map-tiles: tma needs wgmma and kv-stages=2 or 3 (TMA fills the rings' swizzled tiles that wgmma reads)
 // RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true kv-stages=2 tma=true warp-specialize=true" | FileCheck %s --check-prefix=WS
 // RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true kv-stages=2 warp-specialize=true" 2>&1 | FileCheck %s --check-prefix=NOWS
+// RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true kv-stages=2 tma=true warp-specialize=true wgmma-overlap=true" | FileCheck %s --check-prefix=WSO
 // NOWS: error: attic-gpu-map-tiles: warp-specialize needs tma (the producer warpgroup issues the rings' TMA loads)
 // NOSTAGES: attic-gpu-map-tiles: wgmma-overlap needs wgmma and kv-stages=2 or 3 (the deferred P V is a wgmma that reads one more V slot of the ring)
 // SYNC: attic-gpu-map-tiles: wgmma needs async-copies (the swizzled K and V tiles are filled by cp.async)
@@ -147,6 +148,36 @@
 // WS: } {attic.warp_roles}
 // WS-NEXT: }
 // WS-NEXT: gpu.terminator
+
+// With the deferred P V too (22528 bytes: V's ring has the third, zeroed
+// slot): the consumers zero it after their setmaxnreg, ordered by their
+// named barrier; a slot is released when the deferred P V that reads its V
+// completes (the wait_group 0 at the next block's attic.tile.pv, and after
+// the loop), where one was deferred (the slot index carried through the
+// loop is -1 before the first visited block).
+// WSO-LABEL: func.func @wgmma
+// WSO: gpu.launch async {{.*}} in (%{{.*}} = %c256, {{.*}} dynamic_shared_memory_size %c22528_i32
+// WSO: %[[FULL:.*]] = nvgpu.mbarrier.create
+// WSO-NEXT: %[[EMPTY:.*]] = nvgpu.mbarrier.create
+// WSO: "setmaxnreg.inc.sync.aligned.u32 240;"
+// WSO: vector.store %{{.*}} : memref<6656xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// WSO: "fence.proxy.async.shared::cta;"
+// WSO: nvvm.barrier id
+// WSO: scf.for {{.*}} iter_args({{.*}}, %{{.*}} = %c-1{{[_0-9]*}}, %{{.*}} = %c0_i32{{[_0-9]*}}, {{.*}}) -> (
+// WSO: nvgpu.mbarrier.try_wait.parity %[[FULL]]
+// WSO: "wgmma.wait_group.sync.aligned 1;"
+// WSO: "wgmma.wait_group.sync.aligned 0;"
+// WSO: %[[SOME:.*]] = arith.cmpi sge, %[[DEFERRED:.*]], %c0{{[_0-9]*}} : index
+// WSO-NEXT: scf.if %[[SOME]] {
+// WSO-NEXT: %{{.*}} = arith.constant 0 : index
+// WSO-NEXT: nvgpu.mbarrier.arrive.expect_tx %[[EMPTY]][%[[DEFERRED]]], %c0
+// After the loop, the last block's P V and its slot.
+// WSO: "wgmma.wait_group.sync.aligned 0;"
+// WSO: arith.cmpi sge
+// WSO: nvgpu.mbarrier.arrive.expect_tx %[[EMPTY]]
+// WSO: "setmaxnreg.dec.sync.aligned.u32 24;"
+// WSO: nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
+// WSO: nvgpu.tma.async.load
 
 // OVERLAP-LABEL: func.func @wgmma
 // OVERLAP: gpu.launch async {{.*}} dynamic_shared_memory_size %c22528_i32

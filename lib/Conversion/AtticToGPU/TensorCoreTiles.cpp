@@ -589,11 +589,7 @@ FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
                outsideGrid(cfg.value);
     if (ring.tma && !fits(ring))
       ring.tma = false;
-    // Warp specialization takes the place of the deferred P V (the two are
-    // not combined yet: a deferred V slot would be released a block late).
     ring.ws = warpSpecialize && ring.tma && producerCanFollow(grid, info);
-    if (ring.ws)
-      ring.overlap = false;
     if (ring.ws && !fits(ring))
       ring.ws = false;
     if (fits(ring))
@@ -809,6 +805,8 @@ private:
       state.push_back(phases);
     if (overlap) {
       state.push_back(deferredVBase);
+      if (cfg.ws)
+        state.push_back(deferredSlot);
       llvm::append_range(state, deferredP);
     }
     return state;
@@ -821,8 +819,10 @@ private:
     if (cfg.tma)
       phases = state[next++];
     if (overlap) {
-      deferredVBase = state[next];
-      deferredP.assign(state.begin() + next + 1, state.end());
+      deferredVBase = state[next++];
+      if (cfg.ws)
+        deferredSlot = state[next++];
+      deferredP.assign(state.begin() + next, state.end());
     }
   }
   // TMA (cfg.tma): an mbarrier per K slot. Invariant at a staging point:
@@ -893,9 +893,17 @@ private:
   // into it for phase n - 1 of "empty".
   Value emptyBars;
   /// Consumers: the qk and pv of the current slot not yet mapped, and the
-  /// slot they release after the last of them.
+  /// slot they release after the last of them. With the deferred P V the
+  /// slot is released when the block's P V completes, in the next visited
+  /// block (or at the flush): `currentSlot` is the slot of the block being
+  /// computed, `deferredSlot` that of the deferred block (carried with
+  /// deferredVBase; -1 before the first, whose V is the zeroed slot) and
+  /// `inFlightSlot` that of the product in flight.
   SmallVector<Operation *> releaseOps;
-  Value releaseSlot;
+  Value releaseSlot, currentSlot, deferredSlot, inFlightSlot;
+  /// Every consumer thread arrives on slot `slot`'s "empty" mbarrier
+  /// (where `slot` >= 0 when `maybeNone`).
+  void release(Value slot, bool maybeNone = false);
   void stageWs(ArrayRef<Operation *> ops, IRMapping &map);
   void releaseAfter(Operation *op);
   /// Waits on mbarrier `index` of `group` for the phase of parity bit 0
@@ -1295,14 +1303,16 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
     kMap = asMap(kMapPtr);
     vMap = asMap(vMapPtr);
   }
-  overlap = !cfg.ws && canDeferPV();
-  if (overlap) {
-    // Before the first visited block the deferred product is 0 times the
-    // last V slot, which the ring fills only from the second prefetch on:
-    // that slot is zeroed (shared memory is not, and 0 * NaN is NaN), its
-    // stores fenced for wgmma's async proxy and ordered by a barrier.
+  overlap = canDeferPV();
+  // Before the first visited block the deferred product is 0 times the
+  // last V slot, which the ring fills only from the second prefetch on
+  // (with warp specialization: never): that slot is zeroed (shared memory
+  // is not, and 0 * NaN is NaN), its stores fenced for wgmma's async proxy
+  // and ordered by a barrier of the threads that compute.
+  auto zeroDeferredSlot = [&] {
     int64_t slotElems = vTileBytes(cfg) / 2;
     deferredVBase = g.index((cfg.vSlots() - 1) * slotElems);
+    deferredSlot = g.index(-1);
     Value start = g.add(vAlign, deferredVBase);
     auto loop = scf::ForOp::create(b, g.mul(tid, 8), g.index(slotElems),
                                    g.mul(threads, 8));
@@ -1316,7 +1326,9 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
     g.inlineAsm(Type(), {}, "fence.proxy.async.shared::cta;", "");
     barrier();
     deferredP.assign(cfg.keys / 4, g.i32(0));
-  }
+  };
+  if (overlap && !cfg.ws)
+    zeroDeferredSlot();
   scf::IfOp roles;
   if (cfg.ws) {
     // The roles: the consumers (warps 0 .. rows/16 - 1, whose thread
@@ -1359,6 +1371,8 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
     }
     b.setInsertionPoint(roles.thenBlock()->getTerminator());
     g.inlineAsm(Type(), {}, "setmaxnreg.inc.sync.aligned.u32 240;", "");
+    if (overlap)
+      zeroDeferredSlot();
     loadQ();
   }
   if (failed(mapBlock(*grid.getBody(), map)))
@@ -1776,6 +1790,9 @@ void KernelMapper::stageWs(ArrayRef<Operation *> ops, IRMapping &map) {
   if (!releaseOps.empty())
     deferralError = "a staging point before the products of the previous "
                     "slot";
+  if (overlap && (!qk || !pv))
+    deferralError = "a staging point without both K and V (canDeferPV "
+                    "accepted the grid)";
   if (cols)
     barrier();
   for (Operation *op : ops)
@@ -1786,13 +1803,15 @@ void KernelMapper::stageWs(ArrayRef<Operation *> ops, IRMapping &map) {
     waitPhase(bars, slot, g.divU(kSlot, cfg.kSlots()));
     if (qk) {
       kBase = g.mul(slot, kTileBytes(cfg) / 2);
-      releaseOps.push_back(qk);
+      if (!overlap)
+        releaseOps.push_back(qk);
     }
     if (pv) {
       vBase = g.mul(slot, vTileBytes(cfg) / 2);
-      releaseOps.push_back(pv);
+      if (!overlap)
+        releaseOps.push_back(pv);
     }
-    releaseSlot = slot;
+    releaseSlot = currentSlot = slot;
     kSlot = g.add(kSlot, g.index(1));
   }
   if (cols)
@@ -1808,9 +1827,21 @@ void KernelMapper::releaseAfter(Operation *op) {
     return;
   releaseOps.erase(it);
   if (releaseOps.empty())
-    nvgpu::MBarrierArriveExpectTxOp::create(b, emptyBars, g.index(0),
-                                            releaseSlot,
+    release(releaseSlot);
+}
+
+void KernelMapper::release(Value slot, bool maybeNone) {
+  if (!maybeNone) {
+    nvgpu::MBarrierArriveExpectTxOp::create(b, emptyBars, g.index(0), slot,
                                             /*predicate=*/Value());
+    return;
+  }
+  Value some =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::sge, slot, g.index(0));
+  auto ifSome = scf::IfOp::create(b, some, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(ifSome.thenBlock()->getTerminator());
+  release(slot);
 }
 
 void KernelMapper::waitPhase(Value group, Value index, Value phase) {
@@ -2402,6 +2433,10 @@ bool KernelMapper::canDeferPV() {
 }
 
 void KernelMapper::issueDeferredPV() {
+  // With warp specialization the deferred block's slot is released once
+  // this product completes (settleAcc).
+  if (cfg.ws)
+    inFlightSlot = deferredSlot;
   SmallVector<SmallVector<Value>> aRegs;
   SmallVector<Value> descriptors;
   Value slot = inSlotDescriptor(vDescriptor, deferredVBase);
@@ -2419,6 +2454,10 @@ void KernelMapper::settleAcc() {
     return;
   setAccFromWgmma(wgmmaWait(0, accInWgmmaOrder()));
   accInFlight = false;
+  if (inFlightSlot) {
+    release(inFlightSlot, /*maybeNone=*/true);
+    inFlightSlot = Value();
+  }
 }
 
 void KernelMapper::flushDeferredPV() {
@@ -2626,6 +2665,8 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
                            g.asI32({pair(0, 2 * kk), pair(1, 2 * kk),
                                     pair(0, 2 * kk + 1), pair(1, 2 * kk + 1)}));
       deferredVBase = vBase;
+      if (cfg.ws)
+        deferredSlot = currentSlot;
       deferredEmpty = false;
       return success();
     }
