@@ -471,6 +471,16 @@ struct BlockContext {
     a.readerHi = std::max(a.readerHi, hi);
     a.readClock = std::max(a.readClock, c);
   }
+  /// Named barriers 0-15 reached across warp roles: the count of the
+  /// current phase, the arrivals so far (thread, its clock after arriving)
+  /// and those of each completed phase, which its bar.sync threads acquire.
+  struct NamedBarrier {
+    int64_t count = 0;
+    uint64_t generation = 0;
+    std::vector<std::pair<int32_t, uint64_t>> arrivals;
+    std::vector<std::vector<std::pair<int32_t, uint64_t>>> completed;
+  };
+  NamedBarrier namedBarriers[16];
   uint64_t knownVersion = 0;
   struct {
     bool valid = false;
@@ -593,9 +603,9 @@ private:
     std::mutex mutex;
     std::condition_variable turn;
     int32_t current = -1; // the role holding the baton; -1: the caller
-    bool done[2] = {false, false};
+    std::vector<char> done;
     /// Per role: `progress` + 1 when it began to wait, 0 when it runs.
-    uint64_t waitingSince[2] = {0, 0};
+    std::vector<uint64_t> waitingSince;
     uint64_t progress = 0; // ops executed in roles
     bool aborted = false;  // a role failed: the others stop
   };
@@ -606,10 +616,13 @@ private:
   /// role that can go on and returns when this one has it again; fails
   /// (a deadlock, or another role failed) when none can.
   LogicalResult yieldRole();
-  /// nvvm.barrier (bar.sync): without a thread count, gpu.barrier's
-  /// semantics; with one, a named barrier of those threads, which (within
-  /// a warp role, in lockstep) must all reach it together.
-  LogicalResult execNamedBarrier(NVVM::BarrierOp op, Frame &f, const Mask &m);
+  /// nvvm.barrier (bar.sync) and nvvm.barrier.arrive (bar.arrive):
+  /// without a thread count, gpu.barrier's semantics; with one, a named
+  /// barrier of that many threads (whole warps). Outside warp roles they
+  /// all reach it together; across roles each role's threads arrive, and
+  /// bar.sync waits (the other roles run) until the count is complete.
+  LogicalResult execNamedBarrier(Operation *op, Value idValue, Value countValue,
+                                 bool arriveOnly, Frame &f, const Mask &m);
   /// A barrier of the whole block (gpu.barrier, bar.sync 0 without a
   /// count): every thread must reach it; it starts a new epoch.
   LogicalResult blockBarrier(Operation *op, Frame &f, const Mask &m) {
@@ -1037,8 +1050,10 @@ LogicalResult Interpreter::execIf(scf::IfOp op, Frame &f, const Mask &m) {
   Mask thenMask, elseMask;
   for (int32_t t : m)
     (get(f, op.getCondition(), t).e[0].i ? thenMask : elseMask).push_back(t);
+  // A split into roles: the two branches, or with kWarpgroupRolesAttrName
+  // the then-branch's warpgroups (and the else-branch, if it has threads).
   if (op->hasAttr(attic::kWarpRolesAttr) && block && !thenMask.empty() &&
-      !elseMask.empty())
+      (!elseMask.empty() || op->hasAttr(attic::kWarpgroupRolesAttrName)))
     return execRoles(op, f, thenMask, elseMask);
   unsigned n = op.getNumResults();
   std::vector<SmallVector<Val, 4>> results(f.threads);
@@ -1074,19 +1089,39 @@ LogicalResult Interpreter::execRoles(scf::IfOp op, Frame &f,
     return fail(op, "a warp role split with results is not simulated");
   Roles state;
   ++stats.roleSplits;
-  std::pair<Region *, const Mask *> branches[2] = {
-      {&op.getThenRegion(), &thenMask}, {&op.getElseRegion(), &elseMask}};
+  // The roles: the then-branch (one per warpgroup of its threads with
+  // kWarpgroupRolesAttrName), then the else-branch.
+  std::vector<std::pair<Region *, Mask>> branches;
+  if (op->hasAttr(attic::kWarpgroupRolesAttrName)) {
+    for (int32_t t : thenMask) {
+      if (branches.empty() || branches.back().second.back() / 128 != t / 128)
+        branches.push_back({&op.getThenRegion(), Mask()});
+      branches.back().second.push_back(t);
+    }
+  } else {
+    branches.push_back({&op.getThenRegion(), thenMask});
+  }
+  if (!elseMask.empty())
+    branches.push_back({&op.getElseRegion(), elseMask});
+  const int32_t n = static_cast<int32_t>(branches.size());
+  state.done.assign(n, 0);
+  state.waitingSince.assign(n, 0);
   roles = &state;
   llvm::scope_exit leave([&] { roles = nullptr; });
-  LogicalResult results[2] = {failure(), failure()};
-  // Hands the baton to the other role, or back to the caller when it is
-  // done too.
+  std::vector<LogicalResult> results(n, failure());
+  // Hands the baton to the next role that is not done, or back to the
+  // caller when all are.
   auto pass = [&](int32_t from) {
-    state.current = state.done[1 - from] ? -1 : 1 - from;
+    state.current = -1;
+    for (int32_t k = 1; k <= n; ++k)
+      if (!state.done[(from + k) % n]) {
+        state.current = (from + k) % n;
+        break;
+      }
     state.turn.notify_all();
   };
   std::vector<std::thread> workers;
-  for (int32_t r = 0; r < 2; ++r)
+  for (int32_t r = 0; r < n; ++r)
     workers.emplace_back([&, r] {
       currentRole = r;
       {
@@ -1094,10 +1129,10 @@ LogicalResult Interpreter::execRoles(scf::IfOp op, Frame &f,
         state.turn.wait(lock,
                         [&] { return state.current == r || state.aborted; });
       }
-      auto [region, mask] = branches[r];
+      auto &[region, mask] = branches[r];
       if (!state.aborted && !region->empty()) {
         Operation *terminator;
-        results[r] = execBlock(region->front(), f, *mask, terminator);
+        results[r] = execBlock(region->front(), f, mask, terminator);
       } else if (!state.aborted) {
         results[r] = success();
       }
@@ -1111,11 +1146,13 @@ LogicalResult Interpreter::execRoles(scf::IfOp op, Frame &f,
     std::unique_lock<std::mutex> lock(state.mutex);
     state.current = 0;
     state.turn.notify_all();
-    state.turn.wait(lock, [&] { return state.done[0] && state.done[1]; });
+    state.turn.wait(lock, [&] {
+      return llvm::all_of(state.done, [](char d) { return d != 0; });
+    });
   }
   for (std::thread &w : workers)
     w.join();
-  return success(succeeded(results[0]) && succeeded(results[1]));
+  return success(llvm::all_of(results, succeeded));
 }
 
 LogicalResult Interpreter::yieldRole() {
@@ -1126,9 +1163,16 @@ LogicalResult Interpreter::yieldRole() {
     return failure();
   state.waitingSince[me] = state.progress + 1;
   // Another role can go on if it is not done and has not been waiting
-  // since before the last op executed (what it waits for may be there now).
-  int32_t other = 1 - me;
-  if (state.done[other] || state.waitingSince[other] == state.progress + 1)
+  // since before the last op executed (what it waits for may be there now):
+  // the next one in order.
+  const int32_t n = static_cast<int32_t>(state.done.size());
+  int32_t other = -1;
+  for (int32_t k = 1; k < n && other < 0; ++k) {
+    int32_t r = (me + k) % n;
+    if (!state.done[r] && state.waitingSince[r] != state.progress + 1)
+      other = r;
+  }
+  if (other < 0)
     return failure();
   state.current = other;
   state.turn.notify_all();
@@ -1137,14 +1181,13 @@ LogicalResult Interpreter::yieldRole() {
   return state.aborted ? failure() : success();
 }
 
-LogicalResult Interpreter::execNamedBarrier(NVVM::BarrierOp op, Frame &f,
-                                            const Mask &m) {
+LogicalResult Interpreter::execNamedBarrier(Operation *op, Value idValue,
+                                            Value countValue, bool arriveOnly,
+                                            Frame &f, const Mask &m) {
   if (!block)
     return fail(op, "a barrier outside a kernel");
-  if (op.getReductionOp() || op.getReductionPredicate())
-    return fail(op, "barrier reductions are not simulated");
   int64_t id = 0;
-  if (Value v = op.getBarrierId()) {
+  if (Value v = idValue) {
     id = static_cast<int64_t>(get(f, v, m.front()).e[0].i);
     for (int32_t t : m)
       if (static_cast<int64_t>(get(f, v, t).e[0].i) != id)
@@ -1152,7 +1195,6 @@ LogicalResult Interpreter::execNamedBarrier(NVVM::BarrierOp op, Frame &f,
   }
   if (id < 0 || id > 15)
     return fail(op, "barrier " + Twine(id) + " (the ids are 0 to 15)");
-  Value countValue = op.getNumberOfThreads();
   if (!countValue)
     return blockBarrier(op, f, m); // all threads of the block
   int64_t count = static_cast<int64_t>(get(f, countValue, m.front()).e[0].i);
@@ -1177,18 +1219,63 @@ LogicalResult Interpreter::execNamedBarrier(NVVM::BarrierOp op, Frame &f,
                   "reached by part of a warp (named barriers count "
                   "whole warps)",
                   t);
-  if (static_cast<int64_t>(m.size()) != count)
-    return fail(op, "named barrier " + Twine(id) + " of " + Twine(count) +
-                        " threads reached by " + Twine(m.size()) +
-                        " together (threads that reach it at different "
-                        "times, across warp roles, are not simulated)");
-  ++stats.barriers;
-  // Ordered among its threads only: each releases and each acquires all.
-  for (int32_t t : m)
-    ++block->clock[t];
-  for (int32_t u : m)
+  BlockContext::NamedBarrier &bar = block->namedBarriers[id];
+  if (!roles) {
+    // In lockstep nothing else can arrive later.
+    if (static_cast<int64_t>(m.size()) != count || arriveOnly ||
+        !bar.arrivals.empty())
+      return fail(op, "named barrier " + Twine(id) + " of " + Twine(count) +
+                          " threads reached by " + Twine(m.size()) +
+                          " together (outside warp roles the threads of a "
+                          "named barrier reach it together, with bar.sync)");
+    ++stats.barriers;
+    // Ordered among its threads only: each releases and each acquires all.
     for (int32_t t : m)
-      block->acquire(u, t, block->clock[t]);
+      ++block->clock[t];
+    for (int32_t u : m)
+      for (int32_t t : m)
+        block->acquire(u, t, block->clock[t]);
+    return success();
+  }
+  // Across warp roles: this role's threads arrive (releasing); the phase
+  // completes at the count; bar.sync waits for that, the other roles
+  // running meanwhile, and acquires every arrival of the phase.
+  if (!bar.arrivals.empty() && bar.count != count)
+    return fail(op,
+                "barrier " + Twine(id) + " counts " + Twine(count) +
+                    " threads where its phase began with " + Twine(bar.count),
+                m.front());
+  bar.count = count;
+  for (int32_t t : m)
+    bar.arrivals.push_back({t, ++block->clock[t]});
+  if (static_cast<int64_t>(bar.arrivals.size()) > count)
+    return fail(op, "named barrier " + Twine(id) + " of " + Twine(count) +
+                        " threads reached by " + Twine(bar.arrivals.size()) +
+                        " in one phase");
+  uint64_t phase = bar.generation;
+  if (static_cast<int64_t>(bar.arrivals.size()) == count) {
+    bar.completed.push_back(std::move(bar.arrivals));
+    bar.arrivals.clear();
+    ++bar.generation;
+    ++stats.barriers;
+  }
+  if (arriveOnly)
+    return success();
+  while (bar.generation == phase) {
+    if (succeeded(yieldRole()))
+      continue;
+    if (roles->aborted)
+      return failure();
+    return fail(op,
+                "waits at named barrier " + Twine(id) + " (" +
+                    Twine(bar.arrivals.size()) + " of " + Twine(count) +
+                    " threads arrived), which never completes: a deadlock "
+                    "(every other warp role waits too, or is done)",
+                m.front());
+  }
+  for (int32_t u : m)
+    for (auto [t, c] : bar.completed[phase])
+      block->acquire(u, t, c);
   return success();
 }
 
@@ -1496,8 +1583,16 @@ LogicalResult Interpreter::execOp(Operation *op, Frame &f, const Mask &m) {
           nvgpu::MBarrierArriveExpectTxOp, nvgpu::MBarrierTryWaitParityOp,
           nvgpu::TmaAsyncLoadOp, nvgpu::TmaCreateDescriptorOp>(op))
     return execTma(op, f, m);
-  if (auto bar = dyn_cast<NVVM::BarrierOp>(op))
-    return execNamedBarrier(bar, f, m);
+  if (auto arrive = dyn_cast<NVVM::BarrierArriveOp>(op))
+    return execNamedBarrier(op, arrive.getBarrierId(),
+                            arrive.getNumberOfThreads(), /*arriveOnly=*/true, f,
+                            m);
+  if (auto bar = dyn_cast<NVVM::BarrierOp>(op)) {
+    if (bar.getReductionOp() || bar.getReductionPredicate())
+      return fail(op, "barrier reductions are not simulated");
+    return execNamedBarrier(op, bar.getBarrierId(), bar.getNumberOfThreads(),
+                            /*arriveOnly=*/false, f, m);
+  }
   if (isa<NVVM::FenceMbarrierInitOp>(op)) {
     // Orders the inits before the barrier that publishes them; the
     // simulator checks that barrier (execTma).

@@ -41,6 +41,11 @@ constexpr llvm::StringLiteral kTileGridAttrName = "attic.tile_grid";
 /// GPU. The GPU simulator runs them so (see GpuSimulator.h).
 constexpr llvm::StringLiteral kWarpRolesAttrName = "attic.warp_roles";
 
+/// With kWarpRolesAttrName: the then-branch runs as one role per
+/// warpgroup of its threads (the consumer warpgroups of a ping-pong
+/// schedule, which wait for each other at named barriers).
+constexpr llvm::StringLiteral kWarpgroupRolesAttrName = "attic.warpgroup_roles";
+
 /// attic-tile-block-attention's rewrite of one memref-form block_attention
 /// into the target-independent tile loop (see TileBlockAttention.cpp).
 mlir::LogicalResult tileBlockAttention(BlockAttentionOp op);

@@ -1416,9 +1416,12 @@ TEST_F(WarpRoles, WithoutTheNamedBarrierTheExchangeIsARace) {
 }
 
 TEST_F(WarpRoles, ANamedBarrierCountsAllItsThreads) {
+  // 128 threads counted, 64 (the consumers) reach it: the other 64 never
+  // arrive.
   replace(source, "%n = arith.constant 64 : i32 // COUNT",
           "%n = arith.constant 128 : i32");
-  expectError("named barrier 1 of 128 threads reached by 64 together");
+  expectError("waits at named barrier 1 (64 of 128 threads arrived), which "
+              "never completes: a deadlock");
 }
 
 TEST_F(WarpRoles, InLockstepTheProducerWaitsForever) {
@@ -1517,4 +1520,129 @@ TEST_F(WarpRoles, RoleSplitsDoNotNest) {
           "      } {attic.warp_roles}\n"
           "      scf.for %i = %c0 to %c8 step %c1 {");
   expectError("a warp role split inside another one is not simulated");
+}
+
+// Ping-pong between two warpgroups (FlashAttention-3's schedule of its
+// consumer warpgroups): 256 threads, the split's then-branch runs one role
+// per warpgroup (attic.warpgroup_roles). Warpgroup w may take its turn
+// after bar.sync on named barrier 2 + w (256 threads: its own 128 and the
+// other's bar.arrive); a turn's first thread appends w to a log through a
+// shared counter, then the warpgroup arrives on the other's barrier.
+// Warpgroup 1 lets warpgroup 0 go first (START), and warpgroup 0 syncs
+// once more at the end (LAST) so that no phase is left open. The log is
+// 0 1 0 1 0 1 0 1. Markers: START, SYNC, ARRIVE, LAST, ROLES.
+const char *kPingPong = R"mlir(
+func.func @k() -> memref<8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %s0 = gpu.wait async
+  %o, %t1 = gpu.alloc async [%s0] () : memref<8xf32>
+  %t2 = gpu.launch async [%t1] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+      threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1)
+      workgroup(%ctr : memref<1xi32, #gpu.address_space<workgroup>>,
+                %log : memref<8xf32, #gpu.address_space<workgroup>>) {
+    %zero = arith.constant 0 : i32
+    %first = arith.cmpi eq, %tx, %c0 : index
+    scf.if %first {
+      memref.store %zero, %ctr[%c0] : memref<1xi32, #gpu.address_space<workgroup>>
+    }
+    gpu.barrier
+    %all = arith.cmpi ult, %tx, %c256 : index
+    scf.if %all {
+      %wg = arith.divui %tx, %c128 : index
+      %wgi = arith.index_cast %wg : index to i32
+      %wgf = arith.sitofp %wgi : i32 to f32
+      %two = arith.constant 2 : i32
+      %three = arith.constant 3 : i32
+      %n = arith.constant 256 : i32
+      %mine = arith.addi %two, %wgi : i32
+      %theirs = arith.subi %three, %wgi : i32
+      %isOne = arith.cmpi eq, %wg, %c1 : index
+      scf.if %isOne {
+        nvvm.barrier.arrive id = %two number_of_threads = %n // START
+      }
+      %lead = arith.remui %tx, %c128 : index
+      %isLead = arith.cmpi eq, %lead, %c0 : index
+      scf.for %r = %c0 to %c4 step %c1 {
+        nvvm.barrier id = %mine number_of_threads = %n // SYNC
+        scf.if %isLead {
+          %v = memref.load %ctr[%c0] : memref<1xi32, #gpu.address_space<workgroup>>
+          %vi = arith.index_cast %v : i32 to index
+          memref.store %wgf, %log[%vi] : memref<8xf32, #gpu.address_space<workgroup>>
+          %one = arith.constant 1 : i32
+          %next = arith.addi %v, %one : i32
+          memref.store %next, %ctr[%c0] : memref<1xi32, #gpu.address_space<workgroup>>
+        }
+        nvvm.barrier.arrive id = %theirs number_of_threads = %n // ARRIVE
+      }
+      %isZero = arith.cmpi eq, %wg, %c0 : index
+      scf.if %isZero {
+        nvvm.barrier id = %two number_of_threads = %n // LAST
+      }
+    } else {
+    } {attic.warp_roles, attic.warpgroup_roles} // ROLES
+    gpu.barrier
+    %copy = arith.cmpi ult, %tx, %c8 : index
+    scf.if %copy {
+      %x = memref.load %log[%tx] : memref<8xf32, #gpu.address_space<workgroup>>
+      memref.store %x, %o[%tx] : memref<8xf32>
+    }
+    gpu.terminator
+  }
+  %h = memref.alloc() : memref<8xf32>
+  %t3 = gpu.memcpy async [%t2] %h, %o : memref<8xf32>, memref<8xf32>
+  gpu.wait [%t3]
+  return %h : memref<8xf32>
+}
+)mlir";
+
+struct PingPong : ::testing::Test {
+  std::string source = kPingPong;
+  std::string error;
+  std::vector<Tensor> run() { return simulate(source, {}, error); }
+  void expectError(const std::string &fragment) {
+    std::vector<Tensor> out = run();
+    EXPECT_TRUE(out.empty());
+    EXPECT_NE(error.find(fragment), std::string::npos)
+        << "expected '" << fragment << "' in: " << error;
+  }
+};
+
+TEST_F(PingPong, TheWarpgroupsTakeTurns) {
+  std::vector<Tensor> out = run();
+  ASSERT_EQ(out.size(), 1u) << error;
+  for (int64_t i = 0; i < 8; ++i)
+    EXPECT_EQ(out[0][i], double(i % 2)) << i;
+}
+
+TEST_F(PingPong, WithoutTheFirstArrivalNoneGoesFirst) {
+  replace(source,
+          "nvvm.barrier.arrive id = %two number_of_threads = %n // START", "");
+  expectError("waits at named barrier 2 (128 of 256 threads arrived), which "
+              "never completes: a deadlock");
+}
+
+TEST_F(PingPong, WithoutTheSyncTheCounterIsARace) {
+  replace(source, "nvvm.barrier id = %mine number_of_threads = %n // SYNC", "");
+  expectError("since the last barrier (a race)");
+}
+
+TEST_F(PingPong, APhaseWithMoreArrivalsThanItsCountIsAnError) {
+  // A count of 192: warpgroup 0's 128 wait, warpgroup 1's 128 overshoot.
+  replace(source, "%n = arith.constant 256 : i32",
+          "%n = arith.constant 192 : i32");
+  expectError("named barrier 2 of 192 threads reached by 256 in one phase");
+}
+
+TEST_F(PingPong, InLockstepAPartialNamedBarrierIsAnError) {
+  // Without the roles, warpgroup 1's first arrival is all that reaches
+  // barrier 2 at that point of the lockstep run.
+  replace(source, "{attic.warp_roles, attic.warpgroup_roles} // ROLES", "");
+  expectError("named barrier 2 of 256 threads reached by 128 together "
+              "(outside warp roles the threads of a named barrier reach it "
+              "together, with bar.sync)");
 }
