@@ -685,7 +685,10 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
       arrive on "empty" after the wgmmas that read the slot have completed
       (with `wgmma-overlap`, the deferred P V in the next visited block);
       their barriers are named barriers of their own threads; `setmaxnreg`
-      gives the producer 24 registers and the consumers 240;
+      gives the producer 24 registers and the consumers 240; `ping-pong=true`
+      (with both, block_q 128): the two consumer warpgroups take turns
+      issuing each block's Q K^T and deferred P V (bar.sync on barrier 2 + w
+      before, bar.arrive on the other's after);
     - a thread per query row (benefit 1, `MapTilesToGPU.cpp`), for anything
       else: each tile op a loop over its columns on the thread's private
       row of each tile.
@@ -742,7 +745,12 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
            "\"full\" mbarrier and release it on its \"empty\" one after "
            "their wgmmas have read it; setmaxnreg moves registers from the "
            "producer to the consumers (where the grid allows it; else the "
-           "kernel of tma)">
+           "kernel of tma)">,
+    Option<"pingPong", "ping-pong", "bool", /*default=*/"false",
+           "With warp-specialize and wgmma-overlap: where block_q is 128, "
+           "the two consumer warpgroups take turns issuing a block's wgmmas "
+           "(named barriers 2 and 3), so that one's softmax runs during the "
+           "other's products (else no effect)">
   ];
 }
 

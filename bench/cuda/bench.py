@@ -28,8 +28,12 @@ bits, uint16, which attic-run reads as bf16) and runs, on those same inputs:
   attic_tma2  (--attic-ws) --wgmma --kv-stages=2 --tma and attic_ws, the
           same with --warp-specialize (a producer warpgroup issues the TMA
           loads, the consumers release each slot through an mbarrier,
-          setmaxnreg): an A/B of the warp specialization (which replaces the
-          deferred P V, so neither has it);
+          setmaxnreg): an A/B of the warp specialization (neither has the
+          deferred P V);
+  attic_wso, attic_pp  (--attic-pingpong) --wgmma --kv-stages=2 --tma
+          --wgmma-overlap --warp-specialize, without and with --ping-pong
+          (the two consumer warpgroups take turns issuing their wgmmas):
+          FlashAttention-3's schedule, an A/B of the ping-pong;
   sdpa    torch.nn.functional.scaled_dot_product_attention, flash backend only;
   cudnn   the same with the cuDNN backend only, where this PyTorch has it
           (SDPBackend.CUDNN_ATTENTION; --no-cudnn to skip; a configuration
@@ -183,6 +187,10 @@ def main():
                     help="also time attic with --wgmma --kv-stages=2 --tma, "
                          "with and without --warp-specialize (A/B of the "
                          "producer warpgroup; a 9.0 device)")
+    ap.add_argument("--attic-pingpong", action="store_true",
+                    help="also time attic with --wgmma --kv-stages=2 --tma "
+                         "--wgmma-overlap --warp-specialize, with and without "
+                         "--ping-pong (a 9.0 device)")
     ap.add_argument("--attic-arg", action="append", default=[],
                     help="extra attic-run argument (repeatable)")
     ap.add_argument("--out", default=".")
@@ -246,7 +254,13 @@ def main():
                 ("attic_tma2", args.attic_ws,
                  ["--wgmma", "--kv-stages=2", "--tma"]),
                 ("attic_ws", args.attic_ws,
-                 ["--wgmma", "--kv-stages=2", "--tma", "--warp-specialize"])):
+                 ["--wgmma", "--kv-stages=2", "--tma", "--warp-specialize"]),
+                ("attic_wso", args.attic_pingpong,
+                 ["--wgmma", "--kv-stages=2", "--tma", "--wgmma-overlap",
+                  "--warp-specialize"]),
+                ("attic_pp", args.attic_pingpong,
+                 ["--wgmma", "--kv-stages=2", "--tma", "--wgmma-overlap",
+                  "--warp-specialize", "--ping-pong"])):
             row[name + "_ms"] = row[name + "_err"] = None
             if not wanted:
                 continue
@@ -288,8 +302,8 @@ def main():
             row["flex_ms"] = event_median_ms(fx, args.warmup, args.reps)
         for key in ("attic", "attic_sync", "attic_ring", "attic_wgmma",
                     "attic_wgmma_ring", "attic_overlap", "attic_stage3",
-                    "attic_tma", "attic_tma2", "attic_ws", "sdpa", "cudnn",
-                    "flex"):
+                    "attic_tma", "attic_tma2", "attic_ws", "attic_wso",
+                    "attic_pp", "sdpa", "cudnn", "flex"):
             ms = row[key + "_ms"]
             row[key + "_tflops"] = flops / (ms * 1e-3) * 1e-12 if ms else None
         row["attic_vs_sdpa"] = (row["sdpa_ms"] / attic_ms) if attic_ms else None
@@ -312,6 +326,11 @@ def main():
             if row["attic_tma2_ms"] and row["attic_ws_ms"] else None)
         row["ws_vs_sdpa"] = (
             row["sdpa_ms"] / row["attic_ws_ms"] if row["attic_ws_ms"] else None)
+        row["pp_vs_wso"] = (
+            row["attic_wso_ms"] / row["attic_pp_ms"]
+            if row["attic_wso_ms"] and row["attic_pp_ms"] else None)
+        row["pp_vs_sdpa"] = (
+            row["sdpa_ms"] / row["attic_pp_ms"] if row["attic_pp_ms"] else None)
         row["stage3_vs_sdpa"] = (
             row["sdpa_ms"] / row["attic_stage3_ms"]
             if row["attic_stage3_ms"] else None)
@@ -359,6 +378,10 @@ def main():
         cols[6:6] = ["attic_tma2_ms", "attic_tma2_tflops", "attic_ws_ms",
                      "attic_ws_tflops", "ws_vs_tma", "ws_vs_sdpa"]
         cols += ["attic_tma2_err", "attic_ws_err"]
+    if args.attic_pingpong:
+        cols[6:6] = ["attic_wso_ms", "attic_wso_tflops", "attic_pp_ms",
+                     "attic_pp_tflops", "pp_vs_wso", "pp_vs_sdpa"]
+        cols += ["attic_wso_err", "attic_pp_err"]
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "cuda_attention.csv"), "w") as f:
         f.write(header)

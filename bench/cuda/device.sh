@@ -19,6 +19,9 @@
 #   bench/cuda/device.sh tests-ws         the same with --wgmma --kv-stages=2
 #                                         --tma --warp-specialize (a producer
 #                                         warpgroup issues the loads)
+#   bench/cuda/device.sh tests-pp         the same with --wgmma --kv-stages=2
+#                                         --tma --wgmma-overlap
+#                                         --warp-specialize --ping-pong
 #   bench/cuda/device.sh blockmask [ARGS...] bench/cuda/block_mask.py ARGS
 #                                         (attic's run-time classification
 #                                         vs create_block_mask)
@@ -142,6 +145,14 @@ if [[ $mode == tests-ws ]]; then
   # --tma takes --warp-specialize alone).
   run_lit_adding ws \
     "w=--wgmma; k=--kv-stages=2; t=--tma; s=--warp-specialize; for a in \"\$@\"; do case \$a in --warp-specialize|--async-copies=false|--kv-stages=1|--cuda-pipeline*) w= k= t= s= ;; --wgmma) w= ;; --kv-stages=*) k= ;; --tma) t= ;; esac; done; [[ -n \$s ]] || w= k= t=; exec \"$PWD/build/tools/attic-run\" \$w \$k \$t \$s \"\$@\""
+fi
+if [[ $mode == tests-pp ]]; then
+  # FlashAttention-3's schedule: --wgmma --kv-stages=2 --tma --wgmma-overlap
+  # --warp-specialize --ping-pong added to every --target=cuda run that can
+  # take them (not with --async-copies=false, --kv-stages=1, an explicit
+  # --cuda-pipeline or --ping-pong already there; no flag twice).
+  run_lit_adding pp \
+    "w=--wgmma; k=--kv-stages=2; t=--tma; o=--wgmma-overlap; s=--warp-specialize; p=--ping-pong; for a in \"\$@\"; do case \$a in --ping-pong|--async-copies=false|--kv-stages=1|--cuda-pipeline*) w= k= t= o= s= p= ;; --wgmma) w= ;; --kv-stages=*) k= ;; --tma) t= ;; --wgmma-overlap) o= ;; --warp-specialize) s= ;; esac; done; [[ -n \$p ]] || w= k= t= o= s=; exec \"$PWD/build/tools/attic-run\" \$w \$k \$t \$o \$s \$p \"\$@\""
 fi
 if [[ $mode == tests || $mode == all ]]; then
   # pipefail: the status is lit's (the summary lines always match).

@@ -429,6 +429,7 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
     cudaPipeline.wgmmaOverlap = options.kernel.wgmmaOverlap;
     cudaPipeline.tma = options.kernel.tma;
     cudaPipeline.warpSpecialize = options.kernel.warpSpecialize;
+    cudaPipeline.pingPong = options.kernel.pingPong;
     std::string format = options.cudaFormat;
     if (format.empty())
       format = resolveCudaToolkit(cudaPipeline).empty() ? "isa" : "bin";

@@ -175,8 +175,8 @@ std::string attic::defaultCudaPipeline(const attic_cuda_device_info &device,
                                        StringRef chip, int64_t blockQ,
                                        int64_t blockK,
                                        const TensorCoreOptions &kernel) {
-  auto [asyncCopies, kvStages, wgmma, wgmmaOverlap, tma, warpSpecialize] =
-      kernel;
+  auto [asyncCopies, kvStages, wgmma, wgmmaOverlap, tma, warpSpecialize,
+        pingPong] = kernel;
   // wgmma is sm_90a's (arch-specific PTX: a cubin for 9.0 only).
   std::string options = ("chip=" + chip + (wgmma ? "a" : "")).str();
   // A cubin runs only on its own major architecture (sm_80 cubins on 8.x,
@@ -199,6 +199,8 @@ std::string attic::defaultCudaPipeline(const attic_cuda_device_info &device,
     options += " tma=true";
   if (warpSpecialize)
     options += " warp-specialize=true";
+  if (pingPong)
+    options += " ping-pong=true";
   return (kAtticCudaPipeline + "{" + options + "}").str();
 }
 

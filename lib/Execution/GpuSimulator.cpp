@@ -88,10 +88,19 @@ struct Buffer {
   /// Shared memory: who read and wrote each byte since the last barrier.
   struct Access {
     uint64_t writeEpoch = 0, readEpoch = 0;
-    /// reader -2: several threads, within readerLo..readerHi (a superset
-    /// of them: wgmma reads name their warpgroup's 128 threads).
+    /// reader -2: several threads, within the thread ranges of `readers`
+    /// (a superset of them: wgmma reads name their warpgroup's 128
+    /// threads), each with the latest release clock of its readers: one
+    /// range per warpgroup read from, the second taking all others.
     int32_t writer = -1, reader = -1;
-    int32_t readerLo = 0, readerHi = -1;
+    struct Readers {
+      int32_t lo = 0, hi = -1; // empty when hi < lo
+      uint64_t clock = 0;
+      bool operator==(const Readers &o) const {
+        return lo == o.lo && hi == o.hi && clock == o.clock;
+      }
+    };
+    Readers readers[2];
     /// The thread whose cp.async into this byte has not completed (-1:
     /// none): until its cp.async.wait_group the byte is not to be touched.
     int32_t asyncWriter = -1;
@@ -426,12 +435,13 @@ struct BlockContext {
   }
   /// Whether an access of u is ordered after the reads of `a` since the
   /// last barrier: u read it itself, or has acquired a release of the
-  /// reader after its read; with several readers, a release of every
-  /// thread of readerLo..readerHi but u after the latest read's clock (a
-  /// superset of the readers, and the latest clock of any: what a named
-  /// barrier or an mbarrier that all of them arrive on gives; anything
-  /// less is reported as a race, never missed). The last answer is kept:
-  /// a TMA load or a row of stores asks the same question per byte.
+  /// reader after its read; with several readers, for each range of
+  /// readers a release of every thread of the range but u after the
+  /// range's latest clock (a superset of the readers, and the latest clock
+  /// of any: what a named barrier or an mbarrier that all of them arrive
+  /// on gives; anything less is reported as a race, never missed). The
+  /// last answer is kept: a TMA load or a row of stores asks the same
+  /// question per byte.
   bool orderedAfterReads(int32_t u, const Buffer::Access &a) {
     if (a.reader != -2)
       return a.reader < 0 || a.reader == u ||
@@ -439,37 +449,50 @@ struct BlockContext {
     if (known.empty())
       return false;
     if (memo.valid && memo.version == knownVersion && memo.u == u &&
-        memo.lo == a.readerLo && memo.hi == a.readerHi &&
-        memo.clock == a.readClock)
+        memo.readers[0] == a.readers[0] && memo.readers[1] == a.readers[1])
       return memo.result;
     bool ordered = true;
-    for (int32_t t = a.readerLo; t <= a.readerHi && ordered; ++t)
-      ordered = t == u || known[u][t] > a.readClock;
-    memo = {true,       knownVersion, u,      a.readerLo,
-            a.readerHi, a.readClock,  ordered};
+    for (const Buffer::Access::Readers &r : a.readers)
+      for (int32_t t = r.lo; t <= r.hi && ordered; ++t)
+        ordered = t == u || known[u][t] > r.clock;
+    memo = {true, knownVersion, u, {a.readers[0], a.readers[1]}, ordered};
     return ordered;
   }
   /// Records a read of `a` by threads lo..hi (one thread, or a wgmma's
   /// warpgroup) at release clock c, in barrier epoch `now`.
   void noteRead(Buffer::Access &a, uint64_t now, int32_t lo, int32_t hi,
                 uint64_t c) {
+    using Readers = Buffer::Access::Readers;
     if (a.readEpoch != now || (lo == hi && orderedAfterReads(lo, a))) {
       // The first read since the barrier, or one after every earlier
       // reader's release: a later writer must be ordered after this one.
       a.readEpoch = now;
       a.reader = lo == hi ? lo : -2;
-      a.readerLo = lo;
-      a.readerHi = hi;
       a.readClock = c;
+      a.readers[0] = {lo, hi, c};
+      a.readers[1] = Readers();
       return;
     }
     if (a.reader >= 0) {
-      a.readerLo = a.readerHi = a.reader;
+      a.readers[0] = {a.reader, a.reader, a.readClock};
+      a.readers[1] = Readers();
       a.reader = -2;
     }
-    a.readerLo = std::min(a.readerLo, lo);
-    a.readerHi = std::max(a.readerHi, hi);
-    a.readClock = std::max(a.readClock, c);
+    // Into the range of the same warpgroup (whose threads' clocks move
+    // together), else the free second one, else the second one.
+    auto merge = [&](Readers &r) {
+      r.lo = std::min(r.lo, lo);
+      r.hi = std::max(r.hi, hi);
+      r.clock = std::max(r.clock, c);
+    };
+    for (Readers &r : a.readers)
+      if (r.hi >= r.lo && r.lo / 128 == lo / 128 && r.hi / 128 == hi / 128)
+        return merge(r);
+    if (a.readers[1].hi < a.readers[1].lo) {
+      a.readers[1] = {lo, hi, c};
+      return;
+    }
+    merge(a.readers[1]);
   }
   /// Named barriers 0-15 reached across warp roles: the count of the
   /// current phase, the arrivals so far (thread, its clock after arriving)
@@ -485,8 +508,8 @@ struct BlockContext {
   struct {
     bool valid = false;
     uint64_t version = 0;
-    int32_t u = 0, lo = 0, hi = 0;
-    uint64_t clock = 0;
+    int32_t u = 0;
+    Buffer::Access::Readers readers[2];
     bool result = false;
   } memo;
 };

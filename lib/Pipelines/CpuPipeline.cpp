@@ -130,6 +130,7 @@ void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool tensorCores,
   map.wgmmaOverlap = options.kernel.wgmmaOverlap;
   map.tma = options.kernel.tma;
   map.warpSpecialize = options.kernel.warpSpecialize;
+  map.pingPong = options.kernel.pingPong;
   pm.addPass(createAtticGpuMapTiles(map));
 }
 

@@ -67,6 +67,7 @@ attic::TensorCoreOptions attic::CudaPipelineOptions::kernelOptions() const {
   kernel.wgmmaOverlap = wgmmaOverlap;
   kernel.tma = tma;
   kernel.warpSpecialize = warpSpecialize;
+  kernel.pingPong = pingPong;
   return kernel;
 }
 

@@ -14,6 +14,7 @@
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="chip=sm_90a wgmma=true tma=true format=isa" 2>&1 | FileCheck %s --check-prefix=TMA
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="chip=sm_90a kv-stages=2 tma=true format=isa" 2>&1 | FileCheck %s --check-prefix=TMA
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="chip=sm_90a wgmma=true kv-stages=2 warp-specialize=true format=isa" 2>&1 | FileCheck %s --check-prefix=WS
+// RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="chip=sm_90a wgmma=true kv-stages=2 tma=true warp-specialize=true ping-pong=true format=isa" 2>&1 | FileCheck %s --check-prefix=PP
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="format=isa" 2>&1 | FileCheck %s
 // Without a usable toolkit the default format is PTX.
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="toolkit=/nonexistent" 2>&1 | FileCheck %s --check-prefix=ISA
@@ -30,6 +31,7 @@
 // OVERLAP: error: attic-cuda-pipeline: wgmma-overlap needs wgmma and kv-stages=2 or 3 (the deferred P V is a wgmma that reads one more V slot of the ring)
 // TMA: error: attic-cuda-pipeline: tma needs wgmma and kv-stages=2 or 3 (TMA fills the rings' swizzled tiles that wgmma reads)
 // WS: error: attic-cuda-pipeline: warp-specialize needs tma (the producer warpgroup issues the rings' TMA loads)
+// PP: error: attic-cuda-pipeline: ping-pong needs warp-specialize and wgmma-overlap (each consumer warpgroup's turn issues a block's Q K^T and the deferred P V)
 
 // ISA: gpu.binary @ok_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">, properties = {{.*}}, assembly = "
 func.func @ok(%q: tensor<1x1x32x64xf16>) -> tensor<1x1x32x64xf16> {

@@ -93,6 +93,15 @@
 // registers without a producer): the same, within the consumers' 240.
 // RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_90a format=isa wgmma=true kv-stages=2 tma=true wgmma-overlap=true warp-specialize=true" | python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90a | FileCheck %s --check-prefix=WGMMA
 // RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_90a format=isa wgmma=true kv-stages=3 tma=true wgmma-overlap=true warp-specialize=true" | python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90a | FileCheck %s --check-prefix=WGMMA
+// And with the consumer warpgroups' ping-pong (bar.sync and bar.arrive on
+// barriers 2 and 3 around each block's wgmmas): the same; the barrier id
+// is a register (2 + warpgroup), so ptxas reserves all 16 of the block's
+// named barriers.
+// RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_90a format=isa wgmma=true kv-stages=2 tma=true wgmma-overlap=true warp-specialize=true ping-pong=true" -o %t.pp.mlir
+// RUN: python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90a < %t.pp.mlir | FileCheck %s --check-prefix=WGMMA
+// RUN: python3 %cuda_inputs/cuda_extract_binary.py f16_d64_causal_kernel < %t.pp.mlir > %t.pp.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.pp.ptx -o %t.pp.cubin 2>&1 | FileCheck %s --check-prefix=PP
+// PP: Used 168 registers, used 16 barriers
 // With block_q 64 (one consumer warpgroup, 256 threads) ptxas sets the
 // entry's budget to the consumers' 240 registers: the same.
 // RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_90a format=isa wgmma=true kv-stages=2 tma=true warp-specialize=true block-q=64" | python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90a | FileCheck %s --check-prefix=WGMMA

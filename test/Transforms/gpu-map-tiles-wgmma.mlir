@@ -11,6 +11,9 @@
 // RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true kv-stages=2 tma=true warp-specialize=true" | FileCheck %s --check-prefix=WS
 // RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true kv-stages=2 warp-specialize=true" 2>&1 | FileCheck %s --check-prefix=NOWS
 // RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true kv-stages=2 tma=true warp-specialize=true wgmma-overlap=true" | FileCheck %s --check-prefix=WSO
+// RUN: attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true kv-stages=2 tma=true warp-specialize=true wgmma-overlap=true ping-pong=true" | FileCheck %s --check-prefix=PP
+// RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="wgmma=true kv-stages=2 tma=true warp-specialize=true ping-pong=true" 2>&1 | FileCheck %s --check-prefix=NOPP
+// NOPP: error: attic-gpu-map-tiles: ping-pong needs warp-specialize and wgmma-overlap (each consumer warpgroup's turn issues a block's Q K^T and the deferred P V)
 // NOWS: error: attic-gpu-map-tiles: warp-specialize needs tma (the producer warpgroup issues the rings' TMA loads)
 // NOSTAGES: attic-gpu-map-tiles: wgmma-overlap needs wgmma and kv-stages=2 or 3 (the deferred P V is a wgmma that reads one more V slot of the ring)
 // SYNC: attic-gpu-map-tiles: wgmma needs async-copies (the swizzled K and V tiles are filled by cp.async)
@@ -178,6 +181,51 @@
 // WSO: "setmaxnreg.dec.sync.aligned.u32 24;"
 // WSO: nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
 // WSO: nvgpu.tma.async.load
+
+// With ping-pong=true only block_q 128 (two consumer warpgroups, 384
+// threads) changes: @wgmma (block_q 64) keeps one consumer warpgroup.
+// PP-LABEL: func.func @wgmma
+// PP-NOT: attic.warpgroup_roles
+// PP-NOT: nvvm.barrier.arrive
+// PP: } {attic.warp_roles}
+// In @wgmma_d128 warpgroup w = tid / 128 of the consumers; warpgroup 1
+// arrives on barrier 2 (warpgroup 0 goes first); in each block,
+// bar.sync on 2 + w before the wgmma.fence of Q K^T and the deferred P V,
+// bar.arrive on 3 - w after their two commits (before wait_group 1, so
+// that the softmax runs during the other warpgroup's products); after the
+// tile loop warpgroup 0 syncs on barrier 2 once more (warpgroup 1's last
+// arrival). The simulator runs each consumer warpgroup as a role
+// (attic.warpgroup_roles).
+// PP-LABEL: func.func @wgmma_d128
+// PP: gpu.launch async {{.*}} in (%{{.*}} = %c384,
+// PP: "setmaxnreg.inc.sync.aligned.u32 240;"
+// PP: %[[WGI:.*]] = arith.divui %{{.*}}, %c128{{[_0-9]*}} : index
+// PP-NEXT: %[[WG:.*]] = arith.index_cast %[[WGI]] : index to i32
+// PP-NEXT: %[[C1:.*]] = arith.constant 1 : i32
+// PP-NEXT: %[[IS1:.*]] = arith.cmpi eq, %[[WG]], %[[C1]] : i32
+// PP-NEXT: scf.if %[[IS1]] {
+// PP-NEXT: %[[C2:.*]] = arith.constant 2 : i32
+// PP-NEXT: %[[N:.*]] = arith.constant 256 : i32
+// PP-NEXT: nvvm.barrier.arrive id = %[[C2]] number_of_threads = %[[N]]
+// PP: scf.for
+// PP: %[[MINE:.*]] = arith.addi %{{.*}}, %[[WG]] : i32
+// PP-NEXT: %[[N1:.*]] = arith.constant 256 : i32
+// PP-NEXT: nvvm.barrier id = %[[MINE]] number_of_threads = %[[N1]]
+// PP-NEXT: "wgmma.fence.sync.aligned;"
+// PP: "wgmma.commit_group.sync.aligned;"
+// PP: "wgmma.commit_group.sync.aligned;"
+// PP-NEXT: %[[C3:.*]] = arith.constant 3 : i32
+// PP-NEXT: %[[THEIRS:.*]] = arith.subi %[[C3]], %[[WG]] : i32
+// PP-NEXT: %[[N2:.*]] = arith.constant 256 : i32
+// PP-NEXT: nvvm.barrier.arrive id = %[[THEIRS]] number_of_threads = %[[N2]]
+// PP-NEXT: "wgmma.wait_group.sync.aligned 1;"
+// PP: %[[IS0:.*]] = arith.cmpi eq, %[[WG]], %{{.*}} : i32
+// PP-NEXT: scf.if %[[IS0]] {
+// PP-NEXT: arith.constant 2 : i32
+// PP-NEXT: arith.constant 256 : i32
+// PP-NEXT: nvvm.barrier id
+// PP: "setmaxnreg.dec.sync.aligned.u32 24;"
+// PP: } {attic.warp_roles, attic.warpgroup_roles}
 
 // OVERLAP-LABEL: func.func @wgmma
 // OVERLAP: gpu.launch async {{.*}} dynamic_shared_memory_size %c22528_i32

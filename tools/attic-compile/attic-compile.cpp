@@ -99,6 +99,10 @@ static cl::opt<bool> warpSpecialize(
     "warp-specialize", cl::init(false),
     cl::desc("--target=cuda with --tma: a producer warpgroup issues the TMA "
              "loads, the consumer warpgroups compute"));
+static cl::opt<bool> pingPong(
+    "ping-pong", cl::init(false),
+    cl::desc("--target=cuda with --warp-specialize and --wgmma-overlap: the "
+             "two consumer warpgroups take turns issuing their wgmmas"));
 static cl::opt<std::string> runtimeDir(
     "runtime-dir",
     cl::desc("Directory of libattic_rt.so to link against (default: ../lib "
@@ -243,7 +247,7 @@ int main(int argc, char **argv) {
       (cudaChip.getNumOccurrences() || cudaFormat.getNumOccurrences()))
     fail("--cuda-chip and --cuda-format need --target=cuda");
   for (cl::Option *cudaOption : std::initializer_list<cl::Option *>{
-           &kvStages, &wgmma, &wgmmaOverlap, &tma, &warpSpecialize})
+           &kvStages, &wgmma, &wgmmaOverlap, &tma, &warpSpecialize, &pingPong})
     if (target != "cuda" && cudaOption->getNumOccurrences())
       fail("--" + cudaOption->ArgStr.str() + " needs --target=cuda");
   if (emit != "so" && emit != "obj" && emit != "llvm")
@@ -314,6 +318,7 @@ int main(int argc, char **argv) {
   options.kernel.wgmmaOverlap = wgmmaOverlap;
   options.kernel.tma = tma;
   options.kernel.warpSpecialize = warpSpecialize;
+  options.kernel.pingPong = pingPong;
   attic::AotArtifact artifact;
   if (failed(attic::compileAheadOfTime(*module, entry, pipeline, options,
                                        artifact, error)))

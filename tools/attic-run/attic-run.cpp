@@ -153,6 +153,10 @@ static cl::opt<bool> warpSpecialize(
     "warp-specialize", cl::init(false),
     cl::desc("With --tma: a producer warpgroup issues the TMA loads, the "
              "consumer warpgroups compute and release each ring slot"));
+static cl::opt<bool> pingPong(
+    "ping-pong", cl::init(false),
+    cl::desc("With --warp-specialize and --wgmma-overlap: the two consumer "
+             "warpgroups (--block-q=128) take turns issuing their wgmmas"));
 static cl::opt<int64_t> blockQ("block-q", cl::init(128),
                                cl::desc("Query rows per block"));
 static cl::opt<int64_t> blockK("block-k", cl::init(128),
@@ -263,7 +267,7 @@ int main(int argc, char **argv) {
   // Options of the default CUDA pipeline.
   for (cl::Option *pipelineOption : std::initializer_list<cl::Option *>{
            &asyncCopies, &kvStages, &wgmma, &wgmmaOverlap, &tma,
-           &warpSpecialize}) {
+           &warpSpecialize, &pingPong}) {
     if (!pipelineOption->getNumOccurrences())
       continue;
     std::string name = pipelineOption->ArgStr.str();
@@ -282,6 +286,7 @@ int main(int argc, char **argv) {
   kernel.wgmmaOverlap = wgmmaOverlap;
   kernel.tma = tma;
   kernel.warpSpecialize = warpSpecialize;
+  kernel.pingPong = pingPong;
   if (std::string message = attic::checkTensorCoreOptions(kernel, "--");
       !message.empty())
     fail(message);

@@ -201,6 +201,13 @@ struct CudaPipelineOptions
                      "through an mbarrier (setmaxnreg gives the consumers "
                      "the producer's registers)"),
       llvm::cl::init(false)};
+  Option<bool> pingPong{
+      *this, "ping-pong",
+      llvm::cl::desc("With warp-specialize and wgmma-overlap: the two "
+                     "consumer warpgroups (block-q=128) take turns issuing "
+                     "their wgmmas, so that one's softmax runs during the "
+                     "other's products"),
+      llvm::cl::init(false)};
 
   /// The options as the mapping takes them.
   TensorCoreOptions kernelOptions() const;

@@ -633,6 +633,7 @@ struct AtticGpuMapTilesPass
     options.wgmmaOverlap = wgmmaOverlap;
     options.tma = tma;
     options.warpSpecialize = warpSpecialize;
+    options.pingPong = pingPong;
     if (std::string message = checkTensorCoreOptions(options);
         !message.empty()) {
       emitError(getOperation()->getLoc()) << "attic-gpu-map-tiles: " << message;
@@ -673,8 +674,8 @@ struct AtticGpuMapTilesPass
 std::string attic::checkTensorCoreOptions(const TensorCoreOptions &options,
                                           StringRef dashes) {
   std::string d = dashes.str();
-  auto [asyncCopies, kvStages, wgmma, wgmmaOverlap, tma, warpSpecialize] =
-      options;
+  auto [asyncCopies, kvStages, wgmma, wgmmaOverlap, tma, warpSpecialize,
+        pingPong] = options;
   if (kvStages < 1 || kvStages > 3)
     return d + "kv-stages must be 1, 2 or 3, got " + std::to_string(kvStages);
   if (kvStages >= 2 && !asyncCopies)
@@ -694,6 +695,10 @@ std::string attic::checkTensorCoreOptions(const TensorCoreOptions &options,
   if (warpSpecialize && !tma)
     return d + "warp-specialize needs " + d +
            "tma (the producer warpgroup issues the rings' TMA loads)";
+  if (pingPong && (!warpSpecialize || !wgmmaOverlap))
+    return d + "ping-pong needs " + d + "warp-specialize and " + d +
+           "wgmma-overlap (each consumer warpgroup's turn issues a block's "
+           "Q K^T and the deferred P V)";
   return "";
 }
 

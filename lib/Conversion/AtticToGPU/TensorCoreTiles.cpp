@@ -378,6 +378,10 @@ struct KernelConfig {
   /// it on its "empty" mbarrier; the consumers (the other warps) wait for
   /// its "full" mbarrier, compute, and release it.
   bool ws = false;
+  /// With warp specialization and the deferred P V at block_q 128
+  /// (`ping-pong`): the two consumer warpgroups take turns issuing a
+  /// block's wgmmas.
+  bool pingPong = false;
   /// Threads per block: a warp per 16 query rows, and the producer's.
   int64_t consumerThreads() const { return 2 * rows; }
   int64_t blockThreads() const { return consumerThreads() + (ws ? 128 : 0); }
@@ -464,8 +468,8 @@ bool producerCanFollow(scf::ParallelOp grid, const TileGridInfo &info) {
 FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
                                   const TileGridInfo &info, std::string &why,
                                   const TensorCoreOptions &options = {}) {
-  auto [asyncCopies, kvStages, wgmma, wgmmaOverlap, tma, warpSpecialize] =
-      options;
+  auto [asyncCopies, kvStages, wgmma, wgmmaOverlap, tma, warpSpecialize,
+        pingPong] = options;
   auto fail = [&](const Twine &msg) -> FailureOr<KernelConfig> {
     why = msg.str();
     return failure();
@@ -592,6 +596,7 @@ FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
     ring.ws = warpSpecialize && ring.tma && producerCanFollow(grid, info);
     if (ring.ws && !fits(ring))
       ring.ws = false;
+    ring.pingPong = pingPong && ring.ws && ring.overlap && ring.rows == 128;
     if (fits(ring))
       return ring;
   }
@@ -901,6 +906,28 @@ private:
   /// `inFlightSlot` that of the product in flight.
   SmallVector<Operation *> releaseOps;
   Value releaseSlot, currentSlot, deferredSlot, inFlightSlot;
+  /// Ping-pong (cfg.pingPong with the deferred P V): this consumer's
+  /// warpgroup (0 or 1, i32); its turn to issue a block's wgmmas begins at
+  /// bar.sync on named barrier 2 + wg and passes to the other warpgroup by
+  /// bar.arrive on 3 - wg (256 threads each: one warpgroup waits, the
+  /// other arrives).
+  bool pingPong = false;
+  Value pingPongGroup;
+  void pingPongBarrier(Value id, bool arriveOnly) {
+    Value count = g.i32(2 * 128);
+    if (arriveOnly)
+      NVVM::BarrierArriveOp::create(b, id, count);
+    else
+      NVVM::BarrierOp::create(b, Type(), id, count,
+                              NVVM::BarrierReductionAttr(), Value());
+  }
+  /// Where `cond` (an i1) holds, `body`.
+  void emitIf(Value cond, llvm::function_ref<void()> body) {
+    auto ifOp = scf::IfOp::create(b, cond, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    body();
+  }
   /// Every consumer thread arrives on slot `slot`'s "empty" mbarrier
   /// (where `slot` >= 0 when `maybeNone`).
   void release(Value slot, bool maybeNone = false);
@@ -1304,6 +1331,7 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
     vMap = asMap(vMapPtr);
   }
   overlap = canDeferPV();
+  pingPong = cfg.pingPong && overlap;
   // Before the first visited block the deferred product is 0 times the
   // last V slot, which the ring fills only from the second prefetch on
   // (with warp specialization: never): that slot is zeroed (shared memory
@@ -1340,6 +1368,10 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
         arith::CmpIOp::create(b, arith::CmpIPredicate::ult, tid, threads);
     roles = scf::IfOp::create(b, isConsumer, /*withElseRegion=*/true);
     roles->setAttr(kWarpRolesAttrName, b.getUnitAttr());
+    // With ping-pong the consumer warpgroups wait for each other: the
+    // simulator runs them as roles of their own too.
+    if (pingPong)
+      roles->setAttr(kWarpgroupRolesAttrName, b.getUnitAttr());
     b.setInsertionPoint(roles.elseBlock()->getTerminator());
     g.inlineAsm(Type(), {}, "setmaxnreg.dec.sync.aligned.u32 24;", "");
     {
@@ -1374,6 +1406,15 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
     if (overlap)
       zeroDeferredSlot();
     loadQ();
+    if (pingPong) {
+      // Warpgroup 0 takes the first turn: warpgroup 1 arrives on its
+      // barrier.
+      pingPongGroup =
+          arith::IndexCastOp::create(b, b.getI32Type(), g.divU(tid, 128));
+      emitIf(arith::CmpIOp::create(b, arith::CmpIPredicate::eq, pingPongGroup,
+                                   g.i32(1)),
+             [&] { pingPongBarrier(g.i32(2), /*arriveOnly=*/true); });
+    }
   }
   if (failed(mapBlock(*grid.getBody(), map)))
     return failure();
@@ -1388,6 +1429,12 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
     if (!releaseOps.empty())
       return grid.emitOpError("internal error of the warp-specialized "
                               "kernel: a slot is never released");
+    // Warpgroup 1's last turn ends with an arrival on warpgroup 0's
+    // barrier: warpgroup 0 waits for it, so that no phase is left open.
+    if (pingPong)
+      emitIf(arith::CmpIOp::create(b, arith::CmpIPredicate::eq, pingPongGroup,
+                                   g.i32(0)),
+             [&] { pingPongBarrier(g.i32(2), /*arriveOnly=*/false); });
     b.setInsertionPointAfter(roles);
   } else if (cfg.tma) {
     // A prefetch of a key block the tile loop then skipped may be in
@@ -2509,11 +2556,19 @@ void KernelMapper::wgmmaQK(SmallVector<Value> &s) {
       deferralError = "a Q K^T after the deferred P V was flushed "
                       "(canDeferPV accepted the grid)";
     settleAcc();
+    // Ping-pong: this warpgroup's turn to issue (after the other's).
+    if (pingPong)
+      pingPongBarrier(arith::AddIOp::create(b, g.i32(2), pingPongGroup),
+                      /*arriveOnly=*/false);
     wgmmaFence();
     values = wgmmaIssue(cfg.keys, {}, qRegs, descriptors, /*transB=*/false);
     wgmmaCommit();
     issueDeferredPV();
     wgmmaCommit();
+    // ... and the other's turn: its softmax ran during these products.
+    if (pingPong)
+      pingPongBarrier(arith::SubIOp::create(b, g.i32(3), pingPongGroup),
+                      /*arriveOnly=*/true);
     accInFlight = true;
     values = wgmmaWait(1, values);
   }

@@ -40,6 +40,11 @@ struct TensorCoreOptions {
   /// registers from the producer to the consumers (`warp-specialize`;
   /// FlashAttention-3's warp specialization).
   bool warpSpecialize = false;
+  /// With warp specialization and the deferred P V, two consumer
+  /// warpgroups take turns issuing their products (named barriers), so
+  /// that one's softmax runs during the other's wgmmas (`ping-pong`;
+  /// FlashAttention-3's inter-warpgroup overlap; block_q 128).
+  bool pingPong = false;
 };
 
 } // namespace attic
