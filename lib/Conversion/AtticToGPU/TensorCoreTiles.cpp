@@ -685,12 +685,27 @@ private:
   }
   /// `body` in an scf.if of thread 0.
   void onThreadZero(llvm::function_ref<void()> body) {
-    Value first =
-        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, g.index(0));
-    auto ifFirst = scf::IfOp::create(b, first, /*withElseRegion=*/false);
+    emitIf(arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, g.index(0)),
+           body);
+  }
+  /// Where `cond` (an i1) holds, `body`; the scf.if.
+  scf::IfOp emitIf(Value cond, llvm::function_ref<void()> body) {
+    auto ifOp = scf::IfOp::create(b, cond, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
     body();
+    return ifOp;
+  }
+  /// The element offsets of ring slot `slot` (an index below the ring's
+  /// slots) in Ks and in Vs.
+  Value kSlotOffset(Value slot) { return g.mul(slot, kTileBytes(cfg) / 2); }
+  Value vSlotOffset(Value slot) { return g.mul(slot, vTileBytes(cfg) / 2); }
+  /// try_wait.parity on mbarrier `index` of `group` for parity `parity`
+  /// (i1). The tick count is a hint (the suspend time of each try); the op
+  /// loops until the phase completes.
+  void tryWait(Value group, Value index, Value parity) {
+    nvgpu::MBarrierTryWaitParityOp::create(b, group, parity, g.index(1000000),
+                                           index);
   }
   void copyRows(Value src, Value batchIdx, Value headIdx, Value block,
                 int64_t width, Value dst, Value base = Value(),
@@ -849,6 +864,10 @@ private:
   /// `slot`'s mbarrier.
   void tmaIssue(Value slot, TileQKOp qk, TilePVOp pv, IRMapping &map,
                 Value kBlock, Value vBlock, Value kOffset, Value vOffset);
+  /// tmaIssue's loads from the calling thread, completing mbarrier `bar`
+  /// (an index) of `bars`.
+  void tmaLoadKV(Value bar, TileQKOp qk, TilePVOp pv, IRMapping &map,
+                 Value kBlock, Value vBlock, Value kOffset, Value vOffset);
   /// Thread 0 arrives on slot `slot`'s mbarrier without loads (a phase
   /// that completes at once).
   void tmaArrive(Value slot);
@@ -920,13 +939,6 @@ private:
     else
       NVVM::BarrierOp::create(b, Type(), id, count,
                               NVVM::BarrierReductionAttr(), Value());
-  }
-  /// Where `cond` (an i1) holds, `body`.
-  void emitIf(Value cond, llvm::function_ref<void()> body) {
-    auto ifOp = scf::IfOp::create(b, cond, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-    body();
   }
   /// Every consumer thread arrives on slot `slot`'s "empty" mbarrier
   /// (where `slot` >= 0 when `maybeNone`).
@@ -1178,9 +1190,8 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
   grid = gridOp;
   Block &kernel = launch.getBody().front();
   b.setInsertionPointToStart(&kernel);
-  const int64_t warps = cfg.rows / 16;
   tid = launch.getThreadIds().x;
-  threads = g.index(32 * warps);
+  threads = g.index(cfg.consumerThreads());
   warp = g.divU(tid, 32);
   Value lane = g.remU(tid, 32);
   ldRow = g.remU(lane, 8);
@@ -1340,7 +1351,8 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
   auto zeroDeferredSlot = [&] {
     int64_t slotElems = vTileBytes(cfg) / 2;
     deferredVBase = g.index((cfg.vSlots() - 1) * slotElems);
-    deferredSlot = g.index(-1);
+    if (cfg.ws)
+      deferredSlot = g.index(-1);
     Value start = g.add(vAlign, deferredVBase);
     auto loop = scf::ForOp::create(b, g.mul(tid, 8), g.index(slotElems),
                                    g.mul(threads, 8));
@@ -1729,12 +1741,10 @@ void KernelMapper::stageRing(TileQKOp qk, TilePVOp pv,
   Value cur = kSlot;
   bool counted = cfg.countedSlots();
   auto kOff = [&](Value slot) {
-    return g.mul(counted ? g.remU(slot, cfg.kSlots()) : slot,
-                 kTileBytes(cfg) / 2);
+    return kSlotOffset(counted ? g.remU(slot, cfg.kSlots()) : slot);
   };
   auto vOff = [&](Value slot) {
-    return g.mul(counted ? g.remU(slot, cfg.vSlots()) : slot,
-                 vTileBytes(cfg) / 2);
+    return vSlotOffset(counted ? g.remU(slot, cfg.vSlots()) : slot);
   };
   Value kOffset = kOff(cur);
   Value vOffset = vOff(cur);
@@ -1849,12 +1859,12 @@ void KernelMapper::stageWs(ArrayRef<Operation *> ops, IRMapping &map) {
     Value slot = g.remU(kSlot, cfg.kSlots());
     waitPhase(bars, slot, g.divU(kSlot, cfg.kSlots()));
     if (qk) {
-      kBase = g.mul(slot, kTileBytes(cfg) / 2);
+      kBase = kSlotOffset(slot);
       if (!overlap)
         releaseOps.push_back(qk);
     }
     if (pv) {
-      vBase = g.mul(slot, vTileBytes(cfg) / 2);
+      vBase = vSlotOffset(slot);
       if (!overlap)
         releaseOps.push_back(pv);
     }
@@ -1883,21 +1893,14 @@ void KernelMapper::release(Value slot, bool maybeNone) {
                                             /*predicate=*/Value());
     return;
   }
-  Value some =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::sge, slot, g.index(0));
-  auto ifSome = scf::IfOp::create(b, some, /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(ifSome.thenBlock()->getTerminator());
-  release(slot);
+  emitIf(arith::CmpIOp::create(b, arith::CmpIPredicate::sge, slot, g.index(0)),
+         [&] { release(slot); });
 }
 
 void KernelMapper::waitPhase(Value group, Value index, Value phase) {
-  Value parity = arith::CmpIOp::create(b, arith::CmpIPredicate::ne,
-                                       g.remU(phase, 2), g.index(0));
-  // The tick count is a hint (the suspend time of each try); the op loops
-  // until the phase completes.
-  nvgpu::MBarrierTryWaitParityOp::create(b, group, parity, g.index(1000000),
-                                         index);
+  tryWait(group, index,
+          arith::CmpIOp::create(b, arith::CmpIPredicate::ne, g.remU(phase, 2),
+                                g.index(0)));
 }
 
 /// The producer's load n (= `produced`) into slot n % kSlots: once the
@@ -1906,30 +1909,16 @@ void KernelMapper::waitPhase(Value group, Value index, Value phase) {
 /// load per 64 columns of K and of V.
 void KernelMapper::produceLoad(TileQKOp qk, TilePVOp pv, IRMapping &map) {
   Value slot = g.remU(produced, cfg.kSlots());
-  Value reuse = arith::CmpIOp::create(b, arith::CmpIPredicate::uge, produced,
-                                      g.index(cfg.kSlots()));
-  {
-    auto ifReuse = scf::IfOp::create(b, reuse, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(ifReuse.thenBlock()->getTerminator());
-    waitPhase(emptyBars, slot,
-              g.sub(g.divU(produced, cfg.kSlots()), g.index(1)));
-  }
-  // Whole boxes count, the rows past the tensor (zero-filled) too.
-  int64_t bytes = (qk ? cfg.keys * cfg.headDim * 2 : 0) +
-                  (pv ? cfg.keys * cfg.valueDim * 2 : 0);
-  nvgpu::MBarrierArriveExpectTxOp::create(b, bars, g.index(bytes), slot,
-                                          /*predicate=*/Value());
-  if (qk)
-    tmaLoadTile(kMap, ks, g.add(kAlign, g.mul(slot, kTileBytes(cfg) / 2)),
-                cfg.headDim, map.lookupOrDefault(qk.getKeyBlock()),
-                map.lookupOrDefault(qk.getKeyHead()),
-                map.lookupOrDefault(qk.getKeyBatch()), slot);
-  if (pv)
-    tmaLoadTile(vMap, vs, g.add(vAlign, g.mul(slot, vTileBytes(cfg) / 2)),
-                cfg.valueDim, map.lookupOrDefault(pv.getValueBlock()),
-                map.lookupOrDefault(pv.getValueHead()),
-                map.lookupOrDefault(pv.getValueBatch()), slot);
+  emitIf(arith::CmpIOp::create(b, arith::CmpIPredicate::uge, produced,
+                               g.index(cfg.kSlots())),
+         [&] {
+           waitPhase(emptyBars, slot,
+                     g.sub(g.divU(produced, cfg.kSlots()), g.index(1)));
+         });
+  tmaLoadKV(slot, qk, pv, map,
+            qk ? map.lookupOrDefault(qk.getKeyBlock()) : Value(),
+            pv ? map.lookupOrDefault(pv.getValueBlock()) : Value(),
+            kSlotOffset(slot), vSlotOffset(slot));
   produced = g.add(produced, g.index(1));
 }
 
@@ -2039,10 +2028,7 @@ void KernelMapper::tmaWait(Value slot) {
   Value parity =
       arith::CmpIOp::create(b, arith::CmpIPredicate::ne,
                             arith::AndIOp::create(b, phases, bit), g.i32(0));
-  // The tick count is a hint (the suspend time of each try); the op loops
-  // until the phase completes.
-  nvgpu::MBarrierTryWaitParityOp::create(b, bars, parity, g.index(1000000),
-                                         bar);
+  tryWait(bars, bar, parity);
   phases = arith::XOrIOp::create(b, phases, bit);
 }
 
@@ -2057,21 +2043,26 @@ void KernelMapper::tmaIssue(Value slot, TileQKOp qk, TilePVOp pv,
                             IRMapping &map, Value kBlock, Value vBlock,
                             Value kOffset, Value vOffset) {
   onThreadZero([&] {
-    // Whole boxes count, the rows past the tensor (zero-filled) too.
-    int64_t bytes = (qk ? cfg.keys * cfg.headDim * 2 : 0) +
-                    (pv ? cfg.keys * cfg.valueDim * 2 : 0);
-    Value bar = tmaBarrier(slot);
-    nvgpu::MBarrierArriveExpectTxOp::create(b, bars, g.index(bytes), bar,
-                                            /*predicate=*/Value());
-    if (qk)
-      tmaLoadTile(kMap, ks, g.add(kAlign, kOffset), cfg.headDim, kBlock,
-                  map.lookupOrDefault(qk.getKeyHead()),
-                  map.lookupOrDefault(qk.getKeyBatch()), bar);
-    if (pv)
-      tmaLoadTile(vMap, vs, g.add(vAlign, vOffset), cfg.valueDim, vBlock,
-                  map.lookupOrDefault(pv.getValueHead()),
-                  map.lookupOrDefault(pv.getValueBatch()), bar);
+    tmaLoadKV(tmaBarrier(slot), qk, pv, map, kBlock, vBlock, kOffset, vOffset);
   });
+}
+
+void KernelMapper::tmaLoadKV(Value bar, TileQKOp qk, TilePVOp pv,
+                             IRMapping &map, Value kBlock, Value vBlock,
+                             Value kOffset, Value vOffset) {
+  // Whole boxes count, the rows past the tensor (zero-filled) too.
+  int64_t bytes = (qk ? cfg.keys * cfg.headDim * 2 : 0) +
+                  (pv ? cfg.keys * cfg.valueDim * 2 : 0);
+  nvgpu::MBarrierArriveExpectTxOp::create(b, bars, g.index(bytes), bar,
+                                          /*predicate=*/Value());
+  if (qk)
+    tmaLoadTile(kMap, ks, g.add(kAlign, kOffset), cfg.headDim, kBlock,
+                map.lookupOrDefault(qk.getKeyHead()),
+                map.lookupOrDefault(qk.getKeyBatch()), bar);
+  if (pv)
+    tmaLoadTile(vMap, vs, g.add(vAlign, vOffset), cfg.valueDim, vBlock,
+                map.lookupOrDefault(pv.getValueHead()),
+                map.lookupOrDefault(pv.getValueBatch()), bar);
 }
 
 void KernelMapper::tmaLoadTile(Value tensorMap, Value smem, Value start,

@@ -116,6 +116,14 @@ func.func @k(%in: memref<64xf32>) -> memref<64xf32> {
 
 /// A kernel of 64 floats in, 64 out: `source` (edited by the tests) run on
 /// `in` in the simulator.
+/// A simulation that failed (no outputs) with `fragment` in its error.
+void expectFailure(const std::vector<Tensor> &out, const std::string &error,
+                   const std::string &fragment) {
+  EXPECT_TRUE(out.empty());
+  EXPECT_NE(error.find(fragment), std::string::npos)
+      << "expected '" << fragment << "' in: " << error;
+}
+
 struct OneKernel : ::testing::Test {
   Tensor in{ATTIC_F32, {64}};
   std::string source;
@@ -126,10 +134,7 @@ struct OneKernel : ::testing::Test {
   }
   std::vector<Tensor> run() { return simulate(source, {&in}, error); }
   void expectError(const std::string &fragment) {
-    std::vector<Tensor> out = run();
-    EXPECT_TRUE(out.empty());
-    EXPECT_NE(error.find(fragment), std::string::npos)
-        << "expected '" << fragment << "' in: " << error;
+    expectFailure(run(), error, fragment);
   }
 };
 
@@ -844,10 +849,7 @@ struct Wgmma : ::testing::Test {
     return sum;
   }
   void expectError(const std::string &fragment) {
-    std::vector<Tensor> out = run();
-    EXPECT_TRUE(out.empty());
-    EXPECT_NE(error.find(fragment), std::string::npos)
-        << "expected '" << fragment << "' in: " << error;
+    expectFailure(run(), error, fragment);
   }
 };
 
@@ -1392,10 +1394,7 @@ struct WarpRoles : ::testing::Test {
   }
   std::vector<Tensor> run() { return simulate(source, {&in}, error); }
   void expectError(const std::string &fragment) {
-    std::vector<Tensor> out = run();
-    EXPECT_TRUE(out.empty());
-    EXPECT_NE(error.find(fragment), std::string::npos)
-        << "expected '" << fragment << "' in: " << error;
+    expectFailure(run(), error, fragment);
   }
 };
 
@@ -1605,10 +1604,7 @@ struct PingPong : ::testing::Test {
   std::string error;
   std::vector<Tensor> run() { return simulate(source, {}, error); }
   void expectError(const std::string &fragment) {
-    std::vector<Tensor> out = run();
-    EXPECT_TRUE(out.empty());
-    EXPECT_NE(error.find(fragment), std::string::npos)
-        << "expected '" << fragment << "' in: " << error;
+    expectFailure(run(), error, fragment);
   }
 };
 
