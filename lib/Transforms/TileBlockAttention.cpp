@@ -17,7 +17,9 @@
 //   step(kb, partial):
 //     term[j] = k < Nk && mask[b, k] ? log2(e) * bias[b, (h,) k] : -inf
 //     s = Q K^T                                         (attic.tile.qk)
-//     x = s * scale * log2(e) + term[j]                 (base-2 logits)
+//     x = s * scale * log2(e) + term[j]                 (base-2 logits;
+//         no term where it is 0 for every key: no bias, no key mask and
+//         Nk a static multiple of block_k)
 //         score region: log2(e) * score(s * scale, b, h, q, k) + term[j]
 //         partial: predicate(q, k) ? x : -inf           (the layout's IR
 //                                            and the mask region's clone)
@@ -25,6 +27,13 @@
 //     mSafe = mNew == -inf ? 0 : mNew; alpha = exp2(m - mSafe)
 //     p = exp2(x - mSafe); l = alpha * l + rowsum(p); m = mNew
 //     acc = alpha * acc + p V                           (attic.tile.pv)
+//
+//   Without a term and a score region, with c = scale * log2(e) > 0, the
+//   scale is folded (FlashAttention's form): x = s (a full block has no
+//   map before the maximum), mBlk = c * rowmax(x) (exact: rounding is
+//   monotonic), p = exp2(c * x - mSafe) with contract flags (one fused
+//   multiply-add where the target has it), and mSafe = NaN when
+//   mNew = +inf, so that a logit that overflowed still makes its row NaN.
 //
 // Visited blocks. Without lists: the key blocks of the layout's key range
 // for the query block, each classified by the layout's block visibility
@@ -119,6 +128,12 @@ private:
   void buildStaticVisits();
   void buildListVisits();
   void buildStep(Value kb, bool partial);
+  void buildKeyTerm(Value k0);
+  void buildLogits(Value k0, bool partial);
+  Value logitScaleConstant(OpBuilder &nb, Location at) {
+    return arith::ConstantFloatOp::create(nb, at, nb.getF32Type(),
+                                          APFloat(logitScale));
+  }
 
   OpBuilder &b;
   Location loc;
@@ -133,6 +148,19 @@ private:
   // Per query block (inside the grid).
   Value batch, head, kvHead, queryBlock, q0, q1;
   Value scores, term, rowMax, rowSum, blockMax, safeMax, alpha, blockSum, acc;
+  // Whether the per-key term can differ from 0: with a key bias or mask,
+  // or a key length that is not a static multiple of block_k (keys past
+  // Nk in the last block). Otherwise there is no term tile, and no column
+  // tile to compute or add in any block.
+  bool hasTerm = true;
+  // scale * log2(e), and whether it is folded into the exponent: without a
+  // term or a score region and with a positive finite c, the scores stay
+  // unscaled until the exponent: max(c * s) = c * max(s) exactly for c > 0
+  // (rounding is monotonic), and exp2(c * s - m) is one fused multiply-add
+  // per element where the target contracts (FlashAttention's form). A full
+  // block then has no map before its row maximum.
+  float logitScale = 0.0f;
+  bool foldScale = false;
 };
 
 LogicalResult TileLoopBuilder::build() {
@@ -145,6 +173,12 @@ LogicalResult TileLoopBuilder::build() {
   valueDim = dim(op.getValue(), 3);
   numQueryBlocks = m.ceilDiv(queryLen, m.c(blockQ));
   numKeyBlocks = m.ceilDiv(keyLen, m.c(blockK));
+  std::optional<int64_t> staticKeys = getConstantIntValue(keyLen);
+  hasTerm = op.getKeyBias() || op.getKeyMask() || !staticKeys ||
+            *staticKeys % blockK != 0;
+  logitScale = static_cast<float>(op.getScale().convertToFloat() * kLog2e);
+  foldScale = !hasTerm && !scoreRegion() && logitScale > 0.0f &&
+              std::isfinite(logitScale);
 
   if (op.hasBlockLists()) {
     FailureOr<func::FuncOp> report = declareReportError(op);
@@ -261,7 +295,8 @@ void TileLoopBuilder::buildGridBody(ValueRange ivs) {
   if (valueType.isDynamicDim(3))
     dynamicDv.push_back(valueDim);
   scores = tile({blockQ, blockK});
-  term = tile({blockK});
+  if (hasTerm)
+    term = tile({blockK});
   rowMax = tile({blockQ});
   rowSum = tile({blockQ});
   blockMax = tile({blockQ});
@@ -338,7 +373,8 @@ void TileLoopBuilder::buildGridBody(ValueRange ivs) {
   }
   for (Value t : {scores, term, rowMax, rowSum, blockMax, safeMax, alpha,
                   blockSum, acc})
-    memref::DeallocOp::create(b, loc, t);
+    if (t)
+      memref::DeallocOp::create(b, loc, t);
 }
 
 void TileLoopBuilder::buildStaticVisits() {
@@ -446,14 +482,14 @@ void TileLoopBuilder::buildListVisits() {
   }
 }
 
-void TileLoopBuilder::buildStep(Value kb, bool partial) {
-  Value k0 = m.mul(kb, blockK);
+/// The per-key logit term of the block at key k0 into `term`, base 2:
+/// log2(e) * bias, -inf for masked keys and keys past Nk (whose reads are
+/// clamped into the sequence). Where it would be 0 for every key (hasTerm
+/// false) there is none: s * scale + 0 differs from s * scale only in the
+/// sign of a zero, which exp2 and max do not see.
+void TileLoopBuilder::buildKeyTerm(Value k0) {
   Value lastKey = m.sub(keyLen, 1);
   Value bias = op.getKeyBias(), mask = op.getKeyMask();
-  float logitScale = static_cast<float>(op.getScale().convertToFloat() * kLog2e);
-
-  // The per-key logit term, base 2: log2(e) * bias, -inf for masked keys
-  // and keys past Nk (whose reads are clamped into the sequence).
   TileMapColsOp::create(
       b, loc, k0, ValueRange{}, ValueRange{term},
       [&](OpBuilder &nb, Location at, ValueRange args) -> SmallVector<Value> {
@@ -483,16 +519,22 @@ void TileLoopBuilder::buildStep(Value kb, bool partial) {
             APFloat::getInf(APFloat::IEEEsingle(), /*Negative=*/true));
         return {arith::SelectOp::create(nb, at, valid, t, ninf)};
       });
+}
 
-  TileQKOp::create(b, loc, op.getQuery(), batch, head, queryBlock, op.getKey(),
-                   batch, kvHead, kb, scores);
-
-  // Base-2 logits; in a partial block, the layout's element predicate.
+/// The base-2 logits of the block at key k0, in place in `scores`, and in
+/// a partial block the layout's element predicate (with the scale folded,
+/// the predicate alone: the scores stay unscaled).
+void TileLoopBuilder::buildLogits(Value k0, bool partial) {
+  Value lastKey = m.sub(keyLen, 1);
   TileMapOp::create(
-      b, loc, q0, k0, ValueRange{scores}, ValueRange{}, ValueRange{term},
-      ValueRange{scores},
+      b, loc, q0, k0, ValueRange{scores}, ValueRange{},
+      hasTerm ? ValueRange{term} : ValueRange{}, ValueRange{scores},
       [&](OpBuilder &nb, Location at, ValueRange args) -> SmallVector<Value> {
-        Value q = args[0], k = args[1], s = args[2], t = args[3];
+        Value q = args[0], k = args[1], s = args[2];
+        Value t = hasTerm ? args[3] : Value();
+        auto addTerm = [&](Value x) -> Value {
+          return t ? arith::AddFOp::create(nb, at, x, t).getResult() : x;
+        };
         IndexMath n(nb, at);
         Value qc = n.min(q, n.sub(queryLen, 1)), kc = n.min(k, lastKey);
         LayoutEnv inner = env(nb, at);
@@ -505,13 +547,12 @@ void TileLoopBuilder::buildStep(Value kb, bool partial) {
               nb, at, nb.getF32Type(), APFloat(static_cast<float>(kLog2e)));
           Value modified = buildScore(
               inner, *score, arith::MulFOp::create(nb, at, s, scale), qc, kc);
-          x = arith::AddFOp::create(
-              nb, at, arith::MulFOp::create(nb, at, modified, l2e), t);
+          x = addTerm(arith::MulFOp::create(nb, at, modified, l2e));
+        } else if (foldScale) {
+          x = s;
         } else {
-          Value scale = arith::ConstantFloatOp::create(
-              nb, at, nb.getF32Type(), APFloat(logitScale));
-          x = arith::AddFOp::create(
-              nb, at, arith::MulFOp::create(nb, at, s, scale), t);
+          x = addTerm(
+              arith::MulFOp::create(nb, at, s, logitScaleConstant(nb, at)));
         }
         if (!partial)
           return {x};
@@ -523,6 +564,16 @@ void TileLoopBuilder::buildStep(Value kb, bool partial) {
             APFloat::getInf(APFloat::IEEEsingle(), /*Negative=*/true));
         return {arith::SelectOp::create(nb, at, visible, x, ninf)};
       });
+}
+
+void TileLoopBuilder::buildStep(Value kb, bool partial) {
+  Value k0 = m.mul(kb, blockK);
+  if (hasTerm)
+    buildKeyTerm(k0);
+  TileQKOp::create(b, loc, op.getQuery(), batch, head, queryBlock, op.getKey(),
+                   batch, kvHead, kb, scores);
+  if (!foldScale || partial)
+    buildLogits(k0, partial);
 
   TileReduceOp::create(b, loc, TileReduceKind::Max, scores, blockMax);
   TileMapRowsOp::create(
@@ -530,6 +581,8 @@ void TileLoopBuilder::buildStep(Value kb, bool partial) {
       ValueRange{rowMax, safeMax, alpha},
       [&](OpBuilder &nb, Location at, ValueRange args) -> SmallVector<Value> {
         Value old = args[1], blk = args[2];
+        if (foldScale)
+          blk = arith::MulFOp::create(nb, at, blk, logitScaleConstant(nb, at));
         Value mNew = arith::MaxNumFOp::create(nb, at, old, blk);
         Value ninf = arith::ConstantFloatOp::create(
             nb, at, nb.getF32Type(),
@@ -541,6 +594,20 @@ void TileLoopBuilder::buildStep(Value kb, bool partial) {
         Value none =
             arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OEQ, mNew, ninf);
         Value mSafe = arith::SelectOp::create(nb, at, none, zero, mNew);
+        if (foldScale) {
+          // A logit that overflowed to +inf makes m = +inf. Unfused, its
+          // exp2(inf - inf) is NaN and so is the row; fused, c * s - inf is
+          // -inf for every key and the row would read as empty (0). NaN
+          // here keeps the NaN policy on every target.
+          Value pinf = arith::ConstantFloatOp::create(
+              nb, at, nb.getF32Type(),
+              APFloat::getInf(APFloat::IEEEsingle(), /*Negative=*/false));
+          Value nan = arith::ConstantFloatOp::create(
+              nb, at, nb.getF32Type(), APFloat::getNaN(APFloat::IEEEsingle()));
+          Value overflow = arith::CmpFOp::create(
+              nb, at, arith::CmpFPredicate::OEQ, mNew, pinf);
+          mSafe = arith::SelectOp::create(nb, at, overflow, nan, mSafe);
+        }
         Value a = math::Exp2Op::create(
             nb, at, arith::SubFOp::create(nb, at, old, mSafe));
         return {mNew, mSafe, a};
@@ -549,8 +616,15 @@ void TileLoopBuilder::buildStep(Value kb, bool partial) {
       b, loc, q0, k0, ValueRange{scores}, ValueRange{safeMax}, ValueRange{},
       ValueRange{scores},
       [&](OpBuilder &nb, Location at, ValueRange args) -> SmallVector<Value> {
+        Value x = args[2];
+        auto contract = arith::FastMathFlags::none;
+        if (foldScale) {
+          contract = arith::FastMathFlags::contract;
+          x = arith::MulFOp::create(nb, at, x, logitScaleConstant(nb, at),
+                                    contract);
+        }
         return {math::Exp2Op::create(
-            nb, at, arith::SubFOp::create(nb, at, args[2], args[3]))};
+            nb, at, arith::SubFOp::create(nb, at, x, args[3], contract))};
       });
   TileReduceOp::create(b, loc, TileReduceKind::Add, scores, blockSum);
   TileMapRowsOp::create(

@@ -281,9 +281,10 @@ func.func @bf16(%q: memref<1x1x32x16xbf16>, %k: memref<1x1x32x16xbf16>, %v: memr
 
 // f32 (no f32 mma) and f16 with D = 20 (not a multiple of 16) take the
 // SIMT pattern: a thread per query row (block_q threads), each scratch tile
-// a private row (R x C: C floats, a row tile: 1, a column tile: C), each
-// tile op a loop over its columns; the body under the kernel's guard
-// against empty grids.
+// a private row (R x C: C floats, a row tile: 1, a column tile: C; Nk =
+// 19 is not a multiple of block_k, so the tail's key term is a column
+// tile), each tile op a loop over its columns; the body under the
+// kernel's guard against empty grids.
 // CHECK-LABEL: func.func @simt_f32
 // CHECK: %[[NONEMPTY:.*]] = arith.andi
 // CHECK-NOT: scf.if
@@ -296,8 +297,8 @@ func.func @bf16(%q: memref<1x1x32x16xbf16>, %k: memref<1x1x32x16xbf16>, %v: memr
 // CHECK-LABEL: func.func @simt_d20
 // CHECK: private(
 // CHECK-NOT: nvgpu.mma.sync
-func.func @simt_f32(%q: memref<1x1x20x8xf32>, %k: memref<1x1x20x8xf32>, %v: memref<1x1x20x8xf32>, %o: memref<1x1x20x8xf32>) {
-  attic.block_attention ins(%q, %k, %v : memref<1x1x20x8xf32>, memref<1x1x20x8xf32>, memref<1x1x20x8xf32>) outs(%o : memref<1x1x20x8xf32>) {layout = #attic.causal, scale = 0.25 : f32, block_q = 8 : i64, block_k = 4 : i64}
+func.func @simt_f32(%q: memref<1x1x19x8xf32>, %k: memref<1x1x19x8xf32>, %v: memref<1x1x19x8xf32>, %o: memref<1x1x19x8xf32>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x1x19x8xf32>, memref<1x1x19x8xf32>, memref<1x1x19x8xf32>) outs(%o : memref<1x1x19x8xf32>) {layout = #attic.causal, scale = 0.25 : f32, block_q = 8 : i64, block_k = 4 : i64}
   return
 }
 func.func @simt_d20(%q: memref<1x1x32x20xf16>, %k: memref<1x1x32x20xf16>, %v: memref<1x1x32x20xf16>, %o: memref<1x1x32x20xf16>) {

@@ -4,10 +4,11 @@
 
 // BADOPT: attic-tile-block-attention: wide-head-block-k must be in [0, 1024], got -1
 
-// Dense: one scf.parallel over (batch, head, query block) marked
-// attic.tile_grid; every key block of the range is full (the dense
-// layout's visibility folds to true), so each step runs without a
-// classification branch and without the element predicate. The step: the
+// Dense (Nk = 70, not a multiple of block_k: the per-key term masks the
+// keys past Nk in the last block): one scf.parallel over (batch, head,
+// query block) marked attic.tile_grid; every key block of the range is
+// full (the dense layout's visibility folds to true), so each step runs
+// without a classification branch and without the element predicate. The step: the
 // per-key term, S = Q K^T, base-2 logits (scale * log2(e) = 0.25 * 1.4427),
 // the online-softmax update (mSafe keeps exp2(-inf) = 0), P V; then the
 // rows without a visible key are 0 (l == 0) and the block is stored.
@@ -47,6 +48,55 @@
 // CHECK-NOT: attic.block_attention
 func.func @dense(%q: memref<1x2x100x16xf16>, %k: memref<1x2x70x16xf16>, %v: memref<1x2x70x8xf16>, %o: memref<1x2x100x8xf16>) {
   attic.block_attention ins(%q, %k, %v : memref<1x2x100x16xf16>, memref<1x2x70x16xf16>, memref<1x2x70x8xf16>) outs(%o : memref<1x2x100x8xf16>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 64 : i64, block_k = 64 : i64}
+  return
+}
+
+// -----
+
+// Nk = 128, a multiple of block_k, and neither bias nor key mask: the
+// per-key term is 0 for every key, so there is no column tile, and the
+// scale (0.25 * log2(e)) is folded: the row maximum of the raw scores is
+// scaled in the row update (exact for a positive scale), the exponent is
+// s * c - m with contract flags (one fused multiply-add where the target
+// has it), and a row maximum of +inf makes the safe maximum NaN (the
+// fused exponent would otherwise turn an overflowed logit into 0). A full
+// block has no map before the reduction.
+// CHECK-LABEL: func.func @dense_folded
+// CHECK: scf.for
+// CHECK-NOT: attic.tile.map_cols
+// CHECK: attic.tile.qk %{{.*}} into %[[S:.*]] :
+// CHECK-NEXT: attic.tile.reduce max %[[S]]
+// CHECK-NEXT: attic.tile.map_rows
+// CHECK: %[[BLK:.*]] = arith.mulf %{{.*}}, %[[C:.*]] : f32
+// CHECK-NEXT: %[[M:.*]] = arith.maxnumf %{{.*}}, %[[BLK]] : f32
+// CHECK: %[[INF:.*]] = arith.cmpf oeq, %[[M]], %{{.*}} : f32
+// CHECK-NEXT: arith.select %[[INF]], %cst{{.*}}, %{{.*}} : f32
+// CHECK: attic.tile.map
+// CHECK: %[[X:.*]] = arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : f32
+// CHECK-NEXT: %[[E:.*]] = arith.subf %[[X]], %{{.*}} fastmath<contract> : f32
+// CHECK-NEXT: math.exp2 %[[E]] : f32
+// CHECK: attic.tile.pv
+func.func @dense_folded(%q: memref<1x2x100x16xf16>, %k: memref<1x2x128x16xf16>, %v: memref<1x2x128x8xf16>, %o: memref<1x2x100x8xf16>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x2x100x16xf16>, memref<1x2x128x16xf16>, memref<1x2x128x8xf16>) outs(%o : memref<1x2x100x8xf16>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 64 : i64, block_k = 64 : i64}
+  return
+}
+
+// -----
+
+// The same shapes with a negative scale: max(c * s) is not c * max(s), so
+// the scores are scaled before the reduction and nothing is folded.
+// CHECK-LABEL: func.func @negative_scale
+// CHECK-NOT: attic.tile.map_cols
+// CHECK: attic.tile.qk
+// CHECK: attic.tile.map
+// CHECK: arith.mulf
+// CHECK-NEXT: attic.tile.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: attic.tile.reduce max
+// CHECK-NOT: fastmath<contract>
+// CHECK: attic.tile.pv
+func.func @negative_scale(%q: memref<1x2x100x16xf16>, %k: memref<1x2x128x16xf16>, %v: memref<1x2x128x8xf16>, %o: memref<1x2x100x8xf16>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x2x100x16xf16>, memref<1x2x128x16xf16>, memref<1x2x128x8xf16>) outs(%o : memref<1x2x100x8xf16>) {layout = #attic.dense, scale = -0.25 : f32, block_q = 64 : i64, block_k = 64 : i64}
   return
 }
 

@@ -390,9 +390,8 @@ LogicalResult SimtThread::rewrite(Operation *op) {
           Value x = load(at, reduce.getInput(), {j});
           Value next;
           if (isMax) {
-            Value greater = arith::CmpFOp::create(b, at, arith::CmpFPredicate::OGT,
-                                                  x, acc[0]);
-            next = arith::SelectOp::create(b, at, greater, x, acc[0]);
+            // max.f32 (a NaN is dropped: the tile op leaves it open).
+            next = arith::MaxNumFOp::create(b, at, x, acc[0]);
           } else {
             next = arith::AddFOp::create(b, at, acc[0], x);
           }

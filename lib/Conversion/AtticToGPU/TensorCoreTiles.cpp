@@ -197,11 +197,9 @@ struct Gen {
   }
   Value fmul(Value x, Value y) { return arith::MulFOp::create(b, x, y); }
   Value fadd(Value x, Value y) { return arith::AddFOp::create(b, x, y); }
-  /// x > y ? x : y (a NaN in x is dropped; the tile op leaves it open).
-  Value fmaxOrdered(Value x, Value y) {
-    Value greater = arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, x, y);
-    return select(greater, x, y);
-  }
+  /// maxNum(x, y): PTX's max.f32, one instruction (a compare and a select
+  /// before); a NaN operand is dropped, which the tile op leaves open.
+  Value fmax(Value x, Value y) { return arith::MaxNumFOp::create(b, x, y); }
 
   /// 2^x with PTX's ex2.approx.ftz.f32 (2^-inf = +0).
   Value exp2(Value x) {
@@ -232,7 +230,7 @@ struct Gen {
       Value other = gpu::ShuffleOp::create(b, v, i32(offset), width,
                                            gpu::ShuffleMode::XOR)
                         .getShuffleResult();
-      v = isMax ? fmaxOrdered(other, v) : fadd(v, other);
+      v = isMax ? fmax(other, v) : fadd(v, other);
     }
     return v;
   }
@@ -2825,7 +2823,7 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
       for (int64_t nc = 0; nc < chunks; ++nc)
         for (int64_t e = 0; e < 2; ++e) {
           Value v = x[at(r, nc, e)];
-          total = !total ? v : isMax ? g.fmaxOrdered(v, total) : g.fadd(total, v);
+          total = !total ? v : isMax ? g.fmax(v, total) : g.fadd(total, v);
         }
       out[r] = g.quadReduce(total, isMax);
     }
