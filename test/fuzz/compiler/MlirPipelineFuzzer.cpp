@@ -4,10 +4,13 @@
 // (attic's dialect and every upstream one), verify, then each pipeline on
 // a copy of the module: attic-cpu-pipeline, its emulated CUDA mapping
 // (attic-run --target=cuda-emulated) and attic-cuda-pipeline to PTX
-// (format=isa: no ptxas; by the input's length mod 6: one slot (0),
+// (format=isa: no ptxas; by the input's length mod 10: one slot (0),
 // kv-stages=2 (1), chip=sm_90a wgmma=true (2), chip=sm_90a wgmma=true
-// kv-stages=2 wgmma-overlap=true (3), kv-stages=3 (4), and chip=sm_90a
-// wgmma=true kv-stages=3 wgmma-overlap=true (5)). Errors are
+// kv-stages=2 wgmma-overlap=true (3), kv-stages=3 (4), chip=sm_90a
+// wgmma=true kv-stages=3 wgmma-overlap=true (5), variants 1 and 5 with
+// TMA loads (6, 7), variant 6 warp-specialized (8), and FlashAttention-3's
+// schedule: variant 3 with TMA, warp-specialize and ping-pong (9)). Errors
+// are
 // diagnostics and are fine; what the
 // target finds is what the tools must never do: crash, abort, hang (the
 // -timeout of libFuzzer) or grow without bound (-rss_limit_mb).
@@ -319,8 +322,10 @@ MLIRContext &context() {
 
 /// The tensor-core kernel's variant: one slot (0), the two-slot K/V ring
 /// (1), wgmma on sm_90a (2), wgmma with the ring and the deferred P V (3),
-/// the three-slot ring (4), wgmma with it and the deferred P V (5), and
-/// variants 1 and 5 with wgmma's TMA loads (6, 7).
+/// the three-slot ring (4), wgmma with it and the deferred P V (5),
+/// variants 1 and 5 with wgmma's TMA loads (6, 7), variant 6 with a
+/// producer warpgroup (8), and variant 3 with TMA, the producer warpgroup
+/// and ping-pong between the consumers (9).
 void runPipeline(ModuleOp module, int which, int variant) {
   OwningOpRef<ModuleOp> copy(module.clone());
   PassManager pm(copy->getContext());
@@ -331,15 +336,17 @@ void runPipeline(ModuleOp module, int which, int variant) {
   } else {
     attic::CudaPipelineOptions options;
     options.format = "isa";
-    options.kvStages = variant == 1 || variant == 3 || variant == 6   ? 2
-                       : variant == 4 || variant == 5 || variant == 7 ? 3
-                                                                      : 1;
+    bool threeSlots = variant == 4 || variant == 5 || variant == 7;
+    options.kvStages = variant == 0 || variant == 2 ? 1 : threeSlots ? 3 : 2;
     if (variant == 2 || variant == 3 || variant >= 5) {
       options.chip = "sm_90a";
       options.wgmma = true;
     }
-    options.wgmmaOverlap = variant == 3 || variant == 5 || variant == 7;
+    options.wgmmaOverlap =
+        variant == 3 || variant == 5 || variant == 7 || variant == 9;
     options.tma = variant >= 6;
+    options.warpSpecialize = variant >= 8;
+    options.pingPong = variant == 9;
     attic::buildCudaPipeline(pm, options);
   }
   count(kMessageSlots + kOpSlots + 2 * which + (succeeded(pm.run(*copy))));
@@ -402,6 +409,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   for (int which = 0; which < 3; ++which)
     runPipeline(*module, which,
-                /*variant=*/static_cast<int>(size % 8));
+                /*variant=*/static_cast<int>(size % 10));
   return 0;
 }
