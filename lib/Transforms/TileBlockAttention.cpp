@@ -18,8 +18,9 @@
 //     term[j] = k < Nk && mask[b, k] ? log2(e) * bias[b, (h,) k] : -inf
 //     s = Q K^T                                         (attic.tile.qk)
 //     x = s * scale * log2(e) + term[j]                 (base-2 logits;
-//         no term where it is 0 for every key: no bias, no key mask and
-//         Nk a static multiple of block_k)
+//         no term without a bias or key mask: then the keys past Nk
+//         are masked by classification, a block with k0 + BK > Nk being
+//         partial and the partial predicate including k < Nk)
 //         score region: log2(e) * score(s * scale, b, h, q, k) + term[j]
 //         partial: predicate(q, k) ? x : -inf           (the layout's IR
 //                                            and the mask region's clone)
@@ -129,6 +130,10 @@ private:
   void buildListVisits();
   void buildStep(Value kb, bool partial);
   void buildKeyTerm(Value k0);
+  /// Whether the key block at k0 ends within the keys: k0 + block_k <= Nk.
+  Value notTail(IndexMath &n, Value k0) {
+    return n.le(n.add(k0, blockK), keyLen);
+  }
   void buildLogits(Value k0, bool partial);
   Value logitScaleConstant(OpBuilder &nb, Location at) {
     return arith::ConstantFloatOp::create(nb, at, nb.getF32Type(),
@@ -148,11 +153,14 @@ private:
   // Per query block (inside the grid).
   Value batch, head, kvHead, queryBlock, q0, q1;
   Value scores, term, rowMax, rowSum, blockMax, safeMax, alpha, blockSum, acc;
-  // Whether the per-key term can differ from 0: with a key bias or mask,
-  // or a key length that is not a static multiple of block_k (keys past
-  // Nk in the last block). Otherwise there is no term tile, and no column
-  // tile to compute or add in any block.
+  // Whether there is a per-key term: with a key bias or mask (it then also
+  // gives the keys past Nk -inf). Without them there is no term tile, and
+  // no column tile to compute or add in any block.
   bool hasTerm = true;
+  // Without a term, whether the last key block may hold keys past Nk (Nk
+  // not a static multiple of block_k): such a block is classified partial,
+  // and the element predicate of partial blocks includes k < Nk.
+  bool classifyTail = false;
   // scale * log2(e), and whether it is folded into the exponent: without a
   // term or a score region and with a positive finite c, the scores stay
   // unscaled until the exponent: max(c * s) = c * max(s) exactly for c > 0
@@ -174,8 +182,8 @@ LogicalResult TileLoopBuilder::build() {
   numQueryBlocks = m.ceilDiv(queryLen, m.c(blockQ));
   numKeyBlocks = m.ceilDiv(keyLen, m.c(blockK));
   std::optional<int64_t> staticKeys = getConstantIntValue(keyLen);
-  hasTerm = op.getKeyBias() || op.getKeyMask() || !staticKeys ||
-            *staticKeys % blockK != 0;
+  hasTerm = op.getKeyBias() || op.getKeyMask();
+  classifyTail = !hasTerm && (!staticKeys || *staticKeys % blockK != 0);
   logitScale = static_cast<float>(op.getScale().convertToFloat() * kLog2e);
   foldScale = !hasTerm && !scoreRegion() && logitScale > 0.0f &&
               std::isfinite(logitScale);
@@ -402,6 +410,8 @@ void TileLoopBuilder::buildStaticVisits() {
                 ? BlockVisibility{n.boolean(true), n.boolean(false)}
                 : layout.buildBlockVisibility(inner, q0, q1, k0, k1);
         vis = intersectMaskVisibility(inner, vis, maskRegion(), q0, q1, k0, k1);
+        if (classifyTail)
+          vis.all = n.andI(vis.all, notTail(n, k0));
         if (isConstantTrue(vis.all)) {
           buildStep(kb, /*partial=*/false);
           return;
@@ -475,7 +485,18 @@ void TileLoopBuilder::buildListVisits() {
           Value inside = n.andI(n.le(n.c(0), kb), n.lt(kb, numKeyBlocks));
           auto ifInside = scf::IfOp::create(b, at, inside, /*else=*/false);
           b.setInsertionPoint(ifInside.thenBlock()->getTerminator());
-          buildStep(kb, partial);
+          if (!partial && classifyTail) {
+            // A listed full block with keys past Nk runs as partial.
+            auto ifFull = scf::IfOp::create(
+                b, at, notTail(n, n.mul(kb, blockK)), /*else=*/true);
+            OpBuilder::InsertionGuard g(b);
+            b.setInsertionPoint(ifFull.thenBlock()->getTerminator());
+            buildStep(kb, /*partial=*/false);
+            b.setInsertionPoint(ifFull.elseBlock()->getTerminator());
+            buildStep(kb, /*partial=*/true);
+          } else {
+            buildStep(kb, partial);
+          }
           b.setInsertionPointAfter(ifInside);
           scf::YieldOp::create(b, at);
         });
@@ -484,9 +505,10 @@ void TileLoopBuilder::buildListVisits() {
 
 /// The per-key logit term of the block at key k0 into `term`, base 2:
 /// log2(e) * bias, -inf for masked keys and keys past Nk (whose reads are
-/// clamped into the sequence). Where it would be 0 for every key (hasTerm
-/// false) there is none: s * scale + 0 differs from s * scale only in the
-/// sign of a zero, which exp2 and max do not see.
+/// clamped into the sequence). Only with a bias or key mask (hasTerm):
+/// otherwise the keys past Nk are masked by classifyTail's partial blocks,
+/// and a term of 0 would change s * scale only in the sign of a zero,
+/// which exp2 and max do not see.
 void TileLoopBuilder::buildKeyTerm(Value k0) {
   Value lastKey = m.sub(keyLen, 1);
   Value bias = op.getKeyBias(), mask = op.getKeyMask();
@@ -557,6 +579,8 @@ void TileLoopBuilder::buildLogits(Value k0, bool partial) {
         if (!partial)
           return {x};
         Value visible = layout.buildElementPredicate(inner, qc, kc);
+        if (classifyTail)
+          visible = n.andI(visible, n.lt(k, keyLen));
         if (Region *mask = maskRegion())
           visible = n.andI(visible, buildMaskPredicate(inner, *mask, qc, kc));
         Value ninf = arith::ConstantFloatOp::create(

@@ -50,7 +50,6 @@
 // CHECK-SAME: cp.async.wait_group \090;
 // CHECK-SAME: cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
 // CHECK-SAME: cp.async.commit_group;
-// CHECK-SAME: st.shared
 // CHECK-SAME: cp.async.wait_group \091;
 // CHECK-SAME: bar.sync
 // CHECK-SAME: ldmatrix.sync.aligned.m8n8.x4.shared.b16

@@ -105,7 +105,9 @@
 // With block_q 64 (one consumer warpgroup, 256 threads) ptxas sets the
 // entry's budget to the consumers' 240 registers: the same.
 // RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_90a format=isa wgmma=true kv-stages=2 tma=true warp-specialize=true block-q=64" | python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90a | FileCheck %s --check-prefix=WGMMA
-// WS-PTX: gpu.binary @f16_d64_dense_kernel
+// The consumers' named barrier (bar.sync 1) orders the column tile of the
+// bias and key mask kernel (the dense kernels have none).
+// WS-PTX: gpu.binary @bf16_d128_bias_mask_kernel
 // WS-PTX-SAME: .maxntid 384, 1, 1
 // WS-PTX-SAME: setmaxnreg.inc.sync.aligned.u32 240;
 // WS-PTX-SAME: bar.sync

@@ -268,7 +268,7 @@
 // OVERLAP: "wgmma.commit_group.sync.aligned;"
 // OVERLAP-NEXT: "wgmma.wait_group.sync.aligned 0;"
 // OVERLAP: arith.divf
-// OVERLAP: vector.store %{{.*}}, %arg3
+// OVERLAP: vector.store %{{.*}}, %arg4
 // OVERLAP: return
 // D = Dv = 128 with block_k 64 (two warpgroups): K's ring 2 * 16384 +
 // 1024 bytes, V's 3 * 16384 + 1024 (83968 in all, within 99 KiB); the
@@ -377,8 +377,10 @@
 // CHECK-NOT: wgmma.mma_async
 // CHECK-NOT: nvgpu.mma.sync
 // CHECK: return
-func.func @wgmma(%q: memref<1x2x100x64xf16>, %k: memref<1x2x100x64xf16>, %v: memref<1x2x100x64xf16>, %o: memref<1x2x100x64xf16>) {
-  attic.block_attention ins(%q, %k, %v : memref<1x2x100x64xf16>, memref<1x2x100x64xf16>, memref<1x2x100x64xf16>) outs(%o : memref<1x2x100x64xf16>) {layout = #attic.causal, scale = 0.125 : f32, block_q = 64 : i64, block_k = 32 : i64}
+// The key mask gives the kernels a per-key column tile (without a bias or
+// key mask there is none: the keys past Nk are masked by the predicate).
+func.func @wgmma(%q: memref<1x2x100x64xf16>, %k: memref<1x2x100x64xf16>, %v: memref<1x2x100x64xf16>, %m: memref<1x100xi1>, %o: memref<1x2x100x64xf16>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x2x100x64xf16>, memref<1x2x100x64xf16>, memref<1x2x100x64xf16>) mask(%m : memref<1x100xi1>) outs(%o : memref<1x2x100x64xf16>) {layout = #attic.causal, scale = 0.125 : f32, block_q = 64 : i64, block_k = 32 : i64}
   return
 }
 

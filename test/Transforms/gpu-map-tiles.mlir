@@ -13,14 +13,15 @@
 // chain, the body under a guard against empty grids (uniform, in the
 // kernel: the host has no branch around the launch); block y runs query block nQB - 1 - y (the heavy
 // causal blocks start first). Shared memory: K and V row-major with rows padded
-// to 16+8 halves (16 keys x 24, 16-byte aligned rows), the per-key term.
-// The tile loop's
+// to 16+8 halves (16 keys x 24, 16-byte aligned rows); no per-key term (no
+// bias, no key mask: the keys past Nk = 40 are masked by the partial
+// blocks' predicate, the last key block being partial). The tile loop's
 // key-block loop and its classification branches carry the row statistics
 // and the accumulator (2 + 2 + 8 registers per lane) and the key block
 // whose K is in Ks or on its way (an index, -1 at first), nothing else. Per
 // visited block: a barrier; K copied with cp.async (16 bytes per copy,
 // zero-filled past Nk) unless the previous block prefetched it (a stale
-// prefetch lands first), and V, each its own group; the term; wait for
+// prefetch lands first), and V, each its own group; wait for
 // all but V's group, a barrier; ldmatrix .x4 of K and mma.sync for Q K^T,
 // quad shuffles for the row reductions and ex2.approx for exp2; then wait
 // for V, a barrier, the next key block's K copied into Ks while ldmatrix
@@ -32,7 +33,7 @@
 // CHECK-NEXT: %[[GY1:.*]] = arith.maxsi %{{.*}}, %c1
 // CHECK-NOT: scf.if
 // CHECK: %[[T:.*]] = gpu.wait async
-// CHECK: gpu.launch async [%[[T]]] blocks(%{{arg[0-9]+}}, %[[BY:arg[0-9]+]], %{{arg[0-9]+}}) in (%{{arg[0-9]+}} = %[[GX1]], %[[GY:arg[0-9]+]] = %[[GY1]], %{{[^)]*}}) threads({{.*}}) in (%{{.*}} = %c64{{.*}}) workgroup(%[[KS:arg[0-9]+]] : memref<384xf16, #gpu.address_space<workgroup>>, %[[VS:arg[0-9]+]] : memref<384xf16, #gpu.address_space<workgroup>>, %[[TERM:arg[0-9]+]] : memref<16xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch async [%[[T]]] blocks(%{{arg[0-9]+}}, %[[BY:arg[0-9]+]], %{{arg[0-9]+}}) in (%{{arg[0-9]+}} = %[[GX1]], %[[GY:arg[0-9]+]] = %[[GY1]], %{{[^)]*}}) threads({{.*}}) in (%{{.*}} = %c64{{.*}}) workgroup(%[[KS:arg[0-9]+]] : memref<384xf16, #gpu.address_space<workgroup>>, %[[VS:arg[0-9]+]] : memref<384xf16, #gpu.address_space<workgroup>>)
 // CHECK-NEXT: scf.if %[[NONEMPTY]] {
 // CHECK: %[[LASTQB:.*]] = arith.subi %[[GY]], %{{.*}} : index
 // CHECK-NEXT: arith.subi %[[LASTQB]], %[[BY]] : index
@@ -50,13 +51,13 @@
 // CHECK-NEXT: nvvm.cp.async.commit.group
 // CHECK: nvgpu.device_async_copy %{{.*}}[{{.*}}], %[[VS]][%{{.*}}], 8, %{{.*}} {bypassL1} : memref<1x2x40x16xf16> to memref<384xf16, #gpu.address_space<workgroup>>
 // CHECK: nvvm.cp.async.commit.group
-// CHECK: memref.store %{{.*}}, %[[TERM]]
+// CHECK-NOT: memref.store
 // CHECK: nvvm.cp.async.wait.group 1
 // CHECK-NEXT: gpu.barrier
 // CHECK: nvgpu.ldmatrix %[[KS]][%{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<384xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 // CHECK: nvgpu.mma.sync
 // CHECK: nvgpu.mma.sync
-// CHECK: memref.load %[[TERM]]
+// CHECK-NOT: memref.load
 // CHECK: gpu.shuffle xor
 // CHECK: llvm.inline_asm asm_dialect = att "ex2.approx.ftz.f32 $0, $1;"
 // CHECK: nvvm.cp.async.wait.group 0
@@ -159,29 +160,25 @@
 // RING: nvvm.cp.async.wait.group 0
 // RING-NEXT: }
 // RING-NEXT: gpu.terminator
-// kv-stages=3: three K and three V slots (3 x 768 bytes each) and the
-// term in two buffers (32 floats), alternating by block. The slot counts
-// the prefetches: K's and V's slot is the count % 3, the term's buffer the
-// count % 2, and the next iteration gets the count + 1. Per visited block
+// kv-stages=3: three K and three V slots (3 x 768 bytes each; a term would
+// take two buffers, @key_mask_term). The slot counts the prefetches: K's
+// and V's slot is the count % 3, and the next iteration gets the count +
+// 1. Per visited block
 // there is no barrier before the copies (the prefetch goes to the slot of
 // three blocks before, which every thread finished reading before the
 // previous block's barrier), and one after the wait: one barrier per block
 // and per classification branch.
 // STAGE3-LABEL: func.func @tensor_cores
-// STAGE3: gpu.launch async {{.*}} dynamic_shared_memory_size %c4608_i32 workgroup(%[[TERM:arg[0-9]+]] : memref<32xf32, #gpu.address_space<workgroup>>)
+// STAGE3: gpu.launch async {{.*}} dynamic_shared_memory_size %c4608_i32 {
 // STAGE3: memref.view %{{.*}}[%c0{{[_0-9]*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1152xf16, #gpu.address_space<workgroup>>
 // STAGE3: memref.view %{{.*}}[%c2304][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1152xf16, #gpu.address_space<workgroup>>
 // STAGE3: scf.for %[[KB:.*]] = {{.*}} iter_args({{.*}}, %[[TAG:.*]] = %c-1, %[[COUNT:.*]] = %c0{{[_0-9]*}})
 // STAGE3-NOT: gpu.barrier
 // STAGE3: %[[KS:.*]] = arith.remui %[[COUNT]], %c3{{[_0-9]*}} : index
 // STAGE3: %[[VS:.*]] = arith.remui %[[COUNT]], %c3{{[_0-9]*}} : index
-// STAGE3: %[[PARITY:.*]] = arith.remui %[[COUNT]], %c2{{[_0-9]*}} : index
-// STAGE3: %[[TERMBASE:.*]] = arith.muli %[[PARITY]], %c16{{[_0-9]*}} : index
 // STAGE3-NOT: gpu.barrier
 // STAGE3: %[[OTHER:.*]] = arith.addi %[[COUNT]], %c1{{[_0-9]*}} : index
 // STAGE3-NOT: gpu.barrier
-// STAGE3: %[[AT:.*]] = arith.addi %{{.*}}, %[[TERMBASE]] : index
-// STAGE3: memref.store %{{.*}}, %[[TERM]][%[[AT]]]
 // STAGE3: nvvm.cp.async.wait.group 1
 // STAGE3-NEXT: gpu.barrier
 // STAGE3-NOT: gpu.barrier
@@ -200,16 +197,50 @@ func.func @tensor_cores(%q: memref<1x2x40x16xf16>, %k: memref<1x2x40x16xf16>, %v
 
 // -----
 
+// A key mask: the per-key term (log2(e) * bias, -inf for masked keys and
+// keys past Nk) is a column tile in shared memory, written by the first
+// block_k threads before the barrier that publishes K, read per element.
+// CHECK-LABEL: func.func @key_mask_term
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<384xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<384xf16, #gpu.address_space<workgroup>>, %[[TERM:arg[0-9]+]] : memref<16xf32, #gpu.address_space<workgroup>>)
+// CHECK: scf.for
+// CHECK: memref.load %{{.*}} : memref<1x40xi1>
+// CHECK: memref.store %{{.*}}, %[[TERM]]
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvgpu.mma.sync
+// CHECK: memref.load %[[TERM]]
+// CHECK: gpu.shuffle xor
+// kv-stages=3: the term in two buffers (32 floats), alternating by block:
+// the buffer is the prefetch count % 2 (K's and V's slot the count % 3).
+// STAGE3-LABEL: func.func @key_mask_term
+// STAGE3: gpu.launch async {{.*}} dynamic_shared_memory_size %c4608_i32 workgroup(%[[TERM:arg[0-9]+]] : memref<32xf32, #gpu.address_space<workgroup>>)
+// STAGE3: scf.for %[[KB:.*]] = {{.*}} iter_args({{.*}}, %[[TAG:.*]] = %c-1, %[[COUNT:.*]] = %c0{{[_0-9]*}})
+// STAGE3-NOT: gpu.barrier
+// STAGE3: %[[PARITY:.*]] = arith.remui %[[COUNT]], %c2{{[_0-9]*}} : index
+// STAGE3: %[[TERMBASE:.*]] = arith.muli %[[PARITY]], %c16{{[_0-9]*}} : index
+// STAGE3-NOT: gpu.barrier
+// STAGE3: %[[AT:.*]] = arith.addi %{{.*}}, %[[TERMBASE]] : index
+// STAGE3: memref.store %{{.*}}, %[[TERM]][%[[AT]]]
+// STAGE3: nvvm.cp.async.wait.group 1
+// STAGE3-NEXT: gpu.barrier
+// STAGE3: memref.load %[[TERM]]
+func.func @key_mask_term(%q: memref<1x2x40x16xf16>, %k: memref<1x2x40x16xf16>, %v: memref<1x2x40x16xf16>, %m: memref<1x40xi1>, %o: memref<1x2x40x16xf16>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x2x40x16xf16>, memref<1x2x40x16xf16>, memref<1x2x40x16xf16>) mask(%m : memref<1x40xi1>) outs(%o : memref<1x2x40x16xf16>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 32 : i64, block_k = 16 : i64}
+  return
+}
+
+// -----
+
 // D = 128 with block_k = 128: K (34816 bytes) and V do not fit in 48 KiB
 // together, so they share one buffer and each is copied where it is used
 // and waited for at once (wait_group 0, a barrier); nothing is prefetched
-// and no key-block tag is carried.
+// and no key-block tag is carried (Nk = 256: no tail block, no branch).
 // CHECK-LABEL: func.func @shared_kv
-// CHECK: gpu.launch {{.*}} workgroup(%[[KV:arg[0-9]+]] : memref<17408xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<128xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch {{.*}} workgroup(%[[KV:arg[0-9]+]] : memref<17408xf16, #gpu.address_space<workgroup>>)
 // CHECK: scf.for {{.*}} -> ({{[f32, ]*}}f32) {
 // CHECK: gpu.barrier
 // CHECK-NOT: scf.if
-// CHECK: nvgpu.device_async_copy %{{.*}}, %[[KV]][%{{.*}}], 8, %{{.*}} {bypassL1} : memref<1x1x200x128xf16> to memref<17408xf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy %{{.*}}, %[[KV]][%{{.*}}], 8, %{{.*}} {bypassL1} : memref<1x1x256x128xf16> to memref<17408xf16, #gpu.address_space<workgroup>>
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.wait.group 0
 // CHECK-NEXT: gpu.barrier
@@ -224,8 +255,8 @@ func.func @tensor_cores(%q: memref<1x2x40x16xf16>, %k: memref<1x2x40x16xf16>, %v
 // CHECK: nvvm.cp.async.wait.group 0
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.terminator
-func.func @shared_kv(%q: memref<1x1x200x128xf16>, %k: memref<1x1x200x128xf16>, %v: memref<1x1x200x128xf16>, %o: memref<1x1x200x128xf16>) {
-  attic.block_attention ins(%q, %k, %v : memref<1x1x200x128xf16>, memref<1x1x200x128xf16>, memref<1x1x200x128xf16>) outs(%o : memref<1x1x200x128xf16>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 64 : i64, block_k = 128 : i64}
+func.func @shared_kv(%q: memref<1x1x200x128xf16>, %k: memref<1x1x256x128xf16>, %v: memref<1x1x256x128xf16>, %o: memref<1x1x200x128xf16>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x1x200x128xf16>, memref<1x1x256x128xf16>, memref<1x1x256x128xf16>) outs(%o : memref<1x1x200x128xf16>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 64 : i64, block_k = 128 : i64}
   return
 }
 
@@ -281,14 +312,14 @@ func.func @bf16(%q: memref<1x1x32x16xbf16>, %k: memref<1x1x32x16xbf16>, %v: memr
 
 // f32 (no f32 mma) and f16 with D = 20 (not a multiple of 16) take the
 // SIMT pattern: a thread per query row (block_q threads), each scratch tile
-// a private row (R x C: C floats, a row tile: 1, a column tile: C; Nk =
-// 19 is not a multiple of block_k, so the tail's key term is a column
-// tile), each tile op a loop over its columns; the body under the
-// kernel's guard against empty grids.
+// a private row (R x C: C floats, a row tile: 1, a column tile: C; here
+// none: without a bias or key mask the keys past Nk = 19 are masked by the
+// last key block's predicate), each tile op a loop over its columns; the
+// body under the kernel's guard against empty grids.
 // CHECK-LABEL: func.func @simt_f32
 // CHECK: %[[NONEMPTY:.*]] = arith.andi
 // CHECK-NOT: scf.if
-// CHECK: gpu.launch async {{.*}} threads({{.*}}) in (%{{.*}} = %c8{{.*}}) private(%{{.*}} : memref<4xf32, #gpu.address_space<private>>, %{{.*}} : memref<4xf32, #gpu.address_space<private>>, %{{.*}} : memref<1xf32, #gpu.address_space<private>>
+// CHECK: gpu.launch async {{.*}} threads({{.*}}) in (%{{.*}} = %c8{{.*}}) private(%{{.*}} : memref<4xf32, #gpu.address_space<private>>, %{{.*}} : memref<1xf32, #gpu.address_space<private>>
 // CHECK-NEXT: scf.if %[[NONEMPTY]] {
 // CHECK: scf.for
 // CHECK: math.exp2

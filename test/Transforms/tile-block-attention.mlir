@@ -4,8 +4,8 @@
 
 // BADOPT: attic-tile-block-attention: wide-head-block-k must be in [0, 1024], got -1
 
-// Dense (Nk = 70, not a multiple of block_k: the per-key term masks the
-// keys past Nk in the last block): one scf.parallel over (batch, head,
+// Dense with a key mask (so a per-key term, which also masks the keys past
+// Nk = 70 in the last block): one scf.parallel over (batch, head,
 // query block) marked attic.tile_grid; every key block of the range is
 // full (the dense layout's visibility folds to true), so each step runs
 // without a classification branch and without the element predicate. The step: the
@@ -22,6 +22,7 @@
 // CHECK-NOT: scf.if
 // CHECK: attic.tile.map_cols
 // CHECK: arith.cmpi slt
+// CHECK: memref.load %{{.*}} : memref<1x70xi1>
 // CHECK: attic.tile.qk %{{.*}}[%[[B]], %[[H]], %[[QB]]], %{{.*}}[%[[B]], %{{.*}}, %[[KB]]] into %[[S]]
 // CHECK: attic.tile.map at({{.*}}) ins(%[[S]] : memref<64x64xf32>) cols({{.*}}) outs(%[[S]] : memref<64x64xf32>) {
 // CHECK: arith.mulf
@@ -46,8 +47,8 @@
 // CHECK: memref.dealloc %[[S]]
 // CHECK: } {attic.tile_grid}
 // CHECK-NOT: attic.block_attention
-func.func @dense(%q: memref<1x2x100x16xf16>, %k: memref<1x2x70x16xf16>, %v: memref<1x2x70x8xf16>, %o: memref<1x2x100x8xf16>) {
-  attic.block_attention ins(%q, %k, %v : memref<1x2x100x16xf16>, memref<1x2x70x16xf16>, memref<1x2x70x8xf16>) outs(%o : memref<1x2x100x8xf16>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 64 : i64, block_k = 64 : i64}
+func.func @dense(%q: memref<1x2x100x16xf16>, %k: memref<1x2x70x16xf16>, %v: memref<1x2x70x8xf16>, %m: memref<1x70xi1>, %o: memref<1x2x100x8xf16>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x2x100x16xf16>, memref<1x2x70x16xf16>, memref<1x2x70x8xf16>) mask(%m : memref<1x70xi1>) outs(%o : memref<1x2x100x8xf16>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 64 : i64, block_k = 64 : i64}
   return
 }
 
@@ -78,6 +79,34 @@ func.func @dense(%q: memref<1x2x100x16xf16>, %k: memref<1x2x70x16xf16>, %v: memr
 // CHECK: attic.tile.pv
 func.func @dense_folded(%q: memref<1x2x100x16xf16>, %k: memref<1x2x128x16xf16>, %v: memref<1x2x128x8xf16>, %o: memref<1x2x100x8xf16>) {
   attic.block_attention ins(%q, %k, %v : memref<1x2x100x16xf16>, memref<1x2x128x16xf16>, memref<1x2x128x8xf16>) outs(%o : memref<1x2x100x8xf16>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 64 : i64, block_k = 64 : i64}
+  return
+}
+
+// -----
+
+// Nk = 70 without a bias or key mask: no term; the last key block (keys 64
+// to 127, past Nk from 70) is classified partial (k0 + block_k <= Nk
+// fails), and the partial blocks' predicate includes k < Nk (on the
+// unclamped key). Full blocks run with the scale folded.
+// CHECK-LABEL: func.func @dense_tail
+// CHECK-NOT: attic.tile.map_cols
+// CHECK: scf.for %[[KB:.*]] = {{.*}} {
+// CHECK: %[[INSIDE:.*]] = arith.cmpi sle, %{{.*}}, %c70{{.*}} : index
+// CHECK-NEXT: scf.if %[[INSIDE]] {
+// CHECK: attic.tile.qk
+// CHECK-NEXT: attic.tile.reduce max
+// CHECK: } else {
+// CHECK: attic.tile.qk
+// CHECK-NEXT: %{{.*}} = arith.constant
+// CHECK: attic.tile.map
+// CHECK-NEXT: ^bb0(%{{.*}}: index, %[[K:.*]]: index, %[[S:.*]]: f32, %{{.*}}: f32):
+// CHECK: %[[VALID:.*]] = arith.cmpi slt, %[[K]], %c70{{.*}} : index
+// CHECK: arith.select %[[VALID]], %[[S]], %cst{{.*}} : f32
+// CHECK: attic.tile.reduce max
+// CHECK-NOT: attic.tile.map_cols
+// CHECK: } {attic.tile_grid}
+func.func @dense_tail(%q: memref<1x2x100x16xf16>, %k: memref<1x2x70x16xf16>, %v: memref<1x2x70x8xf16>, %o: memref<1x2x100x8xf16>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x2x100x16xf16>, memref<1x2x70x16xf16>, memref<1x2x70x8xf16>) outs(%o : memref<1x2x100x8xf16>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 64 : i64, block_k = 64 : i64}
   return
 }
 
@@ -171,6 +200,31 @@ func.func @wide(%q: memref<1x1x64x128xf16>, %k: memref<1x1x64x128xf16>, %v: memr
 // CHECK: } {attic.tile_grid}
 func.func @lists(%q: memref<1x2x64x16xf32>, %k: memref<1x2x64x16xf32>, %v: memref<1x2x64x16xf32>, %n: memref<1x1x2xi32>, %i: memref<1x1x2x2xi32>, %fn: memref<1x1x2xi32>, %fi: memref<1x1x2x2xi32>, %o: memref<1x2x64x16xf32>) {
   attic.block_attention ins(%q, %k, %v : memref<1x2x64x16xf32>, memref<1x2x64x16xf32>, memref<1x2x64x16xf32>) blocks(%n, %i, %fn, %fi : memref<1x1x2xi32>, memref<1x1x2x2xi32>, memref<1x1x2xi32>, memref<1x1x2x2xi32>) outs(%o : memref<1x2x64x16xf32>) {layout = #attic.causal, scale = 0.25 : f32, block_q = 32 : i64, block_k = 32 : i64}
+  return
+}
+
+// -----
+
+// Block lists with Nk = 60 (no bias, no key mask): a full-list block that
+// ends past Nk runs as partial (its predicate includes k < Nk), so a list
+// computed for a longer sequence cannot expose keys past Nk.
+// CHECK-LABEL: func.func @lists_tail
+// CHECK: scf.parallel
+// CHECK: scf.for
+// CHECK: %[[INSIDE:.*]] = arith.cmpi sle, %{{.*}}, %c60 : index
+// CHECK-NEXT: scf.if %[[INSIDE]] {
+// CHECK: attic.tile.qk
+// CHECK-NEXT: attic.tile.reduce max
+// CHECK: } else {
+// CHECK: attic.tile.qk
+// CHECK: arith.cmpi slt, %{{.*}}, %c60 : index
+// CHECK: attic.tile.pv
+// CHECK: scf.for
+// CHECK: attic.tile.qk
+// CHECK: arith.cmpi slt, %{{.*}}, %c60 : index
+// CHECK: } {attic.tile_grid}
+func.func @lists_tail(%q: memref<1x2x64x16xf32>, %k: memref<1x2x60x16xf32>, %v: memref<1x2x60x16xf32>, %n: memref<1x1x2xi32>, %i: memref<1x1x2x2xi32>, %fn: memref<1x1x2xi32>, %fi: memref<1x1x2x2xi32>, %o: memref<1x2x64x16xf32>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x2x64x16xf32>, memref<1x2x60x16xf32>, memref<1x2x60x16xf32>) blocks(%n, %i, %fn, %fi : memref<1x1x2xi32>, memref<1x1x2x2xi32>, memref<1x1x2xi32>, memref<1x1x2x2xi32>) outs(%o : memref<1x2x64x16xf32>) {layout = #attic.causal, scale = 0.25 : f32, block_q = 32 : i64, block_k = 32 : i64}
   return
 }
 
