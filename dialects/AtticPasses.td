@@ -440,10 +440,13 @@ def AtticTileBlockAttention : Pass<"attic-tile-block-attention"> {
     Rewrites every memref-form `attic.block_attention` into one
     `scf.parallel` over (batch, query head, query block), marked
     `attic.tile_grid`, whose body loops over the visited key blocks with
-    the `attic.tile` ops (AtticTileOps.td): the per-key logit term, `Q K^T`,
-    the base-2 logits with the layout's element predicate in partial
-    blocks, the online-softmax update, `P V`, and the final `acc / l` (0
-    for a row without a visible key). Everything that decides the result
+    the `attic.tile` ops (AtticTileOps.td): the per-key logit term (with
+    a key bias or mask; without, the keys past Nk are masked by the last
+    block's classification as partial), `Q K^T`, the base-2 logits with
+    the layout's element predicate in partial blocks (the scale folded
+    into the exponent where there is no term or score region), the
+    online-softmax update, `P V`, and the final `acc * (1 / l)` (0 for a
+    row without a visible key). Everything that decides the result
     (visited blocks, masking, the softmax, the NaN policy) is written here
     once; `attic-cpu-map-tiles` and `attic-gpu-map-tiles` only map tiles.
 

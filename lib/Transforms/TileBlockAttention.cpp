@@ -9,7 +9,7 @@
 //     m = -inf, l = 0, acc = 0                          (f32 tiles)
 //     for each visited key block kb:                    (layout or lists)
 //       step(kb, partial = the layout's predicate must be evaluated)
-//     acc = l == 0 ? 0 : acc / l                        (no key: 0, not NaN)
+//     r = l == 0 ? 0 : 1 / l; acc = r == 0 ? 0 : acc * r   (no key: 0, not NaN)
 //     out[b, h, q0:q1] = acc
 //     lse[b, h, q0:q1] = l == 0 ? -inf : ln 2 (m + log2 l)   (with `lse`)
 //     pool[b, h, qb] = sum_i w[b, q0 + i] out[b, h, q0 + i]  (with `pool`)
@@ -30,11 +30,10 @@
 //     acc = alpha * acc + p V                           (attic.tile.pv)
 //
 //   Without a term and a score region, with c = scale * log2(e) > 0, the
-//   scale is folded (FlashAttention's form): x = s (a full block has no
-//   map before the maximum), mBlk = c * rowmax(x) (exact: rounding is
-//   monotonic), p = exp2(c * x - mSafe) with contract flags (one fused
-//   multiply-add where the target has it), and mSafe = NaN when
-//   mNew = +inf, so that a logit that overflowed still makes its row NaN.
+//   scale is folded: x = s (a full block has no map before the maximum),
+//   mBlk = c * rowmax(x) (exact: rounding is monotonic), p = exp2(c * x -
+//   mSafe), the product rounded before the subtraction (never fused: see
+//   foldScale), so every value is the unfolded one.
 //
 // Visited blocks. Without lists: the key blocks of the layout's key range
 // for the query block, each classified by the layout's block visibility
@@ -164,9 +163,13 @@ private:
   // scale * log2(e), and whether it is folded into the exponent: without a
   // term or a score region and with a positive finite c, the scores stay
   // unscaled until the exponent: max(c * s) = c * max(s) exactly for c > 0
-  // (rounding is monotonic), and exp2(c * s - m) is one fused multiply-add
-  // per element where the target contracts (FlashAttention's form). A full
-  // block then has no map before its row maximum.
+  // (rounding is monotonic), and the exponent is round(c * s) - m, so the
+  // maximum's is exactly 0, as unfolded. A full block then has no map
+  // before its row maximum. The product and the subtraction are not fused
+  // (FlashAttention's one FMA): fma(s, c, -m) is s * c - round(s * c) at
+  // the maximum, up to half an ulp of m, which for logits beyond 2^30
+  // makes exp2 of it overflow or underflow, the row inf/NaN or, worse, an
+  // empty row's 0 (test/Integration/bad-input.test, huge-logits).
   float logitScale = 0.0f;
   bool foldScale = false;
 };
@@ -335,18 +338,37 @@ void TileLoopBuilder::buildGridBody(ValueRange ivs) {
   else
     buildStaticVisits();
 
-  // No visible key: l == 0 and the row is 0. NaN in l stays NaN.
-  TileMapOp::create(
-      b, loc, q0, m.c(0), ValueRange{acc}, ValueRange{rowSum}, ValueRange{},
-      ValueRange{acc},
+  // No visible key: l == 0 and the row is 0. NaN in l stays NaN. One
+  // division per row (r = 1 / l, 0 for l == 0; blockSum is free after the
+  // loop) and a multiply per element, as FlashAttention normalizes: a
+  // division per element is a long sequence on the GPU (div.rn.f32). With
+  // a visible key l >= 1 (the row maximum's exp2(0) is in the sum), so
+  // r == 0 exactly when l == 0.
+  TileMapRowsOp::create(
+      b, loc, q0, ValueRange{rowSum}, ValueRange{blockSum},
       [&](OpBuilder &nb, Location at, ValueRange args) -> SmallVector<Value> {
-        Value a = args[2], l = args[3];
-        Value zero =
-            arith::ConstantFloatOp::create(nb, at, nb.getF32Type(), APFloat(0.0f));
+        Value l = args[1];
+        Value zero = arith::ConstantFloatOp::create(nb, at, nb.getF32Type(),
+                                                    APFloat(0.0f));
+        Value one = arith::ConstantFloatOp::create(nb, at, nb.getF32Type(),
+                                                   APFloat(1.0f));
         Value none =
             arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OEQ, l, zero);
-        Value quotient = arith::DivFOp::create(nb, at, a, l);
-        return {arith::SelectOp::create(nb, at, none, zero, quotient)};
+        Value r = arith::DivFOp::create(nb, at, one, l);
+        return {arith::SelectOp::create(nb, at, none, zero, r)};
+      });
+  TileMapOp::create(
+      b, loc, q0, m.c(0), ValueRange{acc}, ValueRange{blockSum}, ValueRange{},
+      ValueRange{acc},
+      [&](OpBuilder &nb, Location at, ValueRange args) -> SmallVector<Value> {
+        Value a = args[2], r = args[3];
+        Value zero = arith::ConstantFloatOp::create(nb, at, nb.getF32Type(),
+                                                    APFloat(0.0f));
+        // r == 0: no visible key, 0 even where a is NaN (0 * NaN would be).
+        Value none =
+            arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OEQ, r, zero);
+        Value scaled = arith::MulFOp::create(nb, at, a, r);
+        return {arith::SelectOp::create(nb, at, none, zero, scaled)};
       });
   TileStoreOp::create(b, loc, acc, op.getInit(), batch, head, queryBlock);
   // The pooled epilogue: the block's stored rows, weighted and summed.
@@ -618,20 +640,6 @@ void TileLoopBuilder::buildStep(Value kb, bool partial) {
         Value none =
             arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OEQ, mNew, ninf);
         Value mSafe = arith::SelectOp::create(nb, at, none, zero, mNew);
-        if (foldScale) {
-          // A logit that overflowed to +inf makes m = +inf. Unfused, its
-          // exp2(inf - inf) is NaN and so is the row; fused, c * s - inf is
-          // -inf for every key and the row would read as empty (0). NaN
-          // here keeps the NaN policy on every target.
-          Value pinf = arith::ConstantFloatOp::create(
-              nb, at, nb.getF32Type(),
-              APFloat::getInf(APFloat::IEEEsingle(), /*Negative=*/false));
-          Value nan = arith::ConstantFloatOp::create(
-              nb, at, nb.getF32Type(), APFloat::getNaN(APFloat::IEEEsingle()));
-          Value overflow = arith::CmpFOp::create(
-              nb, at, arith::CmpFPredicate::OEQ, mNew, pinf);
-          mSafe = arith::SelectOp::create(nb, at, overflow, nan, mSafe);
-        }
         Value a = math::Exp2Op::create(
             nb, at, arith::SubFOp::create(nb, at, old, mSafe));
         return {mNew, mSafe, a};
@@ -640,15 +648,12 @@ void TileLoopBuilder::buildStep(Value kb, bool partial) {
       b, loc, q0, k0, ValueRange{scores}, ValueRange{safeMax}, ValueRange{},
       ValueRange{scores},
       [&](OpBuilder &nb, Location at, ValueRange args) -> SmallVector<Value> {
+        // Rounded c * s, then the subtraction: never fused (see foldScale).
         Value x = args[2];
-        auto contract = arith::FastMathFlags::none;
-        if (foldScale) {
-          contract = arith::FastMathFlags::contract;
-          x = arith::MulFOp::create(nb, at, x, logitScaleConstant(nb, at),
-                                    contract);
-        }
+        if (foldScale)
+          x = arith::MulFOp::create(nb, at, x, logitScaleConstant(nb, at));
         return {math::Exp2Op::create(
-            nb, at, arith::SubFOp::create(nb, at, x, args[3], contract))};
+            nb, at, arith::SubFOp::create(nb, at, x, args[3]))};
       });
   TileReduceOp::create(b, loc, TileReduceKind::Add, scores, blockSum);
   TileMapRowsOp::create(

@@ -46,7 +46,8 @@
 // CHECK: vector.load %[[VP]]
 // CHECK: vector.fma
 // CHECK: vector.store %{{.*}}, %[[ACC]]
-// CHECK: arith.divf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK: arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : vector<8xf32>
 // CHECK: arith.truncf %{{.*}} : vector<8xf32> to vector<8xf16>
 // CHECK: vector.maskedstore
 // CHECK-NOT: attic.

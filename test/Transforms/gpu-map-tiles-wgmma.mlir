@@ -261,13 +261,15 @@
 // OVERLAP: "wgmma.commit_group.sync.aligned;"
 // OVERLAP-NEXT: "wgmma.wait_group.sync.aligned 1;"
 // OVERLAP: "wgmma.wait_group.sync.aligned 0;"
-// After the loop: the last block's P V.
+// After the loop (and the rows' reciprocals, which do not read the
+// accumulator): the last block's P V.
+// OVERLAP: arith.divf
 // OVERLAP: "wgmma.fence.sync.aligned;"
 // OVERLAP-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k16
 // OVERLAP-NOT: wgmma
 // OVERLAP: "wgmma.commit_group.sync.aligned;"
 // OVERLAP-NEXT: "wgmma.wait_group.sync.aligned 0;"
-// OVERLAP: arith.divf
+// OVERLAP: arith.mulf
 // OVERLAP: vector.store %{{.*}}, %arg4
 // OVERLAP: return
 // D = Dv = 128 with block_k 64 (two warpgroups): K's ring 2 * 16384 +

@@ -10,8 +10,9 @@
 // full (the dense layout's visibility folds to true), so each step runs
 // without a classification branch and without the element predicate. The step: the
 // per-key term, S = Q K^T, base-2 logits (scale * log2(e) = 0.25 * 1.4427),
-// the online-softmax update (mSafe keeps exp2(-inf) = 0), P V; then the
-// rows without a visible key are 0 (l == 0) and the block is stored.
+// the online-softmax update (mSafe keeps exp2(-inf) = 0), P V; then one
+// reciprocal per row (0 where l == 0), the rows multiplied by it (the
+// rows without a visible key are 0) and the block is stored.
 // CHECK-LABEL: func.func @dense
 // CHECK: scf.parallel (%[[B:arg[0-9]+]], %[[H:arg[0-9]+]], %[[QB:arg[0-9]+]]) = {{.*}} {
 // CHECK: %[[S:.*]] = memref.alloc() {alignment = 64 : i64} : memref<64x64xf32>
@@ -39,9 +40,13 @@
 // CHECK: attic.tile.map_rows
 // CHECK: attic.tile.pv %[[S]], %{{.*}}[%[[B]], %{{.*}}, %[[KB]]] rescale(%{{.*}}) into %[[ACC]]
 // CHECK: }
-// CHECK: attic.tile.map at({{.*}}) ins(%[[ACC]] : memref<64x8xf32>) rows({{.*}}) outs(%[[ACC]] : memref<64x8xf32>)
+// CHECK: attic.tile.map_rows
 // CHECK: arith.cmpf oeq
 // CHECK: arith.divf
+// CHECK: arith.select
+// CHECK: attic.tile.map at({{.*}}) ins(%[[ACC]] : memref<64x8xf32>) rows({{.*}}) outs(%[[ACC]] : memref<64x8xf32>)
+// CHECK: arith.cmpf oeq
+// CHECK: arith.mulf
 // CHECK: arith.select
 // CHECK: attic.tile.store %[[ACC]] into %{{.*}}[%[[B]], %[[H]], %[[QB]]]
 // CHECK: memref.dealloc %[[S]]
@@ -57,11 +62,10 @@ func.func @dense(%q: memref<1x2x100x16xf16>, %k: memref<1x2x70x16xf16>, %v: memr
 // Nk = 128, a multiple of block_k, and neither bias nor key mask: the
 // per-key term is 0 for every key, so there is no column tile, and the
 // scale (0.25 * log2(e)) is folded: the row maximum of the raw scores is
-// scaled in the row update (exact for a positive scale), the exponent is
-// s * c - m with contract flags (one fused multiply-add where the target
-// has it), and a row maximum of +inf makes the safe maximum NaN (the
-// fused exponent would otherwise turn an overflowed logit into 0). A full
-// block has no map before the reduction.
+// scaled in the row update (exact for a positive scale), and the exponent
+// is round(s * c) - m, without contract flags (a fused multiply-add would
+// not be exact at the maximum). A full block has no map before the
+// reduction.
 // CHECK-LABEL: func.func @dense_folded
 // CHECK: scf.for
 // CHECK-NOT: attic.tile.map_cols
@@ -70,11 +74,9 @@ func.func @dense(%q: memref<1x2x100x16xf16>, %k: memref<1x2x70x16xf16>, %v: memr
 // CHECK-NEXT: attic.tile.map_rows
 // CHECK: %[[BLK:.*]] = arith.mulf %{{.*}}, %[[C:.*]] : f32
 // CHECK-NEXT: %[[M:.*]] = arith.maxnumf %{{.*}}, %[[BLK]] : f32
-// CHECK: %[[INF:.*]] = arith.cmpf oeq, %[[M]], %{{.*}} : f32
-// CHECK-NEXT: arith.select %[[INF]], %cst{{.*}}, %{{.*}} : f32
 // CHECK: attic.tile.map
-// CHECK: %[[X:.*]] = arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : f32
-// CHECK-NEXT: %[[E:.*]] = arith.subf %[[X]], %{{.*}} fastmath<contract> : f32
+// CHECK: %[[X:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT: %[[E:.*]] = arith.subf %[[X]], %{{.*}} : f32
 // CHECK-NEXT: math.exp2 %[[E]] : f32
 // CHECK: attic.tile.pv
 func.func @dense_folded(%q: memref<1x2x100x16xf16>, %k: memref<1x2x128x16xf16>, %v: memref<1x2x128x8xf16>, %o: memref<1x2x100x8xf16>) {
@@ -122,7 +124,6 @@ func.func @dense_tail(%q: memref<1x2x100x16xf16>, %k: memref<1x2x70x16xf16>, %v:
 // CHECK-NEXT: attic.tile.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: attic.tile.reduce max
-// CHECK-NOT: fastmath<contract>
 // CHECK: attic.tile.pv
 func.func @negative_scale(%q: memref<1x2x100x16xf16>, %k: memref<1x2x128x16xf16>, %v: memref<1x2x128x8xf16>, %o: memref<1x2x100x8xf16>) {
   attic.block_attention ins(%q, %k, %v : memref<1x2x100x16xf16>, memref<1x2x128x16xf16>, memref<1x2x128x8xf16>) outs(%o : memref<1x2x100x8xf16>) {layout = #attic.dense, scale = -0.25 : f32, block_q = 64 : i64, block_k = 64 : i64}
