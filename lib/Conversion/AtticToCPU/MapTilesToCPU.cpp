@@ -719,7 +719,9 @@ LogicalResult GridMapper::mapQK(TileQKOp op) {
   int64_t keyChunks = out->colsPad / width;
   Value scores = out->buffer;
   kb.loop(kb.index(0), kb.index(rowsPad), kb.index(tileRows), [&](Value r0) {
-    for (auto [col0, chunks] : columnGroups(keyChunks, tileChunks, width)) {
+    for (auto group : columnGroups(keyChunks, tileChunks, width)) {
+      // Plain copies: a lambda capturing structured bindings is C++20.
+      int64_t col0 = group.first, chunks = group.second;
       SmallVector<Value> init(tileRows * chunks, kb.vzero());
       SmallVector<Value> tile = kb.loopCarried(
           headDim, init, [&](Value d, ValueRange accs) {
