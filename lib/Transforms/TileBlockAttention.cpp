@@ -122,12 +122,17 @@ private:
   }
   Region *maskRegion() { return op.getMaskModifier(); }
   Region *scoreRegion() { return op.getScoreModifier(); }
+  /// Whether there is a per-key term: with a key bias or mask (it then
+  /// also gives the keys past Nk -inf). Without them there is no term
+  /// tile, and no column tile to compute or add in any block.
+  bool hasTerm() { return op.getKeyBias() || op.getKeyMask(); }
 
   void buildListCheck(func::FuncOp report);
   void buildGridBody(ValueRange ivs);
   void buildStaticVisits();
   void buildListVisits();
   void buildStep(Value kb, bool partial);
+  void buildFullOrPartialStep(Location at, Value kb, Value full);
   void buildKeyTerm(Value k0);
   /// Whether the key block at k0 ends within the keys: k0 + block_k <= Nk.
   Value notTail(IndexMath &n, Value k0) {
@@ -148,14 +153,11 @@ private:
 
   // Function-level sizes.
   Value batches, queryHeads, queryLen, keyLen, kvHeads, valueDim;
+  Value lastKey; // Nk - 1: key reads are clamped to it
   Value numQueryBlocks, numKeyBlocks;
   // Per query block (inside the grid).
   Value batch, head, kvHead, queryBlock, q0, q1;
   Value scores, term, rowMax, rowSum, blockMax, safeMax, alpha, blockSum, acc;
-  // Whether there is a per-key term: with a key bias or mask (it then also
-  // gives the keys past Nk -inf). Without them there is no term tile, and
-  // no column tile to compute or add in any block.
-  bool hasTerm = true;
   // Without a term, whether the last key block may hold keys past Nk (Nk
   // not a static multiple of block_k): such a block is classified partial,
   // and the element predicate of partial blocks includes k < Nk.
@@ -184,11 +186,11 @@ LogicalResult TileLoopBuilder::build() {
   valueDim = dim(op.getValue(), 3);
   numQueryBlocks = m.ceilDiv(queryLen, m.c(blockQ));
   numKeyBlocks = m.ceilDiv(keyLen, m.c(blockK));
+  lastKey = m.sub(keyLen, 1);
   std::optional<int64_t> staticKeys = getConstantIntValue(keyLen);
-  hasTerm = op.getKeyBias() || op.getKeyMask();
-  classifyTail = !hasTerm && (!staticKeys || *staticKeys % blockK != 0);
+  classifyTail = !hasTerm() && (!staticKeys || *staticKeys % blockK != 0);
   logitScale = static_cast<float>(op.getScale().convertToFloat() * kLog2e);
-  foldScale = !hasTerm && !scoreRegion() && logitScale > 0.0f &&
+  foldScale = !hasTerm() && !scoreRegion() && logitScale > 0.0f &&
               std::isfinite(logitScale);
 
   if (op.hasBlockLists()) {
@@ -306,7 +308,7 @@ void TileLoopBuilder::buildGridBody(ValueRange ivs) {
   if (valueType.isDynamicDim(3))
     dynamicDv.push_back(valueDim);
   scores = tile({blockQ, blockK});
-  if (hasTerm)
+  if (hasTerm())
     term = tile({blockK});
   rowMax = tile({blockQ});
   rowSum = tile({blockQ});
@@ -440,26 +442,14 @@ void TileLoopBuilder::buildStaticVisits() {
         }
         if (matchPattern(vis.any, m_Zero()))
           return;
-        auto emitClassified = [&]() {
-          if (matchPattern(vis.all, m_Zero())) {
-            buildStep(kb, /*partial=*/true);
-            return;
-          }
-          auto ifFull = scf::IfOp::create(b, at, vis.all, /*else=*/true);
-          OpBuilder::InsertionGuard g(b);
-          b.setInsertionPoint(ifFull.thenBlock()->getTerminator());
-          buildStep(kb, /*partial=*/false);
-          b.setInsertionPoint(ifFull.elseBlock()->getTerminator());
-          buildStep(kb, /*partial=*/true);
-        };
         if (isConstantTrue(vis.any)) {
-          emitClassified();
+          buildFullOrPartialStep(at, kb, vis.all);
           return;
         }
         auto ifAny = scf::IfOp::create(b, at, vis.any, /*else=*/false);
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPoint(ifAny.thenBlock()->getTerminator());
-        emitClassified();
+        buildFullOrPartialStep(at, kb, vis.all);
       });
 }
 
@@ -507,18 +497,11 @@ void TileLoopBuilder::buildListVisits() {
           Value inside = n.andI(n.le(n.c(0), kb), n.lt(kb, numKeyBlocks));
           auto ifInside = scf::IfOp::create(b, at, inside, /*else=*/false);
           b.setInsertionPoint(ifInside.thenBlock()->getTerminator());
-          if (!partial && classifyTail) {
-            // A listed full block with keys past Nk runs as partial.
-            auto ifFull = scf::IfOp::create(
-                b, at, notTail(n, n.mul(kb, blockK)), /*else=*/true);
-            OpBuilder::InsertionGuard g(b);
-            b.setInsertionPoint(ifFull.thenBlock()->getTerminator());
-            buildStep(kb, /*partial=*/false);
-            b.setInsertionPoint(ifFull.elseBlock()->getTerminator());
-            buildStep(kb, /*partial=*/true);
-          } else {
-            buildStep(kb, partial);
-          }
+          // A listed full block with keys past Nk runs as partial.
+          Value full = n.boolean(!partial);
+          if (!partial && classifyTail)
+            full = notTail(n, n.mul(kb, blockK));
+          buildFullOrPartialStep(at, kb, full);
           b.setInsertionPointAfter(ifInside);
           scf::YieldOp::create(b, at);
         });
@@ -527,12 +510,11 @@ void TileLoopBuilder::buildListVisits() {
 
 /// The per-key logit term of the block at key k0 into `term`, base 2:
 /// log2(e) * bias, -inf for masked keys and keys past Nk (whose reads are
-/// clamped into the sequence). Only with a bias or key mask (hasTerm):
+/// clamped into the sequence). Only with a bias or key mask (hasTerm()):
 /// otherwise the keys past Nk are masked by classifyTail's partial blocks,
 /// and a term of 0 would change s * scale only in the sign of a zero,
 /// which exp2 and max do not see.
 void TileLoopBuilder::buildKeyTerm(Value k0) {
-  Value lastKey = m.sub(keyLen, 1);
   Value bias = op.getKeyBias(), mask = op.getKeyMask();
   TileMapColsOp::create(
       b, loc, k0, ValueRange{}, ValueRange{term},
@@ -569,13 +551,12 @@ void TileLoopBuilder::buildKeyTerm(Value k0) {
 /// a partial block the layout's element predicate (with the scale folded,
 /// the predicate alone: the scores stay unscaled).
 void TileLoopBuilder::buildLogits(Value k0, bool partial) {
-  Value lastKey = m.sub(keyLen, 1);
   TileMapOp::create(
       b, loc, q0, k0, ValueRange{scores}, ValueRange{},
-      hasTerm ? ValueRange{term} : ValueRange{}, ValueRange{scores},
+      hasTerm() ? ValueRange{term} : ValueRange{}, ValueRange{scores},
       [&](OpBuilder &nb, Location at, ValueRange args) -> SmallVector<Value> {
         Value q = args[0], k = args[1], s = args[2];
-        Value t = hasTerm ? args[3] : Value();
+        Value t = hasTerm() ? args[3] : Value();
         auto addTerm = [&](Value x) -> Value {
           return t ? arith::AddFOp::create(nb, at, x, t).getResult() : x;
         };
@@ -612,9 +593,25 @@ void TileLoopBuilder::buildLogits(Value k0, bool partial) {
       });
 }
 
+/// The step of key block kb: full where `full` (an i1) holds, else
+/// partial; one branch where `full` is a constant.
+void TileLoopBuilder::buildFullOrPartialStep(Location at, Value kb,
+                                             Value full) {
+  if (isConstantTrue(full) || matchPattern(full, m_Zero())) {
+    buildStep(kb, /*partial=*/!isConstantTrue(full));
+    return;
+  }
+  auto ifFull = scf::IfOp::create(b, at, full, /*else=*/true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPoint(ifFull.thenBlock()->getTerminator());
+  buildStep(kb, /*partial=*/false);
+  b.setInsertionPoint(ifFull.elseBlock()->getTerminator());
+  buildStep(kb, /*partial=*/true);
+}
+
 void TileLoopBuilder::buildStep(Value kb, bool partial) {
   Value k0 = m.mul(kb, blockK);
-  if (hasTerm)
+  if (hasTerm())
     buildKeyTerm(k0);
   TileQKOp::create(b, loc, op.getQuery(), batch, head, queryBlock, op.getKey(),
                    batch, kvHead, kb, scores);
