@@ -40,7 +40,9 @@ def Attic_AttentionOp : Attic_Op<"attention", [Pure, AttrSizedOperandSegments,
     `causal` intersects it with `#attic.causal`, top-left aligned as
     PyTorch SDPA's `is_causal`), the block lists allow it (below), and the
     bias is not `-inf`. A query row with no visible key yields 0, never
-    NaN.
+    NaN. Without a bias, key mask or score region, a row whose visible
+    logits all overflow f32 to `-inf` (finite inputs, a huge scale) yields
+    NaN, not 0 (docs/layouts.md, NaN policy).
 
     Operands: `query` is `[B,Hq,Nq,D]`, `key` is `[B,Hkv,Nk,D]`, `value` is
     `[B,Hkv,Nk,Dv]`; the query and key lengths may differ and so may `D` and

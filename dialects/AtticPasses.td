@@ -446,7 +446,9 @@ def AtticTileBlockAttention : Pass<"attic-tile-block-attention"> {
     the layout's element predicate in partial blocks (the scale folded
     into the exponent where there is no term or score region), the
     online-softmax update, `P V`, and the final `acc * (1 / l)` (0 for a
-    row without a visible key). Everything that decides the result
+    row without a visible key; NaN, where there is no term or score
+    region, for a row whose visible logits all overflowed to -inf).
+    Everything that decides the result
     (visited blocks, masking, the softmax, the NaN policy) is written here
     once; `attic-cpu-map-tiles` and `attic-gpu-map-tiles` only map tiles.
 

@@ -9,7 +9,9 @@
 //     m = -inf, l = 0, acc = 0                          (f32 tiles)
 //     for each visited key block kb:                    (layout or lists)
 //       step(kb, partial = the layout's predicate must be evaluated)
-//     r = l == 0 ? 0 : 1 / l; acc = r == 0 ? 0 : acc * r   (no key: 0, not NaN)
+//     r = l == 0 ? (m == -inf ? 0 : NaN) : 1 / l        (no key: 0, not NaN;
+//         acc = r == 0 ? 0 : acc * r          every visible logit overflowed:
+//                                             NaN, see checkOverflow)
 //     out[b, h, q0:q1] = acc
 //     lse[b, h, q0:q1] = l == 0 ? -inf : ln 2 (m + log2 l)   (with `lse`)
 //     pool[b, h, qb] = sum_i w[b, q0 + i] out[b, h, q0 + i]  (with `pool`)
@@ -26,14 +28,19 @@
 //                                            and the mask region's clone)
 //     mBlk = rowmax(x); mNew = maxnum(m, mBlk)
 //     mSafe = mNew == -inf ? 0 : mNew; alpha = exp2(m - mSafe)
+//       without a term and a score region (overflow checked):
+//         partial: predicate(q, k) ? maxnum(x, -FLT_MAX) : -inf
+//         full: mBlk = maxnum(rowmax(x), -FLT_MAX)
+//         mSafe = mNew <= -FLT_MAX ? +inf : mNew
 //     p = exp2(x - mSafe); l = alpha * l + rowsum(p); m = mNew
 //     acc = alpha * acc + p V                           (attic.tile.pv)
 //
 //   Without a term and a score region, with c = scale * log2(e) > 0, the
-//   scale is folded: x = s (a full block has no map before the maximum),
+//   scale is folded in full blocks: x = s (no map before the maximum),
 //   mBlk = c * rowmax(x) (exact: rounding is monotonic), p = exp2(c * x -
 //   mSafe), the product rounded before the subtraction (never fused: see
-//   foldScale), so every value is the unfolded one.
+//   foldScale), so every value is the unfolded one. A partial block scales
+//   in its predicate's map, as unfolded.
 //
 // Visited blocks. Without lists: the key blocks of the layout's key range
 // for the query block, each classified by the layout's block visibility
@@ -52,7 +59,10 @@
 // captures (else a loop over the domain) reports the reads outside.
 //
 // NaN policy (the same on every target, because it is this IR): a query
-// row without a visible key gives 0 (l == 0); a NaN or +inf logit that is
+// row without a visible key gives 0 (l == 0); without a bias, key mask or
+// score region, a row whose visible logits all overflowed f32 to -inf
+// gives NaN (reported by attic-run, not read as empty); with them, a
+// visible -inf logit is how a key is masked; a NaN or +inf logit that is
 // visible makes the row's l, and so the row, NaN (exp2(NaN) and
 // exp2(inf - inf) are NaN, and sums keep NaN); masked and skipped keys
 // never contribute a logit. Values are multiplied by p, so a NaN or inf in
@@ -126,6 +136,16 @@ private:
   /// also gives the keys past Nk -inf). Without them there is no term
   /// tile, and no column tile to compute or add in any block.
   bool hasTerm() { return op.getKeyBias() || op.getKeyMask(); }
+  /// Whether a visible logit of -inf is an f32 overflow of scale * q . k
+  /// (reported as a NaN row) rather than a mask: without a term and a
+  /// score region, where -inf is how a bias or a score region masks a key.
+  /// Visible logits are then clamped to -FLT_MAX for the row maximum only
+  /// (per row in a full block, per element in a partial one, where the
+  /// predicate's -inf must stay apart), and a row maximum of -FLT_MAX
+  /// (every visible logit overflowed) gets exponents relative to +inf, so
+  /// that l stays 0 while m says that a key was visible; the epilogue makes
+  /// such a row NaN.
+  bool checkOverflow() { return !hasTerm() && !scoreRegion(); }
 
   void buildListCheck(func::FuncOp report);
   void buildGridBody(ValueRange ivs);
@@ -139,6 +159,11 @@ private:
     return n.le(n.add(k0, blockK), keyLen);
   }
   void buildLogits(Value k0, bool partial);
+  static Value lowestFinite(OpBuilder &nb, Location at) {
+    return arith::ConstantFloatOp::create(
+        nb, at, nb.getF32Type(),
+        APFloat::getLargest(APFloat::IEEEsingle(), /*Negative=*/true));
+  }
   Value logitScaleConstant(OpBuilder &nb, Location at) {
     return arith::ConstantFloatOp::create(nb, at, nb.getF32Type(),
                                           APFloat(logitScale));
@@ -345,9 +370,16 @@ void TileLoopBuilder::buildGridBody(ValueRange ivs) {
   // loop) and a multiply per element, as FlashAttention normalizes: a
   // division per element is a long sequence on the GPU (div.rn.f32). With
   // a visible key l >= 1 (the row maximum's exp2(0) is in the sum), so
-  // r == 0 exactly when l == 0.
+  // r == 0 exactly when l == 0. With checkOverflow(), l == 0 also where
+  // every visible logit overflowed to -inf (m = -FLT_MAX, not -inf): that
+  // row is NaN (r = NaN), reported like any other overflow; elsewhere l
+  // is 0 only without a visible key (a visible finite maximum adds
+  // exp2(0) = 1 to l).
+  SmallVector<Value> epilogueIns = {rowSum};
+  if (checkOverflow())
+    epilogueIns.push_back(rowMax);
   TileMapRowsOp::create(
-      b, loc, q0, ValueRange{rowSum}, ValueRange{blockSum},
+      b, loc, q0, epilogueIns, ValueRange{blockSum},
       [&](OpBuilder &nb, Location at, ValueRange args) -> SmallVector<Value> {
         Value l = args[1];
         Value zero = arith::ConstantFloatOp::create(nb, at, nb.getF32Type(),
@@ -356,8 +388,19 @@ void TileLoopBuilder::buildGridBody(ValueRange ivs) {
                                                    APFloat(1.0f));
         Value none =
             arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OEQ, l, zero);
+        Value empty = zero;
+        if (checkOverflow()) {
+          Value ninf = arith::ConstantFloatOp::create(
+              nb, at, nb.getF32Type(),
+              APFloat::getInf(APFloat::IEEEsingle(), /*Negative=*/true));
+          Value nan = arith::ConstantFloatOp::create(
+              nb, at, nb.getF32Type(), APFloat::getQNaN(APFloat::IEEEsingle()));
+          Value noKey = arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OEQ,
+                                              args[2], ninf);
+          empty = arith::SelectOp::create(nb, at, noKey, zero, nan);
+        }
         Value r = arith::DivFOp::create(nb, at, one, l);
-        return {arith::SelectOp::create(nb, at, none, zero, r)};
+        return {arith::SelectOp::create(nb, at, none, empty, r)};
       });
   TileMapOp::create(
       b, loc, q0, m.c(0), ValueRange{acc}, ValueRange{blockSum}, ValueRange{},
@@ -573,7 +616,7 @@ void TileLoopBuilder::buildLogits(Value k0, bool partial) {
           Value modified = buildScore(
               inner, *score, arith::MulFOp::create(nb, at, s, scale), qc, kc);
           x = addTerm(arith::MulFOp::create(nb, at, modified, l2e));
-        } else if (foldScale) {
+        } else if (foldScale && !partial) {
           x = s;
         } else {
           x = addTerm(
@@ -589,6 +632,10 @@ void TileLoopBuilder::buildLogits(Value k0, bool partial) {
         Value ninf = arith::ConstantFloatOp::create(
             nb, at, nb.getF32Type(),
             APFloat::getInf(APFloat::IEEEsingle(), /*Negative=*/true));
+        // A visible overflowed logit is -FLT_MAX, apart from the masked
+        // ones' -inf; its exponent is still 0 (see checkOverflow).
+        if (checkOverflow())
+          x = arith::MaxNumFOp::create(nb, at, x, lowestFinite(nb, at));
         return {arith::SelectOp::create(nb, at, visible, x, ninf)};
       });
 }
@@ -615,7 +662,11 @@ void TileLoopBuilder::buildStep(Value kb, bool partial) {
     buildKeyTerm(k0);
   TileQKOp::create(b, loc, op.getQuery(), batch, head, queryBlock, op.getKey(),
                    batch, kvHead, kb, scores);
-  if (!foldScale || partial)
+  // A partial block scales its logits in its map (the predicate's select
+  // is there anyway, and the overflow clamp must see the scaled logit); a
+  // full one has none with the scale folded.
+  bool fold = foldScale && !partial;
+  if (!fold)
     buildLogits(k0, partial);
 
   TileReduceOp::create(b, loc, TileReduceKind::Max, scores, blockMax);
@@ -624,19 +675,34 @@ void TileLoopBuilder::buildStep(Value kb, bool partial) {
       ValueRange{rowMax, safeMax, alpha},
       [&](OpBuilder &nb, Location at, ValueRange args) -> SmallVector<Value> {
         Value old = args[1], blk = args[2];
-        if (foldScale)
+        if (fold)
           blk = arith::MulFOp::create(nb, at, blk, logitScaleConstant(nb, at));
+        // Every key of a full block is visible: an overflowed row maximum
+        // counts as -FLT_MAX (a partial block clamps per element).
+        if (checkOverflow() && !partial)
+          blk = arith::MaxNumFOp::create(nb, at, blk, lowestFinite(nb, at));
         Value mNew = arith::MaxNumFOp::create(nb, at, old, blk);
-        Value ninf = arith::ConstantFloatOp::create(
-            nb, at, nb.getF32Type(),
-            APFloat::getInf(APFloat::IEEEsingle(), /*Negative=*/true));
-        Value zero =
-            arith::ConstantFloatOp::create(nb, at, nb.getF32Type(), APFloat(0.0f));
-        // A row that has seen no key keeps m = -inf: exponents relative to
-        // 0 give exp2(-inf) = 0, never exp2(-inf - -inf) = NaN.
-        Value none =
-            arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OEQ, mNew, ninf);
-        Value mSafe = arith::SelectOp::create(nb, at, none, zero, mNew);
+        Value mSafe;
+        if (checkOverflow()) {
+          // No visible key (m = -inf) or only overflowed ones (m = -FLT_MAX):
+          // exponents relative to +inf are exp2(-inf) = 0, l stays 0.
+          Value inf = arith::ConstantFloatOp::create(
+              nb, at, nb.getF32Type(), APFloat::getInf(APFloat::IEEEsingle()));
+          Value none = arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OLE,
+                                             mNew, lowestFinite(nb, at));
+          mSafe = arith::SelectOp::create(nb, at, none, inf, mNew);
+        } else {
+          // A row that has seen no key keeps m = -inf: exponents relative
+          // to 0 give exp2(-inf) = 0, never exp2(-inf - -inf) = NaN.
+          Value ninf = arith::ConstantFloatOp::create(
+              nb, at, nb.getF32Type(),
+              APFloat::getInf(APFloat::IEEEsingle(), /*Negative=*/true));
+          Value zero = arith::ConstantFloatOp::create(nb, at, nb.getF32Type(),
+                                                      APFloat(0.0f));
+          Value none = arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OEQ,
+                                             mNew, ninf);
+          mSafe = arith::SelectOp::create(nb, at, none, zero, mNew);
+        }
         Value a = math::Exp2Op::create(
             nb, at, arith::SubFOp::create(nb, at, old, mSafe));
         return {mNew, mSafe, a};
@@ -647,7 +713,7 @@ void TileLoopBuilder::buildStep(Value kb, bool partial) {
       [&](OpBuilder &nb, Location at, ValueRange args) -> SmallVector<Value> {
         // Rounded c * s, then the subtraction: never fused (see foldScale).
         Value x = args[2];
-        if (foldScale)
+        if (fold)
           x = arith::MulFOp::create(nb, at, x, logitScaleConstant(nb, at));
         return {math::Exp2Op::create(
             nb, at, arith::SubFOp::create(nb, at, x, args[3]))};

@@ -65,7 +65,10 @@ func.func @dense(%q: memref<1x2x100x16xf16>, %k: memref<1x2x70x16xf16>, %v: memr
 // scaled in the row update (exact for a positive scale), and the exponent
 // is round(s * c) - m, without contract flags (a fused multiply-add would
 // not be exact at the maximum). A full block has no map before the
-// reduction.
+// reduction. Overflow is told apart from masking (no term, no score
+// region): the block's row maximum counts as at least -FLT_MAX, a row
+// maximum of -FLT_MAX takes exponents relative to +inf, and the epilogue
+// makes a row with l == 0 but m != -inf NaN.
 // CHECK-LABEL: func.func @dense_folded
 // CHECK: scf.for
 // CHECK-NOT: attic.tile.map_cols
@@ -73,12 +76,28 @@ func.func @dense(%q: memref<1x2x100x16xf16>, %k: memref<1x2x70x16xf16>, %v: memr
 // CHECK-NEXT: attic.tile.reduce max %[[S]]
 // CHECK-NEXT: attic.tile.map_rows
 // CHECK: %[[BLK:.*]] = arith.mulf %{{.*}}, %[[C:.*]] : f32
-// CHECK-NEXT: %[[M:.*]] = arith.maxnumf %{{.*}}, %[[BLK]] : f32
+// CHECK-NEXT: %[[LOW:.*]] = arith.constant -3.40282347E+38 : f32
+// CHECK-NEXT: %[[CL:.*]] = arith.maxnumf %[[BLK]], %[[LOW]] : f32
+// CHECK-NEXT: %[[M:.*]] = arith.maxnumf %{{.*}}, %[[CL]] : f32
+// CHECK-NEXT: %[[INF:.*]] = arith.constant 0x7F800000 : f32
+// CHECK-NEXT: %[[LOW2:.*]] = arith.constant -3.40282347E+38 : f32
+// CHECK-NEXT: %[[NONE:.*]] = arith.cmpf ole, %[[M]], %[[LOW2]] : f32
+// CHECK-NEXT: arith.select %[[NONE]], %[[INF]], %[[M]] : f32
 // CHECK: attic.tile.map
 // CHECK: %[[X:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
 // CHECK-NEXT: %[[E:.*]] = arith.subf %[[X]], %{{.*}} : f32
 // CHECK-NEXT: math.exp2 %[[E]] : f32
 // CHECK: attic.tile.pv
+// CHECK: attic.tile.map_rows at(%{{.*}}) ins(%[[L:.*]], %[[MAX:.*]] : memref<64xf32>, memref<64xf32>)
+// CHECK-NEXT: ^bb0(%{{.*}}: index, %[[LV:.*]]: f32, %[[MV:.*]]: f32, %{{.*}}: f32):
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[LZERO:.*]] = arith.cmpf oeq, %[[LV]], %[[ZERO]] : f32
+// CHECK-NEXT: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-NEXT: %[[NAN:.*]] = arith.constant 0x7FC00000 : f32
+// CHECK-NEXT: %[[NOKEY:.*]] = arith.cmpf oeq, %[[MV]], %[[NINF]] : f32
+// CHECK-NEXT: %[[EMPTY:.*]] = arith.select %[[NOKEY]], %[[ZERO]], %[[NAN]] : f32
+// CHECK-NEXT: %[[R:.*]] = arith.divf
+// CHECK-NEXT: arith.select %[[LZERO]], %[[EMPTY]], %[[R]] : f32
 func.func @dense_folded(%q: memref<1x2x100x16xf16>, %k: memref<1x2x128x16xf16>, %v: memref<1x2x128x8xf16>, %o: memref<1x2x100x8xf16>) {
   attic.block_attention ins(%q, %k, %v : memref<1x2x100x16xf16>, memref<1x2x128x16xf16>, memref<1x2x128x8xf16>) outs(%o : memref<1x2x100x8xf16>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 64 : i64, block_k = 64 : i64}
   return
@@ -89,7 +108,9 @@ func.func @dense_folded(%q: memref<1x2x100x16xf16>, %k: memref<1x2x128x16xf16>, 
 // Nk = 70 without a bias or key mask: no term; the last key block (keys 64
 // to 127, past Nk from 70) is classified partial (k0 + block_k <= Nk
 // fails), and the partial blocks' predicate includes k < Nk (on the
-// unclamped key). Full blocks run with the scale folded.
+// unclamped key). Full blocks run with the scale folded; the partial one
+// scales in its predicate's map, where a visible logit counts as at least
+// -FLT_MAX (an overflow, told apart from the masked keys' -inf).
 // CHECK-LABEL: func.func @dense_tail
 // CHECK-NOT: attic.tile.map_cols
 // CHECK: scf.for %[[KB:.*]] = {{.*}} {
@@ -101,9 +122,17 @@ func.func @dense_folded(%q: memref<1x2x100x16xf16>, %k: memref<1x2x128x16xf16>, 
 // CHECK: attic.tile.qk
 // CHECK-NEXT: attic.tile.map
 // CHECK-NEXT: ^bb0(%{{.*}}: index, %[[K:.*]]: index, %[[S:.*]]: f32, %{{.*}}: f32):
+// CHECK: %[[X:.*]] = arith.mulf %[[S]], %{{.*}} : f32
 // CHECK: %[[VALID:.*]] = arith.cmpi slt, %[[K]], %c70{{.*}} : index
-// CHECK: arith.select %[[VALID]], %[[S]], %cst{{.*}} : f32
+// CHECK: %[[CL:.*]] = arith.maxnumf %[[X]], %{{.*}} : f32
+// CHECK-NEXT: arith.select %[[VALID]], %[[CL]], %cst{{.*}} : f32
 // CHECK: attic.tile.reduce max
+// CHECK-NEXT: attic.tile.map_rows
+// CHECK-NOT: arith.mulf
+// CHECK: arith.cmpf ole
+// CHECK: attic.tile.map
+// CHECK-NOT: arith.mulf
+// CHECK: math.exp2
 // CHECK-NOT: attic.tile.map_cols
 // CHECK: } {attic.tile_grid}
 func.func @dense_tail(%q: memref<1x2x100x16xf16>, %k: memref<1x2x70x16xf16>, %v: memref<1x2x70x8xf16>, %o: memref<1x2x100x8xf16>) {

@@ -18,7 +18,12 @@
 //   - a NaN in value row j reaches, in that column, every row whose query
 //     block visits j's key block (P is 0 there but 0 * NaN is NaN, as with
 //     PyTorch's math SDPA); rows of query blocks that skip that block stay
-//     finite.
+//     finite;
+//   - without a bias, key mask or score region, a row whose visible logits
+//     all overflow f32 to -inf (finite inputs, a huge scale) is NaN, not an
+//     empty row's 0, whether its keys lie in full or partial blocks and
+//     with the scale folded or not; one finite visible logit among them
+//     gives that key's value row.
 //
 //===----------------------------------------------------------------------===//
 
@@ -162,6 +167,63 @@ TEST_P(NanPolicy, NaNInAValueReachesTheQueryBlocksThatVisitItsBlock) {
       else
         EXPECT_TRUE(std::isfinite(at(o, i, c))) << "row " << i << " col " << c;
     }
+}
+
+// scale * q . k overflows f32 to -inf for rows 0, 37 and 50 (q = -sign,
+// every key's entries of the sign's side, |q . k| >= 8, |scale| = 2e38):
+// row 0 sees key 0 only (a partial block), row 37 keys 0..37 (two full
+// blocks and a partial one), row 50 keys 0..50, key 45 among them with
+// k = 0 and so a logit of 0. The other rows have q = 0: logits 0.
+// A positive scale is folded into the exponent (c = 2.9e38 is finite), a
+// negative one is not.
+const char *kOverflowSource = R"mlir(
+func.func @overflow(%q: tensor<1x1x64x16xf32>, %k: tensor<1x1x64x16xf32>, %v: tensor<1x1x64x16xf32>) -> tensor<1x1x64x16xf32> {
+  %o = attic.attention %q, %k, %v causal scale SCALE : tensor<1x1x64x16xf32>, tensor<1x1x64x16xf32>, tensor<1x1x64x16xf32> -> tensor<1x1x64x16xf32>
+  return %o : tensor<1x1x64x16xf32>
+}
+)mlir";
+
+void overflowCase(Target target, double sign) {
+  std::string source = kOverflowSource;
+  source.replace(source.find("SCALE"), 5, sign > 0 ? "2.0e38" : "-2.0e38");
+  attic_dtype dtype = halves(target) ? ATTIC_F16 : ATTIC_F32;
+  if (halves(target))
+    for (size_t at; (at = source.find("xf32>")) != std::string::npos;)
+      source.replace(at, 5, "xf16>");
+  Tensor q{dtype, {1, 1, kN, kD}}, k{dtype, {1, 1, kN, kD}};
+  Tensor v{dtype, {1, 1, kN, kD}};
+  for (int64_t i = 0; i < kN * kD; ++i) {
+    q.set(i, 0.0);
+    k.set(i, sign * (1.0 + 0.5 * std::sin(0.37 * double(i))));
+    v.set(i, std::sin(0.11 * double(i)));
+  }
+  for (int64_t row : {0, 37, 50})
+    for (int64_t d = 0; d < kD; ++d)
+      q.set(row * kD + d, -1.0);
+  for (int64_t d = 0; d < kD; ++d)
+    k.set(45 * kD + d, 0.0);
+  std::vector<Tensor> out =
+      attic::testing::runOn(target, source, "overflow", {&q, &k, &v});
+  ASSERT_EQ(out.size(), 1u);
+  const Tensor &o = out[0];
+  for (int64_t i = 0; i < kN; ++i)
+    for (int64_t c = 0; c < kD; ++c) {
+      double x = o[i * kD + c];
+      if (i == 0 || i == 37)
+        EXPECT_TRUE(std::isnan(x)) << "row " << i << " col " << c;
+      else if (i == 50)
+        EXPECT_NEAR(x, v[45 * kD + c], 1e-3) << "row 50 col " << c;
+      else
+        EXPECT_TRUE(std::isfinite(x)) << "row " << i << " col " << c;
+    }
+}
+
+TEST_P(NanPolicy, OverflowedRowsAreNaNWithTheScaleFolded) {
+  overflowCase(GetParam(), 1.0);
+}
+
+TEST_P(NanPolicy, OverflowedRowsAreNaNWithTheScaleUnfolded) {
+  overflowCase(GetParam(), -1.0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Targets, NanPolicy,
