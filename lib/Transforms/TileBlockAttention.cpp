@@ -29,7 +29,7 @@
 //     mBlk = rowmax(x); mNew = maxnum(m, mBlk)
 //     mSafe = mNew == -inf ? 0 : mNew; alpha = exp2(m - mSafe)
 //       without a term and a score region (overflow checked):
-//         partial: predicate(q, k) ? maxnum(x, -FLT_MAX) : -inf
+//         partial: predicate(q, k) ? (x < -FLT_MAX ? -FLT_MAX : x) : -inf
 //         full: mBlk = maxnum(rowmax(x), -FLT_MAX)
 //         mSafe = mNew <= -FLT_MAX ? +inf : mNew
 //     p = exp2(x - mSafe); l = alpha * l + rowsum(p); m = mNew
@@ -633,9 +633,15 @@ void TileLoopBuilder::buildLogits(Value k0, bool partial) {
             nb, at, nb.getF32Type(),
             APFloat::getInf(APFloat::IEEEsingle(), /*Negative=*/true));
         // A visible overflowed logit is -FLT_MAX, apart from the masked
-        // ones' -inf; its exponent is still 0 (see checkOverflow).
-        if (checkOverflow())
-          x = arith::MaxNumFOp::create(nb, at, x, lowestFinite(nb, at));
+        // ones' -inf; its exponent is still 0 (see checkOverflow). Not
+        // maxnum, which would turn a visible NaN into -FLT_MAX and lose it:
+        // x < -FLT_MAX is false for NaN.
+        if (checkOverflow()) {
+          Value low = lowestFinite(nb, at);
+          Value below =
+              arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OLT, x, low);
+          x = arith::SelectOp::create(nb, at, below, low, x);
+        }
         return {arith::SelectOp::create(nb, at, visible, x, ninf)};
       });
 }

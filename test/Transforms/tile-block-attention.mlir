@@ -124,7 +124,9 @@ func.func @dense_folded(%q: memref<1x2x100x16xf16>, %k: memref<1x2x128x16xf16>, 
 // CHECK-NEXT: ^bb0(%{{.*}}: index, %[[K:.*]]: index, %[[S:.*]]: f32, %{{.*}}: f32):
 // CHECK: %[[X:.*]] = arith.mulf %[[S]], %{{.*}} : f32
 // CHECK: %[[VALID:.*]] = arith.cmpi slt, %[[K]], %c70{{.*}} : index
-// CHECK: %[[CL:.*]] = arith.maxnumf %[[X]], %{{.*}} : f32
+// CHECK: %[[LOW:.*]] = arith.constant -3.40282347E+38 : f32
+// CHECK-NEXT: %[[BELOW:.*]] = arith.cmpf olt, %[[X]], %[[LOW]] : f32
+// CHECK-NEXT: %[[CL:.*]] = arith.select %[[BELOW]], %[[LOW]], %[[X]] : f32
 // CHECK-NEXT: arith.select %[[VALID]], %[[CL]], %cst{{.*}} : f32
 // CHECK: attic.tile.reduce max
 // CHECK-NEXT: attic.tile.map_rows

@@ -183,13 +183,22 @@ func.func @overflow(%q: tensor<1x1x64x16xf32>, %k: tensor<1x1x64x16xf32>, %v: te
 }
 )mlir";
 
-void overflowCase(Target target, double sign) {
+/// Runs kOverflowSource (causal, no bias or mask) with `scale`.
+Tensor runPlain(Target target, const std::string &scale, const Tensor &q,
+                const Tensor &k, const Tensor &v) {
   std::string source = kOverflowSource;
-  source.replace(source.find("SCALE"), 5, sign > 0 ? "2.0e38" : "-2.0e38");
-  attic_dtype dtype = halves(target) ? ATTIC_F16 : ATTIC_F32;
+  source.replace(source.find("SCALE"), 5, scale);
   if (halves(target))
     for (size_t at; (at = source.find("xf32>")) != std::string::npos;)
       source.replace(at, 5, "xf16>");
+  std::vector<Tensor> out =
+      attic::testing::runOn(target, source, "overflow", {&q, &k, &v});
+  EXPECT_EQ(out.size(), 1u);
+  return out.empty() ? Tensor() : std::move(out[0]);
+}
+
+void overflowCase(Target target, double sign) {
+  attic_dtype dtype = halves(target) ? ATTIC_F16 : ATTIC_F32;
   Tensor q{dtype, {1, 1, kN, kD}}, k{dtype, {1, 1, kN, kD}};
   Tensor v{dtype, {1, 1, kN, kD}};
   for (int64_t i = 0; i < kN * kD; ++i) {
@@ -202,10 +211,8 @@ void overflowCase(Target target, double sign) {
       q.set(row * kD + d, -1.0);
   for (int64_t d = 0; d < kD; ++d)
     k.set(45 * kD + d, 0.0);
-  std::vector<Tensor> out =
-      attic::testing::runOn(target, source, "overflow", {&q, &k, &v});
-  ASSERT_EQ(out.size(), 1u);
-  const Tensor &o = out[0];
+  Tensor o = runPlain(target, sign > 0 ? "2.0e38" : "-2.0e38", q, k, v);
+  ASSERT_EQ(o.numel(), kN * kD);
   for (int64_t i = 0; i < kN; ++i)
     for (int64_t c = 0; c < kD; ++c) {
       double x = o[i * kD + c];
@@ -224,6 +231,24 @@ TEST_P(NanPolicy, OverflowedRowsAreNaNWithTheScaleFolded) {
 
 TEST_P(NanPolicy, OverflowedRowsAreNaNWithTheScaleUnfolded) {
   overflowCase(GetParam(), -1.0);
+}
+
+// Where overflow is told apart from masking, a visible NaN logit still
+// makes its row NaN: in the diagonal (partial) block too, whose clamp of
+// visible logits to -FLT_MAX must not turn NaN into a number.
+TEST_P(NanPolicy, NaNInAKeyReachesTheRowsThatSeeItWithoutATerm) {
+  Inputs in = inputs();
+  in.k.set(20 * kD + 5, kNaN);
+  for (const char *scale : {"0.25", "-0.25"}) {
+    Tensor o = runPlain(GetParam(), scale, in.q, in.k, in.v);
+    ASSERT_EQ(o.numel(), kN * kD);
+    for (int64_t i = 0; i < kN; ++i) {
+      if (i >= 20)
+        EXPECT_TRUE(rowIsNaN(o, i)) << "scale " << scale << " row " << i;
+      else
+        EXPECT_TRUE(rowIsFinite(o, i)) << "scale " << scale << " row " << i;
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Targets, NanPolicy,
