@@ -605,7 +605,18 @@ LogicalResult GridMapper::replaceScratch() {
     } else {
       tile.rows = type.getDimSize(0);
       tile.cols = type.getDimSize(1);
-      tile.colsPad = paddedCols(tile.cols, options);
+      // A score tile (written by tile.qk; its columns are the block's
+      // keys) has whole vectors only, as the key panels it is computed
+      // from and the 1-D key tiles (the term) it is combined with: wider
+      // padding would read past them, and its reductions would see the
+      // extra columns.
+      bool keyColumns = llvm::any_of(alloc->getUses(), [](OpOperand &use) {
+        auto qk = dyn_cast<TileQKOp>(use.getOwner());
+        return qk && use.get() == qk.getOut();
+      });
+      tile.colsPad = keyColumns && !ShapedType::isDynamic(tile.cols)
+                         ? roundUp(tile.cols, width)
+                         : paddedCols(tile.cols, options);
       OpFoldResult colsPad;
       if (!ShapedType::isDynamic(tile.colsPad)) {
         colsPad = b.getIndexAttr(tile.colsPad);
@@ -1119,7 +1130,9 @@ LogicalResult GridMapper::mapRowGroup(ArrayRef<Operation *> ops) {
         }
         bool isMax = reduce.getKind() == TileReduceKind::Max;
         Value identity = isMax ? negInf : zero;
-        int64_t n = chunks(reduce.getInput());
+        // Only the chunks that hold columns: padding is never reduced.
+        int64_t n = std::min(chunks(reduce.getInput()),
+                             roundUp(in->cols, width) / width);
         int64_t realLanes = in->cols - (n - 1) * width; // in the last chunk
         Value total;
         for (int64_t c = 0; c < n; ++c) {
