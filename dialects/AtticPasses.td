@@ -464,6 +464,13 @@ def AtticTileBlockAttention : Pass<"attic-tile-block-attention"> {
     `attic-cuda-pipeline` uses 64, which keeps the tensor-core kernel's
     registers (scores, accumulator and Q fragments) within 255 per thread.
 
+    `fit-block-k` (off by default) sets the key block of an op without
+    block lists to Nk where Nk is static and smaller: one key block, with
+    no keys past Nk to mask, so that the block is full where the layout
+    allows (no per-element predicate) and no work is spent on padding
+    columns. `attic-cpu-pipeline` turns it on (its micro-kernels take any
+    block_k); the GPU kernels need multiples of 16 and keep their own.
+
     Example: `attic-opt --attic-tile-block-attention`; see
     test/Transforms/tile-block-attention.mlir.
   }];
@@ -475,7 +482,10 @@ def AtticTileBlockAttention : Pass<"attic-tile-block-attention"> {
   let options = [
     Option<"wideHeadBlockK", "wide-head-block-k", "int64_t", /*default=*/"0",
            "Key block for heads wider than 64 without block lists (0: the "
-           "op's block_k)">
+           "op's block_k)">,
+    Option<"fitBlockK", "fit-block-k", "bool", /*default=*/"false",
+           "Without block lists, a static Nk below block_k becomes the key "
+           "block">
   ];
 }
 

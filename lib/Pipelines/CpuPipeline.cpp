@@ -155,7 +155,9 @@ void attic::buildCpuPipeline(OpPassManager &pm,
   if (!options.emulateCuda) {
     // L2 -> the tile loop (target-independent) -> vector micro-kernels.
     pm.addPass(createAtticLowerBlockMask());
-    pm.addPass(createAtticTileBlockAttention());
+    AtticTileBlockAttentionOptions tile;
+    tile.fitBlockK = true;
+    pm.addPass(createAtticTileBlockAttention(tile));
     AtticCpuMapTilesOptions map;
     map.vectorWidth = options.vectorWidth;
     map.registerRows = options.registerRows;

@@ -763,6 +763,12 @@ struct AtticTileBlockAttentionPass
           static_cast<int64_t>(op.getBlockK()) > wideHeadBlockK &&
           (wide(op.getQuery()) || wide(op.getValue())))
         op.setBlockK(wideHeadBlockK);
+      // Without lists block_k is only a tiling choice: keys that fit in
+      // one block are that block, full where the layout allows.
+      int64_t keys = cast<ShapedType>(op.getKey().getType()).getDimSize(2);
+      if (fitBlockK && !op.hasBlockLists() && !ShapedType::isDynamic(keys) &&
+          keys > 0 && keys < static_cast<int64_t>(op.getBlockK()))
+        op.setBlockK(keys);
       if (failed(tileBlockAttention(op)))
         return signalPassFailure();
     }

@@ -1,6 +1,7 @@
 // RUN: attic-opt %s --split-input-file --attic-tile-block-attention | FileCheck %s
 // RUN: attic-opt %s --split-input-file --attic-tile-block-attention="wide-head-block-k=16" | FileCheck %s --check-prefix=WIDE
 // RUN: not attic-opt %s --split-input-file --attic-tile-block-attention="wide-head-block-k=-1" 2>&1 | FileCheck %s --check-prefix=BADOPT
+// RUN: attic-opt %s --split-input-file --attic-tile-block-attention="fit-block-k" | FileCheck %s --check-prefix=FIT
 
 // BADOPT: attic-tile-block-attention: wide-head-block-k must be in [0, 1024], got -1
 
@@ -199,6 +200,38 @@ func.func @causal_gqa(%q: memref<1x4x64x16xf32>, %k: memref<1x2x64x16xf32>, %v: 
 // WIDE: memref.alloc() {alignment = 64 : i64} : memref<32x16xf32>
 func.func @wide(%q: memref<1x1x64x128xf16>, %k: memref<1x1x64x128xf16>, %v: memref<1x1x64x128xf16>, %o: memref<1x1x64x128xf16>) {
   attic.block_attention ins(%q, %k, %v : memref<1x1x64x128xf16>, memref<1x1x64x128xf16>, memref<1x1x64x128xf16>) outs(%o : memref<1x1x64x128xf16>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 32 : i64, block_k = 32 : i64}
+  return
+}
+
+// -----
+
+// fit-block-k (attic-cpu-pipeline): Nk = 70 below block_k = 128, without
+// block lists, becomes the key block: one block, full (no keys past Nk, so
+// no classification branch and no predicate), a 64 x 70 score tile. Without
+// the option the block is 128 keys wide and partial.
+// FIT-LABEL: func.func @fit_keys
+// FIT: memref.alloc() {alignment = 64 : i64} : memref<64x70xf32>
+// FIT: scf.for
+// FIT-NOT: scf.if
+// FIT: attic.tile.qk %{{.*}} into %{{.*}} : memref<1x1x100x16xf32>, memref<1x1x70x16xf32> into memref<64x70xf32>
+// FIT-NEXT: attic.tile.reduce max
+// FIT: } {attic.tile_grid}
+// CHECK-LABEL: func.func @fit_keys
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<64x128xf32>
+// CHECK: scf.if
+func.func @fit_keys(%q: memref<1x1x100x16xf32>, %k: memref<1x1x70x16xf32>, %v: memref<1x1x70x8xf32>, %o: memref<1x1x100x8xf32>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x1x100x16xf32>, memref<1x1x70x16xf32>, memref<1x1x70x8xf32>) outs(%o : memref<1x1x100x8xf32>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 64 : i64, block_k = 128 : i64}
+  return
+}
+
+// -----
+
+// fit-block-k leaves ops with block lists alone (the lists index blocks of
+// block_k keys).
+// FIT-LABEL: func.func @fit_keeps_lists
+// FIT: memref<64x64xf32>
+func.func @fit_keeps_lists(%q: memref<1x1x64x16xf32>, %k: memref<1x1x60x16xf32>, %v: memref<1x1x60x16xf32>, %n: memref<1x1x1xi32>, %i: memref<1x1x1x1xi32>, %fn: memref<1x1x1xi32>, %fi: memref<1x1x1x1xi32>, %o: memref<1x1x64x16xf32>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x1x64x16xf32>, memref<1x1x60x16xf32>, memref<1x1x60x16xf32>) blocks(%n, %i, %fn, %fi : memref<1x1x1xi32>, memref<1x1x1x1xi32>, memref<1x1x1xi32>, memref<1x1x1x1xi32>) outs(%o : memref<1x1x64x16xf32>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 64 : i64, block_k = 64 : i64}
   return
 }
 
