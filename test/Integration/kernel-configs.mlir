@@ -29,6 +29,10 @@
 // RUN: attic-run %s --entry=wide_key_block --vector-width=4 --block-k=68 --check --tolerance=1e-5 | FileCheck %s
 // RUN: attic-run %s --entry=wide_key_block_bias --block-k=300 --check --tolerance=1e-5 | FileCheck %s
 // RUN: attic-run %s --entry=wide_key_block_bias --vector-width=4 --block-k=70 --check --tolerance=1e-5 | FileCheck %s
+// The term's 1-D key tile once took whole register tiles of rows only:
+// 141 keys at 3 register rows and 2 lanes, 141 entries written as 71
+// vectors (found by a random sweep of these options).
+// RUN: attic-run %s --entry=wide_key_block_bias --vector-width=2 --block-k=141 --register-rows=3 --register-chunks=1 --check --tolerance=1e-5 | FileCheck %s
 // CHECK: check: result #0 {{.*}}non_finite=0 {{.*}}: ok
 
 func.func @odd_dims(%q: tensor<2x2x37x5xf32>, %k: tensor<2x2x41x5xf32>, %v: tensor<2x2x41x3xf32>) -> tensor<2x2x37x3xf32> {

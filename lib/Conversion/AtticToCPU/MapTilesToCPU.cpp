@@ -600,7 +600,13 @@ LogicalResult GridMapper::replaceScratch() {
       tile.rows = type.getDimSize(0);
       tile.cols = 0;
       tile.colsPad = 0;
-      int64_t pad = roundUp(tile.rows, std::max(width, rowsPad));
+      // Whole vectors (a key tile, the term, is read and written as the
+      // score tile's chunks) and whole register tiles (row tiles, per
+      // register tile of rows): with widths that do not divide each other
+      // (3 register rows, 2 lanes) one multiple of the larger is not
+      // enough.
+      int64_t pad =
+          std::max(roundUp(tile.rows, width), roundUp(tile.rows, rowsPad));
       tile.buffer = kb.alloc({b.getIndexAttr(pad)});
     } else {
       tile.rows = type.getDimSize(0);
