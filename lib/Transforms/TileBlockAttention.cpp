@@ -139,12 +139,13 @@ private:
   /// Whether a visible logit of -inf is an f32 overflow of scale * q . k
   /// (reported as a NaN row) rather than a mask: without a term and a
   /// score region, where -inf is how a bias or a score region masks a key.
-  /// Visible logits are then clamped to -FLT_MAX for the row maximum only
-  /// (per row in a full block, per element in a partial one, where the
+  /// Visible logits then count as at least -FLT_MAX in the row maximum
+  /// (per row in a full block; per element in a partial one, where the
   /// predicate's -inf must stay apart), and a row maximum of -FLT_MAX
   /// (every visible logit overflowed) gets exponents relative to +inf, so
   /// that l stays 0 while m says that a key was visible; the epilogue makes
-  /// such a row NaN.
+  /// such a row NaN. A clamped logit's exponent is exp2(-inf) = 0 whatever
+  /// m is (f32's ulp near FLT_MAX is 2^104).
   bool checkOverflow() { return !hasTerm() && !scoreRegion(); }
 
   void buildListCheck(func::FuncOp report);
