@@ -101,6 +101,14 @@ constexpr double kLog2e = 1.4426950408889634;
 
 bool isConstantTrue(Value v) { return matchPattern(v, m_One()); }
 
+/// An f32 constant at `at`, for the tile ops' region builders.
+Value f32At(OpBuilder &nb, Location at, const APFloat &v) {
+  return arith::ConstantFloatOp::create(nb, at, nb.getF32Type(), v);
+}
+Value infAt(OpBuilder &nb, Location at, bool negative) {
+  return f32At(nb, at, APFloat::getInf(APFloat::IEEEsingle(), negative));
+}
+
 /// Builds the tile loop of one memref-form block_attention op.
 class TileLoopBuilder {
 public:
@@ -161,9 +169,8 @@ private:
   }
   void buildLogits(Value k0, bool partial);
   static Value lowestFinite(OpBuilder &nb, Location at) {
-    return arith::ConstantFloatOp::create(
-        nb, at, nb.getF32Type(),
-        APFloat::getLargest(APFloat::IEEEsingle(), /*Negative=*/true));
+    return f32At(nb, at,
+                 APFloat::getLargest(APFloat::IEEEsingle(), /*Negative=*/true));
   }
   Value logitScaleConstant(OpBuilder &nb, Location at) {
     return arith::ConstantFloatOp::create(nb, at, nb.getF32Type(),
@@ -347,18 +354,13 @@ void TileLoopBuilder::buildGridBody(ValueRange ivs) {
   TileMapRowsOp::create(
       b, loc, q0, ValueRange{}, ValueRange{rowMax, rowSum},
       [&](OpBuilder &nb, Location at, ValueRange) -> SmallVector<Value> {
-        return {arith::ConstantFloatOp::create(
-                    nb, at, nb.getF32Type(),
-                    APFloat::getInf(APFloat::IEEEsingle(), /*Negative=*/true)),
-                arith::ConstantFloatOp::create(nb, at, nb.getF32Type(),
-                                               APFloat(0.0f))};
+        return {infAt(nb, at, /*negative=*/true), f32At(nb, at, APFloat(0.0f))};
       });
   TileMapOp::create(
       b, loc, q0, m.c(0), ValueRange{}, ValueRange{}, ValueRange{},
       ValueRange{acc},
       [&](OpBuilder &nb, Location at, ValueRange) -> SmallVector<Value> {
-        return {arith::ConstantFloatOp::create(nb, at, nb.getF32Type(),
-                                               APFloat(0.0f))};
+        return {f32At(nb, at, APFloat(0.0f))};
       });
 
   if (op.hasBlockLists())
@@ -383,19 +385,14 @@ void TileLoopBuilder::buildGridBody(ValueRange ivs) {
       b, loc, q0, epilogueIns, ValueRange{blockSum},
       [&](OpBuilder &nb, Location at, ValueRange args) -> SmallVector<Value> {
         Value l = args[1];
-        Value zero = arith::ConstantFloatOp::create(nb, at, nb.getF32Type(),
-                                                    APFloat(0.0f));
-        Value one = arith::ConstantFloatOp::create(nb, at, nb.getF32Type(),
-                                                   APFloat(1.0f));
+        Value zero = f32At(nb, at, APFloat(0.0f));
+        Value one = f32At(nb, at, APFloat(1.0f));
         Value none =
             arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OEQ, l, zero);
         Value empty = zero;
         if (checkOverflow()) {
-          Value ninf = arith::ConstantFloatOp::create(
-              nb, at, nb.getF32Type(),
-              APFloat::getInf(APFloat::IEEEsingle(), /*Negative=*/true));
-          Value nan = arith::ConstantFloatOp::create(
-              nb, at, nb.getF32Type(), APFloat::getQNaN(APFloat::IEEEsingle()));
+          Value ninf = infAt(nb, at, /*negative=*/true);
+          Value nan = f32At(nb, at, APFloat::getQNaN(APFloat::IEEEsingle()));
           Value noKey = arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OEQ,
                                               args[2], ninf);
           empty = arith::SelectOp::create(nb, at, noKey, zero, nan);
@@ -408,8 +405,7 @@ void TileLoopBuilder::buildGridBody(ValueRange ivs) {
       ValueRange{acc},
       [&](OpBuilder &nb, Location at, ValueRange args) -> SmallVector<Value> {
         Value a = args[2], r = args[3];
-        Value zero = arith::ConstantFloatOp::create(nb, at, nb.getF32Type(),
-                                                    APFloat(0.0f));
+        Value zero = f32At(nb, at, APFloat(0.0f));
         // r == 0: no visible key, 0 even where a is NaN (0 * NaN would be).
         Value none =
             arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OEQ, r, zero);
@@ -430,11 +426,8 @@ void TileLoopBuilder::buildGridBody(ValueRange ivs) {
         b, loc, q0, ValueRange{rowMax, rowSum}, ValueRange{lse},
         [&](OpBuilder &nb, Location at, ValueRange args) -> SmallVector<Value> {
           Value mx = args[1], l = args[2];
-          Value zero = arith::ConstantFloatOp::create(nb, at, nb.getF32Type(),
-                                                      APFloat(0.0f));
-          Value ninf = arith::ConstantFloatOp::create(
-              nb, at, nb.getF32Type(),
-              APFloat::getInf(APFloat::IEEEsingle(), /*Negative=*/true));
+          Value zero = f32At(nb, at, APFloat(0.0f));
+          Value ninf = infAt(nb, at, /*negative=*/true);
           Value ln2 = arith::ConstantFloatOp::create(
               nb, at, nb.getF32Type(), APFloat(float(M_LN2)));
           Value none =
@@ -567,8 +560,7 @@ void TileLoopBuilder::buildKeyTerm(Value k0) {
         Value k = args[0];
         Value kc = n.min(k, lastKey);
         Value valid = n.lt(k, keyLen);
-        Value t = arith::ConstantFloatOp::create(nb, at, nb.getF32Type(),
-                                                 APFloat(0.0f));
+        Value t = f32At(nb, at, APFloat(0.0f));
         if (bias) {
           auto biasType = cast<MemRefType>(bias.getType());
           SmallVector<Value> idx = biasType.getRank() == 2
@@ -584,9 +576,7 @@ void TileLoopBuilder::buildKeyTerm(Value k0) {
         if (mask)
           valid = n.andI(valid, memref::LoadOp::create(nb, at, mask,
                                                        ValueRange{batch, kc}));
-        Value ninf = arith::ConstantFloatOp::create(
-            nb, at, nb.getF32Type(),
-            APFloat::getInf(APFloat::IEEEsingle(), /*Negative=*/true));
+        Value ninf = infAt(nb, at, /*negative=*/true);
         return {arith::SelectOp::create(nb, at, valid, t, ninf)};
       });
 }
@@ -630,9 +620,7 @@ void TileLoopBuilder::buildLogits(Value k0, bool partial) {
           visible = n.andI(visible, n.lt(k, keyLen));
         if (Region *mask = maskRegion())
           visible = n.andI(visible, buildMaskPredicate(inner, *mask, qc, kc));
-        Value ninf = arith::ConstantFloatOp::create(
-            nb, at, nb.getF32Type(),
-            APFloat::getInf(APFloat::IEEEsingle(), /*Negative=*/true));
+        Value ninf = infAt(nb, at, /*negative=*/true);
         // A visible overflowed logit is -FLT_MAX, apart from the masked
         // ones' -inf; its exponent is still 0 (see checkOverflow). Not
         // maxnum, which would turn a visible NaN into -FLT_MAX and lose it:
@@ -693,19 +681,15 @@ void TileLoopBuilder::buildStep(Value kb, bool partial) {
         if (checkOverflow()) {
           // No visible key (m = -inf) or only overflowed ones (m = -FLT_MAX):
           // exponents relative to +inf are exp2(-inf) = 0, l stays 0.
-          Value inf = arith::ConstantFloatOp::create(
-              nb, at, nb.getF32Type(), APFloat::getInf(APFloat::IEEEsingle()));
+          Value inf = infAt(nb, at, /*negative=*/false);
           Value none = arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OLE,
                                              mNew, lowestFinite(nb, at));
           mSafe = arith::SelectOp::create(nb, at, none, inf, mNew);
         } else {
           // A row that has seen no key keeps m = -inf: exponents relative
           // to 0 give exp2(-inf) = 0, never exp2(-inf - -inf) = NaN.
-          Value ninf = arith::ConstantFloatOp::create(
-              nb, at, nb.getF32Type(),
-              APFloat::getInf(APFloat::IEEEsingle(), /*Negative=*/true));
-          Value zero = arith::ConstantFloatOp::create(nb, at, nb.getF32Type(),
-                                                      APFloat(0.0f));
+          Value ninf = infAt(nb, at, /*negative=*/true);
+          Value zero = f32At(nb, at, APFloat(0.0f));
           Value none = arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OEQ,
                                              mNew, ninf);
           mSafe = arith::SelectOp::create(nb, at, none, zero, mNew);

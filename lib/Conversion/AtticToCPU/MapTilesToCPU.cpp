@@ -1136,9 +1136,7 @@ LogicalResult GridMapper::mapRowGroup(ArrayRef<Operation *> ops) {
         }
         bool isMax = reduce.getKind() == TileReduceKind::Max;
         Value identity = isMax ? negInf : zero;
-        // Only the chunks that hold columns: padding is never reduced.
-        int64_t n = std::min(chunks(reduce.getInput()),
-                             roundUp(in->cols, width) / width);
+        int64_t n = chunks(reduce.getInput());
         int64_t realLanes = in->cols - (n - 1) * width; // in the last chunk
         Value total;
         for (int64_t c = 0; c < n; ++c) {
