@@ -372,14 +372,27 @@ def main():
                     "--block-k=%d" % r.randint(1, 300),
                     "--vector-width=%d" % r.choice([2, 4, 8, 16]),
                     "--register-rows=%d" % r.randint(1, 5),
-                    "--register-chunks=%d" % r.randint(1, 3)]
+                    "--register-chunks=%d" % r.randint(1, 3),
+                    "--cpu-threads=%d" % r.randint(1, 3)]
         elif target == "emulated":
             cmd += ["--target=cuda-emulated"]
         else:
-            cmd += ["--target=cuda-simulated",
-                    "--block-k=%d" % r.choice([16, 32, 64])]
-            if r.random() < 0.5:
-                cmd += ["--wgmma", "--kv-stages=%d" % r.randint(1, 3)]
+            bq = r.choice([64, 128])
+            cmd += ["--target=cuda-simulated", "--block-q=%d" % bq,
+                    "--block-k=%d" % r.choice([16, 32, 48, 64, 128])]
+            if r.random() < 0.6:
+                # wgmma, and FlashAttention-3's schedule piece by piece.
+                stages = r.randint(1, 3)
+                cmd += ["--wgmma", "--kv-stages=%d" % stages]
+                if stages > 1 and r.random() < 0.5:
+                    cmd.append("--wgmma-overlap")
+                if stages > 1 and r.random() < 0.6:
+                    cmd.append("--tma")
+                    if r.random() < 0.6:
+                        cmd.append("--warp-specialize")
+                        if bq == 128 and "--wgmma-overlap" in cmd and \
+                                r.random() < 0.6:
+                            cmd.append("--ping-pong")
         try:
             p = subprocess.run(cmd, capture_output=True, text=True,
                                timeout=600)
@@ -397,6 +410,9 @@ def main():
             print("%d FAIL(%d) (%s): %s\n  %s\n  %s" % (
                 i, rc, target, desc, " ".join(cmd),
                 "\n  ".join(out.strip().splitlines()[-3:])), flush=True)
+    if not keep and not bad:
+        os.rmdir(workdir)
+        workdir = "removed"
     print("ok=%d bad=%d (files: %s)" % (ok, bad, workdir))
     return 1 if bad else 0
 
