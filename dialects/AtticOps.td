@@ -347,7 +347,7 @@ def Attic_BlockMaskOp : Attic_Op<"block_mask", [
     visible) in ascending order into `kv_indices[b,h,qb,:]` with their
     number in `kv_num_blocks[b,h,qb]`, and the full key blocks likewise
     into `full_kv_indices` / `full_kv_num_blocks`. Skipped blocks are in
-    neither list; entries past a count are unspecified.
+    neither list; entries past a count are 0.
 
     The lists are `[B',H',ceil(query_len/block_q)]` and
     `[B',H',ceil(query_len/block_q),L]` of i32 (the destinations `outs`).
@@ -355,19 +355,25 @@ def Attic_BlockMaskOp : Attic_Op<"block_mask", [
     layout does not depend on them: the lists then serve every batch or
     head). A query block with more than `L` partial (or full) key blocks is
     reported to the runtime as an error; `L = ceil(key_len/block_k)` always
-    suffices. The classification is that of the layout's block visibility:
-    exact for static atomic layouts, sound for the others (a block it calls
-    partial may be empty or full; the element predicate then decides).
+    suffices. The classification is exact, like FlexAttention's: a listed
+    full block has every element visible, a partial one some but not all.
+    The layout's block visibility decides where it is exact (static atomic
+    layouts, random blocks); where it is sound only (document ids, whose
+    per-block id ranges can overlap without a shared id; intersections and
+    unions), a pair it calls partial is checked element by element. So the
+    lists are a function of the layout and the sizes alone, whichever
+    attention reuses them (with another layout, or none).
 
     The result is an ordinary tensor: compute it once and pass it to every
     attention that shares the layout, across calls and layers.
 
     With a `mask` region (that of `attic.attention`, reading `captures`),
-    the pattern classified is the layout intersected with the region. A
-    region the compiler cannot classify by interval arithmetic (it reads
-    captures or compares floats) is evaluated on every element of each
-    block pair that the layout does not skip: the exact classification,
-    like FlexAttention's create_block_mask, at O(Nq Nk) scalar work. In
+    the pattern classified is the layout intersected with the region:
+    interval arithmetic over the block's index ranges where it models the
+    region, and every element of a block pair that it cannot decide
+    (every pair that the layout does not skip, for a region that reads
+    captures or compares floats: O(Nq Nk) scalar work, as
+    create_block_mask). In
     the memref form the region is the private function `mask_fn`, as for
     `attic.block_attention`.
 

@@ -296,12 +296,13 @@ def AtticLowerBlockMask : Pass<"attic-lower-block-mask"> {
   let description = [{
     Rewrites every memref-form `attic.block_mask` into two `scf.parallel`
     loops: one over every (batch, head, query block, key block) that
-    stores the pair's class (skip, partial, full; the layout's block
-    visibility, and the mask region's, evaluated element by element where
-    interval arithmetic cannot decide it) in an i8 scratch buffer, then one
-    over (batch, head, query block) of its lists that scans the key blocks
-    of the layout's key range, appending the full and the partial ones to
-    their lists in ascending order. Counts
+    stores the pair's exact class (skip, partial, full: the layout's block
+    visibility and the mask region's intervals, and element by element
+    where these call a pair partial and are not exact: document ids,
+    compositions, mask regions) in an i8 scratch buffer, then one over
+    (batch, head, query block) of its lists that scans the key blocks of
+    the layout's key range, appending the full and the partial ones to
+    their lists in ascending order and writing 0 past the counts. Counts
     over a list's capacity are reported to the runtime
     (`attic_rt_report_error`) and clamped; nothing is written out of
     bounds. The loops run wherever the function's loops run (OpenMP on the

@@ -162,6 +162,12 @@ def case(r, small, low_precision=False):
                                      else r.randint(1, 70))
     ids = []
     lay = layout(r, nq, nk, ids)
+    # Block lists (FlexAttention's BlockMask) from attic.block_mask, of this
+    # layout or of another one: then a key is visible where both allow it.
+    lists = None
+    if r.random() < 0.2:
+        lists = lay if lay and r.random() < 0.5 else \
+            (layout(r, nq, nk, ids) or "#attic.dense")
     if ids:
         nk = nq  # one ids tensor serves the queries and the keys
     causal = r.random() < 0.3
@@ -196,7 +202,9 @@ def case(r, small, low_precision=False):
     %%id = arith.index_cast %%z : index to i32
     tensor.yield %%id : i32
   } : tensor<%dx%dxi32>""" % (r.randint(1, 80), b, nq))
-        clauses.append("layout_operands(%%ids : tensor<%dx%dxi32>)" % (b, nq))
+        if lay and "documents" in lay:
+            clauses.append("layout_operands(%%ids : tensor<%dx%dxi32>)"
+                           % (b, nq))
     if bias:
         bt = "tensor<%dx%dxf32>" % (b, nk) if bias == "batch" else \
             "tensor<%dx%dx%dxf32>" % (b, hq, nk)
@@ -206,6 +214,27 @@ def case(r, small, low_precision=False):
         mt = "tensor<%dx%dxi1>" % (b, nk)
         args.append("%%mask: %s" % mt)
         clauses.append("mask(%%mask : %s)" % mt)
+    if lists:
+        bq = r.choice([64, 128]) if small else r.randint(1, 128)
+        bk = r.choice([16, 32, 64, 128]) if small else r.randint(1, 160)
+        bp = b if "documents" in lists or r.random() < 0.5 else 1
+        hp = hq if "random" in lists or r.random() < 0.5 else 1
+        nqb, cap = -(-nq // bq), -(-nk // bk)
+        t3 = "tensor<%dx%dx%dxi32>" % (bp, hp, nqb)
+        t4 = "tensor<%dx%dx%dx%dxi32>" % (bp, hp, nqb, cap)
+        operands = ("layout_operands(%%ids : tensor<%dx%dxi32>) " % (b, nq)
+                    if "documents" in lists else "")
+        body.append("""  %%nq = arith.constant %d : index
+  %%nk = arith.constant %d : index
+  %%e3 = tensor.empty() : %s
+  %%e4 = tensor.empty() : %s
+  %%n, %%i, %%fn, %%fi = attic.block_mask layout(%s) %ssizes(%%nq, %%nk)
+      outs(%%e3, %%e4, %%e3, %%e4 : %s, %s, %s, %s)
+      {block_q = %d : i64, block_k = %d : i64} -> %s, %s, %s, %s""" % (
+            nq, nk, t3, t4, lists, operands, t3, t4, t3, t4, bq, bk,
+            t3, t4, t3, t4))
+        clauses.append("blocks(%%n, %%i, %%fn, %%fi : %s, %s, %s, %s) "
+                       "block_sizes [%d, %d]" % (t3, t4, t3, t4, bq, bk))
     regions = ""
     if mask_region:
         regions += mask_region[1].replace("{c}", str(r.randint(-20, 60)))
@@ -219,6 +248,8 @@ def case(r, small, low_precision=False):
     desc = "%s B=%d Hq=%d Hkv=%d Nq=%d Nk=%d D=%d Dv=%d %s" % (
         dtype, b, hq, hkv, nq, nk, d, dv, " ".join(
             c for c in clauses if not c.startswith("layout_operands")))
+    if lists:
+        desc += " lists=" + lists
     if mask_region:
         desc += " mask_mod=" + mask_region[0]
     if score_region:
@@ -359,7 +390,8 @@ def main():
         else:
             text, desc, dtype = case(r, small=sim, low_precision=sim)
         shapes = []
-        if not others and "tensor.generate" not in text and r.random() < 0.25:
+        if not others and "tensor.generate" not in text and \
+                "block_mask" not in text and r.random() < 0.25:
             text, shapes = make_dynamic(r, text)
             desc += " (dynamic)"
         path = os.path.join(workdir, "case%d.mlir" % i)

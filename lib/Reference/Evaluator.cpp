@@ -1637,8 +1637,9 @@ private:
               if (modifierFailed)
                 return failure();
             }
-            // Exact classification; the compiled one may call a block
-            // partial that is full or empty, which changes no result.
+            // Exact classification, as the compiled block_mask's (which
+            // checks element by element the pairs that a sound block
+            // visibility calls partial); entries past a count stay 0.
             int which = c.all ? 1 : c.any ? 0 : -1;
             if (which < 0)
               continue;

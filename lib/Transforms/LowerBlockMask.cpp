@@ -6,6 +6,7 @@
 //   scf.parallel (b, h, qb, kb) over [B', H', nQB, nKB]:
 //     q0 = qb * BQ; q1 = min(q0 + BQ, Nq)
 //     (any, all) = the layout's block visibility of [q0, q1) x [k0, k1)
+//     (any, all) = element by element where that is partial and not exact
 //     class = all ? 2 (full) : any ? 1 (partial) : 0
 //   scf.parallel (b, h, qb) over the lists' [B', H', nQB]:
 //     (np, nf) = (0, 0)
@@ -19,12 +20,15 @@
 // The block pairs are classified in parallel (a thread each on a GPU),
 // the lists compacted per query block.
 //
-// With a mask region: a region that interval arithmetic models is
-// classified as in the tile loop (the intersection of the layout's and the
-// region's block visibility); any other region is evaluated, with the
-// layout's predicate, on every element of each block pair that the layout
-// does not skip (exact, like FlexAttention's create_block_mask). A check in
-// front reports capture reads outside the captures (Modifiers.h).
+// The lists are exact, like FlexAttention's create_block_mask. The
+// layout's block visibility decides a pair where it is exact (atomic
+// static layouts, random blocks) or where it says skip or full. Where it
+// is sound only (document ids: per-block id ranges; intersections and
+// unions) or the op has a mask region (intersected as in the tile loop:
+// interval arithmetic where it models the region, sound), a pair it calls
+// partial is checked element by element with the layout's predicate and
+// the region's. Entries past a count are written 0. A check in front
+// reports capture reads outside the captures (Modifiers.h).
 //
 // The classification is the layout's own IR, the same that the tile loop
 // uses for static layouts; here it runs once per block pair and its result
@@ -75,7 +79,13 @@ LogicalResult attic::lowerBlockMask(BlockMaskOp op) {
   Value heads = dim(partialCount, 1), blocks = dim(partialCount, 2);
   LayoutAttrInterface layout = op.getLayout();
   Region *mask = op.getMaskModifier();
-  bool exhaustive = mask && !isIntervalClassifiable(*mask);
+  // The lists are exact: where the layout's block visibility is sound only
+  // (document ids, compositions) or there is a mask region (its interval
+  // arithmetic is sound, not exact, for compound predicates, and says
+  // nothing for the others), a block pair called partial is checked
+  // element by element. Lists reused by an attention with another layout
+  // (or none) would otherwise depend on how precise the classification is.
+  bool exhaustive = mask || !hasExactBlockVisibility(layout);
   Value gridBatches = dim(partialCount, 0);
   if (mask && readsCaptures(*mask)) {
     Value empty = buildCaptureCheck(
@@ -130,28 +140,30 @@ LogicalResult attic::lowerBlockMask(BlockMaskOp op) {
     vis = intersectMaskVisibility(inner, vis, mask, q0, q1, k0, k1);
     if (exhaustive) {
       // Element by element where neither the layout nor the region's
-      // interval arithmetic (sound, if not exact, for any region: e.g.
-      // the causal half of `causal && doc[q] == doc[k]`) skips the block.
-      auto ifAny = scf::IfOp::create(
-          b, loc, TypeRange{b.getI1Type(), b.getI1Type()}, vis.any,
-          /*withElseRegion=*/true);
+      // interval arithmetic (sound for any region: e.g. the causal half of
+      // `causal && doc[q] == doc[k]`) decides the block: skipped and full
+      // blocks are exact already.
+      auto ifPartial = scf::IfOp::create(
+          b, loc, TypeRange{b.getI1Type(), b.getI1Type()},
+          m.andI(vis.any, m.notI(vis.all)), /*withElseRegion=*/true);
       {
         OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(ifAny.thenBlock());
+        b.setInsertionPointToStart(ifPartial.thenBlock());
         BlockVisibility exact = buildExhaustiveVisibility(
             b, loc, q0, q1, k0, k1,
             [&](OpBuilder &eb, Location el, Value q, Value k) {
               LayoutEnv e = envAt(eb, el, batch, head);
-              return IndexMath(eb, el).andI(
-                  layout.buildElementPredicate(e, q, k),
-                  buildMaskPredicate(e, *mask, q, k));
+              Value p = layout.buildElementPredicate(e, q, k);
+              if (!mask)
+                return p;
+              return IndexMath(eb, el).andI(p,
+                                            buildMaskPredicate(e, *mask, q, k));
             });
         scf::YieldOp::create(b, loc, ValueRange{exact.any, exact.all});
-        b.setInsertionPointToStart(ifAny.elseBlock());
-        scf::YieldOp::create(b, loc,
-                             ValueRange{m.boolean(false), m.boolean(false)});
+        b.setInsertionPointToStart(ifPartial.elseBlock());
+        scf::YieldOp::create(b, loc, ValueRange{vis.any, vis.all});
       }
-      vis = BlockVisibility{ifAny.getResult(0), ifAny.getResult(1)};
+      vis = BlockVisibility{ifPartial.getResult(0), ifPartial.getResult(1)};
     }
     auto i8 = [&](int64_t v) {
       return arith::ConstantIntOp::create(b, loc, v, 8).getResult();
@@ -212,20 +224,30 @@ LogicalResult attic::lowerBlockMask(BlockMaskOp op) {
           scf::YieldOp::create(nb, at, ValueRange{np, nf});
         });
     Value flat = m.add(m.mul(m.add(m.mul(batch, heads), head), blocks), qb);
-    auto finish = [&](Value count, Value cap, Value counts) {
+    // Entries past a count are 0: the lists are a function of the layout,
+    // whatever the destinations held.
+    auto finish = [&](Value count, Value cap, Value counts, Value list) {
       scf::IfOp::create(b, loc, m.lt(cap, count),
                         [&](OpBuilder &nb, Location at) {
                           emitReportError(nb, at, *report, ATTIC_RT_BLOCK_COUNT,
                                           flat, count, cap);
                           scf::YieldOp::create(nb, at);
                         });
-      Value stored =
-          arith::IndexCastOp::create(b, loc, b.getI32Type(), m.min(count, cap));
+      Value n = m.min(count, cap);
+      Value stored = arith::IndexCastOp::create(b, loc, b.getI32Type(), n);
       memref::StoreOp::create(b, loc, stored, counts,
                               ValueRange{batch, head, qb});
+      Value zero32 = arith::ConstantIntOp::create(b, loc, 0, 32);
+      scf::ForOp::create(b, loc, n, cap, m.c(1), ValueRange{},
+                         [&](OpBuilder &nb, Location at, Value t, ValueRange) {
+                           memref::StoreOp::create(
+                               nb, at, zero32, list,
+                               ValueRange{batch, head, qb, t});
+                           scf::YieldOp::create(nb, at);
+                         });
     };
-    finish(loop.getResult(0), partialCap, partialCount);
-    finish(loop.getResult(1), fullCap, fullCount);
+    finish(loop.getResult(0), partialCap, partialCount, partialList);
+    finish(loop.getResult(1), fullCap, fullCount, fullList);
   }
   memref::DeallocOp::create(b, loc, classes);
   op.erase();

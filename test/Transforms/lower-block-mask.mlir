@@ -2,8 +2,9 @@
 
 // Document ids: per (batch, head row, query block, key block) in parallel,
 // the class of the pair (0 skip, 1 partial, 2 full) from the layout's block
-// visibility (id ranges of the two blocks) in a scratch buffer, for every
-// pair (the key range is phase 2's); then per
+// visibility (id ranges of the two blocks; a pair they call partial is
+// checked element by element, as the ranges are sound only) in a scratch
+// buffer, for every pair (the key range is phase 2's); then per
 // (batch, head row, query block) a scan of the key blocks of the layout's
 // key range puts each block in the partial list, the full list or neither,
 // in ascending order; counts over the capacity are reported to the runtime
@@ -16,7 +17,14 @@
 // CHECK: memref.load %[[IDS]]
 // CHECK: arith.minsi
 // CHECK: arith.maxsi
-// CHECK: %[[C:.*]] = arith.select %{{.*}}, %c2_i8, %{{.*}} : i8
+// CHECK: %[[EXACT:.*]]:2 = scf.if %{{.*}} -> (i1, i1) {
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: memref.load %[[IDS]]
+// CHECK: memref.load %[[IDS]]
+// CHECK: arith.cmpi eq
+// CHECK: } else {
+// CHECK: %[[C:.*]] = arith.select %[[EXACT]]#1, %c2_i8, %{{.*}} : i8
 // CHECK: memref.store %[[C]], %[[CLASS]][%[[PB]], %[[PH]], %[[PQ]], %[[PK]]]
 // CHECK: scf.parallel (%[[B:.*]], %[[H:.*]], %[[QB:.*]]) =
 // CHECK: %[[COUNTS:.*]]:2 = scf.for %[[KB:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[NP:.*]] = %{{.*}}, %[[NF:.*]] = %{{.*}}) -> (index, index) {
@@ -29,7 +37,11 @@
 // CHECK: scf.if
 // CHECK: func.call @attic_rt_report_error
 // CHECK: memref.store %{{.*}}, %[[N]][%[[B]], %[[H]], %[[QB]]]
+// CHECK: scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step
+// CHECK-NEXT: memref.store %c0_i32, %[[I]][%[[B]], %[[H]], %[[QB]], %[[T]]]
 // CHECK: memref.store %{{.*}}, %[[FN]][%[[B]], %[[H]], %[[QB]]]
+// CHECK: scf.for %[[T2:.*]] = %{{.*}} to %{{.*}} step
+// CHECK-NEXT: memref.store %{{.*}}, %[[FI]][%[[B]], %[[H]], %[[QB]], %[[T2]]]
 // CHECK: memref.dealloc %[[CLASS]]
 // CHECK-NOT: attic.block_mask
 func.func @documents(%ids: memref<2x100xi32>, %n: memref<2x1x4xi32>, %i: memref<2x1x4x4xi32>, %fn: memref<2x1x4xi32>, %fi: memref<2x1x4x4xi32>) {
@@ -41,9 +53,12 @@ func.func @documents(%ids: memref<2x100xi32>, %n: memref<2x1x4xi32>, %i: memref<
 // -----
 
 // A static layout: the scan covers its key range only (causal: key blocks
-// up to the query block's last row).
+// up to the query block's last row). Its block visibility is exact: no
+// element-by-element check.
 // CHECK-LABEL: func.func @causal
+// CHECK-NOT: -> (i1, i1)
 // CHECK: arith.ceildivsi
+// CHECK-NOT: -> (i1, i1)
 // CHECK: scf.for
 func.func @causal(%n: memref<1x1x4xi32>, %i: memref<1x1x4x4xi32>, %fn: memref<1x1x4xi32>, %fi: memref<1x1x4x4xi32>) {
   %c100 = arith.constant 100 : index

@@ -1122,3 +1122,18 @@ bool UnionLayoutAttr::dependsOnHead() const {
     return asLayout(a).dependsOnHead();
   });
 }
+
+bool attic::hasExactBlockVisibility(LayoutAttrInterface layout) {
+  if (isa<DocumentsLayoutAttr>(layout))
+    return false;
+  if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout))
+    return hasExactBlockVisibility(blocked.getLayout());
+  ArrayAttr parts;
+  if (auto intersect = dyn_cast<IntersectLayoutAttr>(layout))
+    parts = intersect.getLayouts();
+  else if (auto join = dyn_cast<UnionLayoutAttr>(layout))
+    parts = join.getLayouts();
+  else
+    return true;
+  return parts.size() == 1 && hasExactBlockVisibility(asLayout(parts[0]));
+}

@@ -32,6 +32,13 @@ class DialectRegistry;
 } // namespace mlir
 
 namespace attic {
+/// True when `layout`'s block visibility is exact (`any` and `all` are the
+/// block's truth, not bounds of it): the atomic static layouts, random
+/// blocks, and blocked layouts of exact ones. False for document ids
+/// (per-block id ranges) and for intersections and unions of more than one
+/// layout, whose visibility is sound only.
+bool hasExactBlockVisibility(LayoutAttrInterface layout);
+
 /// Registers the external models (one-shot bufferization) of attic ops.
 void registerBufferizableOpInterfaceExternalModels(mlir::DialectRegistry &registry);
 } // namespace attic
