@@ -735,29 +735,43 @@ LogicalResult GridMapper::mapQK(TileQKOp op) {
   int64_t rowsPad = roundUp(out->rows, tileRows);
   int64_t keyChunks = out->colsPad / width;
   Value scores = out->buffer;
-  kb.loop(kb.index(0), kb.index(rowsPad), kb.index(tileRows), [&](Value r0) {
-    for (auto group : columnGroups(keyChunks, tileChunks, width)) {
-      // Plain copies: a lambda capturing structured bindings is C++20.
-      int64_t col0 = group.first, chunks = group.second;
-      SmallVector<Value> init(tileRows * chunks, kb.vzero());
-      SmallVector<Value> tile = kb.loopCarried(
-          headDim, init, [&](Value d, ValueRange accs) {
-            SmallVector<Value> keys, next(accs);
+  // One register tile of `chunks` vectors from column col0: a loop over D.
+  auto product = [&](Value r0, Value col0, int64_t chunks) {
+    SmallVector<Value> init(tileRows * chunks, kb.vzero());
+    SmallVector<Value> tile =
+        kb.loopCarried(headDim, init, [&](Value d, ValueRange accs) {
+          SmallVector<Value> keys, next(accs);
+          for (int64_t c = 0; c < chunks; ++c)
+            keys.push_back(
+                kb.vload(panels.buffer, {p, d, kb.add(col0, c * width)}));
+          for (int64_t r = 0; r < tileRows; ++r) {
+            Value q = kb.splat(kb.load(qs, {kb.add(r0, r), d}));
             for (int64_t c = 0; c < chunks; ++c)
-              keys.push_back(
-                  kb.vload(panels.buffer, {p, d, kb.index(col0 + c * width)}));
-            for (int64_t r = 0; r < tileRows; ++r) {
-              Value q = kb.splat(kb.load(qs, {kb.add(r0, r), d}));
-              for (int64_t c = 0; c < chunks; ++c)
-                next[r * chunks + c] = kb.fma(q, keys[c], next[r * chunks + c]);
-            }
-            return next;
-          });
-      for (int64_t r = 0; r < tileRows; ++r)
-        for (int64_t c = 0; c < chunks; ++c)
-          kb.vstore(tile[r * chunks + c], scores,
-                    {kb.add(r0, r), kb.index(col0 + c * width)});
+              next[r * chunks + c] = kb.fma(q, keys[c], next[r * chunks + c]);
+          }
+          return next;
+        });
+    for (int64_t r = 0; r < tileRows; ++r)
+      for (int64_t c = 0; c < chunks; ++c)
+        kb.vstore(tile[r * chunks + c], scores,
+                  {kb.add(r0, r), kb.add(col0, c * width)});
+  };
+  // Up to 4 register tiles across the block are unrolled; more are a loop
+  // (and the remainder tile): one D loop per tile, each of which LLVM
+  // unrolls, made compile time grow with the key block (one-lane vectors,
+  // one per tile: 128 keys compiled in 30 s, 256 in 74 s).
+  const int64_t groupWidth = tileChunks * width;
+  kb.loop(kb.index(0), kb.index(rowsPad), kb.index(tileRows), [&](Value r0) {
+    if (keyChunks <= 4 * tileChunks) {
+      for (auto [col0, chunks] : columnGroups(keyChunks, tileChunks, width))
+        product(r0, kb.index(col0), chunks);
+      return;
     }
+    int64_t whole = keyChunks / tileChunks;
+    kb.loop(kb.index(0), kb.index(whole * groupWidth), kb.index(groupWidth),
+            [&](Value col0) { product(r0, col0, tileChunks); });
+    if (int64_t rest = keyChunks % tileChunks)
+      product(r0, kb.index(whole * groupWidth), rest);
   });
   op.erase();
   return success();
