@@ -3,7 +3,8 @@
 // Document ids: per (batch, head row, query block, key block) in parallel,
 // the class of the pair (0 skip, 1 partial, 2 full) from the layout's block
 // visibility (id ranges of the two blocks; a pair they call partial is
-// checked element by element, as the ranges are sound only) in a scratch
+// checked element by element, row by row until it is known partial, as
+// the ranges are sound only) in a scratch
 // buffer, for every pair (the key range is phase 2's); then per
 // (batch, head row, query block) a scan of the key blocks of the layout's
 // key range puts each block in the partial list, the full list or neither,
@@ -18,7 +19,8 @@
 // CHECK: arith.minsi
 // CHECK: arith.maxsi
 // CHECK: %[[EXACT:.*]]:2 = scf.if %{{.*}} -> (i1, i1) {
-// CHECK: scf.for
+// CHECK: %[[ROWS:.*]]:3 = scf.while (%[[Q:.*]] = %{{.*}}, %[[ANY:.*]] = %false{{.*}}, %[[ALL:.*]] = %true{{.*}}) : (index, i1, i1) -> (index, i1, i1) {
+// CHECK: scf.condition
 // CHECK: scf.for
 // CHECK: memref.load %[[IDS]]
 // CHECK: memref.load %[[IDS]]

@@ -65,13 +65,14 @@ func.func @affine(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tens
 
 // TILE-LABEL: func.func @data_dependent
 // The block_mask: the check (a loop over the domain: the table index is
-// data), then per block pair two loops over its elements.
+// data), then per block pair a loop over its rows (until the pair is known
+// partial) and one over its keys.
 // TILE: scf.parallel
 // TILE: scf.for
 // TILE: func.call @attic_rt_report_error(%c5_i32
 // TILE: scf.parallel
-// TILE: scf.for
-// TILE: scf.for {{.*}} iter_args
+// TILE: scf.while
+// TILE: scf.condition
 // TILE: scf.for {{.*}} iter_args
 // TILE: memref.load %arg3
 // The attention: the same check in front of its grid.

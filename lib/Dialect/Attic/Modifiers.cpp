@@ -676,20 +676,35 @@ BlockVisibility attic::buildExhaustiveVisibility(
     OpBuilder &b, Location loc, Value q0, Value q1, Value k0, Value k1,
     function_ref<Value(OpBuilder &, Location, Value, Value)> predicate) {
   IndexMath m(b, loc);
-  auto outer = scf::ForOp::create(
-      b, loc, q0, q1, m.c(1), ValueRange{m.boolean(false), m.boolean(true)},
-      [&](OpBuilder &ob, Location at, Value q, ValueRange acc) {
-        auto inner = scf::ForOp::create(
-            ob, at, k0, k1, IndexMath(ob, at).c(1), acc,
+  // Row by row until the block is known partial (an element visible and
+  // one hidden): a block that is partial is usually decided in its first
+  // rows; only an empty or a full one is scanned whole.
+  Type i1 = b.getI1Type();
+  auto rows = scf::WhileOp::create(
+      b, loc, TypeRange{b.getIndexType(), i1, i1},
+      ValueRange{q0, m.boolean(false), m.boolean(true)},
+      [&](OpBuilder &ob, Location at, ValueRange acc) {
+        IndexMath n(ob, at);
+        Value undecided = n.orI(n.notI(acc[1]), acc[2]);
+        scf::ConditionOp::create(ob, at, n.andI(n.lt(acc[0], q1), undecided),
+                                 acc);
+      },
+      [&](OpBuilder &ob, Location at, ValueRange acc) {
+        IndexMath n(ob, at);
+        Value q = acc[0];
+        auto row = scf::ForOp::create(
+            ob, at, k0, k1, n.c(1), ValueRange{acc[1], acc[2]},
             [&](OpBuilder &ib, Location at2, Value k, ValueRange acc2) {
-              IndexMath n(ib, at2);
+              IndexMath r(ib, at2);
               Value p = predicate(ib, at2, q, k);
               scf::YieldOp::create(
-                  ib, at2, ValueRange{n.orI(acc2[0], p), n.andI(acc2[1], p)});
+                  ib, at2, ValueRange{r.orI(acc2[0], p), r.andI(acc2[1], p)});
             });
-        scf::YieldOp::create(ob, at, inner.getResults());
+        scf::YieldOp::create(
+            ob, at,
+            ValueRange{n.add(q, 1), row.getResult(0), row.getResult(1)});
       });
-  return BlockVisibility{outer.getResult(0), outer.getResult(1)};
+  return BlockVisibility{rows.getResult(1), rows.getResult(2)};
 }
 
 //===----------------------------------------------------------------------===//

@@ -104,8 +104,10 @@ BlockVisibility intersectMaskVisibility(LayoutEnv &env, BlockVisibility layout,
                                         mlir::Value q1, mlir::Value k0,
                                         mlir::Value k1);
 
-/// Element-by-element visibility of [q0, q1) x [k0, k1): two loops that
-/// evaluate `predicate` on every element (the exact classification).
+/// Element-by-element visibility of [q0, q1) x [k0, k1): a loop over the
+/// rows and one over the keys that evaluate `predicate` (the exact
+/// classification); the rows stop once an element is visible and one is
+/// not (the block is partial, whatever the rest holds).
 BlockVisibility buildExhaustiveVisibility(
     mlir::OpBuilder &b, mlir::Location loc, mlir::Value q0, mlir::Value q1,
     mlir::Value k0, mlir::Value k1,
