@@ -160,14 +160,17 @@ private:
   void buildGridBody(ValueRange ivs);
   void buildStaticVisits();
   void buildListVisits();
-  void buildStep(Value kb, bool partial);
-  void buildFullOrPartialStep(Location at, Value kb, Value full);
+  /// `tailOnly`: a partial step whose only hidden keys are those past Nk
+  /// (a listed full block at the tail), whatever the layout.
+  void buildStep(Value kb, bool partial, bool tailOnly = false);
+  void buildFullOrPartialStep(Location at, Value kb, Value full,
+                              bool tailOnly = false);
   void buildKeyTerm(Value k0);
   /// Whether the key block at k0 ends within the keys: k0 + block_k <= Nk.
   Value notTail(IndexMath &n, Value k0) {
     return n.le(n.add(k0, blockK), keyLen);
   }
-  void buildLogits(Value k0, bool partial);
+  void buildLogits(Value k0, bool partial, bool tailOnly);
   static Value lowestFinite(OpBuilder &nb, Location at) {
     return f32At(nb, at,
                  APFloat::getLargest(APFloat::IEEEsingle(), /*Negative=*/true));
@@ -534,11 +537,13 @@ void TileLoopBuilder::buildListVisits() {
           Value inside = n.andI(n.le(n.c(0), kb), n.lt(kb, numKeyBlocks));
           auto ifInside = scf::IfOp::create(b, at, inside, /*else=*/false);
           b.setInsertionPoint(ifInside.thenBlock()->getTerminator());
-          // A listed full block with keys past Nk runs as partial.
+          // A listed full block with keys past Nk runs as partial, with
+          // k < Nk as its only predicate: a full block skips the layout
+          // and the mask region (as the reference's lists do).
           Value full = n.boolean(!partial);
           if (!partial && classifyTail)
             full = notTail(n, n.mul(kb, blockK));
-          buildFullOrPartialStep(at, kb, full);
+          buildFullOrPartialStep(at, kb, full, /*tailOnly=*/!partial);
           b.setInsertionPointAfter(ifInside);
           scf::YieldOp::create(b, at);
         });
@@ -584,7 +589,7 @@ void TileLoopBuilder::buildKeyTerm(Value k0) {
 /// The base-2 logits of the block at key k0, in place in `scores`, and in
 /// a partial block the layout's element predicate (with the scale folded,
 /// the predicate alone: the scores stay unscaled).
-void TileLoopBuilder::buildLogits(Value k0, bool partial) {
+void TileLoopBuilder::buildLogits(Value k0, bool partial, bool tailOnly) {
   TileMapOp::create(
       b, loc, q0, k0, ValueRange{scores}, ValueRange{},
       hasTerm() ? ValueRange{term} : ValueRange{}, ValueRange{scores},
@@ -615,11 +620,16 @@ void TileLoopBuilder::buildLogits(Value k0, bool partial) {
         }
         if (!partial)
           return {x};
-        Value visible = layout.buildElementPredicate(inner, qc, kc);
-        if (classifyTail)
-          visible = n.andI(visible, n.lt(k, keyLen));
-        if (Region *mask = maskRegion())
-          visible = n.andI(visible, buildMaskPredicate(inner, *mask, qc, kc));
+        Value visible;
+        if (tailOnly) {
+          visible = n.lt(k, keyLen);
+        } else {
+          visible = layout.buildElementPredicate(inner, qc, kc);
+          if (classifyTail)
+            visible = n.andI(visible, n.lt(k, keyLen));
+          if (Region *mask = maskRegion())
+            visible = n.andI(visible, buildMaskPredicate(inner, *mask, qc, kc));
+        }
         Value ninf = infAt(nb, at, /*negative=*/true);
         // A visible overflowed logit is -FLT_MAX, apart from the masked
         // ones' -inf; its exponent is still 0 (see checkOverflow). Not
@@ -637,10 +647,10 @@ void TileLoopBuilder::buildLogits(Value k0, bool partial) {
 
 /// The step of key block kb: full where `full` (an i1) holds, else
 /// partial; one branch where `full` is a constant.
-void TileLoopBuilder::buildFullOrPartialStep(Location at, Value kb,
-                                             Value full) {
+void TileLoopBuilder::buildFullOrPartialStep(Location at, Value kb, Value full,
+                                             bool tailOnly) {
   if (isConstantTrue(full) || matchPattern(full, m_Zero())) {
-    buildStep(kb, /*partial=*/!isConstantTrue(full));
+    buildStep(kb, /*partial=*/!isConstantTrue(full), tailOnly);
     return;
   }
   auto ifFull = scf::IfOp::create(b, at, full, /*else=*/true);
@@ -648,10 +658,10 @@ void TileLoopBuilder::buildFullOrPartialStep(Location at, Value kb,
   b.setInsertionPoint(ifFull.thenBlock()->getTerminator());
   buildStep(kb, /*partial=*/false);
   b.setInsertionPoint(ifFull.elseBlock()->getTerminator());
-  buildStep(kb, /*partial=*/true);
+  buildStep(kb, /*partial=*/true, tailOnly);
 }
 
-void TileLoopBuilder::buildStep(Value kb, bool partial) {
+void TileLoopBuilder::buildStep(Value kb, bool partial, bool tailOnly) {
   Value k0 = m.mul(kb, blockK);
   if (hasTerm())
     buildKeyTerm(k0);
@@ -662,7 +672,7 @@ void TileLoopBuilder::buildStep(Value kb, bool partial) {
   // full one has none with the scale folded.
   bool fold = foldScale && !partial;
   if (!fold)
-    buildLogits(k0, partial);
+    buildLogits(k0, partial, tailOnly);
 
   TileReduceOp::create(b, loc, TileReduceKind::Max, scores, blockMax);
   TileMapRowsOp::create(

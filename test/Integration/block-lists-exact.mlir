@@ -7,7 +7,9 @@
 // an attention that reuses the lists with another layout (or none), where
 // a block called partial instead of empty or full changes the result.
 // Each run failed before the lists were made exact (found by
-// scripts/sweep-layouts.py, seed 12).
+// scripts/sweep-layouts.py, seed 12); the full_tail runs failed before a
+// listed full block with keys past Nk stopped applying the attention's
+// layout (seed 13).
 //
 // RUN: attic-run %s --entry=lists_documents --check | FileCheck %s --check-prefix=LISTS
 // RUN: attic-run %s --entry=lists_documents --check --target=cuda-emulated | FileCheck %s --check-prefix=LISTS
@@ -19,6 +21,11 @@
 // RUN: attic-run %s --entry=reuse_other_layout --check --target=cuda-emulated | FileCheck %s
 // RUN: attic-run %s --entry=reuse_dense_f16 --check --target=cuda-simulated | FileCheck %s
 // RUN: attic-run %s --entry=reuse_dense_f16 --check --target=cuda-simulated --wgmma --kv-stages=2 | FileCheck %s
+// RUN: attic-run %s --entry=full_tail --check | FileCheck %s
+// RUN: attic-run %s --entry=full_tail --check --target=cuda-emulated | FileCheck %s
+// RUN: attic-run %s --entry=full_tail --check --vector-width=4 --block-q=7 | FileCheck %s
+// RUN: attic-run %s --entry=full_tail_f16 --check --target=cuda-simulated | FileCheck %s
+// RUN: attic-run %s --entry=full_tail_f16 --check --target=cuda-simulated --wgmma --kv-stages=2 --tma | FileCheck %s
 //
 // LISTS-COUNT-4: check: result #{{[0-3]}} ({{.*}} i32): max_abs_err=0.00e+00 {{.*}}: ok
 // LISTS-NOT: FAILED
@@ -113,4 +120,37 @@ func.func @reuse_other_layout(%q: tensor<2x3x256x16xf32>, %k: tensor<2x3x256x16x
       blocks(%n, %i, %fn, %fi : tensor<2x1x5xi32>, tensor<2x1x5x11xi32>, tensor<2x1x5xi32>, tensor<2x1x5x11xi32>) block_sizes [58, 24]
       : tensor<2x3x256x16xf32>, tensor<2x3x256x16xf32>, tensor<2x3x256x16xf32> -> tensor<2x3x256x16xf32>
   return %o : tensor<2x3x256x16xf32>
+}
+
+// Every block listed full (the lists of #attic.dense) and a causal
+// attention: a full block skips the layout, so the result is that of dense
+// attention, the last key block (keys 96..99 of blocks of 32) included,
+// which runs partial because it holds keys past Nk; before, it also took
+// the causal predicate.
+func.func @full_tail(%q: tensor<1x2x100x16xf32>, %k: tensor<1x2x100x16xf32>, %v: tensor<1x2x100x16xf32>) -> tensor<1x2x100x16xf32> {
+  %c = arith.constant 100 : index
+  %e3 = tensor.empty() : tensor<1x1x2xi32>
+  %e4 = tensor.empty() : tensor<1x1x2x4xi32>
+  %n, %i, %fn, %fi = attic.block_mask layout(#attic.dense) sizes(%c, %c)
+      outs(%e3, %e4, %e3, %e4 : tensor<1x1x2xi32>, tensor<1x1x2x4xi32>, tensor<1x1x2xi32>, tensor<1x1x2x4xi32>)
+      {block_q = 64 : i64, block_k = 32 : i64}
+      -> tensor<1x1x2xi32>, tensor<1x1x2x4xi32>, tensor<1x1x2xi32>, tensor<1x1x2x4xi32>
+  %o = attic.attention %q, %k, %v causal
+      blocks(%n, %i, %fn, %fi : tensor<1x1x2xi32>, tensor<1x1x2x4xi32>, tensor<1x1x2xi32>, tensor<1x1x2x4xi32>) block_sizes [64, 32]
+      : tensor<1x2x100x16xf32>, tensor<1x2x100x16xf32>, tensor<1x2x100x16xf32> -> tensor<1x2x100x16xf32>
+  return %o : tensor<1x2x100x16xf32>
+}
+
+func.func @full_tail_f16(%q: tensor<1x2x100x64xf16>, %k: tensor<1x2x100x64xf16>, %v: tensor<1x2x100x64xf16>) -> tensor<1x2x100x64xf16> {
+  %c = arith.constant 100 : index
+  %e3 = tensor.empty() : tensor<1x1x2xi32>
+  %e4 = tensor.empty() : tensor<1x1x2x4xi32>
+  %n, %i, %fn, %fi = attic.block_mask layout(#attic.dense) sizes(%c, %c)
+      outs(%e3, %e4, %e3, %e4 : tensor<1x1x2xi32>, tensor<1x1x2x4xi32>, tensor<1x1x2xi32>, tensor<1x1x2x4xi32>)
+      {block_q = 64 : i64, block_k = 32 : i64}
+      -> tensor<1x1x2xi32>, tensor<1x1x2x4xi32>, tensor<1x1x2xi32>, tensor<1x1x2x4xi32>
+  %o = attic.attention %q, %k, %v layout(#attic.window<left = 10, right = 0>)
+      blocks(%n, %i, %fn, %fi : tensor<1x1x2xi32>, tensor<1x1x2x4xi32>, tensor<1x1x2xi32>, tensor<1x1x2x4xi32>) block_sizes [64, 32]
+      : tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16> -> tensor<1x2x100x64xf16>
+  return %o : tensor<1x2x100x64xf16>
 }

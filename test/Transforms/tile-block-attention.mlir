@@ -270,8 +270,9 @@ func.func @lists(%q: memref<1x2x64x16xf32>, %k: memref<1x2x64x16xf32>, %v: memre
 // -----
 
 // Block lists with Nk = 60 (no bias, no key mask): a full-list block that
-// ends past Nk runs as partial (its predicate includes k < Nk), so a list
-// computed for a longer sequence cannot expose keys past Nk.
+// ends past Nk runs as partial with k < Nk as its only predicate (a full
+// block skips the causal layout), so a list computed for a longer sequence
+// cannot expose keys past Nk.
 // CHECK-LABEL: func.func @lists_tail
 // CHECK: scf.parallel
 // CHECK: scf.for
@@ -281,7 +282,11 @@ func.func @lists(%q: memref<1x2x64x16xf32>, %k: memref<1x2x64x16xf32>, %v: memre
 // CHECK-NEXT: attic.tile.reduce max
 // CHECK: } else {
 // CHECK: attic.tile.qk
-// CHECK: arith.cmpi slt, %{{.*}}, %c60 : index
+// CHECK-NEXT: attic.tile.map
+// CHECK-NOT: arith.subi
+// CHECK: %[[BELOW:.*]] = arith.cmpi slt, %{{.*}}, %c60 : index
+// CHECK-NOT: arith.andi
+// CHECK: arith.select %[[BELOW]]
 // CHECK: attic.tile.pv
 // CHECK: scf.for
 // CHECK: attic.tile.qk
