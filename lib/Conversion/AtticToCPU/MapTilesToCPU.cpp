@@ -236,6 +236,25 @@ public:
         });
     return SmallVector<Value>(forOp.getResults());
   }
+  /// A register tile of `rows` x `chunks` vectors accumulated over
+  /// [0, steps): acc[r * chunks + c] += splat(scalar(r, s)) * vec(c, s),
+  /// the chunks' vectors loaded once per step. Returns the final tile.
+  SmallVector<Value> outerProducts(Value steps, int64_t rows, int64_t chunks,
+                                   ValueRange init,
+                                   function_ref<Value(int64_t, Value)> scalar,
+                                   function_ref<Value(int64_t, Value)> vec) {
+    return loopCarried(steps, init, [&](Value s, ValueRange accs) {
+      SmallVector<Value> vectors, next(accs);
+      for (int64_t c = 0; c < chunks; ++c)
+        vectors.push_back(vec(c, s));
+      for (int64_t r = 0; r < rows; ++r) {
+        Value x = splat(scalar(r, s));
+        for (int64_t c = 0; c < chunks; ++c)
+          next[r * chunks + c] = fma(x, vectors[c], next[r * chunks + c]);
+      }
+      return next;
+    });
+  }
   void parallel(ValueRange uppers, function_ref<void(ValueRange)> body) {
     SmallVector<Value> zeros(uppers.size(), index(0));
     SmallVector<Value> ones(uppers.size(), index(1));
@@ -738,18 +757,13 @@ LogicalResult GridMapper::mapQK(TileQKOp op) {
   // One register tile of `chunks` vectors from column col0: a loop over D.
   auto product = [&](Value r0, Value col0, int64_t chunks) {
     SmallVector<Value> init(tileRows * chunks, kb.vzero());
-    SmallVector<Value> tile =
-        kb.loopCarried(headDim, init, [&](Value d, ValueRange accs) {
-          SmallVector<Value> keys, next(accs);
-          for (int64_t c = 0; c < chunks; ++c)
-            keys.push_back(
-                kb.vload(panels.buffer, {p, d, kb.add(col0, c * width)}));
-          for (int64_t r = 0; r < tileRows; ++r) {
-            Value q = kb.splat(kb.load(qs, {kb.add(r0, r), d}));
-            for (int64_t c = 0; c < chunks; ++c)
-              next[r * chunks + c] = kb.fma(q, keys[c], next[r * chunks + c]);
-          }
-          return next;
+    SmallVector<Value> tile = kb.outerProducts(
+        headDim, tileRows, chunks, init,
+        [&](int64_t r, Value d) {
+          return kb.load(qs, {kb.add(r0, r), d});
+        },
+        [&](int64_t c, Value d) {
+          return kb.vload(panels.buffer, {p, d, kb.add(col0, c * width)});
         });
     for (int64_t r = 0; r < tileRows; ++r)
       for (int64_t c = 0; c < chunks; ++c)
@@ -810,18 +824,13 @@ LogicalResult GridMapper::mapPV(TilePVOp op) {
         init.push_back(arith::MulFOp::create(
             b, kb.vload(acc->buffer, {row, kb.add(col0, c * width)}), alpha));
     }
-    SmallVector<Value> tile =
-        kb.loopCarried(keysInBlock, init, [&](Value j, ValueRange accs) {
-          SmallVector<Value> values, next(accs);
-          for (int64_t c = 0; c < chunks; ++c)
-            values.push_back(
-                kb.vload(panels.buffer, {p, j, kb.add(col0, c * width)}));
-          for (int64_t r = 0; r < tileRows; ++r) {
-            Value pr = kb.splat(kb.load(probs->buffer, {kb.add(r0, r), j}));
-            for (int64_t c = 0; c < chunks; ++c)
-              next[r * chunks + c] = kb.fma(pr, values[c], next[r * chunks + c]);
-          }
-          return next;
+    SmallVector<Value> tile = kb.outerProducts(
+        keysInBlock, tileRows, chunks, init,
+        [&](int64_t r, Value j) {
+          return kb.load(probs->buffer, {kb.add(r0, r), j});
+        },
+        [&](int64_t c, Value j) {
+          return kb.vload(panels.buffer, {p, j, kb.add(col0, c * width)});
         });
     for (int64_t r = 0; r < tileRows; ++r)
       for (int64_t c = 0; c < chunks; ++c)
