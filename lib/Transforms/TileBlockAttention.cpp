@@ -159,6 +159,7 @@ private:
   void buildListCheck(func::FuncOp report);
   void buildGridBody(ValueRange ivs);
   void buildStaticVisits();
+  void buildListOverlapCheck(func::FuncOp report);
   void buildListVisits();
   /// `tailOnly`: a partial step whose only hidden keys are those past Nk
   /// (a listed full block at the tail), whatever the layout.
@@ -266,8 +267,10 @@ LogicalResult TileLoopBuilder::build() {
 }
 
 /// A loop nest in front of the grid that reports every count outside
-/// [0, L] and every listed index outside [0, nKB) to the runtime, plus the
-/// list shapes that the verifier could not check (dynamic sizes).
+/// [0, L], every listed index outside [0, nKB) and every list that is not
+/// strictly ascending (a block listed twice would be visited, and count,
+/// twice) to the runtime, plus the list shapes that the verifier could not
+/// check (dynamic sizes).
 void TileLoopBuilder::buildListCheck(func::FuncOp report) {
   Value counts[2] = {op.getKvNumBlocks(), op.getFullKvNumBlocks()};
   Value lists[2] = {op.getKvIndices(), op.getFullKvIndices()};
@@ -324,9 +327,83 @@ void TileLoopBuilder::buildListCheck(func::FuncOp report) {
                                               kb, numKeyBlocks);
                               scf::YieldOp::create(inner, at2);
                             });
+          // Strictly ascending, so that no block is visited twice.
+          Value prev = arith::IndexCastOp::create(
+              nested, at, nested.getIndexType(),
+              memref::LoadOp::create(
+                  nested, at, list,
+                  ValueRange{ivs[0], ivs[1], ivs[2],
+                             n2.max(n2.sub(t, 1), n2.c(0))}));
+          Value unordered = n2.andI(n2.lt(n2.c(0), t), n2.le(kb, prev));
+          scf::IfOp::create(
+              nested, at, unordered, [&](OpBuilder &inner, Location at2) {
+                emitReportError(inner, at2, report, ATTIC_RT_BLOCK_ORDER, flat,
+                                kb, prev);
+                scf::YieldOp::create(inner, at2);
+              });
           scf::YieldOp::create(nested, at);
         });
   }
+  buildListOverlapCheck(report);
+}
+
+/// A loop nest in front of the grid that reports every key block in both
+/// lists of a query block: a merge of the two ascending lists (where a list
+/// is not ascending, that is reported above, and this may miss a block).
+void TileLoopBuilder::buildListOverlapCheck(func::FuncOp report) {
+  Value counts[2] = {op.getKvNumBlocks(), op.getFullKvNumBlocks()};
+  Value lists[2] = {op.getKvIndices(), op.getFullKvIndices()};
+  Value listHeads = dim(counts[0], 1), listBlocks = dim(counts[0], 2);
+  SmallVector<Value> uppers = {dim(counts[0], 0), listHeads, listBlocks};
+  for (int which = 0; which < 2; ++which)
+    for (int d = 0; d < 3; ++d) {
+      uppers[d] = m.min(uppers[d], dim(counts[which], d));
+      uppers[d] = m.min(uppers[d], dim(lists[which], d));
+    }
+  auto nest =
+      scf::ParallelOp::create(b, loc, ValueRange{m.c(0), m.c(0), m.c(0)},
+                              uppers, ValueRange{m.c(1), m.c(1), m.c(1)});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(nest.getBody()->getTerminator());
+  SmallVector<Value> ivs(nest.getInductionVars());
+  Value flat =
+      m.add(m.mul(m.add(m.mul(ivs[0], listHeads), ivs[1]), listBlocks), ivs[2]);
+  Value used[2];
+  for (int which = 0; which < 2; ++which) {
+    Value n = arith::IndexCastOp::create(
+        b, loc, b.getIndexType(),
+        memref::LoadOp::create(b, loc, counts[which], ivs));
+    used[which] = m.max(m.min(n, dim(lists[which], 3)), m.c(0));
+  }
+  Type index = b.getIndexType();
+  scf::WhileOp::create(
+      b, loc, TypeRange{index, index}, ValueRange{m.c(0), m.c(0)},
+      [&](OpBuilder &ob, Location at, ValueRange ij) {
+        IndexMath n(ob, at);
+        scf::ConditionOp::create(
+            ob, at, n.andI(n.lt(ij[0], used[0]), n.lt(ij[1], used[1])), ij);
+      },
+      [&](OpBuilder &ob, Location at, ValueRange ij) {
+        IndexMath n(ob, at);
+        auto entry = [&](int which, Value t) -> Value {
+          return arith::IndexCastOp::create(
+              ob, at, ob.getIndexType(),
+              memref::LoadOp::create(ob, at, lists[which],
+                                     ValueRange{ivs[0], ivs[1], ivs[2], t}));
+        };
+        Value partial = entry(0, ij[0]), full = entry(1, ij[1]);
+        Value same = n.eq(partial, full);
+        scf::IfOp::create(ob, at, same, [&](OpBuilder &inner, Location at2) {
+          emitReportError(inner, at2, report, ATTIC_RT_BLOCK_BOTH, flat,
+                          partial, IndexMath(inner, at2).c(0));
+          scf::YieldOp::create(inner, at2);
+        });
+        Value one = n.c(1), zero = n.c(0);
+        Value stepI = n.select(n.le(partial, full), one, zero);
+        Value stepJ = n.select(n.le(full, partial), one, zero);
+        scf::YieldOp::create(
+            ob, at, ValueRange{n.add(ij[0], stepI), n.add(ij[1], stepJ)});
+      });
 }
 
 void TileLoopBuilder::buildGridBody(ValueRange ivs) {

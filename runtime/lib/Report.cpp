@@ -85,6 +85,21 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
         "block lists: the lists have %" PRId64 " %s rows but %s is %" PRId64
         " (they must have 1 or that many); the results are not valid%s",
         a, c == 1 ? "batch" : "head", c == 1 ? "B" : "Hq", b, suffix);
+  case ATTIC_RT_BLOCK_ORDER:
+    return attic::runtime::fail(
+        err, errLen,
+        "block lists: query block %" PRId64 " lists key block %" PRId64
+        " after key block %" PRId64
+        " (each list must be strictly ascending: a block listed twice would "
+        "count twice); the results are not valid%s",
+        a, b, c, suffix);
+  case ATTIC_RT_BLOCK_BOTH:
+    return attic::runtime::fail(
+        err, errLen,
+        "block lists: query block %" PRId64 " lists key block %" PRId64
+        " as partial and as full (a block is in one list at most); the "
+        "results are not valid%s",
+        a, b, suffix);
   case ATTIC_RT_CAPTURE_INDEX:
     return attic::runtime::fail(
         err, errLen,

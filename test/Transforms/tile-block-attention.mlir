@@ -238,9 +238,11 @@ func.func @fit_keeps_lists(%q: memref<1x1x64x16xf32>, %k: memref<1x1x60x16xf32>,
 // -----
 
 // Block lists: a check loop in front of the grid reports shapes, counts
-// and indices out of range to the runtime; in the grid, the full list's
-// blocks run without the predicate, the partial list's with it, counts
-// clamped to [0, L] and indices outside [0, nKB) skipped.
+// and indices out of range, lists that are not strictly ascending (code 6)
+// and blocks in both lists (code 7, a merge of the two) to the runtime; in
+// the grid, the full list's blocks run without the predicate, the partial
+// list's with it, counts clamped to [0, L] and indices outside [0, nKB)
+// skipped.
 // CHECK-LABEL: func.func private @attic_rt_report_error(i32, i64, i64, i64)
 // CHECK-LABEL: func.func @lists
 // CHECK: scf.parallel
@@ -250,6 +252,9 @@ func.func @fit_keeps_lists(%q: memref<1x1x64x16xf32>, %k: memref<1x1x60x16xf32>,
 // CHECK: scf.for
 // CHECK: memref.load %{{.*}} : memref<1x1x2x2xi32>
 // CHECK: func.call @attic_rt_report_error
+// CHECK: arith.constant 6 : i32
+// CHECK: scf.while
+// CHECK: arith.constant 7 : i32
 // CHECK: attic.tile.map_rows
 // CHECK: arith.maxsi
 // CHECK: scf.for %[[T:.*]] = %{{.*}} to

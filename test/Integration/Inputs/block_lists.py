@@ -5,8 +5,11 @@ Q, K, V [1,4,1024,64] f32 uniform in [-1, 1) (seed 0) and FlexAttention-style
 block lists for blocks of 128 (8 query blocks x 8 key blocks, one row for
 every batch and head): query block qb sees key blocks qb and 0 in full and
 qb-1 partially (the dense layout makes partial blocks full too). Also bad
-lists: an index of 99 in query block 2 (PREFIX.bad_i.npy) and a count of 9
-(> capacity 8) in query block 5 (PREFIX.bad_n.npy)."""
+lists: an index of 99 in query block 2 (PREFIX.bad_i.npy), a count of 9
+(> capacity 8) in query block 5 (PREFIX.bad_n.npy), key block 0 listed
+twice in the full list of query block 3 (PREFIX.dup_fn.npy and
+PREFIX.dup_fi.npy), and key block 4 in both lists of query block 4
+(PREFIX.both_i.npy)."""
 import sys
 
 import numpy as np
@@ -37,3 +40,12 @@ np.save(prefix + ".bad_i.npy", bad_i)
 bad_n = n.copy()
 bad_n[0, 0, 5] = 9
 np.save(prefix + ".bad_n.npy", bad_n)
+dup_fn = fn.copy()
+dup_fi = fi.copy()
+dup_fn[0, 0, 3] = 3
+dup_fi[0, 0, 3, :3] = [0, 0, 3]
+np.save(prefix + ".dup_fn.npy", dup_fn)
+np.save(prefix + ".dup_fi.npy", dup_fi)
+both_i = i.copy()
+both_i[0, 0, 4, 0] = 4
+np.save(prefix + ".both_i.npy", both_i)

@@ -41,6 +41,21 @@ TEST(Report, UnknownCodeAndTruncation) {
   EXPECT_EQ(std::string(small), "attic.vip_o");
 }
 
+TEST(Report, BlockListOrderAndOverlap) {
+  char err[256];
+  attic_rt_report_error(ATTIC_RT_BLOCK_ORDER, 3, 0, 0);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_STREQ(err, "block lists: query block 3 lists key block 0 after key "
+                    "block 0 (each list must be strictly ascending: a block "
+                    "listed twice would count twice); the results are not "
+                    "valid");
+  attic_rt_report_error(ATTIC_RT_BLOCK_BOTH, 4, 4, 0);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_STREQ(err, "block lists: query block 4 lists key block 4 as partial "
+                    "and as full (a block is in one list at most); the "
+                    "results are not valid");
+}
+
 TEST(Report, ConcurrentReportsAreCounted) {
   attic_rt_take_error(nullptr, 0);
   std::vector<std::thread> threads;

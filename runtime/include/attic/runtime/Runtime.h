@@ -247,7 +247,14 @@ typedef enum attic_rt_error_code {
   ATTIC_RT_BLOCK_SHAPE = 4,
   /* A mask or score region reads a capture outside it: a = capture * 16 +
    * dimension, b = the index, c = the capture's size in that dimension. */
-  ATTIC_RT_CAPTURE_INDEX = 5
+  ATTIC_RT_CAPTURE_INDEX = 5,
+  /* Block lists: a list that is not strictly ascending (a block listed
+   * twice would count twice): a = the query block (flattened), b = the key
+   * block, c = the entry before it. */
+  ATTIC_RT_BLOCK_ORDER = 6,
+  /* Block lists: a = the query block (flattened), b = a key block that is
+   * in both its partial and its full list. */
+  ATTIC_RT_BLOCK_BOTH = 7
 } attic_rt_error_code;
 
 /* Records an error (code and up to three integer details). Thread-safe; the
