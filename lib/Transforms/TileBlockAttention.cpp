@@ -159,7 +159,7 @@ private:
   void buildListCheck(func::FuncOp report);
   void buildGridBody(ValueRange ivs);
   void buildStaticVisits();
-  void buildListOverlapCheck(func::FuncOp report);
+  void buildListOverlapCheck(func::FuncOp report, ValueRange ivs, Value flat);
   void buildListVisits();
   /// `tailOnly`: a partial step whose only hidden keys are those past Nk
   /// (a listed full block at the tail), whatever the layout.
@@ -343,31 +343,27 @@ void TileLoopBuilder::buildListCheck(func::FuncOp report) {
               });
           scf::YieldOp::create(nested, at);
         });
+    // After the full list's own checks: the two lists against each other.
+    if (which == 1)
+      buildListOverlapCheck(report, ivs, flat);
   }
-  buildListOverlapCheck(report);
 }
 
-/// A loop nest in front of the grid that reports every key block in both
-/// lists of a query block: a merge of the two ascending lists (where a list
-/// is not ascending, that is reported above, and this may miss a block).
-void TileLoopBuilder::buildListOverlapCheck(func::FuncOp report) {
+/// In the check's loop nest over the full list's (b, h, qb): reports every
+/// key block in both lists of the query block, a merge of the two ascending
+/// lists (where a list is not ascending, that is reported already, and this
+/// may miss a block). Nothing is read outside the partial list's shape.
+void TileLoopBuilder::buildListOverlapCheck(func::FuncOp report, ValueRange ivs,
+                                            Value flat) {
   Value counts[2] = {op.getKvNumBlocks(), op.getFullKvNumBlocks()};
   Value lists[2] = {op.getKvIndices(), op.getFullKvIndices()};
-  Value listHeads = dim(counts[0], 1), listBlocks = dim(counts[0], 2);
-  SmallVector<Value> uppers = {dim(counts[0], 0), listHeads, listBlocks};
-  for (int which = 0; which < 2; ++which)
-    for (int d = 0; d < 3; ++d) {
-      uppers[d] = m.min(uppers[d], dim(counts[which], d));
-      uppers[d] = m.min(uppers[d], dim(lists[which], d));
-    }
-  auto nest =
-      scf::ParallelOp::create(b, loc, ValueRange{m.c(0), m.c(0), m.c(0)},
-                              uppers, ValueRange{m.c(1), m.c(1), m.c(1)});
+  Value inside = m.boolean(true);
+  for (Value v : {counts[0], lists[0]})
+    for (int d = 0; d < 3; ++d)
+      inside = m.andI(inside, m.lt(ivs[d], dim(v, d)));
+  auto ifInside = scf::IfOp::create(b, loc, inside, /*else=*/false);
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(nest.getBody()->getTerminator());
-  SmallVector<Value> ivs(nest.getInductionVars());
-  Value flat =
-      m.add(m.mul(m.add(m.mul(ivs[0], listHeads), ivs[1]), listBlocks), ivs[2]);
+  b.setInsertionPoint(ifInside.thenBlock()->getTerminator());
   Value used[2];
   for (int which = 0; which < 2; ++which) {
     Value n = arith::IndexCastOp::create(
@@ -392,12 +388,12 @@ void TileLoopBuilder::buildListOverlapCheck(func::FuncOp report) {
                                      ValueRange{ivs[0], ivs[1], ivs[2], t}));
         };
         Value partial = entry(0, ij[0]), full = entry(1, ij[1]);
-        Value same = n.eq(partial, full);
-        scf::IfOp::create(ob, at, same, [&](OpBuilder &inner, Location at2) {
-          emitReportError(inner, at2, report, ATTIC_RT_BLOCK_BOTH, flat,
-                          partial, IndexMath(inner, at2).c(0));
-          scf::YieldOp::create(inner, at2);
-        });
+        scf::IfOp::create(
+            ob, at, n.eq(partial, full), [&](OpBuilder &inner, Location at2) {
+              emitReportError(inner, at2, report, ATTIC_RT_BLOCK_BOTH, flat,
+                              partial, IndexMath(inner, at2).c(0));
+              scf::YieldOp::create(inner, at2);
+            });
         Value one = n.c(1), zero = n.c(0);
         Value stepI = n.select(n.le(partial, full), one, zero);
         Value stepJ = n.select(n.le(full, partial), one, zero);
