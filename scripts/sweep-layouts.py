@@ -399,13 +399,14 @@ def main():
             f.write(text)
         cmd = [ATTIC_RUN, path, "--check", "--seed=%d" % r.randint(0, 99),
                "--mask-keep=0.%d" % r.randint(1, 9)] + shapes
-        if target == "cpu" and not others:
-            cmd += ["--block-q=%d" % r.randint(1, 160),
-                    "--block-k=%d" % r.randint(1, 300),
-                    "--vector-width=%d" % r.choice([2, 4, 8, 16]),
-                    "--register-rows=%d" % r.randint(1, 5),
-                    "--register-chunks=%d" % r.randint(1, 3),
-                    "--cpu-threads=%d" % r.randint(1, 3)]
+        if target == "cpu":
+            if not others:
+                cmd += ["--block-q=%d" % r.randint(1, 160),
+                        "--block-k=%d" % r.randint(1, 300),
+                        "--vector-width=%d" % r.choice([2, 4, 8, 16]),
+                        "--register-rows=%d" % r.randint(1, 5),
+                        "--register-chunks=%d" % r.randint(1, 3),
+                        "--cpu-threads=%d" % r.randint(1, 3)]
         elif target == "emulated":
             cmd += ["--target=cuda-emulated"]
         else:
