@@ -14,6 +14,13 @@ down. Only the standard library: run it with any python3.
 
   scripts/sweep-layouts.py [COUNT] [--seed=N] [--keep=DIR] [--targets=cpu,emulated,simulated]
   scripts/sweep-layouts.py --others [COUNT] ...
+  scripts/sweep-layouts.py --given-lists [COUNT] ...
+
+About one case in ten has block lists given by the caller (constants):
+random key blocks per query block, split into a partial and a full list
+(a full block is visible whole, whatever the layout, causal flag and mask
+region say), with garbage past the counts. --given-lists gives every
+case such lists.
 
 With --others, the cases are the other families instead (kernelized,
 LSH, clustered, Skeinformer, Informer, Linformer, Nystrom: random shapes
@@ -145,6 +152,10 @@ SCORE_REGIONS = [
 ]
 
 
+GIVEN_ONLY = False  # --given-lists: every case has caller-given lists
+L2_SHARE = 0.15  # the share of cases written as attic.block_attention (--l2: all)
+
+
 def case(r, small, low_precision=False):
     """A random function; returns (mlir text, description, dtype)."""
     dtype = r.choice(["f16", "bf16"] if low_precision else ["f32", "f16", "bf16"])
@@ -168,6 +179,11 @@ def case(r, small, low_precision=False):
     if r.random() < 0.2:
         lists = lay if lay and r.random() < 0.5 else \
             (layout(r, nq, nk, ids) or "#attic.dense")
+    # Or lists given by the caller (constants): random key blocks, full
+    # ones where the layout may not visit every key, garbage past counts.
+    if GIVEN_ONLY:
+        lists = None
+    given = lists is None and (GIVEN_ONLY or r.random() < 0.12)
     if ids:
         nk = nq  # one ids tensor serves the queries and the keys
     causal = r.random() < 0.3
@@ -214,6 +230,7 @@ def case(r, small, low_precision=False):
         mt = "tensor<%dx%dxi1>" % (b, nk)
         args.append("%%mask: %s" % mt)
         clauses.append("mask(%%mask : %s)" % mt)
+    list_blocks = None
     if lists:
         bq = r.choice([64, 128]) if small else r.randint(1, 128)
         bk = r.choice([16, 32, 64, 128]) if small else r.randint(1, 160)
@@ -235,16 +252,61 @@ def case(r, small, low_precision=False):
             t3, t4, t3, t4))
         clauses.append("blocks(%%n, %%i, %%fn, %%fi : %s, %s, %s, %s) "
                        "block_sizes [%d, %d]" % (t3, t4, t3, t4, bq, bk))
+        list_blocks = (bq, bk)
+    if given:
+        bq = r.choice([64, 128]) if small else r.randint(1, 128)
+        bk = r.choice([16, 32, 64, 128]) if small else r.randint(1, 160)
+        bp, hp = r.choice([1, b]), r.choice([1, hq])
+        nqb, nkb = -(-nq // bq), -(-nk // bk)
+        cap, fcap = r.randint(1, nkb), r.randint(1, nkb)
+        rows = bp * hp * nqb
+        counts, indices, fcounts, findices = [], [], [], []
+        for _ in range(rows):
+            chosen = sorted(r.sample(range(nkb), r.randint(0, nkb)))
+            r.shuffle(chosen)
+            part = sorted(chosen[:r.randint(0, min(cap, len(chosen)))])
+            rest = [k for k in chosen if k not in part]
+            full = sorted(rest[:r.randint(0, min(fcap, len(rest)))])
+            for c, l, n, lst in ((counts, indices, cap, part),
+                                 (fcounts, findices, fcap, full)):
+                c.append(len(lst))
+                # Entries past the count are never read: garbage.
+                l.extend(lst + [r.choice([0, nkb, -1, 2 ** 31 - 1])
+                                for _ in range(n - len(lst))])
+        t3 = "tensor<%dx%dx%dxi32>" % (bp, hp, nqb)
+        t4 = "tensor<%dx%dx%dx%dxi32>" % (bp, hp, nqb, cap)
+        t4f = "tensor<%dx%dx%dx%dxi32>" % (bp, hp, nqb, fcap)
+        const = lambda name, values, ty: \
+            "  %%%s = arith.constant dense<[%s]> : tensor<%dxi32>\n" \
+            "  %%%s = tensor.expand_shape %%%s_flat %s output_shape %s " \
+            ": tensor<%dxi32> into %s" % (
+                name + "_flat", ", ".join(map(str, values)), len(values),
+                name, name, "[[%s]]" % ", ".join(
+                    str(i) for i in range(ty.count("x"))),
+                "[%s]" % ", ".join(ty[7:ty.rindex("x")].split("x")),
+                len(values), ty)
+        body.append(const("n", counts, t3))
+        body.append(const("i", indices, t4))
+        body.append(const("fn", fcounts, t3))
+        body.append(const("fi", findices, t4f))
+        clauses.append("blocks(%%n, %%i, %%fn, %%fi : %s, %s, %s, %s) "
+                       "block_sizes [%d, %d]" % (t3, t4, t3, t4f, bq, bk))
+        list_blocks = (bq, bk)
+        lists = "given"
     regions = ""
     if mask_region:
         regions += mask_region[1].replace("{c}", str(r.randint(-20, 60)))
     if score_region:
         regions += score_region[1].replace("{c}", str(r.randint(1, 30)))
-    text = "func.func @f(%s) -> %s {\n%s\n" % (", ".join(args), ot,
-                                                "\n".join(body))
-    text += "  %%o = attic.attention %%q, %%k, %%v %s%s\n      : %s, %s, %s -> %s\n" % (
-        " ".join(clauses), regions, qt, kt, vt, ot)
-    text += "  return %%o : %s\n}\n" % ot
+    if r.random() < L2_SHARE:
+        text = block_attention(r, args, body, clauses, regions, list_blocks,
+                               (qt, kt, vt, ot), (b, hq, nq, d, dv), dtype)
+    else:
+        text = "func.func @f(%s) -> %s {\n%s\n" % (", ".join(args), ot,
+                                                    "\n".join(body))
+        text += "  %%o = attic.attention %%q, %%k, %%v %s%s\n      : %s, %s, %s -> %s\n" % (
+            " ".join(clauses), regions, qt, kt, vt, ot)
+        text += "  return %%o : %s\n}\n" % ot
     desc = "%s B=%d Hq=%d Hkv=%d Nq=%d Nk=%d D=%d Dv=%d %s" % (
         dtype, b, hq, hkv, nq, nk, d, dv, " ".join(
             c for c in clauses if not c.startswith("layout_operands")))
@@ -255,6 +317,66 @@ def case(r, small, low_precision=False):
     if score_region:
         desc += " score_mod=" + score_region[0]
     return text, desc, dtype
+
+
+def block_attention(r, args, body, clauses, regions, list_blocks, types,
+                    dims, dtype):
+    """The case as the L2 core op, attic.block_attention: `causal` and the
+    layout become its layout attribute, the scale an attribute (the
+    default 1/sqrt(D) when none), random block sizes (the lists' own with
+    lists), and sometimes the lse destination and the pooled epilogue
+    (weights [B, Nq] into [B, Hq, ceil(Nq/block_q), Dv] of f32)."""
+    qt, kt, vt, ot = types
+    b, hq, nq, d, dv = dims
+    lay, scale, ins = None, None, []
+    causal = "causal" in clauses
+    for c in clauses:
+        if c.startswith("layout("):
+            lay = c[7:-1]
+        elif c.startswith("scale "):
+            scale = float(c[6:])
+        elif c.startswith("blocks("):
+            ins.append(c[:c.index(" block_sizes")])
+        elif c != "causal":
+            ins.append(c)
+    # The L2 op's order: bias, mask, layout_operands, blocks, pool.
+    order = ["bias(", "mask(", "layout_operands(", "blocks("]
+    ins.sort(key=lambda c: [c.startswith(o) for o in order].index(True))
+    if causal:
+        lay = "#attic.intersect<[#attic.causal, %s]>" % lay if lay else \
+            "#attic.causal"
+    lay = lay or "#attic.dense"
+    if scale is None:
+        scale = 1.0 / d ** 0.5
+    bq, bk = list_blocks or (r.randint(1, 128), r.randint(1, 160))
+    lse = r.random() < 0.5
+    pool = r.random() < 0.4
+    lt = "tensor<%dx%dx%dxf32>" % (b, hq, nq)
+    pt = "tensor<%dx%dx%dx%dxf32>" % (b, hq, -(-nq // bq), dv)
+    body = list(body) + ["  %%init = tensor.empty() : %s" % ot]
+    results = [ot]
+    if lse:
+        body.append("  %%lse = tensor.empty() : %s" % lt)
+        results.append(lt)
+    if pool:
+        args = args + ["%%w: tensor<%dx%dxf32>" % (b, nq)]
+        body.append("  %%pool = tensor.empty() : %s" % pt)
+        ins.append("pool(%%w : tensor<%dx%dxf32> into %%pool : %s)" % (
+            b, nq, pt))
+        results.append(pt)
+    text = "func.func @f(%s) -> (%s) {\n%s\n" % (
+        ", ".join(args), ", ".join(results), "\n".join(body))
+    text += ("  %%o:%d = attic.block_attention ins(%%q, %%k, %%v : %s, %s, %s) "
+             "%s\n      outs(%%init : %s%s)%s\n      {layout = %s, "
+             "scale = %r : f32, block_q = %d : i64, block_k = %d : i64} "
+             "-> %s\n") % (
+        len(results), qt, kt, vt, " ".join(ins), ot,
+        ", lse %%lse : %s" % lt if lse else "", regions, lay, scale, bq, bk,
+        ", ".join(results))
+    text += "  return %s : %s\n}\n" % (
+        ", ".join("%%o#%d" % i for i in range(len(results))),
+        ", ".join(results))
+    return text
 
 
 TENSOR = re.compile(r"tensor<((?:\d+x)+)(f32|f16|bf16|i1)>")
@@ -373,6 +495,12 @@ def main():
             keep = a[7:]
         elif a == "--others":
             others = True
+        elif a == "--given-lists":
+            global GIVEN_ONLY
+            GIVEN_ONLY = True
+        elif a == "--l2":
+            global L2_SHARE
+            L2_SHARE = 1.0
         elif a.startswith("--targets="):
             targets = a[10:].split(",")
         else:
@@ -391,7 +519,8 @@ def main():
             text, desc, dtype = case(r, small=sim, low_precision=sim)
         shapes = []
         if not others and "tensor.generate" not in text and \
-                "block_mask" not in text and r.random() < 0.25:
+                "block_mask" not in text and "tensor.empty" not in text \
+                and r.random() < 0.25:
             text, shapes = make_dynamic(r, text)
             desc += " (dynamic)"
         path = os.path.join(workdir, "case%d.mlir" % i)

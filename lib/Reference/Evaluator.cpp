@@ -184,11 +184,6 @@ private:
       // (except through the block lists, whose blocks they are).
       if (!block.hasPureTensorSemantics())
         return unsupported(op);
-      if (block.getLseInit()) {
-        error = "reference: the lse destination of attic.block_attention has "
-                "no reference evaluation";
-        return failure();
-      }
       return evaluateAttention(block, block.getScale().convertToFloat(),
                                block.getLayout(), block.getBlockQ(),
                                block.getBlockK());
@@ -1482,8 +1477,18 @@ private:
     out.shape = {shape.batch, shape.heads, shape.queryLen, shape.valueDim};
     out.data.resize(shape.batch * shape.heads * shape.queryLen *
                     shape.valueDim);
+    // The lse destination of attic.block_attention: [B, Hq, Nq].
+    attic::RefTensor lse;
+    bool withLse = false;
+    if constexpr (std::is_same_v<OpTy, attic::BlockAttentionOp>)
+      withLse = static_cast<bool>(op.getLseInit());
+    if (withLse) {
+      lse.shape = {shape.batch, shape.heads, shape.queryLen};
+      lse.data.resize(shape.batch * shape.heads * shape.queryLen);
+    }
     attic::ref::attention(shape, q.data.data(), k.data.data(), v.data.data(),
-                          options, out.data.data());
+                          options, out.data.data(),
+                          withLse ? lse.data.data() : nullptr);
     if (modifierFailed)
       return failure();
     double pairs = visiblePairs(shape.queryLen, shape.keyLen, &*layout, false);
@@ -1515,6 +1520,8 @@ private:
         values[op->getResults().back()] = std::move(pooled);
       }
     }
+    if (withLse)
+      values[op->getResult(1)] = std::move(lse);
     values[op->getResult(0)] = std::move(out);
     return success();
   }

@@ -66,8 +66,14 @@ struct AttentionOptions {
 /// the value rows of the keys that are not excluded (mask 0, causal, or bias
 /// -inf). A query row with no admissible key yields a zero row, never NaN.
 /// Only one row of Nk logits is held at a time, so large N is fine.
+///
+/// With `lse` ([B,H,Nq]), also writes each row's log-sum-exp of its
+/// admissible logits, `log(sum_j exp(logit_j))` (natural log; the logits
+/// after the scale, the score modifier and the bias), and -inf for a row
+/// with no admissible key: the lse destination of attic.block_attention.
 void attention(const AttentionShape &shape, const double *q, const double *k,
-               const double *v, const AttentionOptions &options, double *out);
+               const double *v, const AttentionOptions &options, double *out,
+               double *lse = nullptr);
 
 /// The conventional softmax scale 1/sqrt(headDim).
 double defaultScale(int64_t headDim);
@@ -78,7 +84,9 @@ struct ErrorStats {
   double maxAbs;
   /// maxAbs / max(max |expected|, tiny).
   double maxRel;
-  /// Number of non-finite values in actual.
+  /// Number of non-finite values in actual that differ from expected (an
+  /// infinity where the reference has the same infinity, as the lse of a
+  /// row with no admissible key, is a match, not an error).
   int64_t nonFinite;
   /// Number of elements compared.
   int64_t count;

@@ -225,6 +225,34 @@ TEST(ReferenceAttention, HugeLogitsDoNotOverflow) {
   EXPECT_NEAR(out[1], 3.0, 1e-12);
 }
 
+TEST(ReferenceAttention, LogSumExpOfAdmissibleLogits) {
+  // One query, three keys, logits 1e4, 9e3 and -1e4 (exp overflows without
+  // the max), then key 0 masked; row 1 has no admissible key.
+  Problem p{
+      {1, 1, 2, 3, 1, 1}, {100.0, 1.0}, {90.0, 100.0, -100.0}, {1.0, 2.0, 3.0}};
+  std::vector<double> out(2), lse(2, -12345.0);
+  std::vector<uint8_t> mask = {1, 1, 1};
+  AttentionOptions options = withScale(1.0);
+  options.keyMask = mask.data();
+  options.mask = [](int64_t, int64_t, int64_t q, int64_t) { return q == 0; };
+  attention(p.shape, p.q.data(), p.k.data(), p.v.data(), options, out.data(),
+            lse.data());
+  EXPECT_DOUBLE_EQ(lse[0], 1e4 + std::log1p(std::exp(-1e3) + std::exp(-2e4)));
+  EXPECT_EQ(lse[1], -kInf);
+  EXPECT_EQ(out[1], 0.0);
+
+  // With a bias: lse = log(sum exp(scale q.k + bias)), by hand.
+  Problem small{{1, 1, 1, 2, 1, 1}, {2.0}, {1.0, 0.5}, {4.0, 8.0}};
+  std::vector<double> bias = {0.25, -1.0};
+  AttentionOptions biased = withScale(0.5);
+  biased.biasKind = KeyBiasKind::PerBatch;
+  biased.keyBias = bias.data();
+  attention(small.shape, small.q.data(), small.k.data(), small.v.data(), biased,
+            out.data(), lse.data());
+  EXPECT_NEAR(lse[0], std::log(std::exp(1.0 + 0.25) + std::exp(0.5 - 1.0)),
+              1e-14);
+}
+
 TEST(ReferenceAttention, BiasShiftsLogits) {
   // Equal q.k; a bias of ln 3 on key 1 gives weights 1/4 and 3/4.
   Problem p{{1, 1, 1, 2, 1, 1}, {2.0}, {1.0, 1.0}, {4.0, 8.0}};
@@ -350,6 +378,26 @@ TEST(ReferenceCompare, NonFiniteIsCountedAndNotHidden) {
   EXPECT_EQ(stats.count, 4);
   EXPECT_EQ(stats.maxAbs, kInf);
   EXPECT_EQ(stats.maxRel, kInf);
+
+  // The same infinity on both sides is a match (the lse of a row with no
+  // admissible key); any other infinity is an error, and a reference
+  // infinity does not make the relative error NaN.
+  expected = {-kInf, 2.0, kInf, 4.0};
+  actual = {-kInf, 2.0, kInf, 4.0};
+  stats = compare(actual.data(), expected.data(), 4);
+  EXPECT_EQ(stats.nonFinite, 0);
+  EXPECT_EQ(stats.maxAbs, 0.0);
+  EXPECT_EQ(stats.maxRel, 0.0);
+  actual = {-3.0, 2.0, kInf, 4.0};
+  stats = compare(actual.data(), expected.data(), 4);
+  EXPECT_EQ(stats.nonFinite, 0);
+  EXPECT_EQ(stats.maxAbs, kInf);
+  EXPECT_EQ(stats.maxRel, kInf);
+  actual = {kInf, 2.0, kInf, 4.0};
+  stats = compare(actual.data(), expected.data(), 4);
+  EXPECT_EQ(stats.nonFinite, 1);
+  EXPECT_EQ(stats.maxRel, kInf);
+  expected = {1.0, 2.0, 3.0, 4.0};
 
   // A NaN alone must not be swallowed by max (NaN compares false).
   actual = {std::nan(""), 2.0, 3.0, 4.0};
