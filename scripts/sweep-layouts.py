@@ -23,7 +23,8 @@ region say), with garbage past the counts. --given-lists gives every
 case such lists.
 
 With --others, the cases are the other families instead (kernelized,
-LSH, clustered, Skeinformer, Informer, Linformer, Nystrom: random shapes
+LSH, clustered, Skeinformer, Informer, Linformer, Nystrom, Synthesizer,
+composite slice attention: random shapes
 and parameters within what their verifiers accept), on the CPU and the
 emulated CUDA mapping.
 
@@ -416,12 +417,18 @@ def other_case(r):
     dv = d if r.random() < 0.6 else r.randint(1, 48)
     t = lambda *s: "tensor<%sxf32>" % "x".join(map(str, s))
     kind = r.choice(["kernelized", "lsh", "clustered", "skeinformer",
-                     "informer", "linformer", "nystrom"])
+                     "informer", "linformer", "nystrom", "synthesizer",
+                     "slice"])
+    if kind == "slice":
+        return slice_case(r)
     nk = n
     if kind in ("kernelized", "clustered", "skeinformer", "informer",
                 "linformer") and r.random() < 0.4:
         nk = r.randint(2, 300)
-    mask = r.random() < 0.4 and kind in ("kernelized", "lsh", "clustered")
+    if kind == "synthesizer" and r.random() < 0.4:
+        nk = r.randint(2, 300)
+    mask = r.random() < 0.4 and kind in ("kernelized", "lsh", "clustered",
+                                         "synthesizer")
     args, extra, attrs = [], "", []
     if kind == "lsh":
         buckets = r.choice([1, 2, 4, 6, 8, 16, 32])
@@ -434,6 +441,17 @@ def other_case(r):
         args = ["%%qk: %s" % t(b, h, n, d), "%%v: %s" % t(b, h, n, dv)]
         operands, types = "%qk, %v", [t(b, h, n, d), t(b, h, n, dv)]
         op = "attic.lsh_attention"
+    elif kind == "synthesizer":
+        # Factors per head (no batch), the values per batch and head.
+        args = ["%%r1: %s" % t(h, n, d), "%%r2: %s" % t(h, nk, d),
+                "%%v: %s" % t(b, h, nk, dv)]
+        operands, types = "%r1, %r2, %v", [t(h, n, d), t(h, nk, d),
+                                           t(b, h, nk, dv)]
+        op = "attic.synthesizer_attention"
+        if nk == n and r.random() < 0.5:
+            attrs.append("causal")
+        if r.random() < 0.5:
+            attrs.append("scale = %r : f32" % r.choice([0.1, 0.5, 2.0, -1.0]))
     else:
         args = ["%%q: %s" % t(b, h, n, d), "%%k: %s" % t(b, h, nk, d),
                 "%%v: %s" % t(b, h, nk, dv)]
@@ -481,6 +499,39 @@ def other_case(r):
     text += "  return %%o : %s\n}\n" % ot
     desc = "%s B=%d H=%d N=%d Nk=%d D=%d Dv=%d%s {%s}" % (
         op, b, h, n, nk, d, dv, extra, ", ".join(attrs))
+    return text, desc
+
+
+def slice_case(r):
+    """A random attic.slice_attention (composite slice attention, f32):
+    [B, N, D] with N a multiple of the slice length, D of the heads."""
+    b, heads = r.randint(1, 2), r.randint(1, 4)
+    dim = heads * r.randint(1, 12)
+    slc = r.randint(1, 24)
+    slices = r.randint(1, 12)
+    n = slc * slices
+    alpha = r.choice([1, 3])
+    causal = r.random() < 0.4
+    borrowed = (alpha - 1) * slc // 2
+    window = borrowed + slc if causal else 2 * borrowed + slc
+    t = lambda *s: "tensor<%sxf32>" % "x".join(map(str, s))
+    mask = r.random() < 0.5
+    args = ["%%x: %s" % t(b, n, dim), "%%wq: %s" % t(dim, dim),
+            "%%wk: %s" % t(dim, dim), "%%wv: %s" % t(dim, dim),
+            "%%pl: %s" % t(window, dim), "%%pg: %s" % t(slices, dim)]
+    if mask:
+        args.append("%%m: tensor<%dx%dxi1>" % (b, n))
+    attrs = ["slice = %d : i64" % slc, "extension = %d : i64" % alpha,
+             "heads = %d : i64" % heads] + (["causal"] if causal else [])
+    text = "func.func @f(%s) -> %s {\n" % (", ".join(args), t(b, n, dim))
+    text += ("  %%o = attic.slice_attention %%x weights(%%wq, %%wk, %%wv) "
+             "positions(%%pl, %%pg)%s {%s}\n      : %s, %s, %s, %s -> %s\n") % (
+        " mask(%%m : tensor<%dx%dxi1>)" % (b, n) if mask else "",
+        ", ".join(attrs), t(b, n, dim), t(dim, dim), t(window, dim),
+        t(slices, dim), t(b, n, dim))
+    text += "  return %%o : %s\n}\n" % t(b, n, dim)
+    desc = "attic.slice_attention B=%d N=%d D=%d%s {%s}" % (
+        b, n, dim, " mask" if mask else "", ", ".join(attrs))
     return text, desc
 
 
