@@ -166,8 +166,9 @@ std::vector<double> attention(const Options &o,
               real.push_back(j);
             }
           // Decreasing weight, the first index on ties.
-          std::stable_sort(real.begin(), real.end(), [&](int64_t x, int64_t y) {
-            return w[size_t(x)] > w[size_t(y)];
+          std::sort(real.begin(), real.end(), [&](int64_t x, int64_t y) {
+            double wx = w[size_t(x)], wy = w[size_t(y)];
+            return wx > wy || (wx == wy && x < y);
           });
           if (int64_t(real.size()) > o.topk)
             real.resize(size_t(o.topk));

@@ -379,7 +379,7 @@ private:
     });
   }
 
-  /// LSH attention with attic::ref::lsh (hash, std::stable_sort, chunk
+  /// LSH attention with attic::ref::lsh (hash, a stable sort, chunk
   /// windows, the log-sum-exp merge, in double; the rotations drawn by the
   /// reference's own code from the same seed).
   LogicalResult evaluateLsh(attic::LshAttentionOp op) {

@@ -107,8 +107,13 @@ std::vector<double> attention(const Options &o, const std::vector<double> &qk,
         int64_t base = (b * o.heads + h) * N;
         std::vector<int64_t> order(static_cast<size_t>(N));
         std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
-          return buckets[size_t(base + x)] < buckets[size_t(base + y)];
+        // By bucket, positions in increasing order within one (a stable
+        // sort; std::sort with the index as the tie-break, since
+        // libstdc++'s stable_sort uses the deprecated get_temporary_buffer).
+        std::sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
+          int64_t bx = buckets[size_t(base + x)],
+                  by = buckets[size_t(base + y)];
+          return bx < by || (bx == by && x < y);
         });
         for (int64_t s = 0; s < N; ++s) {
           int64_t i = order[size_t(s)], w = s / c;

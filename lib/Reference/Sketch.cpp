@@ -131,8 +131,9 @@ void softmaxRow(const std::vector<double> &logits, const double *value,
 std::vector<int64_t> largest(const std::vector<double> &keys, int64_t count) {
   std::vector<int64_t> order(keys.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-    return keys[size_t(a)] > keys[size_t(b)];
+  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    double ka = keys[size_t(a)], kb = keys[size_t(b)];
+    return ka > kb || (ka == kb && a < b);
   });
   order.resize(size_t(count));
   return order;

@@ -3,7 +3,7 @@
 // attic.lsh_attention (docs/lsh.md; ../shared/papers/xformer.md A4,
 // Reformer) computed the plain way in double precision, with no MLIR and no
 // code shared with attic's lowering: per (batch, head) and round, the hash
-// of every row, a std::stable_sort of the positions by bucket, for every
+// of every row, a stable sort of the positions by bucket, for every
 // query the softmax over its chunk window ([previous chunk, chunk] of the
 // sorted order, cyclic) with Reformer's self-key logit -1e5, and the merge
 // of the rounds by their log-sum-exps.
