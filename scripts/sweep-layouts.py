@@ -401,7 +401,40 @@ def make_dynamic(r, text):
         choice[t] = "tensor<%sx%s>" % ("x".join(
             d if k else "?" for d, k in zip(dims, keep)),
             t[t.rindex("x") + 1:-1])
-    return TENSOR.sub(lambda m: choice[m.group(0)], text), shapes
+    text = TENSOR.sub(lambda m: choice[m.group(0)], text)
+    return dynamic_destinations(text), shapes
+
+
+EMPTY = re.compile(r"  %(init|lse|pool) = tensor.empty\(\) : (tensor<[^>]*>)")
+
+
+def dynamic_destinations(text):
+    """The destinations of attic.block_attention (%init [B,Hq,Nq,Dv], %lse
+    [B,Hq,Nq], %pool [B,Hq,ceil(Nq/block_q),Dv]) with dynamic dims get
+    them from the query and the value (tensor.dim)."""
+    if not any("?" in m.group(2) for m in EMPTY.finditer(text)):
+        return text
+    qt = re.search(r"%q: (tensor<[^>]*>)", text).group(1)
+    vt = re.search(r"%v: (tensor<[^>]*>)", text).group(1)
+    bq = int(re.search(r"block_q = (\d+)", text).group(1))
+    dims = ["  %%c%d = arith.constant %d : index" % (i, i) for i in range(4)]
+    dims += ["  %%dq%d = tensor.dim %%q, %%c%d : %s" % (i, i, qt)
+             for i in range(3)]
+    dims += ["  %%dv3 = tensor.dim %%v, %%c3 : %s" % vt,
+             "  %%cbq = arith.constant %d : index" % bq,
+             "  %nqb = arith.ceildivui %dq2, %cbq : index"]
+    sizes = {"init": ["%dq0", "%dq1", "%dq2", "%dv3"],
+             "lse": ["%dq0", "%dq1", "%dq2"],
+             "pool": ["%dq0", "%dq1", "%nqb", "%dv3"]}
+
+    def empty(m):
+        shape = m.group(2)[7:m.group(2).rindex("x")].split("x")
+        given = [v for v, d in zip(sizes[m.group(1)], shape) if d == "?"]
+        return "  %%%s = tensor.empty(%s) : %s" % (
+            m.group(1), ", ".join(given), m.group(2))
+    text = EMPTY.sub(empty, text)
+    head = text.index("{\n") + 2
+    return text[:head] + "\n".join(dims) + "\n" + text[head:]
 
 
 def divisors(n):
@@ -570,8 +603,7 @@ def main():
             text, desc, dtype = case(r, small=sim, low_precision=sim)
         shapes = []
         if not others and "tensor.generate" not in text and \
-                "block_mask" not in text and "tensor.empty" not in text \
-                and r.random() < 0.25:
+                r.random() < 0.25:
             text, shapes = make_dynamic(r, text)
             desc += " (dynamic)"
         path = os.path.join(workdir, "case%d.mlir" % i)

@@ -1249,6 +1249,12 @@ private:
       return double(toInt64(x[0]) | toInt64(x[1]));
     if (isa<arith::XOrIOp>(op))
       return double(toInt64(x[0]) ^ toInt64(x[1]));
+    if (isa<arith::CeilDivUIOp>(op)) {
+      if (x[1] == 0.0)
+        return unsupportedBecause(op, "divides by zero");
+      const uint64_t l = unsignedOf(x[0]), r = unsignedOf(x[1]);
+      return double(l / r + (l % r != 0));
+    }
     if (isa<arith::FloorDivSIOp, arith::CeilDivSIOp>(op)) {
       if (x[1] == 0.0)
         return unsupportedBecause(op, "divides by zero");

@@ -51,3 +51,28 @@ func.func @lse_tc(%q: tensor<1x2x200x64xf16>, %k: tensor<1x2x128x64xf16>, %v: te
       -> tensor<1x2x200x64xf16>, tensor<1x2x200xf32>
   return %o#0, %o#1 : tensor<1x2x200x64xf16>, tensor<1x2x200xf32>
 }
+
+// Dynamic shapes (bound with --shape): the destinations sized from the
+// operands, the pool's query blocks with arith.ceildivui (which --check
+// interprets).
+func.func @lse_pool_dynamic(%q: tensor<?x?x?x?xf32>, %k: tensor<?x?x?x?xf32>, %v: tensor<?x?x?x?xf32>, %w: tensor<?x?xf32>) -> (tensor<?x?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c12 = arith.constant 12 : index
+  %b = tensor.dim %q, %c0 : tensor<?x?x?x?xf32>
+  %h = tensor.dim %q, %c1 : tensor<?x?x?x?xf32>
+  %n = tensor.dim %q, %c2 : tensor<?x?x?x?xf32>
+  %dv = tensor.dim %v, %c3 : tensor<?x?x?x?xf32>
+  %nb = arith.ceildivui %n, %c12 : index
+  %init = tensor.empty(%b, %h, %n, %dv) : tensor<?x?x?x?xf32>
+  %lse = tensor.empty(%b, %h, %n) : tensor<?x?x?xf32>
+  %pool = tensor.empty(%b, %h, %nb, %dv) : tensor<?x?x?x?xf32>
+  %o:3 = attic.block_attention ins(%q, %k, %v : tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>)
+      pool(%w : tensor<?x?xf32> into %pool : tensor<?x?x?x?xf32>)
+      outs(%init : tensor<?x?x?x?xf32>, lse %lse : tensor<?x?x?xf32>)
+      {layout = #attic.window<left = 9, right = 2>, scale = 0.4 : f32, block_q = 12 : i64, block_k = 20 : i64}
+      -> tensor<?x?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?x?xf32>
+  return %o#0, %o#1, %o#2 : tensor<?x?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?x?xf32>
+}
