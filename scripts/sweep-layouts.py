@@ -301,7 +301,8 @@ def case(r, small, low_precision=False):
         regions += mask_region[1].replace("{c}", str(r.randint(-20, 60)))
     if score_region:
         regions += score_region[1].replace("{c}", str(r.randint(1, 30)))
-    if r.random() < L2_SHARE:
+    l2 = r.random() < L2_SHARE
+    if l2:
         text = block_attention(r, args, body, clauses, regions, list_blocks,
                                (qt, kt, vt, ot), (b, hq, nq, d, dv), dtype)
     else:
@@ -319,6 +320,8 @@ def case(r, small, low_precision=False):
         desc += " mask_mod=" + mask_region[0]
     if score_region:
         desc += " score_mod=" + score_region[0]
+    if l2:
+        desc += " (as attic.block_attention)"
     return text, desc, dtype
 
 
@@ -419,10 +422,11 @@ def dynamic_destinations(text):
     qt = re.search(r"%q: (tensor<[^>]*>)", text).group(1)
     vt = re.search(r"%v: (tensor<[^>]*>)", text).group(1)
     bq = int(re.search(r"block_q = (\d+)", text).group(1))
-    dims = ["  %%c%d = arith.constant %d : index" % (i, i) for i in range(4)]
-    dims += ["  %%dq%d = tensor.dim %%q, %%c%d : %s" % (i, i, qt)
+    # Names of their own: the regions' values share the function's scope.
+    dims = ["  %%dc%d = arith.constant %d : index" % (i, i) for i in range(4)]
+    dims += ["  %%dq%d = tensor.dim %%q, %%dc%d : %s" % (i, i, qt)
              for i in range(3)]
-    dims += ["  %%dv3 = tensor.dim %%v, %%c3 : %s" % vt,
+    dims += ["  %%dv3 = tensor.dim %%v, %%dc3 : %s" % vt,
              "  %%cbq = arith.constant %d : index" % bq,
              "  %nqb = arith.ceildivui %dq2, %cbq : index"]
     sizes = {"init": ["%dq0", "%dq1", "%dq2", "%dv3"],
