@@ -38,93 +38,100 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"),
-                                      cl::Required);
+/// The tool's own options: --help lists these (and the generic ones), not
+/// the hundreds of LLVM backend options linked in with the JIT and the
+/// code generators (they still parse; --help-hidden does not list them).
+static cl::OptionCategory toolOptions("attic-compile options");
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::cat(toolOptions),
+                                      cl::desc("<input .mlir>"), cl::Required);
 static cl::opt<std::string>
-    entryName("entry", cl::desc("Function to compile (default: the only one)"));
+    entryName("entry", cl::cat(toolOptions),
+              cl::desc("Function to compile (default: the only one)"));
 static cl::opt<std::string>
-    outputFile("o",
+    outputFile("o", cl::cat(toolOptions),
                cl::desc("Output file (default: lib<entry>.so, "
                         "<entry>.o or <entry>.ll)"),
                cl::value_desc("path"));
 static cl::opt<std::string>
-    emit("emit", cl::init("so"),
+    emit("emit", cl::cat(toolOptions), cl::init("so"),
          cl::desc("so: a shared library linked against libattic_rt.so; obj: an "
                   "object file; llvm: the optimized LLVM IR"));
 static cl::opt<std::string>
-    headerFile("header",
+    headerFile("header", cl::cat(toolOptions),
                cl::desc("The C header of the entry point (default: <entry>.h "
                         "next to the output; --header=- skips it)"));
 static cl::list<std::string>
-    shapeSpecs("shape",
+    shapeSpecs("shape", cl::cat(toolOptions),
                cl::desc("I:AxBxC gives argument I a static shape (needed "
                         "where its type has dynamic dims)"));
 static cl::opt<std::string> cpu(
-    "cpu", cl::init("host"),
+    "cpu", cl::cat(toolOptions), cl::init("host"),
     cl::desc("CPU to compile for: host (this machine's) or an LLVM CPU name "
              "(x86-64-v3, skylake-avx512, ...)"));
-static cl::opt<unsigned> optLevel("O", cl::init(3), cl::Prefix,
+static cl::opt<unsigned> optLevel("O", cl::cat(toolOptions), cl::init(3),
+                                  cl::Prefix,
                                   cl::desc("LLVM optimization level (0-3)"));
 static cl::opt<std::string>
-    target("target", cl::init("cpu"),
+    target("target", cl::cat(toolOptions), cl::init("cpu"),
            cl::desc("cpu, or cuda: host code for --cpu that launches CUDA "
                     "kernels embedded in the library"));
 static cl::opt<std::string>
-    cudaChip("cuda-chip", cl::init("sm_80"),
+    cudaChip("cuda-chip", cl::cat(toolOptions), cl::init("sm_80"),
              cl::desc("--target=cuda: the kernels' architecture, sm_80 or "
                       "sm_90"));
 static cl::opt<std::string> cudaFormat(
-    "cuda-format", cl::init(""),
+    "cuda-format", cl::cat(toolOptions), cl::init(""),
     cl::desc("--target=cuda: bin (cubin, runs on the chip's major "
              "architecture; needs ptxas), isa (PTX, which the driver compiles "
              "for the chip or any newer GPU) or fatbin; default: bin when "
              "ptxas is found, else isa"));
 static cl::opt<int64_t> kvStages(
-    "kv-stages", cl::init(1),
+    "kv-stages", cl::cat(toolOptions), cl::init(1),
     cl::desc("--target=cuda: slots of the tensor-core kernel's K and V rings "
              "(1, 2 or 3), as attic-run's flag"));
 static cl::opt<bool>
-    wgmma("wgmma", cl::init(false),
+    wgmma("wgmma", cl::cat(toolOptions), cl::init(false),
           cl::desc("--target=cuda with --cuda-chip=sm_90: Q K^T and P V on "
                    "wgmma.mma_async, compiled for sm_90a (9.0 devices only)"));
 static cl::opt<bool> wgmmaOverlap(
-    "wgmma-overlap", cl::init(false),
+    "wgmma-overlap", cl::cat(toolOptions), cl::init(false),
     cl::desc("--target=cuda with --wgmma and --kv-stages=2 or 3: each key "
              "block's P V during the next block's softmax"));
 static cl::opt<bool>
-    tma("tma", cl::init(false),
+    tma("tma", cl::cat(toolOptions), cl::init(false),
         cl::desc("--target=cuda with --wgmma and --kv-stages=2 or 3: TMA loads "
                  "of the rings (tensor maps encoded by libattic_rt.so)"));
 static cl::opt<bool> warpSpecialize(
-    "warp-specialize", cl::init(false),
+    "warp-specialize", cl::cat(toolOptions), cl::init(false),
     cl::desc("--target=cuda with --tma: a producer warpgroup issues the TMA "
              "loads, the consumer warpgroups compute"));
 static cl::opt<bool> pingPong(
-    "ping-pong", cl::init(false),
+    "ping-pong", cl::cat(toolOptions), cl::init(false),
     cl::desc("--target=cuda with --warp-specialize and --wgmma-overlap: the "
              "two consumer warpgroups take turns issuing their wgmmas"));
 static cl::opt<std::string> runtimeDir(
-    "runtime-dir",
+    "runtime-dir", cl::cat(toolOptions),
     cl::desc("Directory of libattic_rt.so to link against (default: ../lib "
              "next to attic-compile)"));
-static cl::opt<int64_t> blockQ("block-q", cl::init(128),
+static cl::opt<int64_t> blockQ("block-q", cl::cat(toolOptions), cl::init(128),
                                cl::desc("Query rows per block"));
-static cl::opt<int64_t> blockK("block-k", cl::init(128),
+static cl::opt<int64_t> blockK("block-k", cl::cat(toolOptions), cl::init(128),
                                cl::desc("Key rows per block"));
 static cl::opt<bool> sequential(
-    "sequential", cl::init(false),
+    "sequential", cl::cat(toolOptions), cl::init(false),
     cl::desc("Compile parallel loops as sequential loops (no OpenMP)"));
 static cl::opt<int64_t> registerRows(
-    "register-rows", cl::init(0),
+    "register-rows", cl::cat(toolOptions), cl::init(0),
     cl::desc("Query rows per register tile of the kernels (0: derived)"));
 static cl::opt<int64_t> registerChunks(
-    "register-chunks", cl::init(0),
+    "register-chunks", cl::cat(toolOptions), cl::init(0),
     cl::desc("Vectors per register tile row of the kernels (0: derived)"));
-static cl::opt<bool> blas("blas", cl::init(true),
+static cl::opt<bool> blas("blas", cl::cat(toolOptions), cl::init(true),
                           cl::desc("f32 matmuls call OpenBLAS through "
                                    "libattic_rt.so; --blas=false: loops"));
 static cl::opt<int64_t> vectorWidth(
-    "vector-width", cl::init(0),
+    "vector-width", cl::cat(toolOptions), cl::init(0),
     cl::desc("f32 lanes per vector (power of two; 0: the target CPU's)"));
 
 namespace {
@@ -232,6 +239,7 @@ void linkSharedLibrary(StringRef object, StringRef output,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  cl::HideUnrelatedOptions(toolOptions);
   cl::ParseCommandLineOptions(
       argc, argv,
       "attic-compile: compile an attic function ahead of time into a library "

@@ -32,43 +32,53 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> model(cl::Positional, cl::Required,
+/// The tool's own options: --help lists these (and the generic ones), not
+/// the hundreds of LLVM backend options linked in with the JIT and the
+/// code generators (they still parse; --help-hidden does not list them).
+static cl::OptionCategory toolOptions("attic-gen options");
+
+static cl::opt<std::string> model(cl::Positional, cl::cat(toolOptions),
+                                  cl::Required,
                                   cl::desc("<model: vcc-encoder>"));
-static cl::opt<std::string> outputFile("o", cl::init("-"),
+static cl::opt<std::string> outputFile("o", cl::cat(toolOptions), cl::init("-"),
                                        cl::desc("Output file (default: -)"),
                                        cl::value_desc("path"));
-static cl::opt<std::string> funcName("name", cl::init("vcc_encoder"),
+static cl::opt<std::string> funcName("name", cl::cat(toolOptions),
+                                     cl::init("vcc_encoder"),
                                      cl::desc("Name of the function"));
-static cl::opt<int64_t> layers("layers", cl::init(3), cl::desc("Layers N"));
-static cl::opt<int64_t> batch("batch", cl::init(2), cl::desc("Sequences B"));
-static cl::opt<int64_t> tokens("tokens", cl::init(128),
+static cl::opt<int64_t> layers("layers", cl::cat(toolOptions), cl::init(3),
+                               cl::desc("Layers N"));
+static cl::opt<int64_t> batch("batch", cl::cat(toolOptions), cl::init(2),
+                              cl::desc("Sequences B"));
+static cl::opt<int64_t> tokens("tokens", cl::cat(toolOptions), cl::init(128),
                                cl::desc("Tokens n of a sequence"));
-static cl::opt<int64_t> dim("dim", cl::init(32), cl::desc("Features d"));
-static cl::opt<int64_t> heads("heads", cl::init(2),
+static cl::opt<int64_t> dim("dim", cl::cat(toolOptions), cl::init(32),
+                            cl::desc("Features d"));
+static cl::opt<int64_t> heads("heads", cl::cat(toolOptions), cl::init(2),
                               cl::desc("Attention heads (dividing d)"));
-static cl::opt<int64_t> ffnDim("ffn-dim", cl::init(64),
+static cl::opt<int64_t> ffnDim("ffn-dim", cl::cat(toolOptions), cl::init(64),
                                cl::desc("Hidden features of the FFN"));
-static cl::opt<int64_t> numVip("num-vip", cl::init(8),
+static cl::opt<int64_t> numVip("num-vip", cl::cat(toolOptions), cl::init(8),
                                cl::desc("Rows n_p kept exact (VIP tokens)"));
 static cl::list<int64_t>
-    fanouts("fanouts", cl::CommaSeparated,
+    fanouts("fanouts", cl::cat(toolOptions), cl::CommaSeparated,
             cl::desc("Tree fanouts from the leaves up; their product is "
                      "n - n_p (default 8,15)"));
 static cl::list<int64_t>
-    budgets("budgets", cl::CommaSeparated,
+    budgets("budgets", cl::cat(toolOptions), cl::CommaSeparated,
             cl::desc("tree_select budgets, one per level (default 4,1)"));
-static cl::opt<bool> gelu("gelu", cl::init(false),
+static cl::opt<bool> gelu("gelu", cl::cat(toolOptions), cl::init(false),
                           cl::desc("Exact GELU in the FFN (default: ReLU)"));
 static cl::opt<bool>
-    vipVotes("vip-votes", cl::init(false),
+    vipVotes("vip-votes", cl::cat(toolOptions), cl::init(false),
              cl::desc("Only VIP tokens vote in tree_select (the authors' "
                       "importance mask); default: every P row"));
-static cl::opt<double> lnEps("ln-eps", cl::init(1e-5),
+static cl::opt<double> lnEps("ln-eps", cl::cat(toolOptions), cl::init(1e-5),
                              cl::desc("LayerNorm epsilon"));
-static cl::opt<double> meanEps("mean-eps", cl::init(0.0),
+static cl::opt<double> meanEps("mean-eps", cl::cat(toolOptions), cl::init(0.0),
                                cl::desc("The VCC authors' node-mean epsilon "
                                         "(tree_build/tree_update mean_eps)"));
-static cl::opt<double> biasEps("bias-eps", cl::init(0.0),
+static cl::opt<double> biasEps("bias-eps", cl::cat(toolOptions), cl::init(0.0),
                                cl::desc("The VCC authors' key-bias epsilon "
                                         "(vcc_compress bias_eps)"));
 
@@ -81,6 +91,7 @@ namespace {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  cl::HideUnrelatedOptions(toolOptions);
   cl::ParseCommandLineOptions(argc, argv,
                               "attic-gen: attic IR of a whole model from a "
                               "few numbers\n");

@@ -58,57 +58,69 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"),
-                                      cl::Required);
+/// The tool's own options: --help lists these (and the generic ones), not
+/// the hundreds of LLVM backend options linked in with the JIT and the
+/// code generators (they still parse; --help-hidden does not list them).
+static cl::OptionCategory toolOptions("attic-run options");
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::cat(toolOptions),
+                                      cl::desc("<input .mlir>"), cl::Required);
 static cl::opt<std::string>
-    entryName("entry", cl::desc("Function to run (default: the only one)"));
+    entryName("entry", cl::cat(toolOptions),
+              cl::desc("Function to run (default: the only one)"));
 static cl::list<std::string>
-    inputPaths("input", cl::desc("Input .npy, one per argument in order; the "
-                                 "arguments without one are generated"));
+    inputPaths("input", cl::cat(toolOptions),
+               cl::desc("Input .npy, one per argument in order; the "
+                        "arguments without one are generated"));
 static cl::list<std::string>
-    outputPaths("output", cl::desc("Output .npy, one per result in order"));
+    outputPaths("output", cl::cat(toolOptions),
+                cl::desc("Output .npy, one per result in order"));
 static cl::list<std::string>
-    shapeSpecs("shape", cl::desc("I:AxBxC gives generated argument I a shape "
-                                 "(needed where its type has dynamic dims)"));
+    shapeSpecs("shape", cl::cat(toolOptions),
+               cl::desc("I:AxBxC gives generated argument I a shape "
+                        "(needed where its type has dynamic dims)"));
 static cl::list<std::string> saveInputPaths(
-    "save-input",
+    "save-input", cl::cat(toolOptions),
     cl::desc("Writes the inputs (read or generated) as .npy, one path per "
              "argument in order (for callers of attic-compile's libraries)"));
 static cl::list<std::string> referenceOutputPaths(
-    "reference-output",
+    "reference-output", cl::cat(toolOptions),
     cl::desc("With --check: writes the reference semantics' results as f64 "
              ".npy, one path per result in order"));
-static cl::opt<uint64_t> seed("seed", cl::desc("Seed of generated inputs"),
+static cl::opt<uint64_t> seed("seed", cl::cat(toolOptions),
+                              cl::desc("Seed of generated inputs"),
                               cl::init(0));
-static cl::opt<double> rangeLo("range-lo", cl::init(-1.0),
+static cl::opt<double> rangeLo("range-lo", cl::cat(toolOptions), cl::init(-1.0),
                                cl::desc("Generated floats: lower bound"));
-static cl::opt<double> rangeHi("range-hi", cl::init(1.0),
+static cl::opt<double> rangeHi("range-hi", cl::cat(toolOptions), cl::init(1.0),
                                cl::desc("Generated floats: upper bound"));
 static cl::opt<double>
-    maskProbability("mask-keep", cl::init(0.9),
+    maskProbability("mask-keep", cl::cat(toolOptions), cl::init(0.9),
                     cl::desc("Generated i1 inputs: probability of true"));
 static cl::list<std::string> maskKeepArgs(
-    "mask-keep-arg",
+    "mask-keep-arg", cl::cat(toolOptions),
     cl::desc("I:P gives generated i1 argument I its own probability of true "
              "(e.g. a VIP mask next to a padding mask); others: --mask-keep"));
 static cl::opt<bool> allowNonFinite(
-    "allow-non-finite",
+    "allow-non-finite", cl::cat(toolOptions),
     cl::desc("Do not fail when every input is finite and a float result is "
              "not (an f32 overflow or inputs outside an op's domain)"));
 static cl::opt<bool> crashForTesting(
-    "crash-for-testing", cl::Hidden,
+    "crash-for-testing", cl::cat(toolOptions), cl::Hidden,
     cl::desc("Raise SIGSEGV after parsing the options (tests the crash "
              "handler)"));
-static cl::opt<bool> check("check",
+static cl::opt<bool> check("check", cl::cat(toolOptions),
                            cl::desc("Compare with the reference semantics"));
 static cl::opt<double>
-    tolerance("tolerance", cl::init(-1.0),
+    tolerance("tolerance", cl::cat(toolOptions), cl::init(-1.0),
               cl::desc("Largest max-relative error --check accepts (default: "
-                       "1e-5 for f32 results, 1e-2 for f16/bf16, "
+                       "1e-5 for f32 results, 1e-2 for f16/bf16 and for "
+                       "attic.block_attention's pool of f16/bf16 rows, "
                        "0 (exact) for integers and i1)"));
-static cl::opt<unsigned> benchRuns("bench", cl::init(0),
+static cl::opt<unsigned> benchRuns("bench", cl::cat(toolOptions), cl::init(0),
                                    cl::desc("Time N runs, report the median"));
-static cl::opt<std::string> target("target", cl::init("cpu"),
+static cl::opt<std::string> target("target", cl::cat(toolOptions),
+                                   cl::init("cpu"),
                                    cl::desc("cpu (default), cuda, "
                                             "cuda-emulated (the CUDA "
                                             "pipeline's GPU mapping with its "
@@ -120,68 +132,68 @@ static cl::opt<std::string> target("target", cl::init("cpu"),
                                             "interpreter of the kernels; "
                                             "slow, for small shapes)"));
 static cl::opt<std::string> cudaPipeline(
-    "cuda-pipeline",
+    "cuda-pipeline", cl::cat(toolOptions),
     cl::desc("--target=cuda: the textual pass pipeline (default: "
              "attic-cuda-pipeline{chip=<the device's>} with --block-q/-k "
              "when given)"));
 static cl::opt<bool> asyncCopies(
-    "async-copies", cl::init(true),
+    "async-copies", cl::cat(toolOptions), cl::init(true),
     cl::desc("--target=cuda or cuda-simulated: the tensor-core kernel copies "
              "K and V with cp.async (false: loads and stores through "
              "registers, the kernel before cp.async, for A/B timing)"));
 static cl::opt<int64_t> kvStages(
-    "kv-stages", cl::init(1),
+    "kv-stages", cl::cat(toolOptions), cl::init(1),
     cl::desc("--target=cuda or cuda-simulated: slots of the tensor-core "
              "kernel's K and V rings, 1, 2 (two K and two V blocks in "
              "dynamic shared memory where they fit in 99 KiB) or 3 (three of "
              "each, one barrier per key block; 227 KiB with --wgmma)"));
 static cl::opt<bool>
-    wgmma("wgmma", cl::init(false),
+    wgmma("wgmma", cl::cat(toolOptions), cl::init(false),
           cl::desc("--target=cuda (an sm_90 device) or cuda-simulated: the "
                    "tensor-core kernel computes S = Q K^T and P V with "
                    "wgmma.mma_async (chip sm_90a) where its tiles allow it"));
 static cl::opt<bool> wgmmaOverlap(
-    "wgmma-overlap", cl::init(false),
+    "wgmma-overlap", cl::cat(toolOptions), cl::init(false),
     cl::desc("With --wgmma and --kv-stages=2 or 3: each key block's P V runs "
              "during the next block's softmax (one more V slot in the ring, "
              "where it fits)"));
 static cl::opt<bool>
-    tma("tma", cl::init(false),
+    tma("tma", cl::cat(toolOptions), cl::init(false),
         cl::desc("With --wgmma and --kv-stages=2 or 3: the rings' K and V "
                  "blocks are TMA loads completing an mbarrier per slot (where "
                  "both products are wgmmas; else cp.async)"));
 static cl::opt<bool> warpSpecialize(
-    "warp-specialize", cl::init(false),
+    "warp-specialize", cl::cat(toolOptions), cl::init(false),
     cl::desc("With --tma: a producer warpgroup issues the TMA loads, the "
              "consumer warpgroups compute and release each ring slot"));
 static cl::opt<bool> pingPong(
-    "ping-pong", cl::init(false),
+    "ping-pong", cl::cat(toolOptions), cl::init(false),
     cl::desc("With --warp-specialize and --wgmma-overlap: the two consumer "
              "warpgroups (--block-q=128) take turns issuing their wgmmas"));
-static cl::opt<int64_t> blockQ("block-q", cl::init(128),
+static cl::opt<int64_t> blockQ("block-q", cl::cat(toolOptions), cl::init(128),
                                cl::desc("Query rows per block"));
-static cl::opt<int64_t> blockK("block-k", cl::init(128),
+static cl::opt<int64_t> blockK("block-k", cl::cat(toolOptions), cl::init(128),
                                cl::desc("Key rows per block"));
 static cl::opt<int> threads(
-    "cpu-threads", cl::init(0),
+    "cpu-threads", cl::cat(toolOptions), cl::init(0),
     cl::desc("CPU threads of the compiled parallel loops, at most 1024 (0: "
              "OMP_NUM_THREADS or all cores)"));
 static cl::opt<bool> sequential(
-    "sequential", cl::init(false),
+    "sequential", cl::cat(toolOptions), cl::init(false),
     cl::desc("Compile parallel loops as sequential loops (no OpenMP)"));
 static cl::opt<int64_t> registerRows(
-    "register-rows", cl::init(0),
+    "register-rows", cl::cat(toolOptions), cl::init(0),
     cl::desc("Query rows per register tile of the kernels (0: derived)"));
 static cl::opt<int64_t> registerChunks(
-    "register-chunks", cl::init(0),
+    "register-chunks", cl::cat(toolOptions), cl::init(0),
     cl::desc("Vectors per register tile row of the kernels (0: derived)"));
 static cl::opt<bool> blas(
-    "blas", cl::init(true),
+    "blas", cl::cat(toolOptions), cl::init(true),
     cl::desc("f32 matmuls call OpenBLAS (attic-linalg-to-blas); "
              "--blas=false: loops. Set OPENBLAS_CORETYPE=SkylakeX on AVX-512 "
              "hosts that Debian's OpenBLAS misdetects"));
 static cl::opt<int64_t> vectorWidth(
-    "vector-width", cl::init(0),
+    "vector-width", cl::cat(toolOptions), cl::init(0),
     cl::desc("f32 lanes per vector (power of two; 0: the host CPU's)"));
 
 namespace {
@@ -243,6 +255,7 @@ double defaultTolerance(attic_dtype dtype) {
     return 0.0;
   }
 }
+
 /// The attic.block_attention whose result the entry function returns as
 /// its result `index`, and that result's number; null when the value comes
 /// from anything else.
@@ -266,6 +279,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   // After InitLLVM: a crash is one line and exit 70 (CrashHandler.h).
   attic::installCrashHandler("attic-run");
+  cl::HideUnrelatedOptions(toolOptions);
   cl::ParseCommandLineOptions(argc, argv, "attic: compile and run a function\n");
   if (crashForTesting)
     std::raise(SIGSEGV);
