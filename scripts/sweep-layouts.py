@@ -10,7 +10,9 @@ region. The function is compiled and run by attic-run with --check on the
 CPU with random code-generation options, through the emulated CUDA mapping,
 (small f16/bf16 cases) in the GPU simulator's tensor-core kernel, and
 ahead of time (attic-compile's library run by attic-aot-run, from C with
-libattic_rt.so alone, against the reference's results). The
+libattic_rt.so alone, against the reference's results). A third of the
+CPU runs are repeated with another thread count, and every result must be
+bitwise the same (determinism). The
 lit tests run fixed cases; this looks for the combinations nobody wrote
 down. Only the standard library: run it with any python3.
 
@@ -623,6 +625,43 @@ def run(cmd):
         return "timeout", -1
 
 
+def results_of(text):
+    """The number of results of @f."""
+    signature = text[text.index("func.func @f("):]
+    signature = signature[:signature.index("{\n")]
+    return signature[signature.index(") ->"):].count("tensor<")
+
+
+def run_threads(cmd, text, workdir, i, threads):
+    """Determinism: the case on the CPU with --check and `threads[0]`
+    threads, then with `threads[1]`; every result must be bitwise the same
+    (the compiled code parallelizes independent rows and blocks only).
+    Returns (commands, output, status)."""
+    cmd = [c for c in cmd if not c.startswith("--cpu-threads=")]
+    files = [[os.path.join(workdir, "case%d.t%d.out%d.npy" % (i, t, k))
+              for k in range(results_of(text))] for t in threads]
+    cmds = [(cmd if n == 0 else [c for c in cmd if c != "--check"]) +
+            ["--cpu-threads=%d" % t] + ["--output=" + f for f in files[n]]
+            for n, t in enumerate(threads)]
+    out, rc = "", 0
+    for c in cmds:
+        o, rc = run(c)
+        out += o
+        if rc != 0:
+            break
+    if rc == 0:
+        for a, b in zip(*files):
+            with open(a, "rb") as fa, open(b, "rb") as fb:
+                if fa.read() != fb.read():
+                    out += "\n%s differs from %s (threads %d and %d)" % (
+                        b, a, threads[0], threads[1])
+                    rc = 1
+    for f in files[0] + files[1]:
+        if os.path.exists(f) and rc == 0:
+            os.remove(f)
+    return [" ".join(c) for c in cmds], out, rc
+
+
 def run_aot(cmd, text, shapes, workdir, i, dtype):
     """The ahead-of-time path: attic-run --check saves the inputs and the
     reference's results, attic-compile builds the library with the same
@@ -632,7 +671,7 @@ def run_aot(cmd, text, shapes, workdir, i, dtype):
     signature = text[text.index("func.func @f("):]
     signature = signature[:signature.index("{\n")]
     n_args = signature[:signature.index(") ->")].count(": tensor<")
-    n_res = signature[signature.index(") ->"):].count("tensor<")
+    n_res = results_of(text)
     inputs = [os.path.join(workdir, "case%d.in%d.npy" % (i, a))
               for a in range(n_args)]
     refs = [os.path.join(workdir, "case%d.ref%d.npy" % (i, a))
@@ -744,6 +783,9 @@ def main():
         if target == "aot":
             cmd, out, rc = run_aot(cmd, text, shapes, workdir, i,
                                    "f32" if others or vcc else dtype)
+        elif target == "cpu" and r.random() < 0.3:
+            threads = r.sample([1, 2, 3], 2)
+            cmd, out, rc = run_threads(cmd, text, workdir, i, threads)
         else:
             out, rc = run(cmd)
         # Refusals with the documented message count as correct: a key
@@ -761,7 +803,8 @@ def main():
             bad += 1
             print("%d FAIL(%d) (%s): %s\n  %s\n  %s" % (
                 i, rc, target, desc,
-                "\n  ".join(cmd) if target == "aot" else " ".join(cmd),
+                "\n  ".join(cmd) if isinstance(cmd[0], list) or " " in cmd[0]
+                else " ".join(cmd),
                 "\n  ".join(out.strip().splitlines()[-3:])), flush=True)
     if not keep and not bad:
         os.rmdir(workdir)
