@@ -20,6 +20,7 @@ down. Only the standard library: run it with any python3.
   scripts/sweep-layouts.py --others [COUNT] ...
   scripts/sweep-layouts.py --given-lists [COUNT] ...
   scripts/sweep-layouts.py --vcc [COUNT] ...
+  scripts/sweep-layouts.py --large [COUNT] ...   (sequences up to 3000, not 400)
 
 About one case in ten has block lists given by the caller (constants):
 random key blocks per query block, split into a partial and a full list
@@ -165,6 +166,7 @@ SCORE_REGIONS = [
 
 GIVEN_ONLY = False  # --given-lists: every case has caller-given lists
 L2_SHARE = 0.15  # the share of cases written as attic.block_attention (--l2: all)
+MAX_LEN = 400  # the longest sequences, but in the simulator (--large: 3000)
 
 
 def case(r, small, low_precision=False):
@@ -173,7 +175,7 @@ def case(r, small, low_precision=False):
     b = r.randint(1, 2)
     hkv = r.randint(1, 2 if small else 3)
     hq = hkv * r.randint(1, 2 if small else 3)
-    hi = 160 if small else 400
+    hi = 160 if small else MAX_LEN
     nq = r.randint(1, hi)
     nk = nq if r.random() < 0.5 else r.randint(1, hi)
     if small or dtype != "f32":
@@ -717,6 +719,9 @@ def main():
         elif a == "--given-lists":
             global GIVEN_ONLY
             GIVEN_ONLY = True
+        elif a == "--large":
+            global MAX_LEN
+            MAX_LEN = 3000
         elif a == "--l2":
             global L2_SHARE
             L2_SHARE = 1.0
