@@ -21,6 +21,12 @@ down. Only the standard library: run it with any python3.
   scripts/sweep-layouts.py --given-lists [COUNT] ...
   scripts/sweep-layouts.py --vcc [COUNT] ...
   scripts/sweep-layouts.py --large [COUNT] ...   (sequences up to 3000, not 400)
+  scripts/sweep-layouts.py --bad-lists [COUNT] ...
+
+--bad-lists gives every case caller-given lists with one defect (a count
+outside [0, L], an index outside [0, nKB), a list not strictly ascending,
+a block in both lists), which attic-run must report (exit 1, the
+runtime's message) on the CPU, the emulated mapping and the simulator.
 
 About one case in ten has block lists given by the caller (constants):
 random key blocks per query block, split into a partial and a full list
@@ -165,6 +171,7 @@ SCORE_REGIONS = [
 
 
 GIVEN_ONLY = False  # --given-lists: every case has caller-given lists
+BAD_LISTS = False  # --bad-lists: given lists with one defect, which must be reported
 L2_SHARE = 0.15  # the share of cases written as attic.block_attention (--l2: all)
 MAX_LEN = 400  # the longest sequences, but in the simulator (--large: 3000)
 
@@ -286,6 +293,9 @@ def case(r, small, low_precision=False):
                 # Entries past the count are never read: garbage.
                 l.extend(lst + [r.choice([0, nkb, -1, 2 ** 31 - 1])
                                 for _ in range(n - len(lst))])
+        if BAD_LISTS:
+            expect = corrupt(r, rows, nkb, cap, fcap, counts, indices,
+                             fcounts, findices, hp, nqb)
         t3 = "tensor<%dx%dx%dxi32>" % (bp, hp, nqb)
         t4 = "tensor<%dx%dx%dx%dxi32>" % (bp, hp, nqb, cap)
         t4f = "tensor<%dx%dx%dx%dxi32>" % (bp, hp, nqb, fcap)
@@ -332,7 +342,64 @@ def case(r, small, low_precision=False):
         desc += " score_mod=" + score_region[0]
     if l2:
         desc += " (as attic.block_attention)"
+    if BAD_LISTS:
+        desc += " expect-error=" + expect
     return text, desc, dtype
+
+
+def corrupt(r, rows, nkb, cap, fcap, counts, indices, fcounts, findices,
+            hp, nqb):
+    """--bad-lists: one defect in valid lists (a count outside [0, L], an
+    index outside [0, nKB), a list not strictly ascending, a block in both
+    lists of a query block); returns what the runtime's report of it must
+    contain, pieces separated by "|" (the list and its [b, h, qb] row)."""
+    kind = r.choice(["count", "index", "order", "both"])
+    row = r.randrange(rows)
+
+    def at(row):
+        return "%d, %d, %d" % (row // (hp * nqb), row // nqb % hp, row % nqb)
+    if kind == "order":
+        rows_ok = [x for x in range(rows) if counts[x] >= 2]
+        if rows_ok:
+            row = r.choice(rows_ok)
+            t = r.randrange(counts[row] - 1)
+            e = row * cap + t
+            if r.random() < 0.5:  # swapped
+                indices[e], indices[e + 1] = indices[e + 1], indices[e]
+            else:  # listed twice
+                indices[e + 1] = indices[e]
+            return "lists: kv_indices[%s, :] lists key block|" \
+                "each list must be strictly ascending" % at(row)
+        kind = "count"
+    if kind == "both":
+        rows_ok = [x for x in range(rows)
+                   if counts[x] >= 1 and fcounts[x] < fcap]
+        if rows_ok:
+            row = r.choice(rows_ok)
+            block = indices[row * cap + r.randrange(counts[row])]
+            full = sorted(findices[row * fcap:row * fcap + fcounts[row]] +
+                          [block])
+            findices[row * fcap:row * fcap + len(full)] = full
+            fcounts[row] += 1
+            return "lists: query block [%s] lists key block %d in kv_indices " \
+                "and in full_kv_indices" % (at(row), block)
+        kind = "count"
+    if kind == "index":
+        rows_ok = [x for x in range(rows) if counts[x] >= 1]
+        if rows_ok:
+            row = r.choice(rows_ok)
+            t = r.randrange(counts[row])
+            bad = r.choice([-1, nkb, nkb + 5, -2 ** 31, 2 ** 31 - 1])
+            indices[row * cap + t] = bad
+            return "lists: kv_indices[%s, :] lists key block %d, outside " \
+                "[0, %d)" % (at(row), bad, nkb)
+        kind = "count"
+    full = r.random() < 0.5
+    c, n = (fcounts, fcap) if full else (counts, cap)
+    c[row] = r.choice([-1, n + 1, n + 7, -2 ** 31, 2 ** 31 - 1])
+    name = "full_kv" if full else "kv"
+    return "lists: %s_num_blocks[%s] = %d, outside [0, %d] (the capacity " \
+        "of %s_indices)" % (name, at(row), c[row], n, name)
 
 
 def block_attention(r, args, body, clauses, regions, list_blocks, types,
@@ -719,6 +786,10 @@ def main():
         elif a == "--given-lists":
             global GIVEN_ONLY
             GIVEN_ONLY = True
+        elif a == "--bad-lists":
+            global BAD_LISTS
+            GIVEN_ONLY = BAD_LISTS = True
+            targets = ["cpu", "emulated", "simulated"]
         elif a == "--large":
             global MAX_LEN
             MAX_LEN = 3000
@@ -798,7 +869,15 @@ def main():
         # VIP masks can have them).
         refused = "at most 256 are unrolled" in out or \
             re.search(r"has \d+ VIP tokens, more than num_vip", out)
-        if (rc == 0 and ": ok" in out) or refused:
+        if BAD_LISTS:
+            # The defect reported (one line, exit 1), never a signal, a
+            # hang or a result.
+            expect = re.search(r" expect-error=(.*?)(?: \(dynamic\))?$",
+                               desc).group(1)
+            refused = 0 < rc < 128 and \
+                all(words in out for words in expect.split("|")) and \
+                "the results are not valid" in out and ": ok" not in out
+        if (rc == 0 and ": ok" in out and not BAD_LISTS) or refused:
             ok += 1
             if not keep:
                 os.remove(path)

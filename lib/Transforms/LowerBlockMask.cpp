@@ -223,16 +223,18 @@ LogicalResult attic::lowerBlockMask(BlockMaskOp op) {
           Value nf = append(isFull, fullList, counts[1], fullCap);
           scf::YieldOp::create(nb, at, ValueRange{np, nf});
         });
-    Value flat = m.add(m.mul(m.add(m.mul(batch, heads), head), blocks), qb);
     // Entries past a count are 0: the lists are a function of the layout,
     // whatever the destinations held.
-    auto finish = [&](Value count, Value cap, Value counts, Value list) {
-      scf::IfOp::create(b, loc, m.lt(cap, count),
-                        [&](OpBuilder &nb, Location at) {
-                          emitReportError(nb, at, *report, ATTIC_RT_BLOCK_COUNT,
-                                          flat, count, cap);
-                          scf::YieldOp::create(nb, at);
-                        });
+    auto finish = [&](Value count, Value cap, Value counts, Value list,
+                      int which) {
+      scf::IfOp::create(
+          b, loc, m.lt(cap, count), [&](OpBuilder &nb, Location at) {
+            Value row =
+                emitBlockListRow(nb, at, batch, head, qb, heads, blocks, which);
+            emitReportError(nb, at, *report, ATTIC_RT_BLOCK_COUNT, row, count,
+                            cap);
+            scf::YieldOp::create(nb, at);
+          });
       Value n = m.min(count, cap);
       Value stored = arith::IndexCastOp::create(b, loc, b.getI32Type(), n);
       memref::StoreOp::create(b, loc, stored, counts,
@@ -246,8 +248,8 @@ LogicalResult attic::lowerBlockMask(BlockMaskOp op) {
                            scf::YieldOp::create(nb, at);
                          });
     };
-    finish(loop.getResult(0), partialCap, partialCount, partialList);
-    finish(loop.getResult(1), fullCap, fullCount, fullList);
+    finish(loop.getResult(0), partialCap, partialCount, partialList, 0);
+    finish(loop.getResult(1), fullCap, fullCount, fullList, 1);
   }
   memref::DeallocOp::create(b, loc, classes);
   op.erase();

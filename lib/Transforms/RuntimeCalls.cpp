@@ -49,3 +49,39 @@ void attic::emitReportError(OpBuilder &b, Location loc, func::FuncOp report,
   func::CallOp::create(b, loc, report,
                        ValueRange{codeValue, i64(a), i64(bValue), i64(c)});
 }
+
+Value attic::emitBlockListRow(OpBuilder &b, Location loc, Value batch,
+                              Value head, Value queryBlock, Value heads,
+                              Value queryBlocks, int list) {
+  Type i64 = b.getI64Type();
+  auto cast = [&](Value v) -> Value {
+    return arith::IndexCastOp::create(b, loc, i64, v);
+  };
+  auto c = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+  };
+  Value bv = cast(batch), hv = cast(head), qv = cast(queryBlock);
+  Value limit = c(int64_t(1) << 20);
+  auto below = [&](Value v) -> Value {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v, limit);
+  };
+  Value fits = arith::AndIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, below(bv), below(hv)), below(qv));
+  Value packed = arith::OrIOp::create(
+      b, loc,
+      arith::OrIOp::create(b, loc, arith::ShLIOp::create(b, loc, bv, c(40)),
+                           arith::ShLIOp::create(b, loc, hv, c(20))),
+      arith::OrIOp::create(b, loc, qv, c(int64_t(list) << 60)));
+  // flat = (b * H' + h) * nQB + qb; a = -1 - (2 * flat + list).
+  Value flat = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(
+          b, loc,
+          arith::AddIOp::create(
+              b, loc, arith::MulIOp::create(b, loc, bv, cast(heads)), hv),
+          cast(queryBlocks)),
+      qv);
+  Value fallback = arith::SubIOp::create(
+      b, loc, c(-1 - list), arith::MulIOp::create(b, loc, flat, c(2)));
+  return arith::SelectOp::create(b, loc, fits, packed, fallback);
+}

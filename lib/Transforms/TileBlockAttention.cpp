@@ -302,9 +302,9 @@ void TileLoopBuilder::buildListCheck(func::FuncOp report) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(nest.getBody()->getTerminator());
     SmallVector<Value> ivs(nest.getInductionVars());
-    Value flat = m.add(m.mul(m.add(m.mul(ivs[0], listHeads), ivs[1]),
-                             listBlocks),
-                       ivs[2]);
+    // The list and row that reports name (kv_indices[b, h, qb, :]).
+    Value flat = emitBlockListRow(b, loc, ivs[0], ivs[1], ivs[2], listHeads,
+                                  listBlocks, which);
     Value n = arith::IndexCastOp::create(
         b, loc, b.getIndexType(),
         memref::LoadOp::create(b, loc, count, ivs));

@@ -11,6 +11,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <mutex>
+#include <string>
 
 namespace {
 struct Record {
@@ -24,7 +25,6 @@ Record &record() {
   static Record r;
   return r;
 }
-} // namespace
 
 extern "C" void attic_rt_report_error(int32_t code, int64_t a, int64_t b,
                                       int64_t c) {
@@ -37,6 +37,38 @@ extern "C" void attic_rt_report_error(int32_t code, int64_t a, int64_t b,
     r.c = c;
   }
 }
+
+/// The list and row that a block-list report's `a` names (Runtime.h):
+/// "kv_num_blocks[0, 3, 1]" (`entries`: "kv_indices[0, 3, 1, :]"), or
+/// "kv_num_blocks row 17 (flattened [B', H', nQB])" where the compiled
+/// code could not pack the indices.
+std::string blockRow(int64_t a, bool entries) {
+  bool full;
+  char where[96];
+  if (a >= 0) {
+    full = (a >> 60) & 1;
+    std::snprintf(where, sizeof(where),
+                  "[%" PRId64 ", %" PRId64 ", %" PRId64 "%s]",
+                  (a >> 40) & 0xFFFFF, (a >> 20) & 0xFFFFF, a & 0xFFFFF,
+                  entries ? ", :" : "");
+  } else {
+    int64_t code = -1 - a;
+    full = code & 1;
+    std::snprintf(where, sizeof(where),
+                  " row %" PRId64 " (flattened [B', H', nQB])", code >> 1);
+  }
+  std::string name = full ? "full_kv_" : "kv_";
+  return name + (entries ? "indices" : "num_blocks") + where;
+}
+
+/// "query block [b, h, qb]" of a row, for the report that names both
+/// lists.
+std::string queryBlockRow(int64_t a) {
+  std::string row = blockRow(a, false);
+  size_t at = a >= 0 ? row.find('[') : row.find(" row ") + 1;
+  return "query block " + row.substr(at);
+}
+} // namespace
 
 extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
   Record &r = record();
@@ -59,19 +91,21 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
         " VIP tokens, more than num_vip = %" PRId64
         "; the results are not valid%s",
         a, b, c, suffix);
-  case ATTIC_RT_BLOCK_COUNT:
+  case ATTIC_RT_BLOCK_COUNT: {
+    std::string count = blockRow(a, false), list = blockRow(a, true);
     return attic::runtime::fail(
         err, errLen,
-        "block lists: query block %" PRId64 " has a count of %" PRId64
-        " key blocks, outside [0, %" PRId64
-        "] (the list's capacity); the results are not valid%s",
-        a, b, c, suffix);
+        "block lists: %s = %" PRId64 ", outside [0, %" PRId64
+        "] (the capacity of %s); the results are not valid%s",
+        count.c_str(), b, c, list.substr(0, list.find_first_of("[ ")).c_str(),
+        suffix);
+  }
   case ATTIC_RT_BLOCK_INDEX:
-    return attic::runtime::fail(
-        err, errLen,
-        "block lists: query block %" PRId64 " lists key block %" PRId64
-        ", outside [0, %" PRId64 "); the results are not valid%s",
-        a, b, c, suffix);
+    return attic::runtime::fail(err, errLen,
+                                "block lists: %s lists key block %" PRId64
+                                ", outside [0, %" PRId64
+                                "); the results are not valid%s",
+                                blockRow(a, true).c_str(), b, c, suffix);
   case ATTIC_RT_BLOCK_SHAPE:
     if (c == 0)
       return attic::runtime::fail(
@@ -88,18 +122,17 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
   case ATTIC_RT_BLOCK_ORDER:
     return attic::runtime::fail(
         err, errLen,
-        "block lists: query block %" PRId64 " lists key block %" PRId64
-        " after key block %" PRId64
+        "block lists: %s lists key block %" PRId64 " after key block %" PRId64
         " (each list must be strictly ascending: a block listed twice would "
         "count twice); the results are not valid%s",
-        a, b, c, suffix);
+        blockRow(a, true).c_str(), b, c, suffix);
   case ATTIC_RT_BLOCK_BOTH:
     return attic::runtime::fail(
         err, errLen,
-        "block lists: query block %" PRId64 " lists key block %" PRId64
-        " as partial and as full (a block is in one list at most); the "
-        "results are not valid%s",
-        a, b, suffix);
+        "block lists: %s lists key block %" PRId64
+        " in kv_indices and in full_kv_indices (a block is in one list at "
+        "most); the results are not valid%s",
+        queryBlockRow(a).c_str(), b, suffix);
   case ATTIC_RT_CAPTURE_INDEX:
     return attic::runtime::fail(
         err, errLen,

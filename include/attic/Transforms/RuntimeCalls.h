@@ -25,6 +25,18 @@ void emitReportError(mlir::OpBuilder &b, mlir::Location loc,
                      mlir::func::FuncOp report, int32_t code, mlir::Value a,
                      mlir::Value bValue, mlir::Value c);
 
+/// The `a` detail of a block-list report (ATTIC_RT_BLOCK_COUNT, _INDEX,
+/// _ORDER, _BOTH; Runtime.h) for row (batch, head, queryBlock) of lists
+/// with `heads` head rows and `queryBlocks` query blocks: the three
+/// indices and `list` (0: kv_num_blocks / kv_indices, 1: the full ones)
+/// packed into an i64 where each index is below 2^20, else the negative
+/// code of the flattened row. The runtime's message names
+/// "kv_indices[b, h, qb, :]" from it.
+mlir::Value emitBlockListRow(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value batch, mlir::Value head,
+                             mlir::Value queryBlock, mlir::Value heads,
+                             mlir::Value queryBlocks, int list);
+
 } // namespace attic
 
 #endif // ATTIC_TRANSFORMS_RUNTIMECALLS_H

@@ -43,17 +43,45 @@ TEST(Report, UnknownCodeAndTruncation) {
 
 TEST(Report, BlockListOrderAndOverlap) {
   char err[256];
-  attic_rt_report_error(ATTIC_RT_BLOCK_ORDER, 3, 0, 0);
+  // Row (b, h, qb) = (0, 0, 3) of the full list.
+  attic_rt_report_error(ATTIC_RT_BLOCK_ORDER, int64_t(1) << 60 | 3, 0, 0);
   ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
-  EXPECT_STREQ(err, "block lists: query block 3 lists key block 0 after key "
-                    "block 0 (each list must be strictly ascending: a block "
-                    "listed twice would count twice); the results are not "
-                    "valid");
+  EXPECT_STREQ(err, "block lists: full_kv_indices[0, 0, 3, :] lists key "
+                    "block 0 after key block 0 (each list must be strictly "
+                    "ascending: a block listed twice would count twice); the "
+                    "results are not valid");
   attic_rt_report_error(ATTIC_RT_BLOCK_BOTH, 4, 4, 0);
   ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
-  EXPECT_STREQ(err, "block lists: query block 4 lists key block 4 as partial "
-                    "and as full (a block is in one list at most); the "
-                    "results are not valid");
+  EXPECT_STREQ(err, "block lists: query block [0, 0, 4] lists key block 4 in "
+                    "kv_indices and in full_kv_indices (a block is in one "
+                    "list at most); the results are not valid");
+}
+
+TEST(Report, BlockListRowsNameBatchHeadAndQueryBlock) {
+  char err[256];
+  // b = 1, h = 3, qb = 0 of the partial list: a flattened index (7 with
+  // H' = 4, nQB = 1) would have read as "query block 7".
+  int64_t row = int64_t(1) << 40 | int64_t(3) << 20 | 0;
+  attic_rt_report_error(ATTIC_RT_BLOCK_COUNT, row, 9, 8);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_STREQ(err, "block lists: kv_num_blocks[1, 3, 0] = 9, outside [0, 8] "
+                    "(the capacity of kv_indices); the results are not valid");
+  attic_rt_report_error(ATTIC_RT_BLOCK_INDEX,
+                        int64_t(1) << 60 | int64_t(0xFFFFF) << 40 | 2, -1, 5);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_STREQ(err, "block lists: full_kv_indices[1048575, 0, 2, :] lists key "
+                    "block -1, outside [0, 5); the results are not valid");
+  // An index of 2^20 or more: the flattened row, -1 - (2 * flat + list).
+  attic_rt_report_error(ATTIC_RT_BLOCK_COUNT, -1 - (2 * 3000000 + 1), -1, 4);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_STREQ(err, "block lists: full_kv_num_blocks row 3000000 (flattened "
+                    "[B', H', nQB]) = -1, outside [0, 4] (the capacity of "
+                    "full_kv_indices); the results are not valid");
+  attic_rt_report_error(ATTIC_RT_BLOCK_BOTH, -1 - 2 * 5, 7, 0);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_STREQ(err, "block lists: query block row 5 (flattened [B', H', nQB]) "
+                    "lists key block 7 in kv_indices and in full_kv_indices (a "
+                    "block is in one list at most); the results are not valid");
 }
 
 TEST(Report, ConcurrentReportsAreCounted) {

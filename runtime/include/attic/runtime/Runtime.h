@@ -235,12 +235,18 @@ void attic_retain_heap(void);
 typedef enum attic_rt_error_code {
   /* a = batch index, b = VIP tokens in that sequence, c = num_vip. */
   ATTIC_RT_TOO_MANY_VIP = 1,
-  /* Block lists of attic.block_attention / attic.block_mask: a = the query
-   * block (flattened (b, h, qb) of the lists), b = the count, c = the
-   * capacity L of the list (a count outside [0, L]). */
+  /* Block lists of attic.block_attention / attic.block_mask. For
+   * ATTIC_RT_BLOCK_COUNT, _INDEX, _ORDER and _BOTH, `a` names the list and
+   * its row (attic_rt_block_row): a = list << 60 | b << 40 | h << 20 | qb
+   * (the lists' batch, head and query block, each below 2^20; list 0 for
+   * kv_num_blocks/kv_indices, 1 for the full_ ones), or, where a field
+   * does not fit, a = -1 - (2 * flat + list) with flat = (b * H' + h) *
+   * nQB + qb.
+   * Count: a = the row, b = the count, c = the capacity L of the list (a
+   * count outside [0, L]). */
   ATTIC_RT_BLOCK_COUNT = 2,
-  /* a = the query block (flattened), b = the key block index, c = the
-   * number of key blocks (an index outside [0, c)). */
+  /* a = the row, b = the key block index, c = the number of key blocks (an
+   * index outside [0, c)). */
   ATTIC_RT_BLOCK_INDEX = 3,
   /* a = the list's query blocks, b = ceil(Nq / block_q), c = 0; or a list's
    * batch or head dim that is neither 1 nor B/Hq (c = 1 and 2). */
@@ -249,11 +255,11 @@ typedef enum attic_rt_error_code {
    * dimension, b = the index, c = the capture's size in that dimension. */
   ATTIC_RT_CAPTURE_INDEX = 5,
   /* Block lists: a list that is not strictly ascending (a block listed
-   * twice would count twice): a = the query block (flattened), b = the key
-   * block, c = the entry before it. */
+   * twice would count twice): a = the row, b = the key block, c = the
+   * entry before it. */
   ATTIC_RT_BLOCK_ORDER = 6,
-  /* Block lists: a = the query block (flattened), b = a key block that is
-   * in both its partial and its full list. */
+  /* Block lists: a = the row (its list bit unused), b = a key block that
+   * is in both its partial and its full list. */
   ATTIC_RT_BLOCK_BOTH = 7
 } attic_rt_error_code;
 
