@@ -1505,9 +1505,25 @@ private:
       result.flops = -1;
     if constexpr (std::is_same_v<OpTy, attic::BlockAttentionOp>) {
       // The pooled destination: per query block, the weighted sum of its
-      // result rows, in double.
+      // result rows as stored (rounded to the result's element type: f16 or
+      // bf16 rows are pooled as such), in double.
       if (Value weightsValue = op.getPoolWeights()) {
         const attic::RefTensor &w = values[weightsValue];
+        auto rowType = dyn_cast<FloatType>(
+            cast<ShapedType>(op->getResult(0).getType()).getElementType());
+        std::vector<double> stored;
+        const std::vector<double> *rows = &out.data;
+        if (rowType && rowType.getWidth() < 64) {
+          stored = out.data;
+          for (double &x : stored) {
+            APFloat f(x);
+            bool lost;
+            f.convert(rowType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                      &lost);
+            x = f.convertToDouble();
+          }
+          rows = &stored;
+        }
         int64_t nq = shape.queryLen, dv = shape.valueDim;
         int64_t blocks = (nq + blockQ - 1) / blockQ;
         attic::RefTensor pooled;
@@ -1517,7 +1533,8 @@ private:
           for (int64_t h = 0; h < shape.heads; ++h)
             for (int64_t i = 0; i < nq; ++i) {
               double weight = w.data[b * nq + i];
-              const double *row = &out.data[((b * shape.heads + h) * nq + i) * dv];
+              const double *row =
+                  &(*rows)[((b * shape.heads + h) * nq + i) * dv];
               double *sum =
                   &pooled.data[((b * shape.heads + h) * blocks + i / blockQ) * dv];
               for (int64_t c = 0; c < dv; ++c)
