@@ -629,15 +629,13 @@ static void printModifierRegion(OpAsmPrinter &printer, Operation *,
 namespace {
 /// Sets `operands` to the operands of `op`, each `tensor.cast` that
 /// canonicalization may fold (it erases static sizes) replaced by its
-/// source, except for the captures: they keep their types, which the
-/// regions' arguments carry. Returns whether a cast was folded.
-bool foldOperandCasts(Operation *op, ValueRange captures,
-                      SmallVectorImpl<Value> &operands) {
+/// source, the captures' too (retypeCaptureArguments then gives the
+/// regions' arguments their new types). Returns whether a cast was folded.
+bool foldOperandCasts(Operation *op, SmallVectorImpl<Value> &operands) {
   bool changed = false;
   for (Value operand : op->getOperands()) {
     auto cast = operand.getDefiningOp<tensor::CastOp>();
-    bool capture = llvm::is_contained(captures, operand);
-    if (cast && !capture && tensor::canFoldIntoConsumerOp(cast)) {
+    if (cast && tensor::canFoldIntoConsumerOp(cast)) {
       operands.push_back(cast.getSource());
       changed = true;
     } else {
@@ -645,6 +643,23 @@ bool foldOperandCasts(Operation *op, ValueRange captures,
     }
   }
   return changed;
+}
+
+/// The modifier regions of `op` (moved from the op it replaces) read the
+/// captures through their trailing block arguments, which must have the
+/// captures' types: gives them the (more static) types of `captures`. Their
+/// users are tensor.extract and tensor.dim, whose results do not change.
+void retypeCaptureArguments(Operation *op, ValueRange captures) {
+  for (Region &region : op->getRegions()) {
+    if (region.empty())
+      continue;
+    Block &body = region.front();
+    if (body.getNumArguments() < captures.size())
+      continue; // the verifier reports it
+    unsigned first = body.getNumArguments() - captures.size();
+    for (auto [i, capture] : llvm::enumerate(captures))
+      body.getArgument(first + i).setType(capture.getType());
+  }
 }
 
 /// Folds `tensor.cast`s that erase static sizes into attic.attention, and
@@ -656,7 +671,7 @@ struct FoldAttentionShapeCasts : OpRewritePattern<AttentionOp> {
   LogicalResult matchAndRewrite(AttentionOp op,
                                 PatternRewriter &rewriter) const override {
     SmallVector<Value> operands;
-    bool changed = foldOperandCasts(op, op.getCaptures(), operands);
+    bool changed = foldOperandCasts(op, operands);
     auto shapeOf = [&](Value v) { return cast<ShapedType>(v.getType()).getShape(); };
     auto pick = [](int64_t a, int64_t b) {
       return ShapedType::isDynamic(a) ? b : a;
@@ -678,6 +693,8 @@ struct FoldAttentionShapeCasts : OpRewritePattern<AttentionOp> {
                                 newOp.getMaskRegion().end());
     rewriter.inlineRegionBefore(op.getScoreRegion(), newOp.getScoreRegion(),
                                 newOp.getScoreRegion().end());
+    rewriter.modifyOpInPlace(
+        newOp, [&] { retypeCaptureArguments(newOp, newOp.getCaptures()); });
     Value result = newOp.getResult();
     if (newType != oldType)
       result = tensor::CastOp::create(rewriter, op.getLoc(), oldType, result);
@@ -698,13 +715,16 @@ void AttentionOp::getCanonicalizationPatterns(RewritePatternSet &results,
 
 namespace {
 /// Folds `tensor.cast`s that erase static sizes into the operands of a
-/// destination-style attic op on tensors (not its captures, whose types the
-/// regions' arguments carry); the results take the new destination types
-/// and are cast back for the old users. It runs before upstream's generic
-/// fold of casts into destination-style ops (tensor dialect
-/// canonicalization), which clones the op's regions through
-/// OpBuilder::cloneRegionBefore and crashes on an empty region, as the
-/// modifier regions of these ops usually are.
+/// destination-style attic op on tensors, its captures included (their
+/// region arguments take the new types); the results take the new
+/// destination types and are cast back for the old users. It runs before
+/// upstream's generic fold of casts into destination-style ops (tensor
+/// dialect canonicalization, benefit 1) and leaves it no cast to fold:
+/// that pattern clones the op's regions through
+/// OpBuilder::cloneRegionBefore, which crashes on an empty region and, on a
+/// region that reads captures, segfaults or leaves the region's arguments
+/// with the captures' old types (a capture cast it folded: "region argument
+/// #4 must have the type of capture #0").
 template <typename OpTy>
 struct FoldDestinationShapeCasts : OpRewritePattern<OpTy> {
   FoldDestinationShapeCasts(MLIRContext *ctx)
@@ -715,7 +735,7 @@ struct FoldDestinationShapeCasts : OpRewritePattern<OpTy> {
     if (!op.hasPureTensorSemantics())
       return failure();
     SmallVector<Value> operands;
-    bool changed = foldOperandCasts(op, op.getCaptures(), operands);
+    bool changed = foldOperandCasts(op, operands);
     if (!changed)
       return failure();
     SmallVector<Type> resultTypes;
@@ -729,6 +749,9 @@ struct FoldDestinationShapeCasts : OpRewritePattern<OpTy> {
     for (unsigned i = 0; i < op->getNumRegions(); ++i)
       rewriter.inlineRegionBefore(op->getRegion(i), newOp->getRegion(i),
                                   newOp->getRegion(i).end());
+    rewriter.modifyOpInPlace(newOp, [&] {
+      retypeCaptureArguments(newOp, cast<OpTy>(newOp).getCaptures());
+    });
     SmallVector<Value> results;
     for (auto [old, now] : llvm::zip(op->getResults(), newOp->getResults()))
       results.push_back(old.getType() == now.getType()
