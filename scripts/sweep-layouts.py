@@ -176,6 +176,31 @@ L2_SHARE = 0.15  # the share of cases written as attic.block_attention (--l2: al
 MAX_LEN = 400  # the longest sequences, but in the simulator (--large: 3000)
 
 
+# Regions that read captures (function arguments): per-head slopes
+# [Hq] of f32 (ALiBi-like) and a per-key table [B, Nk] of f32.
+CAPTURE_MASK = ("table", """
+      mask_mod {
+      ^bb0(%b: index, %h: index, %qi: index, %ki: index{args}):
+        %x = tensor.extract %cap_t[%b, %ki] : {tt}
+        %lim = arith.constant -0.6 : f32
+        %p = arith.cmpf ogt, %x, %lim : f32
+        attic.yield %p : i1
+      }""")
+CAPTURE_SCORE = ("slopes", """
+      score_mod {
+      ^bb0(%s: f32, %b: index, %h: index, %qi: index, %ki: index{args}):
+        %sl = tensor.extract %cap_s[%h] : {st}
+        %d = arith.subi %ki, %qi : index
+        %di = arith.index_cast %d : index to i64
+        %df = arith.sitofp %di : i64 to f32
+        %tenth = arith.constant 0.1 : f32
+        %wsl = arith.mulf %sl, %tenth : f32
+        %pen = arith.mulf %wsl, %df : f32
+        %r = arith.addf %s, %pen : f32
+        attic.yield %r : f32
+      }""")
+
+
 def case(r, small, low_precision=False):
     """A random function; returns (mlir text, description, dtype)."""
     dtype = r.choice(["f16", "bf16"] if low_precision else ["f32", "f16", "bf16"])
@@ -212,6 +237,13 @@ def case(r, small, low_precision=False):
     mask = r.random() < 0.3
     mask_region = r.choice(MASK_REGIONS) if r.random() < 0.15 else None
     score_region = r.choice(SCORE_REGIONS) if r.random() < 0.15 else None
+    # Captures: one or both regions read function arguments.
+    captures = r.random() < 0.12
+    if captures:
+        if r.random() < 0.6:
+            mask_region = CAPTURE_MASK
+        if r.random() < 0.6 or mask_region is not CAPTURE_MASK:
+            score_region = CAPTURE_SCORE
 
     t = lambda *s: "tensor<%sx%s>" % ("x".join(map(str, s)), dtype)
     qt, kt, vt, ot = t(b, hq, nq, d), t(b, hkv, nk, d), t(b, hkv, nk, dv), \
@@ -321,6 +353,17 @@ def case(r, small, low_precision=False):
         regions += mask_region[1].replace("{c}", str(r.randint(-20, 60)))
     if score_region:
         regions += score_region[1].replace("{c}", str(r.randint(1, 30)))
+    block_args = ""
+    if captures:
+        st = "tensor<%dxf32>" % hq
+        tt = "tensor<%dx%dxf32>" % (b, nk)
+        args += ["%%slopes: %s" % st, "%%table: %s" % tt]
+        clauses.append("captures(%%slopes, %%table : %s, %s)" % (st, tt))
+        block_args = ", %%cap_s: %s, %%cap_t: %s" % (st, tt)
+        regions = regions.replace("{st}", st).replace("{tt}", tt)
+    regions = regions.replace("{args}", "")
+    regions = re.sub(r"(\^bb0\([^)]*)\):", lambda m: m.group(1) + block_args
+                     + "):", regions)
     l2 = r.random() < L2_SHARE
     if l2:
         text = block_attention(r, args, body, clauses, regions, list_blocks,
@@ -340,6 +383,8 @@ def case(r, small, low_precision=False):
         desc += " mask_mod=" + mask_region[0]
     if score_region:
         desc += " score_mod=" + score_region[0]
+    if captures:
+        desc += " (captures)"
     if l2:
         desc += " (as attic.block_attention)"
     if BAD_LISTS:
@@ -423,7 +468,7 @@ def block_attention(r, args, body, clauses, regions, list_blocks, types,
         elif c != "causal":
             ins.append(c)
     # The L2 op's order: bias, mask, layout_operands, blocks, pool.
-    order = ["bias(", "mask(", "layout_operands(", "blocks("]
+    order = ["bias(", "mask(", "layout_operands(", "blocks(", "captures("]
     ins.sort(key=lambda c: [c.startswith(o) for o in order].index(True))
     if causal:
         lay = "#attic.intersect<[#attic.causal, %s]>" % lay if lay else \
