@@ -2,6 +2,8 @@
 
 #include "attic/Transforms/RuntimeCalls.h"
 
+#include "attic/Dialect/Attic/Layout.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -53,35 +55,16 @@ void attic::emitReportError(OpBuilder &b, Location loc, func::FuncOp report,
 Value attic::emitBlockListRow(OpBuilder &b, Location loc, Value batch,
                               Value head, Value queryBlock, Value heads,
                               Value queryBlocks, int list) {
-  Type i64 = b.getI64Type();
-  auto cast = [&](Value v) -> Value {
-    return arith::IndexCastOp::create(b, loc, i64, v);
-  };
-  auto c = [&](int64_t v) -> Value {
-    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
-  };
-  Value bv = cast(batch), hv = cast(head), qv = cast(queryBlock);
-  Value limit = c(int64_t(1) << 20);
-  auto below = [&](Value v) -> Value {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v, limit);
-  };
-  Value fits = arith::AndIOp::create(
-      b, loc, arith::AndIOp::create(b, loc, below(bv), below(hv)), below(qv));
-  Value packed = arith::OrIOp::create(
-      b, loc,
-      arith::OrIOp::create(b, loc, arith::ShLIOp::create(b, loc, bv, c(40)),
-                           arith::ShLIOp::create(b, loc, hv, c(20))),
-      arith::OrIOp::create(b, loc, qv, c(int64_t(list) << 60)));
-  // flat = (b * H' + h) * nQB + qb; a = -1 - (2 * flat + list).
-  Value flat = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(
-          b, loc,
-          arith::AddIOp::create(
-              b, loc, arith::MulIOp::create(b, loc, bv, cast(heads)), hv),
-          cast(queryBlocks)),
-      qv);
-  Value fallback = arith::SubIOp::create(
-      b, loc, c(-1 - list), arith::MulIOp::create(b, loc, flat, c(2)));
-  return arith::SelectOp::create(b, loc, fits, packed, fallback);
+  IndexMath m(b, loc);
+  constexpr int64_t limit = int64_t(1) << 20;
+  Value fits = m.andI(m.andI(m.lt(batch, m.c(limit)), m.lt(head, m.c(limit))),
+                      m.lt(queryBlock, m.c(limit)));
+  // The fields do not overlap: the sum is list << 60 | b << 40 | h << 20 | qb
+  // (index is 64-bit on every attic target, the GPU kernels' included).
+  Value packed =
+      m.add(m.add(m.mul(batch, int64_t(1) << 40), m.mul(head, limit)),
+            m.add(queryBlock, int64_t(list) << 60));
+  Value flat =
+      m.add(m.mul(m.add(m.mul(batch, heads), head), queryBlocks), queryBlock);
+  return m.select(fits, packed, m.sub(m.c(-1 - list), m.mul(flat, 2)));
 }

@@ -159,7 +159,7 @@ private:
   void buildListCheck(func::FuncOp report);
   void buildGridBody(ValueRange ivs);
   void buildStaticVisits();
-  void buildListOverlapCheck(func::FuncOp report, ValueRange ivs, Value flat);
+  void buildListOverlapCheck(func::FuncOp report, ValueRange ivs, Value row);
   void buildListVisits();
   /// `tailOnly`: a partial step whose only hidden keys are those past Nk
   /// (a listed full block at the tail), whatever the layout.
@@ -303,13 +303,13 @@ void TileLoopBuilder::buildListCheck(func::FuncOp report) {
     b.setInsertionPoint(nest.getBody()->getTerminator());
     SmallVector<Value> ivs(nest.getInductionVars());
     // The list and row that reports name (kv_indices[b, h, qb, :]).
-    Value flat = emitBlockListRow(b, loc, ivs[0], ivs[1], ivs[2], listHeads,
-                                  listBlocks, which);
+    Value row = emitBlockListRow(b, loc, ivs[0], ivs[1], ivs[2], listHeads,
+                                 listBlocks, which);
     Value n = arith::IndexCastOp::create(
         b, loc, b.getIndexType(),
         memref::LoadOp::create(b, loc, count, ivs));
     Value bad = m.orI(m.lt(n, m.c(0)), m.lt(capacity, n));
-    reportIf(bad, ATTIC_RT_BLOCK_COUNT, flat, n, capacity);
+    reportIf(bad, ATTIC_RT_BLOCK_COUNT, row, n, capacity);
     Value used = m.max(m.min(n, capacity), m.c(0));
     scf::ForOp::create(
         b, loc, m.c(0), used, m.c(1), ValueRange{},
@@ -320,13 +320,12 @@ void TileLoopBuilder::buildListCheck(func::FuncOp report) {
               memref::LoadOp::create(nested, at, list,
                                      ValueRange{ivs[0], ivs[1], ivs[2], t}));
           Value outside = n2.orI(n2.lt(kb, n2.c(0)), n2.le(numKeyBlocks, kb));
-          scf::IfOp::create(nested, at, outside,
-                            [&](OpBuilder &inner, Location at2) {
-                              emitReportError(inner, at2, report,
-                                              ATTIC_RT_BLOCK_INDEX, flat,
-                                              kb, numKeyBlocks);
-                              scf::YieldOp::create(inner, at2);
-                            });
+          scf::IfOp::create(
+              nested, at, outside, [&](OpBuilder &inner, Location at2) {
+                emitReportError(inner, at2, report, ATTIC_RT_BLOCK_INDEX, row,
+                                kb, numKeyBlocks);
+                scf::YieldOp::create(inner, at2);
+              });
           // Strictly ascending, so that no block is visited twice.
           Value prev = arith::IndexCastOp::create(
               nested, at, nested.getIndexType(),
@@ -337,7 +336,7 @@ void TileLoopBuilder::buildListCheck(func::FuncOp report) {
           Value unordered = n2.andI(n2.lt(n2.c(0), t), n2.le(kb, prev));
           scf::IfOp::create(
               nested, at, unordered, [&](OpBuilder &inner, Location at2) {
-                emitReportError(inner, at2, report, ATTIC_RT_BLOCK_ORDER, flat,
+                emitReportError(inner, at2, report, ATTIC_RT_BLOCK_ORDER, row,
                                 kb, prev);
                 scf::YieldOp::create(inner, at2);
               });
@@ -345,7 +344,7 @@ void TileLoopBuilder::buildListCheck(func::FuncOp report) {
         });
     // After the full list's own checks: the two lists against each other.
     if (which == 1)
-      buildListOverlapCheck(report, ivs, flat);
+      buildListOverlapCheck(report, ivs, row);
   }
 }
 
@@ -354,7 +353,7 @@ void TileLoopBuilder::buildListCheck(func::FuncOp report) {
 /// lists (where a list is not ascending, that is reported already, and this
 /// may miss a block). Nothing is read outside the partial list's shape.
 void TileLoopBuilder::buildListOverlapCheck(func::FuncOp report, ValueRange ivs,
-                                            Value flat) {
+                                            Value row) {
   Value counts[2] = {op.getKvNumBlocks(), op.getFullKvNumBlocks()};
   Value lists[2] = {op.getKvIndices(), op.getFullKvIndices()};
   Value inside = m.boolean(true);
@@ -390,7 +389,7 @@ void TileLoopBuilder::buildListOverlapCheck(func::FuncOp report, ValueRange ivs,
         Value partial = entry(0, ij[0]), full = entry(1, ij[1]);
         scf::IfOp::create(
             ob, at, n.eq(partial, full), [&](OpBuilder &inner, Location at2) {
-              emitReportError(inner, at2, report, ATTIC_RT_BLOCK_BOTH, flat,
+              emitReportError(inner, at2, report, ATTIC_RT_BLOCK_BOTH, row,
                               partial, IndexMath(inner, at2).c(0));
               scf::YieldOp::create(inner, at2);
             });

@@ -726,37 +726,29 @@ int main(int argc, char **argv) {
     return dtype == ATTIC_F32 || dtype == ATTIC_F16 || dtype == ATTIC_BF16 ||
            dtype == ATTIC_F64;
   };
-  auto nonFinite = [&](const attic_tensor &t) {
+  // An lse destination of attic.block_attention returned as is holds -inf
+  // by definition for a row with no admissible key (log 0); only NaN and
+  // +inf are non-finite there (`allowNegInf`).
+  auto nonFinite = [&](const attic_tensor &t, bool allowNegInf = false) {
     int64_t count = 0;
     if (!isFloat(t.dtype))
       return count;
     int64_t n = attic_tensor_numel(&t);
-    for (int64_t i = 0; i < n; ++i)
-      count += !std::isfinite(attic_tensor_get(&t, i));
+    for (int64_t i = 0; i < n; ++i) {
+      double x = attic_tensor_get(&t, i);
+      count += !std::isfinite(x) && !(allowNegInf && x == -HUGE_VAL);
+    }
     return count;
   };
-  // An lse destination of attic.block_attention returned as is holds -inf
-  // by definition for a row with no admissible key (log 0); only NaN and
-  // +inf are non-finite there.
   auto isLse = [&](unsigned index) {
     auto [block, number] = blockAttentionResult(*module, entry, index);
     return block && block.getLseInit() && number == 1;
-  };
-  auto nonFiniteResult = [&](const attic_tensor &t, bool lse) {
-    if (!lse)
-      return nonFinite(t);
-    int64_t count = 0, n = attic_tensor_numel(&t);
-    for (int64_t i = 0; i < n; ++i) {
-      double x = attic_tensor_get(&t, i);
-      count += std::isnan(x) || x == HUGE_VAL;
-    }
-    return count;
   };
   bool inputsFinite = llvm::all_of(
       inputs.tensors, [&](const attic_tensor &t) { return !nonFinite(t); });
   if (inputsFinite && !allowNonFinite)
     for (auto [index, t] : llvm::enumerate(outputs.tensors))
-      if (int64_t count = nonFiniteResult(t, isLse(index)))
+      if (int64_t count = nonFinite(t, isLse(index)))
         fail("result #" + llvm::Twine(index) + " has " + llvm::Twine(count) +
              " non-finite values although every input is finite (an f32 "
              "overflow, e.g. logits above 3.4e38, or inputs outside an op's "

@@ -29,8 +29,8 @@ void emitReportError(mlir::OpBuilder &b, mlir::Location loc,
 /// _ORDER, _BOTH; Runtime.h) for row (batch, head, queryBlock) of lists
 /// with `heads` head rows and `queryBlocks` query blocks: the three
 /// indices and `list` (0: kv_num_blocks / kv_indices, 1: the full ones)
-/// packed into an i64 where each index is below 2^20, else the negative
-/// code of the flattened row. The runtime's message names
+/// packed into one index value where each index is below 2^20, else the
+/// negative code of the flattened row. The runtime's message names
 /// "kv_indices[b, h, qb, :]" from it.
 mlir::Value emitBlockListRow(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::Value batch, mlir::Value head,

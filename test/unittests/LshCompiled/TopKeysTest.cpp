@@ -63,8 +63,9 @@ std::vector<int64_t> reference(const std::vector<float> &row, int64_t count) {
   for (int64_t j = 0; j < int64_t(row.size()); ++j)
     if (!std::isnan(row[size_t(j)]))
       order.push_back(j);
-  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
-    return row[size_t(x)] > row[size_t(y)];
+  std::sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
+    float rx = row[size_t(x)], ry = row[size_t(y)];
+    return rx > ry || (rx == ry && x < y);
   });
   order.resize(size_t(count), -1);
   return order;

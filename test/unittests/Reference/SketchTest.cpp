@@ -304,8 +304,10 @@ TEST(SketchReference, SkeinformerColumnsAreTheSpecDraws) {
     }
     std::vector<int64_t> order(96);
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-      return keys[size_t(a)] > keys[size_t(b)];
+    // Stable: the lower index first on ties.
+    std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+      double ka = keys[size_t(a)], kb = keys[size_t(b)];
+      return ka > kb || (ka == kb && a < b);
     });
     std::vector<int64_t> head(cols.begin() + bh * 20,
                               cols.begin() + bh * 20 + 20);
@@ -636,8 +638,10 @@ TEST(SketchReference, InformerActiveAreTheSpecMeasure) {
     }
     std::vector<int64_t> order(40);
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-      return measure[size_t(a)] > measure[size_t(b)];
+    // Stable: the lower index first on ties.
+    std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+      double ma = measure[size_t(a)], mb = measure[size_t(b)];
+      return ma > mb || (ma == mb && a < b);
     });
     EXPECT_EQ(std::vector<int64_t>(active.begin() + bh * 7,
                                    active.begin() + bh * 7 + 7),

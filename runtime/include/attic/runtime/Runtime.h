@@ -237,10 +237,10 @@ typedef enum attic_rt_error_code {
   ATTIC_RT_TOO_MANY_VIP = 1,
   /* Block lists of attic.block_attention / attic.block_mask. For
    * ATTIC_RT_BLOCK_COUNT, _INDEX, _ORDER and _BOTH, `a` names the list and
-   * its row (attic_rt_block_row): a = list << 60 | b << 40 | h << 20 | qb
-   * (the lists' batch, head and query block, each below 2^20; list 0 for
-   * kv_num_blocks/kv_indices, 1 for the full_ ones), or, where a field
-   * does not fit, a = -1 - (2 * flat + list) with flat = (b * H' + h) *
+   * its row (built by the compiler's emitBlockListRow): a = list << 60 | b <<
+   * 40 | h << 20 | qb (the lists' batch, head and query block, each below 2^20;
+   * list 0 for kv_num_blocks/kv_indices, 1 for the full_ ones), or, where a
+   * field does not fit, a = -1 - (2 * flat + list) with flat = (b * H' + h) *
    * nQB + qb.
    * Count: a = the row, b = the count, c = the capacity L of the list (a
    * count outside [0, L]). */
