@@ -22,6 +22,7 @@ down. Only the standard library: run it with any python3.
   scripts/sweep-layouts.py --vcc [COUNT] ...
   scripts/sweep-layouts.py --large [COUNT] ...   (sequences up to 3000, not 400)
   scripts/sweep-layouts.py --bad-lists [COUNT] ...
+  scripts/sweep-layouts.py --l2 [COUNT] ...      (every case as attic.block_attention)
 
 --bad-lists gives every case caller-given lists with one defect (a count
 outside [0, L], an index outside [0, nKB), a list not strictly ascending,
@@ -846,8 +847,19 @@ def main():
             L2_SHARE = 1.0
         elif a.startswith("--targets="):
             targets = a[10:].split(",")
-        else:
+            unknown = set(targets) - {"cpu", "emulated", "simulated", "aot"}
+            if unknown or not targets:
+                sys.exit("sweep-layouts.py: unknown target(s) %s; the "
+                         "targets are cpu, emulated, simulated and aot" %
+                         ", ".join(sorted(unknown)))
+        elif a in ("-h", "--help"):
+            print(__doc__)
+            return 0
+        elif a.isdigit():
             count = int(a)
+        else:
+            sys.exit("sweep-layouts.py: unknown argument '%s' (--help "
+                     "lists them)" % a)
     r = random.Random(seed)
     workdir = keep or tempfile.mkdtemp(prefix="sweep-layouts-")
     os.makedirs(workdir, exist_ok=True)
