@@ -19,7 +19,7 @@
 // with the reference semantics, attic::ref::cst for the slice attention
 // and the linalg ops interpreted in double):
 //   build/tools/attic-run examples/cst_layer.mlir --entry=cst_layer \
-//       --mask-keep=0.8 --check
+//       --mask-keep=0.8 --range-lo=-0.5 --range-hi=0.5 --check
 // The output projection W_o is applied after the op (it commutes with
 // the slice pooling, so the op does not need it); the residual is the
 // usual one of a pre- or post-norm block.
