@@ -111,6 +111,15 @@ FailureOr<TargetChoice> chooseTarget(const attic::AotOptions &options,
                        feature.first().str();
   } else {
     choice.cpu = options.cpu;
+    // Checked before the target machine is made, which would print LLVM's
+    // "not a recognized processor" warning (twice) before this error.
+    std::unique_ptr<llvm::MCSubtargetInfo> probe(
+        target->createMCSubtargetInfo(triple, "", ""));
+    if (probe && !probe->isCPUStringValid(choice.cpu)) {
+      error = "unknown CPU '" + choice.cpu + "' for " + choice.triple +
+              " (try x86-64-v3, skylake-avx512 or host)";
+      return failure();
+    }
   }
   llvm::TargetOptions targetOptions;
   choice.machine.reset(target->createTargetMachine(

@@ -168,7 +168,7 @@ attic::getEntrySignature(ModuleOp module, StringRef entry, std::string &error) {
       os << type;
       error = (Twine("@") + entry + " " + what + " #" + Twine(index) +
                " has type " + typeText +
-               "; attic-run takes ranked tensors of f32, f16, bf16, f64, i1, "
+               "; entry points take ranked tensors of f32, f16, bf16, f64, i1, "
                "i8, i32 or i64 (rank <= 8)")
                   .str();
       return failure();

@@ -1749,15 +1749,22 @@ double attic::countAttentionFlops(ModuleOp module, StringRef entry,
         return inputs[arg.getArgNumber()]->shape[d];
       return 0;
     };
+    // Only what the shapes and the layout decide: with a key mask, a mask
+    // region, a layout read from operands (documents) or block lists the
+    // visible pairs depend on the data, and a count would be a guess.
+    if (op.getKeyMask() || !op.getMaskRegion().empty() ||
+        !op.getLayoutOperands().empty() || op.getKvNumBlocks()) {
+      flops = -1;
+      return;
+    }
     std::string error;
     FailureOr<attic::ref::Layout> layout = attic::toReferenceLayout(
         op.getEffectiveLayout(),
         [](int64_t) -> const attic::RefTensor * { return nullptr; }, error);
-    double pairs =
-        failed(layout) || op.getKvNumBlocks()
-            ? -1
-            : visiblePairs(sizeOf(op.getQuery(), 2), sizeOf(op.getKey(), 2),
-                           &*layout, false);
+    double pairs = failed(layout)
+                       ? -1
+                       : visiblePairs(sizeOf(op.getQuery(), 2),
+                                      sizeOf(op.getKey(), 2), &*layout, false);
     if (pairs < 0 || flops < 0) {
       flops = -1;
       return;

@@ -48,7 +48,9 @@ toReferenceLayout(mlir::Attribute layout,
                   std::string &error);
 
 /// FLOPs of the attention ops of `entry` for the given input shapes, without
-/// evaluating anything (4*Nq*Nk*D per head for dense, about half for causal).
+/// evaluating anything (4*Nq*Nk*D per head for dense, about half for causal);
+/// 0 (unknown) when an op's visible pairs depend on the data (a key mask, a
+/// mask region, a layout with operands, block lists).
 double countAttentionFlops(mlir::ModuleOp module, llvm::StringRef entry,
                            llvm::ArrayRef<const attic_tensor *> inputs);
 
