@@ -83,6 +83,14 @@ struct AtticReportBlockClassesPass
   using Base::Base;
 
   void runOnOperation() override {
+    // The bounds of attic-decompose, whose tiling this pass reports.
+    if (blockQ <= 0 || blockK <= 0 || blockQ > 1024 || blockK > 1024) {
+      emitError(getOperation()->getLoc())
+          << "attic-report-block-classes: block-q and block-k must be in "
+             "[1, 1024], got "
+          << int64_t(blockQ) << " and " << int64_t(blockK);
+      return signalPassFailure();
+    }
     getOperation()->walk([&](Operation *op) {
       LayoutAttrInterface layout;
       Region *mask = nullptr;

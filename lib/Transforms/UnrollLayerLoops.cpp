@@ -16,6 +16,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
 
 namespace attic {
 #define GEN_PASS_DEF_ATTICUNROLLLAYERLOOPS
@@ -33,6 +34,29 @@ bool holdsAtticOps(scf::ForOp loop) {
                    : WalkResult::advance();
       })
       .wasInterrupted();
+}
+
+/// The number of iterations of a loop with constant bounds and a positive
+/// step, counted in 128 bits (upstream's getStaticTripCount counts in the
+/// induction variable's width, where ub - lb can wrap: an i8 loop from -64
+/// to 64 has 128 iterations, and ub - lb = -128 reads as none).
+std::optional<uint64_t> wideTripCount(scf::ForOp loop) {
+  APInt lb, ub, step;
+  if (!matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
+      !matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) ||
+      !matchPattern(loop.getStep(), m_ConstantInt(&step)))
+    return std::nullopt;
+  bool isUnsigned = loop.getUnsignedCmp();
+  auto wide = [&](const APInt &v) {
+    return isUnsigned ? v.zext(128) : v.sext(128);
+  };
+  APInt lo = wide(lb), hi = wide(ub), by = wide(step);
+  if (hi.sle(lo) || !by.isStrictlyPositive())
+    return 0;
+  APInt trips = (hi - lo + by - 1).udiv(by);
+  if (trips.getActiveBits() > 63)
+    return std::nullopt;
+  return trips.getZExtValue();
 }
 
 struct AtticUnrollLayerLoopsPass
@@ -74,6 +98,29 @@ struct AtticUnrollLayerLoopsPass
               << "loops over attic ops " << trips->getZExtValue()
               << " times: attic-unroll-layer-loops unrolls at most "
               << int64_t(maxTripCount) << " iterations (max-trip-count)";
+          return signalPassFailure();
+        }
+        std::optional<uint64_t> wide = wideTripCount(loop);
+        if (wide && *wide != trips->getZExtValue()) {
+          // Upstream's unrolling would copy the body that many times.
+          loop.emitOpError()
+              << "loops over attic ops " << *wide
+              << " times, which does not fit the "
+              << (loop.getUnsignedCmp() ? "unsigned" : "signed")
+              << " range of its " << trips->getBitWidth()
+              << "-bit induction variable (the trip count reads as "
+              << trips->getZExtValue()
+              << "): attic-unroll-layer-loops needs a wider one (index)";
+          return signalPassFailure();
+        }
+        if (trips->isNegative()) {
+          // loopUnrollFull reads the count as a signed number.
+          loop.emitOpError()
+              << "loops over attic ops " << trips->getZExtValue()
+              << " times, which does not fit the signed range of its "
+              << trips->getBitWidth()
+              << "-bit induction variable: attic-unroll-layer-loops needs "
+                 "a wider one (index)";
           return signalPassFailure();
         }
         if (trips->isZero()) {

@@ -123,3 +123,30 @@ func.func @tile_sizes(%q: tensor<1x2x64x16xf32>) {
       : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
   return
 }
+
+// -----
+
+func.func @input_rank(%x: tensor<64x32xf32>, %w: tensor<32x32xf32>, %pl: tensor<16x32xf32>, %pg: tensor<4x32xf32>) {
+  // expected-error @+1 {{'attic.slice_attention' op input must be [B,N,D], got rank 2}}
+  %y = attic.slice_attention %x weights(%w, %w, %w) positions(%pl, %pg) {slice = 16 : i64, extension = 1 : i64, heads = 2 : i64}
+      : tensor<64x32xf32>, tensor<32x32xf32>, tensor<16x32xf32>, tensor<4x32xf32> -> tensor<1x64x32xf32>
+  return
+}
+
+// -----
+
+func.func @zero_heads(%x: tensor<1x64x32xf32>, %w: tensor<32x32xf32>, %pl: tensor<16x32xf32>, %pg: tensor<4x32xf32>) {
+  // expected-error @+1 {{'attic.slice_attention' op heads must be >= 1, got 0}}
+  %y = attic.slice_attention %x weights(%w, %w, %w) positions(%pl, %pg) {slice = 16 : i64, extension = 1 : i64, heads = 0 : i64}
+      : tensor<1x64x32xf32>, tensor<32x32xf32>, tensor<16x32xf32>, tensor<4x32xf32> -> tensor<1x64x32xf32>
+  return
+}
+
+// -----
+
+func.func @empty_input(%x: tensor<1x0x32xf32>, %w: tensor<32x32xf32>, %pl: tensor<16x32xf32>, %pg: tensor<0x32xf32>) {
+  // expected-error @+1 {{'attic.slice_attention' op input [B,N,D] = 1x0x32 must have positive sizes}}
+  %y = attic.slice_attention %x weights(%w, %w, %w) positions(%pl, %pg) {slice = 16 : i64, extension = 1 : i64, heads = 2 : i64}
+      : tensor<1x0x32xf32>, tensor<32x32xf32>, tensor<16x32xf32>, tensor<0x32xf32> -> tensor<1x0x32xf32>
+  return
+}

@@ -242,3 +242,54 @@ func.func @state_scan_keys(%f: tensor<1x2x64x16xf32>, %g: tensor<1x2x64x8xf32>, 
       : tensor<1x2x64x16xf32>, tensor<1x2x64x8xf32>, tensor<1x2x64x8xf32> -> tensor<1x2x64x8xf32>, tensor<1x2x64xf32>
   return
 }
+
+// -----
+
+func.func @projection_no_rows(%q: tensor<1x2x64x16xf32>, %w: tensor<0x16xf32>) {
+  // expected-error @+1 {{'attic.kernelized_attention' op projection must be [p,D] with p >= 1, got 0x16}}
+  %o = attic.kernelized_attention favor_plus %q, %q, %q projection(%w : tensor<0x16xf32>)
+      : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @too_many_features(%q: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{'attic.kernelized_attention' op features must be at most 2^20, got 2097152}}
+  %o = attic.kernelized_attention favor_plus %q, %q, %q {features = 2097152 : i64, seed = 1 : i64}
+      : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @feature_map_projection_rank(%x: tensor<1x2x64x16xf32>, %w: tensor<16xf32>) {
+  // expected-error @+1 {{'attic.feature_map' op projection must be [p,D] with p >= 1, got 16}}
+  %phi = attic.feature_map performer_relu %x projection(%w : tensor<16xf32>) : tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @feature_map_deterministic_projection(%x: tensor<1x2x64x16xf32>, %w: tensor<8x16xf32>) {
+  // expected-error @+1 {{'attic.feature_map' op feature map 'relu' takes no projection}}
+  %phi = attic.feature_map relu %x projection(%w : tensor<8x16xf32>) : tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @feature_map_period_not_cosformer(%x: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{'attic.feature_map' op period is cosformer's m; feature map 'elu_plus_one' takes none}}
+  %phi = attic.feature_map elu_plus_one %x {period = 64 : i64} : tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @state_scan_zero_chunk(%f: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x8xf32>) {
+  // expected-error @+1 {{'attic.state_scan' op chunk must be >= 1, got 0}}
+  %n, %d = attic.state_scan %f, %f, %v {chunk = 0 : i64}
+      : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x8xf32> -> tensor<1x2x64x8xf32>, tensor<1x2x64xf32>
+  return
+}

@@ -246,3 +246,51 @@ func.func @tile_store_row_into_4d(%t: memref<32xf32>, %o: memref<1x2x64x8xf32>, 
   attic.tile.store %t into %o[%i, %i, %i] : memref<32xf32> into memref<1x2x64x8xf32>
   return
 }
+
+// -----
+
+func.func @dilated_width(%q: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.dilated widths must be >= 0, got left = 8 and right = -1}}
+  %0 = attic.attention %q, %q, %q layout(#attic.dilated<left = 8, right = -1, dilation = 2>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @fixed_block(%q: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.fixed block must be >= 1, got 0}}
+  %0 = attic.attention %q, %q, %q layout(#attic.fixed<block = 0, summary = 0>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @global_negative(%q: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.global tokens must be >= 0, got -1}}
+  %0 = attic.attention %q, %q, %q layout(#attic.global<tokens = [-1, 3]>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @documents_negative(%q: tensor<1x2x64x16xf32>, %ids: tensor<1x64xi32>) {
+  // expected-error @+1 {{#attic.documents operand positions must be >= 0, got query_ids = -1 and key_ids = 0}}
+  %0 = attic.attention %q, %q, %q layout(#attic.documents<query_ids = -1, key_ids = 0>) layout_operands(%ids : tensor<1x64xi32>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @random_block(%q: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.random block must be >= 1, got 0}}
+  %0 = attic.attention %q, %q, %q layout(#attic.random<block = 0, count = 2, seed = 1>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @block_diagonal_query(%q: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.block_diagonal query must be >= 1, got 0}}
+  %0 = attic.attention %q, %q, %q layout(#attic.block_diagonal<query = 0, key = 8>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}

@@ -93,3 +93,11 @@ func.func @sort_shapes(%h: tensor<1x2x64xi64>) -> (tensor<1x2x32xi64>, tensor<1x
   %p, %i = attic.bucket_sort %h {num_buckets = 4 : i64} : tensor<1x2x64xi64> -> tensor<1x2x32xi64>, tensor<1x2x64xi64>
   return %p, %i : tensor<1x2x32xi64>, tensor<1x2x64xi64>
 }
+
+// -----
+
+func.func @too_many_buckets(%qk: tensor<1x2x64x16xf32>) -> tensor<1x2x64x16xf32> {
+  // expected-error @+1 {{'attic.lsh_attention' op buckets must be at most 65536, got 131072}}
+  %o = attic.lsh_attention %qk, %qk {buckets = 131072 : i64, chunk = 8 : i64, seed = 1 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return %o : tensor<1x2x64x16xf32>
+}

@@ -184,3 +184,29 @@ func.func @forward_reference_into_region(%q: tensor<1x2x64x16xf32>) -> tensor<1x
   } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
   return %o : tensor<1x2x64x16xf32>
 }
+
+// -----
+
+func.func @mask_without_yield(%q: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{'attic.attention' op 'mask' region must end with attic.yield}}
+  %0 = attic.attention %q, %q, %q mask_mod {
+      ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+        %t = arith.constant true
+      } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+// A tensor.extract whose source is not a capture argument: the only other
+// tensor a region can name is a (forward-referenced) value defined in it.
+func.func @extract_not_capture(%q: tensor<1x2x64x16xf32>) {
+  %0 = attic.attention %q, %q, %q mask_mod {
+      ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+        // expected-error @+1 {{'tensor.extract' op in a 'mask' region may only read a capture (a block argument after the first 4)}}
+        %x = tensor.extract %t[%ki] : tensor<2xi1>
+        %t = arith.constant dense<true> : tensor<2xi1>
+        attic.yield %x : i1
+      } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}

@@ -165,3 +165,11 @@ func.func @synthesizer_scale(%r1: tensor<2x64x8xf32>, %v: tensor<1x2x64x16xf32>)
   %o = attic.synthesizer_attention %r1, %r1, %v {scale = 0.0 : f32} : tensor<2x64x8xf32>, tensor<2x64x8xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
   return %o : tensor<1x2x64x16xf32>
 }
+
+// -----
+
+func.func @conv_needs_square(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x32x16xf32>, %w: tensor<2x3xf32>) -> tensor<1x2x64x16xf32> {
+  // expected-error @+1 {{'attic.nystrom_attention' op conv adds a convolution of value to the result: needs Nq = Nk, got 64 and 32}}
+  %o = attic.nystrom_attention %q, %k, %k conv(%w : tensor<2x3xf32>) {landmarks = 8 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x32x16xf32>, tensor<1x2x32x16xf32> -> tensor<1x2x64x16xf32>
+  return %o : tensor<1x2x64x16xf32>
+}

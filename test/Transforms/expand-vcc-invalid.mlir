@@ -63,3 +63,30 @@ func.func @vip_order_bad_hook(%vip: tensor<1x8xi1>) -> tensor<1x8xi64> {
   %perm, %inverse = attic.vip_order %vip {num_vip = 2 : i64} : tensor<1x8xi1> -> tensor<1x8xi64>, tensor<1x8xi64>
   return %perm : tensor<1x8xi64>
 }
+
+// -----
+
+func.func @tree_block_argument_of_execute_region(%c: tensor<1x8x4xf32>) -> tensor<1x8x4xf32> {
+  %r = scf.execute_region -> tensor<1x8x4xf32> {
+    scf.yield %c : tensor<1x8x4xf32>
+  // expected-error @+1 {{block argument #0 of 'scf.execute_region' has type '!attic.tree<1x8x4xf32, fanouts = [2, 4]>': attic-expand-vcc replaces !attic.tree block arguments only in scf.for and scf.while}}
+  ^bb1(%u: !attic.tree<1x8x4xf32, fanouts = [2, 4]>):
+    scf.yield %c : tensor<1x8x4xf32>
+  }
+  return %r : tensor<1x8x4xf32>
+}
+
+// -----
+
+func.func @tree_block_argument_of_function(%c: tensor<1x8x4xf32>) -> tensor<1x8x4xf32> {
+  return %c : tensor<1x8x4xf32>
+// expected-error @+1 {{block argument #0 has type '!attic.tree<1x8x4xf32, fanouts = [2, 4]>': attic-expand-vcc does not replace !attic.tree arguments of a function's blocks}}
+^bb1(%u: !attic.tree<1x8x4xf32, fanouts = [2, 4]>):
+  return %c : tensor<1x8x4xf32>
+}
+
+// -----
+
+%vip = arith.constant dense<true> : tensor<1x8xi1>
+// expected-error @+1 {{'attic.vip_order' op is outside a func.func body: attic-expand-vcc lowers VCC ops only in functions}}
+%perm, %inverse = attic.vip_order %vip {num_vip = 2 : i64} : tensor<1x8xi1> -> tensor<1x8xi64>, tensor<1x8xi64>

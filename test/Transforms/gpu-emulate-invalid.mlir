@@ -204,3 +204,29 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+func.func @private_attribution_dynamic() {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'gpu.launch' op cannot be emulated on the CPU: private attribution 'memref<?xf32, #gpu.address_space<private>>' has a dynamic shape}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1)
+             private(%scratch : memref<?xf32, #gpu.address_space<private>>) {
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @clusters() {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'gpu.launch' op cannot be emulated on the CPU: thread block clusters are not emulated}}
+  gpu.launch clusters(%cx, %cy, %cz) in (%ncx = %c1, %ncy = %c1, %ncz = %c1)
+             blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    gpu.terminator
+  }
+  return
+}

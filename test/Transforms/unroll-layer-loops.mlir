@@ -71,3 +71,55 @@ func.func @zero_step(%x: tensor<1x2x8x4xf32>, %count: index) -> tensor<1x2x8x4xf
   }
   return %r : tensor<1x2x8x4xf32>
 }
+
+// -----
+
+// An i8 loop from -64 to 64 runs 128 times, but its trip count in 8 bits
+// wraps (upstream reads none, and the pass used to delete the loop and its
+// attention ops): an error that asks for a wider induction variable.
+func.func @layers_i8_wrap(%x: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
+  %lo = arith.constant -64 : i8
+  %hi = arith.constant 64 : i8
+  %c1 = arith.constant 1 : i8
+  // expected-error @below {{loops over attic ops 128 times, which does not fit the signed range of its 8-bit induction variable (the trip count reads as 0): attic-unroll-layer-loops needs a wider one (index)}}
+  %r = scf.for %l = %lo to %hi step %c1 iter_args(%h = %x) -> (tensor<1x2x8x4xf32>) : i8 {
+    %a = attic.attention %h, %h, %h : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32> -> tensor<1x2x8x4xf32>
+    scf.yield %a : tensor<1x2x8x4xf32>
+  }
+  return %r : tensor<1x2x8x4xf32>
+}
+
+// -----
+
+// An unsigned i8 loop of 200 iterations: 200 fits 8 bits, but upstream's
+// unrolling reads the count as signed (-56).
+func.func @layers_u8(%x: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
+  %lo = arith.constant 0 : i8
+  %hi = arith.constant 200 : i8
+  %c1 = arith.constant 1 : i8
+  // expected-error @below {{loops over attic ops 200 times, which does not fit the signed range of its 8-bit induction variable: attic-unroll-layer-loops needs a wider one (index)}}
+  %r = scf.for unsigned %l = %lo to %hi step %c1 iter_args(%h = %x) -> (tensor<1x2x8x4xf32>) : i8 {
+    %a = attic.attention %h, %h, %h : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32> -> tensor<1x2x8x4xf32>
+    scf.yield %a : tensor<1x2x8x4xf32>
+  }
+  return %r : tensor<1x2x8x4xf32>
+}
+
+// -----
+
+// 127 iterations of an i8 loop fit: unrolled.
+// CHECK-LABEL: func.func @layers_i8_127
+// CHECK-NOT: scf.for
+// CHECK-COUNT-127: attic.attention
+// CHECK-NOT: attic.attention
+// CHECK: return
+func.func @layers_i8_127(%x: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
+  %lo = arith.constant -63 : i8
+  %hi = arith.constant 64 : i8
+  %c1 = arith.constant 1 : i8
+  %r = scf.for %l = %lo to %hi step %c1 iter_args(%h = %x) -> (tensor<1x2x8x4xf32>) : i8 {
+    %a = attic.attention %h, %h, %h : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32> -> tensor<1x2x8x4xf32>
+    scf.yield %a : tensor<1x2x8x4xf32>
+  }
+  return %r : tensor<1x2x8x4xf32>
+}

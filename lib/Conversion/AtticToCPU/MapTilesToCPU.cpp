@@ -470,6 +470,10 @@ int64_t paddedCols(int64_t cols, const CpuMapTilesOptions &o) {
 }
 
 LogicalResult GridMapper::run() {
+  if (grid.getNumLoops() != 3)
+    return grid.emitOpError("is a tile grid with ")
+           << grid.getNumLoops()
+           << " loops; (batch, head, query block) expected";
   Block *body = grid.getBody();
   ImplicitLocOpBuilder b(grid.getLoc(), grid);
   KernelBuilder kb(b, options.vectorWidth);

@@ -57,13 +57,48 @@ using namespace attic;
 // Shared
 //===----------------------------------------------------------------------===//
 
-FailureOr<TileGridInfo> attic::analyzeTileGrid(scf::ParallelOp grid) {
+/// The operands of a tile op that must be scratch tiles of its grid (its
+/// Attic_Tile1D/2D/Any operands in AtticTileOps.td).
+static SmallVector<Value> tileOperandsOf(Operation *op) {
+  SmallVector<Value> tiles;
+  if (auto qk = dyn_cast<TileQKOp>(op)) {
+    tiles.push_back(qk.getOut());
+  } else if (auto pv = dyn_cast<TilePVOp>(op)) {
+    tiles.append({pv.getProbs(), pv.getRescale(), pv.getAcc()});
+  } else if (auto map = dyn_cast<TileMapOp>(op)) {
+    for (ValueRange group :
+         {map.getInputs(), map.getRows(), map.getCols(), map.getOutputs()})
+      llvm::append_range(tiles, group);
+  } else if (auto rows = dyn_cast<TileMapRowsOp>(op)) {
+    llvm::append_range(tiles, rows.getInputs());
+    llvm::append_range(tiles, rows.getOutputs());
+  } else if (auto cols = dyn_cast<TileMapColsOp>(op)) {
+    llvm::append_range(tiles, cols.getInputs());
+    llvm::append_range(tiles, cols.getOutputs());
+  } else if (auto reduce = dyn_cast<TileReduceOp>(op)) {
+    tiles.append({reduce.getInput(), reduce.getOut()});
+  } else if (auto store = dyn_cast<TileStoreOp>(op)) {
+    tiles.push_back(store.getTile());
+  } else if (auto pool = dyn_cast<TilePoolOp>(op)) {
+    tiles.push_back(pool.getTile());
+  }
+  return tiles;
+}
+
+FailureOr<TileGridInfo> attic::analyzeTileGrid(scf::ParallelOp grid,
+                                               bool report) {
+  auto fail = [&](Operation *op, const Twine &message) {
+    if (report)
+      op->emitOpError(message);
+    return failure();
+  };
   TileGridInfo info;
   info.grid = grid;
   Block *body = grid.getBody();
   if (grid.getNumLoops() != 3)
-    return grid.emitOpError("is a tile grid with ")
-           << grid.getNumLoops() << " loops; (batch, head, query block) expected";
+    return fail(grid, "is a tile grid with " + Twine(grid.getNumLoops()) +
+                          " loops; (batch, head, query block) expected");
+  llvm::SmallPtrSet<Value, 16> scratch;
   for (Operation &op : *body) {
     auto alloc = dyn_cast<memref::AllocOp>(op);
     if (!alloc)
@@ -89,13 +124,39 @@ FailureOr<TileGridInfo> attic::analyzeTileGrid(scf::ParallelOp grid) {
     for (Operation *user : alloc->getUsers())
       if (!isa<memref::DeallocOp>(user) &&
           !isa_and_nonnull<AtticDialect>(user->getDialect()))
-        return user->emitOpError("uses a scratch tile of a tile grid; only "
-                                 "attic.tile ops may");
+        return fail(user, "uses a scratch tile of a tile grid; only "
+                          "attic.tile ops may");
     info.tiles.push_back(tile);
+    scratch.insert(alloc.getResult());
   }
   if (info.rows <= 0)
-    return grid.emitOpError("is a tile grid without an R x C scratch tile");
+    return fail(grid, "is a tile grid without an R x C scratch tile");
+  WalkResult foreign = body->walk([&](Operation *op) {
+    for (Value tile : tileOperandsOf(op))
+      if (!scratch.contains(tile)) {
+        if (report)
+          op->emitOpError("operand #")
+              << llvm::find(op->getOperands(), tile) - op->operand_begin()
+              << " is not a scratch tile of its grid (a memref.alloc at the "
+                 "top of the grid's body)";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  if (foreign.wasInterrupted())
+    return failure();
   return info;
+}
+
+void attic::eraseBuiltInFront(RewriterBase &rewriter, Operation *grid,
+                              Operation *before) {
+  Block *block = grid->getBlock();
+  SmallVector<Operation *> built;
+  for (auto it = before ? std::next(before->getIterator()) : block->begin();
+       &*it != grid; ++it)
+    built.push_back(&*it);
+  for (Operation *op : llvm::reverse(built))
+    rewriter.eraseOp(op);
 }
 
 Value attic::launchDims(ImplicitLocOpBuilder &b, scf::ParallelOp grid,
@@ -482,12 +543,12 @@ struct SimtTiles : OpRewritePattern<scf::ParallelOp> {
             tile.alloc.getDynamicSizes().size() != 1 ||
             grid->isAncestor(tile.alloc.getDynamicSizes()[0].getParentRegion()
                                  ->getParentOp()))
-          return rewriter.notifyMatchFailure(
-              grid, "a scratch tile of dynamic width whose width is not "
-                    "known in front of the grid");
+          return grid.emitOpError(
+              "has a scratch tile of dynamic width whose width is not "
+              "known in front of the grid (SIMT)");
         if (chunkedWidth && chunkedWidth != tile.alloc.getDynamicSizes()[0])
-          return rewriter.notifyMatchFailure(
-              grid, "scratch tiles of different dynamic widths");
+          return grid.emitOpError(
+              "has scratch tiles of different dynamic widths (SIMT)");
         chunkedWidth = tile.alloc.getDynamicSizes()[0];
         n = kChunk;
       }
@@ -495,7 +556,9 @@ struct SimtTiles : OpRewritePattern<scf::ParallelOp> {
           MemRefType::get({n}, rewriter.getF32Type(), nullptr, privateSpace));
     }
     if (info->rows > 1024)
-      return rewriter.notifyMatchFailure(grid, "more than 1024 query rows");
+      return grid.emitOpError("has tiles of ")
+             << info->rows
+             << " query rows; a thread per row allows at most 1024 (SIMT)";
     // Pooled epilogues at the grid's top level, on its own query blocks
     // (what attic-tile-block-attention makes): without barriers they are
     // launched after the grid's kernel.
@@ -509,10 +572,13 @@ struct SimtTiles : OpRewritePattern<scf::ParallelOp> {
       return WalkResult::advance();
     });
     if (nested.wasInterrupted())
-      return rewriter.notifyMatchFailure(
-          grid, "an attic.tile.pool that is not in the grid's body or does "
-                "not pool the grid's own (batch, head, query block)");
+      return grid.emitOpError(
+          "has an attic.tile.pool that is not in the grid's body or does "
+          "not pool the grid's own (batch, head, query block) (SIMT)");
 
+    // Everything built from here on is in front of the grid, which is
+    // left as it is until the end: a failure erases what was built.
+    Operation *before = grid->getPrevNode();
     ImplicitLocOpBuilder b(grid.getLoc(), rewriter);
     b.setInsertionPoint(grid);
     Value gridX, gridY;
@@ -607,8 +673,10 @@ struct SimtTiles : OpRewritePattern<scf::ParallelOp> {
                       barriers);
     thread.setChunk(chunkStart, chunkLen);
     for (Operation *op : tileOps)
-      if (failed(thread.rewrite(op)))
+      if (failed(thread.rewrite(op))) {
+        eraseBuiltInFront(rewriter, grid, before);
         return failure();
+      }
     guardLaunchBody(launch, nonEmpty);
     rewriter.eraseOp(grid);
     return success();
@@ -644,10 +712,12 @@ struct AtticGpuMapTilesPass
     config.setStrictness(GreedyRewriteStrictness::ExistingOps);
     (void)applyOpPatternsGreedily(grids, std::move(patterns), config);
     bool failed = false;
-    getOperation()->walk([&](Operation *op) {
+    // Pre-order, so that a grid left unmapped is reported once, not its
+    // tile ops as well.
+    getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (isa<scf::ParallelOp>(op) && op->hasAttr(kTileGridAttrName)) {
         op->emitOpError("is a tile grid that attic-gpu-map-tiles could not "
-                        "map onto the GPU (see the notes above)");
+                        "map onto the GPU (the errors above say why)");
         failed = true;
         return WalkResult::skip();
       }

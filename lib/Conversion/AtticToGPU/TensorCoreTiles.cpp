@@ -2934,7 +2934,8 @@ struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
                                 PatternRewriter &rewriter) const override {
     if (!grid->hasAttr(kTileGridAttrName))
       return failure();
-    FailureOr<TileGridInfo> info = analyzeTileGrid(grid);
+    // Quietly: the SIMT pattern analyzes the grid next and reports.
+    FailureOr<TileGridInfo> info = analyzeTileGrid(grid, /*report=*/false);
     if (failed(info))
       return failure();
     std::string why;
@@ -2943,6 +2944,9 @@ struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
       return rewriter.notifyMatchFailure(grid, why);
 
     MLIRContext *ctx = getContext();
+    // Everything built from here on is in front of the grid, which is
+    // left as it is until the end: a failure erases what was built.
+    Operation *before = grid->getPrevNode();
     ImplicitLocOpBuilder b(grid.getLoc(), rewriter);
     b.setInsertionPoint(grid);
     Value gridX, gridY;
@@ -2988,8 +2992,23 @@ struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
       mapper.kMapPtr = tensorMapOf(b, cfg->key, cfg->keys);
       mapper.vMapPtr = tensorMapOf(b, cfg->value, cfg->keys);
     }
-    if (failed(mapper.run(grid)))
-      return failure();
+    // A construct the kernel does not map (a hand-written grid: tile ops
+    // in an scf.while, an op without a tensor-core mapping) falls back to
+    // SIMT like the configurations configFor turns down; the SIMT pattern
+    // reports what it cannot map either.
+    std::string unmapped;
+    LogicalResult mapped = [&] {
+      ScopedDiagnosticHandler quiet(ctx, [&](Diagnostic &diag) {
+        if (unmapped.empty() && diag.getSeverity() == DiagnosticSeverity::Error)
+          unmapped = diag.str();
+        return success();
+      });
+      return mapper.run(grid);
+    }();
+    if (failed(mapped)) {
+      eraseBuiltInFront(rewriter, grid, before);
+      return rewriter.notifyMatchFailure(grid, unmapped);
+    }
     guardLaunchBody(launch, nonEmpty);
     rewriter.eraseOp(grid);
     return success();
@@ -2999,7 +3018,7 @@ struct TensorCoreTiles : OpRewritePattern<scf::ParallelOp> {
 } // namespace
 
 bool attic::supportsTensorCoreTiles(scf::ParallelOp grid, std::string *why) {
-  FailureOr<TileGridInfo> info = analyzeTileGrid(grid);
+  FailureOr<TileGridInfo> info = analyzeTileGrid(grid, /*report=*/false);
   if (failed(info)) {
     if (why)
       *why = "not a tile grid";

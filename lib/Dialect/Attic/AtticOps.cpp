@@ -315,6 +315,19 @@ LogicalResult BlockAttentionOp::verify() {
   } else if (!getResult().empty()) {
     return emitOpError("on memrefs, expects no result (init is written)");
   }
+  // The operands' shapes first: the lse and pool checks read init's dims.
+  // The kernels keep one block of logits per row in registers and L1.
+  constexpr int64_t kMaxBlock = 1024;
+  if (getBlockQ() > kMaxBlock || getBlockK() > kMaxBlock)
+    return emitOpError("block_q and block_k must be at most ")
+           << kMaxBlock << ", got " << getBlockQ() << " and " << getBlockK();
+  auto queryType = cast<ShapedType>(getQuery().getType());
+  auto keyType = cast<ShapedType>(getKey().getType());
+  if (failed(verifyAttentionOperands(
+          *this, queryType, keyType, cast<ShapedType>(getValue().getType()),
+          optionalShapedType(getKeyBias()), optionalShapedType(getKeyMask()),
+          cast<ShapedType>(getInit().getType()), "init")))
+    return failure();
   if (Value lse = getLseInit()) {
     auto lseType = cast<ShapedType>(lse.getType());
     auto initType = cast<ShapedType>(getInit().getType());
@@ -374,18 +387,6 @@ LogicalResult BlockAttentionOp::verify() {
              << dims(expected) << " of f32 (block_q = " << blockQ << "), got "
              << getPoolInit().getType();
   }
-  // The kernels keep one block of logits per row in registers and L1.
-  constexpr int64_t kMaxBlock = 1024;
-  if (getBlockQ() > kMaxBlock || getBlockK() > kMaxBlock)
-    return emitOpError("block_q and block_k must be at most ")
-           << kMaxBlock << ", got " << getBlockQ() << " and " << getBlockK();
-  auto queryType = cast<ShapedType>(getQuery().getType());
-  auto keyType = cast<ShapedType>(getKey().getType());
-  if (failed(verifyAttentionOperands(
-          *this, queryType, keyType, cast<ShapedType>(getValue().getType()),
-          optionalShapedType(getKeyBias()), optionalShapedType(getKeyMask()),
-          cast<ShapedType>(getInit().getType()), "init")))
-    return failure();
   bool someList = getKvNumBlocks() || getKvIndices() || getFullKvNumBlocks() ||
                   getFullKvIndices();
   if (someList) {

@@ -41,8 +41,19 @@ struct TileGridInfo {
 };
 
 /// Finds the scratch tiles of `grid` (an scf.parallel marked
-/// attic.tile_grid); emits an error for a grid that is not the tile loop's.
-mlir::FailureOr<TileGridInfo> analyzeTileGrid(mlir::scf::ParallelOp grid);
+/// attic.tile_grid) and checks that every tile operand of its tile ops is
+/// one of them; fails for a grid that is not the tile loop's, with an error
+/// when `report` (the tensor-core pattern, which the SIMT one follows on the
+/// same grid, asks quietly: each error once).
+mlir::FailureOr<TileGridInfo> analyzeTileGrid(mlir::scf::ParallelOp grid,
+                                              bool report = true);
+
+/// Erases, last first, the ops in front of `grid` that come after `before`
+/// (from the start of the block when null): what a tile-grid pattern built
+/// there before it failed, so that a failed pattern leaves the IR as it
+/// was and the next pattern (or the pass's error) sees the grid intact.
+void eraseBuiltInFront(mlir::RewriterBase &rewriter, mlir::Operation *grid,
+                       mlir::Operation *before);
 
 /// The launch grid of a tile grid: (B * Hq, nQB), each at least 1 (a
 /// launch of an empty grid is an error). Returns an i1 that is true when

@@ -1,0 +1,132 @@
+// RUN: attic-opt %s --split-input-file --attic-gpu-offload --verify-diagnostics
+// RUN: not attic-opt %s --split-input-file --attic-gpu-offload="block-size=0" 2>&1 | FileCheck %s --check-prefix=OPTION
+
+// What attic-gpu-offload refuses to move to the device, and its option.
+// OPTION: error: attic-gpu-offload: block-size must be in [1, 1024], got 0
+
+// expected-error @+1 {{'func.func' op has several blocks; attic-gpu-offload runs before the lowering of scf to cf}}
+func.func @several_blocks(%a: memref<4xf32>) {
+  cf.br ^bb1
+^bb1:
+  return
+}
+
+// -----
+
+func.func @nested_tile_grid(%a: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    // expected-error @+1 {{'scf.parallel' op cannot be offloaded by attic-gpu-offload: a tile grid must be at the top level of the function}}
+    scf.parallel (%j) = (%c0) to (%c2) step (%c1) {
+      scf.reduce
+    } {attic.tile_grid}
+  }
+  return
+}
+
+// -----
+
+func.func @stack_buffer(%a: memref<4xf32>) {
+  // expected-error @+1 {{'memref.alloca' op cannot be offloaded by attic-gpu-offload: a stack buffer on the host cannot be passed to kernels}}
+  %s = memref.alloca() : memref<4xf32>
+  memref.copy %a, %s : memref<4xf32> to memref<4xf32>
+  return
+}
+
+// -----
+
+memref.global "private" constant @table : memref<4xf32> = dense<1.0>
+
+func.func @global_in_loop(%a: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    // expected-error @+1 {{'memref.get_global' op cannot be offloaded by attic-gpu-offload: a global in host memory must be read at the top level of the function (it is copied to the device there)}}
+    %g = memref.get_global @table : memref<4xf32>
+    %x = memref.load %g[%i] : memref<4xf32>
+    memref.store %x, %a[%i] : memref<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @alloc_in_loop(%a: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    // expected-error @+1 {{'memref.alloc' op cannot be offloaded by attic-gpu-offload: kernels cannot allocate; allocations must be at the top level of the function (hoist them out of loops)}}
+    %t = memref.alloc() : memref<4xf32>
+    memref.dealloc %t : memref<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func private @helper(memref<4xf32>)
+
+func.func @host_call(%a: memref<4xf32>) {
+  // expected-error @+1 {{'func.call' op cannot be offloaded by attic-gpu-offload: kernels cannot call host function @helper}}
+  func.call @helper(%a) : (memref<4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @parallel_reduction(%a: memref<4xf32>, %out: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{'scf.parallel' op cannot be offloaded by attic-gpu-offload: a parallel loop with reductions (results) is not supported}}
+  %sum = scf.parallel (%i) = (%c0) to (%c4) step (%c1) init (%zero) -> f32 {
+    %x = memref.load %a[%i] : memref<4xf32>
+    scf.reduce(%x : f32) {
+    ^bb0(%l: f32, %r: f32):
+      %s = arith.addf %l, %r : f32
+      scf.reduce.return %s : f32
+    }
+  }
+  memref.store %sum, %out[] : memref<f32>
+  return
+}
+
+// -----
+
+func.func @attic_op_in_loop(%q: memref<1x2x8x4xf32>, %o: memref<1x2x8x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    // expected-error @+1 {{'attic.block_attention' op cannot be offloaded by attic-gpu-offload: it must be at the top level of the function, not inside a loop}}
+    attic.block_attention ins(%q, %q, %q : memref<1x2x8x4xf32>, memref<1x2x8x4xf32>, memref<1x2x8x4xf32>) outs(%o : memref<1x2x8x4xf32>) {layout = #attic.dense, scale = 0.5 : f32, block_q = 4 : i64, block_k = 4 : i64}
+  }
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op argument #0 must be a memref with the identity layout in the default memory space for attic-gpu-offload, got 'memref<4xf32, strided<[2]>>'}}
+func.func @strided_argument(%a: memref<4xf32, strided<[2]>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op results must be memrefs with the identity layout in the default memory space for attic-gpu-offload, got 'memref<4xf32, strided<[2]>>'}}
+func.func @strided_result(%a: memref<8xf32>) -> memref<4xf32, strided<[2]>> {
+  %s = memref.subview %a[0] [4] [2] : memref<8xf32> to memref<4xf32, strided<[2]>>
+  return %s : memref<4xf32, strided<[2]>>
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op is private; attic-gpu-offload compiles public entry functions only (inline callees first)}}
+func.func private @private_entry(%a: memref<4xf32>) {
+  return
+}
