@@ -838,14 +838,17 @@ def AtticGpuEmulate : Pass<"attic-gpu-emulate", "::mlir::ModuleOp"> {
   ];
 }
 
-def AtticFail : Pass<"attic-fail", "::mlir::ModuleOp"> {
+def AtticFail : Pass<"attic-fail"> {
   let summary = "Fail with a message (a pipeline's report of a bad option)";
   let description = [{
-    Emits `message` as an error at the module's location and fails. A
-    pipeline builder that finds a bad option (attic-cuda-pipeline's `chip`,
-    `format`, `block-q`, `block-k`) adds this pass in place of its passes,
-    so that the error reaches the user through the pass manager, at the
-    point where the pipeline runs, with a non-zero exit.
+    Emits `message` as an error at the location of the op it runs on and
+    fails. A pipeline builder that finds a bad option (attic-cuda-pipeline's
+    `chip`, `format`, `block-q`, `block-k`) or a pass manager it cannot run
+    on (attic-cpu-pipeline nested on `func.func`) adds this pass in place of
+    its passes, so that the error reaches the user through the pass
+    manager, at the point where the pipeline runs, with a non-zero exit.
+    It runs on any op, so that it can take the place of a pipeline on any
+    pass manager.
 
     Example: `attic-opt '--attic-fail=message="chip must be sm_80"'`.
   }];
@@ -853,6 +856,43 @@ def AtticFail : Pass<"attic-fail", "::mlir::ModuleOp"> {
     Option<"message", "message", "std::string", /*default=*/"\"failed\"",
            "The error to report">
   ];
+}
+
+def AtticCheckScope : Pass<"attic-check-scope", "::mlir::ModuleOp"> {
+  let summary = "Reject attic ops outside the module's top-level functions";
+  let description = [{
+    attic's pipelines lower the attic ops of the functions at the top level
+    of the module they run on (bufferization, the tile loop's mapping and
+    the conversion to LLVM run on those functions). An attic op anywhere
+    else (a nested `builtin.module`, a `gpu.module`, the module's body
+    itself) would be left behind half lowered, with the pipeline
+    succeeding. This pass, first in `attic-cpu-pipeline` and
+    `attic-cuda-pipeline`, reports each such op instead: an error naming
+    the op and the op it is inside of, and `pipeline` (for the message).
+    A nested module is lowered by nesting the pipeline on it:
+    `--pass-pipeline='builtin.module(builtin.module(attic-cpu-pipeline))'`.
+
+    Example: `attic-opt --attic-check-scope=pipeline=attic-cpu-pipeline`.
+  }];
+  let options = [
+    Option<"pipeline", "pipeline", "std::string",
+           /*default=*/"\"attic's pipelines\"",
+           "The pipeline named in the error">
+  ];
+}
+
+def AtticGpuStripCompileTimes
+    : Pass<"attic-gpu-strip-compile-times", "::mlir::ModuleOp"> {
+  let summary = "Drop the compile times that gpu-module-to-binary records";
+  let description = [{
+    Upstream's `gpu-module-to-binary` records how long each step took in
+    the properties of the `#gpu.object`s it makes (`LLVMIRToISATimeInMs`,
+    `ISAToBinaryTimeInMs`): a wall-clock time, different from run to run.
+    This pass, last in `attic-cuda-pipeline`, removes every property whose
+    name ends in `TimeInMs`, so that the pipeline's output is the same for
+    the same input (what lit tests and caches compare). Other properties
+    (`O`) and the objects themselves are kept.
+  }];
 }
 
 def AtticGpuCheckHost : Pass<"attic-gpu-check-host", "::mlir::ModuleOp"> {

@@ -134,8 +134,28 @@ void attic::buildGpuOffloadPipeline(OpPassManager &pm, bool tensorCores,
   pm.addPass(createAtticGpuMapTiles(map));
 }
 
+bool attic::checkPipelineAnchor(OpPassManager &pm, StringRef pipeline) {
+  std::optional<StringRef> anchor = pm.getOpName();
+  if (!anchor || *anchor == ModuleOp::getOperationName())
+    return true;
+  // attic-fail runs on any op: a module pass here would abort the pass
+  // manager ("Can't add pass restricted to 'builtin.module'").
+  AtticFailOptions fail;
+  fail.message =
+      (pipeline + " runs on a builtin.module, not on '" + *anchor +
+       "': nest it as --pass-pipeline='builtin.module(" + pipeline + ")'")
+          .str();
+  pm.addPass(createAtticFail(fail));
+  return false;
+}
+
 void attic::buildCpuPipeline(OpPassManager &pm,
                              const CpuPipelineOptions &options) {
+  if (!checkPipelineAnchor(pm, "attic-cpu-pipeline"))
+    return;
+  AtticCheckScopeOptions scope;
+  scope.pipeline = "attic-cpu-pipeline";
+  pm.addPass(createAtticCheckScope(scope));
   buildBufferizationPipeline(pm, options.blockQ, options.blockK,
                              /*forGpu=*/options.emulateCuda);
   if (options.emulateCuda) {

@@ -97,6 +97,8 @@ void attic::buildCudaMappingPipeline(OpPassManager &pm, int64_t blockQ,
 
 void attic::buildCudaPipeline(OpPassManager &pm,
                               const CudaPipelineOptions &options) {
+  if (!checkPipelineAnchor(pm, "attic-cuda-pipeline"))
+    return;
   std::string chip = options.chip;
   if (chip != "sm_80" && chip != "sm_90" && chip != "sm_90a") {
     pm.addPass(
@@ -137,6 +139,9 @@ void attic::buildCudaPipeline(OpPassManager &pm,
                            chip + "'"));
     return;
   }
+  AtticCheckScopeOptions scope;
+  scope.pipeline = "attic-cuda-pipeline";
+  pm.addPass(createAtticCheckScope(scope));
   buildCudaMappingPipeline(pm, options.blockQ, options.blockK,
                            options.mappingOptions());
   // No canonicalization before outlining: it would hoist the kernel's
@@ -177,4 +182,5 @@ void attic::buildCudaPipeline(OpPassManager &pm,
   binary.compilationTarget = format;
   binary.toolkitPath = toolkit;
   pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(attic::createAtticGpuStripCompileTimes());
 }

@@ -1,16 +1,19 @@
 //===- GpuHostPasses.cpp - attic-fail and the CUDA build's host checks -*- C++
 //-*-===//
 //
-// Small module passes of attic-cuda-pipeline: attic-fail (a bad pipeline
-// option, reported when the pipeline runs), attic-gpu-check-host (host code
-// may only move data), attic-gpu-merge-chains (one stream for consecutive
-// steps) and attic-gpu-annotate-kernels (nvvm.minctasm = 1); and on kernel
-// modules, attic-nvvm-extern-dynamic-shared (dynamic shared memory as PTX's
-// `.extern .shared` array).
+// Small passes of attic's pipelines: attic-fail (a bad pipeline option or
+// anchor, reported when the pipeline runs; on any op), attic-check-scope
+// (attic ops outside the module's top-level functions), attic-gpu-check-host
+// (host code may only move data), attic-gpu-merge-chains (one stream for
+// consecutive steps), attic-gpu-annotate-kernels (nvvm.minctasm = 1) and
+// attic-gpu-strip-compile-times (gpu.binary objects without wall-clock
+// times); and on kernel modules, attic-nvvm-extern-dynamic-shared (dynamic
+// shared memory as PTX's `.extern .shared` array).
 // See AtticPasses.td for their contracts.
 //
 //===----------------------------------------------------------------------===//
 
+#include "attic/Dialect/Attic/AtticDialect.h"
 #include "attic/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -25,6 +28,8 @@
 
 namespace attic {
 #define GEN_PASS_DEF_ATTICFAIL
+#define GEN_PASS_DEF_ATTICCHECKSCOPE
+#define GEN_PASS_DEF_ATTICGPUSTRIPCOMPILETIMES
 #define GEN_PASS_DEF_ATTICGPUCHECKHOST
 #define GEN_PASS_DEF_ATTICGPUANNOTATEKERNELS
 #define GEN_PASS_DEF_ATTICGPUMERGECHAINS
@@ -39,8 +44,78 @@ namespace {
 struct AtticFailPass : public attic::impl::AtticFailBase<AtticFailPass> {
   using AtticFailBase::AtticFailBase;
   void runOnOperation() override {
-    emitError(getOperation().getLoc()) << message;
+    emitError(getOperation()->getLoc()) << message;
     signalPassFailure();
+  }
+};
+
+struct AtticCheckScopePass
+    : public attic::impl::AtticCheckScopeBase<AtticCheckScopePass> {
+  using AtticCheckScopeBase::AtticCheckScopeBase;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    bool failed = false;
+    module.walk([&](Operation *op) {
+      if (!isa_and_nonnull<attic::AtticDialect>(op->getDialect()))
+        return WalkResult::advance();
+      Operation *top = module.getBody()->findAncestorOpInBlock(*op);
+      // The first op between the module and `op` that is not a function
+      // of the module (top itself, or what the function holds is fine).
+      Operation *outer = nullptr;
+      if (!isa_and_nonnull<func::FuncOp>(top))
+        outer = top == op ? module.getOperation() : top;
+      if (!outer)
+        return WalkResult::advance();
+      InFlightDiagnostic diag = op->emitOpError("is inside '")
+                                << outer->getName() << "'";
+      diag << ", not in a function at the top level of the module that "
+           << pipeline << " lowers; such an op would be left unlowered";
+      if (isa<ModuleOp>(outer) && outer != module.getOperation())
+        diag << " (nest the pipeline on the inner module: "
+                "--pass-pipeline='builtin.module(builtin.module("
+             << pipeline << "))')";
+      failed = true;
+      // One error per region that holds attic ops.
+      return WalkResult::skip();
+    });
+    if (failed)
+      signalPassFailure();
+  }
+};
+
+struct AtticGpuStripCompileTimesPass
+    : public attic::impl::AtticGpuStripCompileTimesBase<
+          AtticGpuStripCompileTimesPass> {
+  void runOnOperation() override {
+    getOperation().walk([&](gpu::BinaryOp binary) {
+      SmallVector<Attribute> objects;
+      bool changed = false;
+      for (Attribute attr : binary.getObjects()) {
+        auto object = dyn_cast<gpu::ObjectAttr>(attr);
+        DictionaryAttr properties = object ? object.getProperties() : nullptr;
+        if (!properties) {
+          objects.push_back(attr);
+          continue;
+        }
+        SmallVector<NamedAttribute> kept;
+        for (NamedAttribute property : properties)
+          if (!property.getName().strref().ends_with("TimeInMs"))
+            kept.push_back(property);
+        if (kept.size() == properties.size()) {
+          objects.push_back(attr);
+          continue;
+        }
+        changed = true;
+        objects.push_back(gpu::ObjectAttr::get(
+            &getContext(), object.getTarget(), object.getFormat(),
+            object.getObject(),
+            kept.empty() ? DictionaryAttr()
+                         : DictionaryAttr::get(&getContext(), kept),
+            object.getKernels()));
+      }
+      if (changed)
+        binary.setObjectsAttr(ArrayAttr::get(&getContext(), objects));
+    });
   }
 };
 

@@ -184,7 +184,18 @@ LogicalResult Offloader::check() {
                             "before the lowering of scf to cf");
   Block &body = func.getBody().front();
   bool failed = false;
+  bool onTensors = false;
+  auto isTensor = [](Type type) { return isa<TensorType>(type); };
   func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (!onTensors && (llvm::any_of(op->getOperandTypes(), isTensor) ||
+                       llvm::any_of(op->getResultTypes(), isTensor))) {
+      // Once per function: the rest of it is on tensors too.
+      op->emitOpError("has tensor operands or results; attic-gpu-offload "
+                      "runs on bufferized code (after one-shot "
+                      "bufferization and convert-linalg-to-parallel-loops)");
+      onTensors = failed = true;
+      return WalkResult::advance();
+    }
     if (isTileGrid(op)) {
       if (op->getBlock() != &body) {
         op->emitOpError("cannot be offloaded by attic-gpu-offload: a tile "

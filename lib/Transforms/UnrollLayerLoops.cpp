@@ -64,6 +64,13 @@ struct AtticUnrollLayerLoopsPass
   using AtticUnrollLayerLoopsBase::AtticUnrollLayerLoopsBase;
 
   void runOnOperation() override {
+    if (maxTripCount < 0) {
+      emitError(getOperation()->getLoc())
+          << "attic-unroll-layer-loops: max-trip-count must be at least 0, "
+             "got "
+          << int64_t(maxTripCount);
+      return signalPassFailure();
+    }
     // Outer loops first (a loop unrolled moves its nested loops to the
     // function level, where the next round finds them).
     for (bool changed = true; changed;) {

@@ -12,8 +12,8 @@
 // RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_90" | FileCheck %s --check-prefix=DEFAULT
 // RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_90 format=fatbin toolkit=/usr/local/cuda" | FileCheck %s --check-prefix=FATBIN
 
-// BIN: gpu.binary @attention_f16_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">, properties = {{.*}}, bin = "\7FELF
-// BIN: gpu.binary @attention_bf16_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">, properties = {{.*}}, bin = "\7FELF
+// BIN: gpu.binary @attention_f16_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">, bin = "\7FELF
+// BIN: gpu.binary @attention_bf16_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">, bin = "\7FELF
 
 // ELF16: {{^}}{{.}}ELF
 // ELF16: .text.attention_f16_kernel
@@ -23,10 +23,10 @@
 // ELFBF16: .text.attention_bf16_kernel
 // ELFBF16: .nv.shared.attention_bf16_kernel
 
-// DEFAULT: gpu.binary @attention_f16_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, properties = {{.*}}, bin = "\7FELF
+// DEFAULT: gpu.binary @attention_f16_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, bin = "\7FELF
 // The fatbin (the gpu.object's default format, printed without a keyword)
 // starts with the fatbin magic 0xBA55ED50.
-// FATBIN: gpu.binary @attention_f16_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, properties = {{.*}}, "P\EDU\BA
+// FATBIN: gpu.binary @attention_f16_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, "P\EDU\BA
 func.func @attention_f16(%q: tensor<1x4x300x64xf16>, %k: tensor<1x4x300x64xf16>, %v: tensor<1x4x300x64xf16>) -> tensor<1x4x300x64xf16> {
   %o = attic.attention %q, %k, %v : tensor<1x4x300x64xf16>, tensor<1x4x300x64xf16>, tensor<1x4x300x64xf16> -> tensor<1x4x300x64xf16>
   return %o : tensor<1x4x300x64xf16>

@@ -130,3 +130,15 @@ func.func @strided_result(%a: memref<8xf32>) -> memref<4xf32, strided<[2]>> {
 func.func private @private_entry(%a: memref<4xf32>) {
   return
 }
+
+// -----
+
+// Before bufferization: one error for the function, at its first op on
+// tensors (the pass used to move tensor ops into a kernel, and the
+// conversion to NVVM failed later).
+func.func @on_tensors(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'arith.addf' op has tensor operands or results; attic-gpu-offload runs on bufferized code (after one-shot bufferization and convert-linalg-to-parallel-loops)}}
+  %b = arith.addf %a, %a : tensor<4xf32>
+  %c = arith.mulf %b, %b : tensor<4xf32>
+  return %c : tensor<4xf32>
+}

@@ -1,5 +1,7 @@
 // RUN: attic-opt %s --split-input-file --verify-diagnostics --attic-unroll-layer-loops | FileCheck %s
 // RUN: not attic-opt %s --split-input-file --attic-unroll-layer-loops="max-trip-count=2" 2>&1 | FileCheck %s --check-prefix=LIMIT
+// RUN: not attic-opt %s --split-input-file --attic-unroll-layer-loops="max-trip-count=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE: error: attic-unroll-layer-loops: max-trip-count must be at least 0, got -1
 
 // A loop over layers (attic ops in its body): one copy per iteration, the
 // induction variable a constant in each; a loop without attic ops is kept.

@@ -103,9 +103,16 @@ void buildGpuOffloadPipeline(mlir::OpPassManager &pm, bool tensorCores,
 /// (unless parallel=false; then attic-inline-alloca-scopes), then upstream's
 /// conversions to LLVM. The
 /// OpenMP form calls libomp's `__kmpc_*` entry points, so the code that runs
-/// it must be linked with (or load) libomp.
+/// it must be linked with (or load) libomp. First attic-check-scope: attic
+/// ops outside the module's top-level functions are errors.
 void buildCpuPipeline(mlir::OpPassManager &pm,
                       const CpuPipelineOptions &options);
+
+/// Whether `pm` runs on a builtin.module (or on any op), as attic's
+/// pipelines must; if not (nested on func.func or gpu.module), adds an
+/// attic-fail that names `pipeline` and says how to nest it, and returns
+/// false: the builder then adds nothing else.
+bool checkPipelineAnchor(mlir::OpPassManager &pm, llvm::StringRef pipeline);
 
 struct CudaPipelineOptions
     : public mlir::PassPipelineOptions<CudaPipelineOptions> {
@@ -237,8 +244,10 @@ void buildCudaMappingPipeline(mlir::OpPassManager &pm, int64_t blockQ,
 /// mapping (buildGpuOffloadPipeline: device buffers, a kernel per loop nest,
 /// the tile loops as the tensor-core kernel or a thread per row), a check
 /// that nothing but data movement is left on the host, gpu-kernel-outlining,
-/// nvvm-attach-target, nvgpu/gpu to NVVM, host to LLVM, gpu-module-to-binary.
-/// Bad options and compute left on the host are errors.
+/// nvvm-attach-target, nvgpu/gpu to NVVM, host to LLVM, gpu-module-to-binary
+/// and attic-gpu-strip-compile-times (the same output for the same input).
+/// Bad options, attic ops outside the top-level functions
+/// (attic-check-scope) and compute left on the host are errors.
 void buildCudaPipeline(mlir::OpPassManager &pm,
                        const CudaPipelineOptions &options);
 

@@ -732,6 +732,10 @@ struct AtticGpuMapTilesPass
     });
     if (failed)
       return signalPassFailure();
+    // Launches need a container module; a module without tile grids is
+    // left as it is.
+    if (grids.empty())
+      return;
     if (auto module = dyn_cast<ModuleOp>(getOperation()))
       module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                       UnitAttr::get(&getContext()));
