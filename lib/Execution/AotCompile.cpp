@@ -153,6 +153,136 @@ bool libcProvides(llvm::StringRef name) {
          (libm && dlsym(libm, symbol.c_str()));
 }
 
+/// Why `entry` cannot name a library's exported function, or "": a C or C++
+/// keyword breaks the generated header, and a name in the namespaces of
+/// what the library links (libattic_rt.so, libomp, OpenBLAS, the CUDA
+/// runtime layer) would replace that function in every program that loads
+/// the library (an entry named omp_get_max_threads made the runtime's
+/// first call jump into the entry).
+std::string reservedEntryName(llvm::StringRef entry) {
+  static const llvm::StringSet<> keywords = {"alignas",
+                                             "alignof",
+                                             "and",
+                                             "and_eq",
+                                             "asm",
+                                             "auto",
+                                             "bitand",
+                                             "bitor",
+                                             "bool",
+                                             "break",
+                                             "case",
+                                             "catch",
+                                             "char",
+                                             "char8_t",
+                                             "char16_t",
+                                             "char32_t",
+                                             "class",
+                                             "compl",
+                                             "concept",
+                                             "const",
+                                             "consteval",
+                                             "constexpr",
+                                             "constinit",
+                                             "const_cast",
+                                             "continue",
+                                             "co_await",
+                                             "co_return",
+                                             "co_yield",
+                                             "decltype",
+                                             "default",
+                                             "delete",
+                                             "do",
+                                             "double",
+                                             "dynamic_cast",
+                                             "else",
+                                             "enum",
+                                             "explicit",
+                                             "export",
+                                             "extern",
+                                             "false",
+                                             "float",
+                                             "for",
+                                             "friend",
+                                             "goto",
+                                             "if",
+                                             "inline",
+                                             "int",
+                                             "long",
+                                             "mutable",
+                                             "namespace",
+                                             "new",
+                                             "noexcept",
+                                             "not",
+                                             "not_eq",
+                                             "nullptr",
+                                             "operator",
+                                             "or",
+                                             "or_eq",
+                                             "private",
+                                             "protected",
+                                             "public",
+                                             "register",
+                                             "reinterpret_cast",
+                                             "requires",
+                                             "restrict",
+                                             "return",
+                                             "short",
+                                             "signed",
+                                             "sizeof",
+                                             "static",
+                                             "static_assert",
+                                             "static_cast",
+                                             "struct",
+                                             "switch",
+                                             "template",
+                                             "this",
+                                             "thread_local",
+                                             "throw",
+                                             "true",
+                                             "try",
+                                             "typedef",
+                                             "typeid",
+                                             "typename",
+                                             "union",
+                                             "unsigned",
+                                             "using",
+                                             "virtual",
+                                             "void",
+                                             "volatile",
+                                             "wchar_t",
+                                             "while",
+                                             "xor",
+                                             "xor_eq",
+                                             "_Alignas",
+                                             "_Alignof",
+                                             "_Atomic",
+                                             "_Bool",
+                                             "_Complex",
+                                             "_Generic",
+                                             "_Imaginary",
+                                             "_Noreturn",
+                                             "_Static_assert",
+                                             "_Thread_local",
+                                             "main"};
+  if (keywords.contains(entry))
+    return "is a C or C++ keyword (or main), which the generated header "
+           "cannot declare as a function";
+  for (llvm::StringRef prefix :
+       {"attic_", "omp_", "ompt_", "kmp_", "__kmpc_", "cblas_", "openblas_",
+        "goto_", "mgpu", "_mlir_", "__"})
+    if (entry.starts_with(prefix))
+      return ("starts with '" + prefix +
+              "', a prefix of the functions that attic's libraries export "
+              "(libattic_rt.so, libomp, OpenBLAS, the CUDA layer) or of "
+              "reserved names")
+          .str();
+  // The CUDA driver's cuInit, cuMemAlloc_v2, ... (cube and cumsum are fine).
+  if (entry.size() > 2 && entry.starts_with("cu") && llvm::isUpper(entry[2]))
+    return "starts with 'cu' and a capital, the CUDA driver's functions' "
+           "names";
+  return "";
+}
+
 /// Renames the allocation functions and memrefCopy that the lowering
 /// declares to libattic_rt.so's, and checks that everything else the code
 /// calls is in libattic_rt.so, libomp, libc or libm.
@@ -299,6 +429,10 @@ LogicalResult addEntryPoint(ModuleOp module, StringRef entry,
   auto entryGlobal = LLVM::GlobalOp::create(
       b, loc, entryType, /*isConstant=*/true, LLVM::Linkage::External,
       (entry + "__attic_entry").str(), Attribute());
+  // Exported (the header declares it) but referenced within the library:
+  // without dso_local the typed entry read its address from the GOT, and a
+  // same-named entry of another library loaded first took its place.
+  entryGlobal.setDsoLocal(true);
   {
     OpBuilder::InsertionGuard guard(b);
     Block *init = b.createBlock(&entryGlobal.getInitializerRegion());
@@ -391,6 +525,29 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
                 .str();
     return failure();
   }
+  if (std::string why = reservedEntryName(entry); !why.empty()) {
+    error =
+        ("@" + entry + ": the entry's name " + why + "; rename the function")
+            .str();
+    return failure();
+  }
+  for (const auto *list : {&signature->inputs, &signature->results})
+    for (auto [i, spec] : llvm::enumerate(*list)) {
+      // Bytes, not only elements, must fit in int64 (the runtime's
+      // element count wrapped to 0 for 65536^4 and the call did nothing).
+      uint64_t bytes = attic_dtype_size(spec.dtype);
+      for (int64_t size : spec.shape)
+        if (size != 0 && bytes > uint64_t(INT64_MAX) / uint64_t(size)) {
+          error = ("@" + entry + " " +
+                   (list == &signature->inputs ? "argument" : "result") + " #" +
+                   Twine(i) + " of shape " + shapeString(spec.shape) +
+                   " has more than 2^63 bytes")
+                      .str();
+          return failure();
+        } else {
+          bytes *= uint64_t(size);
+        }
+    }
   bool cuda = options.target == "cuda";
   if (!cuda && options.target != "cpu") {
     error = "unknown target '" + options.target + "' (expected cpu or cuda)";
@@ -528,7 +685,8 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
   // The C header.
   std::string header;
   llvm::raw_string_ostream h(header);
-  std::string guard = ("ATTIC_AOT_" + entry.upper() + "_H");
+  // The name as it is (entries attn and ATTN are two headers).
+  std::string guard = ("ATTIC_AOT_" + entry + "_H").str();
   for (char &c : guard)
     if (!llvm::isAlnum(c))
       c = '_';

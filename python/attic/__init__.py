@@ -130,8 +130,13 @@ def _runtime_library(library_path=None):
 
 def set_threads(n):
     """Threads of the compiled parallel loops and of OpenBLAS (n <= 0: the
-    default, OMP_NUM_THREADS or all cores). Returns the count in effect."""
-    return int(_runtime_library().attic_aot_set_threads(int(n)))
+    default, OMP_NUM_THREADS or all cores; at most 1024, larger counts
+    are clamped). Returns the count in effect; it applies to calls from
+    every thread."""
+    n = int(n)
+    if n > 1024:
+        n = 1024
+    return int(_runtime_library().attic_aot_set_threads(max(n, 0)))
 
 
 class _Spec:
@@ -146,6 +151,29 @@ class _Spec:
         return "%s[%s]" % (self.name, "x".join(str(s) for s in self.shape))
 
 
+# The file identity (device, inode, mtime) of each library loaded under its
+# own path in this process.
+_LOADED = {}
+
+
+def _load(path):
+    """dlopen of `path`. The loader hands back the library it loaded from a
+    path before, even when the file has been replaced since (compile() to
+    the same output again): a replaced file is loaded from a private copy."""
+    st = os.stat(path)
+    identity = (st.st_dev, st.st_ino, st.st_mtime_ns)
+    mode = os.RTLD_NOW | os.RTLD_LOCAL
+    if _LOADED.setdefault(path, identity) == identity:
+        return ctypes.CDLL(path, mode=mode)
+    fd, copy = tempfile.mkstemp(prefix="attic-", suffix=".so")
+    try:
+        with os.fdopen(fd, "wb") as out, open(path, "rb") as src:
+            shutil.copyfileobj(src, out)
+        return ctypes.CDLL(copy, mode=mode)
+    finally:
+        os.unlink(copy)
+
+
 class Function:
     """A compiled entry point: call it with one array per argument."""
 
@@ -155,7 +183,7 @@ class Function:
         if not os.path.isfile(self.path):
             raise AtticError("%s: no such library" % library_path)
         try:
-            self._lib = ctypes.CDLL(self.path, mode=os.RTLD_NOW | os.RTLD_LOCAL)
+            self._lib = _load(self.path)
         except OSError as e:
             raise AtticError("cannot load %s: %s" % (library_path, e)) from None
         self._rt = _runtime_library()
@@ -267,12 +295,24 @@ def compile(path, entry=None, shapes=None, cpu="host", options=(),
             key = hashlib.sha256(f.read() + "\0".join(args).encode())
         output = os.path.join(_cache_dir(), "%s-%s" % (entry, key.hexdigest()[:16]),
                               "lib%s.so" % entry)
-    os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
-    command = [_find_compiler(), path, "-o", output] + args
-    done = subprocess.run(command, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True)
-    if done.returncode != 0:
-        raise AtticError((done.stderr or done.stdout).strip() or
-                         "attic-compile failed with status %d"
-                         % done.returncode)
+    directory = os.path.dirname(os.path.abspath(output))
+    os.makedirs(directory, exist_ok=True)
+    # Into a file of its own, then renamed into place (atomic): another
+    # process loading `output` meanwhile sees the old library or the new
+    # one, never a half-written file.
+    fd, partial = tempfile.mkstemp(prefix=".attic-", suffix=".so",
+                                   dir=directory)
+    os.close(fd)
+    try:
+        command = [_find_compiler(), path, "-o", partial] + args
+        done = subprocess.run(command, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+        if done.returncode != 0:
+            raise AtticError((done.stderr or done.stdout).strip() or
+                             "attic-compile failed with status %d"
+                             % done.returncode)
+        os.replace(partial, output)
+    finally:
+        if os.path.exists(partial):
+            os.unlink(partial)
     return Function(output, entry)

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <pthread.h>
 #include <string>
 #include <vector>
 
@@ -174,11 +175,40 @@ int32_t checkCudaDevice(const char *name, const CudaTarget &target) {
 }
 
 /// Serializes calls: compiled code's error channel is one per process, and
-/// its parallel loops use every core already.
+/// its parallel loops use every core already. A fork waits for the call in
+/// flight (pthread_atfork): a child forked during a call would otherwise
+/// inherit the mutex locked, and its first call would wait forever
+/// (Python's multiprocessing forks).
 std::mutex &callMutex() {
-  static std::mutex *m = new std::mutex();
+  static std::mutex *m = [] {
+    auto *mutex = new std::mutex();
+    pthread_atfork([] { callMutex().lock(); }, [] { callMutex().unlock(); },
+                   [] { callMutex().unlock(); });
+    return mutex;
+  }();
   return *m;
 }
+
+/// Whether every spec of `entry` has a rank in [0, ATTIC_MAX_RANK] and
+/// sizes >= 0 (a corrupted entry must not make the call read or allocate
+/// from garbage).
+bool specsAreValid(const attic_aot_entry *entry) {
+  const int64_t *p = entry->specs;
+  for (int64_t i = 0; i < entry->num_inputs + entry->num_results; ++i) {
+    int64_t rank = p[1];
+    if (rank < 0 || rank > ATTIC_MAX_RANK)
+      return false;
+    for (int64_t d = 0; d < rank; ++d)
+      if (p[2 + d] < 0)
+        return false;
+    p += 2 + rank;
+  }
+  return true;
+}
+
+/// The thread count chosen by attic_aot_set_threads (0: none yet): OpenMP's
+/// setting is per thread, so each call applies it to the thread it runs on.
+std::atomic<int32_t> chosenThreads{0};
 
 } // namespace
 
@@ -190,9 +220,14 @@ static std::atomic<bool> threadsChosen{false};
 
 extern "C" int32_t attic_aot_set_threads(int32_t n) {
   threadsChosen = true;
+  // libomp aborts the process at a parallel region past its own limit
+  // (OMP: Error #34 at 100000).
+  if (n > 1024)
+    n = 1024;
   if (n > 0)
     omp_set_num_threads(n);
   int threads = omp_get_max_threads();
+  chosenThreads = threads;
   attic_rt_set_blas_threads(threads);
   return threads;
 }
@@ -234,7 +269,8 @@ extern "C" int32_t attic_aot_check(const attic_aot_entry *entry) {
                 "machine's class>, e.g. x86-64-v3)",
                 name, entry->cpu ? entry->cpu : "?", missing.c_str());
   if (entry->num_inputs < 0 || entry->num_results < 0 || !entry->specs ||
-      !entry->packed)
+      !entry->packed || entry->num_inputs > (1 << 20) ||
+      entry->num_results > (1 << 20) || !specsAreValid(entry))
     return fail("@%s: malformed entry", name);
   return isCuda ? checkCudaDevice(name, cuda) : 0;
 }
@@ -257,15 +293,16 @@ extern "C" int32_t attic_aot_call(const attic_aot_entry *entry,
                                   void *const *results) {
   if (int32_t status = attic_aot_check(entry))
     return status;
+  const char *name = entry->name ? entry->name : "?";
   int64_t numInputs = entry->num_inputs, numResults = entry->num_results;
   if ((numInputs && !inputs) || (numResults && !results))
-    return fail("@%s: the input or result array is NULL", entry->name);
+    return fail("@%s: the input or result array is NULL", name);
   for (int64_t i = 0; i < numInputs; ++i)
     if (!inputs[i] && attic_aot_numel(entry, i) > 0)
-      return fail("@%s: input #%lld is NULL", entry->name, (long long)i);
+      return fail("@%s: input #%lld is NULL", name, (long long)i);
   for (int64_t i = 0; i < numResults; ++i)
     if (!results[i] && attic_aot_numel(entry, numInputs + i) > 0)
-      return fail("@%s: result #%lld is NULL", entry->name, (long long)i);
+      return fail("@%s: result #%lld is NULL", name, (long long)i);
 
   // Descriptors {allocated, aligned, offset, sizes, strides} of the inputs
   // (row-major, contiguous) and space for those of the results.
@@ -310,13 +347,15 @@ extern "C" int32_t attic_aot_call(const attic_aot_entry *entry,
   CudaTarget cudaTarget;
   bool isCuda = parseCudaTarget(entry->target, cudaTarget);
   std::lock_guard<std::mutex> lock(callMutex());
+  if (int32_t threads = chosenThreads;
+      threads > 0 && omp_get_max_threads() != threads)
+    omp_set_num_threads(threads);
   attic_rt_take_error(nullptr, 0); // drop a report left by an earlier call
   char message[512];
   // A CUDA library's kernels were loaded by its constructor when it was
   // loaded (mgpuModuleLoad[JIT]); a failure there is pending until now.
   if (isCuda && attic_cuda_take_error(message, sizeof(message)) != ATTIC_OK)
-    return fail("@%s: loading the CUDA kernels failed: %s", entry->name,
-                message);
+    return fail("@%s: loading the CUDA kernels failed: %s", name, message);
   entry->packed(pointers.data());
   // The host code has copied the results back (synchronously, on its
   // stream); a kernel fault surfaces at the latest at the synchronization.
@@ -397,8 +436,8 @@ extern "C" int32_t attic_aot_call(const attic_aot_entry *entry,
   if (attic_rt_take_error(message, sizeof(message)) != ATTIC_OK)
     reported = message;
   if (!reported.empty())
-    return fail("@%s: %s", entry->name, reported.c_str());
+    return fail("@%s: %s", name, reported.c_str());
   if (!cudaError.empty())
-    return fail("@%s: CUDA error: %s", entry->name, cudaError.c_str());
+    return fail("@%s: CUDA error: %s", name, cudaError.c_str());
   return 0;
 }

@@ -211,3 +211,32 @@ def test_torch_tensors_zero_copy(dense):
     assert isinstance(out, torch.Tensor)
     want = reference(q.numpy(), q.numpy(), q.numpy(), causal=True)
     assert rel_err(out.numpy(), want) < 1e-5
+
+
+def test_recompiling_to_the_same_output_loads_the_new_library(source,
+                                                              tmp_path):
+    # The loader hands back the library it loaded from a path before: the
+    # second compile() to the same output returned the first signature.
+    out = str(tmp_path / "libdynamic.so")
+    shape = {0: (1, 1, 40, 16), 1: (1, 1, 72, 16), 2: (1, 1, 72, 16)}
+    first = attic.compile(source, entry="dynamic", shapes=shape, output=out)
+    shape = {0: (1, 1, 24, 16), 1: (1, 1, 72, 16), 2: (1, 1, 72, 16)}
+    second = attic.compile(source, entry="dynamic", shapes=shape, output=out)
+    assert repr(first.inputs[0]) == "f32[1x1x40x16]"
+    assert repr(second.inputs[0]) == "f32[1x1x24x16]"
+    rng = np.random.default_rng(3)
+    q = rng.uniform(-1, 1, (1, 1, 24, 16)).astype(np.float32)
+    k = rng.uniform(-1, 1, (1, 1, 72, 16)).astype(np.float32)
+    v = rng.uniform(-1, 1, (1, 1, 72, 16)).astype(np.float32)
+    assert rel_err(second(q, k, v), reference(q, k, v)) < 1e-5
+    # The first library stays loaded and callable.
+    assert first(np.zeros((1, 1, 40, 16), np.float32), k, v).shape == \
+        (1, 1, 40, 16)
+    # No partial files are left next to the output.
+    assert sorted(os.listdir(tmp_path)) == ["dynamic.h", "libdynamic.so"]
+
+
+def test_thread_count_is_bounded():
+    # libomp aborts past its limit; the count is clamped like attic-run's.
+    assert attic.set_threads(2 ** 40) == 1024
+    assert attic.set_threads(1) == 1

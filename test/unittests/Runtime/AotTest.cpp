@@ -13,10 +13,18 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern "C" int omp_get_max_threads(void);
 
 namespace {
 
@@ -60,6 +68,15 @@ void reportsError(void **args) {
   std::memcpy(args[7], &out, sizeof(out));
 }
 
+/// f() -> (): records the OpenMP thread count the call runs with.
+std::atomic<int> seenThreads{0};
+void recordThreads(void **) { seenThreads = omp_get_max_threads(); }
+/// f() -> (): takes a while.
+void sleeps(void **) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+}
+
+const int64_t kNoSpecs[] = {0};
 const int64_t kTransposeSpecs[] = {ATTIC_F32, 2, 2, 3, ATTIC_F32, 2, 3, 2};
 const int64_t kReturnsSpecs[] = {ATTIC_F32, 2, 2, 3, ATTIC_F32, 2, 2, 3,
                                  ATTIC_F32, 2, 2, 3, ATTIC_F32, 2, 2, 3,
@@ -251,6 +268,56 @@ TEST(Aot, MemrefCopyFollowsStrides) {
   const float want[6] = {0, 3, 1, 4, 2, 5};
   for (int i = 0; i < 6; ++i)
     EXPECT_EQ(out[i], want[i]) << i;
+}
+
+TEST(Aot, MalformedSpecsAreRefused) {
+  // A corrupted entry: the call must not read or allocate from it.
+  const int64_t negativeRank[] = {ATTIC_F32, -1, ATTIC_F32, 2, 3, 2};
+  const int64_t rankPastTheLimit[] = {ATTIC_F32, 9, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+  const int64_t negativeSize[] = {ATTIC_F32, 2, 2, -3, ATTIC_F32, 2, 3, 2};
+  for (const int64_t *specs : {negativeRank, rankPastTheLimit, negativeSize}) {
+    attic_aot_entry e = entry("bad", 1, 1, specs, transposeView);
+    float x[6] = {}, out[6] = {};
+    const void *in[] = {x};
+    void *res[] = {out};
+    EXPECT_NE(attic_aot_call(&e, in, res), 0);
+    EXPECT_STREQ(attic_aot_last_error(), "@bad: malformed entry");
+  }
+}
+
+TEST(Aot, ThreadCountAppliesToCallsFromEveryThread) {
+  // OpenMP's setting is per thread: a count set on this thread used to
+  // leave another thread's calls at the default.
+  attic_aot_entry e = entry("threads", 0, 0, kNoSpecs, recordThreads);
+  ASSERT_EQ(attic_aot_set_threads(1), 1);
+  std::thread caller(
+      [&] { EXPECT_EQ(attic_aot_call(&e, nullptr, nullptr), 0); });
+  caller.join();
+  EXPECT_EQ(seenThreads.load(), 1);
+  // libomp aborts at a parallel region past its limit: clamped.
+  EXPECT_EQ(attic_aot_set_threads(100000), 1024);
+  EXPECT_EQ(attic_aot_set_threads(2), 2);
+}
+
+TEST(Aot, ForkDuringACallLeavesTheChildAbleToCall) {
+  // A child forked while another thread is in a call inherited the call
+  // mutex locked, and its first call waited forever.
+  attic_aot_entry slow = entry("slow", 0, 0, kNoSpecs, sleeps);
+  attic_aot_entry fast = entry("fast", 0, 0, kNoSpecs, recordThreads);
+  std::thread caller(
+      [&] { EXPECT_EQ(attic_aot_call(&slow, nullptr, nullptr), 0); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  pid_t pid = fork();
+  if (pid == 0) {
+    alarm(20); // a hung call ends the child with SIGALRM
+    _exit(attic_aot_call(&fast, nullptr, nullptr) == 0 ? 0 : 1);
+  }
+  caller.join();
+  ASSERT_GT(pid, 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      << "the child's call failed or hung (status " << status << ")";
 }
 
 } // namespace

@@ -71,7 +71,9 @@ int32_t attic_aot_check(const attic_aot_entry *entry);
 const char *attic_aot_last_error(void);
 
 /* Threads of the compiled parallel loops and of OpenBLAS (n <= 0 keeps the
- * default: OMP_NUM_THREADS or all cores). Returns the count in effect. */
+ * default: OMP_NUM_THREADS or all cores; at most 1024, larger counts are
+ * clamped, as for attic-run's --cpu-threads). It applies to calls from
+ * every thread of the process. Returns the count in effect. */
 int32_t attic_aot_set_threads(int32_t n);
 
 /* Number of elements of spec `index` (inputs first, then results). */

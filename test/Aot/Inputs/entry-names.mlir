@@ -1,0 +1,28 @@
+// Entries whose names attic-compile must refuse or keep apart
+// (test/Aot/aot-entry-names.test).
+func.func @int(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+func.func @class(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+func.func @omp_get_max_threads(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+func.func @attic_aot_last_error(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+func.func @cuInit(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+func.func @cube(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = arith.mulf %x, %x : tensor<4xf32>
+  %z = arith.mulf %y, %x : tensor<4xf32>
+  return %z : tensor<4xf32>
+}
+func.func @CUBE(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+func.func @huge(%x: tensor<65536x65536x65536x65536xf32>) -> tensor<65536x65536x65536x65536xf32> {
+  return %x : tensor<65536x65536x65536x65536xf32>
+}
