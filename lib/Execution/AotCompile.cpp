@@ -153,133 +153,65 @@ bool libcProvides(llvm::StringRef name) {
          (libm && dlsym(libm, symbol.c_str()));
 }
 
-/// Why `entry` cannot name a library's exported function, or "": a C or C++
-/// keyword breaks the generated header, and a name in the namespaces of
-/// what the library links (libattic_rt.so, libomp, OpenBLAS, the CUDA
-/// runtime layer) would replace that function in every program that loads
-/// the library (an entry named omp_get_max_threads made the runtime's
-/// first call jump into the entry).
-std::string reservedEntryName(llvm::StringRef entry) {
-  static const llvm::StringSet<> keywords = {"alignas",
-                                             "alignof",
-                                             "and",
-                                             "and_eq",
-                                             "asm",
-                                             "auto",
-                                             "bitand",
-                                             "bitor",
-                                             "bool",
-                                             "break",
-                                             "case",
-                                             "catch",
-                                             "char",
-                                             "char8_t",
-                                             "char16_t",
-                                             "char32_t",
-                                             "class",
-                                             "compl",
-                                             "concept",
-                                             "const",
-                                             "consteval",
-                                             "constexpr",
-                                             "constinit",
-                                             "const_cast",
-                                             "continue",
-                                             "co_await",
-                                             "co_return",
-                                             "co_yield",
-                                             "decltype",
-                                             "default",
-                                             "delete",
-                                             "do",
-                                             "double",
-                                             "dynamic_cast",
-                                             "else",
-                                             "enum",
-                                             "explicit",
-                                             "export",
-                                             "extern",
-                                             "false",
-                                             "float",
-                                             "for",
-                                             "friend",
-                                             "goto",
-                                             "if",
-                                             "inline",
-                                             "int",
-                                             "long",
-                                             "mutable",
-                                             "namespace",
-                                             "new",
-                                             "noexcept",
-                                             "not",
-                                             "not_eq",
-                                             "nullptr",
-                                             "operator",
-                                             "or",
-                                             "or_eq",
-                                             "private",
-                                             "protected",
-                                             "public",
-                                             "register",
-                                             "reinterpret_cast",
-                                             "requires",
-                                             "restrict",
-                                             "return",
-                                             "short",
-                                             "signed",
-                                             "sizeof",
-                                             "static",
-                                             "static_assert",
-                                             "static_cast",
-                                             "struct",
-                                             "switch",
-                                             "template",
-                                             "this",
-                                             "thread_local",
-                                             "throw",
-                                             "true",
-                                             "try",
-                                             "typedef",
-                                             "typeid",
-                                             "typename",
-                                             "union",
-                                             "unsigned",
-                                             "using",
-                                             "virtual",
-                                             "void",
-                                             "volatile",
-                                             "wchar_t",
-                                             "while",
-                                             "xor",
-                                             "xor_eq",
-                                             "_Alignas",
-                                             "_Alignof",
-                                             "_Atomic",
-                                             "_Bool",
-                                             "_Complex",
-                                             "_Generic",
-                                             "_Imaginary",
-                                             "_Noreturn",
-                                             "_Static_assert",
-                                             "_Thread_local",
-                                             "main"};
-  if (keywords.contains(entry))
-    return "is a C or C++ keyword (or main), which the generated header "
-           "cannot declare as a function";
+/// C and C++ keywords (and main): the generated header cannot declare a
+/// function of that name.
+// clang-format off
+constexpr llvm::StringLiteral kKeywords[] = {
+    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor",
+    "bool", "break", "case", "catch", "char", "char8_t", "char16_t",
+    "char32_t", "class", "compl", "concept", "const", "consteval",
+    "constexpr", "constinit", "const_cast", "continue", "co_await",
+    "co_return", "co_yield", "decltype", "default", "delete", "do", "double",
+    "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false",
+    "float", "for", "friend", "goto", "if", "inline", "int", "long",
+    "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr",
+    "operator", "or", "or_eq", "private", "protected", "public", "register",
+    "reinterpret_cast", "requires", "restrict", "return", "short", "signed",
+    "sizeof", "static", "static_assert", "static_cast", "struct", "switch",
+    "template", "this", "thread_local", "throw", "true", "try", "typedef",
+    "typeid", "typename", "union", "unsigned", "using", "virtual", "void",
+    "volatile", "wchar_t", "while", "xor", "xor_eq", "_Alignas", "_Alignof",
+    "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary", "_Noreturn",
+    "_Static_assert", "_Thread_local", "main"};
+// clang-format on
+
+/// The error for an entry name the library cannot export, or "". The
+/// library exports the entry under its own name, so it must be a C
+/// identifier the header can declare, and must not be a name of what the
+/// library links: libc/libm, libattic_rt.so, libomp, OpenBLAS, the CUDA
+/// layer. Exported, such a name replaces that function in every program
+/// that loads the library (an entry named omp_get_max_threads made the
+/// runtime's first call jump into the entry).
+std::string entryNameError(llvm::StringRef entry) {
+  auto named = [&](const llvm::Twine &why) {
+    return ("@" + entry + ": the entry's name " + why).str();
+  };
+  if (entry.empty() || llvm::isDigit(entry.front()) ||
+      !llvm::all_of(entry, [](char c) { return llvm::isAlnum(c) || c == '_'; }))
+    return ("@" + entry +
+            ": the entry's name must be a C identifier, it names the "
+            "library's function")
+        .str();
+  if (llvm::is_contained(kKeywords, entry))
+    return named("is a C or C++ keyword (or main), which the generated "
+                 "header cannot declare as a function; rename the function");
   for (llvm::StringRef prefix :
        {"attic_", "omp_", "ompt_", "kmp_", "__kmpc_", "cblas_", "openblas_",
         "goto_", "mgpu", "_mlir_", "__"})
     if (entry.starts_with(prefix))
-      return ("starts with '" + prefix +
-              "', a prefix of the functions that attic's libraries export "
-              "(libattic_rt.so, libomp, OpenBLAS, the CUDA layer) or of "
-              "reserved names")
-          .str();
+      return named("starts with '" + prefix +
+                   "', a prefix of the functions that attic's libraries "
+                   "export (libattic_rt.so, libomp, OpenBLAS, the CUDA "
+                   "layer) or of reserved names; rename the function");
   // The CUDA driver's cuInit, cuMemAlloc_v2, ... (cube and cumsum are fine).
   if (entry.size() > 2 && entry.starts_with("cu") && llvm::isUpper(entry[2]))
-    return "starts with 'cu' and a capital, the CUDA driver's functions' "
-           "names";
+    return named("starts with 'cu' and a capital, the CUDA driver's "
+                 "functions' names; rename the function");
+  if (libcProvides(entry))
+    return ("the entry @" + entry +
+            " would be exported under the name of a C library function; "
+            "rename it")
+        .str();
   return "";
 }
 
@@ -501,53 +433,39 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
   FailureOr<EntrySignature> signature = getEntrySignature(module, entry, error);
   if (failed(signature))
     return failure();
+  // Static shapes (the C ABI's) of at most 2^63 bytes (the runtime's
+  // element count wrapped to 0 for 65536^4 and the call did nothing).
   for (const auto *list : {&signature->inputs, &signature->results})
-    for (auto [i, spec] : llvm::enumerate(*list))
+    for (auto [i, spec] : llvm::enumerate(*list)) {
+      std::string which =
+          ("@" + entry + " " +
+           (list == &signature->inputs ? "argument" : "result") + " #" +
+           Twine(i))
+              .str();
       if (llvm::any_of(spec.shape, ShapedType::isDynamic)) {
-        error = ("@" + entry + " " +
-                 (list == &signature->inputs ? "argument" : "result") + " #" +
-                 Twine(i) + " has shape " + shapeString(spec.shape) +
-                 "; the C ABI of attic-compile takes static shapes (give "
-                 "the dynamic sizes with --shape=I:AxBxC)")
-                    .str();
+        error = which + " has shape " + shapeString(spec.shape) +
+                "; the C ABI of attic-compile takes static shapes (give the "
+                "dynamic sizes with --shape=I:AxBxC)";
         return failure();
       }
+      uint64_t bytes = attic_dtype_size(spec.dtype);
+      for (int64_t size : spec.shape) {
+        if (size != 0 && bytes > uint64_t(INT64_MAX) / uint64_t(size)) {
+          error = which + " of shape " + shapeString(spec.shape) +
+                  " has more than 2^63 bytes";
+          return failure();
+        }
+        bytes *= uint64_t(size);
+      }
+    }
   if (options.optLevel > 3) {
     error = "the optimization level must be 0-3";
     return failure();
   }
-  if (entry.empty() || llvm::isDigit(entry.front()) ||
-      !llvm::all_of(entry,
-                    [](char c) { return llvm::isAlnum(c) || c == '_'; })) {
-    error = ("@" + entry +
-             ": the entry's name must be a C identifier, it names the "
-             "library's function")
-                .str();
+  if (std::string message = entryNameError(entry); !message.empty()) {
+    error = message;
     return failure();
   }
-  if (std::string why = reservedEntryName(entry); !why.empty()) {
-    error =
-        ("@" + entry + ": the entry's name " + why + "; rename the function")
-            .str();
-    return failure();
-  }
-  for (const auto *list : {&signature->inputs, &signature->results})
-    for (auto [i, spec] : llvm::enumerate(*list)) {
-      // Bytes, not only elements, must fit in int64 (the runtime's
-      // element count wrapped to 0 for 65536^4 and the call did nothing).
-      uint64_t bytes = attic_dtype_size(spec.dtype);
-      for (int64_t size : spec.shape)
-        if (size != 0 && bytes > uint64_t(INT64_MAX) / uint64_t(size)) {
-          error = ("@" + entry + " " +
-                   (list == &signature->inputs ? "argument" : "result") + " #" +
-                   Twine(i) + " of shape " + shapeString(spec.shape) +
-                   " has more than 2^63 bytes")
-                      .str();
-          return failure();
-        } else {
-          bytes *= uint64_t(size);
-        }
-    }
   bool cuda = options.target == "cuda";
   if (!cuda && options.target != "cpu") {
     error = "unknown target '" + options.target + "' (expected cpu or cuda)";
@@ -619,15 +537,6 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
                                          : errors.text());
       return failure();
     }
-  }
-  // The library exports the entry under its own name: a libc/libm name
-  // would replace the C library's function in every program that loads it.
-  if (libcProvides(entry)) {
-    error = ("the entry @" + entry +
-             " would be exported under the name of a C library function; "
-             "rename it")
-                .str();
-    return failure();
   }
   if (failed(checkLibraryNameClashes(*lowered, error)) ||
       failed(bindRuntimeCalls(*lowered, cuda, error)) ||

@@ -206,7 +206,8 @@ bool specsAreValid(const attic_aot_entry *entry) {
   return true;
 }
 
-/// The thread count chosen by attic_aot_set_threads (0: none yet): OpenMP's
+/// The thread count chosen by attic_aot_set_threads (by the caller, or by
+/// the first call to the default, as attic-run does; 0: none yet). OpenMP's
 /// setting is per thread, so each call applies it to the thread it runs on.
 std::atomic<int32_t> chosenThreads{0};
 
@@ -214,12 +215,7 @@ std::atomic<int32_t> chosenThreads{0};
 
 extern "C" const char *attic_aot_last_error(void) { return lastError.c_str(); }
 
-/// Whether the thread counts were set (by the caller, or by the first call
-/// to the default, as attic-run does).
-static std::atomic<bool> threadsChosen{false};
-
 extern "C" int32_t attic_aot_set_threads(int32_t n) {
-  threadsChosen = true;
   // libomp aborts the process at a parallel region past its own limit
   // (OMP: Error #34 at 100000).
   if (n > 1024)
@@ -342,7 +338,7 @@ extern "C" int32_t attic_aot_call(const attic_aot_entry *entry,
   // OpenBLAS's own thread pool, left at its load-time setting, competes
   // with the OpenMP workers of the compiled loops (measured: 1 call in 2
   // ran 1.7x slower at N = 1024); one count for both, as attic-run sets.
-  if (!threadsChosen.exchange(true))
+  if (chosenThreads == 0)
     attic_aot_set_threads(0);
   CudaTarget cudaTarget;
   bool isCuda = parseCudaTarget(entry->target, cudaTarget);
