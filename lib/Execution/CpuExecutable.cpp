@@ -1,8 +1,9 @@
 //===- CpuExecutable.cpp - JIT-compile and run attic functions --*- C++ -*-===//
 
 #include "attic/Execution/CpuExecutable.h"
-#include "attic/runtime/Aot.h"
 #include "attic/InitAttic.h"
+#include "attic/Support/CrashHandler.h"
+#include "attic/runtime/Aot.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -13,6 +14,7 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -137,6 +139,22 @@ std::string attic::formatDiagnostic(Diagnostic &diagnostic) {
     os << loc << ": ";
   os << diagnostic;
   return text;
+}
+
+OwningOpRef<ModuleOp> attic::parseModuleForTool(llvm::SourceMgr &sourceMgr,
+                                                MLIRContext *context,
+                                                StringRef tool) {
+  bool noted = false;
+  ScopedDiagnosticHandler noteForCrash(context, [&](Diagnostic &d) {
+    if (noted || d.getSeverity() != DiagnosticSeverity::Error)
+      return failure();
+    noted = true;
+    setCrashNote((tool + ": error: " + formatDiagnostic(d)).str());
+    return failure(); // the caller's handlers still get it
+  });
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, context);
+  setCrashNote("");
+  return module;
 }
 
 attic::ErrorCollector::ErrorCollector(MLIRContext *context)

@@ -17,6 +17,7 @@
 #include "attic/Execution/AotCompile.h"
 #include "attic/Execution/CpuExecutable.h"
 #include "attic/Support/ArgumentBinding.h"
+#include "attic/Support/CrashHandler.h"
 #include "attic/Support/InputFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -239,6 +240,8 @@ void linkSharedLibrary(StringRef object, StringRef output,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  // After InitLLVM: a crash is one line and exit 70 (CrashHandler.h).
+  attic::installCrashHandler("attic-compile");
   cl::HideUnrelatedOptions(toolOptions);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -282,7 +285,8 @@ int main(int argc, char **argv) {
     fail(inputFile + ": cannot open: " + buffer.getError().message());
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      attic::parseModuleForTool(sourceMgr, &context, "attic-compile");
   if (!module)
     fail(parseErrors.text().empty() ? inputFile + ": cannot parse"
                                     : parseErrors.text());

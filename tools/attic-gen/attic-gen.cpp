@@ -17,6 +17,7 @@
 
 #include "attic/Builders/VccEncoder.h"
 #include "attic/Execution/CpuExecutable.h"
+#include "attic/Support/CrashHandler.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -91,6 +92,8 @@ namespace {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  // After InitLLVM: a crash is one line and exit 70 (CrashHandler.h).
+  attic::installCrashHandler("attic-gen");
   cl::HideUnrelatedOptions(toolOptions);
   cl::ParseCommandLineOptions(argc, argv,
                               "attic-gen: attic IR of a whole model from a "

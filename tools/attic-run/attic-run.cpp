@@ -395,23 +395,8 @@ int main(int argc, char **argv) {
   if (!buffer)
     fail(inputFile + ": cannot open: " + buffer.getError().message());
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module;
-  {
-    // A crash inside MLIR's parsers (MLIR 22's linalg.transpose, .reduce
-    // and .broadcast after a malformed integer list) comes after their
-    // error, which parseErrors would print only after parsing: the crash
-    // handler prints the first one.
-    bool noted = false;
-    ScopedDiagnosticHandler noteForCrash(&context, [&noted](Diagnostic &d) {
-      if (noted)
-        return failure();
-      noted = true;
-      attic::setCrashNote("attic-run: error: " + attic::formatDiagnostic(d));
-      return failure(); // parseErrors still collects it
-    });
-    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  }
-  attic::setCrashNote("");
+  OwningOpRef<ModuleOp> module =
+      attic::parseModuleForTool(sourceMgr, &context, "attic-run");
   if (!module)
     fail(parseErrors.text().empty() ? inputFile + ": cannot parse"
                                     : parseErrors.text());

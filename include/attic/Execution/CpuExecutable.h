@@ -16,8 +16,10 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <cstdint>
 #include <memory>
@@ -95,6 +97,17 @@ void registerExecutionDialects(mlir::DialectRegistry &registry);
 
 /// One line for a diagnostic: "file:line:col: message" (notes dropped).
 std::string formatDiagnostic(mlir::Diagnostic &diagnostic);
+
+/// Parses the module in `sourceMgr` (its main buffer) for a tool. MLIR 22's
+/// parsers of linalg.transpose, .reduce and .broadcast crash after their
+/// first error (a float or an empty element in an integer list), which the
+/// caller's ErrorCollector would print only after parsing: while parsing,
+/// the first error diagnostic is the crash note of the tool's crash handler
+/// (attic/Support/CrashHandler.h), "<tool>: error: file:line:col: message".
+/// Returns null on a parse error (the caller's handlers have it).
+mlir::OwningOpRef<mlir::ModuleOp> parseModuleForTool(llvm::SourceMgr &sourceMgr,
+                                                     mlir::MLIRContext *context,
+                                                     llvm::StringRef tool);
 
 /// While alive, collects the error diagnostics of a context into one line
 /// ("file:line:col: message; ..."), so that callers report them as one.
