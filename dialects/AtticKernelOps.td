@@ -76,8 +76,12 @@ def Attic_KernelizedAttentionOp : Attic_Op<"kernelized_attention", [Pure,
     (Gram-Schmidt of Gaussian rows) scaled by the norms of independent
     Gaussian `D`-vectors, as FAVOR+'s positive orthogonal random features.
     A redraw is a new seed (or a new `projection`). FAVOR+'s stabilizer
-    `c` is the maximum exponent of each query row, and of each (batch,
-    head) for the keys; it cancels in the `linear` normalization.
+    `c` is the maximum exponent of each query row; for the keys of query
+    row `i`, it is the maximum exponent over the keys visible to `i`
+    (unmasked, and `j <= i` when causal). Both cancel in the `linear`
+    normalization up to `eps`, and neither depends on a key `i` cannot
+    see: padded keys never change the real rows' outputs, and a causal
+    row never depends on a later key (bitwise).
 
     `mask` (`[B,Nk]` i1) marks real keys; a padded key contributes nothing.
     A query with no visible key (all masked) gets 0 with `linear`
@@ -139,12 +143,18 @@ def Attic_FeatureMapOp : Attic_Op<"feature_map", [Pure]> {
     `attic.kernelized_attention` (the table there), on `[B,H,N,D]`
     producing `[B,H,N,F]`. `period` is cosFormer's `m` (required for
     `cosformer`); `projection` (`[p, D]`) is required for the random
-    feature maps. `keys` selects FAVOR+'s key stabilizer (one maximum per
-    (batch, head) instead of one per row).
+    feature maps. FAVOR+ subtracts each row's largest exponent `c_t`
+    before it exponentiates; the optional second result `stabilizer`
+    (`[B,H,N]`, `favor_plus` only) returns those `c_t`, which
+    `attic.state_reduce` and `attic.state_scan` take for the keys (their
+    `stabilizer` operand) to put every key visible to a query on one
+    scale.
 
     ```mlir
     %phi = attic.feature_map cosformer %x {period = 128 : i64}
         : tensor<1x2x128x16xf32> -> tensor<1x2x128x32xf32>
+    %phik, %c = attic.feature_map favor_plus %k projection(%w : tensor<64x16xf32>)
+        : tensor<1x2x128x16xf32> -> tensor<1x2x128x64xf32>, tensor<1x2x128xf32>
     ```
 
     Lowering (`attic-lower-state`): a `linalg.generic` per element; the
@@ -156,18 +166,19 @@ def Attic_FeatureMapOp : Attic_Op<"feature_map", [Pure]> {
     Attic_FeatureMap:$map,
     Attic_F32Tensor:$input,
     Optional<Attic_F32Tensor>:$projection,
-    OptionalAttr<I64Attr>:$period,
-    UnitAttr:$keys
+    OptionalAttr<I64Attr>:$period
   );
-  let results = (outs Attic_F32Tensor:$result);
+  let results = (outs Attic_F32Tensor:$result,
+                      Optional<Attic_F32Tensor>:$stabilizer);
   let assemblyFormat = [{
     $map $input (`projection` `(` $projection^ `:` type($projection) `)`)?
-    attr-dict `:` type($input) `->` type($result)
+    attr-dict `:` type($input) `->` type($result) (`,` type($stabilizer)^)?
   }];
   let hasVerifier = 1;
 }
 
-def Attic_StateReduceOp : Attic_Op<"state_reduce", [Pure]> {
+def Attic_StateReduceOp : Attic_Op<"state_reduce",
+    [Pure, AttrSizedOperandSegments]> {
   let summary = "L2: the state phi(K)^T V and the normalizer sum phi(K) of each head";
   let description = [{
     For `features [B,H,N,F]` (`phi(K)`) and `value [B,H,N,Dv]`:
@@ -177,7 +188,11 @@ def Attic_StateReduceOp : Attic_Op<"state_reduce", [Pure]> {
     normalizer[b,h,f] = sum_j m_j features[b,h,j,f]                  [B,H,F]
     ```
 
-    with `m_j = mask[b,j]` (`[B,N]` i1) when given, else 1.
+    with `m_j = mask[b,j]` (`[B,N]` i1) when given, else 1. With
+    `stabilizer` (`[B,H,N]`, FAVOR+'s per-key `c_j` from
+    `attic.feature_map`), `m_j` is also scaled by `exp(c_j - M)`, `M` the
+    maximum of `c_j` over the unmasked keys of the head: the features of
+    all keys on the scale of the largest (a masked key never sets it).
 
     ```mlir
     %s, %z = attic.state_reduce %phik, %v
@@ -192,18 +207,21 @@ def Attic_StateReduceOp : Attic_Op<"state_reduce", [Pure]> {
   let arguments = (ins
     Attic_F32Tensor:$features,
     Attic_F32Tensor:$value,
-    Optional<StaticShapeTensorOf<[I1]>>:$mask
+    Optional<StaticShapeTensorOf<[I1]>>:$mask,
+    Optional<Attic_F32Tensor>:$stabilizer
   );
   let results = (outs Attic_F32Tensor:$state, Attic_F32Tensor:$normalizer);
   let assemblyFormat = [{
     $features `,` $value (`mask` `(` $mask^ `:` type($mask) `)`)?
+    (`stabilizer` `(` $stabilizer^ `:` type($stabilizer) `)`)?
     attr-dict `:` type($features) `,` type($value) `->` type($state) `,`
     type($normalizer)
   }];
   let hasVerifier = 1;
 }
 
-def Attic_StateScanOp : Attic_Op<"state_scan", [Pure]> {
+def Attic_StateScanOp : Attic_Op<"state_scan",
+    [Pure, AttrSizedOperandSegments]> {
   let summary = "L2: causal kernelized products by chunks and a prefix scan of the state";
   let description = [{
     For `query_features [B,H,N,F]` (`phi(Q)`), `key_features [B,H,N,F]`
@@ -220,6 +238,14 @@ def Attic_StateScanOp : Attic_Op<"state_scan", [Pure]> {
     `chunk x chunk` product; across chunks, `phi(q_i)` times the exclusive
     prefix sum over the earlier chunks of `phi(K_c)^T V_c` (`F x Dv`) and
     of `sum phi(K_c)`. Never an `N x N` matrix.
+
+    With `stabilizer` (`[B,H,N]`, FAVOR+'s per-key `c_j` from
+    `attic.feature_map`), key `j` counts for row `i` with the factor
+    `exp(c_j - m_i)`, `m_i` the maximum of `c_j` over the keys visible to
+    `i` (unmasked, `j <= i`): no row depends on a later key, not even
+    through the scale. The chunk states are kept on the scale of the
+    largest `c_j` so far and rescaled when it grows (as an online
+    softmax rescales its sums).
 
     ```mlir
     %num, %den = attic.state_scan %phiq, %phik, %v {chunk = 32 : i64}
@@ -238,6 +264,7 @@ def Attic_StateScanOp : Attic_Op<"state_scan", [Pure]> {
     Attic_F32Tensor:$key_features,
     Attic_F32Tensor:$value,
     Optional<StaticShapeTensorOf<[I1]>>:$mask,
+    Optional<Attic_F32Tensor>:$stabilizer,
     I64Attr:$chunk
   );
   let results = (outs Attic_F32Tensor:$numerator,
@@ -245,6 +272,7 @@ def Attic_StateScanOp : Attic_Op<"state_scan", [Pure]> {
   let assemblyFormat = [{
     $query_features `,` $key_features `,` $value
     (`mask` `(` $mask^ `:` type($mask) `)`)?
+    (`stabilizer` `(` $stabilizer^ `:` type($stabilizer) `)`)?
     attr-dict `:` type($query_features) `,` type($key_features) `,`
     type($value) `->` type($numerator) `,` type($denominator)
   }];

@@ -91,11 +91,13 @@ std::vector<double> randomFeatures(uint64_t seed, int64_t p, int64_t dim) {
 
 namespace {
 
-/// phi of every row of x [B,H,n,D] -> [B,H,n,F].
+/// phi of every row of x [B,H,n,D] -> [B,H,n,F]. FAVOR+ subtracts each
+/// row's largest exponent and, when `stabilizers` is given, stores them
+/// there ([B,H,n]).
 std::vector<double> featureMap(const Options &o, const std::vector<double> &x,
-                               int64_t n, bool keys,
-                               const std::vector<double> &w, int64_t p,
-                               int64_t &features) {
+                               int64_t n, const std::vector<double> &w,
+                               int64_t p, int64_t &features,
+                               std::vector<double> *stabilizers = nullptr) {
   const int64_t D = o.dim, rows = o.batch * o.heads * n;
   std::vector<double> out;
   switch (o.map) {
@@ -143,15 +145,18 @@ std::vector<double> featureMap(const Options &o, const std::vector<double> &x,
   }
   if (o.map == Map::PerformerRelu)
     return out;
-  // FAVOR+: subtract the maximum exponent of the row (queries) or of the
-  // (batch, head) (keys), exponentiate, divide by sqrt(p).
-  int64_t group = keys ? n * p : p;
-  for (int64_t start = 0; start < rows * p; start += group) {
+  // FAVOR+: subtract the row's maximum exponent, exponentiate, divide by
+  // sqrt(p).
+  if (stabilizers)
+    stabilizers->assign(rows, 0.0);
+  for (int64_t r = 0; r < rows; ++r) {
     double mx = -std::numeric_limits<double>::infinity();
-    for (int64_t i = start; i < start + group; ++i)
-      mx = std::max(mx, out[i]);
-    for (int64_t i = start; i < start + group; ++i)
-      out[i] = std::exp(out[i] - mx) / std::sqrt(double(p));
+    for (int64_t f = 0; f < p; ++f)
+      mx = std::max(mx, out[r * p + f]);
+    for (int64_t f = 0; f < p; ++f)
+      out[r * p + f] = std::exp(out[r * p + f] - mx) / std::sqrt(double(p));
+    if (stabilizers)
+      (*stabilizers)[r] = mx;
   }
   return out;
 }
@@ -184,8 +189,16 @@ std::vector<double> attention(const Options &o, const std::vector<double> &q,
     p = int64_t(w.size()) / D;
   }
   int64_t F = 0;
-  std::vector<double> pq = featureMap(o, q, Nq, false, w, p, F);
-  std::vector<double> pk = featureMap(o, k, Nk, true, w, p, F);
+  // FAVOR+'s keys: phi(k_j) exp(c_j) is the unstabilized feature; row i
+  // puts its visible keys on the scale of their largest c_j, m_i (a key it
+  // cannot see never changes its output, not even through the scale).
+  bool favor = o.map == Map::FavorPlus;
+  std::vector<double> c;
+  std::vector<double> pq = featureMap(o, q, Nq, w, p, F);
+  std::vector<double> pk = featureMap(o, k, Nk, w, p, F, favor ? &c : nullptr);
+  auto visible = [&](int64_t b, int64_t i, int64_t j) {
+    return !(o.causal && j > i) && (mask.empty() || mask[b * Nk + j]);
+  };
 
   std::vector<double> out(B * H * Nq * Dv, 0.0);
   std::vector<double> num(Dv);
@@ -194,16 +207,22 @@ std::vector<double> attention(const Options &o, const std::vector<double> &q,
       for (int64_t i = 0; i < Nq; ++i) {
         const double *fq = &pq[((b * H + h) * Nq + i) * F];
         std::fill(num.begin(), num.end(), 0.0);
-        double den = 0;
+        double den = 0, scale = 0;
+        if (favor) {
+          scale = -std::numeric_limits<double>::infinity();
+          for (int64_t j = 0; j < Nk; ++j)
+            if (visible(b, i, j))
+              scale = std::max(scale, c[(b * H + h) * Nk + j]);
+        }
         for (int64_t j = 0; j < Nk; ++j) {
-          if (o.causal && j > i)
-            break;
-          if (!mask.empty() && !mask[b * Nk + j])
+          if (!visible(b, i, j))
             continue;
           const double *fk = &pk[((b * H + h) * Nk + j) * F];
           double s = 0;
           for (int64_t f = 0; f < F; ++f)
             s += fq[f] * fk[f];
+          if (favor)
+            s *= std::exp(c[(b * H + h) * Nk + j] - scale);
           den += s;
           const double *vj = &v[((b * H + h) * Nk + j) * Dv];
           for (int64_t e = 0; e < Dv; ++e)

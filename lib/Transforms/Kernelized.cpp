@@ -144,11 +144,51 @@ Value maskRows(Builder &b, Value features, Value mask) {
                  });
 }
 
+/// FAVOR+'s key scales: `x exp(a - m)` for a key of stabilizer `a` on the
+/// scale `m >= a`, and 0 (not 0 * x: a masked row may hold NaN) where `a` is
+/// -inf (a masked key, or none).
+Value weighted(Builder &b, Value x, Value a, Value m) {
+  Value none = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, a,
+                                     cF32(b, -INFINITY));
+  Value scale = math::ExpOp::create(b, arith::SubFOp::create(b, a, m));
+  return select(b, none, cF32(b, 0.0), arith::MulFOp::create(b, x, scale));
+}
+
+/// FAVOR+'s key stabilizer [B,H,N] with the masked keys (mask[b, j]
+/// false) at -inf, so that they never set a maximum.
+Value maskedStabilizer(Builder &b, Value stabilizer, Value mask) {
+  if (!mask)
+    return stabilizer;
+  RankedTensorType type = tensorOf(stabilizer);
+  return generic(b, {stabilizer, mask}, zeros(b, type.getShape()),
+                 {identity(b, 3), project(b, 3, {0, 2}), identity(b, 3)},
+                 SmallVector<IteratorType>(3, IteratorType::parallel),
+                 [](Builder &nb, ValueRange a) {
+                   return select(nb, a[1], a[0], cF32(nb, -INFINITY));
+                 });
+}
+
+/// The maximum over the last dim of `x` (rank 2 or 3), -inf when empty.
+Value maxOverLast(Builder &b, Value x) {
+  RankedTensorType type = tensorOf(x);
+  unsigned rank = type.getRank();
+  SmallVector<unsigned> kept;
+  SmallVector<IteratorType> iterators(rank, IteratorType::parallel);
+  iterators.back() = IteratorType::reduction;
+  for (unsigned d = 0; d + 1 < rank; ++d)
+    kept.push_back(d);
+  return generic(b, {x}, filled(b, type.getShape().drop_back(), -INFINITY),
+                 {identity(b, rank), project(b, rank, kept)}, iterators,
+                 [](Builder &nb, ValueRange a) {
+                   return Value(arith::MaximumFOp::create(nb, a[0], a[1]));
+                 });
+}
+
 //===----------------------------------------------------------------------===//
 // L2 -> tensors
 //===----------------------------------------------------------------------===//
 
-Value lowerFeatureMap(Builder &b, FeatureMapOp op) {
+SmallVector<Value> lowerFeatureMap(Builder &b, FeatureMapOp op) {
   Value x = op.getInput();
   RankedTensorType type = tensorOf(x);
   int64_t B = type.getDimSize(0), H = type.getDimSize(1),
@@ -159,7 +199,7 @@ Value lowerFeatureMap(Builder &b, FeatureMapOp op) {
   case FeatureMap::EluPlusOne:
   case FeatureMap::Relu: {
     bool elu = op.getMap() == FeatureMap::EluPlusOne;
-    return generic(
+    return {generic(
         b, {x}, zeros(b, resultType.getShape()),
         {identity(b, 4), identity(b, 4)}, parallel4,
         [&](Builder &nb, ValueRange a) -> Value {
@@ -172,12 +212,12 @@ Value lowerFeatureMap(Builder &b, FeatureMapOp op) {
           return select(nb, positiveX,
                         arith::AddFOp::create(nb, a[0], cF32(nb, 1.0)),
                         math::ExpOp::create(nb, a[0]));
-        });
+        })};
   }
   case FeatureMap::Cosformer: {
     // [relu(x) sin a_t, relu(x) cos a_t], a_t = pi (t + 1) / (2 m).
     double step = M_PI / (2.0 * double(*op.getPeriod()));
-    return parallelTensor(b, resultType, [&](Builder &nb, ValueRange i) {
+    return {parallelTensor(b, resultType, [&](Builder &nb, ValueRange i) {
       Value dIndex = cIndex(nb, D);
       Value second =
           arith::CmpIOp::create(nb, arith::CmpIPredicate::uge, i[3], dIndex);
@@ -192,7 +232,7 @@ Value lowerFeatureMap(Builder &b, FeatureMapOp op) {
       Value weight = select(nb, second, math::CosOp::create(nb, angle),
                             math::SinOp::create(nb, angle));
       return Value(arith::MulFOp::create(nb, relu, weight));
-    });
+    })};
   }
   case FeatureMap::PerformerRelu:
   case FeatureMap::FavorPlus:
@@ -223,7 +263,7 @@ Value lowerFeatureMap(Builder &b, FeatureMapOp op) {
           Value relu = arith::MaximumFOp::create(nb, scaled, cF32(nb, 0.0));
           return arith::AddFOp::create(nb, relu, cF32(nb, 1e-3));
         });
-    return reshape(b, phi, resultType.getShape());
+    return {reshape(b, phi, resultType.getShape())};
   }
   // FAVOR+: E = c x.w - c^2 |x|^2 / 2; phi = exp(E - stabilizer) / sqrt(p).
   Value squares =
@@ -242,28 +282,22 @@ Value lowerFeatureMap(Builder &b, FeatureMapOp op) {
                     arith::MulFOp::create(nb, a[1], cF32(nb, c * c * 0.5));
                 return Value(arith::SubFOp::create(nb, dot, half));
               });
-  // The stabilizer: the maximum of each row (queries) or of each (batch,
-  // head) (keys).
-  int64_t groups = op.getKeys() ? B * H : rows;
-  int64_t perGroup = rows * p / groups;
-  Value grouped = reshape(b, exponent, {groups, perGroup});
-  Value maxima =
-      generic(b, {grouped}, filled(b, {groups}, -INFINITY),
-              {identity(b, 2), project(b, 2, {0})},
-              {IteratorType::parallel, IteratorType::reduction},
-              [](Builder &nb, ValueRange a) {
-                return Value(arith::MaximumFOp::create(nb, a[0], a[1]));
-              });
+  // The stabilizer: the maximum of each row, returned for the keys (the
+  // state ops put the keys of a query on one scale).
+  Value maxima = maxOverLast(b, exponent);
   double inverseRoot = 1.0 / std::sqrt(double(p));
   Value phi = generic(
-      b, {grouped, maxima}, zeros(b, {groups, perGroup}),
+      b, {exponent, maxima}, zeros(b, {rows, p}),
       {identity(b, 2), project(b, 2, {0}), identity(b, 2)}, parallel2,
       [&](Builder &nb, ValueRange a) {
         Value e =
             math::ExpOp::create(nb, arith::SubFOp::create(nb, a[0], a[1]));
         return Value(arith::MulFOp::create(nb, e, cF32(nb, inverseRoot)));
       });
-  return reshape(b, phi, resultType.getShape());
+  SmallVector<Value> results{reshape(b, phi, resultType.getShape())};
+  if (op.getStabilizer())
+    results.push_back(reshape(b, maxima, {B, H, N}));
+  return results;
 }
 
 SmallVector<Value> lowerStateReduce(Builder &b, StateReduceOp op) {
@@ -271,7 +305,21 @@ SmallVector<Value> lowerStateReduce(Builder &b, StateReduceOp op) {
   int64_t B = type.getDimSize(0), H = type.getDimSize(1),
           N = type.getDimSize(2), F = type.getDimSize(3);
   int64_t Dv = op.getValue().getType().getDimSize(3);
-  Value features = maskRows(b, op.getFeatures(), op.getMask());
+  Value features;
+  if (Value stabilizer = op.getStabilizer()) {
+    // Every key on the scale of the largest unmasked one.
+    Value c = maskedStabilizer(b, stabilizer, op.getMask());
+    Value top = maxOverLast(b, c);
+    features = generic(b, {op.getFeatures(), c, top}, zeros(b, {B, H, N, F}),
+                       {identity(b, 4), project(b, 4, {0, 1, 2}),
+                        project(b, 4, {0, 1}), identity(b, 4)},
+                       SmallVector<IteratorType>(4, IteratorType::parallel),
+                       [](Builder &nb, ValueRange a) {
+                         return weighted(nb, a[0], a[1], a[2]);
+                       });
+  } else {
+    features = maskRows(b, op.getFeatures(), op.getMask());
+  }
   Value state = batchMatmul(b, reshape(b, features, {B * H, N, F}),
                             reshape(b, op.getValue(), {B * H, N, Dv}),
                             /*transposeLhs=*/true, /*transposeRhs=*/false);
@@ -287,13 +335,21 @@ SmallVector<Value> lowerStateReduce(Builder &b, StateReduceOp op) {
   return {reshape(b, state, {B, H, F, Dv}), normalizer};
 }
 
+/// `acc alpha + term beta`: a step of the rescaled chunk scan (both forms
+/// of the scan write it in this order).
+Value rescaledSum(Builder &b, Value acc, Value term, Value alpha, Value beta) {
+  return arith::AddFOp::create(b, arith::MulFOp::create(b, acc, alpha),
+                               arith::MulFOp::create(b, term, beta));
+}
+
 /// Exclusive prefix sums over dim 1 of the chunk states `states4` ([BH,
 /// chunks, F, Dv]) and key sums `sums3` ([BH, chunks, F]): one parallel
 /// addition of the [BH, F, Dv] states per chunk, in an scf.for over the
-/// chunks.
+/// chunks. With `alpha` and `beta` ([BH, chunks]), the step of chunk c is
+/// `acc alpha[c] + chunk beta[c]` (FAVOR+'s rescaling).
 std::pair<Value, Value> chunkPrefixSums(Builder &b, Value states4, Value sums3,
-                                        int64_t BH, int64_t chunks, int64_t F,
-                                        int64_t Dv) {
+                                        Value alpha, Value beta, int64_t BH,
+                                        int64_t chunks, int64_t F, int64_t Dv) {
   Value prefixStates = tensor::EmptyOp::create(
       b, ArrayRef<int64_t>{BH, chunks, F, Dv}, b.getF32Type());
   Value prefixSums = tensor::EmptyOp::create(
@@ -326,12 +382,21 @@ std::pair<Value, Value> chunkPrefixSums(Builder &b, Value states4, Value sums3,
         Value outSums = slice(acc[1], acc[3], {F}, true);
         auto add = [&](Value x, Value y) {
           unsigned rank = tensorOf(x).getRank();
-          return generic(
-              nb, {y}, x, {identity(nb, rank), identity(nb, rank)},
-              SmallVector<IteratorType>(rank, IteratorType::parallel),
-              [](Builder &bb, ValueRange a) {
-                return Value(arith::AddFOp::create(bb, a[0], a[1]));
-              });
+          SmallVector<IteratorType> parallel(rank, IteratorType::parallel);
+          if (!alpha)
+            return generic(nb, {y}, x, {identity(nb, rank), identity(nb, rank)},
+                           parallel, [](Builder &bb, ValueRange a) {
+                             return Value(
+                                 arith::AddFOp::create(bb, a[0], a[1]));
+                           });
+          Value scales[2] = {slice(alpha, Value(), {}, false),
+                             slice(beta, Value(), {}, false)};
+          return generic(nb, {y, scales[0], scales[1]}, x,
+                         {identity(nb, rank), project(nb, rank, {0}),
+                          project(nb, rank, {0}), identity(nb, rank)},
+                         parallel, [](Builder &bb, ValueRange a) {
+                           return rescaledSum(bb, a[3], a[0], a[1], a[2]);
+                         });
         };
         Value nextState = add(acc[0], slice(states4, Value(), {F, Dv}, false));
         Value nextSum = add(acc[1], slice(sums3, Value(), {F}, false));
@@ -348,10 +413,28 @@ SmallVector<Value> lowerStateScan(Builder &b, StateScanOp op,
   int64_t Dv = op.getValue().getType().getDimSize(3);
   int64_t C = op.getChunk(), chunks = N / C, BH = B * H;
   int64_t all = BH * chunks;
-  Value keys = maskRows(b, op.getKeyFeatures(), op.getMask());
   Value q = reshape(b, op.getQueryFeatures(), {all, C, F});
-  Value k = reshape(b, keys, {all, C, F});
   Value v = reshape(b, op.getValue(), {all, C, Dv});
+  SmallVector<IteratorType> parallel3(3, IteratorType::parallel);
+
+  // The keys of the chunk states k (masked rows 0) and of the intra-chunk
+  // scores kScores. With FAVOR+'s stabilizer c (masked keys at -inf), a
+  // chunk's keys are on the scale of its largest c, chunkMax.
+  Value c, chunkMax, k, kScores;
+  if (Value stabilizer = op.getStabilizer()) {
+    c = reshape(b, maskedStabilizer(b, stabilizer, op.getMask()), {all, C});
+    chunkMax = maxOverLast(b, c);
+    kScores = reshape(b, op.getKeyFeatures(), {all, C, F});
+    k = generic(b, {kScores, c, chunkMax}, zeros(b, {all, C, F}),
+                {identity(b, 3), project(b, 3, {0, 1}), project(b, 3, {0}),
+                 identity(b, 3)},
+                parallel3, [](Builder &nb, ValueRange a) {
+                  return weighted(nb, a[0], a[1], a[2]);
+                });
+  } else {
+    k = kScores =
+        reshape(b, maskRows(b, op.getKeyFeatures(), op.getMask()), {all, C, F});
+  }
 
   // Each chunk's state phi(K_c)^T V_c [F, Dv] and key sum [F].
   Value chunkStates = batchMatmul(b, k, v, /*transposeLhs=*/true, false);
@@ -362,46 +445,120 @@ SmallVector<Value> lowerStateScan(Builder &b, StateScanOp op,
         return Value(arith::AddFOp::create(nb, a[0], a[1]));
       });
 
+  // FAVOR+: the largest c before each chunk (an exclusive prefix maximum
+  // over the chunks, a thread per head), and the scan's rescaling: the
+  // state before chunk t is on the scale `before[t]`, so the step of chunk
+  // t is `acc exp(before[t] - next) + chunk exp(chunkMax[t] - next)`,
+  // `next = max(before[t], chunkMax[t])`.
+  Value before, alpha, beta;
+  if (c) {
+    before = reshape(
+        b,
+        columnExclusiveScan(
+            b, reshape(b, chunkMax, {BH, chunks, 1}), cF32(b, -INFINITY),
+            [](Builder &lb, Value acc, Value term, Value, Value) {
+              return Value(arith::MaximumFOp::create(lb, acc, term));
+            }),
+        {BH, chunks});
+    auto scale = [&](bool ofChunk) {
+      return generic(b, {before, reshape(b, chunkMax, {BH, chunks})},
+                     zeros(b, {BH, chunks}),
+                     {identity(b, 2), identity(b, 2), identity(b, 2)},
+                     {IteratorType::parallel, IteratorType::parallel},
+                     [&](Builder &nb, ValueRange a) {
+                       Value next = arith::MaximumFOp::create(nb, a[0], a[1]);
+                       return weighted(nb, cF32(nb, 1.0), a[ofChunk ? 1 : 0],
+                                       next);
+                     });
+    };
+    alpha = scale(false);
+    beta = scale(true);
+  }
+
   // Exclusive prefix sums over the chunks: for the GPU a thread per state
   // element; else one parallel addition of the [BH, F, Dv] states per
   // chunk.
   Value sums3 = reshape(b, chunkSums, {BH, chunks, F});
-  Value before, beforeSums;
+  Value beforeStates, beforeSums;
   if (parallelScans) {
-    before = reshape(
-        b, columnPrefixSums(b, reshape(b, chunkStates, {BH, chunks, F * Dv})),
-        {all, F, Dv});
-    beforeSums = reshape(b, columnPrefixSums(b, sums3), {all, F});
+    auto scan = [&](Value x) {
+      if (!alpha)
+        return columnPrefixSums(b, x);
+      return columnExclusiveScan(
+          b, x, cF32(b, 0.0),
+          [&](Builder &lb, Value acc, Value term, Value bi, Value s) {
+            return rescaledSum(lb, acc, term, extract(lb, alpha, {bi, s}),
+                               extract(lb, beta, {bi, s}));
+          });
+    };
+    beforeStates = reshape(
+        b, scan(reshape(b, chunkStates, {BH, chunks, F * Dv})), {all, F, Dv});
+    beforeSums = reshape(b, scan(sums3), {all, F});
   } else {
     Value states4 = reshape(b, chunkStates, {BH, chunks, F, Dv});
-    std::tie(before, beforeSums) =
-        chunkPrefixSums(b, states4, sums3, BH, chunks, F, Dv);
-    before = reshape(b, before, {all, F, Dv});
+    std::tie(beforeStates, beforeSums) =
+        chunkPrefixSums(b, states4, sums3, alpha, beta, BH, chunks, F, Dv);
+    beforeStates = reshape(b, beforeStates, {all, F, Dv});
     beforeSums = reshape(b, beforeSums, {all, F});
   }
 
+  // FAVOR+: row i's scale m_i = max(before, c_j for j <= i in its chunk);
+  // the queries of the inter-chunk products take exp(before - m_i).
+  Value rowScale, qInter = q;
+  if (c) {
+    Value beforeAll = reshape(b, before, {all});
+    rowScale = generic(
+        b, {c, beforeAll}, filled(b, {all, C}, -INFINITY),
+        {project(b, 3, {0, 2}), project(b, 3, {0}), project(b, 3, {0, 1})},
+        {IteratorType::parallel, IteratorType::parallel,
+         IteratorType::reduction},
+        [](Builder &nb, ValueRange a) {
+          Value i = linalg::IndexOp::create(nb, 1);
+          Value j = linalg::IndexOp::create(nb, 2);
+          Value visible =
+              arith::CmpIOp::create(nb, arith::CmpIPredicate::ule, j, i);
+          Value candidate = arith::MaximumFOp::create(
+              nb, select(nb, visible, a[0], cF32(nb, -INFINITY)), a[1]);
+          return Value(arith::MaximumFOp::create(nb, candidate, a[2]));
+        });
+    qInter = generic(b, {q, beforeAll, rowScale}, zeros(b, {all, C, F}),
+                     {identity(b, 3), project(b, 3, {0}), project(b, 3, {0, 1}),
+                      identity(b, 3)},
+                     parallel3, [](Builder &nb, ValueRange a) {
+                       return weighted(nb, a[0], a[1], a[2]);
+                     });
+  }
+
   // Inter-chunk: phi(q_i) . S_(before c) and phi(q_i) . z_(before c).
-  Value numerator = batchMatmul(b, q, before, false, false);
+  Value numerator = batchMatmul(b, qInter, beforeStates, false, false);
   Value denominator = generic(
-      b, {q, beforeSums}, zeros(b, {all, C}),
+      b, {qInter, beforeSums}, zeros(b, {all, C}),
       {project(b, 3, {0, 1, 2}), project(b, 3, {0, 2}), project(b, 3, {0, 1})},
       {IteratorType::parallel, IteratorType::parallel, IteratorType::reduction},
       [](Builder &nb, ValueRange a) {
         return Value(arith::AddFOp::create(
             nb, arith::MulFOp::create(nb, a[0], a[1]), a[2]));
       });
-  // Intra-chunk: the lower triangle of phi(Q_c) phi(K_c)^T.
-  Value scores = batchMatmul(b, q, k, false, /*transposeRhs=*/true);
-  Value lower = generic(
-      b, {scores}, zeros(b, {all, C, C}), {identity(b, 3), identity(b, 3)},
-      SmallVector<IteratorType>(3, IteratorType::parallel),
-      [](Builder &nb, ValueRange a) {
-        Value i = linalg::IndexOp::create(nb, 1);
-        Value j = linalg::IndexOp::create(nb, 2);
-        Value visible =
-            arith::CmpIOp::create(nb, arith::CmpIPredicate::ule, j, i);
-        return select(nb, visible, a[0], cF32(nb, 0.0));
-      });
+  // Intra-chunk: the lower triangle of phi(Q_c) phi(K_c)^T (FAVOR+: key j
+  // of row i times exp(c_j - m_i)).
+  Value scores = batchMatmul(b, q, kScores, false, /*transposeRhs=*/true);
+  SmallVector<Value> lowerInputs{scores};
+  SmallVector<AffineMap> lowerMaps{identity(b, 3)};
+  if (c) {
+    lowerInputs.append({c, rowScale});
+    lowerMaps.append({project(b, 3, {0, 2}), project(b, 3, {0, 1})});
+  }
+  lowerMaps.push_back(identity(b, 3));
+  Value lower =
+      generic(b, lowerInputs, zeros(b, {all, C, C}), lowerMaps, parallel3,
+              [&](Builder &nb, ValueRange a) {
+                Value i = linalg::IndexOp::create(nb, 1);
+                Value j = linalg::IndexOp::create(nb, 2);
+                Value visible =
+                    arith::CmpIOp::create(nb, arith::CmpIPredicate::ule, j, i);
+                Value score = c ? weighted(nb, a[0], a[1], a[2]) : a[0];
+                return select(nb, visible, score, cF32(nb, 0.0));
+              });
   numerator = batchMatmul(b, lower, v, false, false, numerator);
   denominator = generic(
       b, {lower}, denominator, {identity(b, 3), project(b, 3, {0, 1})},
@@ -455,27 +612,32 @@ LogicalResult attic::decomposeKernelized(RewriterBase &rewriter,
   IntegerAttr period;
   if (map == FeatureMap::Cosformer)
     period = b.getI64IntegerAttr(std::max(Nq, Nk));
+  // FAVOR+'s keys also return their stabilizers, for the state ops.
   auto featureMap = [&](Value x, int64_t n, bool keys) {
+    Type stabilizer;
+    if (keys && map == FeatureMap::FavorPlus)
+      stabilizer = RankedTensorType::get({B, H, n}, b.getF32Type());
     return FeatureMapOp::create(
-        b, RankedTensorType::get({B, H, n, F}, b.getF32Type()), map, x,
-        projection, period, keys && map == FeatureMap::FavorPlus);
+        b, RankedTensorType::get({B, H, n, F}, b.getF32Type()), stabilizer, map,
+        x, projection, period);
   };
-  Value phiq = featureMap(op.getQuery(), Nq, false);
-  Value phik = featureMap(op.getKey(), Nk, true);
+  Value phiq = featureMap(op.getQuery(), Nq, false).getResult();
+  FeatureMapOp keyMap = featureMap(op.getKey(), Nk, true);
+  Value phik = keyMap.getResult(), keyStabilizer = keyMap.getStabilizer();
 
   Value numerator, denominator;
   if (op.getCausal()) {
     auto scan = StateScanOp::create(
         b, RankedTensorType::get({B, H, Nq, Dv}, b.getF32Type()),
         RankedTensorType::get({B, H, Nq}, b.getF32Type()), phiq, phik,
-        op.getValue(), op.getMask(), op.getChunkOr());
+        op.getValue(), op.getMask(), keyStabilizer, op.getChunkOr());
     numerator = scan.getNumerator();
     denominator = scan.getDenominator();
   } else {
     auto reduce = StateReduceOp::create(
         b, RankedTensorType::get({B, H, F, Dv}, b.getF32Type()),
         RankedTensorType::get({B, H, F}, b.getF32Type()), phik, op.getValue(),
-        op.getMask());
+        op.getMask(), keyStabilizer);
     numerator =
         reshape(b,
                 batchMatmul(b, reshape(b, phiq, {B * H, Nq, F}),
@@ -540,7 +702,7 @@ LogicalResult attic::lowerStateOps(Operation *root, bool parallelScans) {
     attic::detail::Builder b(op->getLoc(), op);
     SmallVector<Value> results;
     if (auto map = dyn_cast<FeatureMapOp>(op))
-      results.push_back(lowerFeatureMap(b, map));
+      results = lowerFeatureMap(b, map);
     else if (auto reduce = dyn_cast<StateReduceOp>(op))
       results = lowerStateReduce(b, reduce);
     else

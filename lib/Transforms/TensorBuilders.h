@@ -186,37 +186,49 @@ inline SmallVector<Value> forEachColumn(Builder &b, int64_t batch, int64_t dim,
   return SmallVector<Value>(forall.getResults());
 }
 
-/// Exclusive prefix sums over dim 1 of `x` ([batch, steps, width], f32 or
+/// Exclusive scans over dim 1 of `x` ([batch, steps, width], f32 or
 /// integer) as independent columns: a thread per (batch, w) of
-/// forEachColumn adds its column in order, so each element is that of a
-/// sequential scan, bitwise.
-inline Value columnPrefixSums(Builder &b, Value x) {
+/// forEachColumn combines its column in order, so each element is that of
+/// a sequential scan, bitwise. The column's running value starts at
+/// `identity` and takes `next(running, term, bi, s)` after step s; step s
+/// gets the value before it.
+inline Value columnExclusiveScan(
+    Builder &b, Value x, Value identity,
+    llvm::function_ref<Value(Builder &, Value, Value, Value, Value)> next) {
   auto type = cast<RankedTensorType>(x.getType());
   int64_t batch = type.getDimSize(0), steps = type.getDimSize(1),
           width = type.getDimSize(2);
-  Type element = type.getElementType();
-  bool isFloat = isa<FloatType>(element);
-  Value init = tensor::EmptyOp::create(b, type.getShape(), element);
-  Value zero = isFloat
-                   ? arith::ConstantOp::create(b, b.getFloatAttr(element, 0))
-                   : arith::ConstantOp::create(b, b.getIntegerAttr(element, 0));
+  Value init =
+      tensor::EmptyOp::create(b, type.getShape(), type.getElementType());
   return forEachColumn(
       b, batch, width, init,
       [&](Builder &cb, Value bi, Value w,
           ValueRange columns) -> SmallVector<Value> {
         return {forLoop(
-            cb, steps, {columns[0], zero},
+            cb, steps, {columns[0], identity},
             [&](Builder &lb, Value s, ValueRange acc) {
               Value term =
                   tensor::ExtractOp::create(lb, x, ValueRange{bi, s, w});
-              Value sum = isFloat
-                              ? Value(arith::AddFOp::create(lb, term, acc[1]))
-                              : Value(arith::AddIOp::create(lb, term, acc[1]));
               return SmallVector<Value>{
                   tensor::InsertOp::create(lb, acc[1], acc[0], ValueRange{s}),
-                  sum};
+                  next(lb, acc[1], term, bi, s)};
             })[0]};
       })[0];
+}
+
+/// Exclusive prefix sums over dim 1 of `x` ([batch, steps, width], f32 or
+/// integer), a thread per column (columnExclusiveScan).
+inline Value columnPrefixSums(Builder &b, Value x) {
+  Type element = cast<RankedTensorType>(x.getType()).getElementType();
+  bool isFloat = isa<FloatType>(element);
+  Value zero = isFloat
+                   ? arith::ConstantOp::create(b, b.getFloatAttr(element, 0))
+                   : arith::ConstantOp::create(b, b.getIntegerAttr(element, 0));
+  return columnExclusiveScan(
+      b, x, zero, [&](Builder &lb, Value acc, Value term, Value, Value) {
+        return isFloat ? Value(arith::AddFOp::create(lb, term, acc))
+                       : Value(arith::AddIOp::create(lb, term, acc));
+      });
 }
 
 /// Scans written as independent elements (attic-expand-vcc's

@@ -204,8 +204,34 @@ func.func @feature_map_projection(%x: tensor<1x2x64x16xf32>) {
 // -----
 
 func.func @feature_map_keys(%x: tensor<1x2x64x16xf32>) {
-  // expected-error @+1 {{`keys` selects FAVOR+'s key stabilizer; feature map 'relu' has none}}
-  %phi = attic.feature_map relu %x {keys} : tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  // expected-error @+1 {{result `stabilizer` is FAVOR+'s; feature map 'relu' has none}}
+  %phi, %c = attic.feature_map relu %x : tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>, tensor<1x2x64xf32>
+  return
+}
+
+// -----
+
+func.func @feature_map_stabilizer_shape(%x: tensor<1x2x64x16xf32>, %w: tensor<24x16xf32>) {
+  // expected-error @+1 {{stabilizer has shape 1x2x32 but [B,H,N] = 1x2x64 is expected: dim 2 (N) is 32, input has 64}}
+  %phi, %c = attic.feature_map favor_plus %x projection(%w : tensor<24x16xf32>) : tensor<1x2x64x16xf32> -> tensor<1x2x64x24xf32>, tensor<1x2x32xf32>
+  return
+}
+
+// -----
+
+func.func @state_reduce_stabilizer(%f: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x8xf32>, %c: tensor<1x1x64xf32>) {
+  // expected-error @+1 {{stabilizer has shape 1x1x64 but [B,H,N] = 1x2x64 is expected: dim 1 (H) is 1, features has 2}}
+  %s, %z = attic.state_reduce %f, %v stabilizer(%c : tensor<1x1x64xf32>)
+      : tensor<1x2x64x16xf32>, tensor<1x2x64x8xf32> -> tensor<1x2x16x8xf32>, tensor<1x2x16xf32>
+  return
+}
+
+// -----
+
+func.func @state_scan_stabilizer(%f: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x8xf32>, %c: tensor<1x2x64x1xf32>) {
+  // expected-error @+1 {{stabilizer must have rank 3 ([B,H,N] = 1x2x64), got 'tensor<1x2x64x1xf32>'}}
+  %n, %d = attic.state_scan %f, %f, %v stabilizer(%c : tensor<1x2x64x1xf32>) {chunk = 16 : i64}
+      : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x8xf32> -> tensor<1x2x64x8xf32>, tensor<1x2x64xf32>
   return
 }
 

@@ -50,15 +50,21 @@ func.func @performer(%q: tensor<1x2x64x16xf32>, %w: tensor<24x16xf32>) -> (tenso
 
 // CHECK-LABEL: func.func @primitives
 // CHECK: attic.feature_map cosformer %{{.*}} {period = 64 : i64} : tensor<1x2x64x16xf32> -> tensor<1x2x64x32xf32>
-// CHECK: attic.feature_map favor_plus %{{.*}} projection(%{{.*}} : tensor<24x16xf32>) {keys} : tensor<1x2x64x16xf32> -> tensor<1x2x64x24xf32>
+// CHECK: %[[R:.*]], %[[C:.*]] = attic.feature_map favor_plus %{{.*}} projection(%{{.*}} : tensor<24x16xf32>) : tensor<1x2x64x16xf32> -> tensor<1x2x64x24xf32>, tensor<1x2x64xf32>
 // CHECK: attic.state_reduce %{{.*}}, %{{.*}} mask(%{{.*}} : tensor<1x64xi1>) : tensor<1x2x64x32xf32>, tensor<1x2x64x8xf32> -> tensor<1x2x32x8xf32>, tensor<1x2x32xf32>
 // CHECK: attic.state_scan %{{.*}}, %{{.*}}, %{{.*}} {chunk = 16 : i64} : tensor<1x2x64x32xf32>, tensor<1x2x64x32xf32>, tensor<1x2x64x8xf32> -> tensor<1x2x64x8xf32>, tensor<1x2x64xf32>
+// CHECK: attic.state_reduce %[[R]], %{{.*}} mask(%{{.*}} : tensor<1x64xi1>) stabilizer(%[[C]] : tensor<1x2x64xf32>) : tensor<1x2x64x24xf32>, tensor<1x2x64x8xf32> -> tensor<1x2x24x8xf32>, tensor<1x2x24xf32>
+// CHECK: attic.state_scan %[[R]], %[[R]], %{{.*}} stabilizer(%[[C]] : tensor<1x2x64xf32>) {chunk = 16 : i64} : tensor<1x2x64x24xf32>, tensor<1x2x64x24xf32>, tensor<1x2x64x8xf32> -> tensor<1x2x64x8xf32>, tensor<1x2x64xf32>
 func.func @primitives(%x: tensor<1x2x64x16xf32>, %w: tensor<24x16xf32>, %v: tensor<1x2x64x8xf32>, %m: tensor<1x64xi1>) {
   %phi = attic.feature_map cosformer %x {period = 64 : i64} : tensor<1x2x64x16xf32> -> tensor<1x2x64x32xf32>
-  %r = attic.feature_map favor_plus %x projection(%w : tensor<24x16xf32>) {keys} : tensor<1x2x64x16xf32> -> tensor<1x2x64x24xf32>
+  %r, %c = attic.feature_map favor_plus %x projection(%w : tensor<24x16xf32>) : tensor<1x2x64x16xf32> -> tensor<1x2x64x24xf32>, tensor<1x2x64xf32>
   %s, %z = attic.state_reduce %phi, %v mask(%m : tensor<1x64xi1>)
       : tensor<1x2x64x32xf32>, tensor<1x2x64x8xf32> -> tensor<1x2x32x8xf32>, tensor<1x2x32xf32>
   %n, %d = attic.state_scan %phi, %phi, %v {chunk = 16 : i64}
       : tensor<1x2x64x32xf32>, tensor<1x2x64x32xf32>, tensor<1x2x64x8xf32> -> tensor<1x2x64x8xf32>, tensor<1x2x64xf32>
+  %s2, %z2 = attic.state_reduce %r, %v mask(%m : tensor<1x64xi1>) stabilizer(%c : tensor<1x2x64xf32>)
+      : tensor<1x2x64x24xf32>, tensor<1x2x64x8xf32> -> tensor<1x2x24x8xf32>, tensor<1x2x24xf32>
+  %n2, %d2 = attic.state_scan %r, %r, %v stabilizer(%c : tensor<1x2x64xf32>) {chunk = 16 : i64}
+      : tensor<1x2x64x24xf32>, tensor<1x2x64x24xf32>, tensor<1x2x64x8xf32> -> tensor<1x2x64x8xf32>, tensor<1x2x64xf32>
   return
 }

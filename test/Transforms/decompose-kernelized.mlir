@@ -55,12 +55,13 @@ func.func @cosformer_cross(%q: tensor<1x2x32x16xf32>, %k: tensor<1x2x64x16xf32>)
 // -----
 
 // Random features drawn at compile time: one [p, D] constant shared by the
-// query and the key maps; FAVOR+ marks the key map.
+// query and the key maps; FAVOR+'s key map also returns its stabilizers,
+// which the state scan (and state reduce) take.
 // CHECK-LABEL: func.func @favor
 // CHECK: %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<24x16xf32>
-// CHECK: attic.feature_map favor_plus %arg0 projection(%[[W]] : tensor<24x16xf32>) : tensor<1x2x64x16xf32> -> tensor<1x2x64x24xf32>
-// CHECK: attic.feature_map favor_plus %arg0 projection(%[[W]] : tensor<24x16xf32>) {keys} : tensor<1x2x64x16xf32> -> tensor<1x2x64x24xf32>
-// CHECK: attic.state_scan {{.*}} {chunk = 16 : i64}
+// CHECK: attic.feature_map favor_plus %arg0 projection(%[[W]] : tensor<24x16xf32>) : tensor<1x2x64x16xf32> -> tensor<1x2x64x24xf32>{{$}}
+// CHECK: %[[K:.*]], %[[C:.*]] = attic.feature_map favor_plus %arg0 projection(%[[W]] : tensor<24x16xf32>) : tensor<1x2x64x16xf32> -> tensor<1x2x64x24xf32>, tensor<1x2x64xf32>
+// CHECK: attic.state_scan %{{.*}}, %[[K]], %arg0 stabilizer(%[[C]] : tensor<1x2x64xf32>) {chunk = 16 : i64}
 func.func @favor(%q: tensor<1x2x64x16xf32>) -> tensor<1x2x64x16xf32> {
   %o = attic.kernelized_attention favor_plus %q, %q, %q {features = 24 : i64, seed = 9 : i64, causal, chunk = 16 : i64}
       : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>

@@ -158,15 +158,22 @@ LogicalResult FeatureMapOp::verify() {
     return emitOpError("period is cosformer's m; feature map '")
            << stringifyFeatureMap(map) << "' takes none";
   }
-  if (getKeys() && map != FeatureMap::FavorPlus)
-    return emitOpError("`keys` selects FAVOR+'s key stabilizer; feature map '")
+  if (getStabilizer() && map != FeatureMap::FavorPlus)
+    return emitOpError("result `stabilizer` is FAVOR+'s; feature map '")
            << stringifyFeatureMap(map) << "' has none";
   int64_t features = featureCount(map, dim, projected);
-  return checkShape(*this, "result", getResult().getType(),
+  if (failed(checkShape(*this, "result", getResult().getType(),
+                        {{input.getDimSize(0), "B", "input"},
+                         {input.getDimSize(1), "H", "input"},
+                         {input.getDimSize(2), "N", "input"},
+                         {features, "F", "feature map"}})))
+    return failure();
+  if (!getStabilizer())
+    return success();
+  return checkShape(*this, "stabilizer", getStabilizer().getType(),
                     {{input.getDimSize(0), "B", "input"},
                      {input.getDimSize(1), "H", "input"},
-                     {input.getDimSize(2), "N", "input"},
-                     {features, "F", "feature map"}});
+                     {input.getDimSize(2), "N", "input"}});
 }
 
 LogicalResult StateReduceOp::verify() {
@@ -187,6 +194,12 @@ LogicalResult StateReduceOp::verify() {
   if (getMask() &&
       failed(checkShape(*this, "mask", getMask().getType(),
                         {{batch, "B", "features"}, {keys, "N", "features"}})))
+    return failure();
+  if (getStabilizer() &&
+      failed(checkShape(*this, "stabilizer", getStabilizer().getType(),
+                        {{batch, "B", "features"},
+                         {heads, "H", "features"},
+                         {keys, "N", "features"}})))
     return failure();
   if (failed(checkShape(*this, "state", getState().getType(),
                         {{batch, "B", "features"},
@@ -225,6 +238,12 @@ LogicalResult StateScanOp::verify() {
   if (getMask() && failed(checkShape(*this, "mask", getMask().getType(),
                                      {{batch, "B", "query_features"},
                                       {tokens, "N", "query_features"}})))
+    return failure();
+  if (getStabilizer() &&
+      failed(checkShape(*this, "stabilizer", getStabilizer().getType(),
+                        {{batch, "B", "query_features"},
+                         {heads, "H", "query_features"},
+                         {tokens, "N", "query_features"}})))
     return failure();
   int64_t chunk = getChunkAttr().getInt();
   if (chunk < 1)

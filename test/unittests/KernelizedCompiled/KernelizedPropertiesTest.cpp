@@ -245,14 +245,18 @@ TEST(KernelizedCompiled, EveryChunkSizeEqualsQuadraticForm) {
 
 // Causal: the output of token i depends on tokens 0..i only; changing
 // tokens t.. (queries, keys, values, mask) leaves rows 0..t-1 bit-identical.
+// For FAVOR+ this holds through the key stabilizer too (row i's scale is
+// the largest of its visible keys; until 2026-11-28 it was the largest of
+// all keys, and a large later key changed, or zeroed, the earlier rows).
 TEST(KernelizedCompiled, CausalOutputIgnoresLaterTokens) {
-  for (const char *map : {"elu_plus_one", "cosformer", "performer_relu"}) {
+  for (const char *map :
+       {"elu_plus_one", "cosformer", "performer_relu", "favor_plus"}) {
     Config c;
     c.map = map;
     c.causal = true;
     c.masked = true;
     c.chunk = 16;
-    if (c.map == "performer_relu") {
+    if (c.map == "performer_relu" || c.map == "favor_plus") {
       c.features = 32;
       c.seed = 3;
     }
@@ -373,6 +377,47 @@ TEST(KernelizedReference, RandomFeaturesOrthogonalInBlocks) {
 
 // A batch row whose keys are all padded: every output of it is 0 (the
 // numerator is 0 over eps), never NaN; the other batch row is unaffected.
+// FAVOR+ with padding: the padded keys (and their values) never change a
+// real output, not even through the key stabilizer (which a padded key of
+// a large norm set until 2026-11-28, underflowing the real keys'
+// features). Bit-identical, causal or not, and equal to the reference.
+TEST(KernelizedCompiled, FavorPlusPaddedKeysChangeNothing) {
+  for (bool causal : {false, true}) {
+    Config c;
+    c.map = "favor_plus";
+    c.features = 32;
+    c.seed = 13;
+    c.causal = causal;
+    c.chunk = causal ? 16 : 0;
+    c.masked = true;
+    SCOPED_TRACE(source(c));
+    Compiled compiled(source(c), "k");
+    Inputs in = randomInputs(c, 17, 0.5);
+    std::vector<double> base = run(compiled, c, in);
+    EXPECT_LT(relativeError(base, reference(c, in)), 1e-5);
+    Inputs padded = randomInputs(c, 17, 0.5);
+    std::mt19937 rng(23);
+    std::uniform_real_distribution<double> dist(-40.0, 40.0);
+    int64_t changedKeys = 0;
+    for (int64_t bh = 0; bh < c.batch * c.heads; ++bh)
+      for (int64_t j = 0; j < c.keys; ++j) {
+        if (in.mask[(bh / c.heads) * c.keys + j] != 0.0)
+          continue;
+        ++changedKeys;
+        for (int64_t d = 0; d < c.dim; ++d)
+          padded.k.set((bh * c.keys + j) * c.dim + d, dist(rng));
+        for (int64_t e = 0; e < c.valueDim; ++e)
+          padded.v.set((bh * c.keys + j) * c.valueDim + e, 1e3 * dist(rng));
+      }
+    ASSERT_GT(changedKeys, 0);
+    std::vector<double> got = run(compiled, c, padded);
+    ASSERT_EQ(got.size(), base.size());
+    for (size_t i = 0; i < got.size(); ++i)
+      ASSERT_EQ(got[i], base[i]) << i;
+    EXPECT_LT(relativeError(got, reference(c, padded)), 1e-5);
+  }
+}
+
 TEST(KernelizedCompiled, FullyMaskedRowIsZero) {
   for (bool causal : {false, true}) {
     Config c;
