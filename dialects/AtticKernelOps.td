@@ -55,7 +55,8 @@ def Attic_KernelizedAttentionOp : Attic_Op<"kernelized_attention", [Pure,
     Non-causal: the state `S = sum_j phi(k_j)^T v_j` (`F x Dv`) and
     `z = sum_j phi(k_j)` once per head, then `phi(q_i) S` and
     `phi(q_i) . z`. Causal (`Nq = Nk`): the chunkwise-parallel form with
-    chunks of `chunk` tokens (default `min(64, N)`; it must divide `N`):
+    chunks of `chunk` tokens (default: the largest divisor of `N` up to 64;
+    it must divide `N`):
     a masked quadratic product inside each chunk plus `phi(q_i)` times the
     exclusive prefix sum of the chunk states.
 
@@ -126,7 +127,8 @@ def Attic_KernelizedAttentionOp : Attic_Op<"kernelized_attention", [Pure,
   let extraClassDeclaration = [{
     /// The number of features per row: D, 2D or the projection's rows.
     int64_t getFeatureCount();
-    /// The chunk length of the causal form: `chunk`, else min(64, N).
+    /// The chunk length of the causal form: `chunk`, else the largest
+    /// divisor of N up to 64.
     int64_t getChunkOr();
     /// Whether the feature map projects with random features.
     bool isRandomFeatureMap() {

@@ -45,6 +45,9 @@ std::string attic::checkVccEncoderSpec(const VccEncoderSpec &s) {
     if (f < 2 || f > s.tokens)
       return "every fanout must be in [2, tokens], got " + std::to_string(f);
     product *= f;
+    if (product > s.tokens) // before it can overflow: f <= tokens <= 2^20
+      return "the product of the fanouts exceeds tokens (" +
+             std::to_string(s.tokens) + ")";
   }
   if (product != s.tokens - s.numVip)
     return "the product of the fanouts (" + std::to_string(product) +
@@ -242,7 +245,7 @@ Value rowSlice(ImplicitLocOpBuilder &b, Value x, int64_t first, int64_t count) {
 func::FuncOp attic::buildVccEncoder(OpBuilder &builder, Location loc,
                                     StringRef name, const VccEncoderSpec &s,
                                     std::string &error) {
-  error = checkVccEncoderSpec(s);
+  error = name.empty() ? "the function needs a name" : checkVccEncoderSpec(s);
   if (!error.empty())
     return nullptr;
   MLIRContext *ctx = builder.getContext();

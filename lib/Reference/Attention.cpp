@@ -140,7 +140,7 @@ double attic::ref::defaultScale(int64_t headDim) {
 }
 
 ErrorStats attic::ref::compare(const double *actual, const double *expected,
-                               int64_t n) {
+                               int64_t n, double floor) {
   ErrorStats stats{0.0, 0.0, 0, n};
   double maxExpected = 0.0;
   for (int64_t i = 0; i < n; ++i) {
@@ -158,7 +158,7 @@ ErrorStats attic::ref::compare(const double *actual, const double *expected,
     if (std::isfinite(expected[i]))
       maxExpected = std::max(maxExpected, std::fabs(expected[i]));
   }
-  const double tiny = std::numeric_limits<double>::min();
-  stats.maxRel = stats.maxAbs / std::max(maxExpected, tiny);
+  stats.maxRel = stats.maxAbs / std::max({maxExpected, floor,
+                                          std::numeric_limits<double>::min()});
   return stats;
 }

@@ -165,10 +165,13 @@ std::vector<double> attention(const Options &o,
               w[size_t(j)] = std::exp(logits[size_t(j)] - top) / total;
               real.push_back(j);
             }
-          // Decreasing weight, the first index on ties.
+          // Decreasing weight, the first index on ties. The weights are
+          // ranked by their logits (the same order in exact arithmetic):
+          // weights of logits more than ~745 below the top underflow to 0
+          // even in double, and their ties would go to the lower index.
           std::sort(real.begin(), real.end(), [&](int64_t x, int64_t y) {
-            double wx = w[size_t(x)], wy = w[size_t(y)];
-            return wx > wy || (wx == wy && x < y);
+            double lx = logits[size_t(x)], ly = logits[size_t(y)];
+            return lx > ly || (lx == ly && x < y);
           });
           if (int64_t(real.size()) > o.topk)
             real.resize(size_t(o.topk));

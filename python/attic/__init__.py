@@ -76,9 +76,15 @@ def _find_compiler():
         if not os.access(explicit, os.X_OK):
             raise AtticError("ATTIC_COMPILE=%s is not an executable" % explicit)
         return explicit
-    candidate = os.path.join(_source_build_dir(), "tools", "attic-compile")
-    if os.access(candidate, os.X_OK):
-        return candidate
+    here = os.path.dirname(os.path.abspath(__file__))
+    for candidate in (
+            # a source checkout: python/attic -> build/tools
+            os.path.join(_source_build_dir(), "tools", "attic-compile"),
+            # an installed prefix P: P/lib/python/attic -> P/bin
+            os.path.normpath(os.path.join(here, "..", "..", "..", "bin",
+                                          "attic-compile"))):
+        if os.access(candidate, os.X_OK):
+            return candidate
     found = shutil.which("attic-compile")
     if found:
         return found

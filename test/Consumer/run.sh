@@ -17,3 +17,22 @@ cmake -S "$src" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
 grep "attic from" "$work/configure.log"
 cmake --build "$work/build"
 "$lit" -v "$work/build"
+
+# A component that does not exist is refused at configure time.
+if cmake -S "$src" -B "$work/build-bad" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" \
+     -DCONSUMER_EXTRA_COMPONENT=NoSuchComponent > "$work/configure-bad.log" 2>&1; then
+  echo "find_package(attic COMPONENTS NoSuchComponent) was accepted"; exit 1
+fi
+grep -q "NoSuchComponent" "$work/configure-bad.log"
+# The installed Python package finds the installed attic-compile (P/bin)
+# with neither PATH nor ATTIC_COMPILE pointing there.
+if /usr/bin/python3 -c 'import numpy' 2> /dev/null; then
+  found=$(env -u ATTIC_COMPILE PATH=/usr/bin:/bin \
+    PYTHONPATH="$work/prefix/lib/python" /usr/bin/python3 -c \
+    'import attic; print(attic._find_compiler())')
+  want="$(cd "$work/prefix/bin" && pwd)/attic-compile"
+  if [ "$found" != "$want" ]; then
+    echo "the installed Python package found '$found', not '$want'"; exit 1
+  fi
+  echo "python: $found"
+fi

@@ -72,9 +72,11 @@ func.func @chunk_not_dividing(%q: tensor<1x2x60x16xf32>) {
 
 // -----
 
-func.func @default_chunk_not_dividing(%q: tensor<1x2x100x16xf32>) {
+// (Without `chunk`, N = 100 takes 50, the largest divisor up to 64:
+// decompose-kernelized.mlir.)
+func.func @chunk_not_dividing(%q: tensor<1x2x100x16xf32>) {
   // expected-error @+1 {{chunk = 64 does not divide the sequence length N = 100}}
-  %o = attic.kernelized_attention elu_plus_one %q, %q, %q {causal}
+  %o = attic.kernelized_attention elu_plus_one %q, %q, %q {causal, chunk = 64 : i64}
       : tensor<1x2x100x16xf32>, tensor<1x2x100x16xf32>, tensor<1x2x100x16xf32> -> tensor<1x2x100x16xf32>
   return
 }

@@ -120,6 +120,14 @@ func.func @gqa_heads(%q: tensor<1x6x64x16xf32>, %k: tensor<1x4x64x16xf32>, %v: t
 
 // -----
 
+func.func @zero_heads(%q: tensor<1x0x64x16xf32>, %k: tensor<1x0x64x16xf32>, %v: tensor<1x0x64x16xf32>) {
+  // expected-error @+1 {{'attic.attention' op key/value have 0 heads: Hkv must be positive (query has 0 heads)}}
+  %0 = attic.attention %q, %k, %v : tensor<1x0x64x16xf32>, tensor<1x0x64x16xf32>, tensor<1x0x64x16xf32> -> tensor<1x0x64x16xf32>
+  return
+}
+
+// -----
+
 func.func @gqa_bias(%q: tensor<1x8x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %b: tensor<1x2x64xf32>) {
   // expected-error @+1 {{'attic.attention' op key_bias has shape 1x2x64 but [B,Hq,Nk] = 1x8x64 is expected: dim 1 (Hq) is 2, query has 8}}
   %0 = attic.attention %q, %k, %v bias(%b : tensor<1x2x64xf32>) : tensor<1x8x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x8x64x16xf32>

@@ -511,3 +511,22 @@ func.func @inf_update_eps(%t: !attic.tree<2x32x16xf32, fanouts = [4, 8]>, %j: te
   %t2 = attic.tree_update %t, %j, %rows {mean_eps = 0x7F800000 : f32} : !attic.tree<2x32x16xf32, fanouts = [4, 8]>, tensor<2x14xi64>, tensor<2x14x16xf32> -> !attic.tree<2x32x16xf32, fanouts = [4, 8]>
   return %t2 : !attic.tree<2x32x16xf32, fanouts = [4, 8]>
 }
+
+// -----
+
+// No VIP query to score the nodes (the reference refuses it too).
+func.func @select_no_vip(%t: !attic.tree<2x128x64xf32, fanouts = [16, 8]>, %q: tensor<2x4x0x16xf32>, %wk: tensor<64x64xf32>, %bk: tensor<64xf32>, %g: tensor<64xf32>, %b: tensor<64xf32>) {
+  // expected-error @+1 {{'attic.tree_select' op query has no VIP rows (NP = 0): the nodes are scored by the VIP queries' attention}}
+  %j = attic.tree_select %t, %q, %wk, %bk, %g, %b {budgets = [3, 1], heads = 4, scale = 0.25 : f32} : !attic.tree<2x128x64xf32, fanouts = [16, 8]>, tensor<2x4x0x16xf32>, tensor<64x64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32> -> tensor<2x53xi64>
+  return
+}
+
+// -----
+
+// Gathering from no rows: nothing to clamp the indices to (the compiled
+// code read row -1 until 2026-11-28).
+func.func @gather_no_rows(%x: tensor<2x0x3xf32>, %idx: tensor<2x2xi64>) {
+  // expected-error @+1 {{'attic.gather_rows' op x has no rows (N = 0) to gather 2 rows from}}
+  %r = attic.gather_rows %x[%idx] : tensor<2x0x3xf32>, tensor<2x2xi64> -> tensor<2x2x3xf32>
+  return
+}

@@ -79,3 +79,15 @@ func.func @given(%q: tensor<1x2x64x16xf32>, %w: tensor<8x16xf32>) -> tensor<1x2x
       : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
   return %o : tensor<1x2x64x16xf32>
 }
+
+// -----
+
+// Causal without `chunk`: the largest divisor of N up to 64 (N = 100: 50;
+// min(64, N) = 64 did not divide N and was refused).
+// CHECK-LABEL: func.func @default_chunk
+// CHECK: attic.state_scan {{.*}} {chunk = 50 : i64}
+func.func @default_chunk(%q: tensor<1x1x100x8xf32>) -> tensor<1x1x100x8xf32> {
+  %o = attic.kernelized_attention elu_plus_one %q, %q, %q {causal}
+      : tensor<1x1x100x8xf32>, tensor<1x1x100x8xf32>, tensor<1x1x100x8xf32> -> tensor<1x1x100x8xf32>
+  return %o : tensor<1x1x100x8xf32>
+}

@@ -50,9 +50,10 @@
 
 #include <cmath>
 #include <csignal>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <optional>
 
 using namespace mlir;
@@ -252,6 +253,23 @@ double defaultTolerance(attic_dtype dtype) {
   case ATTIC_BF16:
     return 1e-2;
   default: // integers and i1 (indices, masks) must match exactly
+    return 0.0;
+  }
+}
+
+/// The smallest normal value of a result type: --check's relative error
+/// is taken against at least this (ErrorStats::maxRel); 0 for integers and
+/// i1, which must match exactly.
+double smallestNormal(attic_dtype dtype) {
+  switch (dtype) {
+  case ATTIC_F32:
+  case ATTIC_BF16: // f32's exponent range
+    return double(std::numeric_limits<float>::min());
+  case ATTIC_F16:
+    return 0x1p-14;
+  case ATTIC_F64:
+    return std::numeric_limits<double>::min();
+  default:
     return 0.0;
   }
 }
@@ -623,8 +641,8 @@ int main(int argc, char **argv) {
       std::vector<double> values(n);
       for (int64_t i = 0; i < n; ++i)
         values[i] = attic_tensor_get(&actual, i);
-      attic::ref::ErrorStats stats =
-          attic::ref::compare(values.data(), expected.data.data(), n);
+      attic::ref::ErrorStats stats = attic::ref::compare(
+          values.data(), expected.data.data(), n, smallestNormal(actual.dtype));
       double limit = tolerance >= 0 ? tolerance : defaultTolerance(actual.dtype);
       // The pooled destination of attic.block_attention sums the result
       // rows as stored: an f32 sum of f16/bf16 rows carries their rounding.

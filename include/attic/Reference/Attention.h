@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 
 #include "attic/Reference/Layout.h"
 
@@ -82,7 +83,7 @@ double defaultScale(int64_t headDim);
 struct ErrorStats {
   /// max |actual - expected|; +inf if any difference is not finite.
   double maxAbs;
-  /// maxAbs / max(max |expected|, tiny).
+  /// maxAbs / max(max |expected|, floor).
   double maxRel;
   /// Number of non-finite values in actual that differ from expected (an
   /// infinity where the reference has the same infinity, as the lse of a
@@ -92,7 +93,13 @@ struct ErrorStats {
   int64_t count;
 };
 
-ErrorStats compare(const double *actual, const double *expected, int64_t n);
+/// `floor` bounds the denominator of maxRel from below: the smallest normal
+/// value of the result's type (attic-run), so that a result whose expected
+/// values are all subnormal there (an f32 0 for a reference of 1e-114, or an
+/// f16 result of 1e-6) is judged by the type's absolute precision, not
+/// relative to a value the type cannot hold.
+ErrorStats compare(const double *actual, const double *expected, int64_t n,
+                   double floor = std::numeric_limits<double>::min());
 
 } // namespace attic::ref
 

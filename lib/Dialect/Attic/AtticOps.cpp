@@ -73,8 +73,12 @@ static LogicalResult verifyAttentionOperands(Operation *op, ShapedType query,
     return failure();
   if (ShapedType::isDynamic(hkv))
     hkv = value.getDimSize(1);
-  if (!ShapedType::isDynamic(h) && !ShapedType::isDynamic(hkv) &&
-      (hkv == 0 || h % hkv != 0))
+  if (hkv == 0)
+    return op->emitOpError()
+           << "key/value have 0 heads: Hkv must be positive (query has "
+           << (ShapedType::isDynamic(h) ? std::string("?") : std::to_string(h))
+           << " heads)";
+  if (!ShapedType::isDynamic(h) && !ShapedType::isDynamic(hkv) && h % hkv != 0)
     return op->emitOpError()
            << "query has " << h << " heads and key/value " << hkv
            << ": Hq must be a multiple of Hkv (grouped-query attention)";

@@ -46,7 +46,13 @@ int64_t KernelizedAttentionOp::getChunkOr() {
   // The attributes' signed values (the accessors return them unsigned).
   if (IntegerAttr chunk = getChunkAttr())
     return chunk.getInt();
-  return std::min<int64_t>(64, getQuery().getType().getDimSize(2));
+  // The largest divisor of N up to 64 (N = 100: 50), so that the default
+  // always divides N.
+  int64_t tokens = getQuery().getType().getDimSize(2);
+  int64_t chunk = std::min<int64_t>(64, tokens);
+  while (chunk > 1 && tokens % chunk != 0)
+    --chunk;
+  return chunk;
 }
 
 LogicalResult KernelizedAttentionOp::verify() {

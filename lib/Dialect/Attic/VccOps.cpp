@@ -202,6 +202,11 @@ LogicalResult GatherRowsOp::verify() {
           {{batch, "B", "x"}, {dimAt(indices, 2, 1), "M", "indices"}})))
     return failure();
   int64_t rows = indices.getDimSize(1);
+  // Indices are clamped to [0, N-1]; without a row there is nothing to
+  // clamp to (the compiled code read row -1).
+  if (x.getDimSize(1) == 0 && rows > 0 && batch > 0)
+    return emitOpError("x has no rows (N = 0) to gather ")
+           << rows << " rows from";
   RankedTensorType result = getResult().getType();
   if (result.getElementType() != x.getElementType())
     return emitOpError("result element type ")
@@ -306,6 +311,11 @@ LogicalResult TreeSelectOp::verify() {
                          {dimAt(query, 4, 2), "NP", "query"},
                          {dim / heads, "DH", "D / heads"}})))
     return failure();
+  // The nodes are scored by the VIP queries' attention (the reference
+  // refuses NP = 0 too).
+  if (query.getDimSize(2) == 0)
+    return emitOpError("query has no VIP rows (NP = 0): the nodes are "
+                       "scored by the VIP queries' attention");
   if (failed(checkShape(*this, "key_weight", getKeyWeight().getType(),
                         {{dim, "D", "tree"}, {dim, "D", "tree"}})))
     return failure();

@@ -812,6 +812,22 @@ TEST(VccEncoderBuilder, RejectedSpecsBuildNothing) {
   EXPECT_FALSE(attic::buildVccEncoder(builder, loc, "e", spec, error));
   EXPECT_NE(error.find("product of the fanouts"), std::string::npos) << error;
   EXPECT_TRUE(module->getBody()->empty());
+  // Fanouts whose product wraps int64 to tokens - num-vip (2^64 + 4 = 4)
+  // were accepted until 2026-11-28 (the compiled encoder then crashed).
+  spec = attic::VccEncoderSpec();
+  spec.tokens = 384777;
+  spec.numVip = 384773;
+  spec.fanouts = {2, 2, 5, 5581, 8681, 49477, 384773};
+  spec.budgets = {0, 0, 0, 0, 0, 0, 0};
+  EXPECT_FALSE(attic::buildVccEncoder(builder, loc, "e", spec, error));
+  EXPECT_NE(error.find("product of the fanouts exceeds tokens"),
+            std::string::npos)
+      << error;
+  // An empty function name printed as @<<INVALID EMPTY SYMBOL>>.
+  spec = attic::VccEncoderSpec();
+  EXPECT_FALSE(attic::buildVccEncoder(builder, loc, "", spec, error));
+  EXPECT_EQ(error, "the function needs a name");
+  EXPECT_TRUE(module->getBody()->empty());
   // Every valid three-level tree of the 120 tokens builds a verified
   // function with one J per layer.
   for (auto [fanouts, budgets] :
