@@ -881,6 +881,34 @@ def AtticCheckScope : Pass<"attic-check-scope", "::mlir::ModuleOp"> {
   ];
 }
 
+def AtticOrderConstantGlobals
+    : Pass<"attic-order-constant-globals", "::mlir::ModuleOp"> {
+  let summary = "Name and order bufferization's constant globals deterministically";
+  let description = [{
+    Upstream's `one-shot-bufferize` with `bufferize-function-boundaries`
+    turns each constant tensor into a private `memref.global` named
+    `__constant_<type>` (a numeric suffix for repeats), but in MLIR 22 the
+    order in which it names and places them changes from run to run when
+    several functions hold constants: the same input gave different output
+    text and different `attic-compile` libraries (same results). This pass,
+    right after bufferization in both pipelines, renames every private
+    constant global whose name starts with `__constant_` to
+    `__constant_<shape>x<element>`, then `_1`, `_2`, ... for repeats of a
+    type, numbered in the order of their first use in the module (a walk in
+    op order; unused ones after them, by their old names), and moves them
+    in that order to the front of the module. Nothing else changes.
+
+    ```mlir
+    // Before (one of several orders):
+    memref.global "private" constant @__constant_4xf32_0 : memref<4xf32> = dense<[5.0, ...]>
+    memref.global "private" constant @__constant_4xf32 : memref<4xf32> = dense<[1.0, ...]>
+    // After: @__constant_4xf32 holds f1's [1.0, ...], @__constant_4xf32_1
+    // f2's [5.0, ...], whatever the order before.
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def AtticGpuStripCompileTimes
     : Pass<"attic-gpu-strip-compile-times", "::mlir::ModuleOp"> {
   let summary = "Drop the compile times that gpu-module-to-binary records";

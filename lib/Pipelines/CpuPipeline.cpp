@@ -74,6 +74,8 @@ void attic::buildBufferizationPipeline(OpPassManager &pm, int64_t blockQ,
   // components); the deallocation pipeline below frees the old ones.
   bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Its constant globals named and placed the same way on every run.
+  pm.addPass(createAtticOrderConstantGlobals());
   // scf.forall on buffers (attic-expand-vcc's per-column tree_update on the
   // GPU) -> scf.parallel, before the deallocation pipeline, which does not
   // take scf.forall.

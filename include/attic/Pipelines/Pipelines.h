@@ -56,11 +56,11 @@ struct CpuPipelineOptions
 /// The first half of both pipelines: attic-decompose (block_q/block_k),
 /// attic-expand-vcc, canonicalize, elementwise ops to linalg,
 /// attic-readonly-arguments, one-shot bufferization (function boundaries,
-/// identity layouts), scf-forall-to-parallel, the buffer deallocation
-/// pipeline and
-/// convert-bufferization-to-memref. For the GPU mapping (`forGpu`),
-/// attic-unroll-layer-loops first: kernels are launched from straight-line
-/// host code.
+/// identity layouts), attic-order-constant-globals (its constant globals
+/// named and placed the same way on every run), scf-forall-to-parallel, the
+/// buffer deallocation pipeline and convert-bufferization-to-memref. For the
+/// GPU mapping (`forGpu`), attic-unroll-layer-loops first: kernels are launched
+/// from straight-line host code.
 void buildBufferizationPipeline(mlir::OpPassManager &pm, int64_t blockQ,
                                 int64_t blockK, bool forGpu = false);
 
