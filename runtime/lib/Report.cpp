@@ -1,8 +1,10 @@
 //===- Report.cpp - Errors reported by compiled code ----------------------===//
 //
-// A process-wide record of the first data-dependent error that compiled code
-// reported (attic_rt_report_error), taken by the code that runs it
-// (attic_rt_take_error). Compiled code may report from several threads.
+// A process-wide record of the data-dependent errors that compiled code
+// reported (attic_rt_report_error): their count and the least of them in a
+// fixed order (the same message whatever the threads' timing), taken by the
+// code that runs it (attic_rt_take_error). Compiled code may report from
+// several threads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +14,7 @@
 #include <cstdio>
 #include <mutex>
 #include <string>
+#include <tuple>
 
 namespace {
 struct Record {
@@ -26,17 +29,30 @@ Record &record() {
   return r;
 }
 
+/// The order in which reports are kept: by code, then by `a` (a block-list
+/// row in either of its forms ascends with the row), then b and c. Keeping
+/// the least report, not the first, makes the message independent of the
+/// threads' timing.
+bool precedes(int32_t code, int64_t a, int64_t b, int64_t c, const Record &r) {
+  auto row = [](int64_t x) { return x >= 0 ? x : -1 - x; };
+  return std::make_tuple(code, row(a), b, c) <
+         std::make_tuple(r.code, row(r.a), r.b, r.c);
+}
+} // namespace
+
 extern "C" void attic_rt_report_error(int32_t code, int64_t a, int64_t b,
                                       int64_t c) {
   Record &r = record();
   std::lock_guard<std::mutex> lock(r.mutex);
-  if (r.reports++ == 0) {
+  if (r.reports++ == 0 || precedes(code, a, b, c, r)) {
     r.code = code;
     r.a = a;
     r.b = b;
     r.c = c;
   }
 }
+
+namespace {
 
 /// The list and row that a block-list report's `a` names (Runtime.h):
 /// "kv_num_blocks[0, 3, 1]" (`entries`: "kv_indices[0, 3, 1, :]"), or

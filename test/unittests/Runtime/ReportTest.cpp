@@ -17,10 +17,10 @@ TEST(Report, NothingReportedIsOk) {
   EXPECT_STREQ(err, "untouched");
 }
 
-TEST(Report, FirstReportWinsAndIsTakenOnce) {
+TEST(Report, LeastReportWinsAndIsTakenOnce) {
   attic_rt_take_error(nullptr, 0);
-  attic_rt_report_error(ATTIC_RT_TOO_MANY_VIP, 3, 12, 8);
   attic_rt_report_error(ATTIC_RT_TOO_MANY_VIP, 5, 10, 8);
+  attic_rt_report_error(ATTIC_RT_TOO_MANY_VIP, 3, 12, 8);
   char err[256];
   ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
   EXPECT_EQ(std::string(err),
@@ -39,6 +39,39 @@ TEST(Report, UnknownCodeAndTruncation) {
   char small[12];
   ASSERT_EQ(attic_rt_take_error(small, sizeof(small)), ATTIC_ERROR);
   EXPECT_EQ(std::string(small), "attic.vip_o");
+}
+
+// The kept report does not depend on the order of the reports (threads
+// report in any order): the least by code, then row, then details. A row
+// in its flattened form (a < 0) orders by its row too.
+TEST(Report, KeptReportIsTheLeastWhateverTheOrder) {
+  attic_rt_take_error(nullptr, 0);
+  const int64_t rows[][4] = {
+      {ATTIC_RT_BLOCK_INDEX, 2, 7, 4},
+      {ATTIC_RT_BLOCK_COUNT, 6, 9, 4},
+      {ATTIC_RT_BLOCK_COUNT, 4, 9, 4},
+      {ATTIC_RT_BLOCK_COUNT, 5, 9, 4}};
+  std::string expected;
+  for (int rotation = 0; rotation < 4; ++rotation) {
+    for (int i = 0; i < 4; ++i) {
+      const int64_t *r = rows[(i + rotation) % 4];
+      attic_rt_report_error(int32_t(r[0]), r[1], r[2], r[3]);
+    }
+    char err[256];
+    ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+    if (rotation == 0) {
+      expected = err;
+      EXPECT_NE(expected.find("kv_num_blocks[0, 0, 4]"), std::string::npos)
+          << expected;
+    }
+    EXPECT_EQ(std::string(err), expected) << "rotation " << rotation;
+  }
+  // Flattened rows: a = -1 - (2 * flat + list); row 3 before row 8.
+  attic_rt_report_error(ATTIC_RT_BLOCK_COUNT, -1 - 2 * 8, 9, 4);
+  attic_rt_report_error(ATTIC_RT_BLOCK_COUNT, -1 - 2 * 3, 9, 4);
+  char err[256];
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_NE(std::string(err).find("row 3 "), std::string::npos) << err;
 }
 
 TEST(Report, BlockListOrderAndOverlap) {

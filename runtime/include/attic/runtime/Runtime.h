@@ -263,9 +263,11 @@ typedef enum attic_rt_error_code {
   ATTIC_RT_BLOCK_BOTH = 7
 } attic_rt_error_code;
 
-/* Records an error (code and up to three integer details). Thread-safe; the
- * first report since the last attic_rt_take_error is kept, and the number of
- * reports is counted. Unknown codes are recorded as such. */
+/* Records an error (code and up to three integer details). Thread-safe; of
+ * the reports since the last attic_rt_take_error, the least in the order
+ * (code, a, b, c) is kept (a block-list row `a` ordered by its row in either
+ * form), so the message does not depend on which thread reported first, and
+ * the number of reports is counted. Unknown codes are recorded as such. */
 void attic_rt_report_error(int32_t code, int64_t a, int64_t b, int64_t c);
 
 /* If compiled code reported an error since the last call: writes its
