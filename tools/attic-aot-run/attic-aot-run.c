@@ -90,7 +90,12 @@ int main(int argc, char **argv) {
       fail("unknown option (or too many files)", argv[i]);
   }
 
-  void *library = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+  /* A bare file name is a file in the working directory (dlopen would
+   * search the library path for it instead). */
+  char path[4096];
+  snprintf(path, sizeof(path), "%s%s", strchr(argv[1], '/') ? "" : "./",
+           argv[1]);
+  void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!library)
     fail("cannot load the library", dlerror());
   snprintf(symbol, sizeof(symbol), "%s__attic_entry", argv[2]);
