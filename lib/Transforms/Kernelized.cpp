@@ -130,18 +130,22 @@ AffineMap project(Builder &b, unsigned rank, ArrayRef<unsigned> keep) {
   return AffineMap::get(rank, 0, exprs, b.getContext());
 }
 
-/// features [B,H,N,F] with the rows of masked keys (mask[b, j] false) set
-/// to 0; `features` unchanged without a mask.
-Value maskRows(Builder &b, Value features, Value mask) {
+/// `x` ([B,H,N] or [B,H,N,F], one row per key) with the rows of masked keys
+/// (mask[b, j] false) set to `fill`: 0 for features, -inf for FAVOR+'s
+/// stabilizers (a masked key never sets a maximum); `x` unchanged without
+/// a mask.
+Value maskKeys(Builder &b, Value x, Value mask, double fill) {
   if (!mask)
-    return features;
-  RankedTensorType type = tensorOf(features);
-  return generic(b, {features, mask}, zeros(b, type.getShape()),
-                 {identity(b, 4), project(b, 4, {0, 2}), identity(b, 4)},
-                 SmallVector<IteratorType>(4, IteratorType::parallel),
-                 [](Builder &nb, ValueRange a) {
-                   return select(nb, a[1], a[0], cF32(nb, 0.0));
-                 });
+    return x;
+  RankedTensorType type = tensorOf(x);
+  unsigned rank = type.getRank();
+  return generic(
+      b, {x, mask}, zeros(b, type.getShape()),
+      {identity(b, rank), project(b, rank, {0, 2}), identity(b, rank)},
+      SmallVector<IteratorType>(rank, IteratorType::parallel),
+      [&](Builder &nb, ValueRange a) {
+        return select(nb, a[1], a[0], cF32(nb, fill));
+      });
 }
 
 /// FAVOR+'s key scales: `x exp(a - m)` for a key of stabilizer `a` on the
@@ -154,18 +158,12 @@ Value weighted(Builder &b, Value x, Value a, Value m) {
   return select(b, none, cF32(b, 0.0), arith::MulFOp::create(b, x, scale));
 }
 
-/// FAVOR+'s key stabilizer [B,H,N] with the masked keys (mask[b, j]
-/// false) at -inf, so that they never set a maximum.
-Value maskedStabilizer(Builder &b, Value stabilizer, Value mask) {
-  if (!mask)
-    return stabilizer;
-  RankedTensorType type = tensorOf(stabilizer);
-  return generic(b, {stabilizer, mask}, zeros(b, type.getShape()),
-                 {identity(b, 3), project(b, 3, {0, 2}), identity(b, 3)},
-                 SmallVector<IteratorType>(3, IteratorType::parallel),
-                 [](Builder &nb, ValueRange a) {
-                   return select(nb, a[1], a[0], cF32(nb, -INFINITY));
-                 });
+/// In a linalg body over [chunk row, i, j]: whether key j of the chunk is
+/// visible to query i (j <= i, causal).
+Value onOrBelowDiagonal(Builder &b) {
+  Value i = linalg::IndexOp::create(b, 1);
+  Value j = linalg::IndexOp::create(b, 2);
+  return arith::CmpIOp::create(b, arith::CmpIPredicate::ule, j, i);
 }
 
 /// The maximum over the last dim of `x` (rank 2 or 3), -inf when empty.
@@ -308,7 +306,7 @@ SmallVector<Value> lowerStateReduce(Builder &b, StateReduceOp op) {
   Value features;
   if (Value stabilizer = op.getStabilizer()) {
     // Every key on the scale of the largest unmasked one.
-    Value c = maskedStabilizer(b, stabilizer, op.getMask());
+    Value c = maskKeys(b, stabilizer, op.getMask(), -INFINITY);
     Value top = maxOverLast(b, c);
     features = generic(b, {op.getFeatures(), c, top}, zeros(b, {B, H, N, F}),
                        {identity(b, 4), project(b, 4, {0, 1, 2}),
@@ -318,7 +316,7 @@ SmallVector<Value> lowerStateReduce(Builder &b, StateReduceOp op) {
                          return weighted(nb, a[0], a[1], a[2]);
                        });
   } else {
-    features = maskRows(b, op.getFeatures(), op.getMask());
+    features = maskKeys(b, op.getFeatures(), op.getMask(), 0.0);
   }
   Value state = batchMatmul(b, reshape(b, features, {B * H, N, F}),
                             reshape(b, op.getValue(), {B * H, N, Dv}),
@@ -422,7 +420,7 @@ SmallVector<Value> lowerStateScan(Builder &b, StateScanOp op,
   // chunk's keys are on the scale of its largest c, chunkMax.
   Value c, chunkMax, k, kScores;
   if (Value stabilizer = op.getStabilizer()) {
-    c = reshape(b, maskedStabilizer(b, stabilizer, op.getMask()), {all, C});
+    c = reshape(b, maskKeys(b, stabilizer, op.getMask(), -INFINITY), {all, C});
     chunkMax = maxOverLast(b, c);
     kScores = reshape(b, op.getKeyFeatures(), {all, C, F});
     k = generic(b, {kScores, c, chunkMax}, zeros(b, {all, C, F}),
@@ -432,8 +430,8 @@ SmallVector<Value> lowerStateScan(Builder &b, StateScanOp op,
                   return weighted(nb, a[0], a[1], a[2]);
                 });
   } else {
-    k = kScores =
-        reshape(b, maskRows(b, op.getKeyFeatures(), op.getMask()), {all, C, F});
+    k = kScores = reshape(
+        b, maskKeys(b, op.getKeyFeatures(), op.getMask(), 0.0), {all, C, F});
   }
 
   // Each chunk's state phi(K_c)^T V_c [F, Dv] and key sum [F].
@@ -513,10 +511,7 @@ SmallVector<Value> lowerStateScan(Builder &b, StateScanOp op,
         {IteratorType::parallel, IteratorType::parallel,
          IteratorType::reduction},
         [](Builder &nb, ValueRange a) {
-          Value i = linalg::IndexOp::create(nb, 1);
-          Value j = linalg::IndexOp::create(nb, 2);
-          Value visible =
-              arith::CmpIOp::create(nb, arith::CmpIPredicate::ule, j, i);
+          Value visible = onOrBelowDiagonal(nb);
           Value candidate = arith::MaximumFOp::create(
               nb, select(nb, visible, a[0], cF32(nb, -INFINITY)), a[1]);
           return Value(arith::MaximumFOp::create(nb, candidate, a[2]));
@@ -549,16 +544,13 @@ SmallVector<Value> lowerStateScan(Builder &b, StateScanOp op,
     lowerMaps.append({project(b, 3, {0, 2}), project(b, 3, {0, 1})});
   }
   lowerMaps.push_back(identity(b, 3));
-  Value lower =
-      generic(b, lowerInputs, zeros(b, {all, C, C}), lowerMaps, parallel3,
-              [&](Builder &nb, ValueRange a) {
-                Value i = linalg::IndexOp::create(nb, 1);
-                Value j = linalg::IndexOp::create(nb, 2);
-                Value visible =
-                    arith::CmpIOp::create(nb, arith::CmpIPredicate::ule, j, i);
-                Value score = c ? weighted(nb, a[0], a[1], a[2]) : a[0];
-                return select(nb, visible, score, cF32(nb, 0.0));
-              });
+  Value lower = generic(b, lowerInputs, zeros(b, {all, C, C}), lowerMaps,
+                        parallel3, [&](Builder &nb, ValueRange a) {
+                          Value visible = onOrBelowDiagonal(nb);
+                          Value score =
+                              c ? weighted(nb, a[0], a[1], a[2]) : a[0];
+                          return select(nb, visible, score, cF32(nb, 0.0));
+                        });
   numerator = batchMatmul(b, lower, v, false, false, numerator);
   denominator = generic(
       b, {lower}, denominator, {identity(b, 3), project(b, 3, {0, 1})},

@@ -127,6 +127,20 @@ LogicalResult KernelizedAttentionOp::verify() {
   return success();
 }
 
+/// FAVOR+'s optional per-row stabilizer `[B,H,N]`, shaped as the first
+/// three dims of `like` (named `likeName`); success when there is none.
+static LogicalResult checkStabilizer(Operation *op, Value stabilizer,
+                                     RankedTensorType like,
+                                     const char *likeName) {
+  if (!stabilizer)
+    return success();
+  return checkShape(op, "stabilizer",
+                    cast<RankedTensorType>(stabilizer.getType()),
+                    {{like.getDimSize(0), "B", likeName},
+                     {like.getDimSize(1), "H", likeName},
+                     {like.getDimSize(2), "N", likeName}});
+}
+
 LogicalResult FeatureMapOp::verify() {
   RankedTensorType input = getInput().getType();
   if (failed(checkPositiveShape(*this, "input", input, 4, "[B,H,N,D]")))
@@ -174,12 +188,7 @@ LogicalResult FeatureMapOp::verify() {
                          {input.getDimSize(2), "N", "input"},
                          {features, "F", "feature map"}})))
     return failure();
-  if (!getStabilizer())
-    return success();
-  return checkShape(*this, "stabilizer", getStabilizer().getType(),
-                    {{input.getDimSize(0), "B", "input"},
-                     {input.getDimSize(1), "H", "input"},
-                     {input.getDimSize(2), "N", "input"}});
+  return checkStabilizer(*this, getStabilizer(), input, "input");
 }
 
 LogicalResult StateReduceOp::verify() {
@@ -201,11 +210,7 @@ LogicalResult StateReduceOp::verify() {
       failed(checkShape(*this, "mask", getMask().getType(),
                         {{batch, "B", "features"}, {keys, "N", "features"}})))
     return failure();
-  if (getStabilizer() &&
-      failed(checkShape(*this, "stabilizer", getStabilizer().getType(),
-                        {{batch, "B", "features"},
-                         {heads, "H", "features"},
-                         {keys, "N", "features"}})))
+  if (failed(checkStabilizer(*this, getStabilizer(), features, "features")))
     return failure();
   if (failed(checkShape(*this, "state", getState().getType(),
                         {{batch, "B", "features"},
@@ -245,11 +250,7 @@ LogicalResult StateScanOp::verify() {
                                      {{batch, "B", "query_features"},
                                       {tokens, "N", "query_features"}})))
     return failure();
-  if (getStabilizer() &&
-      failed(checkShape(*this, "stabilizer", getStabilizer().getType(),
-                        {{batch, "B", "query_features"},
-                         {heads, "H", "query_features"},
-                         {tokens, "N", "query_features"}})))
+  if (failed(checkStabilizer(*this, getStabilizer(), query, "query_features")))
     return failure();
   int64_t chunk = getChunkAttr().getInt();
   if (chunk < 1)
