@@ -242,6 +242,13 @@ class Function:
             raise AtticError("argument #%d of @%s is not C-contiguous (row-"
                              "major); pass np.ascontiguousarray(x)"
                              % (index, self.entry))
+        if spec.dtype == np.bool_:
+            # Compiled code reads an i1 byte as 0 or 1 (its low bit): a
+            # NumPy bool whose byte is another nonzero value (a uint8 array
+            # viewed as bool) is true to NumPy and must reach it as 1.
+            raw = value.view(np.uint8)
+            if raw.size and raw.max() > 1:
+                value = raw != 0
         return value
 
     def __call__(self, *args):

@@ -96,6 +96,23 @@ def test_mask_is_bool(source):
     assert rel_err(out, reference(q, k, v, mask=mask)) < 1e-5
 
 
+def test_mask_bytes_other_than_one_are_true(source):
+    # A uint8 array viewed as bool: NumPy reads every nonzero byte as true,
+    # and so must the compiled code (2 has a low bit of 0).
+    masked = attic.compile(source, entry="masked")
+    rng = np.random.default_rng(3)
+    q = rng.uniform(-1, 1, (2, 2, 64, 16)).astype(np.float32)
+    k = rng.uniform(-1, 1, (2, 2, 96, 16)).astype(np.float32)
+    v = rng.uniform(-1, 1, (2, 2, 96, 16)).astype(np.float32)
+    keep = rng.uniform(size=(2, 96)) < 0.7
+    raw = np.where(keep, rng.choice([2, 4, 128, 255], size=keep.shape),
+                   0).astype(np.uint8)
+    mask = raw.view(np.bool_)
+    out = masked(q, k, v, mask)
+    assert raw.max() > 1 and mask.view(np.uint8).max() > 1  # not copied
+    assert rel_err(out, reference(q, k, v, mask=keep)) < 1e-5
+
+
 def test_dynamic_dims_need_shapes(source):
     with pytest.raises(attic.AtticError, match="dynamic dims"):
         attic.compile(source, entry="dynamic")
