@@ -367,7 +367,9 @@ std::vector<int64_t> headActive(const Dims &d, const InformerOptions &o,
       top = std::max(top, s);
       sum += s;
     }
-    measure[size_t(i)] = top - sum / double(d.keys);
+    // Nk M_i = Nk max - sum: the order of M_i, without the division's
+    // rounding (equal measures of integer inputs stay equal).
+    measure[size_t(i)] = double(d.keys) * top - sum;
   }
   return largest(measure, u);
 }

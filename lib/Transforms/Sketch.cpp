@@ -329,7 +329,14 @@ LogicalResult attic::decomposeInformer(RewriterBase &rewriter,
   Value qFlat = reshape(b, op.getQuery(), {BH, Nq, D});
   Value kFlat = reshape(b, op.getKey(), {BH, Nk, D});
   Value vFlat = reshape(b, op.getValue(), {BH, Nk, Dv});
-  // M_i = max_t q_i . k_{j_t} - (sum_t q_i . k_{j_t}) / Nk.
+  // M_i = max_t q_i . k_{j_t} - (sum_t q_i . k_{j_t}) / Nk, ranked as
+  // r M_i = max r - sum 2^-e with 2^e the largest power of two <= Nk and
+  // r = Nk 2^-e in [1, 2): the same order, and exact where Nk max - sum is
+  // (Nk max and the sums integers below 2^24), so queries whose M_i are equal
+  // in exact arithmetic tie as in the reference. Multiplying by 1/Nk instead
+  // rounds, and equal measures can round apart (two queries of M = 9/7 on
+  // 0/1 data); multiplying by Nk would overflow Nk times sooner.
+  double pow2 = std::exp2(std::floor(std::log2(double(Nk))));
   Value measure = parallelTensor(
       b, f32Tensor(b, {BH, Nq}), [&](ABuilder &nb, ValueRange i) {
         Value init[] = {cF32(nb, -kInf), cF32(nb, 0.0)};
@@ -348,8 +355,8 @@ LogicalResult attic::decomposeInformer(RewriterBase &rewriter,
                   arith::MaximumFOp::create(lb, acc[0], dot),
                   addF(lb, acc[1], dot)};
             });
-        return subF(nb, stats[0],
-                    mulF(nb, stats[1], cF32(nb, 1.0 / double(Nk))));
+        return subF(nb, mulF(nb, stats[0], cF32(nb, double(Nk) / pow2)),
+                    mulF(nb, stats[1], cF32(nb, 1.0 / pow2)));
       });
   Value active = largestIndices(b, measure, u, parallelScans); // [BH, u]
   Value activeQueries =

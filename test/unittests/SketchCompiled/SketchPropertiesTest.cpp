@@ -297,6 +297,47 @@ TEST(Informer, MatchesReference) {
   }
 }
 
+TEST(Informer, EqualMeasuresOfIntegerInputsTieAsInTheReference) {
+  // 0/1 queries and keys: many queries have equal measures M_i (an audit
+  // found two of M = 9/7), and the lower index must win on the CPU, through
+  // the GPU mapping and in the reference alike. A measure computed as
+  // max - sum * (1/Nk) in f32 rounds equal values apart.
+  for (int64_t keys : {7, 12, 20}) {
+    for (unsigned seed : {31u, 32u, 33u, 34u}) {
+      InformerCase c;
+      c.shape.keys = keys;
+      c.shape.queries = 96;
+      c.shape.dim = 4;
+      c.samples = keys;
+      c.seed = seed;
+      const Shape &s = c.shape;
+      std::mt19937 rng(seed);
+      std::bernoulli_distribution bit(0.5);
+      Qkv in{Tensor(ATTIC_F32, s.q()), Tensor(ATTIC_F32, s.k()),
+             uniformTensor(rng, s.v(), 1.0)};
+      for (Tensor *t : {&in.q, &in.k})
+        for (int64_t i = 0; i < t->numel(); ++i)
+          t->set(i, bit(rng) ? 1.0 : 0.0);
+      std::string source = function({type(s.q()), type(s.k()), type(s.v())},
+                                    type(s.out()), informerOp(c));
+      sk::InformerOptions o;
+      o.factor = c.factor;
+      o.samples = c.samples;
+      o.seed = uint64_t(c.seed);
+      o.scale = double(1.0f / std::sqrt(float(s.dim)));
+      std::vector<double> reference =
+          sk::informer(s.dims(), o, tensorValues(in.q), tensorValues(in.k),
+                       tensorValues(in.v));
+      for (bool gpu : {false, true})
+        EXPECT_LT(
+            maxAbsDiff(run(source, {&in.q, &in.k, &in.v}, gpu), reference),
+            2e-5)
+            << "Nk = " << keys << ", seed " << seed
+            << (gpu ? ", GPU mapping" : ", CPU");
+    }
+  }
+}
+
 TEST(Informer, TheGpuMappingSelectsTheSameQueries) {
   // The sequential selection of the active queries (CPU) and the ranks
   // (the GPU mapping, emulated) against each other and the reference; a
