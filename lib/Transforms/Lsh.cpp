@@ -507,7 +507,37 @@ std::pair<Value, Value> lowerKMeans(attic::detail::Builder &b, KMeansOp op,
   int64_t B = xType.getDimSize(0), H = xType.getDimSize(1),
           N = xType.getDimSize(2), D = xType.getDimSize(3);
   int64_t C = op.getClustersAttr().getInt(), BH = B * H;
-  Value x = reshape(b, op.getX(), {BH, N, D});
+  Value raw = reshape(b, op.getX(), {BH, N, D});
+  // K-means runs on x - s (s: each column's mean rounded to an integer, 0
+  // if not finite), which moves no point relative to another, and s is
+  // added back to the centroids. The distances |c|^2 - 2 x.c cancel when
+  // the rows share a large offset (rows at 1000 + U(-1, 1) assigned 25 of
+  // 64 queries differently from sum (x - c)^2 before); the shifted rows
+  // are exact there (Sterbenz), and an integer shift keeps integer inputs
+  // exact, so their exact ties stay ties. Rows with |mean| < 0.5 are not
+  // shifted at all.
+  Value shift = parallelTensor(
+      b, f32Tensor(b, {BH, D}), [&](attic::detail::Builder &nb, ValueRange i) {
+        Value sum =
+            forLoop(nb, N, cF32(nb, 0.0),
+                    [&](attic::detail::Builder &lb, Value r, ValueRange acc) {
+                      return SmallVector<Value>{arith::AddFOp::create(
+                          lb, acc[0], extract(lb, raw, {i[0], r, i[1]}))};
+                    })[0];
+        Value mean = arith::DivFOp::create(nb, sum, cF32(nb, double(N)));
+        Value rounded = math::FloorOp::create(
+            nb, arith::AddFOp::create(nb, mean, cF32(nb, 0.5)));
+        Value finite = arith::CmpFOp::create(
+            nb, arith::CmpFPredicate::OLT, math::AbsFOp::create(nb, rounded),
+            cF32(nb, std::numeric_limits<double>::infinity()));
+        return select(nb, finite, rounded, cF32(nb, 0.0));
+      });
+  Value x = parallelTensor(b, f32Tensor(b, {BH, N, D}),
+                           [&](attic::detail::Builder &nb, ValueRange i) {
+                             return arith::SubFOp::create(
+                                 nb, extract(nb, raw, i),
+                                 extract(nb, shift, {i[0], i[2]}));
+                           });
   std::vector<int64_t> picks =
       initialRows(uint64_t(op.getSeedAttr().getInt()), N, C);
   auto pickType = RankedTensorType::get({C}, b.getI64Type());
@@ -609,8 +639,13 @@ std::pair<Value, Value> lowerKMeans(attic::detail::Builder &b, KMeansOp op,
                                        extract(nb, previous, i));
                        });
   }
-  return {reshape(b, centroids, {B, H, C, D}),
-          reshape(b, assignment, {B, H, N})};
+  Value shifted = parallelTensor(b, f32Tensor(b, {BH, C, D}),
+                                 [&](attic::detail::Builder &nb, ValueRange i) {
+                                   return arith::AddFOp::create(
+                                       nb, extract(nb, centroids, i),
+                                       extract(nb, shift, {i[0], i[2]}));
+                                 });
+  return {reshape(b, shifted, {B, H, C, D}), reshape(b, assignment, {B, H, N})};
 }
 
 /// The improved variant (`topk`): the centroids' attention matrix on

@@ -563,12 +563,11 @@ TEST(ClusteredProperties, LongRowsTakeTheRadixSelectWithTheSameTies) {
   expectTiedKeysAsReference(c, 19);
 }
 
-TEST(ClusteredProperties, KMeansAssignsAsTheReferenceAndCentroidsAreMeans) {
-  ClusterConfig c;
-  c.heads = 3;
-  c.queries = 96;
-  c.clusters = 12;
-  c.iterations = 4;
+/// attic.kmeans compiled alone (CPU and GPU mapping) on `xs`: every row
+/// assigned as the reference does, and each centroid the mean of its rows
+/// (within `tolerance`).
+void expectKMeansAsReference(const ClusterConfig &c, const Tensor &xs,
+                             double tolerance) {
   std::string x = tensorType({1, c.heads, c.queries, c.dim}, "f32");
   std::string cen = tensorType({1, c.heads, c.clusters, c.dim}, "f32");
   std::string a = tensorType({1, c.heads, c.queries}, "i64");
@@ -578,8 +577,6 @@ TEST(ClusteredProperties, KMeansAssignsAsTheReferenceAndCentroidsAreMeans) {
      << " : i64, iterations = " << c.iterations << " : i64, seed = " << c.seed
      << " : i64} : " << x << " -> " << cen << ", " << a
      << "\n  return %c, %a : " << cen << ", " << a << "\n}\n";
-  std::mt19937 rng(21);
-  Tensor xs = uniformTensor(rng, {1, c.heads, c.queries, c.dim}, 1.0);
   std::vector<Tensor> out = runOnCpuAndGpuMapping(os.str(), {&xs});
   ASSERT_EQ(out.size(), 2u);
   std::vector<int64_t> want =
@@ -601,8 +598,50 @@ TEST(ClusteredProperties, KMeansAssignsAsTheReferenceAndCentroidsAreMeans) {
         continue; // an empty cluster keeps its previous centroid
       for (int64_t d = 0; d < c.dim; ++d)
         ASSERT_NEAR(centroids[(h * c.clusters + k) * c.dim + d],
-                    sum[size_t(d)] / double(count), 1e-5);
+                    sum[size_t(d)] / double(count), tolerance);
     }
+}
+
+ClusterConfig kmeansConfig() {
+  ClusterConfig c;
+  c.heads = 3;
+  c.queries = 96;
+  c.clusters = 12;
+  c.iterations = 4;
+  return c;
+}
+
+TEST(ClusteredProperties, KMeansAssignsAsTheReferenceAndCentroidsAreMeans) {
+  ClusterConfig c = kmeansConfig();
+  std::mt19937 rng(21);
+  Tensor xs = uniformTensor(rng, {1, c.heads, c.queries, c.dim}, 1.0);
+  expectKMeansAsReference(c, xs, 1e-5);
+}
+
+TEST(ClusteredProperties, KMeansOfRowsWithALargeCommonOffset) {
+  // Rows at 1000 + U(-1, 1): |c|^2 - 2 x.c cancels in f32 (25 of 64 rows
+  // were assigned differently from the reference before the rows were
+  // shifted by their rounded mean); shifted, the distances are as good as
+  // those of rows near 0.
+  ClusterConfig c = kmeansConfig();
+  std::mt19937 rng(22);
+  Tensor xs = uniformTensor(rng, {1, c.heads, c.queries, c.dim}, 1.0);
+  for (int64_t i = 0; i < xs.numel(); ++i)
+    xs.set(i, xs[i] + (i % c.dim == 3 ? -1000.0 : 1000.0));
+  expectKMeansAsReference(c, xs, 2e-4); // f32's ulp at 1000 is 6e-5
+}
+
+TEST(ClusteredProperties, KMeansTiesOfIntegerRowsGoToTheFirstCentroid) {
+  // Integer rows in [2, 5]: many rows are exactly as far from two
+  // centroids, and the first must win as in the reference. The integer
+  // shift (the rounded mean, 3 or 4) keeps the rows and distances exact.
+  ClusterConfig c = kmeansConfig();
+  std::mt19937 rng(23);
+  std::uniform_int_distribution<int> value(2, 5);
+  Tensor xs(ATTIC_F32, {1, c.heads, c.queries, c.dim});
+  for (int64_t i = 0; i < xs.numel(); ++i)
+    xs.set(i, value(rng));
+  expectKMeansAsReference(c, xs, 1e-5);
 }
 
 } // namespace
