@@ -18,7 +18,7 @@ def Attic_IndexTensor : RankedTensorOf<[I32]>;
 def Attic_LayoutOperand : AnyTypeOf<[RankedTensorOf<[AnyType]>, MemRefOf<[AnyType]>]>;
 def Attic_Capture : AnyTypeOf<[RankedTensorOf<[AnySignlessInteger, Index, F32, F16, BF16, F64]>,
                                MemRefOf<[AnySignlessInteger, Index, F32, F16, BF16, F64]>],
-    "ranked tensor or memref of integers, index or floats">;
+    "ranked tensor or memref of signless integers, index, f16, bf16, f32 or f64">;
 
 //===----------------------------------------------------------------------===//
 // L1: attic.attention

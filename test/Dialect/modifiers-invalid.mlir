@@ -127,8 +127,17 @@ func.func @vector_value(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v
 // -----
 
 func.func @bad_capture_type(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %s: tensor<2xcomplex<f32>>) {
-  // expected-error @+1 {{operand #3 must be variadic of ranked tensor or memref of integers, index or floats}}
+  // expected-error @+1 {{operand #3 must be variadic of ranked tensor or memref of signless integers, index, f16, bf16, f32 or f64, but got 'tensor<2xcomplex<f32>>'}}
   %0 = attic.attention %q, %k, %v captures(%s : tensor<2xcomplex<f32>>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+// An unsigned integer is not signless (arith works on signless integers).
+func.func @unsigned_capture(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %s: tensor<64xui8>) {
+  // expected-error @+1 {{operand #3 must be variadic of ranked tensor or memref of signless integers, index, f16, bf16, f32 or f64, but got 'tensor<64xui8>'}}
+  %0 = attic.attention %q, %k, %v captures(%s : tensor<64xui8>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
   return
 }
 
