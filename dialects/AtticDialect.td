@@ -23,8 +23,9 @@ def Attic_Dialect : Dialect {
     literature. Pattern ops (layer L1) say *what* is computed, one op per
     method; `attic-decompose` rewrites them into `attic.block_attention`
     (layer L2), which says *which* (query block, key block) pairs are visited
-    and with which score modifiers, and is lowered by
-    `attic-lower-block-attention` into loops.
+    and with which score modifiers; `attic-tile-block-attention` turns it
+    into the target-independent tile loop, which `attic-cpu-map-tiles` or
+    `attic-gpu-map-tiles` maps onto the CPU or the GPU.
 
     Conventions: queries, keys and values are `[B, H, N, D]`; softmax
     statistics and accumulators are f32 whatever the element type (f32, f16,

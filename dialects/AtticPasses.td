@@ -506,7 +506,7 @@ def AtticReportBlockClasses : Pass<"attic-report-block-classes"> {
     run time), then the visited-block counts. The IR is unchanged.
 
     A diagnostic tool, and how the classification is tested
-    (test/Transforms/block-classes.mlir).
+    (test/Transforms/block-classes.test).
   }];
   let options = [
     Option<"blockQ", "block-q", "int64_t", /*default=*/"128",
@@ -620,7 +620,7 @@ def AtticLinalgToBlas : Pass<"attic-linalg-to-blas", "::mlir::ModuleOp"> {
 
     with the aligned base addresses and element offsets from
     `memref.extract_strided_metadata`; it computes `C += op(A) op(B)`
-    like the matmul (lib/Execution/Blas.cpp; the CPU executable binds the
+    like the matmul (runtime/lib/Blas.cpp; the CPU executable binds the
     symbol). Matmuls it cannot express are left alone for the loop
     lowering: other element types, tensors, a dynamic or non-unit inner
     stride, a column-major C, other indexing maps, and matmuls inside

@@ -9,6 +9,10 @@
 //   attic-run examples/block_sparse.mlir --entry=two_layers --check
 //   attic-run examples/block_sparse.mlir --entry=given_lists --check --input=...
 //
+// @given_lists needs the caller's lists as .npy inputs (random ones are not
+// valid lists); test/Integration/layouts-examples.test writes them with
+// NumPy and runs it.
+//
 // @two_layers: the lists of a causal sliding window (512 keys) in blocks of
 // 128, reused by two attentions. @given_lists: lists passed in by the
 // caller (here a pure block-sparse pattern: dense layout, so partial blocks
