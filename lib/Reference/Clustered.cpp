@@ -96,14 +96,20 @@ void kmeans(const Options &o, const double *x, std::vector<int64_t> &assign,
 } // namespace
 
 std::vector<int64_t> assignment(const Options &o,
-                                const std::vector<double> &query) {
+                                const std::vector<double> &query,
+                                std::vector<double> *allCentroids) {
   check(o, query, {}, {}, {});
   std::vector<int64_t> out;
+  if (allCentroids)
+    allCentroids->clear();
   for (int64_t bh = 0; bh < o.batch * o.heads; ++bh) {
     std::vector<int64_t> assign;
     std::vector<double> centroids;
     kmeans(o, query.data() + bh * o.queries * o.dim, assign, centroids);
     out.insert(out.end(), assign.begin(), assign.end());
+    if (allCentroids)
+      allCentroids->insert(allCentroids->end(), centroids.begin(),
+                           centroids.end());
   }
   return out;
 }

@@ -22,8 +22,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <functional>
+#include <limits>
+#include <numeric>
 
 using namespace mlir;
 
@@ -211,6 +212,9 @@ private:
       return evaluateNystrom(nystrom);
     if (auto synthesizer = dyn_cast<attic::SynthesizerAttentionOp>(op))
       return evaluateSynthesizer(synthesizer);
+    if (isa<attic::FeatureMapOp, attic::StateReduceOp, attic::StateScanOp,
+            attic::LshHashOp, attic::BucketSortOp, attic::KMeansOp>(op))
+      return evaluatePrimitive(op);
     if (auto call = dyn_cast<func::CallOp>(op))
       return evaluateCall(call);
     if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op)) {
@@ -333,6 +337,174 @@ private:
 
   /// Kernelized attention with attic::ref::kernelized (the quadratic form
   /// in double; random features drawn by the reference's own code).
+  static attic::ref::kernelized::Map referenceMap(attic::FeatureMap map) {
+    namespace kz = attic::ref::kernelized;
+    switch (map) {
+    case attic::FeatureMap::EluPlusOne:
+      return kz::Map::EluPlusOne;
+    case attic::FeatureMap::Relu:
+      return kz::Map::Relu;
+    case attic::FeatureMap::Cosformer:
+      return kz::Map::Cosformer;
+    case attic::FeatureMap::PerformerRelu:
+      return kz::Map::PerformerRelu;
+    case attic::FeatureMap::FavorPlus:
+      return kz::Map::FavorPlus;
+    }
+    llvm_unreachable("unknown feature map");
+  }
+
+  /// The L2 primitives of the kernelized, hashed and clustered patterns,
+  /// each on its own (attic.feature_map, attic.state_reduce,
+  /// attic.state_scan, attic.lsh_hash, attic.bucket_sort, attic.kmeans):
+  /// written from the ops' descriptions, the state ones in their quadratic
+  /// form (never by chunks), through lib/Reference where it has the piece.
+  LogicalResult evaluatePrimitive(Operation *op) {
+    namespace kz = attic::ref::kernelized;
+    auto fail = [&](const std::invalid_argument &e) {
+      error = "reference: '" + op->getName().getStringRef().str() +
+              "': " + e.what();
+      return failure();
+    };
+    auto store = [&](Value result, std::vector<double> data) {
+      attic::RefTensor out = emptyLike(result);
+      out.data = std::move(data);
+      values[result] = std::move(out);
+    };
+    try {
+      if (auto map = dyn_cast<attic::FeatureMapOp>(op)) {
+        const attic::RefTensor &x = values[map.getInput()];
+        std::vector<double> w;
+        if (map.getProjection())
+          w = values[map.getProjection()].data;
+        int64_t features = 0;
+        std::vector<double> stabilizers;
+        std::vector<double> phi = kz::featureMap(
+            referenceMap(map.getMap()), x.data, x.shape[2], x.shape[3],
+            double(map.getPeriod().value_or(0)), w, features,
+            map.getStabilizer() ? &stabilizers : nullptr);
+        store(map.getResult(), std::move(phi));
+        if (map.getStabilizer())
+          store(map.getStabilizer(), std::move(stabilizers));
+        return success();
+      }
+      if (auto reduce = dyn_cast<attic::StateReduceOp>(op)) {
+        const attic::RefTensor &phi = values[reduce.getFeatures()];
+        const attic::RefTensor &v = values[reduce.getValue()];
+        std::vector<double> state, normalizer;
+        std::vector<double> stabilizer;
+        if (reduce.getStabilizer())
+          stabilizer = values[reduce.getStabilizer()].data;
+        kz::stateReduce(phi.shape[0], phi.shape[1], phi.shape[2], phi.shape[3],
+                        v.shape[3], phi.data, v.data, boolsOf(reduce.getMask()),
+                        stabilizer, state, normalizer);
+        store(reduce.getState(), std::move(state));
+        store(reduce.getNormalizer(), std::move(normalizer));
+        return success();
+      }
+      if (auto scan = dyn_cast<attic::StateScanOp>(op)) {
+        const attic::RefTensor &phiq = values[scan.getQueryFeatures()];
+        const attic::RefTensor &v = values[scan.getValue()];
+        std::vector<double> numerator, denominator;
+        std::vector<double> stabilizer;
+        if (scan.getStabilizer())
+          stabilizer = values[scan.getStabilizer()].data;
+        kz::stateScan(
+            phiq.shape[0], phiq.shape[1], phiq.shape[2], phiq.shape[3],
+            v.shape[3], phiq.data, values[scan.getKeyFeatures()].data, v.data,
+            boolsOf(scan.getMask()), stabilizer, numerator, denominator);
+        store(scan.getNumerator(), std::move(numerator));
+        store(scan.getDenominator(), std::move(denominator));
+        return success();
+      }
+    } catch (const std::invalid_argument &e) {
+      return fail(e);
+    }
+    if (auto hash = dyn_cast<attic::LshHashOp>(op)) {
+      // argmax over [x R ; -x R], the first maximum; a NaN never compares
+      // greater, so a row of NaN projections gets bucket 0.
+      const attic::RefTensor &x = values[hash.getX()];
+      const attic::RefTensor &r = values[hash.getRotations()];
+      int64_t D = x.shape[3], K = r.shape[1];
+      int64_t rows = int64_t(x.data.size()) / D;
+      std::vector<double> buckets(size_t(rows), 0.0);
+      std::vector<double> projected(static_cast<size_t>(K));
+      for (int64_t i = 0; i < rows; ++i) {
+        for (int64_t k = 0; k < K; ++k) {
+          double dot = 0;
+          for (int64_t d = 0; d < D; ++d)
+            dot += x.data[i * D + d] * r.data[d * K + k];
+          projected[k] = dot;
+        }
+        double best = -std::numeric_limits<double>::infinity();
+        int64_t bucket = 0;
+        for (int64_t j = 0; j < 2 * K; ++j) {
+          double value = j < K ? projected[j] : -projected[j - K];
+          if (value > best) {
+            best = value;
+            bucket = j;
+          }
+        }
+        buckets[i] = double(bucket);
+      }
+      store(hash.getBuckets(), std::move(buckets));
+      return success();
+    }
+    if (auto sort = dyn_cast<attic::BucketSortOp>(op)) {
+      // A stable sort of each row's positions by bucket (clamped into
+      // [0, num_buckets)).
+      const attic::RefTensor &buckets = values[sort.getBuckets()];
+      int64_t n = buckets.shape[2], count = sort.getNumBuckets();
+      int64_t rows = int64_t(buckets.data.size()) / n;
+      std::vector<double> perm, inverse(buckets.data.size());
+      for (int64_t row = 0; row < rows; ++row) {
+        std::vector<int64_t> order(static_cast<size_t>(n));
+        std::iota(order.begin(), order.end(), 0);
+        auto bucketOf = [&](int64_t i) {
+          return std::clamp<int64_t>(toInt64(buckets.data[row * n + i]), 0,
+                                     count - 1);
+        };
+        std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+          return std::make_pair(bucketOf(a), a) <
+                 std::make_pair(bucketOf(b), b);
+        });
+        for (int64_t r = 0; r < n; ++r) {
+          perm.push_back(double(order[r]));
+          inverse[row * n + order[r]] = double(r);
+        }
+      }
+      store(sort.getPerm(), std::move(perm));
+      store(sort.getInverse(), std::move(inverse));
+      return success();
+    }
+    if (auto kmeans = dyn_cast<attic::KMeansOp>(op)) {
+      namespace cl = attic::ref::clustered;
+      const attic::RefTensor &x = values[kmeans.getX()];
+      cl::Options options;
+      options.batch = x.shape[0];
+      options.heads = x.shape[1];
+      options.queries = x.shape[2];
+      options.dim = x.shape[3];
+      options.keys = 1;
+      options.valueDim = 1;
+      options.clusters = kmeans.getClusters();
+      options.iterations = kmeans.getIterations();
+      options.seed = uint64_t(kmeans.getSeed());
+      std::vector<double> centroids;
+      std::vector<int64_t> assignment;
+      try {
+        assignment = cl::assignment(options, x.data, &centroids);
+      } catch (const std::invalid_argument &e) {
+        return fail(e);
+      }
+      store(kmeans.getCentroids(), std::move(centroids));
+      store(kmeans.getAssignment(),
+            std::vector<double>(assignment.begin(), assignment.end()));
+      return success();
+    }
+    return unsupported(op);
+  }
+
   LogicalResult evaluateKernelized(attic::KernelizedAttentionOp op) {
     namespace kz = attic::ref::kernelized;
     const attic::RefTensor &q = values[op.getQuery()];
@@ -344,23 +516,7 @@ private:
     options.dim = q.shape[3];
     options.keys = values[op.getKey()].shape[2];
     options.valueDim = v.shape[3];
-    switch (op.getFeatureMap()) {
-    case attic::FeatureMap::EluPlusOne:
-      options.map = kz::Map::EluPlusOne;
-      break;
-    case attic::FeatureMap::Relu:
-      options.map = kz::Map::Relu;
-      break;
-    case attic::FeatureMap::Cosformer:
-      options.map = kz::Map::Cosformer;
-      break;
-    case attic::FeatureMap::PerformerRelu:
-      options.map = kz::Map::PerformerRelu;
-      break;
-    case attic::FeatureMap::FavorPlus:
-      options.map = kz::Map::FavorPlus;
-      break;
-    }
+    options.map = referenceMap(op.getFeatureMap());
     options.norm = op.getNormalize() == attic::KernelNorm::RmsNorm
                        ? kz::Norm::RmsNorm
                        : kz::Norm::Linear;
@@ -1696,10 +1852,13 @@ private:
             "attic.lsh_attention, attic.clustered_attention, "
             "attic.skeinformer_attention, attic.informer_attention, "
             "attic.linformer_attention, attic.nystrom_attention, "
-            "attic.synthesizer_attention, "
+            "attic.synthesizer_attention, attic.feature_map, "
+            "attic.state_reduce, attic.state_scan, attic.lsh_hash, "
+            "attic.bucket_sort, attic.kmeans, "
             "attic.vip_order, attic.gather_rows, attic.tree_build, "
             "attic.tree_select, attic.vcc_compress, attic.tree_update, "
-            "attic.tree_materialize, func.call, arith.constant, tensor.empty, tensor.dim, "
+            "attic.tree_materialize, func.call, arith.constant, tensor.empty, "
+            "tensor.dim, "
             "tensor.cast, tensor.expand_shape, tensor.collapse_shape, "
             "tensor.extract_slice, tensor.insert_slice, scf.for, "
             "tensor.generate, tensor.concat, linalg "

@@ -89,32 +89,31 @@ std::vector<double> randomFeatures(uint64_t seed, int64_t p, int64_t dim) {
   return w;
 }
 
-namespace {
-
-/// phi of every row of x [B,H,n,D] -> [B,H,n,F]. FAVOR+ subtracts each
-/// row's largest exponent and, when `stabilizers` is given, stores them
-/// there ([B,H,n]).
-std::vector<double> featureMap(const Options &o, const std::vector<double> &x,
-                               int64_t n, const std::vector<double> &w,
-                               int64_t p, int64_t &features,
-                               std::vector<double> *stabilizers = nullptr) {
-  const int64_t D = o.dim, rows = o.batch * o.heads * n;
+std::vector<double> featureMap(Map map, const std::vector<double> &x, int64_t n,
+                               int64_t D, double period,
+                               const std::vector<double> &w, int64_t &features,
+                               std::vector<double> *stabilizers) {
+  if (D < 1 || n < 1 || x.size() % size_t(n * D) != 0)
+    throw std::invalid_argument("feature map: x must be [rows, D] with rows "
+                                "a multiple of n");
+  const int64_t rows = int64_t(x.size()) / D;
   std::vector<double> out;
-  switch (o.map) {
+  switch (map) {
   case Map::EluPlusOne:
   case Map::Relu:
     features = D;
     out.resize(x.size());
     for (size_t i = 0; i < x.size(); ++i)
-      out[i] = o.map == Map::Relu ? std::max(x[i], 0.0)
-                                  : (x[i] > 0 ? x[i] + 1.0 : std::exp(x[i]));
+      out[i] = map == Map::Relu ? std::max(x[i], 0.0)
+                                : (x[i] > 0 ? x[i] + 1.0 : std::exp(x[i]));
     return out;
   case Map::Cosformer: {
+    if (!(period > 0))
+      throw std::invalid_argument("cosformer needs a positive period");
     features = 2 * D;
     out.resize(rows * 2 * D);
-    double m = double(std::max(o.queries, o.keys));
     for (int64_t r = 0; r < rows; ++r) {
-      double a = M_PI / 2.0 * double(r % n + 1) / m;
+      double a = M_PI / 2.0 * double(r % n + 1) / period;
       for (int64_t c = 0; c < D; ++c) {
         double relu = std::max(x[r * D + c], 0.0);
         out[r * 2 * D + c] = relu * std::sin(a);
@@ -127,6 +126,9 @@ std::vector<double> featureMap(const Options &o, const std::vector<double> &x,
   case Map::FavorPlus:
     break;
   }
+  if (w.empty() || w.size() % size_t(D) != 0)
+    throw std::invalid_argument("projection must be [p,D]");
+  const int64_t p = int64_t(w.size()) / D;
   features = p;
   out.resize(rows * p);
   double c = std::pow(double(D), -0.25);
@@ -138,12 +140,12 @@ std::vector<double> featureMap(const Options &o, const std::vector<double> &x,
       double dot = 0;
       for (int64_t d = 0; d < D; ++d)
         dot += x[r * D + d] * w[f * D + d];
-      out[r * p + f] = o.map == Map::PerformerRelu
+      out[r * p + f] = map == Map::PerformerRelu
                            ? std::max(c * dot, 0.0) + 1e-3
                            : c * dot - c * c * sq / 2.0; // the exponent
     }
   }
-  if (o.map == Map::PerformerRelu)
+  if (map == Map::PerformerRelu)
     return out;
   // FAVOR+: subtract the row's maximum exponent, exponentiate, divide by
   // sqrt(p).
@@ -159,6 +161,102 @@ std::vector<double> featureMap(const Options &o, const std::vector<double> &x,
       (*stabilizers)[r] = mx;
   }
   return out;
+}
+
+void stateReduce(int64_t B, int64_t H, int64_t n, int64_t F, int64_t Dv,
+                 const std::vector<double> &features,
+                 const std::vector<double> &value,
+                 const std::vector<bool> &mask,
+                 const std::vector<double> &stabilizer,
+                 std::vector<double> &state, std::vector<double> &normalizer) {
+  expectSize("features", features, B * H * n * F);
+  expectSize("value", value, B * H * n * Dv);
+  if (!mask.empty() && int64_t(mask.size()) != B * n)
+    throw std::invalid_argument("mask must be [B,N]");
+  if (!stabilizer.empty())
+    expectSize("stabilizer", stabilizer, B * H * n);
+  state.assign(size_t(B * H * F * Dv), 0.0);
+  normalizer.assign(size_t(B * H * F), 0.0);
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t h = 0; h < H; ++h) {
+      int64_t head = b * H + h;
+      auto real = [&](int64_t j) { return mask.empty() || mask[b * n + j]; };
+      double top = -std::numeric_limits<double>::infinity();
+      if (!stabilizer.empty())
+        for (int64_t j = 0; j < n; ++j)
+          if (real(j))
+            top = std::max(top, stabilizer[head * n + j]);
+      for (int64_t j = 0; j < n; ++j) {
+        if (!real(j))
+          continue;
+        double s =
+            stabilizer.empty() ? 1.0 : std::exp(stabilizer[head * n + j] - top);
+        const double *phi = &features[(head * n + j) * F];
+        const double *v = &value[(head * n + j) * Dv];
+        for (int64_t f = 0; f < F; ++f) {
+          normalizer[head * F + f] += s * phi[f];
+          for (int64_t e = 0; e < Dv; ++e)
+            state[(head * F + f) * Dv + e] += s * phi[f] * v[e];
+        }
+      }
+    }
+}
+
+void stateScan(int64_t B, int64_t H, int64_t n, int64_t F, int64_t Dv,
+               const std::vector<double> &queryFeatures,
+               const std::vector<double> &keyFeatures,
+               const std::vector<double> &value, const std::vector<bool> &mask,
+               const std::vector<double> &stabilizer,
+               std::vector<double> &numerator,
+               std::vector<double> &denominator) {
+  expectSize("query features", queryFeatures, B * H * n * F);
+  expectSize("key features", keyFeatures, B * H * n * F);
+  expectSize("value", value, B * H * n * Dv);
+  if (!mask.empty() && int64_t(mask.size()) != B * n)
+    throw std::invalid_argument("mask must be [B,N]");
+  if (!stabilizer.empty())
+    expectSize("stabilizer", stabilizer, B * H * n);
+  numerator.assign(size_t(B * H * n * Dv), 0.0);
+  denominator.assign(size_t(B * H * n), 0.0);
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t h = 0; h < H; ++h) {
+      int64_t head = b * H + h;
+      auto real = [&](int64_t j) { return mask.empty() || mask[b * n + j]; };
+      for (int64_t i = 0; i < n; ++i) {
+        double top = -std::numeric_limits<double>::infinity();
+        if (!stabilizer.empty())
+          for (int64_t j = 0; j <= i; ++j)
+            if (real(j))
+              top = std::max(top, stabilizer[head * n + j]);
+        const double *fq = &queryFeatures[(head * n + i) * F];
+        for (int64_t j = 0; j <= i; ++j) {
+          if (!real(j))
+            continue;
+          const double *fk = &keyFeatures[(head * n + j) * F];
+          double s = 0;
+          for (int64_t f = 0; f < F; ++f)
+            s += fq[f] * fk[f];
+          if (!stabilizer.empty())
+            s *= std::exp(stabilizer[head * n + j] - top);
+          denominator[head * n + i] += s;
+          const double *v = &value[(head * n + j) * Dv];
+          for (int64_t e = 0; e < Dv; ++e)
+            numerator[(head * n + i) * Dv + e] += s * v[e];
+        }
+      }
+    }
+}
+
+namespace {
+
+/// attention()'s feature map of q or k ([B,H,n,D]): cosFormer's period is
+/// max(Nq, Nk).
+std::vector<double> featureMap(const Options &o, const std::vector<double> &x,
+                               int64_t n, const std::vector<double> &w,
+                               int64_t &features,
+                               std::vector<double> *stabilizers = nullptr) {
+  return featureMap(o.map, x, n, o.dim, double(std::max(o.queries, o.keys)), w,
+                    features, stabilizers);
 }
 
 } // namespace
@@ -180,13 +278,11 @@ std::vector<double> attention(const Options &o, const std::vector<double> &q,
   if (!mask.empty() && int64_t(mask.size()) != B * Nk)
     throw std::invalid_argument("mask must be [B,Nk]");
   std::vector<double> w = projection;
-  int64_t p = 0;
   if (randomMap(o.map)) {
     if (w.empty())
       w = randomFeatures(o.seed, o.features, D);
     if (w.size() % D != 0 || w.empty())
       throw std::invalid_argument("projection must be [p,D]");
-    p = int64_t(w.size()) / D;
   }
   int64_t F = 0;
   // FAVOR+'s keys: phi(k_j) exp(c_j) is the unstabilized feature; row i
@@ -194,8 +290,8 @@ std::vector<double> attention(const Options &o, const std::vector<double> &q,
   // cannot see never changes its output, not even through the scale).
   bool favor = o.map == Map::FavorPlus;
   std::vector<double> c;
-  std::vector<double> pq = featureMap(o, q, Nq, w, p, F);
-  std::vector<double> pk = featureMap(o, k, Nk, w, p, F, favor ? &c : nullptr);
+  std::vector<double> pq = featureMap(o, q, Nq, w, F);
+  std::vector<double> pk = featureMap(o, k, Nk, w, F, favor ? &c : nullptr);
   auto visible = [&](int64_t b, int64_t i, int64_t j) {
     return !(o.causal && j > i) && (mask.empty() || mask[b * Nk + j]);
   };

@@ -39,9 +39,11 @@ std::vector<double> attention(const Options &options,
                               const std::vector<double> &value,
                               const std::vector<bool> &mask);
 
-/// The K-means assignment of every query row: [B,H,Nq] clusters.
+/// The K-means assignment of every query row: [B,H,Nq] clusters; the
+/// final centroids [B,H,C,D] into `centroids` when given (attic.kmeans).
 std::vector<int64_t> assignment(const Options &options,
-                                const std::vector<double> &query);
+                                const std::vector<double> &query,
+                                std::vector<double> *centroids = nullptr);
 
 } // namespace attic::ref::clustered
 
