@@ -881,6 +881,49 @@ def AtticCheckScope : Pass<"attic-check-scope", "::mlir::ModuleOp"> {
   ];
 }
 
+def AtticGuardTensorIndices
+    : Pass<"attic-guard-tensor-indices", "::mlir::ModuleOp"> {
+  let summary = "Check the bounds of tensor.extract and tensor.insert; report, never access, an index outside";
+  let description = [{
+    Upstream, a `tensor.extract` or `tensor.insert` whose index is outside
+    the tensor is undefined behaviour, and compiled it reads or writes past
+    the buffer: an index that comes from the data (a token id beyond an
+    embedding table) segfaulted `attic-run`, or read another buffer's
+    values. This pass puts every such access whose indices are not all
+    constants inside the tensor's static sizes under an `scf.if` on
+    `0 <= index < size` for each dimension. Inside, the access as it was;
+    outside, a call of the runtime's `attic_rt_report_error` with
+    `ATTIC_RT_TENSOR_INDEX` for each dimension out of bounds (the op's
+    source line, the dimension, the index and the size), and the result is
+    0 (extract) or the unchanged tensor (insert). The run then fails with
+    `tensor.extract at line L: index I of dimension D is outside [0, S)`
+    (attic-run, the AOT entry) or the report is taken by whoever runs the
+    code (`attic_rt_take_error`). Accesses inside attic ops (modifier
+    regions) are left alone: their capture reads have their own check.
+    Extracts of element types without a 0 (other than integers, index and
+    floats) are left alone too. Both pipelines run it first.
+
+    ```mlir
+    %x = tensor.extract %t[%i] : tensor<8xf32>
+    // becomes
+    %c0 = arith.constant 0 : index
+    %n = tensor.dim %t, %c0 : tensor<8xf32>
+    %ok = ... %i >= 0 and %i < %n ...
+    %x = scf.if %ok -> (f32) {
+      %e = tensor.extract %t[%i] : tensor<8xf32>
+      scf.yield %e : f32
+    } else {
+      // attic_rt_report_error(8, line * 64 + 0, %i, %n) if out of bounds
+      scf.yield %zero : f32
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def AtticOrderConstantGlobals
     : Pass<"attic-order-constant-globals", "::mlir::ModuleOp"> {
   let summary = "Name and order bufferization's constant globals deterministically";

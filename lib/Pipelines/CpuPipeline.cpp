@@ -31,6 +31,9 @@ using namespace mlir;
 
 void attic::buildBufferizationPipeline(OpPassManager &pm, int64_t blockQ,
                                        int64_t blockK, bool forGpu) {
+  // The function's own tensor.extract / tensor.insert checked against the
+  // tensor's bounds (an index from the data is reported, never used).
+  pm.addPass(createAtticGuardTensorIndices());
   // Loops over layers -> one copy per layer (straight-line host code).
   if (forGpu)
     pm.addPass(createAtticUnrollLayerLoops());

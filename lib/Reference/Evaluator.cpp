@@ -231,6 +231,10 @@ private:
       return evaluateInsertSlice(insert);
     if (auto loop = dyn_cast<scf::ForOp>(op))
       return evaluateFor(loop);
+    if (auto ifOp = dyn_cast<scf::IfOp>(op))
+      return evaluateIf(ifOp);
+    if (auto extract = dyn_cast<tensor::ExtractOp>(op))
+      return evaluateExtract(extract);
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
       return evaluateLinalg(linalgOp);
     if (auto generate = dyn_cast<tensor::GenerateOp>(op))
@@ -818,6 +822,55 @@ private:
       double copy = scalars.lookup(from);
       scalars[to] = copy;
     }
+  }
+
+  /// An scf.if at function level: the branch the condition (a known
+  /// scalar) picks, its ops evaluated like the function's, its yields the
+  /// results.
+  LogicalResult evaluateIf(scf::IfOp ifOp) {
+    auto condition = scalars.find(ifOp.getCondition());
+    if (condition == scalars.end())
+      return unsupportedBecause(ifOp,
+                                "has a condition that is not a known scalar");
+    Region &region =
+        condition->second != 0.0 ? ifOp.getThenRegion() : ifOp.getElseRegion();
+    if (region.empty())
+      return success(); // no else branch (and so no results)
+    Block &body = region.front();
+    for (Operation &op : body.without_terminator())
+      if (failed(evaluate(&op)))
+        return failure();
+    auto yield = cast<scf::YieldOp>(body.getTerminator());
+    for (auto [result, value] :
+         llvm::zip(ifOp.getResults(), yield.getOperands()))
+      copyValue(result, value);
+    return success();
+  }
+
+  /// tensor.extract at function level: the element at known scalar
+  /// indices, which must be inside the tensor.
+  LogicalResult evaluateExtract(tensor::ExtractOp extract) {
+    auto source = values.find(extract.getTensor());
+    if (source == values.end())
+      return unsupportedBecause(extract, "needs a tensor computed before it");
+    const attic::RefTensor &t = source->second;
+    int64_t linear = 0;
+    for (auto [d, index] : llvm::enumerate(extract.getIndices())) {
+      auto it = scalars.find(index);
+      if (it == scalars.end())
+        return unsupportedBecause(extract,
+                                  "has an index that is not a known scalar");
+      int64_t i = toInt64(it->second);
+      if (i < 0 || i >= t.shape[d]) {
+        error = "reference: tensor.extract index " + std::to_string(i) +
+                " of dimension " + std::to_string(d) + " is outside [0, " +
+                std::to_string(t.shape[d]) + ")";
+        return failure();
+      }
+      linear = linear * t.shape[d] + i;
+    }
+    scalars[extract.getResult()] = t.data[size_t(linear)];
+    return success();
   }
 
   /// An scf.for at function level (a loop over layers): bounds from the
@@ -1860,7 +1913,8 @@ private:
             "attic.tree_materialize, func.call, arith.constant, tensor.empty, "
             "tensor.dim, "
             "tensor.cast, tensor.expand_shape, tensor.collapse_shape, "
-            "tensor.extract_slice, tensor.insert_slice, scf.for, "
+            "tensor.extract, tensor.extract_slice, tensor.insert_slice, "
+            "scf.for, scf.if, "
             "tensor.generate, tensor.concat, linalg "
             "ops on static tensors, and arith/math ops on scalars)";
     return failure();

@@ -97,8 +97,8 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
   r.reports = 0;
   char suffix[64] = "";
   if (more > 0)
-    std::snprintf(suffix, sizeof(suffix), " (and %" PRId64 " more reports)",
-                  more);
+    std::snprintf(suffix, sizeof(suffix), " (and %" PRId64 " more report%s)",
+                  more, more == 1 ? "" : "s");
   switch (code) {
   case ATTIC_RT_TOO_MANY_VIP:
     return attic::runtime::fail(
@@ -156,6 +156,18 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
         " of dimension %" PRId64 ", outside [0, %" PRId64
         "); the results are not valid%s",
         a / 16, b, a % 16, c, suffix);
+  case ATTIC_RT_TENSOR_INDEX: {
+    int64_t line = a / 64;
+    char where[48] = "";
+    if (line > 0)
+      std::snprintf(where, sizeof(where), " at line %" PRId64, line);
+    return attic::runtime::fail(
+        err, errLen,
+        "%s%s: index %" PRId64 " of dimension %" PRId64
+        " is outside [0, %" PRId64 "); the results are not valid%s",
+        (a / 32) % 2 ? "tensor.insert" : "tensor.extract", where, b, a % 32, c,
+        suffix);
+  }
   default:
     return attic::runtime::fail(
         err, errLen,

@@ -25,8 +25,23 @@ TEST(Report, LeastReportWinsAndIsTakenOnce) {
   ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
   EXPECT_EQ(std::string(err),
             "attic.vip_order: sequence 3 has 12 VIP tokens, more than "
-            "num_vip = 8; the results are not valid (and 1 more reports)");
+            "num_vip = 8; the results are not valid (and 1 more report)");
   EXPECT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_OK);
+}
+
+TEST(Report, TensorIndexNamesTheOpAndItsLine) {
+  attic_rt_take_error(nullptr, 0);
+  char err[256];
+  // a = line * 64 + 32 (insert) + dimension.
+  attic_rt_report_error(ATTIC_RT_TENSOR_INDEX, 9 * 64 + 32 + 1, 5, 4);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err), "tensor.insert at line 9: index 5 of dimension "
+                              "1 is outside [0, 4); the results are not valid");
+  // Without a file location: line 0, no line in the message.
+  attic_rt_report_error(ATTIC_RT_TENSOR_INDEX, 2, -1, 3);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err), "tensor.extract: index -1 of dimension 2 is "
+                              "outside [0, 3); the results are not valid");
 }
 
 TEST(Report, UnknownCodeAndTruncation) {

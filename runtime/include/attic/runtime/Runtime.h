@@ -260,7 +260,13 @@ typedef enum attic_rt_error_code {
   ATTIC_RT_BLOCK_ORDER = 6,
   /* Block lists: a = the row (its list bit unused), b = a key block that
    * is in both its partial and its full list. */
-  ATTIC_RT_BLOCK_BOTH = 7
+  ATTIC_RT_BLOCK_BOTH = 7,
+  /* tensor.extract or tensor.insert in the function's own code (not in a
+   * modifier region) with an index outside the tensor (attic-guard-tensor-
+   * indices): a = line * 64 + 32 (insert) + dimension (at most 31; line 0
+   * if the op has no file location), b = the index, c = the size of that
+   * dimension. */
+  ATTIC_RT_TENSOR_INDEX = 8
 } attic_rt_error_code;
 
 /* Records an error (code and up to three integer details). Thread-safe; of
