@@ -503,7 +503,9 @@ def AtticReportBlockClasses : Pass<"attic-report-block-classes"> {
     key block: `F` full (the predicate is never evaluated), `P` partial,
     `.` skipped, `?` not decided at compile time (data-dependent layouts,
     mask regions that read captures: `attic.block_mask` classifies them at
-    run time), then the visited-block counts. The IR is unchanged.
+    run time), then the visited-block counts. The IR is unchanged. A grid
+    of more than 2^20 block pairs is not reported (the remark says so and
+    asks for larger blocks); memory stays that of one block pair.
 
     A diagnostic tool, and how the classification is tested
     (test/Transforms/block-classes.test).
@@ -571,7 +573,9 @@ def AtticApproximateMath : Pass<"attic-approximate-math"> {
     rational approximation (measured against libm's double erf over
     [-6, 6], 65536 points: at most 2.6e-7 absolute error, test/Integration/math-ops.test),
     which also vectorizes; LLVM has no erf intrinsic. Math ops on f16 and
-    bf16 are computed in f32 (extended, then truncated). Everything else is
+    bf16 are computed in f32 (extended, then truncated). Math on tensors is
+    left alone (upstream's approximations take scalars and vectors; the
+    pipelines run this pass after bufferization, on loops). Everything else is
     left to attic-cpu-pipeline's MathToLLVM (LLVM intrinsics) and MathToLibm
     (libm calls for cbrt, tan, atan, atan2, erfc, sinh, ...).
   }];
@@ -624,8 +628,11 @@ def AtticLinalgToBlas : Pass<"attic-linalg-to-blas", "::mlir::ModuleOp"> {
     symbol). Matmuls it cannot express are left alone for the loop
     lowering: other element types, tensors, a dynamic or non-unit inner
     stride, a column-major C, other indexing maps, and matmuls inside
-    parallel loops (BLAS brings its own threads). The declaration is added
-    once per module; a different symbol of that name is an error.
+    parallel loops (BLAS brings its own threads), and matmuls that are not
+    host code of the module the pass runs on (in a nested module, which a
+    run of the pass nested on it handles; in a `gpu.module` or a
+    `gpu.launch` body, where a host call is invalid). The declaration is
+    added once per module; a different symbol of that name is an error.
 
     A `linalg.batch_matmul` on static 3-D f32 memrefs whose maps keep the
     batch dim first (the state products of kernelized attention: one GEMM
@@ -802,7 +809,9 @@ def AtticGpuOffload : Pass<"attic-gpu-offload", "::mlir::ModuleOp"> {
     a local token chain that ends in a blocking `gpu.wait`. What cannot be
     offloaded (an allocation inside a loop, a host use of a value computed
     on the device, a reduction `scf.parallel`, a call) is an error naming
-    the op.
+    the op. Functions of nested modules are left alone, as with any pass
+    on a module: nest the pass on them
+    (`--pass-pipeline='builtin.module(builtin.module(attic-gpu-offload))'`).
 
     Example: `attic-opt --attic-gpu-offload`.
   }];

@@ -29,8 +29,13 @@ struct Exp2ToExp : OpRewritePattern<math::Exp2Op> {
     if (!elem.isF32())
       return failure();
     Attribute ln2 = rewriter.getF32FloatAttr(0.693147180559945309f);
-    if (auto vector = dyn_cast<VectorType>(type))
-      ln2 = DenseElementsAttr::get(vector, ln2);
+    if (auto shaped = dyn_cast<ShapedType>(type)) {
+      // A splat constant of the vector or tensor type (a dynamic shape has
+      // none: left as it is).
+      if (!shaped.hasStaticShape())
+        return failure();
+      ln2 = DenseElementsAttr::get(shaped, ln2);
+    }
     Value c = arith::ConstantOp::create(rewriter, op.getLoc(), type,
                                         cast<TypedAttr>(ln2));
     Value x = arith::MulFOp::create(rewriter, op.getLoc(), op.getOperand(), c);
@@ -53,7 +58,23 @@ struct AtticApproximateMathPass
     populateMathPolynomialApproximationPatterns(patterns, [](StringRef name) {
       return name == "math.exp" || name == "math.erf";
     });
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    // Only math on scalars and vectors: upstream's approximations build
+    // invalid IR for tensor operands (an arith.cmpf of a tensor and a
+    // scalar), and math on tensors is lowered element by element later
+    // (convert-elementwise-to-linalg), where this pass meets it again.
+    auto onTensors = [](Operation *op) {
+      auto tensor = [](Type type) { return isa<TensorType>(type); };
+      return llvm::any_of(op->getOperandTypes(), tensor) ||
+             llvm::any_of(op->getResultTypes(), tensor);
+    };
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<math::MathDialect>(op->getDialect()) && !onTensors(op))
+        ops.push_back(op);
+    });
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    if (failed(applyOpPatternsGreedily(ops, std::move(patterns), config)))
       return signalPassFailure();
   }
 };

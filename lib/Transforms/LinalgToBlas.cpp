@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
@@ -105,6 +106,12 @@ struct MatmulToSgemm : public OpRewritePattern<linalg::MatmulOp> {
       return rewriter.notifyMatchFailure(op, "not on memrefs");
     if (insideParallelLoop(op))
       return rewriter.notifyMatchFailure(op, "inside a parallel loop");
+    // Host code of the module that declares the runtime function only: not
+    // a nested module's (its own run of the pass declares it there), not a
+    // GPU kernel's (a host call there is invalid).
+    if (SymbolTable::getNearestSymbolTable(op) != sgemm->getParentOp() ||
+        op->getParentOfType<gpu::LaunchOp>())
+      return rewriter.notifyMatchFailure(op, "not host code of the module");
     Value a = op.getDpsInputOperand(0)->get();
     Value b = op.getDpsInputOperand(1)->get();
     Value c = op.getDpsInitOperand(0)->get();

@@ -72,11 +72,15 @@ struct AtticOrderConstantGlobalsPass
     // global's current one), then number the repeats of each type.
     SymbolTable table(module);
     MLIRContext *ctx = &getContext();
-    for (auto [i, global] : llvm::enumerate(ordered))
-      if (failed(table.rename(
-              global, StringAttr::get(ctx, "__attic_constant_renaming_" +
-                                               std::to_string(i)))))
+    unsigned next = 0;
+    for (memref::GlobalOp global : ordered) {
+      std::string temporary;
+      do // a name no symbol of the module has (the user's may be any)
+        temporary = "__attic_constant_renaming_" + std::to_string(next++);
+      while (table.lookup(temporary));
+      if (failed(table.rename(global, StringAttr::get(ctx, temporary))))
         return signalPassFailure();
+    }
     llvm::StringMap<unsigned> repeats;
     for (memref::GlobalOp global : ordered) {
       std::string base = baseName(global.getType());

@@ -46,10 +46,17 @@ FailureOr<std::vector<std::string>> attic::classifyBlocksStatically(
   bool runtime = layout.needsBlockMask() ||
                  (mask && !isIntervalClassifiable(*mask));
   std::vector<std::string> rows;
+  // What each pair builds is erased after it: memory stays that of one
+  // pair whatever the grid (it grew by about 2 KB a pair).
+  Operation *mark = &scratch->getBody()->back();
+  auto dropSince = [&] {
+    while (&scratch->getBody()->back() != mark)
+      scratch->getBody()->back().erase();
+  };
   for (int64_t q0 = 0; q0 < queryLen; q0 += blockQ) {
     int64_t q1 = std::min(q0 + blockQ, queryLen);
     std::string row;
-    for (int64_t k0 = 0; k0 < keyLen; k0 += blockK) {
+    for (int64_t k0 = 0; k0 < keyLen; k0 += blockK, dropSince()) {
       int64_t k1 = std::min(k0 + blockK, keyLen);
       BlockVisibility vis{m.boolean(true), m.boolean(true)};
       if (!layout.needsBlockMask())
@@ -118,6 +125,17 @@ struct AtticReportBlockClassesPass
       if (ShapedType::isDynamic(nq) || ShapedType::isDynamic(nk)) {
         emitRemark(op->getLoc(),
                    "block classes: not reported (dynamic lengths)");
+        return;
+      }
+      // A grid is a character per block pair: beyond 2^20 pairs (1024 x
+      // 1024 blocks) it is neither readable nor quick to build.
+      int64_t pairs = llvm::divideCeil(nq, std::max<int64_t>(bq, 1)) *
+                      llvm::divideCeil(nk, std::max<int64_t>(bk, 1));
+      if (bq > 0 && bk > 0 && pairs > (int64_t(1) << 20)) {
+        emitRemark(op->getLoc())
+            << "block classes: not reported (" << bq << "x" << bk
+            << " blocks of " << nq << " queries and " << nk << " keys are "
+            << pairs << " block pairs, above 2^20; report larger blocks)";
         return;
       }
       FailureOr<std::vector<std::string>> rows = classifyBlocksStatically(

@@ -291,6 +291,28 @@ func.func @too_many_features(%q: tensor<1x2x64x16xf32>) {
 
 // -----
 
+// The drawn projection is a compile-time constant: 2^20 features of D = 1024
+// (4.3 GB and 2^40 orthogonalization steps) ran out of memory in
+// attic-decompose.
+func.func @projection_too_large(%q: tensor<1x1x64x1024xf32>) {
+  // expected-error @+1 {{'attic.kernelized_attention' op features = 1048576 with D = 1024 draws a projection at compile time of features * D = 1073741824 values and features * D^2 = 1099511627776 steps, above 2^24 and 2^32; pass a `projection` operand}}
+  %o = attic.kernelized_attention favor_plus %q, %q, %q {features = 1048576 : i64, seed = 1 : i64}
+      : tensor<1x1x64x1024xf32>, tensor<1x1x64x1024xf32>, tensor<1x1x64x1024xf32> -> tensor<1x1x64x1024xf32>
+  return
+}
+
+// -----
+
+// 8192 features of D = 1024: few values (2^23) but 2^33 steps.
+func.func @orthogonalization_too_long(%q: tensor<1x1x64x1024xf32>) {
+  // expected-error @+1 {{features = 8192 with D = 1024 draws a projection}}
+  %o = attic.kernelized_attention performer_relu %q, %q, %q {features = 8192 : i64, seed = 1 : i64}
+      : tensor<1x1x64x1024xf32>, tensor<1x1x64x1024xf32>, tensor<1x1x64x1024xf32> -> tensor<1x1x64x1024xf32>
+  return
+}
+
+// -----
+
 func.func @feature_map_projection_rank(%x: tensor<1x2x64x16xf32>, %w: tensor<16xf32>) {
   // expected-error @+1 {{'attic.feature_map' op projection must be [p,D] with p >= 1, got 16}}
   %phi = attic.feature_map performer_relu %x projection(%w : tensor<16xf32>) : tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>

@@ -223,3 +223,13 @@ func.func @tile_op_outside_grid(%t: memref<4x4xf32>, %o: memref<4xf32>) {
   attic.tile.reduce max %t into %o : memref<4x4xf32> into memref<4xf32>
   return
 }
+
+// -----
+
+// An attention not yet lowered to a tile grid (it was left as it was, with
+// no error).
+func.func @not_tiled(%q: tensor<1x1x64x16xf32>) -> tensor<1x1x64x16xf32> {
+  // expected-error @+1 {{'attic.attention' op is not lowered to a tile grid; attic-cpu-map-tiles runs on buffers after attic-tile-block-attention (attic-cpu-pipeline runs every step)}}
+  %o = attic.attention %q, %q, %q causal : tensor<1x1x64x16xf32>, tensor<1x1x64x16xf32>, tensor<1x1x64x16xf32> -> tensor<1x1x64x16xf32>
+  return %o : tensor<1x1x64x16xf32>
+}

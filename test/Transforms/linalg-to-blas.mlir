@@ -149,3 +149,41 @@ func.func @batch_left_alone(%a: memref<?x8x8xf32>, %b: memref<2x8x8xf64>) {
   linalg.batch_matmul ins(%b, %b : memref<2x8x8xf64>, memref<2x8x8xf64>) outs(%b : memref<2x8x8xf64>)
   return
 }
+
+// -----
+
+// Not host code of the module the pass runs on: a matmul in a gpu.launch
+// body, in a gpu.module's kernel and in a nested module stays a matmul
+// (a host call there was invalid, and a nested module's call named a
+// declaration the outer module held); no declaration is left behind.
+// CHECK-LABEL: module attributes {gpu.container_module}
+// CHECK-NOT: attic_rt_sgemm
+// CHECK: gpu.launch
+// CHECK: linalg.matmul
+// CHECK: gpu.module @kernels
+// CHECK: linalg.matmul
+// CHECK: module @inner
+// CHECK: linalg.matmul
+// CHECK-NOT: attic_rt_sgemm
+module attributes {gpu.container_module} {
+  func.func @in_launch(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %c: memref<4x4xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1) threads(%tx, %ty, %tz) in (%u = %c1, %v = %c1, %w = %c1) {
+      linalg.matmul ins(%a, %b : memref<4x4xf32>, memref<4x4xf32>) outs(%c : memref<4x4xf32>)
+      gpu.terminator
+    }
+    return
+  }
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %c: memref<4x4xf32>) kernel {
+      linalg.matmul ins(%a, %b : memref<4x4xf32>, memref<4x4xf32>) outs(%c : memref<4x4xf32>)
+      gpu.return
+    }
+  }
+  module @inner {
+    func.func @nested(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %c: memref<4x4xf32>) {
+      linalg.matmul ins(%a, %b : memref<4x4xf32>, memref<4x4xf32>) outs(%c : memref<4x4xf32>)
+      return
+    }
+  }
+}

@@ -57,3 +57,18 @@ module {
     return %a, %b : memref<4xf32>, memref<4xf32>
   }
 }
+
+// -----
+
+// A symbol with the pass's temporary name is the user's: the renaming
+// goes around it (it collided, and a get_global named a function).
+// CHECK-LABEL: module
+// CHECK: memref.global "private" constant @__constant_4xf32 : memref<4xf32> = dense<1.000000e+00>
+// CHECK: func.func private @__attic_constant_renaming_0()
+// CHECK: memref.get_global @__constant_4xf32 : memref<4xf32>
+memref.global "private" constant @__constant_4xf32 : memref<4xf32> = dense<1.0>
+func.func private @__attic_constant_renaming_0()
+func.func @f() -> memref<4xf32> {
+  %g = memref.get_global @__constant_4xf32 : memref<4xf32>
+  return %g : memref<4xf32>
+}

@@ -1355,13 +1355,21 @@ LogicalResult attic::mapTilesToCpu(Operation *root,
     if (failed(GridMapper(grid, options).run()))
       return failure();
   }
-  // Tile ops outside a grid have no mapping.
-  WalkResult stray = root->walk([](Operation *op) {
+  // Tile ops outside a grid have no mapping, and other attic ops (still
+  // attic.attention, attic.block_attention, ...) none here: they were
+  // left as they were, without a word.
+  WalkResult stray = root->walk<WalkOrder::PreOrder>([](Operation *op) {
     if (isa<TileQKOp, TilePVOp, TileMapOp, TileMapRowsOp, TileMapColsOp,
             TileReduceOp, TileStoreOp, TilePoolOp>(op)) {
       op->emitOpError("is outside a tile grid (an scf.parallel marked "
                       "attic.tile_grid); attic-cpu-map-tiles maps tile ops "
                       "of grids only");
+      return WalkResult::interrupt();
+    }
+    if (isa_and_nonnull<AtticDialect>(op->getDialect())) {
+      op->emitOpError("is not lowered to a tile grid; attic-cpu-map-tiles "
+                      "runs on buffers after attic-tile-block-attention "
+                      "(attic-cpu-pipeline runs every step)");
       return WalkResult::interrupt();
     }
     return WalkResult::advance();

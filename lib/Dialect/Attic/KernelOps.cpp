@@ -91,6 +91,16 @@ LogicalResult KernelizedAttentionOp::verify() {
         return emitOpError("features must be >= 1, got ") << features;
       if (features > (int64_t(1) << 20))
         return emitOpError("features must be at most 2^20, got ") << features;
+      // The projection [features, D] is drawn (and, for FAVOR+,
+      // orthogonalized: features * D^2 steps) at compile time.
+      if (features * dim > (int64_t(1) << 24) ||
+          features * dim * dim > (int64_t(1) << 32))
+        return emitOpError("features = ")
+               << features << " with D = " << dim
+               << " draws a projection at compile time of features * D = "
+               << features * dim
+               << " values and features * D^2 = " << features * dim * dim
+               << " steps, above 2^24 and 2^32; pass a `projection` operand";
       if (!getSeed())
         return emitOpError("feature map '")
                << stringifyFeatureMap(map)
