@@ -234,8 +234,11 @@ LogicalResult Offloader::check() {
                         "supported");
         failed = true;
       }
-    } else if (isa<AtticDialect>(op->getDialect()) &&
-               op->getBlock() != &body) {
+    } else if (isa<AtticDialect>(op->getDialect()) && op->getBlock() != &body &&
+               !isa_and_nonnull<AtticDialect>(
+                   op->getParentOp()->getDialect())) {
+      // (The ops in an attic op's regions, e.g. attic.tile.yield, go with
+      // it.)
       op->emitOpError("cannot be offloaded by attic-gpu-offload: it must be "
                       "at the top level of the function, not inside a loop");
       failed = true;

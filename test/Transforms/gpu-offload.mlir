@@ -84,3 +84,21 @@ func.func @sequential(%a: memref<4xf32> {bufferization.writable = false}, %out: 
   memref.store %s, %out[] : memref<f32>
   return
 }
+
+// -----
+
+// A tile op with a region outside a tile grid is left for
+// attic-gpu-map-tiles (which reports it); its region's attic.tile.yield
+// was blamed before ("must be at the top level of the function, not
+// inside a loop").
+// CHECK-LABEL: func.func @tile_op_outside_a_grid
+// CHECK: attic.tile.map_cols
+// CHECK:   attic.tile.yield
+func.func @tile_op_outside_a_grid(%t: memref<16xf32>, %i: index) {
+  attic.tile.map_cols at(%i) outs(%t : memref<16xf32>) {
+  ^bb0(%k0: index, %old: f32):
+    %z = arith.constant 0.0 : f32
+    attic.tile.yield %z : f32
+  }
+  return
+}
