@@ -25,6 +25,16 @@ void expectSize(const char *name, const std::vector<double> &v, int64_t n) {
                                 std::to_string(n) + " expected");
 }
 
+/// The state primitives' optional mask [B,N] and stabilizer [B*H,N].
+void expectMaskAndStabilizer(const std::vector<bool> &mask,
+                             const std::vector<double> &stabilizer, int64_t B,
+                             int64_t H, int64_t n) {
+  if (!mask.empty() && int64_t(mask.size()) != B * n)
+    throw std::invalid_argument("mask must be [B,N]");
+  if (!stabilizer.empty())
+    expectSize("stabilizer", stabilizer, B * H * n);
+}
+
 bool randomMap(Map map) {
   return map == Map::PerformerRelu || map == Map::FavorPlus;
 }
@@ -171,10 +181,7 @@ void stateReduce(int64_t B, int64_t H, int64_t n, int64_t F, int64_t Dv,
                  std::vector<double> &state, std::vector<double> &normalizer) {
   expectSize("features", features, B * H * n * F);
   expectSize("value", value, B * H * n * Dv);
-  if (!mask.empty() && int64_t(mask.size()) != B * n)
-    throw std::invalid_argument("mask must be [B,N]");
-  if (!stabilizer.empty())
-    expectSize("stabilizer", stabilizer, B * H * n);
+  expectMaskAndStabilizer(mask, stabilizer, B, H, n);
   state.assign(size_t(B * H * F * Dv), 0.0);
   normalizer.assign(size_t(B * H * F), 0.0);
   for (int64_t b = 0; b < B; ++b)
@@ -212,10 +219,7 @@ void stateScan(int64_t B, int64_t H, int64_t n, int64_t F, int64_t Dv,
   expectSize("query features", queryFeatures, B * H * n * F);
   expectSize("key features", keyFeatures, B * H * n * F);
   expectSize("value", value, B * H * n * Dv);
-  if (!mask.empty() && int64_t(mask.size()) != B * n)
-    throw std::invalid_argument("mask must be [B,N]");
-  if (!stabilizer.empty())
-    expectSize("stabilizer", stabilizer, B * H * n);
+  expectMaskAndStabilizer(mask, stabilizer, B, H, n);
   numerator.assign(size_t(B * H * n * Dv), 0.0);
   denominator.assign(size_t(B * H * n), 0.0);
   for (int64_t b = 0; b < B; ++b)
