@@ -24,7 +24,6 @@
 #include <cmath>
 #include <functional>
 #include <limits>
-#include <numeric>
 
 using namespace mlir;
 
@@ -365,11 +364,6 @@ private:
   /// form (never by chunks), through lib/Reference where it has the piece.
   LogicalResult evaluatePrimitive(Operation *op) {
     namespace kz = attic::ref::kernelized;
-    auto fail = [&](const std::invalid_argument &e) {
-      error = "reference: '" + op->getName().getStringRef().str() +
-              "': " + e.what();
-      return failure();
-    };
     auto store = [&](Value result, std::vector<double> data) {
       attic::RefTensor out = emptyLike(result);
       out.data = std::move(data);
@@ -421,90 +415,62 @@ private:
         store(scan.getDenominator(), std::move(denominator));
         return success();
       }
-    } catch (const std::invalid_argument &e) {
-      return fail(e);
-    }
-    if (auto hash = dyn_cast<attic::LshHashOp>(op)) {
-      // argmax over [x R ; -x R], the first maximum; a NaN never compares
-      // greater, so a row of NaN projections gets bucket 0.
-      const attic::RefTensor &x = values[hash.getX()];
-      const attic::RefTensor &r = values[hash.getRotations()];
-      int64_t D = x.shape[3], K = r.shape[1];
-      int64_t rows = int64_t(x.data.size()) / D;
-      std::vector<double> buckets(size_t(rows), 0.0);
-      std::vector<double> projected(static_cast<size_t>(K));
-      for (int64_t i = 0; i < rows; ++i) {
-        for (int64_t k = 0; k < K; ++k) {
-          double dot = 0;
-          for (int64_t d = 0; d < D; ++d)
-            dot += x.data[i * D + d] * r.data[d * K + k];
-          projected[k] = dot;
-        }
-        double best = -std::numeric_limits<double>::infinity();
-        int64_t bucket = 0;
-        for (int64_t j = 0; j < 2 * K; ++j) {
-          double value = j < K ? projected[j] : -projected[j - K];
-          if (value > best) {
-            best = value;
-            bucket = j;
+      if (auto hash = dyn_cast<attic::LshHashOp>(op)) {
+        const attic::RefTensor &x = values[hash.getX()];
+        std::vector<int64_t> buckets = attic::ref::lsh::hashRows(
+            x.data, x.shape[3], values[hash.getRotations()].data);
+        store(hash.getBuckets(),
+              std::vector<double>(buckets.begin(), buckets.end()));
+        return success();
+      }
+      if (auto sort = dyn_cast<attic::BucketSortOp>(op)) {
+        // A stable sort of each row's positions by bucket, clamped into
+        // [0, num_buckets).
+        const attic::RefTensor &buckets = values[sort.getBuckets()];
+        int64_t n = buckets.shape[2], count = sort.getNumBuckets();
+        int64_t rows = int64_t(buckets.data.size()) / n;
+        std::vector<double> perm, inverse(buckets.data.size());
+        std::vector<int64_t> clamped(static_cast<size_t>(n));
+        for (int64_t row = 0; row < rows; ++row) {
+          for (int64_t i = 0; i < n; ++i)
+            clamped[i] = std::clamp<int64_t>(toInt64(buckets.data[row * n + i]),
+                                             0, count - 1);
+          std::vector<int64_t> order =
+              attic::ref::lsh::sortByBucket(clamped.data(), n);
+          for (int64_t r = 0; r < n; ++r) {
+            perm.push_back(double(order[r]));
+            inverse[row * n + order[r]] = double(r);
           }
         }
-        buckets[i] = double(bucket);
+        store(sort.getPerm(), std::move(perm));
+        store(sort.getInverse(), std::move(inverse));
+        return success();
       }
-      store(hash.getBuckets(), std::move(buckets));
-      return success();
-    }
-    if (auto sort = dyn_cast<attic::BucketSortOp>(op)) {
-      // A stable sort of each row's positions by bucket (clamped into
-      // [0, num_buckets)).
-      const attic::RefTensor &buckets = values[sort.getBuckets()];
-      int64_t n = buckets.shape[2], count = sort.getNumBuckets();
-      int64_t rows = int64_t(buckets.data.size()) / n;
-      std::vector<double> perm, inverse(buckets.data.size());
-      for (int64_t row = 0; row < rows; ++row) {
-        std::vector<int64_t> order(static_cast<size_t>(n));
-        std::iota(order.begin(), order.end(), 0);
-        auto bucketOf = [&](int64_t i) {
-          return std::clamp<int64_t>(toInt64(buckets.data[row * n + i]), 0,
-                                     count - 1);
-        };
-        std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-          return std::make_pair(bucketOf(a), a) <
-                 std::make_pair(bucketOf(b), b);
-        });
-        for (int64_t r = 0; r < n; ++r) {
-          perm.push_back(double(order[r]));
-          inverse[row * n + order[r]] = double(r);
-        }
+      if (auto kmeans = dyn_cast<attic::KMeansOp>(op)) {
+        namespace cl = attic::ref::clustered;
+        const attic::RefTensor &x = values[kmeans.getX()];
+        cl::Options options;
+        options.batch = x.shape[0];
+        options.heads = x.shape[1];
+        options.queries = x.shape[2];
+        options.dim = x.shape[3];
+        options.keys = 1;
+        options.valueDim = 1;
+        options.clusters = kmeans.getClusters();
+        options.iterations = kmeans.getIterations();
+        options.seed = uint64_t(kmeans.getSeed());
+        std::vector<double> centroids;
+        std::vector<int64_t> assignment =
+            cl::assignment(options, x.data, &centroids);
+        store(kmeans.getCentroids(), std::move(centroids));
+        store(kmeans.getAssignment(),
+              std::vector<double>(assignment.begin(), assignment.end()));
+        return success();
       }
-      store(sort.getPerm(), std::move(perm));
-      store(sort.getInverse(), std::move(inverse));
-      return success();
-    }
-    if (auto kmeans = dyn_cast<attic::KMeansOp>(op)) {
-      namespace cl = attic::ref::clustered;
-      const attic::RefTensor &x = values[kmeans.getX()];
-      cl::Options options;
-      options.batch = x.shape[0];
-      options.heads = x.shape[1];
-      options.queries = x.shape[2];
-      options.dim = x.shape[3];
-      options.keys = 1;
-      options.valueDim = 1;
-      options.clusters = kmeans.getClusters();
-      options.iterations = kmeans.getIterations();
-      options.seed = uint64_t(kmeans.getSeed());
-      std::vector<double> centroids;
-      std::vector<int64_t> assignment;
-      try {
-        assignment = cl::assignment(options, x.data, &centroids);
-      } catch (const std::invalid_argument &e) {
-        return fail(e);
-      }
-      store(kmeans.getCentroids(), std::move(centroids));
-      store(kmeans.getAssignment(),
-            std::vector<double>(assignment.begin(), assignment.end()));
-      return success();
+    } catch (const std::invalid_argument &e) {
+      error = "reference: '" + op->getName().getStringRef().str() +
+              "': " + e.what();
+      return failure();
     }
     return unsupported(op);
   }

@@ -35,6 +35,18 @@ void expectMaskAndStabilizer(const std::vector<bool> &mask,
     expectSize("stabilizer", stabilizer, B * H * n);
 }
 
+/// FAVOR+'s scale for a row that sees the unmasked keys among the first
+/// `count` of head `head` (batch `b`, n keys): the largest of their c_j
+/// (-inf where there is none).
+double largestScale(const std::vector<double> &c, const std::vector<bool> &mask,
+                    int64_t b, int64_t head, int64_t n, int64_t count) {
+  double top = -std::numeric_limits<double>::infinity();
+  for (int64_t j = 0; j < count; ++j)
+    if (mask.empty() || mask[b * n + j])
+      top = std::max(top, c[head * n + j]);
+  return top;
+}
+
 bool randomMap(Map map) {
   return map == Map::PerformerRelu || map == Map::FavorPlus;
 }
@@ -188,11 +200,9 @@ void stateReduce(int64_t B, int64_t H, int64_t n, int64_t F, int64_t Dv,
     for (int64_t h = 0; h < H; ++h) {
       int64_t head = b * H + h;
       auto real = [&](int64_t j) { return mask.empty() || mask[b * n + j]; };
-      double top = -std::numeric_limits<double>::infinity();
-      if (!stabilizer.empty())
-        for (int64_t j = 0; j < n; ++j)
-          if (real(j))
-            top = std::max(top, stabilizer[head * n + j]);
+      double top = stabilizer.empty()
+                       ? 0.0
+                       : largestScale(stabilizer, mask, b, head, n, n);
       for (int64_t j = 0; j < n; ++j) {
         if (!real(j))
           continue;
@@ -227,11 +237,9 @@ void stateScan(int64_t B, int64_t H, int64_t n, int64_t F, int64_t Dv,
       int64_t head = b * H + h;
       auto real = [&](int64_t j) { return mask.empty() || mask[b * n + j]; };
       for (int64_t i = 0; i < n; ++i) {
-        double top = -std::numeric_limits<double>::infinity();
-        if (!stabilizer.empty())
-          for (int64_t j = 0; j <= i; ++j)
-            if (real(j))
-              top = std::max(top, stabilizer[head * n + j]);
+        double top = stabilizer.empty()
+                         ? 0.0
+                         : largestScale(stabilizer, mask, b, head, n, i + 1);
         const double *fq = &queryFeatures[(head * n + i) * F];
         for (int64_t j = 0; j <= i; ++j) {
           if (!real(j))
@@ -307,13 +315,10 @@ std::vector<double> attention(const Options &o, const std::vector<double> &q,
       for (int64_t i = 0; i < Nq; ++i) {
         const double *fq = &pq[((b * H + h) * Nq + i) * F];
         std::fill(num.begin(), num.end(), 0.0);
-        double den = 0, scale = 0;
-        if (favor) {
-          scale = -std::numeric_limits<double>::infinity();
-          for (int64_t j = 0; j < Nk; ++j)
-            if (visible(b, i, j))
-              scale = std::max(scale, c[(b * H + h) * Nk + j]);
-        }
+        double den = 0;
+        double scale = favor ? largestScale(c, mask, b, b * H + h, Nk,
+                                            o.causal ? i + 1 : Nk)
+                             : 0.0;
         for (int64_t j = 0; j < Nk; ++j) {
           if (!visible(b, i, j))
             continue;

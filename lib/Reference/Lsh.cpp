@@ -58,19 +58,16 @@ std::vector<double> rotations(uint64_t seed, int64_t round, int64_t dim,
   return r;
 }
 
-std::vector<int64_t> hash(const Options &o, int64_t round,
-                          const std::vector<double> &qk) {
-  int64_t rows = o.batch * o.heads * o.length, half = o.buckets / 2;
+std::vector<int64_t> hashRows(const std::vector<double> &x, int64_t dim,
+                              const std::vector<double> &r) {
+  int64_t rows = int64_t(x.size()) / dim, half = int64_t(r.size()) / dim;
   std::vector<int64_t> out(size_t(rows), 0);
-  if (half == 0)
-    return out;
-  std::vector<double> r = rotations(o.seed, round, o.dim, half);
+  std::vector<double> projected(size_t(2 * half));
   for (int64_t row = 0; row < rows; ++row) {
-    std::vector<double> projected(size_t(2 * half));
     for (int64_t j = 0; j < half; ++j) {
       double dot = 0;
-      for (int64_t d = 0; d < o.dim; ++d)
-        dot += qk[size_t(row * o.dim + d)] * r[size_t(d * half + j)];
+      for (int64_t d = 0; d < dim; ++d)
+        dot += x[size_t(row * dim + d)] * r[size_t(d * half + j)];
       projected[size_t(j)] = dot;
       projected[size_t(half + j)] = -dot;
     }
@@ -85,6 +82,25 @@ std::vector<int64_t> hash(const Options &o, int64_t round,
     out[size_t(row)] = best;
   }
   return out;
+}
+
+std::vector<int64_t> sortByBucket(const int64_t *buckets, int64_t n) {
+  std::vector<int64_t> order(static_cast<size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  // std::sort with the index as the tie-break, since libstdc++'s
+  // stable_sort uses the deprecated get_temporary_buffer.
+  std::sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
+    return buckets[x] < buckets[y] || (buckets[x] == buckets[y] && x < y);
+  });
+  return order;
+}
+
+std::vector<int64_t> hash(const Options &o, int64_t round,
+                          const std::vector<double> &qk) {
+  int64_t half = o.buckets / 2;
+  if (half == 0)
+    return std::vector<int64_t>(size_t(o.batch * o.heads * o.length), 0);
+  return hashRows(qk, o.dim, rotations(o.seed, round, o.dim, half));
 }
 
 std::vector<double> attention(const Options &o, const std::vector<double> &qk,
@@ -105,16 +121,7 @@ std::vector<double> attention(const Options &o, const std::vector<double> &qk,
     for (int64_t b = 0; b < o.batch; ++b)
       for (int64_t h = 0; h < o.heads; ++h) {
         int64_t base = (b * o.heads + h) * N;
-        std::vector<int64_t> order(static_cast<size_t>(N));
-        std::iota(order.begin(), order.end(), 0);
-        // By bucket, positions in increasing order within one (a stable
-        // sort; std::sort with the index as the tie-break, since
-        // libstdc++'s stable_sort uses the deprecated get_temporary_buffer).
-        std::sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
-          int64_t bx = buckets[size_t(base + x)],
-                  by = buckets[size_t(base + y)];
-          return bx < by || (bx == by && x < y);
-        });
+        std::vector<int64_t> order = sortByBucket(&buckets[size_t(base)], N);
         for (int64_t s = 0; s < N; ++s) {
           int64_t i = order[size_t(s)], w = s / c;
           // The window's sorted rows: the previous chunk (cyclic), then

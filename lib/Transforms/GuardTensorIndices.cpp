@@ -65,13 +65,14 @@ int64_t lineOf(Location loc) {
   return 0;
 }
 
-/// 0 of a scalar type, or null where there is no such constant.
+/// Whether an extract of `type` has a 0 to read where it is outside.
+bool hasZero(Type type) { return isa<FloatType, IntegerType, IndexType>(type); }
+
+/// 0 of a type for which hasZero holds.
 Value zeroOf(OpBuilder &b, Location loc, Type type) {
   if (isa<FloatType>(type))
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, 0.0));
-  if (isa<IntegerType, IndexType>(type))
-    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, 0));
-  return Value();
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, 0));
 }
 
 struct AtticGuardTensorIndicesPass
@@ -85,7 +86,7 @@ struct AtticGuardTensorIndicesPass
       if (auto extract = dyn_cast<tensor::ExtractOp>(op)) {
         tensor = extract.getTensor();
         indices = extract.getIndices();
-        if (!zeroOfType(extract.getType()))
+        if (!hasZero(extract.getType()))
           return;
       } else if (auto insert = dyn_cast<tensor::InsertOp>(op)) {
         tensor = insert.getDest();
@@ -105,10 +106,6 @@ struct AtticGuardTensorIndicesPass
       return signalPassFailure();
     for (Operation *op : accesses)
       guard(op, *report);
-  }
-
-  static bool zeroOfType(Type type) {
-    return isa<FloatType, IntegerType, IndexType>(type);
   }
 
   /// Reports each dimension of `op` out of bounds, and makes `op` access

@@ -42,6 +42,16 @@ std::vector<double> attention(const Options &options,
 std::vector<int64_t> hash(const Options &options, int64_t round,
                           const std::vector<double> &qk);
 
+/// argmax_j [x R ; -x R]_j of every row of x [rows, dim] for rotations R
+/// [dim, K] (attic.lsh_hash): a bucket in [0, 2K), the first maximum (a row
+/// of NaN projections gets 0).
+std::vector<int64_t> hashRows(const std::vector<double> &x, int64_t dim,
+                              const std::vector<double> &rotations);
+
+/// The n positions of `buckets` (one row) sorted by bucket, positions in
+/// increasing order within one (a stable sort; attic.bucket_sort's perm).
+std::vector<int64_t> sortByBucket(const int64_t *buckets, int64_t n);
+
 /// Round r's rotations [dim, buckets/2] (docs/lsh.md: normal draw
 /// d * K + j of Philox stream 16 + r, rounded to f32 as the compiler's
 /// constant holds it).

@@ -270,6 +270,18 @@ std::string informerOp(const InformerCase &c) {
   return os.str();
 }
 
+/// attic::ref::sketch::informer with the case's options.
+std::vector<double> informerReference(const InformerCase &c, const Qkv &in) {
+  sk::InformerOptions o;
+  o.factor = c.factor;
+  o.active = c.active;
+  o.samples = c.samples;
+  o.seed = uint64_t(c.seed);
+  o.scale = double(1.0f / std::sqrt(float(c.shape.dim)));
+  return sk::informer(c.shape.dims(), o, tensorValues(in.q), tensorValues(in.k),
+                      tensorValues(in.v));
+}
+
 TEST(Informer, MatchesReference) {
   std::vector<InformerCase> cases(4);
   cases[1].shape.keys = 128;
@@ -284,15 +296,7 @@ TEST(Informer, MatchesReference) {
         run(function({type(s.q()), type(s.k()), type(s.v())}, type(s.out()),
                      informerOp(c)),
             {&in.q, &in.k, &in.v});
-    sk::InformerOptions o;
-    o.factor = c.factor;
-    o.active = c.active;
-    o.samples = c.samples;
-    o.seed = uint64_t(c.seed);
-    o.scale = double(1.0f / std::sqrt(float(s.dim)));
-    std::vector<double> reference =
-        sk::informer(s.dims(), o, tensorValues(in.q), tensorValues(in.k),
-                     tensorValues(in.v));
+    std::vector<double> reference = informerReference(c, in);
     EXPECT_LT(maxAbsDiff(compiled, reference), 2e-5) << informerOp(c);
   }
 }
@@ -320,14 +324,7 @@ TEST(Informer, EqualMeasuresOfIntegerInputsTieAsInTheReference) {
           t->set(i, bit(rng) ? 1.0 : 0.0);
       std::string source = function({type(s.q()), type(s.k()), type(s.v())},
                                     type(s.out()), informerOp(c));
-      sk::InformerOptions o;
-      o.factor = c.factor;
-      o.samples = c.samples;
-      o.seed = uint64_t(c.seed);
-      o.scale = double(1.0f / std::sqrt(float(s.dim)));
-      std::vector<double> reference =
-          sk::informer(s.dims(), o, tensorValues(in.q), tensorValues(in.k),
-                       tensorValues(in.v));
+      std::vector<double> reference = informerReference(c, in);
       for (bool gpu : {false, true})
         EXPECT_LT(
             maxAbsDiff(run(source, {&in.q, &in.k, &in.v}, gpu), reference),
@@ -354,12 +351,7 @@ TEST(Informer, TheGpuMappingSelectsTheSameQueries) {
   std::vector<double> cpu = run(source, {&in.q, &in.k, &in.v});
   std::vector<double> gpu = run(source, {&in.q, &in.k, &in.v}, true);
   EXPECT_LT(maxAbsDiff(cpu, gpu), 1e-5);
-  sk::InformerOptions o;
-  o.factor = c.factor;
-  o.seed = uint64_t(c.seed);
-  o.scale = double(1.0f / std::sqrt(float(s.dim)));
-  std::vector<double> reference = sk::informer(
-      s.dims(), o, tensorValues(in.q), tensorValues(in.k), tensorValues(in.v));
+  std::vector<double> reference = informerReference(c, in);
   EXPECT_LT(maxAbsDiff(cpu, reference), 2e-5);
 }
 
