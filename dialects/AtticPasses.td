@@ -868,7 +868,7 @@ def AtticFail : Pass<"attic-fail"> {
 }
 
 def AtticCheckScope : Pass<"attic-check-scope", "::mlir::ModuleOp"> {
-  let summary = "Reject attic ops outside the module's top-level functions";
+  let summary = "Reject input the pipelines would leave half lowered or fail on: attic ops outside the module's top-level functions, tile loops, deallocations";
   let description = [{
     attic's pipelines lower the attic ops of the functions at the top level
     of the module they run on (bufferization, the tile loop's mapping and
@@ -880,6 +880,13 @@ def AtticCheckScope : Pass<"attic-check-scope", "::mlir::ModuleOp"> {
     the op and the op it is inside of, and `pipeline` (for the message).
     A nested module is lowered by nesting the pipeline on it:
     `--pass-pipeline='builtin.module(builtin.module(attic-cpu-pipeline))'`.
+
+    It also rejects, once per function, input that is already past two of
+    the pipelines' own steps, which upstream's ownership-based deallocation
+    would refuse with messages that name neither: the tile loop of
+    `attic-tile-block-attention` (`attic.tile.*` ops: run the passes after
+    it by name) and `memref.dealloc` (the pipelines place every
+    deallocation themselves).
 
     Example: `attic-opt --attic-check-scope=pipeline=attic-cpu-pipeline`.
   }];

@@ -51,10 +51,12 @@ def Attic_TileQKOp : Attic_TileOp<"qk"> {
         : memref<1x4x256x64xf16>, memref<1x2x256x64xf16> into memref<64x64xf32>
     ```
   }];
-  let arguments = (ins Attic_Source4D:$query, Index:$query_batch,
-                       Index:$query_head, Index:$query_block,
-                       Attic_Source4D:$key, Index:$key_batch, Index:$key_head,
-                       Index:$key_block, Attic_Tile2D:$out);
+  let arguments = (ins Arg<Attic_Source4D, "", [MemRead]>:$query,
+                       Index:$query_batch, Index:$query_head,
+                       Index:$query_block,
+                       Arg<Attic_Source4D, "", [MemRead]>:$key,
+                       Index:$key_batch, Index:$key_head, Index:$key_block,
+                       Arg<Attic_Tile2D, "", [MemWrite]>:$out);
   let assemblyFormat = [{
     $query `[` $query_batch `,` $query_head `,` $query_block `]` `,`
     $key `[` $key_batch `,` $key_head `,` $key_block `]` `into` $out attr-dict
@@ -82,10 +84,12 @@ def Attic_TilePVOp : Attic_TileOp<"pv"> {
           into memref<64x32xf32>
     ```
   }];
-  let arguments = (ins Attic_Tile2D:$probs, Attic_Source4D:$value,
+  let arguments = (ins Arg<Attic_Tile2D, "", [MemRead]>:$probs,
+                       Arg<Attic_Source4D, "", [MemRead]>:$value,
                        Index:$value_batch, Index:$value_head,
-                       Index:$value_block, Attic_Tile1D:$rescale,
-                       Attic_Tile2D:$acc);
+                       Index:$value_block,
+                       Arg<Attic_Tile1D, "", [MemRead]>:$rescale,
+                       Arg<Attic_Tile2D, "", [MemRead, MemWrite]>:$acc);
   let assemblyFormat = [{
     $probs `,` $value `[` $value_batch `,` $value_head `,` $value_block `]`
     `rescale` `(` $rescale `)` `into` $acc attr-dict `:` type($probs) `,`
@@ -102,7 +106,7 @@ def Attic_TileYieldOp : Attic_TileOp<"yield", [Pure, Terminator,
 }
 
 def Attic_TileMapOp : Attic_TileOp<"map", [AttrSizedOperandSegments,
-    SingleBlock]> {
+    SingleBlock, RecursiveMemoryEffects]> {
   let summary = "elementwise over an R x C tile, with row and column operands";
   let description = [{
     For every element (i, j) of the `R x C` `outs` tiles, runs the region
@@ -125,10 +129,11 @@ def Attic_TileMapOp : Attic_TileOp<"map", [AttrSizedOperandSegments,
     ```
   }];
   let arguments = (ins Index:$row_offset, Index:$col_offset,
-                       Variadic<Attic_Tile2D>:$inputs,
-                       Variadic<Attic_Tile1D>:$rows,
-                       Variadic<Attic_Tile1D>:$cols,
-                       Variadic<Attic_Tile2D>:$outputs);
+                       Arg<Variadic<Attic_Tile2D>, "", [MemRead]>:$inputs,
+                       Arg<Variadic<Attic_Tile1D>, "", [MemRead]>:$rows,
+                       Arg<Variadic<Attic_Tile1D>, "", [MemRead]>:$cols,
+                       Arg<Variadic<Attic_Tile2D>, "",
+                           [MemRead, MemWrite]>:$outputs);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     `at` `(` $row_offset `,` $col_offset `)`
@@ -148,7 +153,7 @@ def Attic_TileMapOp : Attic_TileOp<"map", [AttrSizedOperandSegments,
 }
 
 def Attic_TileMapRowsOp : Attic_TileOp<"map_rows", [AttrSizedOperandSegments,
-    SingleBlock]> {
+    SingleBlock, RecursiveMemoryEffects]> {
   let summary = "elementwise over row tiles (one value per query row)";
   let description = [{
     For every row i of the `outs` row tiles (R elements), runs the region on
@@ -164,8 +169,10 @@ def Attic_TileMapRowsOp : Attic_TileOp<"map_rows", [AttrSizedOperandSegments,
     }
     ```
   }];
-  let arguments = (ins Index:$row_offset, Variadic<Attic_Tile1D>:$inputs,
-                       Variadic<Attic_Tile1D>:$outputs);
+  let arguments = (ins Index:$row_offset,
+                       Arg<Variadic<Attic_Tile1D>, "", [MemRead]>:$inputs,
+                       Arg<Variadic<Attic_Tile1D>, "",
+                           [MemRead, MemWrite]>:$outputs);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     `at` `(` $row_offset `)` (`ins` `(` $inputs^ `:` type($inputs) `)`)?
@@ -181,7 +188,7 @@ def Attic_TileMapRowsOp : Attic_TileOp<"map_rows", [AttrSizedOperandSegments,
 }
 
 def Attic_TileMapColsOp : Attic_TileOp<"map_cols", [AttrSizedOperandSegments,
-    SingleBlock]> {
+    SingleBlock, RecursiveMemoryEffects]> {
   let summary = "elementwise over column tiles (one value per key)";
   let description = [{
     For every column j of the `outs` column tiles (C elements), runs the
@@ -197,8 +204,10 @@ def Attic_TileMapColsOp : Attic_TileOp<"map_cols", [AttrSizedOperandSegments,
     }
     ```
   }];
-  let arguments = (ins Index:$col_offset, Variadic<Attic_Tile1D>:$inputs,
-                       Variadic<Attic_Tile1D>:$outputs);
+  let arguments = (ins Index:$col_offset,
+                       Arg<Variadic<Attic_Tile1D>, "", [MemRead]>:$inputs,
+                       Arg<Variadic<Attic_Tile1D>, "",
+                           [MemRead, MemWrite]>:$outputs);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     `at` `(` $col_offset `)` (`ins` `(` $inputs^ `:` type($inputs) `)`)?
@@ -235,8 +244,9 @@ def Attic_TileReduceOp : Attic_TileOp<"reduce"> {
     attic.tile.reduce max %s into %bm : memref<64x64xf32> into memref<64xf32>
     ```
   }];
-  let arguments = (ins Attic_TileReduceKindAttr:$kind, Attic_Tile2D:$input,
-                       Attic_Tile1D:$out);
+  let arguments = (ins Attic_TileReduceKindAttr:$kind,
+                       Arg<Attic_Tile2D, "", [MemRead]>:$input,
+                       Arg<Attic_Tile1D, "", [MemWrite]>:$out);
   let assemblyFormat = [{
     $kind $input `into` $out attr-dict `:` type($input) `into` type($out)
   }];
@@ -258,8 +268,9 @@ def Attic_TileStoreOp : Attic_TileOp<"store"> {
         : memref<64xf32> into memref<1x4x256xf32>
     ```
   }];
-  let arguments = (ins Attic_TileAny:$tile,
-                       MemRefRankOf<[F32, F16, BF16], [3, 4]>:$out,
+  let arguments = (ins Arg<Attic_TileAny, "", [MemRead]>:$tile,
+                       Arg<MemRefRankOf<[F32, F16, BF16], [3, 4]>, "",
+                           [MemWrite]>:$out,
                        Index:$batch, Index:$head, Index:$query_block);
   let assemblyFormat = [{
     $tile `into` $out `[` $batch `,` $head `,` $query_block `]` attr-dict
@@ -296,10 +307,11 @@ def Attic_TilePoolOp : Attic_TileOp<"pool"> {
           into memref<2x4x16x64xf32>
     ```
   }];
-  let arguments = (ins Attic_Tile2D:$tile,
-                       MemRefRankOf<[F32, F16, BF16], [4]>:$stored,
-                       MemRefRankOf<[F32], [2]>:$weights,
-                       MemRefRankOf<[F32], [4]>:$pooled,
+  let arguments = (ins Arg<Attic_Tile2D, "", [MemRead]>:$tile,
+                       Arg<MemRefRankOf<[F32, F16, BF16], [4]>, "",
+                           [MemRead]>:$stored,
+                       Arg<MemRefRankOf<[F32], [2]>, "", [MemRead]>:$weights,
+                       Arg<MemRefRankOf<[F32], [4]>, "", [MemWrite]>:$pooled,
                        Index:$batch, Index:$head, Index:$query_block);
   let assemblyFormat = [{
     $tile `stored` `(` $stored `)` `weights` `(` $weights `)` `into`

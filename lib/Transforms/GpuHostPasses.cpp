@@ -3,7 +3,8 @@
 //
 // Small passes of attic's pipelines: attic-fail (a bad pipeline option or
 // anchor, reported when the pipeline runs; on any op), attic-check-scope
-// (attic ops outside the module's top-level functions), attic-gpu-check-host
+// (attic ops outside the module's top-level functions, input past the
+// pipelines' own deallocation or tiling), attic-gpu-check-host
 // (host code may only move data), attic-gpu-merge-chains (one stream for
 // consecutive steps), attic-gpu-annotate-kernels (nvvm.minctasm = 1) and
 // attic-gpu-strip-compile-times (gpu.binary objects without wall-clock
@@ -78,6 +79,36 @@ struct AtticCheckScopePass
       // One error per region that holds attic ops.
       return WalkResult::skip();
     });
+    // Input that has been through the pipeline's own steps: the tile loop
+    // of attic-tile-block-attention or deallocations (both come after the
+    // pipeline's ownership-based deallocation, which refuses them with an
+    // upstream message that names neither). One error per function.
+    for (Operation &top : module.getBody()->getOperations()) {
+      auto fn = dyn_cast<func::FuncOp>(top);
+      if (!fn)
+        continue;
+      fn.walk<WalkOrder::PreOrder>([&](Operation *op) {
+        if (isa_and_nonnull<attic::AtticDialect>(op->getDialect()) &&
+            op->getName().getStringRef().starts_with("attic.tile.")) {
+          op->emitOpError("is the tile loop of attic-tile-block-attention, "
+                          "a step inside ")
+              << pipeline
+              << ", which takes attic ops before it (on tensors, or "
+                 "bufferized without deallocations); run the passes after "
+                 "it by name (docs/AtticPasses.md)";
+        } else if (isa<memref::DeallocOp>(op)) {
+          op->emitOpError("frees a buffer, but ")
+              << pipeline
+              << " places every deallocation itself (upstream's "
+                 "ownership-based deallocation) and takes input without "
+                 "any; leave the freeing to the pipeline";
+        } else {
+          return WalkResult::advance();
+        }
+        failed = true;
+        return WalkResult::interrupt();
+      });
+    }
     if (failed)
       signalPassFailure();
   }

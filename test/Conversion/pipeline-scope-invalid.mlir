@@ -8,6 +8,8 @@
 // checkPipelineAnchor, test/Conversion/pipeline-anchor-invalid.mlir).
 // CUDA: error: 'attic.attention' op is inside 'builtin.module', not in a function at the top level of the module that attic-cuda-pipeline lowers
 // CUDA: error: 'attic.attention' op is inside 'gpu.module', not in a function at the top level of the module that attic-cuda-pipeline lowers
+// CUDA: error: 'attic.tile.map_rows' op is the tile loop of attic-tile-block-attention, a step inside attic-cuda-pipeline
+// CUDA: error: 'memref.dealloc' op frees a buffer, but attic-cuda-pipeline places every deallocation itself
 
 module {
   module @inner {
@@ -29,4 +31,32 @@ module attributes {gpu.container_module} {
       return %o : tensor<1x2x64x32xbf16>
     }
   }
+}
+
+// -----
+
+// IR past the pipelines' own tiling step: upstream's ownership-based
+// deallocation used to refuse it with "ops with unknown memory side
+// effects are not supported", naming neither the step nor the way out.
+func.func @tiled(%m: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'attic.tile.map_rows' op is the tile loop of attic-tile-block-attention, a step inside attic-cpu-pipeline, which takes attic ops before it (on tensors, or bufferized without deallocations); run the passes after it by name (docs/AtticPasses.md)}}
+  attic.tile.map_rows at(%c0) outs(%m : memref<64xf32>) {
+  ^bb0(%q: index, %old: f32):
+    attic.tile.yield %old : f32
+  }
+  return
+}
+
+// -----
+
+// A deallocation in the input (upstream: "memory free side-effect on
+// MemRef value not supported!").
+func.func @frees(%n: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc(%n) : memref<?xf32>
+  %x = memref.load %a[%c0] : memref<?xf32>
+  // expected-error @+1 {{'memref.dealloc' op frees a buffer, but attic-cpu-pipeline places every deallocation itself (upstream's ownership-based deallocation) and takes input without any; leave the freeing to the pipeline}}
+  memref.dealloc %a : memref<?xf32>
+  return %x : f32
 }
