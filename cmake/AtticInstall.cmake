@@ -4,12 +4,14 @@ include(CMakePackageConfigHelpers)
 
 set(ATTIC_INSTALL_CMAKE_DIR lib/cmake/attic)
 
-# Libraries, as targets attic::<name> of the package.
-install(TARGETS
+# Libraries, as targets attic::<name> of the package, and its components
+# (atticConfig.cmake.in takes the list from here).
+set(ATTIC_COMPONENTS
     AtticDialect AtticTransforms AtticConversion AtticPipelines AtticBuilders
     AtticCompiler
     AtticReference AtticReferenceEvaluator AtticExecution AtticSupport
-    AtticRuntime AtticRuntimeBlas AtticCudaRuntime attic_rt
+    AtticRuntime AtticRuntimeBlas AtticCudaRuntime attic_rt)
+install(TARGETS ${ATTIC_COMPONENTS}
   EXPORT atticTargets
   ARCHIVE DESTINATION lib
   LIBRARY DESTINATION lib
@@ -37,7 +39,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/dialects/ DESTINATION include/attic/td
   FILES_MATCHING PATTERN "*.td")
 # The Python entry (pure Python; PYTHONPATH=P/lib/python).
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/attic DESTINATION lib/python
-  FILES_MATCHING PATTERN "*.py")
+  FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
 
 set(ATTIC_MLIR_DIR ${MLIR_DIR})
 configure_package_config_file(

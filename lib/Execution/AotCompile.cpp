@@ -66,11 +66,14 @@ namespace {
 
 /// The CPU features attic_aot_check knows how to test on the machine that
 /// loads the library (runtime/lib/Aot.cpp): the ones that select the
-/// instructions of attic's kernels.
+/// instructions of attic's kernels, and the scalar ones that x86-64-v3 and
+/// later CPUs imply and LLVM uses for ordinary integer code (mulx, shlx,
+/// lzcnt: a VM that offers AVX2 without BMI2 would otherwise get SIGILL).
 constexpr llvm::StringLiteral kCheckedFeatures[] = {
-    "sse4.1",   "sse4.2",     "avx",        "avx2",      "fma",
-    "f16c",     "avx512f",    "avx512bw",   "avx512vl",  "avx512dq",
-    "avx512cd", "avx512vnni", "avx512bf16", "avx512fp16"};
+    "sse4.1",   "sse4.2",     "avx",        "avx2",       "fma",
+    "f16c",     "avx512f",    "avx512bw",   "avx512vl",   "avx512dq",
+    "avx512cd", "avx512vnni", "avx512bf16", "avx512fp16", "bmi",
+    "bmi2",     "popcnt",     "lzcnt"};
 
 /// Functions of libattic_rt.so that compiled code may call, and the
 /// upstream names attic-compile renames to them.
@@ -153,6 +156,58 @@ bool libcProvides(llvm::StringRef name) {
          (libm && dlsym(libm, symbol.c_str()));
 }
 
+/// The library that exports `name` among those that libattic_rt.so links
+/// besides libc and libm (OpenBLAS and its Fortran runtime, libomp, the C++
+/// runtime), or "". Only libraries this process has loaded already are
+/// searched (RTLD_NOLOAD: loading OpenBLAS would start its threads); the
+/// tools and the Python module link them all.
+std::string linkedLibraryProviding(llvm::StringRef name) {
+  static const char *const kLibraries[] = {
+      "libopenblas.so.0", "libomp.so.5",      "libstdc++.so.6",
+      "libgcc_s.so.1",    "libgfortran.so.5", "libquadmath.so.0"};
+  std::string symbol = name.str();
+  for (const char *library : kLibraries)
+    if (void *handle = dlopen(library, RTLD_LAZY | RTLD_NOLOAD)) {
+      bool found = dlsym(handle, symbol.c_str()) != nullptr;
+      dlclose(handle);
+      if (found)
+        return library;
+    }
+  return "";
+}
+
+/// Whether the header's own includes (stddef.h, stdint.h) declare `name`:
+/// their types and macros, which an entry of that name would clash with.
+bool declaredByHeaderIncludes(llvm::StringRef name) {
+  static const llvm::StringSet<> kNames = {
+      "size_t",         "ptrdiff_t",      "max_align_t", "NULL",
+      "offsetof",       "intptr_t",       "uintptr_t",   "intmax_t",
+      "uintmax_t",      "SIZE_MAX",       "PTRDIFF_MIN", "PTRDIFF_MAX",
+      "SIG_ATOMIC_MIN", "SIG_ATOMIC_MAX", "WCHAR_MIN",   "WCHAR_MAX",
+      "WINT_MIN",       "WINT_MAX",       "INTPTR_MIN",  "INTPTR_MAX",
+      "UINTPTR_MAX",    "INTMAX_MIN",     "INTMAX_MAX",  "UINTMAX_MAX",
+      "INTMAX_C",       "UINTMAX_C",      "wint_t",      "nullptr_t",
+      "unreachable"};
+  if (kNames.contains(name))
+    return true;
+  // [u]int{8,16,32,64}_t, [u]int_least/fast..._t and their _MIN, _MAX, _C.
+  llvm::StringRef rest = name;
+  bool macro;
+  if (rest.consume_front("UINT") || rest.consume_front("INT"))
+    macro = true;
+  else if (rest.consume_front("uint") || rest.consume_front("int"))
+    macro = false;
+  else
+    return false;
+  if (!rest.consume_front(macro ? "_LEAST" : "_least"))
+    (void)rest.consume_front(macro ? "_FAST" : "_fast");
+  for (llvm::StringRef bits : {"8", "16", "32", "64"})
+    if (rest.consume_front(bits))
+      return macro ? (rest == "_MIN" || rest == "_MAX" || rest == "_C")
+                   : rest == "_t";
+  return false;
+}
+
 /// C and C++ keywords (and main): the generated header cannot declare a
 /// function of that name.
 // clang-format off
@@ -172,7 +227,7 @@ constexpr llvm::StringLiteral kKeywords[] = {
     "typeid", "typename", "union", "unsigned", "using", "virtual", "void",
     "volatile", "wchar_t", "while", "xor", "xor_eq", "_Alignas", "_Alignof",
     "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary", "_Noreturn",
-    "_Static_assert", "_Thread_local", "main"};
+    "_Static_assert", "_Thread_local", "typeof", "typeof_unqual", "main"};
 // clang-format on
 
 /// The error for an entry name the library cannot export, or "". The
@@ -182,7 +237,9 @@ constexpr llvm::StringLiteral kKeywords[] = {
 /// layer. Exported, such a name replaces that function in every program
 /// that loads the library (an entry named omp_get_max_threads made the
 /// runtime's first call jump into the entry).
-std::string entryNameError(llvm::StringRef entry) {
+} // namespace
+
+std::string attic::aotEntryNameError(llvm::StringRef entry) {
   auto named = [&](const llvm::Twine &why) {
     return ("@" + entry + ": the entry's name " + why).str();
   };
@@ -195,9 +252,20 @@ std::string entryNameError(llvm::StringRef entry) {
   if (llvm::is_contained(kKeywords, entry))
     return named("is a C or C++ keyword (or main), which the generated "
                  "header cannot declare as a function; rename the function");
+  if (declaredByHeaderIncludes(entry))
+    return named("is declared by stddef.h or stdint.h, which the generated "
+                 "header includes; rename the function");
+  // Reserved in C and C++: _Pragma, _Bool, and the C++ runtime's mangled
+  // names (_Znwm is operator new: an entry of that name made every
+  // allocation of the program call the entry).
+  if (entry.size() > 1 && entry[0] == '_' && llvm::isUpper(entry[1]))
+    return named("starts with '_' and a capital, which C and C++ reserve "
+                 "(the C++ runtime's mangled names start with _Z); rename the "
+                 "function");
   for (llvm::StringRef prefix :
-       {"attic_", "omp_", "ompt_", "kmp_", "__kmpc_", "cblas_", "openblas_",
-        "goto_", "mgpu", "_mlir_", "__"})
+       {"attic_", "ATTIC_", "omp_", "ompt_", "ompc_", "kmp_", "kmpc_",
+        "__kmpc_", "GOMP_", "cblas_", "openblas_", "goto_", "LAPACKE_", "mgpu",
+        "_mlir_", "__"})
     if (entry.starts_with(prefix))
       return named("starts with '" + prefix +
                    "', a prefix of the functions that attic's libraries "
@@ -212,8 +280,14 @@ std::string entryNameError(llvm::StringRef entry) {
             " would be exported under the name of a C library function; "
             "rename it")
         .str();
+  if (std::string library = linkedLibraryProviding(entry); !library.empty())
+    return named("is a function of " + library +
+                 ", which libattic_rt.so links: exported, the entry would "
+                 "replace it; rename the function");
   return "";
 }
+
+namespace {
 
 /// Renames the allocation functions and memrefCopy that the lowering
 /// declares to libattic_rt.so's, and checks that everything else the code
@@ -284,11 +358,22 @@ LogicalResult addEntryPoint(ModuleOp module, StringRef entry,
     return failure();
   }
   std::string implName = (entry + "__attic_impl").str();
-  if (module.lookupSymbol(implName) ||
-      module.lookupSymbol((entry + "__attic_entry").str())) {
-    error = ("the module already defines @" + implName + " or @" + entry +
-             "__attic_entry")
-                .str();
+  // The names of the wrapper's symbols, and the runtime's entry point.
+  for (StringRef suffix : {"__attic_impl", "__attic_entry", "__attic_packed",
+                           "__attic_specs", "__attic_name"}) {
+    std::string name = (entry + suffix).str();
+    if (module.lookupSymbol(name)) {
+      error = ("the module defines @" + name +
+               ", a name attic-compile gives to the wrapper of @" + entry +
+               "; rename that function")
+                  .str();
+      return failure();
+    }
+  }
+  if (auto call = module.lookupSymbol<LLVM::LLVMFuncOp>("attic_aot_call");
+      call && !call.isExternal()) {
+    error = "the module defines @attic_aot_call, libattic_rt.so's function "
+            "that the library's entry calls; rename that function";
     return failure();
   }
   if (failed(SymbolTable::replaceAllSymbolUses(
@@ -444,8 +529,12 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
               .str();
       if (llvm::any_of(spec.shape, ShapedType::isDynamic)) {
         error = which + " has shape " + shapeString(spec.shape) +
-                "; the C ABI of attic-compile takes static shapes (give the "
-                "dynamic sizes with --shape=I:AxBxC)";
+                (list == &signature->inputs
+                     ? "; the C ABI of attic-compile takes static shapes "
+                       "(give the dynamic sizes with --shape=I:AxBxC)"
+                     : "; the C ABI of attic-compile takes static shapes: "
+                       "give the result a static type (the argument shapes "
+                       "of --shape do not reach it)");
         return failure();
       }
       uint64_t bytes = attic_dtype_size(spec.dtype);
@@ -462,7 +551,7 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
     error = "the optimization level must be 0-3";
     return failure();
   }
-  if (std::string message = entryNameError(entry); !message.empty()) {
+  if (std::string message = aotEntryNameError(entry); !message.empty()) {
     error = message;
     return failure();
   }

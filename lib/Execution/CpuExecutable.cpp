@@ -58,13 +58,13 @@ std::optional<attic_dtype> attic::dtypeOf(Type type) {
     return ATTIC_BF16;
   if (type.isF64())
     return ATTIC_F64;
-  if (type.isInteger(1))
+  if (type.isSignlessInteger(1))
     return ATTIC_I1;
-  if (type.isInteger(8))
+  if (type.isSignlessInteger(8))
     return ATTIC_I8;
-  if (type.isInteger(32))
+  if (type.isSignlessInteger(32))
     return ATTIC_I32;
-  if (type.isInteger(64))
+  if (type.isSignlessInteger(64))
     return ATTIC_I64;
   return std::nullopt;
 }
@@ -172,6 +172,16 @@ attic::getEntrySignature(ModuleOp module, StringRef entry, std::string &error) {
   auto func = module.lookupSymbol<func::FuncOp>(entry);
   if (!func || func.isExternal()) {
     error = ("no function '" + entry + "' with a body in the module").str();
+    return failure();
+  }
+  // A private function is the module's own: the lowering neither exports
+  // it nor gives it a C interface (attic-run failed with "Symbols not
+  // found: [ _mlir_f ]", attic-compile with "no LLVM function").
+  if (func.isPrivate()) {
+    error = ("@" + entry +
+             " is private, a helper of its module that the lowering does not "
+             "export: drop 'private' to run or compile it")
+                .str();
     return failure();
   }
   EntrySignature signature;

@@ -83,6 +83,10 @@ bool hostHasFeature(const std::string &name) {
       {"avx512vnni", bool(__builtin_cpu_supports("avx512vnni"))},
       {"avx512bf16", bool(__builtin_cpu_supports("avx512bf16"))},
       {"avx512fp16", bool(__builtin_cpu_supports("avx512fp16"))},
+      {"bmi", bool(__builtin_cpu_supports("bmi"))},
+      {"bmi2", bool(__builtin_cpu_supports("bmi2"))},
+      {"popcnt", bool(__builtin_cpu_supports("popcnt"))},
+      {"lzcnt", bool(__builtin_cpu_supports("lzcnt"))},
   };
   for (const Known &k : known)
     if (name == k.name)

@@ -66,11 +66,18 @@ int main(int argc, char **argv) {
     const char *next = i + 1 < argc ? argv[i + 1] : NULL;
     if (!next)
       fail("missing a value after", argv[i]);
-    if (!strcmp(argv[i], "--input") && numInputs < MAX_TENSORS)
+    int isInput = !strcmp(argv[i], "--input"),
+        isReference = !strcmp(argv[i], "--reference"),
+        isOutput = !strcmp(argv[i], "--output");
+    if ((isInput && numInputs == MAX_TENSORS) ||
+        (isReference && numReferences == MAX_TENSORS) ||
+        (isOutput && numOutputs == MAX_TENSORS))
+      fail("more than 64 files for", argv[i]);
+    if (isInput)
       inputs[numInputs++] = next;
-    else if (!strcmp(argv[i], "--reference") && numReferences < MAX_TENSORS)
+    else if (isReference)
       references[numReferences++] = next;
-    else if (!strcmp(argv[i], "--output") && numOutputs < MAX_TENSORS)
+    else if (isOutput)
       outputs[numOutputs++] = next;
     else if (!strcmp(argv[i], "--tolerance")) {
       char *end;
@@ -83,11 +90,13 @@ int main(int argc, char **argv) {
       if (*end || !(warmupMs >= 0 && warmupMs <= 600000))
         fail("--warmup-ms must be in [0, 600000], got", next);
     } else if (!strcmp(argv[i], "--bench")) {
-      bench = atoi(next);
-      if (bench < 1 || bench > 100000)
-        fail("--bench must be in [1, 100000], got", next);
+      char *end;
+      long runs = strtol(next, &end, 10);
+      if (end == next || *end || runs < 1 || runs > 100000)
+        fail("--bench must be an integer in [1, 100000], got", next);
+      bench = (int)runs;
     } else
-      fail("unknown option (or too many files)", argv[i]);
+      fail("unknown option", argv[i]);
   }
 
   /* A bare file name is a file in the working directory (dlopen would
@@ -115,9 +124,15 @@ int main(int argc, char **argv) {
   if (numReferences > entry->num_results || numOutputs > entry->num_results)
     fail("more --reference or --output files than results", NULL);
 
-  attic_tensor in[MAX_TENSORS], out[MAX_TENSORS];
+  /* Inputs are at most MAX_TENSORS (the options); results are as many as
+   * the entry has. */
+  attic_tensor in[MAX_TENSORS];
   const void *inData[MAX_TENSORS];
-  void *outData[MAX_TENSORS];
+  size_t numResults = (size_t)entry->num_results;
+  attic_tensor *out = calloc(numResults ? numResults : 1, sizeof(*out));
+  void **outData = calloc(numResults ? numResults : 1, sizeof(*outData));
+  if (!out || !outData)
+    fail("out of memory", NULL);
   for (int i = 0; i < numInputs; ++i) {
     if (attic_npy_load(inputs[i], &in[i], message, sizeof(message)) != ATTIC_OK)
       fail(message, NULL);
@@ -214,5 +229,7 @@ int main(int argc, char **argv) {
     attic_tensor_free(&in[i]);
   for (int64_t r = 0; r < entry->num_results; ++r)
     attic_tensor_free(&out[r]);
+  free(out);
+  free(outData);
   return status;
 }

@@ -27,6 +27,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
@@ -161,16 +162,54 @@ argumentShapes(const attic::EntrySignature &signature, StringRef entry) {
   return shapes;
 }
 
-void writeFile(StringRef path, StringRef data) {
+/// Writes `data` to `path`; on failure, removes `written` (the library of
+/// a header that could not be written: nothing is left half done).
+void writeFile(StringRef path, StringRef data, StringRef written = "") {
+  auto failWriting = [&](const llvm::Twine &message) {
+    if (!written.empty())
+      llvm::sys::fs::remove(written);
+    fail(message);
+  };
   std::error_code ec;
   llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
   if (ec)
-    fail(path + ": cannot write: " + ec.message());
+    failWriting(path + ": cannot write: " + ec.message());
   out.os() << data;
   out.os().flush();
   if (out.os().has_error())
-    fail(path + ": cannot write");
+    failWriting(path + ": cannot write");
   out.keep();
+}
+
+/// Whether `a` and `b` name one file: the same path after making both
+/// absolute and removing dots, or (when both exist) the same inode.
+bool sameFile(StringRef a, StringRef b) {
+  if (a == "-" || b == "-")
+    return false;
+  bool equivalent = false;
+  if (!llvm::sys::fs::equivalent(a, b, equivalent) && equivalent)
+    return true;
+  SmallString<256> x(a), y(b);
+  if (llvm::sys::fs::make_absolute(x) || llvm::sys::fs::make_absolute(y))
+    return false;
+  llvm::sys::path::remove_dots(x, /*remove_dot_dot=*/true);
+  llvm::sys::path::remove_dots(y, /*remove_dot_dot=*/true);
+  return x == y;
+}
+
+/// The first line of the linker's messages that says what went wrong (a
+/// line with "error" or "cannot", else the first line), for a one-line
+/// failure.
+std::string firstErrorLine(StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return "";
+  SmallVector<StringRef> lines;
+  (*buffer)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+  for (StringRef line : lines)
+    if (line.contains("error") || line.contains("cannot"))
+      return line.trim().str();
+  return lines.empty() ? "" : lines.front().trim().str();
 }
 
 /// The directory of libattic_rt.so: --runtime-dir, else ../lib next to this
@@ -185,6 +224,11 @@ std::string findRuntimeDir(const char *argv0) {
     llvm::sys::path::append(path, "lib");
     dir = std::string(path);
   }
+  // Absolute: it becomes the library's run path, which the loader would
+  // read against the directory of whatever program loads it.
+  SmallString<256> absolute(dir);
+  if (!llvm::sys::fs::make_absolute(absolute))
+    dir = std::string(absolute);
   SmallString<256> lib(dir);
   llvm::sys::path::append(lib, "libattic_rt.so");
   if (!llvm::sys::fs::exists(lib))
@@ -199,11 +243,21 @@ std::string findRuntimeDir(const char *argv0) {
 void linkSharedLibrary(StringRef object, StringRef output,
                        const std::string &rtDir) {
   std::string driver;
+  // $CC may be a command with arguments ("ccache gcc", "gcc -m64"), as
+  // make reads it: its first word is the program.
+  SmallVector<std::string> ccArgs;
   if (const char *cc = std::getenv("CC"); cc && *cc) {
-    auto found = llvm::sys::findProgramByName(cc);
+    SmallVector<StringRef> words;
+    StringRef(cc).split(words, ' ', -1, /*KeepEmpty=*/false);
+    if (words.empty())
+      fail("CC is blank");
+    auto found = llvm::sys::findProgramByName(words.front());
     if (!found)
-      fail(llvm::Twine("CC=") + cc + ": not found");
+      fail(llvm::Twine("CC=") + cc + ": " +
+           (words.size() > 1 ? words.front() + " " : "") + "not found");
     driver = *found;
+    for (StringRef word : llvm::drop_begin(words))
+      ccArgs.push_back(word.str());
   } else {
     for (const char *name : {"cc", "clang", "gcc"})
       if (auto found = llvm::sys::findProgramByName(name)) {
@@ -215,26 +269,30 @@ void linkSharedLibrary(StringRef object, StringRef output,
     fail("no C compiler driver (cc, clang, gcc) to link the shared library: "
          "install one, set CC, or use --emit=obj");
   std::string ompDir = ATTIC_LIBOMP_DIR;
-  SmallVector<std::string> args = {driver,
-                                   "-shared",
-                                   "-o",
-                                   output.str(),
-                                   object.str(),
-                                   "-L" + rtDir,
-                                   "-lattic_rt",
-                                   "-Wl,-rpath," + rtDir,
-                                   "-L" + ompDir,
-                                   "-lomp",
-                                   "-Wl,-rpath," + ompDir,
-                                   "-lm"};
+  SmallVector<std::string> args = {driver};
+  args.append(ccArgs.begin(), ccArgs.end());
+  args.append({"-shared", "-o", output.str(), object.str(), "-L" + rtDir,
+               "-lattic_rt", "-Wl,-rpath," + rtDir, "-L" + ompDir, "-lomp",
+               "-Wl,-rpath," + ompDir, "-lm"});
   SmallVector<StringRef> argRefs(args.begin(), args.end());
+  // The driver's messages go to a file: the failure is one line.
+  SmallString<128> logPath;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("attic-compile", "log", logPath))
+    fail("cannot create a temporary file: " + ec.message());
+  llvm::FileRemover removeLog(logPath);
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
+                                          StringRef(logPath)};
   std::string message;
-  int status = llvm::sys::ExecuteAndWait(driver, argRefs, std::nullopt, {}, 0,
-                                         0, &message);
-  if (status != 0)
+  int status = llvm::sys::ExecuteAndWait(driver, argRefs, std::nullopt,
+                                         redirects, 0, 0, &message);
+  if (status != 0) {
+    std::string said = firstErrorLine(logPath);
     fail("linking " + output + " with " + driver + " failed" +
-         (message.empty() ? "" : ": " + message) + " (exit status " +
+         (message.empty() ? "" : ": " + message) +
+         (said.empty() ? "" : ": " + said) + " (exit status " +
          llvm::Twine(status) + ")");
+  }
 }
 } // namespace
 
@@ -272,6 +330,9 @@ int main(int argc, char **argv) {
     fail("--vector-width must be 0 (the target's) or a power of two up to 64");
   if (optLevel > 3)
     fail("-O" + llvm::Twine(optLevel.getValue()) + ": expected -O0 to -O3");
+  if (emit == "so" && outputFile == "-")
+    fail("-o -: a shared library is not written to standard output; give "
+         "a file name (or --emit=obj or --emit=llvm)");
 
   DialectRegistry registry;
   attic::registerExecutionDialects(registry);
@@ -295,7 +356,7 @@ int main(int argc, char **argv) {
   if (entry.empty()) {
     SmallVector<func::FuncOp> funcs;
     for (auto func : module->getOps<func::FuncOp>())
-      if (!func.isExternal())
+      if (!func.isExternal() && !func.isPrivate())
         funcs.push_back(func);
     if (funcs.size() != 1)
       fail(inputFile + ": " + llvm::Twine(funcs.size()) +
@@ -341,6 +402,24 @@ int main(int argc, char **argv) {
     output = emit == "so"    ? "lib" + entry + ".so"
              : emit == "obj" ? entry + ".o"
                              : entry + ".ll";
+  std::string header;
+  if (headerFile != "-") {
+    header = headerFile;
+    if (header.empty()) {
+      SmallString<256> path(llvm::sys::path::parent_path(output));
+      llvm::sys::path::append(path, entry + ".h");
+      header = std::string(path);
+    }
+  }
+  // Refused before anything is written: either would silently replace the
+  // other (the input by the library, the library by its header).
+  if (sameFile(output, inputFile))
+    fail("the output " + output + " is the input file");
+  if (!header.empty() && sameFile(header, inputFile))
+    fail("the header " + header + " is the input file");
+  if (!header.empty() && sameFile(header, output))
+    fail("the header and the output are both " + output +
+         "; give the header another name with --header=F.h");
   if (emit == "llvm") {
     writeFile(output, artifact.llvmIR);
   } else if (emit == "obj") {
@@ -355,14 +434,7 @@ int main(int argc, char **argv) {
     writeFile(objectPath, artifact.object);
     linkSharedLibrary(objectPath, output, rtDir);
   }
-  if (headerFile != "-") {
-    std::string header = headerFile;
-    if (header.empty()) {
-      SmallString<256> path(llvm::sys::path::parent_path(output));
-      llvm::sys::path::append(path, entry + ".h");
-      header = std::string(path);
-    }
-    writeFile(header, artifact.header);
-  }
+  if (!header.empty())
+    writeFile(header, artifact.header, output == "-" ? "" : output);
   return 0;
 }

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attic/Builders/VccEncoder.h"
+#include "attic/Execution/AotCompile.h"
 #include "attic/Execution/CpuExecutable.h"
 #include "attic/Support/CrashHandler.h"
 
@@ -117,10 +118,11 @@ int main(int argc, char **argv) {
   spec.lnEps = lnEps;
   spec.meanEps = meanEps;
   spec.biasEps = biasEps;
-  if (funcName.empty() || !llvm::all_of(funcName.getValue(), [](char c) {
-        return llvm::isAlnum(c) || c == '_';
-      }))
-    fail("--name must be a non-empty identifier of letters, digits and _");
+  // The name attic-compile will export (a C identifier the header can
+  // declare, no name of a linked library's function): checked here, so
+  // that the generated model compiles as it is.
+  if (std::string why = attic::aotEntryNameError(funcName); !why.empty())
+    fail("--name=" + funcName + ": " + why);
 
   DialectRegistry registry;
   attic::registerExecutionDialects(registry);

@@ -423,7 +423,7 @@ int main(int argc, char **argv) {
   if (entry.empty()) {
     SmallVector<func::FuncOp> funcs;
     for (auto func : module->getOps<func::FuncOp>())
-      if (!func.isExternal())
+      if (!func.isExternal() && !func.isPrivate())
         funcs.push_back(func);
     if (funcs.size() != 1)
       fail(inputFile + ": " + llvm::Twine(funcs.size()) +

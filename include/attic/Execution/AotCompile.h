@@ -63,6 +63,14 @@ compileAheadOfTime(mlir::ModuleOp module, llvm::StringRef entry,
                    CpuPipelineOptions &pipeline, const AotOptions &options,
                    AotArtifact &artifact, std::string &error);
 
+/// Why a library cannot export a function named `entry`, or "": it must
+/// be a C identifier that the generated header can declare (no keyword,
+/// no name of stddef.h/stdint.h, nothing reserved) and not the name of a
+/// function of what the library links (libc, libm, libattic_rt.so, libomp,
+/// OpenBLAS, the C++ runtime, the CUDA layer), which it would replace.
+/// compileAheadOfTime checks it; attic-gen checks its --name with it.
+std::string aotEntryNameError(llvm::StringRef entry);
+
 /// The C type of an element of `dtype` in the generated header ("float",
 /// "uint16_t" for f16/bf16 bit patterns, "uint8_t" for i1, ...).
 const char *cTypeOf(attic_dtype dtype);
