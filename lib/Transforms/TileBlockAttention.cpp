@@ -18,6 +18,7 @@
 //
 //   step(kb, partial):
 //     term[j] = k < Nk && mask[b, k] ? log2(e) * bias[b, (h,) k] : -inf
+//         (a finite bias saturates to -FLT_MAX where the product overflows)
 //     s = Q K^T                                         (attic.tile.qk)
 //     x = s * scale * log2(e) + term[j]                 (base-2 logits;
 //         no term without a bias or key mask: then the keys past Nk
@@ -649,6 +650,24 @@ void TileLoopBuilder::buildKeyTerm(Value k0) {
           Value l2e = arith::ConstantFloatOp::create(
               nb, at, nb.getF32Type(), APFloat(static_cast<float>(kLog2e)));
           t = arith::MulFOp::create(nb, at, x, l2e);
+          // A finite bias below -FLT_MAX / log2(e) (about -2.36e38, e.g.
+          // finfo(f32).min, the additive-mask idiom) overflows here to
+          // -inf, which would read as a masked key: a row whose keys all
+          // had such a bias became an empty row's 0. It saturates to
+          // -FLT_MAX instead (per key, not per element): next to any
+          // ordinary logit its key weighs exp2(-2^128) = 0, and a row of
+          // such keys only averages them, as f32 frameworks and the
+          // reference do. Only a bias of -inf masks.
+          Value lowest = arith::ConstantFloatOp::create(
+              nb, at, nb.getF32Type(),
+              APFloat::getLargest(APFloat::IEEEsingle(), /*Negative=*/true));
+          Value overflowed = arith::AndIOp::create(
+              nb, at,
+              arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OLT, t,
+                                    lowest),
+              arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OGT, x,
+                                    infAt(nb, at, /*negative=*/true)));
+          t = arith::SelectOp::create(nb, at, overflowed, lowest, t);
         }
         if (mask)
           valid = n.andI(valid, memref::LoadOp::create(nb, at, mask,
