@@ -23,6 +23,8 @@
 #include "RandomDraw.h"
 #include "TensorBuilders.h"
 
+#include <limits>
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -577,6 +579,19 @@ struct AtticLowerStatePass
 // L1 -> L2
 //===----------------------------------------------------------------------===//
 
+/// `value`, or NaN where `sum` (a denominator's sum, or the sum of squares
+/// of RMSNorm) overflowed to +inf: a finite numerator over it would be a
+/// silent 0 (q = k = 5e17 made every output 0, exit 0), where the true
+/// result is finite; NaN is reported by the run (non-finite results from
+/// finite inputs).
+static Value overflowIsNaN(attic::detail::Builder &nb, Value sum, Value value) {
+  Value inf = cF32(nb, std::numeric_limits<double>::infinity());
+  Value nan = cF32(nb, std::numeric_limits<double>::quiet_NaN());
+  Value overflowed =
+      arith::CmpFOp::create(nb, arith::CmpFPredicate::OEQ, sum, inf);
+  return select(nb, overflowed, nan, value);
+}
+
 LogicalResult attic::decomposeKernelized(RewriterBase &rewriter,
                                          KernelizedAttentionOp op) {
   attic::detail::Builder b(op.getLoc(), rewriter);
@@ -656,7 +671,9 @@ LogicalResult attic::decomposeKernelized(RewriterBase &rewriter,
                      parallel4, [&](attic::detail::Builder &nb, ValueRange a) {
                        Value clamped =
                            arith::MaximumFOp::create(nb, a[1], cF32(nb, eps));
-                       return Value(arith::DivFOp::create(nb, a[0], clamped));
+                       Value quotient =
+                           arith::DivFOp::create(nb, a[0], clamped);
+                       return overflowIsNaN(nb, a[1], quotient);
                      });
   } else {
     // RMSNorm: o / (sqrt(mean_e o^2) + eps), no learned scale.
@@ -677,7 +694,8 @@ LogicalResult attic::decomposeKernelized(RewriterBase &rewriter,
                        Value rms = math::SqrtOp::create(nb, mean);
                        Value denom =
                            arith::AddFOp::create(nb, rms, cF32(nb, eps));
-                       return Value(arith::DivFOp::create(nb, a[0], denom));
+                       return overflowIsNaN(
+                           nb, a[1], arith::DivFOp::create(nb, a[0], denom));
                      });
   }
   rewriter.replaceOp(op, result);
