@@ -146,27 +146,15 @@ FailureOr<TargetChoice> chooseTarget(const attic::AotOptions &options,
   return choice;
 }
 
-/// Whether libc or libm provide `name` (dlsym on those two libraries only,
-/// not on the libraries loaded into this process, which include libMLIR).
-bool libcProvides(llvm::StringRef name) {
-  static void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
-  static void *libm = dlopen("libm.so.6", RTLD_LAZY);
+/// The first of `libraries` that exports `name`, or "". Only libraries
+/// this process has loaded already are searched (RTLD_NOLOAD: loading
+/// OpenBLAS would start its threads; the tools and the Python module link
+/// them all), and only they, not the libraries loaded beside them, which
+/// include libMLIR.
+std::string libraryProviding(llvm::StringRef name,
+                             llvm::ArrayRef<const char *> libraries) {
   std::string symbol = name.str();
-  return (libc && dlsym(libc, symbol.c_str())) ||
-         (libm && dlsym(libm, symbol.c_str()));
-}
-
-/// The library that exports `name` among those that libattic_rt.so links
-/// besides libc and libm (OpenBLAS and its Fortran runtime, libomp, the C++
-/// runtime), or "". Only libraries this process has loaded already are
-/// searched (RTLD_NOLOAD: loading OpenBLAS would start its threads); the
-/// tools and the Python module link them all.
-std::string linkedLibraryProviding(llvm::StringRef name) {
-  static const char *const kLibraries[] = {
-      "libopenblas.so.0", "libomp.so.5",      "libstdc++.so.6",
-      "libgcc_s.so.1",    "libgfortran.so.5", "libquadmath.so.0"};
-  std::string symbol = name.str();
-  for (const char *library : kLibraries)
+  for (const char *library : libraries)
     if (void *handle = dlopen(library, RTLD_LAZY | RTLD_NOLOAD)) {
       bool found = dlsym(handle, symbol.c_str()) != nullptr;
       dlclose(handle);
@@ -174,6 +162,20 @@ std::string linkedLibraryProviding(llvm::StringRef name) {
         return library;
     }
   return "";
+}
+
+/// Whether libc or libm provide `name`.
+bool libcProvides(llvm::StringRef name) {
+  return !libraryProviding(name, {"libc.so.6", "libm.so.6"}).empty();
+}
+
+/// The library that exports `name` among those that libattic_rt.so links
+/// besides libc and libm (OpenBLAS and its Fortran runtime, libomp, the C++
+/// runtime), or "".
+std::string linkedLibraryProviding(llvm::StringRef name) {
+  return libraryProviding(name, {"libopenblas.so.0", "libomp.so.5",
+                                 "libstdc++.so.6", "libgcc_s.so.1",
+                                 "libgfortran.so.5", "libquadmath.so.0"});
 }
 
 /// Whether the header's own includes (stddef.h, stdint.h) declare `name`:
