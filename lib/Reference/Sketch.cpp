@@ -203,27 +203,41 @@ std::vector<int64_t> headColumns(const Dims &d, const SkeinOptions &o,
                                  const double *v, std::vector<double> &pilot) {
   const int64_t Nk = d.keys, D = d.dim, Dv = d.valueDim, n = o.samples;
   const double scale = scaleOf(d, o.scale);
-  // sum_k B_J[k, j]^2 over the pilot rows.
-  std::vector<double> colSq(size_t(Nk), 0.0);
+  // ln sum_k B_J[k, j]^2 over the pilot rows, accumulated in log space
+  // (colTop + ln colSum): B_J[k, j]^2 underflows double for a key whose
+  // logit lies more than about 372 below its row's largest, and its weight
+  // is still positive.
+  std::vector<double> colTop(size_t(Nk), -kInf), colSum(size_t(Nk), 0.0);
   pilot.assign(size_t(n * Dv), 0.0);
   if (!o.uniformSampling) {
-    std::vector<double> b(static_cast<size_t>(Nk));
+    std::vector<double> logit(static_cast<size_t>(Nk)),
+        b(static_cast<size_t>(Nk));
     for (int64_t r = 0; r < n; ++r) {
       const double *qi = q + pilotRows[size_t(r)] * D;
       double top = -kInf, sum = 0;
       for (int64_t j = 0; j < Nk; ++j) {
-        b[size_t(j)] = scale * dot(qi, k + j * D, D);
-        top = std::max(top, b[size_t(j)]);
+        logit[size_t(j)] = scale * dot(qi, k + j * D, D);
+        top = std::max(top, logit[size_t(j)]);
       }
       for (int64_t j = 0; j < Nk; ++j) {
-        b[size_t(j)] = std::exp(b[size_t(j)] - top);
+        b[size_t(j)] = std::exp(logit[size_t(j)] - top);
         sum += b[size_t(j)];
       }
+      const double logSum = std::log(sum);
       for (int64_t j = 0; j < Nk; ++j) {
         double bj = b[size_t(j)] / sum;
-        colSq[size_t(j)] += bj * bj;
         for (int64_t e = 0; e < Dv; ++e)
           pilot[size_t(r * Dv + e)] += bj * v[j * Dv + e];
+        // 2 ln B_J[r, j] = 2 (logit - top - ln sum), added to the column's
+        // log-sum-exp.
+        double twice = 2.0 * (logit[size_t(j)] - top - logSum);
+        double &cTop = colTop[size_t(j)], &cSum = colSum[size_t(j)];
+        if (twice > cTop) {
+          cSum = cSum * std::exp(cTop - twice) + 1.0;
+          cTop = twice;
+        } else {
+          cSum += std::exp(twice - cTop);
+        }
       }
     }
   }
@@ -235,9 +249,10 @@ std::vector<int64_t> headColumns(const Dims &d, const SkeinOptions &o,
       keys[size_t(j)] = g;
       continue;
     }
-    double w = std::sqrt(colSq[size_t(j)]) *
-               std::sqrt(dot(v + j * Dv, v + j * Dv, Dv));
-    keys[size_t(j)] = (w > 0 ? std::log(w) : -kInf) + g;
+    // ln w_j = 0.5 ln sum_k B_J[k, j]^2 + 0.5 ln |v_j|^2; ln 0 = -inf.
+    double norm = dot(v + j * Dv, v + j * Dv, Dv);
+    double logColumn = 0.5 * (colTop[size_t(j)] + std::log(colSum[size_t(j)]));
+    keys[size_t(j)] = (norm > 0 ? logColumn + 0.5 * std::log(norm) : -kInf) + g;
   }
   return largest(keys, n);
 }

@@ -532,11 +532,24 @@ std::pair<Value, Value> lowerKMeans(attic::detail::Builder &b, KMeansOp op,
             cF32(nb, std::numeric_limits<double>::infinity()));
         return select(nb, finite, rounded, cF32(nb, 0.0));
       });
+  Value shiftedRows = parallelTensor(
+      b, f32Tensor(b, {BH, N, D}),
+      [&](attic::detail::Builder &nb, ValueRange i) {
+        return arith::SubFOp::create(nb, extract(nb, raw, i),
+                                     extract(nb, shift, {i[0], i[2]}));
+      });
+  // ... and on those rows scaled per head by a power of two
+  // (rowExponentScales), which the centroids lose again at the end: exact,
+  // the same nearest centroids, and |c|^2 and x.c no longer overflow f32
+  // for rows around 1e19 (every query went to one cluster before, while
+  // the attention's logits were finite).
+  std::pair<Value, Value> scales = rowExponentScales(b, shiftedRows);
+  Value rowScale = scales.first, rowInverse = scales.second;
   Value x = parallelTensor(b, f32Tensor(b, {BH, N, D}),
                            [&](attic::detail::Builder &nb, ValueRange i) {
-                             return arith::SubFOp::create(
-                                 nb, extract(nb, raw, i),
-                                 extract(nb, shift, {i[0], i[2]}));
+                             return arith::MulFOp::create(
+                                 nb, extract(nb, shiftedRows, i),
+                                 extract(nb, rowScale, {i[0]}));
                            });
   std::vector<int64_t> picks =
       initialRows(uint64_t(op.getSeedAttr().getInt()), N, C);
@@ -639,12 +652,13 @@ std::pair<Value, Value> lowerKMeans(attic::detail::Builder &b, KMeansOp op,
                                        extract(nb, previous, i));
                        });
   }
-  Value shifted = parallelTensor(b, f32Tensor(b, {BH, C, D}),
-                                 [&](attic::detail::Builder &nb, ValueRange i) {
-                                   return arith::AddFOp::create(
-                                       nb, extract(nb, centroids, i),
-                                       extract(nb, shift, {i[0], i[2]}));
-                                 });
+  Value shifted = parallelTensor(
+      b, f32Tensor(b, {BH, C, D}),
+      [&](attic::detail::Builder &nb, ValueRange i) {
+        Value c = arith::MulFOp::create(nb, extract(nb, centroids, i),
+                                        extract(nb, rowInverse, {i[0]}));
+        return arith::AddFOp::create(nb, c, extract(nb, shift, {i[0], i[2]}));
+      });
   return {reshape(b, shifted, {B, H, C, D}), reshape(b, assignment, {B, H, N})};
 }
 

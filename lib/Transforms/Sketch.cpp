@@ -93,6 +93,14 @@ Value sumLoop(ABuilder &b, int64_t n,
                  })[0];
 }
 
+/// The fold `acc = f(t, acc)` for t < n from `init`, in an scf.for (f32).
+Value foldLoop(ABuilder &b, int64_t n, Value init,
+               llvm::function_ref<Value(ABuilder &, Value, Value)> f) {
+  return forLoop(b, n, init, [&](ABuilder &lb, Value t, ValueRange acc) {
+    return SmallVector<Value>{f(lb, t, acc[0])};
+  })[0];
+}
+
 RankedTensorType i64Tensor(ABuilder &b, ArrayRef<int64_t> shape) {
   return RankedTensorType::get(shape, b.getI64Type());
 }
@@ -202,24 +210,55 @@ LogicalResult attic::decomposeSkeinformer(RewriterBase &rewriter,
         b.getI64IntegerAttr(64), b.getI64IntegerAttr(64), nullptr, nullptr);
     pilotOut = reshape(b, pilot.getResult()[0], {BH, d, Dv});
     Value lse = reshape(b, pilot.getResult()[1], {BH, d});
-    // w_j = |B_J[:, j]|_2 |v_j|_2 with B_J = exp(s - lse).
+    // ln w_j = ln |B_J[:, j]|_2 + ln |v_j|_2 with B_J = exp(s - lse), in
+    // log space: with logit spreads above about 44 the squares
+    // exp(2 (s - lse)) underflow f32, and with values above about 1e19
+    // |v_j|^2 or the product overflows it, and the key would fall to
+    // ln 0 = -inf or rank as +inf instead of following its weight.
+    //   ln |B_J[:, j]|_2 = m + 0.5 ln sum_k exp(2 (e_k - m)),
+    //     e_k = s_kj - lse_k, m = max_k e_k (<= 0, finite for finite s);
+    //   ln |v_j|_2 = ln a + 0.5 ln sum_e (v_e / a)^2, a = max_e |v_e|
+    //     (-inf for a zero row).
     Value logits = batchMatmul(b, pilotQueries, kFlat, /*transposeLhs=*/false,
                                /*transposeRhs=*/true); // [BH, d, Nk]
     logWeights = parallelTensor(
         b, f32Tensor(b, {BH, Nk}), [&](ABuilder &nb, ValueRange i) {
-          Value column = sumLoop(nb, d, [&](ABuilder &lb, Value k) {
+          auto logProb = [&](ABuilder &lb, Value k) {
             Value s =
                 mulF(lb, extract(lb, logits, {i[0], k, i[1]}), cF32(lb, scale));
-            Value e = subF(lb, s, extract(lb, lse, {i[0], k}));
+            return subF(lb, s, extract(lb, lse, {i[0], k}));
+          };
+          Value top = foldLoop(nb, d, cF32(nb, -INFINITY),
+                               [&](ABuilder &lb, Value k, Value acc) {
+                                 return Value(arith::MaximumFOp::create(
+                                     lb, acc, logProb(lb, k)));
+                               });
+          Value column = sumLoop(nb, d, [&](ABuilder &lb, Value k) {
+            Value e = subF(lb, logProb(lb, k), top);
             return Value(math::ExpOp::create(lb, mulF(lb, e, cF32(lb, 2.0))));
           });
+          Value logColumn =
+              addF(nb, top,
+                   mulF(nb, math::LogOp::create(nb, column), cF32(nb, 0.5)));
+          Value largest = foldLoop(
+              nb, Dv, cF32(nb, 0.0), [&](ABuilder &lb, Value e, Value acc) {
+                Value x = extract(lb, vFlat, {i[0], i[1], e});
+                return Value(arith::MaximumFOp::create(
+                    lb, acc, math::AbsFOp::create(lb, x)));
+              });
+          // a = 0: divide by 1 instead (the sum is 0 and its ln -inf).
+          Value isZero = arith::CmpFOp::create(nb, arith::CmpFPredicate::OEQ,
+                                               largest, cF32(nb, 0.0));
+          Value divisor = select(nb, isZero, cF32(nb, 1.0), largest);
           Value norm = sumLoop(nb, Dv, [&](ABuilder &lb, Value e) {
-            Value x = extract(lb, vFlat, {i[0], i[1], e});
+            Value x = arith::DivFOp::create(
+                lb, extract(lb, vFlat, {i[0], i[1], e}), divisor);
             return mulF(lb, x, x);
           });
-          // ln(sqrt(column) sqrt(norm)); ln 0 = -inf.
-          return mulF(nb, math::LogOp::create(nb, mulF(nb, column, norm)),
-                      cF32(nb, 0.5));
+          Value logNorm =
+              addF(nb, math::LogOp::create(nb, divisor),
+                   mulF(nb, math::LogOp::create(nb, norm), cF32(nb, 0.5)));
+          return addF(nb, logColumn, logNorm);
         });
   }
   Value keys = parallelTensor(
@@ -336,7 +375,13 @@ LogicalResult attic::decomposeInformer(RewriterBase &rewriter,
   // in exact arithmetic tie as in the reference. Multiplying by 1/Nk instead
   // rounds, and equal measures can round apart (two queries of M = 9/7 on
   // 0/1 data); multiplying by Nk would overflow Nk times sooner.
+  // The dot products are of q and k scaled per head by powers of two
+  // (rowExponentScales): exact, the same order, and no overflow of the
+  // products or sums from inputs around 1e19 (nor underflow of products
+  // of inputs around 1e-20), which ranked the queries wrongly before.
   double pow2 = std::exp2(std::floor(std::log2(double(Nk))));
+  Value qScale = rowExponentScales(b, qFlat).first;
+  Value kScale = rowExponentScales(b, kFlat).first;
   Value measure = parallelTensor(
       b, f32Tensor(b, {BH, Nq}), [&](ABuilder &nb, ValueRange i) {
         Value init[] = {cF32(nb, -kInf), cF32(nb, 0.0)};
@@ -348,8 +393,11 @@ LogicalResult attic::decomposeInformer(RewriterBase &rewriter,
                   wordIndex(lb, philoxWord(lb, seed, kInformerStream, counter),
                             Nk));
               Value dot = sumLoop(lb, D, [&](ABuilder &db, Value e) {
-                return mulF(db, extract(db, qFlat, {i[0], i[1], e}),
-                            extract(db, kFlat, {i[0], j, e}));
+                return mulF(db,
+                            mulF(db, extract(db, qFlat, {i[0], i[1], e}),
+                                 extract(db, qScale, {i[0]})),
+                            mulF(db, extract(db, kFlat, {i[0], j, e}),
+                                 extract(db, kScale, {i[0]})));
               });
               return SmallVector<Value>{
                   arith::MaximumFOp::create(lb, acc[0], dot),

@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -354,6 +355,59 @@ inline Value clampIndex(Builder &b, Value index, int64_t size) {
 
 inline RankedTensorType f32Tensor(Builder &b, ArrayRef<int64_t> shape) {
   return RankedTensorType::get(shape, b.getF32Type());
+}
+
+/// Powers of two per row of `x` ([R, N, D], f32) that bring the row's
+/// largest magnitude into [1, 2) ([2, 4) from 2^127): `{scale, inverse}`, both
+/// [R] f32, with scale = 2^(127 - E) and inverse = 2^(E - 127) for the biased
+/// exponent E of max |x| clamped to [1, 253] (a zero or subnormal maximum gets
+/// 2^126, a maximum of 2^127 or more, inf or NaN 2^-126). Products by them are
+/// exact for normal results, so sums, dot products and comparisons of scaled
+/// rows round exactly as the unscaled ones would have wherever those did not
+/// overflow: computations that are invariant to a positive factor (rankings,
+/// nearest centroids) run on the scaled rows without overflowing f32 at
+/// |x| up to FLT_MAX, and without underflowing at tiny |x|.
+inline std::pair<Value, Value> rowExponentScales(Builder &b, Value x) {
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t rows = type.getDimSize(0), n = type.getDimSize(1),
+          d = type.getDimSize(2);
+  // The largest magnitude per point of x, then per row (two parallel
+  // steps, so that no thread loops over n * d elements).
+  Value perPoint = parallelTensor(
+      b, f32Tensor(b, {rows, n}), [&](Builder &nb, ValueRange i) {
+        return forLoop(
+            nb, d, cF32(nb, 0.0), [&](Builder &lb, Value k, ValueRange acc) {
+              Value v =
+                  tensor::ExtractOp::create(lb, x, ValueRange{i[0], i[1], k});
+              return SmallVector<Value>{arith::MaximumFOp::create(
+                  lb, acc[0], math::AbsFOp::create(lb, v))};
+            })[0];
+      });
+  Value largest =
+      parallelTensor(b, f32Tensor(b, {rows}), [&](Builder &nb, ValueRange i) {
+        return forLoop(
+            nb, n, cF32(nb, 0.0), [&](Builder &lb, Value k, ValueRange acc) {
+              Value v =
+                  tensor::ExtractOp::create(lb, perPoint, ValueRange{i[0], k});
+              return SmallVector<Value>{
+                  arith::MaximumFOp::create(lb, acc[0], v)};
+            })[0];
+      });
+  auto power = [&](bool inverse) {
+    return parallelTensor(
+        b, f32Tensor(b, {rows}), [&](Builder &nb, ValueRange i) {
+          Value m = tensor::ExtractOp::create(nb, largest, i);
+          Value bits = arith::BitcastOp::create(nb, nb.getI32Type(), m);
+          Value e = arith::ShRUIOp::create(nb, bits, cI32(nb, 23));
+          e = arith::MaxSIOp::create(nb, e, cI32(nb, 1));
+          e = arith::MinSIOp::create(nb, e, cI32(nb, 253));
+          if (!inverse)
+            e = arith::SubIOp::create(nb, cI32(nb, 254), e);
+          Value shifted = arith::ShLIOp::create(nb, e, cI32(nb, 23));
+          return Value(arith::BitcastOp::create(nb, nb.getF32Type(), shifted));
+        });
+  };
+  return {power(false), power(true)};
 }
 
 /// lhs [M,K] x rhs [K,N] as a linalg.matmul into zeros (f32).
