@@ -2097,6 +2097,35 @@ LogicalResult Interpreter::execMath(Operation *op, Frame &f, const Mask &m) {
       .Case<math::CosOp>([&](auto) { return unary(std::cos); })
       .Case<math::FloorOp>([&](auto) { return unary(std::floor); })
       .Case<math::CeilOp>([&](auto) { return unary(std::ceil); })
+      .Case<math::ErfcOp>([&](auto) { return unary(std::erfc); })
+      .Case<math::Log10Op>([&](auto) { return unary(std::log10); })
+      .Case<math::CbrtOp>([&](auto) { return unary(std::cbrt); })
+      .Case<math::TanOp>([&](auto) { return unary(std::tan); })
+      .Case<math::AsinOp>([&](auto) { return unary(std::asin); })
+      .Case<math::AcosOp>([&](auto) { return unary(std::acos); })
+      .Case<math::AtanOp>([&](auto) { return unary(std::atan); })
+      .Case<math::SinhOp>([&](auto) { return unary(std::sinh); })
+      .Case<math::CoshOp>([&](auto) { return unary(std::cosh); })
+      .Case<math::AsinhOp>([&](auto) { return unary(std::asinh); })
+      .Case<math::AcoshOp>([&](auto) { return unary(std::acosh); })
+      .Case<math::AtanhOp>([&](auto) { return unary(std::atanh); })
+      .Case<math::TruncOp>([&](auto) { return unary(std::trunc); })
+      // Half-way cases away from zero (math.round), to even (roundeven).
+      .Case<math::RoundOp>([&](auto) { return unary(std::round); })
+      .Case<math::RoundEvenOp>([&](auto) {
+        return unary([](double x) {
+          double r = std::round(x);
+          if (std::fabs(x - std::trunc(x)) == 0.5)
+            r = 2.0 * std::round(x / 2.0);
+          return r;
+        });
+      })
+      .Case<math::Atan2Op>([&](auto) {
+        elementwise(*this, op, f, m, [&](ArrayRef<Elem> a) {
+          return floatElem(roundTo(rs, std::atan2(a[0].f, a[1].f)));
+        });
+        return success();
+      })
       .Case<math::FmaOp>([&](auto) {
         elementwise(*this, op, f, m, [&](ArrayRef<Elem> a) {
           return floatElem(roundTo(rs, std::fma(a[0].f, a[1].f, a[2].f)));
@@ -2115,7 +2144,8 @@ LogicalResult Interpreter::execMath(Operation *op, Frame &f, const Mask &m) {
         });
         return success();
       })
-      .Default([&](Operation *) { return fail(op, "this op is not simulated"); });
+      .Default(
+          [&](Operation *) { return fail(op, "this op is not simulated"); });
 }
 
 //===----------------------------------------------------------------------===//

@@ -196,6 +196,41 @@ LogicalResult Offloader::check() {
       onTensors = failed = true;
       return WalkResult::advance();
     }
+    if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
+      // A branch that allocates or holds a tile grid: one error on the
+      // branch op, naming what it holds, rather than one per buffer and
+      // grid inside it (with their IR).
+      Operation *inside = nullptr;
+      auto find = [&](llvm::function_ref<bool(Operation *)> wanted) {
+        op->walk([&](Operation *nested) {
+          if (!wanted(nested))
+            return WalkResult::advance();
+          inside = nested;
+          return WalkResult::interrupt();
+        });
+        return inside != nullptr;
+      };
+      // An attention's grid is named before the buffers it writes.
+      (void)(find([&](Operation *o) { return isTileGrid(o); }) ||
+             find([](Operation *o) {
+               return isa_and_nonnull<AtticDialect>(o->getDialect());
+             }) ||
+             find([](Operation *o) { return isa<memref::AllocOp>(o); }));
+      if (inside) {
+        InFlightDiagnostic diag =
+            op->emitOpError("cannot be offloaded by attic-gpu-offload: ");
+        diag << (isTileGrid(inside)             ? "an attention's tile grid"
+                 : isa<memref::AllocOp>(inside) ? "an allocation"
+                                                : "an attic op")
+             << " in a branch (device memory is allocated and an "
+                "attention launched only at the top level of the function); "
+                "compute the branches' results at the top level and choose "
+                "with arith.select, or compile for the CPU";
+        diag.attachNote(inside->getLoc()) << "the first one is here";
+        failed = true;
+        return WalkResult::skip();
+      }
+    }
     if (isTileGrid(op)) {
       if (op->getBlock() != &body) {
         op->emitOpError("cannot be offloaded by attic-gpu-offload: a tile "

@@ -13,6 +13,40 @@ func.func @several_blocks(%a: memref<4xf32>) {
 
 // -----
 
+// A tile grid and its buffers in a branch: one error on the branch op.
+func.func @grid_in_branch(%a: memref<4xf32>, %flag: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  // expected-error @+1 {{'scf.if' op cannot be offloaded by attic-gpu-offload: an attention's tile grid in a branch (device memory is allocated and an attention launched only at the top level of the function); compute the branches' results at the top level and choose with arith.select, or compile for the CPU}}
+  scf.if %flag {
+    %buf = memref.alloc() : memref<4xf32>
+    // expected-note @+1 {{the first one is here}}
+    scf.parallel (%j) = (%c0) to (%c2) step (%c1) {
+      scf.reduce
+    } {attic.tile_grid}
+  }
+  return
+}
+
+// -----
+
+// An allocation in a branch of scf.index_switch.
+func.func @alloc_in_switch(%a: memref<4xf32>, %i: index) {
+  // expected-error @+1 {{'scf.index_switch' op cannot be offloaded by attic-gpu-offload: an allocation in a branch}}
+  scf.index_switch %i
+  case 1 {
+    // expected-note @+1 {{the first one is here}}
+    %buf = memref.alloc() : memref<4xf32>
+    scf.yield
+  }
+  default {
+  }
+  return
+}
+
+// -----
+
 func.func @nested_tile_grid(%a: memref<4xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
