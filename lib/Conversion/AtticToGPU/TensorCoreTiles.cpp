@@ -576,8 +576,14 @@ FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
              limit;
     };
     chooseWgmma(ring, fits);
-    // The deferred P V needs wgmma for P V and one more V slot.
-    if (wgmmaOverlap && ring.wgmmaPV) {
+    // The deferred P V needs wgmma for P V and one more V slot, and a
+    // next key block to overlap: with one (a static Nk <= block_k) there is
+    // nothing to defer past, and ptxas serialized the kernel's wgmmas
+    // (C7511/C7519) for the deferred form.
+    int64_t keyLength = cast<MemRefType>(cfg.key.getType()).getDimSize(2);
+    bool oneKeyBlock =
+        !ShapedType::isDynamic(keyLength) && keyLength <= cfg.keys;
+    if (wgmmaOverlap && ring.wgmmaPV && !oneKeyBlock) {
       ring.overlap = true;
       if (!fits(ring))
         ring.overlap = false;
