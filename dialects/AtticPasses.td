@@ -51,7 +51,14 @@ def AtticDecompose : Pass<"attic-decompose"> {
            "clustered attention as ranks of independent keys (a thread per "
            "key on the GPU; rows of more than 4096 keys by a radix select, "
            "O(n + k^2) per row) instead of k passes over a row in one loop: "
-           "for GPUs">
+           "for GPUs">,
+    Option<"wideHeadBlockK", "wide-head-block-k", "int64_t",
+           /*default=*/"0",
+           "Key block of the block lists built for f16/bf16 attentions with "
+           "heads wider than 64 (D or Dv) and no block_sizes of their own "
+           "(0: block-k); attic-cuda-pipeline uses 64, as "
+           "attic-tile-block-attention's option of that name does where "
+           "there are no lists">
   ];
 }
 

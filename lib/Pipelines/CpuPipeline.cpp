@@ -48,6 +48,11 @@ void attic::buildBufferizationPipeline(OpPassManager &pm, int64_t blockQ,
   decompose.blockQ = blockQ;
   decompose.blockK = blockK;
   decompose.parallelScans = forGpu;
+  // The key block of wide f16/bf16 heads whose lists are built here (the
+  // tensor-core kernel's registers; attic-tile-block-attention narrows it
+  // where there are no lists).
+  if (forGpu)
+    decompose.wideHeadBlockK = 64;
   pm.addPass(createAtticDecompose(decompose));
   // Kernelized-attention primitives -> linalg on tensors (on the GPU
   // without scans in one thread).

@@ -125,6 +125,21 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
                op.getFullKvIndices()};
     } else if (layout.needsBlockMask() ||
                !isIntervalClassifiable(op.getMaskRegion())) {
+      // Lists fix the key block, which attic-tile-block-attention's
+      // wide-head rule then cannot narrow: the GPU pipelines narrow it here
+      // (at D = 128 and block_k = 128 the tensor-core kernel spilled up to
+      // 284 bytes and could not use wgmma).
+      auto wide = [](Value v) {
+        auto type = cast<ShapedType>(v.getType());
+        int64_t d = type.getDimSize(3);
+        return (type.getElementType().isF16() ||
+                type.getElementType().isBF16()) &&
+               (ShapedType::isDynamic(d) || d > 64);
+      };
+      if (!op.getBlockSizes() && options.wideHeadBlockK > 0 &&
+          blockK > options.wideHeadBlockK &&
+          (wide(op.getQuery()) || wide(op.getValue())))
+        blockK = options.wideHeadBlockK;
       lists = buildBlockMask(rewriter, op, layout, blockQ, blockK);
     }
     auto list = [&](int i) { return lists.empty() ? Value() : lists[i]; };
@@ -203,9 +218,16 @@ struct AtticDecomposePass
           << static_cast<int64_t>(blockK);
       return signalPassFailure();
     }
+    if (wideHeadBlockK < 0 || wideHeadBlockK > 1024) {
+      emitError(getOperation()->getLoc())
+          << "attic-decompose: wide-head-block-k must be in [0, 1024], got "
+          << static_cast<int64_t>(wideHeadBlockK);
+      return signalPassFailure();
+    }
     RewritePatternSet patterns(&getContext());
-    populateDecomposePatterns(patterns,
-                              DecomposeOptions{blockQ, blockK, parallelScans});
+    populateDecomposePatterns(
+        patterns,
+        DecomposeOptions{blockQ, blockK, parallelScans, wideHeadBlockK});
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
     // Every L1 op must be gone: one left behind would reach the backend.

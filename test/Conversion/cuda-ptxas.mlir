@@ -69,6 +69,15 @@
 // WGMMA: kernels: 9, rejected: 0, spilling: 0, serialized: 0
 // RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_90a format=isa wgmma=true kv-stages=2 wgmma-overlap=true" | python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90a | FileCheck %s --check-prefix=WGMMA
 // RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_90a format=isa wgmma=true kv-stages=3 wgmma-overlap=true" | python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90a | FileCheck %s --check-prefix=WGMMA
+// A D = 128 attention with run-time block lists: no spills on sm_80 and
+// sm_90, and wgmma on sm_90a (the lists' key block is 64, 2026-11-28).
+// RUN: attic-opt %cuda_inputs/cuda_lists_d128.mlir --attic-cuda-pipeline="chip=sm_80 format=isa" | python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_80 | FileCheck %s --check-prefix=LISTS
+// RUN: attic-opt %cuda_inputs/cuda_lists_d128.mlir --attic-cuda-pipeline="chip=sm_90 format=isa" | python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90 | FileCheck %s --check-prefix=LISTS
+// RUN: attic-opt %cuda_inputs/cuda_lists_d128.mlir --attic-cuda-pipeline="chip=sm_90a format=isa wgmma=true kv-stages=2 wgmma-overlap=true" -o %t.lists.mlir
+// RUN: python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90a < %t.lists.mlir | FileCheck %s --check-prefix=LISTS
+// RUN: FileCheck %s --check-prefix=LISTS-WGMMA < %t.lists.mlir
+// LISTS: rejected: 0, spilling: 0, serialized: 0
+// LISTS-WGMMA: wgmma.mma_async
 // Attentions of one key block: wgmma-overlap is not applied (nothing to
 // defer P V past); with it ptxas serialized one kernel's wgmmas and the
 // other spilled 152 bytes (2026-11-28).

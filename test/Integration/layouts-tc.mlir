@@ -76,11 +76,25 @@ func.func @random_blocks_d128_bf16(%q: tensor<1x2x200x128xbf16>, %k: tensor<1x2x
   return %o : tensor<1x2x200x128xbf16>
 }
 
-// Block lists keep block_k = 128; D = 64 and Dv = 112 take exactly 48 KiB
+// With block lists at block_k = 128 (@..._bk128 below); D = 64 and Dv = 112 take exactly 48 KiB
 // for one K and one V block, so with the key mask's column tile they share
 // one buffer, while two of each (96 KiB) still fit the ring of
 // --kv-stages=2.
 func.func @lists_wide_value_masked_f16(%q: tensor<1x2x300x64xf16>, %k: tensor<1x2x300x64xf16>, %v: tensor<1x2x300x112xf16>, %m: tensor<1x300xi1>) -> tensor<1x2x300x112xf16> {
   %o = attic.attention %q, %k, %v layout(#attic.union<[#attic.window<left = 4, right = 4>, #attic.random<block = 8, count = 2, seed = 99>]>) mask(%m : tensor<1x300xi1>) : tensor<1x2x300x64xf16>, tensor<1x2x300x64xf16>, tensor<1x2x300x112xf16> -> tensor<1x2x300x112xf16>
+  return %o : tensor<1x2x300x112xf16>
+}
+
+// The two above with block_sizes [64, 128] of their own: their lists are
+// built for block_k = 128, which the GPU pipelines otherwise narrow to 64
+// for heads wider than 64 (attic-decompose's wide-head-block-k), for the
+// simulator's tests of a shared K/V buffer and of a ring that does not fit.
+func.func @random_blocks_d128_bf16_bk128(%q: tensor<1x2x200x128xbf16>, %k: tensor<1x2x200x128xbf16>, %v: tensor<1x2x200x128xbf16>) -> tensor<1x2x200x128xbf16> {
+  %o = attic.attention %q, %k, %v layout(#attic.union<[#attic.window<left = 4, right = 4>, #attic.random<block = 8, count = 2, seed = 99>]>) block_sizes [64, 128] : tensor<1x2x200x128xbf16>, tensor<1x2x200x128xbf16>, tensor<1x2x200x128xbf16> -> tensor<1x2x200x128xbf16>
+  return %o : tensor<1x2x200x128xbf16>
+}
+
+func.func @lists_wide_value_masked_f16_bk128(%q: tensor<1x2x300x64xf16>, %k: tensor<1x2x300x64xf16>, %v: tensor<1x2x300x112xf16>, %m: tensor<1x300xi1>) -> tensor<1x2x300x112xf16> {
+  %o = attic.attention %q, %k, %v layout(#attic.union<[#attic.window<left = 4, right = 4>, #attic.random<block = 8, count = 2, seed = 99>]>) mask(%m : tensor<1x300xi1>) block_sizes [64, 128] : tensor<1x2x300x64xf16>, tensor<1x2x300x64xf16>, tensor<1x2x300x112xf16> -> tensor<1x2x300x112xf16>
   return %o : tensor<1x2x300x112xf16>
 }

@@ -11,3 +11,6 @@ func.func @dense(%q: tensor<1x1x8x8xf32>, %k: tensor<1x1x8x8xf32>, %v: tensor<1x
 
 // RUN: not attic-opt %s --attic-decompose="block-k=2048" 2>&1 | FileCheck %s --check-prefix=LARGE
 // LARGE: attic-decompose: block-q and block-k must be in [1, 1024], got 128 and 2048
+
+// RUN: not attic-opt %s --attic-decompose="wide-head-block-k=-1" 2>&1 | FileCheck %s --check-prefix=WIDE
+// WIDE: attic-decompose: wide-head-block-k must be in [0, 1024], got -1

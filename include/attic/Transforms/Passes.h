@@ -72,6 +72,9 @@ struct DecomposeOptions {
   int64_t blockK = 128;
   /// Top-k selections as independent elements (for GPUs).
   bool parallelScans = false;
+  /// The key block of the lists built for f16/bf16 attentions wider than
+  /// 64 without block sizes of their own (0: blockK).
+  int64_t wideHeadBlockK = 0;
 };
 
 /// attic.attention -> attic.block_attention (on tensors).
