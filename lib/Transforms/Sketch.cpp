@@ -84,21 +84,20 @@ Value mulI(ABuilder &b, Value x, int64_t y) {
   return arith::MulIOp::create(b, x, cIndex(b, y));
 }
 
-/// sum_{t < n} f(t) in an scf.for (f32).
-Value sumLoop(ABuilder &b, int64_t n,
-              llvm::function_ref<Value(ABuilder &, Value)> f) {
-  return forLoop(b, n, cF32(b, 0.0),
-                 [&](ABuilder &lb, Value t, ValueRange acc) {
-                   return SmallVector<Value>{addF(lb, acc[0], f(lb, t))};
-                 })[0];
-}
-
 /// The fold `acc = f(t, acc)` for t < n from `init`, in an scf.for (f32).
 Value foldLoop(ABuilder &b, int64_t n, Value init,
                llvm::function_ref<Value(ABuilder &, Value, Value)> f) {
   return forLoop(b, n, init, [&](ABuilder &lb, Value t, ValueRange acc) {
     return SmallVector<Value>{f(lb, t, acc[0])};
   })[0];
+}
+
+/// sum_{t < n} f(t) in an scf.for (f32).
+Value sumLoop(ABuilder &b, int64_t n,
+              llvm::function_ref<Value(ABuilder &, Value)> f) {
+  return foldLoop(b, n, cF32(b, 0.0), [&](ABuilder &lb, Value t, Value acc) {
+    return addF(lb, acc, f(lb, t));
+  });
 }
 
 RankedTensorType i64Tensor(ABuilder &b, ArrayRef<int64_t> shape) {
@@ -217,8 +216,11 @@ LogicalResult attic::decomposeSkeinformer(RewriterBase &rewriter,
     // ln 0 = -inf or rank as +inf instead of following its weight.
     //   ln |B_J[:, j]|_2 = m + 0.5 ln sum_k exp(2 (e_k - m)),
     //     e_k = s_kj - lse_k, m = max_k e_k (<= 0, finite for finite s);
-    //   ln |v_j|_2 = ln a + 0.5 ln sum_e (v_e / a)^2, a = max_e |v_e|
-    //     (-inf for a zero row).
+    //   ln |v_j|_2 = 0.5 ln sum_e (v_e u_j)^2 - ln u_j, u_j the power of
+    //     two of rowExponentScales for the row v_j.
+    Value vScale = reshape(
+        b, rowExponentScales(b, reshape(b, vFlat, {BH * Nk, 1, Dv})).first,
+        {BH, Nk});
     Value logits = batchMatmul(b, pilotQueries, kFlat, /*transposeLhs=*/false,
                                /*transposeRhs=*/true); // [BH, d, Nk]
     logWeights = parallelTensor(
@@ -240,24 +242,16 @@ LogicalResult attic::decomposeSkeinformer(RewriterBase &rewriter,
           Value logColumn =
               addF(nb, top,
                    mulF(nb, math::LogOp::create(nb, column), cF32(nb, 0.5)));
-          Value largest = foldLoop(
-              nb, Dv, cF32(nb, 0.0), [&](ABuilder &lb, Value e, Value acc) {
-                Value x = extract(lb, vFlat, {i[0], i[1], e});
-                return Value(arith::MaximumFOp::create(
-                    lb, acc, math::AbsFOp::create(lb, x)));
-              });
-          // a = 0: divide by 1 instead (the sum is 0 and its ln -inf).
-          Value isZero = arith::CmpFOp::create(nb, arith::CmpFPredicate::OEQ,
-                                               largest, cF32(nb, 0.0));
-          Value divisor = select(nb, isZero, cF32(nb, 1.0), largest);
+          // |v_j| on the row scaled by a power of two (exact; a zero row
+          // gives ln 0 = -inf).
+          Value up = extract(nb, vScale, {i[0], i[1]});
           Value norm = sumLoop(nb, Dv, [&](ABuilder &lb, Value e) {
-            Value x = arith::DivFOp::create(
-                lb, extract(lb, vFlat, {i[0], i[1], e}), divisor);
+            Value x = mulF(lb, extract(lb, vFlat, {i[0], i[1], e}), up);
             return mulF(lb, x, x);
           });
           Value logNorm =
-              addF(nb, math::LogOp::create(nb, divisor),
-                   mulF(nb, math::LogOp::create(nb, norm), cF32(nb, 0.5)));
+              subF(nb, mulF(nb, math::LogOp::create(nb, norm), cF32(nb, 0.5)),
+                   math::LogOp::create(nb, up));
           return addF(nb, logColumn, logNorm);
         });
   }
