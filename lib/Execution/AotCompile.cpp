@@ -574,6 +574,8 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
 
   OwningOpRef<ModuleOp> lowered(module.clone());
   MLIRContext *ctx = lowered->getContext();
+  // Only @entry is compiled (as attic-run does).
+  eraseFunctionsBesides(*lowered, entry);
   // --target=cuda: the target string of the entry names the kernels' chip
   // and format, which attic_aot_check compares with the device.
   std::string targetName = "cpu";
@@ -609,8 +611,6 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
     if (format.empty())
       format = resolveCudaToolkit(cudaPipeline).empty() ? "isa" : "bin";
     targetName = "cuda:" + chip + ":" + format;
-    // Only @entry is compiled (as attic-run --target=cuda does).
-    eraseFunctionsBesides(*lowered, entry);
     DialectRegistry registry;
     registerCudaHostTranslations(registry);
     ctx->appendDialectRegistry(registry);

@@ -226,6 +226,8 @@ attic::CpuExecutable::compile(ModuleOp module, StringRef entry,
 
   OwningOpRef<ModuleOp> lowered(module.clone());
   MLIRContext *ctx = lowered->getContext();
+  // Only @entry runs.
+  eraseFunctionsBesides(*lowered, entry);
   {
     ErrorCollector errors(ctx);
     PassManager pm(ctx);

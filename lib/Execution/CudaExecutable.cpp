@@ -97,23 +97,6 @@ bool attic::isCudaRuntimeFunction(StringRef name) {
   });
 }
 
-void attic::eraseFunctionsBesides(ModuleOp module, StringRef entry) {
-  // Until nothing changes: erasing a function can leave its callees
-  // uncalled (examples/transnormer.mlir: @transnormer calls @diag, which
-  // calls @heads; with @transnormer_causal as the entry, @heads stayed when
-  // @diag went after it, and attic-gpu-offload rejects private functions).
-  bool erased = true;
-  while (erased) {
-    erased = false;
-    for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
-      if (func.getSymName() != entry &&
-          SymbolTable::symbolKnownUseEmpty(func, module)) {
-        func.erase();
-        erased = true;
-      }
-  }
-}
-
 void attic::registerCudaHostTranslations(DialectRegistry &registry) {
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);

@@ -4351,6 +4351,8 @@ attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
   }
   OwningOpRef<ModuleOp> lowered(module.clone());
   MLIRContext *ctx = lowered->getContext();
+  // Only @entry runs.
+  eraseFunctionsBesides(*lowered, entry);
   {
     ErrorCollector errors(ctx);
     PassManager pm(ctx);

@@ -1,13 +1,17 @@
-//===- Specialize.cpp - give an entry function static shapes ----*- C++ -*-===//
+//===- Specialize.cpp - an entry's static shapes and its callees -*- C++
+//-*-===//
 
 #include "attic/Execution/CpuExecutable.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 
@@ -21,6 +25,41 @@ attic::argumentTypes(const EntrySignature &signature) {
     types.push_back(std::move(type));
   }
   return types;
+}
+
+void attic::eraseFunctionsBesides(ModuleOp module, StringRef entry) {
+  SymbolTable table(module);
+  llvm::SmallPtrSet<Operation *, 16> reached;
+  SmallVector<Operation *> work;
+  // Marks the functions that the symbol uses in `from` name; false when
+  // they cannot be enumerated (an operation that may use symbols in ways
+  // it does not declare).
+  auto reach = [&](Operation *from) {
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(from);
+    if (!uses)
+      return false;
+    for (const SymbolTable::SymbolUse &use : *uses) {
+      Operation *target = table.lookup(use.getSymbolRef().getRootReference());
+      if (isa_and_nonnull<func::FuncOp>(target) &&
+          reached.insert(target).second)
+        work.push_back(target);
+    }
+    return true;
+  };
+  if (auto func = table.lookup<func::FuncOp>(entry)) {
+    reached.insert(func);
+    work.push_back(func);
+  }
+  for (Operation &op : module.getBody()->getOperations())
+    if (!isa<func::FuncOp>(op) && !reach(&op))
+      return;
+  while (!work.empty())
+    if (!reach(work.pop_back_val()))
+      return;
+  for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (!reached.contains(func))
+      func.erase();
 }
 
 LogicalResult attic::specializeEntry(ModuleOp module, StringRef entry,

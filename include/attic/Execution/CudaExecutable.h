@@ -49,11 +49,6 @@ std::string defaultCudaPipeline(const attic_cuda_device_info &device,
 /// libraries.
 bool isCudaRuntimeFunction(llvm::StringRef name);
 
-/// Erases the functions of `module` other than @`entry` that nothing calls,
-/// repeatedly (the callees of an erased function go too), so that one
-/// attic-cuda-pipeline cannot lower does not fail the compilation of another.
-void eraseFunctionsBesides(mlir::ModuleOp module, llvm::StringRef entry);
-
 /// What compiling host code of attic-cuda-pipeline needs: the NVVM target
 /// (gpu-module-to-binary) and the translations of the builtin, LLVM, GPU
 /// (gpu.binary as an embedded image with a loading constructor) and NVVM

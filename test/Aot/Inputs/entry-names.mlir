@@ -63,7 +63,8 @@ func.func @unsigned(%x: tensor<4xui8>) -> tensor<4xui8> {
   return %x : tensor<4xui8>
 }
 func.func @clash(%x: tensor<4xf32>) -> tensor<4xf32> {
-  return %x : tensor<4xf32>
+  %y = call @clash__attic_packed(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
 }
 func.func @clash__attic_packed(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
