@@ -9,7 +9,7 @@
 // L2-LABEL: func.func @small
 // L2: attic.block_attention
 // LLVM: llvm.func @small
-// AOT: result #0 [0] = 1
+// AOT: result #0 [0] = 1{{$}}
 func.func @small(%q: tensor<1x1x8x4xf32>, %k: tensor<1x1x8x4xf32>, %v: tensor<1x1x8x4xf32>) -> tensor<1x1x8x4xf32> {
   %o = attic.attention %q, %k, %v causal : tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x1x8x4xf32>
   return %o : tensor<1x1x8x4xf32>

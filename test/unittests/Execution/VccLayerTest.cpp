@@ -580,6 +580,8 @@ TEST(VccLayerExample, VipRowsSeeCoarseBlocksOnlyThroughTheirMeans) {
       }
   }
   // Only rounding (the noisy block means are the same up to f32 sums).
+  EXPECT_EQ(pError.nonFinite, 0);
+  EXPECT_EQ(cChange.nonFinite, 0);
   EXPECT_LE(pError.relative(), 1e-5);
   EXPECT_GT(cChange.relative(), 1e-2);
 }

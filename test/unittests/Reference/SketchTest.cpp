@@ -99,11 +99,17 @@ std::vector<double> exact(const sk::Dims &d, const std::vector<double> &q,
   return out;
 }
 
+/// max |a - b|; infinity where one is NaN or they are unequal infinities
+/// (std::max would skip a NaN, and an all-NaN result would pass).
 double maxDiff(const std::vector<double> &a, const std::vector<double> &b) {
   EXPECT_EQ(a.size(), b.size());
   double m = 0;
-  for (size_t i = 0; i < a.size() && i < b.size(); ++i)
-    m = std::max(m, std::abs(a[i] - b[i]));
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    if (a[i] == b[i])
+      continue;
+    double d = std::abs(a[i] - b[i]);
+    m = std::isnan(d) ? INFINITY : std::max(m, d);
+  }
   return m;
 }
 

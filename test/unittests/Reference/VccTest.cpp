@@ -156,28 +156,31 @@ double maxAbs(const Matrix &a) {
   return m;
 }
 
+/// max |a - b|; infinity where one is NaN or they are unequal infinities
+/// (std::max would skip a NaN, and an all-NaN result would pass).
+double maxAbsDiff(const std::vector<double> &a, const std::vector<double> &b) {
+  EXPECT_EQ(a.size(), b.size());
+  double m = 0.0;
+  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+    if (a[i] == b[i])
+      continue;
+    double d = std::fabs(a[i] - b[i]);
+    m = std::isnan(d) ? kInf : std::max(m, d);
+  }
+  return m;
+}
+
 double maxAbsDiff(const Matrix &a, const Matrix &b) {
   EXPECT_EQ(a.rows, b.rows);
   EXPECT_EQ(a.cols, b.cols);
   if (a.rows != b.rows || a.cols != b.cols)
     return kInf;
-  double m = 0.0;
-  for (size_t i = 0; i < a.data.size(); ++i)
-    m = std::max(m, std::fabs(a.data[i] - b.data[i]));
-  return m;
+  return maxAbsDiff(a.data, b.data);
 }
 
 /// max|a - b| / max|b|.
 double relErr(const Matrix &a, const Matrix &b) {
   return maxAbsDiff(a, b) / std::max(maxAbs(b), 1e-300);
-}
-
-double maxAbsDiff(const std::vector<double> &a, const std::vector<double> &b) {
-  EXPECT_EQ(a.size(), b.size());
-  double m = 0.0;
-  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i)
-    m = std::max(m, std::fabs(a[i] - b[i]));
-  return m;
 }
 
 Matrix identity(int64_t n) {

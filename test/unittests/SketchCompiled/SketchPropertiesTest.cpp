@@ -75,11 +75,17 @@ std::vector<double> run(const std::string &source,
   return out.empty() ? std::vector<double>() : tensorValues(out[0]);
 }
 
+/// max |a - b|; infinity where one is NaN or they are unequal infinities
+/// (std::max would skip a NaN, and an all-NaN output would pass).
 double maxAbsDiff(const std::vector<double> &a, const std::vector<double> &b) {
   EXPECT_EQ(a.size(), b.size());
   double worst = 0;
-  for (size_t i = 0; i < a.size() && i < b.size(); ++i)
-    worst = std::max(worst, std::abs(a[i] - b[i]));
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    if (a[i] == b[i])
+      continue;
+    double d = std::abs(a[i] - b[i]);
+    worst = std::isnan(d) ? INFINITY : std::max(worst, d);
+  }
   return worst;
 }
 
