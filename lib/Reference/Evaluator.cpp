@@ -80,6 +80,18 @@ double visiblePairs(int64_t nq, int64_t nk, const attic::ref::Layout *layout,
   return total;
 }
 
+/// The scale of an attic op's logits: its `scale` attribute (f32), else
+/// 1/sqrt(D) rounded to f32, D the head dim of `query` (the data's shape).
+/// Computed here rather than by the ops' getEffectiveScale(), which the
+/// lowering calls: a wrong default there shows as a --check failure.
+double referenceScale(std::optional<APFloat> scale,
+                      const attic::RefTensor &query) {
+  if (scale)
+    return double(scale->convertToFloat());
+  return double(
+      static_cast<float>(1.0 / std::sqrt(double(query.shape.back()))));
+}
+
 class Evaluator {
 public:
   explicit Evaluator(std::string &error) : error(error) {}
@@ -169,15 +181,18 @@ private:
       return success();
     }
     if (auto attention = dyn_cast<attic::AttentionOp>(op)) {
-      FailureOr<float> scale = attention.getEffectiveScale();
-      if (failed(scale)) {
-        error = "reference: attic.attention has no static scale";
-        return failure();
-      }
+      // The scale, the layout and `causal` as the op's attributes give
+      // them, not through AttentionOp::getEffectiveScale/Layout (which the
+      // lowering calls).
+      Attribute layout = attention.getLayoutAttr();
+      if (!layout)
+        layout = attic::DenseLayoutAttr::get(op->getContext());
       std::optional<ArrayRef<int64_t>> sizes = attention.getBlockSizes();
-      return evaluateAttention(attention, *scale,
-                               attention.getEffectiveLayout(),
-                               sizes ? (*sizes)[0] : 0, sizes ? (*sizes)[1] : 0);
+      return evaluateAttention(
+          attention,
+          referenceScale(attention.getScale(), values[attention.getQuery()]),
+          layout, sizes ? (*sizes)[0] : 0, sizes ? (*sizes)[1] : 0,
+          attention.getCausal());
     }
     if (auto block = dyn_cast<attic::BlockAttentionOp>(op)) {
       // Same semantics; the tiling attributes do not change the result
@@ -186,7 +201,7 @@ private:
         return unsupported(op);
       return evaluateAttention(block, block.getScale().convertToFloat(),
                                block.getLayout(), block.getBlockQ(),
-                               block.getBlockK());
+                               block.getBlockK(), /*causal=*/false);
     }
     if (auto mask = dyn_cast<attic::BlockMaskOp>(op)) {
       if (!mask.hasPureTensorSemantics())
@@ -524,7 +539,7 @@ private:
     options.seed = uint64_t(op.getSeed().value_or(0));
     options.causal = op.getCausal();
     // The f32 scale, as the compiled code uses it.
-    options.scale = double(op.getEffectiveScale());
+    options.scale = referenceScale(op.getScale(), qk);
     std::vector<bool> mask = boolsOf(op.getMask());
     return callReference(op.getResult(), "attic.lsh_attention", [&] {
       return lsh::attention(options, qk.data, v.data, mask);
@@ -550,7 +565,7 @@ private:
     if (IntegerAttr topk = op.getTopkAttr())
       options.topk = topk.getInt();
     options.seed = uint64_t(op.getSeed().value_or(0));
-    options.scale = double(op.getEffectiveScale());
+    options.scale = referenceScale(op.getScale(), values[op.getQuery()]);
     std::vector<bool> mask = boolsOf(op.getMask());
     return callReference(op.getResult(), "attic.clustered_attention", [&] {
       return cl::attention(options, q.data, k.data, v.data, mask);
@@ -581,7 +596,7 @@ private:
     options.simpleNormalization =
         op.getNormalization() == attic::SketchNormalization::Simple;
     options.pilotReuse = op.getPilotReuse();
-    options.scale = double(op.getEffectiveScale());
+    options.scale = referenceScale(op.getScale(), values[op.getQuery()]);
     return callReference(op.getResult(), "attic.skeinformer_attention", [&] {
       return sk::skeinformer(
           sketchDims(op.getQuery(), op.getKey(), op.getValue()), options,
@@ -598,7 +613,7 @@ private:
     options.active = op.getActiveCount();
     options.samples = op.getSampleCount();
     options.seed = uint64_t(op.getSeed().value_or(0));
-    options.scale = double(op.getEffectiveScale());
+    options.scale = referenceScale(op.getScale(), values[op.getQuery()]);
     return callReference(op.getResult(), "attic.informer_attention", [&] {
       return sk::informer(sketchDims(op.getQuery(), op.getKey(), op.getValue()),
                           options, values[op.getQuery()].data,
@@ -613,7 +628,7 @@ private:
     sk::LinformerOptions options;
     options.projectionHeads = e.shape[0];
     options.projected = e.shape[1];
-    options.scale = double(op.getEffectiveScale());
+    options.scale = referenceScale(op.getScale(), values[op.getQuery()]);
     std::vector<double> f;
     if (op.getValueProjection())
       f = values[op.getValueProjection()].data;
@@ -637,7 +652,7 @@ private:
       conv = values[op.getConv()].data;
       options.convWidth = values[op.getConv()].shape[1];
     }
-    options.scale = double(op.getEffectiveScale());
+    options.scale = referenceScale(op.getScale(), values[op.getQuery()]);
     return callReference(op.getResult(), "attic.nystrom_attention", [&] {
       return sk::nystrom(sketchDims(op.getQuery(), op.getKey(), op.getValue()),
                          options, values[op.getQuery()].data,
@@ -1588,8 +1603,8 @@ private:
   /// attic.attention or attic.block_attention (on tensors), whose operands
   /// share their names.
   template <typename OpTy>
-  LogicalResult evaluateAttention(OpTy op, float scale, Attribute layoutAttr,
-                                  int64_t blockQ, int64_t blockK) {
+  LogicalResult evaluateAttention(OpTy op, double scale, Attribute layoutAttr,
+                                  int64_t blockQ, int64_t blockK, bool causal) {
     const attic::RefTensor &q = values[op.getQuery()];
     const attic::RefTensor &k = values[op.getKey()];
     const attic::RefTensor &v = values[op.getValue()];
@@ -1610,6 +1625,7 @@ private:
     attic::ref::AttentionOptions options;
     // The op's scale is an f32 attribute; the reference uses the same value.
     options.scale = scale;
+    options.causal = causal;
     options.layout = &*layout;
     if (failed(bindModifiers(op, options)))
       return failure();

@@ -17,13 +17,14 @@ using namespace attic;
 using attic::detail::checkAttentionShapes;
 using attic::detail::checkPositiveShape;
 using attic::detail::checkShape;
+using attic::detail::defaultScale;
 using attic::detail::formatShape;
 using attic::detail::verifyPositiveScale;
 
 float LshAttentionOp::getEffectiveScale() {
   if (std::optional<APFloat> scale = getScale())
     return scale->convertToFloat();
-  return 1.0f / std::sqrt(float(getQk().getType().getDimSize(3)));
+  return defaultScale(getQk().getType());
 }
 
 LogicalResult LshAttentionOp::verify() {
@@ -110,7 +111,7 @@ LogicalResult BucketSortOp::verify() {
 float ClusteredAttentionOp::getEffectiveScale() {
   if (std::optional<APFloat> scale = getScale())
     return scale->convertToFloat();
-  return 1.0f / std::sqrt(float(getQuery().getType().getDimSize(3)));
+  return defaultScale(getQuery().getType());
 }
 
 namespace {

@@ -99,6 +99,10 @@ attic::detail::checkAttentionShapes(Operation *op, ShapedType query,
                      {valueDim, "Dv", "value"}});
 }
 
+float attic::detail::defaultScale(ShapedType query) {
+  return static_cast<float>(1.0 / std::sqrt(double(query.getDimSize(3))));
+}
+
 LogicalResult attic::detail::verifyPositiveScale(Operation *op,
                                                  std::optional<APFloat> scale) {
   if (!scale)

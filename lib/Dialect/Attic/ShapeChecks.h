@@ -56,6 +56,10 @@ checkAttentionShapes(mlir::Operation *op, mlir::ShapedType query,
                      mlir::ShapedType key, mlir::ShapedType value,
                      mlir::ShapedType result, mlir::ShapedType mask);
 
+/// The default scale 1/sqrt(D) of a query `[B,H,N,D]` with a static D,
+/// rounded once to f32 (as attic.attention's).
+float defaultScale(mlir::ShapedType query);
+
 /// An explicit `scale` (when given) must be finite and positive.
 mlir::LogicalResult verifyPositiveScale(mlir::Operation *op,
                                         std::optional<llvm::APFloat> scale);

@@ -26,7 +26,7 @@ namespace {
 float effectiveScale(std::optional<APFloat> scale, RankedTensorType query) {
   if (scale)
     return scale->convertToFloat();
-  return 1.0f / std::sqrt(float(query.getDimSize(3)));
+  return attic::detail::defaultScale(query);
 }
 
 /// `min(limit, factor * ceil(ln n))`, Informer's u and U.
