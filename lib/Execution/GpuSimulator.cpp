@@ -3412,19 +3412,29 @@ LogicalResult Interpreter::execWgmma(LLVM::InlineAsmOp op, Frame &f,
       if (wg.committed >= static_cast<uint64_t>(n))
         wg.completed = std::max(wg.completed, wg.committed - n);
       wg.fenced = false;
-      // The completed wgmmas' shared bytes were not written meanwhile.
+      // The completed wgmmas' shared bytes were not written meanwhile;
+      // their reads last until now: a write of another thread must be
+      // ordered after a release of the warpgroup made after this wait (a
+      // release between the wgmma and the wait does not order it, and the
+      // schedule may run such a write after the wait).
+      uint64_t waitClock = 0;
+      for (int32_t t = 128 * w; t < 128 * w + 128; ++t)
+        waitClock = std::max(waitClock, block->clock[t]);
       for (auto it = wg.reads.begin(); it != wg.reads.end();) {
         if (it->group >= wg.completed) {
           ++it;
           continue;
         }
-        for (size_t i = it->first; i < it->first + it->count; ++i)
-          if (it->buffer->access[i].writeSeq > it->seq)
+        for (size_t i = it->first; i < it->first + it->count; ++i) {
+          Buffer::Access &a = it->buffer->access[i];
+          if (a.writeSeq > it->seq)
             return fail(op,
                         "completes a wgmma.mma_async whose operand byte " +
                             Twine(i) + " of " + it->buffer->what +
                             " was written while it was in flight",
                         128 * w);
+          block->noteRead(a, block->epoch, 128 * w, 128 * w + 127, waitClock);
+        }
         it = wg.reads.erase(it);
       }
       for (Value v : op.getOperands()) {

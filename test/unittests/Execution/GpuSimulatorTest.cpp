@@ -1068,6 +1068,74 @@ TEST_F(Wgmma, OperandsMustNotChangeWhileInFlight) {
   expectError("was written while it was in flight");
 }
 
+/// The kernel with 160 threads: the wgmma's warpgroup (threads 0-127)
+/// arrives on an mbarrier at RELEASE (before or after its
+/// wgmma.wait_group), and thread 128, outside it, waits for that phase
+/// and then writes the first element of B's tile, which the wgmma reads.
+void releaseToAnotherWarp(std::string &source, bool beforeTheWait) {
+  source = "!bar = !nvgpu.mbarrier.group<memorySpace = "
+           "#gpu.address_space<workgroup>, num_barriers = 1>\n" +
+           source;
+  replace(source, "%c1024 = arith.constant 1024 : index",
+          "%c1024 = arith.constant 1024 : index\n"
+          "  %c160 = arith.constant 160 : index");
+  replace(source, "threads(%l, %ty, %tz) in (%sx = %c128,",
+          "threads(%l, %ty, %tz) in (%sx = %c160,");
+  replace(source, "%base = arith.addi %addr, %pad : index",
+          "%base = arith.addi %addr, %pad : index\n"
+          "    %bars = nvgpu.mbarrier.create -> !bar\n"
+          "    %first = arith.cmpi eq, %l, %c0 : index\n"
+          "    scf.if %first {\n"
+          "      nvgpu.mbarrier.init %bars[%c0], %c128 : !bar\n"
+          "      nvvm.fence.mbarrier.init\n"
+          "    }");
+  replace(source, "    gpu.barrier\n    %w = arith.divui %l, %c32 : index",
+          "    gpu.barrier\n"
+          "    %inwg = arith.cmpi ult, %l, %c128 : index\n"
+          "    scf.if %inwg {\n"
+          "    %w = arith.divui %l, %c32 : index");
+  const std::string arrive =
+      "    nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %c0 : !bar // RELEASE\n";
+  const std::string commit = "llvm.inline_asm has_side_effects asm_dialect = "
+                             "att \"wgmma.commit_group.sync.aligned;\", \"\" : "
+                             "() -> ()\n";
+  if (beforeTheWait)
+    replace(source, commit, commit + arrive);
+  else
+    replace(source, "!llvm.struct<(f32, f32, f32, f32)> // WAIT\n",
+            "!llvm.struct<(f32, f32, f32, f32)> // WAIT\n" + arrive);
+  replace(source, "memref.store %o3, %c[%r1, %q21] : memref<64x8xf32>\n",
+          "memref.store %o3, %c[%r1, %q21] : memref<64x8xf32>\n"
+          "    }\n"
+          "    %is128 = arith.cmpi eq, %l, %c128 : index\n"
+          "    scf.if %is128 {\n"
+          "      %phase0 = arith.constant false\n"
+          "      nvgpu.mbarrier.try_wait.parity %bars[%c0], %phase0, %c128 : "
+          "!bar\n"
+          "      %h = arith.constant 1.0 : f16\n"
+          "      memref.store %h, %tile[%c0] : memref<512xf16, "
+          "#gpu.address_space<workgroup>>\n"
+          "    }\n");
+}
+
+TEST_F(Wgmma, AReleaseAfterTheWaitOrdersAnotherWarpsWrite) {
+  releaseToAnotherWarp(source, /*beforeTheWait=*/false);
+  std::vector<Tensor> out = run();
+  ASSERT_EQ(out.size(), 1u) << error;
+  for (int64_t r = 0; r < 64; ++r)
+    for (int64_t n = 0; n < 8; ++n)
+      EXPECT_EQ(out[0][r * 8 + n], expected(r, n)) << r << ", " << n;
+}
+
+TEST_F(Wgmma, AReleaseBeforeTheWaitIsARace) {
+  // The arrival comes before wgmma.wait_group: the wgmma may still read
+  // the tile when thread 128 writes it. The simulator runs the write after
+  // the wait (lockstep), so only the read's release clock taken at the
+  // completing wait tells (it was taken at the issue before 2026-11-29).
+  releaseToAnotherWarp(source, /*beforeTheWait=*/true);
+  expectError("read since the last barrier (a race)");
+}
+
 TEST_F(Wgmma, SetMaxNRegIsAWarpgroupsBudget) {
   replace(source,
           "llvm.inline_asm has_side_effects asm_dialect = att "
