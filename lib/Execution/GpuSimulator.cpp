@@ -387,6 +387,10 @@ struct BlockContext {
       uint64_t group, seq;
     };
     std::vector<Read> reads;
+    /// The count of the warpgroup's last setmaxnreg (0: none yet, the
+    /// kernel's entry count, which ptxas decides) and that op.
+    int64_t maxnreg = 0;
+    Operation *setmaxnreg = nullptr;
   };
   std::vector<Warpgroup> warpgroups;
   /// The block's mbarriers (nvgpu.mbarrier.create; PTX ISA, "Parallel
@@ -1514,6 +1518,29 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchOp op, Frame &host) {
             if (group >= wg.completed)
               return fail(mma, "is still in flight when the kernel ends (no "
                                "wgmma.wait_group after it)");
+        // setmaxnreg moves registers between the warpgroups within the
+        // block's pool: the entry count E times T threads, where E (ptxas's,
+        // a multiple of 8) is at most 65536 / T. Warpgroups that end above
+        // that pool on average would wait forever in an inc on a GPU (an
+        // inc blocks until the pool has the registers).
+        {
+          int64_t sum = 0, count = 0;
+          Operation *last = nullptr;
+          for (const BlockContext::Warpgroup &wg : context.warpgroups)
+            if (wg.maxnreg) {
+              sum += wg.maxnreg;
+              ++count;
+              last = wg.setmaxnreg;
+            }
+          int64_t entry = std::min<int64_t>(256, 65536 / T / 8 * 8);
+          if (count && sum > entry * count)
+            return fail(last,
+                        "leaves " + Twine(count) + " warpgroups with " +
+                            Twine(sum) + " registers per thread in all, " +
+                            "more than the block's pool allows (at most " +
+                            Twine(entry) + " each for " + Twine(T) +
+                            " threads): an inc waits forever on a GPU");
+        }
         for (auto [id, bar] : llvm::enumerate(context.mbarriers)) {
           if (!bar.initialized)
             continue;
@@ -3378,8 +3405,23 @@ LogicalResult Interpreter::execWgmma(LLVM::InlineAsmOp op, Frame &f,
     if (n < 24 || n > 256 || n % 8)
       return fail(op, "setmaxnreg " + Twine(n) +
                           " (a multiple of 8 from 24 to 256 registers)");
-    return forEachFullWarpgroup(op, m, "setmaxnreg",
-                                [](int32_t) { return success(); });
+    bool inc = StringRef(text).starts_with("setmaxnreg.inc");
+    return forEachFullWarpgroup(op, m, "setmaxnreg", [&](int32_t w) {
+      BlockContext::Warpgroup &wg = block->warpgroups[w];
+      // PTX ISA (setmaxnreg): an inc below the current count, or a dec
+      // above it, is undefined. The entry count is ptxas's, unknown here:
+      // checked from the warpgroup's second setmaxnreg on.
+      if (wg.maxnreg && (inc ? n < wg.maxnreg : n > wg.maxnreg))
+        return fail(op,
+                    Twine(inc ? "setmaxnreg.inc " : "setmaxnreg.dec ") +
+                        Twine(n) + " after the warpgroup's setmaxnreg " +
+                        Twine(wg.maxnreg) + " (an inc may not lower the " +
+                        "count, nor a dec raise it)",
+                    128 * w);
+      wg.maxnreg = n;
+      wg.setmaxnreg = op;
+      return success();
+    });
   }
   if (text == "wgmma.fence.sync.aligned;")
     return forEachFullWarpgroup(op, m, "wgmma.fence", [&](int32_t w) {

@@ -1160,6 +1160,77 @@ TEST_F(Wgmma, SetMaxNRegTakesMultiplesOf8From24To256) {
   expectError("setmaxnreg 20 (a multiple of 8 from 24 to 256 registers)");
 }
 
+// 384 threads, three warpgroups, setmaxnreg as the warp-specialized
+// kernel uses it: the first two warpgroups (the consumers) at CONSUMERS,
+// the third (the producer) at PRODUCER. The block's pool is at most 168
+// registers a thread (65536 / 384, a multiple of 8).
+const char *kMaxnreg = R"mlir(
+func.func @k(%in: memref<4xf32>) -> memref<4xf32> {
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %c384 = arith.constant 384 : index
+  %s0 = gpu.wait async
+  %d, %t0 = gpu.alloc async [%s0] () : memref<4xf32>
+  %t1 = gpu.memcpy async [%t0] %d, %in : memref<4xf32>, memref<4xf32>
+  %t2 = gpu.launch async [%t1] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+      threads(%tx, %ty, %tz) in (%sx = %c384, %sy = %c1, %sz = %c1) {
+    %consumer = arith.cmpi ult, %tx, %c256 : index
+    scf.if %consumer {
+      llvm.inline_asm has_side_effects asm_dialect = att "setmaxnreg.inc.sync.aligned.u32 240;", "" : () -> () // CONSUMERS
+    } else {
+      llvm.inline_asm has_side_effects asm_dialect = att "setmaxnreg.dec.sync.aligned.u32 24;", "" : () -> () // PRODUCER
+    }
+    gpu.terminator
+  }
+  %h = memref.alloc() : memref<4xf32>
+  %t3 = gpu.memcpy async [%t2] %h, %d : memref<4xf32>, memref<4xf32>
+  gpu.wait [%t3]
+  return %h : memref<4xf32>
+}
+)mlir";
+
+struct Maxnreg : ::testing::Test {
+  Tensor in{ATTIC_F32, {4}};
+  std::string source = kMaxnreg;
+  std::string error;
+  std::vector<Tensor> run() { return simulate(source, {&in}, error); }
+};
+
+TEST_F(Maxnreg, TheWarpSpecializedKernelsCountsFitThePool) {
+  // 240 + 240 + 24 = 504 = 3 x 168: what attic emits at 384 threads.
+  std::vector<Tensor> out = run();
+  EXPECT_EQ(out.size(), 1u) << error;
+}
+
+TEST_F(Maxnreg, MoreThanThePoolWaitsForever) {
+  // 248 + 248 + 24 = 520 > 504: one consumer's inc would never return.
+  replace(source, "setmaxnreg.inc.sync.aligned.u32 240;",
+          "setmaxnreg.inc.sync.aligned.u32 248;");
+  expectFailure(run(), error,
+                "leaves 3 warpgroups with 520 registers per thread in all, "
+                "more than the block's pool allows (at most 168 each for "
+                "384 threads): an inc waits forever on a GPU");
+}
+
+TEST_F(Maxnreg, AnIncMayNotLowerTheCount) {
+  replace(source, "() -> () // CONSUMERS",
+          "() -> ()\n"
+          "      llvm.inline_asm has_side_effects asm_dialect = att "
+          "\"setmaxnreg.inc.sync.aligned.u32 232;\", \"\" : () -> ()");
+  expectFailure(run(), error,
+                "setmaxnreg.inc 232 after the warpgroup's setmaxnreg 240 (an "
+                "inc may not lower the count, nor a dec raise it)");
+}
+
+TEST_F(Maxnreg, ADecMayNotRaiseTheCount) {
+  replace(source, "() -> () // PRODUCER",
+          "() -> ()\n"
+          "      llvm.inline_asm has_side_effects asm_dialect = att "
+          "\"setmaxnreg.dec.sync.aligned.u32 32;\", \"\" : () -> ()");
+  expectFailure(run(), error,
+                "setmaxnreg.dec 32 after the warpgroup's setmaxnreg 24");
+}
+
 TEST_F(Wgmma, NeedsTheWholeWarpgroup) {
   replace(source, "threads(%l, %ty, %tz) in (%sx = %c128,",
           "threads(%l, %ty, %tz) in (%sx = %c64,");
