@@ -3,6 +3,7 @@
 #include "attic/Execution/CpuExecutable.h"
 #include "attic/InitAttic.h"
 #include "attic/Support/CrashHandler.h"
+#include "attic/Support/InputFile.h"
 #include "attic/runtime/Aot.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -155,6 +156,46 @@ OwningOpRef<ModuleOp> attic::parseModuleForTool(llvm::SourceMgr &sourceMgr,
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, context);
   setCrashNote("");
   return module;
+}
+
+OwningOpRef<ModuleOp> attic::loadModuleForTool(StringRef path,
+                                               llvm::SourceMgr &sourceMgr,
+                                               MLIRContext *context,
+                                               StringRef tool,
+                                               std::string &error) {
+  if (std::string why = checkInputFile(path); !why.empty()) {
+    error = why;
+    return nullptr;
+  }
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path);
+  if (!buffer) {
+    error = (path + ": cannot open: " + buffer.getError().message()).str();
+    return nullptr;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  ErrorCollector parseErrors(context);
+  OwningOpRef<ModuleOp> module = parseModuleForTool(sourceMgr, context, tool);
+  if (!module)
+    error = parseErrors.text().empty() ? (path + ": cannot parse").str()
+                                       : parseErrors.text();
+  return module;
+}
+
+std::string attic::chooseEntry(ModuleOp module, StringRef name, StringRef path,
+                               std::string &error) {
+  if (!name.empty())
+    return name.str();
+  SmallVector<func::FuncOp> funcs;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal() && !func.isPrivate())
+      funcs.push_back(func);
+  if (funcs.size() != 1) {
+    error = (path + ": " + Twine(funcs.size()) +
+             " functions; choose one with --entry")
+                .str();
+    return "";
+  }
+  return funcs.front().getSymName().str();
 }
 
 attic::ErrorCollector::ErrorCollector(MLIRContext *context)

@@ -27,11 +27,10 @@
 #include "attic/Execution/CpuExecutable.h"
 #include "attic/Execution/CudaExecutable.h"
 #include "attic/Execution/GpuSimulator.h"
-#include "attic/Support/CrashHandler.h"
-#include "attic/Support/ArgumentBinding.h"
-#include "attic/Support/InputFile.h"
 #include "attic/InitAttic.h"
 #include "attic/Reference/Attention.h"
+#include "attic/Support/ArgumentBinding.h"
+#include "attic/Support/CrashHandler.h"
 #include "attic/runtime/Runtime.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -405,33 +404,19 @@ int main(int argc, char **argv) {
   context.loadAllAvailableDialects();
 
   // One line for all errors: "file:line:col: message".
-  attic::ErrorCollector parseErrors(&context);
-  llvm::SourceMgr sourceMgr;
-  if (std::string why = attic::checkInputFile(inputFile); !why.empty())
-    fail(why);
-  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
-  if (!buffer)
-    fail(inputFile + ": cannot open: " + buffer.getError().message());
-  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module =
-      attic::parseModuleForTool(sourceMgr, &context, "attic-run");
-  if (!module)
-    fail(parseErrors.text().empty() ? inputFile + ": cannot parse"
-                                    : parseErrors.text());
-
-  std::string entry = entryName;
-  if (entry.empty()) {
-    SmallVector<func::FuncOp> funcs;
-    for (auto func : module->getOps<func::FuncOp>())
-      if (!func.isExternal() && !func.isPrivate())
-        funcs.push_back(func);
-    if (funcs.size() != 1)
-      fail(inputFile + ": " + llvm::Twine(funcs.size()) +
-           " functions; choose one with --entry");
-    entry = funcs.front().getSymName().str();
-  }
-
   std::string error;
+  // Diagnostics outside the steps' own collectors stay out of the output
+  // (each step reports its failure as one line).
+  attic::ErrorCollector quiet(&context);
+  llvm::SourceMgr sourceMgr;
+  OwningOpRef<ModuleOp> module = attic::loadModuleForTool(
+      inputFile, sourceMgr, &context, "attic-run", error);
+  if (!module)
+    fail(error);
+  std::string entry = attic::chooseEntry(*module, entryName, inputFile, error);
+  if (entry.empty())
+    fail(error);
+
   FailureOr<attic::EntrySignature> signature =
       attic::getEntrySignature(*module, entry, error);
   if (failed(signature))

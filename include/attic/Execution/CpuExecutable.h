@@ -109,6 +109,22 @@ mlir::OwningOpRef<mlir::ModuleOp> parseModuleForTool(llvm::SourceMgr &sourceMgr,
                                                      mlir::MLIRContext *context,
                                                      llvm::StringRef tool);
 
+/// Reads `path` ("-": standard input) into `sourceMgr` after
+/// attic/Support/InputFile.h's checks and parses it with
+/// parseModuleForTool. Null with a one-line `error` on failure (the
+/// parser's errors as ErrorCollector gives them).
+mlir::OwningOpRef<mlir::ModuleOp> loadModuleForTool(llvm::StringRef path,
+                                                    llvm::SourceMgr &sourceMgr,
+                                                    mlir::MLIRContext *context,
+                                                    llvm::StringRef tool,
+                                                    std::string &error);
+
+/// The entry a tool runs: `name` when given, else the module's only public
+/// function with a body. Empty with a one-line `error` (naming `path`)
+/// when there is no such single function.
+std::string chooseEntry(mlir::ModuleOp module, llvm::StringRef name,
+                        llvm::StringRef path, std::string &error);
+
 /// While alive, collects the error diagnostics of a context into one line
 /// ("file:line:col: message; ..."), so that callers report them as one.
 class ErrorCollector {
