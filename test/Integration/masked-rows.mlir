@@ -3,6 +3,14 @@
 // RUN: attic-run %s --entry=all_masked --check --output=%t.npy | FileCheck %s
 // RUN: attic-run %s --entry=all_masked --check --block-q=4 --block-k=3 | FileCheck %s
 // RUN: %python -c "import numpy as n; o=n.load('%t.npy'); assert n.isfinite(o).all(); assert (o[1]==0).all(); assert (o[0]!=0).any(); print('zero rows ok')" | FileCheck %s --check-prefix=ZERO
+// A NaN in a value row of batch 1, whose rows see no key, does not reach
+// them (0 * NaN): they stay 0, on every target (a mutation test: the empty
+// rows' select was dropped and no other test failed numerically).
+// RUN: %python -c "import numpy as n; r=n.random.default_rng(3); n.save('%t.q.npy', r.uniform(-1,1,(2,2,16,8)).astype(n.float32)); n.save('%t.k.npy', r.uniform(-1,1,(2,2,16,8)).astype(n.float32)); v=r.uniform(-1,1,(2,2,16,8)).astype(n.float32); v[1,:,3,:]=n.nan; n.save('%t.v.npy', v)"
+// RUN: attic-run %s --entry=all_masked --input=%t.q.npy --input=%t.k.npy --input=%t.v.npy --check --output=%t3.npy | FileCheck %s
+// RUN: %python -c "import numpy as n; o=n.load('%t3.npy'); assert n.isfinite(o).all(); assert (o[1]==0).all(); print('zero rows ok')" | FileCheck %s --check-prefix=ZERO
+// RUN: attic-run %s --entry=all_masked --input=%t.q.npy --input=%t.k.npy --input=%t.v.npy --check --target=cuda-emulated | FileCheck %s
+// RUN: attic-run %s --entry=all_masked --input=%t.q.npy --input=%t.k.npy --input=%t.v.npy --check --target=cuda-simulated | FileCheck %s
 // Every bias -inf excludes every key too.
 // RUN: attic-run %s --entry=all_bias_neg_inf --check --output=%t2.npy | FileCheck %s
 // RUN: %python -c "import numpy as n; o=n.load('%t2.npy'); assert (o==0).all(); print('zero rows ok')" | FileCheck %s --check-prefix=ZERO
