@@ -425,6 +425,13 @@ struct BlockContext {
   /// chain through a third thread is reported as a race, never missed.
   std::vector<uint64_t> clock;
   std::vector<std::vector<uint64_t>> known;
+  /// The latest release clock of warpgroup w's threads.
+  uint64_t warpgroupClock(int32_t w) const {
+    uint64_t c = 0;
+    for (int32_t t = 128 * w; t < 128 * w + 128; ++t)
+      c = std::max(c, clock[t]);
+    return c;
+  }
   bool orderedAfter(int32_t u, int32_t t, uint64_t c) const {
     return t >= 0 && !known.empty() && known[u][t] > c;
   }
@@ -3459,9 +3466,7 @@ LogicalResult Interpreter::execWgmma(LLVM::InlineAsmOp op, Frame &f,
       // ordered after a release of the warpgroup made after this wait (a
       // release between the wgmma and the wait does not order it, and the
       // schedule may run such a write after the wait).
-      uint64_t waitClock = 0;
-      for (int32_t t = 128 * w; t < 128 * w + 128; ++t)
-        waitClock = std::max(waitClock, block->clock[t]);
+      uint64_t waitClock = block->warpgroupClock(w);
       for (auto it = wg.reads.begin(); it != wg.reads.end();) {
         if (it->group >= wg.completed) {
           ++it;
@@ -3646,9 +3651,7 @@ LogicalResult Interpreter::execWgmma(LLVM::InlineAsmOp op, Frame &f,
           memo = {true, writer, clock, ordered};
           return ordered;
         };
-        uint64_t wgClock = 0;
-        for (int32_t t = t0; t < t0 + 128; ++t)
-          wgClock = std::max(wgClock, block->clock[t]);
+        uint64_t wgClock = block->warpgroupClock(w);
         std::vector<double> B(16 * n);
         for (int64_t k = 0; k < 16; ++k)
           for (int64_t col = 0; col < n; ++col) {

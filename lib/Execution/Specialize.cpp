@@ -1,5 +1,4 @@
-//===- Specialize.cpp - an entry's static shapes and its callees -*- C++
-//-*-===//
+//===- Specialize.cpp - an entry's shapes and callees ----------*- C++ -*-===//
 
 #include "attic/Execution/CpuExecutable.h"
 

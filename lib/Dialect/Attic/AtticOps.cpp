@@ -212,7 +212,7 @@ FailureOr<float> AttentionOp::getEffectiveScale() {
   int64_t headDim = getQuery().getType().getDimSize(3);
   if (ShapedType::isDynamic(headDim) || headDim <= 0)
     return failure();
-  return static_cast<float>(1.0 / std::sqrt(static_cast<double>(headDim)));
+  return attic::detail::defaultScale(getQuery().getType());
 }
 
 LayoutAttrInterface AttentionOp::getEffectiveLayout() {
