@@ -3635,6 +3635,20 @@ LogicalResult Interpreter::execWgmma(LLVM::InlineAsmOp op, Frame &f,
                           ": only base offset 0, and no or 128-byte swizzle "
                           "(N-major: 128-byte) are simulated",
                       t0);
+        // The 128-byte swizzle repeats every 1024 bytes. With base offset
+        // 0 the hardware takes the matrix to start a repetition (PTX ISA,
+        // "Matrix Descriptor Format": the base offset is (start >> 7) & 7
+        // when it does not); the simulator swizzles absolute addresses, so
+        // it asks for the start's row within the pattern to be 0 instead.
+        if (swizzle == 1 && ((start >> 7) & 7) != 0)
+          return fail(op,
+                      "descriptor 0x" + Twine::utohexstr(d) +
+                          ": a 128-byte-swizzled matrix starting at shared "
+                          "address " +
+                          Twine(start) + ", row " + Twine((start >> 7) & 7) +
+                          " of its 1024-byte pattern, with base offset 0 "
+                          "(align the tile to 1024 bytes)",
+                      t0);
         // B from shared memory.
         struct {
           bool valid = false;
@@ -3650,6 +3664,23 @@ LogicalResult Interpreter::execWgmma(LLVM::InlineAsmOp op, Frame &f,
             ordered = t == writer || block->orderedAfter(t, writer, clock);
           memo = {true, writer, clock, ordered};
           return ordered;
+        };
+        // A TMA load's bytes are read once every thread of the warpgroup
+        // has waited for the load's phase (the warps issue their parts of
+        // the wgmma independently).
+        struct {
+          int32_t barrier = -1;
+          uint64_t phase = 0;
+        } tmaMemo;
+        auto warpgroupWaitedForTma = [&](Buffer *buffer, size_t i,
+                                         const Buffer::Access &a) {
+          if (tmaMemo.barrier == a.tmaBarrier && tmaMemo.phase == a.tmaPhase)
+            return success();
+          for (int32_t t = t0; t < t0 + 128; ++t)
+            if (failed(checkTmaRead(op, buffer, i, a, t)))
+              return failure();
+          tmaMemo = {a.tmaBarrier, a.tmaPhase};
+          return success();
         };
         uint64_t wgClock = block->warpgroupClock(w);
         std::vector<double> B(16 * n);
@@ -3682,7 +3713,7 @@ LogicalResult Interpreter::execWgmma(LLVM::InlineAsmOp op, Frame &f,
             for (size_t i = byte; i < byte + 2; ++i) {
               Buffer::Access &a = buffer->access[i];
               if (a.tmaBarrier >= 0 &&
-                  failed(checkTmaRead(op, buffer, i, a, t0)))
+                  failed(warpgroupWaitedForTma(buffer, i, a)))
                 return failure();
               if (a.asyncWriter >= 0)
                 return fail(op,
@@ -4013,6 +4044,15 @@ LogicalResult Interpreter::execTma(Operation *op, Frame &f, const Mask &m) {
                   "writes shared address " + Twine(start) +
                       ", not 128-byte aligned",
                   t);
+    // The 128-byte swizzle's pattern repeats every 1024 bytes, and CUDA
+    // asks for a destination aligned to it (CUTLASS's SW128 atoms are
+    // 1024-byte aligned too); the simulator swizzles absolute addresses.
+    if (map.swizzle == nvgpu::TensorMapSwizzleKind::SWIZZLE_128B &&
+        start % 1024 != 0)
+      return fail(op,
+                  "writes shared address " + Twine(start) +
+                      " with the 128-byte swizzle, not 1024-byte aligned",
+                  t);
     uint64_t rowBytes = map.box[rank - 1] * src.elemBytes;
     if (map.swizzle == nvgpu::TensorMapSwizzleKind::SWIZZLE_128B &&
         rowBytes != 128)
@@ -4088,6 +4128,15 @@ LogicalResult Interpreter::execTma(Operation *op, Frame &f, const Mask &m) {
                       "writes byte " + Twine(byte + k) + " of " +
                           dst.buffer->what + " that thread " + Twine(a.writer) +
                           " wrote since the last barrier (a race)",
+                      t);
+        // A write through another proxy: the generic write is ordered
+        // before the async proxy's only by its writer's fence.proxy.async.
+        if (a.writer >= 0 && a.writeSeq > block->proxyFence[a.writer])
+          return fail(op,
+                      "writes byte " + Twine(byte + k) + " of " +
+                          dst.buffer->what + " that thread " + Twine(a.writer) +
+                          " wrote through the generic proxy with no "
+                          "fence.proxy.async after the write",
                       t);
         // The async proxy's write: no thread's generic write (no proxy
         // fence is needed before wgmma reads it), ordered by the phase.

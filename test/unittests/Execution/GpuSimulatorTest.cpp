@@ -945,6 +945,20 @@ TEST_F(Wgmma, TheSwizzleFollowsTheAbsoluteAddress) {
   EXPECT_GT(wrong, 0);
 }
 
+TEST_F(Wgmma, ASwizzledMatrixOffItsPatternNeedsABaseOffset) {
+  // The tile one 128-byte row past a 1024-byte boundary: with base offset
+  // 0 a GPU swizzles the matrix's rows from its start, not by address bits
+  // 7-9 (PTX ISA, "Matrix Descriptor Format"); the simulator asks for the
+  // alignment instead of computing another matrix.
+  replaceAll(source, "memref<2048xi8", "memref<3072xi8");
+  replace(source, "%pad = arith.remui %up, %c1024 : index // PAD",
+          "%pad0 = arith.remui %up, %c1024 : index\n"
+          "    %pad = arith.addi %pad0, %c128 : index");
+  expectError("a 128-byte-swizzled matrix starting at shared address");
+  expectError("row 1 of its 1024-byte pattern, with base offset 0 (align "
+              "the tile to 1024 bytes)");
+}
+
 TEST_F(Wgmma, GenericWritesNeedAProxyFence) {
   replace(source,
           "llvm.inline_asm has_side_effects asm_dialect = att "
@@ -1367,6 +1381,164 @@ TEST_F(Tma, ALoadNoThreadWaitsForIsAnError) {
           "%y = arith.constant 0.0 : f32");
   expectError("may still write the block's shared memory when the kernel "
               "ends: no thread waited for phase 0 of mbarrier 0");
+}
+
+TEST_F(Tma, AGenericWriteBeforeTheLoadNeedsAProxyFence) {
+  // Thread 0 writes a box byte through the generic proxy, then loads the
+  // box through TMA (the async proxy): without a fence.proxy.async between
+  // them the two writes are not ordered (PTX ISA, proxies).
+  replace(source, "      nvgpu.mbarrier.init %bars[%c0], %c1 : !bar\n",
+          "      %z = arith.constant 0.0 : f32\n"
+          "      memref.store %z, %box[%c0, %c0] : memref<4x8xf32, "
+          "strided<[8, 1], offset: ?>, #gpu.address_space<workgroup>>\n"
+          "      // PROXY\n"
+          "      nvgpu.mbarrier.init %bars[%c0], %c1 : !bar\n");
+  std::string fenced = source;
+  expectError("'nvgpu.tma.async.load'");
+  expectError("that thread 0 wrote through the generic proxy with no "
+              "fence.proxy.async after the write");
+  source = fenced;
+  replace(source, "// PROXY",
+          "llvm.inline_asm has_side_effects asm_dialect = att "
+          "\"fence.proxy.async.shared::cta;\", \"\" : () -> ()");
+  std::vector<Tensor> out = run();
+  ASSERT_EQ(out.size(), 1u) << error;
+  EXPECT_EQ(out[0][0], in[6 * 8]);
+}
+
+// The 128-byte swizzle on a TMA load: one row of 32 f32 (128 bytes) of the
+// input seen as 2 x 32, its row 1; the kernel aligns the destination to
+// 128 bytes (ALIGN), which the swizzle's 1024-byte pattern does not allow.
+struct TmaSwizzle : OneKernel {
+  TmaSwizzle() : OneKernel(kTma, 1.0, 1.0) {}
+  void SetUp() override {
+    replace(source,
+            "memref<4x8xf32, #gpu.address_space<workgroup>>, "
+            "swizzle = none",
+            "memref<1x32xf32, #gpu.address_space<workgroup>>, "
+            "swizzle = swizzle_128b");
+    replaceAll(source,
+               "output_shape [8, 8] : memref<64xf32> into "
+               "memref<8x8xf32>",
+               "output_shape [2, 32] : memref<64xf32> into memref<2x32xf32>");
+    replace(source, "memref.cast %d2 : memref<8x8xf32>",
+            "memref.cast %d2 : memref<2x32xf32>");
+    replace(source, "box[%c4, %c8]", "box[%c1, %c32]");
+    replace(source, "%map[%c0, %c6]", "%map[%c0, %c1]");
+    replaceAll(source, "memref<4x8xf32, strided<[8, 1], offset: ?>",
+               "memref<1x32xf32, strided<[32, 1], offset: ?>");
+    replace(source, "output_shape [4, 8]", "output_shape [1, 32]");
+    replace(source, "%row = arith.divui %i, %c8",
+            "%row = arith.divui %i, %c32");
+    replace(source, "%col = arith.remui %i, %c8",
+            "%col = arith.remui %i, %c32");
+  }
+};
+
+TEST_F(TmaSwizzle, TheDestinationMustBe1024ByteAligned) {
+  expectError("with the 128-byte swizzle, not 1024-byte aligned");
+}
+
+TEST_F(TmaSwizzle, AnAlignedDestinationRuns) {
+  // Aligned to 1024 bytes inside a 1280-byte buffer. Row 0 of the pattern
+  // is not permuted, so thread t reads input element 32 + t % 32.
+  replaceAll(source, "memref<96xf32, #gpu.address_space<workgroup>>",
+             "memref<320xf32, #gpu.address_space<workgroup>>");
+  replace(source,
+          "    %r = arith.remui %base, %c128 : index\n"
+          "    %p1 = arith.subi %c128, %r : index\n"
+          "    %pad = arith.remui %p1, %c128 : index\n",
+          "    %c1024 = arith.constant 1024 : index\n"
+          "    %r = arith.remui %base, %c1024 : index\n"
+          "    %p1 = arith.subi %c1024, %r : index\n"
+          "    %pad = arith.remui %p1, %c1024 : index\n");
+  std::vector<Tensor> out = run();
+  ASSERT_EQ(out.size(), 1u) << error;
+  for (int64_t t = 0; t < 64; ++t)
+    EXPECT_EQ(out[0][t], in[32 + t % 32]) << t;
+}
+
+// The Wgmma kernel with B loaded through TMA: four 8 x 8 boxes of Bt (one
+// per 8 k) into the K-major layout without swizzle (box c at byte 128 c,
+// row n at 16 n), completing mbarrier 0, which every thread waits for
+// (TMA_WAIT) before the warpgroup's wgmma reads the tile.
+struct TmaWgmma : Wgmma {
+  void SetUp() override {
+    source = "!map = !nvgpu.tensormap.descriptor<tensor = memref<8x8xf16, "
+             "#gpu.address_space<workgroup>>, swizzle = none, l2promo = "
+             "none, oob = zero, interleave = none>\n"
+             "!bar = !nvgpu.mbarrier.group<memorySpace = "
+             "#gpu.address_space<workgroup>>\n" +
+             source;
+    replace(source, "%bt_h : memref<8x32xf16>, memref<8x32xf16>\n",
+            "%bt_h : memref<8x32xf16>, memref<8x32xf16>\n"
+            "  %u = memref.cast %bt : memref<8x32xf16> to memref<*xf16>\n"
+            "  %map = nvgpu.tma.create.descriptor %u box[%c8, %c8] : "
+            "memref<*xf16> -> !map\n");
+    size_t from = source.find("    %is32 = ");
+    size_t to = source.find("    gpu.barrier\n", from);
+    ASSERT_NE(from, std::string::npos);
+    ASSERT_NE(to, std::string::npos);
+    source.replace(
+        from, to + std::string("    gpu.barrier\n").size() - from,
+        "    %bars = nvgpu.mbarrier.create -> !bar\n"
+        "    %first = arith.cmpi eq, %l, %c0 : index\n"
+        "    scf.if %first {\n"
+        "      nvgpu.mbarrier.init %bars[%c0], %c1 : !bar\n"
+        "      nvvm.fence.mbarrier.init\n"
+        "    }\n"
+        "    gpu.barrier\n"
+        "    scf.if %first {\n"
+        "      %c512 = arith.constant 512 : index\n"
+        "      nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %c512 : !bar\n"
+        "      scf.for %ch = %c0 to %c4 step %c1 {\n"
+        "        %k0 = arith.muli %ch, %c8 : index\n"
+        "        %o = arith.muli %ch, %c64 : index\n"
+        "        %sv = memref.subview %tile[%o] [64] [1] : "
+        "memref<512xf16, #gpu.address_space<workgroup>> to memref<64xf16, "
+        "strided<[1], offset: ?>, #gpu.address_space<workgroup>>\n"
+        "        %box = memref.expand_shape %sv [[0, 1]] output_shape [8, 8] "
+        ": memref<64xf16, strided<[1], offset: ?>, "
+        "#gpu.address_space<workgroup>> into memref<8x8xf16, strided<[8, "
+        "1], offset: ?>, #gpu.address_space<workgroup>>\n"
+        "        nvgpu.tma.async.load %map[%k0, %c0], %bars[%c0] to %box : "
+        "!map, !bar -> memref<8x8xf16, strided<[8, 1], offset: ?>, "
+        "#gpu.address_space<workgroup>>\n"
+        "      }\n"
+        "    }\n"
+        "    %false = arith.constant false\n"
+        "    nvgpu.mbarrier.try_wait.parity %bars[%c0], %false, %c1 : !bar "
+        "// TMA_WAIT\n");
+    // The K-major layout without swizzle (KMajorWithoutSwizzle...).
+    replace(source, "%fields = arith.constant 4611686293305360384 : i64",
+            "%fields = arith.constant 274878431232 : i64");
+    replace(source, "%c2_i64 = arith.constant 2 : i64",
+            "%c2_i64 = arith.constant 16 : i64");
+  }
+};
+
+TEST_F(TmaWgmma, IsTheMatrixProduct) {
+  std::vector<Tensor> out = run();
+  ASSERT_EQ(out.size(), 1u) << error;
+  for (int64_t r = 0; r < 64; ++r)
+    for (int64_t n = 0; n < 8; ++n)
+      EXPECT_EQ(out[0][r * 8 + n], expected(r, n)) << r << ", " << n;
+}
+
+TEST_F(TmaWgmma, EveryThreadOfTheWarpgroupWaits) {
+  // Only the first warp waits: the other warps may issue their parts of
+  // the wgmma before the load lands.
+  replace(source,
+          "    nvgpu.mbarrier.try_wait.parity %bars[%c0], %false, %c1 : !bar "
+          "// TMA_WAIT\n",
+          "    %w0 = arith.cmpi ult, %l, %c32 : index\n"
+          "    scf.if %w0 {\n"
+          "      nvgpu.mbarrier.try_wait.parity %bars[%c0], %false, %c1 : "
+          "!bar\n"
+          "    }\n");
+  expectError("which a TMA load completing phase 0 of mbarrier 0 writes, "
+              "before this thread waited for that phase");
+  EXPECT_NE(error.find("thread 32"), std::string::npos) << error;
 }
 
 // memref.reinterpret_cast counts its offset from the source's aligned
