@@ -158,7 +158,10 @@ struct SliceExpansion {
     auto heads4 = [&](int64_t len) {
       return RankedTensorType::get({B, H, len, d}, f32);
     };
-    auto scale = b.getF32FloatAttr(1.0f / std::sqrt(static_cast<float>(d)));
+    // 1/sqrt(d) rounded once to f32, as every attic op's default scale
+    // (detail::defaultScale); 1.0f / sqrtf(d) is an ulp off for some d.
+    auto scale =
+        b.getF32FloatAttr(static_cast<float>(1.0 / std::sqrt(double(d))));
     auto localLayout =
         BlockDiagonalLayoutAttr::get(b.getContext(), L, W, causal);
 

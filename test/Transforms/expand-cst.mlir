@@ -108,6 +108,22 @@ func.func @cst_alpha1(%x: tensor<1x64x16xf32>, %w: tensor<16x16xf32>, %pl: tenso
 
 // -----
 
+// Head dim 6: the inner attentions' scale is 1/sqrt(6) rounded once to f32
+// (0.408248305), the default of every attic op; 1.0f / sqrtf(6.0f) is an
+// ulp lower (0.408248276).
+
+// CHECK-LABEL: func.func @cst_head_dim_6
+// CHECK: attic.block_attention {{.*}} scale = 0.408248305 : f32
+// CHECK: attic.attention %{{.*}}, %{{.*}}, %{{.*}} scale 0.408248305 :
+func.func @cst_head_dim_6(%x: tensor<1x16x12xf32>, %w: tensor<12x12xf32>, %pl: tensor<8x12xf32>, %pg: tensor<2x12xf32>) -> tensor<1x16x12xf32> {
+  %y = attic.slice_attention %x weights(%w, %w, %w) positions(%pl, %pg)
+      {slice = 8 : i64, extension = 1 : i64, heads = 2 : i64}
+      : tensor<1x16x12xf32>, tensor<12x12xf32>, tensor<8x12xf32>, tensor<2x12xf32> -> tensor<1x16x12xf32>
+  return %y : tensor<1x16x12xf32>
+}
+
+// -----
+
 // A slice longer than the tile loop's largest block (1024): the local
 // attention is an attic.attention with default tiles and the means a pass
 // over its output.
