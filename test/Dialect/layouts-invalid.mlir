@@ -302,3 +302,85 @@ func.func @block_diagonal_query(%q: tensor<1x2x64x16xf32>) {
   %0 = attic.attention %q, %q, %q layout(#attic.block_diagonal<query = 0, key = 8>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
   return
 }
+
+// -----
+
+// Layout parameters are bounded by 2^40: larger ones would overflow the
+// classification's 64-bit index sums and mean nothing more.
+func.func @window_right_past_2_40(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.window right must be at most 2^40 = 1099511627776 (more tokens than any tensor holds), got 9223372036854775806}}
+  %0 = attic.attention %q, %k, %v layout(#attic.window<left = 0, right = 9223372036854775806>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @window_left_past_2_40(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.window left must be at most 2^40 = 1099511627776}}
+  %0 = attic.attention %q, %k, %v layout(#attic.window<left = 1099511627777, right = 0, align = bottom_right>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @dilated_past_2_40(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.dilated dilation must be at most 2^40}}
+  %0 = attic.attention %q, %k, %v layout(#attic.dilated<left = 1, right = 1, dilation = 9223372036854775807>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @strided_past_2_40(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.strided stride must be at most 2^40}}
+  %0 = attic.attention %q, %k, %v layout(#attic.strided<stride = 1099511627777>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @fixed_past_2_40(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.fixed block must be at most 2^40}}
+  %0 = attic.attention %q, %k, %v layout(#attic.fixed<block = 1099511627777, summary = 1>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @global_past_2_40(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.global tokens must be at most 2^40 = 1099511627776 (more tokens than any tensor holds), got 9223372036854775807}}
+  %0 = attic.attention %q, %k, %v layout(#attic.global<tokens = [0, 9223372036854775807]>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @sinks_past_2_40(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.sinks count must be at most 2^40}}
+  %0 = attic.attention %q, %k, %v layout(#attic.sinks<count = 1099511627777>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @random_past_2_40(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.random block must be at most 2^40}}
+  %0 = attic.attention %q, %k, %v layout(#attic.random<block = 1099511627777, count = 1, seed = 1>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @blocked_past_2_40(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.blocked size must be at most 2^40}}
+  %0 = attic.attention %q, %k, %v layout(#attic.blocked<size = 1099511627777, layout = #attic.causal>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @block_diagonal_past_2_40(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  // expected-error @+1 {{#attic.block_diagonal key must be at most 2^40}}
+  %0 = attic.attention %q, %k, %v layout(#attic.block_diagonal<query = 8, key = 1099511627777>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}

@@ -156,7 +156,7 @@ static LogicalResult verifyBlockLists(Operation *op, ValueRange lists,
   int64_t b = query.getDimSize(0), h = query.getDimSize(1);
   int64_t nq = query.getDimSize(2);
   int64_t nqb = ShapedType::isDynamic(nq) ? ShapedType::kDynamic
-                                          : (nq + blockQ - 1) / blockQ;
+                                          : nq / blockQ + (nq % blockQ != 0);
   auto fits = [](int64_t actual, int64_t expected) {
     return ShapedType::isDynamic(actual) || ShapedType::isDynamic(expected) ||
            actual == expected;
@@ -372,8 +372,9 @@ LogicalResult BlockAttentionOp::verify() {
       return text + "]";
     };
     int64_t nq = initType.getDimSize(2), blockQ = getBlockQ();
-    int64_t blocks = ShapedType::isDynamic(nq) ? ShapedType::kDynamic
-                                               : (nq + blockQ - 1) / blockQ;
+    int64_t blocks = ShapedType::isDynamic(nq)
+                         ? ShapedType::kDynamic
+                         : nq / blockQ + (nq % blockQ != 0);
     if (weightsType.getRank() != 2 || !weightsType.getElementType().isF32() ||
         !agrees(weightsType.getDimSize(0), initType.getDimSize(0)) ||
         !agrees(weightsType.getDimSize(1), nq))

@@ -204,6 +204,22 @@ LogicalResult verifyNonNegative(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+/// The largest width, offset, size or position a layout parameter may
+/// have: 2^40, more tokens than any tensor attic can allocate holds, so a
+/// larger value would mean the same as 2^40. The bound keeps the block
+/// classification's index arithmetic (sums of a few positions and
+/// parameters, in 64 bits, at compile time and in the generated code) far
+/// from overflow.
+constexpr int64_t kMaxLayoutExtent = int64_t(1) << 40;
+
+LogicalResult verifyExtent(function_ref<InFlightDiagnostic()> emitError,
+                           StringRef name, int64_t value) {
+  if (value > kMaxLayoutExtent)
+    return emitError() << name << " must be at most 2^40 = " << kMaxLayoutExtent
+                       << " (more tokens than any tensor holds), got " << value;
+  return success();
+}
+
 /// A layout operand that holds per-position integers: [B, N] of i32/i64.
 LogicalResult verifyIdOperand(function_ref<InFlightDiagnostic()> emitError,
                               const LayoutShapeInfo &info, StringRef param,
@@ -304,6 +320,9 @@ LogicalResult WindowLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitEr
   if (left < 0 || right < 0)
     return emitError() << "#attic.window widths must be >= 0, got left = "
                        << left << " and right = " << right;
+  if (failed(verifyExtent(emitError, "#attic.window left", left)) ||
+      failed(verifyExtent(emitError, "#attic.window right", right)))
+    return failure();
   return success();
 }
 static Band windowBand(WindowLayoutAttr w) {
@@ -343,6 +362,10 @@ DilatedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (dilation < 1)
     return emitError() << "#attic.dilated dilation must be >= 1, got "
                        << dilation;
+  if (failed(verifyExtent(emitError, "#attic.dilated left", left)) ||
+      failed(verifyExtent(emitError, "#attic.dilated right", right)) ||
+      failed(verifyExtent(emitError, "#attic.dilated dilation", dilation)))
+    return failure();
   return success();
 }
 static Band dilatedBand(DilatedLayoutAttr w) {
@@ -381,6 +404,8 @@ SparseStridedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           int64_t stride, Alignment) {
   if (stride < 1)
     return emitError() << "#attic.strided stride must be >= 1, got " << stride;
+  if (failed(verifyExtent(emitError, "#attic.strided stride", stride)))
+    return failure();
   return success();
 }
 Value SparseStridedLayoutAttr::buildElementPredicate(LayoutEnv &env, Value q,
@@ -433,6 +458,8 @@ LogicalResult FixedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitErr
                                       int64_t block, int64_t summary) {
   if (block < 1)
     return emitError() << "#attic.fixed block must be >= 1, got " << block;
+  if (failed(verifyExtent(emitError, "#attic.fixed block", block)))
+    return failure();
   if (summary < 0 || summary > block)
     return emitError() << "#attic.fixed summary must be in [0, block = "
                        << block << "], got " << summary;
@@ -508,6 +535,8 @@ GlobalLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   for (auto [i, t] : llvm::enumerate(tokens)) {
     if (t < 0)
       return emitError() << "#attic.global tokens must be >= 0, got " << t;
+    if (failed(verifyExtent(emitError, "#attic.global tokens", t)))
+      return failure();
     if (i > 0 && tokens[i - 1] >= t)
       return emitError() << "#attic.global tokens must be ascending and "
                             "distinct, got "
@@ -593,7 +622,9 @@ bool GlobalLayoutAttr::dependsOnHead() const { return false; }
 
 LogicalResult SinksLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                       int64_t count) {
-  return verifyNonNegative(emitError, "#attic.sinks count", count);
+  if (failed(verifyNonNegative(emitError, "#attic.sinks count", count)))
+    return failure();
+  return verifyExtent(emitError, "#attic.sinks count", count);
 }
 Value SinksLayoutAttr::buildElementPredicate(LayoutEnv &env, Value, Value k) const {
   IndexMath m(env);
@@ -721,6 +752,8 @@ LogicalResult RandomLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitEr
                                        int64_t block, int64_t count, uint64_t) {
   if (block < 1)
     return emitError() << "#attic.random block must be >= 1, got " << block;
+  if (failed(verifyExtent(emitError, "#attic.random block", block)))
+    return failure();
   if (count < 1 || count > 16)
     return emitError() << "#attic.random count must be in [1, 16], got "
                        << count;
@@ -819,6 +852,8 @@ LogicalResult BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitE
                                         int64_t size, LayoutAttrInterface layout) {
   if (size < 1)
     return emitError() << "#attic.blocked size must be >= 1, got " << size;
+  if (failed(verifyExtent(emitError, "#attic.blocked size", size)))
+    return failure();
   if (!layout)
     return emitError() << "#attic.blocked needs a layout";
   // The inner layout sees block indices; document ids are per token.
@@ -894,6 +929,9 @@ BlockDiagonalLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << query;
   if (key < 1)
     return emitError() << "#attic.block_diagonal key must be >= 1, got " << key;
+  if (failed(verifyExtent(emitError, "#attic.block_diagonal query", query)) ||
+      failed(verifyExtent(emitError, "#attic.block_diagonal key", key)))
+    return failure();
   return success();
 }
 
