@@ -93,8 +93,10 @@ def Attic_AttentionOp : Attic_Op<"attention", [Pure, AttrSizedOperandSegments,
             ... attic.yield %new_score : f32
     ```
 
-    They hold arith and math ops on scalars and `tensor.extract` (or, in
-    the memref form, `memref.load`) of the captures, and are evaluated on
+    They hold arith and math ops on scalars, `tensor.extract` (or, in
+    the memref form, `memref.load`) of the captures and `tensor.dim`
+    (`memref.dim`) of a capture at a constant dimension below its rank,
+    and are evaluated on
     every (b, h, q, k) of `[0,B) x [0,Hq) x [0,Nq) x [0,Nk)` that the
     compiled code visits, so every index they read must be inside the
     capture for all of them (a read outside is a run-time error, never an

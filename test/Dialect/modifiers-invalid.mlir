@@ -219,3 +219,35 @@ func.func @extract_not_capture(%q: tensor<1x2x64x16xf32>) {
       } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
   return
 }
+
+// -----
+
+// tensor.dim of a capture reads its descriptor: the dimension must be a
+// constant below the capture's rank (a head index as the dimension read
+// past the descriptor of a rank-1 capture before).
+func.func @dim_variable(%q: tensor<1x2x64x16xf32>, %c: tensor<4xf32>) {
+  %0 = attic.attention %q, %q, %q captures(%c : tensor<4xf32>) mask_mod {
+      ^bb0(%b: index, %h: index, %qi: index, %ki: index, %t: tensor<4xf32>):
+        // expected-error @+1 {{'tensor.dim' op in a 'mask' region must read a constant dimension in [0, 1) of the capture (its rank)}}
+        %n = tensor.dim %t, %h : tensor<4xf32>
+        %p = arith.cmpi ult, %ki, %n : index
+        attic.yield %p : i1
+      } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @dim_out_of_range(%q: tensor<1x2x64x16xf32>, %c: tensor<?x4xf32>) {
+  %0 = attic.attention %q, %q, %q captures(%c : tensor<?x4xf32>) score_mod {
+      ^bb0(%s: f32, %b: index, %h: index, %qi: index, %ki: index, %t: tensor<?x4xf32>):
+        %two = arith.constant 2 : index
+        // expected-error @+1 {{'tensor.dim' op in a 'score' region must read a constant dimension in [0, 2) of the capture (its rank)}}
+        %n = tensor.dim %t, %two : tensor<?x4xf32>
+        %i = arith.index_cast %n : index to i32
+        %f = arith.sitofp %i : i32 to f32
+        %r = arith.addf %s, %f : f32
+        attic.yield %r : f32
+      } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}

@@ -159,6 +159,19 @@ LogicalResult attic::verifyModifierRegion(Operation *op, Region &region,
                << "' region may only read a capture (a block argument after "
                   "the first "
                << leading << ")";
+      // A dimension is read from the capture's descriptor, which has rank
+      // entries: only a constant dimension in range is defined.
+      if (isa<tensor::DimOp, memref::DimOp>(inner)) {
+        int64_t rank =
+            cast<ShapedType>(inner.getOperand(0).getType()).getRank();
+        APInt dim;
+        if (!matchPattern(inner.getOperand(1), m_ConstantInt(&dim)) ||
+            dim.isNegative() || dim.sge(rank))
+          return inner.emitOpError()
+                 << "in a '" << name
+                 << "' region must read a constant dimension in [0, " << rank
+                 << ") of the capture (its rank)";
+      }
     } else if (dialect != "arith" && dialect != "math") {
       return inner.emitOpError()
              << "is not admissible in a '" << name
