@@ -94,3 +94,32 @@ func.func @data_dependent(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, 
       : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
   return %o : tensor<1x2x64x16xf32>
 }
+
+// -----
+
+// A user function already named like the outlined region (@clash_score_mod,
+// called by @clash): the region is outlined as @clash_score_mod_0 and the
+// user's function keeps its name and body. Before, the new function took
+// the name too, and bufferizing the call crashed.
+// BUFFERIZE-LABEL: func.func private @clash_score_mod_0(
+// BUFFERIZE-SAME: attributes {attic.modifier}
+// BUFFERIZE-LABEL: func.func @clash(
+// BUFFERIZE: score_fn = @clash_score_mod_0
+// BUFFERIZE: call @clash_score_mod(%{{.*}}) : (memref<1x2x40x16xf32{{.*}}>) -> memref<1x2x40x16xf32{{.*}}>
+// BUFFERIZE-LABEL: func.func private @clash_score_mod(
+// BUFFERIZE: linalg.add
+func.func @clash(%q: tensor<1x2x40x16xf32>, %k: tensor<1x2x40x16xf32>, %v: tensor<1x2x40x16xf32>, %c: tensor<2xf32>) -> tensor<1x2x40x16xf32> {
+  %o = attic.attention %q, %k, %v captures(%c : tensor<2xf32>) score_mod {
+      ^bb0(%s: f32, %b: index, %h: index, %qi: index, %ki: index, %t: tensor<2xf32>):
+        %x = tensor.extract %t[%h] : tensor<2xf32>
+        %r = arith.addf %s, %x : f32
+        attic.yield %r : f32
+      } : tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32> -> tensor<1x2x40x16xf32>
+  %o2 = call @clash_score_mod(%o) : (tensor<1x2x40x16xf32>) -> tensor<1x2x40x16xf32>
+  return %o2 : tensor<1x2x40x16xf32>
+}
+func.func private @clash_score_mod(%x: tensor<1x2x40x16xf32>) -> tensor<1x2x40x16xf32> {
+  %e = tensor.empty() : tensor<1x2x40x16xf32>
+  %r = linalg.add ins(%x, %x : tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>) outs(%e : tensor<1x2x40x16xf32>) -> tensor<1x2x40x16xf32>
+  return %r : tensor<1x2x40x16xf32>
+}

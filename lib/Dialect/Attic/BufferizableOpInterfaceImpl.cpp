@@ -53,14 +53,20 @@ FlatSymbolRefAttr outlineModifier(RewriterBase &rewriter, Operation *op,
   if (auto fn = dyn_cast<func::FuncOp>(parent))
     base = (fn.getName() + "_").str();
   base += kind == attic::ModifierKind::Mask ? "mask_mod" : "score_mod";
+  // A name no symbol of the table has (a user's function may be called
+  // @f_score_mod). The function is created in place, so the table cannot
+  // rename it afterwards: it would find the name taken by the function
+  // itself.
+  std::string name = base;
+  if (table)
+    for (unsigned i = 0; SymbolTable::lookupSymbolIn(table, name); ++i)
+      name = base + "_" + std::to_string(i);
   rewriter.setInsertionPoint(parent);
   auto fn = func::FuncOp::create(
-      rewriter, op->getLoc(), base,
+      rewriter, op->getLoc(), name,
       rewriter.getFunctionType(argTypes, TypeRange{resultType}));
   fn.setPrivate();
   fn->setAttr("attic.modifier", rewriter.getUnitAttr());
-  if (table)
-    SymbolTable(table).insert(fn); // Renames it if the name is taken.
   fn.getBody().takeBody(region);
   Block &body = fn.getBody().front();
   for (auto [i, type] : llvm::enumerate(captureTypes)) {
