@@ -20,6 +20,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
@@ -523,6 +524,30 @@ static size_t buildHeader(const attic_tensor *t, char *buf, size_t len) {
   return total;
 }
 
+/// Whether `path` is an existing regular file that this process maps (a
+/// library it runs: the AOT library, libattic_rt.so, libc, ...): writing
+/// it would truncate code in use, and the process would die of SIGBUS.
+static bool mappedInThisProcess(const char *path) {
+  struct stat st;
+  if (::stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+    return false;
+  FILE *maps = std::fopen("/proc/self/maps", "r");
+  if (!maps)
+    return false;
+  char line[4096];
+  bool found = false;
+  while (!found && std::fgets(line, sizeof(line), maps)) {
+    unsigned devMajor, devMinor;
+    unsigned long long inode;
+    if (std::sscanf(line, "%*s %*s %*s %x:%x %llu", &devMajor, &devMinor,
+                    &inode) == 3)
+      found = inode == static_cast<unsigned long long>(st.st_ino) &&
+              devMajor == major(st.st_dev) && devMinor == minor(st.st_dev);
+  }
+  std::fclose(maps);
+  return found;
+}
+
 extern "C" attic_status attic_npy_save(const char *path, const attic_tensor *t,
                                        char *err, size_t errLen) {
   if (!path)
@@ -553,6 +578,10 @@ extern "C" attic_status attic_npy_save(const char *path, const attic_tensor *t,
   if (headerLen == 0)
     return fail(err, errLen, "%s: header does not fit", path);
 
+  if (mappedInThisProcess(path))
+    return fail(err, errLen,
+                "%s: is a library this process runs, refusing to overwrite it",
+                path);
   FILE *file = std::fopen(path, "wb");
   if (!file)
     return fail(err, errLen, "%s: cannot open file for writing: %s", path,

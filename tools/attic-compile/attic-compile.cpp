@@ -61,7 +61,9 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     headerFile("header", cl::cat(toolOptions),
                cl::desc("The C header of the entry point (default: <entry>.h "
-                        "next to the output; --header=- skips it)"));
+                        "next to the output, none when the output is not a "
+                        "regular file such as /dev/null; --header=- skips "
+                        "it)"));
 static cl::list<std::string>
     shapeSpecs("shape", cl::cat(toolOptions),
                cl::desc("I:AxBxC gives argument I a static shape (needed "
@@ -390,7 +392,12 @@ int main(int argc, char **argv) {
   std::string header;
   if (headerFile != "-") {
     header = headerFile;
-    if (header.empty()) {
+    // Next to the output, when the output is a file: an output such as
+    // /dev/null gets no default header (it would land in /dev).
+    llvm::sys::fs::file_status status;
+    bool special = output != "-" && !llvm::sys::fs::status(output, status) &&
+                   !llvm::sys::fs::is_regular_file(status);
+    if (header.empty() && !special) {
       SmallString<256> path(llvm::sys::path::parent_path(output));
       llvm::sys::path::append(path, entry + ".h");
       header = std::string(path);

@@ -120,6 +120,9 @@ void attic_tensor_set(attic_tensor *t, int64_t flatIndex, double value);
 attic_status attic_npy_load(const char *path, attic_tensor *out, char *err,
                             size_t errLen);
 
+/* Writes *t to `path`. A path naming a file this process maps (a library
+ * it runs, e.g. the AOT library just loaded) is refused: overwriting it
+ * would truncate code in use. A failed write removes the partial file. */
 attic_status attic_npy_save(const char *path, const attic_tensor *t,
                             char *err, size_t errLen);
 
