@@ -220,8 +220,14 @@ std::atomic<int32_t> chosenThreads{0};
 extern "C" const char *attic_aot_last_error(void) { return lastError.c_str(); }
 
 extern "C" int32_t attic_aot_set_threads(int32_t n) {
-  // libomp aborts the process at a parallel region past its own limit
-  // (OMP: Error #34 at 100000).
+  // libomp aborts the process on an OMP_NUM_THREADS it cannot parse, when
+  // it first reads it (below), and at a parallel region past its own
+  // limit (OMP: Error #34 at 100000).
+  char message[256];
+  if (attic_check_omp_env(message, sizeof(message)) != ATTIC_OK) {
+    fail("%s", message);
+    return -1;
+  }
   if (n > 1024)
     n = 1024;
   if (n > 0)
@@ -342,8 +348,8 @@ extern "C" int32_t attic_aot_call(const attic_aot_entry *entry,
   // OpenBLAS's own thread pool, left at its load-time setting, competes
   // with the OpenMP workers of the compiled loops (measured: 1 call in 2
   // ran 1.7x slower at N = 1024); one count for both, as attic-run sets.
-  if (chosenThreads == 0)
-    attic_aot_set_threads(0);
+  if (chosenThreads == 0 && attic_aot_set_threads(0) < 0)
+    return 1; // attic_aot_last_error says why
   CudaTarget cudaTarget;
   bool isCuda = parseCudaTarget(entry->target, cudaTarget);
   std::lock_guard<std::mutex> lock(callMutex());

@@ -11,6 +11,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "attic/runtime/Aot.h"
+#include "attic/runtime/Runtime.h"
+
+#include "Error.h"
+
+#include <cstdlib>
 
 // Debian installs OpenBLAS's header under this name (cblas.h is an
 // alternative that may point to another BLAS).
@@ -61,6 +66,33 @@ extern "C" void attic_rt_sgemm(int64_t transA, int64_t transB, int64_t m,
               static_cast<blasint>(n), static_cast<blasint>(k), 1.0f, pa,
               static_cast<blasint>(lda), pb, static_cast<blasint>(ldb), 1.0f,
               pc, static_cast<blasint>(ldc));
+}
+
+extern "C" attic_status attic_check_omp_env(char *err, size_t errLen) {
+  const char *env = std::getenv("OMP_NUM_THREADS");
+  if (!env)
+    return ATTIC_OK;
+  const char *p = env;
+  bool ok = true;
+  do {
+    while (*p == ' ' || *p == '\t')
+      ++p;
+    long long count = 0;
+    int digits = 0;
+    for (; *p >= '0' && *p <= '9'; ++p, ++digits)
+      if (count <= 1024)
+        count = count * 10 + (*p - '0');
+    while (*p == ' ' || *p == '\t')
+      ++p;
+    ok = digits > 0 && count >= 1 && count <= 1024;
+  } while (ok && *p++ == ',');
+  if (ok && p[-1] == '\0')
+    return ATTIC_OK;
+  return attic::runtime::fail(
+      err, errLen,
+      "OMP_NUM_THREADS=%s: expected a thread count in [1, 1024] or a "
+      "comma-separated list of such counts",
+      env);
 }
 
 extern "C" void attic_rt_set_blas_threads(int32_t threads) {

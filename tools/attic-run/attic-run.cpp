@@ -355,13 +355,10 @@ int main(int argc, char **argv) {
   if (threads < 0 || threads > attic::kMaxCpuThreads)
     fail("--cpu-threads must be in [0, " + std::to_string(attic::kMaxCpuThreads) +
          "] (0: the default count), got " + std::to_string(threads));
-  if (const char *env = std::getenv("OMP_NUM_THREADS")) {
-    // libomp reads a list ("8,4"); its first entry is the count used here.
-    long long n = std::atoll(env);
-    if (n > attic::kMaxCpuThreads)
-      fail(std::string("OMP_NUM_THREADS=") + env + ": at most " +
-           std::to_string(attic::kMaxCpuThreads) + " threads");
-  }
+  // libomp reads a list ("8,4"); its first entry is the count used here.
+  if (char message[256];
+      attic_check_omp_env(message, sizeof(message)) != ATTIC_OK)
+    fail(message);
   if (vectorWidth < 0 || vectorWidth > 64 || (vectorWidth & (vectorWidth - 1)))
     fail("--vector-width must be 0 (the host's) or a power of two up to 64");
   if (!(rangeLo < rangeHi) || !std::isfinite(rangeLo) || !std::isfinite(rangeHi))

@@ -73,7 +73,10 @@ const char *attic_aot_last_error(void);
 /* Threads of the compiled parallel loops and of OpenBLAS (n <= 0 keeps the
  * default: OMP_NUM_THREADS or all cores; at most 1024, larger counts are
  * clamped, as for attic-run's --cpu-threads). It applies to calls from
- * every thread of the process. Returns the count in effect. */
+ * every thread of the process. Returns the count in effect, or -1 when
+ * OMP_NUM_THREADS is not a list of counts in [1, 1024] (libomp would abort
+ * the process; attic_aot_last_error says why, and attic_aot_call fails the
+ * same way). */
 int32_t attic_aot_set_threads(int32_t n);
 
 /* Number of elements of spec `index` (inputs first, then results). */

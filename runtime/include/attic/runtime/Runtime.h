@@ -224,6 +224,13 @@ double attic_median(double *values, size_t n);
  * behind their host's back. No effect where unsupported. */
 void attic_retain_heap(void);
 
+/* Checks OMP_NUM_THREADS (when set) before OpenMP reads it: libomp aborts
+ * the process on a value that is not a list of positive counts ("abc", "",
+ * "-3", "4,x") and on a count it cannot create threads for. Accepted: a
+ * comma-separated list of integers in [1, 1024] (spaces around them
+ * allowed; the first is the count). */
+attic_status attic_check_omp_env(char *err, size_t errLen);
+
 /*===----------------------------------------------------------------------===*
  * Errors reported by compiled code
  *
