@@ -127,7 +127,40 @@ public:
   }
 
 private:
+  /// Operations and loop iterations evaluated before the oracle gives up
+  /// (a loop of 10^12 empty iterations, which compiled code deletes, would
+  /// otherwise run for hours).
+  static constexpr uint64_t kMaxSteps = 20'000'000;
+
+  static std::string printed(Type type) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    type.print(os);
+    return text;
+  }
+
+  LogicalResult countStep(Operation *op) {
+    if (++steps <= kMaxSteps)
+      return success();
+    return unsupportedBecause(op, "runs more than 2e7 operations and loop "
+                                  "iterations, the oracle's limit");
+  }
+
   LogicalResult evaluate(Operation *op) {
+    if (failed(countStep(op)))
+      return failure();
+    // Ops whose reference takes the result's shape from its type need a
+    // static one; these work out their shapes from the values.
+    if (!isa<tensor::EmptyOp, tensor::ExtractSliceOp, tensor::InsertSliceOp,
+             tensor::CastOp, scf::ForOp, scf::IfOp, func::CallOp,
+             attic::AttentionOp, attic::BlockAttentionOp, attic::BlockMaskOp>(
+            op))
+      for (Type type : op->getResultTypes())
+        if (auto ranked = dyn_cast<RankedTensorType>(type);
+            ranked && !ranked.hasStaticShape())
+          return unsupportedBecause(
+              op, "has a result of dynamic shape (" + printed(type) +
+                      "); the oracle needs static shapes there");
     if (auto constant = dyn_cast<arith::ConstantOp>(op);
         constant && !isa<ShapedType>(constant.getType())) {
       FailureOr<double> value = evaluateScalarOp(op, {});
@@ -158,8 +191,27 @@ private:
       values[constant.getResult()] = std::move(tensor);
       return success();
     }
-    if (isa<tensor::EmptyOp>(op)) // only a destination: its values are unused
+    if (auto empty = dyn_cast<tensor::EmptyOp>(op)) {
+      // A destination: its shape (with the dynamic sizes), zeros as its
+      // undefined values; an op that reads them is refused (undefined).
+      attic::RefTensor tensor;
+      auto dynamicSizes = empty.getDynamicSizes().begin();
+      for (int64_t size : empty.getType().getShape()) {
+        if (!ShapedType::isDynamic(size)) {
+          tensor.shape.push_back(size);
+          continue;
+        }
+        auto it = scalars.find(*dynamicSizes++);
+        if (it == scalars.end())
+          return unsupportedBecause(op, "has a size that is not a known "
+                                        "scalar");
+        tensor.shape.push_back(toInt64(it->second));
+      }
+      tensor.data.assign(numElements(tensor.shape), 0.0);
+      values[empty.getResult()] = std::move(tensor);
+      undefined.insert(empty.getResult());
       return success();
+    }
     if (auto cast = dyn_cast<tensor::CastOp>(op)) {
       copyValue(cast.getResult(), cast.getSource());
       return success();
@@ -332,26 +384,115 @@ private:
       error = "reference: calls nested deeper than 64 (recursion?)";
       return failure();
     }
+    // A recursive call: the values of the callee's frame that an outer
+    // activation holds are saved and restored around it (the maps are
+    // keyed by Value, so the inner activation would overwrite them).
+    std::optional<SavedFrame> saved;
+    if (llvm::is_contained(activeCallees, callee.getOperation()))
+      saved = saveFrame(callee);
     for (auto [arg, operand] :
          llvm::zip(callee.getArguments(), call.getOperands()))
       copyValue(arg, operand);
     ++callDepth;
+    activeCallees.push_back(callee);
+    auto leave = [&](LogicalResult result) {
+      --callDepth;
+      activeCallees.pop_back();
+      return result;
+    };
     for (Operation &op : callee.getBody().front()) {
       if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+        // Through temporaries: the call's results may be values of the
+        // saved frame (a function calling itself).
+        SavedFrame results;
         for (auto [result, v] : llvm::zip(call.getResults(), ret.getOperands()))
-          copyValue(result, v);
-        --callDepth;
-        return success();
+          results.take(*this, result, v);
+        if (saved)
+          restoreFrame(*saved);
+        results.restoreInto(*this);
+        return leave(success());
       }
-      if (failed(evaluate(&op))) {
-        --callDepth;
-        return failure();
+      if (failed(evaluate(&op)))
+        return leave(failure());
+    }
+    error = "reference: function has no return";
+    return leave(failure());
+  }
+
+  /// Values held for some Values (tensors, scalars, trees; absent ones
+  /// remembered as absent).
+  struct SavedFrame {
+    SmallVector<std::pair<Value, std::optional<attic::RefTensor>>> tensors;
+    SmallVector<std::pair<Value, std::optional<double>>> numbers;
+    SmallVector<
+        std::pair<Value, std::optional<std::vector<attic::ref::vcc::Tree>>>>
+        treeValues;
+    SmallVector<std::pair<Value, bool>> undefinedFlags;
+
+    /// Saves what `from` holds, to be restored as `to`'s.
+    void take(Evaluator &e, Value to, Value from) {
+      auto t = e.values.find(from);
+      tensors.push_back({to, t == e.values.end()
+                                 ? std::nullopt
+                                 : std::optional<attic::RefTensor>(t->second)});
+      auto n = e.scalars.find(from);
+      numbers.push_back({to, n == e.scalars.end()
+                                 ? std::nullopt
+                                 : std::optional<double>(n->second)});
+      auto tr = e.trees.find(from);
+      treeValues.push_back(
+          {to, tr == e.trees.end()
+                   ? std::nullopt
+                   : std::optional<std::vector<attic::ref::vcc::Tree>>(
+                         tr->second)});
+      undefinedFlags.push_back({to, e.undefined.contains(from)});
+    }
+    void restoreInto(Evaluator &e) {
+      for (auto &[v, t] : tensors) {
+        if (t)
+          e.values[v] = std::move(*t);
+        else
+          e.values.erase(v);
+      }
+      for (auto &[v, n] : numbers) {
+        if (n)
+          e.scalars[v] = *n;
+        else
+          e.scalars.erase(v);
+      }
+      for (auto &[v, t] : treeValues) {
+        if (t)
+          e.trees[v] = std::move(*t);
+        else
+          e.trees.erase(v);
+      }
+      for (auto [v, flag] : undefinedFlags) {
+        if (flag)
+          e.undefined.insert(v);
+        else
+          e.undefined.erase(v);
       }
     }
-    --callDepth;
-    error = "reference: function has no return";
-    return failure();
+  };
+
+  /// The values of every Value defined in `callee` (arguments, results and
+  /// block arguments of nested regions).
+  SavedFrame saveFrame(func::FuncOp callee) {
+    SavedFrame frame;
+    auto save = [&](Value v) { frame.take(*this, v, v); };
+    for (BlockArgument arg : callee.getArguments())
+      save(arg);
+    callee.getBody().walk([&](Operation *op) {
+      for (Value result : op->getResults())
+        save(result);
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            save(arg);
+    });
+    return frame;
   }
+  void restoreFrame(SavedFrame &frame) { frame.restoreInto(*this); }
 
   /// Kernelized attention with attic::ref::kernelized (the quadratic form
   /// in double; random features drawn by the reference's own code).
@@ -713,9 +854,12 @@ private:
       return unsupportedBecause(slice, "has an offset, size or stride that "
                                        "is not a known scalar");
     for (size_t d = 0; d < shape.size(); ++d)
+      // offset + (size - 1) * stride < dim, without the overflow of that
+      // sum at huge strides.
       if (offsets[d] < 0 || sizes[d] < 0 || strides[d] < 1 ||
           (sizes[d] > 0 &&
-           offsets[d] + (sizes[d] - 1) * strides[d] >= shape[d])) {
+           (offsets[d] >= shape[d] ||
+            sizes[d] - 1 > (shape[d] - 1 - offsets[d]) / strides[d]))) {
         error = "reference: '" + slice->getName().getStringRef().str() +
                 "' at offset " + std::to_string(offsets[d]) + " of dim " +
                 std::to_string(d) + " (size " + std::to_string(sizes[d]) +
@@ -755,7 +899,13 @@ private:
     SmallVector<int64_t> offsets, sizes, strides;
     if (failed(sliceBounds(slice, source.shape, offsets, sizes, strides)))
       return failure();
-    attic::RefTensor out = emptyLike(slice.getResult());
+    // The result's shape: the sizes without the dims a rank-reduced
+    // result drops (its type may be dynamic).
+    attic::RefTensor out;
+    llvm::SmallBitVector dropped = slice.getDroppedDims();
+    for (auto [d, size] : llvm::enumerate(sizes))
+      if (!dropped.test(d))
+        out.shape.push_back(size);
     forEachInSlice(source.shape, offsets, sizes, strides,
                    [&](int64_t flat) { out.data.push_back(source.data[flat]); });
     values[slice.getResult()] = std::move(out);
@@ -764,10 +914,13 @@ private:
 
   /// `dest` with the slice replaced by `source` (same element order).
   LogicalResult evaluateInsertSlice(tensor::InsertSliceOp insert) {
-    attic::RefTensor out = values[insert.getDest()];
+    auto dest = values.find(insert.getDest());
+    if (dest == values.end())
+      return unsupportedBecause(insert, "needs a destination computed before "
+                                        "it");
     // A tensor.empty destination holds no values (its contents are
     // undefined): zeros.
-    out.shape = emptyLike(insert.getResult()).shape;
+    attic::RefTensor out = dest->second;
     int64_t numel = 1;
     for (int64_t size : out.shape)
       numel *= size;
@@ -875,7 +1028,11 @@ private:
     for (auto [arg, init] :
          llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs()))
       copyValue(arg, init);
-    for (int64_t i = lower; i < upper; i += step) {
+    // (An i + step past int64's range ends the loop, as it would end it.)
+    for (int64_t i = lower; i < upper;
+         i = __builtin_add_overflow(i, step, &i) ? upper : i) {
+      if (failed(countStep(loop)))
+        return failure();
       scalars[loop.getInductionVar()] = double(i);
       for (Operation &op : body.without_terminator())
         if (failed(evaluate(&op)))
@@ -1191,6 +1348,14 @@ private:
     }
     const int64_t numInputs = op.getNumDpsInputs();
     Block *body = op.getBlock();
+    // An input that a tensor.empty made has no defined values (compiled
+    // code reads whatever the buffer holds).
+    for (int64_t i = 0; i < numInputs; ++i)
+      if (undefined.contains(op->getOperand(i)) &&
+          !body->getArgument(i).use_empty())
+        return unsupportedBecause(op, "reads input #" + std::to_string(i) +
+                                          ", a tensor.empty, whose values "
+                                          "are undefined");
     if (llvm::any_of(ranges, [](int64_t r) { return r <= 0; })) {
       for (auto [result, out] : llvm::zip(op->getResults(), outputs))
         values[result] = std::move(out);
@@ -1392,7 +1557,112 @@ private:
 
   /// The scalar arith/math ops of payloads, in double (integers and index
   /// values too; casts between float types are exact in double).
+  /// The bit width of an integer (or index: 64) type, 0 for other types.
+  static unsigned integerWidth(Type type) {
+    type = getElementTypeOrSelf(type);
+    if (type.isIndex())
+      return 64;
+    if (auto integer = dyn_cast<IntegerType>(type))
+      return integer.getWidth();
+    return 0;
+  }
+
+  /// `v` (an integer held as a double) wrapped to a signed integer of
+  /// `width` bits, as the hardware's two's complement does (i1 stays 0/1,
+  /// this evaluator's convention for booleans).
+  static double wrapSigned(double v, unsigned width) {
+    if (width == 0 || width >= 64)
+      return v;
+    uint64_t low = uint64_t(toInt64(v)) & ((uint64_t(1) << width) - 1);
+    if (width == 1)
+      return double(low);
+    uint64_t sign = uint64_t(1) << (width - 1);
+    return double(int64_t(low ^ sign) - int64_t(sign));
+  }
+
+  /// `v` as the unsigned value of its `width` bits.
+  static double asUnsigned(double v, unsigned width) {
+    if (width == 0 || width >= 64)
+      return v;
+    return double(uint64_t(toInt64(v)) & ((uint64_t(1) << width) - 1));
+  }
+
+  /// `v` rounded to float type `type` (f16, bf16, f32; f64 is exact).
+  static double roundTo(double v, Type type) {
+    auto floatType = dyn_cast<FloatType>(getElementTypeOrSelf(type));
+    if (!floatType || floatType.getWidth() >= 64 || std::isnan(v))
+      return v;
+    APFloat f(v);
+    bool lost;
+    f.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+              &lost);
+    return f.convertToDouble();
+  }
+
+  /// A scalar op on its operands' values, in the semantics of its types:
+  /// integers wrap at their width and are read as unsigned by the unsigned
+  /// ops (an i8 -1 is 255 to extui, uitofp and divui), an i1 true is -1 to
+  /// the signed comparisons, truncf rounds to its result type, and f16 and
+  /// bf16 results are rounded to their type (LLVM computes each such op in
+  /// f32 and rounds it). Other float arithmetic is exact in double, the
+  /// reference's precision.
   FailureOr<double> evaluateScalarOp(Operation *op, ArrayRef<double> x) {
+    SmallVector<double, 4> operands(x.begin(), x.end());
+    auto operandWidth = [&](unsigned i) {
+      return integerWidth(op->getOperand(i).getType());
+    };
+    bool unsignedOperands =
+        isa<arith::DivUIOp, arith::RemUIOp, arith::MinUIOp, arith::MaxUIOp,
+            arith::CeilDivUIOp, arith::ExtUIOp, arith::UIToFPOp,
+            arith::IndexCastUIOp>(op);
+    bool signedOperands =
+        isa<arith::DivSIOp, arith::RemSIOp, arith::MinSIOp, arith::MaxSIOp,
+            arith::FloorDivSIOp, arith::CeilDivSIOp, arith::SIToFPOp>(op);
+    if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+      switch (cmp.getPredicate()) {
+      case arith::CmpIPredicate::ult:
+      case arith::CmpIPredicate::ule:
+      case arith::CmpIPredicate::ugt:
+      case arith::CmpIPredicate::uge:
+        unsignedOperands = true;
+        break;
+      case arith::CmpIPredicate::slt:
+      case arith::CmpIPredicate::sle:
+      case arith::CmpIPredicate::sgt:
+      case arith::CmpIPredicate::sge:
+        signedOperands = true;
+        break;
+      default:
+        break;
+      }
+    }
+    for (unsigned i = 0; i < operands.size() && i < op->getNumOperands(); ++i) {
+      unsigned width = operandWidth(i);
+      if (unsignedOperands)
+        operands[i] = asUnsigned(operands[i], width);
+      else if (signedOperands && width == 1)
+        operands[i] = operands[i] != 0.0 ? -1.0 : 0.0;
+    }
+    if (isa<arith::DivSIOp, arith::FloorDivSIOp, arith::CeilDivSIOp>(op) &&
+        operands[1] == -1.0 && operandWidth(0) > 1 &&
+        operands[0] == -std::ldexp(1.0, int(operandWidth(0)) - 1))
+      return unsupportedBecause(op, "overflows (the smallest integer divided "
+                                    "by -1 is undefined)");
+    FailureOr<double> value = evaluateScalarOpExact(op, operands);
+    if (failed(value) || op->getNumResults() != 1)
+      return value;
+    Type type = op->getResult(0).getType();
+    if (unsigned width = integerWidth(type))
+      return wrapSigned(*value, width);
+    auto floatType = dyn_cast<FloatType>(getElementTypeOrSelf(type));
+    if (floatType &&
+        (isa<arith::TruncFOp, arith::SIToFPOp, arith::UIToFPOp>(op) ||
+         floatType.getWidth() < 32))
+      return roundTo(*value, type);
+    return value;
+  }
+
+  FailureOr<double> evaluateScalarOpExact(Operation *op, ArrayRef<double> x) {
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
       if (auto f = dyn_cast<FloatAttr>(constant.getValue()))
         return f.getValue().convertToDouble();
@@ -1517,10 +1787,22 @@ private:
         return fn(x[0]);
     if (isa<math::PowFOp>(op))
       return std::pow(x[0], x[1]);
-    if (isa<arith::MaximumFOp>(op))
-      return std::isnan(x[0]) || std::isnan(x[1]) ? NAN : std::max(x[0], x[1]);
-    if (isa<arith::MinimumFOp>(op))
-      return std::isnan(x[0]) || std::isnan(x[1]) ? NAN : std::min(x[0], x[1]);
+    // maximumf and minimumf order -0 below +0 (IEEE 754-2019 maximum and
+    // minimum); std::max and std::min return their first of two zeros.
+    if (isa<arith::MaximumFOp>(op)) {
+      if (std::isnan(x[0]) || std::isnan(x[1]))
+        return NAN;
+      if (x[0] == 0.0 && x[1] == 0.0)
+        return std::signbit(x[0]) ? x[1] : x[0];
+      return std::max(x[0], x[1]);
+    }
+    if (isa<arith::MinimumFOp>(op)) {
+      if (std::isnan(x[0]) || std::isnan(x[1]))
+        return NAN;
+      if (x[0] == 0.0 && x[1] == 0.0)
+        return std::signbit(x[0]) ? x[0] : x[1];
+      return std::min(x[0], x[1]);
+    }
     if (isa<arith::MaxNumFOp>(op))
       return std::fmax(x[0], x[1]);
     if (isa<arith::MinNumFOp>(op))
@@ -1904,6 +2186,12 @@ private:
 
   std::string &error;
   int callDepth = 0;
+  uint64_t steps = 0;
+  /// tensor.empty results: a shape, no defined values.
+  llvm::DenseSet<Value> undefined;
+  /// The functions being called (a recursive call saves and restores the
+  /// values of its callee's frame).
+  SmallVector<Operation *> activeCallees;
   /// Set when a modifier region could not be evaluated (see bindModifiers).
   bool modifierFailed = false;
   llvm::DenseMap<Value, attic::RefTensor> values;

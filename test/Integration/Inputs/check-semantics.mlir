@@ -1,0 +1,111 @@
+// Functions on which attic-run --check's oracle (lib/Reference/Evaluator.cpp)
+// once disagreed with correct compiled code, or crashed or hung; see
+// check-semantics.test.
+
+// Integers wrap at their type's width: 100 + 100 in i8 is -56, and
+// INT32_MAX + 1 is INT32_MIN.
+func.func @wrap_i8(%a: tensor<4xi8>) -> tensor<4xi8> {
+  %c = arith.constant dense<100> : tensor<4xi8>
+  %r = arith.addi %c, %c : tensor<4xi8>
+  return %r : tensor<4xi8>
+}
+func.func @wrap_i32(%a: tensor<4xi32>) -> tensor<4xi32> {
+  %c = arith.constant dense<2147483647> : tensor<4xi32>
+  %one = arith.constant dense<1> : tensor<4xi32>
+  %r = arith.addi %c, %one : tensor<4xi32>
+  return %r : tensor<4xi32>
+}
+
+// The unsigned ops read the bits: an i8 -1 is 255 to extui and uitofp, and
+// an i32 -2 is 4294967294 to divui; an i1 true is -1 to a signed compare.
+func.func @unsigned_ops(%a: tensor<4xi8>) -> (tensor<4xi32>, tensor<4xf32>, tensor<4xi32>, tensor<4xi1>) {
+  %c = arith.constant dense<-1> : tensor<4xi8>
+  %e = arith.extui %c : tensor<4xi8> to tensor<4xi32>
+  %f = arith.uitofp %c : tensor<4xi8> to tensor<4xf32>
+  %m2 = arith.constant dense<-2> : tensor<4xi32>
+  %two = arith.constant dense<2> : tensor<4xi32>
+  %d = arith.divui %m2, %two : tensor<4xi32>
+  %t = arith.constant dense<true> : tensor<4xi1>
+  %z = arith.constant dense<false> : tensor<4xi1>
+  %lt = arith.cmpi slt, %t, %z : tensor<4xi1>
+  return %e, %f, %d, %lt : tensor<4xi32>, tensor<4xf32>, tensor<4xi32>, tensor<4xi1>
+}
+
+// truncf rounds: through f16 and bf16 and back, the tolerance of an f32
+// result (1e-5) is far below the rounding (2^-11, 2^-8).
+func.func @round_f16(%a: tensor<64xf32>) -> tensor<64xf32> {
+  %h = arith.truncf %a : tensor<64xf32> to tensor<64xf16>
+  %r = arith.extf %h : tensor<64xf16> to tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+func.func @round_bf16(%a: tensor<64xf32>) -> tensor<64xf32> {
+  %h = arith.truncf %a : tensor<64xf32> to tensor<64xbf16>
+  %r = arith.extf %h : tensor<64xbf16> to tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+
+// minimumf(+0, -0) is -0 and maximumf(-0, +0) is +0.
+func.func @signed_zeros(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+  %z = arith.constant dense<0.0> : tensor<2xf32>
+  %n = arith.negf %z : tensor<2xf32>
+  %min = arith.minimumf %z, %n : tensor<2xf32>
+  %max = arith.maximumf %n, %z : tensor<2xf32>
+  %one = arith.constant dense<1.0> : tensor<2xf32>
+  %a = math.copysign %one, %min : tensor<2xf32>
+  %b = math.copysign %one, %max : tensor<2xf32>
+  return %a, %b : tensor<2xf32>, tensor<2xf32>
+}
+
+// A function calling itself: rec(t, 1) = rec(2t, 0) + t = 3t (the inner
+// activation overwrote the outer's %t: 4t).
+func.func private @rec(%t: tensor<4xf32>, %n: index) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %is0 = arith.cmpi eq, %n, %c0 : index
+  %r = scf.if %is0 -> tensor<4xf32> {
+    scf.yield %t : tensor<4xf32>
+  } else {
+    %c1 = arith.constant 1 : index
+    %m = arith.subi %n, %c1 : index
+    %t2 = arith.addf %t, %t : tensor<4xf32>
+    %a = func.call @rec(%t2, %m) : (tensor<4xf32>, index) -> tensor<4xf32>
+    %s = arith.addf %a, %t : tensor<4xf32>
+    scf.yield %s : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+func.func @recursion(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c1 = arith.constant 1 : index
+  %r = func.call @rec(%x, %c1) : (tensor<4xf32>, index) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// A dynamic destination: the slice's result takes its shape from the
+// values (the oracle took it from the type and aborted).
+func.func @dynamic_insert(%x: tensor<?xf32>, %y: tensor<2xf32>) -> tensor<?xf32> {
+  %r = tensor.insert_slice %y into %x[1] [2] [1] : tensor<2xf32> into tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+
+// 10^12 empty iterations: compiled code deletes the loop; the oracle stops
+// at its limit with an error (it ran for hours).
+func.func @long_loop(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %big = arith.constant 1000000000000 : index
+  %r = scf.for %i = %c0 to %big step %c1 iter_args(%a = %x) -> tensor<4xf32> {
+    scf.yield %a : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// A linalg input from tensor.empty has no defined values (the oracle read
+// past an empty vector).
+func.func @empty_input(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%e : tensor<4xf32>) outs(%x : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
