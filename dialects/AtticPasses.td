@@ -906,7 +906,7 @@ def AtticCheckScope : Pass<"attic-check-scope", "::mlir::ModuleOp"> {
 
 def AtticGuardTensorIndices
     : Pass<"attic-guard-tensor-indices", "::mlir::ModuleOp"> {
-  let summary = "Check the bounds of tensor.extract and tensor.insert; report, never access, an index outside";
+  let summary = "Check the bounds of tensor.extract/insert and extract_slice/insert_slice; report, never access, outside";
   let description = [{
     Upstream, a `tensor.extract` or `tensor.insert` whose index is outside
     the tensor is undefined behaviour, and compiled it reads or writes past
@@ -925,6 +925,17 @@ def AtticGuardTensorIndices
     regions) are left alone: their capture reads have their own check.
     Extracts of element types without a 0 (other than integers, index and
     floats) are left alone too. Both pipelines run it first.
+
+    `tensor.extract_slice` and `tensor.insert_slice` whose offsets, sizes
+    and strides are not known to stay inside static sizes (constants, or
+    integer ranges from upstream's IntegerRangeAnalysis: a loop's
+    induction variable over constant bounds) are checked the same way per
+    dimension (offset >= 0, size >= 0, stride >= 1 and
+    offset + (size - 1) * stride < size of the dimension, computed without
+    overflow): outside, `ATTIC_RT_SLICE_BOUNDS` is reported (the line, the
+    dimension, the offset and the size), an extract_slice gives a
+    `tensor.empty` of its sizes and an insert_slice leaves the destination
+    unchanged, so nothing is read or written out of bounds.
 
     ```mlir
     %x = tensor.extract %t[%i] : tensor<8xf32>

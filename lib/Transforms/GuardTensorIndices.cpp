@@ -1,7 +1,8 @@
 //===- GuardTensorIndices.cpp - no tensor access out of bounds -----------===//
 //
-// tensor.extract and tensor.insert with an index outside the tensor are
-// undefined behaviour upstream; compiled, they read or write past the
+// tensor.extract and tensor.insert with an index outside the tensor (and
+// tensor.extract_slice / insert_slice reaching outside it) are undefined
+// behaviour upstream; compiled, they read or write past the
 // buffer (an index taken from the data, a token id past an embedding
 // table, segfaulted attic-run). For each access whose indices are not all
 // constants inside the tensor, this pass reports an index outside to the
@@ -15,7 +16,11 @@
 #include "attic/Transforms/RuntimeCalls.h"
 #include "attic/runtime/Runtime.h"
 
+#include "mlir/Analysis/DataFlow/IntegerRangeAnalysis.h"
+#include "mlir/Analysis/DataFlow/Utils.h"
+#include "mlir/Analysis/DataFlowFramework.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
@@ -78,8 +83,35 @@ Value zeroOf(OpBuilder &b, Location loc, Type type) {
 struct AtticGuardTensorIndicesPass
     : public attic::impl::AtticGuardTensorIndicesBase<
           AtticGuardTensorIndicesPass> {
+  /// Integer ranges of index values (loop induction variables with
+  /// constant bounds, arithmetic on them): a slice inside its tensor for
+  /// every value in the ranges needs no check.
+  /// (Shared: a pass is copyable; each run makes its own.)
+  std::shared_ptr<DataFlowSolver> solver;
+  bool solved = false;
+
+  /// The range [min, max] of an offset, size or stride, if known.
+  std::optional<std::pair<int64_t, int64_t>> rangeOf(OpFoldResult value) {
+    if (std::optional<int64_t> c = getConstantIntValue(value))
+      return std::make_pair(*c, *c);
+    if (!solved)
+      return std::nullopt;
+    auto *lattice = solver->lookupState<dataflow::IntegerValueRangeLattice>(
+        cast<Value>(value));
+    if (!lattice || lattice->getValue().isUninitialized())
+      return std::nullopt;
+    const ConstantIntRanges &r = lattice->getValue().getValue();
+    if (r.smin().getBitWidth() > 64)
+      return std::nullopt;
+    return std::make_pair(r.smin().getSExtValue(), r.smax().getSExtValue());
+  }
+
   void runOnOperation() override {
-    SmallVector<Operation *> accesses;
+    solver = std::make_shared<DataFlowSolver>();
+    dataflow::loadBaselineAnalyses(*solver);
+    solver->load<dataflow::IntegerRangeAnalysis>();
+    solved = succeeded(solver->initializeAndRun(getOperation()));
+    SmallVector<Operation *> accesses, slices;
     getOperation().walk([&](Operation *op) {
       Value tensor;
       ValueRange indices;
@@ -91,6 +123,11 @@ struct AtticGuardTensorIndicesPass
       } else if (auto insert = dyn_cast<tensor::InsertOp>(op)) {
         tensor = insert.getDest();
         indices = insert.getIndices();
+      } else if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op)) {
+        if (!op->hasAttr(kGuarded) && !insideAtticOp(op) &&
+            !sliceProvablyInside(op))
+          slices.push_back(op);
+        return;
       } else {
         return;
       }
@@ -99,13 +136,160 @@ struct AtticGuardTensorIndicesPass
         return;
       accesses.push_back(op);
     });
-    if (accesses.empty())
+    if (accesses.empty() && slices.empty())
       return;
-    FailureOr<func::FuncOp> report = attic::declareReportError(accesses[0]);
+    FailureOr<func::FuncOp> report =
+        attic::declareReportError(accesses.empty() ? slices[0] : accesses[0]);
     if (failed(report))
       return signalPassFailure();
     for (Operation *op : accesses)
       guard(op, *report);
+    for (Operation *op : slices)
+      guardSlice(op, *report);
+  }
+
+  /// The offsets, sizes and strides of a slice op, and the tensor they
+  /// address (extract_slice's source, insert_slice's destination).
+  static void sliceParts(Operation *op, Value &tensor,
+                         SmallVector<OpFoldResult> &offsets,
+                         SmallVector<OpFoldResult> &sizes,
+                         SmallVector<OpFoldResult> &strides) {
+    if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op)) {
+      tensor = extract.getSource();
+      offsets = extract.getMixedOffsets();
+      sizes = extract.getMixedSizes();
+      strides = extract.getMixedStrides();
+      return;
+    }
+    auto insert = cast<tensor::InsertSliceOp>(op);
+    tensor = insert.getDest();
+    offsets = insert.getMixedOffsets();
+    sizes = insert.getMixedSizes();
+    strides = insert.getMixedStrides();
+  }
+
+  /// Whether dimension d of a slice is known inside: offset, size and
+  /// stride constant or of known ranges, in a static dimension, with
+  /// offset + (size - 1) stride < dim for the largest of each (the
+  /// smallest offset and size at least 0, stride at least 1).
+  bool sliceDimInside(RankedTensorType type, int64_t d, OpFoldResult offset,
+                      OpFoldResult size, OpFoldResult stride) {
+    auto o = rangeOf(offset), n = rangeOf(size), t = rangeOf(stride);
+    if (!o || !n || !t || type.isDynamicDim(d))
+      return false;
+    int64_t dim = type.getDimSize(d);
+    if (o->first < 0 || n->first < 0 || t->first < 1)
+      return false;
+    return n->second == 0 ||
+           (o->second < dim &&
+            n->second - 1 <= (dim - 1 - o->second) / t->second);
+  }
+
+  bool sliceProvablyInside(Operation *op) {
+    Value tensor;
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    sliceParts(op, tensor, offsets, sizes, strides);
+    auto type = cast<RankedTensorType>(tensor.getType());
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (!sliceDimInside(type, d, offsets[d], sizes[d], strides[d]))
+        return false;
+    return true;
+  }
+
+  /// Reports each dimension of a slice that reaches outside its tensor
+  /// (ATTIC_RT_SLICE_BOUNDS) and then takes nothing outside: an
+  /// extract_slice gives a tensor.empty of its sizes (negative ones 0), an
+  /// insert_slice leaves the destination unchanged.
+  void guardSlice(Operation *op, func::FuncOp report) {
+    Location loc = op->getLoc();
+    OpBuilder b(op);
+    Value tensor;
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    sliceParts(op, tensor, offsets, sizes, strides);
+    auto type = cast<RankedTensorType>(tensor.getType());
+    bool insert = isa<tensor::InsertSliceOp>(op);
+    int64_t code = lineOf(loc) * 64 + (insert ? 32 : 0);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value all;
+    auto cmp = [&](arith::CmpIPredicate p, Value l, Value r) -> Value {
+      return arith::CmpIOp::create(b, loc, p, l, r);
+    };
+    auto andI = [&](Value l, Value r) -> Value {
+      return arith::AndIOp::create(b, loc, l, r);
+    };
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (sliceDimInside(type, d, offsets[d], sizes[d], strides[d]))
+        continue;
+      Value offset = getValueOrCreateConstantIndexOp(b, loc, offsets[d]);
+      Value size = getValueOrCreateConstantIndexOp(b, loc, sizes[d]);
+      Value stride = getValueOrCreateConstantIndexOp(b, loc, strides[d]);
+      Value dim = tensor::DimOp::create(b, loc, tensor, d);
+      // offset + (size - 1) stride < dim, as (size - 1) <= (dim - 1 -
+      // offset) / stride (no overflow at huge strides; a stride below 1 is
+      // outside anyway, divided by 1 here).
+      Value positive = cmp(arith::CmpIPredicate::sge, stride, one);
+      Value divisor = arith::SelectOp::create(b, loc, positive, stride, one);
+      Value room = arith::DivSIOp::create(
+          b, loc,
+          arith::SubIOp::create(b, loc, arith::SubIOp::create(b, loc, dim, one),
+                                offset),
+          divisor);
+      Value fits = andI(cmp(arith::CmpIPredicate::slt, offset, dim),
+                        cmp(arith::CmpIPredicate::sle,
+                            arith::SubIOp::create(b, loc, size, one), room));
+      Value ok = andI(
+          andI(cmp(arith::CmpIPredicate::sge, offset, zero),
+               cmp(arith::CmpIPredicate::sge, size, zero)),
+          andI(positive,
+               arith::OrIOp::create(
+                   b, loc, cmp(arith::CmpIPredicate::eq, size, zero), fits)));
+      Value outside = arith::XOrIOp::create(
+          b, loc, ok, arith::ConstantIntOp::create(b, loc, 1, 1));
+      auto ifOp = scf::IfOp::create(b, loc, outside, /*withElseRegion=*/false);
+      OpBuilder then = ifOp.getThenBodyBuilder();
+      attic::emitReportError(then, loc, report, ATTIC_RT_SLICE_BOUNDS,
+                             arith::ConstantIndexOp::create(
+                                 then, loc, code + std::min<int64_t>(d, 31)),
+                             offset, dim);
+      all = all ? andI(all, ok) : ok;
+    }
+    op->setAttr(kGuarded, b.getUnitAttr());
+    if (!all)
+      return;
+    Type resultType = op->getResult(0).getType();
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{resultType}, all,
+                                  /*withElseRegion=*/true);
+    op->getResult(0).replaceAllUsesWith(ifOp.getResult(0));
+    op->moveBefore(ifOp.thenBlock(), ifOp.thenBlock()->end());
+    OpBuilder then = ifOp.getThenBodyBuilder();
+    scf::YieldOp::create(then, loc, op->getResult(0));
+    OpBuilder otherwise = ifOp.getElseBodyBuilder();
+    if (insert) {
+      scf::YieldOp::create(otherwise, loc, tensor);
+      return;
+    }
+    // The result's dynamic sizes, in the result's dims (a rank-reduced
+    // result drops unit dims), at least 0.
+    auto extract = cast<tensor::ExtractSliceOp>(op);
+    auto result = cast<RankedTensorType>(resultType);
+    llvm::SmallBitVector dropped = extract.getDroppedDims();
+    SmallVector<Value> dynamicSizes;
+    int64_t r = 0;
+    for (int64_t d = 0; d < int64_t(sizes.size()); ++d) {
+      if (dropped.test(d))
+        continue;
+      if (result.isDynamicDim(r))
+        dynamicSizes.push_back(arith::MaxSIOp::create(
+            otherwise, loc,
+            getValueOrCreateConstantIndexOp(otherwise, loc, sizes[d]),
+            arith::ConstantIndexOp::create(otherwise, loc, 0)));
+      ++r;
+    }
+    Value empty =
+        tensor::EmptyOp::create(otherwise, loc, result.getShape(),
+                                result.getElementType(), dynamicSizes);
+    scf::YieldOp::create(otherwise, loc, empty);
   }
 
   /// Reports each dimension of `op` out of bounds, and makes `op` access

@@ -168,6 +168,19 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
         (a / 32) % 2 ? "tensor.insert" : "tensor.extract", where, b, a % 32, c,
         suffix);
   }
+  case ATTIC_RT_SLICE_BOUNDS: {
+    int64_t line = a / 64;
+    char where[48] = "";
+    if (line > 0)
+      std::snprintf(where, sizeof(where), " at line %" PRId64, line);
+    return attic::runtime::fail(
+        err, errLen,
+        "%s%s: the slice of dimension %" PRId64 " at offset %" PRId64
+        " (with its size and stride) reaches outside [0, %" PRId64
+        "); the results are not valid%s",
+        (a / 32) % 2 ? "tensor.insert_slice" : "tensor.extract_slice", where,
+        a % 32, b, c, suffix);
+  }
   default:
     return attic::runtime::fail(
         err, errLen,

@@ -71,6 +71,78 @@ func.func @dynamic(%t: tensor<?xf32>, %i: index) -> f32 {
 
 // -----
 
+// A slice whose stride is not a constant: the check of offset + (size - 1)
+// stride < dim as (size - 1) <= (dim - 1 - offset) / stride, the report
+// (code 9, ATTIC_RT_SLICE_BOUNDS) when outside, and the slice under an
+// scf.if whose other branch takes nothing from the source (a tensor.empty).
+// CHECK-LABEL: func.func @extract_slice
+// CHECK-SAME: (%[[T:.*]]: tensor<16xf32>, %[[S:.*]]: index)
+// CHECK: %[[N:.*]] = tensor.dim %[[T]], %{{.*}} : tensor<16xf32>
+// CHECK: %[[POS:.*]] = arith.cmpi sge, %[[S]], %{{.*}} : index
+// CHECK: %[[DIV:.*]] = arith.select %[[POS]], %[[S]], %{{.*}} : index
+// CHECK: arith.divsi %{{.*}}, %[[DIV]] : index
+// CHECK: scf.if %{{.*}} {
+// CHECK:   arith.constant 9 : i32
+// CHECK:   func.call @attic_rt_report_error
+// CHECK: }
+// CHECK: %[[R:.*]] = scf.if %{{.*}} -> (tensor<4xf32>) {
+// CHECK:   %[[X:.*]] = tensor.extract_slice %[[T]][2] [4] [%[[S]]] {attic.in_bounds} : tensor<16xf32> to tensor<4xf32>
+// CHECK:   scf.yield %[[X]] : tensor<4xf32>
+// CHECK: } else {
+// CHECK:   %[[E:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK:   scf.yield %[[E]] : tensor<4xf32>
+// CHECK: }
+// CHECK: return %[[R]] : tensor<4xf32>
+func.func @extract_slice(%t: tensor<16xf32>, %s: index) -> tensor<4xf32> {
+  %r = tensor.extract_slice %t[2] [4] [%s] : tensor<16xf32> to tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// An insert_slice at an offset from the data leaves the destination as it
+// was when outside; a slice with constant bounds inside is left alone.
+// CHECK-LABEL: func.func @insert_slice
+// CHECK-SAME: (%[[T:.*]]: tensor<16xf32>, %[[V:.*]]: tensor<4xf32>, %[[O:.*]]: index)
+// CHECK: %[[R:.*]] = scf.if %{{.*}} -> (tensor<16xf32>) {
+// CHECK:   %[[X:.*]] = tensor.insert_slice %[[V]] into %[[T]][%[[O]]] [4] [1] {attic.in_bounds}
+// CHECK:   scf.yield %[[X]] : tensor<16xf32>
+// CHECK: } else {
+// CHECK:   scf.yield %[[T]] : tensor<16xf32>
+// CHECK: }
+// CHECK: %[[K:.*]] = tensor.extract_slice %[[R]][12] [4] [1] : tensor<16xf32> to tensor<4xf32>
+// CHECK-NOT: attic.in_bounds
+// CHECK: return %[[K]]
+func.func @insert_slice(%t: tensor<16xf32>, %v: tensor<4xf32>, %o: index) -> tensor<4xf32> {
+  %r = tensor.insert_slice %v into %t[%o] [4] [1] : tensor<4xf32> into tensor<16xf32>
+  %k = tensor.extract_slice %r[12] [4] [1] : tensor<16xf32> to tensor<4xf32>
+  return %k : tensor<4xf32>
+}
+
+// -----
+
+// Offsets whose ranges are known (a loop's induction variable over
+// [0, 8)) and keep the slices inside: no check, so that such loops stay
+// as they were (the GPU pipeline offloads them as kernels).
+// CHECK-LABEL: func.func @loop_rows
+// CHECK-NOT: attic.in_bounds
+// CHECK-NOT: attic_rt_report_error
+// CHECK: return
+func.func @loop_rows(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %out0 = tensor.empty() : tensor<8x16xf32>
+  %r = scf.for %i = %c0 to %c8 step %c1 iter_args(%out = %out0) -> (tensor<8x16xf32>) {
+    %row = tensor.extract_slice %x[%i, 0] [1, 16] [1, 1] : tensor<8x16xf32> to tensor<16xf32>
+    %o = tensor.insert_slice %row into %out[%i, 0] [1, 16] [1, 1] : tensor<16xf32> into tensor<8x16xf32>
+    scf.yield %o : tensor<8x16xf32>
+  }
+  return %r : tensor<8x16xf32>
+}
+
+// -----
+
 // Nothing to check: constant indices inside, and capture reads in modifier
 // regions (checked by the tile loop, ATTIC_RT_CAPTURE_INDEX). No
 // declaration is added.

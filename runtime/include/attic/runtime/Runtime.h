@@ -276,7 +276,13 @@ typedef enum attic_rt_error_code {
    * indices): a = line * 64 + 32 (insert) + dimension (at most 31; line 0
    * if the op has no file location), b = the index, c = the size of that
    * dimension. */
-  ATTIC_RT_TENSOR_INDEX = 8
+  ATTIC_RT_TENSOR_INDEX = 8,
+  /* tensor.extract_slice or tensor.insert_slice in the function's own code
+   * whose slice of a dimension reaches outside the tensor (a negative
+   * offset or size, a stride below 1, or offset + (size - 1) * stride at or
+   * past the size): a = line * 64 + 32 (insert_slice) + dimension, b = the
+   * offset, c = the size of that dimension. */
+  ATTIC_RT_SLICE_BOUNDS = 9
 } attic_rt_error_code;
 
 /* Records an error (code and up to three integer details). Thread-safe; of
