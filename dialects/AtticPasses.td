@@ -927,9 +927,9 @@ def AtticGuardTensorIndices
     floats) are left alone too. Both pipelines run it first.
 
     `tensor.extract_slice` and `tensor.insert_slice` whose offsets, sizes
-    and strides are not known to stay inside static sizes (constants, or
-    integer ranges from upstream's IntegerRangeAnalysis: a loop's
-    induction variable over constant bounds) are checked the same way per
+    and strides are not known to stay inside static sizes (constants, an
+    scf.for's induction variable over constant bounds, and sums,
+    differences and products of those) are checked the same way per
     dimension (offset >= 0, size >= 0, stride >= 1 and
     offset + (size - 1) * stride < size of the dimension, computed without
     overflow): outside, `ATTIC_RT_SLICE_BOUNDS` is reported (the line, the

@@ -16,9 +16,6 @@
 #include "attic/Transforms/RuntimeCalls.h"
 #include "attic/runtime/Runtime.h"
 
-#include "mlir/Analysis/DataFlow/IntegerRangeAnalysis.h"
-#include "mlir/Analysis/DataFlow/Utils.h"
-#include "mlir/Analysis/DataFlowFramework.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -83,34 +80,58 @@ Value zeroOf(OpBuilder &b, Location loc, Type type) {
 struct AtticGuardTensorIndicesPass
     : public attic::impl::AtticGuardTensorIndicesBase<
           AtticGuardTensorIndicesPass> {
-  /// Integer ranges of index values (loop induction variables with
-  /// constant bounds, arithmetic on them): a slice inside its tensor for
-  /// every value in the ranges needs no check.
-  /// (Shared: a pass is copyable; each run makes its own.)
-  std::shared_ptr<DataFlowSolver> solver;
-  bool solved = false;
-
-  /// The range [min, max] of an offset, size or stride, if known.
-  std::optional<std::pair<int64_t, int64_t>> rangeOf(OpFoldResult value) {
+  /// The range [min, max] of an offset, size or stride, where it is plain
+  /// to see: a constant, the induction variable of an scf.for with
+  /// constant bounds, and sums, differences, products (of non-negative
+  /// ranges) and index casts of those. (Upstream's IntegerRangeAnalysis
+  /// was tried: on a recursive function its ranges grow one step per
+  /// round and the solver ran for hours.)
+  static std::optional<std::pair<int64_t, int64_t>> rangeOf(OpFoldResult value,
+                                                            int depth = 0) {
     if (std::optional<int64_t> c = getConstantIntValue(value))
       return std::make_pair(*c, *c);
-    if (!solved)
+    auto v = dyn_cast<Value>(value);
+    if (!v || depth > 8)
       return std::nullopt;
-    auto *lattice = solver->lookupState<dataflow::IntegerValueRangeLattice>(
-        cast<Value>(value));
-    if (!lattice || lattice->getValue().isUninitialized())
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!loop || arg != loop.getInductionVar())
+        return std::nullopt;
+      std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
+                             ub = getConstantIntValue(loop.getUpperBound()),
+                             step = getConstantIntValue(loop.getStep());
+      if (!lb || !ub || !step || *step < 1 || *lb >= *ub)
+        return std::nullopt;
+      return std::make_pair(*lb, *ub - 1);
+    }
+    Operation *def = v.getDefiningOp();
+    if (isa_and_nonnull<arith::IndexCastOp>(def))
+      return rangeOf(def->getOperand(0), depth + 1);
+    if (!isa_and_nonnull<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def))
       return std::nullopt;
-    const ConstantIntRanges &r = lattice->getValue().getValue();
-    if (r.smin().getBitWidth() > 64)
+    auto l = rangeOf(def->getOperand(0), depth + 1),
+         r = rangeOf(def->getOperand(1), depth + 1);
+    if (!l || !r)
       return std::nullopt;
-    return std::make_pair(r.smin().getSExtValue(), r.smax().getSExtValue());
+    int64_t lo, hi;
+    bool overflow;
+    if (isa<arith::AddIOp>(def))
+      overflow = __builtin_add_overflow(l->first, r->first, &lo) |
+                 __builtin_add_overflow(l->second, r->second, &hi);
+    else if (isa<arith::SubIOp>(def))
+      overflow = __builtin_sub_overflow(l->first, r->second, &lo) |
+                 __builtin_sub_overflow(l->second, r->first, &hi);
+    else if (l->first >= 0 && r->first >= 0)
+      overflow = __builtin_mul_overflow(l->first, r->first, &lo) |
+                 __builtin_mul_overflow(l->second, r->second, &hi);
+    else
+      return std::nullopt;
+    if (overflow)
+      return std::nullopt;
+    return std::make_pair(lo, hi);
   }
 
   void runOnOperation() override {
-    solver = std::make_shared<DataFlowSolver>();
-    dataflow::loadBaselineAnalyses(*solver);
-    solver->load<dataflow::IntegerRangeAnalysis>();
-    solved = succeeded(solver->initializeAndRun(getOperation()));
     SmallVector<Operation *> accesses, slices;
     getOperation().walk([&](Operation *op) {
       Value tensor;
@@ -172,8 +193,9 @@ struct AtticGuardTensorIndicesPass
   /// stride constant or of known ranges, in a static dimension, with
   /// offset + (size - 1) stride < dim for the largest of each (the
   /// smallest offset and size at least 0, stride at least 1).
-  bool sliceDimInside(RankedTensorType type, int64_t d, OpFoldResult offset,
-                      OpFoldResult size, OpFoldResult stride) {
+  static bool sliceDimInside(RankedTensorType type, int64_t d,
+                             OpFoldResult offset, OpFoldResult size,
+                             OpFoldResult stride) {
     auto o = rangeOf(offset), n = rangeOf(size), t = rangeOf(stride);
     if (!o || !n || !t || type.isDynamicDim(d))
       return false;
@@ -185,7 +207,7 @@ struct AtticGuardTensorIndicesPass
             n->second - 1 <= (dim - 1 - o->second) / t->second);
   }
 
-  bool sliceProvablyInside(Operation *op) {
+  static bool sliceProvablyInside(Operation *op) {
     Value tensor;
     SmallVector<OpFoldResult> offsets, sizes, strides;
     sliceParts(op, tensor, offsets, sizes, strides);
@@ -200,7 +222,7 @@ struct AtticGuardTensorIndicesPass
   /// (ATTIC_RT_SLICE_BOUNDS) and then takes nothing outside: an
   /// extract_slice gives a tensor.empty of its sizes (negative ones 0), an
   /// insert_slice leaves the destination unchanged.
-  void guardSlice(Operation *op, func::FuncOp report) {
+  static void guardSlice(Operation *op, func::FuncOp report) {
     Location loc = op->getLoc();
     OpBuilder b(op);
     Value tensor;
