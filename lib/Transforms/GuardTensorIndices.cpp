@@ -77,6 +77,20 @@ Value zeroOf(OpBuilder &b, Location loc, Type type) {
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, 0));
 }
 
+/// Moves `op` (one result) under `scf.if %inside`, its result the then
+/// branch's; returns a builder at the start of the else branch, which must
+/// yield the value taken outside.
+OpBuilder underIf(OpBuilder &b, Operation *op, Value inside) {
+  Location loc = op->getLoc();
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{op->getResult(0).getType()},
+                                inside, /*withElseRegion=*/true);
+  op->getResult(0).replaceAllUsesWith(ifOp.getResult(0));
+  op->moveBefore(ifOp.thenBlock(), ifOp.thenBlock()->end());
+  OpBuilder then = ifOp.getThenBodyBuilder();
+  scf::YieldOp::create(then, loc, op->getResult(0));
+  return ifOp.getElseBodyBuilder();
+}
+
 struct AtticGuardTensorIndicesPass
     : public attic::impl::AtticGuardTensorIndicesBase<
           AtticGuardTensorIndicesPass> {
@@ -280,13 +294,7 @@ struct AtticGuardTensorIndicesPass
     if (!all)
       return;
     Type resultType = op->getResult(0).getType();
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{resultType}, all,
-                                  /*withElseRegion=*/true);
-    op->getResult(0).replaceAllUsesWith(ifOp.getResult(0));
-    op->moveBefore(ifOp.thenBlock(), ifOp.thenBlock()->end());
-    OpBuilder then = ifOp.getThenBodyBuilder();
-    scf::YieldOp::create(then, loc, op->getResult(0));
-    OpBuilder otherwise = ifOp.getElseBodyBuilder();
+    OpBuilder otherwise = underIf(b, op, all);
     if (insert) {
       scf::YieldOp::create(otherwise, loc, tensor);
       return;
@@ -395,13 +403,7 @@ struct AtticGuardTensorIndicesPass
     }
     // Sizes known only at run time (or a zero size): the access under
     // scf.if, 0 or the unchanged tensor outside.
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{resultType}, all,
-                                  /*withElseRegion=*/true);
-    op->getResult(0).replaceAllUsesWith(ifOp.getResult(0));
-    op->moveBefore(ifOp.thenBlock(), ifOp.thenBlock()->end());
-    OpBuilder then = ifOp.getThenBodyBuilder();
-    scf::YieldOp::create(then, loc, op->getResult(0));
-    OpBuilder otherwise = ifOp.getElseBodyBuilder();
+    OpBuilder otherwise = underIf(b, op, all);
     scf::YieldOp::create(otherwise, loc,
                          insert ? tensor : zeroOf(otherwise, loc, resultType));
   }

@@ -54,6 +54,14 @@ extern "C" void attic_rt_report_error(int32_t code, int64_t a, int64_t b,
 
 namespace {
 
+/// " at line L" for a tensor or slice report's `a` (line * 64 + ...; line 0:
+/// no location, ""), written to `where`.
+void atLine(int64_t a, char *where, size_t size) {
+  where[0] = '\0';
+  if (int64_t line = a / 64; line > 0)
+    std::snprintf(where, size, " at line %" PRId64, line);
+}
+
 /// The list and row that a block-list report's `a` names (Runtime.h):
 /// "kv_num_blocks[0, 3, 1]" (`entries`: "kv_indices[0, 3, 1, :]"), or
 /// "kv_num_blocks row 17 (flattened [B', H', nQB])" where the compiled
@@ -157,10 +165,8 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
         "); the results are not valid%s",
         a / 16, b, a % 16, c, suffix);
   case ATTIC_RT_TENSOR_INDEX: {
-    int64_t line = a / 64;
-    char where[48] = "";
-    if (line > 0)
-      std::snprintf(where, sizeof(where), " at line %" PRId64, line);
+    char where[48];
+    atLine(a, where, sizeof(where));
     return attic::runtime::fail(
         err, errLen,
         "%s%s: index %" PRId64 " of dimension %" PRId64
@@ -169,10 +175,8 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
         suffix);
   }
   case ATTIC_RT_SLICE_BOUNDS: {
-    int64_t line = a / 64;
-    char where[48] = "";
-    if (line > 0)
-      std::snprintf(where, sizeof(where), " at line %" PRId64, line);
+    char where[48];
+    atLine(a, where, sizeof(where));
     return attic::runtime::fail(
         err, errLen,
         "%s%s: the slice of dimension %" PRId64 " at offset %" PRId64
