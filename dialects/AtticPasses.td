@@ -958,6 +958,50 @@ def AtticGuardTensorIndices
                            "::mlir::tensor::TensorDialect"];
 }
 
+def AtticGuardIntegerDivision
+    : Pass<"attic-guard-integer-division", "::mlir::ModuleOp"> {
+  let summary = "Make integer divisions by zero (and MIN / -1) report, never trap";
+  let description = [{
+    Upstream, an integer division or remainder by zero, and a signed one of
+    the smallest integer by -1, are undefined behaviour; compiled for x86
+    they trap, and a divisor that comes from the data stopped `attic-run`
+    with SIGFPE. This pass guards every `arith.divsi`, `divui`, `remsi`,
+    `remui`, `ceildivsi`, `ceildivui` and `floordivsi` of the function's
+    own code whose divisor is not a constant other than 0 (and other than
+    -1 for the signed ones): where the divisor is 0, or the op is signed
+    and divides the smallest integer by -1, it divides by 1 instead, its
+    result is 0, and a call of the runtime's `attic_rt_report_error` with
+    `ATTIC_RT_INT_DIVISION` (the op's source line and name, the divisor,
+    the dividend) fails the run: `arith.divsi at line L: division by zero`
+    or `arith.divsi at line L: -2147483648 / -1 overflows`. Scalars and
+    vectors are guarded in place (a vector reports once, for any lane);
+    divisions of whole tensors are first rewritten to `linalg.generic`
+    (upstream's elementwise-to-linalg patterns), whose scalar division is
+    then guarded. The check is a compare, a select and a branch that is
+    never taken on valid data. Divisions inside attic ops (modifier
+    regions) are left alone: their verifier admits only constant divisors
+    other than 0, and other than -1 where signed. Both pipelines run it
+    first, after `attic-guard-tensor-indices`.
+
+    ```mlir
+    %q = arith.divsi %a, %b : i32
+    // becomes
+    %bad = ... %b == 0 or (%a == -2147483648 and %b == -1) ...
+    %d = arith.select %bad, %c1, %b : i32
+    scf.if %bad {
+      // attic_rt_report_error(10, line * 64 + 0, %b, %a)
+    }
+    %r = arith.divsi %a, %d {attic.divisor_checked} : i32
+    %q = arith.select %bad, %c0, %r : i32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def AtticOrderConstantGlobals
     : Pass<"attic-order-constant-globals", "::mlir::ModuleOp"> {
   let summary = "Name and order bufferization's constant globals deterministically";

@@ -34,6 +34,9 @@ void attic::buildBufferizationPipeline(OpPassManager &pm, int64_t blockQ,
   // The function's own tensor.extract / tensor.insert checked against the
   // tensor's bounds (an index from the data is reported, never used).
   pm.addPass(createAtticGuardTensorIndices());
+  // Integer divisions by a divisor from the data: 0 (or MIN / -1) is
+  // reported, never divided by (it would trap).
+  pm.addPass(createAtticGuardIntegerDivision());
   // Loops over layers -> one copy per layer (straight-line host code).
   if (forGpu)
     pm.addPass(createAtticUnrollLayerLoops());

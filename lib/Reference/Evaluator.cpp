@@ -301,6 +301,10 @@ private:
       return evaluateIf(ifOp);
     if (auto extract = dyn_cast<tensor::ExtractOp>(op))
       return evaluateExtract(extract);
+    if (auto insert = dyn_cast<tensor::InsertOp>(op))
+      return evaluateInsert(insert);
+    if (auto fromElements = dyn_cast<tensor::FromElementsOp>(op))
+      return evaluateFromElements(fromElements);
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
       return evaluateLinalg(linalgOp);
     if (auto generate = dyn_cast<tensor::GenerateOp>(op))
@@ -1007,6 +1011,56 @@ private:
     return success();
   }
 
+  /// tensor.insert at function level: `dest` (zeros where it is a
+  /// tensor.empty) with the scalar at known indices inside it.
+  LogicalResult evaluateInsert(tensor::InsertOp insert) {
+    auto dest = values.find(insert.getDest());
+    auto scalar = scalars.find(insert.getScalar());
+    if (dest == values.end() || scalar == scalars.end())
+      return unsupportedBecause(insert, "needs a tensor and a scalar computed "
+                                        "before it");
+    attic::RefTensor out = dest->second;
+    int64_t numel = 1;
+    for (int64_t size : out.shape)
+      numel *= size;
+    out.data.resize(numel, 0.0);
+    int64_t linear = 0;
+    for (auto [d, index] : llvm::enumerate(insert.getIndices())) {
+      auto it = scalars.find(index);
+      if (it == scalars.end())
+        return unsupportedBecause(insert,
+                                  "has an index that is not a known scalar");
+      int64_t i = toInt64(it->second);
+      if (i < 0 || i >= out.shape[d]) {
+        error = "reference: tensor.insert index " + std::to_string(i) +
+                " of dimension " + std::to_string(d) + " is outside [0, " +
+                std::to_string(out.shape[d]) + ")";
+        return failure();
+      }
+      linear = linear * out.shape[d] + i;
+    }
+    out.data[size_t(linear)] = scalar->second;
+    values[insert.getResult()] = std::move(out);
+    return success();
+  }
+
+  /// tensor.from_elements at function level: its known scalars in
+  /// row-major order, in the result's (static) shape.
+  LogicalResult evaluateFromElements(tensor::FromElementsOp op) {
+    attic::RefTensor out;
+    auto type = cast<RankedTensorType>(op.getType());
+    out.shape.assign(type.getShape().begin(), type.getShape().end());
+    for (Value element : op.getElements()) {
+      auto it = scalars.find(element);
+      if (it == scalars.end())
+        return unsupportedBecause(op, "has an element that is not a known "
+                                      "scalar");
+      out.data.push_back(it->second);
+    }
+    values[op.getResult()] = std::move(out);
+    return success();
+  }
+
   /// An scf.for at function level (a loop over layers): bounds from the
   /// scalars, iter_args of any kind (tensors, trees, scalars), the body's
   /// ops evaluated like the function's.
@@ -1643,7 +1697,8 @@ private:
       else if (signedOperands && width == 1)
         operands[i] = operands[i] != 0.0 ? -1.0 : 0.0;
     }
-    if (isa<arith::DivSIOp, arith::FloorDivSIOp, arith::CeilDivSIOp>(op) &&
+    if (isa<arith::DivSIOp, arith::RemSIOp, arith::FloorDivSIOp,
+            arith::CeilDivSIOp>(op) &&
         operands[1] == -1.0 && operandWidth(0) > 1 &&
         operands[0] == -std::ldexp(1.0, int(operandWidth(0)) - 1))
       return unsupportedBecause(op, "overflows (the smallest integer divided "
@@ -2177,7 +2232,8 @@ private:
             "attic.tree_materialize, func.call, arith.constant, tensor.empty, "
             "tensor.dim, "
             "tensor.cast, tensor.expand_shape, tensor.collapse_shape, "
-            "tensor.extract, tensor.extract_slice, tensor.insert_slice, "
+            "tensor.extract, tensor.insert, tensor.from_elements, "
+            "tensor.extract_slice, tensor.insert_slice, "
             "scf.for, scf.if, "
             "tensor.generate, tensor.concat, linalg "
             "ops on static tensors, and arith/math ops on scalars)";

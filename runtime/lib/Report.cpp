@@ -185,6 +185,24 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
         (a / 32) % 2 ? "tensor.insert_slice" : "tensor.extract_slice", where,
         a % 32, b, c, suffix);
   }
+  case ATTIC_RT_INT_DIVISION: {
+    static const char *const ops[] = {
+        "arith.divsi",     "arith.divui",     "arith.remsi",     "arith.remui",
+        "arith.ceildivsi", "arith.ceildivui", "arith.floordivsi"};
+    int64_t kind = ((a % 64) + 64) % 64;
+    char where[48];
+    atLine(a, where, sizeof(where));
+    const char *name = kind < 7 ? ops[kind] : "an integer division";
+    if (b == 0)
+      return attic::runtime::fail(
+          err, errLen, "%s%s: division by zero; the results are not valid%s",
+          name, where, suffix);
+    return attic::runtime::fail(
+        err, errLen,
+        "%s%s: %" PRId64 " / -1 overflows (the smallest integer of its type "
+        "divided by -1); the results are not valid%s",
+        name, where, c, suffix);
+  }
   default:
     return attic::runtime::fail(
         err, errLen,

@@ -100,6 +100,22 @@ func.func @division_by_variable(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16x
 
 // -----
 
+// A signed division by -1 traps for the smallest integer (a capture's
+// value can be one); arith.divui by all ones cannot trap and is admitted.
+func.func @division_by_minus_one(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  %0 = attic.attention %q, %k, %v mask_mod {
+      ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+        %m1 = arith.constant -1 : index
+        // expected-error @+1 {{'arith.remsi' op in a 'mask' region must not divide by -1 (the smallest integer divided by -1 would trap; negate with arith.subi instead)}}
+        %x = arith.remsi %qi, %m1 : index
+        %p = arith.cmpi slt, %x, %ki : index
+        attic.yield %p : i1
+      } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
 func.func @value_from_above(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %w: index) {
   // expected-note @+1 {{required by region isolation constraints}}
   %0 = attic.attention %q, %k, %v mask_mod {

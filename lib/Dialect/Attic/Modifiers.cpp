@@ -188,6 +188,13 @@ LogicalResult attic::verifyModifierRegion(Operation *op, Region &region,
                << "in a '" << name
                << "' region must divide by a non-zero constant (an integer "
                   "division by zero would trap)";
+      if (divisor.isAllOnes() &&
+          isa<arith::DivSIOp, arith::RemSIOp, arith::FloorDivSIOp,
+              arith::CeilDivSIOp>(inner))
+        return inner.emitOpError()
+               << "in a '" << name
+               << "' region must not divide by -1 (the smallest integer "
+                  "divided by -1 would trap; negate with arith.subi instead)";
     }
     if (inner.getNumRegions() != 0)
       return inner.emitOpError() << "with regions is not admissible in a '"

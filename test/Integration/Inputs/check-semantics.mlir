@@ -109,3 +109,20 @@ func.func @empty_input(%x: tensor<4xf32>) -> tensor<4xf32> {
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// Scalars back into tensors: tensor.from_elements (rounded to f16 where
+// the scalars are) and tensor.insert into an input and into a constant.
+func.func @scalars_to_tensors(%x: tensor<4xf32>) -> (tensor<2x2xf16>, tensor<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %a = tensor.extract %x[%c0] : tensor<4xf32>
+  %b = tensor.extract %x[%c3] : tensor<4xf32>
+  %s = arith.addf %a, %b : f32
+  %h = arith.truncf %s : f32 to f16
+  %ha = arith.truncf %a : f32 to f16
+  %one = arith.constant 1.0 : f16
+  %m = tensor.from_elements %h, %ha, %one, %h : tensor<2x2xf16>
+  %y = tensor.insert %s into %x[%c0] : tensor<4xf32>
+  %z = tensor.insert %a into %y[%c3] : tensor<4xf32>
+  return %m, %z : tensor<2x2xf16>, tensor<4xf32>
+}

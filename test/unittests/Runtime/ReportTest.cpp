@@ -44,6 +44,26 @@ TEST(Report, TensorIndexNamesTheOpAndItsLine) {
                               "outside [0, 3); the results are not valid");
 }
 
+TEST(Report, IntegerDivisionNamesTheOpItsLineAndTheCase) {
+  attic_rt_take_error(nullptr, 0);
+  char err[256];
+  // a = line * 64 + the op (3: remui; 4: ceildivsi), b = the divisor.
+  attic_rt_report_error(ATTIC_RT_INT_DIVISION, 12 * 64 + 3, 0, 17);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err), "arith.remui at line 12: division by zero; the "
+                              "results are not valid");
+  attic_rt_report_error(ATTIC_RT_INT_DIVISION, 4, -1, -128);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err),
+            "arith.ceildivsi: -128 / -1 overflows (the smallest integer of its "
+            "type divided by -1); the results are not valid");
+  // An op index past the table (no compiler emits it) is still a message.
+  attic_rt_report_error(ATTIC_RT_INT_DIVISION, 2 * 64 + 40, 0, 1);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err), "an integer division at line 2: division by "
+                              "zero; the results are not valid");
+}
+
 TEST(Report, UnknownCodeAndTruncation) {
   attic_rt_take_error(nullptr, 0);
   attic_rt_report_error(77, 1, 2, 3);

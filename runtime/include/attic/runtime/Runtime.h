@@ -282,7 +282,13 @@ typedef enum attic_rt_error_code {
    * offset or size, a stride below 1, or offset + (size - 1) * stride at or
    * past the size): a = line * 64 + 32 (insert_slice) + dimension, b = the
    * offset, c = the size of that dimension. */
-  ATTIC_RT_SLICE_BOUNDS = 9
+  ATTIC_RT_SLICE_BOUNDS = 9,
+  /* An integer division or remainder in the function's own code by zero,
+   * or a signed one of the smallest integer by -1 (attic-guard-integer-
+   * division): a = line * 64 + the op (0 divsi, 1 divui, 2 remsi, 3 remui,
+   * 4 ceildivsi, 5 ceildivui, 6 floordivsi; line 0 if the op has no file
+   * location), b = the divisor (0 or -1), c = the dividend. */
+  ATTIC_RT_INT_DIVISION = 10
 } attic_rt_error_code;
 
 /* Records an error (code and up to three integer details). Thread-safe; of

@@ -1,0 +1,203 @@
+//===- GuardIntegerDivision.cpp - no trapping integer division -----------===//
+//
+// An integer division or remainder by zero, and a signed one of the
+// smallest integer by -1, are undefined behaviour upstream; compiled for
+// x86 they trap (SIGFPE), so a divisor from the data stopped attic-run with
+// an internal error. This pass makes every such op of the function's own
+// code divide by 1 there, gives 0, and reports the op's line to the
+// runtime (ATTIC_RT_INT_DIVISION), which fails the run with one line. See
+// AtticPasses.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attic/Dialect/Attic/AtticDialect.h"
+#include "attic/Transforms/Passes.h"
+#include "attic/Transforms/RuntimeCalls.h"
+#include "attic/runtime/Runtime.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace attic {
+#define GEN_PASS_DEF_ATTICGUARDINTEGERDIVISION
+#include "AtticPasses.h.inc"
+} // namespace attic
+
+using namespace mlir;
+
+namespace {
+
+/// Marks the divisions this pass has guarded, so that a second run leaves
+/// them alone.
+constexpr llvm::StringLiteral kGuarded = "attic.divisor_checked";
+
+/// The guarded ops, in the order of the runtime's message table
+/// (runtime/lib/Report.cpp): the index is reported as the op's kind.
+int kindOf(Operation *op) {
+  return llvm::TypeSwitch<Operation *, int>(op)
+      .Case<arith::DivSIOp>([](auto) { return 0; })
+      .Case<arith::DivUIOp>([](auto) { return 1; })
+      .Case<arith::RemSIOp>([](auto) { return 2; })
+      .Case<arith::RemUIOp>([](auto) { return 3; })
+      .Case<arith::CeilDivSIOp>([](auto) { return 4; })
+      .Case<arith::CeilDivUIOp>([](auto) { return 5; })
+      .Case<arith::FloorDivSIOp>([](auto) { return 6; })
+      .Default([](auto) { return -1; });
+}
+
+/// Whether the op divides signed (and so can overflow: MIN / -1).
+bool isSigned(Operation *op) {
+  return isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
+             arith::FloorDivSIOp>(op);
+}
+
+/// Whether `op` is inside an attic op (a modifier region: its verifier
+/// admits constant divisors other than 0 and -1 only).
+bool insideAtticOp(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (isa_and_nonnull<attic::AtticDialect>(parent->getDialect()))
+      return true;
+  return false;
+}
+
+/// Whether the division can never trap: a constant divisor (a splat for
+/// vectors) other than 0, and other than -1 where it is signed.
+bool cannotTrap(Operation *op) {
+  APInt divisor;
+  if (!matchPattern(op->getOperand(1), m_ConstantInt(&divisor)))
+    return false;
+  return !divisor.isZero() && !(isSigned(op) && divisor.isAllOnes());
+}
+
+/// The source line of `loc` (0 if it has none).
+int64_t lineOf(Location loc) {
+  if (auto file = loc->findInstanceOf<FileLineColLoc>())
+    return file.getLine();
+  return 0;
+}
+
+/// A constant of the op's (scalar or vector) integer type.
+Value constantOf(OpBuilder &b, Location loc, Type type, const APInt &value) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(b, loc,
+                                     DenseElementsAttr::get(vector, value));
+  return arith::ConstantOp::create(b, loc, IntegerAttr::get(type, value));
+}
+
+struct AtticGuardIntegerDivisionPass
+    : public attic::impl::AtticGuardIntegerDivisionBase<
+          AtticGuardIntegerDivisionPass> {
+  void runOnOperation() override {
+    // Divisions of whole tensors become linalg.generic ops first (as the
+    // pipelines' convert-elementwise-to-linalg would do later), so that
+    // their scalar divisions are guarded like the others.
+    SmallVector<Operation *> tensorOps;
+    getOperation().walk([&](Operation *op) {
+      if (kindOf(op) >= 0 && isa<RankedTensorType>(op->getResultTypes()[0]) &&
+          !insideAtticOp(op) && !cannotTrap(op))
+        tensorOps.push_back(op);
+    });
+    if (!tensorOps.empty()) {
+      RewritePatternSet patterns(&getContext());
+      linalg::populateElementwiseToLinalgConversionPatterns(patterns);
+      GreedyRewriteConfig config;
+      config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+      if (failed(
+              applyOpPatternsGreedily(tensorOps, std::move(patterns), config)))
+        return signalPassFailure();
+    }
+
+    SmallVector<Operation *> divisions;
+    bool unranked = false;
+    getOperation().walk([&](Operation *op) {
+      if (kindOf(op) < 0 || op->hasAttr(kGuarded) || insideAtticOp(op) ||
+          cannotTrap(op))
+        return;
+      Type type = op->getResultTypes()[0];
+      if (isa<TensorType>(type)) {
+        op->emitOpError("on a tensor that is not ranked cannot be checked "
+                        "for a division by zero");
+        unranked = true;
+        return;
+      }
+      divisions.push_back(op);
+    });
+    if (unranked)
+      return signalPassFailure();
+    if (divisions.empty())
+      return;
+    FailureOr<func::FuncOp> report = attic::declareReportError(divisions[0]);
+    if (failed(report))
+      return signalPassFailure();
+    for (Operation *op : divisions)
+      guard(op, *report);
+  }
+
+  /// Makes `op` divide by 1 where its divisor is 0 (or, signed, where it
+  /// divides the smallest integer by -1), gives 0 there, and reports it:
+  /// ATTIC_RT_INT_DIVISION with a = line * 64 + kind, b = the divisor
+  /// (0 or -1) and c = the dividend (for a vector, b = 0 where a lane
+  /// divides by zero, else -1, and c = the smallest integer).
+  static void guard(Operation *op, func::FuncOp report) {
+    Location loc = op->getLoc();
+    OpBuilder b(op);
+    Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+    Type type = rhs.getType();
+    auto vector = dyn_cast<VectorType>(type);
+    unsigned width = getElementTypeOrSelf(type).isIndex()
+                         ? 64
+                         : getElementTypeOrSelf(type).getIntOrFloatBitWidth();
+    auto cmpEq = [&](Value l, Value r) -> Value {
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, l, r);
+    };
+    Value zero = constantOf(b, loc, type, APInt(width, 0));
+    Value isZero = cmpEq(rhs, zero);
+    Value bad = isZero;
+    if (isSigned(op)) {
+      Value overflow = arith::AndIOp::create(
+          b, loc,
+          cmpEq(lhs, constantOf(b, loc, type, APInt::getSignedMinValue(width))),
+          cmpEq(rhs, constantOf(b, loc, type, APInt::getAllOnes(width))));
+      bad = arith::OrIOp::create(b, loc, isZero, overflow);
+    }
+    Value one = constantOf(b, loc, type, APInt(width, 1));
+    op->setOperand(1, arith::SelectOp::create(b, loc, bad, one, rhs));
+    op->setAttr(kGuarded, b.getUnitAttr());
+
+    // The report, before the op (whether or not its result is used).
+    Value anyBad = bad, divisor = rhs, dividend = lhs;
+    if (vector) {
+      anyBad =
+          vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, bad);
+      Value anyZero = vector::ReductionOp::create(
+          b, loc, vector::CombiningKind::OR, isZero);
+      Type i64 = b.getI64Type();
+      divisor = arith::SelectOp::create(
+          b, loc, anyZero, arith::ConstantIntOp::create(b, loc, i64, 0),
+          arith::ConstantIntOp::create(b, loc, i64, -1));
+      dividend = arith::ConstantIntOp::create(
+          b, loc, i64, APInt::getSignedMinValue(width).getSExtValue());
+    }
+    auto ifOp = scf::IfOp::create(b, loc, anyBad, /*withElseRegion=*/false);
+    OpBuilder then = ifOp.getThenBodyBuilder();
+    attic::emitReportError(
+        then, loc, report, ATTIC_RT_INT_DIVISION,
+        arith::ConstantIntOp::create(then, loc, then.getI64Type(),
+                                     lineOf(loc) * 64 + kindOf(op)),
+        divisor, dividend);
+
+    // The result where the division was not defined: 0.
+    b.setInsertionPointAfter(op);
+    Value picked = arith::SelectOp::create(b, loc, bad, zero, op->getResult(0));
+    op->getResult(0).replaceAllUsesExcept(picked, picked.getDefiningOp());
+  }
+};
+
+} // namespace

@@ -1,0 +1,43 @@
+// Integer divisions whose divisors come from the data
+// (test/Integration/int-division.test).
+
+// Whole tensors: quotient, remainder and floor division of i32 tensors.
+func.func @tensors(%a: tensor<8xi32>, %b: tensor<8xi32>) -> (tensor<8xi32>, tensor<8xi32>, tensor<8xi32>) {
+  %q = arith.divsi %a, %b : tensor<8xi32>
+  %r = arith.remui %a, %b : tensor<8xi32>
+  %f = arith.floordivsi %a, %b : tensor<8xi32>
+  return %q, %r, %f : tensor<8xi32>, tensor<8xi32>, tensor<8xi32>
+}
+
+// Scalars read from the data: p[0] rem p[1], and p[0] ceildiv p[1] as an
+// index (a row count from the data).
+func.func @scalars(%p: tensor<2xi64>) -> (tensor<1xi64>, tensor<1xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = tensor.extract %p[%c0] : tensor<2xi64>
+  %y = tensor.extract %p[%c1] : tensor<2xi64>
+  %r = arith.remsi %x, %y : i64
+  %ix = arith.index_cast %x : i64 to index
+  %iy = arith.index_cast %y : i64 to index
+  %ic = arith.ceildivsi %ix, %iy : index
+  %c = arith.index_cast %ic : index to i64
+  %zero = arith.constant dense<0> : tensor<1xi64>
+  %tr = tensor.insert %r into %zero[%c0] : tensor<1xi64>
+  %tc = tensor.insert %c into %zero[%c0] : tensor<1xi64>
+  return %tr, %tc : tensor<1xi64>, tensor<1xi64>
+}
+
+// A linalg.generic of the user's own: each element divided by a divisor
+// from the data (a bucket width, broadcast).
+#id = affine_map<(i) -> (i)>
+#first = affine_map<(i) -> (0)>
+func.func @generic(%a: tensor<8xi64>, %w: tensor<1xi64>) -> tensor<8xi64> {
+  %init = tensor.empty() : tensor<8xi64>
+  %r = linalg.generic {indexing_maps = [#id, #first, #id], iterator_types = ["parallel"]}
+      ins(%a, %w : tensor<8xi64>, tensor<1xi64>) outs(%init : tensor<8xi64>) {
+  ^bb0(%x: i64, %width: i64, %o: i64):
+    %d = arith.divui %x, %width : i64
+    linalg.yield %d : i64
+  } -> tensor<8xi64>
+  return %r : tensor<8xi64>
+}
