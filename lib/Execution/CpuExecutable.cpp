@@ -374,9 +374,14 @@ attic::CpuExecutable::run(ArrayRef<const attic_tensor *> inputs,
   attic_rt_heap_reset();
   attic_rt_take_error(nullptr, 0); // drop a report left by an earlier run
   size_t firstOutput = outputs.size();
-  if (llvm::Error err = engine_->invokePacked(entry_, call.pointerList())) {
-    error = "invoking @" + entry_ + " failed: " + llvm::toString(std::move(err));
-    return failure();
+  {
+    // A stack overflow from here is the compiled code's (CrashHandler.h).
+    attic::CompiledCodeScope compiled;
+    if (llvm::Error err = engine_->invokePacked(entry_, call.pointerList())) {
+      error =
+          "invoking @" + entry_ + " failed: " + llvm::toString(std::move(err));
+      return failure();
+    }
   }
 
   // Copy each result into a runtime tensor and release the compiled code's

@@ -1,6 +1,7 @@
 //===- CudaExecutable.cpp - Compile and run attic functions on CUDA -------===//
 
 #include "attic/Execution/CudaExecutable.h"
+#include "attic/Support/CrashHandler.h"
 
 #include "attic/runtime/CudaMgpu.h"
 
@@ -298,9 +299,14 @@ attic::CudaExecutable::run(ArrayRef<const attic_tensor *> inputs,
   attic_rt_take_error(nullptr, 0);
   attic_cuda_set_kernel_timing(1);
   attic_cuda_kernel_time(nullptr, nullptr, nullptr, 0);
-  if (llvm::Error err = engine_->invokePacked(entry_, call.pointerList())) {
-    error = "invoking @" + entry_ + " failed: " + llvm::toString(std::move(err));
-    return failure();
+  {
+    // A stack overflow from here is the compiled host code's.
+    attic::CompiledCodeScope compiled;
+    if (llvm::Error err = engine_->invokePacked(entry_, call.pointerList())) {
+      error =
+          "invoking @" + entry_ + " failed: " + llvm::toString(std::move(err));
+      return failure();
+    }
   }
   // Wait for the device (a kernel fault surfaces here), then for the timing
   // events of the launches.

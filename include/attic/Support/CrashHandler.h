@@ -14,7 +14,17 @@
 // after the tool's crash note if it set one (setCrashNote: e.g. attic-run's
 // last parse error, which it would otherwise print only after parsing),
 // remove the files LLVM was told to remove on a signal (partial outputs),
-// and exit with status 70 (EX_SOFTWARE). With ATTIC_CRASH_TRACE set, LLVM's
+// and exit with status 70 (EX_SOFTWARE). A SIGSEGV whose address is next
+// to the interrupted stack pointer is a stack overflow: while compiled code
+// runs (CompiledCodeScope: a recursion of the function's own calls too deep
+// for the thread's stack) it is
+//
+//   <tool>: error: the compiled code overflowed its thread's stack (a
+//   recursion too deep?); the results are not valid
+//
+// with status 3, as when the compiled code runs out of heap memory
+// (kOutOfMemoryExitCode); elsewhere it is named "stack overflow" in the
+// internal error. With ATTIC_CRASH_TRACE set, LLVM's
 // own handler (stack dump) stays in place; set it too under sanitizers, whose
 // handlers this one would replace.
 //
@@ -32,9 +42,11 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
+#include <ucontext.h>
 #include <unistd.h>
 
 namespace attic {
@@ -66,13 +78,52 @@ inline void writeAll(const char *text) {
   }
 }
 
-inline void onCrash(int sig) {
-  const char *name = sig == SIGSEGV  ? "segmentation fault"
-                     : sig == SIGBUS ? "bus error"
-                     : sig == SIGILL ? "illegal instruction"
-                     : sig == SIGFPE ? "arithmetic exception"
-                                     : "abort";
+/// Whether compiled code is running (CompiledCodeScope); read by the
+/// handler.
+inline volatile sig_atomic_t &inCompiledCode() {
+  static volatile sig_atomic_t running = 0;
+  return running;
+}
+
+/// Whether a SIGSEGV at `address` is a stack overflow: the address within
+/// 64 KiB of the interrupted thread's stack pointer (a call or a frame
+/// reaching into the guard page below the stack). Where the stack pointer
+/// is not known (other architectures), never.
+inline bool isStackOverflow(const siginfo_t *info, const void *context) {
+  if (!info || !context)
+    return false;
+  const auto *uc = static_cast<const ucontext_t *>(context);
+  uintptr_t sp;
+#if defined(__x86_64__)
+  sp = static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RSP]);
+#elif defined(__aarch64__)
+  sp = static_cast<uintptr_t>(uc->uc_mcontext.sp);
+#else
+  (void)uc;
+  return false;
+#endif
+  auto address = reinterpret_cast<uintptr_t>(info->si_addr);
+  constexpr uintptr_t window = uintptr_t(64) << 10;
+  return address + window >= sp && address <= sp + window;
+}
+
+inline void onCrash(int sig, siginfo_t *info, void *context) {
+  bool overflow = sig == SIGSEGV && isStackOverflow(info, context);
   // Only async-signal-safe calls from here on.
+  if (overflow && inCompiledCode()) {
+    writeAll("\n");
+    writeAll(crashTool());
+    writeAll(": error: the compiled code overflowed its thread's stack (a "
+             "recursion too deep?); the results are not valid\n");
+    llvm::sys::RunInterruptHandlers();
+    ::_exit(3); // kOutOfMemoryExitCode: out of stack memory
+  }
+  const char *name = overflow         ? "stack overflow"
+                     : sig == SIGSEGV ? "segmentation fault"
+                     : sig == SIGBUS  ? "bus error"
+                     : sig == SIGILL  ? "illegal instruction"
+                     : sig == SIGFPE  ? "arithmetic exception"
+                                      : "abort";
   writeAll("\n");
   writeAll(crashNote());
   writeAll(crashTool());
@@ -95,17 +146,26 @@ inline void setCrashNote(llvm::StringRef text) {
   note[n ? n + 1 : 0] = '\0';
 }
 
+/// Marks compiled code as running for its lifetime (see the file comment).
+class CompiledCodeScope {
+public:
+  CompiledCodeScope() { detail::inCompiledCode() = 1; }
+  ~CompiledCodeScope() { detail::inCompiledCode() = 0; }
+  CompiledCodeScope(const CompiledCodeScope &) = delete;
+  CompiledCodeScope &operator=(const CompiledCodeScope &) = delete;
+};
+
 inline void installCrashHandler(const char *tool) {
   if (std::getenv("ATTIC_CRASH_TRACE"))
     return;
   detail::crashTool() = tool;
   struct sigaction action;
   std::memset(&action, 0, sizeof(action));
-  action.sa_handler = detail::onCrash;
+  action.sa_sigaction = detail::onCrash;
   sigemptyset(&action.sa_mask);
-  // A handler on an alternate stack would also catch stack overflows;
+  // On an alternate stack, so that it also runs on a stack overflow;
   // LLVM's handlers set one up (sigaltstack) when they register.
-  action.sa_flags = SA_ONSTACK | SA_RESETHAND;
+  action.sa_flags = SA_ONSTACK | SA_RESETHAND | SA_SIGINFO;
   for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT})
     sigaction(sig, &action, nullptr);
 }
