@@ -24,3 +24,16 @@ func.func @f(%p: tensor<1xi64>, %x: tensor<1xf32>) -> tensor<1xf32> {
   %t = tensor.insert %r into %x[%c0] : tensor<1xf32>
   return %t : tensor<1xf32>
 }
+
+// The same recursion in a parallel loop: element i recurses p[i] deep, on
+// whichever thread of the OpenMP team runs it.
+func.func @parallel(%p: tensor<8xi64>, %x: tensor<8xf32>) -> tensor<8xf32> {
+  %init = tensor.empty() : tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%p, %x : tensor<8xi64>, tensor<8xf32>) outs(%init : tensor<8xf32>) {
+  ^bb0(%n: i64, %v: f32, %o: f32):
+    %y = func.call @rec(%n, %v) : (i64, f32) -> f32
+    linalg.yield %y : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
