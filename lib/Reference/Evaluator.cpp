@@ -24,6 +24,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <unordered_map>
 
 using namespace mlir;
 
@@ -2096,7 +2097,9 @@ private:
         auto it = values.find(capture);
         if (it == values.end())
           return unsupportedBecause(op, "captures an unknown tensor");
-        values[block.getArgument(leading + i)] = it->second;
+        // A copy first: inserting may grow the map and move `it`'s entry.
+        attic::RefTensor copy = it->second;
+        values[block.getArgument(leading + i)] = std::move(copy);
       }
     }
     if (Region *mask = regions[0]; !mask->empty())
@@ -2250,11 +2253,22 @@ private:
   SmallVector<Operation *> activeCallees;
   /// Set when a modifier region could not be evaluated (see bindModifiers).
   bool modifierFailed = false;
-  llvm::DenseMap<Value, attic::RefTensor> values;
-  /// Scalar values: function-level constants and payload values.
+  /// Hashes a Value for the node-based maps below.
+  struct ValueHash {
+    size_t operator()(Value v) const { return hash_value(v); }
+  };
+  /// Tensor values. A node-based map: references to its entries (the
+  /// operands an op holds while its regions add their own values) stay
+  /// valid when it grows. A DenseMap moved them: --check crashed on an
+  /// attention with captures in a function of 41 values (an audit).
+  std::unordered_map<Value, attic::RefTensor, ValueHash> values;
+  /// Scalar values: function-level constants and payload values (copied,
+  /// never referenced).
   llvm::DenseMap<Value, double> scalars;
-  /// !attic.tree values: one tree per batch element.
-  llvm::DenseMap<Value, std::vector<attic::ref::vcc::Tree>> trees;
+  /// !attic.tree values: one tree per batch element (node-based, as
+  /// `values`).
+  std::unordered_map<Value, std::vector<attic::ref::vcc::Tree>, ValueHash>
+      trees;
   attic::ReferenceResult result;
 };
 } // namespace

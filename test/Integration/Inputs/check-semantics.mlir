@@ -126,3 +126,58 @@ func.func @scalars_to_tensors(%x: tensor<4xf32>) -> (tensor<2x2xf16>, tensor<4xf
   %z = tensor.insert %a into %y[%c3] : tensor<4xf32>
   return %m, %z : tensor<2x2xf16>, tensor<4xf32>
 }
+
+// Captures of a modifier region in a function of many values: the
+// oracle's map of values grew while the attention held references into
+// it (a DenseMap; --check segfaulted with these 41 constants).
+func.func @captures_many_values(%q: tensor<1x1x32x16xf32>, %k: tensor<1x1x32x16xf32>, %v: tensor<1x1x32x16xf32>, %c0: tensor<4xf32>, %c1: tensor<4xf32>) -> tensor<1x1x32x16xf32> {
+  %p0 = arith.constant dense<0.0> : tensor<2xf32>
+  %p1 = arith.constant dense<1.0> : tensor<2xf32>
+  %p2 = arith.constant dense<2.0> : tensor<2xf32>
+  %p3 = arith.constant dense<3.0> : tensor<2xf32>
+  %p4 = arith.constant dense<4.0> : tensor<2xf32>
+  %p5 = arith.constant dense<5.0> : tensor<2xf32>
+  %p6 = arith.constant dense<6.0> : tensor<2xf32>
+  %p7 = arith.constant dense<7.0> : tensor<2xf32>
+  %p8 = arith.constant dense<8.0> : tensor<2xf32>
+  %p9 = arith.constant dense<9.0> : tensor<2xf32>
+  %p10 = arith.constant dense<10.0> : tensor<2xf32>
+  %p11 = arith.constant dense<11.0> : tensor<2xf32>
+  %p12 = arith.constant dense<12.0> : tensor<2xf32>
+  %p13 = arith.constant dense<13.0> : tensor<2xf32>
+  %p14 = arith.constant dense<14.0> : tensor<2xf32>
+  %p15 = arith.constant dense<15.0> : tensor<2xf32>
+  %p16 = arith.constant dense<16.0> : tensor<2xf32>
+  %p17 = arith.constant dense<17.0> : tensor<2xf32>
+  %p18 = arith.constant dense<18.0> : tensor<2xf32>
+  %p19 = arith.constant dense<19.0> : tensor<2xf32>
+  %p20 = arith.constant dense<20.0> : tensor<2xf32>
+  %p21 = arith.constant dense<21.0> : tensor<2xf32>
+  %p22 = arith.constant dense<22.0> : tensor<2xf32>
+  %p23 = arith.constant dense<23.0> : tensor<2xf32>
+  %p24 = arith.constant dense<24.0> : tensor<2xf32>
+  %p25 = arith.constant dense<25.0> : tensor<2xf32>
+  %p26 = arith.constant dense<26.0> : tensor<2xf32>
+  %p27 = arith.constant dense<27.0> : tensor<2xf32>
+  %p28 = arith.constant dense<28.0> : tensor<2xf32>
+  %p29 = arith.constant dense<29.0> : tensor<2xf32>
+  %p30 = arith.constant dense<30.0> : tensor<2xf32>
+  %p31 = arith.constant dense<31.0> : tensor<2xf32>
+  %p32 = arith.constant dense<32.0> : tensor<2xf32>
+  %p33 = arith.constant dense<33.0> : tensor<2xf32>
+  %p34 = arith.constant dense<34.0> : tensor<2xf32>
+  %p35 = arith.constant dense<35.0> : tensor<2xf32>
+  %p36 = arith.constant dense<36.0> : tensor<2xf32>
+  %p37 = arith.constant dense<37.0> : tensor<2xf32>
+  %p38 = arith.constant dense<38.0> : tensor<2xf32>
+  %p39 = arith.constant dense<39.0> : tensor<2xf32>
+  %p40 = arith.constant dense<40.0> : tensor<2xf32>
+  %o = attic.attention %q, %k, %v captures(%c0, %c1 : tensor<4xf32>, tensor<4xf32>) score_mod {
+      ^bb0(%s: f32, %b: index, %h: index, %qi: index, %ki: index, %t0: tensor<4xf32>, %t1: tensor<4xf32>):
+        %z = arith.constant 1 : index
+        %e = tensor.extract %t1[%z] : tensor<4xf32>
+        %a = arith.addf %s, %e : f32
+        attic.yield %a : f32
+      } : tensor<1x1x32x16xf32>, tensor<1x1x32x16xf32>, tensor<1x1x32x16xf32> -> tensor<1x1x32x16xf32>
+  return %o : tensor<1x1x32x16xf32>
+}
