@@ -41,12 +41,14 @@
 #include "llvm/Support/Signals.h"
 
 #include <algorithm>
+#include <atomic>
 #include <csignal>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -109,6 +111,20 @@ inline bool isStackOverflow(const siginfo_t *info, const void *context) {
 }
 
 inline void onCrash(int sig, siginfo_t *info, void *context) {
+  // One thread reports and ends the process. Threads that crash meanwhile
+  // (several OpenMP workers overflowing their stacks at once) wait for it;
+  // with SA_RESETHAND the second one took the default action and killed
+  // the process without a word. The reporting thread crashing again inside
+  // the handler exits at once.
+  static std::atomic<long> reporter{0};
+  long self = ::syscall(SYS_gettid);
+  long expected = 0;
+  if (!reporter.compare_exchange_strong(expected, self)) {
+    if (expected == self)
+      ::_exit(kInternalErrorExitCode);
+    for (;;)
+      ::pause();
+  }
   bool overflow = sig == SIGSEGV && isStackOverflow(info, context);
   // Only async-signal-safe calls from here on.
   if (overflow && inCompiledCode()) {
@@ -200,7 +216,7 @@ inline void installCrashHandler(const char *tool) {
   sigemptyset(&action.sa_mask);
   // On an alternate stack, so that it also runs on a stack overflow;
   // LLVM's handlers set one up (sigaltstack) when they register.
-  action.sa_flags = SA_ONSTACK | SA_RESETHAND | SA_SIGINFO;
+  action.sa_flags = SA_ONSTACK | SA_SIGINFO;
   for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT})
     sigaction(sig, &action, nullptr);
 }
