@@ -966,9 +966,14 @@ def AtticGuardIntegerDivision
     the smallest integer by -1, are undefined behaviour; compiled for x86
     they trap, and a divisor that comes from the data stopped `attic-run`
     with SIGFPE. This pass guards every `arith.divsi`, `divui`, `remsi`,
-    `remui`, `ceildivsi`, `ceildivui` and `floordivsi` of the function's
-    own code whose divisor is not a constant other than 0 (and other than
-    -1 for the signed ones): where the divisor is 0, or the op is signed
+    `remui`, `ceildivsi`, `ceildivui` and `floordivsi`, and the index
+    dialect's `divs`, `divu`, `rems`, `remu`, `ceildivs`, `ceildivu` and
+    `floordivs`, of the function's own code whose divisor is not a
+    constant other than 0 (and other than -1 for the signed ones); an
+    `affine.apply` whose `floordiv`, `ceildiv` or `mod` divides by a
+    symbol is first expanded into arith ops (as `lower-affine` would), and
+    its report names the arith op at the apply's line. (Other affine ops
+    with such maps are not expanded.) Where the divisor is 0, or the op is signed
     and divides the smallest integer by -1, it divides by 1 instead, its
     result is 0, and a call of the runtime's `attic_rt_report_error` with
     `ATTIC_RT_INT_DIVISION` (the op's source line and name, the divisor,

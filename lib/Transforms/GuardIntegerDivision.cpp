@@ -4,8 +4,9 @@
 // smallest integer by -1, are undefined behaviour upstream; compiled for
 // x86 they trap (SIGFPE), so a divisor from the data stopped attic-run with
 // an internal error. This pass makes every such op of the function's own
-// code divide by 1 there, gives 0, and reports the op's line to the
-// runtime (ATTIC_RT_INT_DIVISION), which fails the run with one line. See
+// code (arith's and the index dialect's, and affine.apply's divisions by a
+// symbol, expanded) divide by 1 there, gives 0, and reports the op's line to
+// the runtime (ATTIC_RT_INT_DIVISION), which fails the run with one line. See
 // AtticPasses.td.
 //
 //===----------------------------------------------------------------------===//
@@ -15,7 +16,10 @@
 #include "attic/Transforms/RuntimeCalls.h"
 #include "attic/runtime/Runtime.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Index/IR/IndexOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -48,13 +52,37 @@ int kindOf(Operation *op) {
       .Case<arith::CeilDivSIOp>([](auto) { return 4; })
       .Case<arith::CeilDivUIOp>([](auto) { return 5; })
       .Case<arith::FloorDivSIOp>([](auto) { return 6; })
+      .Case<index::DivSOp>([](auto) { return 7; })
+      .Case<index::DivUOp>([](auto) { return 8; })
+      .Case<index::RemSOp>([](auto) { return 9; })
+      .Case<index::RemUOp>([](auto) { return 10; })
+      .Case<index::CeilDivSOp>([](auto) { return 11; })
+      .Case<index::CeilDivUOp>([](auto) { return 12; })
+      .Case<index::FloorDivSOp>([](auto) { return 13; })
       .Default([](auto) { return -1; });
 }
 
 /// Whether the op divides signed (and so can overflow: MIN / -1).
 bool isSigned(Operation *op) {
   return isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
-             arith::FloorDivSIOp>(op);
+             arith::FloorDivSIOp, index::DivSOp, index::RemSOp,
+             index::CeilDivSOp, index::FloorDivSOp>(op);
+}
+
+/// Whether an affine map divides by something other than a constant
+/// (a semi-affine floordiv, ceildiv or mod by a symbol).
+bool dividesByVariable(AffineMap map) {
+  bool found = false;
+  for (AffineExpr result : map.getResults())
+    result.walk([&](AffineExpr e) {
+      if (auto binary = dyn_cast<AffineBinaryOpExpr>(e))
+        if ((e.getKind() == AffineExprKind::FloorDiv ||
+             e.getKind() == AffineExprKind::CeilDiv ||
+             e.getKind() == AffineExprKind::Mod) &&
+            !isa<AffineConstantExpr>(binary.getRHS()))
+          found = true;
+    });
+  return found;
 }
 
 /// Whether `op` is inside an attic op (a modifier region: its verifier
@@ -112,6 +140,25 @@ struct AtticGuardIntegerDivisionPass
       if (failed(
               applyOpPatternsGreedily(tensorOps, std::move(patterns), config)))
         return signalPassFailure();
+    }
+
+    // affine.apply dividing by a symbol: expanded into arith ops (as
+    // lower-affine would), whose divisions are guarded below.
+    SmallVector<affine::AffineApplyOp> applies;
+    getOperation().walk([&](affine::AffineApplyOp apply) {
+      if (!insideAtticOp(apply) && dividesByVariable(apply.getAffineMap()))
+        applies.push_back(apply);
+    });
+    for (affine::AffineApplyOp apply : applies) {
+      OpBuilder b(apply);
+      std::optional<SmallVector<Value, 8>> expanded = affine::expandAffineMap(
+          b, apply.getLoc(), apply.getAffineMap(), apply.getOperands());
+      if (!expanded) {
+        apply.emitOpError("could not be expanded to check its divisors");
+        return signalPassFailure();
+      }
+      apply.getResult().replaceAllUsesWith((*expanded)[0]);
+      apply.erase();
     }
 
     SmallVector<Operation *> divisions;

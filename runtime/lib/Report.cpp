@@ -187,12 +187,16 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
   }
   case ATTIC_RT_INT_DIVISION: {
     static const char *const ops[] = {
-        "arith.divsi",     "arith.divui",     "arith.remsi",     "arith.remui",
-        "arith.ceildivsi", "arith.ceildivui", "arith.floordivsi"};
+        "arith.divsi",      "arith.divui",     "arith.remsi",
+        "arith.remui",      "arith.ceildivsi", "arith.ceildivui",
+        "arith.floordivsi", "index.divs",      "index.divu",
+        "index.rems",       "index.remu",      "index.ceildivs",
+        "index.ceildivu",   "index.floordivs"};
+    constexpr int64_t kinds = sizeof(ops) / sizeof(ops[0]);
     int64_t kind = ((a % 64) + 64) % 64;
     char where[48];
     atLine(a, where, sizeof(where));
-    const char *name = kind < 7 ? ops[kind] : "an integer division";
+    const char *name = kind < kinds ? ops[kind] : "an integer division";
     if (b == 0)
       return attic::runtime::fail(
           err, errLen, "%s%s: division by zero; the results are not valid%s",

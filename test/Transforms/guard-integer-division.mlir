@@ -134,6 +134,7 @@ func.func @tensor_constant(%a: tensor<4xi32>) -> tensor<4xi32> {
 // CHECK: arith.divsi %{{.*}}, %{{.*}} : index
 // CHECK-NOT: attic.divisor_checked
 // CHECK-NOT: attic_rt_report_error
+// CHECK: return %{{.*}} : tensor<1x1x8x4xf32>
 func.func @region(%q: tensor<1x1x8x4xf32>, %k: tensor<1x1x8x4xf32>, %v: tensor<1x1x8x4xf32>) -> tensor<1x1x8x4xf32> {
   %0 = attic.attention %q, %k, %v mask_mod {
       ^bb0(%b: index, %h: index, %qi: index, %ki: index):
@@ -143,4 +144,35 @@ func.func @region(%q: tensor<1x1x8x4xf32>, %k: tensor<1x1x8x4xf32>, %v: tensor<1
         attic.yield %p : i1
       } : tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x1x8x4xf32>
   return %0 : tensor<1x1x8x4xf32>
+}
+
+// -----
+
+// The index dialect's divisions are guarded like arith's (op 7: divs).
+// CHECK-LABEL: func.func @index_dialect
+// CHECK: %[[BAD:.*]] = arith.ori %{{.*}}, %{{.*}} : i1
+// CHECK: %[[D:.*]] = arith.select %[[BAD]], %{{.*}}, %{{.*}} : index
+// CHECK: scf.if %[[BAD]] {
+// CHECK:   func.call @attic_rt_report_error
+// CHECK: index.divs %{{.*}}, %[[D]] {attic.divisor_checked}
+// CHECK: index.remu %{{.*}}, %{{.*}} {attic.divisor_checked}
+func.func @index_dialect(%a: index, %b: index) -> (index, index) {
+  %q = index.divs %a, %b
+  %r = index.remu %a, %b
+  return %q, %r : index, index
+}
+
+// -----
+
+// affine.apply dividing by a symbol is expanded to arith ops, whose
+// divisions are guarded; by a constant it stays.
+// CHECK-LABEL: func.func @affine_apply
+// CHECK: affine.apply #{{.*}}(%{{.*}})
+// CHECK-NOT: affine.apply
+// CHECK: call @attic_rt_report_error
+// CHECK: arith.remsi %{{.*}}, %{{.*}} {attic.divisor_checked} : index
+func.func @affine_apply(%a: index, %s: index) -> (index, index) {
+  %k = affine.apply affine_map<(d0) -> (d0 floordiv 4)>(%a)
+  %m = affine.apply affine_map<(d0)[s0] -> (d0 mod s0)>(%a)[%s]
+  return %k, %m : index, index
 }

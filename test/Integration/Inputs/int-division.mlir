@@ -41,3 +41,23 @@ func.func @generic(%a: tensor<8xi64>, %w: tensor<1xi64>) -> tensor<8xi64> {
   } -> tensor<8xi64>
   return %r : tensor<8xi64>
 }
+
+// The index dialect's division and an affine.apply dividing by a symbol:
+// p[0] divs p[1], and (p[0] mod p[1]) in a linalg.map's body.
+func.func @index_ops(%p: tensor<2xi64>) -> tensor<2xi64> {
+  %r = linalg.map ins(%p : tensor<2xi64>) outs(%p : tensor<2xi64>)
+    (%x: i64, %o: i64) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %a = tensor.extract %p[%c0] : tensor<2xi64>
+      %b = tensor.extract %p[%c1] : tensor<2xi64>
+      %ia = arith.index_cast %a : i64 to index
+      %ib = arith.index_cast %b : i64 to index
+      %q = index.divs %ia, %ib
+      %m = affine.apply affine_map<(d0)[s0] -> (d0 mod s0)>(%ia)[%ib]
+      %s = arith.addi %q, %m : index
+      %d = arith.index_cast %s : index to i64
+      linalg.yield %d : i64
+    }
+  return %r : tensor<2xi64>
+}

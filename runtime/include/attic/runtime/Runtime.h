@@ -286,8 +286,10 @@ typedef enum attic_rt_error_code {
   /* An integer division or remainder in the function's own code by zero,
    * or a signed one of the smallest integer by -1 (attic-guard-integer-
    * division): a = line * 64 + the op (0 divsi, 1 divui, 2 remsi, 3 remui,
-   * 4 ceildivsi, 5 ceildivui, 6 floordivsi; line 0 if the op has no file
-   * location), b = the divisor (0 or -1), c = the dividend. */
+   * 4 ceildivsi, 5 ceildivui, 6 floordivsi, then the index dialect's 7
+   * divs, 8 divu, 9 rems, 10 remu, 11 ceildivs, 12 ceildivu, 13 floordivs;
+   * line 0 if the op has no file location), b = the divisor (0 or -1),
+   * c = the dividend. */
   ATTIC_RT_INT_DIVISION = 10
 } attic_rt_error_code;
 
