@@ -1007,6 +1007,39 @@ def AtticGuardIntegerDivision
                            "::mlir::vector::VectorDialect"];
 }
 
+def AtticGuardLoopSteps : Pass<"attic-guard-loop-steps", "::mlir::ModuleOp"> {
+  let summary = "Report scf.for/scf.parallel steps below 1 and run no iteration instead of never ending";
+  let description = [{
+    A loop's step must be positive; upstream a step of 0 or a negative one
+    is undefined, and compiled the loop never ended (a step from the data
+    hung `attic-run`). For every `scf.for` and `scf.parallel` of the
+    function's own code whose step is not a positive constant, this pass
+    checks the step before the loop: below 1 (for an unsigned `scf.for`,
+    0), it calls the runtime's `attic_rt_report_error` with
+    `ATTIC_RT_LOOP_STEP` (the loop's line, the dimension, the step), and
+    the loop runs with step 1 and its upper bound set to its lower bound,
+    so no iteration (its results are its initial values). The run then
+    fails with `scf loop at line L: the step S of dimension D is not
+    positive`. Loops inside attic ops are left alone. Both pipelines run
+    it first, after `attic-guard-integer-division`.
+
+    ```mlir
+    scf.for %i = %lb to %ub step %s { ... }
+    // becomes
+    %bad = arith.cmpi sle, %s, %c0 : index
+    scf.if %bad {
+      // attic_rt_report_error(11, line * 64 + 0, %s, 0)
+    }
+    %step = arith.select %bad, %c1, %s : index
+    %end = arith.select %bad, %lb, %ub : index
+    scf.for %i = %lb to %end step %step { ... } {attic.step_checked}
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def AtticOrderConstantGlobals
     : Pass<"attic-order-constant-globals", "::mlir::ModuleOp"> {
   let summary = "Name and order bufferization's constant globals deterministically";

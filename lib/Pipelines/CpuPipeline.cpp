@@ -37,6 +37,9 @@ void attic::buildBufferizationPipeline(OpPassManager &pm, int64_t blockQ,
   // Integer divisions by a divisor from the data: 0 (or MIN / -1) is
   // reported, never divided by (it would trap).
   pm.addPass(createAtticGuardIntegerDivision());
+  // Loop steps from the data below 1: reported, no iteration (a loop
+  // that would never end).
+  pm.addPass(createAtticGuardLoopSteps());
   // Loops over layers -> one copy per layer (straight-line host code).
   if (forGpu)
     pm.addPass(createAtticUnrollLayerLoops());

@@ -30,6 +30,7 @@
 
 namespace attic {
 #define GEN_PASS_DEF_ATTICGUARDINTEGERDIVISION
+#define GEN_PASS_DEF_ATTICGUARDLOOPSTEPS
 #include "AtticPasses.h.inc"
 } // namespace attic
 
@@ -244,6 +245,92 @@ struct AtticGuardIntegerDivisionPass
     b.setInsertionPointAfter(op);
     Value picked = arith::SelectOp::create(b, loc, bad, zero, op->getResult(0));
     op->getResult(0).replaceAllUsesExcept(picked, picked.getDefiningOp());
+  }
+};
+
+/// scf.for and scf.parallel whose step is not a positive constant: a step
+/// below 1 (0 for an unsigned scf.for) is reported and the loop runs no
+/// iteration (upstream it is undefined; compiled, a step of 0 or a
+/// negative one never ended).
+struct AtticGuardLoopStepsPass
+    : public attic::impl::AtticGuardLoopStepsBase<AtticGuardLoopStepsPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> loops;
+    getOperation().walk([&](Operation *op) {
+      if (!isa<scf::ForOp, scf::ParallelOp>(op) || insideAtticOp(op) ||
+          op->hasAttr(kStepChecked))
+        return;
+      for (Value step : steps(op))
+        if (!constantPositive(step)) {
+          loops.push_back(op);
+          return;
+        }
+    });
+    if (loops.empty())
+      return;
+    FailureOr<func::FuncOp> report = attic::declareReportError(loops[0]);
+    if (failed(report))
+      return signalPassFailure();
+    for (Operation *op : loops)
+      guard(op, *report);
+  }
+
+  static constexpr llvm::StringLiteral kStepChecked = "attic.step_checked";
+
+  static SmallVector<Value> steps(Operation *op) {
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      return {loop.getStep()};
+    return llvm::to_vector(cast<scf::ParallelOp>(op).getStep());
+  }
+
+  static bool constantPositive(Value step) {
+    APInt value;
+    return matchPattern(step, m_ConstantInt(&value)) &&
+           value.isStrictlyPositive();
+  }
+
+  /// Before the loop: for each step not known positive, `bad` (below 1,
+  /// or 0 where the loop compares unsigned), a report
+  /// (ATTIC_RT_LOOP_STEP: a = line * 64 + dimension, b = the step), and
+  /// the step replaced by 1 and the upper bound by the lower one there.
+  static void guard(Operation *op, func::FuncOp report) {
+    Location loc = op->getLoc();
+    OpBuilder b(op);
+    auto forOp = dyn_cast<scf::ForOp>(op);
+    bool isUnsigned = forOp && forOp.getUnsignedCmp();
+    SmallVector<Value> stepValues = steps(op);
+    for (auto [d, step] : llvm::enumerate(stepValues)) {
+      if (constantPositive(step))
+        continue;
+      Type type = step.getType();
+      Value zero = arith::ConstantOp::create(b, loc, IntegerAttr::get(type, 0));
+      Value one = arith::ConstantOp::create(b, loc, IntegerAttr::get(type, 1));
+      Value bad = arith::CmpIOp::create(b, loc,
+                                        isUnsigned ? arith::CmpIPredicate::eq
+                                                   : arith::CmpIPredicate::sle,
+                                        step, zero);
+      auto ifOp = scf::IfOp::create(b, loc, bad, /*withElseRegion=*/false);
+      OpBuilder then = ifOp.getThenBodyBuilder();
+      attic::emitReportError(
+          then, loc, report, ATTIC_RT_LOOP_STEP,
+          arith::ConstantIntOp::create(then, loc, then.getI64Type(),
+                                       lineOf(loc) * 64 +
+                                           std::min<int64_t>(int64_t(d), 63)),
+          step, zero);
+      Value safeStep = arith::SelectOp::create(b, loc, bad, one, step);
+      if (forOp) {
+        forOp.getStepMutable().assign(safeStep);
+        forOp.getUpperBoundMutable().assign(arith::SelectOp::create(
+            b, loc, bad, forOp.getLowerBound(), forOp.getUpperBound()));
+      } else {
+        auto parallel = cast<scf::ParallelOp>(op);
+        parallel.getStepMutable().slice(d, 1).assign(safeStep);
+        parallel.getUpperBoundMutable().slice(d, 1).assign(
+            arith::SelectOp::create(b, loc, bad, parallel.getLowerBound()[d],
+                                    parallel.getUpperBound()[d]));
+      }
+    }
+    op->setAttr(kStepChecked, b.getUnitAttr());
   }
 };
 

@@ -207,6 +207,16 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
         "divided by -1); the results are not valid%s",
         name, where, c, suffix);
   }
+  case ATTIC_RT_LOOP_STEP: {
+    char where[48];
+    atLine(a, where, sizeof(where));
+    return attic::runtime::fail(
+        err, errLen,
+        "scf loop%s: the step %" PRId64 " of dimension %" PRId64
+        " is not positive (the loop would never end; it ran no iteration); "
+        "the results are not valid%s",
+        where, b, ((a % 64) + 64) % 64, suffix);
+  }
   default:
     return attic::runtime::fail(
         err, errLen,

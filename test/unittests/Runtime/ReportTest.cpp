@@ -64,6 +64,17 @@ TEST(Report, IntegerDivisionNamesTheOpItsLineAndTheCase) {
                               "zero; the results are not valid");
 }
 
+TEST(Report, LoopStepNamesTheLineDimensionAndStep) {
+  attic_rt_take_error(nullptr, 0);
+  char err[256];
+  attic_rt_report_error(ATTIC_RT_LOOP_STEP, 7 * 64 + 1, -3, 0);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err),
+            "scf loop at line 7: the step -3 of dimension 1 is not positive "
+            "(the loop would never end; it ran no iteration); the results "
+            "are not valid");
+}
+
 TEST(Report, UnknownCodeAndTruncation) {
   attic_rt_take_error(nullptr, 0);
   attic_rt_report_error(77, 1, 2, 3);

@@ -290,7 +290,12 @@ typedef enum attic_rt_error_code {
    * divs, 8 divu, 9 rems, 10 remu, 11 ceildivs, 12 ceildivu, 13 floordivs;
    * line 0 if the op has no file location), b = the divisor (0 or -1),
    * c = the dividend. */
-  ATTIC_RT_INT_DIVISION = 10
+  ATTIC_RT_INT_DIVISION = 10,
+  /* An scf.for or scf.parallel in the function's own code whose step is
+   * below 1 (0 for an unsigned scf.for; attic-guard-loop-steps): the loop
+   * runs no iteration. a = line * 64 + the loop dimension, b = the step,
+   * c = 0. */
+  ATTIC_RT_LOOP_STEP = 11
 } attic_rt_error_code;
 
 /* Records an error (code and up to three integer details). Thread-safe; of

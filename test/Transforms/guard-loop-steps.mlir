@@ -1,0 +1,69 @@
+// RUN: attic-opt %s --split-input-file --attic-guard-loop-steps | FileCheck %s
+// A second run changes nothing.
+// RUN: attic-opt %s --split-input-file --attic-guard-loop-steps | attic-opt --split-input-file --attic-guard-loop-steps > %t.twice
+// RUN: attic-opt %s --split-input-file --attic-guard-loop-steps > %t.once
+// RUN: diff %t.once %t.twice
+
+// A step from an argument: below 1 it is reported (code 11, a = line * 64
+// + 0, the step, 0), and the loop runs with step 1 up to its lower bound
+// (no iteration: the result is the initial value).
+// CHECK-LABEL: func.func @for_step
+// CHECK-SAME: (%[[LB:.*]]: index, %[[UB:.*]]: index, %[[S:.*]]: index, %[[X:.*]]: f32)
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: %[[BAD:.*]] = arith.cmpi sle, %[[S]], %[[C0]] : index
+// CHECK: scf.if %[[BAD]] {
+// CHECK:   %[[CODE:.*]] = arith.constant 11 : i32
+// CHECK:   func.call @attic_rt_report_error(%[[CODE]], %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: }
+// CHECK: %[[STEP:.*]] = arith.select %[[BAD]], %[[C1]], %[[S]] : index
+// CHECK: %[[END:.*]] = arith.select %[[BAD]], %[[LB]], %[[UB]] : index
+// CHECK: scf.for %{{.*}} = %[[LB]] to %[[END]] step %[[STEP]] iter_args(%{{.*}} = %[[X]]) -> (f32) {
+// CHECK: } {attic.step_checked}
+func.func @for_step(%lb: index, %ub: index, %s: index, %x: f32) -> f32 {
+  %r = scf.for %i = %lb to %ub step %s iter_args(%a = %x) -> f32 {
+    %y = arith.addf %a, %a : f32
+    scf.yield %y : f32
+  }
+  return %r : f32
+}
+
+// -----
+
+// A positive constant step is left alone; an unsigned loop's step is bad
+// only at 0 (eq, not sle).
+// CHECK-LABEL: func.func @constant_and_unsigned
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NOT: attic.step_checked
+// CHECK: arith.cmpi eq, %{{.*}}, %{{.*}} : i32
+// CHECK: scf.for unsigned
+// CHECK: } {attic.step_checked}
+func.func @constant_and_unsigned(%n: index, %lb: i32, %ub: i32, %s: i32) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %n step %c2 {
+  }
+  scf.for unsigned %j = %lb to %ub step %s : i32 {
+  }
+  return
+}
+
+// -----
+
+// scf.parallel: each dimension whose step is not a positive constant.
+// CHECK-LABEL: func.func @parallel
+// CHECK-SAME: (%[[N:.*]]: index, %[[S:.*]]: index)
+// CHECK: %[[BAD:.*]] = arith.cmpi sle, %[[S]], %{{.*}} : index
+// CHECK: scf.if %[[BAD]] {
+// CHECK:   func.call @attic_rt_report_error
+// CHECK: %[[STEP:.*]] = arith.select %[[BAD]], %{{.*}}, %[[S]] : index
+// CHECK: %[[END:.*]] = arith.select %[[BAD]], %{{.*}}, %[[N]] : index
+// CHECK: scf.parallel (%{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}) to (%[[N]], %[[END]]) step (%{{.*}}, %[[STEP]]) {
+// CHECK: } {attic.step_checked}
+func.func @parallel(%n: index, %s: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%n, %n) step (%c1, %s) {
+  }
+  return
+}
