@@ -2372,6 +2372,7 @@ FailureOr<attic::ref::Layout> attic::toReferenceLayout(
   } else if (auto g = dyn_cast<attic::GlobalLayoutAttr>(attr)) {
     l.kind = Kind::Global;
     l.tokens.assign(g.getTokens().begin(), g.getTokens().end());
+    std::sort(l.tokens.begin(), l.tokens.end()); // Layout::tokens: ascending
   } else if (auto s = dyn_cast<attic::SinksLayoutAttr>(attr)) {
     l.kind = Kind::Sinks;
     l.count = s.getCount();

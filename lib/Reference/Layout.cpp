@@ -53,8 +53,8 @@ bool Layout::visible(int64_t b, int64_t h, int64_t q, int64_t k, int64_t nq,
   case Kind::Fixed:
     return q / block == k / block || k % block >= block - summary;
   case Kind::Global:
-    return std::find(tokens.begin(), tokens.end(), q) != tokens.end() ||
-           std::find(tokens.begin(), tokens.end(), k) != tokens.end();
+    return std::binary_search(tokens.begin(), tokens.end(), q) ||
+           std::binary_search(tokens.begin(), tokens.end(), k);
   case Kind::Sinks:
     return k < count;
   case Kind::Documents:
