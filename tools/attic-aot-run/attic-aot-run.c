@@ -1,5 +1,5 @@
-/* attic-aot-run.c: runs any entry of an attic-compile library on .npy inputs, from
- * C, with libattic_rt.so alone (no MLIR, no LLVM, no JIT).
+/* attic-aot-run.c: runs any entry of an attic-compile library on .npy inputs,
+ * from C, with libattic_rt.so alone (no MLIR, no LLVM, no JIT).
  *
  *   attic-aot-run LIB.so ENTRY [--input A.npy ...] [--reference R.npy ...]
  *                 [--output O.npy ...] [--tolerance T] [--bench N]
@@ -12,15 +12,26 @@
  * --reference-output) by attic's measure, max |error| / max |expected|.
  * Prints whether libMLIR or libLLVM is loaded in the process. Exit status
  * 0 when every result is within the tolerance (default 1e-5), 1 otherwise
- * or on any error (one line on stderr). */
+ * or on any error (one line on stderr); 3 when the compiled code runs out
+ * of memory or overflows its stack, 70 when it crashes (one line). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* REG_RSP, RTLD_DEFAULT */
+#endif
 #include "attic/runtime/Aot.h"
 #include "attic/runtime/Runtime.h"
 
 #include <dlfcn.h>
 #include <math.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
+#include <unistd.h>
 
 #define MAX_TENSORS 64
 
@@ -28,6 +39,124 @@ static void fail(const char *what, const char *detail) {
   fprintf(stderr, "attic-aot-run: error: %s%s%s\n", what, detail ? ": " : "",
           detail ? detail : "");
   exit(1);
+}
+
+/* Crashes of the compiled code (as attic-run's handler,
+ * include/attic/Support/CrashHandler.h): one line on stderr, never a bare
+ * signal. A SIGSEGV within 64 KiB of the interrupted stack pointer is a
+ * stack overflow (a recursion of the function's own calls too deep):
+ * status 3, as running out of heap memory; any other crash is status 70.
+ * Every thread that runs compiled code (this one and libomp's workers) has
+ * an alternate signal stack for the handler to run on. */
+static void write_all(const char *text) {
+  size_t n = strlen(text);
+  while (n > 0) {
+    ssize_t written = write(2, text, n);
+    if (written <= 0)
+      return;
+    text += written;
+    n -= (size_t)written;
+  }
+}
+
+static void on_crash(int sig, siginfo_t *info, void *context) {
+  /* One thread reports; others crashing meanwhile wait for its exit. */
+  static atomic_long reporter = 0;
+  long self = (long)syscall(SYS_gettid), expected = 0;
+  if (!atomic_compare_exchange_strong(&reporter, &expected, self)) {
+    if (expected == self)
+      _exit(70);
+    for (;;)
+      pause();
+  }
+  int overflow = 0;
+#if defined(__x86_64__) || defined(__aarch64__)
+  if (sig == SIGSEGV && info && context) {
+    const ucontext_t *uc = (const ucontext_t *)context;
+#if defined(__x86_64__)
+    uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+#else
+    uintptr_t sp = (uintptr_t)uc->uc_mcontext.sp;
+#endif
+    uintptr_t address = (uintptr_t)info->si_addr, window = 64 << 10;
+    overflow = address + window >= sp && address <= sp + window;
+  }
+#endif
+  if (overflow) {
+    write_all("attic-aot-run: error: the compiled code overflowed its "
+              "thread's stack (a recursion too deep?); the results are not "
+              "valid\n");
+    _exit(3);
+  }
+  write_all("attic-aot-run: internal error: ");
+  write_all(sig == SIGSEGV  ? "segmentation fault"
+            : sig == SIGBUS ? "bus error"
+            : sig == SIGILL ? "illegal instruction"
+            : sig == SIGFPE ? "arithmetic exception"
+                            : "abort");
+  write_all(" (a bug in attic or the compiled code; please report it with "
+            "the library and inputs)\n");
+  _exit(70);
+}
+
+/* An alternate signal stack for the calling thread, if it has none. */
+static void ensure_signal_stack(void) {
+  static __thread int done = 0;
+  if (done)
+    return;
+  done = 1;
+  stack_t current;
+  if (sigaltstack(NULL, &current) == 0 && !(current.ss_flags & SS_DISABLE))
+    return;
+  size_t size = (size_t)64 << 10;
+  void *memory = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (memory == MAP_FAILED)
+    return;
+  stack_t stack;
+  memset(&stack, 0, sizeof(stack));
+  stack.ss_sp = memory;
+  stack.ss_size = size;
+  if (sigaltstack(&stack, NULL) != 0)
+    munmap(memory, size);
+}
+
+static void install_crash_handler(void) {
+  ensure_signal_stack();
+  struct sigaction action;
+  memset(&action, 0, sizeof(action));
+  action.sa_sigaction = on_crash;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_ONSTACK | SA_SIGINFO;
+  int signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+  for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); ++i)
+    sigaction(signals[i], &action, NULL);
+}
+
+/* libomp's parallel-region entry (what compiled parallel loops call),
+ * found at run time: libattic_rt.so brings libomp. */
+typedef struct {
+  int32_t reserved1, flags, reserved2, reserved3;
+  const char *source;
+} kmp_ident;
+typedef void (*kmp_microtask)(int32_t *, int32_t *, ...);
+typedef void (*kmp_fork_call)(kmp_ident *, int32_t, kmp_microtask, ...);
+
+static void signal_stack_task(int32_t *gtid, int32_t *tid, ...) {
+  (void)gtid;
+  (void)tid;
+  ensure_signal_stack();
+}
+
+/* Gives every thread of the OpenMP team an alternate signal stack (libomp
+ * keeps the team's threads between regions), before the compiled code's
+ * parallel loops run on them. */
+static void prepare_worker_signal_stacks(void) {
+  static kmp_ident ident = {0, 2 /* KMP_IDENT_KMPC */, 0, 0,
+                            ";attic-aot-run;prepare;0;0;;"};
+  kmp_fork_call fork = (kmp_fork_call)dlsym(RTLD_DEFAULT, "__kmpc_fork_call");
+  if (fork)
+    fork(&ident, 0, signal_stack_task);
 }
 
 /* Whether a library whose path contains `name` is mapped in this process. */
@@ -57,6 +186,7 @@ int main(int argc, char **argv) {
   double warmupMs = 0;
   double tolerance = 1e-5;
   char message[512], symbol[512];
+  install_crash_handler();
   if (argc < 3)
     fail("usage: attic-aot-run LIB.so ENTRY [--input A.npy ...] [--reference "
          "R.npy ...] [--output O.npy ...] [--tolerance T] [--bench N] "
@@ -144,8 +274,8 @@ int main(int argc, char **argv) {
       snprintf(message, sizeof(message),
                "%s: input #%d of @%s must be %s of rank %lld with the "
                "entry's sizes (attic_aot_entry.specs)",
-               inputs[i], i, entry->name, attic_dtype_name((attic_dtype)spec[0]),
-               (long long)spec[1]);
+               inputs[i], i, entry->name,
+               attic_dtype_name((attic_dtype)spec[0]), (long long)spec[1]);
       fail(message, NULL);
     }
     inData[i] = in[i].data;
@@ -157,6 +287,11 @@ int main(int argc, char **argv) {
       fail(message, NULL);
     outData[r] = out[r].data;
   }
+  /* The team size attic_aot_call will use (a bad OMP_NUM_THREADS is its
+   * error to report), then an alternate signal stack for each of its
+   * threads. */
+  if (attic_aot_set_threads(0) > 0)
+    prepare_worker_signal_stacks();
   if (attic_aot_call(entry, inData, outData))
     fail(attic_aot_last_error(), NULL);
 
