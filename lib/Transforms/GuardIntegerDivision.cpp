@@ -170,8 +170,11 @@ struct AtticGuardIntegerDivisionPass
         return;
       Type type = op->getResultTypes()[0];
       if (isa<TensorType>(type)) {
-        op->emitOpError("on a tensor that is not ranked cannot be checked "
-                        "for a division by zero");
+        op->emitOpError(isa<RankedTensorType>(type)
+                            ? "on tensors could not be rewritten to a "
+                              "linalg.generic to check its divisors"
+                            : "on a tensor that is not ranked cannot be "
+                              "checked for a division by zero");
         unranked = true;
         return;
       }
