@@ -86,16 +86,6 @@ bool dividesByVariable(AffineMap map) {
   return found;
 }
 
-/// Whether `op` is inside an attic op (a modifier region: its verifier
-/// admits constant divisors other than 0 and -1 only).
-bool insideAtticOp(Operation *op) {
-  for (Operation *parent = op->getParentOp(); parent;
-       parent = parent->getParentOp())
-    if (isa_and_nonnull<attic::AtticDialect>(parent->getDialect()))
-      return true;
-  return false;
-}
-
 /// Whether the division can never trap: a constant divisor (a splat for
 /// vectors) other than 0, and other than -1 where it is signed.
 bool cannotTrap(Operation *op) {
@@ -103,13 +93,6 @@ bool cannotTrap(Operation *op) {
   if (!matchPattern(op->getOperand(1), m_ConstantInt(&divisor)))
     return false;
   return !divisor.isZero() && !(isSigned(op) && divisor.isAllOnes());
-}
-
-/// The source line of `loc` (0 if it has none).
-int64_t lineOf(Location loc) {
-  if (auto file = loc->findInstanceOf<FileLineColLoc>())
-    return file.getLine();
-  return 0;
 }
 
 /// A constant of the op's (scalar or vector) integer type.
@@ -130,7 +113,7 @@ struct AtticGuardIntegerDivisionPass
     SmallVector<Operation *> tensorOps;
     getOperation().walk([&](Operation *op) {
       if (kindOf(op) >= 0 && isa<RankedTensorType>(op->getResultTypes()[0]) &&
-          !insideAtticOp(op) && !cannotTrap(op))
+          !attic::insideAtticOp(op) && !cannotTrap(op))
         tensorOps.push_back(op);
     });
     if (!tensorOps.empty()) {
@@ -147,7 +130,8 @@ struct AtticGuardIntegerDivisionPass
     // lower-affine would), whose divisions are guarded below.
     SmallVector<affine::AffineApplyOp> applies;
     getOperation().walk([&](affine::AffineApplyOp apply) {
-      if (!insideAtticOp(apply) && dividesByVariable(apply.getAffineMap()))
+      if (!attic::insideAtticOp(apply) &&
+          dividesByVariable(apply.getAffineMap()))
         applies.push_back(apply);
     });
     for (affine::AffineApplyOp apply : applies) {
@@ -165,7 +149,7 @@ struct AtticGuardIntegerDivisionPass
     SmallVector<Operation *> divisions;
     bool unranked = false;
     getOperation().walk([&](Operation *op) {
-      if (kindOf(op) < 0 || op->hasAttr(kGuarded) || insideAtticOp(op) ||
+      if (kindOf(op) < 0 || op->hasAttr(kGuarded) || attic::insideAtticOp(op) ||
           cannotTrap(op))
         return;
       Type type = op->getResultTypes()[0];
@@ -238,11 +222,11 @@ struct AtticGuardIntegerDivisionPass
     }
     auto ifOp = scf::IfOp::create(b, loc, anyBad, /*withElseRegion=*/false);
     OpBuilder then = ifOp.getThenBodyBuilder();
-    attic::emitReportError(
-        then, loc, report, ATTIC_RT_INT_DIVISION,
-        arith::ConstantIntOp::create(then, loc, then.getI64Type(),
-                                     lineOf(loc) * 64 + kindOf(op)),
-        divisor, dividend);
+    attic::emitReportError(then, loc, report, ATTIC_RT_INT_DIVISION,
+                           arith::ConstantIntOp::create(
+                               then, loc, then.getI64Type(),
+                               attic::sourceLineOf(loc) * 64 + kindOf(op)),
+                           divisor, dividend);
 
     // The result where the division was not defined: 0.
     b.setInsertionPointAfter(op);
@@ -260,7 +244,7 @@ struct AtticGuardLoopStepsPass
   void runOnOperation() override {
     SmallVector<Operation *> loops;
     getOperation().walk([&](Operation *op) {
-      if (!isa<scf::ForOp, scf::ParallelOp>(op) || insideAtticOp(op) ||
+      if (!isa<scf::ForOp, scf::ParallelOp>(op) || attic::insideAtticOp(op) ||
           op->hasAttr(kStepChecked))
         return;
       for (Value step : steps(op))
@@ -317,7 +301,7 @@ struct AtticGuardLoopStepsPass
       attic::emitReportError(
           then, loc, report, ATTIC_RT_LOOP_STEP,
           arith::ConstantIntOp::create(then, loc, then.getI64Type(),
-                                       lineOf(loc) * 64 +
+                                       attic::sourceLineOf(loc) * 64 +
                                            std::min<int64_t>(int64_t(d), 63)),
           step, zero);
       Value safeStep = arith::SelectOp::create(b, loc, bad, one, step);

@@ -35,16 +35,6 @@ namespace {
 /// run leaves them alone.
 constexpr llvm::StringLiteral kGuarded = "attic.in_bounds";
 
-/// Whether `op` is inside an attic op (a modifier region: its capture
-/// reads have their own check, ATTIC_RT_CAPTURE_INDEX).
-bool insideAtticOp(Operation *op) {
-  for (Operation *parent = op->getParentOp(); parent;
-       parent = parent->getParentOp())
-    if (isa_and_nonnull<attic::AtticDialect>(parent->getDialect()))
-      return true;
-  return false;
-}
-
 /// Whether `index` is a constant inside static dimension `d`.
 bool provablyInside(RankedTensorType type, int64_t d, Value index) {
   APInt value;
@@ -58,13 +48,6 @@ bool provablyInside(RankedTensorType type, ValueRange indices) {
     if (!provablyInside(type, int64_t(d), index))
       return false;
   return true;
-}
-
-/// The source line of `loc` (0 if it has none).
-int64_t lineOf(Location loc) {
-  if (auto file = loc->findInstanceOf<FileLineColLoc>())
-    return file.getLine();
-  return 0;
 }
 
 /// Whether an extract of `type` has a 0 to read where it is outside.
@@ -159,14 +142,14 @@ struct AtticGuardTensorIndicesPass
         tensor = insert.getDest();
         indices = insert.getIndices();
       } else if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op)) {
-        if (!op->hasAttr(kGuarded) && !insideAtticOp(op) &&
+        if (!op->hasAttr(kGuarded) && !attic::insideAtticOp(op) &&
             !sliceProvablyInside(op))
           slices.push_back(op);
         return;
       } else {
         return;
       }
-      if (op->hasAttr(kGuarded) || insideAtticOp(op) ||
+      if (op->hasAttr(kGuarded) || attic::insideAtticOp(op) ||
           provablyInside(cast<RankedTensorType>(tensor.getType()), indices))
         return;
       accesses.push_back(op);
@@ -244,7 +227,7 @@ struct AtticGuardTensorIndicesPass
     sliceParts(op, tensor, offsets, sizes, strides);
     auto type = cast<RankedTensorType>(tensor.getType());
     bool insert = isa<tensor::InsertSliceOp>(op);
-    int64_t code = lineOf(loc) * 64 + (insert ? 32 : 0);
+    int64_t code = attic::sourceLineOf(loc) * 64 + (insert ? 32 : 0);
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     Value all;
@@ -358,7 +341,7 @@ struct AtticGuardTensorIndicesPass
     }
     Value one = arith::ConstantIntOp::create(b, loc, 1, 1);
     // The reports: one per dimension out of bounds.
-    int64_t code = lineOf(loc) * 64 + (insert ? 32 : 0);
+    int64_t code = attic::sourceLineOf(loc) * 64 + (insert ? 32 : 0);
     auto reportIf = [&](Value outside, int64_t d) {
       auto ifOp = scf::IfOp::create(b, loc, outside, /*withElseRegion=*/false);
       OpBuilder then = ifOp.getThenBodyBuilder();

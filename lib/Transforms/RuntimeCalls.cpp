@@ -2,6 +2,7 @@
 
 #include "attic/Transforms/RuntimeCalls.h"
 
+#include "attic/Dialect/Attic/AtticDialect.h"
 #include "attic/Dialect/Attic/Layout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -67,4 +68,18 @@ Value attic::emitBlockListRow(OpBuilder &b, Location loc, Value batch,
   Value flat =
       m.add(m.mul(m.add(m.mul(batch, heads), head), queryBlocks), queryBlock);
   return m.select(fits, packed, m.sub(m.c(-1 - list), m.mul(flat, 2)));
+}
+
+bool attic::insideAtticOp(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (isa_and_nonnull<AtticDialect>(parent->getDialect()))
+      return true;
+  return false;
+}
+
+int64_t attic::sourceLineOf(Location loc) {
+  if (auto file = loc->findInstanceOf<FileLineColLoc>())
+    return file.getLine();
+  return 0;
 }

@@ -37,6 +37,13 @@ mlir::Value emitBlockListRow(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::Value queryBlock, mlir::Value heads,
                              mlir::Value queryBlocks, int list);
 
+/// The guards of the function's own code (attic-guard-tensor-indices,
+/// -integer-division, -loop-steps): whether `op` is inside an attic op (a
+/// modifier region, which has its own checks), and the source line its
+/// reports name (0 if its location has no file line).
+bool insideAtticOp(mlir::Operation *op);
+int64_t sourceLineOf(mlir::Location loc);
+
 } // namespace attic
 
 #endif // ATTIC_TRANSFORMS_RUNTIMECALLS_H
