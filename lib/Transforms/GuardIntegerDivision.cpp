@@ -153,6 +153,13 @@ struct AtticGuardIntegerDivisionPass
           cannotTrap(op))
         return;
       Type type = op->getResultTypes()[0];
+      if (auto vector = dyn_cast<VectorType>(type);
+          vector && vector.isScalable() && vector.getRank() != 1) {
+        op->emitOpError("on a scalable vector of rank other than 1 cannot be "
+                        "checked for a division by zero");
+        unranked = true;
+        return;
+      }
       if (isa<TensorType>(type)) {
         op->emitOpError(isa<RankedTensorType>(type)
                             ? "on tensors could not be rewritten to a "
@@ -209,10 +216,17 @@ struct AtticGuardIntegerDivisionPass
     // The report, before the op (whether or not its result is used).
     Value anyBad = bad, divisor = rhs, dividend = lhs;
     if (vector) {
-      anyBad =
-          vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, bad);
-      Value anyZero = vector::ReductionOp::create(
-          b, loc, vector::CombiningKind::OR, isZero);
+      // vector.reduction takes 1-D vectors: others are flattened first.
+      auto anyOf = [&](Value lanes) -> Value {
+        if (vector.getRank() != 1)
+          lanes = vector::ShapeCastOp::create(
+              b, loc, VectorType::get({vector.getNumElements()}, b.getI1Type()),
+              lanes);
+        return vector::ReductionOp::create(b, loc, vector::CombiningKind::OR,
+                                           lanes);
+      };
+      anyBad = anyOf(bad);
+      Value anyZero = anyOf(isZero);
       Type i64 = b.getI64Type();
       divisor = arith::SelectOp::create(
           b, loc, anyZero, arith::ConstantIntOp::create(b, loc, i64, 0),

@@ -176,3 +176,19 @@ func.func @affine_apply(%a: index, %s: index) -> (index, index) {
   %m = affine.apply affine_map<(d0)[s0] -> (d0 mod s0)>(%a)[%s]
   return %k, %m : index, index
 }
+
+// -----
+
+// A vector of rank other than 1 is flattened for its reduction (0-d too).
+// CHECK-LABEL: func.func @vector_2d
+// CHECK: %[[BAD:.*]] = arith.ori %{{.*}}, %{{.*}} : vector<2x4xi1>
+// CHECK: %[[FLAT:.*]] = vector.shape_cast %[[BAD]] : vector<2x4xi1> to vector<8xi1>
+// CHECK: vector.reduction <or>, %[[FLAT]] : vector<8xi1> into i1
+// CHECK: arith.divsi %{{.*}}, %{{.*}} {attic.divisor_checked} : vector<2x4xi32>
+// CHECK: vector.shape_cast %{{.*}} : vector<i1> to vector<1xi1>
+// CHECK: arith.remui %{{.*}}, %{{.*}} {attic.divisor_checked} : vector<i64>
+func.func @vector_2d(%a: vector<2x4xi32>, %b: vector<2x4xi32>, %c: vector<i64>, %d: vector<i64>) -> (vector<2x4xi32>, vector<i64>) {
+  %q = arith.divsi %a, %b : vector<2x4xi32>
+  %r = arith.remui %c, %d : vector<i64>
+  return %q, %r : vector<2x4xi32>, vector<i64>
+}
