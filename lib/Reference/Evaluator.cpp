@@ -923,13 +923,7 @@ private:
     if (dest == values.end())
       return unsupportedBecause(insert, "needs a destination computed before "
                                         "it");
-    // A tensor.empty destination holds no values (its contents are
-    // undefined): zeros.
-    attic::RefTensor out = dest->second;
-    int64_t numel = 1;
-    for (int64_t size : out.shape)
-      numel *= size;
-    out.data.resize(numel, 0.0);
+    attic::RefTensor out = destinationCopy(dest->second);
     attic::RefTensor source = values[insert.getSource()];
     SmallVector<int64_t> offsets, sizes, strides;
     if (failed(sliceBounds(insert, out.shape, offsets, sizes, strides)))
@@ -986,6 +980,39 @@ private:
     return success();
   }
 
+  /// The row-major offset of the element at `indices` (known scalars,
+  /// inside `shape`) of a tensor.extract or tensor.insert.
+  FailureOr<int64_t> elementOffset(Operation *op, ValueRange indices,
+                                   ArrayRef<int64_t> shape) {
+    int64_t linear = 0;
+    for (auto [d, index] : llvm::enumerate(indices)) {
+      auto it = scalars.find(index);
+      if (it == scalars.end())
+        return unsupportedBecause(op,
+                                  "has an index that is not a known scalar");
+      int64_t i = toInt64(it->second);
+      if (i < 0 || i >= shape[d]) {
+        error = "reference: " + op->getName().getStringRef().str() + " index " +
+                std::to_string(i) + " of dimension " + std::to_string(d) +
+                " is outside [0, " + std::to_string(shape[d]) + ")";
+        return failure();
+      }
+      linear = linear * shape[d] + i;
+    }
+    return linear;
+  }
+
+  /// A copy of an insert's destination, zeros where it holds no values (a
+  /// tensor.empty's contents are undefined).
+  static attic::RefTensor destinationCopy(const attic::RefTensor &dest) {
+    attic::RefTensor out = dest;
+    int64_t numel = 1;
+    for (int64_t size : out.shape)
+      numel *= size;
+    out.data.resize(numel, 0.0);
+    return out;
+  }
+
   /// tensor.extract at function level: the element at known scalar
   /// indices, which must be inside the tensor.
   LogicalResult evaluateExtract(tensor::ExtractOp extract) {
@@ -993,22 +1020,11 @@ private:
     if (source == values.end())
       return unsupportedBecause(extract, "needs a tensor computed before it");
     const attic::RefTensor &t = source->second;
-    int64_t linear = 0;
-    for (auto [d, index] : llvm::enumerate(extract.getIndices())) {
-      auto it = scalars.find(index);
-      if (it == scalars.end())
-        return unsupportedBecause(extract,
-                                  "has an index that is not a known scalar");
-      int64_t i = toInt64(it->second);
-      if (i < 0 || i >= t.shape[d]) {
-        error = "reference: tensor.extract index " + std::to_string(i) +
-                " of dimension " + std::to_string(d) + " is outside [0, " +
-                std::to_string(t.shape[d]) + ")";
-        return failure();
-      }
-      linear = linear * t.shape[d] + i;
-    }
-    scalars[extract.getResult()] = t.data[size_t(linear)];
+    FailureOr<int64_t> offset =
+        elementOffset(extract, extract.getIndices(), t.shape);
+    if (failed(offset))
+      return failure();
+    scalars[extract.getResult()] = t.data[size_t(*offset)];
     return success();
   }
 
@@ -1020,27 +1036,12 @@ private:
     if (dest == values.end() || scalar == scalars.end())
       return unsupportedBecause(insert, "needs a tensor and a scalar computed "
                                         "before it");
-    attic::RefTensor out = dest->second;
-    int64_t numel = 1;
-    for (int64_t size : out.shape)
-      numel *= size;
-    out.data.resize(numel, 0.0);
-    int64_t linear = 0;
-    for (auto [d, index] : llvm::enumerate(insert.getIndices())) {
-      auto it = scalars.find(index);
-      if (it == scalars.end())
-        return unsupportedBecause(insert,
-                                  "has an index that is not a known scalar");
-      int64_t i = toInt64(it->second);
-      if (i < 0 || i >= out.shape[d]) {
-        error = "reference: tensor.insert index " + std::to_string(i) +
-                " of dimension " + std::to_string(d) + " is outside [0, " +
-                std::to_string(out.shape[d]) + ")";
-        return failure();
-      }
-      linear = linear * out.shape[d] + i;
-    }
-    out.data[size_t(linear)] = scalar->second;
+    attic::RefTensor out = destinationCopy(dest->second);
+    FailureOr<int64_t> offset =
+        elementOffset(insert, insert.getIndices(), out.shape);
+    if (failed(offset))
+      return failure();
+    out.data[size_t(*offset)] = scalar->second;
     values[insert.getResult()] = std::move(out);
     return success();
   }
