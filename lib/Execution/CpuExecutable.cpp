@@ -26,7 +26,6 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -41,39 +40,6 @@ using namespace mlir;
 // libomp's API (linked; see lib/Execution/CMakeLists.txt).
 extern "C" void omp_set_num_threads(int);
 extern "C" int omp_get_max_threads(void);
-
-// libomp's entry for a parallel region (what compiled parallel loops call):
-// runs `task` on each thread of the team.
-namespace {
-struct KmpIdent {
-  int32_t reserved1, flags, reserved2, reserved3;
-  const char *source;
-};
-} // namespace
-extern "C" void __kmpc_fork_call(KmpIdent *, int32_t,
-                                 void (*task)(int32_t *, int32_t *, ...), ...);
-
-/// One thread's part of prepareWorkerSignalStacks (libomp's microtask
-/// signature).
-static void signalStackTask(int32_t *, int32_t *, ...) {
-  attic::ensureSignalStack();
-}
-
-/// Gives every thread of the OpenMP team an alternate signal stack, so that
-/// a stack overflow in a compiled parallel loop's worker reaches the crash
-/// handler (one line, status 3) instead of killing the process without a
-/// word. The team's threads are kept by libomp between regions: once per
-/// team size (not in --bench's timed runs after the first).
-static void prepareWorkerSignalStacks() {
-  static std::atomic<int> preparedFor{0};
-  int threads = omp_get_max_threads();
-  if (!attic::crashHandlerInstalled() ||
-      preparedFor.exchange(threads) == threads)
-    return;
-  static KmpIdent ident = {0, 2 /* KMP_IDENT_KMPC */, 0, 0,
-                           ";attic;prepareWorkerSignalStacks;0;0;;"};
-  __kmpc_fork_call(&ident, 0, signalStackTask);
-}
 
 int attic::setCpuThreads(int n) {
   if (n > 0)
@@ -410,7 +376,12 @@ attic::CpuExecutable::run(ArrayRef<const attic_tensor *> inputs,
   size_t firstOutput = outputs.size();
   {
     // A stack overflow from here is the compiled code's (CrashHandler.h).
-    prepareWorkerSignalStacks();
+    // Every thread of the OpenMP team gets an alternate signal stack, so
+    // that a stack overflow in a compiled parallel loop's worker reaches
+    // the crash handler (one line, status 3) instead of killing the
+    // process without a word.
+    if (attic::crashHandlerInstalled())
+      attic_rt_prepare_signal_stacks();
     attic::CompiledCodeScope compiled;
     if (llvm::Error err = engine_->invokePacked(entry_, call.pointerList())) {
       error =

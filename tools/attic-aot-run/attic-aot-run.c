@@ -15,7 +15,7 @@
  * or on any error (one line on stderr); 3 when the compiled code runs out
  * of memory or overflows its stack, 70 when it crashes (one line). */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* REG_RSP, RTLD_DEFAULT */
+#define _GNU_SOURCE /* REG_RSP */
 #endif
 #include "attic/runtime/Aot.h"
 #include "attic/runtime/Runtime.h"
@@ -28,7 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -99,30 +98,8 @@ static void on_crash(int sig, siginfo_t *info, void *context) {
   _exit(70);
 }
 
-/* An alternate signal stack for the calling thread, if it has none. */
-static void ensure_signal_stack(void) {
-  static __thread int done = 0;
-  if (done)
-    return;
-  done = 1;
-  stack_t current;
-  if (sigaltstack(NULL, &current) == 0 && !(current.ss_flags & SS_DISABLE))
-    return;
-  size_t size = (size_t)64 << 10;
-  void *memory = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (memory == MAP_FAILED)
-    return;
-  stack_t stack;
-  memset(&stack, 0, sizeof(stack));
-  stack.ss_sp = memory;
-  stack.ss_size = size;
-  if (sigaltstack(&stack, NULL) != 0)
-    munmap(memory, size);
-}
-
 static void install_crash_handler(void) {
-  ensure_signal_stack();
+  attic_rt_ensure_signal_stack();
   struct sigaction action;
   memset(&action, 0, sizeof(action));
   action.sa_sigaction = on_crash;
@@ -131,32 +108,6 @@ static void install_crash_handler(void) {
   int signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
   for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); ++i)
     sigaction(signals[i], &action, NULL);
-}
-
-/* libomp's parallel-region entry (what compiled parallel loops call),
- * found at run time: libattic_rt.so brings libomp. */
-typedef struct {
-  int32_t reserved1, flags, reserved2, reserved3;
-  const char *source;
-} kmp_ident;
-typedef void (*kmp_microtask)(int32_t *, int32_t *, ...);
-typedef void (*kmp_fork_call)(kmp_ident *, int32_t, kmp_microtask, ...);
-
-static void signal_stack_task(int32_t *gtid, int32_t *tid, ...) {
-  (void)gtid;
-  (void)tid;
-  ensure_signal_stack();
-}
-
-/* Gives every thread of the OpenMP team an alternate signal stack (libomp
- * keeps the team's threads between regions), before the compiled code's
- * parallel loops run on them. */
-static void prepare_worker_signal_stacks(void) {
-  static kmp_ident ident = {0, 2 /* KMP_IDENT_KMPC */, 0, 0,
-                            ";attic-aot-run;prepare;0;0;;"};
-  kmp_fork_call fork = (kmp_fork_call)dlsym(RTLD_DEFAULT, "__kmpc_fork_call");
-  if (fork)
-    fork(&ident, 0, signal_stack_task);
 }
 
 /* Whether a library whose path contains `name` is mapped in this process. */
@@ -291,7 +242,7 @@ int main(int argc, char **argv) {
    * error to report), then an alternate signal stack for each of its
    * threads. */
   if (attic_aot_set_threads(0) > 0)
-    prepare_worker_signal_stacks();
+    attic_rt_prepare_signal_stacks();
   if (attic_aot_call(entry, inData, outData))
     fail(attic_aot_last_error(), NULL);
 

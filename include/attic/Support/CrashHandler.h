@@ -37,6 +37,8 @@
 #ifndef ATTIC_SUPPORT_CRASHHANDLER_H
 #define ATTIC_SUPPORT_CRASHHANDLER_H
 
+#include "attic/runtime/Runtime.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Signals.h"
 
@@ -47,7 +49,6 @@
 #include <cstdlib>
 #include <cstring>
 
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -169,32 +170,6 @@ inline bool &crashHandlerInstalled() {
   return installed;
 }
 
-/// Gives the calling thread an alternate signal stack (64 KiB) if it has
-/// none, once per thread: the handler runs on it, so that it also runs
-/// when the thread's own stack overflowed. LLVM sets one up for the thread
-/// that registers its handlers only; compiled code's OpenMP workers get
-/// theirs from CpuExecutable before each run.
-inline void ensureSignalStack() {
-  static thread_local bool done = false;
-  if (done)
-    return;
-  done = true;
-  stack_t current;
-  if (sigaltstack(nullptr, &current) == 0 && !(current.ss_flags & SS_DISABLE))
-    return;
-  constexpr size_t size = size_t(64) << 10;
-  void *memory = ::mmap(nullptr, size, PROT_READ | PROT_WRITE,
-                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (memory == MAP_FAILED)
-    return;
-  stack_t stack;
-  std::memset(&stack, 0, sizeof(stack));
-  stack.ss_sp = memory;
-  stack.ss_size = size;
-  if (sigaltstack(&stack, nullptr) != 0)
-    ::munmap(memory, size);
-}
-
 /// Marks compiled code as running for its lifetime (see the file comment).
 class CompiledCodeScope {
 public:
@@ -209,7 +184,7 @@ inline void installCrashHandler(const char *tool) {
     return;
   detail::crashTool() = tool;
   crashHandlerInstalled() = true;
-  ensureSignalStack();
+  attic_rt_ensure_signal_stack(); // see Runtime.h
   struct sigaction action;
   std::memset(&action, 0, sizeof(action));
   action.sa_sigaction = detail::onCrash;

@@ -310,6 +310,18 @@ void attic_rt_report_error(int32_t code, int64_t a, int64_t b, int64_t c);
  * record and returns ATTIC_ERROR. Otherwise returns ATTIC_OK. */
 attic_status attic_rt_take_error(char *err, size_t errLen);
 
+/* Gives the calling thread a 64 KiB alternate signal stack if it has none
+ * (once per thread), so that a crash handler installed with SA_ONSTACK
+ * also runs when the thread's own stack overflowed. */
+void attic_rt_ensure_signal_stack(void);
+
+/* The same for the calling thread and every thread of the OpenMP team
+ * (libomp, found at run time; libomp keeps the team's threads between
+ * regions): one empty parallel region, once per team size. For a tool's
+ * crash handler before compiled parallel loops run (attic-run,
+ * attic-aot-run). */
+void attic_rt_prepare_signal_stacks(void);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
