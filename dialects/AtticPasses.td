@@ -543,7 +543,11 @@ def AtticCpuMapTiles : Pass<"attic-cpu-map-tiles"> {
     - consecutive row-local ops (`attic.tile.map`, `.map_rows`, `.reduce`,
       `.store`) become one loop over the rows that keeps each row's chunks
       in vector registers from op to op; the maps' regions are vectorized
-      along the columns (gathers for loads with a column-dependent index);
+      along the columns (gathers for loads with a column-dependent index)
+      and unrolled over a row's chunks, except a region whose copies would
+      exceed 4096 ops (a long modifier region), which runs in a loop over
+      the chunks on the tiles' memory: code generation time grows faster
+      than linearly with a kernel's size;
     - scratch tiles are heap buffers (64-byte aligned) padded to whole
       register tiles and vectors; padded lanes never reach a result.
 
@@ -672,7 +676,10 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
 
     - the tensor-core kernel (benefit 2, `TensorCoreTiles.cpp`): f16/bf16,
       D and Dv static multiples of 16 up to 128, block_q 16/32/64/128,
-      block_k a multiple of 16 up to 128. A warp per 16 query rows; R x C
+      block_k a multiple of 16 up to 128, tile.map regions of at most
+      16384 ops once unrolled over a lane's block_k / 2 elements (a longer
+      modifier region takes the thread-per-row kernel, whose compile time
+      stays linear in its length). A warp per 16 query rows; R x C
       tiles in mma.sync fragments, row tiles two registers per lane, column
       tiles and the K and V blocks in shared memory; K and V copied with
       `cp.async` (V's copy overlapping Q K^T and the softmax, the next key

@@ -89,6 +89,14 @@ int64_t attic::hostVectorWidth() {
 /// The most vectors of a key block the micro-kernels unroll.
 constexpr int64_t kMaxKeyVectors = 256;
 
+/// The most ops a tile.map region may have in all once it is unrolled
+/// over a row's chunks (region ops times chunks). A longer region (a long
+/// modifier region) is evaluated by a loop over the chunks, on memory: one
+/// copy of it instead of one per chunk, because LLVM's code generation
+/// time grows faster than linearly with the size of the kernel (a mask
+/// region of 1200 ops unrolled over 16 chunks: 7 s, 4000 ops: 122 s).
+constexpr int64_t kMaxUnrolledMapOps = 4096;
+
 CpuMapTilesOptions attic::resolveCpuMapTilesOptions(CpuMapTilesOptions options) {
   if (options.vectorWidth <= 0)
     options.vectorWidth = hostVectorWidth();
@@ -1113,6 +1121,51 @@ LogicalResult GridMapper::mapRowGroup(ArrayRef<Operation *> ops) {
           if (!elem.isF32())
             v = arith::TruncFOp::create(b, elem, v);
           kb.store(v, out, {store.getBatch(), store.getHead(), row, col});
+        });
+      } else if (auto map = dyn_cast<TileMapOp>(op);
+                 map && chunks(map.getOutputs().front()) > 1 &&
+                 (static_cast<int64_t>(
+                      map.getBody().front().getOperations().size()) -
+                  1) * chunks(map.getOutputs().front()) >
+                     kMaxUnrolledMapOps) {
+        // A long region: one loop over the chunks, on memory. The chunks
+        // of its tiles that the group holds in registers are stored first;
+        // its outputs are then read back from memory by the ops after it.
+        for (Value t : llvm::concat<Value>(map.getInputs(), map.getOutputs()))
+          for (int64_t c = 0, e = chunks(t); c < e; ++c) {
+            auto key = std::make_pair(t, c);
+            if (!dirty.contains(key))
+              continue;
+            kb.vstore(cache[key], tileOf(t)->buffer, {i, kb.index(c * width)});
+            dirty.remove(key);
+          }
+        for (Value t : map.getOutputs())
+          for (int64_t c = 0, e = chunks(t); c < e; ++c)
+            cache.erase({t, c});
+        SmallVector<Value> rowValues;
+        for (Value v : map.getRows())
+          rowValues.push_back(scalarOf(v));
+        Value q = kb.add(map.getRowOffset(), i);
+        Value end = kb.index(chunks(map.getOutputs().front()) * width);
+        kb.loop(kb.index(0), end, kb.index(width), [&](Value col) {
+          SmallVector<Value> args = {
+              q, arith::AddIOp::create(
+                     b, kb.splat(kb.add(map.getColOffset(), col)), iota)};
+          for (Value v : map.getInputs())
+            args.push_back(kb.vload(tileOf(v)->buffer, {i, col}));
+          llvm::append_range(args, rowValues);
+          for (Value v : map.getCols())
+            args.push_back(kb.vload(tileOf(v)->buffer, {col}));
+          for (Value v : map.getOutputs())
+            args.push_back(kb.vload(tileOf(v)->buffer, {i, col}));
+          FailureOr<SmallVector<Value>> results =
+              vectorizer.run(map.getBody().front(), args);
+          if (failed(results)) {
+            status = failure();
+            return;
+          }
+          for (auto [t, v] : llvm::zip(map.getOutputs(), *results))
+            kb.vstore(vectorizer.widen(v), tileOf(t)->buffer, {i, col});
         });
       } else if (auto map = dyn_cast<TileMapOp>(op)) {
         Value q = kb.add(map.getRowOffset(), i);

@@ -460,6 +460,10 @@ bool producerCanFollow(scf::ParallelOp grid, const TileGridInfo &info) {
   return ok;
 }
 
+/// The most ops of one tile.map region that the tensor-core kernel
+/// unrolls over a lane's elements (region ops times elements).
+constexpr int64_t kMaxUnrolledRegionOps = 16384;
+
 /// Checks what the kernel supports; `why` names the unsupported thing. The
 /// shared memory layout follows from the tiles and `options` (those of
 /// attic-gpu-map-tiles).
@@ -527,6 +531,25 @@ FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
     return fail("block_q must be 16, 32, 64 or 128 (16 query rows per warp)");
   if (cfg.keys % 16 != 0 || cfg.keys < 16 || cfg.keys > 128)
     return fail("block_k must be a multiple of 16 in [16, 128]");
+  // A tile.map's region is unrolled over the elements each lane holds
+  // (two per row and 8 columns, so cols / 2). Past kMaxUnrolledRegionOps
+  // ops in all, code generation slows down faster than linearly (a mask
+  // region of 1200 ops at block_k 64: 72 s), and the thread-per-row
+  // kernel, which loops over the columns, takes the grid.
+  for (Operation *op : ops)
+    if (auto map = dyn_cast<TileMapOp>(op)) {
+      int64_t regionOps =
+          static_cast<int64_t>(map.getBody().front().getOperations().size()) -
+          1;
+      int64_t cols =
+          cast<MemRefType>(map.getOutputs().front().getType()).getDimSize(1);
+      if (!ShapedType::isDynamic(cols) &&
+          regionOps * (cols / 2) > kMaxUnrolledRegionOps)
+        return fail("a tile.map region of " + Twine(regionOps) + " ops over " +
+                    Twine(cols) + " columns would be unrolled " +
+                    Twine(cols / 2) + " times per lane (at most " +
+                    Twine(kMaxUnrolledRegionOps) + " ops in all)");
+    }
   for (TileGridInfo::Tile tile : info.tiles) {
     MemRefType type = tile.alloc.getType();
     if (tile.kind == TileGridInfo::TileKind::Matrix &&
