@@ -1015,17 +1015,19 @@ def AtticGuardIntegerDivision
 }
 
 def AtticGuardLoopSteps : Pass<"attic-guard-loop-steps", "::mlir::ModuleOp"> {
-  let summary = "Report scf.for/scf.parallel steps below 1 and run no iteration instead of never ending";
+  let summary = "Report scf.for/scf.parallel/scf.forall steps below 1 and run no iteration instead of never ending";
   let description = [{
     A loop's step must be positive; upstream a step of 0 or a negative one
     is undefined, and compiled the loop never ended (a step from the data
-    hung `attic-run`). For every `scf.for` and `scf.parallel` of the
-    function's own code whose step is not a positive constant, this pass
+    hung `attic-run`). For every `scf.for`, `scf.parallel` and
+    `scf.forall` of the function's own code whose step is not a positive
+    constant (a static `scf.forall` step of 0 verifies too), this pass
     checks the step before the loop: below 1 (for an unsigned `scf.for`,
     0), it calls the runtime's `attic_rt_report_error` with
     `ATTIC_RT_LOOP_STEP` (the loop's line, the dimension, the step), and
     the loop runs with step 1 and its upper bound set to its lower bound,
-    so no iteration (its results are its initial values). The run then
+    so no iteration (its results are its initial values; an `scf.forall`
+    is rebuilt with the checked steps and bounds). The run then
     fails with `scf loop at line L: the step S of dimension D is not
     positive`. Loops inside attic ops are left alone. Both pipelines run
     it first, after `attic-guard-integer-division`.

@@ -258,9 +258,17 @@ struct AtticGuardLoopStepsPass
   void runOnOperation() override {
     SmallVector<Operation *> loops;
     getOperation().walk([&](Operation *op) {
-      if (!isa<scf::ForOp, scf::ParallelOp>(op) || attic::insideAtticOp(op) ||
-          op->hasAttr(kStepChecked))
+      if (!isa<scf::ForOp, scf::ParallelOp, scf::ForallOp>(op) ||
+          attic::insideAtticOp(op) || op->hasAttr(kStepChecked))
         return;
+      if (auto forall = dyn_cast<scf::ForallOp>(op)) {
+        if (!llvm::all_of(forall.getMixedStep(), [](OpFoldResult step) {
+              std::optional<int64_t> c = getConstantIntValue(step);
+              return c && *c > 0;
+            }))
+          loops.push_back(op);
+        return;
+      }
       for (Value step : steps(op))
         if (!constantPositive(step)) {
           loops.push_back(op);
@@ -272,8 +280,12 @@ struct AtticGuardLoopStepsPass
     FailureOr<func::FuncOp> report = attic::declareReportError(loops[0]);
     if (failed(report))
       return signalPassFailure();
-    for (Operation *op : loops)
-      guard(op, *report);
+    for (Operation *op : loops) {
+      if (auto forall = dyn_cast<scf::ForallOp>(op))
+        guardForall(forall, *report);
+      else
+        guard(op, *report);
+    }
   }
 
   static constexpr llvm::StringLiteral kStepChecked = "attic.step_checked";
@@ -332,6 +344,48 @@ struct AtticGuardLoopStepsPass
       }
     }
     op->setAttr(kStepChecked, b.getUnitAttr());
+  }
+
+  /// The same for an scf.forall, whose bounds and steps may be static
+  /// (a static step of 0 verifies too): the loop is rebuilt with the
+  /// checked steps and bounds, and its body moved into it.
+  static void guardForall(scf::ForallOp op, func::FuncOp report) {
+    Location loc = op.getLoc();
+    OpBuilder b(op);
+    SmallVector<OpFoldResult> lbs = op.getMixedLowerBound();
+    SmallVector<OpFoldResult> ubs = op.getMixedUpperBound();
+    SmallVector<OpFoldResult> steps = op.getMixedStep();
+    for (auto [d, step] : llvm::enumerate(steps)) {
+      std::optional<int64_t> known = getConstantIntValue(step);
+      if (known && *known > 0)
+        continue;
+      Value s = getValueOrCreateConstantIndexOp(b, loc, step);
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value one = arith::ConstantIndexOp::create(b, loc, 1);
+      Value bad =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, s, zero);
+      auto ifOp = scf::IfOp::create(b, loc, bad, /*withElseRegion=*/false);
+      OpBuilder then = ifOp.getThenBodyBuilder();
+      attic::emitReportError(
+          then, loc, report, ATTIC_RT_LOOP_STEP,
+          arith::ConstantIntOp::create(then, loc, then.getI64Type(),
+                                       attic::sourceLineOf(loc) * 64 +
+                                           std::min<int64_t>(int64_t(d), 63)),
+          s, zero);
+      step = arith::SelectOp::create(b, loc, bad, one, s).getResult();
+      ubs[d] = arith::SelectOp::create(
+                   b, loc, bad, getValueOrCreateConstantIndexOp(b, loc, lbs[d]),
+                   getValueOrCreateConstantIndexOp(b, loc, ubs[d]))
+                   .getResult();
+    }
+    auto checked = scf::ForallOp::create(b, loc, lbs, ubs, steps,
+                                         op.getOutputs(), op.getMapping());
+    checked.getRegion().takeBody(op.getRegion());
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      checked->setAttr(attr.getName(), attr.getValue());
+    checked->setAttr(kStepChecked, b.getUnitAttr());
+    op.replaceAllUsesWith(checked.getResults());
+    op.erase();
   }
 };
 

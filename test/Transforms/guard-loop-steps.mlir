@@ -67,3 +67,36 @@ func.func @parallel(%n: index, %s: index) {
   }
   return
 }
+
+// -----
+
+// scf.forall (on tensors, before bufferization turns it into an
+// scf.parallel): a dynamic step and a static one of 0 (which verifies) are
+// checked; the loop is rebuilt with the checked steps and upper bounds
+// (static ones made values), its body and shared outputs moved over; a
+// static positive step stays.
+// CHECK-LABEL: func.func @forall
+// CHECK-SAME: (%[[T:.*]]: tensor<10xi64>, %[[S:.*]]: index)
+// CHECK: %[[BAD0:.*]] = arith.cmpi sle, %[[S]], %{{.*}} : index
+// CHECK: scf.if %[[BAD0]] {
+// CHECK:   func.call @attic_rt_report_error
+// CHECK: %[[STEP0:.*]] = arith.select %[[BAD0]], %{{.*}}, %[[S]] : index
+// CHECK: %[[END0:.*]] = arith.select %[[BAD0]], %{{.*}}, %{{.*}} : index
+// CHECK: %[[BAD1:.*]] = arith.cmpi sle, %{{.*}}, %{{.*}} : index
+// CHECK: scf.if %[[BAD1]] {
+// CHECK:   func.call @attic_rt_report_error
+// CHECK: %[[STEP1:.*]] = arith.select %[[BAD1]], %{{.*}}, %{{.*}} : index
+// CHECK: %[[END1:.*]] = arith.select %[[BAD1]], %{{.*}}, %{{.*}} : index
+// CHECK: %[[R:.*]] = scf.forall (%[[I:.*]], %[[J:.*]], %{{.*}}) = (0, 0, 0) to (%[[END0]], %[[END1]], 10) step (%[[STEP0]], %[[STEP1]], 2) shared_outs(%[[O:.*]] = %[[T]]) -> (tensor<10xi64>) {
+// CHECK:   tensor.parallel_insert_slice %{{.*}} into %[[O]][%[[I]]] [1] [1]
+// CHECK: } {attic.step_checked}
+// CHECK: return %[[R]]
+func.func @forall(%t: tensor<10xi64>, %s: index) -> tensor<10xi64> {
+  %r = scf.forall (%i, %j, %k) = (0, 0, 0) to (10, 10, 10) step (%s, 0, 2) shared_outs(%o = %t) -> tensor<10xi64> {
+    %one = arith.constant dense<1> : tensor<1xi64>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %one into %o[%i] [1] [1] : tensor<1xi64> into tensor<10xi64>
+    }
+  }
+  return %r : tensor<10xi64>
+}

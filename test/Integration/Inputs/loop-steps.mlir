@@ -38,3 +38,22 @@ func.func @elementwise(%steps: tensor<4xi64>) -> tensor<4xi64> {
   } -> tensor<4xi64>
   return %r : tensor<4xi64>
 }
+
+// Marks the elements 0, s, 2s, ... of 10 (s = p[1]) in an scf.forall, which
+// the pipelines turn into an scf.parallel after bufferization; its step is
+// guarded there.
+func.func @forall(%p: tensor<2xi64>) -> tensor<10xi64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %y = tensor.extract %p[%c1] : tensor<2xi64>
+  %s = arith.index_cast %y : i64 to index
+  %init = arith.constant dense<0> : tensor<10xi64>
+  %r = scf.forall (%i) = (%c0) to (%c10) step (%s) shared_outs(%o = %init) -> tensor<10xi64> {
+    %one = arith.constant dense<1> : tensor<1xi64>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %one into %o[%i] [1] [1] : tensor<1xi64> into tensor<10xi64>
+    }
+  }
+  return %r : tensor<10xi64>
+}
