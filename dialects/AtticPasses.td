@@ -980,7 +980,9 @@ def AtticGuardIntegerDivision
     `affine.apply` whose `floordiv`, `ceildiv` or `mod` divides by a
     symbol is first expanded into arith ops (as `lower-affine` would), and
     its report names the arith op at the apply's line. (Other affine ops
-    with such maps are not expanded.) Where the divisor is 0, or the op is signed
+    with such maps are not expanded here; both pipelines run
+    `lower-affine` before this pass, so their divisions are arith ops by
+    then.) Where the divisor is 0, or the op is signed
     and divides the smallest integer by -1, it divides by 1 instead, its
     result is 0, and a call of the runtime's `attic_rt_report_error` with
     `ATTIC_RT_INT_DIVISION` (the op's source line and name, the divisor,

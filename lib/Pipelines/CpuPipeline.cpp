@@ -31,6 +31,13 @@ using namespace mlir;
 
 void attic::buildBufferizationPipeline(OpPassManager &pm, int64_t blockQ,
                                        int64_t blockK, bool forGpu) {
+  // The function's own affine ops (affine.for, affine.if, affine.min, ...)
+  // -> scf and arith: the guards below then see their divisions and steps,
+  // and the loops reach the scf lowerings (lower-affine at the end, for
+  // expand-strided-metadata's affine.apply, comes after scf-to-cf: an
+  // affine.for left until then stayed an scf.for that LLVM's translation
+  // refused).
+  pm.addPass(createLowerAffinePass());
   // The function's own tensor.extract / tensor.insert checked against the
   // tensor's bounds (an index from the data is reported, never used).
   pm.addPass(createAtticGuardTensorIndices());
