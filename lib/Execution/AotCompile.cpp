@@ -629,7 +629,8 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
       return failure();
     }
   }
-  if (failed(checkLibraryNameClashes(*lowered, error)) ||
+  if (failed(checkFullyLowered(*lowered, error)) ||
+      failed(checkLibraryNameClashes(*lowered, error)) ||
       failed(bindRuntimeCalls(*lowered, cuda, error)) ||
       failed(addEntryPoint(*lowered, entry, *signature, *target, targetName,
                            error)))

@@ -76,6 +76,27 @@ void attic::registerExecutionDialects(DialectRegistry &registry) {
   registerAtticDialect(registry);
 }
 
+LogicalResult attic::checkFullyLowered(ModuleOp lowered, std::string &error) {
+  Operation *left = nullptr;
+  lowered.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    StringRef dialect = op->getName().getDialectNamespace();
+    if (dialect == "llvm" || dialect == "omp" || dialect == "gpu" ||
+        dialect == "builtin")
+      return WalkResult::advance();
+    left = op;
+    return WalkResult::interrupt();
+  });
+  if (!left)
+    return success();
+  std::string where;
+  llvm::raw_string_ostream os(where);
+  left->getLoc().print(os);
+  error = ("the pipeline left '" + left->getName().getStringRef() + "' (" +
+           where + ") unlowered; LLVM's translation cannot take it")
+              .str();
+  return failure();
+}
+
 LogicalResult attic::checkLibraryNameClashes(ModuleOp lowered,
                                              std::string &error) {
   static constexpr llvm::StringLiteral kLibrary[] = {
@@ -281,7 +302,8 @@ attic::CpuExecutable::compile(ModuleOp module, StringRef entry,
     }
   }
 
-  if (failed(checkLibraryNameClashes(*lowered, error)))
+  if (failed(checkFullyLowered(*lowered, error)) ||
+      failed(checkLibraryNameClashes(*lowered, error)))
     return nullptr;
   initializeJit();
   // Every function the compiled code calls must be one attic binds below

@@ -238,7 +238,8 @@ attic::CudaExecutable::compile(ModuleOp module, StringRef entry,
   }
 
   initializeJit();
-  if (failed(checkExternalFunctions(*lowered, error)))
+  if (failed(checkFullyLowered(*lowered, error)) ||
+      failed(checkExternalFunctions(*lowered, error)))
     return nullptr;
   auto transformer =
       makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0, nullptr);

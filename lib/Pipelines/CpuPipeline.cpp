@@ -238,6 +238,8 @@ void attic::buildCpuPipeline(OpPassManager &pm,
   // (vectors are unrolled).
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
+  // ub.poison (a function's own, or from upstream folds) -> llvm.mlir.poison.
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   if (options.parallel)

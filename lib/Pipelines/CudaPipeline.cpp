@@ -171,6 +171,8 @@ void attic::buildCudaPipeline(OpPassManager &pm,
   // Host -> LLVM dialect calling the mgpu* functions.
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createArithToLLVMConversionPass());
+  // ub.poison (a function's own, or from upstream folds) -> llvm.mlir.poison.
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());

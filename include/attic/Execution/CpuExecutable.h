@@ -178,6 +178,14 @@ mlir::LogicalResult specializeEntry(mlir::ModuleOp module, llvm::StringRef entry
 mlir::LogicalResult checkLibraryNameClashes(mlir::ModuleOp lowered,
                                             std::string &error);
 
+/// Fails when `lowered` (a module after a pipeline) still holds an op that
+/// LLVM's translation has no rule for (anything outside the llvm, omp, gpu
+/// and builtin dialects): the message names the first such op and its
+/// location, where the translation would only say that it could not
+/// convert the module.
+mlir::LogicalResult checkFullyLowered(mlir::ModuleOp lowered,
+                                      std::string &error);
+
 /// Heap use of the compiled code (malloc/free are routed through counters).
 /// The runtime dtype of an element type (f32, f16, bf16, f64, i1, i8, i32,
 /// i64), or nullopt.
