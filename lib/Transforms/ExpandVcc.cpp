@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attic/Dialect/Attic/AtticDialect.h"
+#include "attic/Support/Diagnostics.h"
 #include "attic/Transforms/Passes.h"
 #include "attic/Transforms/RuntimeCalls.h"
 
@@ -408,14 +409,14 @@ struct LowerTreeMaterialize : TreePattern<TreeMaterializeOp> {
 LogicalResult checkTreeUses(func::FuncOp func) {
   for (auto [index, type] : llvm::enumerate(func.getArgumentTypes()))
     if (isTree(type))
-      return func.emitOpError()
+      return attic::opError(func)
              << "argument #" << index << " has type " << type
              << ": attic-expand-vcc replaces !attic.tree values only "
                 "inside a function body (build the tree there with "
                 "attic.tree_build)";
   for (auto [index, type] : llvm::enumerate(func.getResultTypes()))
     if (isTree(type))
-      return func.emitOpError()
+      return attic::opError(func)
              << "result #" << index << " has type " << type
              << ": attic-expand-vcc replaces !attic.tree values only "
                 "inside a function body (return attic.tree_materialize's "

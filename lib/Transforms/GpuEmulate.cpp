@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "attic/Support/Diagnostics.h"
 #include "attic/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -64,7 +65,7 @@ LogicalResult checkKernelOp(Operation *op) {
   StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
   if (isa<gpu::PrintfOp, gpu::ClusterIdOp, gpu::ClusterDimOp,
           gpu::ClusterBlockIdOp, gpu::ClusterDimBlocksOp, gpu::LaunchOp>(op))
-    return op->emitOpError("has no CPU emulation in attic-gpu-emulate");
+    return attic::opError(op, "has no CPU emulation in attic-gpu-emulate");
   // Barriers, shuffles, reductions, subgroup (warp) ops, lane ids, dynamic
   // shared memory; nvgpu/nvvm: warp-level mma, async copies, special
   // registers.
@@ -72,45 +73,48 @@ LogicalResult checkKernelOp(Operation *op) {
                       dialect == "nvvm" ||
                       llvm::any_of(op->getResultTypes(), isWorkgroupMemory);
   if (communicates)
-    return op->emitOpError(
-        "cannot be emulated on the CPU: threads of the gpu.launch would "
-        "communicate (attic-gpu-emulate runs each thread as an independent "
-        "loop iteration)");
+    return attic::opError(
+        op, "cannot be emulated on the CPU: threads of the gpu.launch would "
+            "communicate (attic-gpu-emulate runs each thread as an independent "
+            "loop iteration)");
   if (isa<LLVM::InlineAsmOp>(op))
-    return op->emitOpError(
-        "cannot be emulated on the CPU: inline assembly is for the GPU");
+    return attic::opError(
+        op, "cannot be emulated on the CPU: inline assembly is for the GPU");
   return success();
 }
 
 /// Checks that `launch` can become an scf.parallel (see the file comment).
 LogicalResult checkLaunch(gpu::LaunchOp launch) {
   if (unsigned n = launch.getNumWorkgroupAttributions())
-    return launch.emitOpError()
+    return attic::opError(launch)
            << "cannot be emulated on the CPU: it has " << n
            << " workgroup memory attribution(s), through which threads would "
               "communicate";
   for (BlockArgument arg : launch.getPrivateAttributions()) {
     auto type = cast<MemRefType>(arg.getType());
     if (!type.hasStaticShape())
-      return launch.emitOpError()
+      return attic::opError(launch)
              << "cannot be emulated on the CPU: private attribution " << type
              << " has a dynamic shape";
     for (Operation *user : arg.getUsers())
       if (!isa<memref::LoadOp, memref::StoreOp>(user))
-        return user->emitOpError(
+        return attic::opError(
+            user,
             "uses a private attribution of a gpu.launch; attic-gpu-emulate "
             "emulates private memory for memref.load and memref.store only");
   }
   if (launch.getDynamicSharedMemorySize())
-    return launch.emitOpError(
+    return attic::opError(
+        launch,
         "cannot be emulated on the CPU: it has a dynamic shared memory size, "
         "through which threads would communicate");
   if (launch.hasClusterSize())
-    return launch.emitOpError(
-        "cannot be emulated on the CPU: thread block clusters are not "
-        "emulated");
+    return attic::opError(
+        launch, "cannot be emulated on the CPU: thread block clusters are not "
+                "emulated");
   if (!launch.getBody().hasOneBlock())
-    return launch.emitOpError(
+    return attic::opError(
+        launch,
         "cannot be emulated on the CPU: its body has more than one block");
   WalkResult result = launch.getBody().walk([](Operation *op) {
     return failed(checkKernelOp(op)) ? WalkResult::interrupt()
@@ -279,7 +283,7 @@ struct AtticGpuEmulatePass
     bool failed = false;
     getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (isa<gpu::GPUModuleOp, gpu::LaunchFuncOp>(op)) {
-        op->emitOpError(kOutliningError);
+        attic::opError(op, kOutliningError);
         failed = true;
         return WalkResult::skip();
       }
@@ -295,7 +299,7 @@ struct AtticGpuEmulatePass
         return WalkResult::advance();
       }
       if (isa_and_present<gpu::GPUDialect>(op->getDialect())) {
-        op->emitOpError("has no CPU emulation in attic-gpu-emulate");
+        attic::opError(op, "has no CPU emulation in attic-gpu-emulate");
         failed = true;
       }
       return WalkResult::advance();
@@ -307,7 +311,7 @@ struct AtticGpuEmulatePass
         if (isa<gpu::AsyncTokenType>(result.getType()))
           for (Operation *user : result.getUsers())
             if (!gpuOps.contains(user)) {
-              user->emitOpError()
+              attic::opError(user)
                   << "uses the async token of '" << op->getName()
                   << "', which attic-gpu-emulate removes (tokens may only "
                      "be used by gpu.launch, gpu.alloc, gpu.dealloc, "

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attic/Dialect/Attic/AtticDialect.h"
+#include "attic/Support/Diagnostics.h"
 #include "attic/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -202,7 +203,7 @@ struct AtticGpuCheckHostPass
       if (isa<gpu::LaunchOp, gpu::GPUModuleOp>(op))
         return WalkResult::skip();
       if (!allowedOnHost(op)) {
-        op->emitOpError()
+        attic::opError(op)
             << "cannot be compiled by attic-cuda-pipeline: it would run on "
                "the CPU, and host code may only move data";
         failed = true;

@@ -32,6 +32,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attic/Dialect/Attic/AtticDialect.h"
+#include "attic/Support/Diagnostics.h"
 #include "attic/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -180,8 +181,8 @@ private:
 
 LogicalResult Offloader::check() {
   if (!func.getBody().hasOneBlock())
-    return func.emitOpError("has several blocks; attic-gpu-offload runs "
-                            "before the lowering of scf to cf");
+    return attic::opError(func, "has several blocks; attic-gpu-offload runs "
+                                "before the lowering of scf to cf");
   Block &body = func.getBody().front();
   bool failed = false;
   bool onTensors = false;
@@ -283,7 +284,7 @@ LogicalResult Offloader::check() {
   for (BlockArgument arg : func.getArguments())
     if (auto type = dyn_cast<MemRefType>(arg.getType()))
       if (!type.getLayout().isIdentity() || type.getMemorySpace()) {
-        func.emitOpError("argument #")
+        attic::opError(func, "argument #")
             << arg.getArgNumber()
             << " must be a memref with the identity layout in the default "
                "memory space for attic-gpu-offload, got "
@@ -293,9 +294,10 @@ LogicalResult Offloader::check() {
   for (Type t : func.getResultTypes())
     if (auto type = dyn_cast<MemRefType>(t))
       if (!type.getLayout().isIdentity() || type.getMemorySpace()) {
-        func.emitOpError("results must be memrefs with the identity layout "
-                         "in the default memory space for attic-gpu-offload, "
-                         "got ")
+        attic::opError(func,
+                       "results must be memrefs with the identity layout "
+                       "in the default memory space for attic-gpu-offload, "
+                       "got ")
             << type;
         failed = true;
       }
@@ -745,8 +747,8 @@ struct AtticGpuOffloadPass
       if (func.isExternal())
         continue;
       if (!func.isPublic()) {
-        func.emitOpError("is private; attic-gpu-offload compiles public "
-                         "entry functions only (inline callees first)");
+        attic::opError(func, "is private; attic-gpu-offload compiles public "
+                             "entry functions only (inline callees first)");
         failed = true;
         continue;
       }

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attic/Dialect/Attic/AtticDialect.h"
+#include "attic/Support/Diagnostics.h"
 #include "attic/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -87,21 +88,21 @@ struct AtticUnrollLayerLoopsPass
         // unrolling would leave it in place).
         std::optional<int64_t> step = getConstantIntValue(loop.getStep());
         if (step && *step <= 0) {
-          loop.emitOpError()
+          attic::opError(loop)
               << "loops over attic ops with a step of " << *step
               << ": the loop never ends (attic-unroll-layer-loops)";
           return signalPassFailure();
         }
         std::optional<APInt> trips = loop.getStaticTripCount();
         if (!trips) {
-          loop.emitOpError()
+          attic::opError(loop)
               << "loops over attic ops with a trip count that is not a "
                  "compile-time constant: the GPU mapping needs it unrolled "
                  "(attic-unroll-layer-loops)";
           return signalPassFailure();
         }
         if (trips->getZExtValue() > uint64_t(int64_t(maxTripCount))) {
-          loop.emitOpError()
+          attic::opError(loop)
               << "loops over attic ops " << trips->getZExtValue()
               << " times: attic-unroll-layer-loops unrolls at most "
               << int64_t(maxTripCount) << " iterations (max-trip-count)";
@@ -110,7 +111,7 @@ struct AtticUnrollLayerLoopsPass
         std::optional<uint64_t> wide = wideTripCount(loop);
         if (wide && *wide != trips->getZExtValue()) {
           // Upstream's unrolling would copy the body that many times.
-          loop.emitOpError()
+          attic::opError(loop)
               << "loops over attic ops " << *wide
               << " times, which does not fit the "
               << (loop.getUnsignedCmp() ? "unsigned" : "signed")
@@ -122,7 +123,7 @@ struct AtticUnrollLayerLoopsPass
         }
         if (trips->isNegative()) {
           // loopUnrollFull reads the count as a signed number.
-          loop.emitOpError()
+          attic::opError(loop)
               << "loops over attic ops " << trips->getZExtValue()
               << " times, which does not fit the signed range of its "
               << trips->getBitWidth()
@@ -139,7 +140,8 @@ struct AtticUnrollLayerLoopsPass
           continue;
         }
         if (failed(loopUnrollFull(loop))) {
-          loop.emitOpError("could not be unrolled (attic-unroll-layer-loops)");
+          attic::opError(loop,
+                         "could not be unrolled (attic-unroll-layer-loops)");
           return signalPassFailure();
         }
         changed = true;

@@ -51,6 +51,7 @@
 
 #include "attic/Conversion/AtticToCPU/AtticToCPU.h"
 #include "attic/Dialect/Attic/AtticDialect.h"
+#include "attic/Support/Diagnostics.h"
 #include "attic/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -479,7 +480,7 @@ int64_t paddedCols(int64_t cols, const CpuMapTilesOptions &o) {
 
 LogicalResult GridMapper::run() {
   if (grid.getNumLoops() != 3)
-    return grid.emitOpError("is a tile grid with ")
+    return attic::opError(grid, "is a tile grid with ")
            << grid.getNumLoops()
            << " loops; (batch, head, query block) expected";
   Block *body = grid.getBody();
@@ -1399,10 +1400,10 @@ LogicalResult attic::mapTilesToCpu(Operation *root,
     });
     int64_t vectors = (keys + options.vectorWidth - 1) / options.vectorWidth;
     if (!ShapedType::isDynamic(keys) && vectors > kMaxKeyVectors)
-      return grid->emitError()
-             << "attic-cpu-map-tiles: a key block of " << keys
-             << " columns is " << vectors << " vectors of "
-             << options.vectorWidth << " lanes; at most " << kMaxKeyVectors
+      return attic::locError(grid)
+             << "attic-cpu-map-tiles: a key block of " << keys << " columns is "
+             << vectors << " vectors of " << options.vectorWidth
+             << " lanes; at most " << kMaxKeyVectors
              << " are unrolled (compile time grows with them): use a smaller "
                 "block-k or a wider vector-width";
     if (failed(GridMapper(grid, options).run()))

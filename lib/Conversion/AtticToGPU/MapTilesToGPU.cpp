@@ -25,6 +25,7 @@
 
 #include "attic/Conversion/AtticToGPU/AtticToGPU.h"
 #include "attic/Dialect/Attic/AtticDialect.h"
+#include "attic/Support/Diagnostics.h"
 #include "attic/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -543,12 +544,12 @@ struct SimtTiles : OpRewritePattern<scf::ParallelOp> {
             tile.alloc.getDynamicSizes().size() != 1 ||
             grid->isAncestor(tile.alloc.getDynamicSizes()[0].getParentRegion()
                                  ->getParentOp()))
-          return grid.emitOpError(
-              "has a scratch tile of dynamic width whose width is not "
-              "known in front of the grid (SIMT)");
+          return attic::opError(
+              grid, "has a scratch tile of dynamic width whose width is not "
+                    "known in front of the grid (SIMT)");
         if (chunkedWidth && chunkedWidth != tile.alloc.getDynamicSizes()[0])
-          return grid.emitOpError(
-              "has scratch tiles of different dynamic widths (SIMT)");
+          return attic::opError(
+              grid, "has scratch tiles of different dynamic widths (SIMT)");
         chunkedWidth = tile.alloc.getDynamicSizes()[0];
         n = kChunk;
       }
@@ -556,7 +557,7 @@ struct SimtTiles : OpRewritePattern<scf::ParallelOp> {
           MemRefType::get({n}, rewriter.getF32Type(), nullptr, privateSpace));
     }
     if (info->rows > 1024)
-      return grid.emitOpError("has tiles of ")
+      return attic::opError(grid, "has tiles of ")
              << info->rows
              << " query rows; a thread per row allows at most 1024 (SIMT)";
     // Pooled epilogues at the grid's top level, on its own query blocks
@@ -572,9 +573,9 @@ struct SimtTiles : OpRewritePattern<scf::ParallelOp> {
       return WalkResult::advance();
     });
     if (nested.wasInterrupted())
-      return grid.emitOpError(
-          "has an attic.tile.pool that is not in the grid's body or does "
-          "not pool the grid's own (batch, head, query block) (SIMT)");
+      return attic::opError(
+          grid, "has an attic.tile.pool that is not in the grid's body or does "
+                "not pool the grid's own (batch, head, query block) (SIMT)");
 
     // Everything built from here on is in front of the grid, which is
     // left as it is until the end: a failure erases what was built.

@@ -106,6 +106,7 @@
 
 #include "attic/Conversion/AtticToGPU/AtticToGPU.h"
 #include "attic/Dialect/Attic/AtticDialect.h"
+#include "attic/Support/Diagnostics.h"
 #include "attic/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -1459,15 +1460,16 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
     return failure();
   settleAcc();
   if (!deferralError.empty())
-    return grid.emitOpError("internal error in the deferred P V or the warp "
-                            "specialization of the tensor-core kernel: ")
+    return attic::opError(grid,
+                          "internal error in the deferred P V or the warp "
+                          "specialization of the tensor-core kernel: ")
            << deferralError;
   if (cfg.ws) {
     // The producer loads only what the consumers wait for: nothing is in
     // flight at the end.
     if (!releaseOps.empty())
-      return grid.emitOpError("internal error of the warp-specialized "
-                              "kernel: a slot is never released");
+      return attic::opError(grid, "internal error of the warp-specialized "
+                                  "kernel: a slot is never released");
     // Warpgroup 1's last turn ends with an arrival on warpgroup 0's
     // barrier: warpgroup 0 waits for it, so that no phase is left open.
     if (pingPong)

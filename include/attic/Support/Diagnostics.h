@@ -1,0 +1,38 @@
+//===- Diagnostics.h - errors that do not print their op --------*- C++ -*-===//
+//
+// MLIR's opt drivers (attic-opt, mlir-opt with attic's plugin) attach the
+// whole text of an op to each diagnostic emitted on it
+// (--mlir-print-op-on-diagnostic, on by default). For a function, a loop,
+// a tile grid or a kernel module that is hundreds of kilobytes for one
+// error. attic's passes report errors on such ops through these helpers:
+// the same message and location, without the op's text.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTIC_SUPPORT_DIAGNOSTICS_H
+#define ATTIC_SUPPORT_DIAGNOSTICS_H
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Operation.h"
+
+namespace attic {
+
+/// As `op->emitOpError(message)` ("'name' op message"), without the op.
+inline mlir::InFlightDiagnostic opError(mlir::Operation *op,
+                                        const llvm::Twine &message = {}) {
+  mlir::InFlightDiagnostic diag = mlir::emitError(op->getLoc());
+  diag << "'" << op->getName() << "' op " << message;
+  return diag;
+}
+
+/// As `op->emitError(message)`, without the op.
+inline mlir::InFlightDiagnostic locError(mlir::Operation *op,
+                                         const llvm::Twine &message = {}) {
+  mlir::InFlightDiagnostic diag = mlir::emitError(op->getLoc());
+  diag << message;
+  return diag;
+}
+
+} // namespace attic
+
+#endif // ATTIC_SUPPORT_DIAGNOSTICS_H
