@@ -202,6 +202,28 @@ OwningOpRef<ModuleOp> attic::loadModuleForTool(StringRef path,
   return module;
 }
 
+/// Where `module` is already lowered to the LLVM dialect (an llvm.func,
+/// `entry` if named, and no func.func with a body): a sentence that says so,
+/// else "".
+static std::string alreadyLowered(ModuleOp module, StringRef entry) {
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal())
+      return "";
+  LLVM::LLVMFuncOp lowered;
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+    if (!func.isExternal() && (entry.empty() || func.getName() == entry)) {
+      lowered = func;
+      break;
+    }
+  if (!lowered)
+    return "";
+  return ("; the module is already lowered to the LLVM dialect (llvm.func @" +
+          lowered.getName() +
+          "): the tools take functions on tensors (func.func), the input of "
+          "attic-opt's pipelines")
+      .str();
+}
+
 std::string attic::chooseEntry(ModuleOp module, StringRef name, StringRef path,
                                std::string &error) {
   if (!name.empty())
@@ -214,6 +236,8 @@ std::string attic::chooseEntry(ModuleOp module, StringRef name, StringRef path,
     error = (path + ": " + Twine(funcs.size()) +
              " functions; choose one with --entry")
                 .str();
+    if (funcs.empty())
+      error += alreadyLowered(module, "");
     return "";
   }
   return funcs.front().getSymName().str();
@@ -233,7 +257,8 @@ FailureOr<attic::EntrySignature>
 attic::getEntrySignature(ModuleOp module, StringRef entry, std::string &error) {
   auto func = module.lookupSymbol<func::FuncOp>(entry);
   if (!func || func.isExternal()) {
-    error = ("no function '" + entry + "' with a body in the module").str();
+    error = ("no function '" + entry + "' with a body in the module").str() +
+            alreadyLowered(module, entry);
     return failure();
   }
   // A private function is the module's own: the lowering neither exports
