@@ -302,6 +302,28 @@ struct AtticGuardLoopStepsPass
            value.isStrictlyPositive();
   }
 
+  /// `bad` for `step` of dimension `d` (below 1, or 0 where the loop
+  /// compares unsigned) and, where it holds, a report (ATTIC_RT_LOOP_STEP:
+  /// a = line * 64 + d, b = the step).
+  static Value reportBadStep(OpBuilder &b, Location loc, func::FuncOp report,
+                             Value step, size_t d, bool isUnsigned) {
+    Value zero =
+        arith::ConstantOp::create(b, loc, IntegerAttr::get(step.getType(), 0));
+    Value bad = arith::CmpIOp::create(b, loc,
+                                      isUnsigned ? arith::CmpIPredicate::eq
+                                                 : arith::CmpIPredicate::sle,
+                                      step, zero);
+    auto ifOp = scf::IfOp::create(b, loc, bad, /*withElseRegion=*/false);
+    OpBuilder then = ifOp.getThenBodyBuilder();
+    attic::emitReportError(
+        then, loc, report, ATTIC_RT_LOOP_STEP,
+        arith::ConstantIntOp::create(then, loc, then.getI64Type(),
+                                     attic::sourceLineOf(loc) * 64 +
+                                         std::min<int64_t>(int64_t(d), 63)),
+        step, zero);
+    return bad;
+  }
+
   /// Before the loop: for each step not known positive, `bad` (below 1,
   /// or 0 where the loop compares unsigned), a report
   /// (ATTIC_RT_LOOP_STEP: a = line * 64 + dimension, b = the step), and
@@ -315,21 +337,9 @@ struct AtticGuardLoopStepsPass
     for (auto [d, step] : llvm::enumerate(stepValues)) {
       if (constantPositive(step))
         continue;
-      Type type = step.getType();
-      Value zero = arith::ConstantOp::create(b, loc, IntegerAttr::get(type, 0));
-      Value one = arith::ConstantOp::create(b, loc, IntegerAttr::get(type, 1));
-      Value bad = arith::CmpIOp::create(b, loc,
-                                        isUnsigned ? arith::CmpIPredicate::eq
-                                                   : arith::CmpIPredicate::sle,
-                                        step, zero);
-      auto ifOp = scf::IfOp::create(b, loc, bad, /*withElseRegion=*/false);
-      OpBuilder then = ifOp.getThenBodyBuilder();
-      attic::emitReportError(
-          then, loc, report, ATTIC_RT_LOOP_STEP,
-          arith::ConstantIntOp::create(then, loc, then.getI64Type(),
-                                       attic::sourceLineOf(loc) * 64 +
-                                           std::min<int64_t>(int64_t(d), 63)),
-          step, zero);
+      Value bad = reportBadStep(b, loc, report, step, d, isUnsigned);
+      Value one = arith::ConstantOp::create(
+          b, loc, IntegerAttr::get(step.getType(), 1));
       Value safeStep = arith::SelectOp::create(b, loc, bad, one, step);
       if (forOp) {
         forOp.getStepMutable().assign(safeStep);
@@ -360,18 +370,8 @@ struct AtticGuardLoopStepsPass
       if (known && *known > 0)
         continue;
       Value s = getValueOrCreateConstantIndexOp(b, loc, step);
-      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value bad = reportBadStep(b, loc, report, s, d, /*isUnsigned=*/false);
       Value one = arith::ConstantIndexOp::create(b, loc, 1);
-      Value bad =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, s, zero);
-      auto ifOp = scf::IfOp::create(b, loc, bad, /*withElseRegion=*/false);
-      OpBuilder then = ifOp.getThenBodyBuilder();
-      attic::emitReportError(
-          then, loc, report, ATTIC_RT_LOOP_STEP,
-          arith::ConstantIntOp::create(then, loc, then.getI64Type(),
-                                       attic::sourceLineOf(loc) * 64 +
-                                           std::min<int64_t>(int64_t(d), 63)),
-          s, zero);
       step = arith::SelectOp::create(b, loc, bad, one, s).getResult();
       ubs[d] = arith::SelectOp::create(
                    b, loc, bad, getValueOrCreateConstantIndexOp(b, loc, lbs[d]),

@@ -10,12 +10,12 @@
 // CHECK-LABEL: func.func @for_step
 // CHECK-SAME: (%[[LB:.*]]: index, %[[UB:.*]]: index, %[[S:.*]]: index, %[[X:.*]]: f32)
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
-// CHECK: %[[C1:.*]] = arith.constant 1 : index
 // CHECK: %[[BAD:.*]] = arith.cmpi sle, %[[S]], %[[C0]] : index
 // CHECK: scf.if %[[BAD]] {
 // CHECK:   %[[CODE:.*]] = arith.constant 11 : i32
 // CHECK:   func.call @attic_rt_report_error(%[[CODE]], %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK: }
+// CHECK: %[[C1:.*]] = arith.constant 1 : index
 // CHECK: %[[STEP:.*]] = arith.select %[[BAD]], %[[C1]], %[[S]] : index
 // CHECK: %[[END:.*]] = arith.select %[[BAD]], %[[LB]], %[[UB]] : index
 // CHECK: scf.for %{{.*}} = %[[LB]] to %[[END]] step %[[STEP]] iter_args(%{{.*}} = %[[X]]) -> (f32) {

@@ -1056,6 +1056,34 @@ LogicalResult GridMapper::mapRowGroup(ArrayRef<Operation *> ops) {
       dirty.insert({t, -1});
     };
     auto chunks = [&](Value t) { return tileOf(t)->colsPad / width; };
+    // `map` over columns [0, end) of this row in a loop over its chunks,
+    // on the tiles' memory (none of its chunks may be held in registers).
+    auto mapOnMemory = [&](TileMapOp map, Value end) {
+      SmallVector<Value> rowValues;
+      for (Value v : map.getRows())
+        rowValues.push_back(scalarOf(v));
+      Value q = kb.add(map.getRowOffset(), i);
+      kb.loop(kb.index(0), end, kb.index(width), [&](Value col) {
+        SmallVector<Value> args = {
+            q, arith::AddIOp::create(
+                   b, kb.splat(kb.add(map.getColOffset(), col)), iota)};
+        for (Value v : map.getInputs())
+          args.push_back(kb.vload(tileOf(v)->buffer, {i, col}));
+        llvm::append_range(args, rowValues);
+        for (Value v : map.getCols())
+          args.push_back(kb.vload(tileOf(v)->buffer, {col}));
+        for (Value v : map.getOutputs())
+          args.push_back(kb.vload(tileOf(v)->buffer, {i, col}));
+        FailureOr<SmallVector<Value>> results =
+            vectorizer.run(map.getBody().front(), args);
+        if (failed(results)) {
+          status = failure();
+          return;
+        }
+        for (auto [t, v] : llvm::zip(map.getOutputs(), *results))
+          kb.vstore(vectorizer.widen(v), tileOf(t)->buffer, {i, col});
+      });
+    };
     for (Operation *op : ops) {
       if (failed(status))
         return;
@@ -1066,31 +1094,7 @@ LogicalResult GridMapper::mapRowGroup(ArrayRef<Operation *> ops) {
           map && isDynamic(map.getOutputs().front())) {
         // A tile of dynamic width (the value columns): a loop over its
         // chunks, on memory (its chunks are never cached).
-        Value q = kb.add(map.getRowOffset(), i);
-        Tile *first = tileOf(map.getOutputs().front());
-        kb.loop(kb.index(0), first->colsPadValue, kb.index(width),
-                [&](Value col) {
-                  SmallVector<Value> args = {
-                      q, arith::AddIOp::create(
-                             b, kb.splat(kb.add(map.getColOffset(), col)),
-                             iota)};
-                  for (Value v : map.getInputs())
-                    args.push_back(kb.vload(tileOf(v)->buffer, {i, col}));
-                  for (Value v : map.getRows())
-                    args.push_back(scalarOf(v));
-                  for (Value v : map.getCols())
-                    args.push_back(kb.vload(tileOf(v)->buffer, {col}));
-                  for (Value v : map.getOutputs())
-                    args.push_back(kb.vload(tileOf(v)->buffer, {i, col}));
-                  FailureOr<SmallVector<Value>> results =
-                      vectorizer.run(map.getBody().front(), args);
-                  if (failed(results)) {
-                    status = failure();
-                    return;
-                  }
-                  for (auto [t, v] : llvm::zip(map.getOutputs(), *results))
-                    kb.vstore(vectorizer.widen(v), tileOf(t)->buffer, {i, col});
-                });
+        mapOnMemory(map, tileOf(map.getOutputs().front())->colsPadValue);
       } else if (auto store = dyn_cast<TileStoreOp>(op);
                  store && tileOf(store.getTile())->rank == 1) {
         // One value per row (the log-sum-exp) into out[b, h, q].
@@ -1143,31 +1147,7 @@ LogicalResult GridMapper::mapRowGroup(ArrayRef<Operation *> ops) {
         for (Value t : map.getOutputs())
           for (int64_t c = 0, e = chunks(t); c < e; ++c)
             cache.erase({t, c});
-        SmallVector<Value> rowValues;
-        for (Value v : map.getRows())
-          rowValues.push_back(scalarOf(v));
-        Value q = kb.add(map.getRowOffset(), i);
-        Value end = kb.index(chunks(map.getOutputs().front()) * width);
-        kb.loop(kb.index(0), end, kb.index(width), [&](Value col) {
-          SmallVector<Value> args = {
-              q, arith::AddIOp::create(
-                     b, kb.splat(kb.add(map.getColOffset(), col)), iota)};
-          for (Value v : map.getInputs())
-            args.push_back(kb.vload(tileOf(v)->buffer, {i, col}));
-          llvm::append_range(args, rowValues);
-          for (Value v : map.getCols())
-            args.push_back(kb.vload(tileOf(v)->buffer, {col}));
-          for (Value v : map.getOutputs())
-            args.push_back(kb.vload(tileOf(v)->buffer, {i, col}));
-          FailureOr<SmallVector<Value>> results =
-              vectorizer.run(map.getBody().front(), args);
-          if (failed(results)) {
-            status = failure();
-            return;
-          }
-          for (auto [t, v] : llvm::zip(map.getOutputs(), *results))
-            kb.vstore(vectorizer.widen(v), tileOf(t)->buffer, {i, col});
-        });
+        mapOnMemory(map, kb.index(chunks(map.getOutputs().front()) * width));
       } else if (auto map = dyn_cast<TileMapOp>(op)) {
         Value q = kb.add(map.getRowOffset(), i);
         int64_t n = chunks(map.getOutputs().front());
