@@ -2,6 +2,7 @@
 
 #include "attic/Dialect/Attic/AtticDialect.h"
 #include "attic/Dialect/Attic/Modifiers.h"
+#include "attic/Support/Diagnostics.h"
 #include "attic/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -208,22 +209,22 @@ struct AtticDecomposePass
     : public attic::impl::AtticDecomposeBase<AtticDecomposePass> {
   using AtticDecomposeBase::AtticDecomposeBase;
 
+  LogicalResult initialize(MLIRContext *context) override {
+    if (blockQ <= 0 || blockK <= 0 || blockQ > 1024 || blockK > 1024)
+      return attic::optionError(
+          context, "attic-decompose: block-q and block-k must be in [1, "
+                   "1024], got " +
+                       Twine(static_cast<int64_t>(blockQ)) + " and " +
+                       Twine(static_cast<int64_t>(blockK)));
+    if (wideHeadBlockK < 0 || wideHeadBlockK > 1024)
+      return attic::optionError(
+          context, "attic-decompose: wide-head-block-k must be in [0, 1024], "
+                   "got " +
+                       Twine(static_cast<int64_t>(wideHeadBlockK)));
+    return success();
+  }
+
   void runOnOperation() override {
-    if (blockQ <= 0 || blockK <= 0 || blockQ > 1024 || blockK > 1024) {
-      // The location only: an option error is not about the module, so it
-      // is not printed with it.
-      emitError(getOperation()->getLoc())
-          << "attic-decompose: block-q and block-k must be in [1, 1024], got "
-          << static_cast<int64_t>(blockQ) << " and "
-          << static_cast<int64_t>(blockK);
-      return signalPassFailure();
-    }
-    if (wideHeadBlockK < 0 || wideHeadBlockK > 1024) {
-      emitError(getOperation()->getLoc())
-          << "attic-decompose: wide-head-block-k must be in [0, 1024], got "
-          << static_cast<int64_t>(wideHeadBlockK);
-      return signalPassFailure();
-    }
     RewritePatternSet patterns(&getContext());
     populateDecomposePatterns(
         patterns,

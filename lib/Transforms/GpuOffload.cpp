@@ -734,13 +734,15 @@ struct AtticGpuOffloadPass
     : public attic::impl::AtticGpuOffloadBase<AtticGpuOffloadPass> {
   using Base::Base;
 
+  LogicalResult initialize(MLIRContext *context) override {
+    if (blockSize < 1 || blockSize > 1024)
+      return attic::optionError(
+          context, "attic-gpu-offload: block-size must be in [1, 1024], got " +
+                       Twine(static_cast<int64_t>(blockSize)));
+    return success();
+  }
+
   void runOnOperation() override {
-    if (blockSize < 1 || blockSize > 1024) {
-      emitError(getOperation().getLoc())
-          << "attic-gpu-offload: block-size must be in [1, 1024], got "
-          << static_cast<int64_t>(blockSize);
-      return signalPassFailure();
-    }
     bool failed = false;
     bool launched = false;
     for (auto func : getOperation().getOps<func::FuncOp>()) {

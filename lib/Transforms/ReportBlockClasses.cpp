@@ -10,6 +10,7 @@
 
 #include "attic/Dialect/Attic/AtticDialect.h"
 #include "attic/Dialect/Attic/Modifiers.h"
+#include "attic/Support/Diagnostics.h"
 #include "attic/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -89,15 +90,18 @@ struct AtticReportBlockClassesPass
           AtticReportBlockClassesPass> {
   using Base::Base;
 
-  void runOnOperation() override {
+  LogicalResult initialize(MLIRContext *context) override {
     // The bounds of attic-decompose, whose tiling this pass reports.
-    if (blockQ <= 0 || blockK <= 0 || blockQ > 1024 || blockK > 1024) {
-      emitError(getOperation()->getLoc())
-          << "attic-report-block-classes: block-q and block-k must be in "
-             "[1, 1024], got "
-          << int64_t(blockQ) << " and " << int64_t(blockK);
-      return signalPassFailure();
-    }
+    if (blockQ <= 0 || blockK <= 0 || blockQ > 1024 || blockK > 1024)
+      return attic::optionError(
+          context, "attic-report-block-classes: block-q and block-k must be "
+                   "in [1, 1024], got " +
+                       Twine(int64_t(blockQ)) + " and " +
+                       Twine(int64_t(blockK)));
+    return success();
+  }
+
+  void runOnOperation() override {
     getOperation()->walk([&](Operation *op) {
       LayoutAttrInterface layout;
       Region *mask = nullptr;

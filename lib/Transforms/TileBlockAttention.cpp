@@ -74,6 +74,7 @@
 
 #include "attic/Dialect/Attic/AtticDialect.h"
 #include "attic/Dialect/Attic/Modifiers.h"
+#include "attic/Support/Diagnostics.h"
 #include "attic/Transforms/Passes.h"
 #include "attic/Transforms/RuntimeCalls.h"
 #include "attic/runtime/Runtime.h"
@@ -827,14 +828,16 @@ struct AtticTileBlockAttentionPass
           AtticTileBlockAttentionPass> {
   using Base::Base;
 
+  LogicalResult initialize(MLIRContext *context) override {
+    if (wideHeadBlockK < 0 || wideHeadBlockK > 1024)
+      return attic::optionError(
+          context, "attic-tile-block-attention: wide-head-block-k must be in "
+                   "[0, 1024], got " +
+                       Twine(static_cast<int64_t>(wideHeadBlockK)));
+    return success();
+  }
+
   void runOnOperation() override {
-    if (wideHeadBlockK < 0 || wideHeadBlockK > 1024) {
-      emitError(getOperation()->getLoc())
-          << "attic-tile-block-attention: wide-head-block-k must be in "
-             "[0, 1024], got "
-          << static_cast<int64_t>(wideHeadBlockK);
-      return signalPassFailure();
-    }
     SmallVector<BlockAttentionOp> ops;
     getOperation()->walk([&](BlockAttentionOp op) {
       if (op.hasPureBufferSemantics())

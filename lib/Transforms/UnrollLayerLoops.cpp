@@ -64,14 +64,16 @@ struct AtticUnrollLayerLoopsPass
     : public attic::impl::AtticUnrollLayerLoopsBase<AtticUnrollLayerLoopsPass> {
   using AtticUnrollLayerLoopsBase::AtticUnrollLayerLoopsBase;
 
+  LogicalResult initialize(MLIRContext *context) override {
+    if (maxTripCount < 0)
+      return attic::optionError(
+          context, "attic-unroll-layer-loops: max-trip-count must be at "
+                   "least 0, got " +
+                       Twine(int64_t(maxTripCount)));
+    return success();
+  }
+
   void runOnOperation() override {
-    if (maxTripCount < 0) {
-      emitError(getOperation()->getLoc())
-          << "attic-unroll-layer-loops: max-trip-count must be at least 0, "
-             "got "
-          << int64_t(maxTripCount);
-      return signalPassFailure();
-    }
     // Outer loops first (a loop unrolled moves its nested loops to the
     // function level, where the next round finds them).
     for (bool changed = true; changed;) {

@@ -13,6 +13,7 @@
 #define ATTIC_SUPPORT_DIAGNOSTICS_H
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
 #include "mlir/IR/Operation.h"
 
 namespace attic {
@@ -31,6 +32,15 @@ inline mlir::InFlightDiagnostic locError(mlir::Operation *op,
   mlir::InFlightDiagnostic diag = mlir::emitError(op->getLoc());
   diag << message;
   return diag;
+}
+
+/// An error in a pass's options, from the pass's `initialize`: reported
+/// once before the pass runs (not once per function it is nested on), and
+/// without a location, since it is not about the IR.
+inline mlir::LogicalResult optionError(mlir::MLIRContext *context,
+                                       const llvm::Twine &message) {
+  mlir::emitError(mlir::UnknownLoc::get(context)) << message;
+  return mlir::failure();
 }
 
 } // namespace attic

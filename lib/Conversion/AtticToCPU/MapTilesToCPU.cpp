@@ -1332,24 +1332,25 @@ struct AtticCpuMapTilesPass
     : public attic::impl::AtticCpuMapTilesBase<AtticCpuMapTilesPass> {
   using Base::Base;
 
-  void runOnOperation() override {
+  LogicalResult initialize(MLIRContext *context) override {
     if (vectorWidth < 0 || vectorWidth > 64 ||
-        (vectorWidth & (vectorWidth - 1)) != 0) {
-      emitError(getOperation()->getLoc())
-          << "attic-cpu-map-tiles: vector-width must be 0 (the host's) or a "
-             "power of two up to 64, got "
-          << static_cast<int64_t>(vectorWidth);
-      return signalPassFailure();
-    }
+        (vectorWidth & (vectorWidth - 1)) != 0)
+      return attic::optionError(
+          context, "attic-cpu-map-tiles: vector-width must be 0 (the host's) "
+                   "or a power of two up to 64, got " +
+                       Twine(static_cast<int64_t>(vectorWidth)));
     if (registerRows < 0 || registerRows > 16 || registerChunks < 0 ||
-        registerChunks > 16) {
-      emitError(getOperation()->getLoc())
-          << "attic-cpu-map-tiles: register-rows and register-chunks must be "
-             "in [0, 16] (0: derived from the vector width), got "
-          << static_cast<int64_t>(registerRows) << " and "
-          << static_cast<int64_t>(registerChunks);
-      return signalPassFailure();
-    }
+        registerChunks > 16)
+      return attic::optionError(
+          context, "attic-cpu-map-tiles: register-rows and register-chunks "
+                   "must be in [0, 16] (0: derived from the vector width), "
+                   "got " +
+                       Twine(static_cast<int64_t>(registerRows)) + " and " +
+                       Twine(static_cast<int64_t>(registerChunks)));
+    return success();
+  }
+
+  void runOnOperation() override {
     CpuMapTilesOptions options;
     options.vectorWidth = vectorWidth;
     options.registerRows = registerRows;

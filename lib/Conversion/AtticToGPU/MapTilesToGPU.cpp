@@ -688,12 +688,7 @@ struct AtticGpuMapTilesPass
     : public attic::impl::AtticGpuMapTilesBase<AtticGpuMapTilesPass> {
   using Base::Base;
 
-  void runOnOperation() override {
-    SmallVector<Operation *> grids;
-    getOperation()->walk([&](scf::ParallelOp op) {
-      if (op->hasAttr(kTileGridAttrName))
-        grids.push_back(op);
-    });
+  TensorCoreOptions tensorCoreOptions() const {
     TensorCoreOptions options;
     options.asyncCopies = asyncCopies;
     options.kvStages = kvStages;
@@ -702,11 +697,23 @@ struct AtticGpuMapTilesPass
     options.tma = tma;
     options.warpSpecialize = warpSpecialize;
     options.pingPong = pingPong;
-    if (std::string message = checkTensorCoreOptions(options);
-        !message.empty()) {
-      emitError(getOperation()->getLoc()) << "attic-gpu-map-tiles: " << message;
-      return signalPassFailure();
-    }
+    return options;
+  }
+
+  LogicalResult initialize(MLIRContext *context) override {
+    if (std::string message = checkTensorCoreOptions(tensorCoreOptions());
+        !message.empty())
+      return attic::optionError(context, "attic-gpu-map-tiles: " + message);
+    return success();
+  }
+
+  void runOnOperation() override {
+    SmallVector<Operation *> grids;
+    getOperation()->walk([&](scf::ParallelOp op) {
+      if (op->hasAttr(kTileGridAttrName))
+        grids.push_back(op);
+    });
+    TensorCoreOptions options = tensorCoreOptions();
     RewritePatternSet patterns(&getContext());
     populateGpuMapTilesPatterns(patterns, tensorCores, options);
     GreedyRewriteConfig config;
