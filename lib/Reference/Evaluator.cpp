@@ -2159,7 +2159,12 @@ private:
     FailureOr<int64_t> nk = lengthOf(op.getKeyLen());
     if (failed(nq) || failed(nk))
       return failure();
-    auto shapeOf = [](Value v) {
+    // The shapes of the destinations as evaluated (their types may have
+    // dynamic dims: the block counts of dynamic lengths).
+    auto shapeOf = [&](Value v) -> ArrayRef<int64_t> {
+      auto it = values.find(v);
+      if (it != values.end())
+        return it->second.shape;
       return cast<RankedTensorType>(v.getType()).getShape();
     };
     ArrayRef<int64_t> countShape = shapeOf(op.getKvNumBlocksInit());
@@ -2167,6 +2172,13 @@ private:
     int64_t queryBlocks = countShape[2];
     int64_t cap = shapeOf(op.getKvIndicesInit())[3];
     int64_t fullCap = shapeOf(op.getFullKvIndicesInit())[3];
+    if (llvm::any_of(
+            ArrayRef<int64_t>{batches, heads, queryBlocks, cap, fullCap},
+            [](int64_t d) { return d < 0; })) {
+      error = "reference: attic.block_mask's destinations have sizes that "
+              "are not known";
+      return failure();
+    }
     int64_t bq = op.getBlockQ(), bk = op.getBlockK();
     int64_t keyBlocks = (*nk + bk - 1) / bk;
     attic::RefTensor counts[2], lists[2];
