@@ -148,6 +148,9 @@ void attic::buildCudaPipeline(OpPassManager &pm,
   // constants (vectors, f32) out of gpu.launch into kernel arguments.
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(attic::createAtticGpuAnnotateKernels());
+  // One module of each set of identical kernels (repeated layers): each
+  // module is a run of the NVPTX back end and of ptxas.
+  pm.addPass(attic::createAtticGpuDedupKernels());
 
   // Kernels -> NVVM.
   GpuNVVMAttachTargetOptions target;

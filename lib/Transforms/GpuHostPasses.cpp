@@ -6,7 +6,8 @@
 // (attic ops outside the module's top-level functions, input past the
 // pipelines' own deallocation or tiling), attic-gpu-check-host
 // (host code may only move data), attic-gpu-merge-chains (one stream for
-// consecutive steps), attic-gpu-annotate-kernels (nvvm.minctasm = 1) and
+// consecutive steps), attic-gpu-annotate-kernels (nvvm.minctasm = 1),
+// attic-gpu-dedup-kernels (one module of each set of identical kernels) and
 // attic-gpu-strip-compile-times (gpu.binary objects without wall-clock
 // times); and on kernel modules, attic-nvvm-extern-dynamic-shared (dynamic
 // shared memory as PTX's `.extern .shared` array).
@@ -34,6 +35,7 @@ namespace attic {
 #define GEN_PASS_DEF_ATTICGPUSTRIPCOMPILETIMES
 #define GEN_PASS_DEF_ATTICGPUCHECKHOST
 #define GEN_PASS_DEF_ATTICGPUANNOTATEKERNELS
+#define GEN_PASS_DEF_ATTICGPUDEDUPKERNELS
 #define GEN_PASS_DEF_ATTICGPUMERGECHAINS
 #define GEN_PASS_DEF_ATTICNVVMEXTERNDYNAMICSHARED
 #include "AtticPasses.h.inc"
@@ -295,6 +297,62 @@ struct AtticGpuAnnotateKernelsPass
         if (!func.getWorkgroupAttributionAttr(i, align))
           func.setWorkgroupAttributionAttr(i, align, IntegerAttr::get(i64, 16));
     });
+  }
+};
+
+struct AtticGpuDedupKernelsPass
+    : public attic::impl::AtticGpuDedupKernelsBase<AtticGpuDedupKernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // Module contents -> the first module with them. Printed in a local
+    // scope: aliases and value names depend on the module alone, not on
+    // where it sits.
+    llvm::StringMap<StringAttr> firstWith;
+    DenseMap<StringAttr, StringAttr> replacement;
+    SmallVector<gpu::GPUModuleOp> duplicates;
+    OpPrintingFlags flags;
+    flags.useLocalScope();
+    for (auto kernels : module.getOps<gpu::GPUModuleOp>()) {
+      std::string key;
+      llvm::raw_string_ostream os(key);
+      if (ArrayAttr targets = kernels.getTargetsAttr())
+        os << targets;
+      os << "|";
+      if (Attribute handler = kernels.getOffloadingHandlerAttr())
+        os << handler;
+      // Discardable attributes too (anything a later pass may read).
+      for (NamedAttribute attr : kernels->getDiscardableAttrs())
+        os << "|" << attr.getName() << "=" << attr.getValue();
+      os << "\n";
+      for (Operation &op : kernels.getBody()->getOperations()) {
+        op.print(os, flags);
+        os << "\n";
+      }
+      auto [it, inserted] =
+          firstWith.try_emplace(key, kernels.getSymNameAttr());
+      if (!inserted) {
+        replacement[kernels.getSymNameAttr()] = it->second;
+        duplicates.push_back(kernels);
+      }
+    }
+    if (duplicates.empty())
+      return;
+    // Every reference @duplicate::@kernel -> @kept::@kernel (the kernels'
+    // own names are equal, being part of the compared text).
+    AttrTypeReplacer replacer;
+    replacer.addReplacement([&](SymbolRefAttr ref) -> std::optional<Attribute> {
+      auto it = replacement.find(ref.getRootReference());
+      if (it == replacement.end())
+        return std::nullopt;
+      return SymbolRefAttr::get(it->second, ref.getNestedReferences());
+    });
+    for (Operation &op : module.getBody()->getOperations())
+      if (!isa<gpu::GPUModuleOp>(op))
+        replacer.recursivelyReplaceElementsIn(&op, /*replaceAttrs=*/true,
+                                              /*replaceLocs=*/false,
+                                              /*replaceTypes=*/false);
+    for (gpu::GPUModuleOp kernels : duplicates)
+      kernels.erase();
   }
 };
 
