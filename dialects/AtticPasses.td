@@ -1280,7 +1280,7 @@ def AtticGpuDedupKernels : Pass<"attic-gpu-dedup-kernels", "::mlir::ModuleOp"> {
 
     Part of `attic-cuda-pipeline`, after kernel outlining. On the
     16-layer VCC encoder (`attic-gen vcc-encoder --layers=16`) it leaves
-    201 of 431 modules, and the cubin build takes 12.5 s instead of 28.3 s
+    201 of 431 modules (then attic-gpu-merge-kernel-modules makes them one)
     (docs/cuda.md).
 
     Example:
@@ -1292,6 +1292,44 @@ def AtticGpuDedupKernels : Pass<"attic-gpu-dedup-kernels", "::mlir::ModuleOp"> {
     // becomes
     gpu.module @f_kernel { gpu.func @f_kernel(...) kernel { ... } }
     gpu.launch_func @f_kernel::@f_kernel ...
+    ```
+  }];
+}
+
+def AtticGpuMergeKernelModules
+    : Pass<"attic-gpu-merge-kernel-modules", "::mlir::ModuleOp"> {
+  let summary = "Move the outlined kernels into one gpu.module (one per set of equal module attributes)";
+  let description = [{
+    `gpu-kernel-outlining` puts every kernel in a `gpu.module` of its own,
+    and `gpu-module-to-binary` compiles each module on its own: one run of
+    LLVM's NVPTX back end and, for a cubin, one ptxas process per kernel.
+    This pass moves the kernels of all modules with equal attributes
+    (targets, offloading handler) into the first of them, so that they
+    are compiled, and loaded at run time, together.
+
+    A kernel moved from module `@m` is renamed `@m` (module names are
+    unique; where `@m` holds several kernels, `@m_<kernel>`), and any
+    other symbol of `@m` whose name the destination already has gets a
+    unique name, with its uses in `@m`. Every `gpu.launch_func @m::@k`
+    (every reference to a moved symbol) then names `@dest::@new`. The
+    kernels' code and launches are otherwise unchanged; ptxas allocates
+    registers per entry function, as before.
+
+    Part of `attic-cuda-pipeline`, after `attic-gpu-dedup-kernels`
+    (bench/results/cuda/compile-time-kernel-modules.md).
+
+    Example:
+
+    ```mlir
+    gpu.module @f_kernel { gpu.func @f_kernel(...) kernel { ... } }
+    gpu.module @f_kernel_0 { gpu.func @f_kernel(...) kernel { ... } }
+    gpu.launch_func @f_kernel_0::@f_kernel ...
+    // becomes
+    gpu.module @f_kernel {
+      gpu.func @f_kernel(...) kernel { ... }
+      gpu.func @f_kernel_0(...) kernel { ... }
+    }
+    gpu.launch_func @f_kernel::@f_kernel_0 ...
     ```
   }];
 }

@@ -148,9 +148,13 @@ void attic::buildCudaPipeline(OpPassManager &pm,
   // constants (vectors, f32) out of gpu.launch into kernel arguments.
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(attic::createAtticGpuAnnotateKernels());
-  // One module of each set of identical kernels (repeated layers): each
-  // module is a run of the NVPTX back end and of ptxas.
-  pm.addPass(attic::createAtticGpuDedupKernels());
+  // One module of each set of identical kernels (repeated layers), then
+  // all kernels in one module: each module is a run of the NVPTX back end
+  // and of ptxas (bench/results/cuda/compile-time-kernel-modules.md).
+  if (options.mergeKernels) {
+    pm.addPass(attic::createAtticGpuDedupKernels());
+    pm.addPass(attic::createAtticGpuMergeKernelModules());
+  }
 
   // Kernels -> NVVM.
   GpuNVVMAttachTargetOptions target;

@@ -7,7 +7,8 @@
 // pipelines' own deallocation or tiling), attic-gpu-check-host
 // (host code may only move data), attic-gpu-merge-chains (one stream for
 // consecutive steps), attic-gpu-annotate-kernels (nvvm.minctasm = 1),
-// attic-gpu-dedup-kernels (one module of each set of identical kernels) and
+// attic-gpu-dedup-kernels (one module of each set of identical kernels),
+// attic-gpu-merge-kernel-modules (the kernels in one module) and
 // attic-gpu-strip-compile-times (gpu.binary objects without wall-clock
 // times); and on kernel modules, attic-nvvm-extern-dynamic-shared (dynamic
 // shared memory as PTX's `.extern .shared` array).
@@ -36,6 +37,7 @@ namespace attic {
 #define GEN_PASS_DEF_ATTICGPUCHECKHOST
 #define GEN_PASS_DEF_ATTICGPUANNOTATEKERNELS
 #define GEN_PASS_DEF_ATTICGPUDEDUPKERNELS
+#define GEN_PASS_DEF_ATTICGPUMERGEKERNELMODULES
 #define GEN_PASS_DEF_ATTICGPUMERGECHAINS
 #define GEN_PASS_DEF_ATTICNVVMEXTERNDYNAMICSHARED
 #include "AtticPasses.h.inc"
@@ -300,6 +302,37 @@ struct AtticGpuAnnotateKernelsPass
   }
 };
 
+/// The attributes of a kernel module that its kernels share: modules with
+/// equal keys may be compiled as one, and only they can be duplicates of
+/// each other.
+std::string moduleAttributesKey(gpu::GPUModuleOp kernels) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  if (ArrayAttr targets = kernels.getTargetsAttr())
+    os << targets;
+  os << "|";
+  if (Attribute handler = kernels.getOffloadingHandlerAttr())
+    os << handler;
+  // Discardable attributes too (anything a later pass may read).
+  for (NamedAttribute attr : kernels->getDiscardableAttrs())
+    os << "|" << attr.getName() << "=" << attr.getValue();
+  return key;
+}
+
+/// Rewrites the symbol references in the ops of `module` outside its
+/// kernel modules as `rewrite` says (nullopt: unchanged).
+void replaceKernelReferences(
+    ModuleOp module,
+    llvm::function_ref<std::optional<Attribute>(SymbolRefAttr)> rewrite) {
+  AttrTypeReplacer replacer;
+  replacer.addReplacement(rewrite);
+  for (Operation &op : module.getBody()->getOperations())
+    if (!isa<gpu::GPUModuleOp>(op))
+      replacer.recursivelyReplaceElementsIn(&op, /*replaceAttrs=*/true,
+                                            /*replaceLocs=*/false,
+                                            /*replaceTypes=*/false);
+}
+
 struct AtticGpuDedupKernelsPass
     : public attic::impl::AtticGpuDedupKernelsBase<AtticGpuDedupKernelsPass> {
   void runOnOperation() override {
@@ -313,16 +346,8 @@ struct AtticGpuDedupKernelsPass
     OpPrintingFlags flags;
     flags.useLocalScope();
     for (auto kernels : module.getOps<gpu::GPUModuleOp>()) {
-      std::string key;
+      std::string key = moduleAttributesKey(kernels);
       llvm::raw_string_ostream os(key);
-      if (ArrayAttr targets = kernels.getTargetsAttr())
-        os << targets;
-      os << "|";
-      if (Attribute handler = kernels.getOffloadingHandlerAttr())
-        os << handler;
-      // Discardable attributes too (anything a later pass may read).
-      for (NamedAttribute attr : kernels->getDiscardableAttrs())
-        os << "|" << attr.getName() << "=" << attr.getValue();
       os << "\n";
       for (Operation &op : kernels.getBody()->getOperations()) {
         op.print(os, flags);
@@ -339,20 +364,98 @@ struct AtticGpuDedupKernelsPass
       return;
     // Every reference @duplicate::@kernel -> @kept::@kernel (the kernels'
     // own names are equal, being part of the compared text).
-    AttrTypeReplacer replacer;
-    replacer.addReplacement([&](SymbolRefAttr ref) -> std::optional<Attribute> {
-      auto it = replacement.find(ref.getRootReference());
-      if (it == replacement.end())
-        return std::nullopt;
-      return SymbolRefAttr::get(it->second, ref.getNestedReferences());
-    });
-    for (Operation &op : module.getBody()->getOperations())
-      if (!isa<gpu::GPUModuleOp>(op))
-        replacer.recursivelyReplaceElementsIn(&op, /*replaceAttrs=*/true,
-                                              /*replaceLocs=*/false,
-                                              /*replaceTypes=*/false);
+    replaceKernelReferences(
+        module, [&](SymbolRefAttr ref) -> std::optional<Attribute> {
+          auto it = replacement.find(ref.getRootReference());
+          if (it == replacement.end())
+            return std::nullopt;
+          return SymbolRefAttr::get(it->second, ref.getNestedReferences());
+        });
     for (gpu::GPUModuleOp kernels : duplicates)
       kernels.erase();
+  }
+};
+
+struct AtticGpuMergeKernelModulesPass
+    : public attic::impl::AtticGpuMergeKernelModulesBase<
+          AtticGpuMergeKernelModulesPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // The first module of each attribute key receives the others.
+    llvm::StringMap<gpu::GPUModuleOp> destinations;
+    SmallVector<std::pair<gpu::GPUModuleOp, gpu::GPUModuleOp>> moves;
+    for (auto kernels : module.getOps<gpu::GPUModuleOp>()) {
+      auto [it, inserted] =
+          destinations.try_emplace(moduleAttributesKey(kernels), kernels);
+      if (!inserted)
+        moves.emplace_back(kernels, it->second);
+    }
+    // (module, symbol) -> (destination, new name).
+    DenseMap<std::pair<StringAttr, StringAttr>,
+             std::pair<StringAttr, StringAttr>>
+        moved;
+    for (auto [source, destination] : moves) {
+      SymbolTable sourceTable(source), destinationTable(destination);
+      StringAttr sourceName = source.getSymNameAttr();
+      SmallVector<std::pair<Operation *, StringAttr>> symbols;
+      SmallVector<gpu::GPUFuncOp> kernels;
+      for (Operation &op : source.getBody()->getOperations()) {
+        if (auto name =
+                op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName()))
+          symbols.emplace_back(&op, name);
+        if (auto func = dyn_cast<gpu::GPUFuncOp>(op); func && func.isKernel())
+          kernels.push_back(func);
+      }
+      // Kernels named after their module (module names are unique); then
+      // any symbol whose name the destination has gets a unique one. The
+      // uses inside the source follow each renaming.
+      for (gpu::GPUFuncOp kernel : kernels) {
+        std::string name =
+            kernels.size() == 1
+                ? sourceName.str()
+                : (sourceName.getValue() + "_" + kernel.getName()).str();
+        if (kernel.getName() != name &&
+            failed(sourceTable.rename(kernel, name))) {
+          attic::opError(kernel, "could not be renamed to '" + name +
+                                     "' by attic-gpu-merge-kernel-modules");
+          return signalPassFailure();
+        }
+      }
+      for (auto [op, oldName] : symbols) {
+        if (!destinationTable.lookup(SymbolTable::getSymbolName(op)))
+          continue;
+        if (failed(sourceTable.renameToUnique(op, {&destinationTable}))) {
+          attic::opError(op, "could not be renamed by "
+                             "attic-gpu-merge-kernel-modules");
+          return signalPassFailure();
+        }
+      }
+      for (auto [op, oldName] : symbols)
+        moved[{sourceName, oldName}] = {destination.getSymNameAttr(),
+                                        SymbolTable::getSymbolName(op)};
+      for (Operation &op :
+           llvm::make_early_inc_range(source.getBody()->getOperations())) {
+        op.moveBefore(destination.getBody(), destination.getBody()->end());
+        if (op.hasAttr(SymbolTable::getSymbolAttrName()))
+          destinationTable.insert(&op);
+      }
+      source.erase();
+    }
+    if (moved.empty())
+      return;
+    replaceKernelReferences(
+        module, [&](SymbolRefAttr ref) -> std::optional<Attribute> {
+          ArrayRef<FlatSymbolRefAttr> nested = ref.getNestedReferences();
+          if (nested.empty())
+            return std::nullopt;
+          auto it = moved.find({ref.getRootReference(), nested[0].getAttr()});
+          if (it == moved.end())
+            return std::nullopt;
+          SmallVector<FlatSymbolRefAttr> path{
+              FlatSymbolRefAttr::get(it->second.second)};
+          path.append(nested.begin() + 1, nested.end());
+          return SymbolRefAttr::get(it->second.first, path);
+        });
   }
 };
 

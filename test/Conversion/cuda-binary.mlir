@@ -12,8 +12,9 @@
 // RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_90" | FileCheck %s --check-prefix=DEFAULT
 // RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_90 format=fatbin toolkit=/usr/local/cuda" | FileCheck %s --check-prefix=FATBIN
 
+// One cubin for both functions' kernels (attic-gpu-merge-kernel-modules).
 // BIN: gpu.binary @attention_f16_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">, bin = "\7FELF
-// BIN: gpu.binary @attention_bf16_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">, bin = "\7FELF
+// BIN-NOT: gpu.binary
 
 // ELF16: {{^}}{{.}}ELF
 // ELF16: .text.attention_f16_kernel

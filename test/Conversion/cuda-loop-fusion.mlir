@@ -22,8 +22,8 @@
 // CHECK: gpu.launch_func {{.*}} @same_index_kernel::@same_index_kernel
 // CHECK-NOT: gpu.launch_func
 // CHECK-LABEL: llvm.func @transposed
-// CHECK: gpu.launch_func {{.*}} @transposed_kernel::@transposed_kernel
-// CHECK: gpu.launch_func {{.*}} @transposed_kernel_0::@transposed_kernel
+// CHECK: gpu.launch_func {{.*}} @same_index_kernel::@transposed_kernel
+// CHECK: gpu.launch_func {{.*}} @same_index_kernel::@transposed_kernel_0
 // CHECK-NOT: gpu.launch_func
 // CPU-LABEL: llvm.func @same_index
 // CPU: omp.parallel

@@ -1,8 +1,17 @@
-// RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_80 format=isa" | FileCheck %s
-// RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_90 format=isa block-q=128 block-k=32" | FileCheck %s --check-prefix=SM90
+// RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_80 format=isa merge-kernels=false" | FileCheck %s
+// (merge-kernels=false: a gpu.binary per kernel, read one after the other
+// below; the default, one binary, is checked at MERGED.)
+// RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_80 format=isa" | FileCheck %s --check-prefix=MERGED
+// MERGED: gpu.binary @attention_f16_kernel
+// MERGED-SAME: .entry attention_f16_kernel(
+// MERGED-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// MERGED-SAME: .entry attention_bf16_causal_kernel(
+// MERGED-SAME: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// MERGED-NOT: gpu.binary
+// RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_90 format=isa merge-kernels=false block-q=128 block-k=32" | FileCheck %s --check-prefix=SM90
 // RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_80 format=isa merge-chains=false" | FileCheck %s --check-prefix=STEPS
-// RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_90 format=isa kv-stages=2" | FileCheck %s --check-prefix=RING
-// RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_90a format=isa wgmma=true" -o %t.wgmma.mlir
+// RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_90 format=isa merge-kernels=false kv-stages=2" | FileCheck %s --check-prefix=RING
+// RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_90a format=isa merge-kernels=false wgmma=true" -o %t.wgmma.mlir
 // RUN: FileCheck %s --input-file=%t.wgmma.mlir --check-prefix=WGMMA
 // RUN: python3 %cuda_inputs/cuda_extract_binary.py attention_f16_kernel < %t.wgmma.mlir | FileCheck %s --check-prefix=WGMMA-PTX
 

@@ -100,7 +100,7 @@
 // none spilling or serialized: ptxas 13 reports 168 registers for each,
 // and the causal kernels, which need 226-242 without a producer, do not
 // spill, so the consumers' code is allocated above the entry's budget.
-// RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_90a format=isa wgmma=true kv-stages=2 tma=true warp-specialize=true" -o %t.ws.mlir
+// RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_90a format=isa merge-kernels=false wgmma=true kv-stages=2 tma=true warp-specialize=true" -o %t.ws.mlir
 // RUN: python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90a < %t.ws.mlir | FileCheck %s --check-prefix=WGMMA
 // RUN: FileCheck %s --check-prefix=WS-PTX < %t.ws.mlir
 // RUN: attic-opt %cuda_inputs/cuda_configs.mlir --attic-cuda-pipeline="chip=sm_90a format=isa wgmma=true kv-stages=3 tma=true warp-specialize=true" | python3 %cuda_inputs/cuda_ptxas_all.py %ptxas sm_90a | FileCheck %s --check-prefix=WGMMA

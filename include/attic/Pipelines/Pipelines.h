@@ -161,6 +161,14 @@ struct CudaPipelineOptions
                      "(attic-gpu-fuse-launches; false: a launch per loop "
                      "nest, for A/B timing)"),
       llvm::cl::init(true)};
+  Option<bool> mergeKernels{
+      *this, "merge-kernels",
+      llvm::cl::desc("Compile the kernels as one gpu.module, each set of "
+                     "identical kernels once (attic-gpu-dedup-kernels, "
+                     "attic-gpu-merge-kernel-modules; false: a gpu.binary "
+                     "per kernel, as gpu-kernel-outlining leaves them, for "
+                     "reading one kernel's PTX)"),
+      llvm::cl::init(true)};
   Option<bool> fuseLevels{
       *this, "fuse-levels",
       llvm::cl::desc("With fuse-launches: kernels move to the levels of "

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """cuda_ptxas_all.py PTXAS ARCH < module.mlir
 
-Runs `PTXAS -arch=ARCH -v` on the PTX of every gpu.binary in an MLIR file
-(format=isa) and prints one line per kernel (registers, spill bytes) and a
+Runs `PTXAS -arch=ARCH -v` on the PTX of every kernel (entry function) of
+the gpu.binary ops in an MLIR file (format=isa), each cut out of its
+binary's PTX alone (cuda_extract_binary.entry_ptx), and prints one line
+per kernel (registers, spill bytes) and a
 summary: `kernels: N, rejected: R, spilling: S, serialized: W`, where R
 counts kernels that ptxas does not accept, S those with spill stores or
 loads and W those whose wgmma.mma_async ptxas serializes: its C75xx
@@ -10,40 +12,27 @@ notes, "Potential Performance Loss: wgmma.mma_async instructions are
 serialized ..." and "warpgroup.wait is injected ... to allow use of
 registers defined by GMMA" (ptxas 13 on a register read before its
 wgmma.wait_group), which wait where the code meant to overlap."""
+import os
 import re
 import subprocess
 import sys
 import tempfile
 
-
-def unescape(body):
-    out = bytearray()
-    i = 0
-    while i < len(body):
-        c = body[i]
-        if c == "\\":
-            if body[i + 1] in "\\\"":
-                out.append(ord(body[i + 1]))
-                i += 2
-            else:
-                out.append(int(body[i + 1:i + 3], 16))
-                i += 3
-        else:
-            out.extend(c.encode())
-            i += 1
-    return bytes(out)
-
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cuda_extract_binary import binaries, entries, entry_ptx  # noqa: E402
 
 ptxas, arch = sys.argv[1], sys.argv[2]
-text = sys.stdin.read()
-binaries = re.findall(r'gpu\.binary @([\w$.]+)\b.*?assembly = "((?:[^"\\]|\\.)*)"',
-                      text, re.S)
+kernels = []
+for _, kind, data in binaries(sys.stdin.read()):
+    if kind == "assembly":
+        ptx = data.decode("utf-8")
+        kernels += [(name, entry_ptx(ptx, name)) for name in entries(ptx)]
 rejected = spilling = serialized = 0
 with tempfile.TemporaryDirectory() as tmp:
-    for name, body in binaries:
+    for name, ptx in kernels:
         path = "%s/%s.ptx" % (tmp, name)
-        with open(path, "wb") as f:
-            f.write(unescape(body))
+        with open(path, "w") as f:
+            f.write(ptx)
         run = subprocess.run([ptxas, "-arch=" + arch, "-v", path, "-o",
                               path + ".cubin"], capture_output=True, text=True)
         log = run.stdout + run.stderr
@@ -61,4 +50,4 @@ with tempfile.TemporaryDirectory() as tmp:
               (name, regs[0] if regs else "?", sum(spills),
                ", wgmma serialized" if serial else ""))
 print("kernels: %d, rejected: %d, spilling: %d, serialized: %d" %
-      (len(binaries), rejected, spilling, serialized))
+      (len(kernels), rejected, spilling, serialized))
