@@ -446,8 +446,8 @@ def AtticTileBlockAttention : Pass<"attic-tile-block-attention"> {
   let summary = "Turn bufferized attic.block_attention into the target-independent tile loop";
   let description = [{
     Rewrites every memref-form `attic.block_attention` into one
-    `scf.parallel` over (batch, query head, query block), marked
-    `attic.tile_grid`, whose body loops over the visited key blocks with
+    `attic.tile.grid` over (batch, query head, query block), whose body
+    loops over the visited key blocks with
     the `attic.tile` ops (AtticTileOps.td): the per-key logit term (with
     a key bias or mask; without, the keys past Nk are masked by the last
     block's classification as partial), `Q K^T`, the base-2 logits with
@@ -528,8 +528,9 @@ def AtticReportBlockClasses : Pass<"attic-report-block-classes"> {
 def AtticCpuMapTiles : Pass<"attic-cpu-map-tiles"> {
   let summary = "Map tile loops onto the CPU: vector micro-kernels, fused row passes";
   let description = [{
-    Maps every tile grid of `attic-tile-block-attention` (an `scf.parallel`
-    marked `attic.tile_grid`) onto the CPU; the grid stays a parallel loop
+    Maps every tile grid of `attic-tile-block-attention` (an
+    `attic.tile.grid`, or the `scf.parallel` marked `attic.tile_grid` that
+    one expands to) onto the CPU; the grid becomes a parallel loop
     (OpenMP in `attic-cpu-pipeline`), visited in zig-zag order over the
     query blocks so that contiguous shares carry equal work. It only maps
     tiles; what they compute is the tile loop's IR:
@@ -666,7 +667,8 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
   let summary = "Map tile loops onto the GPU: the tensor-core kernel or a thread per row";
   let description = [{
     Turns every tile grid of `attic-tile-block-attention` (an
-    `scf.parallel` marked `attic.tile_grid`, on device buffers after
+    `attic.tile.grid` or its expanded form, an `scf.parallel` marked
+    `attic.tile_grid`; on device buffers after
     `attic-gpu-offload`) into one `gpu.launch` on its own token chain,
     through the pattern with the highest benefit that applies (one
     rewrite: `attic::populateGpuMapTilesPatterns`). The launch has at least
@@ -817,8 +819,8 @@ def AtticGpuOffload : Pass<"attic-gpu-offload", "::mlir::ModuleOp"> {
       exit and reports through the same runtime function;
     - returned memrefs are copied into fresh host buffers.
 
-    Tile grids (`scf.parallel` marked `attic.tile_grid`, from
-    `attic-tile-block-attention`) are left in place with device operands,
+    Tile grids (`attic.tile.grid`, from `attic-tile-block-attention`)
+    are left in place with device operands,
     for `attic-gpu-map-tiles`. Every async op is on
     a local token chain that ends in a blocking `gpu.wait`. What cannot be
     offloaded (an allocation inside a loop, a host use of a value computed

@@ -99,10 +99,64 @@ def Attic_TilePVOp : Attic_TileOp<"pv"> {
 }
 
 def Attic_TileYieldOp : Attic_TileOp<"yield", [Pure, Terminator,
-    ParentOneOf<["TileMapOp", "TileMapRowsOp", "TileMapColsOp"]>]> {
-  let summary = "the elements a tile map writes";
+    ParentOneOf<["TileMapOp", "TileMapRowsOp", "TileMapColsOp",
+                 "TileGridOp"]>]> {
+  let summary = "the elements a tile map writes (none: the end of a grid)";
   let arguments = (ins Variadic<AnyType>:$values);
-  let assemblyFormat = "$values attr-dict `:` type($values)";
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+  // The implicit terminator of attic.tile.grid.
+  let builders = [OpBuilder<(ins), [{
+    build($_builder, $_state, ::mlir::ValueRange());
+  }]>];
+}
+
+def Attic_TileGridOp : Attic_TileOp<"grid", [RecursiveMemoryEffects,
+    SingleBlockImplicitTerminator<"TileYieldOp">]> {
+  let summary = "the parallel (batch, head, query block) loop of the tile ops";
+  let description = [{
+    Runs its body once for every batch `b < batches`, head `h < heads` and
+    query block `qb < query_blocks`, in any order and in parallel: the
+    iterations must be independent (each writes its own query block's
+    rows). The body is the tile loop of one query block, written with the
+    other `attic.tile` ops on scratch tiles that it allocates; it is what
+    `attic-tile-block-attention` makes of an `attic.block_attention`, and
+    what `attic-cpu-map-tiles` (an OpenMP loop of vector micro-kernels) and
+    `attic-gpu-map-tiles` (a kernel with a thread block per iteration) map
+    onto a target. `attic.tile` ops outside a grid have no mapping.
+
+    A grid is an op of its own rather than an `scf.parallel` so that the
+    IR between tiling and mapping is stable under canonicalization: an
+    `scf.parallel` with single-iteration dimensions (one batch, one query
+    block) is collapsed or dissolved by upstream's canonicalizer, and the
+    tile loop's structure would be lost. The mapping passes first rewrite
+    each grid to the `scf.parallel` it stands for, marked
+    `attic.tile_grid` (they accept that form as input too).
+
+    ```mlir
+    attic.tile.grid (%b, %h, %qb) in (%nb, %nh, %nqb) {
+      %s = memref.alloc() : memref<64x64xf32>
+      attic.tile.qk %q[%b, %h, %qb], %k[%b, %h, %c0] into %s
+          : memref<1x4x256x64xf32>, memref<1x4x256x64xf32> into memref<64x64xf32>
+      ...
+      memref.dealloc %s : memref<64x64xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Index:$batches, Index:$heads, Index:$query_blocks);
+  let regions = (region SizedRegion<1>:$region);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$batches, "::mlir::Value":$heads,
+      "::mlir::Value":$queryBlocks)>
+  ];
+  let extraClassDeclaration = [{
+    /// The body's arguments: (batch, head, query block).
+    ::mlir::Block::BlockArgListType getInductionVars() {
+      return getBody()->getArguments();
+    }
+  }];
 }
 
 def Attic_TileMapOp : Attic_TileOp<"map", [AttrSizedOperandSegments,

@@ -17,6 +17,7 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
@@ -26,6 +27,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -74,6 +76,27 @@ void attic::registerExecutionDialects(DialectRegistry &registry) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerAtticDialect(registry);
+}
+
+LogicalResult attic::addTextualPipeline(OpPassManager &pm, StringRef pipeline,
+                                        StringRef what, std::string &error) {
+  // The anchored form, as --pass-pipeline takes it: its passes go into `pm`
+  // itself (parsed as they are, they would nest on modules inside it).
+  StringRef passes = pipeline.trim();
+  StringRef anchor = "builtin.module(";
+  if (passes.consume_front(anchor) && passes.consume_back(")"))
+    ;
+  else
+    passes = pipeline.trim();
+  std::string parseError;
+  llvm::raw_string_ostream parseStream(parseError);
+  if (succeeded(parsePassPipeline(passes, pm, parseStream)))
+    return success();
+  error = ("bad " + what + " pass pipeline '" + pipeline +
+           "': " + StringRef(parseError).trim())
+              .str();
+  std::replace(error.begin(), error.end(), '\n', ' ');
+  return failure();
 }
 
 LogicalResult attic::checkFullyLowered(ModuleOp lowered, std::string &error) {
@@ -306,6 +329,30 @@ std::unique_ptr<attic::CpuExecutable>
 attic::CpuExecutable::compile(ModuleOp module, StringRef entry,
                               const CpuPipelineOptions &options,
                               std::string &error) {
+  return compileWith(
+      module, entry,
+      [&](OpPassManager &pm, std::string &) {
+        buildCpuPipeline(pm, options);
+        return success();
+      },
+      error);
+}
+
+std::unique_ptr<attic::CpuExecutable>
+attic::CpuExecutable::compile(ModuleOp module, StringRef entry,
+                              StringRef pipeline, std::string &error) {
+  return compileWith(
+      module, entry,
+      [&](OpPassManager &pm, std::string &message) {
+        return addTextualPipeline(pm, pipeline, "CPU", message);
+      },
+      error);
+}
+
+std::unique_ptr<attic::CpuExecutable> attic::CpuExecutable::compileWith(
+    ModuleOp module, StringRef entry,
+    function_ref<LogicalResult(OpPassManager &, std::string &)> buildPipeline,
+    std::string &error) {
   FailureOr<EntrySignature> signature =
       getEntrySignature(module, entry, error);
   if (failed(signature))
@@ -318,7 +365,8 @@ attic::CpuExecutable::compile(ModuleOp module, StringRef entry,
   {
     ErrorCollector errors(ctx);
     PassManager pm(ctx);
-    buildCpuPipeline(pm, options);
+    if (failed(buildPipeline(pm, error)))
+      return nullptr;
     if (failed(pm.run(*lowered))) {
       error = "lowering failed: " +
               (errors.text().empty() ? std::string("unknown error")

@@ -221,14 +221,8 @@ attic::CudaExecutable::compile(ModuleOp module, StringRef entry,
   {
     ErrorCollector errors(ctx);
     PassManager pm(ctx);
-    std::string parseError;
-    llvm::raw_string_ostream parseStream(parseError);
-    if (failed(parsePassPipeline(pipeline, pm, parseStream))) {
-      error = "bad CUDA pass pipeline '" + pipeline.str() + "': " +
-              StringRef(parseError).trim().str();
-      std::replace(error.begin(), error.end(), '\n', ' ');
+    if (failed(addTextualPipeline(pm, pipeline, "CUDA", error)))
       return nullptr;
-    }
     if (failed(pm.run(*lowered))) {
       error = "lowering for CUDA failed: " +
               (errors.text().empty() ? std::string("unknown error")

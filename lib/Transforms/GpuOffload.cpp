@@ -68,7 +68,8 @@ using Builder = ImplicitLocOpBuilder;
 /// which makes it a kernel of its own (its scratch tiles are registers,
 /// shared or private memory, not device buffers).
 bool isTileGrid(Operation *op) {
-  return isa<scf::ParallelOp>(op) && op->hasAttr(kTileGridAttrName);
+  return isa<TileGridOp>(op) ||
+         (isa<scf::ParallelOp>(op) && op->hasAttr(kTileGridAttrName));
 }
 bool inTileGrid(Operation *op) {
   for (Operation *p = op->getParentOp(); p; p = p->getParentOp())

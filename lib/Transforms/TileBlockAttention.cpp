@@ -257,11 +257,8 @@ LogicalResult TileLoopBuilder::build() {
     gridBatches = m.select(empty, m.c(0), batches);
   }
 
-  auto grid = scf::ParallelOp::create(
-      b, loc, ValueRange{m.c(0), m.c(0), m.c(0)},
-      ValueRange{gridBatches, queryHeads, numQueryBlocks},
-      ValueRange{m.c(1), m.c(1), m.c(1)});
-  grid->setAttr(kTileGridAttrName, b.getUnitAttr());
+  auto grid =
+      TileGridOp::create(b, loc, gridBatches, queryHeads, numQueryBlocks);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(grid.getBody()->getTerminator());
   buildGridBody(grid.getInductionVars());
@@ -889,4 +886,27 @@ LogicalResult attic::tileBlockAttention(BlockAttentionOp op) {
     return failure();
   op.erase();
   return success();
+}
+
+void attic::expandTileGrids(Operation *root) {
+  SmallVector<TileGridOp> grids;
+  root->walk([&](TileGridOp grid) { grids.push_back(grid); });
+  IRRewriter rewriter(root->getContext());
+  for (TileGridOp grid : grids) {
+    Location loc = grid.getLoc();
+    rewriter.setInsertionPoint(grid);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    auto loop =
+        scf::ParallelOp::create(rewriter, loc, ValueRange{zero, zero, zero},
+                                grid.getOperands(), ValueRange{one, one, one});
+    for (NamedAttribute attr : grid->getDiscardableAttrs())
+      loop->setAttr(attr.getName(), attr.getValue());
+    loop->setAttr(kTileGridAttrName, rewriter.getUnitAttr());
+    Block *body = grid.getBody();
+    rewriter.eraseOp(body->getTerminator());
+    rewriter.inlineBlockBefore(body, loop.getBody()->getTerminator(),
+                               loop.getInductionVars());
+    rewriter.eraseOp(grid);
+  }
 }

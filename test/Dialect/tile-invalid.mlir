@@ -140,3 +140,65 @@ func.func @tile_pool_dynamic_rows(%t: memref<?x16xf32>, %o: memref<2x3x40x16xf32
   attic.tile.pool %t stored(%o) weights(%w) into %p[%i, %i, %i] : memref<?x16xf32>, memref<2x3x40x16xf32>, memref<2x40xf32> into memref<2x3x3x16xf32>
   return
 }
+
+// -----
+
+func.func @grid_two_ivs(%n: index) {
+  // expected-error @+1 {{expected 3 induction variables (batch, head, query block), got 2}}
+  attic.tile.grid (%b, %h) in (%n, %n) {
+  }
+  return
+}
+
+// -----
+
+func.func @grid_two_bounds(%n: index) {
+  // expected-error @+1 {{expected 3 bounds (batches, heads, query blocks), got 2}}
+  attic.tile.grid (%b, %h, %qb) in (%n, %n) {
+  }
+  return
+}
+
+// -----
+
+func.func @grid_bound_type(%n: index) {
+  // expected-note @+1 {{prior use here}}
+  %m = arith.constant 0 : i32
+  // expected-error @+1 {{use of value '%m' expects different type than prior uses: 'index' vs 'i32'}}
+  attic.tile.grid (%b, %h, %qb) in (%n, %n, %m) {
+  }
+  return
+}
+
+// -----
+
+func.func @grid_nested(%n: index) {
+  attic.tile.grid (%b, %h, %qb) in (%n, %n, %n) {
+    // expected-error @+1 {{'attic.tile.grid' op is nested in another tile grid}}
+    attic.tile.grid (%b2, %h2, %qb2) in (%n, %n, %n) {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @grid_yield_values(%n: index, %x: f32) {
+  // expected-error @+1 {{'attic.tile.grid' op body must end with an attic.tile.yield of no values}}
+  "attic.tile.grid"(%n, %n, %n) ({
+  ^bb0(%b: index, %h: index, %qb: index):
+    attic.tile.yield %x : f32
+  }) : (index, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @grid_block_args(%n: index) {
+  // expected-error @+1 {{'attic.tile.grid' op body must take 3 index arguments (batch, head, query block), got 2}}
+  "attic.tile.grid"(%n, %n, %n) ({
+  ^bb0(%b: index, %h: index):
+    attic.tile.yield
+  }) : (index, index, index) -> ()
+  return
+}

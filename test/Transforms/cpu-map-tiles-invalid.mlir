@@ -1,8 +1,9 @@
 // RUN: attic-opt %s --split-input-file --attic-cpu-map-tiles --verify-diagnostics
 
-// Hand-written tile grids (scf.parallel marked attic.tile_grid, as
-// attic-tile-block-attention makes them) that attic-cpu-map-tiles cannot
-// map: an error naming the op, never a crash.
+// Hand-written tile grids (attic.tile.grid, as attic-tile-block-attention
+// makes them; the first in the form a grid expands to, an scf.parallel
+// marked attic.tile_grid, which can have the wrong number of loops) that
+// attic-cpu-map-tiles cannot map: an error naming the op, never a crash.
 
 func.func @one_loop_grid(%a: memref<4xf32>) {
   %c0 = arith.constant 0 : index
@@ -22,7 +23,7 @@ func.func @one_loop_grid(%a: memref<4xf32>) {
 func.func @map_region_op(%q: memref<1x1x8x4xf32>, %f: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  scf.parallel (%b, %h, %qb) = (%c0, %c0, %c0) to (%c1, %c1, %c1) step (%c1, %c1, %c1) {
+  attic.tile.grid (%b, %h, %qb) in (%c1, %c1, %c1) {
     %s = memref.alloc() : memref<4x4xf32>
     attic.tile.qk %q[%b, %h, %qb], %q[%b, %h, %c0] into %s : memref<1x1x8x4xf32>, memref<1x1x8x4xf32> into memref<4x4xf32>
     attic.tile.map at(%qb, %c0) outs(%s : memref<4x4xf32>) {
@@ -36,8 +37,7 @@ func.func @map_region_op(%q: memref<1x1x8x4xf32>, %f: i1) {
       attic.tile.yield %y : f32
     }
     memref.dealloc %s : memref<4x4xf32>
-    scf.reduce
-  } {attic.tile_grid}
+  }
   return
 }
 
@@ -46,7 +46,7 @@ func.func @map_region_op(%q: memref<1x1x8x4xf32>, %f: i1) {
 func.func @map_not_elementwise(%q: memref<1x1x8x4xf32>, %a: memref<4xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  scf.parallel (%b, %h, %qb) = (%c0, %c0, %c0) to (%c1, %c1, %c1) step (%c1, %c1, %c1) {
+  attic.tile.grid (%b, %h, %qb) in (%c1, %c1, %c1) {
     %s = memref.alloc() : memref<4x4xf32>
     attic.tile.qk %q[%b, %h, %qb], %q[%b, %h, %c0] into %s : memref<1x1x8x4xf32>, memref<1x1x8x4xf32> into memref<4x4xf32>
     attic.tile.map at(%qb, %c0) outs(%s : memref<4x4xf32>) {
@@ -56,8 +56,7 @@ func.func @map_not_elementwise(%q: memref<1x1x8x4xf32>, %a: memref<4xf32>) {
       attic.tile.yield %x : f32
     }
     memref.dealloc %s : memref<4x4xf32>
-    scf.reduce
-  } {attic.tile_grid}
+  }
   return
 }
 
@@ -66,15 +65,14 @@ func.func @map_not_elementwise(%q: memref<1x1x8x4xf32>, %a: memref<4xf32>) {
 func.func @source_inside_grid(%q: memref<1x1x8x4xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  scf.parallel (%b, %h, %qb) = (%c0, %c0, %c0) to (%c1, %c1, %c1) step (%c1, %c1, %c1) {
+  attic.tile.grid (%b, %h, %qb) in (%c1, %c1, %c1) {
     %s = memref.alloc() : memref<4x4xf32>
     %k = memref.alloc() : memref<1x1x8x4xf32>
     // expected-error @+1 {{'attic.tile.qk' op reads a key/value source defined inside the tile grid; attic-cpu-map-tiles packs sources in front of the grid}}
     attic.tile.qk %q[%b, %h, %qb], %k[%b, %h, %c0] into %s : memref<1x1x8x4xf32>, memref<1x1x8x4xf32> into memref<4x4xf32>
     memref.dealloc %s : memref<4x4xf32>
     memref.dealloc %k : memref<1x1x8x4xf32>
-    scf.reduce
-  } {attic.tile_grid}
+  }
   return
 }
 
@@ -83,15 +81,14 @@ func.func @source_inside_grid(%q: memref<1x1x8x4xf32>) {
 func.func @pv_probs_not_scratch(%q: memref<1x1x8x4xf32>, %p: memref<4x4xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  scf.parallel (%b, %h, %qb) = (%c0, %c0, %c0) to (%c1, %c1, %c1) step (%c1, %c1, %c1) {
+  attic.tile.grid (%b, %h, %qb) in (%c1, %c1, %c1) {
     %acc = memref.alloc() : memref<4x4xf32>
     %r = memref.alloc() : memref<4xf32>
     // expected-error @+1 {{'attic.tile.pv' op uses a tile that is not a scratch tile of its grid}}
     attic.tile.pv %p, %q[%b, %h, %c0] rescale(%r) into %acc : memref<4x4xf32>, memref<1x1x8x4xf32>, memref<4xf32> into memref<4x4xf32>
     memref.dealloc %acc : memref<4x4xf32>
     memref.dealloc %r : memref<4xf32>
-    scf.reduce
-  } {attic.tile_grid}
+  }
   return
 }
 
@@ -100,14 +97,13 @@ func.func @pv_probs_not_scratch(%q: memref<1x1x8x4xf32>, %p: memref<4x4xf32>) {
 func.func @pool_not_scratch(%q: memref<1x1x8x4xf32>, %t: memref<4x4xf32>, %w: memref<1x8xf32>, %p: memref<1x1x2x4xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  scf.parallel (%b, %h, %qb) = (%c0, %c0, %c0) to (%c1, %c1, %c1) step (%c1, %c1, %c1) {
+  attic.tile.grid (%b, %h, %qb) in (%c1, %c1, %c1) {
     %s = memref.alloc() : memref<4x4xf32>
     attic.tile.qk %q[%b, %h, %qb], %q[%b, %h, %c0] into %s : memref<1x1x8x4xf32>, memref<1x1x8x4xf32> into memref<4x4xf32>
     // expected-error @+1 {{'attic.tile.pool' op uses a tile that is not a scratch tile of its grid}}
     attic.tile.pool %t stored(%q) weights(%w) into %p[%b, %h, %qb] : memref<4x4xf32>, memref<1x1x8x4xf32>, memref<1x8xf32> into memref<1x1x2x4xf32>
     memref.dealloc %s : memref<4x4xf32>
-    scf.reduce
-  } {attic.tile_grid}
+  }
   return
 }
 
@@ -116,7 +112,7 @@ func.func @pool_not_scratch(%q: memref<1x1x8x4xf32>, %t: memref<4x4xf32>, %w: me
 func.func @map_cols_not_scratch(%q: memref<1x1x8x4xf32>, %o: memref<4xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  scf.parallel (%b, %h, %qb) = (%c0, %c0, %c0) to (%c1, %c1, %c1) step (%c1, %c1, %c1) {
+  attic.tile.grid (%b, %h, %qb) in (%c1, %c1, %c1) {
     %s = memref.alloc() : memref<4x4xf32>
     attic.tile.qk %q[%b, %h, %qb], %q[%b, %h, %c0] into %s : memref<1x1x8x4xf32>, memref<1x1x8x4xf32> into memref<4x4xf32>
     // expected-error @+1 {{'attic.tile.map_cols' op uses a tile that is not a scratch tile of its grid}}
@@ -125,8 +121,7 @@ func.func @map_cols_not_scratch(%q: memref<1x1x8x4xf32>, %o: memref<4xf32>) {
       attic.tile.yield %x : f32
     }
     memref.dealloc %s : memref<4x4xf32>
-    scf.reduce
-  } {attic.tile_grid}
+  }
   return
 }
 
@@ -135,14 +130,13 @@ func.func @map_cols_not_scratch(%q: memref<1x1x8x4xf32>, %o: memref<4xf32>) {
 func.func @reduce_writes_not_scratch(%q: memref<1x1x8x4xf32>, %o: memref<4xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  scf.parallel (%b, %h, %qb) = (%c0, %c0, %c0) to (%c1, %c1, %c1) step (%c1, %c1, %c1) {
+  attic.tile.grid (%b, %h, %qb) in (%c1, %c1, %c1) {
     %s = memref.alloc() : memref<4x4xf32>
     attic.tile.qk %q[%b, %h, %qb], %q[%b, %h, %c0] into %s : memref<1x1x8x4xf32>, memref<1x1x8x4xf32> into memref<4x4xf32>
     // expected-error @+1 {{'attic.tile.reduce' op writes a tile that is not a scratch tile of its grid}}
     attic.tile.reduce max %s into %o : memref<4x4xf32> into memref<4xf32>
     memref.dealloc %s : memref<4x4xf32>
-    scf.reduce
-  } {attic.tile_grid}
+  }
   return
 }
 
@@ -151,7 +145,7 @@ func.func @reduce_writes_not_scratch(%q: memref<1x1x8x4xf32>, %o: memref<4xf32>)
 func.func @reduce_reads_not_scratch(%q: memref<1x1x8x4xf32>, %t: memref<4x4xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  scf.parallel (%b, %h, %qb) = (%c0, %c0, %c0) to (%c1, %c1, %c1) step (%c1, %c1, %c1) {
+  attic.tile.grid (%b, %h, %qb) in (%c1, %c1, %c1) {
     %s = memref.alloc() : memref<4x4xf32>
     %r = memref.alloc() : memref<4xf32>
     attic.tile.qk %q[%b, %h, %qb], %q[%b, %h, %c0] into %s : memref<1x1x8x4xf32>, memref<1x1x8x4xf32> into memref<4x4xf32>
@@ -159,8 +153,7 @@ func.func @reduce_reads_not_scratch(%q: memref<1x1x8x4xf32>, %t: memref<4x4xf32>
     attic.tile.reduce max %t into %r : memref<4x4xf32> into memref<4xf32>
     memref.dealloc %s : memref<4x4xf32>
     memref.dealloc %r : memref<4xf32>
-    scf.reduce
-  } {attic.tile_grid}
+  }
   return
 }
 
@@ -169,15 +162,14 @@ func.func @reduce_reads_not_scratch(%q: memref<1x1x8x4xf32>, %t: memref<4x4xf32>
 func.func @scratch_read_by_load(%q: memref<1x1x8x4xf32>, %a: memref<4xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  scf.parallel (%b, %h, %qb) = (%c0, %c0, %c0) to (%c1, %c1, %c1) step (%c1, %c1, %c1) {
+  attic.tile.grid (%b, %h, %qb) in (%c1, %c1, %c1) {
     %s = memref.alloc() : memref<4x4xf32>
     attic.tile.qk %q[%b, %h, %qb], %q[%b, %h, %c0] into %s : memref<1x1x8x4xf32>, memref<1x1x8x4xf32> into memref<4x4xf32>
     // expected-error @+1 {{'memref.load' op uses a scratch tile of the tile grid; attic-cpu-map-tiles supports only attic.tile ops on scratch tiles}}
     %x = memref.load %s[%c0, %c0] : memref<4x4xf32>
     memref.store %x, %a[%c0] : memref<4xf32>
     memref.dealloc %s : memref<4x4xf32>
-    scf.reduce
-  } {attic.tile_grid}
+  }
   return
 }
 
@@ -186,13 +178,12 @@ func.func @scratch_read_by_load(%q: memref<1x1x8x4xf32>, %a: memref<4xf32>) {
 func.func @qk_not_scratch(%q: memref<1x1x8x4xf32>, %out: memref<4x4xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  scf.parallel (%b, %h, %qb) = (%c0, %c0, %c0) to (%c1, %c1, %c1) step (%c1, %c1, %c1) {
+  attic.tile.grid (%b, %h, %qb) in (%c1, %c1, %c1) {
     %s = memref.alloc() : memref<4x4xf32>
     // expected-error @+1 {{'attic.tile.qk' op writes a tile that is not a scratch tile of its grid}}
     attic.tile.qk %q[%b, %h, %qb], %q[%b, %h, %c0] into %out : memref<1x1x8x4xf32>, memref<1x1x8x4xf32> into memref<4x4xf32>
     memref.dealloc %s : memref<4x4xf32>
-    scf.reduce
-  } {attic.tile_grid}
+  }
   return
 }
 
@@ -201,7 +192,7 @@ func.func @qk_not_scratch(%q: memref<1x1x8x4xf32>, %out: memref<4x4xf32>) {
 func.func @reduce_dynamic_width(%q: memref<1x1x8x4xf32>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  scf.parallel (%b, %h, %qb) = (%c0, %c0, %c0) to (%c1, %c1, %c1) step (%c1, %c1, %c1) {
+  attic.tile.grid (%b, %h, %qb) in (%c1, %c1, %c1) {
     %s = memref.alloc() : memref<4x4xf32>
     %d = memref.alloc(%n) : memref<4x?xf32>
     %r = memref.alloc() : memref<4xf32>
@@ -211,15 +202,14 @@ func.func @reduce_dynamic_width(%q: memref<1x1x8x4xf32>, %n: index) {
     memref.dealloc %s : memref<4x4xf32>
     memref.dealloc %d : memref<4x?xf32>
     memref.dealloc %r : memref<4xf32>
-    scf.reduce
-  } {attic.tile_grid}
+  }
   return
 }
 
 // -----
 
 func.func @tile_op_outside_grid(%t: memref<4x4xf32>, %o: memref<4xf32>) {
-  // expected-error @+1 {{'attic.tile.reduce' op is outside a tile grid (an scf.parallel marked attic.tile_grid); attic-cpu-map-tiles maps tile ops of grids only}}
+  // expected-error @+1 {{'attic.tile.reduce' op is outside a tile grid (attic.tile.grid); attic-cpu-map-tiles maps tile ops of grids only}}
   attic.tile.reduce max %t into %o : memref<4x4xf32> into memref<4xf32>
   return
 }

@@ -11,8 +11,8 @@ func.func @one_loop_grid(%a: memref<4xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %f = arith.constant 1.0 : f32
-  // expected-error @+2 {{'scf.parallel' op is a tile grid with 1 loops; (batch, head, query block) expected}}
-  // expected-error @+1 {{'scf.parallel' op is a tile grid that attic-gpu-map-tiles could not map onto the GPU (the errors above say why)}}
+  // expected-error @+2 {{'attic.tile.grid' op is a tile grid with 1 loops; (batch, head, query block) expected}}
+  // expected-error @+1 {{'attic.tile.grid' op is a tile grid that attic-gpu-map-tiles could not map onto the GPU (the errors above say why)}}
   scf.parallel (%i) = (%c0) to (%c1) step (%c1) {
     memref.store %f, %a[%i] : memref<4xf32>
     scf.reduce
@@ -26,12 +26,11 @@ func.func @no_scratch_tile(%a: memref<4xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %f = arith.constant 1.0 : f32
-  // expected-error @+2 {{'scf.parallel' op is a tile grid without an R x C scratch tile}}
-  // expected-error @+1 {{'scf.parallel' op is a tile grid that attic-gpu-map-tiles could not map onto the GPU (the errors above say why)}}
-  scf.parallel (%b, %h, %qb) = (%c0, %c0, %c0) to (%c1, %c1, %c1) step (%c1, %c1, %c1) {
+  // expected-error @+2 {{'attic.tile.grid' op is a tile grid without an R x C scratch tile}}
+  // expected-error @+1 {{'attic.tile.grid' op is a tile grid that attic-gpu-map-tiles could not map onto the GPU (the errors above say why)}}
+  attic.tile.grid (%b, %h, %qb) in (%c1, %c1, %c1) {
     memref.store %f, %a[%qb] : memref<4xf32>
-    scf.reduce
-  } {attic.tile_grid}
+  }
   return
 }
 
@@ -40,22 +39,21 @@ func.func @no_scratch_tile(%a: memref<4xf32>) {
 func.func @scratch_read_by_load(%a: memref<4xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{'scf.parallel' op is a tile grid that attic-gpu-map-tiles could not map onto the GPU (the errors above say why)}}
-  scf.parallel (%b, %h, %qb) = (%c0, %c0, %c0) to (%c1, %c1, %c1) step (%c1, %c1, %c1) {
+  // expected-error @+1 {{'attic.tile.grid' op is a tile grid that attic-gpu-map-tiles could not map onto the GPU (the errors above say why)}}
+  attic.tile.grid (%b, %h, %qb) in (%c1, %c1, %c1) {
     %s = memref.alloc() : memref<4x4xf32>
     // expected-error @+1 {{'memref.load' op uses a scratch tile of a tile grid; only attic.tile ops may}}
     %x = memref.load %s[%c0, %c0] : memref<4x4xf32>
     memref.store %x, %a[%c0] : memref<4xf32>
     memref.dealloc %s : memref<4x4xf32>
-    scf.reduce
-  } {attic.tile_grid}
+  }
   return
 }
 
 // -----
 
 func.func @tile_op_outside_grid(%t: memref<4x4xf32>, %o: memref<4xf32>) {
-  // expected-error @+1 {{'attic.tile.reduce' op is outside a tile grid (an scf.parallel marked attic.tile_grid); attic-gpu-map-tiles maps tile ops of grids only}}
+  // expected-error @+1 {{'attic.tile.reduce' op is outside a tile grid (attic.tile.grid); attic-gpu-map-tiles maps tile ops of grids only}}
   attic.tile.reduce max %t into %o : memref<4x4xf32> into memref<4xf32>
   return
 }
@@ -65,8 +63,8 @@ func.func @tile_op_outside_grid(%t: memref<4x4xf32>, %o: memref<4xf32>) {
 func.func @reduce_dynamic_width(%q: memref<1x1x8x4xf32>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{'scf.parallel' op is a tile grid that attic-gpu-map-tiles could not map onto the GPU (the errors above say why)}}
-  scf.parallel (%b, %h, %qb) = (%c0, %c0, %c0) to (%c1, %c1, %c1) step (%c1, %c1, %c1) {
+  // expected-error @+1 {{'attic.tile.grid' op is a tile grid that attic-gpu-map-tiles could not map onto the GPU (the errors above say why)}}
+  attic.tile.grid (%b, %h, %qb) in (%c1, %c1, %c1) {
     %s = memref.alloc() : memref<4x4xf32>
     %d = memref.alloc(%n) : memref<4x?xf32>
     %r = memref.alloc() : memref<4xf32>
@@ -76,8 +74,7 @@ func.func @reduce_dynamic_width(%q: memref<1x1x8x4xf32>, %n: index) {
     memref.dealloc %s : memref<4x4xf32>
     memref.dealloc %d : memref<4x?xf32>
     memref.dealloc %r : memref<4xf32>
-    scf.reduce
-  } {attic.tile_grid}
+  }
   return
 }
 
@@ -86,8 +83,8 @@ func.func @reduce_dynamic_width(%q: memref<1x1x8x4xf32>, %n: index) {
 func.func @map_mixes(%q: memref<1x1x8x4xf32>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{'scf.parallel' op is a tile grid that attic-gpu-map-tiles could not map onto the GPU (the errors above say why)}}
-  scf.parallel (%b, %h, %qb) = (%c0, %c0, %c0) to (%c1, %c1, %c1) step (%c1, %c1, %c1) {
+  // expected-error @+1 {{'attic.tile.grid' op is a tile grid that attic-gpu-map-tiles could not map onto the GPU (the errors above say why)}}
+  attic.tile.grid (%b, %h, %qb) in (%c1, %c1, %c1) {
     %s = memref.alloc() : memref<4x4xf32>
     %d = memref.alloc(%n) : memref<4x?xf32>
     attic.tile.qk %q[%b, %h, %qb], %q[%b, %h, %c0] into %s : memref<1x1x8x4xf32>, memref<1x1x8x4xf32> into memref<4x4xf32>
@@ -98,8 +95,7 @@ func.func @map_mixes(%q: memref<1x1x8x4xf32>, %n: index) {
     }
     memref.dealloc %s : memref<4x4xf32>
     memref.dealloc %d : memref<4x?xf32>
-    scf.reduce
-  } {attic.tile_grid}
+  }
   return
 }
 
@@ -108,15 +104,14 @@ func.func @map_mixes(%q: memref<1x1x8x4xf32>, %n: index) {
 func.func @no_simt_mapping(%q: memref<1x1x8x4xf32>, %o: memref<1x1x8x4xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{'scf.parallel' op is a tile grid that attic-gpu-map-tiles could not map onto the GPU (the errors above say why)}}
-  scf.parallel (%b, %h, %qb) = (%c0, %c0, %c0) to (%c1, %c1, %c1) step (%c1, %c1, %c1) {
+  // expected-error @+1 {{'attic.tile.grid' op is a tile grid that attic-gpu-map-tiles could not map onto the GPU (the errors above say why)}}
+  attic.tile.grid (%b, %h, %qb) in (%c1, %c1, %c1) {
     %s = memref.alloc() : memref<4x4xf32>
     attic.tile.qk %q[%b, %h, %qb], %q[%b, %h, %c0] into %s : memref<1x1x8x4xf32>, memref<1x1x8x4xf32> into memref<4x4xf32>
     // expected-error @+1 {{'attic.block_attention' op has no SIMT mapping}}
     attic.block_attention ins(%q, %q, %q : memref<1x1x8x4xf32>, memref<1x1x8x4xf32>, memref<1x1x8x4xf32>) outs(%o : memref<1x1x8x4xf32>) {layout = #attic.dense, scale = 0.5 : f32, block_q = 4 : i64, block_k = 4 : i64}
     memref.dealloc %s : memref<4x4xf32>
-    scf.reduce
-  } {attic.tile_grid}
+  }
   return
 }
 
@@ -125,13 +120,12 @@ func.func @no_simt_mapping(%q: memref<1x1x8x4xf32>, %o: memref<1x1x8x4xf32>) {
 func.func @not_scratch(%q: memref<1x1x8x4xf32>, %out: memref<4x4xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{'scf.parallel' op is a tile grid that attic-gpu-map-tiles could not map onto the GPU (the errors above say why)}}
-  scf.parallel (%b, %h, %qb) = (%c0, %c0, %c0) to (%c1, %c1, %c1) step (%c1, %c1, %c1) {
+  // expected-error @+1 {{'attic.tile.grid' op is a tile grid that attic-gpu-map-tiles could not map onto the GPU (the errors above say why)}}
+  attic.tile.grid (%b, %h, %qb) in (%c1, %c1, %c1) {
     %s = memref.alloc() : memref<4x4xf32>
     // expected-error @+1 {{'attic.tile.qk' op operand #8 is not a scratch tile of its grid (a memref.alloc at the top of the grid's body)}}
     attic.tile.qk %q[%b, %h, %qb], %q[%b, %h, %c0] into %out : memref<1x1x8x4xf32>, memref<1x1x8x4xf32> into memref<4x4xf32>
     memref.dealloc %s : memref<4x4xf32>
-    scf.reduce
-  } {attic.tile_grid}
+  }
   return
 }

@@ -47,6 +47,20 @@ func.func @alloc_in_switch(%a: memref<4xf32>, %i: index) {
 
 // -----
 
+func.func @nested_tile_grid_op(%a: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    // expected-error @+1 {{'attic.tile.grid' op cannot be offloaded by attic-gpu-offload: a tile grid must be at the top level of the function}}
+    attic.tile.grid (%b, %h, %qb) in (%c2, %c2, %c2) {
+    }
+  }
+  return
+}
+
+// -----
+
 func.func @nested_tile_grid(%a: memref<4xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

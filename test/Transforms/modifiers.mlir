@@ -28,7 +28,7 @@
 // TILE-NOT: func.func private @affine_score_mod
 // TILE-LABEL: func.func @affine
 // TILE-NOT: func.call @attic_rt_report_error
-// TILE: scf.parallel
+// TILE: attic.tile.grid
 // TILE: scf.for
 // TILE: attic.tile.map
 // TILE: arith.minsi %{{.*}}, %c1 : index

@@ -18,7 +18,7 @@
 // ROUND: attic.block_attention ins(%{{.*}}, %{{.*}}, %{{.*}} : memref<2x3x40x8xf16>, memref<2x3x48x8xf16>, memref<2x3x48x16xf16>) pool(%{{.*}} : memref<2x40xf32> into %{{.*}} : memref<2x3x3x16xf32>) outs(%{{.*}} : memref<2x3x40x16xf16>)
 
 // TILE-LABEL: func.func @pooled
-// TILE: scf.parallel
+// TILE: attic.tile.grid
 // TILE: attic.tile.store %[[ACC:.*]] into %arg4[%[[B:.*]], %[[H:.*]], %[[QB:.*]]] : memref<16x16xf32> into memref<2x3x40x16xf16>
 // TILE-NEXT: attic.tile.pool %[[ACC]] stored(%arg4) weights(%arg3) into %arg5[%[[B]], %[[H]], %[[QB]]]
 

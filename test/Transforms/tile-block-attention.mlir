@@ -6,8 +6,8 @@
 // BADOPT: attic-tile-block-attention: wide-head-block-k must be in [0, 1024], got -1
 
 // Dense with a key mask (so a per-key term, which also masks the keys past
-// Nk = 70 in the last block): one scf.parallel over (batch, head,
-// query block) marked attic.tile_grid; every key block of the range is
+// Nk = 70 in the last block): one attic.tile.grid over (batch, head,
+// query block); every key block of the range is
 // full (the dense layout's visibility folds to true), so each step runs
 // without a classification branch and without the element predicate. The step: the
 // per-key term, S = Q K^T, base-2 logits (scale * log2(e) = 0.25 * 1.4427),
@@ -15,7 +15,7 @@
 // reciprocal per row (0 where l == 0), the rows multiplied by it (the
 // rows without a visible key are 0) and the block is stored.
 // CHECK-LABEL: func.func @dense
-// CHECK: scf.parallel (%[[B:arg[0-9]+]], %[[H:arg[0-9]+]], %[[QB:arg[0-9]+]]) = {{.*}} {
+// CHECK: attic.tile.grid (%[[B:arg[0-9]+]], %[[H:arg[0-9]+]], %[[QB:arg[0-9]+]]) in ({{.*}}) {
 // CHECK: %[[S:.*]] = memref.alloc() {alignment = 64 : i64} : memref<64x64xf32>
 // CHECK: %[[ACC:.*]] = memref.alloc() {alignment = 64 : i64} : memref<64x8xf32>
 // CHECK: attic.tile.map_rows
@@ -51,7 +51,7 @@
 // CHECK: arith.select
 // CHECK: attic.tile.store %[[ACC]] into %{{.*}}[%[[B]], %[[H]], %[[QB]]]
 // CHECK: memref.dealloc %[[S]]
-// CHECK: } {attic.tile_grid}
+// CHECK: return
 // CHECK-NOT: attic.block_attention
 func.func @dense(%q: memref<1x2x100x16xf16>, %k: memref<1x2x70x16xf16>, %v: memref<1x2x70x8xf16>, %m: memref<1x70xi1>, %o: memref<1x2x100x8xf16>) {
   attic.block_attention ins(%q, %k, %v : memref<1x2x100x16xf16>, memref<1x2x70x16xf16>, memref<1x2x70x8xf16>) mask(%m : memref<1x70xi1>) outs(%o : memref<1x2x100x8xf16>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 64 : i64, block_k = 64 : i64}
@@ -137,7 +137,7 @@ func.func @dense_folded(%q: memref<1x2x100x16xf16>, %k: memref<1x2x128x16xf16>, 
 // CHECK-NOT: arith.mulf
 // CHECK: math.exp2
 // CHECK-NOT: attic.tile.map_cols
-// CHECK: } {attic.tile_grid}
+// CHECK: return
 func.func @dense_tail(%q: memref<1x2x100x16xf16>, %k: memref<1x2x70x16xf16>, %v: memref<1x2x70x8xf16>, %o: memref<1x2x100x8xf16>) {
   attic.block_attention ins(%q, %k, %v : memref<1x2x100x16xf16>, memref<1x2x70x16xf16>, memref<1x2x70x8xf16>) outs(%o : memref<1x2x100x8xf16>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 64 : i64, block_k = 64 : i64}
   return
@@ -168,7 +168,7 @@ func.func @negative_scale(%q: memref<1x2x100x16xf16>, %k: memref<1x2x128x16xf16>
 // skipped (no tile op runs), full (no predicate) or partial (the
 // predicate: k - q <= 0 on clamped positions, else -inf).
 // CHECK-LABEL: func.func @causal_gqa
-// CHECK: scf.parallel (%[[B:arg[0-9]+]], %[[H:arg[0-9]+]], %[[QB:arg[0-9]+]]) =
+// CHECK: attic.tile.grid (%[[B:arg[0-9]+]], %[[H:arg[0-9]+]], %[[QB:arg[0-9]+]]) in
 // CHECK: %[[HK:.*]] = arith.divui %[[H]], %{{.*}} : index
 // CHECK: scf.for %[[KB:.*]] = %{{.*}} to %{{.*}} step
 // CHECK: scf.if %[[ANY:.*]] {
@@ -215,7 +215,7 @@ func.func @wide(%q: memref<1x1x64x128xf16>, %k: memref<1x1x64x128xf16>, %v: memr
 // FIT-NOT: scf.if
 // FIT: attic.tile.qk %{{.*}} into %{{.*}} : memref<1x1x100x16xf32>, memref<1x1x70x16xf32> into memref<64x70xf32>
 // FIT-NEXT: attic.tile.reduce max
-// FIT: } {attic.tile_grid}
+// FIT: return
 // CHECK-LABEL: func.func @fit_keys
 // CHECK: memref.alloc() {alignment = 64 : i64} : memref<64x128xf32>
 // CHECK: scf.if
@@ -266,7 +266,7 @@ func.func @fit_keeps_lists(%q: memref<1x1x64x16xf32>, %k: memref<1x1x60x16xf32>,
 // CHECK: attic.tile.qk
 // CHECK: arith.cmpi sle
 // CHECK: arith.select
-// CHECK: } {attic.tile_grid}
+// CHECK: return
 func.func @lists(%q: memref<1x2x64x16xf32>, %k: memref<1x2x64x16xf32>, %v: memref<1x2x64x16xf32>, %n: memref<1x1x2xi32>, %i: memref<1x1x2x2xi32>, %fn: memref<1x1x2xi32>, %fi: memref<1x1x2x2xi32>, %o: memref<1x2x64x16xf32>) {
   attic.block_attention ins(%q, %k, %v : memref<1x2x64x16xf32>, memref<1x2x64x16xf32>, memref<1x2x64x16xf32>) blocks(%n, %i, %fn, %fi : memref<1x1x2xi32>, memref<1x1x2x2xi32>, memref<1x1x2xi32>, memref<1x1x2x2xi32>) outs(%o : memref<1x2x64x16xf32>) {layout = #attic.causal, scale = 0.25 : f32, block_q = 32 : i64, block_k = 32 : i64}
   return
@@ -296,7 +296,7 @@ func.func @lists(%q: memref<1x2x64x16xf32>, %k: memref<1x2x64x16xf32>, %v: memre
 // CHECK: scf.for
 // CHECK: attic.tile.qk
 // CHECK: arith.cmpi slt, %{{.*}}, %c60 : index
-// CHECK: } {attic.tile_grid}
+// CHECK: return
 func.func @lists_tail(%q: memref<1x2x64x16xf32>, %k: memref<1x2x60x16xf32>, %v: memref<1x2x60x16xf32>, %n: memref<1x1x2xi32>, %i: memref<1x1x2x2xi32>, %fn: memref<1x1x2xi32>, %fi: memref<1x1x2x2xi32>, %o: memref<1x2x64x16xf32>) {
   attic.block_attention ins(%q, %k, %v : memref<1x2x64x16xf32>, memref<1x2x60x16xf32>, memref<1x2x60x16xf32>) blocks(%n, %i, %fn, %fi : memref<1x1x2xi32>, memref<1x1x2x2xi32>, memref<1x1x2xi32>, memref<1x1x2x2xi32>) outs(%o : memref<1x2x64x16xf32>) {layout = #attic.causal, scale = 0.25 : f32, block_q = 32 : i64, block_k = 32 : i64}
   return
@@ -322,7 +322,7 @@ func.func @on_tensors(%q: tensor<1x1x8x4xf32>, %o: tensor<1x1x8x4xf32>) -> tenso
 // CHECK: math.log2
 // CHECK: arith.mulf
 // CHECK: attic.tile.store %{{.*}} into %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<16xf32> into memref<1x2x64xf32>
-// CHECK: } {attic.tile_grid}
+// CHECK: return
 func.func @lse(%q: memref<1x2x64x16xf32>, %o: memref<1x2x64x16xf32>, %l: memref<1x2x64xf32>) {
   attic.block_attention ins(%q, %q, %q : memref<1x2x64x16xf32>, memref<1x2x64x16xf32>, memref<1x2x64x16xf32>) outs(%o : memref<1x2x64x16xf32>, lse %l : memref<1x2x64xf32>) {layout = #attic.causal, scale = 0.25 : f32, block_q = 16 : i64, block_k = 16 : i64}
   return

@@ -136,6 +136,12 @@ static cl::opt<std::string> cudaPipeline(
     cl::desc("--target=cuda: the textual pass pipeline (default: "
              "attic-cuda-pipeline{chip=<the device's>} with --block-q/-k "
              "when given)"));
+static cl::opt<std::string> cpuPipeline(
+    "cpu-pipeline", cl::cat(toolOptions),
+    cl::desc("--target=cpu or cuda-emulated: the textual pass pipeline "
+             "(default: attic-cpu-pipeline with --block-q/-k, "
+             "--vector-width, --register-rows/-chunks, --sequential and "
+             "--blas; for cuda-emulated with emulate-cuda=true)"));
 static cl::opt<bool> asyncCopies(
     "async-copies", cl::cat(toolOptions), cl::init(true),
     cl::desc("--target=cuda or cuda-simulated: the tensor-core kernel copies "
@@ -313,6 +319,17 @@ int main(int argc, char **argv) {
          "time says nothing about the GPU)");
   if (!onCuda && cudaPipeline.getNumOccurrences())
     fail("--cuda-pipeline needs --target=cuda");
+  if ((onCuda || simulated) && cpuPipeline.getNumOccurrences())
+    fail("--cpu-pipeline needs --target=cpu or cuda-emulated");
+  // Options of the default CPU pipeline.
+  if (cpuPipeline.getNumOccurrences())
+    for (cl::Option *pipelineOption : std::initializer_list<cl::Option *>{
+             &blockQ, &blockK, &vectorWidth, &registerRows, &registerChunks,
+             &sequential, &blas})
+      if (pipelineOption->getNumOccurrences())
+        fail("--" + pipelineOption->ArgStr +
+             " is an option of the default pipeline; with --cpu-pipeline, "
+             "write it into the pipeline");
   // Options of the default CUDA pipeline.
   for (cl::Option *pipelineOption : std::initializer_list<cl::Option *>{
            &asyncCopies, &kvStages, &wgmma, &wgmmaOverlap, &tma,
@@ -391,6 +408,9 @@ int main(int argc, char **argv) {
            std::string(cudaDevice.name) + " is " +
            std::to_string(cudaDevice.computeMajor) + "." +
            std::to_string(cudaDevice.computeMinor));
+  }
+  // A textual pipeline names attic's passes and upstream's.
+  if (onCuda || cpuPipeline.getNumOccurrences()) {
     attic::registerAtticPassesAndPipelines();
     registerAllPasses();
   }
@@ -541,7 +561,10 @@ int main(int argc, char **argv) {
       fail(error);
   } else {
     executable =
-        attic::CpuExecutable::compile(*compiled, entry, options, error);
+        cpuPipeline.getNumOccurrences()
+            ? attic::CpuExecutable::compile(*compiled, entry,
+                                            cpuPipeline.getValue(), error)
+            : attic::CpuExecutable::compile(*compiled, entry, options, error);
     if (!executable)
       fail(error);
   }

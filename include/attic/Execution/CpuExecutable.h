@@ -159,6 +159,15 @@ std::vector<ArgumentType> argumentTypes(const EntrySignature &signature);
 /// run before, 0.15 s after; test/Integration/entry-only.test).
 void eraseFunctionsBesides(mlir::ModuleOp module, llvm::StringRef entry);
 
+/// Adds the textual pass pipeline `pipeline` to `pm` (a pass manager on
+/// builtin.module): the passes as attic-opt's --pass-pipeline takes them
+/// (`builtin.module(a,b)`) or without the anchor (`a,b`). On failure sets
+/// `error` to one line naming `what` (e.g. "CPU") and the parser's message.
+mlir::LogicalResult addTextualPipeline(mlir::OpPassManager &pm,
+                                       llvm::StringRef pipeline,
+                                       llvm::StringRef what,
+                                       std::string &error);
+
 /// Gives the dynamic dims of `entry`'s arguments the sizes in `shapes` (one
 /// shape per argument), then canonicalizes so that the static sizes reach
 /// the attic ops, whose verifiers then check them: inputs whose shapes do
@@ -222,6 +231,15 @@ public:
   compile(mlir::ModuleOp module, llvm::StringRef entry,
           const CpuPipelineOptions &options, std::string &error);
 
+  /// The same with a textual pass pipeline instead of attic-cpu-pipeline
+  /// (e.g. `builtin.module(attic-cpu-pipeline)`, or its passes with others
+  /// in between). It must lower the module to the LLVM dialect; the
+  /// compiled code is checked as attic-cpu-pipeline's is.
+  static std::unique_ptr<CpuExecutable> compile(mlir::ModuleOp module,
+                                                llvm::StringRef entry,
+                                                llvm::StringRef pipeline,
+                                                std::string &error);
+
   const EntrySignature &signature() const { return signature_; }
 
   /// Calls the entry function. Inputs must match the signature (dtype and
@@ -237,6 +255,12 @@ public:
 
 private:
   CpuExecutable() = default;
+  static std::unique_ptr<CpuExecutable>
+  compileWith(mlir::ModuleOp module, llvm::StringRef entry,
+              llvm::function_ref<mlir::LogicalResult(mlir::OpPassManager &,
+                                                     std::string &)>
+                  buildPipeline,
+              std::string &error);
 
   std::unique_ptr<mlir::ExecutionEngine> engine_;
   std::string entry_;

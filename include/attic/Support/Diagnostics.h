@@ -19,10 +19,16 @@
 namespace attic {
 
 /// As `op->emitOpError(message)` ("'name' op message"), without the op.
+/// The scf.parallel that an attic.tile.grid expands to (marked
+/// attic.tile_grid; the mapping passes work on that form) is named
+/// attic.tile.grid, the op the input has.
 inline mlir::InFlightDiagnostic opError(mlir::Operation *op,
                                         const llvm::Twine &message = {}) {
   mlir::InFlightDiagnostic diag = mlir::emitError(op->getLoc());
-  diag << "'" << op->getName() << "' op " << message;
+  llvm::StringRef name = op->hasAttr("attic.tile_grid")
+                             ? llvm::StringRef("attic.tile.grid")
+                             : op->getName().getStringRef();
+  diag << "'" << name << "' op " << message;
   return diag;
 }
 

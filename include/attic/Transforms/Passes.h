@@ -32,8 +32,17 @@ class LayoutAttrInterface;
 #include "AtticPasses.h.inc"
 
 /// The discardable attribute that marks the scf.parallel over (batch, head,
-/// query block) of a tile loop (attic-tile-block-attention's output).
+/// query block) of a tile loop: what an attic.tile.grid (the output of
+/// attic-tile-block-attention) stands for, and the form the mapping
+/// passes work on.
 constexpr llvm::StringLiteral kTileGridAttrName = "attic.tile_grid";
+
+/// Rewrites every attic.tile.grid under `root` into the scf.parallel it
+/// stands for, from 0 to its bounds in steps of 1, marked kTileGridAttrName
+/// (the grid's discardable attributes go along). attic-cpu-map-tiles and
+/// attic-gpu-map-tiles do this first; a pipeline that applies
+/// populateGpuMapTilesPatterns itself calls it before.
+void expandTileGrids(mlir::Operation *root);
 
 /// The unit attribute of a kernel's scf.if whose branches are warp roles:
 /// the warp-specialized tensor-core kernel's consumer warpgroups (then)

@@ -1365,6 +1365,7 @@ struct AtticCpuMapTilesPass
 LogicalResult attic::mapTilesToCpu(Operation *root,
                                    const CpuMapTilesOptions &rawOptions) {
   CpuMapTilesOptions options = resolveCpuMapTilesOptions(rawOptions);
+  expandTileGrids(root);
   SmallVector<scf::ParallelOp> grids;
   root->walk([&](scf::ParallelOp op) {
     if (op->hasAttr(kTileGridAttrName))
@@ -1396,9 +1397,8 @@ LogicalResult attic::mapTilesToCpu(Operation *root,
   WalkResult stray = root->walk<WalkOrder::PreOrder>([](Operation *op) {
     if (isa<TileQKOp, TilePVOp, TileMapOp, TileMapRowsOp, TileMapColsOp,
             TileReduceOp, TileStoreOp, TilePoolOp>(op)) {
-      op->emitOpError("is outside a tile grid (an scf.parallel marked "
-                      "attic.tile_grid); attic-cpu-map-tiles maps tile ops "
-                      "of grids only");
+      op->emitOpError("is outside a tile grid (attic.tile.grid); "
+                      "attic-cpu-map-tiles maps tile ops of grids only");
       return WalkResult::interrupt();
     }
     if (isa_and_nonnull<AtticDialect>(op->getDialect())) {

@@ -90,7 +90,7 @@ FailureOr<TileGridInfo> attic::analyzeTileGrid(scf::ParallelOp grid,
                                                bool report) {
   auto fail = [&](Operation *op, const Twine &message) {
     if (report)
-      op->emitOpError(message);
+      attic::opError(op, message);
     return failure();
   };
   TileGridInfo info;
@@ -708,6 +708,7 @@ struct AtticGpuMapTilesPass
   }
 
   void runOnOperation() override {
+    expandTileGrids(getOperation());
     SmallVector<Operation *> grids;
     getOperation()->walk([&](scf::ParallelOp op) {
       if (op->hasAttr(kTileGridAttrName))
@@ -724,16 +725,15 @@ struct AtticGpuMapTilesPass
     // tile ops as well.
     getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (isa<scf::ParallelOp>(op) && op->hasAttr(kTileGridAttrName)) {
-        op->emitOpError("is a tile grid that attic-gpu-map-tiles could not "
-                        "map onto the GPU (the errors above say why)");
+        attic::opError(op, "is a tile grid that attic-gpu-map-tiles could not "
+                           "map onto the GPU (the errors above say why)");
         failed = true;
         return WalkResult::skip();
       }
       if (isa_and_nonnull<AtticDialect>(op->getDialect()) &&
           !isa<TileYieldOp>(op) && op->getParentOfType<gpu::LaunchOp>() == nullptr) {
-        op->emitOpError("is outside a tile grid (an scf.parallel marked "
-                        "attic.tile_grid); attic-gpu-map-tiles maps tile "
-                        "ops of grids only");
+        op->emitOpError("is outside a tile grid (attic.tile.grid); "
+                        "attic-gpu-map-tiles maps tile ops of grids only");
         failed = true;
       }
       return WalkResult::advance();

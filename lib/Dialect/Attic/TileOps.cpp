@@ -126,6 +126,86 @@ LogicalResult TilePVOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// attic.tile.grid
+//===----------------------------------------------------------------------===//
+
+void TileGridOp::build(OpBuilder &builder, OperationState &state, Value batches,
+                       Value heads, Value queryBlocks) {
+  state.addOperands({batches, heads, queryBlocks});
+  Region *region = state.addRegion();
+  OpBuilder::InsertionGuard guard(builder);
+  Type index = builder.getIndexType();
+  Block *block =
+      builder.createBlock(region, {}, {index, index, index},
+                          {state.location, state.location, state.location});
+  builder.setInsertionPointToEnd(block);
+  TileYieldOp::create(builder, state.location, ValueRange{});
+}
+
+/// `(%b, %h, %qb) in (%nb, %nh, %nqb) attr-dict-with-keyword region`.
+ParseResult TileGridOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::Argument> ivs;
+  SMLoc ivsLoc = parser.getCurrentLocation();
+  if (parser.parseArgumentList(ivs, OpAsmParser::Delimiter::Paren))
+    return failure();
+  if (ivs.size() != 3)
+    return parser.emitError(ivsLoc, "expected 3 induction variables (batch, "
+                                    "head, query block), got ")
+           << ivs.size();
+  Type index = parser.getBuilder().getIndexType();
+  for (OpAsmParser::Argument &iv : ivs)
+    iv.type = index;
+  SmallVector<OpAsmParser::UnresolvedOperand> bounds;
+  SMLoc boundsLoc;
+  if (parser.parseKeyword("in") ||
+      (boundsLoc = parser.getCurrentLocation(), false) ||
+      parser.parseOperandList(bounds, OpAsmParser::Delimiter::Paren))
+    return failure();
+  if (bounds.size() != 3)
+    return parser.emitError(boundsLoc, "expected 3 bounds (batches, heads, "
+                                       "query blocks), got ")
+           << bounds.size();
+  if (parser.resolveOperands(bounds, index, result.operands) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  Region *region = result.addRegion();
+  if (parser.parseRegion(*region, ivs))
+    return failure();
+  TileGridOp::ensureTerminator(*region, parser.getBuilder(), result.location);
+  return success();
+}
+
+void TileGridOp::print(OpAsmPrinter &p) {
+  p << " (";
+  llvm::interleaveComma(getInductionVars(), p,
+                        [&](BlockArgument arg) { p.printOperand(arg); });
+  p << ") in (" << getBatches() << ", " << getHeads() << ", "
+    << getQueryBlocks() << ")";
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs());
+  p << ' ';
+  p.printRegion(getRegion(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/false);
+}
+
+LogicalResult TileGridOp::verify() {
+  Block *body = getBody();
+  if (body->getNumArguments() != 3 ||
+      llvm::any_of(body->getArgumentTypes(),
+                   [](Type t) { return !t.isIndex(); }))
+    return emitOpError("body must take 3 index arguments (batch, head, query "
+                       "block), got ")
+           << body->getNumArguments();
+  if (!cast<TileYieldOp>(body->getTerminator()).getValues().empty())
+    return emitOpError("body must end with an attic.tile.yield of no values");
+  if (Operation *outer = (*this)->getParentOfType<TileGridOp>())
+    return emitOpError("is nested in another tile grid (at ")
+           << outer->getLoc()
+           << "); the iterations of a grid are its "
+              "parallel loop, with no grid inside";
+  return success();
+}
+
 void TileMapOp::build(
     OpBuilder &builder, OperationState &state, Value rowOffset,
     Value colOffset, ValueRange inputs, ValueRange rows, ValueRange cols,

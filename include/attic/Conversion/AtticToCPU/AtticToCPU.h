@@ -32,8 +32,9 @@ int64_t hostVectorWidth();
 /// 4x4 vectors with 32 vector registers (AVX-512), 2x4 otherwise.
 CpuMapTilesOptions resolveCpuMapTilesOptions(CpuMapTilesOptions options);
 
-/// Maps every tile grid (scf.parallel marked attic.tile_grid) under `root`
-/// onto vector micro-kernels; the grids stay scf.parallel loops. Emits an
+/// Maps every tile grid under `root` (attic.tile.grid, or the scf.parallel
+/// marked attic.tile_grid that one expands to) onto vector micro-kernels;
+/// the grids become scf.parallel loops. Emits an
 /// error and fails on tile ops it cannot map.
 mlir::LogicalResult mapTilesToCpu(mlir::Operation *root,
                                   const CpuMapTilesOptions &options);

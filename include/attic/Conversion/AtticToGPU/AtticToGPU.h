@@ -70,6 +70,7 @@ void guardLaunchBody(mlir::gpu::LaunchOp launch, mlir::Value cond);
 
 /// The patterns of attic-gpu-map-tiles: the SIMT mapping (benefit 1) and,
 /// when `tensorCores`, the tensor-core kernel (benefit 2) with `options`.
+/// They match the expanded form of a grid (attic::expandTileGrids).
 void populateGpuMapTilesPatterns(mlir::RewritePatternSet &patterns,
                                  bool tensorCores = true,
                                  const TensorCoreOptions &options = {});
