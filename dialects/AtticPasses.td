@@ -1249,6 +1249,14 @@ def AtticGpuAnnotateKernels : Pass<"attic-gpu-annotate-kernels", "::mlir::Module
     the tensor-core kernel's `ldmatrix` reads rows that must start on 16
     bytes.
 
+    Passes every TMA tensor map (`!nvgpu.tensormap.descriptor`) that a
+    kernel takes as an argument as the `!llvm.ptr` that
+    `convert-nvgpu-to-nvvm` makes of it on the host, cast back at the
+    kernel's entry (`convert-gpu-to-nvvm` does not convert an argument of
+    the descriptor type). The tensor-core kernel writes these casts
+    itself; this is for the kernels where a canonicalization before
+    outlining folded them.
+
     Part of `attic-cuda-pipeline`, after kernel outlining.
 
     Example:
@@ -1260,6 +1268,7 @@ def AtticGpuAnnotateKernels : Pass<"attic-gpu-annotate-kernels", "::mlir::Module
         kernel attributes {nvvm.minctasm = 1 : i32}
     ```
   }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def AtticGpuDedupKernels : Pass<"attic-gpu-dedup-kernels", "::mlir::ModuleOp"> {

@@ -298,6 +298,55 @@ struct AtticGpuAnnotateKernelsPass
       for (unsigned i = 0, e = func.getNumWorkgroupAttributions(); i < e; ++i)
         if (!func.getWorkgroupAttributionAttr(i, align))
           func.setWorkgroupAttributionAttr(i, align, IntegerAttr::get(i64, 16));
+      passTensorMapsAsPointers(func);
+    });
+  }
+
+  /// A TMA tensor map crosses into a kernel as the pointer that
+  /// convert-nvgpu-to-nvvm makes of it on the host (convert-gpu-to-nvvm
+  /// does not convert a kernel argument of the descriptor type). The
+  /// tensor-core kernel casts it so itself, but canonicalization before
+  /// outlining folds that pair of casts (the kernel is not yet a function)
+  /// and outlining then passes the descriptor: each such argument becomes
+  /// a pointer here, cast back at the kernel's entry and cast to it at
+  /// every launch.
+  void passTensorMapsAsPointers(gpu::GPUFuncOp func) {
+    Block &entry = func.getBody().front();
+    auto ptr = LLVM::LLVMPointerType::get(&getContext());
+    SmallVector<unsigned> maps;
+    for (auto [i, arg] : llvm::enumerate(entry.getArguments()))
+      if (i < func.getNumArguments() &&
+          isa<nvgpu::TensorMapDescriptorType>(arg.getType()))
+        maps.push_back(i);
+    if (maps.empty())
+      return;
+    OpBuilder b(&getContext());
+    b.setInsertionPointToStart(&entry);
+    for (unsigned i : maps) {
+      BlockArgument arg = entry.getArgument(i);
+      Type mapType = arg.getType();
+      arg.setType(ptr);
+      auto cast =
+          UnrealizedConversionCastOp::create(b, arg.getLoc(), mapType, arg);
+      arg.replaceAllUsesExcept(cast.getResult(0), cast);
+    }
+    SmallVector<Type> inputs(func.getArgumentTypes());
+    for (unsigned i : maps)
+      inputs[i] = ptr;
+    func.setFunctionType(
+        FunctionType::get(&getContext(), inputs, func.getResultTypes()));
+    auto kernels = func->getParentOfType<gpu::GPUModuleOp>();
+    getOperation().walk([&](gpu::LaunchFuncOp launch) {
+      if (launch.getKernelModuleName() != kernels.getSymName() ||
+          launch.getKernelName() != func.getName())
+        return;
+      b.setInsertionPoint(launch);
+      for (unsigned i : maps) {
+        OpOperand &operand = launch.getKernelOperandsMutable()[i];
+        operand.set(UnrealizedConversionCastOp::create(b, launch.getLoc(), ptr,
+                                                       operand.get())
+                        .getResult(0));
+      }
     });
   }
 };

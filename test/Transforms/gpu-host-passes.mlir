@@ -1,5 +1,5 @@
-// RUN: attic-opt %s --attic-gpu-annotate-kernels | FileCheck %s --check-prefix=ANNOTATE
-// RUN: attic-opt %s --attic-gpu-check-host | FileCheck %s --check-prefix=HOST
+// RUN: attic-opt %s --split-input-file --attic-gpu-annotate-kernels | FileCheck %s --check-prefix=ANNOTATE
+// RUN: attic-opt %s --split-input-file --attic-gpu-check-host | FileCheck %s --check-prefix=HOST
 // RUN: not attic-opt %s '--attic-fail=message="bad option x"' 2>&1 | FileCheck %s --check-prefix=FAIL
 
 // FAIL: error: bad option x
@@ -51,3 +51,33 @@ module attributes {gpu.container_module} {
   }
 }
 
+
+// -----
+
+// A TMA tensor map that a kernel takes as an argument (canonicalization
+// before outlining folded the tensor-core kernel's own casts) becomes the
+// pointer convert-nvgpu-to-nvvm makes of it: cast back at the kernel's
+// entry, cast to at the launch.
+// ANNOTATE-LABEL: gpu.module @tma_kernels
+// ANNOTATE: gpu.func @tma(%{{.*}}: index, %[[P:.*]]: !llvm.ptr) kernel
+// ANNOTATE-NEXT: %[[MAP:.*]] = builtin.unrealized_conversion_cast %[[P]] : !llvm.ptr to !nvgpu.tensormap.descriptor
+// ANNOTATE-NEXT: nvgpu.tma.prefetch.descriptor %[[MAP]]
+// ANNOTATE-LABEL: func.func @launch_tma
+// ANNOTATE: %[[HOSTP:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !nvgpu.tensormap.descriptor{{.*}} to !llvm.ptr
+// ANNOTATE-NEXT: gpu.launch_func @tma_kernels::@tma {{.*}} args(%{{.*}} : index, %[[HOSTP]] : !llvm.ptr)
+!map = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = none, l2promo = none, oob = zero, interleave = none>
+module attributes {gpu.container_module} {
+  gpu.module @tma_kernels {
+    gpu.func @tma(%n: index, %m: !map) kernel {
+      nvgpu.tma.prefetch.descriptor %m : !map
+      gpu.return
+    }
+  }
+  func.func @launch_tma(%buf: memref<*xf16>) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %m = nvgpu.tma.create.descriptor %buf box[%c64, %c64] : memref<*xf16> -> !map
+    gpu.launch_func @tma_kernels::@tma blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%c1 : index, %m : !map)
+    return
+  }
+}
