@@ -83,11 +83,9 @@ LogicalResult attic::addTextualPipeline(OpPassManager &pm, StringRef pipeline,
   // The anchored form, as --pass-pipeline takes it: its passes go into `pm`
   // itself (parsed as they are, they would nest on modules inside it).
   StringRef passes = pipeline.trim();
-  StringRef anchor = "builtin.module(";
-  if (passes.consume_front(anchor) && passes.consume_back(")"))
-    ;
-  else
-    passes = pipeline.trim();
+  constexpr StringRef kAnchor = "builtin.module(";
+  if (passes.starts_with(kAnchor) && passes.ends_with(")"))
+    passes = passes.drop_front(kAnchor.size()).drop_back();
   std::string parseError;
   llvm::raw_string_ostream parseStream(parseError);
   if (succeeded(parsePassPipeline(passes, pm, parseStream)))
