@@ -2259,6 +2259,19 @@ LogicalResult Interpreter::execVector(Operation *op, Frame &f, const Mask &m) {
         }
         return success();
       })
+      // The canonicalizer's form of a run of vector.extract ops that take
+      // every element (row-major order), e.g. between attic's passes.
+      .Case<vector::ToElementsOp>([&](vector::ToElementsOp x) {
+        for (auto [i, result] : llvm::enumerate(x.getElements())) {
+          std::vector<Val> &s = f.slot(result);
+          for (int32_t t : m) {
+            Val r;
+            r.e.push_back(get(f, x.getSource(), t).e[i]);
+            s[t] = std::move(r);
+          }
+        }
+        return success();
+      })
       .Case<vector::BroadcastOp>([&](vector::BroadcastOp x) {
         ArrayRef<int64_t> shape = x.getResultVectorType().getShape();
         auto sourceVector = dyn_cast<VectorType>(x.getSourceType());
@@ -2414,7 +2427,8 @@ LogicalResult Interpreter::execVector(Operation *op, Frame &f, const Mask &m) {
         }
         return success();
       })
-      .Default([&](Operation *) { return fail(op, "this op is not simulated"); });
+      .Default(
+          [&](Operation *) { return fail(op, "this op is not simulated"); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -4438,6 +4452,51 @@ LogicalResult Interpreter::call(func::FuncOp func, ArrayRef<MemRefVal *> args,
 // SimulatedCudaExecutable
 //===----------------------------------------------------------------------===//
 
+namespace {
+using attic::EntrySignature;
+using attic::TensorSpec;
+
+/// Empty when @`entry` of `lowered` is a func.func with a body whose
+/// arguments and results are identity-layout memrefs of the ranks and
+/// element types of `signature`; else what is not.
+std::string checkMappedEntry(ModuleOp lowered, StringRef entry,
+                             const EntrySignature &signature) {
+  Operation *symbol = lowered.lookupSymbol(entry);
+  auto func = dyn_cast_or_null<func::FuncOp>(symbol);
+  if (!func || func.isExternal())
+    return symbol ? ("@" + entry + " is a '" +
+                     symbol->getName().getStringRef() + "'")
+                        .str()
+                  : ("no @" + entry).str();
+  auto check = [&](TypeRange types, ArrayRef<TensorSpec> specs,
+                   StringRef what) -> std::string {
+    if (types.size() != specs.size())
+      return (Twine(types.size()) + " " + what + "s, not " +
+              Twine(specs.size()))
+          .str();
+    for (auto [i, type] : llvm::enumerate(types)) {
+      auto memref = dyn_cast<MemRefType>(type);
+      std::optional<attic_dtype> dtype =
+          memref ? attic::dtypeOf(memref.getElementType()) : std::nullopt;
+      if (!memref || !memref.getLayout().isIdentity() || !dtype ||
+          *dtype != specs[i].dtype ||
+          memref.getRank() != static_cast<int64_t>(specs[i].shape.size())) {
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        os << what << " #" << i << " of @" << entry << " is " << type;
+        return text;
+      }
+    }
+    return "";
+  };
+  if (std::string m =
+          check(func.getArgumentTypes(), signature.inputs, "argument");
+      !m.empty())
+    return m;
+  return check(func.getResultTypes(), signature.results, "result");
+}
+} // namespace
+
 attic::SimulatedCudaExecutable::~SimulatedCudaExecutable() = default;
 
 std::unique_ptr<attic::SimulatedCudaExecutable>
@@ -4445,14 +4504,70 @@ attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
                                         int64_t blockQ, int64_t blockK,
                                         std::string &error,
                                         const GpuMappingOptions &options) {
-  FailureOr<EntrySignature> signature = getEntrySignature(module, entry, error);
-  if (failed(signature))
-    return nullptr;
   if (std::string message = checkCudaBlockSizes(blockQ, blockK);
       !message.empty()) {
+    // The entry's own errors come first, as from the other overload.
+    if (failed(getEntrySignature(module, entry, error)))
+      return nullptr;
     error = "--target=cuda-simulated: " + message;
     return nullptr;
   }
+  return compileWith(
+      module, entry,
+      [&](OpPassManager &pm, std::string &) {
+        buildCudaMappingPipeline(pm, blockQ, blockK, options);
+        return success();
+      },
+      error);
+}
+
+std::unique_ptr<attic::SimulatedCudaExecutable>
+attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
+                                        StringRef pipeline,
+                                        std::string &error) {
+  return compileWith(
+      module, entry,
+      [&](OpPassManager &pm, std::string &message) -> LogicalResult {
+        // Parsed whole first (named pipelines become their passes), then
+        // the passes before the first outlining re-parsed from their
+        // textual forms into `pm`.
+        OpPassManager full(ModuleOp::getOperationName(),
+                           OpPassManager::Nesting::Implicit);
+        if (failed(addTextualPipeline(full, pipeline, "CUDA", message)))
+          return failure();
+        std::string prefix;
+        llvm::raw_string_ostream os(prefix);
+        llvm::ListSeparator comma(",");
+        for (Pass &pass : full.getPasses()) {
+          if (pass.getArgument() == "gpu-kernel-outlining")
+            break;
+          os << comma;
+          pass.printAsTextualPipeline(os);
+        }
+        std::string parseError;
+        llvm::raw_string_ostream parseStream(parseError);
+        if (succeeded(parsePassPipeline(prefix, pm, parseStream)))
+          return success();
+        // Every pass printed its own options; one that cannot parse them
+        // back is an upstream defect, named here.
+        message = ("the CUDA pass pipeline's passes before outlining do not "
+                   "parse back from their textual form: " +
+                   StringRef(parseError).trim())
+                      .str();
+        std::replace(message.begin(), message.end(), '\n', ' ');
+        return failure();
+      },
+      error);
+}
+
+std::unique_ptr<attic::SimulatedCudaExecutable>
+attic::SimulatedCudaExecutable::compileWith(
+    ModuleOp module, StringRef entry,
+    function_ref<LogicalResult(OpPassManager &, std::string &)> buildPipeline,
+    std::string &error) {
+  FailureOr<EntrySignature> signature = getEntrySignature(module, entry, error);
+  if (failed(signature))
+    return nullptr;
   OwningOpRef<ModuleOp> lowered(module.clone());
   MLIRContext *ctx = lowered->getContext();
   // Only @entry runs.
@@ -4460,13 +4575,25 @@ attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
   {
     ErrorCollector errors(ctx);
     PassManager pm(ctx);
-    buildCudaMappingPipeline(pm, blockQ, blockK, options);
+    if (failed(buildPipeline(pm, error)))
+      return nullptr;
     if (failed(pm.run(*lowered))) {
       error = "lowering for the simulated GPU failed: " +
               (errors.text().empty() ? std::string("unknown error")
                                      : errors.text());
       return nullptr;
     }
+  }
+  // A pipeline of the user's may leave another form than the mapping's
+  // (tensors, the LLVM dialect): the entry must still be a function on
+  // memrefs of the entry's ranks and element types.
+  if (std::string message = checkMappedEntry(*lowered, entry, *signature);
+      !message.empty()) {
+    error = "the pipeline did not leave the form the simulator runs (the "
+            "CUDA mapping's: a func.func on memrefs launching gpu.launch "
+            "kernels): " +
+            message;
+    return nullptr;
   }
   std::unique_ptr<SimulatedCudaExecutable> executable(
       new SimulatedCudaExecutable());

@@ -135,7 +135,9 @@ static cl::opt<std::string> cudaPipeline(
     "cuda-pipeline", cl::cat(toolOptions),
     cl::desc("--target=cuda: the textual pass pipeline (default: "
              "attic-cuda-pipeline{chip=<the device's>} with --block-q/-k "
-             "when given)"));
+             "when given); --target=cuda-simulated: the same, run up to its "
+             "first gpu-kernel-outlining (the simulator interprets the "
+             "mapped gpu.launch form)"));
 static cl::opt<std::string> cpuPipeline(
     "cpu-pipeline", cl::cat(toolOptions),
     cl::desc("--target=cpu or cuda-emulated: the textual pass pipeline "
@@ -317,8 +319,8 @@ int main(int argc, char **argv) {
   if (simulated && benchRuns > 0)
     fail("--bench does not apply to --target=cuda-simulated (an interpreter's "
          "time says nothing about the GPU)");
-  if (!onCuda && cudaPipeline.getNumOccurrences())
-    fail("--cuda-pipeline needs --target=cuda");
+  if (!onCuda && !simulated && cudaPipeline.getNumOccurrences())
+    fail("--cuda-pipeline needs --target=cuda or cuda-simulated");
   if ((onCuda || simulated) && cpuPipeline.getNumOccurrences())
     fail("--cpu-pipeline needs --target=cpu or cuda-emulated");
   // Options of the default CPU pipeline.
@@ -331,6 +333,14 @@ int main(int argc, char **argv) {
              " is an option of the default pipeline; with --cpu-pipeline, "
              "write it into the pipeline");
   // Options of the default CUDA pipeline.
+  if (cudaPipeline.getNumOccurrences())
+    for (cl::Option *pipelineOption :
+         std::initializer_list<cl::Option *>{&blockQ, &blockK})
+      if (pipelineOption->getNumOccurrences())
+        fail("--" + pipelineOption->ArgStr +
+             " is an option of the default pipeline; with --cuda-pipeline, "
+             "write " +
+             pipelineOption->ArgStr.str() + "=... into it");
   for (cl::Option *pipelineOption : std::initializer_list<cl::Option *>{
            &asyncCopies, &kvStages, &wgmma, &wgmmaOverlap, &tma,
            &warpSpecialize, &pingPong}) {
@@ -410,7 +420,8 @@ int main(int argc, char **argv) {
            std::to_string(cudaDevice.computeMinor));
   }
   // A textual pipeline names attic's passes and upstream's.
-  if (onCuda || cpuPipeline.getNumOccurrences()) {
+  if (onCuda || cpuPipeline.getNumOccurrences() ||
+      cudaPipeline.getNumOccurrences()) {
     attic::registerAtticPassesAndPipelines();
     registerAllPasses();
   }
@@ -543,8 +554,12 @@ int main(int argc, char **argv) {
   if (simulated) {
     attic::GpuMappingOptions mapping;
     mapping.kernel = kernel;
-    simulatedExecutable = attic::SimulatedCudaExecutable::compile(
-        *compiled, entry, blockQ, blockK, error, mapping);
+    simulatedExecutable =
+        cudaPipeline.getNumOccurrences()
+            ? attic::SimulatedCudaExecutable::compile(
+                  *compiled, entry, cudaPipeline.getValue(), error)
+            : attic::SimulatedCudaExecutable::compile(*compiled, entry, blockQ,
+                                                      blockK, error, mapping);
     if (!simulatedExecutable)
       fail(error);
   } else if (onCuda) {

@@ -112,6 +112,18 @@ public:
           int64_t blockK, std::string &error,
           const GpuMappingOptions &options = {});
 
+  /// Lowers a clone of `module` with the textual pass pipeline `pipeline`
+  /// (as attic-run's --cuda-pipeline takes it: `builtin.module(a,b)` or
+  /// `a,b`; named pipelines such as attic-cuda-pipeline{...} are expanded
+  /// into their passes) up to its first `gpu-kernel-outlining`: the
+  /// simulator interprets the CUDA mapping's form, gpu.launch ops in the
+  /// host functions, not outlined kernels or NVVM. A pipeline without
+  /// outlining runs whole. Fails with a one-line message; so does a run
+  /// whose lowered IR the simulator cannot interpret.
+  static std::unique_ptr<SimulatedCudaExecutable>
+  compile(mlir::ModuleOp module, llvm::StringRef entry,
+          llvm::StringRef pipeline, std::string &error);
+
   /// Takes `lowered` as it is (already in the form of the CUDA mapping: a
   /// function on memrefs whose kernels are gpu.launch ops), for tests of
   /// the simulator itself. Its signature is read from the memref types.
@@ -136,6 +148,13 @@ public:
 
 private:
   SimulatedCudaExecutable() = default;
+
+  static std::unique_ptr<SimulatedCudaExecutable>
+  compileWith(mlir::ModuleOp module, llvm::StringRef entry,
+              llvm::function_ref<mlir::LogicalResult(mlir::OpPassManager &,
+                                                     std::string &)>
+                  buildPipeline,
+              std::string &error);
 
   mlir::OwningOpRef<mlir::ModuleOp> lowered_;
   std::string entry_;

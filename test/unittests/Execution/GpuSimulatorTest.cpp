@@ -50,6 +50,8 @@
 //     the load brings, an mbarrier used by other threads without a
 //     barrier after its init, a misaligned destination and a load no
 //     thread waits for are errors;
+//   - vector.to_elements (the canonicalizer's form of a run of
+//     vector.extract) hands out the elements in row-major order;
 //   - memref.reinterpret_cast's offset counts from the source's aligned
 //     pointer (moved by memref.view), as its LLVM lowering has it.
 //
@@ -363,6 +365,35 @@ TEST(GpuSimulator, MmaSyncIsTheMatrixProduct) {
     b.set(i, 0.5 * double((i * 5) % 9) - 2.0);
   std::string error;
   std::vector<Tensor> out = simulate(kMma, {&a, &b}, error);
+  ASSERT_EQ(out.size(), 1u) << error;
+  for (int64_t r = 0; r < 16; ++r)
+    for (int64_t c = 0; c < 8; ++c) {
+      double expected = 0;
+      for (int64_t k = 0; k < 16; ++k)
+        expected += a[r * 16 + k] * b[k * 8 + c];
+      EXPECT_EQ(out[0][r * 8 + c], expected) << r << ", " << c;
+    }
+}
+
+// The canonicalizer folds the four vector.extract ops of the accumulator
+// into one vector.to_elements (row-major order), as it does between
+// attic's passes in a pipeline with cleanups.
+TEST(GpuSimulator, ToElementsGivesTheElementsInRowMajorOrder) {
+  std::string source = kMma;
+  replace(source,
+          "    %d00 = vector.extract %d[0, 0] : f32 from vector<2x2xf32>\n"
+          "    %d01 = vector.extract %d[0, 1] : f32 from vector<2x2xf32>\n"
+          "    %d10 = vector.extract %d[1, 0] : f32 from vector<2x2xf32>\n"
+          "    %d11 = vector.extract %d[1, 1] : f32 from vector<2x2xf32>\n",
+          "    %d00, %d01, %d10, %d11 = vector.to_elements %d : "
+          "vector<2x2xf32>\n");
+  Tensor a{ATTIC_F16, {16, 16}}, b{ATTIC_F16, {16, 8}};
+  for (int64_t i = 0; i < 16 * 16; ++i)
+    a.set(i, double((i * 3) % 7) - 3.0);
+  for (int64_t i = 0; i < 16 * 8; ++i)
+    b.set(i, 0.5 * double((i * 5) % 9) - 2.0);
+  std::string error;
+  std::vector<Tensor> out = simulate(source, {&a, &b}, error);
   ASSERT_EQ(out.size(), 1u) << error;
   for (int64_t r = 0; r < 16; ++r)
     for (int64_t c = 0; c < 8; ++c) {
