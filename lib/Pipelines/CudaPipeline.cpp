@@ -145,7 +145,9 @@ void attic::buildCudaPipeline(OpPassManager &pm,
   buildCudaMappingPipeline(pm, options.blockQ, options.blockK,
                            options.mappingOptions());
   // No canonicalization before outlining: it would hoist the kernel's
-  // constants (vectors, f32) out of gpu.launch into kernel arguments.
+  // constants (vectors, f32) out of gpu.launch into kernel arguments
+  // (attic-gpu-annotate-kernels turns those back into constants, for
+  // pipelines of users' own that canonicalize here).
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(attic::createAtticGpuAnnotateKernels());
   // One module of each set of identical kernels (repeated layers), then

@@ -28,6 +28,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace attic {
@@ -299,7 +300,70 @@ struct AtticGpuAnnotateKernelsPass
         if (!func.getWorkgroupAttributionAttr(i, align))
           func.setWorkgroupAttributionAttr(i, align, IntegerAttr::get(i64, 16));
       passTensorMapsAsPointers(func);
+      inlineConstantArguments(func);
     });
+  }
+
+  /// The launches of kernel `func` in the module.
+  SmallVector<gpu::LaunchFuncOp> launchesOf(gpu::GPUFuncOp func) {
+    auto kernels = func->getParentOfType<gpu::GPUModuleOp>();
+    SmallVector<gpu::LaunchFuncOp> launches;
+    getOperation().walk([&](gpu::LaunchFuncOp launch) {
+      if (launch.getKernelModuleName() == kernels.getSymName() &&
+          launch.getKernelName() == func.getName())
+        launches.push_back(launch);
+    });
+    return launches;
+  }
+
+  /// A kernel argument that every launch passes the same constant becomes
+  /// that constant in the kernel. The mapping passes write their constants
+  /// inside gpu.launch, but a canonicalization before outlining hoists them
+  /// into the host function (gpu.launch is not isolated from above), and
+  /// outlining (which sinks nothing) then passes each as a kernel argument:
+  /// unknown to the NVPTX back end, so loops with constant trip counts
+  /// stopped being unrolled and divisions by constants stayed divisions.
+  void inlineConstantArguments(gpu::GPUFuncOp func) {
+    SmallVector<gpu::LaunchFuncOp> launches = launchesOf(func);
+    if (launches.empty())
+      return;
+    Block &entry = func.getBody().front();
+    OpBuilder b(&getContext());
+    b.setInsertionPointToStart(&entry);
+    llvm::BitVector erased(func.getNumArguments());
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+      Operation *constant = nullptr;
+      Attribute value;
+      for (gpu::LaunchFuncOp launch : launches) {
+        Operation *def = launch.getKernelOperands()[i].getDefiningOp();
+        Attribute attr;
+        if (!def || def->getNumOperands() != 0 ||
+            !matchPattern(def, m_Constant(&attr)) ||
+            (constant &&
+             (def->getName() != constant->getName() || attr != value))) {
+          constant = nullptr;
+          break;
+        }
+        if (!constant) {
+          constant = def;
+          value = attr;
+        }
+      }
+      if (!constant)
+        continue;
+      Operation *clone = b.clone(*constant);
+      entry.getArgument(i).replaceAllUsesWith(clone->getResult(0));
+      erased.set(i);
+    }
+    if (erased.none())
+      return;
+    if (failed(func.eraseArguments(erased))) {
+      func.emitOpError("could not erase the kernel's constant arguments");
+      return signalPassFailure();
+    }
+    for (gpu::LaunchFuncOp launch : launches)
+      for (int i = erased.find_last(); i >= 0; i = erased.find_prev(i))
+        launch.getKernelOperandsMutable().erase(i);
   }
 
   /// A TMA tensor map crosses into a kernel as the pointer that
@@ -335,11 +399,7 @@ struct AtticGpuAnnotateKernelsPass
       inputs[i] = ptr;
     func.setFunctionType(
         FunctionType::get(&getContext(), inputs, func.getResultTypes()));
-    auto kernels = func->getParentOfType<gpu::GPUModuleOp>();
-    getOperation().walk([&](gpu::LaunchFuncOp launch) {
-      if (launch.getKernelModuleName() != kernels.getSymName() ||
-          launch.getKernelName() != func.getName())
-        return;
+    for (gpu::LaunchFuncOp launch : launchesOf(func)) {
       b.setInsertionPoint(launch);
       for (unsigned i : maps) {
         OpOperand &operand = launch.getKernelOperandsMutable()[i];
@@ -347,7 +407,7 @@ struct AtticGpuAnnotateKernelsPass
                                                        operand.get())
                         .getResult(0));
       }
-    });
+    }
   }
 };
 

@@ -73,11 +73,61 @@ module attributes {gpu.container_module} {
       gpu.return
     }
   }
-  func.func @launch_tma(%buf: memref<*xf16>) {
+  func.func @launch_tma(%buf: memref<*xf16>, %n: index) {
     %c1 = arith.constant 1 : index
     %c64 = arith.constant 64 : index
     %m = nvgpu.tma.create.descriptor %buf box[%c64, %c64] : memref<*xf16> -> !map
-    gpu.launch_func @tma_kernels::@tma blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%c1 : index, %m : !map)
+    gpu.launch_func @tma_kernels::@tma blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%n : index, %m : !map)
+    return
+  }
+}
+
+// -----
+
+// A kernel argument that every launch passes the same constant becomes the
+// constant in the kernel (a canonicalization before outlining hoists the
+// kernel's constants into the host function, and outlining passes each as
+// an argument); one that the launches pass different constants or a
+// value that is not a constant stays an argument.
+// ANNOTATE-LABEL: gpu.module @constant_kernels
+// ANNOTATE: gpu.func @k(%[[DIFF:.*]]: index, %[[VAL:.*]]: memref<4xf32>, %[[X:.*]]: f32) kernel
+// ANNOTATE-DAG: %[[FOUR:.*]] = arith.constant 4 : index
+// ANNOTATE-DAG: %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
+// ANNOTATE-DAG: %[[SPLAT:.*]] = arith.constant dense<1.000000e+00> : vector<2xf32>
+// ANNOTATE: scf.for %{{.*}} = %[[DIFF]] to %[[FOUR]]
+// ANNOTATE: arith.mulf %[[HALF]], %[[X]] : f32
+// ANNOTATE: vector.store %[[SPLAT]]
+// ANNOTATE-LABEL: gpu.module @unlaunched
+// ANNOTATE: gpu.func @u(%{{.*}}: index) kernel
+// ANNOTATE-LABEL: func.func @launch_constants
+// ANNOTATE: gpu.launch_func @constant_kernels::@k {{.*}} args(%{{.*}} : index, %{{.*}} : memref<4xf32>, %{{.*}} : f32)
+// ANNOTATE-NEXT: gpu.launch_func @constant_kernels::@k {{.*}} args(%{{.*}} : index, %{{.*}} : memref<4xf32>, %{{.*}} : f32)
+module attributes {gpu.container_module} {
+  gpu.module @constant_kernels {
+    gpu.func @k(%lo: index, %hi: index, %m: memref<4xf32>, %half: f32, %x: f32, %ones: vector<2xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      scf.for %i = %lo to %hi step %c1 {
+        %y = arith.mulf %half, %x : f32
+        memref.store %y, %m[%i] : memref<4xf32>
+      }
+      vector.store %ones, %m[%c0] : memref<4xf32>, vector<2xf32>
+      gpu.return
+    }
+  }
+  gpu.module @unlaunched {
+    gpu.func @u(%n: index) kernel {
+      gpu.return
+    }
+  }
+  func.func @launch_constants(%m: memref<4xf32>, %x: f32) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %half = arith.constant 0.5 : f32
+    %ones = arith.constant dense<1.0> : vector<2xf32>
+    gpu.launch_func @constant_kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%c0 : index, %c4 : index, %m : memref<4xf32>, %half : f32, %x : f32, %ones : vector<2xf32>)
+    gpu.launch_func @constant_kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%c1 : index, %c4 : index, %m : memref<4xf32>, %half : f32, %x : f32, %ones : vector<2xf32>)
     return
   }
 }
