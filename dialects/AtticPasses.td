@@ -1286,6 +1286,12 @@ def AtticGpuAnnotateKernels : Pass<"attic-gpu-annotate-kernels", "::mlir::Module
         kernel attributes {nvvm.minctasm = 1 : i32}
     ```
   }];
+  let options = [
+    Option<"inlineConstants", "inline-constants", "bool", /*default=*/"true",
+           "Make kernel arguments that every launch passes the same "
+           "constant constants in the kernel (false: leave them arguments, "
+           "for A/B timing)">,
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 

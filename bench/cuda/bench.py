@@ -10,6 +10,10 @@ bits, uint16, which attic-run reads as bf16) and runs, on those same inputs:
   attic_sync  (--attic-sync) the same with --async-copies=false: K and V
           through registers instead of cp.async, the kernel before cp.async,
           for an A/B of the copies on the same inputs in the same run;
+  attic_noinline  (--attic-noinline) the same with
+          --inline-kernel-constants=false: the sizes reach the kernels as
+          arguments instead of constants (2026-11-29), an A/B of the
+          specialization (inline_vs_noinline > 1: the constants help);
   attic_ring  (--attic-ring) the same with --kv-stages=2: K and V rings of
           two slots in dynamic shared memory (the next block's copies
           overlapping the whole block), an A/B of the ring;
@@ -191,6 +195,11 @@ def main():
                     help="also time attic with --wgmma --kv-stages=2 --tma "
                          "--wgmma-overlap --warp-specialize, with and without "
                          "--ping-pong (a 9.0 device)")
+    ap.add_argument("--attic-noinline", action="store_true",
+                    help="also time attic with --inline-kernel-constants="
+                         "false (A/B of kernels specialized on the static "
+                         "sizes; with the --attic-arg options of the attic "
+                         "column)")
     ap.add_argument("--attic-arg", action="append", default=[],
                     help="extra attic-run argument (repeatable)")
     ap.add_argument("--out", default=".")
@@ -241,6 +250,8 @@ def main():
         # A/B variants of attic on the same inputs.
         for name, wanted, extra in (
                 ("attic_sync", args.attic_sync, ["--async-copies=false"]),
+                ("attic_noinline", args.attic_noinline,
+                 ["--inline-kernel-constants=false"]),
                 ("attic_ring", args.attic_ring, ["--kv-stages=2"]),
                 ("attic_wgmma", args.attic_wgmma, ["--wgmma"]),
                 ("attic_wgmma_ring", args.attic_overlap,
@@ -300,7 +311,7 @@ def main():
             row["flex_err"] = rel_err(fx(), ref)
             notes.append("flex compile+first %.1f s" % (time.time() - t0))
             row["flex_ms"] = event_median_ms(fx, args.warmup, args.reps)
-        for key in ("attic", "attic_sync", "attic_ring", "attic_wgmma",
+        for key in ("attic", "attic_sync", "attic_noinline", "attic_ring", "attic_wgmma",
                     "attic_wgmma_ring", "attic_overlap", "attic_stage3",
                     "attic_tma", "attic_tma2", "attic_ws", "attic_wso",
                     "attic_pp", "sdpa", "cudnn", "flex"):
@@ -310,6 +321,9 @@ def main():
         row["attic_vs_flex"] = (row["flex_ms"] / attic_ms) if attic_ms and row["flex_ms"] else None
         row["attic_vs_cudnn"] = (row["cudnn_ms"] / attic_ms) if attic_ms and row["cudnn_ms"] else None
         row["async_vs_sync"] = (row["attic_sync_ms"] / attic_ms) if attic_ms and row["attic_sync_ms"] else None
+        row["inline_vs_noinline"] = (
+            row["attic_noinline_ms"] / attic_ms
+            if attic_ms and row["attic_noinline_ms"] else None)
         row["ring_vs_one"] = (attic_ms / row["attic_ring_ms"]) if attic_ms and row["attic_ring_ms"] else None
         row["wgmma_vs_mma"] = (attic_ms / row["attic_wgmma_ms"]) if attic_ms and row["attic_wgmma_ms"] else None
         row["overlap_vs_wgmma_ring"] = (
@@ -356,6 +370,10 @@ def main():
     if args.attic_sync:
         cols[6:6] = ["attic_sync_ms", "attic_sync_tflops", "async_vs_sync"]
         cols.append("attic_sync_err")
+    if args.attic_noinline:
+        cols[6:6] = ["attic_noinline_ms", "attic_noinline_tflops",
+                     "inline_vs_noinline"]
+        cols.append("attic_noinline_err")
     if args.attic_ring:
         cols[6:6] = ["attic_ring_ms", "attic_ring_tflops", "ring_vs_one"]
         cols.append("attic_ring_err")
@@ -417,6 +435,14 @@ def main():
         r["attic_stage3_err"] is None or not r["attic_stage3_err"] <= 2e-2)]
     bad += [r for r in rows if args.attic_tma and (
         r["attic_tma_err"] is None or not r["attic_tma_err"] <= 2e-2)]
+    bad += [r for r in rows if args.attic_noinline and (
+        r["attic_noinline_err"] is None or not r["attic_noinline_err"] <= 2e-2)]
+    bad += [r for r in rows if args.attic_ws and any(
+        r[key] is None or not r[key] <= 2e-2
+        for key in ("attic_tma2_err", "attic_ws_err"))]
+    bad += [r for r in rows if args.attic_pingpong and any(
+        r[key] is None or not r[key] <= 2e-2
+        for key in ("attic_wso_err", "attic_pp_err"))]
     return 1 if bad else 0
 
 

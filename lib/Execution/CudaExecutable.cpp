@@ -158,7 +158,8 @@ attic::cudaChipFor(const attic_cuda_device_info &device, std::string &error) {
 std::string attic::defaultCudaPipeline(const attic_cuda_device_info &device,
                                        StringRef chip, int64_t blockQ,
                                        int64_t blockK,
-                                       const TensorCoreOptions &kernel) {
+                                       const TensorCoreOptions &kernel,
+                                       bool inlineKernelConstants) {
   auto [asyncCopies, kvStages, wgmma, wgmmaOverlap, tma, warpSpecialize,
         pingPong] = kernel;
   // wgmma is sm_90a's (arch-specific PTX: a cubin for 9.0 only).
@@ -185,6 +186,8 @@ std::string attic::defaultCudaPipeline(const attic_cuda_device_info &device,
     options += " warp-specialize=true";
   if (pingPong)
     options += " ping-pong=true";
+  if (!inlineKernelConstants)
+    options += " inline-kernel-constants=false";
   return (kAtticCudaPipeline + "{" + options + "}").str();
 }
 

@@ -149,7 +149,9 @@ void attic::buildCudaPipeline(OpPassManager &pm,
   // (attic-gpu-annotate-kernels turns those back into constants, for
   // pipelines of users' own that canonicalize here).
   pm.addPass(createGpuKernelOutliningPass());
-  pm.addPass(attic::createAtticGpuAnnotateKernels());
+  AtticGpuAnnotateKernelsOptions annotate;
+  annotate.inlineConstants = options.inlineKernelConstants;
+  pm.addPass(attic::createAtticGpuAnnotateKernels(annotate));
   // One module of each set of identical kernels (repeated layers), then
   // all kernels in one module: each module is a run of the NVPTX back end
   // and of ptxas (bench/results/cuda/compile-time-kernel-modules.md).

@@ -285,6 +285,8 @@ struct AtticGpuMergeChainsPass
 struct AtticGpuAnnotateKernelsPass
     : public attic::impl::AtticGpuAnnotateKernelsBase<
           AtticGpuAnnotateKernelsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     auto i32 = IntegerType::get(&getContext(), 32);
     auto i64 = IntegerType::get(&getContext(), 64);
@@ -300,7 +302,8 @@ struct AtticGpuAnnotateKernelsPass
         if (!func.getWorkgroupAttributionAttr(i, align))
           func.setWorkgroupAttributionAttr(i, align, IntegerAttr::get(i64, 16));
       passTensorMapsAsPointers(func);
-      inlineConstantArguments(func);
+      if (inlineConstants)
+        inlineConstantArguments(func);
     });
   }
 

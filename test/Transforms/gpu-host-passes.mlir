@@ -1,5 +1,6 @@
 // RUN: attic-opt %s --split-input-file --attic-gpu-annotate-kernels | FileCheck %s --check-prefix=ANNOTATE
 // RUN: attic-opt %s --split-input-file --attic-gpu-check-host | FileCheck %s --check-prefix=HOST
+// RUN: attic-opt %s --split-input-file --attic-gpu-annotate-kernels=inline-constants=false | FileCheck %s --check-prefix=KEEP
 // RUN: not attic-opt %s '--attic-fail=message="bad option x"' 2>&1 | FileCheck %s --check-prefix=FAIL
 
 // FAIL: error: bad option x
@@ -97,6 +98,10 @@ module attributes {gpu.container_module} {
 // ANNOTATE: scf.for %{{.*}} = %[[DIFF]] to %[[FOUR]]
 // ANNOTATE: arith.mulf %[[HALF]], %[[X]] : f32
 // ANNOTATE: vector.store %[[SPLAT]]
+// With inline-constants=false (attic-cuda-pipeline's
+// inline-kernel-constants=false, for A/B timing) they stay arguments.
+// KEEP-LABEL: gpu.module @constant_kernels
+// KEEP: gpu.func @k(%{{.*}}: index, %{{.*}}: index, %{{.*}}: memref<4xf32>, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: vector<2xf32>) kernel
 // ANNOTATE-LABEL: gpu.module @unlaunched
 // ANNOTATE: gpu.func @u(%{{.*}}: index) kernel
 // ANNOTATE-LABEL: func.func @launch_constants

@@ -138,6 +138,11 @@ static cl::opt<std::string> cudaPipeline(
              "when given); --target=cuda-simulated: the same, run up to its "
              "first gpu-kernel-outlining (the simulator interprets the "
              "mapped gpu.launch form)"));
+static cl::opt<bool> inlineKernelConstants(
+    "inline-kernel-constants", cl::cat(toolOptions), cl::init(true),
+    cl::desc("--target=cuda: kernel arguments that every launch passes the "
+             "same constant (static tensor sizes) become constants in the "
+             "kernels (false: arguments, for A/B timing)"));
 static cl::opt<std::string> cpuPipeline(
     "cpu-pipeline", cl::cat(toolOptions),
     cl::desc("--target=cpu or cuda-emulated: the textual pass pipeline "
@@ -355,6 +360,13 @@ int main(int argc, char **argv) {
            "write " +
            name + "=... into it");
   }
+  if (inlineKernelConstants.getNumOccurrences()) {
+    if (!onCuda)
+      fail("--inline-kernel-constants applies to --target=cuda only");
+    if (cudaPipeline.getNumOccurrences())
+      fail("--inline-kernel-constants is an option of the default pipeline; "
+           "with --cuda-pipeline, write inline-kernel-constants=... into it");
+  }
   attic::TensorCoreOptions kernel;
   kernel.asyncCopies = asyncCopies;
   kernel.kvStages = kvStages;
@@ -569,7 +581,8 @@ int main(int argc, char **argv) {
             : attic::defaultCudaPipeline(
                   cudaDevice, cudaChip,
                   blockQ.getNumOccurrences() ? blockQ.getValue() : 0,
-                  blockK.getNumOccurrences() ? blockK.getValue() : 0, kernel);
+                  blockK.getNumOccurrences() ? blockK.getValue() : 0, kernel,
+                  inlineKernelConstants);
     cudaExecutable =
         attic::CudaExecutable::compile(*compiled, entry, pipeline, error);
     if (!cudaExecutable)

@@ -37,11 +37,13 @@ mlir::FailureOr<std::string> cudaChipFor(const attic_cuda_device_info &device,
 /// The default textual pipeline for a device: attic-cuda-pipeline with the
 /// device's chip, PTX (format=isa, JIT-compiled by the driver) for devices
 /// newer than the chip, block sizes when positive, and the options of
-/// `kernel` that are not the defaults (wgmma with chip sm_90a).
+/// `kernel` that are not the defaults (wgmma with chip sm_90a), and
+/// inline-kernel-constants=false when `inlineKernelConstants` is false.
 std::string defaultCudaPipeline(const attic_cuda_device_info &device,
                                 llvm::StringRef chip, int64_t blockQ,
                                 int64_t blockK,
-                                const TensorCoreOptions &kernel = {});
+                                const TensorCoreOptions &kernel = {},
+                                bool inlineKernelConstants = true);
 
 /// Whether attic's runtime provides `name` to CUDA host code (the mgpu*
 /// functions of attic/runtime/CudaMgpu.h and the error report): the JIT

@@ -169,6 +169,15 @@ struct CudaPipelineOptions
                      "per kernel, as gpu-kernel-outlining leaves them, for "
                      "reading one kernel's PTX)"),
       llvm::cl::init(true)};
+  Option<bool> inlineKernelConstants{
+      *this, "inline-kernel-constants",
+      llvm::cl::desc("Kernel arguments that every launch passes the same "
+                     "constant (static tensor sizes; the kernels' own "
+                     "constants after a canonicalization before outlining) "
+                     "become constants in the kernels "
+                     "(attic-gpu-annotate-kernels; false: arguments, for "
+                     "A/B timing)"),
+      llvm::cl::init(true)};
   Option<bool> fuseLevels{
       *this, "fuse-levels",
       llvm::cl::desc("With fuse-launches: kernels move to the levels of "
