@@ -356,7 +356,9 @@ func.func @k(%a_h: memref<16x16xf16>, %b_h: memref<16x8xf16>) -> memref<16x8xf32
 }
 )mlir";
 
-TEST(GpuSimulator, MmaSyncIsTheMatrixProduct) {
+/// Runs `source` (@k: a 16x16 f16 A and a 16x8 f16 B to their f32
+/// product) and compares the result with the product computed here.
+void expectTheMatrixProduct(const std::string &source) {
   Tensor a{ATTIC_F16, {16, 16}}, b{ATTIC_F16, {16, 8}};
   // Small integers and halves: exact in f16 and in the f32 sums.
   for (int64_t i = 0; i < 16 * 16; ++i)
@@ -364,7 +366,7 @@ TEST(GpuSimulator, MmaSyncIsTheMatrixProduct) {
   for (int64_t i = 0; i < 16 * 8; ++i)
     b.set(i, 0.5 * double((i * 5) % 9) - 2.0);
   std::string error;
-  std::vector<Tensor> out = simulate(kMma, {&a, &b}, error);
+  std::vector<Tensor> out = simulate(source, {&a, &b}, error);
   ASSERT_EQ(out.size(), 1u) << error;
   for (int64_t r = 0; r < 16; ++r)
     for (int64_t c = 0; c < 8; ++c) {
@@ -374,6 +376,8 @@ TEST(GpuSimulator, MmaSyncIsTheMatrixProduct) {
       EXPECT_EQ(out[0][r * 8 + c], expected) << r << ", " << c;
     }
 }
+
+TEST(GpuSimulator, MmaSyncIsTheMatrixProduct) { expectTheMatrixProduct(kMma); }
 
 // The canonicalizer folds the four vector.extract ops of the accumulator
 // into one vector.to_elements (row-major order), as it does between
@@ -387,21 +391,7 @@ TEST(GpuSimulator, ToElementsGivesTheElementsInRowMajorOrder) {
           "    %d11 = vector.extract %d[1, 1] : f32 from vector<2x2xf32>\n",
           "    %d00, %d01, %d10, %d11 = vector.to_elements %d : "
           "vector<2x2xf32>\n");
-  Tensor a{ATTIC_F16, {16, 16}}, b{ATTIC_F16, {16, 8}};
-  for (int64_t i = 0; i < 16 * 16; ++i)
-    a.set(i, double((i * 3) % 7) - 3.0);
-  for (int64_t i = 0; i < 16 * 8; ++i)
-    b.set(i, 0.5 * double((i * 5) % 9) - 2.0);
-  std::string error;
-  std::vector<Tensor> out = simulate(source, {&a, &b}, error);
-  ASSERT_EQ(out.size(), 1u) << error;
-  for (int64_t r = 0; r < 16; ++r)
-    for (int64_t c = 0; c < 8; ++c) {
-      double expected = 0;
-      for (int64_t k = 0; k < 16; ++k)
-        expected += a[r * 16 + k] * b[k * 8 + c];
-      EXPECT_EQ(out[0][r * 8 + c], expected) << r << ", " << c;
-    }
+  expectTheMatrixProduct(source);
 }
 
 // The same product with the fragments loaded by nvgpu.ldmatrix from
@@ -480,21 +470,7 @@ func.func @k(%a_h: memref<16x16xf16>, %b_h: memref<16x8xf16>) -> memref<16x8xf32
 )mlir";
 
 TEST(GpuSimulator, LdMatrixFragmentsGiveTheMatrixProduct) {
-  Tensor a{ATTIC_F16, {16, 16}}, b{ATTIC_F16, {16, 8}};
-  for (int64_t i = 0; i < 16 * 16; ++i)
-    a.set(i, double((i * 7) % 11) - 5.0);
-  for (int64_t i = 0; i < 16 * 8; ++i)
-    b.set(i, 0.5 * double((i * 5) % 9) - 2.0);
-  std::string error;
-  std::vector<Tensor> out = simulate(kLdMatrix, {&a, &b}, error);
-  ASSERT_EQ(out.size(), 1u) << error;
-  for (int64_t r = 0; r < 16; ++r)
-    for (int64_t c = 0; c < 8; ++c) {
-      double expected = 0;
-      for (int64_t k = 0; k < 16; ++k)
-        expected += a[r * 16 + k] * b[k * 8 + c];
-      EXPECT_EQ(out[0][r * 8 + c], expected) << r << ", " << c;
-    }
+  expectTheMatrixProduct(kLdMatrix);
 }
 
 TEST(GpuSimulator, LdMatrixRowsMustBe16ByteAligned) {
