@@ -117,10 +117,12 @@ run_lit_adding() {
 status=0
 if [[ $mode == tests-wgmma ]]; then
   # The GPU tests with wgmma for every --target=cuda run that can take it
-  # (not with --async-copies=false or an explicit --cuda-pipeline; nor
-  # twice): what a default of wgmma on 9.0 devices would run.
+  # (not with --async-copies=false or an explicit --cuda-pipeline, nor with
+  # a response file @FILE, which holds one in the cleanups tests; nor
+  # twice): what a default of wgmma on 9.0 devices would run. The other
+  # modes below skip the same runs.
   run_lit_adding wgmma \
-    "add=--wgmma; for a in \"\$@\"; do case \$a in --wgmma*|--async-copies=false|--cuda-pipeline*) add= ;; esac; done; exec \"$PWD/build/tools/attic-run\" \$add \"\$@\""
+    "add=--wgmma; for a in \"\$@\"; do case \$a in --wgmma*|--async-copies=false|--cuda-pipeline*|@*) add= ;; esac; done; exec \"$PWD/build/tools/attic-run\" \$add \"\$@\""
 fi
 if [[ $mode == tests-overlap ]]; then
   # The same with the deferred P V: --wgmma --kv-stages=2 --wgmma-overlap
@@ -129,7 +131,7 @@ if [[ $mode == tests-overlap ]]; then
   # --wgmma-overlap already there; --wgmma not twice, and no --kv-stages
   # where the run has one).
   run_lit_adding overlap \
-    "w=--wgmma; k=--kv-stages=2; o=--wgmma-overlap; for a in \"\$@\"; do case \$a in --wgmma-overlap|--async-copies=false|--kv-stages=1|--cuda-pipeline*) w= k= o= ;; --wgmma) w= ;; --kv-stages=*) k= ;; esac; done; [[ -n \$o ]] || w= k=; exec \"$PWD/build/tools/attic-run\" \$w \$k \$o \"\$@\""
+    "w=--wgmma; k=--kv-stages=2; o=--wgmma-overlap; for a in \"\$@\"; do case \$a in --wgmma-overlap|--async-copies=false|--kv-stages=1|--cuda-pipeline*|@*) w= k= o= ;; --wgmma) w= ;; --kv-stages=*) k= ;; esac; done; [[ -n \$o ]] || w= k=; exec \"$PWD/build/tools/attic-run\" \$w \$k \$o \"\$@\""
 fi
 if [[ $mode == tests-tma ]]; then
   # TMA loads: --wgmma --kv-stages=2 --tma added to every --target=cuda run
@@ -137,14 +139,14 @@ if [[ $mode == tests-tma ]]; then
   # explicit --cuda-pipeline or --tma already there; --wgmma not twice, no
   # --kv-stages where the run has one; a run's --wgmma-overlap stays).
   run_lit_adding tma \
-    "w=--wgmma; k=--kv-stages=2; t=--tma; for a in \"\$@\"; do case \$a in --tma|--async-copies=false|--kv-stages=1|--cuda-pipeline*) w= k= t= ;; --wgmma) w= ;; --kv-stages=*) k= ;; esac; done; [[ -n \$t ]] || w= k=; exec \"$PWD/build/tools/attic-run\" \$w \$k \$t \"\$@\""
+    "w=--wgmma; k=--kv-stages=2; t=--tma; for a in \"\$@\"; do case \$a in --tma|--async-copies=false|--kv-stages=1|--cuda-pipeline*|@*) w= k= t= ;; --wgmma) w= ;; --kv-stages=*) k= ;; esac; done; [[ -n \$t ]] || w= k=; exec \"$PWD/build/tools/attic-run\" \$w \$k \$t \"\$@\""
 fi
 if [[ $mode == tests-ws ]]; then
   # Warp specialization: --wgmma --kv-stages=2 --tma --warp-specialize added
   # to every --target=cuda run that can take them (as tests-tma; a run's
   # --tma takes --warp-specialize alone).
   run_lit_adding ws \
-    "w=--wgmma; k=--kv-stages=2; t=--tma; s=--warp-specialize; for a in \"\$@\"; do case \$a in --warp-specialize|--async-copies=false|--kv-stages=1|--cuda-pipeline*) w= k= t= s= ;; --wgmma) w= ;; --kv-stages=*) k= ;; --tma) t= ;; esac; done; [[ -n \$s ]] || w= k= t=; exec \"$PWD/build/tools/attic-run\" \$w \$k \$t \$s \"\$@\""
+    "w=--wgmma; k=--kv-stages=2; t=--tma; s=--warp-specialize; for a in \"\$@\"; do case \$a in --warp-specialize|--async-copies=false|--kv-stages=1|--cuda-pipeline*|@*) w= k= t= s= ;; --wgmma) w= ;; --kv-stages=*) k= ;; --tma) t= ;; esac; done; [[ -n \$s ]] || w= k= t=; exec \"$PWD/build/tools/attic-run\" \$w \$k \$t \$s \"\$@\""
 fi
 if [[ $mode == tests-pp ]]; then
   # FlashAttention-3's schedule: --wgmma --kv-stages=2 --tma --wgmma-overlap
@@ -152,7 +154,7 @@ if [[ $mode == tests-pp ]]; then
   # take them (not with --async-copies=false, --kv-stages=1, an explicit
   # --cuda-pipeline or --ping-pong already there; no flag twice).
   run_lit_adding pp \
-    "w=--wgmma; k=--kv-stages=2; t=--tma; o=--wgmma-overlap; s=--warp-specialize; p=--ping-pong; for a in \"\$@\"; do case \$a in --ping-pong|--async-copies=false|--kv-stages=1|--cuda-pipeline*) w= k= t= o= s= p= ;; --wgmma) w= ;; --kv-stages=*) k= ;; --tma) t= ;; --wgmma-overlap) o= ;; --warp-specialize) s= ;; esac; done; [[ -n \$p ]] || w= k= t= o= s=; exec \"$PWD/build/tools/attic-run\" \$w \$k \$t \$o \$s \$p \"\$@\""
+    "w=--wgmma; k=--kv-stages=2; t=--tma; o=--wgmma-overlap; s=--warp-specialize; p=--ping-pong; for a in \"\$@\"; do case \$a in --ping-pong|--async-copies=false|--kv-stages=1|--cuda-pipeline*|@*) w= k= t= o= s= p= ;; --wgmma) w= ;; --kv-stages=*) k= ;; --tma) t= ;; --wgmma-overlap) o= ;; --warp-specialize) s= ;; esac; done; [[ -n \$p ]] || w= k= t= o= s=; exec \"$PWD/build/tools/attic-run\" \$w \$k \$t \$o \$s \$p \"\$@\""
 fi
 if [[ $mode == tests || $mode == all ]]; then
   # pipefail: the status is lit's (the summary lines always match).
