@@ -4456,6 +4456,17 @@ namespace {
 using attic::EntrySignature;
 using attic::TensorSpec;
 
+/// The tensor an identity-layout memref of an element type the runtime
+/// knows stands for; nullopt for any other type.
+std::optional<TensorSpec> memrefSpec(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  std::optional<attic_dtype> dtype =
+      memref ? attic::dtypeOf(memref.getElementType()) : std::nullopt;
+  if (!memref || !dtype || !memref.getLayout().isIdentity())
+    return std::nullopt;
+  return TensorSpec{*dtype, SmallVector<int64_t>(memref.getShape())};
+}
+
 /// Empty when @`entry` of `lowered` is a func.func with a body whose
 /// arguments and results are identity-layout memrefs of the ranks and
 /// element types of `signature`; else what is not.
@@ -4475,12 +4486,9 @@ std::string checkMappedEntry(ModuleOp lowered, StringRef entry,
               Twine(specs.size()))
           .str();
     for (auto [i, type] : llvm::enumerate(types)) {
-      auto memref = dyn_cast<MemRefType>(type);
-      std::optional<attic_dtype> dtype =
-          memref ? attic::dtypeOf(memref.getElementType()) : std::nullopt;
-      if (!memref || !memref.getLayout().isIdentity() || !dtype ||
-          *dtype != specs[i].dtype ||
-          memref.getRank() != static_cast<int64_t>(specs[i].shape.size())) {
+      std::optional<TensorSpec> spec = memrefSpec(type);
+      if (!spec || spec->dtype != specs[i].dtype ||
+          spec->shape.size() != specs[i].shape.size()) {
         std::string text;
         llvm::raw_string_ostream os(text);
         os << what << " #" << i << " of @" << entry << " is " << type;
@@ -4504,17 +4512,14 @@ attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
                                         int64_t blockQ, int64_t blockK,
                                         std::string &error,
                                         const GpuMappingOptions &options) {
-  if (std::string message = checkCudaBlockSizes(blockQ, blockK);
-      !message.empty()) {
-    // The entry's own errors come first, as from the other overload.
-    if (failed(getEntrySignature(module, entry, error)))
-      return nullptr;
-    error = "--target=cuda-simulated: " + message;
-    return nullptr;
-  }
   return compileWith(
       module, entry,
-      [&](OpPassManager &pm, std::string &) {
+      [&](OpPassManager &pm, std::string &message) -> LogicalResult {
+        if (std::string bad = checkCudaBlockSizes(blockQ, blockK);
+            !bad.empty()) {
+          message = "--target=cuda-simulated: " + bad;
+          return failure();
+        }
         buildCudaMappingPipeline(pm, blockQ, blockK, options);
         return success();
       },
@@ -4614,13 +4619,10 @@ attic::SimulatedCudaExecutable::fromLowered(OwningOpRef<ModuleOp> lowered,
   }
   EntrySignature signature;
   auto convert = [&](Type type, SmallVectorImpl<TensorSpec> &into) {
-    auto memref = dyn_cast<MemRefType>(type);
-    std::optional<attic_dtype> dtype =
-        memref ? dtypeOf(memref.getElementType()) : std::nullopt;
-    if (!memref || !dtype || !memref.getLayout().isIdentity())
-      return false;
-    into.push_back({*dtype, SmallVector<int64_t>(memref.getShape())});
-    return true;
+    std::optional<TensorSpec> spec = memrefSpec(type);
+    if (spec)
+      into.push_back(std::move(*spec));
+    return spec.has_value();
   };
   for (Type t : func.getArgumentTypes())
     if (!convert(t, signature.inputs)) {

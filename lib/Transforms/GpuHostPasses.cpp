@@ -291,6 +291,12 @@ struct AtticGpuAnnotateKernelsPass
     auto i32 = IntegerType::get(&getContext(), 32);
     auto i64 = IntegerType::get(&getContext(), 64);
     StringRef align = LLVM::LLVMDialect::getAlignAttrName();
+    // Each kernel's launches, found once (the rewrites below change their
+    // operands, not which kernel they launch).
+    DenseMap<SymbolRefAttr, SmallVector<gpu::LaunchFuncOp>> launches;
+    getOperation().walk([&](gpu::LaunchFuncOp launch) {
+      launches[launch.getKernel()].push_back(launch);
+    });
     getOperation().walk([&](gpu::GPUFuncOp func) {
       if (!func.isKernel())
         return;
@@ -301,22 +307,17 @@ struct AtticGpuAnnotateKernelsPass
       for (unsigned i = 0, e = func.getNumWorkgroupAttributions(); i < e; ++i)
         if (!func.getWorkgroupAttributionAttr(i, align))
           func.setWorkgroupAttributionAttr(i, align, IntegerAttr::get(i64, 16));
-      passTensorMapsAsPointers(func);
+      auto kernels = func->getParentOfType<gpu::GPUModuleOp>();
+      auto found = launches.find(
+          SymbolRefAttr::get(kernels.getSymNameAttr(),
+                             {FlatSymbolRefAttr::get(func.getNameAttr())}));
+      ArrayRef<gpu::LaunchFuncOp> launchesOfFunc;
+      if (found != launches.end())
+        launchesOfFunc = found->second;
+      passTensorMapsAsPointers(func, launchesOfFunc);
       if (inlineConstants)
-        inlineConstantArguments(func);
+        inlineConstantArguments(func, launchesOfFunc);
     });
-  }
-
-  /// The launches of kernel `func` in the module.
-  SmallVector<gpu::LaunchFuncOp> launchesOf(gpu::GPUFuncOp func) {
-    auto kernels = func->getParentOfType<gpu::GPUModuleOp>();
-    SmallVector<gpu::LaunchFuncOp> launches;
-    getOperation().walk([&](gpu::LaunchFuncOp launch) {
-      if (launch.getKernelModuleName() == kernels.getSymName() &&
-          launch.getKernelName() == func.getName())
-        launches.push_back(launch);
-    });
-    return launches;
   }
 
   /// A kernel argument that every launch passes the same constant becomes
@@ -326,8 +327,8 @@ struct AtticGpuAnnotateKernelsPass
   /// outlining (which sinks nothing) then passes each as a kernel argument:
   /// unknown to the NVPTX back end, so loops with constant trip counts
   /// stopped being unrolled and divisions by constants stayed divisions.
-  void inlineConstantArguments(gpu::GPUFuncOp func) {
-    SmallVector<gpu::LaunchFuncOp> launches = launchesOf(func);
+  void inlineConstantArguments(gpu::GPUFuncOp func,
+                               ArrayRef<gpu::LaunchFuncOp> launches) {
     if (launches.empty())
       return;
     Block &entry = func.getBody().front();
@@ -340,8 +341,7 @@ struct AtticGpuAnnotateKernelsPass
       for (gpu::LaunchFuncOp launch : launches) {
         Operation *def = launch.getKernelOperands()[i].getDefiningOp();
         Attribute attr;
-        if (!def || def->getNumOperands() != 0 ||
-            !matchPattern(def, m_Constant(&attr)) ||
+        if (!def || !matchPattern(def, m_Constant(&attr)) ||
             (constant &&
              (def->getName() != constant->getName() || attr != value))) {
           constant = nullptr;
@@ -377,7 +377,8 @@ struct AtticGpuAnnotateKernelsPass
   /// and outlining then passes the descriptor: each such argument becomes
   /// a pointer here, cast back at the kernel's entry and cast to it at
   /// every launch.
-  void passTensorMapsAsPointers(gpu::GPUFuncOp func) {
+  void passTensorMapsAsPointers(gpu::GPUFuncOp func,
+                                ArrayRef<gpu::LaunchFuncOp> launches) {
     Block &entry = func.getBody().front();
     auto ptr = LLVM::LLVMPointerType::get(&getContext());
     SmallVector<unsigned> maps;
@@ -402,7 +403,7 @@ struct AtticGpuAnnotateKernelsPass
       inputs[i] = ptr;
     func.setFunctionType(
         FunctionType::get(&getContext(), inputs, func.getResultTypes()));
-    for (gpu::LaunchFuncOp launch : launchesOf(func)) {
+    for (gpu::LaunchFuncOp launch : launches) {
       b.setInsertionPoint(launch);
       for (unsigned i : maps) {
         OpOperand &operand = launch.getKernelOperandsMutable()[i];

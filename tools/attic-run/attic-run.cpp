@@ -337,36 +337,25 @@ int main(int argc, char **argv) {
         fail("--" + pipelineOption->ArgStr +
              " is an option of the default pipeline; with --cpu-pipeline, "
              "write it into the pipeline");
-  // Options of the default CUDA pipeline.
+  // Options of the default CUDA pipeline: for its targets only, and not
+  // beside a pipeline of one's own.
+  for (cl::Option *kernelOption : std::initializer_list<cl::Option *>{
+           &asyncCopies, &kvStages, &wgmma, &wgmmaOverlap, &tma,
+           &warpSpecialize, &pingPong})
+    if (kernelOption->getNumOccurrences() && !onCuda && !simulated)
+      fail("--" + kernelOption->ArgStr +
+           " applies to --target=cuda and cuda-simulated only");
+  if (inlineKernelConstants.getNumOccurrences() && !onCuda)
+    fail("--inline-kernel-constants applies to --target=cuda only");
   if (cudaPipeline.getNumOccurrences())
-    for (cl::Option *pipelineOption :
-         std::initializer_list<cl::Option *>{&blockQ, &blockK})
+    for (cl::Option *pipelineOption : std::initializer_list<cl::Option *>{
+             &blockQ, &blockK, &asyncCopies, &kvStages, &wgmma, &wgmmaOverlap,
+             &tma, &warpSpecialize, &pingPong, &inlineKernelConstants})
       if (pipelineOption->getNumOccurrences())
         fail("--" + pipelineOption->ArgStr +
              " is an option of the default pipeline; with --cuda-pipeline, "
              "write " +
              pipelineOption->ArgStr.str() + "=... into it");
-  for (cl::Option *pipelineOption : std::initializer_list<cl::Option *>{
-           &asyncCopies, &kvStages, &wgmma, &wgmmaOverlap, &tma,
-           &warpSpecialize, &pingPong}) {
-    if (!pipelineOption->getNumOccurrences())
-      continue;
-    std::string name = pipelineOption->ArgStr.str();
-    if (!onCuda && !simulated)
-      fail("--" + name + " applies to --target=cuda and cuda-simulated only");
-    if (cudaPipeline.getNumOccurrences())
-      fail("--" + name +
-           " is an option of the default pipeline; with --cuda-pipeline, "
-           "write " +
-           name + "=... into it");
-  }
-  if (inlineKernelConstants.getNumOccurrences()) {
-    if (!onCuda)
-      fail("--inline-kernel-constants applies to --target=cuda only");
-    if (cudaPipeline.getNumOccurrences())
-      fail("--inline-kernel-constants is an option of the default pipeline; "
-           "with --cuda-pipeline, write inline-kernel-constants=... into it");
-  }
   attic::TensorCoreOptions kernel;
   kernel.asyncCopies = asyncCopies;
   kernel.kvStages = kvStages;
