@@ -1275,6 +1275,19 @@ def AtticGpuAnnotateKernels : Pass<"attic-gpu-annotate-kernels", "::mlir::Module
     spills. An argument that the
     launches pass different constants or computed values stays.
 
+    What the host computes from constants counts as a constant: the pure
+    `arith` ops whose operands are all constants (and `memref.dim` of a
+    static size) are folded, without rewriting the host code. The mapping
+    passes build a grid's size and the check that it is not empty so, and
+    outlining passes them on unfolded: the default pipeline's tensor-core
+    kernels took that check as an `i1` argument that guarded their whole
+    body, and read their grid size from `%nctaid`. When every launch of a
+    kernel has the same grid (block) sizes, constants or folded, the
+    kernel gets `known_grid_size` (`known_block_size`) where outlining set
+    none, and its `gpu.grid_dim` (`gpu.block_dim`) ops become those
+    constants. All of this is part of the inlining (off with
+    `inline-constants=false`).
+
     Part of `attic-cuda-pipeline`, after kernel outlining.
 
     Example:

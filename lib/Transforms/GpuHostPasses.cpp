@@ -282,6 +282,46 @@ struct AtticGpuMergeChainsPass
   }
 };
 
+/// The constant that the host value `v` is: the attribute of a constant
+/// op, or what folding the pure arith ops (and memref.dim of a static
+/// size) that compute it from constants gives; null otherwise. Nothing is
+/// rewritten: an op's fold hook runs only when all its operands are known
+/// constants (then arith's folds compute a value and change no op).
+/// Memoized in `memo`; chains deeper than 64 ops are not followed.
+static Attribute hostConstant(Value v, DenseMap<Value, Attribute> &memo,
+                              unsigned depth = 0) {
+  if (auto it = memo.find(v); it != memo.end())
+    return it->second;
+  Attribute result;
+  Operation *def = v.getDefiningOp();
+  if (def && matchPattern(v, m_Constant(&result))) {
+    // result is the constant's attribute.
+  } else if (auto dim = dyn_cast_or_null<memref::DimOp>(def)) {
+    std::optional<int64_t> index = dim.getConstantIndex();
+    auto type = dyn_cast<MemRefType>(dim.getSource().getType());
+    if (index && type && *index >= 0 && *index < type.getRank() &&
+        !type.isDynamicDim(*index))
+      result = IntegerAttr::get(v.getType(), type.getDimSize(*index));
+  } else if (def && depth < 64 && def->getNumRegions() == 0 && isPure(def) &&
+             isa<arith::ArithDialect>(def->getDialect())) {
+    SmallVector<Attribute> operands;
+    for (Value operand : def->getOperands())
+      operands.push_back(hostConstant(operand, memo, depth + 1));
+    SmallVector<OpFoldResult> results;
+    if (llvm::all_of(operands, [](Attribute a) { return bool(a); }) &&
+        succeeded(def->fold(operands, results)) &&
+        results.size() == def->getNumResults()) {
+      OpFoldResult r = results[cast<OpResult>(v).getResultNumber()];
+      if (auto attr = dyn_cast<Attribute>(r))
+        result = attr;
+      else if (cast<Value>(r) != v)
+        result = hostConstant(cast<Value>(r), memo, depth + 1);
+    }
+  }
+  memo[v] = result;
+  return result;
+}
+
 struct AtticGpuAnnotateKernelsPass
     : public attic::impl::AtticGpuAnnotateKernelsBase<
           AtticGpuAnnotateKernelsPass> {
@@ -297,6 +337,8 @@ struct AtticGpuAnnotateKernelsPass
     getOperation().walk([&](gpu::LaunchFuncOp launch) {
       launches[launch.getKernel()].push_back(launch);
     });
+    // The host values that fold to constants, memoized across kernels.
+    DenseMap<Value, Attribute> folded;
     getOperation().walk([&](gpu::GPUFuncOp func) {
       if (!func.isKernel())
         return;
@@ -315,8 +357,10 @@ struct AtticGpuAnnotateKernelsPass
       if (found != launches.end())
         launchesOfFunc = found->second;
       passTensorMapsAsPointers(func, launchesOfFunc);
-      if (inlineConstants)
-        inlineConstantArguments(func, launchesOfFunc);
+      if (inlineConstants) {
+        inlineConstantArguments(func, launchesOfFunc, folded);
+        annotateKnownSizes(func, launchesOfFunc, folded);
+      }
     });
   }
 
@@ -327,8 +371,12 @@ struct AtticGpuAnnotateKernelsPass
   /// outlining (which sinks nothing) then passes each as a kernel argument:
   /// unknown to the NVPTX back end, so loops with constant trip counts
   /// stopped being unrolled and divisions by constants stayed divisions.
+  /// Without that canonicalization, the mapping's host computations of
+  /// constants (the grid's size, whether it is empty) are not folded
+  /// either: hostConstant folds them here.
   void inlineConstantArguments(gpu::GPUFuncOp func,
-                               ArrayRef<gpu::LaunchFuncOp> launches) {
+                               ArrayRef<gpu::LaunchFuncOp> launches,
+                               DenseMap<Value, Attribute> &folded) {
     if (launches.empty())
       return;
     Block &entry = func.getBody().front();
@@ -336,26 +384,33 @@ struct AtticGpuAnnotateKernelsPass
     b.setInsertionPointToStart(&entry);
     llvm::BitVector erased(func.getNumArguments());
     for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
-      Operation *constant = nullptr;
+      // The same value from every launch (the operands have the kernel
+      // argument's type, so equal attributes are equal values).
       Attribute value;
       for (gpu::LaunchFuncOp launch : launches) {
-        Operation *def = launch.getKernelOperands()[i].getDefiningOp();
-        Attribute attr;
-        if (!def || !matchPattern(def, m_Constant(&attr)) ||
-            (constant &&
-             (def->getName() != constant->getName() || attr != value))) {
-          constant = nullptr;
+        Attribute attr = hostConstant(launch.getKernelOperands()[i], folded);
+        if (!attr || (value && attr != value)) {
+          value = nullptr;
           break;
         }
-        if (!constant) {
-          constant = def;
-          value = attr;
-        }
+        value = attr;
       }
-      if (!constant)
+      if (!value)
         continue;
-      Operation *clone = b.clone(*constant);
-      entry.getArgument(i).replaceAllUsesWith(clone->getResult(0));
+      // The first launch's constant op cloned, or an arith.constant of
+      // the folded value.
+      Type type = entry.getArgument(i).getType();
+      gpu::LaunchFuncOp first = launches.front();
+      Operation *def = first.getKernelOperands()[i].getDefiningOp();
+      Value inKernel;
+      if (def && matchPattern(def, m_Constant()))
+        inKernel = b.clone(*def)->getResult(0);
+      else if (arith::ConstantOp::isBuildableWith(value, type))
+        inKernel = arith::ConstantOp::create(b, func.getLoc(), type,
+                                             cast<TypedAttr>(value));
+      else
+        continue;
+      entry.getArgument(i).replaceAllUsesWith(inKernel);
       erased.set(i);
     }
     if (erased.none())
@@ -367,6 +422,66 @@ struct AtticGpuAnnotateKernelsPass
     for (gpu::LaunchFuncOp launch : launches)
       for (int i = erased.find_last(); i >= 0; i = erased.find_prev(i))
         launch.getKernelOperandsMutable().erase(i);
+  }
+
+  /// Sets the kernel's `known_grid_size` (and `known_block_size`) where
+  /// outlining did not because the launches' sizes are computed: when
+  /// every launch's sizes fold to the same constants, each in i32.
+  void annotateKnownSizes(gpu::GPUFuncOp func,
+                          ArrayRef<gpu::LaunchFuncOp> launches,
+                          DenseMap<Value, Attribute> &folded) {
+    if (launches.empty())
+      return;
+    auto sizesOf = [&](auto dims) -> std::optional<SmallVector<int32_t>> {
+      std::optional<SmallVector<int32_t>> common;
+      for (gpu::LaunchFuncOp launch : launches) {
+        gpu::KernelDim3 d = dims(launch);
+        SmallVector<int32_t> sizes;
+        for (Value v : {d.x, d.y, d.z}) {
+          auto attr = dyn_cast_or_null<IntegerAttr>(hostConstant(v, folded));
+          if (!attr || attr.getValue().getActiveBits() > 31 ||
+              attr.getValue().isZero())
+            return std::nullopt;
+          sizes.push_back(attr.getValue().getZExtValue());
+        }
+        if (common && *common != sizes)
+          return std::nullopt;
+        common = sizes;
+      }
+      return common;
+    };
+    if (!func.getKnownGridSizeAttr())
+      if (auto sizes = sizesOf(
+              [](gpu::LaunchFuncOp l) { return l.getGridSizeOperandValues(); }))
+        func.setKnownGridSizeAttr(
+            DenseI32ArrayAttr::get(&getContext(), *sizes));
+    if (!func.getKnownBlockSizeAttr())
+      if (auto sizes = sizesOf([](gpu::LaunchFuncOp l) {
+            return l.getBlockSizeOperandValues();
+          }))
+        func.setKnownBlockSizeAttr(
+            DenseI32ArrayAttr::get(&getContext(), *sizes));
+    // The known sizes as constants in the code (the attributes give the
+    // NVPTX back end a range only, not the value).
+    std::optional<ArrayRef<int32_t>> grid = func.getKnownGridSize();
+    std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize();
+    func.walk([&](Operation *op) {
+      std::optional<ArrayRef<int32_t>> known;
+      gpu::Dimension dim;
+      if (auto g = dyn_cast<gpu::GridDimOp>(op)) {
+        known = grid;
+        dim = g.getDimension();
+      } else if (auto bd = dyn_cast<gpu::BlockDimOp>(op)) {
+        known = block;
+        dim = bd.getDimension();
+      }
+      if (!known || known->size() != 3)
+        return;
+      OpBuilder b(op);
+      op->getResult(0).replaceAllUsesWith(arith::ConstantIndexOp::create(
+          b, op->getLoc(), (*known)[static_cast<unsigned>(dim)]));
+      op->erase();
+    });
   }
 
   /// A TMA tensor map crosses into a kernel as the pointer that

@@ -7,13 +7,15 @@
 
 // The host moves data and launches kernels: accepted. Kernels get
 // nvvm.minctasm = 1 unless they have their own, and their shared memory
-// (workgroup attributions) llvm.align = 16 unless it has its own.
+// (workgroup attributions) llvm.align = 16 unless it has its own. @k0's
+// launch has a grid of constants (known_grid_size) and a block size that
+// is not one (a memref.dim out of range: no known_block_size).
 
 // HOST-LABEL: func.func @host
 // HOST: gpu.launch_func
 
 // ANNOTATE-LABEL: gpu.module @kernels
-// ANNOTATE: gpu.func @k0(%{{.*}}: memref<16xf32>) kernel attributes {nvvm.minctasm = 1 : i32}
+// ANNOTATE: gpu.func @k0(%{{.*}}: memref<16xf32>) kernel attributes {known_grid_size = array<i32: 1, 1, 1>, nvvm.minctasm = 1 : i32}
 // ANNOTATE: gpu.func @k1() kernel attributes {nvvm.minctasm = 4 : i32}
 // ANNOTATE: gpu.func @helper() {
 // ANNOTATE: gpu.func @k2() workgroup(%{{.*}} : memref<8xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %{{.*}} : memref<4xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}) kernel attributes {nvvm.minctasm = 1 : i32}
@@ -133,6 +135,79 @@ module attributes {gpu.container_module} {
     %ones = arith.constant dense<1.0> : vector<2xf32>
     gpu.launch_func @constant_kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%c0 : index, %c4 : index, %m : memref<4xf32>, %half : f32, %x : f32, %ones : vector<2xf32>)
     gpu.launch_func @constant_kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%c1 : index, %c4 : index, %m : memref<4xf32>, %half : f32, %x : f32, %ones : vector<2xf32>)
+    return
+  }
+}
+
+// -----
+
+// Sizes and flags that the host computes from constants without folding
+// them (the mapping passes build a grid's size and the check that it is
+// not empty so, and outlining passes them on as they are): folded here,
+// the flag becomes a constant in the kernel, and the launches' common
+// grid and block sizes the kernel's known sizes, its gpu.grid_dim and
+// gpu.block_dim constants. A value the host does not know stays an
+// argument; launches with different grid sizes leave the grid unknown.
+// ANNOTATE-LABEL: gpu.module @computed_kernels
+// ANNOTATE: gpu.func @k(%[[N:.*]]: index, %[[M:.*]]: memref<8x3xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>, known_grid_size = array<i32: 8, 3, 1>, nvvm.minctasm = 1 : i32}
+// ANNOTATE-DAG: %[[TRUE:.*]] = arith.constant true
+// ANNOTATE-DAG: %[[C8:.*]] = arith.constant 8 : index
+// ANNOTATE-DAG: %[[C3:.*]] = arith.constant 3 : index
+// ANNOTATE-DAG: %[[C128:.*]] = arith.constant 128 : index
+// ANNOTATE-NOT: gpu.grid_dim
+// ANNOTATE-NOT: gpu.block_dim
+// ANNOTATE: scf.if %[[TRUE]]
+// ANNOTATE: %[[D:.*]] = arith.subi %[[C3]], %[[C8]] : index
+// ANNOTATE: arith.addi %[[D]], %[[C128]] : index
+// ANNOTATE: gpu.func @other(%{{.*}}: index) kernel attributes {known_block_size = array<i32: 1, 1, 1>, nvvm.minctasm = 1 : i32}
+// ANNOTATE: gpu.grid_dim x
+// ANNOTATE-LABEL: func.func @launch_computed
+// ANNOTATE: gpu.launch_func @computed_kernels::@k {{.*}} args(%{{.*}} : index, %{{.*}} : memref<8x3xf32>)
+// KEEP-LABEL: gpu.module @computed_kernels
+// KEEP: gpu.func @k(%{{.*}}: i1, %{{.*}}: index, %{{.*}}: memref<8x3xf32>) kernel attributes {nvvm.minctasm = 1 : i32}
+// KEEP: gpu.grid_dim x
+module attributes {gpu.container_module} {
+  gpu.module @computed_kernels {
+    gpu.func @k(%nonempty: i1, %n: index, %m: memref<8x3xf32>) kernel {
+      %gx = gpu.grid_dim x
+      %gy = gpu.grid_dim y
+      %bx = gpu.block_dim x
+      scf.if %nonempty {
+        %d = arith.subi %gy, %gx : index
+        %e = arith.addi %d, %bx : index
+        %i = arith.addi %e, %n : index
+        %f = arith.index_cast %i : index to i32
+        %x = arith.sitofp %f : i32 to f32
+        %c0 = arith.constant 0 : index
+        memref.store %x, %m[%c0, %c0] : memref<8x3xf32>
+      }
+      gpu.return
+    }
+    gpu.func @other(%n: index) kernel {
+      %gx = gpu.grid_dim x
+      %i = arith.addi %gx, %n : index
+      %f = arith.index_cast %i : index to i32
+      gpu.return
+    }
+  }
+  func.func @launch_computed(%m: memref<8x3xf32>, %dyn: memref<?xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c32 = arith.constant 32 : index
+    %bh = arith.muli %c2, %c4 : index
+    %rows = memref.dim %m, %c1 : memref<8x3xf32>
+    %ne0 = arith.cmpi sgt, %bh, %c0 : index
+    %ne1 = arith.cmpi sgt, %rows, %c0 : index
+    %nonempty = arith.andi %ne0, %ne1 : i1
+    %gx = arith.maxsi %bh, %c1 : index
+    %gy = arith.maxsi %rows, %c1 : index
+    %threads = arith.muli %c4, %c32 : index
+    %n = memref.dim %dyn, %c0 : memref<?xf32>
+    gpu.launch_func @computed_kernels::@k blocks in (%gx, %gy, %c1) threads in (%threads, %c1, %c1) args(%nonempty : i1, %n : index, %m : memref<8x3xf32>)
+    gpu.launch_func @computed_kernels::@other blocks in (%gx, %c1, %c1) threads in (%c1, %c1, %c1) args(%n : index)
+    gpu.launch_func @computed_kernels::@other blocks in (%gy, %c1, %c1) threads in (%c1, %c1, %c1) args(%n : index)
     return
   }
 }

@@ -174,7 +174,8 @@ struct CudaPipelineOptions
       llvm::cl::desc("Kernel arguments that every launch passes the same "
                      "constant (static tensor sizes; the kernels' own "
                      "constants after a canonicalization before outlining) "
-                     "become constants in the kernels "
+                     "become constants in the kernels, and grid and block "
+                     "sizes shared by all launches known sizes "
                      "(attic-gpu-annotate-kernels; false: arguments, for "
                      "A/B timing)"),
       llvm::cl::init(true)};

@@ -1,0 +1,107 @@
+"""Which cleanups between attic-cuda-pipeline's passes change a kernel's PTX.
+
+usage: cleanup_bisect.py KERNEL OPTIONS SET...
+  KERNEL   a kernel of test/Conversion/Inputs/cuda_configs.mlir, e.g.
+           f16_d64_dense_kernel
+  OPTIONS  attic-cuda-pipeline's options; format=isa is added
+  SET      where to insert canonicalize,cse: "none", "all", pass indices
+           "36,42" or ranges "33:46" (end excluded), as --list numbers them
+  --list   prints the pipeline's top-level passes with their indices
+
+For each SET: the kernel's PTX lines and its ex2, selp and wgmma.mma_async
+instructions (counts in the code, not executed; no GPU needed). Run from
+the repository root after scripts/setup.sh, with Debian's python3. Used for
+bench/results/cuda/inline-kernel-constants-static.md, e.g.
+  cleanup_bisect.py f16_d64_dense_kernel "chip=sm_90a wgmma=true \\
+    kv-stages=2 wgmma-overlap=true tma=true warp-specialize=true \\
+    ping-pong=true" none all 36 42 36,42
+"""
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+OPT = os.path.join(ROOT, "build", "tools", "attic-opt")
+CONFIGS = os.path.join(ROOT, "test", "Conversion", "Inputs", "cuda_configs.mlir")
+EXTRACT = os.path.join(ROOT, "test", "Conversion", "Inputs", "cuda_extract_binary.py")
+
+
+def top_level_passes(text):
+    """The comma-separated passes of 'builtin.module(...)', nesting kept."""
+    text = text.strip()
+    inner = text[len("builtin.module("):-1]
+    passes, depth, current = [], 0, ""
+    for ch in inner:
+        if ch in "({":
+            depth += 1
+        elif ch in ")}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            passes.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    passes.append(current.strip())
+    return passes
+
+
+def pipeline_passes(options):
+    spec = "attic-cuda-pipeline{format=isa " + options + "}"
+    dump = subprocess.run(
+        [OPT, "--pass-pipeline=builtin.module(" + spec + ")",
+         "--dump-pass-pipeline", "-o", "-", "-"],
+        input="module {}", capture_output=True, text=True, check=True).stderr
+    return top_level_passes(" ".join(l.strip() for l in dump.splitlines()[1:]))
+
+
+def parse_set(spec, count):
+    if spec == "none":
+        return set()
+    if spec == "all":
+        return set(range(count))
+    chosen = set()
+    for part in spec.split(","):
+        if ":" in part:
+            lo, hi = part.split(":")
+            chosen.update(range(int(lo), int(hi)))
+        else:
+            chosen.add(int(part))
+    return chosen
+
+
+def measure(passes, after, kernel):
+    out = []
+    for i, p in enumerate(passes):
+        out.append(p)
+        if i in after:
+            out += ["canonicalize", "cse"]
+    compiled = subprocess.run(
+        [OPT, CONFIGS, "--pass-pipeline=builtin.module(" + ",".join(out) + ")"],
+        capture_output=True, text=True)
+    if compiled.returncode:
+        return "error: " + compiled.stderr.strip().splitlines()[0]
+    ptx = subprocess.run([sys.executable, EXTRACT, kernel], input=compiled.stdout,
+                         capture_output=True, text=True).stdout
+    if not ptx:
+        return "error: no PTX for " + kernel
+    return "lines=%d ex2=%d selp=%d wgmma=%d" % (
+        len(ptx.splitlines()), ptx.count("ex2."), ptx.count("selp."),
+        ptx.count("wgmma.mma_async"))
+
+
+def main():
+    args = sys.argv[1:]
+    if len(args) < 2:
+        sys.exit(__doc__)
+    kernel, options, sets = args[0], args[1], args[2:]
+    passes = pipeline_passes(options)
+    if "--list" in sets:
+        for i, p in enumerate(passes):
+            print(i, p[:100])
+        return
+    for spec in sets:
+        print(spec, measure(passes, parse_set(spec, len(passes)), kernel),
+              flush=True)
+
+
+main()
