@@ -24,34 +24,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 OPT = os.path.join(ROOT, "build", "tools", "attic-opt")
 CONFIGS = os.path.join(ROOT, "test", "Conversion", "Inputs", "cuda_configs.mlir")
 EXTRACT = os.path.join(ROOT, "test", "Conversion", "Inputs", "cuda_extract_binary.py")
-
-
-def top_level_passes(text):
-    """The comma-separated passes of 'builtin.module(...)', nesting kept."""
-    text = text.strip()
-    inner = text[len("builtin.module("):-1]
-    passes, depth, current = [], 0, ""
-    for ch in inner:
-        if ch in "({":
-            depth += 1
-        elif ch in ")}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            passes.append(current.strip())
-            current = ""
-        else:
-            current += ch
-    passes.append(current.strip())
-    return passes
-
-
-def pipeline_passes(options):
-    spec = "attic-cuda-pipeline{format=isa " + options + "}"
-    dump = subprocess.run(
-        [OPT, "--pass-pipeline=builtin.module(" + spec + ")",
-         "--dump-pass-pipeline", "-o", "-", "-"],
-        input="module {}", capture_output=True, text=True, check=True).stderr
-    return top_level_passes(" ".join(l.strip() for l in dump.splitlines()[1:]))
+sys.path.insert(0, os.path.join(ROOT, "test", "Integration", "Inputs"))
+from interleave_pipeline import pipeline_passes  # noqa: E402
 
 
 def parse_set(spec, count):
@@ -94,7 +68,7 @@ def main():
     if len(args) < 2:
         sys.exit(__doc__)
     kernel, options, sets = args[0], args[1], args[2:]
-    passes = pipeline_passes(options)
+    passes = pipeline_passes("attic-cuda-pipeline", "format=isa " + options, OPT)
     if "--list" in sets:
         for i, p in enumerate(passes):
             print(i, p[:100])

@@ -34,18 +34,23 @@ def top_level_passes(text):
     return passes
 
 
-def main():
-    pipeline, insert, flag = sys.argv[1:4]
-    options = sys.argv[4] if len(sys.argv) > 4 else ""
+def pipeline_passes(pipeline, options="", opt="attic-opt"):
+    """The top-level passes of PIPELINE{OPTIONS}, as attic-opt prints them."""
     spec = pipeline + ("{" + options + "}" if options else "")
     dump = subprocess.run(
-        ["attic-opt", "--pass-pipeline=builtin.module(" + spec + ")",
+        [opt, "--pass-pipeline=builtin.module(" + spec + ")",
          "--dump-pass-pipeline", "-o", "-", "-"],
         input="module {}", capture_output=True, text=True, check=True).stderr
     # "Pass Manager with N passes:" then the pipeline over several lines.
     text = " ".join(line.strip() for line in dump.splitlines()[1:])
+    return top_level_passes(text)
+
+
+def main():
+    pipeline, insert, flag = sys.argv[1:4]
+    options = sys.argv[4] if len(sys.argv) > 4 else ""
     out = []
-    for p in top_level_passes(text):
+    for p in pipeline_passes(pipeline, options):
         out.append(p)
         out.append(insert)
     joined = "builtin.module(" + ",".join(out) + ")"
@@ -53,4 +58,5 @@ def main():
     print("'" + flag + "=" + joined + "'")
 
 
-main()
+if __name__ == "__main__":
+    main()
