@@ -14,6 +14,10 @@
 // RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_90a format=isa merge-kernels=false wgmma=true" -o %t.wgmma.mlir
 // RUN: FileCheck %s --input-file=%t.wgmma.mlir --check-prefix=WGMMA
 // RUN: python3 %cuda_inputs/cuda_extract_binary.py attention_f16_kernel < %t.wgmma.mlir | FileCheck %s --check-prefix=WGMMA-PTX
+// RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_80 format=isa" -o %t.default.mlir
+// RUN: python3 %cuda_inputs/cuda_extract_binary.py attention_f16_kernel < %t.default.mlir | FileCheck %s --check-prefix=STATIC
+// RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_80 format=isa inline-kernel-constants=false" -o %t.noinline.mlir
+// RUN: python3 %cuda_inputs/cuda_extract_binary.py attention_f16_kernel < %t.noinline.mlir | FileCheck %s --check-prefix=NOINLINE
 
 // attic.attention on tensors -> host code in the LLVM dialect calling the
 // mgpu* functions (same signature as the input: memrefs in host memory) and
@@ -158,3 +162,17 @@ func.func @attention_bf16_causal(%q: tensor<2x2x?x128xbf16>, %k: tensor<2x2x?x12
 // STEPS-NEXT: llvm.call @mgpuStreamDestroy(%[[S]])
 // STEPS: llvm.call @mgpuStreamCreate()
 // STEPS: llvm.call @mgpuMemcpy
+
+// The static-shape kernel is specialized on what the host computes from
+// constants (attic-gpu-annotate-kernels): the check that the grid is not
+// empty is no longer an i1 parameter (.u8) around the whole body, and the
+// grid's size is a constant instead of a read of %nctaid. With
+// inline-kernel-constants=false both stay, for the GPU A/B.
+// STATIC: .entry attention_f16_kernel(
+// STATIC-NOT: .param .u8
+// STATIC-NOT: %nctaid
+// STATIC: ex2.approx.ftz.f32
+// STATIC-NOT: %nctaid
+// NOINLINE: .entry attention_f16_kernel(
+// NOINLINE: .param .u8
+// NOINLINE: %nctaid.y
