@@ -671,6 +671,18 @@ private:
   }
   LogicalResult execWhile(scf::WhileOp op, Frame &f, const Mask &m);
   LogicalResult execLaunch(gpu::LaunchOp op, Frame &f);
+  LogicalResult execLaunchFunc(gpu::LaunchFuncOp op, Frame &f);
+  /// The grid of a launch (`op`, gpu.launch or gpu.launch_func): every
+  /// block runs `body` in a frame of its own (whose parent is `parent`,
+  /// null for an outlined kernel, which sees nothing of the host), with
+  /// its shared and private memory; `bind` gives the body's arguments
+  /// their values in that frame.
+  LogicalResult runGrid(Operation *op, Frame &host, ValueRange deps,
+                        Value asyncToken, const int64_t (&grid)[3],
+                        const int64_t (&dims)[3], int64_t dynamicBytes,
+                        Block &body, ArrayRef<BlockArgument> workgroup,
+                        ArrayRef<BlockArgument> privates, Frame *parent,
+                        function_ref<void(Frame &, const int64_t (&)[3])> bind);
   LogicalResult execArith(Operation *op, Frame &f, const Mask &m);
   LogicalResult execMath(Operation *op, Frame &f, const Mask &m);
   LogicalResult execVector(Operation *op, Frame &f, const Mask &m);
@@ -1370,33 +1382,145 @@ LogicalResult Interpreter::execWhile(scf::WhileOp op, Frame &f, const Mask &m) {
 LogicalResult Interpreter::execLaunch(gpu::LaunchOp op, Frame &host) {
   if (block)
     return fail(op, "gpu.launch inside a kernel");
-  FailureOr<int64_t> stream = streamOf(op, host, op.getAsyncDependencies(),
-                                       static_cast<bool>(op.getAsyncToken()));
-  if (failed(stream))
-    return failure();
-  llvm::scope_exit leaveKernel([&] { block = nullptr; });
-  ++stats.launches;
   auto uniform = [&](Value v) { return getIndex(host, v, 0); };
   int64_t grid[3] = {uniform(op.getGridSizeX()), uniform(op.getGridSizeY()),
                      uniform(op.getGridSizeZ())};
   int64_t dims[3] = {uniform(op.getBlockSizeX()), uniform(op.getBlockSizeY()),
                      uniform(op.getBlockSizeZ())};
-  int64_t T = dims[0] * dims[1] * dims[2];
+  if (op.hasClusterSize())
+    return fail(op, "thread block clusters are not simulated");
+  int64_t dynamicBytes = 0;
+  if (Value size = op.getDynamicSharedMemorySize())
+    dynamicBytes = uniform(size);
+  return runGrid(op, host, op.getAsyncDependencies(), op.getAsyncToken(), grid,
+                 dims, dynamicBytes, op.getBody().front(),
+                 op.getWorkgroupAttributions(), op.getPrivateAttributions(),
+                 &host, [&](Frame &kernel, const int64_t(&blockId)[3]) {
+                   int32_t T = kernel.threads;
+                   auto setUniform = [&](Value v, int64_t x) {
+                     std::vector<Val> &s = kernel.slot(v);
+                     for (Val &val : s)
+                       val.e.assign(1, intElem(static_cast<uint64_t>(x)));
+                   };
+                   gpu::KernelDim3 ids = op.getBlockIds();
+                   setUniform(ids.x, blockId[0]);
+                   setUniform(ids.y, blockId[1]);
+                   setUniform(ids.z, blockId[2]);
+                   gpu::KernelDim3 gridSize = op.getGridSize();
+                   setUniform(gridSize.x, grid[0]);
+                   setUniform(gridSize.y, grid[1]);
+                   setUniform(gridSize.z, grid[2]);
+                   gpu::KernelDim3 blockSize = op.getBlockSize();
+                   setUniform(blockSize.x, dims[0]);
+                   setUniform(blockSize.y, dims[1]);
+                   setUniform(blockSize.z, dims[2]);
+                   gpu::KernelDim3 tids = op.getThreadIds();
+                   int64_t tid[3] = {0, 0, 0};
+                   // A named array: an ArrayRef of a braced list would point
+                   // into a temporary that dies before the loop runs (ASan:
+                   // stack-use-after-scope, scripts/sanitize-compiler.sh).
+                   Value threadIds[3] = {tids.x, tids.y, tids.z};
+                   for (auto [d, v] : llvm::enumerate(threadIds)) {
+                     std::vector<Val> &s = kernel.slot(v);
+                     for (int32_t t = 0; t < T; ++t) {
+                       tid[0] = t % dims[0];
+                       tid[1] = (t / dims[0]) % dims[1];
+                       tid[2] = t / (dims[0] * dims[1]);
+                       s[t].e.assign(1, intElem(static_cast<uint64_t>(tid[d])));
+                     }
+                   }
+                 });
+}
+
+LogicalResult Interpreter::execLaunchFunc(gpu::LaunchFuncOp op, Frame &host) {
+  if (block)
+    return fail(op, "gpu.launch_func inside a kernel");
+  auto kernel =
+      SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(op, op.getKernel());
+  if (!kernel || !kernel.isKernel() || kernel.getBody().empty())
+    return fail(op, "launches a symbol that is not a kernel with a body");
+  if (!kernel.getBody().hasOneBlock())
+    return fail(op, "launches a kernel of several blocks (not simulated)");
+  if (op.hasClusterSize())
+    return fail(op, "thread block clusters are not simulated");
+  if (op.getAsyncObject())
+    return fail(op, "launches on a stream object (the LLVM dialect's form), "
+                    "which is not simulated");
+  auto uniform = [&](Value v) { return getIndex(host, v, 0); };
+  int64_t grid[3] = {uniform(op.getGridSizeX()), uniform(op.getGridSizeY()),
+                     uniform(op.getGridSizeZ())};
+  int64_t dims[3] = {uniform(op.getBlockSizeX()), uniform(op.getBlockSizeY()),
+                     uniform(op.getBlockSizeZ())};
+  // The sizes the kernel was compiled for (known_grid_size and
+  // known_block_size: the NVPTX back end takes them as facts).
+  auto checkKnown = [&](std::optional<ArrayRef<int32_t>> known,
+                        const int64_t(&sizes)[3], StringRef what) {
+    if (!known || known->size() != 3 ||
+        ((*known)[0] == sizes[0] && (*known)[1] == sizes[1] &&
+         (*known)[2] == sizes[2]))
+      return success();
+    return fail(op, "launches @" + kernel.getName() + " with " + what +
+                        " sizes " + Twine(sizes[0]) + "x" + Twine(sizes[1]) +
+                        "x" + Twine(sizes[2]) + ", but it was compiled for " +
+                        Twine((*known)[0]) + "x" + Twine((*known)[1]) + "x" +
+                        Twine((*known)[2]) + " (known_" + what + "_size)");
+  };
+  if (failed(checkKnown(kernel.getKnownGridSize(), grid, "grid")) ||
+      failed(checkKnown(kernel.getKnownBlockSize(), dims, "block")))
+    return failure();
+  int64_t dynamicBytes = 0;
+  if (Value size = op.getDynamicSharedMemorySize())
+    dynamicBytes = uniform(size);
+  Block &body = kernel.getBody().front();
+  ValueRange operands = op.getKernelOperands();
+  if (operands.size() != kernel.getNumArguments())
+    return fail(op, "passes " + Twine(operands.size()) + " operands to @" +
+                        kernel.getName() + ", which takes " +
+                        Twine(kernel.getNumArguments()));
+  // The arguments' host values, one copy per thread.
+  SmallVector<Val> values;
+  for (Value v : operands) {
+    const Val *val = host.find(v, 0);
+    if (!val)
+      return fail(op, "passes a value the host has not computed");
+    values.push_back(*val);
+  }
+  return runGrid(op, host, op.getAsyncDependencies(), op.getAsyncToken(), grid,
+                 dims, dynamicBytes, body, kernel.getWorkgroupAttributions(),
+                 kernel.getPrivateAttributions(), /*parent=*/nullptr,
+                 [&](Frame &frame, const int64_t(&)[3]) {
+                   for (auto [i, value] : llvm::enumerate(values)) {
+                     std::vector<Val> &s = frame.slot(body.getArgument(i));
+                     for (Val &copy : s)
+                       copy = value;
+                   }
+                 });
+}
+
+LogicalResult
+Interpreter::runGrid(Operation *op, Frame &host, ValueRange deps,
+                     Value asyncToken, const int64_t (&grid)[3],
+                     const int64_t (&dims)[3], int64_t dynamicBytes,
+                     Block &body, ArrayRef<BlockArgument> workgroup,
+                     ArrayRef<BlockArgument> privates, Frame *parent,
+                     function_ref<void(Frame &, const int64_t (&)[3])> bind) {
+  FailureOr<int64_t> stream =
+      streamOf(op, host, deps, static_cast<bool>(asyncToken));
+  if (failed(stream))
+    return failure();
+  llvm::scope_exit leaveKernel([&] { block = nullptr; });
+  ++stats.launches;
   for (int d = 0; d < 3; ++d)
     if (grid[d] < 1 || dims[d] < 1)
       return fail(op, "empty grid or block (" + Twine(grid[0]) + "x" +
                           Twine(grid[1]) + "x" + Twine(grid[2]) + " blocks of " +
                           Twine(dims[0]) + "x" + Twine(dims[1]) + "x" +
                           Twine(dims[2]) + " threads)");
+  int64_t T = dims[0] * dims[1] * dims[2];
   if (T > 1024)
     return fail(op, "blocks of " + Twine(T) + " threads (at most 1024)");
-  if (op.hasClusterSize())
-    return fail(op, "thread block clusters are not simulated");
-  int64_t dynamicBytes = 0;
-  if (Value size = op.getDynamicSharedMemorySize())
-    dynamicBytes = uniform(size);
   int64_t sharedBytes = dynamicBytes;
-  for (BlockArgument arg : op.getWorkgroupAttributions()) {
+  for (BlockArgument arg : workgroup) {
     auto type = cast<MemRefType>(arg.getType());
     if (type.hasStaticShape())
       sharedBytes +=
@@ -1406,7 +1530,6 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchOp op, Frame &host) {
     return fail(op, "uses " + Twine(sharedBytes) + " bytes of shared memory (" +
                         Twine(dynamicBytes) + " dynamic) per block, at most " +
                         Twine(kMaxSharedBytes));
-  Block &body = op.getBody().front();
   Mask all;
   for (int32_t t = 0; t < T; ++t)
     all.push_back(t);
@@ -1429,49 +1552,18 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchOp op, Frame &host) {
         context.warpgroups.resize((T + 127) / 128);
         block = &context;
         Frame kernel;
-        kernel.parent = &host;
+        kernel.parent = parent;
         kernel.threads = T;
-        auto setUniform = [&](Value v, int64_t x) {
-          std::vector<Val> &s = kernel.slot(v);
-          for (Val &val : s)
-            val.e.assign(1, intElem(static_cast<uint64_t>(x)));
-        };
-        gpu::KernelDim3 ids = op.getBlockIds();
-        setUniform(ids.x, bx);
-        setUniform(ids.y, by);
-        setUniform(ids.z, bz);
-        gpu::KernelDim3 gridSize = op.getGridSize();
-        setUniform(gridSize.x, grid[0]);
-        setUniform(gridSize.y, grid[1]);
-        setUniform(gridSize.z, grid[2]);
-        gpu::KernelDim3 blockSize = op.getBlockSize();
-        setUniform(blockSize.x, dims[0]);
-        setUniform(blockSize.y, dims[1]);
-        setUniform(blockSize.z, dims[2]);
-        gpu::KernelDim3 tids = op.getThreadIds();
-        int64_t tid[3] = {0, 0, 0};
-        // A named array: an ArrayRef of a braced list would point into a
-        // temporary that dies before the loop runs (ASan:
-        // stack-use-after-scope, scripts/sanitize-compiler.sh).
-        Value threadIds[3] = {tids.x, tids.y, tids.z};
-        for (auto [d, v] : llvm::enumerate(threadIds)) {
-          std::vector<Val> &s = kernel.slot(v);
-          for (int32_t t = 0; t < T; ++t) {
-            tid[0] = t % dims[0];
-            tid[1] = (t / dims[0]) % dims[1];
-            tid[2] = t / (dims[0] * dims[1]);
-            s[t].e.assign(1, intElem(static_cast<uint64_t>(tid[d])));
-          }
-        }
+        int64_t blockId[3] = {bx, by, bz};
+        bind(kernel, blockId);
         std::vector<Buffer *> local; // this block's shared and private memory
         if (dynamicBytes > 0) {
           context.dynamicShared =
-              newBuffer(IntegerType::get(op.getContext(), 8), {dynamicBytes},
+              newBuffer(IntegerType::get(op->getContext(), 8), {dynamicBytes},
                         "dynamic shared memory", Space::Shared);
           local.push_back(context.dynamicShared->buffer);
         }
-        for (auto [index, arg] :
-             llvm::enumerate(op.getWorkgroupAttributions())) {
+        for (auto [index, arg] : llvm::enumerate(workgroup)) {
           auto type = cast<MemRefType>(arg.getType());
           if (!type.hasStaticShape())
             return fail(op, "shared memory with a dynamic shape");
@@ -1484,7 +1576,7 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchOp op, Frame &host) {
           for (Val &v : s)
             v.memref = view;
         }
-        for (BlockArgument arg : op.getPrivateAttributions()) {
+        for (BlockArgument arg : privates) {
           auto type = cast<MemRefType>(arg.getType());
           if (!type.hasStaticShape())
             return fail(op, "private memory with a dynamic shape");
@@ -1590,8 +1682,8 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchOp op, Frame &host) {
           std::vector<Buffer::Access>().swap(b->access);
         }
       }
-  if (Value token = op.getAsyncToken())
-    host.slot(token)[0] = streamToken(*stream);
+  if (asyncToken)
+    host.slot(asyncToken)[0] = streamToken(*stream);
   return success();
 }
 
@@ -1616,6 +1708,8 @@ LogicalResult Interpreter::execOp(Operation *op, Frame &f, const Mask &m) {
     return execWhile(whileOp, f, m);
   if (auto launch = dyn_cast<gpu::LaunchOp>(op))
     return execLaunch(launch, f);
+  if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op))
+    return execLaunchFunc(launch, f);
   if (ns == "arith")
     return execArith(op, f, m);
   if (ns == "math")
@@ -4467,6 +4561,21 @@ std::optional<TensorSpec> memrefSpec(Type type) {
   return TensorSpec{*dtype, SmallVector<int64_t>(memref.getShape())};
 }
 
+/// Whether a pass of a custom CUDA pipeline (its argument, its textual
+/// form) begins the conversion of kernels or host code to NVVM and the
+/// LLVM dialect, which the simulator does not interpret: it runs what
+/// comes before (the mapping, outlining and the passes on gpu.func
+/// kernels, cleanups between them included).
+bool startsNvvmConversion(StringRef argument, StringRef text) {
+  static constexpr StringLiteral kConversions[] = {
+      "nvvm-attach-target",     "convert-nvgpu-to-nvvm", "convert-scf-to-cf",
+      "convert-gpu-to-nvvm",    "gpu-module-to-binary",  "gpu-to-llvm",
+      "convert-func-to-llvm",   "convert-arith-to-llvm", "convert-to-llvm",
+      "finalize-memref-to-llvm"};
+  return llvm::is_contained(kConversions, argument) ||
+         text.starts_with("gpu.module(");
+}
+
 /// Empty when @`entry` of `lowered` is a func.func with a body whose
 /// arguments and results are identity-layout memrefs of the ranks and
 /// element types of `signature`; else what is not.
@@ -4521,6 +4630,7 @@ attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
           return failure();
         }
         buildCudaMappingPipeline(pm, blockQ, blockK, options);
+        buildCudaOutliningPipeline(pm);
         return success();
       },
       error);
@@ -4534,7 +4644,7 @@ attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
       module, entry,
       [&](OpPassManager &pm, std::string &message) -> LogicalResult {
         // Parsed whole first (named pipelines become their passes), then
-        // the passes before the first outlining re-parsed from their
+        // the passes before the conversion to NVVM re-parsed from their
         // textual forms into `pm`.
         OpPassManager full(ModuleOp::getOperationName(),
                            OpPassManager::Nesting::Implicit);
@@ -4544,10 +4654,12 @@ attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
         llvm::raw_string_ostream os(prefix);
         llvm::ListSeparator comma(",");
         for (Pass &pass : full.getPasses()) {
-          if (pass.getArgument() == "gpu-kernel-outlining")
+          std::string text;
+          llvm::raw_string_ostream passText(text);
+          pass.printAsTextualPipeline(passText);
+          if (startsNvvmConversion(pass.getArgument(), text))
             break;
-          os << comma;
-          pass.printAsTextualPipeline(os);
+          os << comma << text;
         }
         std::string parseError;
         llvm::raw_string_ostream parseStream(parseError);
@@ -4595,8 +4707,8 @@ attic::SimulatedCudaExecutable::compileWith(
   if (std::string message = checkMappedEntry(*lowered, entry, *signature);
       !message.empty()) {
     error = "the pipeline did not leave the form the simulator runs (the "
-            "CUDA mapping's: a func.func on memrefs launching gpu.launch "
-            "kernels): " +
+            "CUDA mapping's: a func.func on memrefs launching gpu.launch or "
+            "outlined kernels): " +
             message;
     return nullptr;
   }

@@ -95,6 +95,26 @@ void attic::buildCudaMappingPipeline(OpPassManager &pm, int64_t blockQ,
     pm.addPass(attic::createAtticGpuMergeChains());
 }
 
+void attic::buildCudaOutliningPipeline(OpPassManager &pm,
+                                       bool inlineKernelConstants,
+                                       bool mergeKernels) {
+  // No canonicalization before outlining: it would hoist the kernel's
+  // constants (vectors, f32) out of gpu.launch into kernel arguments
+  // (attic-gpu-annotate-kernels turns those back into constants, for
+  // pipelines of users' own that canonicalize here).
+  pm.addPass(createGpuKernelOutliningPass());
+  AtticGpuAnnotateKernelsOptions annotate;
+  annotate.inlineConstants = inlineKernelConstants;
+  pm.addPass(attic::createAtticGpuAnnotateKernels(annotate));
+  // One module of each set of identical kernels (repeated layers), then
+  // all kernels in one module: each module is a run of the NVPTX back end
+  // and of ptxas (bench/results/cuda/compile-time-kernel-modules.md).
+  if (mergeKernels) {
+    pm.addPass(attic::createAtticGpuDedupKernels());
+    pm.addPass(attic::createAtticGpuMergeKernelModules());
+  }
+}
+
 void attic::buildCudaPipeline(OpPassManager &pm,
                               const CudaPipelineOptions &options) {
   if (!checkPipelineAnchor(pm, "attic-cuda-pipeline"))
@@ -144,21 +164,8 @@ void attic::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createAtticCheckScope(scope));
   buildCudaMappingPipeline(pm, options.blockQ, options.blockK,
                            options.mappingOptions());
-  // No canonicalization before outlining: it would hoist the kernel's
-  // constants (vectors, f32) out of gpu.launch into kernel arguments
-  // (attic-gpu-annotate-kernels turns those back into constants, for
-  // pipelines of users' own that canonicalize here).
-  pm.addPass(createGpuKernelOutliningPass());
-  AtticGpuAnnotateKernelsOptions annotate;
-  annotate.inlineConstants = options.inlineKernelConstants;
-  pm.addPass(attic::createAtticGpuAnnotateKernels(annotate));
-  // One module of each set of identical kernels (repeated layers), then
-  // all kernels in one module: each module is a run of the NVPTX back end
-  // and of ptxas (bench/results/cuda/compile-time-kernel-modules.md).
-  if (options.mergeKernels) {
-    pm.addPass(attic::createAtticGpuDedupKernels());
-    pm.addPass(attic::createAtticGpuMergeKernelModules());
-  }
+  buildCudaOutliningPipeline(pm, options.inlineKernelConstants,
+                             options.mergeKernels);
 
   // Kernels -> NVVM.
   GpuNVVMAttachTargetOptions target;

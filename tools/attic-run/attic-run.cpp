@@ -136,8 +136,10 @@ static cl::opt<std::string> cudaPipeline(
     cl::desc("--target=cuda: the textual pass pipeline (default: "
              "attic-cuda-pipeline{chip=<the device's>} with --block-q/-k "
              "when given); --target=cuda-simulated: the same, run up to its "
-             "first gpu-kernel-outlining (the simulator interprets the "
-             "mapped gpu.launch form)"));
+             "conversion to NVVM (its first nvvm-attach-target, "
+             "convert-nvgpu-to-nvvm, convert-scf-to-cf or gpu.module "
+             "pipeline: the simulator interprets gpu.launch and outlined "
+             "kernels, not NVVM)"));
 static cl::opt<bool> inlineKernelConstants(
     "inline-kernel-constants", cl::cat(toolOptions), cl::init(true),
     cl::desc("--target=cuda: kernel arguments that every launch passes the "

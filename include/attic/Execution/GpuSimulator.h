@@ -4,9 +4,12 @@
 // attic-run --target=cuda-simulated. The CUDA pipeline's kernels cannot run
 // on a machine without a GPU, and attic-gpu-emulate runs only kernels whose
 // threads do not communicate (the SIMT mapping). The simulator runs the
-// output of the CUDA mapping (buildCudaMappingPipeline: host code that moves
-// data and launches gpu.launch kernels, the tensor-core kernel included) in
-// an interpreter that executes the threads of a thread block in lockstep:
+// output of the CUDA mapping and outlining (buildCudaMappingPipeline and
+// buildCudaOutliningPipeline: host code that moves data and launches
+// kernels, the tensor-core kernel included, outlined into gpu.func and
+// annotated as attic-cuda-pipeline compiles them; gpu.launch ops run too)
+// in an interpreter that executes the threads of a thread block in
+// lockstep:
 //
 //   - every SSA value has one copy per thread; scf.if and scf.for run their
 //     regions for the threads whose condition holds (divergence is masked);
@@ -105,8 +108,11 @@ public:
 
   /// Lowers a clone of `module` with buildCudaMappingPipeline (tile sizes
   /// as attic-cuda-pipeline takes them; checkCudaBlockSizes; the mapping's
-  /// `options`, the tensor-core kernel's included) and keeps the result
-  /// for `run`. Fails with a one-line message.
+  /// `options`, the tensor-core kernel's included) and
+  /// buildCudaOutliningPipeline (the kernels outlined and annotated, their
+  /// constant arguments inlined, deduplicated and merged into one module,
+  /// as attic-cuda-pipeline does by default) and keeps the result for
+  /// `run`. Fails with a one-line message.
   static std::unique_ptr<SimulatedCudaExecutable>
   compile(mlir::ModuleOp module, llvm::StringRef entry, int64_t blockQ,
           int64_t blockK, std::string &error,
@@ -115,11 +121,15 @@ public:
   /// Lowers a clone of `module` with the textual pass pipeline `pipeline`
   /// (as attic-run's --cuda-pipeline takes it: `builtin.module(a,b)` or
   /// `a,b`; named pipelines such as attic-cuda-pipeline{...} are expanded
-  /// into their passes) up to its first `gpu-kernel-outlining`: the
-  /// simulator interprets the CUDA mapping's form, gpu.launch ops in the
-  /// host functions, not outlined kernels or NVVM. A pipeline without
-  /// outlining runs whole. Fails with a one-line message; so does a run
-  /// whose lowered IR the simulator cannot interpret.
+  /// into their passes) up to its conversion to NVVM: the first
+  /// `nvvm-attach-target`, `convert-nvgpu-to-nvvm`, `convert-scf-to-cf`,
+  /// `convert-gpu-to-nvvm`, `gpu-module-to-binary`, `gpu-to-llvm`,
+  /// `convert-func-to-llvm`, `convert-arith-to-llvm`, `convert-to-llvm`,
+  /// `finalize-memref-to-llvm` or pipeline nested on `gpu.module`. The
+  /// simulator interprets gpu.launch ops and outlined kernels (gpu.func
+  /// run by gpu.launch_func) in the host functions, not NVVM. A pipeline
+  /// without such a pass runs whole. Fails with a one-line message; so
+  /// does a run whose lowered IR the simulator cannot interpret.
   static std::unique_ptr<SimulatedCudaExecutable>
   compile(mlir::ModuleOp module, llvm::StringRef entry,
           llvm::StringRef pipeline, std::string &error);

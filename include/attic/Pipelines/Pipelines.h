@@ -248,12 +248,23 @@ std::string checkCudaBlockSizes(int64_t blockQ, int64_t blockK);
 /// buildBufferizationPipeline, buildGpuOffloadPipeline with tensor cores,
 /// attic-gpu-check-host, attic-gpu-merge-chains (unless
 /// `options.mergeChains` is false). Its output (host code that moves data
-/// and launches gpu.launch kernels on device buffers) is what the rest of
-/// attic-cuda-pipeline compiles to NVVM and PTX, and what the GPU
-/// simulator (attic/Execution/GpuSimulator.h) runs.
+/// and launches gpu.launch kernels on device buffers) is what
+/// buildCudaOutliningPipeline outlines and the rest of attic-cuda-pipeline
+/// compiles to NVVM and PTX.
 void buildCudaMappingPipeline(mlir::OpPassManager &pm, int64_t blockQ,
                               int64_t blockK,
                               const GpuMappingOptions &options = {});
+
+/// The kernels of buildCudaMappingPipeline's output outlined into
+/// gpu.module/gpu.func (gpu-kernel-outlining) and annotated
+/// (attic-gpu-annotate-kernels, with its constant inlining and known sizes
+/// unless `inlineKernelConstants` is false), then, with `mergeKernels`,
+/// deduplicated and merged into one module (attic-gpu-dedup-kernels,
+/// attic-gpu-merge-kernel-modules). What attic-cuda-pipeline converts to
+/// NVVM next, and the form the GPU simulator runs.
+void buildCudaOutliningPipeline(mlir::OpPassManager &pm,
+                                bool inlineKernelConstants = true,
+                                bool mergeKernels = true);
 
 /// attic ops on tensors -> host code in the LLVM dialect that calls the
 /// mgpu* functions of MLIR 22's gpu-to-llvm (stream, alloc, memcpy, launch,

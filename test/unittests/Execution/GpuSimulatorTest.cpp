@@ -53,7 +53,12 @@
 //   - vector.to_elements (the canonicalizer's form of a run of
 //     vector.extract) hands out the elements in row-major order;
 //   - memref.reinterpret_cast's offset counts from the source's aligned
-//     pointer (moved by memref.view), as its LLVM lowering has it.
+//     pointer (moved by memref.view), as its LLVM lowering has it;
+//   - an outlined kernel (gpu.func, run by gpu.launch_func: the form after
+//     gpu-kernel-outlining and attic-gpu-annotate-kernels) runs with its
+//     arguments bound to the launch's operands, races as the gpu.launch
+//     form does, and a launch whose sizes differ from the kernel's
+//     known_grid_size or known_block_size is an error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -254,6 +259,77 @@ TEST_F(Exchange, TwoChainsRun) {
   ASSERT_EQ(out.size(), 1u) << error;
   for (int64_t i = 0; i < 64; ++i)
     EXPECT_EQ(out[0][i], in[(i + 1) % 64]) << i;
+}
+
+// The exchange as attic-cuda-pipeline leaves it after outlining and
+// attic-gpu-annotate-kernels: a gpu.func kernel (isolated from the host,
+// its sizes from gpu.block_dim and its known sizes as attributes) that a
+// gpu.launch_func runs. KNOWN_GRID is edited by the tests.
+const char *kOutlinedExchange = R"mlir(
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @exchange(%d: memref<64xf32>, %o: memref<64xf32>, %shift: index)
+        workgroup(%s : memref<64xf32, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 64, 1, 1>,
+                           known_grid_size = array<i32: 1, 1, 1>} { // KNOWN_GRID
+      %tx = gpu.thread_id x
+      %bd = gpu.block_dim x
+      %x = memref.load %d[%tx] : memref<64xf32>
+      memref.store %x, %s[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+      gpu.barrier // BARRIER
+      %n1 = arith.addi %tx, %shift : index
+      %n = arith.remui %n1, %bd : index
+      %y = memref.load %s[%n] : memref<64xf32, #gpu.address_space<workgroup>>
+      memref.store %y, %o[%tx] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @k(%in: memref<64xf32>) -> memref<64xf32> {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %t0 = gpu.wait async
+    %d, %t1 = gpu.alloc async [%t0] () : memref<64xf32>
+    %t2 = gpu.memcpy async [%t1] %d, %in : memref<64xf32>, memref<64xf32>
+    %o, %t3 = gpu.alloc async [%t2] () : memref<64xf32>
+    %t4 = gpu.launch_func async [%t3] @kernels::@exchange blocks in (%c1, %c1, %c1)
+        threads in (%c64, %c1, %c1)
+        args(%d : memref<64xf32>, %o : memref<64xf32>, %c1 : index)
+    %h = memref.alloc() : memref<64xf32>
+    %t5 = gpu.memcpy async [%t4] %h, %o : memref<64xf32>, memref<64xf32>
+    gpu.wait [%t5]
+    return %h : memref<64xf32>
+  }
+}
+)mlir";
+
+struct OutlinedExchange : OneKernel {
+  OutlinedExchange() : OneKernel(kOutlinedExchange, 1.0, 0.25) {}
+};
+
+TEST_F(OutlinedExchange, LaunchFuncRunsTheKernel) {
+  std::vector<Tensor> out = run();
+  ASSERT_EQ(out.size(), 1u) << error;
+  for (int64_t i = 0; i < 64; ++i)
+    EXPECT_EQ(out[0][i], in[(i + 1) % 64]) << i;
+}
+
+TEST_F(OutlinedExchange, MissingBarrierIsARace) {
+  replace(source, "gpu.barrier // BARRIER", "");
+  expectError("since the last barrier (a race)");
+}
+
+TEST_F(OutlinedExchange, LaunchOutsideTheKnownGridIsAnError) {
+  replace(source, "known_grid_size = array<i32: 1, 1, 1>} { // KNOWN_GRID",
+          "known_grid_size = array<i32: 2, 1, 1>} {");
+  expectError("launches @exchange with grid sizes 1x1x1, but it was compiled "
+              "for 2x1x1 (known_grid_size)");
+}
+
+TEST_F(OutlinedExchange, LaunchOutsideTheKnownBlockIsAnError) {
+  replace(source, "known_block_size = array<i32: 64, 1, 1>",
+          "known_block_size = array<i32: 32, 1, 1>");
+  expectError("launches @exchange with block sizes 64x1x1, but it was "
+              "compiled for 32x1x1 (known_block_size)");
 }
 
 TEST(GpuSimulator, ShuffleNeedsTheFullWarp) {
