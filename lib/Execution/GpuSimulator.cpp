@@ -4620,7 +4620,8 @@ std::unique_ptr<attic::SimulatedCudaExecutable>
 attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
                                         int64_t blockQ, int64_t blockK,
                                         std::string &error,
-                                        const GpuMappingOptions &options) {
+                                        const GpuMappingOptions &options,
+                                        bool inlineKernelConstants) {
   return compileWith(
       module, entry,
       [&](OpPassManager &pm, std::string &message) -> LogicalResult {
@@ -4630,7 +4631,7 @@ attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
           return failure();
         }
         buildCudaMappingPipeline(pm, blockQ, blockK, options);
-        buildCudaOutliningPipeline(pm);
+        buildCudaOutliningPipeline(pm, inlineKernelConstants);
         return success();
       },
       error);

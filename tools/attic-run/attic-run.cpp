@@ -142,9 +142,10 @@ static cl::opt<std::string> cudaPipeline(
              "kernels, not NVVM)"));
 static cl::opt<bool> inlineKernelConstants(
     "inline-kernel-constants", cl::cat(toolOptions), cl::init(true),
-    cl::desc("--target=cuda: kernel arguments that every launch passes the "
-             "same constant (static tensor sizes) become constants in the "
-             "kernels (false: arguments, for A/B timing)"));
+    cl::desc("--target=cuda and cuda-simulated: kernel arguments that "
+             "every launch passes the same constant (static tensor sizes) "
+             "become constants in the kernels (false: arguments, for A/B "
+             "timing)"));
 static cl::opt<std::string> cpuPipeline(
     "cpu-pipeline", cl::cat(toolOptions),
     cl::desc("--target=cpu or cuda-emulated: the textual pass pipeline "
@@ -347,8 +348,9 @@ int main(int argc, char **argv) {
     if (kernelOption->getNumOccurrences() && !onCuda && !simulated)
       fail("--" + kernelOption->ArgStr +
            " applies to --target=cuda and cuda-simulated only");
-  if (inlineKernelConstants.getNumOccurrences() && !onCuda)
-    fail("--inline-kernel-constants applies to --target=cuda only");
+  if (inlineKernelConstants.getNumOccurrences() && !onCuda && !simulated)
+    fail("--inline-kernel-constants applies to --target=cuda and "
+         "cuda-simulated only");
   if (cudaPipeline.getNumOccurrences())
     for (cl::Option *pipelineOption : std::initializer_list<cl::Option *>{
              &blockQ, &blockK, &asyncCopies, &kvStages, &wgmma, &wgmmaOverlap,
@@ -562,7 +564,8 @@ int main(int argc, char **argv) {
             ? attic::SimulatedCudaExecutable::compile(
                   *compiled, entry, cudaPipeline.getValue(), error)
             : attic::SimulatedCudaExecutable::compile(*compiled, entry, blockQ,
-                                                      blockK, error, mapping);
+                                                      blockK, error, mapping,
+                                                      inlineKernelConstants);
     if (!simulatedExecutable)
       fail(error);
   } else if (onCuda) {

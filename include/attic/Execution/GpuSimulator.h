@@ -112,11 +112,13 @@ public:
   /// buildCudaOutliningPipeline (the kernels outlined and annotated, their
   /// constant arguments inlined, deduplicated and merged into one module,
   /// as attic-cuda-pipeline does by default) and keeps the result for
-  /// `run`. Fails with a one-line message.
+  /// `run` (`inlineKernelConstants`: attic-cuda-pipeline's option of that
+  /// name). Fails with a one-line message.
   static std::unique_ptr<SimulatedCudaExecutable>
   compile(mlir::ModuleOp module, llvm::StringRef entry, int64_t blockQ,
           int64_t blockK, std::string &error,
-          const GpuMappingOptions &options = {});
+          const GpuMappingOptions &options = {},
+          bool inlineKernelConstants = true);
 
   /// Lowers a clone of `module` with the textual pass pipeline `pipeline`
   /// (as attic-run's --cuda-pipeline takes it: `builtin.module(a,b)` or
