@@ -1,13 +1,15 @@
 """Every simulated test configuration again, with cleanups between passes.
 
 usage: sim_cleanups_sweep.py [--jobs=N] [--timeout=S] [--insert=PASSES]
-                             [--filter=TEXT] [TEST_FILE...]
+                             [--options=OPTIONS] [--filter=TEXT]
+                             [TEST_FILE...]
 
 Takes each lit RUN line of the test files (default: test/Integration/*)
 that runs `attic-run --target=cuda-simulated ... --check` with attic's
 default CUDA pipeline, turns its kernel options (--wgmma, --kv-stages,
 --wgmma-overlap, --tma, --warp-specialize, --ping-pong, --async-copies,
---block-q/-k) into attic-cuda-pipeline's options, inserts PASSES (default
+--inline-kernel-constants, --block-q/-k) into attic-cuda-pipeline's options (OPTIONS added, e.g.
+inline-kernel-constants=false), inserts PASSES (default
 canonicalize,cse) after every pass of that pipeline
 (test/Integration/Inputs/interleave_pipeline.py) and runs the same
 command with --cuda-pipeline set to the result. The simulator runs the
@@ -39,7 +41,8 @@ FLAGS = {"--wgmma": "wgmma=true", "--wgmma-overlap": "wgmma-overlap=true",
          "--tma": "tma=true", "--warp-specialize": "warp-specialize=true",
          "--ping-pong": "ping-pong=true"}
 VALUED = {"--kv-stages": "kv-stages", "--block-q": "block-q",
-          "--block-k": "block-k", "--async-copies": "async-copies"}
+          "--block-k": "block-k", "--async-copies": "async-copies",
+          "--inline-kernel-constants": "inline-kernel-constants"}
 
 
 def run_lines(path):
@@ -116,6 +119,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("--insert", default="canonicalize,cse")
+    ap.add_argument("--options", default="")
     ap.add_argument("--filter", default="")
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
@@ -132,8 +136,9 @@ def main():
             pipelines[options] = "builtin.module(" + ",".join(out) + ")"
         return pipelines[options]
 
-    configs = [c for c in configurations(paths, tmp)
-               if a.filter in " ".join([c[0]] + c[1] + [c[2]])]
+    configs = [(f, args, (opts + " " + a.options).strip())
+               for f, args, opts in configurations(paths, tmp)
+               if a.filter in " ".join([f] + args + [opts])]
     jobs = [(f, args, opts, pipeline(opts)) for f, args, opts in configs]
 
     def run(job):
