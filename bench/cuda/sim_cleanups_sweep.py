@@ -34,7 +34,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 RUN = os.path.join(ROOT, "build", "tools", "attic-run")
 OPT = os.path.join(ROOT, "build", "tools", "attic-opt")
 sys.path.insert(0, os.path.join(ROOT, "test", "Integration", "Inputs"))
-from interleave_pipeline import pipeline_passes  # noqa: E402
+from interleave_pipeline import interleaved  # noqa: E402
 
 # attic-run's kernel options -> attic-cuda-pipeline's.
 FLAGS = {"--wgmma": "wgmma=true", "--wgmma-overlap": "wgmma-overlap=true",
@@ -130,10 +130,8 @@ def main():
 
     def pipeline(options):
         if options not in pipelines:
-            out = []
-            for p in pipeline_passes("attic-cuda-pipeline", options, OPT):
-                out += [p, a.insert]
-            pipelines[options] = "builtin.module(" + ",".join(out) + ")"
+            pipelines[options] = interleaved("attic-cuda-pipeline", a.insert,
+                                             options, OPT)
         return pipelines[options]
 
     configs = [(f, args, (opts + " " + a.options).strip())

@@ -672,15 +672,36 @@ private:
   LogicalResult execWhile(scf::WhileOp op, Frame &f, const Mask &m);
   LogicalResult execLaunch(gpu::LaunchOp op, Frame &f);
   LogicalResult execLaunchFunc(gpu::LaunchFuncOp op, Frame &f);
+  /// A launch's grid and block sizes and dynamic shared memory bytes.
+  struct LaunchShape {
+    int64_t grid[3];
+    int64_t dims[3];
+    int64_t dynamicBytes = 0;
+  };
+  /// The shape of `op` (gpu.launch or gpu.launch_func) from the host's
+  /// values; thread block clusters are not simulated.
+  template <typename LaunchT>
+  FailureOr<LaunchShape> launchShape(LaunchT op, Frame &host) {
+    if (op.hasClusterSize())
+      return fail(op, "thread block clusters are not simulated");
+    gpu::KernelDim3 grid = op.getGridSizeOperandValues();
+    gpu::KernelDim3 block = op.getBlockSizeOperandValues();
+    LaunchShape shape{{getIndex(host, grid.x, 0), getIndex(host, grid.y, 0),
+                       getIndex(host, grid.z, 0)},
+                      {getIndex(host, block.x, 0), getIndex(host, block.y, 0),
+                       getIndex(host, block.z, 0)}};
+    if (Value size = op.getDynamicSharedMemorySize())
+      shape.dynamicBytes = getIndex(host, size, 0);
+    return shape;
+  }
   /// The grid of a launch (`op`, gpu.launch or gpu.launch_func): every
   /// block runs `body` in a frame of its own (whose parent is `parent`,
   /// null for an outlined kernel, which sees nothing of the host), with
   /// its shared and private memory; `bind` gives the body's arguments
   /// their values in that frame.
   LogicalResult runGrid(Operation *op, Frame &host, ValueRange deps,
-                        Value asyncToken, const int64_t (&grid)[3],
-                        const int64_t (&dims)[3], int64_t dynamicBytes,
-                        Block &body, ArrayRef<BlockArgument> workgroup,
+                        Value asyncToken, const LaunchShape &shape, Block &body,
+                        ArrayRef<BlockArgument> workgroup,
                         ArrayRef<BlockArgument> privates, Frame *parent,
                         function_ref<void(Frame &, const int64_t (&)[3])> bind);
   LogicalResult execArith(Operation *op, Frame &f, const Mask &m);
@@ -1382,20 +1403,15 @@ LogicalResult Interpreter::execWhile(scf::WhileOp op, Frame &f, const Mask &m) {
 LogicalResult Interpreter::execLaunch(gpu::LaunchOp op, Frame &host) {
   if (block)
     return fail(op, "gpu.launch inside a kernel");
-  auto uniform = [&](Value v) { return getIndex(host, v, 0); };
-  int64_t grid[3] = {uniform(op.getGridSizeX()), uniform(op.getGridSizeY()),
-                     uniform(op.getGridSizeZ())};
-  int64_t dims[3] = {uniform(op.getBlockSizeX()), uniform(op.getBlockSizeY()),
-                     uniform(op.getBlockSizeZ())};
-  if (op.hasClusterSize())
-    return fail(op, "thread block clusters are not simulated");
-  int64_t dynamicBytes = 0;
-  if (Value size = op.getDynamicSharedMemorySize())
-    dynamicBytes = uniform(size);
-  return runGrid(op, host, op.getAsyncDependencies(), op.getAsyncToken(), grid,
-                 dims, dynamicBytes, op.getBody().front(),
-                 op.getWorkgroupAttributions(), op.getPrivateAttributions(),
-                 &host, [&](Frame &kernel, const int64_t(&blockId)[3]) {
+  FailureOr<LaunchShape> shape = launchShape(op, host);
+  if (failed(shape))
+    return failure();
+  const int64_t(&grid)[3] = shape->grid;
+  const int64_t(&dims)[3] = shape->dims;
+  return runGrid(op, host, op.getAsyncDependencies(), op.getAsyncToken(),
+                 *shape, op.getBody().front(), op.getWorkgroupAttributions(),
+                 op.getPrivateAttributions(), &host,
+                 [&](Frame &kernel, const int64_t(&blockId)[3]) {
                    int32_t T = kernel.threads;
                    auto setUniform = [&](Value v, int64_t x) {
                      std::vector<Val> &s = kernel.slot(v);
@@ -1441,16 +1457,12 @@ LogicalResult Interpreter::execLaunchFunc(gpu::LaunchFuncOp op, Frame &host) {
     return fail(op, "launches a symbol that is not a kernel with a body");
   if (!kernel.getBody().hasOneBlock())
     return fail(op, "launches a kernel of several blocks (not simulated)");
-  if (op.hasClusterSize())
-    return fail(op, "thread block clusters are not simulated");
   if (op.getAsyncObject())
     return fail(op, "launches on a stream object (the LLVM dialect's form), "
                     "which is not simulated");
-  auto uniform = [&](Value v) { return getIndex(host, v, 0); };
-  int64_t grid[3] = {uniform(op.getGridSizeX()), uniform(op.getGridSizeY()),
-                     uniform(op.getGridSizeZ())};
-  int64_t dims[3] = {uniform(op.getBlockSizeX()), uniform(op.getBlockSizeY()),
-                     uniform(op.getBlockSizeZ())};
+  FailureOr<LaunchShape> shape = launchShape(op, host);
+  if (failed(shape))
+    return failure();
   // The sizes the kernel was compiled for (known_grid_size and
   // known_block_size: the NVPTX back end takes them as facts).
   auto checkKnown = [&](std::optional<ArrayRef<int32_t>> known,
@@ -1465,28 +1477,17 @@ LogicalResult Interpreter::execLaunchFunc(gpu::LaunchFuncOp op, Frame &host) {
                         Twine((*known)[0]) + "x" + Twine((*known)[1]) + "x" +
                         Twine((*known)[2]) + " (known_" + what + "_size)");
   };
-  if (failed(checkKnown(kernel.getKnownGridSize(), grid, "grid")) ||
-      failed(checkKnown(kernel.getKnownBlockSize(), dims, "block")))
+  if (failed(checkKnown(kernel.getKnownGridSize(), shape->grid, "grid")) ||
+      failed(checkKnown(kernel.getKnownBlockSize(), shape->dims, "block")))
     return failure();
-  int64_t dynamicBytes = 0;
-  if (Value size = op.getDynamicSharedMemorySize())
-    dynamicBytes = uniform(size);
+  // The arguments' host values (the verifier matched them to the kernel's
+  // arguments), one copy per thread.
   Block &body = kernel.getBody().front();
-  ValueRange operands = op.getKernelOperands();
-  if (operands.size() != kernel.getNumArguments())
-    return fail(op, "passes " + Twine(operands.size()) + " operands to @" +
-                        kernel.getName() + ", which takes " +
-                        Twine(kernel.getNumArguments()));
-  // The arguments' host values, one copy per thread.
   SmallVector<Val> values;
-  for (Value v : operands) {
-    const Val *val = host.find(v, 0);
-    if (!val)
-      return fail(op, "passes a value the host has not computed");
-    values.push_back(*val);
-  }
-  return runGrid(op, host, op.getAsyncDependencies(), op.getAsyncToken(), grid,
-                 dims, dynamicBytes, body, kernel.getWorkgroupAttributions(),
+  for (Value v : op.getKernelOperands())
+    values.push_back(get(host, v, 0));
+  return runGrid(op, host, op.getAsyncDependencies(), op.getAsyncToken(),
+                 *shape, body, kernel.getWorkgroupAttributions(),
                  kernel.getPrivateAttributions(), /*parent=*/nullptr,
                  [&](Frame &frame, const int64_t(&)[3]) {
                    for (auto [i, value] : llvm::enumerate(values)) {
@@ -1499,11 +1500,13 @@ LogicalResult Interpreter::execLaunchFunc(gpu::LaunchFuncOp op, Frame &host) {
 
 LogicalResult
 Interpreter::runGrid(Operation *op, Frame &host, ValueRange deps,
-                     Value asyncToken, const int64_t (&grid)[3],
-                     const int64_t (&dims)[3], int64_t dynamicBytes,
-                     Block &body, ArrayRef<BlockArgument> workgroup,
+                     Value asyncToken, const LaunchShape &shape, Block &body,
+                     ArrayRef<BlockArgument> workgroup,
                      ArrayRef<BlockArgument> privates, Frame *parent,
                      function_ref<void(Frame &, const int64_t (&)[3])> bind) {
+  const int64_t(&grid)[3] = shape.grid;
+  const int64_t(&dims)[3] = shape.dims;
+  int64_t dynamicBytes = shape.dynamicBytes;
   FailureOr<int64_t> stream =
       streamOf(op, host, deps, static_cast<bool>(asyncToken));
   if (failed(stream))

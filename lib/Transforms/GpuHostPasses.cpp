@@ -286,8 +286,10 @@ struct AtticGpuMergeChainsPass
 /// op, or what folding the pure arith ops (and memref.dim of a static
 /// size) that compute it from constants gives; null otherwise. Nothing is
 /// rewritten: an op's fold hook runs only when all its operands are known
-/// constants (then arith's folds compute a value and change no op).
-/// Memoized in `memo`; chains deeper than 64 ops are not followed.
+/// constants (then arith's folds compute a value and change no op);
+/// memref.dim is read from its type, since its fold may rewrite its
+/// operand in place. Memoized in `memo`; chains deeper than 64 ops are
+/// not followed.
 static Attribute hostConstant(Value v, DenseMap<Value, Attribute> &memo,
                               unsigned depth = 0) {
   if (auto it = memo.find(v); it != memo.end())

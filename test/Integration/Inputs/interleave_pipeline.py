@@ -46,14 +46,18 @@ def pipeline_passes(pipeline, options="", opt="attic-opt"):
     return top_level_passes(text)
 
 
+def interleaved(pipeline, insert, options="", opt="attic-opt"):
+    """builtin.module(...) of PIPELINE{OPTIONS} with INSERT after each pass."""
+    out = []
+    for p in pipeline_passes(pipeline, options, opt):
+        out += [p, insert]
+    return "builtin.module(" + ",".join(out) + ")"
+
+
 def main():
     pipeline, insert, flag = sys.argv[1:4]
     options = sys.argv[4] if len(sys.argv) > 4 else ""
-    out = []
-    for p in pipeline_passes(pipeline, options):
-        out.append(p)
-        out.append(insert)
-    joined = "builtin.module(" + ",".join(out) + ")"
+    joined = interleaved(pipeline, insert, options)
     assert "'" not in joined
     print("'" + flag + "=" + joined + "'")
 
