@@ -5,6 +5,9 @@
  *                 [--output O.npy ...] [--tolerance T] [--bench N]
  *                 [--warmup-ms T]
  *
+ * Each option takes its value as the next argument or after '=' (--bench=3),
+ * as attic-run's and attic-compile's do; --help prints the usage.
+ *
  * Loads LIB.so with dlopen, finds ENTRY__attic_entry (attic/runtime/Aot.h),
  * checks that this machine can run it and that each input has the dtype and
  * shape of its argument, calls it through attic_aot_call, and compares each
@@ -138,46 +141,74 @@ int main(int argc, char **argv) {
   double tolerance = 1e-5;
   char message[512], symbol[512];
   install_crash_handler();
+  static const char usage[] =
+      "usage: attic-aot-run LIB.so ENTRY [--input A.npy ...] [--reference "
+      "R.npy ...] [--output O.npy ...] [--tolerance T] [--bench N] "
+      "[--warmup-ms T]";
+  for (int i = 1; i < argc; ++i)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      printf("%s\n", usage);
+      return 0;
+    }
   if (argc < 3)
-    fail("usage: attic-aot-run LIB.so ENTRY [--input A.npy ...] [--reference "
-         "R.npy ...] [--output O.npy ...] [--tolerance T] [--bench N] "
-         "[--warmup-ms T]",
-         NULL);
-  for (int i = 3; i < argc; i += 2) {
-    const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!next)
-      fail("missing a value after", argv[i]);
-    int isInput = !strcmp(argv[i], "--input"),
-        isReference = !strcmp(argv[i], "--reference"),
-        isOutput = !strcmp(argv[i], "--output");
+    fail(usage, NULL);
+  for (int i = 3; i < argc; ++i) {
+    /* --name=value or --name value. */
+    char name[64];
+    const char *next;
+    const char *equals =
+        strncmp(argv[i], "--", 2) ? NULL : strchr(argv[i], '=');
+    size_t length = equals ? (size_t)(equals - argv[i]) : strlen(argv[i]);
+    static const char *const known[] = {"--input",     "--reference",
+                                        "--output",    "--tolerance",
+                                        "--warmup-ms", "--bench"};
+    int isKnown = 0;
+    for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); ++k)
+      isKnown |=
+          strlen(known[k]) == length && !strncmp(argv[i], known[k], length);
+    if (!isKnown)
+      fail("unknown option", argv[i]);
+    memcpy(name, argv[i], length);
+    name[length] = '\0';
+    if (equals) {
+      next = equals + 1;
+    } else {
+      next = i + 1 < argc ? argv[++i] : NULL;
+      if (!next)
+        fail("missing a value after", argv[i]);
+    }
+    int isInput = !strcmp(name, "--input"),
+        isReference = !strcmp(name, "--reference"),
+        isOutput = !strcmp(name, "--output");
     if ((isInput && numInputs == MAX_TENSORS) ||
         (isReference && numReferences == MAX_TENSORS) ||
         (isOutput && numOutputs == MAX_TENSORS))
-      fail("more than 64 files for", argv[i]);
+      fail("more than 64 files for", name);
+    if ((isInput || isReference || isOutput) && !*next)
+      fail("missing a file name after", name);
     if (isInput)
       inputs[numInputs++] = next;
     else if (isReference)
       references[numReferences++] = next;
     else if (isOutput)
       outputs[numOutputs++] = next;
-    else if (!strcmp(argv[i], "--tolerance")) {
+    else if (!strcmp(name, "--tolerance")) {
       char *end;
       tolerance = strtod(next, &end);
-      if (*end || !(tolerance >= 0) || isinf(tolerance))
+      if (end == next || *end || !(tolerance >= 0) || isinf(tolerance))
         fail("--tolerance must be a finite number >= 0, got", next);
-    } else if (!strcmp(argv[i], "--warmup-ms")) {
+    } else if (!strcmp(name, "--warmup-ms")) {
       char *end;
       warmupMs = strtod(next, &end);
-      if (*end || !(warmupMs >= 0 && warmupMs <= 600000))
+      if (end == next || *end || !(warmupMs >= 0 && warmupMs <= 600000))
         fail("--warmup-ms must be in [0, 600000], got", next);
-    } else if (!strcmp(argv[i], "--bench")) {
+    } else if (!strcmp(name, "--bench")) {
       char *end;
       long runs = strtol(next, &end, 10);
       if (end == next || *end || runs < 1 || runs > 100000)
         fail("--bench must be an integer in [1, 100000], got", next);
       bench = (int)runs;
-    } else
-      fail("unknown option", argv[i]);
+    }
   }
 
   /* A bare file name is a file in the working directory (dlopen would

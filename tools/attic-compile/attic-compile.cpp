@@ -198,17 +198,29 @@ bool sameFile(StringRef a, StringRef b) {
   return x == y;
 }
 
-/// The first line of the linker's messages that says what went wrong (a
-/// line with "error" or "cannot", else the first line), for a one-line
-/// failure.
+/// The first line of the linker's messages that says what went wrong, for
+/// a one-line failure: a line with "error", "cannot", "unrecognized" or
+/// "undefined", else the first line. gcc's closing summary ("collect2:
+/// error: ld returned 1 exit status") names no cause, so it comes last:
+/// ld's own line before it (e.g. "unrecognized option '--bogus'") has no
+/// "error" in it.
 std::string firstErrorLine(StringRef path) {
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer)
     return "";
   SmallVector<StringRef> lines;
   (*buffer)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+  auto isSummary = [](StringRef line) {
+    return line.contains("returned") && line.contains("exit status");
+  };
   for (StringRef line : lines)
-    if (line.contains("error") || line.contains("cannot"))
+    if (!isSummary(line) &&
+        llvm::any_of(
+            ArrayRef<StringRef>{"error", "cannot", "unrecognized", "undefined"},
+            [&](StringRef word) { return line.contains(word); }))
+      return line.trim().str();
+  for (StringRef line : lines)
+    if (!isSummary(line))
       return line.trim().str();
   return lines.empty() ? "" : lines.front().trim().str();
 }
