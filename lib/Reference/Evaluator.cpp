@@ -30,10 +30,12 @@ using namespace mlir;
 
 namespace {
 
-/// Integers are held as doubles here; this turns one back. Converting a
+/// Integers are held as doubles in tensors here (and beside their exact
+/// int64 value in scalars: `integers`); this turns one back. Converting a
 /// double outside int64_t's range (or NaN) is undefined in C++: those
-/// saturate (NaN gives 0). Integers beyond 2^53 are not exact in a double,
-/// a limit of this evaluator (issue 20).
+/// saturate (NaN gives 0). Integer tensor elements beyond 2^53 are not
+/// exact in a double, a limit of this evaluator (issue 20); scalar integer
+/// arithmetic (regions, payloads, loops) is exact and wraps at its width.
 int64_t toInt64(double v) {
   if (std::isnan(v))
     return 0;
@@ -164,11 +166,7 @@ private:
                       "); the oracle needs static shapes there");
     if (auto constant = dyn_cast<arith::ConstantOp>(op);
         constant && !isa<ShapedType>(constant.getType())) {
-      FailureOr<double> value = evaluateScalarOp(op, {});
-      if (failed(value))
-        return failure();
-      scalars[constant.getResult()] = *value;
-      return success();
+      return evaluateScalarInto(op);
     }
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
       auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
@@ -954,6 +952,10 @@ private:
     } else {
       double copy = scalars.lookup(from);
       scalars[to] = copy;
+      if (auto it = integers.find(from); it != integers.end())
+        integers[to] = it->second;
+      else
+        integers.erase(to);
     }
   }
 
@@ -986,11 +988,10 @@ private:
                                    ArrayRef<int64_t> shape) {
     int64_t linear = 0;
     for (auto [d, index] : llvm::enumerate(indices)) {
-      auto it = scalars.find(index);
-      if (it == scalars.end())
+      if (!scalars.count(index))
         return unsupportedBecause(op,
                                   "has an index that is not a known scalar");
-      int64_t i = toInt64(it->second);
+      int64_t i = exactOf(index);
       if (i < 0 || i >= shape[d]) {
         error = "reference: " + op->getName().getStringRef().str() + " index " +
                 std::to_string(i) + " of dimension " + std::to_string(d) +
@@ -1068,10 +1069,9 @@ private:
   /// ops evaluated like the function's.
   LogicalResult evaluateFor(scf::ForOp loop) {
     auto bound = [&](Value v, int64_t &out) {
-      auto it = scalars.find(v);
-      if (it == scalars.end())
+      if (!scalars.count(v))
         return false;
-      out = toInt64(it->second);
+      out = exactOf(v);
       return true;
     };
     int64_t lower, upper, step;
@@ -1090,6 +1090,7 @@ private:
       if (failed(countStep(loop)))
         return failure();
       scalars[loop.getInductionVar()] = double(i);
+      integers[loop.getInductionVar()] = i;
       for (Operation &op : body.without_terminator())
         if (failed(evaluate(&op)))
           return failure();
@@ -1530,14 +1531,7 @@ private:
       return unsupportedBecause(op, "is only interpreted on scalars (write "
                                     "elementwise tensor arithmetic as "
                                     "linalg.generic)");
-    SmallVector<double> operands;
-    for (Value v : op->getOperands())
-      operands.push_back(scalars.lookup(v));
-    FailureOr<double> value = evaluateScalarOp(op, operands);
-    if (failed(value))
-      return failure();
-    scalars[op->getResult(0)] = *value;
-    return success();
+    return evaluateScalarInto(op);
   }
 
   /// Runs a payload block on scalar arguments; `loop` gives linalg.index
@@ -1568,7 +1562,7 @@ private:
           return unsupportedBecause(&op, "reads an unknown tensor");
         SmallVector<int64_t> at;
         for (Value i : extract.getIndices())
-          at.push_back(toInt64(scalars.lookup(i)));
+          at.push_back(exactOf(i));
         for (auto [i, size] : llvm::zip(at, it->second.shape))
           if (i < 0 || i >= size)
             return unsupportedBecause(&op, "reads out of bounds");
@@ -1578,7 +1572,7 @@ private:
       }
       if (auto dim = dyn_cast<tensor::DimOp>(op)) {
         auto it = values.find(dim.getSource());
-        int64_t d = toInt64(scalars.lookup(dim.getIndex()));
+        int64_t d = exactOf(dim.getIndex());
         if (it == values.end() || d < 0 ||
             d >= static_cast<int64_t>(it->second.shape.size()))
           return unsupportedBecause(&op, "reads an unknown dimension");
@@ -1599,20 +1593,13 @@ private:
       }
       if (op.getNumResults() != 1 || isa<ShapedType>(op.getResult(0).getType()))
         return unsupported(&op);
-      SmallVector<double> operands;
-      for (Value v : op.getOperands())
-        operands.push_back(scalars.lookup(v));
-      FailureOr<double> value = evaluateScalarOp(&op, operands);
-      if (failed(value))
+      if (failed(evaluateScalarInto(&op)))
         return failure();
-      scalars[op.getResult(0)] = *value;
     }
     return unsupportedBecause(block.getParentOp(), "has a block without a "
                                                    "terminator");
   }
 
-  /// The scalar arith/math ops of payloads, in double (integers and index
-  /// values too; casts between float types are exact in double).
   /// The bit width of an integer (or index: 64) type, 0 for other types.
   static unsigned integerWidth(Type type) {
     type = getElementTypeOrSelf(type);
@@ -1623,24 +1610,174 @@ private:
     return 0;
   }
 
-  /// `v` (an integer held as a double) wrapped to a signed integer of
-  /// `width` bits, as the hardware's two's complement does (i1 stays 0/1,
-  /// this evaluator's convention for booleans).
-  static double wrapSigned(double v, unsigned width) {
-    if (width == 0 || width >= 64)
-      return v;
-    uint64_t low = uint64_t(toInt64(v)) & ((uint64_t(1) << width) - 1);
-    if (width == 1)
-      return double(low);
-    uint64_t sign = uint64_t(1) << (width - 1);
-    return double(int64_t(low ^ sign) - int64_t(sign));
+  /// The low `width` bits of `v`, as unsigned.
+  static uint64_t bitsOf(int64_t v, unsigned width) {
+    return width >= 64 ? uint64_t(v)
+                       : uint64_t(v) & ((uint64_t(1) << width) - 1);
   }
 
-  /// `v` as the unsigned value of its `width` bits.
-  static double asUnsigned(double v, unsigned width) {
-    if (width == 0 || width >= 64)
-      return v;
-    return double(uint64_t(toInt64(v)) & ((uint64_t(1) << width) - 1));
+  /// The low `width` bits of `v` read as a signed integer of that width
+  /// (an i1 true is -1), as the hardware's two's complement does.
+  static int64_t signedOf(uint64_t v, unsigned width) {
+    if (width >= 64)
+      return int64_t(v);
+    uint64_t sign = uint64_t(1) << (width - 1);
+    return int64_t(bitsOf(int64_t(v), width) ^ sign) - int64_t(sign);
+  }
+
+  /// `v` wrapped to `width` bits, in this evaluator's convention: signed,
+  /// except i1, which is 0 or 1.
+  static int64_t wrapTo(uint64_t v, unsigned width) {
+    return width == 1 ? int64_t(v & 1) : signedOf(v, width);
+  }
+
+  /// Whether `op` is integer arithmetic: integer or index operands (or
+  /// none) and an integer, index or i1 result (scalars, or the elements of
+  /// elementwise tensor ops).
+  static bool isIntegerOp(Operation *op) {
+    return op->getNumResults() == 1 &&
+           integerWidth(op->getResult(0).getType()) &&
+           llvm::all_of(op->getOperandTypes(),
+                        [](Type t) { return integerWidth(t) != 0; });
+  }
+
+  /// The exact value of the integer scalar `v` (see `integers`).
+  int64_t exactOf(Value v) {
+    if (auto it = integers.find(v); it != integers.end())
+      return it->second;
+    return toInt64(scalars.lookup(v));
+  }
+
+  /// Evaluates the scalar op `op` on the scalars of its operands and
+  /// records its result (exactly, for integer ops).
+  LogicalResult evaluateScalarInto(Operation *op) {
+    SmallVector<double> operands;
+    SmallVector<int64_t> exact;
+    for (Value v : op->getOperands()) {
+      operands.push_back(scalars.lookup(v));
+      exact.push_back(exactOf(v));
+    }
+    Value result = op->getResult(0);
+    if (isIntegerOp(op)) {
+      FailureOr<int64_t> value = evaluateIntegerOp(op, exact);
+      if (failed(value))
+        return failure();
+      scalars[result] = double(*value);
+      integers[result] = *value;
+      return success();
+    }
+    FailureOr<double> value = evaluateScalarOp(op, operands, exact);
+    if (failed(value))
+      return failure();
+    scalars[result] = *value;
+    integers.erase(result);
+    return success();
+  }
+
+  /// An integer op (isIntegerOp) on the exact values of its operands, in
+  /// the semantics of its types: integers wrap at their width (index: 64
+  /// bits) and are read as unsigned by the unsigned ops (an i8 -1 is 255 to
+  /// extui and divui), and an i1 true is -1 to the signed ones.
+  FailureOr<int64_t> evaluateIntegerOp(Operation *op, ArrayRef<int64_t> x) {
+    unsigned width = integerWidth(op->getResult(0).getType());
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      auto attr = dyn_cast<IntegerAttr>(constant.getValue());
+      if (!attr)
+        return unsupportedBecause(op, "has a constant that is not a number");
+      return wrapTo(attr.getValue().getZExtValue(), width);
+    }
+    // Each operand as the unsigned and the signed value of its width.
+    SmallVector<uint64_t, 3> u;
+    SmallVector<int64_t, 3> v;
+    for (auto [i, value] : llvm::enumerate(x)) {
+      unsigned w = integerWidth(op->getOperand(i).getType());
+      u.push_back(bitsOf(value, w));
+      v.push_back(signedOf(uint64_t(value), w));
+    }
+    auto wrap = [&](uint64_t r) -> int64_t { return wrapTo(r, width); };
+    if (isa<arith::AddIOp>(op))
+      return wrap(u[0] + u[1]);
+    if (isa<arith::SubIOp>(op))
+      return wrap(u[0] - u[1]);
+    if (isa<arith::MulIOp>(op))
+      return wrap(u[0] * u[1]);
+    if (isa<arith::AndIOp>(op))
+      return wrap(u[0] & u[1]);
+    if (isa<arith::OrIOp>(op))
+      return wrap(u[0] | u[1]);
+    if (isa<arith::XOrIOp>(op))
+      return wrap(u[0] ^ u[1]);
+    if (isa<arith::MinSIOp>(op))
+      return wrap(uint64_t(std::min(v[0], v[1])));
+    if (isa<arith::MaxSIOp>(op))
+      return wrap(uint64_t(std::max(v[0], v[1])));
+    if (isa<arith::MinUIOp>(op))
+      return wrap(std::min(u[0], u[1]));
+    if (isa<arith::MaxUIOp>(op))
+      return wrap(std::max(u[0], u[1]));
+    if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+            arith::FloorDivSIOp, arith::CeilDivSIOp, arith::CeilDivUIOp>(op)) {
+      if (u[1] == 0)
+        return unsupportedBecause(op, "divides by zero");
+      unsigned w = integerWidth(op->getOperand(0).getType());
+      bool isSigned = isa<arith::DivSIOp, arith::RemSIOp, arith::FloorDivSIOp,
+                          arith::CeilDivSIOp>(op);
+      if (isSigned && w > 1 && v[1] == -1 &&
+          v[0] == signedOf(uint64_t(1) << (w - 1), w))
+        return unsupportedBecause(op, "overflows (the smallest integer "
+                                      "divided by -1 is undefined)");
+      if (isa<arith::DivUIOp>(op))
+        return wrap(u[0] / u[1]);
+      if (isa<arith::RemUIOp>(op))
+        return wrap(u[0] % u[1]);
+      if (isa<arith::CeilDivUIOp>(op))
+        return wrap(u[0] / u[1] + (u[0] % u[1] != 0));
+      if (w == 1) // i1: the divisor is true (-1), the quotient -dividend.
+        return wrap(isa<arith::RemSIOp>(op) ? 0 : u[0]);
+      int64_t l = v[0], r = v[1];
+      if (isa<arith::RemSIOp>(op))
+        return wrap(uint64_t(l % r));
+      int64_t q = l / r;
+      bool inexact = q * r != l;
+      if (inexact && isa<arith::FloorDivSIOp>(op) && ((l < 0) != (r < 0)))
+        --q;
+      if (inexact && isa<arith::CeilDivSIOp>(op) && ((l < 0) == (r < 0)))
+        ++q;
+      return wrap(uint64_t(q));
+    }
+    // Casts: sign extension from the operand's width, or its unsigned
+    // value, cut to the result's width.
+    if (isa<arith::ExtSIOp, arith::IndexCastOp, arith::TruncIOp>(op))
+      return wrap(uint64_t(v[0]));
+    if (isa<arith::ExtUIOp, arith::IndexCastUIOp>(op))
+      return wrap(u[0]);
+    if (isa<arith::SelectOp>(op))
+      return x[0] != 0 ? wrap(u[1]) : wrap(u[2]);
+    if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+      switch (cmp.getPredicate()) {
+      case arith::CmpIPredicate::eq:
+        return u[0] == u[1];
+      case arith::CmpIPredicate::ne:
+        return u[0] != u[1];
+      case arith::CmpIPredicate::slt:
+        return v[0] < v[1];
+      case arith::CmpIPredicate::sle:
+        return v[0] <= v[1];
+      case arith::CmpIPredicate::sgt:
+        return v[0] > v[1];
+      case arith::CmpIPredicate::sge:
+        return v[0] >= v[1];
+      case arith::CmpIPredicate::ult:
+        return u[0] < u[1];
+      case arith::CmpIPredicate::ule:
+        return u[0] <= u[1];
+      case arith::CmpIPredicate::ugt:
+        return u[0] > u[1];
+      case arith::CmpIPredicate::uge:
+        return u[0] >= u[1];
+      }
+    }
+    return unsupported(op);
   }
 
   /// `v` rounded to float type `type` (f16, bf16, f32; f64 is exact).
@@ -1655,151 +1792,66 @@ private:
     return f.convertToDouble();
   }
 
-  /// A scalar op on its operands' values, in the semantics of its types:
-  /// integers wrap at their width and are read as unsigned by the unsigned
-  /// ops (an i8 -1 is 255 to extui, uitofp and divui), an i1 true is -1 to
-  /// the signed comparisons, truncf rounds to its result type, and f16 and
-  /// bf16 results are rounded to their type (LLVM computes each such op in
-  /// f32 and rounds it). Other float arithmetic is exact in double, the
-  /// reference's precision.
-  FailureOr<double> evaluateScalarOp(Operation *op, ArrayRef<double> x) {
-    SmallVector<double, 4> operands(x.begin(), x.end());
-    auto operandWidth = [&](unsigned i) {
-      return integerWidth(op->getOperand(i).getType());
-    };
-    bool unsignedOperands =
-        isa<arith::DivUIOp, arith::RemUIOp, arith::MinUIOp, arith::MaxUIOp,
-            arith::CeilDivUIOp, arith::ExtUIOp, arith::UIToFPOp,
-            arith::IndexCastUIOp>(op);
-    bool signedOperands =
-        isa<arith::DivSIOp, arith::RemSIOp, arith::MinSIOp, arith::MaxSIOp,
-            arith::FloorDivSIOp, arith::CeilDivSIOp, arith::SIToFPOp>(op);
-    if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
-      switch (cmp.getPredicate()) {
-      case arith::CmpIPredicate::ult:
-      case arith::CmpIPredicate::ule:
-      case arith::CmpIPredicate::ugt:
-      case arith::CmpIPredicate::uge:
-        unsignedOperands = true;
-        break;
-      case arith::CmpIPredicate::slt:
-      case arith::CmpIPredicate::sle:
-      case arith::CmpIPredicate::sgt:
-      case arith::CmpIPredicate::sge:
-        signedOperands = true;
-        break;
-      default:
-        break;
-      }
+  /// A scalar op on its operands' values: integer ops exactly
+  /// (evaluateIntegerOp; `exact` holds the operands' exact values, taken
+  /// from `x` when empty), the others in double, in the semantics of their
+  /// types: sitofp and uitofp read the integer's signed or unsigned value
+  /// and round it once to their result type, truncf rounds to its result
+  /// type, and f16 and bf16 results are rounded to their type (LLVM
+  /// computes each such op in f32 and rounds it). Other float arithmetic is
+  /// exact in double, the reference's precision.
+  FailureOr<double> evaluateScalarOp(Operation *op, ArrayRef<double> x,
+                                     ArrayRef<int64_t> exact = {}) {
+    SmallVector<int64_t, 4> ints(exact.begin(), exact.end());
+    if (ints.empty())
+      for (double value : x)
+        ints.push_back(toInt64(value));
+    if (isIntegerOp(op)) {
+      FailureOr<int64_t> value = evaluateIntegerOp(op, ints);
+      if (failed(value))
+        return failure();
+      return double(*value);
     }
-    for (unsigned i = 0; i < operands.size() && i < op->getNumOperands(); ++i) {
-      unsigned width = operandWidth(i);
-      if (unsignedOperands)
-        operands[i] = asUnsigned(operands[i], width);
-      else if (signedOperands && width == 1)
-        operands[i] = operands[i] != 0.0 ? -1.0 : 0.0;
+    Type type = op->getResult(0).getType();
+    if (isa<arith::SIToFPOp, arith::UIToFPOp>(op)) {
+      unsigned width = integerWidth(op->getOperand(0).getType());
+      bool isSigned = isa<arith::SIToFPOp>(op);
+      // An i1 true is -1 to sitofp, 1 to uitofp.
+      APInt value(64, isSigned ? uint64_t(signedOf(uint64_t(ints[0]), width))
+                               : bitsOf(ints[0], width));
+      auto floatType = cast<FloatType>(getElementTypeOrSelf(type));
+      APFloat f(floatType.getFloatSemantics());
+      f.convertFromAPInt(value, isSigned, APFloat::rmNearestTiesToEven);
+      bool lost;
+      f.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+      return f.convertToDouble();
     }
-    if (isa<arith::DivSIOp, arith::RemSIOp, arith::FloorDivSIOp,
-            arith::CeilDivSIOp>(op) &&
-        operands[1] == -1.0 && operandWidth(0) > 1 &&
-        operands[0] == -std::ldexp(1.0, int(operandWidth(0)) - 1))
-      return unsupportedBecause(op, "overflows (the smallest integer divided "
-                                    "by -1 is undefined)");
-    FailureOr<double> value = evaluateScalarOpExact(op, operands);
+    FailureOr<double> value = evaluateScalarOpExact(op, x);
     if (failed(value) || op->getNumResults() != 1)
       return value;
-    Type type = op->getResult(0).getType();
-    if (unsigned width = integerWidth(type))
-      return wrapSigned(*value, width);
     auto floatType = dyn_cast<FloatType>(getElementTypeOrSelf(type));
-    if (floatType &&
-        (isa<arith::TruncFOp, arith::SIToFPOp, arith::UIToFPOp>(op) ||
-         floatType.getWidth() < 32))
+    if (floatType && (isa<arith::TruncFOp>(op) || floatType.getWidth() < 32))
       return roundTo(*value, type);
     return value;
   }
 
+  /// The float ops (and fptosi/fptoui) of evaluateScalarOp, in double.
   FailureOr<double> evaluateScalarOpExact(Operation *op, ArrayRef<double> x) {
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
       if (auto f = dyn_cast<FloatAttr>(constant.getValue()))
         return f.getValue().convertToDouble();
-      if (auto i = dyn_cast<IntegerAttr>(constant.getValue()))
-        return i.getType().isInteger(1) ? double(i.getValue().getBoolValue())
-                                        : double(i.getValue().getSExtValue());
       return unsupportedBecause(op, "has a constant that is not a number");
     }
-    auto unsignedOf = [](double v) { return uint64_t(toInt64(v)); };
-    if (isa<arith::AddFOp, arith::AddIOp>(op))
+    if (isa<arith::AddFOp>(op))
       return x[0] + x[1];
-    if (isa<arith::SubFOp, arith::SubIOp>(op))
+    if (isa<arith::SubFOp>(op))
       return x[0] - x[1];
-    if (isa<arith::MulFOp, arith::MulIOp>(op))
+    if (isa<arith::MulFOp>(op))
       return x[0] * x[1];
     if (isa<arith::DivFOp>(op))
       return x[0] / x[1];
-    if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp>(
-            op)) {
-      if (x[1] == 0.0)
-        return unsupportedBecause(op, "divides by zero");
-      const int64_t l = toInt64(x[0]), r = toInt64(x[1]);
-      if (isa<arith::DivSIOp>(op))
-        return double(l / r);
-      if (isa<arith::RemSIOp>(op))
-        return double(l % r);
-      if (isa<arith::DivUIOp>(op))
-        return double(unsignedOf(x[0]) / unsignedOf(x[1]));
-      return double(unsignedOf(x[0]) % unsignedOf(x[1]));
-    }
     if (isa<arith::NegFOp>(op))
       return -x[0];
-    if (isa<arith::MinSIOp>(op))
-      return double(std::min(toInt64(x[0]), toInt64(x[1])));
-    if (isa<arith::MaxSIOp>(op))
-      return double(std::max(toInt64(x[0]), toInt64(x[1])));
-    if (isa<arith::MinUIOp>(op))
-      return double(std::min(unsignedOf(x[0]), unsignedOf(x[1])));
-    if (isa<arith::MaxUIOp>(op))
-      return double(std::max(unsignedOf(x[0]), unsignedOf(x[1])));
-    if (isa<arith::AndIOp>(op))
-      return double(toInt64(x[0]) & toInt64(x[1]));
-    if (isa<arith::OrIOp>(op))
-      return double(toInt64(x[0]) | toInt64(x[1]));
-    if (isa<arith::XOrIOp>(op))
-      return double(toInt64(x[0]) ^ toInt64(x[1]));
-    if (isa<arith::CeilDivUIOp>(op)) {
-      if (x[1] == 0.0)
-        return unsupportedBecause(op, "divides by zero");
-      const uint64_t l = unsignedOf(x[0]), r = unsignedOf(x[1]);
-      return double(l / r + (l % r != 0));
-    }
-    if (isa<arith::FloorDivSIOp, arith::CeilDivSIOp>(op)) {
-      if (x[1] == 0.0)
-        return unsupportedBecause(op, "divides by zero");
-      const int64_t l = toInt64(x[0]), r = toInt64(x[1]);
-      int64_t q = l / r;
-      bool inexact = q * r != l;
-      if (inexact && isa<arith::FloorDivSIOp>(op) && ((l < 0) != (r < 0)))
-        --q;
-      if (inexact && isa<arith::CeilDivSIOp>(op) && ((l < 0) == (r < 0)))
-        ++q;
-      return double(q);
-    }
-    if (auto trunc = dyn_cast<arith::TruncIOp>(op)) {
-      unsigned width = trunc.getType().getIntOrFloatBitWidth();
-      int64_t v = toInt64(x[0]);
-      if (width == 1)
-        return double(v & 1);
-      if (width >= 64)
-        return double(v);
-      uint64_t low = uint64_t(v) & ((uint64_t(1) << width) - 1);
-      uint64_t sign = uint64_t(1) << (width - 1);
-      return double(int64_t(low ^ sign) - int64_t(sign));
-    }
-    if (isa<arith::ExtSIOp>(op) && op->getOperand(0).getType().isInteger(1))
-      return x[0] != 0.0 ? -1.0 : 0.0;
-    if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::IndexCastUIOp,
-            arith::UIToFPOp>(op))
-      return x[0];
     if (isa<arith::FPToSIOp, arith::FPToUIOp>(op))
       return std::trunc(x[0]);
     // The one-argument math ops: the libm function of the same meaning.
@@ -1866,8 +1918,7 @@ private:
       return std::fmin(x[0], x[1]);
     if (isa<arith::SelectOp>(op))
       return x[0] != 0.0 ? x[1] : x[2];
-    if (isa<arith::ExtFOp, arith::TruncFOp, arith::IndexCastOp,
-            arith::SIToFPOp>(op))
+    if (isa<arith::ExtFOp, arith::TruncFOp>(op))
       return x[0];
     if (isa<math::Atan2Op>(op))
       return std::atan2(x[0], x[1]);
@@ -1875,20 +1926,6 @@ private:
       return std::copysign(x[0], x[1]);
     if (isa<math::FmaOp>(op))
       return x[0] * x[1] + x[2];
-    if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
-      switch (cmp.getPredicate()) {
-      case arith::CmpIPredicate::eq: return double(x[0] == x[1]);
-      case arith::CmpIPredicate::ne: return double(x[0] != x[1]);
-      case arith::CmpIPredicate::slt: return double(x[0] < x[1]);
-      case arith::CmpIPredicate::sle: return double(x[0] <= x[1]);
-      case arith::CmpIPredicate::sgt: return double(x[0] > x[1]);
-      case arith::CmpIPredicate::sge: return double(x[0] >= x[1]);
-      case arith::CmpIPredicate::ult: return double(unsignedOf(x[0]) < unsignedOf(x[1]));
-      case arith::CmpIPredicate::ule: return double(unsignedOf(x[0]) <= unsignedOf(x[1]));
-      case arith::CmpIPredicate::ugt: return double(unsignedOf(x[0]) > unsignedOf(x[1]));
-      case arith::CmpIPredicate::uge: return double(unsignedOf(x[0]) >= unsignedOf(x[1]));
-      }
-    }
     if (auto cmp = dyn_cast<arith::CmpFOp>(op)) {
       const bool unordered = std::isnan(x[0]) || std::isnan(x[1]);
       switch (cmp.getPredicate()) {
@@ -2278,6 +2315,10 @@ private:
   /// Scalar values: function-level constants and payload values (copied,
   /// never referenced).
   llvm::DenseMap<Value, double> scalars;
+  /// The exact values of integer scalars that integer ops, loops and
+  /// copies produced (a double holds an integer exactly only up to 2^53;
+  /// index and i64 arithmetic wraps at 2^64). Read with exactOf.
+  llvm::DenseMap<Value, int64_t> integers;
   /// !attic.tree values: one tree per batch element (node-based, as
   /// `values`).
   std::unordered_map<Value, std::vector<attic::ref::vcc::Tree>, ValueHash>

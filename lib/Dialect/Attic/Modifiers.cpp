@@ -13,8 +13,14 @@
 //   - the static analysis (isIntervalClassifiable): whether the interval
 //     emitter models every value the yielded i1 depends on.
 //
-// Intervals assume that the region's integer arithmetic does not overflow
-// (index values of sequences below 2^62).
+// Each interval carries whether it is exact: an i1 that is false when an
+// op on the way may have wrapped (index and i64 arithmetic past 2^63, an
+// i32 or narrower result outside its type's range, a narrowing cast that
+// cuts the value, a zero extension of a negative value). A comparison of
+// intervals that are not exact may be either true or false, so the block
+// is partial and its elements decide: wrapping arithmetic is classified
+// soundly (the region's own ops wrap as the hardware does), never as if
+// the value had not wrapped.
 //
 //===----------------------------------------------------------------------===//
 
@@ -347,6 +353,9 @@ Value attic::buildScore(LayoutEnv &env, Region &score, Value s, Value q,
 namespace {
 struct Interval {
   Value lo, hi;
+  /// i1: whether [lo, hi] holds every value (no op on the way wrapped);
+  /// null: true.
+  Value exact = nullptr;
 };
 /// An i1: whether it may be true and whether it may be false.
 struct Truth {
@@ -422,14 +431,80 @@ private:
       }
       return;
     }
+    visitInteger(op, result);
+    if (auto it = ints.find(result); it != ints.end())
+      it->second.exact =
+          m.andI(exactOf(it->second), fits(it->second, result.getType()));
+  }
+
+  /// i1: whether `i` is exact.
+  Value exactOf(const Interval &i) {
+    return i.exact ? i.exact : m.boolean(true);
+  }
+  Value bothExact(const Interval &x, const Interval &y) {
+    return m.andI(exactOf(x), exactOf(y));
+  }
+
+  /// i1: whether [i.lo, i.hi] lies in the range of the signed integer type
+  /// `type` (index and i64: always; their wrapping is checked per op).
+  Value fits(const Interval &i, Type type) {
+    unsigned width = type.isIndex() ? 64 : cast<IntegerType>(type).getWidth();
+    if (width >= 64)
+      return m.boolean(true);
+    int64_t lowest = -(int64_t(1) << (width - 1));
+    int64_t highest = (int64_t(1) << (width - 1)) - 1;
+    return m.andI(m.le(m.c(lowest), i.lo), m.le(i.hi, m.c(highest)));
+  }
+
+  /// x + y (wrapping) and whether it wrapped past int64.
+  std::pair<Value, Value> addChecked(Value x, Value y) {
+    Value sum = m.add(x, y);
+    return {sum, negative(bitAnd(bitXor(sum, x), bitXor(sum, y)))};
+  }
+  /// x - y (wrapping) and whether it wrapped past int64.
+  std::pair<Value, Value> subChecked(Value x, Value y) {
+    Value difference = m.sub(x, y);
+    return {difference, negative(bitAnd(bitXor(x, y), bitXor(x, difference)))};
+  }
+  /// x * y (wrapping) and whether it wrapped past int64: p / x != y, with
+  /// x = 0 (never wraps) and x = -1 (wraps for y = INT64_MIN only) apart,
+  /// so that the division neither divides by zero nor overflows.
+  std::pair<Value, Value> mulChecked(Value x, Value y) {
+    // A constant factor as the divisor: the checks fold, and the division
+    // is by a constant.
+    if (!constantOf(x) && constantOf(y))
+      std::swap(x, y);
+    Value product = m.mul(x, y);
+    Value isZero = m.eq(x, m.c(0));
+    Value isMinusOne = m.eq(x, m.c(-1));
+    Value divisor = m.select(m.orI(isZero, isMinusOne), m.c(1), x);
+    Value quotient = m.b.createOrFold<arith::DivSIOp>(m.loc, product, divisor);
+    Value wrapped =
+        m.select(isMinusOne, m.eq(y, m.c(std::numeric_limits<int64_t>::min())),
+                 m.andI(m.notI(isZero), m.ne(quotient, y)));
+    return {product, wrapped};
+  }
+  Value bitXor(Value x, Value y) {
+    return m.b.createOrFold<arith::XOrIOp>(m.loc, x, y);
+  }
+  Value bitAnd(Value x, Value y) {
+    return m.b.createOrFold<arith::AndIOp>(m.loc, x, y);
+  }
+  Value negative(Value x) { return m.lt(x, m.c(0)); }
+
+  /// The interval of an integer op's result (none: not modelled); its
+  /// exactness before the result type's range is checked (visit does).
+  void visitInteger(Operation *op, Value result) {
     if (result.getType().isInteger(1)) {
       visitBoolean(op, result);
       return;
     }
     if (!result.getType().isIntOrIndex())
       return;
-    // Casts between integer types keep the value (no overflow assumed); a
-    // zero-extended i1 is 0 or 1.
+    // Casts between integer types keep the value when it fits the result
+    // type (visit checks it: a narrowing index_cast or trunci may cut it);
+    // a zero extension keeps it when it is not negative; a zero-extended
+    // i1 is 0 or 1.
     if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
             arith::ExtUIOp, arith::TruncIOp>(op)) {
       Value in = op->getOperand(0);
@@ -441,11 +516,13 @@ private:
                                 m.select(t.mayTrue, m.c(1), m.c(0))};
         return;
       }
-      // Truncation may wrap; zero extension changes negative values.
-      if (isa<arith::TruncIOp, arith::ExtUIOp, arith::IndexCastUIOp>(op))
+      auto i = intervalOf(in);
+      if (!i)
         return;
-      if (auto i = intervalOf(in))
-        ints[result] = *i;
+      Interval cast = *i;
+      if (isa<arith::ExtUIOp, arith::IndexCastUIOp>(op))
+        cast.exact = m.andI(exactOf(*i), m.le(m.c(0), i->lo));
+      ints[result] = cast;
       return;
     }
     if (auto select = dyn_cast<arith::SelectOp>(op)) {
@@ -460,7 +537,7 @@ private:
                           m.select(onlyFalse, y->lo, m.min(x->lo, y->lo)));
       Value hi = m.select(onlyTrue, x->hi,
                           m.select(onlyFalse, y->hi, m.max(x->hi, y->hi)));
-      ints[result] = Interval{lo, hi};
+      ints[result] = Interval{lo, hi, bothExact(*x, *y)};
       return;
     }
     if (op->getNumOperands() != 2)
@@ -473,7 +550,7 @@ private:
     if (x && divisor && *divisor > 0) {
       int64_t c = *divisor;
       auto monotone = [&](auto makeOp) {
-        ints[result] = Interval{makeOp(x->lo), makeOp(x->hi)};
+        ints[result] = Interval{makeOp(x->lo), makeOp(x->hi), x->exact};
       };
       OpBuilder &b = m.b;
       Location loc = m.loc;
@@ -486,12 +563,22 @@ private:
       if (isa<arith::CeilDivSIOp>(op))
         return monotone([&](Value v) { return m.ceilDiv(v, m.c(c)); });
       if (isa<arith::DivUIOp>(op)) {
-        // Unsigned: monotone on non-negative values only.
+        // Unsigned: monotone on non-negative values only; a negative one
+        // is read as up to 2^width - 1 (by 1: the value itself).
+        if (c == 1) {
+          ints[result] = *x;
+          return;
+        }
+        unsigned width = result.getType().isIndex()
+                             ? 64
+                             : result.getType().getIntOrFloatBitWidth();
+        uint64_t largest =
+            width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
         Value nonneg = m.le(m.c(0), x->lo);
-        ints[result] = Interval{
-            m.select(nonneg, m.floorDiv(x->lo, c), m.c(0)),
-            m.select(nonneg, m.floorDiv(x->hi, c),
-                     m.c(std::numeric_limits<int64_t>::max() / c))};
+        ints[result] = Interval{m.select(nonneg, m.floorDiv(x->lo, c), m.c(0)),
+                                m.select(nonneg, m.floorDiv(x->hi, c),
+                                         m.c(int64_t(largest / uint64_t(c)))),
+                                x->exact};
         return;
       }
       if (isa<arith::RemSIOp, arith::RemUIOp>(op)) {
@@ -502,27 +589,39 @@ private:
             nonneg, m.eq(m.floorDiv(x->lo, c), m.floorDiv(x->hi, c)));
         int64_t low = isa<arith::RemSIOp>(op) ? -(c - 1) : 0;
         Value fallbackLo = m.select(nonneg, m.c(0), m.c(low));
-        ints[result] =
-            Interval{m.select(samePeriod, m.floorMod(x->lo, c), fallbackLo),
-                     m.select(samePeriod, m.floorMod(x->hi, c), m.c(c - 1))};
+        ints[result] = Interval{
+            m.select(samePeriod, m.floorMod(x->lo, c), fallbackLo),
+            m.select(samePeriod, m.floorMod(x->hi, c), m.c(c - 1)), x->exact};
         return;
       }
     }
     if (!x || !y)
       return;
+    Value exact = bothExact(*x, *y);
     if (isa<arith::AddIOp>(op)) {
-      ints[result] = Interval{m.add(x->lo, y->lo), m.add(x->hi, y->hi)};
+      auto [lo, loWrapped] = addChecked(x->lo, y->lo);
+      auto [hi, hiWrapped] = addChecked(x->hi, y->hi);
+      ints[result] =
+          Interval{lo, hi, m.andI(exact, m.notI(m.orI(loWrapped, hiWrapped)))};
     } else if (isa<arith::SubIOp>(op)) {
-      ints[result] = Interval{m.sub(x->lo, y->hi), m.sub(x->hi, y->lo)};
+      auto [lo, loWrapped] = subChecked(x->lo, y->hi);
+      auto [hi, hiWrapped] = subChecked(x->hi, y->lo);
+      ints[result] =
+          Interval{lo, hi, m.andI(exact, m.notI(m.orI(loWrapped, hiWrapped)))};
     } else if (isa<arith::MulIOp>(op)) {
-      Value p[4] = {m.mul(x->lo, y->lo), m.mul(x->lo, y->hi),
-                    m.mul(x->hi, y->lo), m.mul(x->hi, y->hi)};
-      ints[result] = Interval{m.min(m.min(p[0], p[1]), m.min(p[2], p[3])),
-                              m.max(m.max(p[0], p[1]), m.max(p[2], p[3]))};
+      std::pair<Value, Value> p[4] = {
+          mulChecked(x->lo, y->lo), mulChecked(x->lo, y->hi),
+          mulChecked(x->hi, y->lo), mulChecked(x->hi, y->hi)};
+      Value wrapped = m.orI(m.orI(p[0].second, p[1].second),
+                            m.orI(p[2].second, p[3].second));
+      ints[result] = Interval{
+          m.min(m.min(p[0].first, p[1].first), m.min(p[2].first, p[3].first)),
+          m.max(m.max(p[0].first, p[1].first), m.max(p[2].first, p[3].first)),
+          m.andI(exact, m.notI(wrapped))};
     } else if (isa<arith::MinSIOp>(op)) {
-      ints[result] = Interval{m.min(x->lo, y->lo), m.min(x->hi, y->hi)};
+      ints[result] = Interval{m.min(x->lo, y->lo), m.min(x->hi, y->hi), exact};
     } else if (isa<arith::MaxSIOp>(op)) {
-      ints[result] = Interval{m.max(x->lo, y->lo), m.max(x->hi, y->hi)};
+      ints[result] = Interval{m.max(x->lo, y->lo), m.max(x->hi, y->hi), exact};
     }
   }
 
@@ -531,7 +630,11 @@ private:
       auto x = intervalOf(cmp.getLhs()), y = intervalOf(cmp.getRhs());
       if (!x || !y)
         return;
-      truths[result] = compare(cmp.getPredicate(), *x, *y);
+      // Intervals that are not exact say nothing.
+      Truth t = compare(cmp.getPredicate(), *x, *y);
+      Value unknown = m.notI(bothExact(*x, *y));
+      truths[result] =
+          Truth{m.orI(t.mayTrue, unknown), m.orI(t.mayFalse, unknown)};
       return;
     }
     if (isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(op)) {
@@ -761,8 +864,10 @@ Value attic::buildCaptureCheck(
                     proven = m.boolean(false);
                     return;
                   }
-                  proven = m.andI(proven, m.andI(m.le(m.c(0), index->lo),
-                                                 m.lt(index->hi, size)));
+                  Value exact = index->exact ? index->exact : m.boolean(true);
+                  proven = m.andI(proven,
+                                  m.andI(exact, m.andI(m.le(m.c(0), index->lo),
+                                                       m.lt(index->hi, size))));
                 });
   }
   if (!anyRead || matchPattern(proven, m_One()))
