@@ -585,7 +585,10 @@ def AtticApproximateMath : Pass<"attic-approximate-math"> {
     rational approximation (measured against libm's double erf over
     [-6, 6], 65536 points: at most 2.6e-7 absolute error, test/Integration/math-ops.test),
     which also vectorizes; LLVM has no erf intrinsic. Math ops on f16 and
-    bf16 are computed in f32 (extended, then truncated). Math on tensors is
+    bf16 are computed in f32 (extended, then truncated). An exponential of
+    NaN stays NaN (`select(x is NaN, x, exp(x))`: the approximation's
+    fptosi is poison for NaN, and LLVM folded a constant NaN's exponential
+    to 0). Math on tensors is
     left alone (upstream's approximations take scalars and vectors; the
     pipelines run this pass after bufferization, on loops). Everything else is
     left to attic-cpu-pipeline's MathToLLVM (LLVM intrinsics) and MathToLibm

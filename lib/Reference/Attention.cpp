@@ -93,6 +93,7 @@ void attic::ref::attention(const AttentionShape &shape, const double *q,
           *lseOut = kNegInf;
 
         double maxLogit = kNegInf;
+        bool visibleNaN = false;
         for (int64_t j = 0; j < nk; ++j) {
           bool excluded = (mask && mask[j] == 0) ||
                           (bias && bias[j] == kNegInf) ||
@@ -109,7 +110,19 @@ void attic::ref::attention(const AttentionShape &shape, const double *q,
           logits[j] = logit;
           if (logit == kNegInf)
             continue;
+          // std::max would drop a NaN (and a row of NaN logits would read
+          // as a row without a visible key).
+          visibleNaN = visibleNaN || std::isnan(logit);
           maxLogit = std::max(maxLogit, logit);
+        }
+        // A visible NaN logit makes the row NaN (docs/layouts.md, "NaN
+        // policy").
+        if (visibleNaN) {
+          std::fill(outRow, outRow + dv,
+                    std::numeric_limits<double>::quiet_NaN());
+          if (lseOut)
+            *lseOut = std::numeric_limits<double>::quiet_NaN();
+          continue;
         }
         // No admissible key: the row stays zero rather than 0/0.
         if (maxLogit == kNegInf)
@@ -145,8 +158,12 @@ ErrorStats attic::ref::compare(const double *actual, const double *expected,
   double maxExpected = 0.0;
   for (int64_t i = 0; i < n; ++i) {
     // The same infinity on both sides (the lse of a row with no admissible
-    // key is -inf) is an exact match.
+    // key is -inf) is an exact match, and so is NaN where the reference is
+    // NaN (a row with a visible NaN logit; attic-run still reports
+    // non-finite results of finite inputs apart).
     if (std::isinf(actual[i]) && actual[i] == expected[i])
+      continue;
+    if (std::isnan(actual[i]) && std::isnan(expected[i]))
       continue;
     if (!std::isfinite(actual[i]))
       ++stats.nonFinite;

@@ -44,6 +44,24 @@ struct Exp2ToExp : OpRewritePattern<math::Exp2Op> {
   }
 };
 
+/// exp(x) becomes select(x is NaN, x, exp(x)). Upstream's exp
+/// approximation converts the reduced argument with fptosi, which is
+/// poison for NaN: where x is a constant NaN (a score region that yields
+/// one), LLVM folded the whole exponential, and a row of NaN logits came
+/// out as 0 instead of NaN (the NaN policy, docs/layouts.md); from data
+/// the hardware's conversion happened to keep the NaN. The select keeps a
+/// NaN argument whatever the approximation does with it.
+void keepNaN(Operation *op) {
+  Value x = op->getOperand(0);
+  Value result = op->getResult(0);
+  OpBuilder b(op->getContext());
+  b.setInsertionPointAfter(op);
+  Value isNaN =
+      arith::CmpFOp::create(b, op->getLoc(), arith::CmpFPredicate::UNO, x, x);
+  auto select = arith::SelectOp::create(b, op->getLoc(), isNaN, x, result);
+  result.replaceAllUsesExcept(select, select);
+}
+
 struct AtticApproximateMathPass
     : public attic::impl::AtticApproximateMathBase<AtticApproximateMathPass> {
   void runOnOperation() override {
@@ -72,6 +90,12 @@ struct AtticApproximateMathPass
       if (isa<math::MathDialect>(op->getDialect()) && !onTensors(op))
         ops.push_back(op);
     });
+    for (Operation *op : ops) {
+      Type elem = getElementTypeOrSelf(op->getResult(0).getType());
+      if (isa<math::ExpOp, math::Exp2Op>(op) &&
+          (elem.isF32() || elem.isF16() || elem.isBF16()))
+        keepNaN(op);
+    }
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
     if (failed(applyOpPatternsGreedily(ops, std::move(patterns), config)))

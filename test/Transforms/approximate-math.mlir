@@ -24,3 +24,21 @@ func.func @on_tensors(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tenso
   %c = math.erf %x : tensor<4xf32>
   return %a, %b, %c : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
+
+// An exponential of NaN stays NaN: the approximation's fptosi is poison for
+// NaN, and LLVM folded a constant NaN's exponential to 0 (a score region
+// yielding NaN gave a row of 0 on the CPU and NaN elsewhere). The select
+// takes the argument where it is NaN, in the original element type.
+// CHECK-LABEL: func.func @exp_keeps_nan
+// CHECK-SAME: (%[[X:.*]]: vector<8xf32>, %[[H:.*]]: f16)
+// CHECK-DAG: %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]] : vector<8xf32>
+// CHECK-DAG: arith.select %[[NAN]], %[[X]], %{{.*}} : vector<8xi1>, vector<8xf32>
+// CHECK-DAG: %[[HNAN:.*]] = arith.cmpf uno, %[[H]], %[[H]] : f16
+// CHECK-DAG: arith.select %[[HNAN]], %[[H]], %{{.*}} : f16
+// CHECK-NOT: math.exp
+// CHECK: return
+func.func @exp_keeps_nan(%x: vector<8xf32>, %h: f16) -> (vector<8xf32>, f16) {
+  %e = math.exp2 %x : vector<8xf32>
+  %f = math.exp %h : f16
+  return %e, %f : vector<8xf32>, f16
+}

@@ -87,7 +87,8 @@ struct ErrorStats {
   double maxRel;
   /// Number of non-finite values in actual that differ from expected (an
   /// infinity where the reference has the same infinity, as the lse of a
-  /// row with no admissible key, is a match, not an error).
+  /// row with no admissible key, and a NaN where the reference is NaN, as
+  /// a row with a visible NaN logit, are matches, not errors).
   int64_t nonFinite;
   /// Number of elements compared.
   int64_t count;
