@@ -267,3 +267,35 @@ func.func @dim_out_of_range(%q: tensor<1x2x64x16xf32>, %c: tensor<?x4xf32>) {
       } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
   return
 }
+
+// -----
+
+// The regions in the wrong order: before, "expected ':'" at mask_mod.
+func.func @regions_out_of_order(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  %0 = attic.attention %q, %k, %v score_mod {
+      ^bb0(%x: f32, %b: index, %h: index, %qi: index, %ki: index):
+        attic.yield %x : f32
+      // expected-error @+1 {{'mask_mod' must come before 'score_mod', and at most once}}
+      } mask_mod {
+      ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+        %t = arith.constant true
+        attic.yield %t : i1
+      } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @two_masks(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  %0 = attic.attention %q, %k, %v mask_mod {
+      ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+        %t = arith.constant true
+        attic.yield %t : i1
+      // expected-error @+1 {{'mask_mod' must come before 'score_mod', and at most once}}
+      } mask_mod {
+      ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+        %t = arith.constant true
+        attic.yield %t : i1
+      } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}

@@ -70,11 +70,14 @@ static cl::opt<std::string>
               cl::desc("Function to run (default: the only one)"));
 static cl::list<std::string>
     inputPaths("input", cl::cat(toolOptions),
-               cl::desc("Input .npy, one per argument in order; the "
-                        "arguments without one are generated"));
+               cl::desc("Input .npy, one per argument in order (repeat the "
+                        "option; a path is taken whole, commas included); "
+                        "the arguments after the last are generated"));
 static cl::list<std::string>
     outputPaths("output", cl::cat(toolOptions),
-                cl::desc("Output .npy, one per result in order"));
+                cl::desc("Output .npy, one per result in order (repeat the "
+                         "option); the results after the last are not "
+                         "written"));
 static cl::list<std::string>
     shapeSpecs("shape", cl::cat(toolOptions),
                cl::desc("I:AxBxC gives generated argument I a shape "
@@ -82,11 +85,13 @@ static cl::list<std::string>
 static cl::list<std::string> saveInputPaths(
     "save-input", cl::cat(toolOptions),
     cl::desc("Writes the inputs (read or generated) as .npy, one path per "
-             "argument in order (for callers of attic-compile's libraries)"));
+             "argument in order (repeat the option; the arguments after the "
+             "last are not written), for callers of attic-compile's "
+             "libraries"));
 static cl::list<std::string> referenceOutputPaths(
     "reference-output", cl::cat(toolOptions),
     cl::desc("With --check: writes the reference semantics' results as f64 "
-             ".npy, one path per result in order"));
+             ".npy, one path per result in order (repeat the option)"));
 static cl::opt<uint64_t> seed("seed", cl::cat(toolOptions),
                               cl::desc("Seed of generated inputs"),
                               cl::init(0));

@@ -617,6 +617,12 @@ static ParseResult parseModifierRegion(OpAsmParser &parser, Region &region) {
   if (escaped && succeeded(parsed))
     return parser.emitError(loc, "a value defined in this region is used "
                                  "outside it, before its definition");
+  // The declarative format takes mask_mod before score_mod; a mask_mod
+  // after a region would otherwise read as "expected ':'".
+  SMLoc next = parser.getCurrentLocation();
+  if (succeeded(parsed) && succeeded(parser.parseOptionalKeyword("mask_mod")))
+    return parser.emitError(next, "'mask_mod' must come before 'score_mod', "
+                                  "and at most once");
   return parsed;
 }
 
