@@ -1707,6 +1707,20 @@ private:
       return wrap(u[0] | u[1]);
     if (isa<arith::XOrIOp>(op))
       return wrap(u[0] ^ u[1]);
+    if (isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp>(op)) {
+      // A shift by the bit width or more is poison (LLVM's shl, lshr,
+      // ashr): the compiled code's result is not defined.
+      if (u[1] >= width)
+        return unsupportedBecause(op, "shifts by " + std::to_string(u[1]) +
+                                          ", not below the bit width " +
+                                          std::to_string(width) +
+                                          " (the result is undefined)");
+      if (isa<arith::ShLIOp>(op))
+        return wrap(u[0] << u[1]);
+      if (isa<arith::ShRUIOp>(op))
+        return wrap(u[0] >> u[1]);
+      return wrap(uint64_t(v[0] >> u[1]));
+    }
     if (isa<arith::MinSIOp>(op))
       return wrap(uint64_t(std::min(v[0], v[1])));
     if (isa<arith::MaxSIOp>(op))
@@ -1777,7 +1791,7 @@ private:
         return u[0] >= u[1];
       }
     }
-    return unsupported(op);
+    return unsupportedScalar(op);
   }
 
   /// `v` rounded to float type `type` (f16, bf16, f32; f64 is exact).
@@ -1947,9 +1961,14 @@ private:
       case arith::CmpFPredicate::AlwaysFalse: return 0.0;
       }
     }
+    return unsupportedScalar(op);
+  }
+
+  LogicalResult unsupportedScalar(Operation *op) {
     return unsupportedBecause(op, "is not one of the scalar ops --check "
                                   "interprets (arith add/sub/mul/div/rem/neg/"
-                                  "max/min/select/cmp/and/or/xor/casts, math "
+                                  "max/min/select/cmp/and/or/xor/shifts/casts, "
+                                  "math "
                                   "sqrt/rsqrt/exp/exp2/expm1/log/log2/log10/"
                                   "log1p/powf/floor/ceil/trunc/round/"
                                   "roundeven/erf/erfc/sin/cos/tan/asin/acos/"

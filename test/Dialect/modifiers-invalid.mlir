@@ -116,11 +116,12 @@ func.func @division_by_minus_one(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16
 
 // -----
 
+// The region is its own name scope (since 2026-11-30): a value from above
+// is an undeclared name there, as in a func.func body.
 func.func @value_from_above(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %w: index) {
-  // expected-note @+1 {{required by region isolation constraints}}
   %0 = attic.attention %q, %k, %v mask_mod {
       ^bb0(%b: index, %h: index, %qi: index, %ki: index):
-        // expected-error @+1 {{using value defined outside the region}}
+        // expected-error @+1 {{use of undeclared SSA value name}}
         %p = arith.cmpi slt, %qi, %w : index
         attic.yield %p : i1
       } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
@@ -194,12 +195,12 @@ func.func @function_signature(%q: memref<1x2x64x16xf32>, %k: memref<1x2x64x16xf3
 // -----
 
 // A use before any definition (a forward reference) that a definition
-// inside a modifier region would resolve: rejected while the region is
-// parsed, before anything outside can point into it
-// (test/Integration/parse-error-memory.test has the same on a parse error).
+// inside a modifier region would have resolved (before the region was its
+// own name scope, 2026-11-30; test/Integration/parse-error-memory.test has
+// the same on a parse error): now the name is simply undeclared outside.
 func.func @forward_reference_into_region(%q: tensor<1x2x64x16xf32>) -> tensor<1x2x64x16xf32> {
+  // expected-error @+1 {{use of undeclared SSA value name}}
   %x = arith.index_cast %d : index to i64
-  // expected-error @+1 {{a value defined in this region is used outside it, before its definition}}
   %o = attic.attention %q, %q, %q mask_mod {
   ^bb0(%b: index, %h: index, %qi: index, %ki: index):
     %d = arith.subi %qi, %ki : index

@@ -109,3 +109,24 @@ func.func @l2_memrefs(%q: memref<1x4x64x16xf32>, %k: memref<1x4x64x16xf32>, %v: 
       {layout = #attic.dense, scale = 0.25 : f32, block_q = 32 : i64, block_k = 32 : i64, mask_fn = @mask, score_fn = @score}
   return
 }
+
+// -----
+
+// A region is its own name scope: its arguments may reuse the function's
+// names (before, "redefinition of SSA value '%q'").
+// CHECK-LABEL: func.func @shadowing
+// CHECK: attic.attention
+// CHECK: ^bb0(%{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: tensor<2xf32>):
+func.func @shadowing(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %slopes: tensor<2xf32>) -> tensor<1x2x64x16xf32> {
+  %0 = attic.attention %q, %k, %v captures(%slopes : tensor<2xf32>) mask_mod {
+      ^bb0(%b: index, %h: index, %q: index, %k: index, %slopes: tensor<2xf32>):
+        %p = arith.cmpi sle, %k, %q : index
+        attic.yield %p : i1
+      } score_mod {
+      ^bb0(%v: f32, %b: index, %h: index, %q: index, %k: index, %slopes: tensor<2xf32>):
+        %s = tensor.extract %slopes[%h] : tensor<2xf32>
+        %r = arith.addf %v, %s : f32
+        attic.yield %r : f32
+      } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return %0 : tensor<1x2x64x16xf32>
+}

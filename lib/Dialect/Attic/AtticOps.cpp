@@ -582,7 +582,11 @@ void BlockMaskOp::getEffects(
 /// outside the region points into it when it is freed.
 static ParseResult parseModifierRegion(OpAsmParser &parser, Region &region) {
   SMLoc loc = parser.getCurrentLocation();
-  ParseResult parsed = parser.parseRegion(region);
+  // The ops with modifier regions are isolated from above, so the region
+  // is its own name scope: `^bb0(%b: index, %h: index, %q: index, ...)`
+  // next to a function argument %q is not a redefinition.
+  ParseResult parsed = parser.parseRegion(region, /*arguments=*/{},
+                                          /*enableNameShadowing=*/true);
   bool escaped = false;
   // Region::isAncestor cannot be used: the regions being parsed are not
   // attached to operations yet, and it asserts (or reads through a null

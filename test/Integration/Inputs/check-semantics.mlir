@@ -181,3 +181,42 @@ func.func @captures_many_values(%q: tensor<1x1x32x16xf32>, %k: tensor<1x1x32x16x
       } : tensor<1x1x32x16xf32>, tensor<1x1x32x16xf32>, tensor<1x1x32x16xf32> -> tensor<1x1x32x16xf32>
   return %o : tensor<1x1x32x16xf32>
 }
+
+// Shifts in a mask region (2026-11-30: --check had no reference for them):
+// keys whose bit 2 is clear, ((k << 61) >>s 63) == 0 (bit 2 of k, sign-
+// extended), and (-1 >>u 60) = 15 >= k mod 16.
+func.func @shifts(%q: tensor<1x1x64x16xf32>, %k: tensor<1x1x64x16xf32>, %v: tensor<1x1x64x16xf32>) -> tensor<1x1x64x16xf32> {
+  %o = attic.attention %q, %k, %v mask_mod {
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    %k64 = arith.index_cast %ki : index to i64
+    %c61 = arith.constant 61 : i64
+    %c63 = arith.constant 63 : i64
+    %c60 = arith.constant 60 : i64
+    %m1 = arith.constant -1 : i64
+    %z = arith.constant 0 : i64
+    %l = arith.shli %k64, %c61 : i64
+    %s = arith.shrsi %l, %c63 : i64
+    %bit = arith.cmpi eq, %s, %z : i64
+    %fifteen = arith.shrui %m1, %c60 : i64
+    %c16 = arith.constant 16 : i64
+    %r = arith.remui %k64, %c16 : i64
+    %le = arith.cmpi ule, %r, %fifteen : i64
+    %p = arith.andi %bit, %le : i1
+    attic.yield %p : i1
+  } : tensor<1x1x64x16xf32>, tensor<1x1x64x16xf32>, tensor<1x1x64x16xf32> -> tensor<1x1x64x16xf32>
+  return %o : tensor<1x1x64x16xf32>
+}
+
+// A shift by the bit width is poison: the oracle says so instead of
+// guessing.
+func.func @shift_too_far(%q: tensor<1x1x8x16xf32>, %k: tensor<1x1x8x16xf32>, %v: tensor<1x1x8x16xf32>) -> tensor<1x1x8x16xf32> {
+  %o = attic.attention %q, %k, %v mask_mod {
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    %c64 = arith.constant 64 : index
+    %s = arith.shli %ki, %c64 : index
+    %z = arith.constant 0 : index
+    %p = arith.cmpi eq, %s, %z : index
+    attic.yield %p : i1
+  } : tensor<1x1x8x16xf32>, tensor<1x1x8x16xf32>, tensor<1x1x8x16xf32> -> tensor<1x1x8x16xf32>
+  return %o : tensor<1x1x8x16xf32>
+}
