@@ -150,6 +150,28 @@ Value maskKeys(Builder &b, Value x, Value mask, double fill) {
       });
 }
 
+/// FAVOR+'s stabilizers ([B,H,N]) with the rows of masked keys at -inf, the
+/// mark of a key that is not there (see `weighted`), and every other -inf
+/// made NaN: an unmasked key's stabilizer is -inf only when its exponents
+/// overflowed f32 (|x|^2 past 3.4e38: inputs around 1e19), and such a key
+/// must make the rows that see it NaN, as the NaN policy says, not drop out
+/// as if masked (the causal form gave a silent 0 for every row, and both
+/// forms did where only the keys overflowed; a 2026-11-30 audit).
+Value keyStabilizers(Builder &b, Value stabilizer, Value mask) {
+  RankedTensorType type = tensorOf(stabilizer);
+  unsigned rank = type.getRank();
+  Value overflowIsNaN =
+      generic(b, {stabilizer}, zeros(b, type.getShape()),
+              {identity(b, rank), identity(b, rank)},
+              SmallVector<IteratorType>(rank, IteratorType::parallel),
+              [](Builder &nb, ValueRange a) {
+                Value overflowed = arith::CmpFOp::create(
+                    nb, arith::CmpFPredicate::OEQ, a[0], cF32(nb, -INFINITY));
+                return select(nb, overflowed, cF32(nb, NAN), a[0]);
+              });
+  return maskKeys(b, overflowIsNaN, mask, -INFINITY);
+}
+
 /// FAVOR+'s key scales: `x exp(a - m)` for a key of stabilizer `a` on the
 /// scale `m >= a`, and 0 (not 0 * x: a masked row may hold NaN) where `a` is
 /// -inf (a masked key, or none).
@@ -308,7 +330,7 @@ SmallVector<Value> lowerStateReduce(Builder &b, StateReduceOp op) {
   Value features;
   if (Value stabilizer = op.getStabilizer()) {
     // Every key on the scale of the largest unmasked one.
-    Value c = maskKeys(b, stabilizer, op.getMask(), -INFINITY);
+    Value c = keyStabilizers(b, stabilizer, op.getMask());
     Value top = maxOverLast(b, c);
     features = generic(b, {op.getFeatures(), c, top}, zeros(b, {B, H, N, F}),
                        {identity(b, 4), project(b, 4, {0, 1, 2}),
@@ -422,7 +444,7 @@ SmallVector<Value> lowerStateScan(Builder &b, StateScanOp op,
   // chunk's keys are on the scale of its largest c, chunkMax.
   Value c, chunkMax, k, kScores;
   if (Value stabilizer = op.getStabilizer()) {
-    c = reshape(b, maskKeys(b, stabilizer, op.getMask(), -INFINITY), {all, C});
+    c = reshape(b, keyStabilizers(b, stabilizer, op.getMask()), {all, C});
     chunkMax = maxOverLast(b, c);
     kScores = reshape(b, op.getKeyFeatures(), {all, C, F});
     k = generic(b, {kScores, c, chunkMax}, zeros(b, {all, C, F}),
