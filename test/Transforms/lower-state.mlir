@@ -106,11 +106,17 @@ func.func @scan(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor
 
 // -----
 
-// State reduce with FAVOR+'s stabilizer: masked keys at -inf, the largest
-// stabilizer of each head (over N), each key's row times exp(c_j - max)
-// (0 for a masked key), then the same products.
+// State reduce with FAVOR+'s stabilizer: an unmasked key's -inf (an f32
+// overflow) made NaN, masked keys at -inf, the largest stabilizer of each
+// head (over N), each key's row times exp(c_j - max) (0 for a masked key),
+// then the same products.
 // CHECK-LABEL: func.func @reduce_favor
-// CHECK: %[[CM:.*]] = linalg.generic {{.*}} ins(%arg3, %arg2 : tensor<1x2x64xf32>, tensor<1x64xi1>)
+// CHECK: %[[NAN:.*]] = linalg.generic {{.*}} ins(%arg3 : tensor<1x2x64xf32>)
+// CHECK-DAG: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-DAG: %[[QNAN:.*]] = arith.constant 0x7FC00000 : f32
+// CHECK: %[[OVERFLOWED:.*]] = arith.cmpf oeq, %{{.*}}, %[[NINF]] : f32
+// CHECK: arith.select %[[OVERFLOWED]], %[[QNAN]], %{{.*}} : f32
+// CHECK: %[[CM:.*]] = linalg.generic {{.*}} ins(%[[NAN]], %arg2 : tensor<1x2x64xf32>, tensor<1x64xi1>)
 // CHECK: arith.select
 // CHECK: %[[TOP:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[CM]] : tensor<1x2x64xf32>) outs(%{{.*}} : tensor<1x2xf32>)
 // CHECK: arith.maximumf
