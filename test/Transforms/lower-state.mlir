@@ -112,9 +112,9 @@ func.func @scan(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor
 // then the same products.
 // CHECK-LABEL: func.func @reduce_favor
 // CHECK: %[[NAN:.*]] = linalg.generic {{.*}} ins(%arg3 : tensor<1x2x64xf32>)
-// CHECK-DAG: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK-DAG: %[[QNAN:.*]] = arith.constant 0x7FC00000 : f32
+// CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK: %[[OVERFLOWED:.*]] = arith.cmpf oeq, %{{.*}}, %[[NINF]] : f32
+// CHECK: %[[QNAN:.*]] = arith.constant 0x7FC00000 : f32
 // CHECK: arith.select %[[OVERFLOWED]], %[[QNAN]], %{{.*}} : f32
 // CHECK: %[[CM:.*]] = linalg.generic {{.*}} ins(%[[NAN]], %arg2 : tensor<1x2x64xf32>, tensor<1x64xi1>)
 // CHECK: arith.select
