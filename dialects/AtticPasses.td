@@ -588,7 +588,11 @@ def AtticApproximateMath : Pass<"attic-approximate-math"> {
     bf16 are computed in f32 (extended, then truncated). An exponential of
     NaN stays NaN (`select(x is NaN, x, exp(x))`: the approximation's
     fptosi is poison for NaN, and LLVM folded a constant NaN's exponential
-    to 0). Math on tensors is
+    to 0). `math.log1p`, `expm1`, `cbrt`, `erfc`, `asinh`, `acosh` and
+    `atanh` become libm calls here (vectors unrolled), where the pass runs
+    on a module: math-to-llvm computes log1p as log(1 + x) and expm1 as
+    exp(x) - 1 (6% off at 1e-7), and a later convert-math-to-libm left a
+    vector cbrt's unrolling unlowered. Math on tensors is
     left alone (upstream's approximations take scalars and vectors; the
     pipelines run this pass after bufferization, on loops). Everything else is
     left to attic-cpu-pipeline's MathToLLVM (LLVM intrinsics) and MathToLibm
@@ -596,7 +600,7 @@ def AtticApproximateMath : Pass<"attic-approximate-math"> {
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
-    "::mlir::vector::VectorDialect"
+    "::mlir::vector::VectorDialect", "::mlir::func::FuncDialect"
   ];
 }
 
