@@ -20,8 +20,10 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include "llvm/Support/SaveAndRestore.h"
 #include <algorithm>
 #include <cmath>
+
 #include <functional>
 #include <limits>
 #include <unordered_map>
@@ -1844,7 +1846,8 @@ private:
     if (failed(value) || op->getNumResults() != 1)
       return value;
     auto floatType = dyn_cast<FloatType>(getElementTypeOrSelf(type));
-    if (floatType && (isa<arith::TruncFOp>(op) || floatType.getWidth() < 32))
+    if (floatType && (isa<arith::TruncFOp>(op) || floatType.getWidth() < 32 ||
+                      (inModifierRegion && floatType.getWidth() == 32)))
       return roundTo(*value, type);
     return value;
   }
@@ -2163,6 +2166,7 @@ private:
       options.mask = [this, mask](int64_t b, int64_t h, int64_t q,
                                   int64_t k) {
         SmallVector<double> out;
+        llvm::SaveAndRestore inRegion(inModifierRegion, true);
         if (modifierFailed ||
             failed(evaluateBlock(mask->front(),
                                  {double(b), double(h), double(q), double(k)},
@@ -2178,6 +2182,7 @@ private:
         SmallVector<double> out;
         // The region computes in f32: its argument is an f32.
         double s = double(float(x));
+        llvm::SaveAndRestore inRegion(inModifierRegion, true);
         if (modifierFailed ||
             failed(evaluateBlock(score->front(),
                                  {s, double(b), double(h), double(q),
@@ -2322,6 +2327,12 @@ private:
   SmallVector<Operation *> activeCallees;
   /// Set when a modifier region could not be evaluated (see bindModifiers).
   bool modifierFailed = false;
+  /// Set while a modifier region is evaluated: its f32 results are rounded
+  /// to f32 op by op, as the targets compute them (a region is elementwise,
+  /// with no sum whose rounding order the targets choose); elsewhere the
+  /// payloads' f32 arithmetic stays exact in double, the reference's
+  /// precision, which their reductions' tolerances are measured against.
+  bool inModifierRegion = false;
   /// Hashes a Value for the node-based maps below.
   struct ValueHash {
     size_t operator()(Value v) const { return hash_value(v); }

@@ -300,3 +300,20 @@ func.func @two_masks(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: t
       } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
   return
 }
+
+// -----
+
+// An always-true compare of a sitofp crashed MLIR 22's canonicalizer
+// (segmentation fault on every target; a differential test, 2026-11-30).
+func.func @always_true_compare(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  %0 = attic.attention %q, %k, %v mask_mod {
+      ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+        %i = arith.index_cast %qi : index to i64
+        %x = arith.sitofp %i : i64 to f32
+        %c2 = arith.constant 2.0 : f32
+        // expected-error @+1 {{'arith.cmpf' op in a 'mask' region must not compare a sitofp or uitofp with the 'true' or 'false' predicate (MLIR 22's canonicalizer crashes on it): use arith.constant true or false}}
+        %p = arith.cmpf true, %x, %c2 : f32
+        attic.yield %p : i1
+      } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}

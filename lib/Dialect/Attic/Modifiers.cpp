@@ -202,6 +202,24 @@ LogicalResult attic::verifyModifierRegion(Operation *op, Region &region,
                << "' region must not divide by -1 (the smallest integer "
                   "divided by -1 would trap; negate with arith.subi instead)";
     }
+    // MLIR 22's arith canonicalization crashes on an always-true or
+    // always-false compare of a sitofp/uitofp with a constant (upstream
+    // mlir-opt --canonicalize too): refused with a message rather than a
+    // segmentation fault in every pipeline.
+    if (auto cmp = dyn_cast<arith::CmpFOp>(inner)) {
+      auto converted = [](Value v) {
+        return isa_and_nonnull<arith::SIToFPOp, arith::UIToFPOp>(
+            v.getDefiningOp());
+      };
+      if ((cmp.getPredicate() == arith::CmpFPredicate::AlwaysTrue ||
+           cmp.getPredicate() == arith::CmpFPredicate::AlwaysFalse) &&
+          (converted(cmp.getLhs()) || converted(cmp.getRhs())))
+        return inner.emitOpError()
+               << "in a '" << name
+               << "' region must not compare a sitofp or uitofp with the "
+                  "'true' or 'false' predicate (MLIR 22's canonicalizer "
+                  "crashes on it): use arith.constant true or false";
+    }
     if (inner.getNumRegions() != 0)
       return inner.emitOpError() << "with regions is not admissible in a '"
                                  << name << "' region";

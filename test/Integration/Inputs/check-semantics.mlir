@@ -220,3 +220,17 @@ func.func @shift_too_far(%q: tensor<1x1x8x16xf32>, %k: tensor<1x1x8x16xf32>, %v:
   } : tensor<1x1x8x16xf32>, tensor<1x1x8x16xf32>, tensor<1x1x8x16xf32> -> tensor<1x1x8x16xf32>
   return %o : tensor<1x1x8x16xf32>
 }
+
+// A score region's f32 ops round to f32 in the oracle too: (s + 1e8) - 1e8
+// is 0 in f32 (uniform weights), where the oracle kept s in double and
+// --check failed on all three targets (2026-11-30).
+func.func @region_rounds_f32(%q: tensor<1x1x8x4xf32>, %k: tensor<1x1x8x4xf32>, %v: tensor<1x1x8x4xf32>) -> tensor<1x1x8x4xf32> {
+  %o = attic.attention %q, %k, %v score_mod {
+  ^bb0(%s: f32, %b: index, %h: index, %qi: index, %ki: index):
+    %big = arith.constant 1.0e+08 : f32
+    %x = arith.addf %s, %big : f32
+    %r = arith.subf %x, %big : f32
+    attic.yield %r : f32
+  } : tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x1x8x4xf32>
+  return %o : tensor<1x1x8x4xf32>
+}
