@@ -1770,28 +1770,9 @@ private:
     if (isa<arith::SelectOp>(op))
       return x[0] != 0 ? wrap(u[1]) : wrap(u[2]);
     if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
-      switch (cmp.getPredicate()) {
-      case arith::CmpIPredicate::eq:
-        return u[0] == u[1];
-      case arith::CmpIPredicate::ne:
-        return u[0] != u[1];
-      case arith::CmpIPredicate::slt:
-        return v[0] < v[1];
-      case arith::CmpIPredicate::sle:
-        return v[0] <= v[1];
-      case arith::CmpIPredicate::sgt:
-        return v[0] > v[1];
-      case arith::CmpIPredicate::sge:
-        return v[0] >= v[1];
-      case arith::CmpIPredicate::ult:
-        return u[0] < u[1];
-      case arith::CmpIPredicate::ule:
-        return u[0] <= u[1];
-      case arith::CmpIPredicate::ugt:
-        return u[0] > u[1];
-      case arith::CmpIPredicate::uge:
-        return u[0] >= u[1];
-      }
+      unsigned w = integerWidth(cmp.getLhs().getType());
+      return arith::applyCmpPredicate(cmp.getPredicate(), APInt(w, u[0]),
+                                      APInt(w, u[1]));
     }
     return unsupportedScalar(op);
   }
