@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attic/Reference/Clustered.h"
+#include "NanMax.h"
 #include "attic/runtime/Runtime.h"
 
 #include <algorithm>
@@ -146,7 +147,7 @@ std::vector<double> attention(const Options &o,
             dot += centroids[size_t(c * D + d)] *
                    key[size_t((bh * Nk + j) * D + d)];
           logits[size_t(j)] = scale * dot;
-          top = std::max(top, logits[size_t(j)]);
+          top = maxKeepingNaN(top, logits[size_t(j)]);
         }
         if (std::isinf(top))
           continue; // no real key: 0
@@ -216,7 +217,7 @@ std::vector<double> attention(const Options &o,
             dot += query[size_t((bh * Nq + i) * D + d)] *
                    key[size_t((bh * Nk + keep[t]) * D + d)];
           exact[t] = scale * dot;
-          top = std::max(top, exact[t]);
+          top = maxKeepingNaN(top, exact[t]);
         }
         double total = 0;
         for (double &x : exact) {

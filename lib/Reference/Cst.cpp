@@ -1,6 +1,7 @@
 //===- Cst.cpp - reference semantics of composite slice attention ---------===//
 
 #include "attic/Reference/Cst.h"
+#include "NanMax.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -40,7 +41,7 @@ void attendHead(const Row &q, const std::vector<Row> &keys,
     for (int64_t c = 0; c < width; ++c)
       dot += q[head * width + c] * keys[e][head * width + c];
     logits[e] = dot * scale;
-    maximum = std::max(maximum, logits[e]);
+    maximum = attic::ref::maxKeepingNaN(maximum, logits[e]);
   }
   if (maximum == -INFINITY)
     return;

@@ -7,6 +7,7 @@
 
 #include "attic/Reference/Kernelized.h"
 
+#include "NanMax.h"
 #include "attic/runtime/Runtime.h"
 
 #include <algorithm>
@@ -43,7 +44,7 @@ double largestScale(const std::vector<double> &c, const std::vector<bool> &mask,
   double top = -std::numeric_limits<double>::infinity();
   for (int64_t j = 0; j < count; ++j)
     if (mask.empty() || mask[b * n + j])
-      top = std::max(top, c[head * n + j]);
+      top = maxKeepingNaN(top, c[head * n + j]);
   return top;
 }
 
@@ -176,7 +177,7 @@ std::vector<double> featureMap(Map map, const std::vector<double> &x, int64_t n,
   for (int64_t r = 0; r < rows; ++r) {
     double mx = -std::numeric_limits<double>::infinity();
     for (int64_t f = 0; f < p; ++f)
-      mx = std::max(mx, out[r * p + f]);
+      mx = maxKeepingNaN(mx, out[r * p + f]);
     for (int64_t f = 0; f < p; ++f)
       out[r * p + f] = std::exp(out[r * p + f] - mx) / std::sqrt(double(p));
     if (stabilizers)
@@ -375,7 +376,7 @@ std::vector<double> softmaxAttention(const Options &o,
                    k[((b * H + h) * Nk + j) * D + d];
           s[j] =
               visible ? dot * scale : -std::numeric_limits<double>::infinity();
-          mx = std::max(mx, s[j]);
+          mx = maxKeepingNaN(mx, s[j]);
         }
         if (mx == -std::numeric_limits<double>::infinity())
           continue;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attic/Reference/Lsh.h"
+#include "NanMax.h"
 #include "attic/Reference/Kernelized.h"
 
 #include <algorithm>
@@ -154,7 +155,9 @@ std::vector<double> attention(const Options &o, const std::vector<double> &qk,
           }
           if (logits.empty())
             continue; // 0, lse = -inf
-          double top = *std::max_element(logits.begin(), logits.end());
+          double top = -kInf;
+          for (double logit : logits)
+            top = maxKeepingNaN(top, logit);
           double total = 0;
           for (size_t t = 0; t < logits.size(); ++t) {
             double p = std::exp(logits[t] - top);
@@ -176,7 +179,7 @@ std::vector<double> attention(const Options &o, const std::vector<double> &qk,
   for (int64_t row = 0; row < rows; ++row) {
     double top = -kInf;
     for (const auto &lse : lses)
-      top = std::max(top, lse[size_t(row)]);
+      top = maxKeepingNaN(top, lse[size_t(row)]);
     if (top == -kInf)
       continue;
     double total = 0;

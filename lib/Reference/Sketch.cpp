@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attic/Reference/Sketch.h"
+#include "NanMax.h"
 #include "attic/runtime/Runtime.h"
 
 #include <algorithm>
@@ -109,7 +110,7 @@ void softmaxRow(const std::vector<double> &logits, const double *value,
   double top = -kInf;
   for (size_t j = 0; j < logits.size(); ++j)
     if (visible.empty() || visible[j])
-      top = std::max(top, logits[j]);
+      top = maxKeepingNaN(top, logits[j]);
   std::fill(out, out + valueDim, 0.0);
   if (top == -kInf)
     return;
@@ -172,7 +173,7 @@ std::vector<double> softmaxMatrix(int64_t n, int64_t m, int64_t dim,
     double top = -kInf, sum = 0;
     for (int64_t j = 0; j < m; ++j) {
       row[j] = scale * dot(x + i * dim, y + j * dim, dim);
-      top = std::max(top, row[j]);
+      top = maxKeepingNaN(top, row[j]);
     }
     for (int64_t j = 0; j < m; ++j) {
       row[j] = std::exp(row[j] - top);
@@ -217,7 +218,7 @@ std::vector<int64_t> headColumns(const Dims &d, const SkeinOptions &o,
       double top = -kInf, sum = 0;
       for (int64_t j = 0; j < Nk; ++j) {
         logit[size_t(j)] = scale * dot(qi, k + j * D, D);
-        top = std::max(top, logit[size_t(j)]);
+        top = maxKeepingNaN(top, logit[size_t(j)]);
       }
       for (int64_t j = 0; j < Nk; ++j) {
         b[size_t(j)] = std::exp(logit[size_t(j)] - top);
@@ -323,12 +324,12 @@ std::vector<double> skeinformer(const Dims &d, const SkeinOptions &o,
       double top = -kInf, g = 0;
       for (int64_t t = 0; t < n; ++t) {
         logits[size_t(t)] = scale * dot(q + i * D, k + cols[size_t(t)] * D, D);
-        top = std::max(top, logits[size_t(t)]);
+        top = maxKeepingNaN(top, logits[size_t(t)]);
         g += logits[size_t(t)];
       }
       g /= double(n);
       if (fill)
-        top = std::max(top, g);
+        top = maxKeepingNaN(top, g);
       double denominator = 0;
       std::fill(numerator.begin(), numerator.end(), 0.0);
       for (int64_t t = 0; t < n; ++t) {
@@ -554,10 +555,14 @@ std::vector<double> pseudoInverse(int64_t p, const std::vector<double> &a,
       row += std::abs(a[size_t(i * p + j)]);
       column += std::abs(a[size_t(j * p + i)]);
     }
-    maxRow = std::max(maxRow, row);
-    maxColumn = std::max(maxColumn, column);
+    maxRow = maxKeepingNaN(maxRow, row);
+    maxColumn = maxKeepingNaN(maxColumn, column);
   }
-  if (!(maxRow > 0) || !std::isfinite(maxRow * maxColumn))
+  // A NaN in `a` (a NaN key or query reaches every landmark logit of its
+  // row) makes every element NaN, as in the compiled iteration; the
+  // reference refused such input before 2026-11-30.
+  if (!std::isnan(maxRow * maxColumn) &&
+      (!(maxRow > 0) || !std::isfinite(maxRow * maxColumn)))
     fail("a must be finite and not zero");
   std::vector<double> z(size_t(p * p));
   for (int64_t i = 0; i < p; ++i)

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attic/Reference/Vcc.h"
+#include "NanMax.h"
 
 #include <algorithm>
 #include <cmath>
@@ -551,7 +552,7 @@ std::vector<double> segmentScores(const std::vector<double> &q,
         for (int64_t e = 0; e < headDim; ++e)
           dot += query[e] * key[e];
         logits[j] = scale * dot;
-        maxLogit = std::max(maxLogit, logits[j]);
+        maxLogit = maxKeepingNaN(maxLogit, logits[j]);
       }
       double total = 0.0;
       for (int64_t j = 0; j < candidates; ++j)
@@ -753,7 +754,7 @@ Matrix transformerLayer(const Matrix &x, const std::vector<double> &keyBias,
         for (int64_t e = 0; e < headDim; ++e)
           dot += q.at(i, col + e) * k.at(j, col + e);
         weights[j] = scale * dot + keyBias[j];
-        maxLogit = std::max(maxLogit, weights[j]);
+        maxLogit = maxKeepingNaN(maxLogit, weights[j]);
       }
       double total = 0.0;
       for (int64_t j = 0; j < rows; ++j) {

@@ -361,7 +361,11 @@ inline RankedTensorType f32Tensor(Builder &b, ArrayRef<int64_t> shape) {
 /// largest magnitude into [1, 2) ([2, 4) from 2^127): `{scale, inverse}`, both
 /// [R] f32, with scale = 2^(127 - E) and inverse = 2^(E - 127) for the biased
 /// exponent E of max |x| clamped to [1, 253] (a zero or subnormal maximum gets
-/// 2^126, a maximum of 2^127 or more, inf or NaN 2^-126). Products by them are
+/// 2^126, a maximum of 2^127 or more 2^-126). The maximum is over the row's
+/// finite elements: a NaN or inf stays NaN or inf when scaled, and the other
+/// points of its row keep their scale (a NaN query made every other query
+/// of its head 2^-126 times smaller, subnormal or 0, and K-means put nearly
+/// all of them in one cluster; a 2026-11-30 audit). Products by them are
 /// exact for normal results, so sums, dot products and comparisons of scaled
 /// rows round exactly as the unscaled ones would have wherever those did not
 /// overflow: computations that are invariant to a positive factor (rankings,
@@ -379,8 +383,13 @@ inline std::pair<Value, Value> rowExponentScales(Builder &b, Value x) {
             nb, d, cF32(nb, 0.0), [&](Builder &lb, Value k, ValueRange acc) {
               Value v =
                   tensor::ExtractOp::create(lb, x, ValueRange{i[0], i[1], k});
-              return SmallVector<Value>{arith::MaximumFOp::create(
-                  lb, acc[0], math::AbsFOp::create(lb, v))};
+              Value magnitude = math::AbsFOp::create(lb, v);
+              Value finite = arith::CmpFOp::create(
+                  lb, arith::CmpFPredicate::OLT, magnitude,
+                  cF32(lb, std::numeric_limits<double>::infinity()));
+              magnitude = select(lb, finite, magnitude, cF32(lb, 0.0));
+              return SmallVector<Value>{
+                  arith::MaximumFOp::create(lb, acc[0], magnitude)};
             })[0];
       });
   Value largest =
