@@ -21,6 +21,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
@@ -483,23 +484,30 @@ attic::CpuExecutable::run(ArrayRef<const attic_tensor *> inputs,
     }
   }
 
-  // Copy each result into a runtime tensor and release the compiled code's
-  // buffer, unless it is one of the inputs (a function may return one).
+  // Copy each result into a runtime tensor, then release the compiled
+  // code's buffers, once each and never one of the inputs (a function may
+  // return one). The frees wait until every result is copied: two results
+  // may share one buffer (`return %o, %o`, or a reshape of %o), and freeing
+  // it after the first copy made the second read freed memory (a
+  // 2026-11-30 audit).
   SmallVector<void *> released;
+  for (size_t i = 0; i < signature_.results.size(); ++i) {
+    void *allocated = call.result(i).allocated;
+    bool isInput = llvm::any_of(inputs, [&](const attic_tensor *input) {
+      return input->data == allocated;
+    });
+    if (!isInput && !llvm::is_contained(released, allocated))
+      released.push_back(allocated);
+  }
+  auto releaseAll = llvm::make_scope_exit([&] {
+    for (void *allocated : released)
+      attic_rt_free(allocated);
+  });
   for (auto [i, spec] : llvm::enumerate(signature_.results)) {
-    PackedCall::Result desc = call.result(i);
     attic_tensor out{};
-    if (failed(copyResult(desc, spec.dtype, out, error)))
+    if (failed(copyResult(call.result(i), spec.dtype, out, error)))
       return failure();
     outputs.push_back(out);
-
-    bool isInput = llvm::any_of(inputs, [&](const attic_tensor *input) {
-      return input->data == desc.allocated;
-    });
-    if (!isInput && !llvm::is_contained(released, desc.allocated)) {
-      released.push_back(desc.allocated);
-      attic_rt_free(desc.allocated);
-    }
   }
   // A data-dependent error reported by the compiled code (e.g. more VIP
   // tokens than num_vip) makes the run fail; its results are not valid.

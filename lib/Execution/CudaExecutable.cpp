@@ -320,7 +320,9 @@ attic::CudaExecutable::run(ArrayRef<const attic_tensor *> inputs,
     cudaError = message;
 
   // Results: host memory allocated by the host code (malloc). Copy each
-  // into a runtime tensor and free the original unless it is an input.
+  // into a runtime tensor, then free the originals unless one is an input:
+  // after every copy, since two results may share one buffer (as on the
+  // CPU, CpuExecutable::run).
   size_t firstOutput = outputs.size();
   SmallVector<void *> released;
   for (auto [i, spec] : llvm::enumerate(signature_.results)) {
@@ -330,10 +332,8 @@ attic::CudaExecutable::run(ArrayRef<const attic_tensor *> inputs,
       return input->data == allocated;
     });
     auto release = [&] {
-      if (!isInput && allocated && !llvm::is_contained(released, allocated)) {
+      if (!isInput && allocated && !llvm::is_contained(released, allocated))
         released.push_back(allocated);
-        std::free(allocated);
-      }
     };
     if (!cudaError.empty()) {
       release();
@@ -358,6 +358,8 @@ attic::CudaExecutable::run(ArrayRef<const attic_tensor *> inputs,
     outputs.push_back(out);
     release();
   }
+  for (void *allocated : released)
+    std::free(allocated);
   // A data-dependent error reported by the compiled code (e.g. more VIP
   // tokens than num_vip) fails the run with the same message as on the CPU:
   // it is the data's fault, not the device's.

@@ -373,7 +373,10 @@ extern "C" int32_t attic_aot_call(const attic_aot_entry *entry,
     cudaError = message;
 
   // Copy each result into its buffer, then release the compiled code's
-  // buffers (once each; never an input the function returned).
+  // buffers (once each; never an input the function returned). The frees
+  // wait until every result is copied: two results may share one buffer
+  // (`return %o, %o`, or a reshape of %o), and freeing it after the first
+  // copy made the second read freed memory (a 2026-11-30 audit).
   std::vector<void *> released;
   for (int64_t i = 0; i < numResults; ++i) {
     int64_t rank;
@@ -395,10 +398,8 @@ extern "C" int32_t attic_aot_call(const attic_aot_entry *entry,
     for (void *p : released)
       seen |= p == allocated;
     auto release = [&] {
-      if (!isInput && !seen) {
+      if (!isInput && !seen)
         released.push_back(allocated);
-        attic_rt_free(allocated);
-      }
     };
     int isDevice = 0;
     if (isCuda && cudaError.empty() && allocated &&
@@ -436,6 +437,8 @@ extern "C" int32_t attic_aot_call(const attic_aot_entry *entry,
     }
     release();
   }
+  for (void *p : released)
+    attic_rt_free(p);
   // A data-dependent error reported by the compiled code is the data's
   // fault, whichever the target; otherwise a CUDA failure is the device's.
   std::string reported;
