@@ -1080,19 +1080,51 @@ private:
     if (!bound(loop.getLowerBound(), lower) ||
         !bound(loop.getUpperBound(), upper) || !bound(loop.getStep(), step))
       return unsupportedBecause(loop, "has a bound that is not a known scalar");
-    if (step < 1)
+    // `scf.for unsigned` compares and steps its bounds as unsigned numbers
+    // of the induction variable's width (an i8 loop from 0 to 130 is 0, 64,
+    // 128; signed, 130 is -126 and there is no iteration); the induction
+    // variable holds the same bits, read in this evaluator's signed
+    // convention. Before 2026-11-30 the reference read them as signed.
+    const bool isUnsigned = loop.getUnsignedCmp();
+    const unsigned width = integerWidth(loop.getInductionVar().getType());
+    uint64_t ulower = bitsOf(lower, width), uupper = bitsOf(upper, width),
+             ustep = bitsOf(step, width);
+    if (isUnsigned ? ustep == 0 : step < 1)
       return unsupportedBecause(loop, "has a step below 1");
     Block &body = *loop.getBody();
     for (auto [arg, init] :
          llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs()))
       copyValue(arg, init);
-    // (An i + step past int64's range ends the loop, as it would end it.)
-    for (int64_t i = lower; i < upper;
-         i = __builtin_add_overflow(i, step, &i) ? upper : i) {
+    // The iterations, as the induction variable's values (an i + step past
+    // the range of int64, or of uint64 when unsigned, ends the loop, as it
+    // would end it).
+    std::function<std::optional<int64_t>()> next;
+    int64_t i = lower;
+    uint64_t ui = ulower;
+    bool first = true;
+    if (isUnsigned)
+      next = [&]() -> std::optional<int64_t> {
+        if (!first && __builtin_add_overflow(ui, ustep, &ui))
+          return std::nullopt;
+        first = false;
+        if (ui >= uupper)
+          return std::nullopt;
+        return wrapTo(ui, width);
+      };
+    else
+      next = [&]() -> std::optional<int64_t> {
+        if (!first && __builtin_add_overflow(i, step, &i))
+          return std::nullopt;
+        first = false;
+        if (i >= upper)
+          return std::nullopt;
+        return i;
+      };
+    while (std::optional<int64_t> iv = next()) {
       if (failed(countStep(loop)))
         return failure();
-      scalars[loop.getInductionVar()] = double(i);
-      integers[loop.getInductionVar()] = i;
+      scalars[loop.getInductionVar()] = double(*iv);
+      integers[loop.getInductionVar()] = *iv;
       for (Operation &op : body.without_terminator())
         if (failed(evaluate(&op)))
           return failure();

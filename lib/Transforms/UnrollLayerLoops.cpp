@@ -4,7 +4,10 @@
 // attic-gpu-offload launches kernels from straight-line host code only: a
 // function-level loop becomes one kernel. A loop over layers (an scf.for
 // whose body holds attic ops) is fully unrolled before the GPU mapping, one
-// copy of the body per iteration (upstream's loopUnrollFull).
+// copy of the body per iteration (unrollFully below, not upstream's
+// loopUnrollFull: that one counts the iterations as signed numbers, and
+// dropped the body of an `scf.for unsigned` whose bounds read as negative,
+// e.g. an i8 loop from 0 to 130; a 2026-11-30 audit).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,8 +18,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 
 namespace attic {
@@ -58,6 +61,39 @@ std::optional<uint64_t> wideTripCount(scf::ForOp loop) {
   if (trips.getActiveBits() > 63)
     return std::nullopt;
   return trips.getZExtValue();
+}
+
+/// Replaces `loop`, whose constant bounds give `trips` iterations, by
+/// `trips` copies of its body with the induction variable a constant
+/// (lb + t * step, wrapping in its width as the loop's own increments do)
+/// and the iteration arguments threaded from one copy to the next.
+void unrollFully(scf::ForOp loop, uint64_t trips) {
+  APInt lb, step;
+  bool constant = matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) &&
+                  matchPattern(loop.getStep(), m_ConstantInt(&step));
+  assert(constant && "a static trip count has constant bounds");
+  (void)constant;
+  OpBuilder b(loop);
+  Type ivType = loop.getInductionVar().getType();
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  SmallVector<Value> values(loop.getInitArgs());
+  for (uint64_t t = 0; t < trips; ++t) {
+    APInt iv = lb + step * APInt(lb.getBitWidth(), t);
+    Value ivValue = ivType.isIndex()
+                        ? Value(arith::ConstantIndexOp::create(
+                              b, loop.getLoc(), iv.getSExtValue()))
+                        : Value(arith::ConstantOp::create(
+                              b, loop.getLoc(), b.getIntegerAttr(ivType, iv)));
+    IRMapping map;
+    map.map(loop.getInductionVar(), ivValue);
+    map.map(loop.getRegionIterArgs(), values);
+    for (Operation &op : loop.getBody()->without_terminator())
+      b.clone(op, map);
+    values = llvm::map_to_vector(
+        yield.getOperands(), [&](Value v) { return map.lookupOrDefault(v); });
+  }
+  loop.replaceAllUsesWith(values);
+  loop.erase();
 }
 
 struct AtticUnrollLayerLoopsPass
@@ -123,29 +159,8 @@ struct AtticUnrollLayerLoopsPass
               << "): attic-unroll-layer-loops needs a wider one (index)";
           return signalPassFailure();
         }
-        if (trips->isNegative()) {
-          // loopUnrollFull reads the count as a signed number.
-          attic::opError(loop)
-              << "loops over attic ops " << trips->getZExtValue()
-              << " times, which does not fit the signed range of its "
-              << trips->getBitWidth()
-              << "-bit induction variable: attic-unroll-layer-loops needs "
-                 "a wider one (index)";
-          return signalPassFailure();
-        }
-        if (trips->isZero()) {
-          // No iteration: the results are the initial values (upstream's
-          // loopUnrollFull leaves such a loop as it is).
-          loop.replaceAllUsesWith(loop.getInitArgs());
-          loop.erase();
-          changed = true;
-          continue;
-        }
-        if (failed(loopUnrollFull(loop))) {
-          attic::opError(loop,
-                         "could not be unrolled (attic-unroll-layer-loops)");
-          return signalPassFailure();
-        }
+        // No iteration: the results are the initial values.
+        unrollFully(loop, trips->getZExtValue());
         changed = true;
       }
     }

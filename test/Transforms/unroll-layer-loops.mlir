@@ -93,13 +93,18 @@ func.func @layers_i8_wrap(%x: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
 
 // -----
 
-// An unsigned i8 loop of 200 iterations: 200 fits 8 bits, but upstream's
-// unrolling reads the count as signed (-56).
+// An unsigned i8 loop of 200 iterations: 200 fits 8 bits unsigned.
+// Upstream's loopUnrollFull reads the count as signed (-56); the pass used
+// to refuse the loop for that, and now unrolls it itself.
+// CHECK-LABEL: func.func @layers_u8
+// CHECK-NOT: scf.for
+// CHECK-COUNT-200: attic.attention
+// CHECK-NOT: attic.attention
+// CHECK: return
 func.func @layers_u8(%x: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
   %lo = arith.constant 0 : i8
   %hi = arith.constant 200 : i8
   %c1 = arith.constant 1 : i8
-  // expected-error @below {{loops over attic ops 200 times, which does not fit the signed range of its 8-bit induction variable: attic-unroll-layer-loops needs a wider one (index)}}
   %r = scf.for unsigned %l = %lo to %hi step %c1 iter_args(%h = %x) -> (tensor<1x2x8x4xf32>) : i8 {
     %a = attic.attention %h, %h, %h : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32> -> tensor<1x2x8x4xf32>
     scf.yield %a : tensor<1x2x8x4xf32>
@@ -124,4 +129,37 @@ func.func @layers_i8_127(%x: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
     scf.yield %a : tensor<1x2x8x4xf32>
   }
   return %r : tensor<1x2x8x4xf32>
+}
+
+// -----
+
+// An unsigned i8 loop from 0 to 130 in steps of 64: 0, 64, 128, three
+// iterations whose bounds read as negative when signed (130 is -126).
+// upstream's loopUnrollFull counted none and dropped the body (a
+// 2026-11-30 audit); each copy gets its induction variable's value.
+// CHECK-LABEL: func.func @layers_u8_bounds_negative_when_signed
+// CHECK-NOT: scf.for
+// CHECK: arith.constant 0 : i32
+// CHECK-NEXT: %[[I0:.*]] = arith.constant 0 : i8
+// CHECK-NEXT: %[[A:.*]] = attic.attention
+// CHECK-NEXT: arith.extui %[[I0]]
+// CHECK: %[[I1:.*]] = arith.constant 64 : i8
+// CHECK-NEXT: %[[B:.*]] = attic.attention %[[A]]
+// CHECK-NEXT: arith.extui %[[I1]]
+// CHECK: %[[I2:.*]] = arith.constant -128 : i8
+// CHECK-NEXT: %[[C:.*]] = attic.attention %[[B]]
+// CHECK-NEXT: arith.extui %[[I2]]
+// CHECK: return %[[C]]
+func.func @layers_u8_bounds_negative_when_signed(%x: tensor<1x2x8x4xf32>) -> (tensor<1x2x8x4xf32>, i32) {
+  %lo = arith.constant 0 : i8
+  %hi = arith.constant -126 : i8
+  %c64 = arith.constant 64 : i8
+  %zero = arith.constant 0 : i32
+  %r:2 = scf.for unsigned %l = %lo to %hi step %c64 iter_args(%h = %x, %s = %zero) -> (tensor<1x2x8x4xf32>, i32) : i8 {
+    %a = attic.attention %h, %h, %h : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32> -> tensor<1x2x8x4xf32>
+    %e = arith.extui %l : i8 to i32
+    %n = arith.addi %s, %e : i32
+    scf.yield %a, %n : tensor<1x2x8x4xf32>, i32
+  }
+  return %r#0, %r#1 : tensor<1x2x8x4xf32>, i32
 }
