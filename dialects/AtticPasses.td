@@ -592,7 +592,10 @@ def AtticApproximateMath : Pass<"attic-approximate-math"> {
     `atanh` become libm calls here (vectors unrolled), where the pass runs
     on a module: math-to-llvm computes log1p as log(1 + x) and expm1 as
     exp(x) - 1 (6% off at 1e-7), and a later convert-math-to-libm left a
-    vector cbrt's unrolling unlowered. Math on tensors is
+    vector cbrt's unrolling unlowered. A module that defines a symbol of
+    such a libm name (`@log1pf`) other than a declaration of the libm
+    function itself is an error: the call would reach the module's own
+    function. Math on tensors is
     left alone (upstream's approximations take scalars and vectors; the
     pipelines run this pass after bufferization, on loops). Everything else is
     left to attic-cpu-pipeline's MathToLLVM (LLVM intrinsics) and MathToLibm

@@ -1,5 +1,6 @@
 //===- ApproximateMath.cpp - vectorizable exp and erf -----------*- C++ -*-===//
 
+#include "attic/Support/Diagnostics.h"
 #include "attic/Transforms/Passes.h"
 
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
@@ -13,6 +14,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace attic {
 #define GEN_PASS_DEF_ATTICAPPROXIMATEMATH
@@ -115,6 +117,20 @@ struct AtticApproximateMathPass
   /// cbrt into vector.extract ops after vector-to-llvm had run (a region
   /// with math.cbrt did not compile on the CPU). Declaring the libm
   /// functions touches the module, so only where this pass runs on one.
+  /// The name of the C library's f64 function that `op` becomes (its f32
+  /// form has an `f` appended).
+  static std::string libmName(Operation *op) {
+    return TypeSwitch<Operation *, std::string>(op)
+        .Case([](math::Log1pOp) { return "log1p"; })
+        .Case([](math::ExpM1Op) { return "expm1"; })
+        .Case([](math::CbrtOp) { return "cbrt"; })
+        .Case([](math::ErfcOp) { return "erfc"; })
+        .Case([](math::AsinhOp) { return "asinh"; })
+        .Case([](math::AcoshOp) { return "acosh"; })
+        .Case([](math::AtanhOp) { return "atanh"; })
+        .Default([](Operation *) { return ""; });
+  }
+
   void lowerToLibm() {
     auto module = dyn_cast<ModuleOp>(getOperation());
     if (!module)
@@ -129,6 +145,28 @@ struct AtticApproximateMathPass
     });
     if (ops.empty())
       return;
+    // Upstream's patterns call whatever symbol has the libm name: a
+    // function of the user's named @log1pf became math.log1p (a 2026-11-30
+    // audit; attic-run refused the name, attic-opt and the plugin did
+    // not). Only a declaration of the libm function itself is reused.
+    for (Operation *op : ops) {
+      Type element = getElementTypeOrSelf(op->getResult(0).getType());
+      std::string name = libmName(op);
+      if (element.isF32())
+        name += "f";
+      Operation *symbol = SymbolTable::lookupSymbolIn(module, name);
+      if (!symbol)
+        continue;
+      auto func = dyn_cast<func::FuncOp>(symbol);
+      if (func && func.isExternal() &&
+          func.getFunctionType() ==
+              FunctionType::get(&getContext(), {element}, {element}))
+        continue;
+      attic::opError(op) << "becomes a call of the C library's @" << name
+                         << ", but the module defines a symbol of that name "
+                            "(attic-approximate-math); rename it";
+      return signalPassFailure();
+    }
     RewritePatternSet patterns(&getContext());
     populateMathToLibmConversionPatterns(patterns);
     GreedyRewriteConfig config;
