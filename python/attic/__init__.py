@@ -98,9 +98,24 @@ _runtime = None
 
 def _runtime_library(library_path=None):
     """libattic_rt.so, loaded once: the one a library depends on (its run
-    path finds it), else the one next to attic-compile."""
+    path finds it), else the one next to attic-compile. One copy per
+    process: a library loaded first brings its own, which is used (found
+    by its soname with RTLD_NOLOAD); opening the one next to attic-compile
+    by its path as well made two runtimes, and an error that the compiled
+    code reported to its copy was never seen, the call returning a wrong
+    result (a 2026-11-30 audit). A runtime loaded first is the one every
+    library loaded later links to (the loader matches the soname)."""
     global _runtime
     if _runtime is not None:
+        return _runtime
+    lib = None
+    try:
+        lib = ctypes.CDLL("libattic_rt.so",
+                          mode=os.RTLD_NOW | getattr(os, "RTLD_NOLOAD", 4))
+    except OSError:
+        pass
+    if lib is not None:
+        _runtime = _declare_runtime(lib)
         return _runtime
     candidates = ["libattic_rt.so"]
     compiler_dir = None
@@ -120,6 +135,12 @@ def _runtime_library(library_path=None):
             errors.append(str(e))
     else:
         raise AtticError("cannot load libattic_rt.so: " + "; ".join(errors))
+    _runtime = _declare_runtime(lib)
+    return _runtime
+
+
+def _declare_runtime(lib):
+    """`lib` (libattic_rt.so) with the argument types of its AOT API."""
     lib.attic_aot_call.argtypes = [ctypes.POINTER(_Entry),
                                    ctypes.POINTER(ctypes.c_void_p),
                                    ctypes.POINTER(ctypes.c_void_p)]
@@ -130,7 +151,6 @@ def _runtime_library(library_path=None):
     lib.attic_aot_last_error.restype = ctypes.c_char_p
     lib.attic_aot_set_threads.argtypes = [ctypes.c_int32]
     lib.attic_aot_set_threads.restype = ctypes.c_int32
-    _runtime = lib
     return lib
 
 
@@ -138,11 +158,15 @@ def set_threads(n):
     """Threads of the compiled parallel loops and of OpenBLAS (n <= 0: the
     default, OMP_NUM_THREADS or all cores; at most 1024, larger counts
     are clamped). Returns the count in effect; it applies to calls from
-    every thread."""
+    every thread. Raises AtticError when OMP_NUM_THREADS is invalid."""
     n = int(n)
     if n > 1024:
         n = 1024
-    return int(_runtime_library().attic_aot_set_threads(max(n, 0)))
+    runtime = _runtime_library()
+    threads = int(runtime.attic_aot_set_threads(max(n, 0)))
+    if threads < 0:
+        raise AtticError(runtime.attic_aot_last_error().decode())
+    return threads
 
 
 class _Spec:
@@ -278,12 +302,32 @@ def load(library_path, entry):
 
 
 def _cache_dir():
+    """The directory of compiled libraries. The default under the shared
+    temporary directory is made private (0700), and one that another user
+    owns or may write is refused: libraries are loaded from it."""
     base = os.environ.get("ATTIC_CACHE_DIR")
+    shared = False
     if not base:
-        base = os.path.join(os.environ.get("XDG_CACHE_HOME") or
-                            os.path.join(tempfile.gettempdir(),
-                                         "attic-%d" % os.getuid()), "aot")
-    os.makedirs(base, exist_ok=True)
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        shared = not xdg
+        base = os.path.join(xdg or os.path.join(tempfile.gettempdir(),
+                                                "attic-%d" % os.getuid()),
+                            "aot")
+    try:
+        if shared:
+            os.makedirs(os.path.dirname(base), mode=0o700, exist_ok=True)
+        os.makedirs(base, mode=0o700, exist_ok=True)
+    except OSError as e:
+        raise AtticError("cannot create the cache directory %s: %s (set "
+                         "ATTIC_CACHE_DIR or pass output=)"
+                         % (base, e.strerror or e)) from None
+    for directory in ([os.path.dirname(base)] if shared else []) + [base]:
+        st = os.stat(directory)
+        if st.st_uid != os.getuid() or st.st_mode & 0o022:
+            raise AtticError(
+                "the cache directory %s is owned by another user or "
+                "writable by others; libraries are loaded from it (set "
+                "ATTIC_CACHE_DIR to a private directory)" % directory)
     return base
 
 
@@ -299,6 +343,10 @@ def compile(path, entry=None, shapes=None, cpu="host", options=(),
         raise AtticError("%s: no such file" % path)
     if not entry:
         raise AtticError("compile() needs entry= (the function to compile)")
+    if isinstance(options, (str, bytes)) or not all(
+            isinstance(o, str) for o in options):
+        raise AtticError("options must be a list of strings, one flag each "
+                         "(e.g. [\"--block-k=64\"]), got %r" % (options,))
     args = ["--cpu=" + cpu, "--entry=" + entry] + list(options)
     for index, shape in sorted((shapes or {}).items()):
         args.append("--shape=%d:%s" % (index, "x".join(str(int(s))
@@ -309,12 +357,28 @@ def compile(path, entry=None, shapes=None, cpu="host", options=(),
         output = os.path.join(_cache_dir(), "%s-%s" % (entry, key.hexdigest()[:16]),
                               "lib%s.so" % entry)
     directory = os.path.dirname(os.path.abspath(output))
-    os.makedirs(directory, exist_ok=True)
-    # Into a file of its own, then renamed into place (atomic): another
-    # process loading `output` meanwhile sees the old library or the new
-    # one, never a half-written file.
-    fd, partial = tempfile.mkstemp(prefix=".attic-", suffix=".so",
-                                   dir=directory)
+    # attic-compile refuses an output that is its input or the header it
+    # writes; the library reaches `output` by a rename here, so the same
+    # checks are made here (compile(p, output=p) replaced the source with
+    # the library; a 2026-11-30 audit).
+    header = os.path.join(directory, entry + ".h")
+    for other, what in ((path, "the input file"), (header, "the header")):
+        if os.path.realpath(output) == os.path.realpath(other) or (
+                os.path.exists(output) and os.path.exists(other) and
+                os.path.samefile(output, other)):
+            raise AtticError("the output %s is %s" % (output, what))
+    if os.path.isdir(output):
+        raise AtticError("the output %s is a directory" % output)
+    try:
+        os.makedirs(directory, exist_ok=True)
+        # Into a file of its own, then renamed into place (atomic): another
+        # process loading `output` meanwhile sees the old library or the
+        # new one, never a half-written file.
+        fd, partial = tempfile.mkstemp(prefix=".attic-", suffix=".so",
+                                       dir=directory)
+    except OSError as e:
+        raise AtticError("cannot write %s: %s" % (output, e.strerror or e)) \
+            from None
     os.close(fd)
     try:
         command = [_find_compiler(), path, "-o", partial] + args

@@ -215,6 +215,12 @@ bool specsAreValid(const attic_aot_entry *entry) {
 /// setting is per thread, so each call applies it to the thread it runs on.
 std::atomic<int32_t> chosenThreads{0};
 
+/// OpenMP's thread count before the first attic_aot_set_threads changed it
+/// (OMP_NUM_THREADS or all cores): what n <= 0 goes back to (0: not read
+/// yet). Before 2026-11-30 n <= 0 kept the last count set, so there was no
+/// way back to the default (an audit).
+std::atomic<int32_t> defaultThreads{0};
+
 } // namespace
 
 extern "C" const char *attic_aot_last_error(void) { return lastError.c_str(); }
@@ -230,8 +236,9 @@ extern "C" int32_t attic_aot_set_threads(int32_t n) {
   }
   if (n > 1024)
     n = 1024;
-  if (n > 0)
-    omp_set_num_threads(n);
+  int32_t unset = 0;
+  defaultThreads.compare_exchange_strong(unset, omp_get_max_threads());
+  omp_set_num_threads(n > 0 ? n : int32_t(defaultThreads));
   int threads = omp_get_max_threads();
   chosenThreads = threads;
   attic_rt_set_blas_threads(threads);

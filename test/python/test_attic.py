@@ -257,3 +257,107 @@ def test_thread_count_is_bounded():
     # libomp aborts past its limit; the count is clamped like attic-run's.
     assert attic.set_threads(2 ** 40) == 1024
     assert attic.set_threads(1) == 1
+
+
+def test_thread_count_zero_is_the_default_again():
+    # 0 kept the last count set (a 2026-11-30 audit).
+    initial = attic.set_threads(0)
+    assert attic.set_threads(1) == 1
+    assert attic.set_threads(0) == initial
+
+
+OUT_OF_BOUNDS = """
+func.func @oob(%a: tensor<4xf32>, %i: tensor<1xi64>) -> tensor<1xf32> {
+  %c0 = arith.constant 0 : index
+  %ii = tensor.extract %i[%c0] : tensor<1xi64>
+  %idx = arith.index_cast %ii : i64 to index
+  %x = tensor.extract %a[%idx] : tensor<4xf32>
+  %r = tensor.from_elements %x : tensor<1xf32>
+  return %r : tensor<1xf32>
+}
+"""
+
+TWO_RUNTIMES = """
+import sys
+import numpy as np
+import attic
+f = attic.load(sys.argv[1], "oob")
+try:
+    f(np.arange(4, dtype=np.float32), np.array([9], np.int64))
+    print("no error")
+except attic.AtticError as e:
+    print("AtticError:", e)
+maps = open("/proc/self/maps").read().splitlines()
+print("runtimes:", len({l.split()[-1] for l in maps if "libattic_rt" in l}))
+"""
+
+
+def test_one_runtime_when_the_library_brings_its_own(tmp_path):
+    # A library whose run path finds a libattic_rt.so other than the one
+    # next to attic-compile: the Python package used to open that one too,
+    # and the compiled code's error went to the other copy (the call
+    # returned [0.]; a 2026-11-30 audit). Here attic-compile is reached
+    # through a wrapper whose ../lib holds a copy of the runtime.
+    real = attic._find_compiler()
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "lib").mkdir()
+    wrapper = tmp_path / "bin" / "attic-compile"
+    wrapper.write_text('#!/bin/sh\nexec "%s" "$@"\n' % real)
+    wrapper.chmod(0o755)
+    runtime = os.path.join(os.path.dirname(os.path.realpath(real)), "..",
+                           "lib", "libattic_rt.so")
+    (tmp_path / "lib" / "libattic_rt.so").write_bytes(
+        open(runtime, "rb").read())
+    source = tmp_path / "oob.mlir"
+    source.write_text(OUT_OF_BOUNDS)
+    library = str(tmp_path / "liboob.so")
+    subprocess.run([real, str(source), "--entry=oob", "-o", library],
+                   check=True)
+    env = dict(os.environ, ATTIC_COMPILE=str(wrapper))
+    done = subprocess.run(["/usr/bin/python3", "-c", TWO_RUNTIMES, library],
+                          env=env, stdout=subprocess.PIPE, text=True,
+                          check=True)
+    assert "AtticError: @oob: tensor.extract" in done.stdout
+    assert "index 9 of dimension 0 is outside [0, 4)" in done.stdout
+    assert "runtimes: 1" in done.stdout
+
+
+def test_output_is_never_the_input_or_the_header(source, tmp_path):
+    # compile(p, output=p) replaced the source with the library, and an
+    # output named like the header replaced the header (a 2026-11-30
+    # audit); attic-compile refuses both.
+    victim = tmp_path / "victim.mlir"
+    victim.write_text(DENSE)
+    with pytest.raises(attic.AtticError,
+                       match="the output .*victim.mlir is the input file"):
+        attic.compile(str(victim), entry="dense", output=str(victim))
+    assert victim.read_text() == DENSE
+    with pytest.raises(attic.AtticError, match="is the header"):
+        attic.compile(source, entry="dense",
+                      output=str(tmp_path / "dense.h"))
+    with pytest.raises(attic.AtticError, match="is a directory"):
+        attic.compile(source, entry="dense", output=str(tmp_path))
+
+
+def test_options_and_unwritable_outputs(source, tmp_path, monkeypatch):
+    # A string of options was split into characters; unwritable paths
+    # raised FileNotFoundError.
+    with pytest.raises(attic.AtticError, match="options must be a list of "
+                       "strings"):
+        attic.compile(source, entry="dense", options="--block-k=64")
+    with pytest.raises(attic.AtticError, match="cannot write"):
+        attic.compile(source, entry="dense", output="/proc/x/lib.so")
+    monkeypatch.setenv("ATTIC_CACHE_DIR", "/proc/x/cache")
+    with pytest.raises(attic.AtticError, match="cannot create the cache "
+                       "directory"):
+        attic.compile(source, entry="dense")
+
+
+def test_a_cache_directory_others_may_write_is_refused(source, tmp_path,
+                                                       monkeypatch):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    monkeypatch.setenv("ATTIC_CACHE_DIR", str(shared))
+    with pytest.raises(attic.AtticError, match="writable by others"):
+        attic.compile(source, entry="dense")

@@ -299,6 +299,17 @@ TEST(Aot, ThreadCountAppliesToCallsFromEveryThread) {
   EXPECT_EQ(attic_aot_set_threads(2), 2);
 }
 
+TEST(Aot, ThreadCountZeroGoesBackToTheDefault) {
+  // n <= 0 kept the last count set (a 2026-11-30 audit): 0, 1, 0 gave
+  // 2, 1, 1 on two cores.
+  int32_t initial = attic_aot_set_threads(0);
+  ASSERT_GE(initial, 1);
+  ASSERT_EQ(attic_aot_set_threads(1), 1);
+  EXPECT_EQ(attic_aot_set_threads(0), initial);
+  ASSERT_EQ(attic_aot_set_threads(3), 3);
+  EXPECT_EQ(attic_aot_set_threads(-5), initial);
+}
+
 TEST(Aot, ForkDuringACallLeavesTheChildAbleToCall) {
   // A child forked while another thread is in a call inherited the call
   // mutex locked, and its first call waited forever.

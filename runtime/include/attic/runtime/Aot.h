@@ -70,8 +70,9 @@ int32_t attic_aot_check(const attic_aot_entry *entry);
 /* The message of the calling thread's last failed call ("" if none). */
 const char *attic_aot_last_error(void);
 
-/* Threads of the compiled parallel loops and of OpenBLAS (n <= 0 keeps the
- * default: OMP_NUM_THREADS or all cores; at most 1024, larger counts are
+/* Threads of the compiled parallel loops and of OpenBLAS (n <= 0: the
+ * default, OMP_NUM_THREADS or all cores as OpenMP had it before the first
+ * call, also after an earlier n > 0; at most 1024, larger counts are
  * clamped, as for attic-run's --cpu-threads). It applies to calls from
  * every thread of the process. Returns the count in effect, or -1 when
  * OMP_NUM_THREADS is not a list of counts in [1, 1024] (libomp would abort
