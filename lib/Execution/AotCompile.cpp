@@ -273,6 +273,23 @@ std::string attic::aotEntryNameError(llvm::StringRef entry) {
                    "', a prefix of the functions that attic's libraries "
                    "export (libattic_rt.so, libomp, OpenBLAS, the CUDA "
                    "layer) or of reserved names; rename the function");
+  // Reserved in C at file scope (_foo), and in C++ anywhere (a__b); the
+  // library also exports F__attic_entry for each entry F, and an entry
+  // named g__attic_entry replaced g's descriptor in a program linking both
+  // (the call crashed; a 2026-11-30 audit).
+  if (entry.starts_with("_"))
+    return named("starts with '_', which C reserves for names at file "
+                 "scope; rename the function");
+  if (entry.contains("__"))
+    return named("contains '__', which C++ reserves (and attic-compile "
+                 "names the library's own symbols F__attic_entry and "
+                 "F__attic_packed); rename the function");
+  // GCC and Clang predefine these as 1 in their default (GNU) modes: the
+  // generated header did not compile (a 2026-11-30 audit).
+  if (entry == "linux" || entry == "unix" || entry == "i386")
+    return named("is a macro that GCC and Clang predefine in their default "
+                 "GNU modes, so the generated header would not compile; "
+                 "rename the function");
   // The CUDA driver's cuInit, cuMemAlloc_v2, ... (cube and cumsum are fine).
   if (entry.size() > 2 && entry.starts_with("cu") && llvm::isUpper(entry[2]))
     return named("starts with 'cu' and a capital, the CUDA driver's "

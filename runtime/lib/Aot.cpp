@@ -58,7 +58,13 @@ bool hostHasFeature(const std::string &name) {
   // ATTIC_AOT_MASK_FEATURES=a,b: treat these as absent (to see how a
   // library would be refused on a machine without them).
   if (const char *masked = std::getenv("ATTIC_AOT_MASK_FEATURES")) {
-    std::string list = std::string(",") + masked + ",";
+    // Blanks around the names are not part of them (" avx512f , fma"
+    // masked nothing).
+    std::string list = ",";
+    for (const char *c = masked; *c; ++c)
+      if (*c != ' ' && *c != '\t')
+        list += *c;
+    list += ",";
     if (list.find("," + name + ",") != std::string::npos)
       return false;
   }
@@ -247,7 +253,7 @@ extern "C" int32_t attic_aot_set_threads(int32_t n) {
 
 extern "C" int32_t attic_aot_check(const attic_aot_entry *entry) {
   if (!entry)
-    return fail("attic_aot_call: the entry is NULL");
+    return fail("attic_aot_check: the entry is NULL");
   if (entry->abi_version != ATTIC_AOT_ABI_VERSION)
     return fail("the library's entry uses attic AOT ABI version %lld; this "
                 "runtime has version %d (rebuild it with this attic-compile)",
@@ -259,7 +265,9 @@ extern "C" int32_t attic_aot_check(const attic_aot_entry *entry) {
     return fail("@%s was compiled for target '%s'; this runtime runs 'cpu' "
                 "and 'cuda:<chip>:<format>' libraries",
                 name, entry->target ? entry->target : "?");
-  std::string triple = entry->triple ? entry->triple : "";
+  if (!entry->triple)
+    return fail("@%s: malformed entry (no target triple)", name);
+  std::string triple = entry->triple;
   std::string arch = triple.substr(0, triple.find('-'));
   if (arch != hostArch())
     return fail("@%s was compiled for %s; this machine is %s", name,
@@ -304,6 +312,8 @@ extern "C" int64_t attic_aot_numel(const attic_aot_entry *entry,
 extern "C" int32_t attic_aot_call(const attic_aot_entry *entry,
                                   const void *const *inputs,
                                   void *const *results) {
+  if (!entry)
+    return fail("attic_aot_call: the entry is NULL");
   if (int32_t status = attic_aot_check(entry))
     return status;
   const char *name = entry->name ? entry->name : "?";

@@ -24,6 +24,24 @@ if cmake -S "$src" -B "$work/build-bad" -G Ninja -DCMAKE_PREFIX_PATH="$work/pref
   echo "find_package(attic COMPONENTS NoSuchComponent) was accepted"; exit 1
 fi
 grep -q "NoSuchComponent" "$work/configure-bad.log"
+# A C program on the AOT runtime alone configures without MLIR's package
+# (MLIR_DIR points nowhere) and runs (it needed MLIR before 2026-11-30).
+mkdir -p "$work/rt-only"
+cat > "$work/rt-only/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.20)
+project(rt_only LANGUAGES C)
+find_package(attic REQUIRED CONFIG COMPONENTS attic_rt)
+add_executable(rt-app app.c)
+target_link_libraries(rt-app PRIVATE attic::attic_rt)
+CMAKE
+printf '#include "attic/runtime/Aot.h"\n#include <stdio.h>\nint main(void) { printf("threads %%d\\n", (int)attic_aot_set_threads(1)); return 0; }\n' \
+  > "$work/rt-only/app.c"
+cmake -S "$work/rt-only" -B "$work/rt-only/build" -G Ninja \
+  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_PREFIX_PATH="$work/prefix" \
+  -DMLIR_DIR=/nonexistent > "$work/rt-only-configure.log"
+cmake --build "$work/rt-only/build" > /dev/null
+"$work/rt-only/build/rt-app" | grep -qx "threads 1"
+echo "runtime-only consumer: configured without MLIR, ran"
 # The installed Python package finds the installed attic-compile (P/bin)
 # with neither PATH nor ATTIC_COMPILE pointing there.
 if /usr/bin/python3 -c 'import numpy' 2> /dev/null; then

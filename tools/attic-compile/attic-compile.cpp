@@ -18,6 +18,7 @@
 #include "attic/Execution/CpuExecutable.h"
 #include "attic/Support/ArgumentBinding.h"
 #include "attic/Support/CrashHandler.h"
+#include "attic/Support/ToolOptions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -318,6 +319,8 @@ int main(int argc, char **argv) {
       argc, argv,
       "attic-compile: compile an attic function ahead of time into a library "
       "with a C entry point\n");
+  if (std::string repeated = attic::repeatedOptionError(); !repeated.empty())
+    fail(repeated);
   if (target != "cpu" && target != "cuda")
     fail("--target=" + target + ": expected cpu or cuda");
   if (target == "cuda" && cudaChip != "sm_80" && cudaChip != "sm_90")

@@ -19,6 +19,7 @@
 #include "attic/Execution/AotCompile.h"
 #include "attic/Execution/CpuExecutable.h"
 #include "attic/Support/CrashHandler.h"
+#include "attic/Support/ToolOptions.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -99,6 +100,8 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "attic-gen: attic IR of a whole model from a "
                               "few numbers\n");
+  if (std::string repeated = attic::repeatedOptionError(); !repeated.empty())
+    fail(repeated);
   if (model != "vcc-encoder")
     fail("unknown model '" + model + "' (expected vcc-encoder)");
   attic::VccEncoderSpec spec;

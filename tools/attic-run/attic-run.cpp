@@ -31,6 +31,7 @@
 #include "attic/Reference/Attention.h"
 #include "attic/Support/ArgumentBinding.h"
 #include "attic/Support/CrashHandler.h"
+#include "attic/Support/ToolOptions.h"
 #include "attic/runtime/Runtime.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -363,6 +364,8 @@ int main(int argc, char **argv) {
   attic::installCrashHandler("attic-run");
   cl::HideUnrelatedOptions(toolOptions);
   cl::ParseCommandLineOptions(argc, argv, "attic: compile and run a function\n");
+  if (std::string repeated = attic::repeatedOptionError(); !repeated.empty())
+    fail(repeated);
   if (crashForTesting)
     std::raise(SIGSEGV);
   // Repeated runs reuse freed buffers instead of faulting in fresh pages.

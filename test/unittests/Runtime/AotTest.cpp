@@ -165,8 +165,26 @@ TEST(Aot, EntriesForAnotherMachineAreRefused) {
   EXPECT_NE(std::string(attic_aot_last_error()).find("which this CPU lacks"),
             std::string::npos)
       << attic_aot_last_error();
+  // Blanks around the masked names are ignored (" avx512f , fma" masked
+  // nothing before 2026-11-30). fma, which x86-64 machines of this kind
+  // have: the refusal comes from the mask.
+  e = entry("t", 1, 1, kTransposeSpecs, transposeView);
+  e.features = "+fma";
+  setenv("ATTIC_AOT_MASK_FEATURES", " avx512f , fma ", 1);
+  EXPECT_NE(attic_aot_call(&e, in, res), 0);
+  EXPECT_NE(std::string(attic_aot_last_error()).find("which this CPU lacks"),
+            std::string::npos)
+      << attic_aot_last_error();
   unsetenv("ATTIC_AOT_MASK_FEATURES");
   EXPECT_NE(attic_aot_call(nullptr, in, res), 0);
+  EXPECT_STREQ(attic_aot_last_error(), "attic_aot_call: the entry is NULL");
+  EXPECT_NE(attic_aot_check(nullptr), 0);
+  EXPECT_STREQ(attic_aot_last_error(), "attic_aot_check: the entry is NULL");
+  e = entry("t", 1, 1, kTransposeSpecs, transposeView);
+  e.triple = nullptr;
+  EXPECT_NE(attic_aot_check(&e), 0);
+  EXPECT_STREQ(attic_aot_last_error(),
+               "@t: malformed entry (no target triple)");
   e = entry("t", 1, 1, kTransposeSpecs, transposeView);
   const void *none[] = {nullptr};
   EXPECT_NE(attic_aot_call(&e, none, res), 0);
