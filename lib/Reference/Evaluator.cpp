@@ -182,7 +182,8 @@ private:
     if (!isa<tensor::EmptyOp, tensor::ExtractSliceOp, tensor::InsertSliceOp,
              tensor::CastOp, scf::ForOp, scf::IfOp, func::CallOp,
              attic::AttentionOp, attic::BlockAttentionOp, attic::BlockMaskOp>(
-            op))
+            op) &&
+        !op->hasTrait<OpTrait::Elementwise>())
       for (Type type : op->getResultTypes())
         if (auto ranked = dyn_cast<RankedTensorType>(type);
             ranked && !ranked.hasStaticShape())
@@ -1553,20 +1554,35 @@ private:
     if (op->getNumResults() == 1 &&
         isa<RankedTensorType>(op->getResult(0).getType()) &&
         op->hasTrait<OpTrait::Elementwise>()) {
+      // The shape is the operands' values' (dynamic dims included: a
+      // function specialized by --shape), which must agree.
       Value result = op->getResult(0);
-      if (!hasStaticShape(result))
-        return unsupportedBecause(op, "needs a static shape");
-      auto shape = cast<RankedTensorType>(result.getType()).getShape();
+      auto resultType = cast<RankedTensorType>(result.getType());
       SmallVector<const attic::RefTensor *> inputs;
       for (Value v : op->getOperands()) {
         auto type = dyn_cast<RankedTensorType>(v.getType());
         auto it = values.find(v);
-        if (!type || type.getShape() != shape || it == values.end())
+        if (!type || type.getRank() != resultType.getRank() ||
+            it == values.end())
           return unsupportedBecause(op, "needs tensor operands of the "
-                                        "result's shape");
+                                        "result's rank");
         inputs.push_back(&it->second);
       }
-      attic::RefTensor out = emptyLike(result);
+      const llvm::SmallVector<int64_t> &shape = inputs.front()->shape;
+      for (const attic::RefTensor *input : inputs)
+        if (input->shape != shape) {
+          error = "reference: '" + op->getName().getStringRef().str() +
+                  "' has operands of different shapes";
+          return failure();
+        }
+      for (auto [d, size] : llvm::enumerate(resultType.getShape()))
+        if (!ShapedType::isDynamic(size) && size != shape[d]) {
+          error = "reference: '" + op->getName().getStringRef().str() +
+                  "' has operands whose shape is not its result's";
+          return failure();
+        }
+      attic::RefTensor out;
+      out.shape = shape;
       int64_t n = numElements(out.shape);
       out.data.assign(n, 0.0);
       SmallVector<double> operands(inputs.size());
