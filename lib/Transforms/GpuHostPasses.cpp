@@ -51,7 +51,9 @@ namespace {
 struct AtticFailPass : public attic::impl::AtticFailBase<AtticFailPass> {
   using AtticFailBase::AtticFailBase;
   void runOnOperation() override {
-    emitError(getOperation()->getLoc()) << message;
+    // An empty message (`attic-fail{message=}`) printed a bare "error: ".
+    emitError(getOperation()->getLoc())
+        << (message.empty() ? std::string("attic-fail") : message);
     signalPassFailure();
   }
 };

@@ -4,6 +4,9 @@
 // RUN: not attic-opt %s '--attic-fail=message="bad option x"' 2>&1 | FileCheck %s --check-prefix=FAIL
 
 // FAIL: error: bad option x
+// An empty message printed a bare "error: ".
+// RUN: not attic-opt %s '--attic-fail=message=' 2>&1 | FileCheck %s --check-prefix=EMPTY
+// EMPTY: error: attic-fail{{$}}
 
 // The host moves data and launches kernels: accepted. Kernels get
 // nvvm.minctasm = 1 unless they have their own, and their shared memory
