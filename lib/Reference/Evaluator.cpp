@@ -1109,46 +1109,31 @@ private:
     // 128; signed, 130 is -126 and there is no iteration); the induction
     // variable holds the same bits, read in this evaluator's signed
     // convention. Before 2026-11-30 the reference read them as signed.
+    // Both forms step through uint64 values: unsigned bounds as their
+    // bits, signed ones offset by 2^63 (which keeps their order).
     const bool isUnsigned = loop.getUnsignedCmp();
     const unsigned width = integerWidth(loop.getInductionVar().getType());
-    uint64_t ulower = bitsOf(lower, width), uupper = bitsOf(upper, width),
-             ustep = bitsOf(step, width);
-    if (isUnsigned ? ustep == 0 : step < 1)
+    const uint64_t bias = isUnsigned ? 0 : uint64_t(1) << 63;
+    auto biased = [&](int64_t v) {
+      return (isUnsigned ? bitsOf(v, width) : uint64_t(v)) ^ bias;
+    };
+    const uint64_t from = biased(lower), to = biased(upper),
+                   by = isUnsigned ? bitsOf(step, width) : uint64_t(step);
+    if (isUnsigned ? by == 0 : step < 1)
       return unsupportedBecause(loop, "has a step below 1");
     Block &body = *loop.getBody();
     for (auto [arg, init] :
          llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs()))
       copyValue(arg, init);
-    // The iterations, as the induction variable's values (an i + step past
-    // the range of int64, or of uint64 when unsigned, ends the loop, as it
-    // would end it).
-    std::function<std::optional<int64_t>()> next;
-    int64_t i = lower;
-    uint64_t ui = ulower;
-    bool first = true;
-    if (isUnsigned)
-      next = [&]() -> std::optional<int64_t> {
-        if (!first && __builtin_add_overflow(ui, ustep, &ui))
-          return std::nullopt;
-        first = false;
-        if (ui >= uupper)
-          return std::nullopt;
-        return wrapTo(ui, width);
-      };
-    else
-      next = [&]() -> std::optional<int64_t> {
-        if (!first && __builtin_add_overflow(i, step, &i))
-          return std::nullopt;
-        first = false;
-        if (i >= upper)
-          return std::nullopt;
-        return i;
-      };
-    while (std::optional<int64_t> iv = next()) {
+    // (A step past uint64's range, that is past int64's for a signed
+    // loop, ends the loop, as it would end it.)
+    for (uint64_t u = from; u < to;
+         u = __builtin_add_overflow(u, by, &u) ? to : u) {
+      int64_t iv = isUnsigned ? wrapTo(u, width) : int64_t(u ^ bias);
       if (failed(countStep(loop)))
         return failure();
-      scalars[loop.getInductionVar()] = double(*iv);
-      integers[loop.getInductionVar()] = *iv;
+      scalars[loop.getInductionVar()] = double(iv);
+      integers[loop.getInductionVar()] = iv;
       for (Operation &op : body.without_terminator())
         if (failed(evaluate(&op)))
           return failure();
