@@ -894,7 +894,7 @@ def AtticFail : Pass<"attic-fail"> {
 }
 
 def AtticCheckScope : Pass<"attic-check-scope", "::mlir::ModuleOp"> {
-  let summary = "Reject input the pipelines would leave half lowered or fail on: attic ops outside the module's top-level functions, tile loops, deallocations";
+  let summary = "Reject input the pipelines would leave half lowered, fail on or get wrong: attic ops outside the module's top-level functions, tile loops, deallocations, float rounding modes";
   let description = [{
     attic's pipelines lower the attic ops of the functions at the top level
     of the module they run on (bufferization, the tile loop's mapping and
@@ -913,6 +913,11 @@ def AtticCheckScope : Pass<"attic-check-scope", "::mlir::ModuleOp"> {
     `attic-tile-block-attention` (`attic.tile.*` ops: run the passes after
     it by name) and `memref.dealloc` (the pipelines place every
     deallocation themselves).
+
+    And it rejects a float rounding mode other than the default
+    (`arith.truncf %x downward`): the LLVM lowering emits a constrained
+    fptrunc, which only assumes the mode, so the result would be rounded to
+    nearest even without a word.
 
     Example: `attic-opt --attic-check-scope=pipeline=attic-cpu-pipeline`.
   }];

@@ -457,6 +457,7 @@ private:
         std::pair<Value, std::optional<std::vector<attic::ref::vcc::Tree>>>>
         treeValues;
     SmallVector<std::pair<Value, bool>> undefinedFlags;
+    SmallVector<std::pair<Value, std::optional<int64_t>>> exactIntegers;
 
     /// Saves what `from` holds, to be restored as `to`'s.
     void take(Evaluator &e, Value to, Value from) {
@@ -475,6 +476,12 @@ private:
                    : std::optional<std::vector<attic::ref::vcc::Tree>>(
                          tr->second)});
       undefinedFlags.push_back({to, e.undefined.contains(from)});
+      // The exact integers too: an index used after a recursive call read
+      // the innermost activation's value (a 2026-11-30 audit).
+      auto i = e.integers.find(from);
+      exactIntegers.push_back({to, i == e.integers.end()
+                                       ? std::nullopt
+                                       : std::optional<int64_t>(i->second)});
     }
     void restoreInto(Evaluator &e) {
       for (auto &[v, t] : tensors) {
@@ -500,6 +507,12 @@ private:
           e.undefined.insert(v);
         else
           e.undefined.erase(v);
+      }
+      for (auto [v, i] : exactIntegers) {
+        if (i)
+          e.integers[v] = *i;
+        else
+          e.integers.erase(v);
       }
     }
   };
@@ -1456,6 +1469,17 @@ private:
         return unsupportedBecause(op, "reads input #" + std::to_string(i) +
                                           ", a tensor.empty, whose values "
                                           "are undefined");
+    // So has an init that a tensor.empty made, where the payload reads it
+    // (a reduction into a tensor.empty without a linalg.fill): the
+    // reference read zeros, the compiled code whatever the buffer held
+    // (a 2026-11-30 audit).
+    for (int64_t i = 0; i < int64_t(op.getNumDpsInits()); ++i)
+      if (undefined.contains(op.getDpsInits()[i]) &&
+          !body->getArgument(numInputs + i).use_empty())
+        return unsupportedBecause(
+            op, "reads init #" + std::to_string(i) +
+                    ", a tensor.empty, whose values are undefined (fill it "
+                    "first, e.g. with linalg.fill)");
     if (llvm::any_of(ranges, [](int64_t r) { return r <= 0; })) {
       for (auto [result, out] : llvm::zip(op->getResults(), outputs))
         values[result] = std::move(out);
@@ -1866,6 +1890,13 @@ private:
       return double(*value);
     }
     Type type = op->getResult(0).getType();
+    if (auto rounding = dyn_cast<arith::ArithRoundingModeInterface>(op))
+      if (arith::RoundingModeAttr mode = rounding.getRoundingModeAttr();
+          mode && mode.getValue() != arith::RoundingMode::to_nearest_even)
+        return unsupportedBecause(
+            op, "rounds " +
+                    arith::stringifyRoundingMode(mode.getValue()).str() +
+                    "; the reference rounds to nearest even");
     if (isa<arith::SIToFPOp, arith::UIToFPOp>(op)) {
       unsigned width = integerWidth(op->getOperand(0).getType());
       bool isSigned = isa<arith::SIToFPOp>(op);
@@ -1882,6 +1913,21 @@ private:
     FailureOr<double> value = evaluateScalarOpExact(op, x);
     if (failed(value) || op->getNumResults() != 1)
       return value;
+    if (isa<arith::FPToSIOp, arith::FPToUIOp>(op)) {
+      // The truncated value's bits in the result's width, read in this
+      // evaluator's convention (fptoui 200.0 to i8 is -56, fptosi -1.0 to i1
+      // is true: 1); before 2026-11-30 the reference kept 200 and -1 (an
+      // audit). A value outside the result type's range is poison in LLVM:
+      // left as it is (the compiled code's result is undefined there).
+      unsigned width = integerWidth(type);
+      bool isSigned = isa<arith::FPToSIOp>(op);
+      double lo = isSigned ? -std::ldexp(1.0, int(width) - 1) : 0.0;
+      double hi = std::ldexp(1.0, int(width) - (isSigned ? 1 : 0));
+      if (width && width <= 64 && *value >= lo && *value < hi)
+        return double(wrapTo(
+            isSigned ? uint64_t(int64_t(*value)) : uint64_t(*value), width));
+      return value;
+    }
     auto floatType = dyn_cast<FloatType>(getElementTypeOrSelf(type));
     if (floatType && (isa<arith::TruncFOp>(op) || floatType.getWidth() < 32 ||
                       (inModifierRegion && floatType.getWidth() == 32)))

@@ -87,6 +87,22 @@ struct AtticCheckScopePass
       // One error per region that holds attic ops.
       return WalkResult::skip();
     });
+    // A float rounding mode other than the default: LLVM's constrained
+    // fptrunc, which the lowering emits for it, only assumes the mode, so
+    // `arith.truncf %x downward` rounded to nearest without a word (a
+    // 2026-11-30 audit). Refused, as the --check reference refuses it.
+    module.walk([&](arith::ArithRoundingModeInterface rounding) {
+      arith::RoundingModeAttr mode = rounding.getRoundingModeAttr();
+      if (!mode || mode.getValue() == arith::RoundingMode::to_nearest_even)
+        return;
+      rounding->emitOpError("rounds ")
+          << arith::stringifyRoundingMode(mode.getValue()) << ", but "
+          << pipeline
+          << " rounds to nearest even (the LLVM lowering only assumes the "
+             "mode, so the result would be rounded to nearest without a "
+             "word); drop the rounding mode";
+      failed = true;
+    });
     // Input that has been through the pipeline's own steps: the tile loop
     // of attic-tile-block-attention or deallocations (both come after the
     // pipeline's ownership-based deallocation, which refuses them with an

@@ -423,11 +423,22 @@ int main(int argc, char **argv) {
   if (std::string message = attic::checkTensorCoreOptions(kernel, "--");
       !message.empty())
     fail(message);
+  // The CPU micro-kernels' options mean nothing to the CUDA mappings (the
+  // emulated one accepted and ignored them); the thread options apply to
+  // both targets that run on the CPU (a 2026-11-30 audit: the message said
+  // cpu only, yet cuda-emulated took them).
   for (cl::Option *cpuOnly : std::initializer_list<cl::Option *>{
-           &threads, &sequential, &vectorWidth, &registerRows,
-           &registerChunks})
-    if ((onCuda || simulated) && cpuOnly->getNumOccurrences())
-      fail("--" + cpuOnly->ArgStr + " applies to --target=cpu only");
+           &vectorWidth, &registerRows, &registerChunks})
+    if (target != "cpu" && cpuOnly->getNumOccurrences())
+      fail("--" + cpuOnly->ArgStr +
+           " applies to --target=cpu only (the CPU micro-kernels; the CUDA "
+           "mappings do not use it)");
+  for (cl::Option *onCpu :
+       std::initializer_list<cl::Option *>{&threads, &sequential})
+    if ((onCuda || simulated) && onCpu->getNumOccurrences())
+      fail("--" + onCpu->ArgStr +
+           " applies to --target=cpu and cuda-emulated only (the targets "
+           "that run on the CPU)");
   if (blockQ <= 0 || blockK <= 0 || blockQ > 1024 || blockK > 1024)
     fail("--block-q and --block-k must be in [1, 1024]");
   if (registerRows < 0 || registerRows > 16 || registerChunks < 0 ||
