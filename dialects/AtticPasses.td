@@ -950,6 +950,11 @@ def AtticGuardTensorIndices
     Extracts of element types without a 0 (other than integers, index and
     floats) are left alone too. Both pipelines run it first.
 
+    Slices get stride 1 on their dims of size 1 (such a dim takes one
+    element whatever its stride): MLIR 22 crashed folding the subview of a
+    rank-reducing `extract_slice` with another stride there, after
+    bufferization.
+
     `tensor.extract_slice` and `tensor.insert_slice` whose offsets, sizes
     and strides are not known to stay inside static sizes (constants, an
     scf.for's induction variable over constant bounds, and sums,

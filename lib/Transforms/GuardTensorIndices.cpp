@@ -128,7 +128,51 @@ struct AtticGuardTensorIndicesPass
     return std::make_pair(lo, hi);
   }
 
+  /// A dim of size 1 takes one element whatever its stride: the stride
+  /// becomes 1. A rank-reducing extract_slice with stride 2 on such a dim
+  /// crashed MLIR 22 (memref::SubViewOp::getDroppedDims, in the CPU
+  /// pipeline's folding of the bufferized subview), and stride 3 on a dim
+  /// of a size-1 source failed with "expected result type with stride = 3"
+  /// (a 2026-11-30 audit).
+  void unitStridesForUnitSizes() {
+    SmallVector<Operation *> slices;
+    getOperation().walk([&](Operation *op) {
+      auto slice = dyn_cast<OffsetSizeAndStrideOpInterface>(op);
+      if (!slice || !isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op))
+        return;
+      for (auto [size, stride] :
+           llvm::zip(slice.getMixedSizes(), slice.getMixedStrides()))
+        if (isConstantIntValue(size, 1) && !isConstantIntValue(stride, 1)) {
+          slices.push_back(op);
+          return;
+        }
+    });
+    for (Operation *op : slices) {
+      auto slice = cast<OffsetSizeAndStrideOpInterface>(op);
+      SmallVector<OpFoldResult> strides = slice.getMixedStrides();
+      OpBuilder b(op);
+      for (auto [size, stride] : llvm::zip(slice.getMixedSizes(), strides))
+        if (isConstantIntValue(size, 1))
+          stride = b.getIndexAttr(1);
+      Operation *replacement;
+      if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op))
+        replacement = tensor::ExtractSliceOp::create(
+            b, op->getLoc(), extract.getType(), extract.getSource(),
+            extract.getMixedOffsets(), extract.getMixedSizes(), strides);
+      else {
+        auto insert = cast<tensor::InsertSliceOp>(op);
+        replacement = tensor::InsertSliceOp::create(
+            b, op->getLoc(), insert.getSource(), insert.getDest(),
+            insert.getMixedOffsets(), insert.getMixedSizes(), strides);
+      }
+      replacement->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+      op->replaceAllUsesWith(replacement);
+      op->erase();
+    }
+  }
+
   void runOnOperation() override {
+    unitStridesForUnitSizes();
     SmallVector<Operation *> accesses, slices;
     getOperation().walk([&](Operation *op) {
       Value tensor;

@@ -162,3 +162,18 @@ func.func @nothing(%t: tensor<8xf32>, %q: tensor<1x2x64x16xf32>, %k: tensor<1x2x
       : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
   return %x, %o : f32, tensor<1x2x64x16xf32>
 }
+
+// -----
+
+// A dim of size 1 gets stride 1 (one element whatever the stride; MLIR 22
+// crashed on the rank-reducing form with stride 2 after bufferization).
+// CHECK-LABEL: func.func @unit_size_strides
+// CHECK: tensor.extract_slice %{{.*}}[1, 2] [1, 1] [1, 1] : tensor<3x4xf32> to tensor<1xf32>
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[2, 3] [1, 1] [1, 1] : tensor<1xf32> into tensor<3x4xf32>
+// CHECK: tensor.extract_slice %{{.*}}[0, 0] [2, 1] [2, 1] : tensor<3x4xf32> to tensor<2xf32>
+func.func @unit_size_strides(%x: tensor<3x4xf32>) -> (tensor<1xf32>, tensor<3x4xf32>, tensor<2xf32>) {
+  %r = tensor.extract_slice %x[1, 2] [1, 1] [2, 3] : tensor<3x4xf32> to tensor<1xf32>
+  %u = tensor.insert_slice %r into %x[2, 3] [1, 1] [5, 5] : tensor<1xf32> into tensor<3x4xf32>
+  %s = tensor.extract_slice %x[0, 0] [2, 1] [2, 7] : tensor<3x4xf32> to tensor<2xf32>
+  return %r, %u, %s : tensor<1xf32>, tensor<3x4xf32>, tensor<2xf32>
+}

@@ -27,3 +27,16 @@ func.func @constant_stride(%x: tensor<8xf32>) -> tensor<3xf32> {
   %r = tensor.extract_slice %x[%c0] [3] [%c5] : tensor<8xf32> to tensor<3xf32>
   return %r : tensor<3xf32>
 }
+
+// Strides on dims of size 1 (a 2026-11-30 audit: the rank-reducing
+// extract with stride 2 crashed MLIR 22's subview folding in the CPU
+// pipeline, the one with stride 3 on a size-1 source failed to lower, and
+// the insert of a 1x1 tile with stride 5 too). A dim of size 1 takes one
+// element whatever its stride.
+func.func @unit_size_strides(%x: tensor<3x4xf32>, %y: tensor<3x1xi32>)
+    -> (tensor<1xf32>, tensor<1xi32>, tensor<3x4xf32>) {
+  %r = tensor.extract_slice %x[1, 2] [1, 1] [2, 3] : tensor<3x4xf32> to tensor<1xf32>
+  %s = tensor.extract_slice %y[1, 0] [1, 1] [1, 3] : tensor<3x1xi32> to tensor<1xi32>
+  %u = tensor.insert_slice %r into %x[2, 3] [1, 1] [5, 5] : tensor<1xf32> into tensor<3x4xf32>
+  return %r, %s, %u : tensor<1xf32>, tensor<1xi32>, tensor<3x4xf32>
+}
