@@ -427,6 +427,37 @@ def AtticInterchangeReductions : Pass<"attic-interchange-reductions"> {
                            "::mlir::linalg::LinalgDialect"];
 }
 
+def AtticExactBf16Conversions : Pass<"attic-exact-bf16-conversions"> {
+  let summary = "Round f64 and wide integers to bf16 once, not twice through f32";
+  let description = [{
+    Upstream's `arith-expand` turns `arith.truncf %x : f64 to bf16` into a
+    truncf to f32 and then the bf16 rounding of f32, and LLVM converts an
+    integer to bf16 through f32 the same way: two roundings to nearest,
+    one bf16 ulp off where the first lands exactly on a bf16 midpoint
+    (`1 + 2^-8 + 2^-30` became 1, not `1 + 2^-7`; `2^24 + 2^16 + 1` became
+    `2^24`). This pass rewrites `truncf` f64 -> bf16 and `sitofp`/`uitofp`
+    of integers wider than 24 bits to bf16 so that the step to f32 rounds
+    to odd (to nearest, one ulp toward zero where that went away from zero,
+    the last bit set where inexact): f32 has 16 more bits than bf16, so the
+    final rounding to nearest even is the correct one. Integers of up to 53
+    bits reach f64 exactly; wider ones as their high and low 32 bits, whose
+    sum is rounded to odd from its exact error. NaN and infinities convert
+    as before. Part of `attic-cpu-pipeline`, before `arith-expand`.
+
+    Example:
+
+    ```mlir
+    %h = arith.truncf %x : f64 to bf16
+    // becomes
+    %n = arith.truncf %x : f64 to f32       // to nearest
+    %b = arith.extf %n : f32 to f64
+    ...                                     // toward zero, last bit set
+    %h = arith.truncf %odd : f32 to bf16
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def AtticInlineAllocaScopes : Pass<"attic-inline-alloca-scopes"> {
   let summary = "Inline memref.alloca_scope ops that hold no memref.alloca";
   let description = [{

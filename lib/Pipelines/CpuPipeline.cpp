@@ -223,7 +223,9 @@ void attic::buildCpuPipeline(OpPassManager &pm,
     pm.addPass(createAtticInlineAllocaScopes());
   }
 
-  // Loops -> LLVM dialect.
+  // Loops -> LLVM dialect. bf16 conversions from f64 and wide integers
+  // first, rounded once (arith-expand and LLVM go through f32 to nearest).
+  pm.addPass(createAtticExactBf16Conversions());
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true; // bf16 <-> f32 as integer ops, no libgcc calls
   pm.addPass(arith::createArithExpandOpsPass(expand));
