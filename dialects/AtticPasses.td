@@ -925,7 +925,7 @@ def AtticFail : Pass<"attic-fail"> {
 }
 
 def AtticCheckScope : Pass<"attic-check-scope", "::mlir::ModuleOp"> {
-  let summary = "Reject input the pipelines would leave half lowered, fail on or get wrong: attic ops outside the module's top-level functions, tile loops, deallocations, float rounding modes";
+  let summary = "Reject input the pipelines would leave half lowered, fail on or get wrong: attic ops outside the module's top-level functions, tile loops, deallocations, float rounding modes, unsigned loop steps past the signed range";
   let description = [{
     attic's pipelines lower the attic ops of the functions at the top level
     of the module they run on (bufferization, the tile loop's mapping and
@@ -948,7 +948,9 @@ def AtticCheckScope : Pass<"attic-check-scope", "::mlir::ModuleOp"> {
     And it rejects a float rounding mode other than the default
     (`arith.truncf %x downward`): the LLVM lowering emits a constrained
     fptrunc, which only assumes the mode, so the result would be rounded to
-    nearest even without a word.
+    nearest even without a word; and an `scf.for unsigned` whose constant
+    step has its sign bit set (150 in i8), which MLIR 22's canonicalizer
+    reads as negative, deleting the loop.
 
     Example: `attic-opt --attic-check-scope=pipeline=attic-cpu-pipeline`.
   }];

@@ -75,6 +75,18 @@ std::string printShape(RankedTensorType type) {
   return text;
 }
 
+/// FILE:LINE:COL of `op`, or its location as MLIR prints it.
+std::string locationText(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto file = dyn_cast<FileLineColLoc>(op->getLoc()))
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn();
+  else
+    os << op->getLoc();
+  return text;
+}
+
 /// An elementwise op (arith and math on tensors) whose operands are casts
 /// from more static types takes the static shape: the canonicalizer folds
 /// such casts into attic's ops and linalg's, not into these, so a dynamic
@@ -202,18 +214,40 @@ LogicalResult attic::specializeEntry(ModuleOp module, StringRef entry,
       return WalkResult::advance();
     Operation *user =
         cast->use_empty() ? cast.getOperation() : *cast->getUsers().begin();
-    std::string where;
-    llvm::raw_string_ostream os(where);
-    if (auto file = dyn_cast<FileLineColLoc>(user->getLoc()))
-      os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-         << file.getColumn();
-    else
-      os << user->getLoc();
     error = ("the input shapes do not fit @" + entry + ": a value of shape " +
              printShape(from) + " is used as " + printShape(to) + " by '" +
-             user->getName().getStringRef() + "' at " + where)
+             user->getName().getStringRef() + "' at " + locationText(user))
                 .str();
     return WalkResult::interrupt();
+  });
+  if (conflict.wasInterrupted())
+    return failure();
+  // Elementwise operands that are casts from static shapes that disagree
+  // (the pattern leaves such ops alone): named too.
+  conflict = func.walk([&](Operation *op) {
+    if (!OpTrait::hasElementwiseMappableTraits(op))
+      return WalkResult::advance();
+    RankedTensorType first;
+    for (Value operand : op->getOperands()) {
+      while (auto cast = operand.getDefiningOp<tensor::CastOp>())
+        operand = cast.getSource();
+      auto type = dyn_cast<RankedTensorType>(operand.getType());
+      if (!type)
+        continue;
+      if (!first) {
+        first = type;
+        continue;
+      }
+      if (succeeded(verifyCompatibleShape(first, type)))
+        continue;
+      error = ("the input shapes do not fit @" + entry + ": '" +
+               op->getName().getStringRef() + "' at " + locationText(op) +
+               " has operands of shapes " + printShape(first) + " and " +
+               printShape(type))
+                  .str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
   });
   if (conflict.wasInterrupted())
     return failure();

@@ -109,14 +109,6 @@ struct AtticApproximateMathPass
     lowerToLibm();
   }
 
-  /// The math ops that LLVM has no accurate lowering for become libm calls
-  /// here, vectors unrolled into scalars, while vector ops can still be
-  /// lowered after them: math-to-llvm computes log1p as log(1 + x) and
-  /// expm1 as exp(x) - 1 (6% off at x = 1e-7, 0 below 6e-8), and
-  /// convert-math-to-libm, late in attic-cpu-pipeline, unrolled a vector
-  /// cbrt into vector.extract ops after vector-to-llvm had run (a region
-  /// with math.cbrt did not compile on the CPU). Declaring the libm
-  /// functions touches the module, so only where this pass runs on one.
   /// The name of the C library's f64 function that `op` becomes (its f32
   /// form has an `f` appended).
   static std::string libmName(Operation *op) {
@@ -131,6 +123,14 @@ struct AtticApproximateMathPass
         .Default([](Operation *) { return ""; });
   }
 
+  /// The math ops that LLVM has no accurate lowering for become libm calls
+  /// here, vectors unrolled into scalars, while vector ops can still be
+  /// lowered after them: math-to-llvm computes log1p as log(1 + x) and
+  /// expm1 as exp(x) - 1 (6% off at x = 1e-7, 0 below 6e-8), and
+  /// convert-math-to-libm, late in attic-cpu-pipeline, unrolled a vector
+  /// cbrt into vector.extract ops after vector-to-llvm had run (a region
+  /// with math.cbrt did not compile on the CPU). Declaring the libm
+  /// functions touches the module, so only where this pass runs on one.
   void lowerToLibm() {
     auto module = dyn_cast<ModuleOp>(getOperation());
     if (!module)
@@ -154,7 +154,10 @@ struct AtticApproximateMathPass
       std::string name = libmName(op);
       if (element.isF32())
         name += "f";
-      Operation *symbol = SymbolTable::lookupSymbolIn(module, name);
+      // In the op's nearest symbol table, where upstream's pattern looks
+      // (a nested module's own @log1pf was missed).
+      Operation *symbol = SymbolTable::lookupSymbolIn(
+          SymbolTable::getNearestSymbolTable(op), name);
       if (!symbol)
         continue;
       auto func = dyn_cast<func::FuncOp>(symbol);

@@ -103,6 +103,22 @@ struct AtticCheckScopePass
              "word); drop the rounding mode";
       failed = true;
     });
+    // An unsigned scf.for whose constant step has its sign bit set: MLIR
+    // 22's canonicalizer reads the step as negative and deletes the loop
+    // (an i8 loop from 0 to 100 step 150 ran no iteration on the CPU; a
+    // 2026-11-30 review). Refused, with the way around it.
+    module.walk([&](scf::ForOp loop) {
+      APInt step;
+      if (!loop.getUnsignedCmp() ||
+          !matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
+          !step.isNegative())
+        return;
+      loop->emitOpError("steps by ")
+          << step.getZExtValue() << " (unsigned, " << step.getBitWidth()
+          << " bits), which MLIR 22's canonicalizer reads as negative: it "
+             "would delete the loop; use a wider induction variable (index)";
+      failed = true;
+    });
     // Input that has been through the pipeline's own steps: the tile loop
     // of attic-tile-block-attention or deallocations (both come after the
     // pipeline's ownership-based deallocation, which refuses them with an

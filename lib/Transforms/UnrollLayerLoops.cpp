@@ -63,29 +63,39 @@ std::optional<uint64_t> wideTripCount(scf::ForOp loop) {
   return trips.getZExtValue();
 }
 
-/// Replaces `loop`, whose constant bounds give `trips` iterations, by
-/// `trips` copies of its body with the induction variable a constant
-/// (lb + t * step, wrapping in its width as the loop's own increments do)
+/// Replaces `loop`, which runs `trips` iterations, by `trips` copies of
+/// its body with the induction variable lb + t * step (wrapping in its
+/// width as the loop's own increments do; constants where the bounds are)
 /// and the iteration arguments threaded from one copy to the next.
 void unrollFully(scf::ForOp loop, uint64_t trips) {
-  APInt lb, step;
-  bool constant = matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) &&
-                  matchPattern(loop.getStep(), m_ConstantInt(&step));
-  assert(constant && "a static trip count has constant bounds");
-  (void)constant;
   OpBuilder b(loop);
+  Location loc = loop.getLoc();
   Type ivType = loop.getInductionVar().getType();
+  unsigned width = ivType.isIndex() ? 64 : ivType.getIntOrFloatBitWidth();
+  auto integer = [&](const APInt &v) -> Value {
+    if (ivType.isIndex())
+      return arith::ConstantIndexOp::create(b, loc, v.getSExtValue());
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(ivType, v));
+  };
+  APInt lb, step;
+  bool constantLb = matchPattern(loop.getLowerBound(), m_ConstantInt(&lb));
+  bool constantStep = matchPattern(loop.getStep(), m_ConstantInt(&step));
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   SmallVector<Value> values(loop.getInitArgs());
   for (uint64_t t = 0; t < trips; ++t) {
-    APInt iv = lb + step * APInt(lb.getBitWidth(), t);
-    Value ivValue = ivType.isIndex()
-                        ? Value(arith::ConstantIndexOp::create(
-                              b, loop.getLoc(), iv.getSExtValue()))
-                        : Value(arith::ConstantOp::create(
-                              b, loop.getLoc(), b.getIntegerAttr(ivType, iv)));
+    APInt count(width, t);
+    Value iv;
+    if (constantLb && constantStep) {
+      iv = integer(lb + step * count);
+    } else {
+      Value offset = constantStep
+                         ? integer(step * count)
+                         : Value(arith::MulIOp::create(b, loc, loop.getStep(),
+                                                       integer(count)));
+      iv = arith::AddIOp::create(b, loc, loop.getLowerBound(), offset);
+    }
     IRMapping map;
-    map.map(loop.getInductionVar(), ivValue);
+    map.map(loop.getInductionVar(), iv);
     map.map(loop.getRegionIterArgs(), values);
     for (Operation &op : loop.getBody()->without_terminator())
       b.clone(op, map);
@@ -124,14 +134,27 @@ struct AtticUnrollLayerLoopsPass
       for (scf::ForOp loop : loops) {
         // A step that is not positive never ends the loop (and upstream's
         // unrolling would leave it in place).
-        std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-        if (step && *step <= 0) {
+        // (Unsigned loops read the step as unsigned: 150 in i8 is not -106.)
+        APInt step;
+        if (matchPattern(loop.getStep(), m_ConstantInt(&step)) &&
+            (loop.getUnsignedCmp() ? step.isZero() : step.isNonPositive())) {
           attic::opError(loop)
-              << "loops over attic ops with a step of " << *step
+              << "loops over attic ops with a step of "
+              << (loop.getUnsignedCmp() ? step.getZExtValue()
+                                        : step.getSExtValue())
               << ": the loop never ends (attic-unroll-layer-loops)";
           return signalPassFailure();
         }
-        std::optional<APInt> trips = loop.getStaticTripCount();
+        // The trip count counted in 128 bits where the bounds are
+        // constants (upstream's counts in the induction variable's width,
+        // where ub - lb can wrap: an i8 loop from -64 to 64 read as none,
+        // and an unsigned step of 150 in i8 as no iteration), else
+        // upstream's (bounds that differ by a constant).
+        std::optional<uint64_t> trips = wideTripCount(loop);
+        if (!trips)
+          if (std::optional<APInt> upstream = loop.getStaticTripCount();
+              upstream && upstream->getActiveBits() <= 63)
+            trips = upstream->getZExtValue();
         if (!trips) {
           attic::opError(loop)
               << "loops over attic ops with a trip count that is not a "
@@ -139,28 +162,15 @@ struct AtticUnrollLayerLoopsPass
                  "(attic-unroll-layer-loops)";
           return signalPassFailure();
         }
-        if (trips->getZExtValue() > uint64_t(int64_t(maxTripCount))) {
+        if (*trips > uint64_t(int64_t(maxTripCount))) {
           attic::opError(loop)
-              << "loops over attic ops " << trips->getZExtValue()
+              << "loops over attic ops " << *trips
               << " times: attic-unroll-layer-loops unrolls at most "
               << int64_t(maxTripCount) << " iterations (max-trip-count)";
           return signalPassFailure();
         }
-        std::optional<uint64_t> wide = wideTripCount(loop);
-        if (wide && *wide != trips->getZExtValue()) {
-          // Upstream's unrolling would copy the body that many times.
-          attic::opError(loop)
-              << "loops over attic ops " << *wide
-              << " times, which does not fit the "
-              << (loop.getUnsignedCmp() ? "unsigned" : "signed")
-              << " range of its " << trips->getBitWidth()
-              << "-bit induction variable (the trip count reads as "
-              << trips->getZExtValue()
-              << "): attic-unroll-layer-loops needs a wider one (index)";
-          return signalPassFailure();
-        }
         // No iteration: the results are the initial values.
-        unrollFully(loop, trips->getZExtValue());
+        unrollFully(loop, *trips);
         changed = true;
       }
     }

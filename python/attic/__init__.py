@@ -302,10 +302,13 @@ def load(library_path, entry):
 
 
 def _cache_dir():
-    """The directory of compiled libraries. The default under the shared
-    temporary directory is made private (0700), and one that another user
-    owns or may write is refused: libraries are loaded from it."""
+    """The directory of compiled libraries. Libraries are loaded from it, so
+    one that another user owns, or that others may write, is refused; the
+    default ones (under XDG_CACHE_HOME or the shared temporary directory)
+    are made private (0700) when this user owns them (versions before
+    2026-11-30 created them with the umask's mode)."""
     base = os.environ.get("ATTIC_CACHE_DIR")
+    chosen = bool(base)
     shared = False
     if not base:
         xdg = os.environ.get("XDG_CACHE_HOME")
@@ -317,17 +320,24 @@ def _cache_dir():
         if shared:
             os.makedirs(os.path.dirname(base), mode=0o700, exist_ok=True)
         os.makedirs(base, mode=0o700, exist_ok=True)
+        for directory in ([os.path.dirname(base)] if shared else []) + [base]:
+            st = os.stat(directory)
+            if st.st_uid != os.getuid():
+                raise AtticError(
+                    "the cache directory %s is owned by another user; "
+                    "libraries are loaded from it (set ATTIC_CACHE_DIR to a "
+                    "directory of your own, or pass output=)" % directory)
+            if not chosen and st.st_mode & 0o077:
+                os.chmod(directory, 0o700)
+            elif st.st_mode & 0o002:
+                raise AtticError(
+                    "the cache directory %s is writable by others; libraries "
+                    "are loaded from it (chmod o-w it, or choose another with "
+                    "ATTIC_CACHE_DIR)" % directory)
     except OSError as e:
         raise AtticError("cannot create the cache directory %s: %s (set "
                          "ATTIC_CACHE_DIR or pass output=)"
                          % (base, e.strerror or e)) from None
-    for directory in ([os.path.dirname(base)] if shared else []) + [base]:
-        st = os.stat(directory)
-        if st.st_uid != os.getuid() or st.st_mode & 0o022:
-            raise AtticError(
-                "the cache directory %s is owned by another user or "
-                "writable by others; libraries are loaded from it (set "
-                "ATTIC_CACHE_DIR to a private directory)" % directory)
     return base
 
 
@@ -343,11 +353,19 @@ def compile(path, entry=None, shapes=None, cpu="host", options=(),
         raise AtticError("%s: no such file" % path)
     if not entry:
         raise AtticError("compile() needs entry= (the function to compile)")
-    if isinstance(options, (str, bytes)) or not all(
-            isinstance(o, str) for o in options):
+    if isinstance(options, (str, bytes)):
         raise AtticError("options must be a list of strings, one flag each "
                          "(e.g. [\"--block-k=64\"]), got %r" % (options,))
-    args = ["--cpu=" + cpu, "--entry=" + entry] + list(options)
+    options = list(options)  # a generator is read once
+    if not all(isinstance(o, str) for o in options):
+        raise AtticError("options must be a list of strings, one flag each "
+                         "(e.g. [\"--block-k=64\"]), got %r" % (options,))
+    if any(o.startswith("--entry=") or o == "--entry" for o in options):
+        raise AtticError("give the entry with entry=, not in options")
+    # A --cpu= among the options replaces the cpu= argument (attic-compile
+    # refuses an option given twice).
+    args = ([] if any(o.startswith("--cpu=") for o in options)
+            else ["--cpu=" + cpu]) + ["--entry=" + entry] + options
     for index, shape in sorted((shapes or {}).items()):
         args.append("--shape=%d:%s" % (index, "x".join(str(int(s))
                                                         for s in shape)))

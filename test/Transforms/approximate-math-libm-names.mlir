@@ -46,3 +46,17 @@ func.func @vector(%x: vector<4xf32>) -> vector<4xf32> {
   %j = math.atanh %x : vector<4xf32>
   return %j : vector<4xf32>
 }
+
+// -----
+
+// In a nested module: its own symbol table, where the call would resolve.
+module @inner {
+  func.func @log1pf(%a: f32) -> f32 {
+    return %a : f32
+  }
+  func.func @nested(%x: f32) -> f32 {
+    // expected-error @below {{'math.log1p' op becomes a call of the C library's @log1pf, but the module defines a symbol of that name (attic-approximate-math); rename it}}
+    %j = math.log1p %x : f32
+    return %j : f32
+  }
+}

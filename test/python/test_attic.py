@@ -260,9 +260,10 @@ def test_thread_count_is_bounded():
 
 
 def test_thread_count_zero_is_the_default_again():
-    # 0 kept the last count set (a 2026-11-30 audit).
+    # 0 kept the last count set (a 2026-11-30 audit). Another count than
+    # the default in between, whatever the default is.
     initial = attic.set_threads(0)
-    assert attic.set_threads(1) == 1
+    assert attic.set_threads(initial + 1) == initial + 1
     assert attic.set_threads(0) == initial
 
 
@@ -361,3 +362,29 @@ def test_a_cache_directory_others_may_write_is_refused(source, tmp_path,
     monkeypatch.setenv("ATTIC_CACHE_DIR", str(shared))
     with pytest.raises(attic.AtticError, match="writable by others"):
         attic.compile(source, entry="dense")
+
+
+def test_a_default_cache_directory_of_ours_is_made_private(tmp_path,
+                                                           monkeypatch):
+    # Earlier versions created it with the umask's mode (0775 under a
+    # umask of 002): made private, not refused.
+    (tmp_path / "aot").mkdir()
+    (tmp_path / "aot").chmod(0o775)
+    monkeypatch.delenv("ATTIC_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert attic._cache_dir() == str(tmp_path / "aot")
+    assert (tmp_path / "aot").stat().st_mode & 0o777 == 0o700
+
+
+def test_options_from_a_generator_and_cpu_in_options(source, tmp_path):
+    # A generator of options was read by the check and then compiled
+    # without them; a --cpu= among the options replaces cpu= (attic-compile
+    # refuses an option given twice).
+    shapes = ["--shape=%d:1x1x40x16" % i for i in range(3)]
+    f = attic.compile(source, entry="dynamic", options=(o for o in shapes),
+                      output=str(tmp_path / "libgen.so"))
+    assert f.inputs[0].shape == (1, 1, 40, 16)
+    attic.compile(source, entry="dense", options=["--cpu=x86-64"],
+                  output=str(tmp_path / "libcpu.so"))
+    with pytest.raises(attic.AtticError, match="give the entry with entry="):
+        attic.compile(source, entry="dense", options=["--entry=dense"])

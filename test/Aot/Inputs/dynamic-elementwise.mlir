@@ -8,3 +8,9 @@ func.func @scaled(%q: !d, %k: !d, %v: !d, %w: !d) -> !d {
   %r = arith.mulf %e, %w : !d
   return %r : !d
 }
+
+// Two arguments added: --shape sizes that disagree are named.
+func.func @added(%a: tensor<?x4xf32>, %b: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %r = arith.addf %a, %b : tensor<?x4xf32>
+  return %r : tensor<?x4xf32>
+}

@@ -29,3 +29,13 @@ func.func @f16_in_f32_out(%q: tensor<1x2x64x32xf16>, %k: tensor<1x2x64x32xf16>,
       -> tensor<1x2x64x32xf32>
   return %o : tensor<1x2x64x32xf32>
 }
+
+func.func @casts_then_f32(%q: tensor<1x2x64x32xf32>, %k: tensor<1x2x64x32xf32>,
+                          %v: tensor<1x2x64x32xf32>) -> tensor<1x2x64x32xf32> {
+  %qh = arith.truncf %q : tensor<1x2x64x32xf32> to tensor<1x2x64x32xf16>
+  %qf = arith.extf %qh : tensor<1x2x64x32xf16> to tensor<1x2x64x32xf32>
+  %o = attic.attention %qf, %k, %v
+      : tensor<1x2x64x32xf32>, tensor<1x2x64x32xf32>, tensor<1x2x64x32xf32>
+      -> tensor<1x2x64x32xf32>
+  return %o : tensor<1x2x64x32xf32>
+}

@@ -26,3 +26,15 @@ func.func @layers_unsigned(%q: !t, %k: !t) -> !t {
   }
   return %r : !t
 }
+
+// A step of 150 in i8: one iteration unsigned, but -106 when signed.
+func.func @step_past_the_signed_range(%q: !t, %k: !t) -> !t {
+  %lb = arith.constant 0 : i8
+  %ub = arith.constant 100 : i8
+  %st = arith.constant -106 : i8
+  %r = scf.for unsigned %i = %lb to %ub step %st iter_args(%acc = %q) -> !t : i8 {
+    %o = attic.attention %acc, %k, %k causal : !t, !t, !t -> !t
+    scf.yield %o : !t
+  }
+  return %r : !t
+}
