@@ -314,6 +314,8 @@ private:
       attic::RefTensor tensor = values[op->getOperand(0)];
       tensor.shape.assign(type.getShape().begin(), type.getShape().end());
       values[op->getResult(0)] = std::move(tensor);
+      if (undefined.contains(op->getOperand(0)))
+        undefined.insert(op->getResult(0));
       return success();
     }
     if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
@@ -988,6 +990,13 @@ private:
     } else if (isa<ShapedType>(from.getType())) {
       attic::RefTensor copy = values[from];
       values[to] = std::move(copy);
+      // A tensor.empty's undefined values stay undefined through casts and
+      // loop-carried values (a 2026-11-30 audit: a reduction into a cast
+      // tensor.empty read zeros).
+      if (undefined.contains(from))
+        undefined.insert(to);
+      else
+        undefined.erase(to);
     } else {
       double copy = scalars.lookup(from);
       scalars[to] = copy;

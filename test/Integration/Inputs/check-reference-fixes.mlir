@@ -71,3 +71,29 @@ func.func @rounding_mode(%a: tensor<4xf32>) -> tensor<4xf32> {
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// The same through a reshape and a loop-carried value.
+func.func @empty_init_reshaped(%a: tensor<4x8xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<2x2xf32>
+  %c = tensor.collapse_shape %e [[0, 1]] : tensor<2x2xf32> into tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<4x8xf32>) outs(%c : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %x, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+func.func @empty_init_carried(%a: tensor<4x8xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %l = scf.for %i = %c0 to %c1 step %c1 iter_args(%acc = %e) -> tensor<4xf32> {
+    %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<4x8xf32>) outs(%acc : tensor<4xf32>) {
+    ^bb0(%x: f32, %o: f32):
+      %s = arith.addf %x, %o : f32
+      linalg.yield %s : f32
+    } -> tensor<4xf32>
+    scf.yield %r : tensor<4xf32>
+  }
+  return %l : tensor<4xf32>
+}
