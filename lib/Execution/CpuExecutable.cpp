@@ -172,15 +172,23 @@ LogicalResult attic::checkLibraryNameClashes(ModuleOp lowered,
   return success();
 }
 
+std::string attic::formatLocation(Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+       << fileLoc.getColumn();
+  else
+    os << loc;
+  return text;
+}
+
 std::string attic::formatDiagnostic(Diagnostic &diagnostic) {
   std::string text;
   llvm::raw_string_ostream os(text);
   Location loc = diagnostic.getLocation();
-  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
-    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
-       << fileLoc.getColumn() << ": ";
-  else if (!isa<UnknownLoc>(loc))
-    os << loc << ": ";
+  if (!isa<UnknownLoc>(loc))
+    os << formatLocation(loc) << ": ";
   os << diagnostic;
   return text;
 }

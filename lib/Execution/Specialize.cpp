@@ -65,28 +65,6 @@ void attic::eraseFunctionsBesides(ModuleOp module, StringRef entry) {
 }
 
 namespace {
-/// 1x?x8 for a shape.
-std::string printShape(RankedTensorType type) {
-  std::string text;
-  for (auto [i, size] : llvm::enumerate(type.getShape()))
-    text +=
-        (i ? "x" : "") +
-        (ShapedType::isDynamic(size) ? std::string("?") : std::to_string(size));
-  return text;
-}
-
-/// FILE:LINE:COL of `op`, or its location as MLIR prints it.
-std::string locationText(Operation *op) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto file = dyn_cast<FileLineColLoc>(op->getLoc()))
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn();
-  else
-    os << op->getLoc();
-  return text;
-}
-
 /// An elementwise op (arith and math on tensors) whose operands are casts
 /// from more static types takes the static shape: the canonicalizer folds
 /// such casts into attic's ops and linalg's, not into these, so a dynamic
@@ -214,10 +192,12 @@ LogicalResult attic::specializeEntry(ModuleOp module, StringRef entry,
       return WalkResult::advance();
     Operation *user =
         cast->use_empty() ? cast.getOperation() : *cast->getUsers().begin();
-    error = ("the input shapes do not fit @" + entry + ": a value of shape " +
-             printShape(from) + " is used as " + printShape(to) + " by '" +
-             user->getName().getStringRef() + "' at " + locationText(user))
-                .str();
+    error =
+        ("the input shapes do not fit @" + entry + ": a value of shape " +
+         shapeString(from.getShape()) + " is used as " +
+         shapeString(to.getShape()) + " by '" + user->getName().getStringRef() +
+         "' at " + formatLocation(user->getLoc()))
+            .str();
     return WalkResult::interrupt();
   });
   if (conflict.wasInterrupted())
@@ -241,9 +221,10 @@ LogicalResult attic::specializeEntry(ModuleOp module, StringRef entry,
       if (succeeded(verifyCompatibleShape(first, type)))
         continue;
       error = ("the input shapes do not fit @" + entry + ": '" +
-               op->getName().getStringRef() + "' at " + locationText(op) +
-               " has operands of shapes " + printShape(first) + " and " +
-               printShape(type))
+               op->getName().getStringRef() + "' at " +
+               formatLocation(op->getLoc()) + " has operands of shapes " +
+               shapeString(first.getShape()) + " and " +
+               shapeString(type.getShape()))
                   .str();
       return WalkResult::interrupt();
     }

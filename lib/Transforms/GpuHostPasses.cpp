@@ -91,29 +91,31 @@ struct AtticCheckScopePass
     // fptrunc, which the lowering emits for it, only assumes the mode, so
     // `arith.truncf %x downward` rounded to nearest without a word (a
     // 2026-11-30 audit). Refused, as the --check reference refuses it.
-    module.walk([&](arith::ArithRoundingModeInterface rounding) {
-      arith::RoundingModeAttr mode = rounding.getRoundingModeAttr();
-      if (!mode || mode.getValue() == arith::RoundingMode::to_nearest_even)
+    module.walk([&](Operation *op) {
+      if (auto rounding = dyn_cast<arith::ArithRoundingModeInterface>(op)) {
+        arith::RoundingModeAttr mode = rounding.getRoundingModeAttr();
+        if (!mode || mode.getValue() == arith::RoundingMode::to_nearest_even)
+          return;
+        op->emitOpError("rounds ")
+            << arith::stringifyRoundingMode(mode.getValue()) << ", but "
+            << pipeline
+            << " rounds to nearest even (the LLVM lowering only assumes the "
+               "mode, so the result would be rounded to nearest without a "
+               "word); drop the rounding mode";
+        failed = true;
         return;
-      rounding->emitOpError("rounds ")
-          << arith::stringifyRoundingMode(mode.getValue()) << ", but "
-          << pipeline
-          << " rounds to nearest even (the LLVM lowering only assumes the "
-             "mode, so the result would be rounded to nearest without a "
-             "word); drop the rounding mode";
-      failed = true;
-    });
-    // An unsigned scf.for whose constant step has its sign bit set: MLIR
-    // 22's canonicalizer reads the step as negative and deletes the loop
-    // (an i8 loop from 0 to 100 step 150 ran no iteration on the CPU; a
-    // 2026-11-30 review). Refused, with the way around it.
-    module.walk([&](scf::ForOp loop) {
+      }
+      // An unsigned scf.for whose constant step has its sign bit set: MLIR
+      // 22's canonicalizer reads the step as negative and deletes the loop
+      // (an i8 loop from 0 to 100 step 150 ran no iteration on the CPU; a
+      // 2026-11-30 review). Refused, with the way around it.
+      auto loop = dyn_cast<scf::ForOp>(op);
       APInt step;
-      if (!loop.getUnsignedCmp() ||
+      if (!loop || !loop.getUnsignedCmp() ||
           !matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
           !step.isNegative())
         return;
-      loop->emitOpError("steps by ")
+      op->emitOpError("steps by ")
           << step.getZExtValue() << " (unsigned, " << step.getBitWidth()
           << " bits), which MLIR 22's canonicalizer reads as negative: it "
              "would delete the loop; use a wider induction variable (index)";

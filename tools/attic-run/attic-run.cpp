@@ -296,6 +296,17 @@ double smallestNormal(attic_dtype dtype) {
   }
 }
 
+/// The value the entry function returns as its result `index`, or null.
+Value returnedValue(ModuleOp module, StringRef entry, unsigned index) {
+  auto func = module.lookupSymbol<func::FuncOp>(entry);
+  if (!func || func.getBody().empty())
+    return {};
+  auto ret = dyn_cast<func::ReturnOp>(func.getBody().back().getTerminator());
+  if (!ret || index >= ret.getNumOperands())
+    return {};
+  return ret.getOperand(index);
+}
+
 /// The loosest default tolerance of the f16 or bf16 results of attic ops
 /// from which the entry function computes its result `index` (0 when there
 /// are none): attic ops upstream of it, through operands and the regions
@@ -308,13 +319,8 @@ double smallestNormal(attic_dtype dtype) {
 /// same on both sides (the reference rounds each such result), so they
 /// keep f32's tolerance, and so does an lse computed beside an f16 output.
 double intermediateTolerance(ModuleOp module, StringRef entry, unsigned index) {
-  auto func = module.lookupSymbol<func::FuncOp>(entry);
-  if (!func || func.getBody().empty())
-    return 0.0;
-  auto ret = dyn_cast<func::ReturnOp>(func.getBody().back().getTerminator());
-  if (!ret || index >= ret.getNumOperands())
-    return 0.0;
-  Operation *owner = ret.getOperand(index).getDefiningOp();
+  Value returned = returnedValue(module, entry, index);
+  Operation *owner = returned ? returned.getDefiningOp() : nullptr;
   double loosest = 0.0;
   llvm::SmallPtrSet<Operation *, 32> visited;
   SmallVector<Operation *> worklist;
@@ -349,13 +355,7 @@ double intermediateTolerance(ModuleOp module, StringRef entry, unsigned index) {
 /// from anything else.
 std::pair<attic::BlockAttentionOp, unsigned>
 blockAttentionResult(ModuleOp module, StringRef entry, unsigned index) {
-  auto func = module.lookupSymbol<func::FuncOp>(entry);
-  if (!func || func.getBody().empty())
-    return {};
-  auto ret = dyn_cast<func::ReturnOp>(func.getBody().back().getTerminator());
-  if (!ret || index >= ret.getNumOperands())
-    return {};
-  auto result = dyn_cast<OpResult>(ret.getOperand(index));
+  auto result = dyn_cast_or_null<OpResult>(returnedValue(module, entry, index));
   if (!result)
     return {};
   auto block = dyn_cast<attic::BlockAttentionOp>(result.getOwner());

@@ -98,6 +98,10 @@ void registerExecutionDialects(mlir::DialectRegistry &registry);
 /// One line for a diagnostic: "file:line:col: message" (notes dropped).
 std::string formatDiagnostic(mlir::Diagnostic &diagnostic);
 
+/// "file:line:col" for a file location, else the location as MLIR prints
+/// it.
+std::string formatLocation(mlir::Location loc);
+
 /// Parses the module in `sourceMgr` (its main buffer) for a tool. MLIR 22's
 /// parsers of linalg.transpose, .reduce and .broadcast crash after their
 /// first error (a float or an empty element in an integer list), which the
