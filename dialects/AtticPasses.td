@@ -427,6 +427,38 @@ def AtticInterchangeReductions : Pass<"attic-interchange-reductions"> {
                            "::mlir::linalg::LinalgDialect"];
 }
 
+def AtticDecomposeAggregates : Pass<"attic-decompose-aggregates"> {
+  let summary = "Decompose linalg.softmax (and linalg's other aggregate ops) into linalg ops";
+  let description = [{
+    linalg's aggregate ops, `linalg.softmax` and the Winograd transforms,
+    implement `AggregatedOpInterface` and have no lowering to loops of
+    their own. This pass replaces each one on tensors by its
+    decomposition, upstream's: for `linalg.softmax` the maximum along
+    `dimension` (`arith.maxnumf`, which skips NaN, from a NaN fill),
+    `exp(x - max)`, their sum and the division, as `linalg.generic` ops. Part of both pipelines, before
+    bufferization. An aggregate op on buffers is an error.
+
+    Example:
+
+    ```mlir
+    %r = linalg.softmax dimension(1) ins(%x : tensor<2x8xf32>)
+             outs(%e : tensor<2x8xf32>) -> tensor<2x8xf32>
+    // becomes
+    %m = linalg.generic ... // max over dim 1 (arith.maxnumf)
+    %p = linalg.generic ... // exp(x - max)
+    %s = linalg.generic ... // sum over dim 1
+    %r = linalg.generic ... // p / s
+    ```
+
+    A row that is all -inf gives NaN (`-inf - -inf`), and a NaN or +inf
+    in a row makes the row NaN (through the sum), as the definition does.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def AtticExactBf16Conversions : Pass<"attic-exact-bf16-conversions"> {
   let summary = "Round f64 and wide integers to bf16 once, not twice through f32";
   let description = [{

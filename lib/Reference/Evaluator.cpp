@@ -2,12 +2,13 @@
 
 #include "attic/Reference/Evaluator.h"
 
+#include "NanMax.h"
 #include "attic/Dialect/Attic/AtticDialect.h"
 #include "attic/Reference/Attention.h"
+#include "attic/Reference/Clustered.h"
 #include "attic/Reference/Cst.h"
 #include "attic/Reference/Kernelized.h"
 #include "attic/Reference/Lsh.h"
-#include "attic/Reference/Clustered.h"
 #include "attic/Reference/Sketch.h"
 #include "attic/Reference/Vcc.h"
 
@@ -334,6 +335,8 @@ private:
       return evaluateFromElements(fromElements);
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
       return evaluateLinalg(linalgOp);
+    if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op))
+      return evaluateSoftmax(softmax);
     if (auto generate = dyn_cast<tensor::GenerateOp>(op))
       return evaluateGenerate(generate);
     if (auto concat = dyn_cast<tensor::ConcatOp>(op))
@@ -1519,6 +1522,45 @@ private:
     } while (next(ranges, point));
     for (auto [result, out] : llvm::zip(op->getResults(), outputs))
       values[result] = std::move(out);
+    return success();
+  }
+
+  /// linalg.softmax by its definition, in double: along `dimension`,
+  /// exp(x - max) / sum(exp(x - max)). The maximum keeps NaN, so a row with
+  /// a NaN is NaN throughout, as it is in the compiled decomposition (whose
+  /// maxnumf skips the NaN, but whose exp(NaN - max) reaches the sum); a
+  /// row of -inf is NaN (-inf - -inf), as there.
+  LogicalResult evaluateSoftmax(linalg::SoftmaxOp op) {
+    if (!op.hasPureTensorSemantics() || !hasStaticShape(op.getInput()) ||
+        !hasStaticShape(op.getOutput()))
+      return unsupportedBecause(op, "needs static tensor operands");
+    if (undefined.contains(op.getInput()))
+      return unsupportedBecause(op, "reads its input, a tensor.empty, whose "
+                                    "values are undefined");
+    const attic::RefTensor &in = values[op.getInput()];
+    attic::RefTensor out = emptyLike(op.getOutput());
+    const int64_t dim = int64_t(op.getDimension());
+    const int64_t rank = int64_t(in.shape.size());
+    int64_t inner = 1;
+    for (int64_t d = dim + 1; d < rank; ++d)
+      inner *= in.shape[d];
+    const int64_t size = in.shape[dim];
+    const int64_t outer =
+        size == 0 || inner == 0 ? 0 : numElements(in.shape) / (size * inner);
+    out.data.assign(in.data.size(), 0.0);
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i) {
+        auto at = [&](int64_t j) { return (o * size + j) * inner + i; };
+        double max = -std::numeric_limits<double>::infinity();
+        for (int64_t j = 0; j < size; ++j)
+          max = attic::ref::maxKeepingNaN(max, in.data[at(j)]);
+        double sum = 0.0;
+        for (int64_t j = 0; j < size; ++j)
+          sum += std::exp(in.data[at(j)] - max);
+        for (int64_t j = 0; j < size; ++j)
+          out.data[at(j)] = std::exp(in.data[at(j)] - max) / sum;
+      }
+    values[op.getResult()[0]] = std::move(out);
     return success();
   }
 

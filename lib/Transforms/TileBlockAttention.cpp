@@ -21,6 +21,7 @@
 //         (a finite bias saturates to -FLT_MAX where the product overflows)
 //     s = Q K^T                                         (attic.tile.qk)
 //     x = s * scale * log2(e) + term[j]                 (base-2 logits;
+//         -inf where term[j] is, whatever s or the score region gives;
 //         no term without a bias or key mask: then the keys past Nk
 //         are masked by classification, a block with k0 + BK > Nk being
 //         partial and the partial predicate including k < Nk)
@@ -685,8 +686,17 @@ void TileLoopBuilder::buildLogits(Value k0, bool partial, bool tailOnly) {
       [&](OpBuilder &nb, Location at, ValueRange args) -> SmallVector<Value> {
         Value q = args[0], k = args[1], s = args[2];
         Value t = hasTerm() ? args[3] : Value();
+        // A masked key's term is -inf, and so is its logit, whatever the
+        // score: adding it to a NaN or +inf score (a score region's) gave
+        // NaN, which made the row NaN (a 2026-11-30 audit).
         auto addTerm = [&](Value x) -> Value {
-          return t ? arith::AddFOp::create(nb, at, x, t).getResult() : x;
+          if (!t)
+            return x;
+          Value ninf = infAt(nb, at, /*negative=*/true);
+          Value masked =
+              arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OEQ, t, ninf);
+          Value sum = arith::AddFOp::create(nb, at, x, t);
+          return arith::SelectOp::create(nb, at, masked, ninf, sum);
         };
         IndexMath n(nb, at);
         Value qc = n.min(q, n.sub(queryLen, 1)), kc = n.min(k, lastKey);

@@ -14,6 +14,16 @@
 // RUN: attic-run %s --entry=more_queries_than_keys --check --output=%t.npy | FileCheck %s
 // RUN: %python -c "import numpy as n; o=n.load('%t.npy'); assert n.isfinite(o).all(); assert (o[:, :, :30] == 0).all(); assert (o[:, :, 30:] != 0).any(); print('rows without keys are 0')" | FileCheck %s --check-prefix=ZERO
 // RUN: attic-run %s --entry=mask_bias_layout --seed=5 --mask-keep=0.4 --check --block-q=16 --block-k=16 | FileCheck %s
+// Causal block-diagonal slices with key <= query - 2: a query tile whose
+// last query sees none of its own slice still holds queries of the slice
+// before, which see its keys. The tile's key range ended at the last
+// query's reach and dropped them (rows of 0, no error) on every target and
+// in attic.block_mask's lists, until 2026-11-30 (an audit).
+// RUN: attic-run %s --entry=block_diagonal_causal_short --check --block-q=2 --block-k=2 | FileCheck %s
+// RUN: attic-run %s --entry=block_diagonal_causal_short --check --block-q=4 --block-k=3 | FileCheck %s
+// RUN: attic-run %s --entry=block_diagonal_causal_short --check --block-q=2 --block-k=2 --target=cuda-emulated | FileCheck %s
+// RUN: attic-run %s --entry=block_diagonal_causal_lists --check | FileCheck %s --check-prefix=LISTS
+// LISTS-COUNT-4: check: result #{{[0-3]}} ({{.*}} i32): max_abs_err=0.00e+00 {{.*}}: ok
 
 // CHECK: check: result #0 {{.*}}non_finite=0 {{.*}}: ok
 // ZERO: rows without keys are 0
@@ -78,4 +88,25 @@ func.func @more_queries_than_keys(%q: tensor<1x2x50x16xf32>, %k: tensor<1x2x20x1
 func.func @mask_bias_layout(%q: tensor<2x2x60x16xf32>, %k: tensor<2x2x60x16xf32>, %v: tensor<2x2x60x16xf32>, %b: tensor<2x2x60xf32>, %m: tensor<2x60xi1>) -> tensor<2x2x60x16xf32> {
   %o = attic.attention %q, %k, %v layout(#attic.union<[#attic.window<left = 10, right = 0>, #attic.sinks<count = 3>]>) bias(%b : tensor<2x2x60xf32>) mask(%m : tensor<2x60xi1>) : tensor<2x2x60x16xf32>, tensor<2x2x60x16xf32>, tensor<2x2x60x16xf32> -> tensor<2x2x60x16xf32>
   return %o : tensor<2x2x60x16xf32>
+}
+
+// Slices of 3 queries and 1 key (then 4 and 1), causal: query q sees key
+// q / 3 only where q mod 3 == 2 (and q / 4 where q mod 4 == 3).
+func.func @block_diagonal_causal_short(%q: tensor<1x2x30x8xf32>, %k: tensor<1x2x10x8xf32>, %v: tensor<1x2x10x8xf32>) -> (tensor<1x2x30x8xf32>, tensor<1x2x30x8xf32>) {
+  %o = attic.attention %q, %k, %v layout(#attic.block_diagonal<query = 3, key = 1, causal = true>) : tensor<1x2x30x8xf32>, tensor<1x2x10x8xf32>, tensor<1x2x10x8xf32> -> tensor<1x2x30x8xf32>
+  %p = attic.attention %q, %k, %v layout(#attic.block_diagonal<query = 4, key = 1, causal = true>) : tensor<1x2x30x8xf32>, tensor<1x2x10x8xf32>, tensor<1x2x10x8xf32> -> tensor<1x2x30x8xf32>
+  return %o, %p : tensor<1x2x30x8xf32>, tensor<1x2x30x8xf32>
+}
+
+func.func @block_diagonal_causal_lists() -> (tensor<1x1x17xi32>, tensor<1x1x17x7xi32>, tensor<1x1x17xi32>, tensor<1x1x17x7xi32>) {
+  %n = arith.constant 33 : index
+  %e3 = tensor.empty() : tensor<1x1x17xi32>
+  %e4 = tensor.empty() : tensor<1x1x17x7xi32>
+  %r:4 = attic.block_mask
+      layout(#attic.intersect<[#attic.block_diagonal<query = 3, key = 1, causal = true>, #attic.causal]>)
+      sizes(%n, %n)
+      outs(%e3, %e4, %e3, %e4 : tensor<1x1x17xi32>, tensor<1x1x17x7xi32>, tensor<1x1x17xi32>, tensor<1x1x17x7xi32>)
+      {block_q = 2 : i64, block_k = 5 : i64}
+      -> tensor<1x1x17xi32>, tensor<1x1x17x7xi32>, tensor<1x1x17xi32>, tensor<1x1x17x7xi32>
+  return %r#0, %r#1, %r#2, %r#3 : tensor<1x1x17xi32>, tensor<1x1x17x7xi32>, tensor<1x1x17xi32>, tensor<1x1x17x7xi32>
 }

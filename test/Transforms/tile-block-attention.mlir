@@ -27,9 +27,12 @@
 // CHECK: memref.load %{{.*}} : memref<1x70xi1>
 // CHECK: attic.tile.qk %{{.*}}[%[[B]], %[[H]], %[[QB]]], %{{.*}}[%[[B]], %{{.*}}, %[[KB]]] into %[[S]]
 // CHECK: attic.tile.map at({{.*}}) ins(%[[S]] : memref<64x64xf32>) cols({{.*}}) outs(%[[S]] : memref<64x64xf32>) {
-// CHECK: arith.mulf
-// CHECK-NEXT: arith.addf
-// CHECK-NEXT: attic.tile.yield
+// CHECK: %[[X:.*]] = arith.mulf
+// CHECK-NEXT: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-NEXT: %[[MASKED:.*]] = arith.cmpf oeq, %[[T:.*]], %[[NINF]] : f32
+// CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[X]], %[[T]]
+// CHECK-NEXT: %[[L:.*]] = arith.select %[[MASKED]], %[[NINF]], %[[SUM]]
+// CHECK-NEXT: attic.tile.yield %[[L]]
 // CHECK: attic.tile.reduce max %[[S]]
 // CHECK: attic.tile.map_rows
 // CHECK: arith.maxnumf

@@ -995,9 +995,12 @@ KeyRange BlockDiagonalLayoutAttr::buildKeyRange(LayoutEnv &env, Value q0,
   Value first = m.floorDiv(q0, bq), last = m.floorDiv(m.sub(q1, 1), bq);
   Value hi = m.mul(m.add(last, 1), bk);
   if (getCausal()) {
-    // The last query reaches offset (q1 - 1) - last * bq + bk - bq.
+    // The last query reaches offset (q1 - 1) - last * bq + bk - bq of its
+    // slice; where that is negative it sees none of it, but the queries of
+    // earlier slices in the tile still see theirs up to last * bk (the
+    // bound fell below it with key <= query - 2: a 2026-11-30 audit).
     Value reach = m.add(m.sub(m.sub(q1, 1), m.mul(last, bq)), bk - bq);
-    hi = m.min(hi, m.add(m.add(m.mul(last, bk), reach), 1));
+    hi = m.min(hi, m.add(m.mul(last, bk), m.max(m.add(reach, 1), m.c(0))));
   }
   return normalize(env, m.mul(first, bk), hi);
 }
