@@ -217,9 +217,10 @@ def Attic_GlobalLayoutAttr : Attic_Layout<"GlobalLayout", "global"> {
   let summary = "global tokens: they see every key and every query sees them";
   let description = [{
     Longformer's global attention: key `k` is visible to query `q` iff `q`
-    or `k` is one of the global `tokens` (positions, sorted ascending,
-    distinct, >= 0). Positions at or past a sequence's length name no
-    token of it.
+    or `k` is one of the global `tokens` (positions, at least one, sorted
+    ascending, distinct, >= 0; `tokens = []` does not parse: with no global
+    token, leave the layout out). Positions at or past a sequence's length
+    name no token of it.
 
     ```mlir
     #attic.union<[#attic.window<left = 256, right = 256>,
@@ -273,6 +274,7 @@ def Attic_RandomLayoutAttr : Attic_Layout<"RandomLayout", "random"> {
   let description = [{
     Queries and keys are grouped into logical blocks of `block` positions;
     query block `I` of query head `h` sees `count` random key blocks
+    (`block` >= 1, `count` in [1, 16])
 
     ```
     R(h, I, t) = philox4x32(seed; counter = (t / 4, I, h, 0))[t mod 4]

@@ -988,7 +988,7 @@ def AtticCheckScope : Pass<"attic-check-scope", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"pipeline", "pipeline", "std::string",
-           /*default=*/"\"attic's pipelines\"",
+           /*default=*/"\"attic-cpu-pipeline or attic-cuda-pipeline\"",
            "The pipeline named in the error">
   ];
 }
@@ -1178,6 +1178,29 @@ def AtticGpuStripCompileTimes
     the same input (what lit tests and caches compare). Other properties
     (`O`) and the objects themselves are kept.
   }];
+}
+
+def AtticGpuCheckLibdevice
+    : Pass<"attic-gpu-check-libdevice", "::mlir::ModuleOp"> {
+  let summary = "Refuse kernels that call libdevice when the toolkit has none";
+  let description = [{
+    `convert-gpu-to-nvvm` lowers math ops without an NVVM instruction
+    (`math.exp`, `math.tanh`, `arith.maxnumf` in the element-wise and
+    thread-per-row kernels) to calls of libdevice's `__nv_*` functions,
+    which `gpu-module-to-binary` links from
+    `TOOLKIT/nvvm/libdevice/libdevice.10.bc`. Without that file upstream
+    reports an error but the pass succeeds: the PTX it writes names
+    functions nothing defines, ptxas and the driver refuse it, and
+    `attic-opt` exited 0. This pass, right before `gpu-module-to-binary` in
+    `attic-cuda-pipeline`, reports each kernel module that declares a
+    `__nv_*` function when the file is missing, naming the functions and
+    the path. Kernels without such calls (the tensor-core kernel) compile
+    without a toolkit.
+  }];
+  let options = [
+    Option<"toolkit", "toolkit", "std::string", /*default=*/"\"/usr/local/cuda\"",
+           "The CUDA toolkit whose nvvm/libdevice/libdevice.10.bc is linked">,
+  ];
 }
 
 def AtticGpuCheckHost : Pass<"attic-gpu-check-host", "::mlir::ModuleOp"> {

@@ -48,6 +48,8 @@ def Attic_SkeinformerAttentionOp : Attic_Op<"skeinformer_attention", [Pure]> {
                 (sum_{J'} e^{s_ij} + (Nk - d) e^{g_i})`
        (`normalization simple`: `softmax_{J'}(s_i) V_{J'}`);
     6. with `pilot_reuse` (default) the pilot rows get their exact outputs.
+       Under `sampling uniform` there are no pilot rows, so `pilot_reuse`
+       has no effect (as in the authors' uniform ablation).
 
     `d = Nk` is exact attention. `samples` is in `[1, Nk]`; `seed` is
     required when `samples < Nk`.

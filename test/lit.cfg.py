@@ -36,6 +36,12 @@ if os.access(os.path.join(config.cuda_bin, "ptxas"), os.X_OK):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", os.path.join(config.cuda_bin, "ptxas")))
     config.substitutions.append(("%cuobjdump", os.path.join(config.cuda_bin, "cuobjdump")))
+# libdevice: attic-cuda-pipeline links it into kernels that call __nv_*
+# functions (every attention kernel: arith.maxnumf) and refuses to compile
+# them without it (attic-gpu-check-libdevice); the tests that run the whole
+# pipeline, or attic-run/attic-compile --target=cuda, need it.
+if os.path.isfile("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"):
+    config.available_features.add("libdevice")
 config.substitutions.append(("%cuda_inputs", os.path.join(config.test_source_root, "Conversion", "Inputs")))
 
 # CUDA runtime. `cuda-device`: attic's runtime finds a driver and a device

@@ -181,11 +181,15 @@ EOF
         causal)
           echo "  %o = attic.attention %q, %k, %v causal" ;;
         alibi)
+          # One slope per head, 4^-(h+1): 0.25, 0.0625, ... (two heads:
+          # the slopes of the runs recorded before --heads was free).
+          local slopes
+          slopes=$(awk -v h="$heads" 'BEGIN { for (i = 1; i <= h; i++) printf "%s%.17g", (i > 1 ? ", " : ""), 4 ^ -i }')
           cat <<EOF
-  %slopes = arith.constant dense<[0.25, 0.0625]> : tensor<2xf32>
-  %o = attic.attention %q, %k, %v causal captures(%slopes : tensor<2xf32>) score_mod {
-      ^bb0(%s: f32, %b: index, %h: index, %qi: index, %ki: index, %sl: tensor<2xf32>):
-        %slope = tensor.extract %sl[%h] : tensor<2xf32>
+  %slopes = arith.constant dense<[$slopes]> : tensor<${heads}xf32>
+  %o = attic.attention %q, %k, %v causal captures(%slopes : tensor<${heads}xf32>) score_mod {
+      ^bb0(%s: f32, %b: index, %h: index, %qi: index, %ki: index, %sl: tensor<${heads}xf32>):
+        %slope = tensor.extract %sl[%h] : tensor<${heads}xf32>
         %d = arith.subi %ki, %qi : index
         %di = arith.index_cast %d : index to i64
         %df = arith.sitofp %di : i64 to f32
@@ -204,6 +208,10 @@ EOF
   echo "$file"
 }
 
+if ! [[ $heads =~ ^[1-9][0-9]*$ ]]; then
+  echo "bench/cpu/modifiers.sh: error: --heads=$heads: expected a positive integer" >&2
+  exit 2
+fi
 if [[ -n $emit ]]; then
   case "${emit%%:*}" in
     window_layout|window_region|prefix_layout|prefix_region|docs_layout|docs_region|causal|alibi|mask_layout|mask_region|docs_layout_reuse|docs_region_reuse) ;;
@@ -216,10 +224,6 @@ if [[ -n $emit ]]; then
   fi
   cat "$(module "${emit%%:*}" "$n")"
   exit 0
-fi
-if [[ $heads != 2 ]]; then
-  echo "bench/cpu/modifiers.sh: the ALiBi variant has 2 slopes: --heads must be 2" >&2
-  exit 2
 fi
 variants=()
 IFS=, read -ra chosen <<< "$pairs"

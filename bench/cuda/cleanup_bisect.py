@@ -68,7 +68,14 @@ def main():
     if len(args) < 2:
         sys.exit(__doc__)
     kernel, options, sets = args[0], args[1], args[2:]
-    passes = pipeline_passes("attic-cuda-pipeline", "format=isa " + options, OPT)
+    try:
+        passes = pipeline_passes("attic-cuda-pipeline", "format=isa " + options,
+                                 OPT)
+    except subprocess.CalledProcessError as e:
+        said = [line for line in (e.stderr or "").splitlines()
+                if "error:" in line]
+        sys.exit("cleanup_bisect.py: attic-cuda-pipeline{%s}: %s" %
+                 (options, said[0] if said else "attic-opt failed"))
     if "--list" in sets:
         for i, p in enumerate(passes):
             print(i, p[:100])

@@ -313,6 +313,21 @@ namespace {
 /// calls is in libattic_rt.so, libomp, libc or libm.
 LogicalResult bindRuntimeCalls(ModuleOp module, bool cuda,
                                std::string &error) {
+  // A function of the module's own with a runtime function's name would
+  // take the compiled code's calls (a private @attic_rt_malloc received
+  // the calls of malloc, and the wrapped module did not verify).
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
+    StringRef name = func.getName();
+    if (func.isExternal() || name == "attic_aot_call" ||
+        !(llvm::is_contained(kRuntimeFunctions, name) ||
+          (cuda && attic::isCudaRuntimeFunction(name))))
+      continue;
+    error = ("the module defines @" + name +
+             ", the name of a libattic_rt.so function that compiled code "
+             "calls; rename it")
+                .str();
+    return failure();
+  }
   for (auto [from, to] : kRenamed) {
     auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(from);
     if (!func || !func.isExternal())
@@ -639,7 +654,8 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
       buildCudaPipeline(pm, cudaPipeline);
     else
       buildCpuPipeline(pm, pipeline);
-    if (failed(pm.run(*lowered))) {
+    // An error a pass reported without failing fails the build too.
+    if (failed(pm.run(*lowered)) || !errors.text().empty()) {
       error = "lowering failed: " + (errors.text().empty()
                                          ? std::string("unknown error")
                                          : errors.text());

@@ -254,6 +254,32 @@ static std::string alreadyLowered(ModuleOp module, StringRef entry) {
       .str();
 }
 
+/// Where a function with a body (named `entry`, or any where `entry` is
+/// empty) is in a module nested in `module` and not at its top level: a
+/// sentence that says so, else "". The tools run the top-level module's
+/// functions, as attic's pipelines lower them.
+static std::string inNestedModule(ModuleOp module, StringRef entry) {
+  func::FuncOp found;
+  module.walk([&](func::FuncOp func) {
+    if (func->getParentOp() == module.getOperation() || func.isExternal() ||
+        (!entry.empty() && func.getSymName() != entry))
+      return WalkResult::advance();
+    found = func;
+    return WalkResult::interrupt();
+  });
+  if (!found)
+    return "";
+  auto inner = found->getParentOfType<ModuleOp>();
+  std::string name = inner.getSymName() ? ("@" + *inner.getSymName()).str()
+                                        : std::string("without a name");
+  return ("; @" + found.getSymName() + " (" +
+          attic::formatLocation(found.getLoc()) + ") is in the nested module " +
+          name +
+          ", and the tools run the functions at the top level of the file's "
+          "module: move it there")
+      .str();
+}
+
 std::string attic::chooseEntry(ModuleOp module, StringRef name, StringRef path,
                                std::string &error) {
   if (!name.empty())
@@ -262,12 +288,23 @@ std::string attic::chooseEntry(ModuleOp module, StringRef name, StringRef path,
   for (auto func : module.getOps<func::FuncOp>())
     if (!func.isExternal() && !func.isPrivate())
       funcs.push_back(func);
+  if (funcs.empty()) {
+    error = (path + ": no public function with a body at the top level of "
+                    "the module")
+                .str() +
+            alreadyLowered(module, "") + inNestedModule(module, "");
+    return "";
+  }
   if (funcs.size() != 1) {
-    error = (path + ": " + Twine(funcs.size()) +
-             " functions; choose one with --entry")
-                .str();
-    if (funcs.empty())
-      error += alreadyLowered(module, "");
+    error = (path + ": " + Twine(funcs.size()) + " functions (").str();
+    for (auto [i, func] : llvm::enumerate(funcs)) {
+      if (i == 4) {
+        error += ", ...";
+        break;
+      }
+      error += (i ? ", @" : "@") + func.getSymName().str();
+    }
+    error += "); choose one with --entry";
     return "";
   }
   return funcs.front().getSymName().str();
@@ -288,7 +325,7 @@ attic::getEntrySignature(ModuleOp module, StringRef entry, std::string &error) {
   auto func = module.lookupSymbol<func::FuncOp>(entry);
   if (!func || func.isExternal()) {
     error = ("no function '" + entry + "' with a body in the module").str() +
-            alreadyLowered(module, entry);
+            alreadyLowered(module, entry) + inNestedModule(module, entry);
     return failure();
   }
   // A private function is the module's own: the lowering neither exports
@@ -374,7 +411,8 @@ std::unique_ptr<attic::CpuExecutable> attic::CpuExecutable::compileWith(
     PassManager pm(ctx);
     if (failed(buildPipeline(pm, error)))
       return nullptr;
-    if (failed(pm.run(*lowered))) {
+    // An error a pass reported without failing fails the build too.
+    if (failed(pm.run(*lowered)) || !errors.text().empty()) {
       error = "lowering failed: " +
               (errors.text().empty() ? std::string("unknown error")
                                      : errors.text());

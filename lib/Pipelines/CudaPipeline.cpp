@@ -197,10 +197,18 @@ void attic::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 
-  // Kernels -> PTX (NVPTX backend) -> cubin/fatbin (ptxas).
+  // Kernels -> PTX (NVPTX backend) -> cubin/fatbin (ptxas), with
+  // libdevice linked where kernels call it (checked first: upstream only
+  // reports a missing libdevice and writes PTX with unresolved calls).
+  AtticGpuCheckLibdeviceOptions libdevice;
+  libdevice.toolkit = options.toolkit.empty() ? std::string("/usr/local/cuda")
+                                              : std::string(options.toolkit);
+  pm.addPass(attic::createAtticGpuCheckLibdevice(libdevice));
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = format;
-  binary.toolkitPath = toolkit;
+  // The toolkit given (or the default) also where it has no ptxas: with
+  // format=isa only its libdevice is used.
+  binary.toolkitPath = toolkit.empty() ? libdevice.toolkit : toolkit;
   pm.addPass(createGpuModuleToBinaryPass(binary));
   pm.addPass(attic::createAtticGpuStripCompileTimes());
 }

@@ -30,11 +30,14 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 namespace attic {
 #define GEN_PASS_DEF_ATTICFAIL
 #define GEN_PASS_DEF_ATTICCHECKSCOPE
 #define GEN_PASS_DEF_ATTICGPUSTRIPCOMPILETIMES
+#define GEN_PASS_DEF_ATTICGPUCHECKLIBDEVICE
 #define GEN_PASS_DEF_ATTICGPUCHECKHOST
 #define GEN_PASS_DEF_ATTICGPUANNOTATEKERNELS
 #define GEN_PASS_DEF_ATTICGPUDEDUPKERNELS
@@ -79,10 +82,16 @@ struct AtticCheckScopePass
                                 << outer->getName() << "'";
       diag << ", not in a function at the top level of the module that "
            << pipeline << " lowers; such an op would be left unlowered";
-      if (isa<ModuleOp>(outer) && outer != module.getOperation())
+      if (isa<ModuleOp>(outer) && outer != module.getOperation()) {
+        // Without a pipeline named (the option's default names both), the
+        // CPU one, in valid syntax (the default's text was not).
+        bool both = StringRef(pipeline).contains(" or ");
         diag << " (nest the pipeline on the inner module: "
                 "--pass-pipeline='builtin.module(builtin.module("
-             << pipeline << "))')";
+             << (both ? StringRef("attic-cpu-pipeline") : StringRef(pipeline))
+             << "))'" << (both ? ", or the same with attic-cuda-pipeline" : "")
+             << ")";
+      }
       failed = true;
       // One error per region that holds attic ops.
       return WalkResult::skip();
@@ -189,6 +198,46 @@ struct AtticGpuStripCompileTimesPass
       if (changed)
         binary.setObjectsAttr(ArrayAttr::get(&getContext(), objects));
     });
+  }
+};
+
+struct AtticGpuCheckLibdevicePass
+    : public attic::impl::AtticGpuCheckLibdeviceBase<
+          AtticGpuCheckLibdevicePass> {
+  using Base::Base;
+  void runOnOperation() override {
+    llvm::SmallString<256> path(toolkit.getValue());
+    llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+    if (llvm::sys::fs::is_regular_file(path))
+      return;
+    bool failed = false;
+    getOperation().walk([&](gpu::GPUModuleOp module) {
+      SmallVector<StringRef> calls;
+      module.walk([&](LLVM::LLVMFuncOp func) {
+        if (func.isExternal() && func.getName().starts_with("__nv_"))
+          calls.push_back(func.getName());
+      });
+      if (calls.empty())
+        return;
+      llvm::sort(calls);
+      std::string names;
+      for (auto [i, name] : llvm::enumerate(calls)) {
+        if (i == 4) {
+          names += ", ... (" + std::to_string(calls.size()) + " in all)";
+          break;
+        }
+        names += (i ? ", " : "") + name.str();
+      }
+      attic::locError(module)
+          << "kernel module '" << module.getName() << "' calls libdevice ("
+          << names << "), but " << path
+          << " does not exist: install the CUDA toolkit's "
+             "nvvm/libdevice or pass toolkit=PATH to "
+             "attic-cuda-pipeline";
+      failed = true;
+    });
+    if (failed)
+      signalPassFailure();
   }
 };
 

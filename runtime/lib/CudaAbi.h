@@ -33,6 +33,9 @@ using CUevent = ::CUevent_st *;
 
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
+// What the CUDA toolkit's lib64/stubs/libcuda.so (for linking, not a
+// driver) returns from every call.
+constexpr CUresult CUDA_ERROR_STUB_LIBRARY = 34;
 constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;

@@ -224,6 +224,14 @@ attic_status loadLocked(DriverState &s) {
   }
 
   CUresult result = a.cuInit(0);
+  if (result == CUDA_ERROR_STUB_LIBRARY) {
+    fail(buffer, sizeof(buffer),
+         "no NVIDIA driver: %s is the CUDA toolkit's stub library "
+         "(cuInit returned CUDA_ERROR_STUB_LIBRARY), not a driver",
+         path);
+    s.message = buffer;
+    return ATTIC_ERROR;
+  }
   if (result != CUDA_SUCCESS) {
     fail(buffer, sizeof(buffer), "%scuInit failed: %s",
          result == CUDA_ERROR_NO_DEVICE ? "no CUDA device: " : "",

@@ -14,8 +14,18 @@
 #include "attic/runtime/Cuda.h"
 
 #include <cstdio>
+#include <cstring>
 
 int main(int argc, char **argv) {
+  if (argc == 2 && (std::strcmp(argv[1], "--help") == 0 ||
+                    std::strcmp(argv[1], "-h") == 0)) {
+    std::printf("usage: %s (no arguments; ATTIC_CUDA_DRIVER selects the "
+                "driver library)\nPrints device 0 (name, compute capability, "
+                "multiprocessors, memory, driver), or why\nthere is none "
+                "(exit status 1).\n",
+                argv[0]);
+    return 0;
+  }
   if (argc > 1) {
     std::fprintf(stderr, "usage: %s (no arguments; ATTIC_CUDA_DRIVER selects "
                          "the driver library)\n",

@@ -1,3 +1,4 @@
+// REQUIRES: libdevice
 // RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_80 format=isa" -o %t.1.mlir
 // RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_80 format=isa" -o %t.2.mlir
 // RUN: diff %t.1.mlir %t.2.mlir

@@ -1,5 +1,6 @@
 // Bad options and input that attic-cuda-pipeline cannot compile for the GPU
 // are errors (exit status 1), never host code that silently runs on the CPU.
+// REQUIRES: libdevice
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="chip=sm_75 format=isa" 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="format=elf" 2>&1 | FileCheck %s --check-prefix=FORMAT
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="format=bin toolkit=/nonexistent" 2>&1 | FileCheck %s --check-prefix=TOOLKIT
@@ -16,8 +17,14 @@
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="chip=sm_90a wgmma=true kv-stages=2 warp-specialize=true format=isa" 2>&1 | FileCheck %s --check-prefix=WS
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="chip=sm_90a wgmma=true kv-stages=2 tma=true warp-specialize=true ping-pong=true format=isa" 2>&1 | FileCheck %s --check-prefix=PP
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="format=isa" 2>&1 | FileCheck %s
-// Without a usable toolkit the default format is PTX.
-// RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="toolkit=/nonexistent" 2>&1 | FileCheck %s --check-prefix=ISA
+// Without ptxas the default format is PTX, with the toolkit's libdevice
+// linked (a toolkit of libdevice alone).
+// RUN: rm -rf %t && mkdir -p %t/nvvm/libdevice && cp /usr/local/cuda/nvvm/libdevice/libdevice.10.bc %t/nvvm/libdevice/
+// RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="toolkit=%t" 2>&1 | FileCheck %s --check-prefix=ISA
+// Without libdevice, kernels that call it are an error (upstream's
+// gpu-module-to-binary only reported it and wrote PTX with unresolved
+// __nv_* calls, exit status 0, until 2026-11-30).
+// RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="toolkit=/nonexistent" 2>&1 | FileCheck %s --check-prefix=LIBDEVICE
 
 // CHIP: error: attic-cuda-pipeline: chip must be sm_80, sm_90 or sm_90a, got 'sm_75'
 // FORMAT: error: attic-cuda-pipeline: format must be isa (PTX), bin (cubin) or fatbin, got 'elf'
@@ -33,6 +40,9 @@
 // WS: error: attic-cuda-pipeline: warp-specialize needs tma (the producer warpgroup issues the rings' TMA loads)
 // PP: error: attic-cuda-pipeline: ping-pong needs warp-specialize and wgmma-overlap (each consumer warpgroup's turn issues a block's Q K^T and the deferred P V)
 
+// LIBDEVICE: error: kernel module 'ok_kernel' calls libdevice (__nv_fmaxf), but /nonexistent/nvvm/libdevice/libdevice.10.bc does not exist: install the CUDA toolkit's nvvm/libdevice or pass toolkit=PATH to attic-cuda-pipeline
+// LIBDEVICE-NOT: gpu.binary
+// ISA-NOT: __nv_fmaxf
 // ISA: gpu.binary @ok_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">, properties = {{.*}}, assembly = "
 func.func @ok(%q: tensor<1x1x32x64xf16>) -> tensor<1x1x32x64xf16> {
   %o = attic.attention %q, %q, %q : tensor<1x1x32x64xf16>, tensor<1x1x32x64xf16>, tensor<1x1x32x64xf16> -> tensor<1x1x32x64xf16>

@@ -1,3 +1,4 @@
+// REQUIRES: libdevice
 // RUN: attic-opt %s --attic-cuda-pipeline="chip=sm_80 format=isa merge-kernels=false" | FileCheck %s
 // (merge-kernels=false: a gpu.binary per kernel, read one after the other
 // below; the default, one binary, is checked at MERGED.)

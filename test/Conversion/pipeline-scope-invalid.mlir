@@ -1,5 +1,10 @@
 // RUN: attic-opt %s --split-input-file --attic-cpu-pipeline --verify-diagnostics
 // RUN: not attic-opt %s --split-input-file --attic-cuda-pipeline="chip=sm_80 format=isa" 2>&1 | FileCheck %s --check-prefix=CUDA
+// attic-check-scope alone names both pipelines, and its hint is valid
+// syntax (it was "--pass-pipeline='builtin.module(builtin.module(attic's
+// pipelines))'" until 2026-11-30).
+// RUN: not attic-opt %s --split-input-file --attic-check-scope 2>&1 | FileCheck %s --check-prefix=DEFAULT
+// DEFAULT: error: 'attic.attention' op is inside 'builtin.module', not in a function at the top level of the module that attic-cpu-pipeline or attic-cuda-pipeline lowers; such an op would be left unlowered (nest the pipeline on the inner module: --pass-pipeline='builtin.module(builtin.module(attic-cpu-pipeline))', or the same with attic-cuda-pipeline)
 
 // attic's pipelines lower the attic ops of the functions at the top level
 // of the module they run on. An attic op anywhere else used to be left

@@ -36,6 +36,7 @@
 
 #include <cstdlib>
 #include <optional>
+#include <vector>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -63,7 +64,8 @@ static cl::opt<std::string>
     headerFile("header", cl::cat(toolOptions),
                cl::desc("The C header of the entry point (default: <entry>.h "
                         "next to the output, none when the output is not a "
-                        "regular file such as /dev/null; --header=- skips "
+                        "regular file such as /dev/null or -; --header=- "
+                        "skips "
                         "it)"));
 static cl::list<std::string>
     shapeSpecs("shape", cl::cat(toolOptions),
@@ -139,8 +141,19 @@ static cl::opt<int64_t> vectorWidth(
     cl::desc("f32 lanes per vector (power of two; 0: the target CPU's)"));
 
 namespace {
+/// Temporary files (the object to link, the linker's log) to remove when
+/// attic-compile fails: fail() exits before the llvm::FileRemovers that
+/// remove them on success run, and a failed link left both in the
+/// temporary directory (a 2026-11-30 audit).
+std::vector<std::string> &temporaries() {
+  static std::vector<std::string> paths;
+  return paths;
+}
+
 [[noreturn]] void fail(const llvm::Twine &message) {
   llvm::errs() << "attic-compile: error: " << message << "\n";
+  for (const std::string &path : temporaries())
+    llvm::sys::fs::remove(path);
   std::exit(1);
 }
 
@@ -294,6 +307,7 @@ void linkSharedLibrary(StringRef object, StringRef output,
   if (std::error_code ec =
           llvm::sys::fs::createTemporaryFile("attic-compile", "log", logPath))
     fail("cannot create a temporary file: " + ec.message());
+  temporaries().push_back(std::string(logPath));
   llvm::FileRemover removeLog(logPath);
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
                                           StringRef(logPath)};
@@ -408,10 +422,12 @@ int main(int argc, char **argv) {
   if (headerFile != "-") {
     header = headerFile;
     // Next to the output, when the output is a file: an output such as
-    // /dev/null gets no default header (it would land in /dev).
+    // /dev/null gets no default header (it would land in /dev), nor does
+    // standard output (`-o -` wrote ENTRY.h into the working directory,
+    // over a file of that name).
     llvm::sys::fs::file_status status;
-    bool special = output != "-" && !llvm::sys::fs::status(output, status) &&
-                   !llvm::sys::fs::is_regular_file(status);
+    bool special = output == "-" || (!llvm::sys::fs::status(output, status) &&
+                                     !llvm::sys::fs::is_regular_file(status));
     if (header.empty() && !special) {
       SmallString<256> path(llvm::sys::path::parent_path(output));
       llvm::sys::path::append(path, entry + ".h");
@@ -437,6 +453,7 @@ int main(int argc, char **argv) {
     if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
             "attic-compile", "o", objectPath))
       fail("cannot create a temporary file: " + ec.message());
+    temporaries().push_back(std::string(objectPath));
     llvm::FileRemover removeObject(objectPath);
     writeFile(objectPath, artifact.object);
     linkSharedLibrary(objectPath, output, rtDir);

@@ -46,23 +46,27 @@ static cl::opt<std::string> model(cl::Positional, cl::cat(toolOptions),
 static cl::opt<std::string> outputFile("o", cl::cat(toolOptions), cl::init("-"),
                                        cl::desc("Output file (default: -)"),
                                        cl::value_desc("path"));
-static cl::opt<std::string> funcName("name", cl::cat(toolOptions),
-                                     cl::init("vcc_encoder"),
-                                     cl::desc("Name of the function"));
+static cl::opt<std::string>
+    funcName("name", cl::cat(toolOptions), cl::init("vcc_encoder"),
+             cl::desc("Name of the function (default vcc_encoder)"));
 static cl::opt<int64_t> layers("layers", cl::cat(toolOptions), cl::init(3),
-                               cl::desc("Layers N"));
+                               cl::desc("Layers N (default 3)"));
 static cl::opt<int64_t> batch("batch", cl::cat(toolOptions), cl::init(2),
-                              cl::desc("Sequences B"));
-static cl::opt<int64_t> tokens("tokens", cl::cat(toolOptions), cl::init(128),
-                               cl::desc("Tokens n of a sequence"));
+                              cl::desc("Sequences B (default 2)"));
+static cl::opt<int64_t>
+    tokens("tokens", cl::cat(toolOptions), cl::init(128),
+           cl::desc("Tokens n of a sequence (default 128)"));
 static cl::opt<int64_t> dim("dim", cl::cat(toolOptions), cl::init(32),
-                            cl::desc("Features d"));
-static cl::opt<int64_t> heads("heads", cl::cat(toolOptions), cl::init(2),
-                              cl::desc("Attention heads (dividing d)"));
-static cl::opt<int64_t> ffnDim("ffn-dim", cl::cat(toolOptions), cl::init(64),
-                               cl::desc("Hidden features of the FFN"));
-static cl::opt<int64_t> numVip("num-vip", cl::cat(toolOptions), cl::init(8),
-                               cl::desc("Rows n_p kept exact (VIP tokens)"));
+                            cl::desc("Features d (default 32)"));
+static cl::opt<int64_t>
+    heads("heads", cl::cat(toolOptions), cl::init(2),
+          cl::desc("Attention heads, dividing d (default 2)"));
+static cl::opt<int64_t>
+    ffnDim("ffn-dim", cl::cat(toolOptions), cl::init(64),
+           cl::desc("Hidden features of the FFN (default 64)"));
+static cl::opt<int64_t>
+    numVip("num-vip", cl::cat(toolOptions), cl::init(8),
+           cl::desc("Rows n_p kept exact, the VIP tokens (default 8)"));
 static cl::list<int64_t>
     fanouts("fanouts", cl::cat(toolOptions), cl::CommaSeparated,
             cl::desc("Tree fanouts from the leaves up; their product is "
@@ -77,13 +81,14 @@ static cl::opt<bool>
              cl::desc("Only VIP tokens vote in tree_select (the authors' "
                       "importance mask); default: every P row"));
 static cl::opt<double> lnEps("ln-eps", cl::cat(toolOptions), cl::init(1e-5),
-                             cl::desc("LayerNorm epsilon"));
-static cl::opt<double> meanEps("mean-eps", cl::cat(toolOptions), cl::init(0.0),
-                               cl::desc("The VCC authors' node-mean epsilon "
-                                        "(tree_build/tree_update mean_eps)"));
+                             cl::desc("LayerNorm epsilon (default 1e-5)"));
+static cl::opt<double>
+    meanEps("mean-eps", cl::cat(toolOptions), cl::init(0.0),
+            cl::desc("The VCC authors' node-mean epsilon "
+                     "(tree_build/tree_update mean_eps; default 0)"));
 static cl::opt<double> biasEps("bias-eps", cl::cat(toolOptions), cl::init(0.0),
                                cl::desc("The VCC authors' key-bias epsilon "
-                                        "(vcc_compress bias_eps)"));
+                                        "(vcc_compress bias_eps; default 0)"));
 
 namespace {
 [[noreturn]] void fail(const llvm::Twine &message) {

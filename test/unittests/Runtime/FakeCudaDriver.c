@@ -5,6 +5,8 @@
  * dlopen/dlsym path and the error paths run on machines without a GPU. The
  * environment variable ATTIC_FAKE_CUDA_MODE selects the behaviour:
  *   no-device (default)  cuInit returns CUDA_ERROR_NO_DEVICE (100)
+ *   stub-library         every call returns CUDA_ERROR_STUB_LIBRARY (34),
+ *                        as the CUDA toolkit's lib64/stubs/libcuda.so does
  *   zero-devices         cuInit succeeds, cuDeviceGetCount reports 0
  *   device               one device, "attic fake CUDA device", sm_80; host
  *                        memory stands in for device memory (so copies and
@@ -101,6 +103,8 @@ CUresult cuInit(unsigned flags) {
     reporting = 1;
     atexit(reportMemory);
   }
+  if (strcmp(mode(), "stub-library") == 0)
+    return 34; /* CUDA_ERROR_STUB_LIBRARY */
   return strcmp(mode(), "no-device") == 0 ? ERROR_NO_DEVICE : SUCCESS;
 }
 
@@ -110,6 +114,10 @@ CUresult cuDriverGetVersion(int *version) {
 }
 
 CUresult cuGetErrorName(CUresult error, const char **name) {
+  if (strcmp(mode(), "stub-library") == 0) {
+    *name = NULL;
+    return 34;
+  }
   switch (error) {
   case SUCCESS: *name = "CUDA_SUCCESS"; return SUCCESS;
   case ERROR_INVALID_VALUE: *name = "CUDA_ERROR_INVALID_VALUE"; return SUCCESS;
