@@ -545,7 +545,7 @@ attic::CpuExecutable::run(ArrayRef<const attic_tensor *> inputs,
     if (!isInput && !llvm::is_contained(released, allocated))
       released.push_back(allocated);
   }
-  auto releaseAll = llvm::make_scope_exit([&] {
+  llvm::scope_exit releaseAll([&] {
     for (void *allocated : released)
       attic_rt_free(allocated);
   });

@@ -110,20 +110,23 @@ struct AtticGuardTensorIndicesPass
          r = rangeOf(def->getOperand(1), depth + 1);
     if (!l || !r)
       return std::nullopt;
+    // Both bounds are computed (no short circuit), then either overflow
+    // gives up.
     int64_t lo, hi;
-    bool overflow;
-    if (isa<arith::AddIOp>(def))
-      overflow = __builtin_add_overflow(l->first, r->first, &lo) |
-                 __builtin_add_overflow(l->second, r->second, &hi);
-    else if (isa<arith::SubIOp>(def))
-      overflow = __builtin_sub_overflow(l->first, r->second, &lo) |
-                 __builtin_sub_overflow(l->second, r->first, &hi);
-    else if (l->first >= 0 && r->first >= 0)
-      overflow = __builtin_mul_overflow(l->first, r->first, &lo) |
-                 __builtin_mul_overflow(l->second, r->second, &hi);
-    else
+    bool loOverflow, hiOverflow;
+    if (isa<arith::AddIOp>(def)) {
+      loOverflow = __builtin_add_overflow(l->first, r->first, &lo);
+      hiOverflow = __builtin_add_overflow(l->second, r->second, &hi);
+    } else if (isa<arith::SubIOp>(def)) {
+      loOverflow = __builtin_sub_overflow(l->first, r->second, &lo);
+      hiOverflow = __builtin_sub_overflow(l->second, r->first, &hi);
+    } else if (l->first >= 0 && r->first >= 0) {
+      loOverflow = __builtin_mul_overflow(l->first, r->first, &lo);
+      hiOverflow = __builtin_mul_overflow(l->second, r->second, &hi);
+    } else {
       return std::nullopt;
-    if (overflow)
+    }
+    if (loOverflow || hiOverflow)
       return std::nullopt;
     return std::make_pair(lo, hi);
   }
