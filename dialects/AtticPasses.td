@@ -428,11 +428,11 @@ def AtticInterchangeReductions : Pass<"attic-interchange-reductions"> {
 }
 
 def AtticDecomposeAggregates : Pass<"attic-decompose-aggregates"> {
-  let summary = "Decompose linalg.softmax (and linalg's other aggregate ops) into linalg ops";
+  let summary = "Decompose linalg.softmax (linalg's aggregate ops) into linalg.generic ops";
   let description = [{
-    linalg's aggregate ops, `linalg.softmax` and the Winograd transforms,
-    implement `AggregatedOpInterface` and have no lowering to loops of
-    their own. This pass replaces each one on tensors by its
+    linalg's aggregate ops (those that implement `AggregatedOpInterface`;
+    in MLIR 22 `linalg.softmax` alone) have no lowering to loops of their
+    own. This pass replaces each one on tensors by its
     decomposition, upstream's: for `linalg.softmax` the maximum along
     `dimension` (`arith.maxnumf`, which skips NaN, from a NaN fill),
     `exp(x - max)`, their sum and the division, as `linalg.generic` ops. Part of both pipelines, before

@@ -77,7 +77,7 @@ void attic::buildBufferizationPipeline(OpPassManager &pm, int64_t blockQ,
   AtticExpandVccOptions vcc;
   vcc.parallelScans = forGpu;
   pm.addPass(createAtticExpandVcc(vcc));
-  // linalg.softmax (and linalg's other aggregate ops) -> linalg.generic.
+  // linalg.softmax (linalg's aggregate ops) -> linalg.generic.
   pm.addPass(createAtticDecomposeAggregates());
   pm.addPass(createCanonicalizerPass());
   // Elementwise arith/math on whole tensors (e.g. a residual `arith.addf`

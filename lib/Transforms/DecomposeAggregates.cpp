@@ -1,8 +1,8 @@
 //===- DecomposeAggregates.cpp - linalg.softmax and kin -> linalg ops -----===//
 //
-// linalg's aggregate ops (linalg.softmax; the Winograd transforms) have no
-// lowering to loops of their own: they implement AggregatedOpInterface,
-// whose decomposition gives the named and generic ops they stand for. Left
+// linalg's aggregate ops (those that implement AggregatedOpInterface; in
+// MLIR 22 linalg.softmax alone) have no lowering to loops of their own:
+// their decomposition gives the generic ops they stand for. Left
 // alone they reached LLVM's translation unlowered, and attic-run refused
 // the module. This pass decomposes every such op on tensors, before
 // bufferization, so that the rest of the pipelines sees only ops they
