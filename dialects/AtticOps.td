@@ -62,7 +62,8 @@ def Attic_AttentionOp : Attic_Op<"attention", [Pure, AttrSizedOperandSegments,
     reads (document ids) are the `layout_operands`, named by position.
 
     Block lists (FlexAttention's BlockMask) are optional: with `blocks`,
-    queries and keys are grouped into blocks of `block_sizes = [bq, bk]`,
+    queries and keys are grouped into blocks of `block_sizes = [bq, bk]`
+    (each in `[1, 1024]`),
     and key `j` is visible to query `i` only if the key block of `j` is in
     the query block's full list, or it is in its partial list and the
     layout (and the mask region) visit `(i, j)`. See `attic.block_mask`,
@@ -190,7 +191,7 @@ def Attic_BlockAttentionOp : Attic_Op<"block_attention", [
     The core op of layer L2. It has the semantics of `attic.attention` with
     an explicit `scale` and `layout`, and it says how the work is tiled:
     queries are taken in blocks of `block_q` rows and keys in blocks of
-    `block_k` rows, each (query block, key block) pair that the layout
+    `block_k` rows (each in `[1, 1024]`), each (query block, key block) pair that the layout
     visits is processed with an online (flash-style) softmax whose running
     maximum, running sum and accumulator are f32, so no `Nq x Nk` matrix is
     ever materialized.
@@ -222,7 +223,9 @@ def Attic_BlockAttentionOp : Attic_Op<"block_attention", [
     also writes each query row's log-sum-exp of its visible logits,
     `lse[b,h,i] = log(sum_j exp(logit[j]))` (natural log, the logits after
     the scale, the score region and the bias), and `-inf` for a row with no
-    visible key. It is what merges attention over disjoint or repeated key
+    visible key; it is at least `-FLT_MAX * ln 2` (about -2.3587e38, the
+    base-2 logits' floor: a row whose visible keys all have a bias below
+    that has that lse, docs/layouts.md). It is what merges attention over disjoint or repeated key
     sets (the rounds of LSH attention, split-KV decoding):
     `o = sum_r exp(lse_r - lse) o_r` with `lse = log(sum_r exp(lse_r))`. On
     tensors the op then has two results, the output and the lse.
@@ -343,7 +346,9 @@ def Attic_BlockMaskOp : Attic_Op<"block_mask", [
   let description = [{
     Classifies every (query block, key block) pair of `layout` for queries
     `[0, query_len)` and keys `[0, key_len)` in blocks of `block_q` and
-    `block_k`, and writes the block lists that `attic.block_attention`
+    `block_k` (each in `[1, 1024]`; lengths from the data that are negative,
+    or whose query blocks are not the lists', are reported at run time),
+    and writes the block lists that `attic.block_attention`
     takes (FlexAttention's BlockMask): for batch `b`, query head `h` and
     query block `qb`, the partial key blocks (some but not all elements
     visible) in ascending order into `kv_indices[b,h,qb,:]` with their

@@ -140,8 +140,15 @@ void attic::ref::attention(const AttentionShape &shape, const double *q,
         }
         for (int64_t c = 0; c < dv; ++c)
           outRow[c] /= sum;
+        // The compiled tile loop works in base-2 f32 logits, which cannot
+        // go below -FLT_MAX: a row whose visible logits are all below
+        // -FLT_MAX * ln 2 (biases such as finfo(float32).min) has that lse
+        // there, as documented (docs/layouts.md, NaN policy); the outputs
+        // are unaffected.
         if (lseOut)
-          *lseOut = maxLogit + std::log(sum);
+          *lseOut = std::max(maxLogit + std::log(sum),
+                             -double(std::numeric_limits<float>::max()) *
+                                 std::log(2.0));
       }
     }
   }

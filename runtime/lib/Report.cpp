@@ -131,6 +131,12 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
                                 "); the results are not valid%s",
                                 blockRow(a, true).c_str(), b, c, suffix);
   case ATTIC_RT_BLOCK_SHAPE:
+    if (c == 3)
+      return attic::runtime::fail(err, errLen,
+                                  "attic.block_mask: query_len = %" PRId64
+                                  " and key_len = %" PRId64
+                                  " must be >= 0; the lists are not valid%s",
+                                  a, b, suffix);
     if (c == 0)
       return attic::runtime::fail(
           err, errLen,

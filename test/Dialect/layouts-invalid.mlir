@@ -384,3 +384,36 @@ func.func @block_diagonal_past_2_40(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64
   %0 = attic.attention %q, %k, %v layout(#attic.block_diagonal<query = 8, key = 1099511627777>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
   return
 }
+
+// -----
+
+// Lists with one head row stand for every head: with a layout that draws
+// per head (#attic.random), its full blocks would be head 0's for all.
+func.func @broadcast_lists_head_dependent_layout(%q: tensor<1x4x64x8xf32>, %n: tensor<1x1x4xi32>, %i: tensor<1x1x4x4xi32>) {
+  // expected-error @+1 {{'attic.attention' op has block lists with one head row, which stand for all 4 heads, but its layout depends on the head: the lists' full blocks would be the first head's for every head; give lists with 4 head rows (attic.block_mask with outs of that shape)}}
+  %0 = attic.attention %q, %q, %q layout(#attic.random<block = 16, count = 2, seed = 7>) blocks(%n, %i, %n, %i : tensor<1x1x4xi32>, tensor<1x1x4x4xi32>, tensor<1x1x4xi32>, tensor<1x1x4x4xi32>) block_sizes [16, 16] : tensor<1x4x64x8xf32>, tensor<1x4x64x8xf32>, tensor<1x4x64x8xf32> -> tensor<1x4x64x8xf32>
+  return
+}
+
+// -----
+
+// The same for a mask region that reads the head.
+func.func @broadcast_lists_head_dependent_region(%q: tensor<1x4x64x8xf32>, %n: tensor<1x1x4xi32>, %i: tensor<1x1x4x4xi32>) {
+  // expected-error @+1 {{'attic.attention' op has block lists with one head row, which stand for all 4 heads, but its mask region depends on the head}}
+  %0 = attic.attention %q, %q, %q blocks(%n, %i, %n, %i : tensor<1x1x4xi32>, tensor<1x1x4x4xi32>, tensor<1x1x4xi32>, tensor<1x1x4x4xi32>) block_sizes [16, 16] mask_mod {
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    %c0 = arith.constant 0 : index
+    %even = arith.cmpi eq, %h, %c0 : index
+    attic.yield %even : i1
+  } : tensor<1x4x64x8xf32>, tensor<1x4x64x8xf32>, tensor<1x4x64x8xf32> -> tensor<1x4x64x8xf32>
+  return
+}
+
+// -----
+
+// One head, or a layout and region that do not read the head: fine.
+func.func @broadcast_lists_ok(%q: tensor<1x1x64x8xf32>, %q4: tensor<1x4x64x8xf32>, %n: tensor<1x1x4xi32>, %i: tensor<1x1x4x4xi32>) {
+  %0 = attic.attention %q, %q, %q layout(#attic.random<block = 16, count = 2, seed = 7>) blocks(%n, %i, %n, %i : tensor<1x1x4xi32>, tensor<1x1x4x4xi32>, tensor<1x1x4xi32>, tensor<1x1x4x4xi32>) block_sizes [16, 16] : tensor<1x1x64x8xf32>, tensor<1x1x64x8xf32>, tensor<1x1x64x8xf32> -> tensor<1x1x64x8xf32>
+  %1 = attic.attention %q4, %q4, %q4 causal blocks(%n, %i, %n, %i : tensor<1x1x4xi32>, tensor<1x1x4x4xi32>, tensor<1x1x4xi32>, tensor<1x1x4x4xi32>) block_sizes [16, 16] : tensor<1x4x64x8xf32>, tensor<1x4x64x8xf32>, tensor<1x4x64x8xf32> -> tensor<1x4x64x8xf32>
+  return
+}

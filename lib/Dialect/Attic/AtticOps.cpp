@@ -202,6 +202,40 @@ static LogicalResult verifyBlockLists(Operation *op, ValueRange lists,
   return success();
 }
 
+/// Lists with one batch or head row stand for every batch or head. Where
+/// the op's own layout or mask region differs between heads (or batches),
+/// their full blocks would be the first head's for all: #attic.random with
+/// lists of H' = 1 from attic.block_mask gave heads 1-3 head 0's random
+/// blocks, without a word (a 2026-11-30 audit).
+static LogicalResult verifyListsBroadcast(Operation *op, Value kvNumBlocks,
+                                          ShapedType query,
+                                          LayoutAttrInterface layout,
+                                          Region &maskRegion) {
+  auto lists = cast<ShapedType>(kvNumBlocks.getType());
+  for (int dim = 0; dim < 2; ++dim) {
+    int64_t n = query.getDimSize(dim);
+    if (lists.getDimSize(dim) != 1 || ShapedType::isDynamic(n) || n <= 1)
+      continue;
+    bool byLayout =
+        layout && (dim == 0 ? layout.dependsOnBatch() : layout.dependsOnHead());
+    // The mask region's block arguments are (b, h, q, k).
+    bool byRegion =
+        !maskRegion.empty() && !maskRegion.front().getArgument(dim).use_empty();
+    if (!byLayout && !byRegion)
+      continue;
+    StringRef what = dim == 0 ? "batch" : "head";
+    return op->emitOpError()
+           << "has block lists with one " << what << " row, which stand for "
+           << "all " << n << " " << (dim == 0 ? "batches" : "heads")
+           << ", but its " << (byLayout ? "layout" : "mask region")
+           << " depends on the " << what << ": the lists' full blocks would "
+           << "be the first " << what << "'s for every " << what
+           << "; give lists with " << n << " " << what
+           << " rows (attic.block_mask with outs of that shape)";
+  }
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // AttentionOp
 //===----------------------------------------------------------------------===//
@@ -251,10 +285,13 @@ LogicalResult AttentionOp::verify() {
              << blockQ << " and " << blockK;
   }
   if (getKvNumBlocks() &&
-      failed(verifyBlockLists(*this,
-                              {getKvNumBlocks(), getKvIndices(),
-                               getFullKvNumBlocks(), getFullKvIndices()},
-                              getQuery().getType(), blockQ)))
+      (failed(verifyBlockLists(*this,
+                               {getKvNumBlocks(), getKvIndices(),
+                                getFullKvNumBlocks(), getFullKvIndices()},
+                               getQuery().getType(), blockQ)) ||
+       failed(verifyListsBroadcast(*this, getKvNumBlocks(),
+                                   getQuery().getType(), getEffectiveLayout(),
+                                   getMaskRegion()))))
     return failure();
   if (failed(verifyLayoutOf(*this, getEffectiveLayout(), getQuery().getType(),
                             getKey().getType(), getLayoutOperands(), blockQ,
@@ -402,7 +439,9 @@ LogicalResult BlockAttentionOp::verify() {
     if (failed(verifyBlockLists(*this,
                                 {getKvNumBlocks(), getKvIndices(),
                                  getFullKvNumBlocks(), getFullKvIndices()},
-                                queryType, getBlockQ())))
+                                queryType, getBlockQ())) ||
+        failed(verifyListsBroadcast(*this, getKvNumBlocks(), queryType,
+                                    getLayout(), getMaskRegion())))
       return failure();
   }
   if (failed(verifyLayoutOf(*this, getLayout(), queryType, keyType,

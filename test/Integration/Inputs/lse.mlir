@@ -76,3 +76,18 @@ func.func @lse_pool_dynamic(%q: tensor<?x?x?x?xf32>, %k: tensor<?x?x?x?xf32>, %v
       -> tensor<?x?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?x?xf32>
   return %o#0, %o#1, %o#2 : tensor<?x?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?x?xf32>
 }
+
+// Every key's bias is finfo(float32).min: the rows are the plain average of
+// the values, and the lse is the base-2 floor -FLT_MAX * ln 2 (about
+// -2.3587e38) on every target and in the reference (docs/layouts.md).
+func.func @lse_lowest_bias(%q: tensor<1x1x8x4xf32>, %k: tensor<1x1x8x4xf32>, %v: tensor<1x1x8x4xf32>) -> (tensor<1x1x8x4xf32>, tensor<1x1x8xf32>) {
+  %bias = arith.constant dense<-3.40282347e+38> : tensor<1x8xf32>
+  %init = tensor.empty() : tensor<1x1x8x4xf32>
+  %lse = tensor.empty() : tensor<1x1x8xf32>
+  %o:2 = attic.block_attention ins(%q, %k, %v : tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>)
+      bias(%bias : tensor<1x8xf32>)
+      outs(%init : tensor<1x1x8x4xf32>, lse %lse : tensor<1x1x8xf32>)
+      {layout = #attic.dense, scale = 0.5 : f32, block_q = 4 : i64, block_k = 4 : i64}
+      -> tensor<1x1x8x4xf32>, tensor<1x1x8xf32>
+  return %o#0, %o#1 : tensor<1x1x8x4xf32>, tensor<1x1x8xf32>
+}

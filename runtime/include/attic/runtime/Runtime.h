@@ -259,7 +259,9 @@ typedef enum attic_rt_error_code {
    * index outside [0, c)). */
   ATTIC_RT_BLOCK_INDEX = 3,
   /* a = the list's query blocks, b = ceil(Nq / block_q), c = 0; or a list's
-   * batch or head dim that is neither 1 nor B/Hq (c = 1 and 2). */
+   * batch or head dim that is neither 1 nor B/Hq (c = 1 and 2); or
+   * attic.block_mask's query_len a and key_len b, one of them negative
+   * (c = 3). */
   ATTIC_RT_BLOCK_SHAPE = 4,
   /* A mask or score region reads a capture outside it: a = capture * 16 +
    * dimension, b = the index, c = the capture's size in that dimension. */
