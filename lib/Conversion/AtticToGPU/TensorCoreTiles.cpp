@@ -117,11 +117,14 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <limits>
 
@@ -461,6 +464,130 @@ bool producerCanFollow(scf::ParallelOp grid, const TileGridInfo &info) {
   return ok;
 }
 
+/// The value of index (or integer, or i1) arithmetic `v` at one point of
+/// the grid (`at`: its induction variables' values), or nullopt where it is
+/// anything else (a load, a loop's induction variable, an unknown op).
+std::optional<int64_t>
+evaluateAt(Value v, const llvm::DenseMap<Value, int64_t> &at, int depth = 0) {
+  if (auto it = at.find(v); it != at.end())
+    return it->second;
+  APInt constant;
+  if (matchPattern(v, m_ConstantInt(&constant)))
+    return constant.getBitWidth() == 1 ? int64_t(constant.getBoolValue())
+                                       : constant.getSExtValue();
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 64)
+    return std::nullopt;
+  SmallVector<int64_t, 3> x;
+  for (Value operand : def->getOperands()) {
+    std::optional<int64_t> value = evaluateAt(operand, at, depth + 1);
+    if (!value)
+      return std::nullopt;
+    x.push_back(*value);
+  }
+  // Index values here are far from overflowing (sizes and block indices).
+  return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(def)
+      .Case([&](arith::AddIOp) { return x[0] + x[1]; })
+      .Case([&](arith::SubIOp) { return x[0] - x[1]; })
+      .Case([&](arith::MulIOp) { return x[0] * x[1]; })
+      .Case([&](arith::MinSIOp) { return std::min(x[0], x[1]); })
+      .Case([&](arith::MaxSIOp) { return std::max(x[0], x[1]); })
+      .Case([&](arith::FloorDivSIOp) -> std::optional<int64_t> {
+        if (x[1] == 0)
+          return std::nullopt;
+        return llvm::divideFloorSigned(x[0], x[1]);
+      })
+      .Case([&](arith::CeilDivSIOp) -> std::optional<int64_t> {
+        if (x[1] == 0)
+          return std::nullopt;
+        return llvm::divideCeilSigned(x[0], x[1]);
+      })
+      .Case([&](arith::SelectOp) { return x[0] ? x[1] : x[2]; })
+      .Case([&](arith::AndIOp) { return x[0] & x[1]; })
+      .Case([&](arith::OrIOp) { return x[0] | x[1]; })
+      .Case([&](arith::XOrIOp) { return x[0] ^ x[1]; })
+      .Case([&](arith::CmpIOp cmp) -> std::optional<int64_t> {
+        switch (cmp.getPredicate()) {
+        case arith::CmpIPredicate::eq:
+          return x[0] == x[1];
+        case arith::CmpIPredicate::ne:
+          return x[0] != x[1];
+        case arith::CmpIPredicate::slt:
+          return x[0] < x[1];
+        case arith::CmpIPredicate::sle:
+          return x[0] <= x[1];
+        case arith::CmpIPredicate::sgt:
+          return x[0] > x[1];
+        case arith::CmpIPredicate::sge:
+          return x[0] >= x[1];
+        default:
+          return std::nullopt;
+        }
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// Whether at every point of the grid each key-block loop around an
+/// attic.tile.qk runs at most once (or there is none): its bounds are then
+/// index arithmetic of the grid's induction variables and constants,
+/// evaluated at each point (at most 4096 points). False where that cannot
+/// be decided. A causal attention of Nq = 64 queries and Nk = 129 keys
+/// visits one key block in its one query block, although Nk > block_k:
+/// the deferred P V then has nothing to defer past, and ptxas serialized
+/// its wgmmas (C7511/C7519; a 2026-11-30 audit).
+bool atMostOneKeyBlock(scf::ParallelOp grid) {
+  SmallVector<scf::ForOp> loops;
+  grid.getBody()->walk([&](TileQKOp qk) {
+    auto loop = qk->getParentOfType<scf::ForOp>();
+    if (loop && grid->isProperAncestor(loop) &&
+        !llvm::is_contained(loops, loop))
+      loops.push_back(loop);
+  });
+  SmallVector<int64_t> lower, upper, step;
+  int64_t points = 1;
+  for (auto [lb, ub, st] :
+       llvm::zip(grid.getLowerBound(), grid.getUpperBound(), grid.getStep())) {
+    std::optional<int64_t> l = getConstantIntValue(lb),
+                           u = getConstantIntValue(ub),
+                           s = getConstantIntValue(st);
+    if (!l || !u || !s || *s <= 0)
+      return false;
+    lower.push_back(*l);
+    upper.push_back(*u);
+    step.push_back(*s);
+    points *= std::max<int64_t>(0, llvm::divideCeilSigned(*u - *l, *s));
+    if (points > 4096)
+      return false;
+  }
+  if (loops.empty() || points == 0)
+    return true;
+  SmallVector<int64_t> point(lower);
+  llvm::DenseMap<Value, int64_t> at;
+  while (true) {
+    for (auto [iv, value] : llvm::zip(grid.getInductionVars(), point))
+      at[iv] = value;
+    for (scf::ForOp loop : loops) {
+      std::optional<int64_t> l = evaluateAt(loop.getLowerBound(), at),
+                             u = evaluateAt(loop.getUpperBound(), at),
+                             s = evaluateAt(loop.getStep(), at);
+      if (!l || !u || !s || *s <= 0)
+        return false;
+      if (*u - *l > *s)
+        return false;
+    }
+    // The next point, the last dimension fastest.
+    int64_t d = int64_t(point.size()) - 1;
+    for (; d >= 0; --d) {
+      point[d] += step[d];
+      if (point[d] < upper[d])
+        break;
+      point[d] = lower[d];
+    }
+    if (d < 0)
+      return true;
+  }
+}
+
 /// The most ops of one tile.map region that the tensor-core kernel
 /// unrolls over a lane's elements (region ops times elements).
 constexpr int64_t kMaxUnrolledRegionOps = 16384;
@@ -601,12 +728,14 @@ FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
     };
     chooseWgmma(ring, fits);
     // The deferred P V needs wgmma for P V and one more V slot, and a
-    // next key block to overlap: with one (a static Nk <= block_k) there is
+    // next key block to overlap: with one (a static Nk <= block_k, or key
+    // loops that run at most once at every point of the grid) there is
     // nothing to defer past, and ptxas serialized the kernel's wgmmas
     // (C7511/C7519) for the deferred form.
     int64_t keyLength = cast<MemRefType>(cfg.key.getType()).getDimSize(2);
     bool oneKeyBlock =
-        !ShapedType::isDynamic(keyLength) && keyLength <= cfg.keys;
+        (!ShapedType::isDynamic(keyLength) && keyLength <= cfg.keys) ||
+        (wgmmaOverlap && ring.wgmmaPV && atMostOneKeyBlock(grid));
     if (wgmmaOverlap && ring.wgmmaPV && !oneKeyBlock) {
       ring.overlap = true;
       if (!fits(ring))
