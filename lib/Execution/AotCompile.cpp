@@ -648,19 +648,13 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
     ctx->appendDialectRegistry(registry);
   }
   {
-    ErrorCollector errors(ctx);
     PassManager pm(ctx);
     if (cuda)
       buildCudaPipeline(pm, cudaPipeline);
     else
       buildCpuPipeline(pm, pipeline);
-    // An error a pass reported without failing fails the build too.
-    if (failed(pm.run(*lowered)) || !errors.text().empty()) {
-      error = "lowering failed: " + (errors.text().empty()
-                                         ? std::string("unknown error")
-                                         : errors.text());
+    if (failed(runLowering(pm, *lowered, "lowering failed", error)))
       return failure();
-    }
   }
   if (failed(checkFullyLowered(*lowered, error)) ||
       failed(checkLibraryNameClashes(*lowered, error)) ||

@@ -320,6 +320,18 @@ attic::ErrorCollector::ErrorCollector(MLIRContext *context)
         return success();
       }) {}
 
+LogicalResult attic::runLowering(PassManager &pm, ModuleOp module,
+                                 StringRef what, std::string &error) {
+  ErrorCollector errors(module.getContext());
+  if (succeeded(pm.run(module)) && errors.text().empty())
+    return success();
+  error = (what + ": " +
+           (errors.text().empty() ? StringRef("unknown error")
+                                  : StringRef(errors.text())))
+              .str();
+  return failure();
+}
+
 FailureOr<attic::EntrySignature>
 attic::getEntrySignature(ModuleOp module, StringRef entry, std::string &error) {
   auto func = module.lookupSymbol<func::FuncOp>(entry);
@@ -407,17 +419,10 @@ std::unique_ptr<attic::CpuExecutable> attic::CpuExecutable::compileWith(
   // Only @entry runs.
   eraseFunctionsBesides(*lowered, entry);
   {
-    ErrorCollector errors(ctx);
     PassManager pm(ctx);
-    if (failed(buildPipeline(pm, error)))
+    if (failed(buildPipeline(pm, error)) ||
+        failed(runLowering(pm, *lowered, "lowering failed", error)))
       return nullptr;
-    // An error a pass reported without failing fails the build too.
-    if (failed(pm.run(*lowered)) || !errors.text().empty()) {
-      error = "lowering failed: " +
-              (errors.text().empty() ? std::string("unknown error")
-                                     : errors.text());
-      return nullptr;
-    }
   }
 
   if (failed(checkFullyLowered(*lowered, error)) ||

@@ -222,20 +222,10 @@ attic::CudaExecutable::compile(ModuleOp module, StringRef entry,
     ctx->appendDialectRegistry(registry);
   }
   {
-    ErrorCollector errors(ctx);
     PassManager pm(ctx);
-    if (failed(addTextualPipeline(pm, pipeline, "CUDA", error)))
+    if (failed(addTextualPipeline(pm, pipeline, "CUDA", error)) ||
+        failed(runLowering(pm, *lowered, "lowering for CUDA failed", error)))
       return nullptr;
-    // An error that a pass reported without failing (upstream's
-    // gpu-module-to-binary on a missing libdevice, before
-    // attic-gpu-check-libdevice) fails the build too: its output is not
-    // what the error says it should be.
-    if (failed(pm.run(*lowered)) || !errors.text().empty()) {
-      error = "lowering for CUDA failed: " +
-              (errors.text().empty() ? std::string("unknown error")
-                                     : errors.text());
-      return nullptr;
-    }
   }
 
   initializeJit();

@@ -4694,16 +4694,11 @@ attic::SimulatedCudaExecutable::compileWith(
   // Only @entry runs.
   eraseFunctionsBesides(*lowered, entry);
   {
-    ErrorCollector errors(ctx);
     PassManager pm(ctx);
-    if (failed(buildPipeline(pm, error)))
+    if (failed(buildPipeline(pm, error)) ||
+        failed(runLowering(pm, *lowered,
+                           "lowering for the simulated GPU failed", error)))
       return nullptr;
-    if (failed(pm.run(*lowered))) {
-      error = "lowering for the simulated GPU failed: " +
-              (errors.text().empty() ? std::string("unknown error")
-                                     : errors.text());
-      return nullptr;
-    }
   }
   // A pipeline of the user's may leave another form than the mapping's
   // (tensors, the LLVM dialect): the entry must still be a function on

@@ -40,9 +40,13 @@ static std::unique_ptr<Pass> optionError(const std::string &message) {
   return attic::createAtticFail(options);
 }
 
+std::string attic::cudaToolkitPath(const CudaPipelineOptions &options) {
+  return options.toolkit.empty() ? std::string("/usr/local/cuda")
+                                 : std::string(options.toolkit);
+}
+
 std::string attic::resolveCudaToolkit(const CudaPipelineOptions &options) {
-  std::string path = options.toolkit.empty() ? std::string("/usr/local/cuda")
-                                             : std::string(options.toolkit);
+  std::string path = cudaToolkitPath(options);
   llvm::SmallString<256> ptxas(path);
   llvm::sys::path::append(ptxas, "bin", "ptxas");
   return llvm::sys::fs::can_execute(ptxas) ? path : std::string();
@@ -137,9 +141,7 @@ void attic::buildCudaPipeline(OpPassManager &pm,
   }
   if (format != "isa" && toolkit.empty()) {
     pm.addPass(optionError(
-        "format=" + format + " needs ptxas, but " +
-        (options.toolkit.empty() ? std::string("/usr/local/cuda")
-                                 : std::string(options.toolkit)) +
+        "format=" + format + " needs ptxas, but " + cudaToolkitPath(options) +
         "/bin/ptxas is not there; use format=isa or toolkit=PATH"));
     return;
   }
@@ -201,8 +203,7 @@ void attic::buildCudaPipeline(OpPassManager &pm,
   // libdevice linked where kernels call it (checked first: upstream only
   // reports a missing libdevice and writes PTX with unresolved calls).
   AtticGpuCheckLibdeviceOptions libdevice;
-  libdevice.toolkit = options.toolkit.empty() ? std::string("/usr/local/cuda")
-                                              : std::string(options.toolkit);
+  libdevice.toolkit = cudaToolkitPath(options);
   pm.addPass(attic::createAtticGpuCheckLibdevice(libdevice));
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = format;

@@ -36,9 +36,8 @@ struct AtticDecomposeAggregates
     for (linalg::AggregatedOpInterface op : aggregates) {
       // On buffers the decomposition would need destinations for its
       // intermediate values; attic's pipelines run this pass on tensors.
-      if (!isa<DestinationStyleOpInterface>(op.getOperation()) ||
-          !cast<DestinationStyleOpInterface>(op.getOperation())
-               .hasPureTensorSemantics()) {
+      auto dps = dyn_cast<DestinationStyleOpInterface>(op.getOperation());
+      if (!dps || !dps.hasPureTensorSemantics()) {
         op.emitOpError("is decomposed on tensors only (attic-decompose-"
                        "aggregates runs before bufferization)");
         return signalPassFailure();

@@ -47,7 +47,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/Matchers.h"
 
 namespace attic {
 #define GEN_PASS_DEF_ATTICLOWERBLOCKMASK
@@ -92,19 +91,13 @@ LogicalResult attic::lowerBlockMask(BlockMaskOp op) {
   // 200 with lists of 4 query blocks of 16 classified the first 4 and
   // returned; negative lengths gave empty lists; a 2026-11-30 audit). The
   // verifier checks constant lengths.
-  auto reportIf = [&](Value cond, int32_t code, Value a, Value bv, Value c) {
-    if (matchPattern(cond, m_Zero()))
-      return;
-    scf::IfOp::create(b, loc, cond, [&](OpBuilder &nested, Location at) {
-      emitReportError(nested, at, *report, code, a, bv, c);
-      scf::YieldOp::create(nested, at);
-    });
-  };
   Value negative = m.orI(m.lt(queryLen, m.c(0)), m.lt(keyLen, m.c(0)));
-  reportIf(negative, ATTIC_RT_BLOCK_SHAPE, queryLen, keyLen, m.c(3));
-  reportIf(
-      m.andI(m.notI(negative), m.ne(blocks, m.ceilDiv(queryLen, m.c(blockQ)))),
-      ATTIC_RT_BLOCK_SHAPE, blocks, m.ceilDiv(queryLen, m.c(blockQ)), m.c(0));
+  emitReportErrorIf(b, loc, *report, negative, ATTIC_RT_BLOCK_SHAPE, queryLen,
+                    keyLen, m.c(3));
+  Value queryBlocks = m.ceilDiv(queryLen, m.c(blockQ));
+  emitReportErrorIf(b, loc, *report,
+                    m.andI(m.notI(negative), m.ne(blocks, queryBlocks)),
+                    ATTIC_RT_BLOCK_SHAPE, blocks, queryBlocks, m.c(0));
   Value gridBatches = dim(partialCount, 0);
   if (mask && readsCaptures(*mask)) {
     Value empty = buildCaptureCheck(

@@ -6,6 +6,8 @@
 #include "attic/Dialect/Attic/Layout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
@@ -51,6 +53,17 @@ void attic::emitReportError(OpBuilder &b, Location loc, func::FuncOp report,
   Value codeValue = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(code));
   func::CallOp::create(b, loc, report,
                        ValueRange{codeValue, i64(a), i64(bValue), i64(c)});
+}
+
+void attic::emitReportErrorIf(OpBuilder &b, Location loc, func::FuncOp report,
+                              Value cond, int32_t code, Value a, Value bValue,
+                              Value c) {
+  if (matchPattern(cond, m_Zero()))
+    return;
+  scf::IfOp::create(b, loc, cond, [&](OpBuilder &nested, Location at) {
+    emitReportError(nested, at, report, code, a, bValue, c);
+    scf::YieldOp::create(nested, at);
+  });
 }
 
 Value attic::emitBlockListRow(OpBuilder &b, Location loc, Value batch,

@@ -277,12 +277,7 @@ void TileLoopBuilder::buildListCheck(func::FuncOp report) {
   Value listBatches = dim(counts[0], 0), listHeads = dim(counts[0], 1);
   Value listBlocks = dim(counts[0], 2);
   auto reportIf = [&](Value cond, int32_t code, Value a, Value bv, Value c) {
-    if (matchPattern(cond, m_Zero()))
-      return;
-    scf::IfOp::create(b, loc, cond, [&](OpBuilder &nested, Location at) {
-      emitReportError(nested, at, report, code, a, bv, c);
-      scf::YieldOp::create(nested, at);
-    });
+    emitReportErrorIf(b, loc, report, cond, code, a, bv, c);
   };
   reportIf(m.ne(listBlocks, numQueryBlocks), ATTIC_RT_BLOCK_SHAPE,
            listBlocks, numQueryBlocks, m.c(0));

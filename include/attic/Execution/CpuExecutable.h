@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/SourceMgr.h"
@@ -140,6 +141,13 @@ private:
   std::string text_;
   mlir::ScopedDiagnosticHandler handler_;
 };
+
+/// Runs `pm` on `module` and fails where the run fails or a pass reports an
+/// error without failing (upstream's gpu-module-to-binary did so on a
+/// missing libdevice): `error` is then `what` + ": " + the errors in one
+/// line (ErrorCollector), or "unknown error".
+mlir::LogicalResult runLowering(mlir::PassManager &pm, mlir::ModuleOp module,
+                                llvm::StringRef what, std::string &error);
 
 /// Reads the signature of `entry` in `module`; every argument and result
 /// must be a ranked tensor of f32, f16, bf16, f64, i1, i8, i32 or i64.

@@ -280,8 +280,11 @@ void buildCudaOutliningPipeline(mlir::OpPassManager &pm,
 void buildCudaPipeline(mlir::OpPassManager &pm,
                        const CudaPipelineOptions &options);
 
-/// The CUDA toolkit root that holds an executable bin/ptxas (`toolkit`, or
-/// /usr/local/cuda), or "" when there is none.
+/// The CUDA toolkit root the options name: `toolkit`, or /usr/local/cuda.
+std::string cudaToolkitPath(const CudaPipelineOptions &options);
+
+/// The CUDA toolkit root that holds an executable bin/ptxas
+/// (cudaToolkitPath), or "" when there is none.
 std::string resolveCudaToolkit(const CudaPipelineOptions &options);
 
 /// Registers `attic-cpu-pipeline` and `attic-cuda-pipeline` for textual

@@ -25,6 +25,13 @@ void emitReportError(mlir::OpBuilder &b, mlir::Location loc,
                      mlir::func::FuncOp report, int32_t code, mlir::Value a,
                      mlir::Value bValue, mlir::Value c);
 
+/// emitReportError under `scf.if cond` (nothing where `cond` is the
+/// constant false).
+void emitReportErrorIf(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::func::FuncOp report, mlir::Value cond,
+                       int32_t code, mlir::Value a, mlir::Value bValue,
+                       mlir::Value c);
+
 /// The `a` detail of a block-list report (ATTIC_RT_BLOCK_COUNT, _INDEX,
 /// _ORDER, _BOTH; Runtime.h) for row (batch, head, queryBlock) of lists
 /// with `heads` head rows and `queryBlocks` query blocks: the three
