@@ -12,6 +12,9 @@
 #ifndef ATTIC_HASH_OPS_TD
 #define ATTIC_HASH_OPS_TD
 
+// Attic_F32Tensor and the dialect.
+include "AtticKernelOps.td"
+
 def Attic_LshAttentionOp : Attic_Op<"lsh_attention", [Pure]> {
   let summary = "Reformer's LSH attention: hash, sort, chunked attention, merge";
   let description = [{

@@ -52,7 +52,9 @@ def Attic_AttentionOp : Attic_Op<"attention", [Pure, AttrSizedOperandSegments,
     is also the result's; the result is `[B,Hq,Nq,Dv]`. The optional
     additive key bias is `[B,Nk]` or `[B,Hq,Nk]` of f32, f16 or bf16; the
     optional key padding mask is `[B,Nk]` of i1. `scale` defaults to
-    `1/sqrt(D)`. Logits, the softmax statistics and the accumulation are f32
+    `1/sqrt(D)`; where D is dynamic or 0 there is no default and `scale` must
+    be given (the verifier runs on the IR as written, before attic-run or
+    attic-compile specialize the shapes). Logits, the softmax statistics and the accumulation are f32
     whatever the element type. Dimensions may be dynamic; those that are
     static must agree.
 

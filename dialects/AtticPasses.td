@@ -334,7 +334,8 @@ def AtticUnrollLayerLoops : Pass<"attic-unroll-layer-loops"> {
     one copy of its body per iteration, on tensors before
     `attic-expand-vcc`. Loops without attic ops are left alone. A loop over
     attic ops whose trip count is not a compile-time constant, or above
-    `max-trip-count`, is an error. Part of `attic-cuda-pipeline` and of
+    `max-trip-count`, is an error, and so is an `scf.while`, `scf.forall` or
+    `scf.parallel` over attic ops. Part of `attic-cuda-pipeline` and of
     `attic-cpu-pipeline` with `emulate-cuda`; the CPU pipeline keeps the
     loop.
 
@@ -1029,7 +1030,12 @@ def AtticGuardTensorIndices
     overflow): outside, `ATTIC_RT_SLICE_BOUNDS` is reported (the line, the
     dimension, the offset and the size), an extract_slice gives a
     `tensor.empty` of its sizes and an insert_slice leaves the destination
-    unchanged, so nothing is read or written out of bounds.
+    unchanged, so nothing is read or written out of bounds. An
+    extract_slice whose static sizes and strides fit at offset 0 of a
+    static tensor takes its slice at offset 0 instead (an `arith.select` of
+    the offsets, no branch: the GPU offload takes no allocation in a
+    branch); its contents then do not matter, as the run reports the
+    error.
 
     ```mlir
     %x = tensor.extract %t[%i] : tensor<8xf32>

@@ -10,6 +10,9 @@
 #ifndef ATTIC_SKETCH_OPS_TD
 #define ATTIC_SKETCH_OPS_TD
 
+// Attic_F32Tensor and the dialect.
+include "AtticKernelOps.td"
+
 def Attic_SketchSampling : I32EnumAttr<"SketchSampling",
     "how Skeinformer chooses its sampled keys", [
       I32EnumAttrCase<"Importance", 0, "importance">,

@@ -316,6 +316,11 @@ attic::ErrorCollector::ErrorCollector(MLIRContext *context)
           if (!text_.empty())
             text_ += "; ";
           text_ += formatDiagnostic(diag);
+          // Its notes too, but for the IR that "see current operation"
+          // prints.
+          for (Diagnostic &note : diag.getNotes())
+            if (!StringRef(note.str()).starts_with("see current operation"))
+              text_ += " (note: " + formatDiagnostic(note) + ")";
         }
         return success();
       }) {}
@@ -473,6 +478,7 @@ std::unique_ptr<attic::CpuExecutable> attic::CpuExecutable::compileWith(
                                 targetMachine->get());
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = transformer;
+  engineOptions.enablePerfNotificationListener = attic::perfJitDumpWanted();
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   auto engine =
       ExecutionEngine::create(*lowered, engineOptions, std::move(*targetMachine));
@@ -651,6 +657,11 @@ LogicalResult attic::PackedCall::pack(StringRef entry,
   if (!signature.results.empty())
     pointers_.push_back(results_.data());
   return success();
+}
+
+bool attic::perfJitDumpWanted() {
+  const char *wanted = std::getenv("ATTIC_PERF_JITDUMP");
+  return wanted && *wanted && StringRef(wanted) != "0";
 }
 
 void attic::initializeJit() {

@@ -236,6 +236,7 @@ attic::CudaExecutable::compile(ModuleOp module, StringRef entry,
       makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0, nullptr);
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = transformer;
+  engineOptions.enablePerfNotificationListener = attic::perfJitDumpWanted();
   std::string translateErrors;
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine = [&] {
     ErrorCollector errors(ctx);

@@ -14,6 +14,7 @@
 #include "mlir/Transforms/Passes.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 
@@ -33,6 +34,7 @@ void attic::eraseFunctionsBesides(ModuleOp module, StringRef entry) {
   SymbolTable table(module);
   llvm::SmallPtrSet<Operation *, 16> reached;
   SmallVector<Operation *> work;
+  llvm::StringSet<> roots; // every symbol reference's first name
   // Marks the functions that the symbol uses in `from` name; false when
   // they cannot be enumerated (an operation that may use symbols in ways
   // it does not declare).
@@ -42,6 +44,7 @@ void attic::eraseFunctionsBesides(ModuleOp module, StringRef entry) {
     if (!uses)
       return false;
     for (const SymbolTable::SymbolUse &use : *uses) {
+      roots.insert(use.getSymbolRef().getRootReference().getValue());
       Operation *target = table.lookup(use.getSymbolRef().getRootReference());
       if (isa_and_nonnull<func::FuncOp>(target) &&
           reached.insert(target).second)
@@ -54,7 +57,7 @@ void attic::eraseFunctionsBesides(ModuleOp module, StringRef entry) {
     work.push_back(func);
   }
   for (Operation &op : module.getBody()->getOperations())
-    if (!isa<func::FuncOp>(op) && !reach(&op))
+    if (!isa<func::FuncOp, ModuleOp>(op) && !reach(&op))
       return;
   while (!work.empty())
     if (!reach(work.pop_back_val()))
@@ -62,6 +65,11 @@ void attic::eraseFunctionsBesides(ModuleOp module, StringRef entry) {
   for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
     if (!reached.contains(func))
       func.erase();
+  // A nested module that nothing names is no part of the entry (its
+  // attic ops made the pipelines' scope check fail the entry).
+  for (auto nested : llvm::make_early_inc_range(module.getOps<ModuleOp>()))
+    if (!nested.getSymName() || !roots.contains(*nested.getSymName()))
+      nested.erase();
 }
 
 namespace {

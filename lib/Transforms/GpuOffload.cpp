@@ -562,10 +562,14 @@ LogicalResult Offloader::kernelize() {
   };
   for (Operation &op : body) {
     bool usesOpen = false, usesClosed = false;
+    Value fromKernel; // the first value used that a kernel computes
     op.walk([&](Operation *nested) {
       for (Value v : nested->getOperands()) {
-        usesOpen |= open.contains(v);
-        usesClosed |= closed.contains(v);
+        bool inOpen = open.contains(v), inClosed = closed.contains(v);
+        usesOpen |= inOpen;
+        usesClosed |= inClosed;
+        if (!fromKernel && (inOpen || inClosed))
+          fromKernel = v;
       }
     });
     bool host = isHostOp(&op);
@@ -573,8 +577,26 @@ LogicalResult Offloader::kernelize() {
                                op.getDialect()) ||
                            isa<func::ReturnOp>(op) || isTileGrid(&op));
     if (usesClosed || (usesOpen && (pinned || isa<scf::ParallelOp>(op)))) {
-      op.emitOpError("uses a value that attic-gpu-offload computes in a "
-                     "kernel; only buffers pass between kernels and the host");
+      InFlightDiagnostic diag = op.emitOpError(
+          "uses a value that attic-gpu-offload computes in a kernel; only "
+          "buffers pass between kernels and the host (host code, e.g. an "
+          "offset, a size or a branch, cannot depend on a scalar read from "
+          "a tensor)");
+      // Back to where the chain starts (e.g. the tensor.extract, now a
+      // memref.load, that reads the scalar).
+      for (int step = 0; fromKernel && step < 64; ++step) {
+        Operation *def = fromKernel.getDefiningOp();
+        if (!def)
+          break;
+        auto next = llvm::find_if(def->getOperands(), [&](Value v) {
+          return open.contains(v) || closed.contains(v);
+        });
+        if (next == def->getOperands().end())
+          break;
+        fromKernel = *next;
+      }
+      if (fromKernel)
+        diag.attachNote(fromKernel.getLoc()) << "the value is computed here";
       failed = true;
       continue;
     }

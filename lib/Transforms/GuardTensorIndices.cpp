@@ -262,6 +262,25 @@ struct AtticGuardTensorIndicesPass
     return true;
   }
 
+  /// Whether a slice of these sizes and strides at offset 0 is inside a
+  /// tensor of `type` in every dimension: static sizes, static strides of
+  /// at least 1 and a static tensor dimension they fit in.
+  static bool offsetZeroFits(RankedTensorType type,
+                             ArrayRef<OpFoldResult> sizes,
+                             ArrayRef<OpFoldResult> strides) {
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      std::optional<int64_t> size = getConstantIntValue(sizes[d]);
+      std::optional<int64_t> stride = getConstantIntValue(strides[d]);
+      if (type.isDynamicDim(d) || !size || !stride || *size < 0 || *stride < 1)
+        return false;
+      // (size - 1) stride <= dim - 1, divided (no overflow).
+      if (*size > 0 && (type.getDimSize(d) < 1 ||
+                        *size - 1 > (type.getDimSize(d) - 1) / *stride))
+        return false;
+    }
+    return true;
+  }
+
   /// Reports each dimension of a slice that reaches outside its tensor
   /// (ATTIC_RT_SLICE_BOUNDS) and then takes nothing outside: an
   /// extract_slice gives a tensor.empty of its sizes (negative ones 0), an
@@ -324,6 +343,26 @@ struct AtticGuardTensorIndicesPass
     if (!all)
       return;
     Type resultType = op->getResult(0).getType();
+    if (!insert && offsetZeroFits(type, sizes, strides)) {
+      // Every offset 0 is inside: take the slice there when outside (its
+      // contents do not matter, the run reports an error), without a
+      // branch and its allocation, which the GPU offload cannot take.
+      SmallVector<OpFoldResult> safe(offsets);
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        if (!sliceDimInside(type, d, offsets[d], sizes[d], strides[d]))
+          safe[d] =
+              arith::SelectOp::create(
+                  b, loc, all,
+                  getValueOrCreateConstantIndexOp(b, loc, offsets[d]), zero)
+                  .getResult();
+      auto slice = tensor::ExtractSliceOp::create(
+          b, loc, cast<RankedTensorType>(resultType), tensor, safe, sizes,
+          strides);
+      slice->setAttr(kGuarded, b.getUnitAttr());
+      op->replaceAllUsesWith(slice);
+      op->erase();
+      return;
+    }
     OpBuilder otherwise = underIf(b, op, all);
     if (insert) {
       scf::YieldOp::create(otherwise, loc, tensor);

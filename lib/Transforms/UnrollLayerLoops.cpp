@@ -30,8 +30,8 @@ namespace attic {
 using namespace mlir;
 
 namespace {
-bool holdsAtticOps(scf::ForOp loop) {
-  return loop.getBody()
+bool holdsAtticOps(Operation *loop) {
+  return loop
       ->walk([](Operation *op) {
         return isa<attic::AtticDialect>(op->getDialect())
                    ? WalkResult::interrupt()
@@ -124,6 +124,24 @@ struct AtticUnrollLayerLoopsPass
     // function level, where the next round finds them).
     for (bool changed = true; changed;) {
       changed = false;
+      // Other loops over attic ops at the function level (scf.while,
+      // scf.forall, scf.parallel) are not unrolled.
+      WalkResult others = getOperation()->walk([&](func::FuncOp func) {
+        for (Block &block : func.getBody())
+          for (Operation &op : block)
+            if (isa<scf::WhileOp, scf::ForallOp, scf::ParallelOp>(op) &&
+                holdsAtticOps(&op)) {
+              attic::opError(&op)
+                  << "loops over attic ops: the GPU mapping needs such "
+                     "loops unrolled, and attic-unroll-layer-loops unrolls "
+                     "scf.for loops with constant bounds only; write the "
+                     "loop as one, or compile for the CPU";
+              return WalkResult::interrupt();
+            }
+        return WalkResult::advance();
+      });
+      if (others.wasInterrupted())
+        return signalPassFailure();
       SmallVector<scf::ForOp> loops;
       getOperation()->walk([&](func::FuncOp func) {
         for (Block &block : func.getBody())

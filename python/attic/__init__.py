@@ -20,6 +20,7 @@ $ATTIC_COMPILE, then ../../build/tools next to this file, then PATH.
 import ctypes
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -73,8 +74,14 @@ def _source_build_dir():
 def _find_compiler():
     explicit = os.environ.get("ATTIC_COMPILE")
     if explicit:
-        if not os.access(explicit, os.X_OK):
-            raise AtticError("ATTIC_COMPILE=%s is not an executable" % explicit)
+        if os.sep not in explicit:
+            # A bare name: looked up on PATH, as a shell would.
+            found = shutil.which(explicit)
+            if found:
+                return found
+        if not os.path.isfile(explicit) or not os.access(explicit, os.X_OK):
+            raise AtticError("ATTIC_COMPILE=%s is not an executable file"
+                             % explicit)
         return explicit
     here = os.path.dirname(os.path.abspath(__file__))
     for candidate in (
@@ -117,7 +124,15 @@ def _runtime_library(library_path=None):
     if lib is not None:
         _runtime = _declare_runtime(lib)
         return _runtime
-    candidates = ["libattic_rt.so"]
+    here = os.path.dirname(os.path.abspath(__file__))
+    # The runtime without attic-compile (libraries built elsewhere): the
+    # installed prefix's P/lib (this file is P/lib/python/attic), the
+    # source checkout's build/lib, then the loader's search path.
+    candidates = [
+        os.path.normpath(os.path.join(here, "..", "..", "libattic_rt.so")),
+        os.path.join(_source_build_dir(), "lib", "libattic_rt.so"),
+        "libattic_rt.so"]
+    candidates = [c for c in candidates if "/" not in c or os.path.isfile(c)]
     compiler_dir = None
     try:
         compiler_dir = os.path.dirname(os.path.realpath(_find_compiler()))
@@ -186,13 +201,58 @@ class _Spec:
 _LOADED = {}
 
 
+def _check_segments(path):
+    """Raises AtticError when `path` is an ELF64 file whose loadable
+    segments reach past its end (a truncated copy): dlopen maps them, and
+    touching the missing pages killed the process with SIGBUS."""
+    import struct
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        head = f.read(64)
+        if len(head) < 64 or head[:4] != b"\x7fELF" or head[4] != 2 \
+                or head[5] != 1:
+            return  # not ELF64 little-endian: dlopen's own message
+        phoff, = struct.unpack_from("<Q", head, 32)
+        phentsize, phnum = struct.unpack_from("<HH", head, 54)
+        if phentsize != 56:
+            return
+        for i in range(phnum):
+            f.seek(phoff + i * phentsize)
+            entry = f.read(phentsize)
+            if len(entry) < phentsize:
+                break
+            kind, = struct.unpack_from("<I", entry, 0)
+            offset, = struct.unpack_from("<Q", entry, 8)
+            filesz, = struct.unpack_from("<Q", entry, 32)
+            if kind == 1 and offset + filesz <= size:  # PT_LOAD inside
+                continue
+            if kind != 1:
+                continue
+            break
+        else:
+            return
+    raise AtticError("%s is truncated (its program headers or a loadable "
+                     "segment reach past the end of the file)" % path)
+
+
 def _load(path):
     """dlopen of `path`. The loader hands back the library it loaded from a
     path before, even when the file has been replaced since (compile() to
     the same output again): a replaced file is loaded from a private copy."""
+    _check_segments(path)
     st = os.stat(path)
     identity = (st.st_dev, st.st_ino, st.st_mtime_ns)
     mode = os.RTLD_NOW | os.RTLD_LOCAL
+    if path not in _LOADED:
+        # Loaded already, but not by this instance of the module (a
+        # reloaded module, a second copy of the package): which file that
+        # was is unknown, so a private copy is loaded (the loader gave the
+        # old library back after a reload; a 2026-11-30 audit).
+        try:
+            ctypes.CDLL(path, mode=mode | getattr(os, "RTLD_NOLOAD", 4))
+            _LOADED[path] = None
+        except OSError:
+            pass
     if _LOADED.setdefault(path, identity) == identity:
         return ctypes.CDLL(path, mode=mode)
     fd, copy = tempfile.mkstemp(prefix="attic-", suffix=".so")
@@ -360,8 +420,19 @@ def compile(path, entry=None, shapes=None, cpu="host", options=(),
     if not all(isinstance(o, str) for o in options):
         raise AtticError("options must be a list of strings, one flag each "
                          "(e.g. [\"--block-k=64\"]), got %r" % (options,))
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", entry):
+        raise AtticError("entry=%r is not a C identifier (the library's "
+                         "symbols are named after it)" % (entry,))
     if any(o.startswith("--entry=") or o == "--entry" for o in options):
         raise AtticError("give the entry with entry=, not in options")
+    for o in options:
+        flag = o.split("=", 1)[0]
+        if flag in ("--emit", "-emit", "--header", "-header") or \
+                o.startswith("-o") or o.lstrip("-").startswith(
+                    ("help", "version", "print-")):
+            raise AtticError("%s cannot be among the options: compile() "
+                             "writes a shared library to output= and loads "
+                             "it" % o)
     # A --cpu= among the options replaces the cpu= argument (attic-compile
     # refuses an option given twice).
     args = ([] if any(o.startswith("--cpu=") for o in options)
@@ -400,12 +471,26 @@ def compile(path, entry=None, shapes=None, cpu="host", options=(),
     os.close(fd)
     try:
         command = [_find_compiler(), path, "-o", partial] + args
-        done = subprocess.run(command, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)
+        try:
+            done = subprocess.run(command, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        except OSError as e:
+            raise AtticError("cannot run %s: %s" % (command[0],
+                                                    e.strerror or e)) \
+                from None
         if done.returncode != 0:
             raise AtticError((done.stderr or done.stdout).strip() or
                              "attic-compile failed with status %d"
                              % done.returncode)
+        # Only a shared library replaces `output` (an ELF file of type
+        # ET_DYN): a compiler that exits 0 without writing one left an
+        # empty file there before.
+        with open(partial, "rb") as f:
+            head = f.read(18)
+        if len(head) < 18 or head[:4] != b"\x7fELF" or \
+                int.from_bytes(head[16:18], "little") != 3:
+            raise AtticError("%s exited 0 but wrote no shared library "
+                             "(is it attic-compile?)" % command[0])
         os.replace(partial, output)
     finally:
         if os.path.exists(partial):

@@ -17,6 +17,8 @@
 
 #include <cstdlib>
 
+#include <sys/mman.h>
+
 // Debian installs OpenBLAS's header under this name (cblas.h is an
 // alternative that may point to another BLAS).
 #include <cblas-openblas.h>
@@ -39,6 +41,29 @@ void plainSgemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
       c[i * ldc + j] = sum;
     }
 }
+
+/// Whether OpenBLAS has had its work buffer on this thread (a GEMM went
+/// through it).
+thread_local bool blasHasBuffer = false;
+
+/// Whether the address space has room for OpenBLAS's work buffers.
+/// OpenBLAS 0.3.21 maps a 128 MiB buffer on a thread's first GEMM and,
+/// when the address space has no room for it (ulimit -v), retries forever
+/// at 100% CPU (attic-run hung on a 64x64 matmul under a 600 MB limit; a
+/// 2026-11-30 audit). Until a GEMM has gone through OpenBLAS on a thread,
+/// the room for two such buffers (the thread's and one for a worker of
+/// OpenBLAS's own) is reserved and released again first; without it the
+/// product runs on plain loops, slower but never hung. OpenBLAS keeps its
+/// buffers, so the check stops after the first GEMM.
+bool roomForBlasBuffers() {
+  constexpr size_t room = size_t(2) * (size_t(129) << 20);
+  void *probe = mmap(nullptr, room, PROT_NONE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (probe == MAP_FAILED)
+    return false;
+  munmap(probe, room);
+  return true;
+}
 } // namespace
 
 extern "C" void attic_rt_sgemm(int64_t transA, int64_t transB, int64_t m,
@@ -57,7 +82,7 @@ extern "C" void attic_rt_sgemm(int64_t transA, int64_t transB, int64_t m,
   bool blasOk = lda >= rowA && ldb >= rowB && ldc >= n && m <= blasIntMax &&
                 n <= blasIntMax && k <= blasIntMax && lda <= blasIntMax &&
                 ldb <= blasIntMax && ldc <= blasIntMax;
-  if (!blasOk) {
+  if (!blasOk || (!blasHasBuffer && !roomForBlasBuffers())) {
     plainSgemm(transA, transB, m, n, k, pa, lda, pb, ldb, pc, ldc);
     return;
   }
@@ -66,6 +91,7 @@ extern "C" void attic_rt_sgemm(int64_t transA, int64_t transB, int64_t m,
               static_cast<blasint>(n), static_cast<blasint>(k), 1.0f, pa,
               static_cast<blasint>(lda), pb, static_cast<blasint>(ldb), 1.0f,
               pc, static_cast<blasint>(ldc));
+  blasHasBuffer = true;
 }
 
 extern "C" attic_status attic_check_omp_env(char *err, size_t errLen) {

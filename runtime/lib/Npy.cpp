@@ -586,6 +586,10 @@ extern "C" attic_status attic_npy_save(const char *path, const attic_tensor *t,
   if (!file)
     return fail(err, errLen, "%s: cannot open file for writing: %s", path,
                 std::strerror(errno));
+  // Only a regular file is removed when the write fails: a device such as
+  // /dev/full was deleted (a 2026-11-30 audit).
+  struct stat st;
+  bool regular = fstat(fileno(file), &st) == 0 && S_ISREG(st.st_mode);
   bool ok = std::fwrite(header, 1, headerLen, file) == headerLen;
   if (ok && t->dtype == ATTIC_I1) {
     // Normalise bools to 0/1 as numpy expects, a chunk at a time.
@@ -606,7 +610,8 @@ extern "C" attic_status attic_npy_save(const char *path, const attic_tensor *t,
     savedErrno = errno;
   }
   if (!ok) {
-    std::remove(path); // Do not leave a truncated file behind.
+    if (regular)
+      std::remove(path); // Do not leave a truncated file behind.
     return fail(err, errLen, "%s: cannot write file: %s", path,
                 std::strerror(savedErrno));
   }

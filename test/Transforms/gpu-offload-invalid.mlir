@@ -190,3 +190,18 @@ func.func @on_tensors(%a: tensor<4xf32>) -> tensor<4xf32> {
   %c = arith.mulf %b, %b : tensor<4xf32>
   return %c : tensor<4xf32>
 }
+
+// -----
+
+// A scalar read from a buffer (in a kernel) comes back to the host: the
+// error names the host op, the note where the chain of values computed in
+// kernels starts (the load), not the op just before.
+func.func @offset_from_data(%off: memref<1xi32>) -> index {
+  %c0 = arith.constant 0 : index
+  // expected-note @+1 {{the value is computed here}}
+  %o = memref.load %off[%c0] : memref<1xi32>
+  %i = arith.index_cast %o : i32 to index
+  %j = arith.addi %i, %c0 : index
+  // expected-error @+1 {{'func.return' op uses a value that attic-gpu-offload computes in a kernel; only buffers pass between kernels and the host (host code, e.g. an offset, a size or a branch, cannot depend on a scalar read from a tensor)}}
+  return %j : index
+}

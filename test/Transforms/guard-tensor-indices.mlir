@@ -100,6 +100,27 @@ func.func @extract_slice(%t: tensor<16xf32>, %s: index) -> tensor<4xf32> {
 
 // -----
 
+// An extract_slice at an offset from the data, of static sizes and strides
+// that fit at offset 0 of a static tensor: reported when outside, and then
+// taken at offset 0 (an arith.select, no branch: attic-gpu-offload takes no
+// allocation in a branch, and an attention after such a slice was refused
+// on the CUDA targets).
+// CHECK-LABEL: func.func @extract_slice_offset
+// CHECK-SAME: (%[[T:.*]]: tensor<2x64x16xf32>, %[[O:.*]]: index)
+// CHECK: scf.if %{{.*}} {
+// CHECK:   func.call @attic_rt_report_error
+// CHECK: }
+// CHECK-NOT: scf.if
+// CHECK: %[[SAFE:.*]] = arith.select %{{.*}}, %[[O]], %{{.*}} : index
+// CHECK: %[[R:.*]] = tensor.extract_slice %[[T]][0, %[[SAFE]], 0] [2, 16, 16] [1, 1, 1] {attic.in_bounds} : tensor<2x64x16xf32> to tensor<2x16x16xf32>
+// CHECK: return %[[R]]
+func.func @extract_slice_offset(%t: tensor<2x64x16xf32>, %o: index) -> tensor<2x16x16xf32> {
+  %r = tensor.extract_slice %t[0, %o, 0] [2, 16, 16] [1, 1, 1] : tensor<2x64x16xf32> to tensor<2x16x16xf32>
+  return %r : tensor<2x16x16xf32>
+}
+
+// -----
+
 // An insert_slice at an offset from the data leaves the destination as it
 // was when outside; a slice with constant bounds inside is left alone.
 // CHECK-LABEL: func.func @insert_slice

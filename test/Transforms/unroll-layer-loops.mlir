@@ -42,6 +42,48 @@ func.func @dynamic_layers(%x: tensor<1x2x8x4xf32>, %count: index) -> tensor<1x2x
 
 // -----
 
+// Loops that are not scf.for (the GPU pipelines reported allocations and
+// tile grids that the user never wrote, on the loop's terminator).
+func.func @while_layers(%x: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  // expected-error @below {{'scf.while' op loops over attic ops: the GPU mapping needs such loops unrolled, and attic-unroll-layer-loops unrolls scf.for loops with constant bounds only; write the loop as one, or compile for the CPU}}
+  %r:2 = scf.while (%i = %c0, %h = %x) : (index, tensor<1x2x8x4xf32>) -> (index, tensor<1x2x8x4xf32>) {
+    %go = arith.cmpi ult, %i, %c3 : index
+    scf.condition(%go) %i, %h : index, tensor<1x2x8x4xf32>
+  } do {
+  ^bb0(%j: index, %g: tensor<1x2x8x4xf32>):
+    %a = attic.attention %g, %g, %g : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32> -> tensor<1x2x8x4xf32>
+    %n = arith.addi %j, %c1 : index
+    scf.yield %n, %a : index, tensor<1x2x8x4xf32>
+  }
+  return %r#1 : tensor<1x2x8x4xf32>
+}
+
+// -----
+
+// One under an scf.for is found once the outer loop is unrolled.
+func.func @forall_heads(%x: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r0 = scf.for %l = %c0 to %c1 step %c1 iter_args(%y = %x) -> (tensor<1x2x8x4xf32>) {
+    %init = tensor.empty() : tensor<1x2x8x4xf32>
+    // expected-error @below {{'scf.forall' op loops over attic ops}}
+    %r = scf.forall (%h) in (2) shared_outs(%acc = %init) -> tensor<1x2x8x4xf32> {
+      %s = tensor.extract_slice %y[0, %h, 0, 0] [1, 1, 8, 4] [1, 1, 1, 1] : tensor<1x2x8x4xf32> to tensor<1x1x8x4xf32>
+      %o = attic.attention %s, %s, %s : tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x1x8x4xf32>
+      scf.forall.in_parallel {
+        tensor.parallel_insert_slice %o into %acc[0, %h, 0, 0] [1, 1, 8, 4] [1, 1, 1, 1] : tensor<1x1x8x4xf32> into tensor<1x2x8x4xf32>
+      }
+    }
+    scf.yield %r : tensor<1x2x8x4xf32>
+  }
+  return %r0 : tensor<1x2x8x4xf32>
+}
+
+// -----
+
 // A loop over layers that runs no iteration (from 3 to 0): its results are
 // its initial values (found by the MLIR fuzzer: the pass did not end).
 // CHECK-LABEL: func.func @zero_layers

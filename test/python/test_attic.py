@@ -7,6 +7,7 @@ tools."""
 import ctypes
 import os
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -388,3 +389,98 @@ def test_options_from_a_generator_and_cpu_in_options(source, tmp_path):
                   output=str(tmp_path / "libcpu.so"))
     with pytest.raises(attic.AtticError, match="give the entry with entry="):
         attic.compile(source, entry="dense", options=["--entry=dense"])
+
+
+def test_recompiling_after_a_reload_loads_the_new_library(source, tmp_path):
+    # The table of loaded libraries belongs to one instance of the module:
+    # after importlib.reload (or with a second copy of the package) the
+    # loader gave back the library an earlier instance had loaded from the
+    # same path, and the new library was never called (a 2026-11-30 audit).
+    import importlib
+    out = str(tmp_path / "libdynamic.so")
+    shape = {0: (1, 1, 40, 16), 1: (1, 1, 72, 16), 2: (1, 1, 72, 16)}
+    first = attic.compile(source, entry="dynamic", shapes=shape, output=out)
+    assert repr(first.inputs[0]) == "f32[1x1x40x16]"
+    fresh = importlib.reload(attic)
+    try:
+        shape = {0: (1, 1, 24, 16), 1: (1, 1, 72, 16), 2: (1, 1, 72, 16)}
+        second = fresh.compile(source, entry="dynamic", shapes=shape,
+                               output=out)
+        assert repr(second.inputs[0]) == "f32[1x1x24x16]"
+    finally:
+        globals()["attic"] = fresh
+
+
+def test_compile_refuses_what_is_not_a_library(source, tmp_path,
+                                              monkeypatch):
+    # Options that make attic-compile write something else, and a compiler
+    # that exits 0 without a library, replaced a good output with what was
+    # written (an object file, an empty file) and failed only on loading.
+    out = str(tmp_path / "libdense.so")
+    attic.compile(source, entry="dense", output=out)
+    size = os.path.getsize(out)
+    for option in ("--emit=obj", "--help", "--version", "-o=x.so"):
+        with pytest.raises(attic.AtticError, match="cannot be among the "
+                           "options"):
+            attic.compile(source, entry="dense", output=out,
+                          options=[option])
+    monkeypatch.setenv("ATTIC_COMPILE", "/bin/true")
+    with pytest.raises(attic.AtticError, match="wrote no shared library"):
+        attic.compile(source, entry="dense", output=out)
+    assert os.path.getsize(out) == size
+    # A directory, and a bare name that is not on PATH.
+    monkeypatch.setenv("ATTIC_COMPILE", str(tmp_path))
+    with pytest.raises(attic.AtticError, match="not an executable file"):
+        attic.compile(source, entry="dense", output=out)
+    monkeypatch.setenv("ATTIC_COMPILE", "no-such-attic-compile")
+    with pytest.raises(attic.AtticError, match="not an executable file"):
+        attic.compile(source, entry="dense", output=out)
+    # A file that cannot be executed (no #! line): AtticError, not OSError.
+    script = tmp_path / "noexec"
+    script.write_text("echo hi\n")
+    script.chmod(0o755)
+    monkeypatch.setenv("ATTIC_COMPILE", str(script))
+    with pytest.raises(attic.AtticError, match="cannot run"):
+        attic.compile(source, entry="dense", output=out)
+
+
+def test_entry_must_be_an_identifier(source, tmp_path, monkeypatch):
+    # entry= became a path of the cache before attic-compile refused it.
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("ATTIC_CACHE_DIR", str(cache))
+    for entry in ("a/b", str(tmp_path / "abs"), "1x", "a-b"):
+        with pytest.raises(attic.AtticError, match="not a C identifier"):
+            attic.compile(source, entry=entry)
+    assert os.listdir(tmp_path) in ([], ["cache"])
+    assert not cache.exists() or os.listdir(cache) == []
+
+
+def test_set_threads_without_attic_compile(tmp_path):
+    # An installed prefix P without attic-compile (libraries built
+    # elsewhere): the runtime is P/lib/libattic_rt.so next to the package
+    # in P/lib/python/attic; it was looked for next to attic-compile only.
+    import shutil
+    lib = tmp_path / "lib"
+    (lib / "python").mkdir(parents=True)
+    shutil.copytree(os.path.dirname(attic.__file__),
+                    str(lib / "python" / "attic"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(os.path.join(SRC, "build", "lib", "libattic_rt.so"),
+                str(lib / "libattic_rt.so"))
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(lib / "python")}
+    done = subprocess.run(
+        [sys.executable, "-c",
+         "import attic; print(attic.set_threads(1), attic.__file__)"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("1 " + str(lib))
+
+
+def test_a_truncated_library_is_refused(dense, tmp_path):
+    # dlopen maps the segments of a truncated copy and the process died of
+    # SIGBUS on the missing pages.
+    data = open(dense.path, "rb").read()
+    cut = tmp_path / "libcut.so"
+    cut.write_bytes(data[:5000])
+    with pytest.raises(attic.AtticError, match="is truncated"):
+        attic.load(str(cut), "dense")

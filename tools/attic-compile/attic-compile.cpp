@@ -30,6 +30,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
@@ -150,6 +151,14 @@ std::vector<std::string> &temporaries() {
   return paths;
 }
 
+/// A temporary file, removed on failure (fail) and on a signal (SIGINT,
+/// SIGTERM, a crash: an interrupted link left the object and the log in
+/// the temporary directory).
+void addTemporary(StringRef path) {
+  temporaries().push_back(path.str());
+  llvm::sys::RemoveFileOnSignal(path);
+}
+
 [[noreturn]] void fail(const llvm::Twine &message) {
   llvm::errs() << "attic-compile: error: " << message << "\n";
   for (const std::string &path : temporaries())
@@ -261,12 +270,20 @@ std::string findRuntimeDir(const char *argv0) {
   if (!llvm::sys::fs::exists(lib))
     fail(dir + ": no libattic_rt.so there (give its directory with "
                "--runtime-dir)");
+  // A run path is a list separated by ':': one in the directory splits it,
+  // and the second part, relative, is read against the directory of the
+  // loading process.
+  if (StringRef(dir).contains(':'))
+    fail(dir + ": the directory of libattic_rt.so contains ':', which a "
+               "run path cannot hold; install or copy attic to a path "
+               "without one (or give --runtime-dir)");
   return dir;
 }
 
 /// Links `object` into the shared library `output` with the C compiler
 /// driver ($CC, else cc, clang or gcc), against libattic_rt.so and libomp
-/// with run paths to both.
+/// with run paths to both (given with -Xlinker: `-Wl,-rpath,DIR` split a
+/// DIR with a comma).
 void linkSharedLibrary(StringRef object, StringRef output,
                        const std::string &rtDir) {
   std::string driver;
@@ -299,15 +316,16 @@ void linkSharedLibrary(StringRef object, StringRef output,
   SmallVector<std::string> args = {driver};
   args.append(ccArgs.begin(), ccArgs.end());
   args.append({"-shared", "-o", output.str(), object.str(), "-L" + rtDir,
-               "-lattic_rt", "-Wl,-rpath," + rtDir, "-L" + ompDir, "-lomp",
-               "-Wl,-rpath," + ompDir, "-lm"});
+               "-lattic_rt", "-Xlinker", "-rpath", "-Xlinker", rtDir,
+               "-L" + ompDir, "-lomp", "-Xlinker", "-rpath", "-Xlinker", ompDir,
+               "-lm"});
   SmallVector<StringRef> argRefs(args.begin(), args.end());
   // The driver's messages go to a file: the failure is one line.
   SmallString<128> logPath;
   if (std::error_code ec =
           llvm::sys::fs::createTemporaryFile("attic-compile", "log", logPath))
     fail("cannot create a temporary file: " + ec.message());
-  temporaries().push_back(std::string(logPath));
+  addTemporary(logPath);
   llvm::FileRemover removeLog(logPath);
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
                                           StringRef(logPath)};
@@ -453,7 +471,7 @@ int main(int argc, char **argv) {
     if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
             "attic-compile", "o", objectPath))
       fail("cannot create a temporary file: " + ec.message());
-    temporaries().push_back(std::string(objectPath));
+    addTemporary(objectPath);
     llvm::FileRemover removeObject(objectPath);
     writeFile(objectPath, artifact.object);
     linkSharedLibrary(objectPath, output, rtDir);

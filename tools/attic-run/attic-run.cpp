@@ -43,8 +43,10 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -363,6 +365,44 @@ blockAttentionResult(ModuleOp module, StringRef entry, unsigned index) {
 }
 } // namespace
 
+/// Whether two paths name one file: the same existing file, or the same
+/// path once made absolute and cleaned.
+static bool sameFile(StringRef a, StringRef b) {
+  bool same = false;
+  if (!llvm::sys::fs::equivalent(a, b, same) && same)
+    return true;
+  SmallString<256> x(a), y(b);
+  if (llvm::sys::fs::make_absolute(x) || llvm::sys::fs::make_absolute(y))
+    return false;
+  llvm::sys::path::remove_dots(x, /*remove_dot_dot=*/true);
+  llvm::sys::path::remove_dots(y, /*remove_dot_dot=*/true);
+  return x == y;
+}
+
+/// The files attic-run writes (--output, --save-input, --reference-output)
+/// must differ from each other and from the module it reads: `--output=`
+/// the .mlir file replaced it with .npy bytes, and two of them named alike
+/// left one of the two (a 2026-11-30 audit). An --input may be written
+/// over: it is read first.
+static void refuseClashingWrites() {
+  SmallVector<std::pair<std::string, std::string>> writes;
+  for (const std::string &path : outputPaths)
+    writes.push_back({"--output", path});
+  for (const std::string &path : saveInputPaths)
+    writes.push_back({"--save-input", path});
+  for (const std::string &path : referenceOutputPaths)
+    writes.push_back({"--reference-output", path});
+  for (auto [i, write] : llvm::enumerate(writes)) {
+    if (inputFile != "-" && sameFile(write.second, inputFile))
+      fail(write.first + "=" + write.second + " is the module being run (" +
+           inputFile + "); choose another file");
+    for (size_t j = 0; j < i; ++j)
+      if (sameFile(write.second, writes[j].second))
+        fail(write.first + "=" + write.second + " and " + writes[j].first +
+             "=" + writes[j].second + " name one file; each is written");
+  }
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   // After InitLLVM: a crash is one line and exit 70 (CrashHandler.h).
@@ -538,6 +578,8 @@ int main(int argc, char **argv) {
   if (outputPaths.size() > signature->results.size())
     fail(llvm::Twine(outputPaths.size()) + " --output files but @" + entry +
          " returns " + llvm::Twine(signature->results.size()) + " results");
+
+  refuseClashingWrites();
 
   attic::ArgumentBinding binding = bindArguments(*signature, entry);
 

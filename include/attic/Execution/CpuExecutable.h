@@ -92,6 +92,13 @@ mlir::LogicalResult copyResult(const PackedCall::Result &result,
 /// them (a warning on stderr when the library is there but does not load).
 void initializeJit();
 
+/// Whether JIT-compiled code is announced to `perf` (a jitdump file per
+/// process, under $JITDUMPDIR or ~/.debug/jit, else /tmp/.debug/jit): only
+/// when ATTIC_PERF_JITDUMP is set to a non-empty value other than 0. MLIR's
+/// default wrote one such file per attic-run (1.1 GB in /tmp after a few
+/// days of tests; a 2026-11-30 audit).
+bool perfJitDumpWanted();
+
 /// Registers what an executable attic module may contain: all upstream
 /// dialects and extensions plus the attic dialect (attic-run, benchmarks).
 void registerExecutionDialects(mlir::DialectRegistry &registry);
@@ -164,7 +171,8 @@ std::vector<ArgumentType> argumentTypes(const EntrySignature &signature);
 /// symbol references (calls, a modifier's mask_fn or score_fn), directly or
 /// through other functions; functions that an operation outside every
 /// function refers to stay, and so does everything when a symbol use cannot
-/// be enumerated. Every executable and attic-compile lower only what the
+/// be enumerated. Nested modules that no symbol reference names go too.
+/// Every executable and attic-compile lower only what the
 /// entry needs: a function the pipelines cannot lower does not fail another
 /// entry, and a module of many entries compiles one of them in the time of
 /// one (test/Integration/Inputs/math_ops.mlir: 41 functions, about 1 s a

@@ -28,6 +28,10 @@
 // own handler (stack dump) stays in place; set it too under sanitizers, whose
 // handlers this one would replace.
 //
+// The tool running out of memory itself (operator new, LLVM's bad-alloc
+// reports) is one line too, `<tool>: error: out of memory (...)`, with
+// status 3.
+//
 // Call it after llvm::InitLLVM (or anything else that registers LLVM's
 // signal handlers): LLVM installs its handlers once, so they do not
 // replace this one afterwards.
@@ -40,6 +44,7 @@
 #include "attic/runtime/Runtime.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/Signals.h"
 
 #include <algorithm>
@@ -48,6 +53,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include <sys/syscall.h>
 #include <ucontext.h>
@@ -152,6 +158,22 @@ inline void onCrash(int sig, siginfo_t *info, void *context) {
   llvm::sys::RunInterruptHandlers(); // partial output files
   ::_exit(kInternalErrorExitCode);
 }
+/// The tool itself out of memory (operator new, or LLVM's allocations:
+/// --check's reference on huge shapes, LLVM under a memory limit): one
+/// line and status 3, as for the compiled code, rather than an abort that
+/// read as a bug in attic (status 70). It may run inside an allocation, so
+/// it only writes and exits.
+inline void onOutOfMemory() {
+  writeAll("\n");
+  writeAll(crashTool());
+  writeAll(": error: out of memory (the tool's own allocations: the "
+           "shapes, or --check's reference of them, need more memory than "
+           "the process may have); the results are not valid\n");
+  llvm::sys::RunInterruptHandlers(); // partial output files
+  ::_exit(3);                        // kOutOfMemoryExitCode
+}
+
+inline void onLlvmBadAlloc(void *, const char *, bool) { onOutOfMemory(); }
 } // namespace detail
 
 /// The line the crash handler prints before its own (cut to 1022 bytes; an
@@ -194,6 +216,8 @@ inline void installCrashHandler(const char *tool) {
   action.sa_flags = SA_ONSTACK | SA_SIGINFO;
   for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT})
     sigaction(sig, &action, nullptr);
+  std::set_new_handler(detail::onOutOfMemory);
+  llvm::install_bad_alloc_error_handler(detail::onLlvmBadAlloc);
 }
 
 } // namespace attic

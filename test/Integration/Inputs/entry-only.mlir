@@ -1,6 +1,17 @@
 // A module of several entries for test/Integration/entry-only.test: @good
 // reaches @scale_exp through a call, @bad calls a function that nothing
-// defines, @dead is called by nothing.
+// defines, @dead is called by nothing. The nested module @inner holds an
+// attention that the pipelines' scope check refuses there (nested modules
+// need a nested pipeline): nothing names it, so no entry compiles it (it
+// failed every entry before 2026-11-30).
+
+module @inner {
+  func.func @nested(%q: tensor<1x1x8x4xf32>) -> tensor<1x1x8x4xf32> {
+    %o = attic.attention %q, %q, %q causal : tensor<1x1x8x4xf32>,
+         tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x1x8x4xf32>
+    return %o : tensor<1x1x8x4xf32>
+  }
+}
 
 func.func private @missing_function_nowhere_defined(f32) -> f32
 
