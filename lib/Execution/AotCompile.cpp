@@ -575,7 +575,7 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
       for (int64_t size : spec.shape) {
         if (size != 0 && bytes > uint64_t(INT64_MAX) / uint64_t(size)) {
           error = which + " of shape " + shapeString(spec.shape) +
-                  " has more than 2^63 bytes";
+                  " has 2^63 bytes or more";
           return failure();
         }
         bytes *= uint64_t(size);

@@ -295,6 +295,13 @@ std::string attic::chooseEntry(ModuleOp module, StringRef name, StringRef path,
             alreadyLowered(module, "") + inNestedModule(module, "");
     return "";
   }
+  if (funcs.size() == 1 && funcs.front().getSymName().empty()) {
+    // An empty name is "no entry" to every caller (and no C symbol).
+    error = (path + ": the module's function has an empty name (@\"\"); "
+                    "name it")
+                .str();
+    return "";
+  }
   if (funcs.size() != 1) {
     error = (path + ": " + Twine(funcs.size()) + " functions (").str();
     for (auto [i, func] : llvm::enumerate(funcs)) {

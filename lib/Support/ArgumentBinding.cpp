@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <map>
 
 namespace {
@@ -104,7 +105,8 @@ bool attic::bindArgumentOptions(const std::vector<ArgumentType> &types,
       std::optional<uint64_t> index =
           colon == std::string::npos
               ? std::nullopt
-              : parseIndex(spec.substr(0, colon), uint64_t(1) << 31);
+              : parseIndex(spec.substr(0, colon),
+                           std::numeric_limits<uint64_t>::max());
       std::string value =
           colon == std::string::npos ? std::string() : spec.substr(colon + 1);
       std::optional<double> probability;

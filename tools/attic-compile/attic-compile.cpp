@@ -200,8 +200,10 @@ void writeFile(StringRef path, StringRef data, StringRef written = "") {
     failWriting(path + ": cannot write: " + ec.message());
   out.os() << data;
   out.os().flush();
-  if (out.os().has_error())
-    failWriting(path + ": cannot write");
+  if (std::error_code error = out.os().error()) {
+    out.os().clear_error(); // else its destructor reports it fatally
+    failWriting(path + ": cannot write: " + error.message());
+  }
   out.keep();
 }
 

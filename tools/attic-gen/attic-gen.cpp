@@ -163,6 +163,13 @@ int main(int argc, char **argv) {
   output->os() << " --ln-eps=" << lnEps << " --mean-eps=" << meanEps
                << " --bias-eps=" << biasEps << "\n";
   module->print(output->os());
+  output->os().flush();
+  if (std::error_code error = output->os().error()) {
+    // A full disk: one line (the stream's destructor reported it with
+    // "LLVM ERROR: IO failure", status 70).
+    output->os().clear_error();
+    fail(outputFile + ": cannot write: " + error.message());
+  }
   output->keep();
   return 0;
 }
