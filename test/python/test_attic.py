@@ -465,8 +465,11 @@ def test_set_threads_without_attic_compile(tmp_path):
     shutil.copytree(os.path.dirname(attic.__file__),
                     str(lib / "python" / "attic"),
                     ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(os.path.join(SRC, "build", "lib", "libattic_rt.so"),
-                str(lib / "libattic_rt.so"))
+    compiler = os.environ.get("ATTIC_COMPILE", os.path.join(
+        SRC, "build", "tools", "attic-compile"))
+    runtime = os.path.join(os.path.dirname(os.path.realpath(compiler)),
+                           "..", "lib", "libattic_rt.so")
+    shutil.copy(runtime, str(lib / "libattic_rt.so"))
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(lib / "python")}
     done = subprocess.run(
         [sys.executable, "-c",
