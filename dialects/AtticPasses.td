@@ -335,7 +335,8 @@ def AtticUnrollLayerLoops : Pass<"attic-unroll-layer-loops"> {
     `attic-expand-vcc`. Loops without attic ops are left alone. A loop over
     attic ops whose trip count is not a compile-time constant, or above
     `max-trip-count`, is an error, and so is an `scf.while`, `scf.forall` or
-    `scf.parallel` over attic ops. Part of `attic-cuda-pipeline` and of
+    `scf.parallel` at the function level over attic ops (in its body or in
+    the functions it calls). Part of `attic-cuda-pipeline` and of
     `attic-cpu-pipeline` with `emulate-cuda`; the CPU pipeline keeps the
     loop.
 

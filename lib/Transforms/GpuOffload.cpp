@@ -568,7 +568,11 @@ LogicalResult Offloader::kernelize() {
         bool inOpen = open.contains(v), inClosed = closed.contains(v);
         usesOpen |= inOpen;
         usesClosed |= inClosed;
-        if (!fromKernel && (inOpen || inClosed))
+        // A closed value (from an earlier kernel) is what the error is
+        // about when there is one; an open one only when there is not.
+        if (inClosed && !(fromKernel && closed.contains(fromKernel)))
+          fromKernel = v;
+        else if (inOpen && !fromKernel)
           fromKernel = v;
       }
     });

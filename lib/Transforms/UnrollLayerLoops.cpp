@@ -30,14 +30,40 @@ namespace attic {
 using namespace mlir;
 
 namespace {
-bool holdsAtticOps(Operation *loop) {
-  return loop
-      ->walk([](Operation *op) {
-        return isa<attic::AtticDialect>(op->getDialect())
+/// Whether `op` holds attic ops, directly or in the functions its calls
+/// reach (a loop over layers often calls one function per layer).
+bool holdsAtticOps(Operation *op, SymbolTableCollection &symbols,
+                   llvm::SmallPtrSetImpl<Operation *> &visited) {
+  return op
+      ->walk([&](Operation *nested) {
+        if (isa<attic::AtticDialect>(nested->getDialect()))
+          return WalkResult::interrupt();
+        if (auto call = dyn_cast<func::CallOp>(nested))
+          if (Operation *callee =
+                  symbols.lookupNearestSymbolFrom(call, call.getCalleeAttr()))
+            if (visited.insert(callee).second &&
+                holdsAtticOps(callee, symbols, visited))
+              return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Whether `op` holds attic ops in its own regions (the loops that are
+/// unrolled; a call is left to the pipelines' handling of calls).
+bool holdsAtticOpsInBody(Operation *op) {
+  return op
+      ->walk([](Operation *nested) {
+        return isa<attic::AtticDialect>(nested->getDialect())
                    ? WalkResult::interrupt()
                    : WalkResult::advance();
       })
       .wasInterrupted();
+}
+
+bool holdsAtticOps(Operation *op, SymbolTableCollection &symbols) {
+  llvm::SmallPtrSet<Operation *, 8> visited;
+  return holdsAtticOps(op, symbols, visited);
 }
 
 /// The number of iterations of a loop with constant bounds and a positive
@@ -126,11 +152,12 @@ struct AtticUnrollLayerLoopsPass
       changed = false;
       // Other loops over attic ops at the function level (scf.while,
       // scf.forall, scf.parallel) are not unrolled.
+      SymbolTableCollection symbols;
       WalkResult others = getOperation()->walk([&](func::FuncOp func) {
         for (Block &block : func.getBody())
           for (Operation &op : block)
             if (isa<scf::WhileOp, scf::ForallOp, scf::ParallelOp>(op) &&
-                holdsAtticOps(&op)) {
+                holdsAtticOps(&op, symbols)) {
               attic::opError(&op)
                   << "loops over attic ops: the GPU mapping needs such "
                      "loops unrolled, and attic-unroll-layer-loops unrolls "
@@ -146,7 +173,7 @@ struct AtticUnrollLayerLoopsPass
       getOperation()->walk([&](func::FuncOp func) {
         for (Block &block : func.getBody())
           for (auto loop : block.getOps<scf::ForOp>())
-            if (holdsAtticOps(loop))
+            if (holdsAtticOpsInBody(loop))
               loops.push_back(loop);
       });
       for (scf::ForOp loop : loops) {

@@ -75,10 +75,14 @@ def _find_compiler():
     explicit = os.environ.get("ATTIC_COMPILE")
     if explicit:
         if os.sep not in explicit:
-            # A bare name: looked up on PATH, as a shell would.
+            # A bare name: looked up on PATH, as a shell (and subprocess)
+            # would; a file of that name in the working directory is not
+            # it.
             found = shutil.which(explicit)
             if found:
                 return found
+            raise AtticError("ATTIC_COMPILE=%s is not an executable file "
+                             "on PATH" % explicit)
         if not os.path.isfile(explicit) or not os.access(explicit, os.X_OK):
             raise AtticError("ATTIC_COMPILE=%s is not an executable file"
                              % explicit)
@@ -197,8 +201,11 @@ class _Spec:
 
 
 # The file identity (device, inode, mtime) of each library loaded under its
-# own path in this process.
+# own path in this process (None: loaded before this instance of the module
+# knew of it), and the libraries loaded from private copies, by path and
+# identity.
 _LOADED = {}
+_COPIES = {}
 
 
 def _check_segments(path):
@@ -255,13 +262,17 @@ def _load(path):
             pass
     if _LOADED.setdefault(path, identity) == identity:
         return ctypes.CDLL(path, mode=mode)
+    if (path, identity) in _COPIES:
+        return _COPIES[(path, identity)]
     fd, copy = tempfile.mkstemp(prefix="attic-", suffix=".so")
     try:
         with os.fdopen(fd, "wb") as out, open(path, "rb") as src:
             shutil.copyfileobj(src, out)
-        return ctypes.CDLL(copy, mode=mode)
+        lib = ctypes.CDLL(copy, mode=mode)
     finally:
         os.unlink(copy)
+    _COPIES[(path, identity)] = lib
+    return lib
 
 
 class Function:
@@ -427,7 +438,7 @@ def compile(path, entry=None, shapes=None, cpu="host", options=(),
         raise AtticError("give the entry with entry=, not in options")
     for o in options:
         flag = o.split("=", 1)[0]
-        if flag in ("--emit", "-emit", "--header", "-header") or \
+        if flag in ("--emit", "-emit") or \
                 o.startswith("-o") or o.lstrip("-").startswith(
                     ("help", "version", "print-")):
             raise AtticError("%s cannot be among the options: compile() "

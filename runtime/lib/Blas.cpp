@@ -18,6 +18,7 @@
 #include <cstdlib>
 
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 // Debian installs OpenBLAS's header under this name (cblas.h is an
 // alternative that may point to another BLAS).
@@ -42,20 +43,35 @@ void plainSgemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
     }
 }
 
-/// Whether OpenBLAS has had its work buffer on this thread (a GEMM went
-/// through it).
+/// Whether OpenBLAS has had its work buffer on this thread: a GEMM large
+/// enough for its blocked path went through it (smaller ones may take a
+/// small-matrix path without the buffer: SkylakeX's does up to about
+/// 100^3).
 thread_local bool blasHasBuffer = false;
+constexpr int64_t kBlockedGemm = int64_t(1) << 22; // m n k at least this
+
+/// Whether the process has an address-space limit (ulimit -v), read once.
+bool addressSpaceLimited() {
+  static const bool limited = [] {
+    struct rlimit limit;
+    return getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY;
+  }();
+  return limited;
+}
 
 /// Whether the address space has room for OpenBLAS's work buffers.
-/// OpenBLAS 0.3.21 maps a 128 MiB buffer on a thread's first GEMM and,
-/// when the address space has no room for it (ulimit -v), retries forever
-/// at 100% CPU (attic-run hung on a 64x64 matmul under a 600 MB limit; a
-/// 2026-11-30 audit). Until a GEMM has gone through OpenBLAS on a thread,
-/// the room for two such buffers (the thread's and one for a worker of
-/// OpenBLAS's own) is reserved and released again first; without it the
-/// product runs on plain loops, slower but never hung. OpenBLAS keeps its
-/// buffers, so the check stops after the first GEMM.
+/// OpenBLAS 0.3.21 maps a 128 MiB buffer on a thread's first blocked GEMM
+/// and, when the address space has no room for it (ulimit -v), retries
+/// forever at 100% CPU (attic-run hung on a 64x64 matmul under a 600 MB
+/// limit; a 2026-11-30 audit). Under a limit, until a blocked GEMM has
+/// gone through OpenBLAS on a thread, the room for two such buffers (the
+/// thread's and one for a worker of OpenBLAS's own) is reserved and
+/// released again first (about 4 us); without it the product runs on plain
+/// loops, slower but never hung. OpenBLAS keeps its buffers, so the check
+/// stops after that GEMM. Without a limit there is nothing to check.
 bool roomForBlasBuffers() {
+  if (blasHasBuffer || !addressSpaceLimited())
+    return true;
   constexpr size_t room = size_t(2) * (size_t(129) << 20);
   void *probe = mmap(nullptr, room, PROT_NONE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -82,7 +98,7 @@ extern "C" void attic_rt_sgemm(int64_t transA, int64_t transB, int64_t m,
   bool blasOk = lda >= rowA && ldb >= rowB && ldc >= n && m <= blasIntMax &&
                 n <= blasIntMax && k <= blasIntMax && lda <= blasIntMax &&
                 ldb <= blasIntMax && ldc <= blasIntMax;
-  if (!blasOk || (!blasHasBuffer && !roomForBlasBuffers())) {
+  if (!blasOk || !roomForBlasBuffers()) {
     plainSgemm(transA, transB, m, n, k, pa, lda, pb, ldb, pc, ldc);
     return;
   }
@@ -91,7 +107,8 @@ extern "C" void attic_rt_sgemm(int64_t transA, int64_t transB, int64_t m,
               static_cast<blasint>(n), static_cast<blasint>(k), 1.0f, pa,
               static_cast<blasint>(lda), pb, static_cast<blasint>(ldb), 1.0f,
               pc, static_cast<blasint>(ldc));
-  blasHasBuffer = true;
+  if (double(m) * double(n) * double(k) >= double(kBlockedGemm))
+    blasHasBuffer = true;
 }
 
 extern "C" attic_status attic_check_omp_env(char *err, size_t errLen) {

@@ -586,10 +586,14 @@ extern "C" attic_status attic_npy_save(const char *path, const attic_tensor *t,
   if (!file)
     return fail(err, errLen, "%s: cannot open file for writing: %s", path,
                 std::strerror(errno));
-  // Only a regular file is removed when the write fails: a device such as
-  // /dev/full was deleted (a 2026-11-30 audit).
-  struct stat st;
-  bool regular = fstat(fileno(file), &st) == 0 && S_ISREG(st.st_mode);
+  // Only the regular file written is removed when the write fails: a
+  // device such as /dev/full was deleted (a 2026-11-30 audit), and a
+  // symbolic link lost while its target stayed truncated.
+  // The path itself (not a symbolic link to it) must be that file.
+  struct stat st, link;
+  bool regular = fstat(fileno(file), &st) == 0 && S_ISREG(st.st_mode) &&
+                 lstat(path, &link) == 0 && S_ISREG(link.st_mode) &&
+                 link.st_dev == st.st_dev && link.st_ino == st.st_ino;
   bool ok = std::fwrite(header, 1, headerLen, file) == headerLen;
   if (ok && t->dtype == ATTIC_I1) {
     // Normalise bools to 0/1 as numpy expects, a chunk at a time.

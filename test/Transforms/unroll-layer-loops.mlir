@@ -63,6 +63,30 @@ func.func @while_layers(%x: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
 
 // -----
 
+// The same with the layer in a function the loop calls.
+func.func private @one_layer(%g: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
+  %a = attic.attention %g, %g, %g : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32> -> tensor<1x2x8x4xf32>
+  return %a : tensor<1x2x8x4xf32>
+}
+func.func @while_calls_layers(%x: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  // expected-error @below {{'scf.while' op loops over attic ops}}
+  %r:2 = scf.while (%i = %c0, %h = %x) : (index, tensor<1x2x8x4xf32>) -> (index, tensor<1x2x8x4xf32>) {
+    %go = arith.cmpi ult, %i, %c3 : index
+    scf.condition(%go) %i, %h : index, tensor<1x2x8x4xf32>
+  } do {
+  ^bb0(%j: index, %g: tensor<1x2x8x4xf32>):
+    %a = func.call @one_layer(%g) : (tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32>
+    %n = arith.addi %j, %c1 : index
+    scf.yield %n, %a : index, tensor<1x2x8x4xf32>
+  }
+  return %r#1 : tensor<1x2x8x4xf32>
+}
+
+// -----
+
 // One under an scf.for is found once the outer loop is unrolled.
 func.func @forall_heads(%x: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
   %c0 = arith.constant 0 : index

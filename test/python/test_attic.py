@@ -419,7 +419,8 @@ def test_compile_refuses_what_is_not_a_library(source, tmp_path,
     out = str(tmp_path / "libdense.so")
     attic.compile(source, entry="dense", output=out)
     size = os.path.getsize(out)
-    for option in ("--emit=obj", "--help", "--version", "-o=x.so"):
+    for option in ("--emit=obj", "--help", "--version", "-o=x.so",
+                   "--print-pipeline"):
         with pytest.raises(attic.AtticError, match="cannot be among the "
                            "options"):
             attic.compile(source, entry="dense", output=out,
@@ -434,6 +435,14 @@ def test_compile_refuses_what_is_not_a_library(source, tmp_path,
         attic.compile(source, entry="dense", output=out)
     monkeypatch.setenv("ATTIC_COMPILE", "no-such-attic-compile")
     with pytest.raises(attic.AtticError, match="not an executable file"):
+        attic.compile(source, entry="dense", output=out)
+    # A bare name is looked up on PATH only, not in the working directory.
+    (tmp_path / "attic-compile-here").write_text("#!/bin/sh\nexit 0\n")
+    (tmp_path / "attic-compile-here").chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ATTIC_COMPILE", "attic-compile-here")
+    with pytest.raises(attic.AtticError, match="not an executable file on "
+                       "PATH"):
         attic.compile(source, entry="dense", output=out)
     # A file that cannot be executed (no #! line): AtticError, not OSError.
     script = tmp_path / "noexec"

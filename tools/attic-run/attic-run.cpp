@@ -365,9 +365,17 @@ blockAttentionResult(ModuleOp module, StringRef entry, unsigned index) {
 }
 } // namespace
 
-/// Whether two paths name one file: the same existing file, or the same
-/// path once made absolute and cleaned.
+/// Whether two paths name one regular file (or one that does not exist
+/// yet): the same existing file, or the same path once made absolute and
+/// cleaned.
 static bool sameFile(StringRef a, StringRef b) {
+  // Devices (/dev/null) may take any number of writes.
+  for (StringRef path : {a, b}) {
+    llvm::sys::fs::file_status status;
+    if (!llvm::sys::fs::status(path, status) &&
+        status.type() != llvm::sys::fs::file_type::regular_file)
+      return false;
+  }
   bool same = false;
   if (!llvm::sys::fs::equivalent(a, b, same) && same)
     return true;

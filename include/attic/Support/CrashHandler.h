@@ -30,7 +30,9 @@
 //
 // The tool running out of memory itself (operator new, LLVM's bad-alloc
 // reports) is one line too, `<tool>: error: out of memory (...)`, with
-// status 3.
+// status 3; `new (std::nothrow)` in a tool ends it the same way (the new
+// handler runs first). Other failures that come from a full address space,
+// such as LLVM failing to start a thread, remain internal errors.
 //
 // Call it after llvm::InitLLVM (or anything else that registers LLVM's
 // signal handlers): LLVM installs its handlers once, so they do not
@@ -166,9 +168,9 @@ inline void onCrash(int sig, siginfo_t *info, void *context) {
 inline void onOutOfMemory() {
   writeAll("\n");
   writeAll(crashTool());
-  writeAll(": error: out of memory (the tool's own allocations: the "
-           "shapes, or --check's reference of them, need more memory than "
-           "the process may have); the results are not valid\n");
+  writeAll(": error: out of memory (an allocation of the tool itself "
+           "failed: the input needs more memory than the process may "
+           "have); the results are not valid\n");
   llvm::sys::RunInterruptHandlers(); // partial output files
   ::_exit(3);                        // kOutOfMemoryExitCode
 }

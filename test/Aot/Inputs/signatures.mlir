@@ -25,3 +25,7 @@ func.func @returns_input(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> (tensor<2x
 }
 
 func.func private @external(tensor<4xf32>) -> tensor<4xf32>
+
+func.func @i32_identity(%x: tensor<4xi32>) -> tensor<4xi32> {
+  return %x : tensor<4xi32>
+}
