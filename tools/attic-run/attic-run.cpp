@@ -47,6 +47,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -196,9 +197,14 @@ static cl::opt<bool> pingPong(
     cl::desc("With --warp-specialize and --wgmma-overlap: the two consumer "
              "warpgroups (--block-q=128) take turns issuing their wgmmas"));
 static cl::opt<int64_t> blockQ("block-q", cl::cat(toolOptions), cl::init(128),
-                               cl::desc("Query rows per block"));
+                               cl::desc("Query rows per block of the ops "
+                                        "attic-decompose tiles "
+                                        "(attic.block_attention keeps its "
+                                        "own block_q/block_k, as do lists' "
+                                        "block_sizes)"));
 static cl::opt<int64_t> blockK("block-k", cl::cat(toolOptions), cl::init(128),
-                               cl::desc("Key rows per block"));
+                               cl::desc("Key rows per block (as "
+                                        "--block-q)"));
 static cl::opt<int> threads(
     "cpu-threads", cl::cat(toolOptions), cl::init(0),
     cl::desc("CPU threads of the compiled parallel loops, at most 1024 (0: "
@@ -436,6 +442,30 @@ int main(int argc, char **argv) {
     fail("--cuda-pipeline needs --target=cuda or cuda-simulated");
   if ((onCuda || simulated) && cpuPipeline.getNumOccurrences())
     fail("--cpu-pipeline needs --target=cpu or cuda-emulated");
+  // A pipeline of one's own decides the mapping: the CUDA one with
+  // attic-cpu-pipeline{emulate-cuda=true}. --target must say the same (a
+  // CPU pipeline under --target=cuda-emulated ran the CPU mapping and was
+  // announced as the emulated CUDA one; a 2026-11-30 audit).
+  if (cpuPipeline.getNumOccurrences()) {
+    // attic-cpu-pipeline{emulate-cuda=true}, or its passes written out
+    // (attic-gpu-emulate among them).
+    static const llvm::Regex emulatesCuda(
+        "emulate-cuda *= *(true|1)|attic-gpu-emulate");
+    bool emulating = emulatesCuda.match(cpuPipeline.getValue());
+    if (emulated && !emulating)
+      fail("--target=cuda-emulated with --cpu-pipeline: the pipeline must "
+           "be attic-cpu-pipeline{emulate-cuda=true ...} (without it, it "
+           "runs the CPU mapping; for that use --target=cpu)");
+    if (!emulated && emulating)
+      fail("--cpu-pipeline with emulate-cuda=true runs the CUDA mapping: "
+           "use --target=cuda-emulated");
+  }
+  if (emulated && blas.getNumOccurrences())
+    fail("--blas applies to --target=cpu only (the emulated CUDA mapping "
+         "computes its products in its own loops)");
+  if (sequential && threads > 1)
+    fail("--cpu-threads does not apply with --sequential (the parallel "
+         "loops are compiled as plain loops on one thread)");
   // Options of the default CPU pipeline.
   if (cpuPipeline.getNumOccurrences())
     for (cl::Option *pipelineOption : std::initializer_list<cl::Option *>{
