@@ -323,7 +323,7 @@ def AtticLowerBlockMask : Pass<"attic-lower-block-mask"> {
   ];
 }
 
-def AtticUnrollLayerLoops : Pass<"attic-unroll-layer-loops"> {
+def AtticUnrollLayerLoops : Pass<"attic-unroll-layer-loops", "::mlir::ModuleOp"> {
   let summary = "Fully unroll the function-level scf.for loops over attic ops (loops over layers) for the GPU";
   let description = [{
     `attic-gpu-offload` launches kernels from straight-line host code: a
@@ -335,8 +335,11 @@ def AtticUnrollLayerLoops : Pass<"attic-unroll-layer-loops"> {
     `attic-expand-vcc`. Loops without attic ops are left alone. A loop over
     attic ops whose trip count is not a compile-time constant, or above
     `max-trip-count`, is an error, and so is an `scf.while`, `scf.forall` or
-    `scf.parallel` at the function level over attic ops (in its body or in
-    the functions it calls). Part of `attic-cuda-pipeline` and of
+    `scf.parallel` at the function level over attic ops. A loop is over
+    attic ops when they are in its body or in the functions it calls (a
+    loop that calls one function per layer is unrolled too; the pipelines
+    inline the calls afterwards). On a module: it reads the functions that
+    loops call. Part of `attic-cuda-pipeline` and of
     `attic-cpu-pipeline` with `emulate-cuda`; the CPU pipeline keeps the
     loop.
 

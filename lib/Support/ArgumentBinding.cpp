@@ -115,6 +115,13 @@ bool attic::bindArgumentOptions(const std::vector<ArgumentType> &types,
         probability = parseProbability(value);
       else
         shape = parseShapeText(value);
+      // All digits but past 2^64: an argument that does not exist.
+      std::string indexText =
+          colon == std::string::npos ? std::string() : spec.substr(0, colon);
+      if (!index && !indexText.empty() &&
+          indexText.find_first_not_of("0123456789") == std::string::npos)
+        return fail(option + ": @" + entry + " has " + std::to_string(count) +
+                    " arguments");
       if (!index || (mask ? !probability : !shape))
         return fail(option + ": expected INDEX:" +
                     (mask ? "P with P in [0, 1]" : "AxBxC"));

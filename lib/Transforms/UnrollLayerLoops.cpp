@@ -36,7 +36,7 @@ bool holdsAtticOps(Operation *op, SymbolTableCollection &symbols,
                    llvm::SmallPtrSetImpl<Operation *> &visited) {
   return op
       ->walk([&](Operation *nested) {
-        if (isa<attic::AtticDialect>(nested->getDialect()))
+        if (isa_and_nonnull<attic::AtticDialect>(nested->getDialect()))
           return WalkResult::interrupt();
         if (auto call = dyn_cast<func::CallOp>(nested))
           if (Operation *callee =
@@ -45,18 +45,6 @@ bool holdsAtticOps(Operation *op, SymbolTableCollection &symbols,
                 holdsAtticOps(callee, symbols, visited))
               return WalkResult::interrupt();
         return WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
-/// Whether `op` holds attic ops in its own regions (the loops that are
-/// unrolled; a call is left to the pipelines' handling of calls).
-bool holdsAtticOpsInBody(Operation *op) {
-  return op
-      ->walk([](Operation *nested) {
-        return isa<attic::AtticDialect>(nested->getDialect())
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
       })
       .wasInterrupted();
 }
@@ -173,7 +161,7 @@ struct AtticUnrollLayerLoopsPass
       getOperation()->walk([&](func::FuncOp func) {
         for (Block &block : func.getBody())
           for (auto loop : block.getOps<scf::ForOp>())
-            if (holdsAtticOpsInBody(loop))
+            if (holdsAtticOps(loop, symbols))
               loops.push_back(loop);
       });
       for (scf::ForOp loop : loops) {

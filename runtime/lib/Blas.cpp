@@ -16,6 +16,7 @@
 #include "Error.h"
 
 #include <cstdlib>
+#include <initializer_list>
 
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -50,30 +51,34 @@ void plainSgemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
 thread_local bool blasHasBuffer = false;
 constexpr int64_t kBlockedGemm = int64_t(1) << 22; // m n k at least this
 
-/// Whether the process has an address-space limit (ulimit -v), read once.
-bool addressSpaceLimited() {
-  static const bool limited = [] {
-    struct rlimit limit;
-    return getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY;
-  }();
-  return limited;
+/// Whether the process has a limit that OpenBLAS's buffer may hit: the
+/// address space (ulimit -v) or the data segment (ulimit -d, which counts
+/// private writable mappings). Read on every check (a host program may
+/// set a limit after the first GEMM).
+bool memoryLimited() {
+  struct rlimit limit;
+  for (int resource : {RLIMIT_AS, RLIMIT_DATA})
+    if (getrlimit(resource, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+      return true;
+  return false;
 }
 
-/// Whether the address space has room for OpenBLAS's work buffers.
-/// OpenBLAS 0.3.21 maps a 128 MiB buffer on a thread's first blocked GEMM
-/// and, when the address space has no room for it (ulimit -v), retries
+/// Whether there is room for OpenBLAS's work buffers. OpenBLAS 0.3.21
+/// maps a 128 MiB buffer on a thread's first blocked GEMM and, when the
+/// address space has no room for it (ulimit -v, ulimit -d), retries
 /// forever at 100% CPU (attic-run hung on a 64x64 matmul under a 600 MB
 /// limit; a 2026-11-30 audit). Under a limit, until a blocked GEMM has
-/// gone through OpenBLAS on a thread, the room for two such buffers (the
-/// thread's and one for a worker of OpenBLAS's own) is reserved and
-/// released again first (about 4 us); without it the product runs on plain
-/// loops, slower but never hung. OpenBLAS keeps its buffers, so the check
-/// stops after that GEMM. Without a limit there is nothing to check.
+/// gone through OpenBLAS on a thread, room for two such buffers (the
+/// thread's and one for a worker of OpenBLAS's own) is mapped as OpenBLAS
+/// maps it (writable, private; never touched) and released again (a few
+/// microseconds); without it the product runs on plain loops, slower but
+/// never hung. OpenBLAS keeps its buffers, so the check stops after that
+/// GEMM. Without a limit there is nothing to check.
 bool roomForBlasBuffers() {
-  if (blasHasBuffer || !addressSpaceLimited())
+  if (blasHasBuffer || !memoryLimited())
     return true;
   constexpr size_t room = size_t(2) * (size_t(129) << 20);
-  void *probe = mmap(nullptr, room, PROT_NONE,
+  void *probe = mmap(nullptr, room, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (probe == MAP_FAILED)
     return false;

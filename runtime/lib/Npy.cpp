@@ -614,8 +614,12 @@ extern "C" attic_status attic_npy_save(const char *path, const attic_tensor *t,
     savedErrno = errno;
   }
   if (!ok) {
-    if (regular)
-      std::remove(path); // Do not leave a truncated file behind.
+    // Do not leave a truncated file behind; the path must still be that
+    // file (the write may have taken long enough for it to be replaced).
+    struct stat now;
+    if (regular && lstat(path, &now) == 0 && S_ISREG(now.st_mode) &&
+        now.st_dev == st.st_dev && now.st_ino == st.st_ino)
+      std::remove(path);
     return fail(err, errLen, "%s: cannot write file: %s", path,
                 std::strerror(savedErrno));
   }

@@ -87,6 +87,29 @@ func.func @while_calls_layers(%x: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
 
 // -----
 
+// An scf.for that calls the layer is unrolled too (the pipelines inline
+// the calls afterwards; it stayed a loop, and the offload failed on it).
+// CHECK-LABEL: func.func @for_calls_layers
+// CHECK-NOT: scf.for
+// CHECK-COUNT-2: call @layer_fn
+// CHECK-NOT: call @layer_fn
+func.func private @layer_fn(%g: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
+  %a = attic.attention %g, %g, %g : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32> -> tensor<1x2x8x4xf32>
+  return %a : tensor<1x2x8x4xf32>
+}
+func.func @for_calls_layers(%x: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %r = scf.for %l = %c0 to %c2 step %c1 iter_args(%h = %x) -> (tensor<1x2x8x4xf32>) {
+    %a = func.call @layer_fn(%h) : (tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32>
+    scf.yield %a : tensor<1x2x8x4xf32>
+  }
+  return %r : tensor<1x2x8x4xf32>
+}
+
+// -----
+
 // One under an scf.for is found once the outer loop is unrolled.
 func.func @forall_heads(%x: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
   %c0 = arith.constant 0 : index

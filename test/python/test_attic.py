@@ -407,6 +407,9 @@ def test_recompiling_after_a_reload_loads_the_new_library(source, tmp_path):
         second = fresh.compile(source, entry="dynamic", shapes=shape,
                                output=out)
         assert repr(second.inputs[0]) == "f32[1x1x24x16]"
+        # Loaded again unchanged: the same private copy, not a new one.
+        again = fresh.load(out, "dynamic")
+        assert again._lib is second._lib
     finally:
         globals()["attic"] = fresh
 
@@ -440,6 +443,7 @@ def test_compile_refuses_what_is_not_a_library(source, tmp_path,
     (tmp_path / "attic-compile-here").write_text("#!/bin/sh\nexit 0\n")
     (tmp_path / "attic-compile-here").chmod(0o755)
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")  # no "." or empty entry
     monkeypatch.setenv("ATTIC_COMPILE", "attic-compile-here")
     with pytest.raises(attic.AtticError, match="not an executable file on "
                        "PATH"):
@@ -474,8 +478,7 @@ def test_set_threads_without_attic_compile(tmp_path):
     shutil.copytree(os.path.dirname(attic.__file__),
                     str(lib / "python" / "attic"),
                     ignore=shutil.ignore_patterns("__pycache__"))
-    compiler = os.environ.get("ATTIC_COMPILE", os.path.join(
-        SRC, "build", "tools", "attic-compile"))
+    compiler = attic._find_compiler()
     runtime = os.path.join(os.path.dirname(os.path.realpath(compiler)),
                            "..", "lib", "libattic_rt.so")
     shutil.copy(runtime, str(lib / "libattic_rt.so"))

@@ -14,7 +14,8 @@
  * result with a reference (.npy of any float dtype, e.g. attic-run --check
  * --reference-output) by attic's measure, max |error| / max |expected|.
  * Prints whether libMLIR or libLLVM is loaded in the process. Exit status
- * 0 when every result is within the tolerance (default 1e-5), 1 otherwise
+ * 0 when every result is within the tolerance (default 1e-5; integer and
+ * i1 results exactly unless --tolerance is given), 1 otherwise
  * or on any error (one line on stderr); 3 when the compiled code runs out
  * of memory or overflows its stack, 70 when it crashes (one line). */
 #ifndef _GNU_SOURCE
@@ -387,7 +388,7 @@ int main(int argc, char **argv) {
     double floor = smallest_normal(out[r].dtype);
     int integer = floor == 0;
     double rel = maxAbs / (maxExpected > floor ? maxExpected
-                           : integer           ? 1.0
+                           : integer           ? DBL_MIN
                                                : floor);
     double limit = integer && !seenTolerance ? 0.0 : tolerance;
     int ok = nonFinite == 0 && rel <= limit;

@@ -202,6 +202,10 @@ void writeFile(StringRef path, StringRef data, StringRef written = "") {
   out.os().flush();
   if (std::error_code error = out.os().error()) {
     out.os().clear_error(); // else its destructor reports it fatally
+    // failWriting exits without `out`'s destructor: the partial file goes
+    // here (llvm::sys::fs::remove leaves devices alone).
+    if (path != "-")
+      llvm::sys::fs::remove(path);
     failWriting(path + ": cannot write: " + error.message());
   }
   out.keep();

@@ -26,6 +26,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
@@ -168,6 +169,10 @@ int main(int argc, char **argv) {
     // A full disk: one line (the stream's destructor reported it with
     // "LLVM ERROR: IO failure", status 70).
     output->os().clear_error();
+    // fail() exits without the output's destructor: the partial file goes
+    // here (llvm::sys::fs::remove leaves devices alone).
+    if (outputFile != "-")
+      llvm::sys::fs::remove(outputFile);
     fail(outputFile + ": cannot write: " + error.message());
   }
   output->keep();

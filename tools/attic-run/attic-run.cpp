@@ -42,12 +42,13 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Regex.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -442,27 +443,9 @@ int main(int argc, char **argv) {
     fail("--cuda-pipeline needs --target=cuda or cuda-simulated");
   if ((onCuda || simulated) && cpuPipeline.getNumOccurrences())
     fail("--cpu-pipeline needs --target=cpu or cuda-emulated");
-  // A pipeline of one's own decides the mapping: the CUDA one with
-  // attic-cpu-pipeline{emulate-cuda=true}. --target must say the same (a
-  // CPU pipeline under --target=cuda-emulated ran the CPU mapping and was
-  // announced as the emulated CUDA one; a 2026-11-30 audit).
-  if (cpuPipeline.getNumOccurrences()) {
-    // attic-cpu-pipeline{emulate-cuda=true}, or its passes written out
-    // (attic-gpu-emulate among them).
-    static const llvm::Regex emulatesCuda(
-        "emulate-cuda *= *(true|1)|attic-gpu-emulate");
-    bool emulating = emulatesCuda.match(cpuPipeline.getValue());
-    if (emulated && !emulating)
-      fail("--target=cuda-emulated with --cpu-pipeline: the pipeline must "
-           "be attic-cpu-pipeline{emulate-cuda=true ...} (without it, it "
-           "runs the CPU mapping; for that use --target=cpu)");
-    if (!emulated && emulating)
-      fail("--cpu-pipeline with emulate-cuda=true runs the CUDA mapping: "
-           "use --target=cuda-emulated");
-  }
-  if (emulated && blas.getNumOccurrences())
-    fail("--blas applies to --target=cpu only (the emulated CUDA mapping "
-         "computes its products in its own loops)");
+  if (target != "cpu" && blas.getNumOccurrences())
+    fail("--blas applies to --target=cpu only (the CUDA mappings compute "
+         "their products in their own loops)");
   if (sequential && threads > 1)
     fail("--cpu-threads does not apply with --sequential (the parallel "
          "loops are compiled as plain loops on one thread)");
@@ -575,6 +558,31 @@ int main(int argc, char **argv) {
       cudaPipeline.getNumOccurrences()) {
     attic::registerAtticPassesAndPipelines();
     registerAllPasses();
+  }
+  // A pipeline of one's own decides the mapping: the CUDA one where it
+  // holds attic-gpu-emulate (attic-cpu-pipeline{emulate-cuda}, or its
+  // passes written out). --target must say the same: a CPU pipeline under
+  // --target=cuda-emulated ran the CPU mapping, announced as the emulated
+  // CUDA one (a 2026-11-30 audit). A pipeline that does not parse is
+  // reported by the compilation.
+  if (cpuPipeline.getNumOccurrences()) {
+    std::string ignored;
+    llvm::raw_string_ostream errors(ignored);
+    FailureOr<OpPassManager> parsed =
+        parsePassPipeline(cpuPipeline.getValue(), errors);
+    if (succeeded(parsed)) {
+      std::string passes;
+      llvm::raw_string_ostream text(passes);
+      parsed->printAsTextualPipeline(text);
+      bool emulating = StringRef(passes).contains("attic-gpu-emulate");
+      if (emulated && !emulating)
+        fail("--target=cuda-emulated with --cpu-pipeline: the pipeline "
+             "must be attic-cpu-pipeline{emulate-cuda=true ...} (without "
+             "it, it runs the CPU mapping; for that use --target=cpu)");
+      if (!emulated && emulating)
+        fail("--cpu-pipeline with emulate-cuda=true runs the CUDA mapping: "
+             "use --target=cuda-emulated");
+    }
   }
 
   DialectRegistry registry;
