@@ -216,15 +216,7 @@ void writeFile(StringRef path, StringRef data, StringRef written = "") {
 bool sameFile(StringRef a, StringRef b) {
   if (a == "-" || b == "-")
     return false;
-  bool equivalent = false;
-  if (!llvm::sys::fs::equivalent(a, b, equivalent) && equivalent)
-    return true;
-  SmallString<256> x(a), y(b);
-  if (llvm::sys::fs::make_absolute(x) || llvm::sys::fs::make_absolute(y))
-    return false;
-  llvm::sys::path::remove_dots(x, /*remove_dot_dot=*/true);
-  llvm::sys::path::remove_dots(y, /*remove_dot_dot=*/true);
-  return x == y;
+  return attic::namesSameFile(a, b);
 }
 
 /// The first line of the linker's messages that says what went wrong, for

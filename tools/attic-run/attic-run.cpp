@@ -383,15 +383,7 @@ static bool sameFile(StringRef a, StringRef b) {
         status.type() != llvm::sys::fs::file_type::regular_file)
       return false;
   }
-  bool same = false;
-  if (!llvm::sys::fs::equivalent(a, b, same) && same)
-    return true;
-  SmallString<256> x(a), y(b);
-  if (llvm::sys::fs::make_absolute(x) || llvm::sys::fs::make_absolute(y))
-    return false;
-  llvm::sys::path::remove_dots(x, /*remove_dot_dot=*/true);
-  llvm::sys::path::remove_dots(y, /*remove_dot_dot=*/true);
-  return x == y;
+  return attic::namesSameFile(a, b);
 }
 
 /// The files attic-run writes (--output, --save-input, --reference-output)

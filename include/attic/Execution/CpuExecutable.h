@@ -110,6 +110,11 @@ std::string formatDiagnostic(mlir::Diagnostic &diagnostic);
 /// it.
 std::string formatLocation(mlir::Location loc);
 
+/// Whether two paths name one file: the same existing file, or the same
+/// path once made absolute and cleaned of dots (a file not written yet).
+/// For the tools' checks that an output is not an input or another output.
+bool namesSameFile(llvm::StringRef a, llvm::StringRef b);
+
 /// Parses the module in `sourceMgr` (its main buffer) for a tool. MLIR 22's
 /// parsers of linalg.transpose, .reduce and .broadcast crash after their
 /// first error (a float or an empty element in an integer list), which the
