@@ -209,7 +209,7 @@ void attic::buildCudaPipeline(OpPassManager &pm,
   binary.compilationTarget = format;
   // The toolkit given (or the default) also where it has no ptxas: with
   // format=isa only its libdevice is used.
-  binary.toolkitPath = toolkit.empty() ? libdevice.toolkit : toolkit;
+  binary.toolkitPath = libdevice.toolkit;
   pm.addPass(createGpuModuleToBinaryPass(binary));
   pm.addPass(attic::createAtticGpuStripCompileTimes());
 }

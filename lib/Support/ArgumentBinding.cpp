@@ -102,11 +102,12 @@ bool attic::bindArgumentOptions(const std::vector<ArgumentType> &types,
       if (option.size() > 200)
         option = option.substr(0, 200) + "...";
       size_t colon = spec.find(':');
+      std::string indexText =
+          colon == std::string::npos ? std::string() : spec.substr(0, colon);
       std::optional<uint64_t> index =
           colon == std::string::npos
               ? std::nullopt
-              : parseIndex(spec.substr(0, colon),
-                           std::numeric_limits<uint64_t>::max());
+              : parseIndex(indexText, std::numeric_limits<uint64_t>::max());
       std::string value =
           colon == std::string::npos ? std::string() : spec.substr(colon + 1);
       std::optional<double> probability;
@@ -116,8 +117,6 @@ bool attic::bindArgumentOptions(const std::vector<ArgumentType> &types,
       else
         shape = parseShapeText(value);
       // All digits but past 2^64: an argument that does not exist.
-      std::string indexText =
-          colon == std::string::npos ? std::string() : spec.substr(0, colon);
       if (!index && !indexText.empty() &&
           indexText.find_first_not_of("0123456789") == std::string::npos)
         return fail(option + ": @" + entry + " has " + std::to_string(count) +

@@ -265,19 +265,13 @@ struct AtticGuardTensorIndicesPass
   /// Whether a slice of these sizes and strides at offset 0 is inside a
   /// tensor of `type` in every dimension: static sizes, static strides of
   /// at least 1 and a static tensor dimension they fit in.
-  static bool offsetZeroFits(RankedTensorType type,
+  static bool offsetZeroFits(OpBuilder &b, RankedTensorType type,
                              ArrayRef<OpFoldResult> sizes,
                              ArrayRef<OpFoldResult> strides) {
-    for (int64_t d = 0; d < type.getRank(); ++d) {
-      std::optional<int64_t> size = getConstantIntValue(sizes[d]);
-      std::optional<int64_t> stride = getConstantIntValue(strides[d]);
-      if (type.isDynamicDim(d) || !size || !stride || *size < 0 || *stride < 1)
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (!getConstantIntValue(sizes[d]) || !getConstantIntValue(strides[d]) ||
+          !sliceDimInside(type, d, b.getIndexAttr(0), sizes[d], strides[d]))
         return false;
-      // (size - 1) stride <= dim - 1, divided (no overflow).
-      if (*size > 0 && (type.getDimSize(d) < 1 ||
-                        *size - 1 > (type.getDimSize(d) - 1) / *stride))
-        return false;
-    }
     return true;
   }
 
@@ -343,7 +337,7 @@ struct AtticGuardTensorIndicesPass
     if (!all)
       return;
     Type resultType = op->getResult(0).getType();
-    if (!insert && offsetZeroFits(type, sizes, strides)) {
+    if (!insert && offsetZeroFits(b, type, sizes, strides)) {
       // Every offset 0 is inside: take the slice there when outside (its
       // contents do not matter, the run reports an error), without a
       // branch and its allocation, which the GPU offload cannot take.

@@ -276,15 +276,16 @@ void TileLoopBuilder::buildListCheck(func::FuncOp report) {
   Value lists[2] = {op.getKvIndices(), op.getFullKvIndices()};
   Value listBatches = dim(counts[0], 0), listHeads = dim(counts[0], 1);
   Value listBlocks = dim(counts[0], 2);
-  auto reportIf = [&](Value cond, int32_t code, Value a, Value bv, Value c) {
-    emitReportErrorIf(b, loc, report, cond, code, a, bv, c);
-  };
-  reportIf(m.ne(listBlocks, numQueryBlocks), ATTIC_RT_BLOCK_SHAPE,
-           listBlocks, numQueryBlocks, m.c(0));
-  reportIf(m.andI(m.ne(listBatches, m.c(1)), m.ne(listBatches, batches)),
-           ATTIC_RT_BLOCK_SHAPE, listBatches, batches, m.c(1));
-  reportIf(m.andI(m.ne(listHeads, m.c(1)), m.ne(listHeads, queryHeads)),
-           ATTIC_RT_BLOCK_SHAPE, listHeads, queryHeads, m.c(2));
+  emitReportErrorIf(b, loc, report, m.ne(listBlocks, numQueryBlocks),
+                    ATTIC_RT_BLOCK_SHAPE, listBlocks, numQueryBlocks, m.c(0));
+  emitReportErrorIf(
+      b, loc, report,
+      m.andI(m.ne(listBatches, m.c(1)), m.ne(listBatches, batches)),
+      ATTIC_RT_BLOCK_SHAPE, listBatches, batches, m.c(1));
+  emitReportErrorIf(
+      b, loc, report,
+      m.andI(m.ne(listHeads, m.c(1)), m.ne(listHeads, queryHeads)),
+      ATTIC_RT_BLOCK_SHAPE, listHeads, queryHeads, m.c(2));
   for (int which = 0; which < 2; ++which) {
     Value count = counts[which], list = lists[which];
     Value capacity = dim(list, 3);
@@ -304,7 +305,8 @@ void TileLoopBuilder::buildListCheck(func::FuncOp report) {
         b, loc, b.getIndexType(),
         memref::LoadOp::create(b, loc, count, ivs));
     Value bad = m.orI(m.lt(n, m.c(0)), m.lt(capacity, n));
-    reportIf(bad, ATTIC_RT_BLOCK_COUNT, row, n, capacity);
+    emitReportErrorIf(b, loc, report, bad, ATTIC_RT_BLOCK_COUNT, row, n,
+                      capacity);
     Value used = m.max(m.min(n, capacity), m.c(0));
     scf::ForOp::create(
         b, loc, m.c(0), used, m.c(1), ValueRange{},

@@ -138,32 +138,32 @@ struct AtticUnrollLayerLoopsPass
     // function level, where the next round finds them).
     for (bool changed = true; changed;) {
       changed = false;
-      // Other loops over attic ops at the function level (scf.while,
-      // scf.forall, scf.parallel) are not unrolled.
+      // The loops over attic ops at the function level: scf.for ones are
+      // unrolled, others (scf.while, scf.forall, scf.parallel) cannot be.
       SymbolTableCollection symbols;
-      WalkResult others = getOperation()->walk([&](func::FuncOp func) {
+      SmallVector<scf::ForOp> loops;
+      WalkResult refused = getOperation()->walk([&](func::FuncOp func) {
         for (Block &block : func.getBody())
-          for (Operation &op : block)
-            if (isa<scf::WhileOp, scf::ForallOp, scf::ParallelOp>(op) &&
-                holdsAtticOps(&op, symbols)) {
-              attic::opError(&op)
-                  << "loops over attic ops: the GPU mapping needs such "
-                     "loops unrolled, and attic-unroll-layer-loops unrolls "
-                     "scf.for loops with constant bounds only; write the "
-                     "loop as one, or compile for the CPU";
-              return WalkResult::interrupt();
+          for (Operation &op : block) {
+            if (!isa<scf::ForOp, scf::WhileOp, scf::ForallOp, scf::ParallelOp>(
+                    op) ||
+                !holdsAtticOps(&op, symbols))
+              continue;
+            if (auto loop = dyn_cast<scf::ForOp>(op)) {
+              loops.push_back(loop);
+              continue;
             }
+            attic::opError(&op)
+                << "loops over attic ops: the GPU mapping needs such "
+                   "loops unrolled, and attic-unroll-layer-loops unrolls "
+                   "scf.for loops with constant bounds only; write the "
+                   "loop as one, or compile for the CPU";
+            return WalkResult::interrupt();
+          }
         return WalkResult::advance();
       });
-      if (others.wasInterrupted())
+      if (refused.wasInterrupted())
         return signalPassFailure();
-      SmallVector<scf::ForOp> loops;
-      getOperation()->walk([&](func::FuncOp func) {
-        for (Block &block : func.getBody())
-          for (auto loop : block.getOps<scf::ForOp>())
-            if (holdsAtticOps(loop, symbols))
-              loops.push_back(loop);
-      });
       for (scf::ForOp loop : loops) {
         // A step that is not positive never ends the loop (and upstream's
         // unrolling would leave it in place).

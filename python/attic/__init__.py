@@ -22,6 +22,7 @@ import hashlib
 import os
 import re
 import shutil
+import struct
 import subprocess
 import tempfile
 
@@ -231,11 +232,8 @@ def _check_segments(path):
             kind, = struct.unpack_from("<I", entry, 0)
             offset, = struct.unpack_from("<Q", entry, 8)
             filesz, = struct.unpack_from("<Q", entry, 32)
-            if kind == 1 and offset + filesz <= size:  # PT_LOAD inside
-                continue
-            if kind != 1:
-                continue
-            break
+            if kind == 1 and offset + filesz > size:  # PT_LOAD past the end
+                break
         else:
             return
     raise AtticError("%s is truncated (its program headers or a loadable "

@@ -548,6 +548,14 @@ static bool mappedInThisProcess(const char *path) {
   return found;
 }
 
+/// Whether `path` itself (not a symbolic link to it) is the regular file
+/// `file` describes.
+static bool pathIsFile(const char *path, const struct stat &file) {
+  struct stat now;
+  return lstat(path, &now) == 0 && S_ISREG(now.st_mode) &&
+         now.st_dev == file.st_dev && now.st_ino == file.st_ino;
+}
+
 extern "C" attic_status attic_npy_save(const char *path, const attic_tensor *t,
                                        char *err, size_t errLen) {
   if (!path)
@@ -590,10 +598,9 @@ extern "C" attic_status attic_npy_save(const char *path, const attic_tensor *t,
   // device such as /dev/full was deleted (a 2026-11-30 audit), and a
   // symbolic link lost while its target stayed truncated.
   // The path itself (not a symbolic link to it) must be that file.
-  struct stat st, link;
+  struct stat st;
   bool regular = fstat(fileno(file), &st) == 0 && S_ISREG(st.st_mode) &&
-                 lstat(path, &link) == 0 && S_ISREG(link.st_mode) &&
-                 link.st_dev == st.st_dev && link.st_ino == st.st_ino;
+                 pathIsFile(path, st);
   bool ok = std::fwrite(header, 1, headerLen, file) == headerLen;
   if (ok && t->dtype == ATTIC_I1) {
     // Normalise bools to 0/1 as numpy expects, a chunk at a time.
@@ -616,9 +623,7 @@ extern "C" attic_status attic_npy_save(const char *path, const attic_tensor *t,
   if (!ok) {
     // Do not leave a truncated file behind; the path must still be that
     // file (the write may have taken long enough for it to be replaced).
-    struct stat now;
-    if (regular && lstat(path, &now) == 0 && S_ISREG(now.st_mode) &&
-        now.st_dev == st.st_dev && now.st_ino == st.st_ino)
+    if (regular && pathIsFile(path, st))
       std::remove(path);
     return fail(err, errLen, "%s: cannot write file: %s", path,
                 std::strerror(savedErrno));

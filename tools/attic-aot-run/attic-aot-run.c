@@ -138,22 +138,6 @@ static const int64_t *spec_at(const attic_aot_entry *e, int64_t index) {
   return p;
 }
 
-/* The smallest normal value of a result dtype; 0 for integers and i1,
- * which are compared exactly. */
-static double smallest_normal(attic_dtype dtype) {
-  switch (dtype) {
-  case ATTIC_F32:
-  case ATTIC_BF16: /* f32's exponent range */
-    return FLT_MIN;
-  case ATTIC_F16:
-    return 0x1p-14;
-  case ATTIC_F64:
-    return DBL_MIN;
-  default:
-    return 0.0;
-  }
-}
-
 /* Refuses an ELF64 file whose loadable segments reach past its end (a
  * truncated copy): dlopen maps them and faulted on the missing pages
  * (SIGBUS inside the loader). Other files are left to dlopen's own
@@ -385,7 +369,7 @@ int main(int argc, char **argv) {
      * absolute precision; 1e-300 failed an f32 result of 1e-46 that
      * attic-run passed), and integers and i1 exactly unless --tolerance
      * is given (as attic-run's default for them). */
-    double floor = smallest_normal(out[r].dtype);
+    double floor = attic_dtype_smallest_normal(out[r].dtype);
     int integer = floor == 0;
     double rel = maxAbs / (maxExpected > floor ? maxExpected
                            : integer           ? DBL_MIN

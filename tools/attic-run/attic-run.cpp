@@ -43,7 +43,6 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -288,23 +287,6 @@ double defaultTolerance(attic_dtype dtype) {
   }
 }
 
-/// The smallest normal value of a result type: --check's relative error
-/// is taken against at least this (ErrorStats::maxRel); 0 for integers and
-/// i1, which must match exactly.
-double smallestNormal(attic_dtype dtype) {
-  switch (dtype) {
-  case ATTIC_F32:
-  case ATTIC_BF16: // f32's exponent range
-    return double(std::numeric_limits<float>::min());
-  case ATTIC_F16:
-    return 0x1p-14;
-  case ATTIC_F64:
-    return std::numeric_limits<double>::min();
-  default:
-    return 0.0;
-  }
-}
-
 /// The value the entry function returns as its result `index`, or null.
 Value returnedValue(ModuleOp module, StringRef entry, unsigned index) {
   auto func = module.lookupSymbol<func::FuncOp>(entry);
@@ -372,9 +354,7 @@ blockAttentionResult(ModuleOp module, StringRef entry, unsigned index) {
 }
 } // namespace
 
-/// Whether two paths name one regular file (or one that does not exist
-/// yet): the same existing file, or the same path once made absolute and
-/// cleaned.
+/// attic::namesSameFile, except that devices (/dev/null) never clash.
 static bool sameFile(StringRef a, StringRef b) {
   // Devices (/dev/null) may take any number of writes.
   for (StringRef path : {a, b}) {
@@ -559,13 +539,12 @@ int main(int argc, char **argv) {
   // reported by the compilation.
   if (cpuPipeline.getNumOccurrences()) {
     std::string ignored;
-    llvm::raw_string_ostream errors(ignored);
-    FailureOr<OpPassManager> parsed =
-        parsePassPipeline(cpuPipeline.getValue(), errors);
-    if (succeeded(parsed)) {
+    OpPassManager parsed("builtin.module");
+    if (succeeded(attic::addTextualPipeline(parsed, cpuPipeline.getValue(),
+                                            "CPU", ignored))) {
       std::string passes;
       llvm::raw_string_ostream text(passes);
-      parsed->printAsTextualPipeline(text);
+      parsed.printAsTextualPipeline(text);
       bool emulating = StringRef(passes).contains("attic-gpu-emulate");
       if (emulated && !emulating)
         fail("--target=cuda-emulated with --cpu-pipeline: the pipeline "
@@ -816,8 +795,9 @@ int main(int argc, char **argv) {
       std::vector<double> values(n);
       for (int64_t i = 0; i < n; ++i)
         values[i] = attic_tensor_get(&actual, i);
-      attic::ref::ErrorStats stats = attic::ref::compare(
-          values.data(), expected.data.data(), n, smallestNormal(actual.dtype));
+      attic::ref::ErrorStats stats =
+          attic::ref::compare(values.data(), expected.data.data(), n,
+                              attic_dtype_smallest_normal(actual.dtype));
       double limit = tolerance >= 0 ? tolerance : defaultTolerance(actual.dtype);
       // A float result computed from values stored in f16 or bf16 carries
       // their rounding (an extf of an f16 attention), and so does the

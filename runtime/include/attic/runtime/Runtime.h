@@ -49,6 +49,12 @@ typedef enum attic_status { ATTIC_OK = 0, ATTIC_ERROR = 1 } attic_status;
  * I32 4, I64 8. Returns 0 for a value that is not an attic_dtype. */
 size_t attic_dtype_size(attic_dtype dtype);
 
+/* The smallest normal value of a float dtype (f16 2^-14, f32 and bf16
+ * FLT_MIN, f64 DBL_MIN); 0 for integers, i1 and a value that is not an
+ * attic_dtype. The floor of --check's relative error (attic-run,
+ * attic-aot-run). */
+double attic_dtype_smallest_normal(attic_dtype dtype);
+
 /* "f32", "f16", "bf16", "f64", "i1", "i8", "i32", "i64"; "invalid" for a
  * value that is not an attic_dtype. */
 const char *attic_dtype_name(attic_dtype dtype);
