@@ -18,6 +18,7 @@
 #include "attic/Execution/CpuExecutable.h"
 #include "attic/Support/ArgumentBinding.h"
 #include "attic/Support/CrashHandler.h"
+#include "attic/Support/OutputFile.h"
 #include "attic/Support/ToolOptions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -199,15 +200,8 @@ void writeFile(StringRef path, StringRef data, StringRef written = "") {
   if (ec)
     failWriting(path + ": cannot write: " + ec.message());
   out.os() << data;
-  out.os().flush();
-  if (std::error_code error = out.os().error()) {
-    out.os().clear_error(); // else its destructor reports it fatally
-    // failWriting exits without `out`'s destructor: the partial file goes
-    // here (llvm::sys::fs::remove leaves devices alone).
-    if (path != "-")
-      llvm::sys::fs::remove(path);
-    failWriting(path + ": cannot write: " + error.message());
-  }
+  if (std::string message = attic::finishOutput(out, path); !message.empty())
+    failWriting(message);
   out.keep();
 }
 

@@ -19,6 +19,7 @@
 #include "attic/Execution/AotCompile.h"
 #include "attic/Execution/CpuExecutable.h"
 #include "attic/Support/CrashHandler.h"
+#include "attic/Support/OutputFile.h"
 #include "attic/Support/ToolOptions.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -164,17 +165,9 @@ int main(int argc, char **argv) {
   output->os() << " --ln-eps=" << lnEps << " --mean-eps=" << meanEps
                << " --bias-eps=" << biasEps << "\n";
   module->print(output->os());
-  output->os().flush();
-  if (std::error_code error = output->os().error()) {
-    // A full disk: one line (the stream's destructor reported it with
-    // "LLVM ERROR: IO failure", status 70).
-    output->os().clear_error();
-    // fail() exits without the output's destructor: the partial file goes
-    // here (llvm::sys::fs::remove leaves devices alone).
-    if (outputFile != "-")
-      llvm::sys::fs::remove(outputFile);
-    fail(outputFile + ": cannot write: " + error.message());
-  }
+  if (std::string message = attic::finishOutput(*output, outputFile);
+      !message.empty())
+    fail(message);
   output->keep();
   return 0;
 }

@@ -1,0 +1,41 @@
+//===- OutputFile.h - finishing the files attic's tools write ---*- C++ -*-===//
+//
+// A write that fails (a full disk) shows up when the output is flushed.
+// llvm::ToolOutputFile's stream reports such an error fatally from its
+// destructor ("LLVM ERROR: IO failure", status 70), and a tool that exits
+// with one line instead skips the destructor that removes the partial
+// file. finishOutput clears the error and removes the file itself.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTIC_SUPPORT_OUTPUTFILE_H
+#define ATTIC_SUPPORT_OUTPUTFILE_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <string>
+
+namespace attic {
+
+/// Flushes `out` (written to `path`). Empty when everything was written;
+/// otherwise "<path>: cannot write: <reason>", the stream's error cleared
+/// and the partial file removed (llvm::sys::fs::remove leaves devices such
+/// as /dev/full alone; "-" is standard output). The caller keeps `out` on
+/// success and reports the message otherwise.
+inline std::string finishOutput(llvm::ToolOutputFile &out,
+                                llvm::StringRef path) {
+  out.os().flush();
+  std::error_code error = out.os().error();
+  if (!error)
+    return "";
+  out.os().clear_error();
+  if (path != "-")
+    llvm::sys::fs::remove(path);
+  return (path + ": cannot write: " + error.message()).str();
+}
+
+} // namespace attic
+
+#endif // ATTIC_SUPPORT_OUTPUTFILE_H
