@@ -103,7 +103,9 @@ def Attic_AttentionOp : Attic_Op<"attention", [Pure, AttrSizedOperandSegments,
     every (b, h, q, k) of `[0,B) x [0,Hq) x [0,Nq) x [0,Nk)` that the
     compiled code visits, so every index they read must be inside the
     capture for all of them (a read outside is a run-time error, never an
-    out-of-bounds access). Mask regions whose predicate is (piecewise)
+    out-of-bounds access). A score region's read indices must not be
+    computed from the score: the check before the kernel visits every
+    (b, h, q, k) but cannot enumerate scores. Mask regions whose predicate is (piecewise)
     affine in q and k are classified per block by the compiler (interval
     arithmetic over the block's index ranges); others are classified at run
     time by an `attic.block_mask` that `attic-decompose` puts in front.

@@ -586,17 +586,19 @@ attic_status attic_cuda_memcpy(void *dst, const void *src, size_t bytes,
 
 namespace {
 /// The body of attic_cuda_memset{32,16,8}: `count` elements of `value`
-/// through the driver's cuMemsetD{32,16,8}Async.
+/// through the driver's cuMemsetD{32,16,8}Async. The entry point is read
+/// after ready(): before it (the first call, or after attic_cuda_shutdown)
+/// the table is empty.
 template <typename Value, typename Memset>
-attic_status memsetAsync(Memset memset, const char *name, void *dst,
+attic_status memsetAsync(Memset Api::*memset, const char *name, void *dst,
                          Value value, size_t count, attic_cuda_stream stream,
                          char *err, size_t errLen) {
   if (count == 0)
     return ATTIC_OK;
   if (ready(err, errLen) != ATTIC_OK)
     return ATTIC_ERROR;
-  return check(memset(devicePtr(dst), value, count,
-                      reinterpret_cast<CUstream>(stream)),
+  return check((api().*memset)(devicePtr(dst), value, count,
+                               reinterpret_cast<CUstream>(stream)),
                name, err, errLen);
 }
 } // namespace
@@ -604,21 +606,21 @@ attic_status memsetAsync(Memset memset, const char *name, void *dst,
 attic_status attic_cuda_memset32(void *dst, uint32_t value, size_t count,
                                  attic_cuda_stream stream, char *err,
                                  size_t errLen) {
-  return memsetAsync(api().cuMemsetD32Async, "cuMemsetD32Async", dst, value,
+  return memsetAsync(&Api::cuMemsetD32Async, "cuMemsetD32Async", dst, value,
                      count, stream, err, errLen);
 }
 
 attic_status attic_cuda_memset16(void *dst, uint16_t value, size_t count,
                                  attic_cuda_stream stream, char *err,
                                  size_t errLen) {
-  return memsetAsync(api().cuMemsetD16Async, "cuMemsetD16Async", dst, value,
+  return memsetAsync(&Api::cuMemsetD16Async, "cuMemsetD16Async", dst, value,
                      count, stream, err, errLen);
 }
 
 attic_status attic_cuda_memset8(void *dst, uint8_t value, size_t count,
                                 attic_cuda_stream stream, char *err,
                                 size_t errLen) {
-  return memsetAsync(api().cuMemsetD8Async, "cuMemsetD8Async", dst, value,
+  return memsetAsync(&Api::cuMemsetD8Async, "cuMemsetD8Async", dst, value,
                      count, stream, err, errLen);
 }
 

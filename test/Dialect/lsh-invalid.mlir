@@ -101,3 +101,12 @@ func.func @too_many_buckets(%qk: tensor<1x2x64x16xf32>) -> tensor<1x2x64x16xf32>
   %o = attic.lsh_attention %qk, %qk {buckets = 131072 : i64, chunk = 8 : i64, seed = 1 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
   return %o : tensor<1x2x64x16xf32>
 }
+
+// -----
+
+// 2^62 tokens: the decomposition's [B*H, 2N] would wrap to the dynamic size.
+func.func @too_many_elements(%qk: tensor<1x2x4611686018427387904x16xf32>) -> tensor<1x2x4611686018427387904x16xf32> {
+  // expected-error @+1 {{'attic.lsh_attention' op qk [B,H,N,D] = 1x2x4611686018427387904x16 must have at most 2^40 = 1099511627776 elements}}
+  %o = attic.lsh_attention %qk, %qk {buckets = 4 : i64, chunk = 8 : i64, seed = 3 : i64} : tensor<1x2x4611686018427387904x16xf32>, tensor<1x2x4611686018427387904x16xf32> -> tensor<1x2x4611686018427387904x16xf32>
+  return %o : tensor<1x2x4611686018427387904x16xf32>
+}

@@ -317,3 +317,39 @@ func.func @always_true_compare(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf
       } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
   return
 }
+
+// -----
+
+// The capture check in front of the kernel cannot enumerate scores: a read
+// index computed from the score is refused, also through other ops.
+func.func @score_dependent_index(%q: tensor<1x1x8x4xf32>, %k: tensor<1x1x8x4xf32>, %v: tensor<1x1x8x4xf32>, %t: tensor<4xf32>) {
+  %0 = attic.attention %q, %k, %v captures(%t : tensor<4xf32>) score_mod {
+      ^bb0(%s: f32, %b: index, %h: index, %qi: index, %ki: index, %tt: tensor<4xf32>):
+        %c100 = arith.constant 100.0 : f32
+        %x = arith.mulf %s, %c100 : f32
+        %i = arith.fptosi %x : f32 to i64
+        %ix = arith.index_cast %i : i64 to index
+        // expected-error @+1 {{'tensor.extract' op in a 'score' region must not read a capture at an index computed from the score (argument #0)}}
+        %e = tensor.extract %tt[%ix] : tensor<4xf32>
+        %r = arith.addf %s, %e : f32
+        attic.yield %r : f32
+      } : tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x1x8x4xf32>
+  return
+}
+
+// -----
+
+func.func @score_selected_index(%q: tensor<1x1x8x4xf32>, %k: tensor<1x1x8x4xf32>, %v: tensor<1x1x8x4xf32>, %t: tensor<4xf32>) {
+  %0 = attic.attention %q, %k, %v captures(%t : tensor<4xf32>) score_mod {
+      ^bb0(%s: f32, %b: index, %h: index, %qi: index, %ki: index, %tt: tensor<4xf32>):
+        %zero = arith.constant 0.0 : f32
+        %c1 = arith.constant 1 : index
+        %c100 = arith.constant 100 : index
+        %isz = arith.cmpf oeq, %s, %zero : f32
+        %ix = arith.select %isz, %c100, %c1 : index
+        // expected-error @+1 {{must not read a capture at an index computed from the score}}
+        %e = tensor.extract %tt[%ix] : tensor<4xf32>
+        attic.yield %e : f32
+      } : tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x1x8x4xf32>
+  return
+}

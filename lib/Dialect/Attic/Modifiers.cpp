@@ -38,6 +38,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <optional>
@@ -154,10 +155,27 @@ LogicalResult attic::verifyModifierRegion(Operation *op, Region &region,
   // removes again.
   if (!checkOps)
     return success();
+  // The values computed from the score: the capture check in front of the
+  // kernels runs the region over every (b, h, q, k) but cannot enumerate
+  // scores, so an index computed from the score could not be checked.
+  llvm::DenseSet<Value> fromScore;
+  if (kind == ModifierKind::Score)
+    fromScore.insert(block.getArgument(0));
   for (Operation &inner : block.without_terminator()) {
     StringRef dialect = inner.getName().getDialectNamespace();
     bool captureOp = isa<tensor::ExtractOp, tensor::DimOp, memref::LoadOp,
                          memref::DimOp>(inner);
+    if (llvm::any_of(inner.getOperands(),
+                     [&](Value v) { return fromScore.contains(v); })) {
+      if (captureOp)
+        return inner.emitOpError()
+               << "in a '" << name
+               << "' region must not read a capture at an index computed "
+                  "from the score (argument #0): indices may depend on b, h, "
+                  "q, k and captured values only, which are checked against "
+                  "the capture's size before the kernel runs";
+      fromScore.insert(inner.result_begin(), inner.result_end());
+    }
     if (captureOp) {
       if (!capturedSource(&inner, leading))
         return inner.emitOpError()

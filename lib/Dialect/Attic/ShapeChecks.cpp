@@ -59,11 +59,24 @@ LogicalResult attic::detail::checkPositiveShape(Operation *op, StringRef name,
   if (type.getRank() != rank)
     return op->emitOpError()
            << name << " must be " << dims << ", got rank " << type.getRank();
-  for (int64_t size : type.getShape())
+  // The decompositions build tensors a small multiple of the operands'
+  // (LSH's [B*H, 2N], its rounds); a bound on the elements keeps their
+  // shapes' products far from int64 overflow (2^62 tokens wrapped to the
+  // dynamic size). 2^40 elements is 4 TiB of f32.
+  constexpr int64_t kMaxElements = int64_t(1) << 40;
+  int64_t elements = 1;
+  for (int64_t size : type.getShape()) {
     if (size < 1)
       return op->emitOpError()
              << name << " " << dims << " = " << formatShape(type.getShape())
              << " must have positive sizes";
+    elements =
+        size > kMaxElements / elements ? kMaxElements + 1 : elements * size;
+  }
+  if (elements > kMaxElements)
+    return op->emitOpError()
+           << name << " " << dims << " = " << formatShape(type.getShape())
+           << " must have at most 2^40 = " << kMaxElements << " elements";
   return success();
 }
 

@@ -42,7 +42,8 @@ mlir::LogicalResult checkShape(mlir::Operation *op, llvm::StringRef name,
                                llvm::ArrayRef<ExpectedDim> expected);
 
 /// `type` (the operand called `name`, described as `dims`, e.g.
-/// "[B,H,Nq,D]") must have rank `rank` and positive static sizes.
+/// "[B,H,Nq,D]") must have rank `rank`, positive static sizes and at most
+/// 2^40 elements.
 mlir::LogicalResult checkPositiveShape(mlir::Operation *op,
                                        llvm::StringRef name,
                                        mlir::ShapedType type, int64_t rank,

@@ -182,6 +182,38 @@ TEST_F(CudaDriverTest, MemoryRoundTrip) {
   EXPECT_EQ(attic_cuda_mem_free(nullptr, err, sizeof(err)), ATTIC_OK);
 }
 
+// Each memset may be the first call into the runtime, or the first after a
+// shutdown: it loads the driver before it looks up its entry point (it
+// called a null pointer). The fake driver's memsets write any pointer.
+TEST_F(CudaDriverTest, MemsetLoadsTheDriverFirst) {
+  uint32_t words[4] = {0};
+  uint16_t halves[4] = {0};
+  uint8_t bytes[4] = {0};
+  use(ATTIC_FAKE_CUDA_DRIVER, "device");
+  ASSERT_EQ(attic_cuda_memset32(words, 7u, 4, nullptr, err, sizeof(err)),
+            ATTIC_OK)
+      << err;
+  use(ATTIC_FAKE_CUDA_DRIVER, "device");
+  ASSERT_EQ(attic_cuda_memset16(halves, 9u, 4, nullptr, err, sizeof(err)),
+            ATTIC_OK)
+      << err;
+  use(ATTIC_FAKE_CUDA_DRIVER, "device");
+  ASSERT_EQ(attic_cuda_memset8(bytes, 11u, 4, nullptr, err, sizeof(err)),
+            ATTIC_OK)
+      << err;
+  ASSERT_EQ(attic_cuda_stream_synchronize(nullptr, err, sizeof(err)), ATTIC_OK);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(words[i], 7u) << i;
+    EXPECT_EQ(halves[i], 9u) << i;
+    EXPECT_EQ(bytes[i], 11u) << i;
+  }
+  // Without a device, the first memset reports it.
+  use(ATTIC_FAKE_CUDA_DRIVER, "no-device");
+  EXPECT_EQ(attic_cuda_memset32(words, 1u, 4, nullptr, err, sizeof(err)),
+            ATTIC_ERROR);
+  EXPECT_EQ(words[0], 7u);
+}
+
 // Plain host memory is "not device memory", and asking is no failed driver
 // call (cuPointerGetAttributes; the fake, like a real driver, knows no host
 // pointer). A NULL result pointer is an error.
