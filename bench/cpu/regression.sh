@@ -35,7 +35,9 @@ for arg in "$@"; do
 done
 
 ./scripts/setup.sh >/dev/null
+base_option="--base-bin=$base_bin"
 if [[ -z $base_bin ]]; then
+  base_option="--base=$base"
   tree="/tmp/attic-base-$base"
   if [[ ! -x $tree/build/bench/attention_cpu/attic-bench-attention ]]; then
     rm -rf "$tree"
@@ -62,7 +64,7 @@ export GLIBC_TUNABLES=glibc.malloc.mmap_threshold=1073741824:glibc.malloc.trim_t
 mkdir -p "$out"
 raw="$out/raw.txt"
 {
-  echo "# bench/cpu/regression.sh --base=$base --n=$lengths --reps=$reps --rounds=$rounds"
+  echo "# bench/cpu/regression.sh $base_option --n=$lengths --reps=$reps --rounds=$rounds"
   echo "# base: $base_bin; new: $(git rev-parse --short HEAD)"
   echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores"
 } > "$raw"

@@ -143,6 +143,9 @@ def run_attic(args, work, shape, causal, q, k, v, extra=()):
         print(proc.stdout, file=sys.stderr)
         return None, None, proc.stdout.strip().splitlines()[-1:]
     m = re.search(r"kernel time: median ([0-9.]+) ms", proc.stdout)
+    if not m:
+        print(proc.stdout, file=sys.stderr)
+        return None, None, ["attic-run printed no kernel time"]
     o = from_npy(np.load(out))
     return float(m.group(1)), o, ["attic-run %.1f s" % wall]
 
@@ -227,6 +230,62 @@ def main():
         torch._dynamo.config.recompile_limit = 1000
         torch._dynamo.config.accumulated_recompile_limit = 10000
         flex = torch.compile(flex_attention, dynamic=False)
+
+    def write_tables():
+        """cuda_attention.{csv,md} of the rows so far (rewritten after
+        every configuration: a run stopped at a time limit keeps them)."""
+        cols = ["dtype", "D", "N", "causal", "attic_ms", "attic_tflops", "sdpa_ms",
+                "sdpa_tflops", "flex_ms", "flex_tflops", "attic_vs_sdpa", "attic_vs_flex",
+                "attic_err", "sdpa_err", "flex_err"]
+        if any(r["cudnn_ms"] for r in rows):
+            cols[cols.index("flex_ms"):cols.index("flex_ms")] = ["cudnn_ms", "cudnn_tflops"]
+            cols.insert(cols.index("attic_vs_flex") + 1, "attic_vs_cudnn")
+            cols.append("cudnn_err")
+        if args.attic_sync:
+            cols[6:6] = ["attic_sync_ms", "attic_sync_tflops", "async_vs_sync"]
+            cols.append("attic_sync_err")
+        if args.attic_noinline:
+            cols[6:6] = ["attic_noinline_ms", "attic_noinline_tflops",
+                         "inline_vs_noinline"]
+            cols.append("attic_noinline_err")
+        if args.attic_ring:
+            cols[6:6] = ["attic_ring_ms", "attic_ring_tflops", "ring_vs_one"]
+            cols.append("attic_ring_err")
+        if args.attic_wgmma:
+            cols[6:6] = ["attic_wgmma_ms", "attic_wgmma_tflops", "wgmma_vs_mma"]
+            cols.append("attic_wgmma_err")
+        if args.attic_overlap:
+            cols[6:6] = ["attic_wgmma_ring_ms", "attic_wgmma_ring_tflops",
+                         "attic_overlap_ms", "attic_overlap_tflops",
+                         "overlap_vs_wgmma_ring", "overlap_vs_sdpa"]
+            cols += ["attic_wgmma_ring_err", "attic_overlap_err"]
+        if args.attic_stage3:
+            cols[6:6] = ["attic_stage3_ms", "attic_stage3_tflops",
+                         "stage3_vs_overlap", "stage3_vs_sdpa"]
+            cols.append("attic_stage3_err")
+        if args.attic_tma:
+            cols[6:6] = ["attic_tma_ms", "attic_tma_tflops", "tma_vs_overlap"]
+            cols.append("attic_tma_err")
+        if args.attic_ws:
+            cols[6:6] = ["attic_tma2_ms", "attic_tma2_tflops", "attic_ws_ms",
+                         "attic_ws_tflops", "ws_vs_tma", "ws_vs_sdpa"]
+            cols += ["attic_tma2_err", "attic_ws_err"]
+        if args.attic_pingpong:
+            cols[6:6] = ["attic_wso_ms", "attic_wso_tflops", "attic_pp_ms",
+                         "attic_pp_tflops", "pp_vs_wso", "pp_vs_sdpa"]
+            cols += ["attic_wso_err", "attic_pp_err"]
+        os.makedirs(args.out, exist_ok=True)
+        with open(os.path.join(args.out, "cuda_attention.csv"), "w") as f:
+            f.write(header)
+            f.write(",".join(cols) + "\n")
+            for r in rows:
+                f.write(",".join(fmt(r.get(c)) for c in cols) + "\n")
+        table = header + "| " + " | ".join(cols) + " |\n|" + "---|" * len(cols) + "\n"
+        for r in rows:
+            table += "| " + " | ".join(fmt(r.get(c)) for c in cols) + " |\n"
+        with open(os.path.join(args.out, "cuda_attention.md"), "w") as f:
+            f.write(table)
+        return table
 
     rows = []
     work = tempfile.mkdtemp(prefix="attic-bench-")
@@ -352,6 +411,7 @@ def main():
             row["sdpa_ms"] / row["attic_overlap_ms"]
             if row["attic_overlap_ms"] else None)
         rows.append(row)
+        write_tables()
         print("%s D=%d N=%d causal=%d: %s; %s" % (
             dtype_name, d, n, causal,
             ", ".join("%s=%s" % (k2, fmt(v2)) for k2, v2 in row.items()
@@ -360,57 +420,7 @@ def main():
         del q, k, v, ref
         torch.cuda.empty_cache()
 
-    cols = ["dtype", "D", "N", "causal", "attic_ms", "attic_tflops", "sdpa_ms",
-            "sdpa_tflops", "flex_ms", "flex_tflops", "attic_vs_sdpa", "attic_vs_flex",
-            "attic_err", "sdpa_err", "flex_err"]
-    if any(r["cudnn_ms"] for r in rows):
-        cols[cols.index("flex_ms"):cols.index("flex_ms")] = ["cudnn_ms", "cudnn_tflops"]
-        cols.insert(cols.index("attic_vs_flex") + 1, "attic_vs_cudnn")
-        cols.append("cudnn_err")
-    if args.attic_sync:
-        cols[6:6] = ["attic_sync_ms", "attic_sync_tflops", "async_vs_sync"]
-        cols.append("attic_sync_err")
-    if args.attic_noinline:
-        cols[6:6] = ["attic_noinline_ms", "attic_noinline_tflops",
-                     "inline_vs_noinline"]
-        cols.append("attic_noinline_err")
-    if args.attic_ring:
-        cols[6:6] = ["attic_ring_ms", "attic_ring_tflops", "ring_vs_one"]
-        cols.append("attic_ring_err")
-    if args.attic_wgmma:
-        cols[6:6] = ["attic_wgmma_ms", "attic_wgmma_tflops", "wgmma_vs_mma"]
-        cols.append("attic_wgmma_err")
-    if args.attic_overlap:
-        cols[6:6] = ["attic_wgmma_ring_ms", "attic_wgmma_ring_tflops",
-                     "attic_overlap_ms", "attic_overlap_tflops",
-                     "overlap_vs_wgmma_ring", "overlap_vs_sdpa"]
-        cols += ["attic_wgmma_ring_err", "attic_overlap_err"]
-    if args.attic_stage3:
-        cols[6:6] = ["attic_stage3_ms", "attic_stage3_tflops",
-                     "stage3_vs_overlap", "stage3_vs_sdpa"]
-        cols.append("attic_stage3_err")
-    if args.attic_tma:
-        cols[6:6] = ["attic_tma_ms", "attic_tma_tflops", "tma_vs_overlap"]
-        cols.append("attic_tma_err")
-    if args.attic_ws:
-        cols[6:6] = ["attic_tma2_ms", "attic_tma2_tflops", "attic_ws_ms",
-                     "attic_ws_tflops", "ws_vs_tma", "ws_vs_sdpa"]
-        cols += ["attic_tma2_err", "attic_ws_err"]
-    if args.attic_pingpong:
-        cols[6:6] = ["attic_wso_ms", "attic_wso_tflops", "attic_pp_ms",
-                     "attic_pp_tflops", "pp_vs_wso", "pp_vs_sdpa"]
-        cols += ["attic_wso_err", "attic_pp_err"]
-    os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "cuda_attention.csv"), "w") as f:
-        f.write(header)
-        f.write(",".join(cols) + "\n")
-        for r in rows:
-            f.write(",".join(fmt(r.get(c)) for c in cols) + "\n")
-    table = header + "| " + " | ".join(cols) + " |\n|" + "---|" * len(cols) + "\n"
-    for r in rows:
-        table += "| " + " | ".join(fmt(r.get(c)) for c in cols) + " |\n"
-    with open(os.path.join(args.out, "cuda_attention.md"), "w") as f:
-        f.write(table)
+    table = write_tables()
     print(table)
     # The plot next to the CSV (bench/plot.py) where matplotlib is installed;
     # otherwise `bench/plot.py OUT/cuda_attention.csv` makes it afterwards.

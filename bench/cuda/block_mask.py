@@ -51,16 +51,20 @@ def attic_step(args, work, variant, n):
     with open(path, "w") as f:
         f.write(module)
     outs = [os.path.join(work, "%s-%d.npy" % (variant, i)) for i in range(4)]
-    proc = subprocess.run([args.attic_run, path, "--entry=f", "--target=cuda",
-                           "--bench=%d" % args.reps] + ["--output=" + o for o in outs],
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          universal_newlines=True)
-    if proc.returncode != 0:
+    try:
+        proc = subprocess.run([args.attic_run, path, "--entry=f", "--target=cuda",
+                               "--bench=%d" % args.reps] + ["--output=" + o for o in outs],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              universal_newlines=True, timeout=300)
+    except subprocess.TimeoutExpired:
+        print("attic-run timed out after 300 s", file=sys.stderr)
+        return None, None, None
+    kernel = re.search(r"kernel time: median ([0-9.]+) ms", proc.stdout)
+    wall = re.search(r"^time: median ([0-9.]+) ms", proc.stdout, re.M)
+    if proc.returncode != 0 or not kernel or not wall:
         print(proc.stdout, file=sys.stderr)
         return None, None, None
-    kernel = float(re.search(r"kernel time: median ([0-9.]+) ms", proc.stdout).group(1))
-    wall = float(re.search(r"^time: median ([0-9.]+) ms", proc.stdout, re.M).group(1))
-    return kernel, wall, [np.load(o) for o in outs]
+    return float(kernel.group(1)), float(wall.group(1)), [np.load(o) for o in outs]
 
 
 def same_lists(attic, bm):

@@ -41,23 +41,46 @@
 #                                         once per tool (default: memcheck
 #                                         racecheck synccheck); an error fails
 #                                         the test (exit 86), the reports are
-#                                         in $OUT/sanitize-TOOL/
+#                                         in sanitize-TOOL-reports.tar.gz
 #   bench/cuda/device.sh cpu [ARGS...]    the machine's CPU: attic against
 #                                         PyTorch 2.x's CPU SDPA and OpenBLAS,
 #                                         1 to 16 threads (bench/cpu/run.sh
 #                                         --no-setup --torch=sdpa ARGS)
-# Logs and results go to $OUT (default ./gpu-out).
+# Logs and results go to $OUT/MODE/ (OUT defaults to ./gpu-out), packed at
+# the end into one file, $OUT/MODE.tar.gz: the device tool brings back at
+# most 8 files of $OUT, and `sanitize` alone writes a report per process.
+# A run killed at the tool's limit leaves $OUT/MODE/ unpacked (bench.py
+# rewrites its tables after every configuration).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 mode=${1:-all}; shift || true
-out=${OUT:-$PWD/gpu-out}
-mkdir -p "$out"
+modes="tests bench layouts all tests-wgmma tests-overlap tests-tma tests-ws tests-pp blockmask streams sanitize cpu"
+if [[ " $modes " != *" $mode "* ]]; then
+  echo "device.sh: unknown mode '$mode' (one of: $modes)" >&2
+  exit 2
+fi
+dest=${OUT:-$PWD/gpu-out}
+out=$dest/$mode
+rm -rf "$out" "$dest/$mode.tar.gz"
+mkdir -p "$out" || exit 1
+# Scripts and per-process reports that need not come back as files.
+scratch=$(mktemp -d) || exit 1
+pack() {
+  tar -C "$dest" -czf "$dest/$mode.tar.gz" "$mode" && rm -rf "$out" &&
+    echo "device.sh: results in $dest/$mode.tar.gz ($(du -k "$dest/$mode.tar.gz" | cut -f1) KiB)"
+  rm -rf "$scratch"
+}
+trap pack EXIT
 export PYTHONUNBUFFERED=1
 
-if [[ ! -x build/tools/attic-run ]]; then
+# A warm machine keeps the build unpacked by an earlier call, which may be
+# an older bundle: unpack again whenever the bundle differs.
+stamp=$(cat .gpubundle/build.tar.xz .gpubundle/llvm.tar.xz | cksum) || exit 1
+if [[ ! -x build/tools/attic-run || "$(cat build/.gpubundle-stamp 2>/dev/null)" != "$stamp" ]]; then
   start=$(date +%s)
   tar -C / -xJf .gpubundle/llvm.tar.xz || exit 1
   tar -xJf .gpubundle/build.tar.xz || exit 1
+  printf '%s\n' "$stamp" > build/.gpubundle-stamp
   echo "device.sh: bundle unpacked in $(( $(date +%s) - start )) s"
 fi
 export LD_LIBRARY_PATH=/usr/lib/llvm-22/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -108,7 +131,7 @@ write_wrapper() {
 # the shell line LINE (which ends in exec ... "$@") for --target=cuda runs,
 # its log in $out/lit-NAME.log.
 run_lit_adding() {
-  local wrap=$out/$1-wrapper
+  local wrap=$scratch/$1-wrapper
   mkdir -p "$wrap"
   write_wrapper "$wrap/attic-run" "$2"
   run_lit "$device_tests" "lit-$1.log" --param attic_tools_prefix="$wrap"
@@ -229,7 +252,7 @@ if [[ $mode == sanitize ]]; then
   tools=("$@")
   [[ ${#tools[@]} -gt 0 ]] || tools=(memcheck racecheck synccheck)
   for tool in "${tools[@]}"; do
-    wrap=$out/sanitize-$tool
+    wrap=$scratch/sanitize-$tool
     mkdir -p "$wrap"
     # attic-run --target=cuda under the tool, its report in a file (stdout
     # stays the program's, for FileCheck); each run bounded in time. Runs
@@ -247,6 +270,8 @@ if [[ $mode == sanitize ]]; then
     dirty=$(grep -l -E '(ERROR SUMMARY|RACECHECK SUMMARY): [1-9]' "$wrap"/*.log 2>/dev/null | wc -l)
     echo "$tool: $clean runs clean, $dirty with errors"
     [[ $dirty -eq 0 ]] || status=1
+    tar -C "$scratch" -czf "$out/sanitize-$tool-reports.tar.gz" "sanitize-$tool" \
+      || status=1
   done
 fi
 if [[ $mode == layouts ]]; then

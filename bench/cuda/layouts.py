@@ -68,6 +68,8 @@ def main():
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=".")
+    ap.add_argument("--attic-timeout", type=int, default=180,
+                    help="seconds for one attic-run (a hang fails that row)")
     args = ap.parse_args()
 
     from torch.nn.attention.flex_attention import create_block_mask, flex_attention
@@ -120,19 +122,24 @@ def main():
                 np.save(p, x.cpu().numpy())
                 inputs.append("--input=" + p)
             out = os.path.join(work, "o.npy")
-            proc = subprocess.run([args.attic_run, mlir, "--entry=f", "--target=cuda",
-                                   "--bench=%d" % args.reps, "--output=" + out]
-                                  + inputs + extra,
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  universal_newlines=True)
+            cmd = ([args.attic_run, mlir, "--entry=f", "--target=cuda",
+                    "--bench=%d" % args.reps, "--output=" + out] + inputs + extra)
+            try:
+                proc = subprocess.run(cmd, stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT,
+                                      universal_newlines=True,
+                                      timeout=args.attic_timeout)
+            except subprocess.TimeoutExpired:
+                proc = subprocess.CompletedProcess(
+                    cmd, 124, "attic-run timed out after %d s" % args.attic_timeout)
             ref = reference(q, k, v, visible)
             row = {"pattern": pattern, "N": n}
-            if proc.returncode != 0:
+            m = re.search(r"kernel time: median ([0-9.]+) ms", proc.stdout)
+            if proc.returncode != 0 or not m:
                 print(proc.stdout, file=sys.stderr)
                 row["attic_ms"] = row["attic_err"] = None
             else:
-                row["attic_ms"] = float(re.search(r"kernel time: median ([0-9.]+) ms",
-                                                  proc.stdout).group(1))
+                row["attic_ms"] = float(m.group(1))
                 row["attic_err"] = rel_err(torch.from_numpy(np.load(out)).cuda(), ref)
             t0 = time.time()
             bm = create_block_mask(mask_mod, None, None, n, n, device="cuda")

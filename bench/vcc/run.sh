@@ -34,7 +34,15 @@ VCC_NS=${VCC_NS-"4096 16384 65536 131072"}
 DENSE_NS=${DENSE_NS-"4096 16384"}
 PHASES=${PHASES:-1}
 SEED=${SEED:-3}
-export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-SkylakeX}
+# Debian's OpenBLAS misdetects these virtual CPUs; name the host's core
+# (SkylakeX on a host without AVX-512 dies of an illegal instruction).
+if [ -z "${OPENBLAS_CORETYPE:-}" ]; then
+  if grep -qw avx512f /proc/cpuinfo; then
+    export OPENBLAS_CORETYPE=SkylakeX
+  elif grep -qw avx2 /proc/cpuinfo; then
+    export OPENBLAS_CORETYPE=Haswell
+  fi
+fi
 export KMP_BLOCKTIME=${KMP_BLOCKTIME:-0}
 RUN="$BUILD/tools/attic-run"
 GEN="$ROOT/bench/vcc/gen_stack.py"
