@@ -165,7 +165,8 @@ def Attic_ClusteredAttentionOp : Attic_Op<"clustered_attention", [Pure]> {
     K-means: the initial centroid `c` is the query at position
     `floor(c Nq / C) + (u_c mod (floor((c+1) Nq / C) - floor(c Nq / C)))`
     (one query drawn from each of `C` equal segments), `u_c` the first word
-    of Philox block `c` of stream 32 with `seed`; then `iterations` times:
+    of Philox block `c` of stream 32 with `seed` (the second word its high
+    half where the segment has 2^32 rows or more); then `iterations` times:
     assign every query to its nearest centroid (squared Euclidean distance
     `|c|^2 - 2 q.c`, the first on ties), and move each centroid to the mean
     of its queries (a cluster that lost all keeps its centroid). The

@@ -301,6 +301,12 @@ def AtticLowerState : Pass<"attic-lower-state"> {
 def AtticLowerBlockMask : Pass<"attic-lower-block-mask"> {
   let summary = "Lower bufferized attic.block_mask to the loops that classify its blocks";
   let description = [{
+    (Like `attic-expand-vcc` and `attic-tile-block-attention`, it runs on
+    any op that holds the ops it lowers. Nested below the module, on
+    `func.func`, it needs the runtime's `@attic_rt_report_error` declared
+    in the module already where it reports errors: functions run in
+    parallel there, and it may not add to the module.)
+
     Rewrites every memref-form `attic.block_mask` into two `scf.parallel`
     loops: one over every (batch, head, query block, key block) that
     stores the pair's exact class (skip, partial, full: the layout's block
@@ -354,7 +360,8 @@ def AtticUnrollLayerLoops : Pass<"attic-unroll-layer-loops", "::mlir::ModuleOp">
   }];
   let options = [
     Option<"maxTripCount", "max-trip-count", "int64_t", "256",
-           "The most iterations a loop over attic ops may have">,
+           "The most iterations a loop over attic ops may have (at most "
+           "65536: each is a copy of the body)">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];
@@ -973,7 +980,11 @@ def AtticCheckScope : Pass<"attic-check-scope", "::mlir::ModuleOp"> {
     `attic-cuda-pipeline`, reports each such op instead: an error naming
     the op and the op it is inside of, and `pipeline` (for the message).
     A nested module is lowered by nesting the pipeline on it:
-    `--pass-pipeline='builtin.module(builtin.module(attic-cpu-pipeline))'`.
+    `--pass-pipeline='builtin.module(builtin.module(attic-cpu-pipeline))'`,
+    before the outer module: a function in a nested module (with a body)
+    is refused too, since some of the outer pipeline's conversions walk
+    the whole module and left it half lowered; a nested module the
+    pipeline has lowered is left alone.
 
     It also rejects, once per function, input that is already past two of
     the pipelines' own steps, which upstream's ownership-based deallocation

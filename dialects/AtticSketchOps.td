@@ -110,9 +110,10 @@ def Attic_InformerAttentionOp : Attic_Op<"informer_attention", [Pure]> {
     `M_i = max_t (q_i . k_{j_t}) - (sum_t q_i . k_{j_t}) / Nk`; the `u`
     queries of largest `M` (ties: the lower index) get exact softmax
     attention over all keys, the others the mean of all values.
-    `U = samples`, else `min(Nk, factor * ceil(ln Nk))`;
-    `u = active`, else `min(Nq, factor * ceil(ln Nq))`; `factor` defaults
-    to 5. `u = Nq` is exact attention; `seed` is required when `u < Nq`.
+    `U = samples`, else `min(Nk, max(1, factor * ceil(ln Nk)))`;
+    `u = active`, else `min(Nq, max(1, factor * ceil(ln Nq)))`; `factor`
+    defaults to 5 and must be in [1, 1000], `samples` in [1, Nk], `active`
+    in [1, Nq]. `u = Nq` is exact attention; `seed` is required when `u < Nq`.
 
     ```mlir
     %o = attic.informer_attention %q, %k, %v {factor = 5 : i64, seed = 3 : i64}
@@ -144,9 +145,9 @@ def Attic_InformerAttentionOp : Attic_Op<"informer_attention", [Pure]> {
   let extraClassDeclaration = [{
     /// `scale`, else 1/sqrt(D).
     float getEffectiveScale();
-    /// u: `active`, else min(Nq, factor * ceil(ln Nq)).
+    /// u: `active`, else min(Nq, max(1, factor * ceil(ln Nq))).
     int64_t getActiveCount();
-    /// U: `samples`, else min(Nk, factor * ceil(ln Nk)).
+    /// U: `samples`, else min(Nk, max(1, factor * ceil(ln Nk))).
     int64_t getSampleCount();
   }];
 }
@@ -159,7 +160,8 @@ def Attic_LinformerAttentionOp : Attic_Op<"linformer_attention", [Pure,
     `out = softmax(scale Q (E K)^T) (F V)` per (batch, head), with the
     projections along the sequence `E = key_projection` and
     `F = value_projection` (default: `E`, shared by keys and values), each
-    `[Hp, P, Nk]` with `Hp = 1` (shared by the heads) or `H`. Sharing
+    `[Hp, P, Nk]` with `Hp = 1` (shared by the heads) or `H`, the same
+    `Hp` for both. Sharing
     across layers is passing the same tensor to several ops. With `mask`
     (`[B,Nk]` i1) padded key and value rows are zero before the
     projection.

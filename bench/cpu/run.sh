@@ -62,6 +62,9 @@ fi
 # not spin on the cores while OpenBLAS or torch run.
 export KMP_BLOCKTIME=0
 
+# A failed check (attic against OpenBLAS, torch against attic) fails the
+# run at the end, after every thread count.
+failed=0
 inputs="$(mktemp -d)"
 trap 'rm -rf "$inputs"' EXIT
 mkdir -p "$out"
@@ -74,14 +77,15 @@ for t in "${thread_counts[@]}"; do
   OMP_NUM_THREADS="$t" OPENBLAS_NUM_THREADS="$t" \
     ./build/bench/attention_cpu/attic-bench-attention --heads=8 --d=64 \
       --n="$lengths" --reps="$reps" --naive-max-n=0 --sgemm-n=4096 \
-      --save-dir="$inputs" --csv="$dir/attic.csv" | tee "$dir/attic.txt"
+      --save-dir="$inputs" --csv="$dir/attic.csv" | tee "$dir/attic.txt" \
+    || failed=1
   OPENBLAS_NUM_THREADS="$t" "$python" bench/cpu/torch_attention.py \
     --dir="$inputs" --n="$lengths" --threads="$t" --reps="$reps" \
     --impl="$impl" --csv="$dir/torch.csv" | tee "$dir/torch.txt"
   sgemm="$(sed -n 's/^openblas sgemm [0-9]*^3: \([0-9.]*\) GFLOP\/s$/\1/p' "$dir/attic.txt")"
   "$python" bench/cpu/merge.py --attic="$dir/attic.csv" \
     --torch="$dir/torch.csv" --sgemm="$sgemm" --out="$dir/summary.csv" \
-    | tee "$dir/summary.txt"
+    | tee "$dir/summary.txt" || failed=1
   if "$python" -c "import matplotlib" 2>/dev/null; then
     "$python" bench/plot.py "$dir/summary.csv"
   else
@@ -102,3 +106,7 @@ first="${thread_counts[0]}"
   done
 } | tee "$out/scaling.txt"
 echo "results in $out"
+if [[ $failed != 0 ]]; then
+  echo "run.sh: a check failed (the rows marked in attic.txt or summary.txt)" >&2
+  exit 1
+fi

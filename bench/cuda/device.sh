@@ -49,8 +49,10 @@
 # Logs and results go to $OUT/MODE/ (OUT defaults to ./gpu-out), packed at
 # the end into one file, $OUT/MODE.tar.gz: the device tool brings back at
 # most 8 files of $OUT, and `sanitize` alone writes a report per process.
-# A run killed at the tool's limit leaves $OUT/MODE/ unpacked (bench.py
-# rewrites its tables after every configuration).
+# SIGTERM still packs; a run killed with SIGKILL at the tool's limit
+# leaves $OUT/MODE/ unpacked (bench.py rewrites its tables after every
+# configuration; its files are at most two folders down, `cpu` mode's are
+# not).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 mode=${1:-all}; shift || true

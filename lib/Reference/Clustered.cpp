@@ -55,10 +55,15 @@ void kmeans(const Options &o, const double *x, std::vector<int64_t> &assign,
   const int64_t N = o.queries, D = o.dim, C = o.clusters;
   centroids.assign(size_t(C * D), 0.0);
   for (int64_t c = 0; c < C; ++c) {
-    int64_t lo = c * N / C, hi = (c + 1) * N / C;
+    int64_t lo = int64_t(__int128(c) * N / C),
+            hi = int64_t(__int128(c + 1) * N / C);
+    uint64_t size = uint64_t(hi - lo);
     uint32_t words[4];
     attic_philox4x32(o.seed, 32, uint64_t(c), words);
-    int64_t row = lo + int64_t(words[0] % uint32_t(hi - lo));
+    uint64_t draw = words[0];
+    if (size >= (uint64_t(1) << 32))
+      draw |= uint64_t(words[1]) << 32;
+    int64_t row = lo + int64_t(draw % size);
     for (int64_t d = 0; d < D; ++d)
       centroids[size_t(c * D + d)] = x[row * D + d];
   }

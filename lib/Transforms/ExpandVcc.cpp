@@ -482,6 +482,7 @@ struct AtticExpandVccPass
   using AtticExpandVccBase::AtticExpandVccBase;
 
   void runOnOperation() override {
+    ReportErrorScope scope(getOperation());
     if (failed(expandVcc(getOperation(), parallelScans)))
       signalPassFailure();
   }

@@ -96,6 +96,33 @@ struct AtticCheckScopePass
       // One error per region that holds attic ops.
       return WalkResult::skip();
     });
+    // Code of a nested module: some of the pipeline's conversions walk the
+    // whole module, others only its top-level functions, so a nested
+    // module's functions came out half lowered, with the pipeline
+    // succeeding (a 2026-11-30 audit). The nested module is lowered first,
+    // by the pipeline nested on it.
+    module.walk([&](func::FuncOp fn) {
+      auto inner = fn->getParentOfType<ModuleOp>();
+      // (A function with attic ops has had its error above.)
+      if (inner == module || fn.isExternal() ||
+          fn.walk([](Operation *op) {
+              return isa_and_nonnull<attic::AtticDialect>(op->getDialect())
+                         ? WalkResult::interrupt()
+                         : WalkResult::advance();
+            }).wasInterrupted())
+        return;
+      InFlightDiagnostic diag = fn.emitOpError("is in a nested module");
+      if (std::optional<StringRef> name = inner.getName())
+        diag << " (@" << *name << ")";
+      bool both = StringRef(pipeline).contains(" or ");
+      StringRef shown =
+          both ? StringRef("attic-cpu-pipeline") : StringRef(pipeline);
+      diag << ", which " << pipeline
+           << " would leave half lowered: lower the nested module first, "
+              "--pass-pipeline='builtin.module(builtin.module("
+           << shown << "), " << shown << ")'";
+      failed = true;
+    });
     // A float rounding mode other than the default: LLVM's constrained
     // fptrunc, which the lowering emits for it, only assumes the mode, so
     // `arith.truncf %x downward` rounded to nearest without a word (a
@@ -289,8 +316,11 @@ struct AtticGpuCheckHostPass
   void runOnOperation() override {
     bool failed = false;
     getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
-      // Kernels are checked by their own lowering.
-      if (isa<gpu::LaunchOp, gpu::GPUModuleOp>(op))
+      // Kernels are checked by their own lowering; a nested module is
+      // lowered by the pipeline nested on it (attic-check-scope refuses
+      // one that still holds functions).
+      if (isa<gpu::LaunchOp, gpu::GPUModuleOp>(op) ||
+          (isa<ModuleOp>(op) && op != getOperation().getOperation()))
         return WalkResult::skip();
       if (!allowedOnHost(op)) {
         attic::opError(op)

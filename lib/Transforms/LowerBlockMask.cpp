@@ -272,6 +272,15 @@ namespace {
 struct AtticLowerBlockMaskPass
     : public attic::impl::AtticLowerBlockMaskBase<AtticLowerBlockMaskPass> {
   void runOnOperation() override {
+    // The op is replaced: the pass runs on what holds it (nested in
+    // any(...) the pass manager also runs it on the op itself).
+    if (isa<BlockMaskOp>(getOperation())) {
+      getOperation()->emitOpError(
+          "is lowered by attic-lower-block-mask running on the op that holds "
+          "it (a function or module), not on the op itself");
+      return signalPassFailure();
+    }
+    ReportErrorScope scope(getOperation());
     SmallVector<BlockMaskOp> ops;
     getOperation()->walk([&](BlockMaskOp op) { ops.push_back(op); });
     for (BlockMaskOp op : ops)

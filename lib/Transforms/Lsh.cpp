@@ -486,10 +486,16 @@ std::vector<int64_t> initialRows(uint64_t seed, int64_t rows,
                                  int64_t clusters) {
   std::vector<int64_t> picks(static_cast<size_t>(clusters));
   for (int64_t c = 0; c < clusters; ++c) {
-    int64_t lo = c * rows / clusters, hi = (c + 1) * rows / clusters;
+    // c * rows needs more than 64 bits beyond 2^32 rows and clusters.
+    int64_t lo = int64_t(__int128(c) * rows / clusters),
+            hi = int64_t(__int128(c + 1) * rows / clusters);
+    uint64_t span = uint64_t(hi - lo);
     uint32_t words[4];
     attic_philox4x32(seed, 32, uint64_t(c), words);
-    picks[size_t(c)] = lo + int64_t(words[0] % uint32_t(hi - lo));
+    // A segment of 2^32 rows or more takes the second word as the high
+    // half (the first alone divided by zero at a multiple of 2^32).
+    uint64_t u = span >> 32 ? uint64_t(words[1]) << 32 | words[0] : words[0];
+    picks[size_t(c)] = lo + int64_t(u % span);
   }
   return picks;
 }

@@ -12,6 +12,18 @@
 
 using namespace mlir;
 
+namespace {
+/// The root of the innermost ReportErrorScope on this thread.
+thread_local Operation *scopeRoot = nullptr;
+} // namespace
+
+attic::ReportErrorScope::ReportErrorScope(Operation *root)
+    : previous(scopeRoot) {
+  scopeRoot = root;
+}
+
+attic::ReportErrorScope::~ReportErrorScope() { scopeRoot = previous; }
+
 FailureOr<func::FuncOp> attic::declareReportError(Operation *op) {
   constexpr llvm::StringLiteral name = "attic_rt_report_error";
   auto func = op->getParentOfType<func::FuncOp>();
@@ -33,6 +45,15 @@ FailureOr<func::FuncOp> attic::declareReportError(Operation *op) {
              << existing.getFunctionType();
     return existing;
   }
+  if (scopeRoot && scopeRoot != tableOp &&
+      !scopeRoot->isProperAncestor(tableOp))
+    return op->emitOpError("needs @")
+           << name << "(i32, i64, i64, i64), which the module does not "
+           << "declare: the pass runs on '" << scopeRoot->getName()
+           << "', below the module, where it may not add the declaration "
+              "(nested passes run in parallel); run the pass on the module, "
+              "or declare `func.func private @"
+           << name << "(i32, i64, i64, i64)`";
   OpBuilder b(ctx);
   b.setInsertionPointToStart(&tableOp->getRegion(0).front());
   auto decl = func::FuncOp::create(b, op->getLoc(), name, type);

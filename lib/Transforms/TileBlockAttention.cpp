@@ -842,6 +842,16 @@ struct AtticTileBlockAttentionPass
   }
 
   void runOnOperation() override {
+    // The op is replaced: the pass runs on what holds it (nested in
+    // any(...) the pass manager also runs it on the op itself, which was
+    // freed under it).
+    if (isa<BlockAttentionOp>(getOperation())) {
+      getOperation()->emitOpError(
+          "is lowered by attic-tile-block-attention running on the op that "
+          "holds it (a function or module), not on the op itself");
+      return signalPassFailure();
+    }
+    ReportErrorScope scope(getOperation());
     SmallVector<BlockAttentionOp> ops;
     getOperation()->walk([&](BlockAttentionOp op) {
       if (op.hasPureBufferSemantics())

@@ -125,10 +125,13 @@ struct AtticUnrollLayerLoopsPass
   using AtticUnrollLayerLoopsBase::AtticUnrollLayerLoopsBase;
 
   LogicalResult initialize(MLIRContext *context) override {
-    if (maxTripCount < 0)
+    // Each iteration is a copy of the body: 2^40 of them exhausted memory
+    // instead of an error (a 2026-11-30 audit).
+    constexpr int64_t kMostTrips = int64_t(1) << 16;
+    if (maxTripCount < 0 || maxTripCount > kMostTrips)
       return attic::optionError(
-          context, "attic-unroll-layer-loops: max-trip-count must be at "
-                   "least 0, got " +
+          context, "attic-unroll-layer-loops: max-trip-count must be in [0, " +
+                       Twine(kMostTrips) + "], got " +
                        Twine(int64_t(maxTripCount)));
     return success();
   }

@@ -343,3 +343,14 @@ func.func @state_scan_zero_chunk(%f: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x8x
       : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x8xf32> -> tensor<1x2x64x8xf32>, tensor<1x2x64xf32>
   return
 }
+
+// -----
+
+// 2^37 tokens of 8 random features: 2^40 elements in each operand, 2^43 in
+// the feature maps (refused on the attic.state_reduce the decomposition
+// made until 2026-11-30).
+func.func @feature_maps_too_large(%q: tensor<1x1x137438953472x8xf32>) -> tensor<1x1x137438953472x8xf32> {
+  // expected-error @+1 {{'attic.kernelized_attention' op the feature maps [B,H,N,F] = [1,1,137438953472,64] must have at most 2^40 = 1099511627776 elements}}
+  %o = attic.kernelized_attention favor_plus %q, %q, %q {features = 64 : i64, seed = 1 : i64} : tensor<1x1x137438953472x8xf32>, tensor<1x1x137438953472x8xf32>, tensor<1x1x137438953472x8xf32> -> tensor<1x1x137438953472x8xf32>
+  return %o : tensor<1x1x137438953472x8xf32>
+}

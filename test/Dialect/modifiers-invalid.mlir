@@ -353,3 +353,23 @@ func.func @score_selected_index(%q: tensor<1x1x8x4xf32>, %k: tensor<1x1x8x4xf32>
       } : tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x1x8x4xf32>
   return
 }
+
+// -----
+
+// The outlined (memref) form is checked for score-dependent reads too.
+func.func private @score_fn(%x: f32, %b: index, %h: index, %q: index, %k: index, %s: memref<4xf32>) -> f32 {
+  %c100 = arith.constant 100.0 : f32
+  %y = arith.mulf %x, %c100 : f32
+  %i = arith.fptosi %y : f32 to i64
+  %ix = arith.index_cast %i : i64 to index
+  // expected-error @+1 {{'memref.load' op in a 'score' region must not read a capture at an index computed from the score (argument #0)}}
+  %t = memref.load %s[%ix] : memref<4xf32>
+  %r = arith.addf %x, %t : f32
+  return %r : f32
+}
+func.func @score_fn_reads_by_score(%q: memref<1x4x64x16xf32>, %k: memref<1x4x64x16xf32>, %v: memref<1x4x64x16xf32>, %s: memref<4xf32>, %o: memref<1x4x64x16xf32>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x4x64x16xf32>, memref<1x4x64x16xf32>, memref<1x4x64x16xf32>)
+      captures(%s : memref<4xf32>) outs(%o : memref<1x4x64x16xf32>)
+      {layout = #attic.dense, scale = 0.25 : f32, block_q = 32 : i64, block_k = 32 : i64, score_fn = @score_fn}
+  return
+}

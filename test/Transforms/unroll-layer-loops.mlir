@@ -1,7 +1,10 @@
 // RUN: attic-opt %s --split-input-file --verify-diagnostics --attic-unroll-layer-loops | FileCheck %s
 // RUN: not attic-opt %s --split-input-file --attic-unroll-layer-loops="max-trip-count=2" 2>&1 | FileCheck %s --check-prefix=LIMIT
 // RUN: not attic-opt %s --split-input-file --attic-unroll-layer-loops="max-trip-count=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
-// NEGATIVE: error: attic-unroll-layer-loops: max-trip-count must be at least 0, got -1
+// NEGATIVE: error: attic-unroll-layer-loops: max-trip-count must be in [0, 65536], got -1
+// Each iteration is a copy of the body: 2^40 of them exhausted memory.
+// RUN: not attic-opt %s --split-input-file --attic-unroll-layer-loops="max-trip-count=1099511627776" 2>&1 | FileCheck %s --check-prefix=HUGE
+// HUGE: error: attic-unroll-layer-loops: max-trip-count must be in [0, 65536], got 1099511627776
 
 // A loop over layers (attic ops in its body): one copy per iteration, the
 // induction variable a constant in each; a loop without attic ops is kept.

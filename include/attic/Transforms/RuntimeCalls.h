@@ -19,6 +19,23 @@ namespace attic {
 /// there is no such table or the module declares it with another type.
 mlir::FailureOr<mlir::func::FuncOp> declareReportError(mlir::Operation *op);
 
+/// While alive (on this thread), declareReportError adds the declaration
+/// only to a symbol table inside `root`, the op a pass runs on, and
+/// otherwise requires it to be there: a pass nested below the module (on
+/// func.func, where the pass manager runs the functions in parallel) must
+/// not add ops to the module, or two threads insert it at once. Passes
+/// that run on any op and may declare it hold one around their work.
+class ReportErrorScope {
+public:
+  explicit ReportErrorScope(mlir::Operation *root);
+  ~ReportErrorScope();
+  ReportErrorScope(const ReportErrorScope &) = delete;
+  ReportErrorScope &operator=(const ReportErrorScope &) = delete;
+
+private:
+  mlir::Operation *previous;
+};
+
 /// Emits `attic_rt_report_error(code, a, b, c)` (index or integer details,
 /// converted to i64) at the builder's insertion point.
 void emitReportError(mlir::OpBuilder &b, mlir::Location loc,

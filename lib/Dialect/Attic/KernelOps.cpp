@@ -11,6 +11,8 @@
 
 #include "ShapeChecks.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace attic;
 using attic::detail::checkAttentionShapes;
@@ -134,6 +136,18 @@ LogicalResult KernelizedAttentionOp::verify() {
   float eps = getEps().convertToFloat();
   if (!(eps > 0.0f) || !std::isfinite(eps))
     return emitOpError("eps must be a positive finite number, got ") << eps;
+  // The feature maps phi(Q) and phi(K) that the op decomposes into, bounded
+  // as the operands are (checkPositiveShape), here rather than on the
+  // attic.state_reduce the user did not write.
+  __int128 featureElements = __int128(query.getDimSize(0)) *
+                             query.getDimSize(1) * std::max(queries, keys) *
+                             getFeatureCount();
+  if (featureElements > (__int128(1) << 40))
+    return emitOpError("the feature maps [B,H,N,F] = [")
+           << query.getDimSize(0) << "," << query.getDimSize(1) << ","
+           << std::max(queries, keys) << "," << getFeatureCount()
+           << "] must have at most 2^40 = " << (int64_t(1) << 40)
+           << " elements";
   return success();
 }
 

@@ -150,24 +150,18 @@ LogicalResult attic::verifyModifierRegion(Operation *op, Region &region,
     return diag;
   }
 
-  // Outlined functions are checked for their signature only: upstream's
-  // buffer deallocation adds (no-op) ops to them that canonicalization
-  // removes again.
-  if (!checkOps)
-    return success();
   // The values computed from the score: the capture check in front of the
   // kernels runs the region over every (b, h, q, k) but cannot enumerate
-  // scores, so an index computed from the score could not be checked.
-  llvm::DenseSet<Value> fromScore;
-  if (kind == ModifierKind::Score)
-    fromScore.insert(block.getArgument(0));
-  for (Operation &inner : block.without_terminator()) {
-    StringRef dialect = inner.getName().getDialectNamespace();
-    bool captureOp = isa<tensor::ExtractOp, tensor::DimOp, memref::LoadOp,
-                         memref::DimOp>(inner);
-    if (llvm::any_of(inner.getOperands(),
-                     [&](Value v) { return fromScore.contains(v); })) {
-      if (captureOp)
+  // scores, so an index computed from the score could not be checked. (In
+  // outlined functions too.)
+  if (kind == ModifierKind::Score) {
+    llvm::DenseSet<Value> fromScore{block.getArgument(0)};
+    for (Operation &inner : block.without_terminator()) {
+      if (llvm::none_of(inner.getOperands(),
+                        [&](Value v) { return fromScore.contains(v); }))
+        continue;
+      if (isa<tensor::ExtractOp, tensor::DimOp, memref::LoadOp, memref::DimOp>(
+              inner))
         return inner.emitOpError()
                << "in a '" << name
                << "' region must not read a capture at an index computed "
@@ -176,6 +170,18 @@ LogicalResult attic::verifyModifierRegion(Operation *op, Region &region,
                   "the capture's size before the kernel runs";
       fromScore.insert(inner.result_begin(), inner.result_end());
     }
+  }
+
+  // Outlined functions are checked for their signature only: upstream's
+  // buffer deallocation adds (no-op) ops to them that canonicalization
+  // removes again.
+  if (!checkOps)
+    return success();
+  for (Operation &inner : block.without_terminator()) {
+    StringRef dialect = inner.getName().getDialectNamespace();
+    bool captureOp =
+        isa<tensor::ExtractOp, tensor::DimOp, memref::LoadOp, memref::DimOp>(
+            inner);
     if (captureOp) {
       if (!capturedSource(&inner, leading))
         return inner.emitOpError()
