@@ -65,6 +65,10 @@ def AtticDecompose : Pass<"attic-decompose"> {
 def AtticExpandVcc : Pass<"attic-expand-vcc"> {
   let summary = "Expand the VCC ops and !attic.tree values into upstream ops on tensors";
   let description = [{
+    (Runs on any op that holds the ops it lowers. Nested below the module,
+    on `func.func`, it needs the runtime's `@attic_rt_report_error`
+    declared in the module already where it reports errors.)
+
     Rewrites the VIP-token-centric compression ops (docs/vcc.md) into
     upstream ops on tensors, before bufferization: `tensor.generate`,
     `tensor.empty`/`extract`/`insert`, `scf.for` with tensor iter_args,
@@ -520,6 +524,12 @@ def AtticInlineAllocaScopes : Pass<"attic-inline-alloca-scopes"> {
 def AtticTileBlockAttention : Pass<"attic-tile-block-attention"> {
   let summary = "Turn bufferized attic.block_attention into the target-independent tile loop";
   let description = [{
+    (Runs on any op that holds the ops it lowers, not on an
+    `attic.block_attention` itself. Nested below the module, on
+    `func.func`, it needs the runtime's `@attic_rt_report_error` declared
+    in the module already where it reports errors: block lists and
+    capture reads.)
+
     Rewrites every memref-form `attic.block_attention` into one
     `attic.tile.grid` over (batch, query head, query block), whose body
     loops over the visited key blocks with

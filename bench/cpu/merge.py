@@ -49,7 +49,9 @@ def main():
                 "attic_vs_blas_max_rel_err": r["attic_max_rel_err"],
                 "torch_vs_attic_max_rel_err": t["torch_vs_attic_max_rel_err"],
                 "torch_mode": t["torch_mode"],
-                "check": r["check"] if torch_ok else "torch-differs",
+                # attic's own failure first (torch then differs too).
+                "check": ("torch-differs" if r["check"] == "ok" and not torch_ok
+                          else r["check"]),
             })
     with open(args.out, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0].keys()))

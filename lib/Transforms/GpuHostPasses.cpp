@@ -118,9 +118,10 @@ struct AtticCheckScopePass
       StringRef shown =
           both ? StringRef("attic-cpu-pipeline") : StringRef(pipeline);
       diag << ", which " << pipeline
-           << " would leave half lowered: lower the nested module first, "
+           << " would leave half lowered: lower nested modules first, the "
+              "innermost first (one level: "
               "--pass-pipeline='builtin.module(builtin.module("
-           << shown << "), " << shown << ")'";
+           << shown << "), " << shown << ")')";
       failed = true;
     });
     // A float rounding mode other than the default: LLVM's constrained

@@ -137,6 +137,11 @@ struct AtticUnrollLayerLoopsPass
   }
 
   void runOnOperation() override {
+    // The copies of loop bodies made so far: nested loops multiply (three
+    // loops of 256 made 2^24 copies until memory ran out), so the whole
+    // run is bounded as well as each loop.
+    constexpr uint64_t kMostCopies = uint64_t(1) << 16;
+    uint64_t copies = 0;
     // Outer loops first (a loop unrolled moves its nested loops to the
     // function level, where the next round finds them).
     for (bool changed = true; changed;) {
@@ -205,6 +210,16 @@ struct AtticUnrollLayerLoopsPass
               << int64_t(maxTripCount) << " iterations (max-trip-count)";
           return signalPassFailure();
         }
+        if (*trips > kMostCopies - copies) {
+          attic::opError(loop)
+              << "loops over attic ops " << *trips << " times after " << copies
+              << " copies of loop bodies: attic-unroll-layer-loops makes at "
+                 "most "
+              << kMostCopies
+              << " in all (the trip counts of nested loops multiply)";
+          return signalPassFailure();
+        }
+        copies += *trips;
         // No iteration: the results are the initial values.
         unrollFully(loop, *trips);
         changed = true;

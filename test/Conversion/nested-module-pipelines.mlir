@@ -8,7 +8,7 @@
 // RUN: attic-opt %s --pass-pipeline='builtin.module(builtin.module(attic-cpu-pipeline), attic-cpu-pipeline)' | FileCheck %s
 // RUN: attic-opt %s --pass-pipeline='builtin.module(builtin.module(attic-cuda-pipeline{chip=sm_80 format=isa}), attic-cuda-pipeline{chip=sm_80 format=isa})' | FileCheck %s --check-prefix=CUDA
 
-// REFUSED: error: 'func.func' op is in a nested module (@inner), which attic-cpu-pipeline would leave half lowered: lower the nested module first, --pass-pipeline='builtin.module(builtin.module(attic-cpu-pipeline), attic-cpu-pipeline)'
+// REFUSED: error: 'func.func' op is in a nested module (@inner), which attic-cpu-pipeline would leave half lowered: lower nested modules first, the innermost first (one level: --pass-pipeline='builtin.module(builtin.module(attic-cpu-pipeline), attic-cpu-pipeline)')
 // REFUSED-CUDA: error: 'func.func' op is in a nested module (@inner), which attic-cuda-pipeline would leave half lowered
 
 // CHECK-LABEL: module @outer

@@ -373,3 +373,22 @@ func.func @score_fn_reads_by_score(%q: memref<1x4x64x16xf32>, %k: memref<1x4x64x
       {layout = #attic.dense, scale = 0.25 : f32, block_q = 32 : i64, block_k = 32 : i64, score_fn = @score_fn}
   return
 }
+
+// -----
+
+// A call in an outlined modifier: the tile loop inlines the function's
+// ops, and the call made invalid IR there.
+func.func private @helper(%x: f32, %s: memref<4xf32>) -> f32 {
+  return %x : f32
+}
+func.func private @score_calls(%x: f32, %b: index, %h: index, %q: index, %k: index, %s: memref<4xf32>) -> f32 {
+  // expected-error @+1 {{'func.call' op is not admissible in a 'score' modifier: its ops are evaluated inline, so they must be written out (arith and math ops, capture reads)}}
+  %r = func.call @helper(%x, %s) : (f32, memref<4xf32>) -> f32
+  return %r : f32
+}
+func.func @score_fn_calls(%q: memref<1x4x64x16xf32>, %k: memref<1x4x64x16xf32>, %v: memref<1x4x64x16xf32>, %s: memref<4xf32>, %o: memref<1x4x64x16xf32>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x4x64x16xf32>, memref<1x4x64x16xf32>, memref<1x4x64x16xf32>)
+      captures(%s : memref<4xf32>) outs(%o : memref<1x4x64x16xf32>)
+      {layout = #attic.dense, scale = 0.25 : f32, block_q = 32 : i64, block_k = 32 : i64, score_fn = @score_calls}
+  return
+}

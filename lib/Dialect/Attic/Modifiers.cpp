@@ -37,6 +37,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -171,6 +172,16 @@ LogicalResult attic::verifyModifierRegion(Operation *op, Region &region,
       fromScore.insert(inner.result_begin(), inner.result_end());
     }
   }
+
+  // A call would hide the ops of its callee from these checks, and the tile
+  // loop inlines a modifier's ops into its own region (a call there made
+  // invalid IR).
+  for (Operation &inner : block.without_terminator())
+    if (isa<CallOpInterface>(inner))
+      return inner.emitOpError()
+             << "is not admissible in a '" << name
+             << "' modifier: its ops are evaluated inline, so they must be "
+                "written out (arith and math ops, capture reads)";
 
   // Outlined functions are checked for their signature only: upstream's
   // buffer deallocation adds (no-op) ops to them that canonicalization
