@@ -231,7 +231,12 @@ std::atomic<int32_t> defaultThreads{0};
 
 extern "C" const char *attic_aot_last_error(void) { return lastError.c_str(); }
 
-extern "C" int32_t attic_aot_set_threads(int32_t n) {
+namespace {
+/// attic_aot_set_threads with callMutex held: a call's first use of the
+/// default and OpenBLAS's count (read by a call's sgemm) change under it
+/// only (an audit saw a caller's set_threads(7) lost to another thread's
+/// first call in 601 of 1500 runs, and a race on OpenBLAS's count).
+int32_t setThreadsLocked(int32_t n) {
   // libomp aborts the process on an OMP_NUM_THREADS it cannot parse, when
   // it first reads it (below), and at a parallel region past its own
   // limit (OMP: Error #34 at 100000).
@@ -249,6 +254,12 @@ extern "C" int32_t attic_aot_set_threads(int32_t n) {
   chosenThreads = threads;
   attic_rt_set_blas_threads(threads);
   return threads;
+}
+} // namespace
+
+extern "C" int32_t attic_aot_set_threads(int32_t n) {
+  std::lock_guard<std::mutex> lock(callMutex());
+  return setThreadsLocked(n);
 }
 
 extern "C" int32_t attic_aot_check(const attic_aot_entry *entry) {
@@ -365,20 +376,33 @@ extern "C" int32_t attic_aot_call(const attic_aot_entry *entry,
   // OpenBLAS's own thread pool, left at its load-time setting, competes
   // with the OpenMP workers of the compiled loops (measured: 1 call in 2
   // ran 1.7x slower at N = 1024); one count for both, as attic-run sets.
-  if (chosenThreads == 0 && attic_aot_set_threads(0) < 0)
-    return 1; // attic_aot_last_error says why
   CudaTarget cudaTarget;
   bool isCuda = parseCudaTarget(entry->target, cudaTarget);
   std::lock_guard<std::mutex> lock(callMutex());
-  if (int32_t threads = chosenThreads;
-      threads > 0 && omp_get_max_threads() != threads)
+  if (chosenThreads == 0 && setThreadsLocked(0) < 0)
+    return 1; // attic_aot_last_error says why
+  // The calling thread's own OpenMP setting, for its code, is restored
+  // after the call.
+  int callerThreads = omp_get_max_threads();
+  struct RestoreThreads {
+    int threads;
+    ~RestoreThreads() {
+      if (omp_get_max_threads() != threads)
+        omp_set_num_threads(threads);
+    }
+  } restoreThreads{callerThreads};
+  if (int32_t threads = chosenThreads; threads > 0 && callerThreads != threads)
     omp_set_num_threads(threads);
   attic_rt_take_error(nullptr, 0); // drop a report left by an earlier call
   char message[512];
   // A CUDA library's kernels were loaded by its constructor when it was
   // loaded (mgpuModuleLoad[JIT]); a failure there is pending until now.
+  // The error state is the process's: the failed load may be another
+  // CUDA library's, loaded since the last call.
   if (isCuda && attic_cuda_take_error(message, sizeof(message)) != ATTIC_OK)
-    return fail("@%s: loading the CUDA kernels failed: %s", name, message);
+    return fail("@%s: loading CUDA kernels failed (this library's, or those "
+                "of another CUDA library loaded since the last call): %s",
+                name, message);
   entry->packed(pointers.data());
   // The host code has copied the results back (synchronously, on its
   // stream); a kernel fault surfaces at the latest at the synchronization.

@@ -189,10 +189,12 @@ attic_status attic_cuda_kernel_time(double *milliseconds, int64_t *launches,
 // Modules
 //===----------------------------------------------------------------------===//
 
+// Loads run also while an error is pending: a library's constructor loads
+// its kernels when it is loaded, and another library's failed load, still
+// pending, left this one without its kernels for good (a 2026-11-30
+// audit). A failed load is recorded as any failure (the first one stays).
 void *mgpuModuleLoad(void *data, size_t /*size*/) {
   attic_cuda_module module = nullptr;
-  if (failed())
-    return nullptr;
   run("mgpuModuleLoad", [&](char *err, size_t len) {
     return attic_cuda_module_load(&module, data, err, len);
   });
@@ -201,8 +203,6 @@ void *mgpuModuleLoad(void *data, size_t /*size*/) {
 
 void *mgpuModuleLoadJIT(void *data, int optLevel) {
   attic_cuda_module module = nullptr;
-  if (failed())
-    return nullptr;
   run("mgpuModuleLoadJIT", [&](char *err, size_t len) {
     return attic_cuda_module_load_ptx(&module, static_cast<const char *>(data),
                                       optLevel, err, len);

@@ -187,22 +187,68 @@ argumentShapes(const attic::EntrySignature &signature, StringRef entry) {
   return shapes;
 }
 
-/// Writes `data` to `path`; on failure, removes `written` (the library of
-/// a header that could not be written: nothing is left half done).
+/// A new file beside `path`, in its directory, that a rename puts in
+/// place in one step; "" for "-" and for an existing file that is not a
+/// regular file (a device takes the writes itself). Two attic-compile runs
+/// to one output wrote into one file, since the linker and the header's
+/// stream truncate in place: a library of both builds, which crashed the
+/// program that loaded it (a 2026-11-30 audit).
+/// `cleanup` runs before a failure.
+std::string fileBeside(
+    StringRef path, llvm::function_ref<void()> cleanup = [] {}) {
+  llvm::sys::fs::file_status status;
+  if (path == "-" || (!llvm::sys::fs::status(path, status) &&
+                      status.type() != llvm::sys::fs::file_type::regular_file))
+    return "";
+  StringRef dir = llvm::sys::path::parent_path(path);
+  SmallString<256> model(dir.empty() ? StringRef(".") : dir);
+  llvm::sys::path::append(model, "." + llvm::sys::path::filename(path) +
+                                     "-%%%%%%%%.tmp");
+  SmallString<256> created;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, created)) {
+    cleanup();
+    fail(path + ": cannot write: " + ec.message());
+  }
+  addTemporary(created);
+  return created.str().str();
+}
+
+/// Renames `created` (from fileBeside) to `path`, or fails after
+/// `cleanup`.
+void putInPlace(
+    StringRef created, StringRef path,
+    llvm::function_ref<void()> cleanup = [] {}) {
+  if (std::error_code ec = llvm::sys::fs::rename(created, path)) {
+    llvm::sys::fs::remove(created);
+    cleanup();
+    fail(path + ": cannot write: " + ec.message());
+  }
+}
+
+/// Writes `data` to `path` (through a file beside it, renamed in place);
+/// on failure, removes `written` (the library of a header that could not
+/// be written: nothing is left half done).
 void writeFile(StringRef path, StringRef data, StringRef written = "") {
-  auto failWriting = [&](const llvm::Twine &message) {
+  auto removeWritten = [&] {
     if (!written.empty())
       llvm::sys::fs::remove(written);
+  };
+  auto failWriting = [&](const llvm::Twine &message) {
+    removeWritten();
     fail(message);
   };
+  std::string created = fileBeside(path, removeWritten);
+  StringRef target = created.empty() ? path : StringRef(created);
   std::error_code ec;
-  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
+  llvm::ToolOutputFile out(target, ec, llvm::sys::fs::OF_None);
   if (ec)
     failWriting(path + ": cannot write: " + ec.message());
   out.os() << data;
   if (std::string message = attic::finishOutput(out, path); !message.empty())
     failWriting(message);
   out.keep();
+  if (!created.empty())
+    putInPlace(created, path, removeWritten);
 }
 
 /// Whether `a` and `b` name one file: the same path after making both
@@ -307,10 +353,12 @@ void linkSharedLibrary(StringRef object, StringRef output,
   std::string ompDir = ATTIC_LIBOMP_DIR;
   SmallVector<std::string> args = {driver};
   args.append(ccArgs.begin(), ccArgs.end());
-  args.append({"-shared", "-o", output.str(), object.str(), "-L" + rtDir,
-               "-lattic_rt", "-Xlinker", "-rpath", "-Xlinker", rtDir,
-               "-L" + ompDir, "-lomp", "-Xlinker", "-rpath", "-Xlinker", ompDir,
-               "-lm"});
+  // Linked beside the output, then renamed over it (fileBeside).
+  std::string created = fileBeside(output);
+  args.append({"-shared", "-o", created.empty() ? output.str() : created,
+               object.str(), "-L" + rtDir, "-lattic_rt", "-Xlinker", "-rpath",
+               "-Xlinker", rtDir, "-L" + ompDir, "-lomp", "-Xlinker", "-rpath",
+               "-Xlinker", ompDir, "-lm"});
   SmallVector<StringRef> argRefs(args.begin(), args.end());
   // The driver's messages go to a file: the failure is one line.
   SmallString<128> logPath;
@@ -331,6 +379,8 @@ void linkSharedLibrary(StringRef object, StringRef output,
          (said.empty() ? "" : ": " + said) + " (exit status " +
          llvm::Twine(status) + ")");
   }
+  if (!created.empty())
+    putInPlace(created, output);
 }
 } // namespace
 

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 extern "C" int omp_get_max_threads(void);
+extern "C" void omp_set_num_threads(int);
 
 namespace {
 
@@ -319,6 +320,21 @@ TEST(Aot, ThreadCountAppliesToCallsFromEveryThread) {
   // libomp aborts at a parallel region past its limit: clamped.
   EXPECT_EQ(attic_aot_set_threads(100000), 1024);
   EXPECT_EQ(attic_aot_set_threads(2), 2);
+}
+
+TEST(Aot, ACallKeepsTheCallersOwnOpenMPSetting) {
+  // A call sets OpenMP's count for the compiled loops on the calling
+  // thread; the thread's own setting, for its own parallel code, used to
+  // stay changed after the call (a 2026-11-30 audit).
+  attic_aot_entry e = entry("own", 0, 0, kNoSpecs, recordThreads);
+  ASSERT_EQ(attic_aot_set_threads(2), 2);
+  std::thread caller([&] {
+    omp_set_num_threads(5);
+    EXPECT_EQ(attic_aot_call(&e, nullptr, nullptr), 0);
+    EXPECT_EQ(seenThreads.load(), 2);
+    EXPECT_EQ(omp_get_max_threads(), 5);
+  });
+  caller.join();
 }
 
 TEST(Aot, ThreadCountZeroGoesBackToTheDefault) {

@@ -407,6 +407,26 @@ TEST_F(CudaDriverTest, MgpuRecordsTheFirstErrorAndThenDoesNothing) {
   EXPECT_NE(std::string(err).find("device 1 requested"), std::string::npos);
 }
 
+// Loads run while another load's error is pending: each AOT library's
+// constructor loads its kernels when it is loaded, and one library's failed
+// load left every library loaded after it without kernels for good (a
+// 2026-11-30 audit). The first error stays the one reported.
+TEST_F(CudaDriverTest, MgpuLoadsWhileAnotherLoadsErrorIsPending) {
+  use(ATTIC_FAKE_CUDA_DRIVER, "device");
+  char image[] = "not a cubin";
+  EXPECT_EQ(mgpuModuleLoad(image, sizeof(image)), nullptr);
+  setenv("ATTIC_FAKE_CUDA_MODE", "device-noop-kernels", 1);
+  void *module = mgpuModuleLoad(image, sizeof(image));
+  EXPECT_NE(module, nullptr);
+  ASSERT_EQ(attic_cuda_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_NE(std::string(err).find("CUDA_ERROR_INVALID_IMAGE"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(mgpuModuleGetFunction(module, "k"), nullptr);
+  mgpuModuleUnload(module);
+  EXPECT_EQ(attic_cuda_take_error(err, sizeof(err)), ATTIC_OK) << err;
+}
+
 TEST_F(CudaDriverTest, MgpuPtxLoadCarriesTheJitLog) {
   use(ATTIC_FAKE_CUDA_DRIVER, "device");
   char ptx[] = ".version 8.0\n.target sm_80\n";
