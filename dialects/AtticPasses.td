@@ -344,7 +344,10 @@ def AtticUnrollLayerLoops : Pass<"attic-unroll-layer-loops", "::mlir::ModuleOp">
     one copy of its body per iteration, on tensors before
     `attic-expand-vcc`. Loops without attic ops are left alone. A loop over
     attic ops whose trip count is not a compile-time constant, or above
-    `max-trip-count`, is an error, and so is an `scf.while`, `scf.forall` or
+    `max-trip-count`, is an error, as is a run that would make more than
+    65536 copies of loop bodies in all (the copies of every loop add up,
+    and a nested loop is unrolled once per copy of the loop around it:
+    256 x 256 is over), and so is an `scf.while`, `scf.forall` or
     `scf.parallel` at the function level over attic ops. A loop is over
     attic ops when they are in its body or in the functions it calls (a
     loop that calls one function per layer is unrolled too; the pipelines

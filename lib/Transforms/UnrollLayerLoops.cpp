@@ -216,7 +216,8 @@ struct AtticUnrollLayerLoopsPass
               << " copies of loop bodies: attic-unroll-layer-loops makes at "
                  "most "
               << kMostCopies
-              << " in all (the trip counts of nested loops multiply)";
+              << " in all (the copies of every loop add up, and a nested "
+                 "loop's are made once per copy of the loop around it)";
           return signalPassFailure();
         }
         copies += *trips;

@@ -189,6 +189,9 @@ int32_t checkCudaDevice(const char *name, const CudaTarget &target) {
 /// flight (pthread_atfork): a child forked during a call would otherwise
 /// inherit the mutex locked, and its first call would wait forever
 /// (Python's multiprocessing forks).
+/// (Not recursive: the child's handler unlocks it on a thread of another
+/// id, which a recursive mutex refuses. So attic_aot_set_threads, which
+/// takes it too, must not be called from a fork handler.)
 std::mutex &callMutex() {
   static std::mutex *m = [] {
     auto *mutex = new std::mutex();

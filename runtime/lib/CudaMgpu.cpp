@@ -210,8 +210,10 @@ void *mgpuModuleLoadJIT(void *data, int optLevel) {
   return module;
 }
 
+// Unloads also while an error is pending, as loads do (a module loaded
+// then would leak).
 void mgpuModuleUnload(void *module) {
-  if (failed() || !module)
+  if (!module)
     return;
   run("mgpuModuleUnload", [&](char *err, size_t len) {
     return attic_cuda_module_unload(static_cast<attic_cuda_module>(module),

@@ -187,15 +187,25 @@ argumentShapes(const attic::EntrySignature &signature, StringRef entry) {
   return shapes;
 }
 
-/// A new file beside `path`, in its directory, that a rename puts in
-/// place in one step; "" for "-" and for an existing file that is not a
-/// regular file (a device takes the writes itself). Two attic-compile runs
-/// to one output wrote into one file, since the linker and the header's
-/// stream truncate in place: a library of both builds, which crashed the
-/// program that loaded it (a 2026-11-30 audit).
-/// `cleanup` runs before a failure.
-std::string fileBeside(
-    StringRef path, llvm::function_ref<void()> cleanup = [] {}) {
+/// Where a write to `path` lands: the file a symbolic link names (written
+/// through, as attic-compile always did), else `path`.
+std::string outputTarget(StringRef path) {
+  SmallString<256> real;
+  if (path != "-" && llvm::sys::fs::is_symlink_file(path) &&
+      !llvm::sys::fs::real_path(path, real))
+    return real.str().str();
+  return path.str();
+}
+
+/// A new file beside `path` (an outputTarget), in its directory, that a
+/// rename puts in place in one step. Two attic-compile runs to one output
+/// wrote into one file, since the linker and the header's stream truncate
+/// in place: a library of both builds, which crashed the program that
+/// loaded it (a 2026-11-30 audit). "" where the output is written in place
+/// instead: "-", an existing file that is not a regular file (a device
+/// takes the writes itself), and where no file can be made beside it (a
+/// directory the user cannot write to, a name at the length limit).
+std::string fileBeside(StringRef path) {
   llvm::sys::fs::file_status status;
   if (path == "-" || (!llvm::sys::fs::status(path, status) &&
                       status.type() != llvm::sys::fs::file_type::regular_file))
@@ -205,11 +215,13 @@ std::string fileBeside(
   llvm::sys::path::append(model, "." + llvm::sys::path::filename(path) +
                                      "-%%%%%%%%.tmp");
   SmallString<256> created;
-  if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, created)) {
-    cleanup();
-    fail(path + ": cannot write: " + ec.message());
-  }
+  if (llvm::sys::fs::createUniqueFile(model, created))
+    return "";
   addTemporary(created);
+  // An existing output keeps its permissions.
+  if (llvm::ErrorOr<llvm::sys::fs::perms> perms =
+          llvm::sys::fs::getPermissions(path))
+    (void)llvm::sys::fs::setPermissions(created, *perms);
   return created.str().str();
 }
 
@@ -227,7 +239,8 @@ void putInPlace(
 
 /// Writes `data` to `path` (through a file beside it, renamed in place);
 /// on failure, removes `written` (the library of a header that could not
-/// be written: nothing is left half done).
+/// be written: nothing is left half done) and leaves an existing output as
+/// it was.
 void writeFile(StringRef path, StringRef data, StringRef written = "") {
   auto removeWritten = [&] {
     if (!written.empty())
@@ -237,18 +250,20 @@ void writeFile(StringRef path, StringRef data, StringRef written = "") {
     removeWritten();
     fail(message);
   };
-  std::string created = fileBeside(path, removeWritten);
-  StringRef target = created.empty() ? path : StringRef(created);
+  std::string final = outputTarget(path);
+  std::string created = fileBeside(final);
+  StringRef target = created.empty() ? StringRef(final) : StringRef(created);
   std::error_code ec;
   llvm::ToolOutputFile out(target, ec, llvm::sys::fs::OF_None);
   if (ec)
     failWriting(path + ": cannot write: " + ec.message());
   out.os() << data;
-  if (std::string message = attic::finishOutput(out, path); !message.empty())
+  if (std::string message = attic::finishOutput(out, path, target);
+      !message.empty())
     failWriting(message);
   out.keep();
   if (!created.empty())
-    putInPlace(created, path, removeWritten);
+    putInPlace(created, final, removeWritten);
 }
 
 /// Whether `a` and `b` name one file: the same path after making both
@@ -354,11 +369,12 @@ void linkSharedLibrary(StringRef object, StringRef output,
   SmallVector<std::string> args = {driver};
   args.append(ccArgs.begin(), ccArgs.end());
   // Linked beside the output, then renamed over it (fileBeside).
-  std::string created = fileBeside(output);
-  args.append({"-shared", "-o", created.empty() ? output.str() : created,
-               object.str(), "-L" + rtDir, "-lattic_rt", "-Xlinker", "-rpath",
-               "-Xlinker", rtDir, "-L" + ompDir, "-lomp", "-Xlinker", "-rpath",
-               "-Xlinker", ompDir, "-lm"});
+  std::string final = outputTarget(output);
+  std::string created = fileBeside(final);
+  args.append({"-shared", "-o", created.empty() ? final : created, object.str(),
+               "-L" + rtDir, "-lattic_rt", "-Xlinker", "-rpath", "-Xlinker",
+               rtDir, "-L" + ompDir, "-lomp", "-Xlinker", "-rpath", "-Xlinker",
+               ompDir, "-lm"});
   SmallVector<StringRef> argRefs(args.begin(), args.end());
   // The driver's messages go to a file: the failure is one line.
   SmallString<128> logPath;
@@ -380,7 +396,7 @@ void linkSharedLibrary(StringRef object, StringRef output,
          llvm::Twine(status) + ")");
   }
   if (!created.empty())
-    putInPlace(created, output);
+    putInPlace(created, final);
 }
 } // namespace
 

@@ -19,20 +19,22 @@
 
 namespace attic {
 
-/// Flushes `out` (written to `path`). Empty when everything was written;
-/// otherwise "<path>: cannot write: <reason>", the stream's error cleared
-/// and the partial file removed (llvm::sys::fs::remove leaves devices such
-/// as /dev/full alone; "-" is standard output). The caller keeps `out` on
-/// success and reports the message otherwise.
-inline std::string finishOutput(llvm::ToolOutputFile &out,
-                                llvm::StringRef path) {
+/// Flushes `out` (written to `path`, or to `written` on its way there).
+/// Empty when everything was written; otherwise "<path>: cannot write:
+/// <reason>", the stream's error cleared and the partial file removed
+/// (llvm::sys::fs::remove leaves devices such as /dev/full alone; "-" is
+/// standard output). The caller keeps `out` on success and reports the
+/// message otherwise.
+inline std::string finishOutput(llvm::ToolOutputFile &out, llvm::StringRef path,
+                                llvm::StringRef written = "") {
   out.os().flush();
   std::error_code error = out.os().error();
   if (!error)
     return "";
   out.os().clear_error();
-  if (path != "-")
-    llvm::sys::fs::remove(path);
+  llvm::StringRef file = written.empty() ? path : written;
+  if (file != "-")
+    llvm::sys::fs::remove(file);
   return (path + ": cannot write: " + error.message()).str();
 }
 

@@ -418,10 +418,16 @@ TEST_F(CudaDriverTest, MgpuLoadsWhileAnotherLoadsErrorIsPending) {
   setenv("ATTIC_FAKE_CUDA_MODE", "device-noop-kernels", 1);
   void *module = mgpuModuleLoad(image, sizeof(image));
   EXPECT_NE(module, nullptr);
+  EXPECT_EQ(fakeCounter("attic_fake_live_modules"), 1);
+  // Unloaded too while the error is pending (a library closed before any
+  // call took it leaked its module).
+  mgpuModuleUnload(module);
+  EXPECT_EQ(fakeCounter("attic_fake_live_modules"), 0);
   ASSERT_EQ(attic_cuda_take_error(err, sizeof(err)), ATTIC_ERROR);
   EXPECT_NE(std::string(err).find("CUDA_ERROR_INVALID_IMAGE"),
             std::string::npos)
       << err;
+  module = mgpuModuleLoad(image, sizeof(image));
   EXPECT_NE(mgpuModuleGetFunction(module, "k"), nullptr);
   mgpuModuleUnload(module);
   EXPECT_EQ(attic_cuda_take_error(err, sizeof(err)), ATTIC_OK) << err;

@@ -70,6 +70,7 @@ static int moduleTag, functionTag;
 /* Calls seen, for tests (read with dlsym). */
 int attic_fake_launches = 0;
 int attic_fake_live_allocations = 0;
+int attic_fake_live_modules = 0;
 int attic_fake_set_shared_memory = 0;
 /* Stream-ordered allocations and frees (cuMemAllocAsync/cuMemFreeAsync). */
 int attic_fake_async_allocations = 0;
@@ -340,6 +341,7 @@ CUresult cuPointerGetAttributes(unsigned count, int *attributes, void **data,
 CUresult cuModuleLoadData(CUmodule *module, const void *image) {
   (void)image;
   *module = noopKernels() ? (CUmodule)&moduleTag : NULL;
+  attic_fake_live_modules += noopKernels();
   return noopKernels() ? SUCCESS : ERROR_INVALID_IMAGE;
 }
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
@@ -348,6 +350,7 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
   *module = NULL;
   if (noopKernels()) {
     *module = (CUmodule)&moduleTag;
+    ++attic_fake_live_modules;
     return SUCCESS;
   }
   char *log = NULL;
@@ -366,6 +369,7 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
 }
 CUresult cuModuleUnload(CUmodule module) {
   (void)module;
+  --attic_fake_live_modules;
   return SUCCESS;
 }
 CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
