@@ -1,9 +1,10 @@
 //===- CudaMgpu.cpp - MLIR's mgpu* GPU runtime ABI on attic's driver ------===//
 //
 // Implements attic/runtime/CudaMgpu.h and the error/timing state declared at
-// the end of attic/runtime/Cuda.h. Each mgpu* function does nothing once an
-// error is pending (returning NULL for handles), so compiled host code that
-// cannot check results never launches a kernel on a failed allocation.
+// the end of attic/runtime/Cuda.h. Each mgpu* function but the module loads
+// and unloads does nothing once an error is pending (returning NULL for
+// handles), so compiled host code that cannot check results never launches
+// a kernel on a failed allocation.
 //
 //===----------------------------------------------------------------------===//
 

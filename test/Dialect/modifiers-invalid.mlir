@@ -392,3 +392,12 @@ func.func @score_fn_calls(%q: memref<1x4x64x16xf32>, %k: memref<1x4x64x16xf32>, 
       {layout = #attic.dense, scale = 0.25 : f32, block_q = 32 : i64, block_k = 32 : i64, score_fn = @score_calls}
   return
 }
+
+// -----
+
+// The memref form's function attributes on the tensor form were ignored.
+func.func @score_fn_on_attention(%q: tensor<1x2x64x16xf32>) -> tensor<1x2x64x16xf32> {
+  // expected-error @+1 {{'attic.attention' op takes its modifiers as regions (mask_mod, score_mod); 'score_fn' names a function only on attic.block_attention}}
+  %o = attic.attention %q, %q, %q {score_fn = @f} : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return %o : tensor<1x2x64x16xf32>
+}

@@ -187,6 +187,13 @@ argumentShapes(const attic::EntrySignature &signature, StringRef entry) {
   return shapes;
 }
 
+/// Gives `created` the permissions of the existing `path`, if any.
+void keepPermissions(StringRef path, StringRef created) {
+  if (llvm::ErrorOr<llvm::sys::fs::perms> perms =
+          llvm::sys::fs::getPermissions(path))
+    (void)llvm::sys::fs::setPermissions(created, *perms);
+}
+
 /// Where a write to `path` lands: the file a symbolic link names (written
 /// through, as attic-compile always did), else `path`.
 std::string outputTarget(StringRef path) {
@@ -203,25 +210,32 @@ std::string outputTarget(StringRef path) {
 /// in place: a library of both builds, which crashed the program that
 /// loaded it (a 2026-11-30 audit). "" where the output is written in place
 /// instead: "-", an existing file that is not a regular file (a device
-/// takes the writes itself), and where no file can be made beside it (a
-/// directory the user cannot write to, a name at the length limit).
+/// takes the writes itself), a link that names no file (the write creates
+/// it, or fails on a loop), and where no file can be made beside it for
+/// lack of permission or a name at the length limit. Other failures (no
+/// space) are errors: writing in place would lose the existing output.
 std::string fileBeside(StringRef path) {
   llvm::sys::fs::file_status status;
-  if (path == "-" || (!llvm::sys::fs::status(path, status) &&
-                      status.type() != llvm::sys::fs::file_type::regular_file))
+  if (path == "-" || llvm::sys::fs::is_symlink_file(path) ||
+      (!llvm::sys::fs::status(path, status) &&
+       status.type() != llvm::sys::fs::file_type::regular_file))
     return "";
   StringRef dir = llvm::sys::path::parent_path(path);
   SmallString<256> model(dir.empty() ? StringRef(".") : dir);
   llvm::sys::path::append(model, "." + llvm::sys::path::filename(path) +
                                      "-%%%%%%%%.tmp");
   SmallString<256> created;
-  if (llvm::sys::fs::createUniqueFile(model, created))
-    return "";
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, created)) {
+    if (ec == std::errc::permission_denied ||
+        ec == std::errc::operation_not_permitted ||
+        ec == std::errc::read_only_file_system ||
+        ec == std::errc::filename_too_long ||
+        ec == std::errc::no_such_file_or_directory)
+      return "";
+    fail(path + ": cannot write: " + ec.message());
+  }
   addTemporary(created);
-  // An existing output keeps its permissions.
-  if (llvm::ErrorOr<llvm::sys::fs::perms> perms =
-          llvm::sys::fs::getPermissions(path))
-    (void)llvm::sys::fs::setPermissions(created, *perms);
+  keepPermissions(path, created);
   return created.str().str();
 }
 
@@ -395,8 +409,11 @@ void linkSharedLibrary(StringRef object, StringRef output,
          (said.empty() ? "" : ": " + said) + " (exit status " +
          llvm::Twine(status) + ")");
   }
-  if (!created.empty())
+  if (!created.empty()) {
+    // The linker made the file anew.
+    keepPermissions(final, created);
     putInPlace(created, final);
+  }
 }
 } // namespace
 
@@ -535,6 +552,7 @@ int main(int argc, char **argv) {
     linkSharedLibrary(objectPath, output, rtDir);
   }
   if (!header.empty())
-    writeFile(header, artifact.header, output == "-" ? "" : output);
+    writeFile(header, artifact.header,
+              output == "-" ? "" : outputTarget(output));
   return 0;
 }

@@ -264,6 +264,13 @@ LayoutAttrInterface AttentionOp::getEffectiveLayout() {
 }
 
 LogicalResult AttentionOp::verify() {
+  // The memref form's attributes on the tensor form were ignored without a
+  // word (the compiled code and the --check reference both skipped them).
+  for (StringRef name : {"mask_fn", "score_fn"})
+    if ((*this)->hasAttr(name))
+      return emitOpError("takes its modifiers as regions (mask_mod, "
+                         "score_mod); '")
+             << name << "' names a function only on attic.block_attention";
   if (failed(verifyAttentionOperands(
           *this, getQuery().getType(), getKey().getType(),
           getValue().getType(), optionalShapedType(getKeyBias()),

@@ -229,8 +229,9 @@ attic_status attic_cuda_tensor_map_device(const void *map, void **devicePtr,
  *
  * The mgpu* functions cannot return errors to the compiled code that calls
  * them. The first failure is recorded instead, and every later mgpu* call
- * does nothing (returning NULL where it returns a handle) until the error is
- * taken, so that a failed allocation never reaches a kernel launch.
+ * but the module loads and unloads does nothing (returning NULL where it
+ * returns a handle) until the error is taken, so that a failed allocation
+ * never reaches a kernel launch.
  *===----------------------------------------------------------------------===*/
 
 /* If an mgpu* call failed since the last call, writes the first failure's

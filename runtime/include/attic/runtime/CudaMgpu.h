@@ -10,8 +10,10 @@
  *
  * Errors: none of these can return one to the compiled caller. The first
  * failure is recorded (attic_cuda_take_error) and every later call does
- * nothing and returns NULL where it returns a handle. Kernel launches are
- * timed with events when attic_cuda_set_kernel_timing(1) is in effect.
+ * nothing and returns NULL where it returns a handle, except the module
+ * loads and unloads (each library's constructor loads its own kernels). Kernel
+ *launches are timed with events when attic_cuda_set_kernel_timing(1) is in
+ *effect.
  *
  *===----------------------------------------------------------------------===*/
 
