@@ -5,6 +5,8 @@
 #include "attic/Support/Diagnostics.h"
 #include "attic/Transforms/Passes.h"
 
+#include "PassRoots.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -225,6 +227,9 @@ struct AtticDecomposePass
   }
 
   void runOnOperation() override {
+    if (failed(
+            attic::detail::refuseAtticRoot(getOperation(), "attic-decompose")))
+      return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     populateDecomposePatterns(
         patterns,

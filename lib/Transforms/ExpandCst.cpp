@@ -15,6 +15,7 @@
 #include "attic/Dialect/Attic/AtticDialect.h"
 #include "attic/Transforms/Passes.h"
 
+#include "PassRoots.h"
 #include "TensorBuilders.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -296,7 +297,9 @@ struct AtticExpandCstPass
     : public attic::impl::AtticExpandCstBase<AtticExpandCstPass> {
   using AtticExpandCstBase::AtticExpandCstBase;
   void runOnOperation() override {
-    if (failed(expandCst(getOperation(), poolEpilogue)))
+    if (failed(attic::detail::refuseAtticRoot(getOperation(),
+                                              "attic-expand-cst")) ||
+        failed(expandCst(getOperation(), poolEpilogue)))
       signalPassFailure();
   }
 };

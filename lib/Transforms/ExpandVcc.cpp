@@ -21,6 +21,7 @@
 #include "attic/Transforms/Passes.h"
 #include "attic/Transforms/RuntimeCalls.h"
 
+#include "PassRoots.h"
 #include "VccLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -482,6 +483,9 @@ struct AtticExpandVccPass
   using AtticExpandVccBase::AtticExpandVccBase;
 
   void runOnOperation() override {
+    if (failed(
+            attic::detail::refuseAtticRoot(getOperation(), "attic-expand-vcc")))
+      return signalPassFailure();
     ReportErrorScope scope(getOperation());
     if (failed(expandVcc(getOperation(), parallelScans)))
       signalPassFailure();

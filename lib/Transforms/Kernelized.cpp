@@ -20,6 +20,7 @@
 #include "attic/Transforms/Passes.h"
 #include "attic/runtime/Runtime.h"
 
+#include "PassRoots.h"
 #include "RandomDraw.h"
 #include "TensorBuilders.h"
 
@@ -590,7 +591,9 @@ struct AtticLowerStatePass
     : public attic::impl::AtticLowerStateBase<AtticLowerStatePass> {
   using AtticLowerStateBase::AtticLowerStateBase;
   void runOnOperation() override {
-    if (failed(lowerStateOps(getOperation(), parallelScans)))
+    if (failed(attic::detail::refuseAtticRoot(getOperation(),
+                                              "attic-lower-state")) ||
+        failed(lowerStateOps(getOperation(), parallelScans)))
       signalPassFailure();
   }
 };

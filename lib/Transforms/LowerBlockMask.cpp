@@ -44,6 +44,8 @@
 #include "attic/Transforms/RuntimeCalls.h"
 #include "attic/runtime/Runtime.h"
 
+#include "PassRoots.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -272,14 +274,9 @@ namespace {
 struct AtticLowerBlockMaskPass
     : public attic::impl::AtticLowerBlockMaskBase<AtticLowerBlockMaskPass> {
   void runOnOperation() override {
-    // The op is replaced: the pass runs on what holds it (nested in
-    // any(...) the pass manager also runs it on the op itself).
-    if (isa<BlockMaskOp>(getOperation())) {
-      getOperation()->emitOpError(
-          "is lowered by attic-lower-block-mask running on the op that holds "
-          "it (a function or module), not on the op itself");
+    if (failed(attic::detail::refuseAtticRoot(getOperation(),
+                                              "attic-lower-block-mask")))
       return signalPassFailure();
-    }
     ReportErrorScope scope(getOperation());
     SmallVector<BlockMaskOp> ops;
     getOperation()->walk([&](BlockMaskOp op) { ops.push_back(op); });

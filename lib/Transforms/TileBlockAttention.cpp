@@ -80,6 +80,8 @@
 #include "attic/Transforms/RuntimeCalls.h"
 #include "attic/runtime/Runtime.h"
 
+#include "PassRoots.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -842,15 +844,9 @@ struct AtticTileBlockAttentionPass
   }
 
   void runOnOperation() override {
-    // The op is replaced: the pass runs on what holds it (nested in
-    // any(...) the pass manager also runs it on the op itself, which was
-    // freed under it).
-    if (isa<BlockAttentionOp>(getOperation())) {
-      getOperation()->emitOpError(
-          "is lowered by attic-tile-block-attention running on the op that "
-          "holds it (a function or module), not on the op itself");
+    if (failed(attic::detail::refuseAtticRoot(getOperation(),
+                                              "attic-tile-block-attention")))
       return signalPassFailure();
-    }
     ReportErrorScope scope(getOperation());
     SmallVector<BlockAttentionOp> ops;
     getOperation()->walk([&](BlockAttentionOp op) {
