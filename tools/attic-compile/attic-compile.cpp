@@ -254,8 +254,8 @@ void putInPlace(
 /// Writes `data` to `path` (through a file beside it, renamed in place);
 /// on failure, removes `written` (the library of a header that could not
 /// be written: nothing is left half done) and leaves an existing output as
-/// it was.
-void writeFile(StringRef path, StringRef data, StringRef written = "") {
+/// it was. Returns the file written (outputTarget).
+std::string writeFile(StringRef path, StringRef data, StringRef written = "") {
   auto removeWritten = [&] {
     if (!written.empty())
       llvm::sys::fs::remove(written);
@@ -278,6 +278,7 @@ void writeFile(StringRef path, StringRef data, StringRef written = "") {
   out.keep();
   if (!created.empty())
     putInPlace(created, final, removeWritten);
+  return final;
 }
 
 /// Whether `a` and `b` name one file: the same path after making both
@@ -347,12 +348,13 @@ std::string findRuntimeDir(const char *argv0) {
   return dir;
 }
 
-/// Links `object` into the shared library `output` with the C compiler
+/// Links `object` into the shared library `output` (returned: the file
+/// written, its outputTarget) with the C compiler
 /// driver ($CC, else cc, clang or gcc), against libattic_rt.so and libomp
 /// with run paths to both (given with -Xlinker: `-Wl,-rpath,DIR` split a
 /// DIR with a comma).
-void linkSharedLibrary(StringRef object, StringRef output,
-                       const std::string &rtDir) {
+std::string linkSharedLibrary(StringRef object, StringRef output,
+                              const std::string &rtDir) {
   std::string driver;
   // $CC may be a command with arguments ("ccache gcc", "gcc -m64"), as
   // make reads it: its first word is the program.
@@ -414,6 +416,7 @@ void linkSharedLibrary(StringRef object, StringRef output,
     keepPermissions(final, created);
     putInPlace(created, final);
   }
+  return final;
 }
 } // namespace
 
@@ -536,10 +539,11 @@ int main(int argc, char **argv) {
   if (!header.empty() && sameFile(header, output))
     fail("the header and the output are both " + output +
          "; give the header another name with --header=F.h");
+  std::string written;
   if (emit == "llvm") {
-    writeFile(output, artifact.llvmIR);
+    written = writeFile(output, artifact.llvmIR);
   } else if (emit == "obj") {
-    writeFile(output, artifact.object);
+    written = writeFile(output, artifact.object);
   } else {
     std::string rtDir = findRuntimeDir(argv[0]);
     SmallString<128> objectPath;
@@ -549,10 +553,9 @@ int main(int argc, char **argv) {
     addTemporary(objectPath);
     llvm::FileRemover removeObject(objectPath);
     writeFile(objectPath, artifact.object);
-    linkSharedLibrary(objectPath, output, rtDir);
+    written = linkSharedLibrary(objectPath, output, rtDir);
   }
   if (!header.empty())
-    writeFile(header, artifact.header,
-              output == "-" ? "" : outputTarget(output));
+    writeFile(header, artifact.header, written == "-" ? "" : written);
   return 0;
 }

@@ -142,11 +142,11 @@ LogicalResult KernelizedAttentionOp::verify() {
   __int128 featureElements = __int128(query.getDimSize(0)) *
                              query.getDimSize(1) * std::max(queries, keys) *
                              getFeatureCount();
-  if (featureElements > (__int128(1) << 40))
+  if (featureElements > detail::kMaxStaticElements)
     return emitOpError("the feature maps [B,H,N,F] = [")
            << query.getDimSize(0) << "," << query.getDimSize(1) << ","
            << std::max(queries, keys) << "," << getFeatureCount()
-           << "] must have at most 2^40 = " << (int64_t(1) << 40)
+           << "] must have at most 2^40 = " << detail::kMaxStaticElements
            << " elements";
   return success();
 }

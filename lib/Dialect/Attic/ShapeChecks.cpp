@@ -60,10 +60,8 @@ LogicalResult attic::detail::checkPositiveShape(Operation *op, StringRef name,
     return op->emitOpError()
            << name << " must be " << dims << ", got rank " << type.getRank();
   // The decompositions build tensors a small multiple of the operands'
-  // (LSH's [B*H, 2N], its rounds); a bound on the elements keeps their
-  // shapes' products far from int64 overflow (2^62 tokens wrapped to the
-  // dynamic size). 2^40 elements is 4 TiB of f32.
-  constexpr int64_t kMaxElements = int64_t(1) << 40;
+  // (LSH's [B*H, 2N], its rounds): 2^62 tokens wrapped to the dynamic size.
+  constexpr int64_t kMaxElements = kMaxStaticElements;
   int64_t elements = 1;
   for (int64_t size : type.getShape()) {
     if (size < 1)

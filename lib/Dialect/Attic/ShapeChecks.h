@@ -41,6 +41,11 @@ mlir::LogicalResult checkShape(mlir::Operation *op, llvm::StringRef name,
                                mlir::ShapedType type,
                                llvm::ArrayRef<ExpectedDim> expected);
 
+/// The most elements a static operand of the method ops may have (4 TiB of
+/// f32): their decompositions build tensors a small multiple of that size,
+/// far from int64 overflow.
+constexpr int64_t kMaxStaticElements = int64_t(1) << 40;
+
 /// `type` (the operand called `name`, described as `dims`, e.g.
 /// "[B,H,Nq,D]") must have rank `rank`, positive static sizes and at most
 /// 2^40 elements.
