@@ -42,6 +42,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/attic DESTINATION lib/python
   FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
 
 set(ATTIC_MLIR_DIR ${MLIR_DIR})
+# MLIR's version check wants major.minor (22.1): LLVM is API-compatible
+# within one minor version only.
+set(ATTIC_MLIR_VERSION "${LLVM_VERSION_MAJOR}.${LLVM_VERSION_MINOR}")
 configure_package_config_file(
   ${CMAKE_CURRENT_LIST_DIR}/atticConfig.cmake.in
   ${PROJECT_BINARY_DIR}/atticConfig.cmake

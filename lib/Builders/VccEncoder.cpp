@@ -66,8 +66,12 @@ std::string attic::checkVccEncoderSpec(const VccEncoderSpec &s) {
   for (double eps : {s.lnEps, s.meanEps, s.biasEps})
     if (!std::isfinite(eps) || eps < 0 || eps > 1)
       return "the epsilons must be in [0, 1]";
-  if (s.lnEps <= 0)
-    return "ln-eps must be positive";
+  // Positive as the f32 constant the model computes with, too: 1e-50 was
+  // accepted and became 0, and padding rows' LayerNorm gave NaN (a
+  // 2026-11-30 audit).
+  if (float(s.lnEps) <= 0)
+    return "ln-eps must be positive, and at least the smallest f32 "
+           "(1.4e-45): the model computes in f32";
   return "";
 }
 

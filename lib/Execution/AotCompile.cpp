@@ -608,6 +608,7 @@ LogicalResult attic::compileAheadOfTime(ModuleOp module, StringRef entry,
   MLIRContext *ctx = lowered->getContext();
   // Only @entry is compiled (as attic-run does).
   eraseFunctionsBesides(*lowered, entry);
+  appendLoweringRegistry(*ctx);
   // --target=cuda: the target string of the entry names the kernels' chip
   // and format, which attic_aot_check compares with the device.
   std::string targetName = "cpu";

@@ -80,6 +80,12 @@ void attic::registerExecutionDialects(DialectRegistry &registry) {
   registerAtticDialect(registry);
 }
 
+void attic::appendLoweringRegistry(MLIRContext &ctx) {
+  DialectRegistry registry;
+  registerAtticDialect(registry);
+  ctx.appendDialectRegistry(registry);
+}
+
 LogicalResult attic::addTextualPipeline(OpPassManager &pm, StringRef pipeline,
                                         StringRef what, std::string &error) {
   // The anchored form, as --pass-pipeline takes it: its passes go into `pm`
@@ -431,6 +437,7 @@ std::unique_ptr<attic::CpuExecutable> attic::CpuExecutable::compileWith(
   MLIRContext *ctx = lowered->getContext();
   // Only @entry runs.
   eraseFunctionsBesides(*lowered, entry);
+  appendLoweringRegistry(*ctx);
   {
     PassManager pm(ctx);
     if (failed(buildPipeline(pm, error)) ||

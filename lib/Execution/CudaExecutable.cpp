@@ -216,6 +216,7 @@ attic::CudaExecutable::compile(ModuleOp module, StringRef entry,
   MLIRContext *ctx = lowered->getContext();
   // Only @entry runs.
   eraseFunctionsBesides(*lowered, entry);
+  appendLoweringRegistry(*ctx);
   {
     DialectRegistry registry;
     registerCudaHostTranslations(registry);

@@ -4693,6 +4693,7 @@ attic::SimulatedCudaExecutable::compileWith(
   MLIRContext *ctx = lowered->getContext();
   // Only @entry runs.
   eraseFunctionsBesides(*lowered, entry);
+  appendLoweringRegistry(*ctx);
   {
     PassManager pm(ctx);
     if (failed(buildPipeline(pm, error)) ||

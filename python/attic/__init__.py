@@ -19,6 +19,7 @@ $ATTIC_COMPILE, then ../../build/tools next to this file, then PATH.
 
 import ctypes
 import hashlib
+import operator
 import os
 import re
 import shutil
@@ -277,7 +278,7 @@ class Function:
     """A compiled entry point: call it with one array per argument."""
 
     def __init__(self, library_path, entry):
-        self.path = os.path.abspath(library_path)
+        self.path = os.path.abspath(os.fsdecode(os.fspath(library_path)))
         self.entry = entry
         if not os.path.isfile(self.path):
             raise AtticError("%s: no such library" % library_path)
@@ -324,6 +325,11 @@ class Function:
             raise AtticError("argument #%d of @%s must be a NumPy array of %r, "
                              "got %s" % (index, self.entry, spec,
                                          type(value).__name__))
+        if isinstance(value, np.ma.MaskedArray):
+            # Its mask would be ignored: the compiled code reads the data.
+            raise AtticError("argument #%d of @%s is a masked array, whose "
+                             "mask the compiled code would not see; pass "
+                             "x.filled(value) or x.data" % (index, self.entry))
         if value.dtype != spec.dtype:
             raise AtticError("argument #%d of @%s must be %r (NumPy %s), got "
                              "dtype %s" % (index, self.entry, spec,
@@ -368,6 +374,37 @@ class Function:
 def load(library_path, entry):
     """The entry `entry` of a library written by attic-compile."""
     return Function(library_path, entry)
+
+
+def _umask():
+    """The process's umask, read without changing it (os.umask sets it, and
+    another thread could create a file meanwhile); 0o022 where /proc does
+    not say."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    return 0o022
+
+
+def _same_contents(a, b):
+    """Whether the files `a` and `b` hold the same bytes (False when `b`
+    does not exist or cannot be read)."""
+    try:
+        if os.path.getsize(a) != os.path.getsize(b):
+            return False
+        with open(a, "rb") as fa, open(b, "rb") as fb:
+            while True:
+                x, y = fa.read(1 << 20), fb.read(1 << 20)
+                if x != y:
+                    return False
+                if not x:
+                    return True
+    except OSError:
+        return False
 
 
 def _cache_dir():
@@ -418,8 +455,12 @@ def compile(path, entry=None, shapes=None, cpu="host", options=(),
     ("--block-k=64"); `output` is where the library goes (default: a cache
     keyed by the file's text and the options; compiled again on every
     call)."""
+    path = os.fsdecode(os.fspath(path))
     if not os.path.isfile(path):
         raise AtticError("%s: no such file" % path)
+    # attic-compile would take "-x.mlir" for an option, and "-" for its
+    # standard input (a 2026-11-30 audit: compile("-") compiled stdin).
+    source = os.path.join(os.curdir, path) if path.startswith("-") else path
     if not entry:
         raise AtticError("compile() needs entry= (the function to compile)")
     if isinstance(options, (str, bytes)):
@@ -446,9 +487,16 @@ def compile(path, entry=None, shapes=None, cpu="host", options=(),
     # refuses an option given twice).
     args = ([] if any(o.startswith("--cpu=") for o in options)
             else ["--cpu=" + cpu]) + ["--entry=" + entry] + options
-    for index, shape in sorted((shapes or {}).items()):
-        args.append("--shape=%d:%s" % (index, "x".join(str(int(s))
-                                                        for s in shape)))
+    try:
+        for index, shape in sorted((shapes or {}).items()):
+            # operator.index: 8.7 was truncated to 8 without a word.
+            args.append("--shape=%d:%s" % (
+                operator.index(index),
+                "x".join(str(operator.index(s)) for s in shape)))
+    except (TypeError, AttributeError):
+        raise AtticError("shapes must map argument indices to shapes of "
+                         "integers, e.g. {0: (1, 4, 128, 64)}; got %r"
+                         % (shapes,)) from None
     if output is None:
         with open(path, "rb") as f:
             key = hashlib.sha256(f.read() + "\0".join(args).encode())
@@ -479,7 +527,11 @@ def compile(path, entry=None, shapes=None, cpu="host", options=(),
             from None
     os.close(fd)
     try:
-        command = [_find_compiler(), path, "-o", partial] + args
+        # The library gets a shared library's usual mode (rwxr-xr-x less
+        # the umask), as attic-compile -o gives it: attic-compile keeps the
+        # mode of the file it replaces, and mkstemp's is 0600.
+        os.chmod(partial, 0o755 & ~_umask())
+        command = [_find_compiler(), source, "-o", partial] + args
         try:
             done = subprocess.run(command, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True)
@@ -500,7 +552,13 @@ def compile(path, entry=None, shapes=None, cpu="host", options=(),
                 int.from_bytes(head[16:18], "little") != 3:
             raise AtticError("%s exited 0 but wrote no shared library "
                              "(is it attic-compile?)" % command[0])
-        os.replace(partial, output)
+        # The same library as the one at `output` (compile() of unchanged
+        # source again): `output` is left as it is, so that the library
+        # loaded from it is used again. Replaced, each call loaded another
+        # private copy, kept for the life of the process (a 2026-11-30
+        # audit: 5 mappings and 55 KB a call).
+        if not _same_contents(partial, output):
+            os.replace(partial, output)
     finally:
         if os.path.exists(partial):
             os.unlink(partial)

@@ -192,9 +192,19 @@ int32_t checkCudaDevice(const char *name, const CudaTarget &target) {
 /// (Not recursive: the child's handler unlocks it on a thread of another
 /// id, which a recursive mutex refuses. So attic_aot_set_threads, which
 /// takes it too, must not be called from a fork handler.)
+/// libomp is initialized first, so that its fork handlers are registered
+/// before attic's: prepare handlers run in the reverse order, attic's
+/// first. The other way round, libomp's took its fork/join lock, attic's
+/// waited for the call in flight, and the call waited for that lock at its
+/// next parallel region: the fork hung (a 2026-11-30 audit). (libomp
+/// aborts on an OMP_NUM_THREADS it cannot parse, when it first reads it;
+/// then it is left alone here, and every call fails with the message.)
 std::mutex &callMutex() {
   static std::mutex *m = [] {
     auto *mutex = new std::mutex();
+    char message[256];
+    if (attic_check_omp_env(message, sizeof(message)) == ATTIC_OK)
+      (void)omp_get_max_threads();
     pthread_atfork([] { callMutex().lock(); }, [] { callMutex().unlock(); },
                    [] { callMutex().unlock(); });
     return mutex;

@@ -24,6 +24,27 @@ if cmake -S "$src" -B "$work/build-bad" -G Ninja -DCMAKE_PREFIX_PATH="$work/pref
   echo "find_package(attic COMPONENTS NoSuchComponent) was accepted"; exit 1
 fi
 grep -q "NoSuchComponent" "$work/configure-bad.log"
+# Another MLIR than the one attic was built with is refused at configure
+# time, naming the version (any MLIR was accepted before 2026-11-30): a
+# stand-in MLIR 21.1 package.
+mkdir -p "$work/mlir21" "$work/mlir-check"
+echo 'set(MLIR_FOUND TRUE)' > "$work/mlir21/MLIRConfig.cmake"
+cat > "$work/mlir21/MLIRConfigVersion.cmake" <<'CMAKE'
+set(PACKAGE_VERSION "21.1.0")
+if("21.1" VERSION_EQUAL "${PACKAGE_FIND_VERSION_MAJOR}.${PACKAGE_FIND_VERSION_MINOR}")
+  set(PACKAGE_VERSION_COMPATIBLE 1)
+endif()
+CMAKE
+cat > "$work/mlir-check/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.20)
+project(mlir_check LANGUAGES NONE)
+find_package(attic REQUIRED CONFIG COMPONENTS AtticCompiler)
+CMAKE
+if cmake -S "$work/mlir-check" -B "$work/mlir-check/build" -G Ninja      -DCMAKE_PREFIX_PATH="$work/prefix" -DMLIR_DIR="$work/mlir21"      > "$work/mlir-check.log" 2>&1; then
+  echo "find_package(attic) accepted MLIR 21.1"; exit 1
+fi
+grep -q "21.1.0" "$work/mlir-check.log" || { cat "$work/mlir-check.log"; exit 1; }
+echo "MLIR 21.1: refused"
 # A C program on the AOT runtime alone configures without MLIR's package
 # (MLIR_DIR points nowhere) and runs (it needed MLIR before 2026-11-30).
 mkdir -p "$work/rt-only"

@@ -499,3 +499,59 @@ def test_a_truncated_library_is_refused(dense, tmp_path):
     cut.write_bytes(data[:5000])
     with pytest.raises(attic.AtticError, match="is truncated"):
         attic.load(str(cut), "dense")
+
+
+IDENT = """
+func.func @ident(%a: tensor<4xf32>) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}
+"""
+
+
+def test_a_source_named_like_an_option(tmp_path, monkeypatch):
+    # compile("-") handed "-" to attic-compile, which read its standard
+    # input instead of the file (and "--help" was taken for the option;
+    # a 2026-11-30 audit).
+    monkeypatch.chdir(tmp_path)
+    x = np.arange(4, dtype=np.float32)
+    for name in ("-", "--help", "-o"):
+        (tmp_path / name).write_text(IDENT)
+        f = attic.compile(name, entry="ident",
+                          output=str(tmp_path / "libident.so"))
+        assert np.array_equal(f(x), x)
+
+
+def test_recompiling_unchanged_source_loads_no_new_copy(source, tmp_path):
+    # Each compile() replaced the library with an identical one of another
+    # inode, which was loaded from a private copy kept for good: memory
+    # and mappings grew with every call (a 2026-11-30 audit).
+    out = str(tmp_path / "libdense.so")
+    first = attic.compile(source, entry="dense", output=out)
+    copies = len(attic._COPIES)
+    inode = os.stat(out).st_ino
+    for _ in range(3):
+        again = attic.compile(source, entry="dense", output=out)
+        assert again._lib._handle == first._lib._handle
+    assert len(attic._COPIES) == copies
+    assert os.stat(out).st_ino == inode
+
+
+def test_library_mode_follows_the_umask(source, tmp_path):
+    # mkstemp's 0600 reached the library (attic-compile keeps the mode of
+    # the file it replaces); attic-compile -o gives rwxr-xr-x less the umask.
+    old = os.umask(0o027)
+    try:
+        attic.compile(source, entry="dense", output=str(tmp_path / "lib.so"))
+    finally:
+        os.umask(old)
+    assert os.stat(tmp_path / "lib.so").st_mode & 0o777 == 0o750
+
+
+def test_shapes_and_masked_arrays_are_refused(source, dense):
+    # A float size was truncated (8.7 compiled as 8), and a masked array's
+    # mask was ignored, without a word.
+    with pytest.raises(attic.AtticError, match="shapes of integers"):
+        attic.compile(source, entry="dynamic", shapes={0: (1, 1, 8.7, 16)})
+    q = np.ma.masked_array(np.zeros((1, 2, 256, 32), np.float32))
+    with pytest.raises(attic.AtticError, match="masked array"):
+        dense(q, q.data, q.data)

@@ -28,6 +28,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
@@ -162,8 +163,12 @@ int main(int argc, char **argv) {
     output->os() << " --gelu";
   if (vipVotes)
     output->os() << " --vip-votes";
-  output->os() << " --ln-eps=" << lnEps << " --mean-eps=" << meanEps
-               << " --bias-eps=" << biasEps << "\n";
+  // Every digit of the epsilons (%e kept six, and the line made another
+  // constant), and the name: the line makes the same file again.
+  output->os() << llvm::format(" --ln-eps=%.17g --mean-eps=%.17g "
+                               "--bias-eps=%.17g",
+                               double(lnEps), double(meanEps), double(biasEps))
+               << " --name=" << funcName << "\n";
   module->print(output->os());
   if (std::string message = attic::finishOutput(*output, outputFile);
       !message.empty())

@@ -103,6 +103,13 @@ bool perfJitDumpWanted();
 /// dialects and extensions plus the attic dialect (attic-run, benchmarks).
 void registerExecutionDialects(mlir::DialectRegistry &registry);
 
+/// Appends to `ctx` what attic's pipelines need besides the dialects of the
+/// input (attic::registerAtticDialect: the upstream interface models, the
+/// inliner, the ConvertToLLVM interfaces), so that the compile functions
+/// (CpuExecutable, CudaExecutable, compileAheadOfTime) lower a module
+/// parsed in a context that registered only its own dialects.
+void appendLoweringRegistry(mlir::MLIRContext &ctx);
+
 /// One line for a diagnostic: "file:line:col: message" (notes dropped).
 std::string formatDiagnostic(mlir::Diagnostic &diagnostic);
 

@@ -76,6 +76,18 @@ void recordThreads(void **) { seenThreads = omp_get_max_threads(); }
 void sleeps(void **) {
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
 }
+/// f() -> (): OpenMP parallel regions, one after another, for a while (as
+/// compiled code's loops are).
+std::atomic<int> regions{0};
+void parallelRegions(void **) {
+  auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(400);
+  while (std::chrono::steady_clock::now() < end) {
+    std::atomic<int> sum{0};
+#pragma omp parallel num_threads(2)
+    sum += 1;
+    regions += sum > 0;
+  }
+}
 
 const int64_t kNoSpecs[] = {0};
 const int64_t kTransposeSpecs[] = {ATTIC_F32, 2, 2, 3, ATTIC_F32, 2, 3, 2};
@@ -362,6 +374,34 @@ TEST(Aot, ForkDuringACallLeavesTheChildAbleToCall) {
     _exit(attic_aot_call(&fast, nullptr, nullptr) == 0 ? 0 : 1);
   }
   caller.join();
+  ASSERT_GT(pid, 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      << "the child's call failed or hung (status " << status << ")";
+}
+
+TEST(Aot, ForkDuringParallelRegionsOfACallDoesNotDeadlock) {
+  // A fork while another thread's call ran OpenMP parallel regions hung
+  // the parent (a 2026-11-30 audit, Python's multiprocessing): libomp's
+  // prepare handler, registered after attic's and so run before it, took
+  // libomp's fork/join lock, and attic's then waited for the call, which
+  // waited for that lock at its next parallel region. Run alone (as ctest
+  // runs each test), the call below is the process's first.
+  attic_aot_entry busy = entry("busy", 0, 0, kNoSpecs, parallelRegions);
+  attic_aot_entry fast = entry("fast", 0, 0, kNoSpecs, recordThreads);
+  std::thread caller(
+      [&] { EXPECT_EQ(attic_aot_call(&busy, nullptr, nullptr), 0); });
+  while (regions < 5)
+    std::this_thread::yield();
+  alarm(30); // a deadlocked fork ends the test with SIGALRM
+  pid_t pid = fork();
+  if (pid == 0) {
+    alarm(20); // a hung call ends the child with SIGALRM
+    _exit(attic_aot_call(&fast, nullptr, nullptr) == 0 ? 0 : 1);
+  }
+  caller.join();
+  alarm(0);
   ASSERT_GT(pid, 0);
   int status = 0;
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
