@@ -621,6 +621,29 @@ void TileLoopBuilder::buildListVisits() {
   }
 }
 
+/// log2(e) * x, the base-2 logit of a natural one (a bias, a score
+/// region's result). Where the product overflows to -inf although x is
+/// finite (x below -FLT_MAX / log2(e), about -2.36e38), it saturates to
+/// -FLT_MAX, which would otherwise read as a masked key: a row whose keys
+/// all had such a logit became an empty row's 0. Next to any ordinary
+/// logit such a key weighs exp2(-2^128) = 0, and a row of such keys only
+/// averages them, as f32 frameworks and the reference do. -inf stays -inf
+/// (a masked key), and NaN stays NaN.
+static Value toBase2(OpBuilder &nb, Location at, Value x) {
+  Value l2e = arith::ConstantFloatOp::create(
+      nb, at, nb.getF32Type(), APFloat(static_cast<float>(kLog2e)));
+  Value t = arith::MulFOp::create(nb, at, x, l2e);
+  Value lowest = arith::ConstantFloatOp::create(
+      nb, at, nb.getF32Type(),
+      APFloat::getLargest(APFloat::IEEEsingle(), /*Negative=*/true));
+  Value overflowed = arith::AndIOp::create(
+      nb, at,
+      arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OLT, t, lowest),
+      arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OGT, x,
+                            infAt(nb, at, /*negative=*/true)));
+  return arith::SelectOp::create(nb, at, overflowed, lowest, t);
+}
+
 /// The per-key logit term of the block at key k0 into `term`, base 2:
 /// log2(e) * bias, -inf for masked keys and keys past Nk (whose reads are
 /// clamped into the sequence). Only with a bias or key mask (hasTerm()):
@@ -645,27 +668,10 @@ void TileLoopBuilder::buildKeyTerm(Value k0) {
           Value x = memref::LoadOp::create(nb, at, bias, idx);
           if (!x.getType().isF32())
             x = arith::ExtFOp::create(nb, at, nb.getF32Type(), x);
-          Value l2e = arith::ConstantFloatOp::create(
-              nb, at, nb.getF32Type(), APFloat(static_cast<float>(kLog2e)));
-          t = arith::MulFOp::create(nb, at, x, l2e);
           // A finite bias below -FLT_MAX / log2(e) (about -2.36e38, e.g.
-          // finfo(f32).min, the additive-mask idiom) overflows here to
-          // -inf, which would read as a masked key: a row whose keys all
-          // had such a bias became an empty row's 0. It saturates to
-          // -FLT_MAX instead (per key, not per element): next to any
-          // ordinary logit its key weighs exp2(-2^128) = 0, and a row of
-          // such keys only averages them, as f32 frameworks and the
-          // reference do. Only a bias of -inf masks.
-          Value lowest = arith::ConstantFloatOp::create(
-              nb, at, nb.getF32Type(),
-              APFloat::getLargest(APFloat::IEEEsingle(), /*Negative=*/true));
-          Value overflowed = arith::AndIOp::create(
-              nb, at,
-              arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OLT, t,
-                                    lowest),
-              arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OGT, x,
-                                    infAt(nb, at, /*negative=*/true)));
-          t = arith::SelectOp::create(nb, at, overflowed, lowest, t);
+          // finfo(f32).min, the additive-mask idiom) saturates, per key
+          // (toBase2): only a bias of -inf masks.
+          t = toBase2(nb, at, x);
         }
         if (mask)
           valid = n.andI(valid, memref::LoadOp::create(nb, at, mask,
@@ -705,11 +711,13 @@ void TileLoopBuilder::buildLogits(Value k0, bool partial, bool tailOnly) {
           // score(scale * s) in natural units, then base 2.
           Value scale = arith::ConstantFloatOp::create(
               nb, at, nb.getF32Type(), APFloat(op.getScale()));
-          Value l2e = arith::ConstantFloatOp::create(
-              nb, at, nb.getF32Type(), APFloat(static_cast<float>(kLog2e)));
           Value modified = buildScore(
               inner, *score, arith::MulFOp::create(nb, at, s, scale), qc, kc);
-          x = addTerm(arith::MulFOp::create(nb, at, modified, l2e));
+          // A finite score below about -2.36e38 (finfo(f32).min, or
+          // s - 3e38) saturates, as a bias does: only -inf masks. Before
+          // 2026-11-30 a row whose scores were all such became an empty
+          // row's 0 (an audit; score-lowest.mlir).
+          x = addTerm(toBase2(nb, at, modified));
         } else if (foldScale && !partial) {
           x = s;
         } else {

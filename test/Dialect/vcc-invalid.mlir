@@ -362,6 +362,14 @@ func.func @scale_inf(%t: !attic.tree<2x128x64xf32, fanouts = [16, 8]>, %q: tenso
 
 // -----
 
+func.func @scale_past_base2(%t: !attic.tree<2x128x64xf32, fanouts = [16, 8]>, %q: tensor<2x4x8x16xf32>, %wk: tensor<64x64xf32>, %bk: tensor<64xf32>, %g: tensor<64xf32>, %b: tensor<64xf32>) {
+  // expected-error @+1 {{'attic.tree_select' op scale must be at most 2.3587e38 in magnitude (the kernels multiply it by log2(e) in f32), got 3.000000e+38}}
+  %j = attic.tree_select %t, %q, %wk, %bk, %g, %b {budgets = [3, 1], heads = 4, scale = 3.0e38 : f32} : !attic.tree<2x128x64xf32, fanouts = [16, 8]>, tensor<2x4x8x16xf32>, tensor<64x64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32> -> tensor<2x53xi64>
+  return
+}
+
+// -----
+
 func.func @compress_vip_dim(%p: tensor<2x8x32xf32>, %t: !attic.tree<2x128x64xf32, fanouts = [16, 8]>, %j: tensor<2x53xi64>) {
   // expected-error @+1 {{'attic.vcc_compress' op vip_rows has shape 2x8x32 but [B,NP,D] = 2x8x64 is expected: dim 2 (D) is 32, tree has 64}}
   %sx, %bias = attic.vcc_compress %p, %t, %j : tensor<2x8x32xf32>, !attic.tree<2x128x64xf32, fanouts = [16, 8]>, tensor<2x53xi64> -> tensor<2x61x64xf32>, tensor<2x61xf32>

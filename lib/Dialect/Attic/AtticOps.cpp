@@ -127,7 +127,7 @@ static LogicalResult verifyAttentionOperands(Operation *op, ShapedType query,
 static LogicalResult verifyScale(Operation *op, float scale) {
   if (!std::isfinite(scale))
     return op->emitOpError() << "scale must be finite, got " << scale;
-  return success();
+  return attic::detail::verifyScaleMagnitude(op, scale);
 }
 
 static ShapedType optionalShapedType(Value value) {

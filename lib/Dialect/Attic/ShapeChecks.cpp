@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -121,5 +122,17 @@ LogicalResult attic::detail::verifyPositiveScale(Operation *op,
   float s = scale->convertToFloat();
   if (!std::isfinite(s) || s <= 0.0f)
     return op->emitOpError("scale must be finite and positive, got ") << s;
-  return success();
+  return verifyScaleMagnitude(op, s);
+}
+
+LogicalResult attic::detail::verifyScaleMagnitude(Operation *op, float scale) {
+  // The product as the kernels round it: in f32 (score regions, the
+  // sketches), or in double rounded to f32 (the tile loop's constant).
+  float log2e = static_cast<float>(llvm::numbers::log2e);
+  if (std::isfinite(scale * log2e) &&
+      std::isfinite(static_cast<float>(double(scale) * llvm::numbers::log2e)))
+    return success();
+  return op->emitOpError("scale must be at most 2.3587e38 in magnitude (the "
+                         "kernels multiply it by log2(e) in f32), got ")
+         << scale;
 }

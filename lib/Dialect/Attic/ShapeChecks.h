@@ -66,9 +66,16 @@ checkAttentionShapes(mlir::Operation *op, mlir::ShapedType query,
 /// rounded once to f32 (as attic.attention's).
 float defaultScale(mlir::ShapedType query);
 
-/// An explicit `scale` (when given) must be finite and positive.
+/// An explicit `scale` (when given) must be finite and positive, and at
+/// most verifyScaleMagnitude's bound.
 mlir::LogicalResult verifyPositiveScale(mlir::Operation *op,
                                         std::optional<llvm::APFloat> scale);
+
+/// |scale| at most FLT_MAX / log2(e) (about 2.3587e38): the kernels keep
+/// their logits in base 2 and multiply the scale by log2(e) in f32, which
+/// was inf above it, and every result NaN although every logit was small
+/// (a 2026-11-30 audit). Every op with a `scale` checks it.
+mlir::LogicalResult verifyScaleMagnitude(mlir::Operation *op, float scale);
 
 } // namespace attic::detail
 

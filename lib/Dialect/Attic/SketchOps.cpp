@@ -236,5 +236,7 @@ LogicalResult SynthesizerAttentionOp::verify() {
   float scale = getScale().convertToFloat();
   if (!std::isfinite(scale) || scale <= 0.0f)
     return emitOpError("scale must be finite and positive, got ") << scale;
+  if (failed(attic::detail::verifyScaleMagnitude(*this, scale)))
+    return failure();
   return success();
 }

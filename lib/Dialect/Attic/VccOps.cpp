@@ -330,6 +330,8 @@ LogicalResult TreeSelectOp::verify() {
   float scale = getScale().convertToFloat();
   if (!std::isfinite(scale) || scale <= 0.0f)
     return emitOpError("scale must be finite and positive, got ") << scale;
+  if (failed(attic::detail::verifyScaleMagnitude(*this, scale)))
+    return failure();
   if (Value mask = getVoteMask())
     if (failed(checkShape(*this, "vote_mask",
                           cast<RankedTensorType>(mask.getType()),
