@@ -93,7 +93,7 @@ void attic::ref::attention(const AttentionShape &shape, const double *q,
           *lseOut = kNegInf;
 
         double maxLogit = kNegInf;
-        bool visibleNaN = false;
+        bool visibleNaN = false, visibleNegInf = false;
         for (int64_t j = 0; j < nk; ++j) {
           bool excluded = (mask && mask[j] == 0) ||
                           (bias && bias[j] == kNegInf) ||
@@ -108,8 +108,10 @@ void attic::ref::attention(const AttentionShape &shape, const double *q,
           if (bias)
             logit += bias[j];
           logits[j] = logit;
-          if (logit == kNegInf)
+          if (logit == kNegInf) {
+            visibleNegInf = true;
             continue;
+          }
           // std::max would drop a NaN (and a row of NaN logits would read
           // as a row without a visible key).
           visibleNaN = visibleNaN || std::isnan(logit);
@@ -118,6 +120,20 @@ void attic::ref::attention(const AttentionShape &shape, const double *q,
         // A visible NaN logit makes the row NaN (docs/layouts.md, "NaN
         // policy").
         if (visibleNaN) {
+          std::fill(outRow, outRow + dv,
+                    std::numeric_limits<double>::quiet_NaN());
+          if (lseOut)
+            *lseOut = std::numeric_limits<double>::quiet_NaN();
+          continue;
+        }
+        // Without a bias, key mask or score region, a visible -inf logit
+        // is not a masked key (nothing can mask there): a row whose
+        // visible logits are all -inf (an input of -inf) is NaN, as on
+        // every target, where such a logit is an f32 overflow, and as in
+        // PyTorch (docs/layouts.md, "NaN policy"; it was 0 here, a
+        // 2026-11-30 audit).
+        if (maxLogit == kNegInf && visibleNegInf && !mask && !bias &&
+            !options.score) {
           std::fill(outRow, outRow + dv,
                     std::numeric_limits<double>::quiet_NaN());
           if (lseOut)

@@ -13,7 +13,8 @@
 //         acc = r == 0 ? 0 : acc * r          every visible logit overflowed:
 //                                             NaN, see checkOverflow)
 //     out[b, h, q0:q1] = acc
-//     lse[b, h, q0:q1] = l == 0 ? -inf : ln 2 (m + log2 l)   (with `lse`)
+//     lse[b, h, q0:q1] = l == 0 ? -inf : ln 2 (m + log2 l)   (with `lse`;
+//         NaN where the row is NaN for overflow)
 //     pool[b, h, qb] = sum_i w[b, q0 + i] out[b, h, q0 + i]  (with `pool`)
 //
 //   step(kb, partial):
@@ -506,10 +507,21 @@ void TileLoopBuilder::buildGridBody(ValueRange ivs) {
               nb, at, nb.getF32Type(), APFloat(float(M_LN2)));
           Value none =
               arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OEQ, l, zero);
+          // With checkOverflow(), a row whose visible logits all
+          // overflowed (l == 0, m = -FLT_MAX) is NaN, as its output is:
+          // it was -inf, the lse of a row without a visible key (a
+          // 2026-11-30 audit).
+          Value empty = ninf;
+          if (checkOverflow()) {
+            Value nan = f32At(nb, at, APFloat::getQNaN(APFloat::IEEEsingle()));
+            Value noKey = arith::CmpFOp::create(
+                nb, at, arith::CmpFPredicate::OEQ, mx, ninf);
+            empty = arith::SelectOp::create(nb, at, noKey, ninf, nan);
+          }
           Value base2 = arith::AddFOp::create(nb, at, mx,
                                               math::Log2Op::create(nb, at, l));
           return {arith::SelectOp::create(
-              nb, at, none, ninf, arith::MulFOp::create(nb, at, base2, ln2))};
+              nb, at, none, empty, arith::MulFOp::create(nb, at, base2, ln2))};
         });
     TileStoreOp::create(b, loc, lse, lseOut, batch, head, queryBlock);
     memref::DeallocOp::create(b, loc, lse);
