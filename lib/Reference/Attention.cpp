@@ -33,6 +33,13 @@ const double *keyBiasRow(const AttentionShape &shape,
   return nullptr;
 }
 
+/// x, or -FLT_MAX / log2(e) where x is finite and below it.
+double saturateLowest(double x) {
+  const double lowest =
+      -double(std::numeric_limits<float>::max()) / std::log2(std::exp(1.0));
+  return x < lowest && x != kNegInf ? lowest : x;
+}
+
 /// The layout part of admissibility: `causal`, the layout, the block lists.
 bool visible(const AttentionOptions &options, int64_t b, int64_t h, int64_t i,
              int64_t j, int64_t nq, int64_t nk) {
@@ -103,10 +110,15 @@ void attic::ref::attention(const AttentionShape &shape, const double *q,
             continue;
           }
           double logit = options.scale * dot(qs + i * d, ks + j * d, d);
+          // A finite score or bias below -FLT_MAX / log2(e) is that bound,
+          // as the compiled code's base-2 f32 logits hold it (never -inf,
+          // which masks; docs/layouts.md, NaN policy): such keys are not
+          // told apart, in both (a 2026-11-30 audit saw --check fail on
+          // the lse of a row of such keys with large logits).
           if (options.score)
-            logit = options.score(logit, b, h, i, j);
+            logit = saturateLowest(options.score(logit, b, h, i, j));
           if (bias)
-            logit += bias[j];
+            logit += saturateLowest(bias[j]);
           logits[j] = logit;
           if (logit == kNegInf) {
             visibleNegInf = true;
