@@ -455,7 +455,9 @@ def AtticDecomposeAggregates : Pass<"attic-decompose-aggregates"> {
     decomposition, upstream's: for `linalg.softmax` the maximum along
     `dimension` (`arith.maxnumf`, which skips NaN, from a NaN fill),
     `exp(x - max)`, their sum and the division, as `linalg.generic` ops. Part of both pipelines, before
-    bufferization. An aggregate op on buffers is an error.
+    bufferization. An aggregate op on buffers is an error, and so is a
+    softmax of integers or `index` (upstream's decomposition crashed on
+    them).
 
     Example:
 
@@ -997,7 +999,9 @@ def AtticCheckScope : Pass<"attic-check-scope", "::mlir::ModuleOp"> {
     before the outer module: a function in a nested module (with a body)
     is refused too, since some of the outer pipeline's conversions walk
     the whole module and left it half lowered; a nested module the
-    pipeline has lowered is left alone.
+    pipeline has lowered is left alone. A function with a body in a
+    `gpu.module` is refused as well: the pipelines make the kernels
+    themselves (a `gpu.launch` in one crashed upstream's kernel outlining).
 
     It also rejects, once per function, input that is already past two of
     the pipelines' own steps, which upstream's ownership-based deallocation
@@ -1041,6 +1045,11 @@ def AtticGuardTensorIndices
     (attic-run, the AOT entry) or the report is taken by whoever runs the
     code (`attic_rt_take_error`). Accesses inside attic ops (modifier
     regions) are left alone: their capture reads have their own check.
+    A `tensor.dim` whose dimension index is known at run time only is
+    checked against the rank the same way (`ATTIC_RT_DIM_INDEX`: the line,
+    the index, the rank; the result is 0 outside), and one whose constant
+    index is outside the rank is an error here (upstream it is undefined:
+    it read past the descriptor's sizes, and MLIR's folding crashed on -1).
     Extracts of element types without a 0 (other than integers, index and
     floats) are left alone too. Both pipelines run it first.
 

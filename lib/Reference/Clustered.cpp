@@ -154,8 +154,17 @@ std::vector<double> attention(const Options &o,
           logits[size_t(j)] = scale * dot;
           top = maxKeepingNaN(top, logits[size_t(j)]);
         }
-        if (std::isinf(top))
+        // The centroids' attention follows the core's NaN policy
+        // (docs/layouts.md): a visible +inf logit makes the row NaN, and
+        // so does a row whose logits are all -inf without a key mask
+        // (nothing masks there); with one, or without keys, the row is 0
+        // (a 2026-11-30 review: --check failed on an input of -inf).
+        if (std::isinf(top)) {
+          if (top > 0 || (o.topk <= 0 && mask.empty() && Nk > 0))
+            std::fill(rows.begin() + c * Dv, rows.begin() + (c + 1) * Dv,
+                      std::numeric_limits<double>::quiet_NaN());
           continue; // no real key: 0
+        }
         double total = 0;
         for (int64_t j = 0; j < Nk; ++j) {
           if (std::isinf(logits[size_t(j)]))

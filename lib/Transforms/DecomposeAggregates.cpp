@@ -42,6 +42,19 @@ struct AtticDecomposeAggregates
                        "aggregates runs before bufferization)");
         return signalPassFailure();
       }
+      // Upstream's softmax decomposition takes the float semantics of its
+      // element type: on integers or index it crashed (a 2026-11-30
+      // audit). A softmax is of floats.
+      if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op.getOperation())) {
+        for (Value v : {softmax.getInput(), softmax.getOutput()}) {
+          Type elem = cast<ShapedType>(v.getType()).getElementType();
+          if (!isa<FloatType>(elem)) {
+            softmax.emitOpError("of ")
+                << elem << " elements: a softmax is of floating-point values";
+            return signalPassFailure();
+          }
+        }
+      }
       rewriter.setInsertionPoint(op);
       FailureOr<SmallVector<Value>> results = op.decomposeOperation(rewriter);
       if (failed(results)) {

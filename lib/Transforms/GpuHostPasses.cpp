@@ -102,14 +102,29 @@ struct AtticCheckScopePass
     // succeeding (a 2026-11-30 audit). The nested module is lowered first,
     // by the pipeline nested on it.
     module.walk([&](func::FuncOp fn) {
-      auto inner = fn->getParentOfType<ModuleOp>();
       // (A function with attic ops has had its error above.)
-      if (inner == module || fn.isExternal() ||
+      if (fn.isExternal() ||
           fn.walk([](Operation *op) {
               return isa_and_nonnull<attic::AtticDialect>(op->getDialect())
                          ? WalkResult::interrupt()
                          : WalkResult::advance();
             }).wasInterrupted())
+        return;
+      // A function with a body in a gpu.module: the pipelines take host
+      // code and make the kernels themselves. A gpu.launch in one crashed
+      // upstream's kernel outlining in attic-cuda-pipeline, and
+      // attic-cpu-pipeline left it half lowered with exit 0 (a 2026-11-30
+      // audit).
+      if (fn->getParentOfType<gpu::GPUModuleOp>()) {
+        fn.emitOpError("is in a gpu.module, which ")
+            << pipeline
+            << " does not lower: it takes host functions at the top level "
+               "of the module and makes the kernels itself";
+        failed = true;
+        return;
+      }
+      auto inner = fn->getParentOfType<ModuleOp>();
+      if (inner == module)
         return;
       InFlightDiagnostic diag = fn.emitOpError("is in a nested module");
       if (std::optional<StringRef> name = inner.getName())

@@ -177,9 +177,34 @@ struct AtticGuardTensorIndicesPass
   void runOnOperation() override {
     unitStridesForUnitSizes();
     SmallVector<Operation *> accesses, slices;
+    SmallVector<tensor::DimOp> dims;
+    bool refused = false;
     getOperation().walk([&](Operation *op) {
       Value tensor;
       ValueRange indices;
+      if (auto dim = dyn_cast<tensor::DimOp>(op)) {
+        // A dimension index outside [0, rank): undefined upstream; it read
+        // past the sizes of the descriptor (a 2026-11-30 audit: [0] for
+        // index 7, a crash for -1, and MLIR's folding crashed on a
+        // constant -1 in the CUDA pipeline).
+        if (op->hasAttr(kGuarded) || attic::insideAtticOp(op))
+          return;
+        auto type = dyn_cast<RankedTensorType>(dim.getSource().getType());
+        if (!type)
+          return;
+        APInt value;
+        if (matchPattern(dim.getIndex(), m_ConstantInt(&value))) {
+          if (value.isNegative() || value.getSExtValue() >= type.getRank()) {
+            dim.emitOpError("dimension index ")
+                << value.getSExtValue() << " is outside [0, " << type.getRank()
+                << ") (the rank of " << type << ")";
+            refused = true;
+          }
+          return;
+        }
+        dims.push_back(dim);
+        return;
+      }
       if (auto extract = dyn_cast<tensor::ExtractOp>(op)) {
         tensor = extract.getTensor();
         indices = extract.getIndices();
@@ -201,16 +226,54 @@ struct AtticGuardTensorIndicesPass
         return;
       accesses.push_back(op);
     });
-    if (accesses.empty() && slices.empty())
+    if (refused)
+      return signalPassFailure();
+    if (accesses.empty() && slices.empty() && dims.empty())
       return;
-    FailureOr<func::FuncOp> report =
-        attic::declareReportError(accesses.empty() ? slices[0] : accesses[0]);
+    Operation *first = !accesses.empty() ? accesses[0]
+                       : !slices.empty() ? slices[0]
+                                         : dims[0].getOperation();
+    FailureOr<func::FuncOp> report = attic::declareReportError(first);
     if (failed(report))
       return signalPassFailure();
     for (Operation *op : accesses)
       guard(op, *report);
     for (Operation *op : slices)
       guardSlice(op, *report);
+    for (tensor::DimOp dim : dims)
+      guardDim(dim, *report);
+  }
+
+  /// tensor.dim with an index known at run time only: outside [0, rank)
+  /// it reports ATTIC_RT_DIM_INDEX and gives 0, reading dimension 0 (the
+  /// verifier refuses tensor.dim of a rank-0 tensor).
+  static void guardDim(tensor::DimOp dim, func::FuncOp report) {
+    Location loc = dim.getLoc();
+    OpBuilder b(dim);
+    int64_t rank = cast<RankedTensorType>(dim.getSource().getType()).getRank();
+    Value index = dim.getIndex();
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value rankValue = arith::ConstantIndexOp::create(b, loc, rank);
+    Value inside = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index, zero),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index,
+                              rankValue));
+    Value outside = arith::XOrIOp::create(
+        b, loc, inside, arith::ConstantIntOp::create(b, loc, 1, 1));
+    auto ifOp = scf::IfOp::create(b, loc, outside, /*withElseRegion=*/false);
+    OpBuilder then = ifOp.getThenBodyBuilder();
+    attic::emitReportError(then, loc, report, ATTIC_RT_DIM_INDEX,
+                           arith::ConstantIndexOp::create(
+                               then, loc, attic::sourceLineOf(loc) * 64),
+                           index, rankValue);
+    dim.getIndexMutable().assign(
+        arith::SelectOp::create(b, loc, inside, index, zero));
+    dim->setAttr(kGuarded, b.getUnitAttr());
+    b.setInsertionPointAfter(dim);
+    Value picked =
+        arith::SelectOp::create(b, loc, inside, dim.getResult(), zero);
+    dim.getResult().replaceAllUsesExcept(picked, picked.getDefiningOp());
   }
 
   /// The offsets, sizes and strides of a slice op, and the tensor they

@@ -17,6 +17,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include <limits>
 #include <string>
 
 namespace attic {
@@ -133,13 +134,20 @@ struct AtticReportBlockClassesPass
       }
       // A grid is a character per block pair: beyond 2^20 pairs (1024 x
       // 1024 blocks) it is neither readable nor quick to build.
-      int64_t pairs = llvm::divideCeil(nq, std::max<int64_t>(bq, 1)) *
-                      llvm::divideCeil(nk, std::max<int64_t>(bk, 1));
+      // The product in 128 bits: in 64 it wrapped (2^64 pairs for 2^39
+      // tokens of blocks of 128 were 0) and the pass built the grid
+      // without end (a 2026-11-30 audit).
+      __int128 pairs =
+          __int128(llvm::divideCeil(nq, std::max<int64_t>(bq, 1))) *
+          llvm::divideCeil(nk, std::max<int64_t>(bk, 1));
       if (bq > 0 && bk > 0 && pairs > (int64_t(1) << 20)) {
+        std::string count = pairs > std::numeric_limits<int64_t>::max()
+                                ? std::string("more than 2^63")
+                                : std::to_string(static_cast<int64_t>(pairs));
         emitRemark(op->getLoc())
             << "block classes: not reported (" << bq << "x" << bk
             << " blocks of " << nq << " queries and " << nk << " keys are "
-            << pairs << " block pairs, above 2^20; report larger blocks)";
+            << count << " block pairs, above 2^20; report larger blocks)";
         return;
       }
       FailureOr<std::vector<std::string>> rows = classifyBlocksStatically(

@@ -706,6 +706,10 @@ void TileLoopBuilder::buildLogits(Value k0, bool partial, bool tailOnly) {
         // A masked key's term is -inf, and so is its logit, whatever the
         // score: adding it to a NaN or +inf score (a score region's) gave
         // NaN, which made the row NaN (a 2026-11-30 audit).
+        // A finite logit plus a finite term can still overflow to -inf (a
+        // saturated bias of -FLT_MAX with a saturated score, or with a
+        // logit of -1e36): saturated to -FLT_MAX, as each of them is, so
+        // that only -inf masks (a 2026-11-30 review).
         auto addTerm = [&](Value x) -> Value {
           if (!t)
             return x;
@@ -713,6 +717,14 @@ void TileLoopBuilder::buildLogits(Value k0, bool partial, bool tailOnly) {
           Value masked =
               arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OEQ, t, ninf);
           Value sum = arith::AddFOp::create(nb, at, x, t);
+          Value lowest = lowestFinite(nb, at);
+          Value overflowed = arith::AndIOp::create(
+              nb, at,
+              arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OLT, sum,
+                                    lowest),
+              arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OGT, x,
+                                    ninf));
+          sum = arith::SelectOp::create(nb, at, overflowed, lowest, sum);
           return arith::SelectOp::create(nb, at, masked, ninf, sum);
         };
         IndexMath n(nb, at);

@@ -186,30 +186,43 @@ int32_t checkCudaDevice(const char *name, const CudaTarget &target) {
 
 /// Serializes calls: compiled code's error channel is one per process, and
 /// its parallel loops use every core already. A fork waits for the call in
-/// flight (pthread_atfork): a child forked during a call would otherwise
-/// inherit the mutex locked, and its first call would wait forever
-/// (Python's multiprocessing forks).
+/// flight (registerForkHandlers): a child forked during a call would
+/// otherwise inherit the mutex locked, and its first call would wait
+/// forever (Python's multiprocessing forks).
 /// (Not recursive: the child's handler unlocks it on a thread of another
 /// id, which a recursive mutex refuses. So attic_aot_set_threads, which
 /// takes it too, must not be called from a fork handler.)
-/// libomp is initialized first, so that its fork handlers are registered
-/// before attic's: prepare handlers run in the reverse order, attic's
-/// first. The other way round, libomp's took its fork/join lock, attic's
-/// waited for the call in flight, and the call waited for that lock at its
-/// next parallel region: the fork hung (a 2026-11-30 audit). (libomp
-/// aborts on an OMP_NUM_THREADS it cannot parse, when it first reads it;
-/// then it is left alone here, and every call fails with the message.)
 std::mutex &callMutex() {
-  static std::mutex *m = [] {
-    auto *mutex = new std::mutex();
-    char message[256];
-    if (attic_check_omp_env(message, sizeof(message)) == ATTIC_OK)
-      (void)omp_get_max_threads();
-    pthread_atfork([] { callMutex().lock(); }, [] { callMutex().unlock(); },
-                   [] { callMutex().unlock(); });
-    return mutex;
-  }();
+  static std::mutex *m = new std::mutex();
   return *m;
+}
+
+/// Registers the fork handlers of callMutex, once, after libomp is
+/// initialized, so that libomp's own are registered before them: prepare
+/// handlers run in the reverse order, attic's first. The other way round,
+/// libomp's took its fork/join lock, attic's waited for the call in
+/// flight, and the call waited for that lock at its next parallel region:
+/// the fork hung (a 2026-11-30 audit). While OMP_NUM_THREADS is one that
+/// libomp cannot parse (it aborts when it first reads it), nothing is
+/// registered: every call fails then, before any parallel region, and the
+/// first call after it is fixed registers them (a 2026-11-30 review: they
+/// were registered anyway, before libomp's). Called before taking
+/// callMutex.
+void registerForkHandlers() {
+  static std::atomic<bool> done{false};
+  if (done.load(std::memory_order_acquire))
+    return;
+  static std::mutex once;
+  std::lock_guard<std::mutex> lock(once);
+  if (done.load(std::memory_order_relaxed))
+    return;
+  char message[256];
+  if (attic_check_omp_env(message, sizeof(message)) != ATTIC_OK)
+    return;
+  (void)omp_get_max_threads();
+  pthread_atfork([] { callMutex().lock(); }, [] { callMutex().unlock(); },
+                 [] { callMutex().unlock(); });
+  done.store(true, std::memory_order_release);
 }
 
 /// Whether every spec of `entry` has a rank in [0, ATTIC_MAX_RANK] and
@@ -271,6 +284,7 @@ int32_t setThreadsLocked(int32_t n) {
 } // namespace
 
 extern "C" int32_t attic_aot_set_threads(int32_t n) {
+  registerForkHandlers();
   std::lock_guard<std::mutex> lock(callMutex());
   return setThreadsLocked(n);
 }
@@ -391,6 +405,7 @@ extern "C" int32_t attic_aot_call(const attic_aot_entry *entry,
   // ran 1.7x slower at N = 1024); one count for both, as attic-run sets.
   CudaTarget cudaTarget;
   bool isCuda = parseCudaTarget(entry->target, cudaTarget);
+  registerForkHandlers();
   std::lock_guard<std::mutex> lock(callMutex());
   if (chosenThreads == 0 && setThreadsLocked(0) < 0)
     return 1; // attic_aot_last_error says why

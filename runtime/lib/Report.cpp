@@ -223,6 +223,16 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
         "the results are not valid%s",
         where, b, ((a % 64) + 64) % 64, suffix);
   }
+  case ATTIC_RT_DIM_INDEX: {
+    char where[48];
+    atLine(a, where, sizeof(where));
+    return attic::runtime::fail(err, errLen,
+                                "tensor.dim%s: dimension index %" PRId64
+                                " is outside [0, %" PRId64
+                                ") (the tensor's rank); the results are "
+                                "not valid%s",
+                                where, b, c, suffix);
+  }
   default:
     return attic::runtime::fail(
         err, errLen,

@@ -13,6 +13,7 @@
 // checkPipelineAnchor, test/Conversion/pipeline-anchor-invalid.mlir).
 // CUDA: error: 'attic.attention' op is inside 'builtin.module', not in a function at the top level of the module that attic-cuda-pipeline lowers
 // CUDA: error: 'attic.attention' op is inside 'gpu.module', not in a function at the top level of the module that attic-cuda-pipeline lowers
+// CUDA: error: 'func.func' op is in a gpu.module, which attic-cuda-pipeline does not lower: it takes host functions at the top level of the module and makes the kernels itself
 // CUDA: error: 'attic.tile.map_rows' op is the tile loop of attic-tile-block-attention, a step inside attic-cuda-pipeline
 // CUDA: error: 'memref.dealloc' op frees a buffer, but attic-cuda-pipeline places every deallocation itself
 
@@ -34,6 +35,26 @@ module attributes {gpu.container_module} {
       // expected-error @+1 {{'attic.attention' op is inside 'gpu.module', not in a function at the top level of the module that attic-cpu-pipeline lowers; such an op would be left unlowered}}
       %o = attic.attention %q, %q, %q causal : tensor<1x2x64x32xbf16>, tensor<1x2x64x32xbf16>, tensor<1x2x64x32xbf16> -> tensor<1x2x64x32xbf16>
       return %o : tensor<1x2x64x32xbf16>
+    }
+  }
+}
+
+// -----
+
+// A function with a body in a gpu.module, here with a gpu.launch: upstream's
+// kernel outlining crashed on it in attic-cuda-pipeline, and
+// attic-cpu-pipeline left it half lowered with exit 0.
+module attributes {gpu.container_module} {
+  gpu.module @gm {
+    // expected-error @+1 {{'func.func' op is in a gpu.module, which attic-cpu-pipeline does not lower: it takes host functions at the top level of the module and makes the kernels itself}}
+    func.func @f(%m: memref<4xindex>, %n: index) {
+      %c1 = arith.constant 1 : index
+      gpu.launch blocks(%bx, %by, %bz) in (%a = %c1, %b = %c1, %c = %c1)
+                 threads(%tx, %ty, %tz) in (%d = %c1, %e = %c1, %f = %c1) {
+        memref.store %n, %m[%c1] : memref<4xindex>
+        gpu.terminator
+      }
+      return
     }
   }
 }

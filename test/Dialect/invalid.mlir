@@ -106,7 +106,7 @@ func.func @infinite_scale(%q: tensor<1x4x128x64xf32>, %k: tensor<1x4x128x64xf32>
 
 // scale * log2(e) overflows f32 (the kernels' base-2 logits).
 func.func @scale_past_base2(%q: tensor<1x4x128x64xf32>, %k: tensor<1x4x128x64xf32>, %v: tensor<1x4x128x64xf32>) -> tensor<1x4x128x64xf32> {
-  // expected-error @+1 {{'attic.attention' op scale must be at most 2.3587e38 in magnitude (the kernels multiply it by log2(e) in f32), got -2.400000e+38}}
+  // expected-error @+1 {{'attic.attention' op scale must be at most 2.3586574e38 in magnitude (the kernels multiply it by log2(e) in f32), got -2.400000e+38}}
   %o = attic.attention %q, %k, %v scale -2.4e38 : tensor<1x4x128x64xf32>, tensor<1x4x128x64xf32>, tensor<1x4x128x64xf32> -> tensor<1x4x128x64xf32>
   return %o : tensor<1x4x128x64xf32>
 }

@@ -363,7 +363,7 @@ func.func @scale_inf(%t: !attic.tree<2x128x64xf32, fanouts = [16, 8]>, %q: tenso
 // -----
 
 func.func @scale_past_base2(%t: !attic.tree<2x128x64xf32, fanouts = [16, 8]>, %q: tensor<2x4x8x16xf32>, %wk: tensor<64x64xf32>, %bk: tensor<64xf32>, %g: tensor<64xf32>, %b: tensor<64xf32>) {
-  // expected-error @+1 {{'attic.tree_select' op scale must be at most 2.3587e38 in magnitude (the kernels multiply it by log2(e) in f32), got 3.000000e+38}}
+  // expected-error @+1 {{'attic.tree_select' op scale must be at most 2.3586574e38 in magnitude (the kernels multiply it by log2(e) in f32), got 3.000000e+38}}
   %j = attic.tree_select %t, %q, %wk, %bk, %g, %b {budgets = [3, 1], heads = 4, scale = 3.0e38 : f32} : !attic.tree<2x128x64xf32, fanouts = [16, 8]>, tensor<2x4x8x16xf32>, tensor<64x64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32> -> tensor<2x53xi64>
   return
 }

@@ -9,3 +9,14 @@ func.func @long(%q: tensor<1x1x262144x16xf32>) -> tensor<1x1x262144x16xf32> {
   %o = attic.attention %q, %q, %q causal : tensor<1x1x262144x16xf32>, tensor<1x1x262144x16xf32>, tensor<1x1x262144x16xf32> -> tensor<1x1x262144x16xf32>
   return %o : tensor<1x1x262144x16xf32>
 }
+
+// -----
+
+// 2^40 tokens: 2^64 pairs of blocks of 128 wrapped to 0 in 64 bits, and
+// the pass built the grid without end (a 2026-11-30 audit).
+// CHECK: remark: block classes: not reported (128x128 blocks of 1099511627776 queries and 1099511627776 keys are more than 2^63 block pairs, above 2^20; report larger blocks)
+// LARGER: remark: block classes: not reported (1024x1024 blocks of 1099511627776 queries and 1099511627776 keys are 1152921504606846976 block pairs, above 2^20; report larger blocks)
+func.func @huge(%q: tensor<1x1x1099511627776x16xf16>) -> tensor<1x1x1099511627776x16xf16> {
+  %o = attic.attention %q, %q, %q causal : tensor<1x1x1099511627776x16xf16>, tensor<1x1x1099511627776x16xf16>, tensor<1x1x1099511627776x16xf16> -> tensor<1x1x1099511627776x16xf16>
+  return %o : tensor<1x1x1099511627776x16xf16>
+}

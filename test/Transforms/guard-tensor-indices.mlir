@@ -198,3 +198,26 @@ func.func @unit_size_strides(%x: tensor<3x4xf32>) -> (tensor<1xf32>, tensor<3x4x
   %s = tensor.extract_slice %x[0, 0] [2, 1] [2, 7] : tensor<3x4xf32> to tensor<2xf32>
   return %r, %u, %s : tensor<1xf32>, tensor<3x4xf32>, tensor<2xf32>
 }
+
+// -----
+
+// tensor.dim with a dimension index known at run time only: outside
+// [0, rank) the report (code 12) and 0; the dim reads dimension 0 there.
+// CHECK-LABEL: func.func @dim
+// CHECK-SAME: (%[[T:.*]]: tensor<?x4xf32>, %[[I:.*]]: index)
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: %[[GE:.*]] = arith.cmpi sge, %[[I]], %[[C0]] : index
+// CHECK: %[[LT:.*]] = arith.cmpi slt, %[[I]], %[[C2]] : index
+// CHECK: %[[OK:.*]] = arith.andi %[[GE]], %[[LT]] : i1
+// CHECK: scf.if
+// CHECK:   arith.constant 12 : i32
+// CHECK:   func.call @attic_rt_report_error
+// CHECK: %[[SAFE:.*]] = arith.select %[[OK]], %[[I]], %[[C0]] : index
+// CHECK: %[[D:.*]] = tensor.dim {attic.in_bounds} %[[T]], %[[SAFE]] : tensor<?x4xf32>
+// CHECK: %[[R:.*]] = arith.select %[[OK]], %[[D]], %[[C0]] : index
+// CHECK: return %[[R]] : index
+func.func @dim(%t: tensor<?x4xf32>, %i: index) -> index {
+  %n = tensor.dim %t, %i : tensor<?x4xf32>
+  return %n : index
+}

@@ -89,6 +89,9 @@ int64_t attic::hostVectorWidth() {
 
 /// The most vectors of a key block the micro-kernels unroll.
 constexpr int64_t kMaxKeyVectors = 256;
+/// The widest head dim (D or Dv) the micro-kernels take: their code grows
+/// with it (D = 16384 lowers in about 0.4 s, 65536 in 7 s).
+constexpr int64_t kMaxHeadDim = 16384;
 
 /// The most ops a tile.map region may have in all once it is unrolled
 /// over a row's chunks (region ops times chunks). A longer region (a long
@@ -1388,6 +1391,23 @@ LogicalResult attic::mapTilesToCpu(Operation *root,
              << " lanes; at most " << kMaxKeyVectors
              << " are unrolled (compile time grows with them): use a smaller "
                 "block-k or a wider vector-width";
+    // The micro-kernels' code grows with the head dims too (linearly, about
+    // 150 bytes of IR each): D = 2^20 did not compile in 2 minutes, and
+    // 2^40 ran out of memory (a 2026-11-30 audit). Bounded like the key
+    // block.
+    int64_t widest = 0;
+    grid.walk([&](TileQKOp qk) {
+      widest = std::max<int64_t>(widest, qk.getQuery().getType().getDimSize(3));
+    });
+    grid.walk([&](TilePVOp pv) {
+      widest = std::max<int64_t>(widest, pv.getValue().getType().getDimSize(3));
+    });
+    if (!ShapedType::isDynamic(widest) && widest > kMaxHeadDim)
+      return attic::locError(grid)
+             << "attic-cpu-map-tiles: a head dim (D or Dv) of " << widest
+             << " is above " << kMaxHeadDim
+             << ", the most its micro-kernels are unrolled over (compile "
+                "time and code size grow with it)";
     if (failed(GridMapper(grid, options).run()))
       return failure();
   }

@@ -132,7 +132,7 @@ LogicalResult attic::detail::verifyScaleMagnitude(Operation *op, float scale) {
   if (std::isfinite(scale * log2e) &&
       std::isfinite(static_cast<float>(double(scale) * llvm::numbers::log2e)))
     return success();
-  return op->emitOpError("scale must be at most 2.3587e38 in magnitude (the "
+  return op->emitOpError("scale must be at most 2.3586574e38 in magnitude (the "
                          "kernels multiply it by log2(e) in f32), got ")
          << scale;
 }

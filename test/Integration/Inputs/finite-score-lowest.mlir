@@ -26,3 +26,29 @@ func.func @shifted(%q: tensor<1x2x100x16xf32>, %k: tensor<1x2x100x16xf32>, %v: t
   } : tensor<1x2x100x16xf32>, tensor<1x2x100x16xf32>, tensor<1x2x100x16xf32> -> tensor<1x2x100x16xf32>
   return %o : tensor<1x2x100x16xf32>
 }
+
+// A bias of finfo(float32).min and a score of finfo(float32).min on every
+// key: each saturates, and their sum, -inf in f32, saturates too (it read
+// as a masked key, and the rows were an empty row's 0; a 2026-11-30
+// review).
+func.func @score_and_bias(%q: tensor<1x1x4x8xf32>, %k: tensor<1x1x4x8xf32>, %v: tensor<1x1x4x8xf32>) -> tensor<1x1x4x8xf32> {
+  %b = arith.constant dense<-3.40282347e+38> : tensor<1x4xf32>
+  %i = tensor.empty() : tensor<1x1x4x8xf32>
+  %o = attic.block_attention ins(%q, %k, %v : tensor<1x1x4x8xf32>, tensor<1x1x4x8xf32>, tensor<1x1x4x8xf32>) bias(%b : tensor<1x4xf32>) outs(%i : tensor<1x1x4x8xf32>) score_mod {
+  ^bb0(%s: f32, %bb: index, %h: index, %ii: index, %j: index):
+    %min = arith.constant -3.40282347e+38 : f32
+    attic.yield %min : f32
+  } {layout = #attic.dense, scale = 1.0 : f32, block_q = 16 : i64, block_k = 16 : i64} -> tensor<1x1x4x8xf32>
+  return %o : tensor<1x1x4x8xf32>
+}
+
+// The same bias with logits of -1e36 (q . k < 0): the sum saturates.
+func.func @bias_negative_logits(%v: tensor<1x1x4x8xf32>) -> (tensor<1x1x4x8xf32>, tensor<1x1x4xf32>) {
+  %q = arith.constant dense<-1.0e18> : tensor<1x1x4x8xf32>
+  %k = arith.constant dense<1.25e17> : tensor<1x1x4x8xf32>
+  %b = arith.constant dense<-3.40282347e+38> : tensor<1x4xf32>
+  %i = tensor.empty() : tensor<1x1x4x8xf32>
+  %l = tensor.empty() : tensor<1x1x4xf32>
+  %o, %s = attic.block_attention ins(%q, %k, %v : tensor<1x1x4x8xf32>, tensor<1x1x4x8xf32>, tensor<1x1x4x8xf32>) bias(%b : tensor<1x4xf32>) outs(%i : tensor<1x1x4x8xf32>, lse %l : tensor<1x1x4xf32>) {layout = #attic.dense, scale = 1.0 : f32, block_q = 16 : i64, block_k = 16 : i64} -> tensor<1x1x4x8xf32>, tensor<1x1x4xf32>
+  return %o, %s : tensor<1x1x4x8xf32>, tensor<1x1x4xf32>
+}

@@ -381,18 +381,22 @@ TEST(Aot, ForkDuringACallLeavesTheChildAbleToCall) {
       << "the child's call failed or hung (status " << status << ")";
 }
 
-TEST(Aot, ForkDuringParallelRegionsOfACallDoesNotDeadlock) {
-  // A fork while another thread's call ran OpenMP parallel regions hung
-  // the parent (a 2026-11-30 audit, Python's multiprocessing): libomp's
-  // prepare handler, registered after attic's and so run before it, took
-  // libomp's fork/join lock, and attic's then waited for the call, which
-  // waited for that lock at its next parallel region. Run alone (as ctest
-  // runs each test), the call below is the process's first.
+/// A fork while another thread's call runs OpenMP parallel regions; the
+/// child calls too. Ends the process with SIGALRM where the fork or the
+/// child's call hangs.
+void forkDuringParallelRegions() {
+  regions = 0;
   attic_aot_entry busy = entry("busy", 0, 0, kNoSpecs, parallelRegions);
   attic_aot_entry fast = entry("fast", 0, 0, kNoSpecs, recordThreads);
-  std::thread caller(
-      [&] { EXPECT_EQ(attic_aot_call(&busy, nullptr, nullptr), 0); });
-  while (regions < 5)
+  std::atomic<bool> returned{false};
+  std::thread caller([&] {
+    EXPECT_EQ(attic_aot_call(&busy, nullptr, nullptr), 0)
+        << attic_aot_last_error();
+    returned = true;
+  });
+  // (A call that fails, e.g. under an OMP_NUM_THREADS libomp cannot parse,
+  // runs no region: then there is nothing to fork during.)
+  while (regions < 5 && !returned)
     std::this_thread::yield();
   alarm(30); // a deadlocked fork ends the test with SIGALRM
   pid_t pid = fork();
@@ -407,6 +411,34 @@ TEST(Aot, ForkDuringParallelRegionsOfACallDoesNotDeadlock) {
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
       << "the child's call failed or hung (status " << status << ")";
+}
+
+TEST(Aot, ForkDuringParallelRegionsOfACallDoesNotDeadlock) {
+  // A fork while another thread's call ran OpenMP parallel regions hung
+  // the parent (a 2026-11-30 audit, Python's multiprocessing): libomp's
+  // prepare handler, registered after attic's and so run before it, took
+  // libomp's fork/join lock, and attic's then waited for the call, which
+  // waited for that lock at its next parallel region. Run alone (as ctest
+  // runs each test), the call below is the process's first.
+  forkDuringParallelRegions();
+}
+
+TEST(Aot, ForkAfterACallRefusedForItsOpenMPSettingDoesNotDeadlock) {
+  // The first call refused for an OMP_NUM_THREADS libomp cannot parse
+  // registered attic's fork handlers before libomp was initialized, and
+  // the deadlock above came back once the setting was fixed (a 2026-11-30
+  // review).
+  const char *old = std::getenv("OMP_NUM_THREADS");
+  std::string saved = old ? old : "";
+  setenv("OMP_NUM_THREADS", "abc", 1);
+  attic_aot_entry fast = entry("fast", 0, 0, kNoSpecs, recordThreads);
+  EXPECT_NE(attic_aot_call(&fast, nullptr, nullptr), 0);
+  setenv("OMP_NUM_THREADS", "2", 1);
+  forkDuringParallelRegions();
+  if (old)
+    setenv("OMP_NUM_THREADS", saved.c_str(), 1);
+  else
+    unsetenv("OMP_NUM_THREADS");
 }
 
 } // namespace

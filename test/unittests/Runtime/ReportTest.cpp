@@ -75,6 +75,16 @@ TEST(Report, LoopStepNamesTheLineDimensionAndStep) {
             "are not valid");
 }
 
+TEST(Report, DimIndexNamesTheLineIndexAndRank) {
+  attic_rt_take_error(nullptr, 0);
+  char err[256];
+  attic_rt_report_error(ATTIC_RT_DIM_INDEX, 5 * 64, 7, 2);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err),
+            "tensor.dim at line 5: dimension index 7 is outside [0, 2) (the "
+            "tensor's rank); the results are not valid");
+}
+
 TEST(Report, UnknownCodeAndTruncation) {
   attic_rt_take_error(nullptr, 0);
   attic_rt_report_error(77, 1, 2, 3);

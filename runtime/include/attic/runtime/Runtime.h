@@ -303,7 +303,12 @@ typedef enum attic_rt_error_code {
    * below 1 (0 for an unsigned scf.for; attic-guard-loop-steps): the loop
    * runs no iteration. a = line * 64 + the loop dimension, b = the step,
    * c = 0. */
-  ATTIC_RT_LOOP_STEP = 11
+  ATTIC_RT_LOOP_STEP = 11,
+  /* tensor.dim in the function's own code whose dimension index, known
+   * only at run time, is outside [0, rank) (attic-guard-tensor-indices):
+   * the result is 0. a = line * 64 (line 0 if the op has no file
+   * location), b = the index, c = the rank. */
+  ATTIC_RT_DIM_INDEX = 12
 } attic_rt_error_code;
 
 /* Records an error (code and up to three integer details). Thread-safe; of
