@@ -31,7 +31,13 @@
 // CHECK-NEXT: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK-NEXT: %[[MASKED:.*]] = arith.cmpf oeq, %[[T:.*]], %[[NINF]] : f32
 // CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[X]], %[[T]]
-// CHECK-NEXT: %[[L:.*]] = arith.select %[[MASKED]], %[[NINF]], %[[SUM]]
+// A finite logit plus a finite term that overflows saturates to -FLT_MAX.
+// CHECK-NEXT: %[[LOW:.*]] = arith.constant -3.40282347E+38 : f32
+// CHECK-NEXT: %[[BELOW:.*]] = arith.cmpf olt, %[[SUM]], %[[LOW]] : f32
+// CHECK-NEXT: %[[FIN:.*]] = arith.cmpf ogt, %[[X]], %[[NINF]] : f32
+// CHECK-NEXT: %[[OVF:.*]] = arith.andi %[[BELOW]], %[[FIN]] : i1
+// CHECK-NEXT: %[[SAT:.*]] = arith.select %[[OVF]], %[[LOW]], %[[SUM]] : f32
+// CHECK-NEXT: %[[L:.*]] = arith.select %[[MASKED]], %[[NINF]], %[[SAT]]
 // CHECK-NEXT: attic.tile.yield %[[L]]
 // CHECK: attic.tile.reduce max %[[S]]
 // CHECK: attic.tile.map_rows
