@@ -646,6 +646,13 @@ def AtticCpuMapTiles : Pass<"attic-cpu-map-tiles"> {
     with AVX-512, 8 with AVX2). Available to other pipelines as
     `attic::mapTilesToCpu` (include/attic/Conversion/AtticToCPU).
 
+    Limits, both errors naming the tile grid: a key block of at most 256
+    vectors (block_k / vector-width; compile time grows faster than
+    linearly with them), and head dims D and Dv of at most 16384 (the
+    micro-kernels' code grows with them: 16384 lowers in about 0.4 s,
+    65536 took 7 s and 2^20 did not finish; the CUDA targets, whose
+    kernels loop over the head dim, take larger ones).
+
     Example: `attic-opt --attic-tile-block-attention
     --attic-cpu-map-tiles="vector-width=8"`.
   }];

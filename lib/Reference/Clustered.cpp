@@ -140,6 +140,9 @@ std::vector<double> attention(const Options &o,
       std::vector<double> rows(size_t(o.clusters * Dv), 0.0);
       std::vector<std::vector<double>> weightsOf(size_t(o.clusters));
       std::vector<std::vector<int64_t>> topOf(size_t(o.clusters));
+      // The clusters whose rows are NaN (with topk too: a visible +inf
+      // logit; a 2026-11-30 review).
+      std::vector<bool> nanCluster(size_t(o.clusters), false);
       for (int64_t c = 0; c < o.clusters; ++c) {
         std::vector<double> logits(size_t(Nk),
                                    -std::numeric_limits<double>::infinity());
@@ -160,9 +163,11 @@ std::vector<double> attention(const Options &o,
         // (nothing masks there); with one, or without keys, the row is 0
         // (a 2026-11-30 review: --check failed on an input of -inf).
         if (std::isinf(top)) {
-          if (top > 0 || (o.topk <= 0 && mask.empty() && Nk > 0))
+          if (top > 0 || (o.topk <= 0 && mask.empty() && Nk > 0)) {
             std::fill(rows.begin() + c * Dv, rows.begin() + (c + 1) * Dv,
                       std::numeric_limits<double>::quiet_NaN());
+            nanCluster[size_t(c)] = true;
+          }
           continue; // no real key: 0
         }
         double total = 0;
@@ -209,6 +214,10 @@ std::vector<double> attention(const Options &o,
         }
         // m_c softmax over the top keys, plus the centroid's weights on
         // the other real keys.
+        if (nanCluster[size_t(c)]) {
+          std::fill(out, out + Dv, std::numeric_limits<double>::quiet_NaN());
+          continue;
+        }
         const std::vector<int64_t> &keep = topOf[size_t(c)];
         const std::vector<double> &w = weightsOf[size_t(c)];
         if (keep.empty())

@@ -197,6 +197,28 @@ std::mutex &callMutex() {
   return *m;
 }
 
+/// Whether attic's fork handlers are in the process's list. Set by the
+/// registering thread after pthread_atfork and by the prepare handler
+/// itself, so that a child forked while a registration was under way
+/// knows whether it completed (fork and pthread_atfork exclude each
+/// other): either the handler ran, and the child has the flag, or it is
+/// not in the list.
+std::atomic<bool> forkHandlersRegistered{false};
+
+/// The mutex of one registration at a time. A pointer, replaced in a child
+/// (resetRegistrationInChild): a child forked while another thread held it
+/// inherited it locked, and its first call waited forever (a 2026-11-30
+/// review: 13 to 30 of 40 forks during another thread's first call).
+std::mutex *registrationMutex = new std::mutex();
+
+/// Registered when the library loads, before any call: in a child, a fresh
+/// registration mutex (the old one may be held by a thread that does not
+/// exist there).
+__attribute__((constructor)) void resetRegistrationInChild() {
+  pthread_atfork(nullptr, nullptr,
+                 [] { registrationMutex = new std::mutex(); });
+}
+
 /// Registers the fork handlers of callMutex, once, after libomp is
 /// initialized, so that libomp's own are registered before them: prepare
 /// handlers run in the reverse order, attic's first. The other way round,
@@ -209,20 +231,22 @@ std::mutex &callMutex() {
 /// were registered anyway, before libomp's). Called before taking
 /// callMutex.
 void registerForkHandlers() {
-  static std::atomic<bool> done{false};
-  if (done.load(std::memory_order_acquire))
+  if (forkHandlersRegistered.load(std::memory_order_acquire))
     return;
-  static std::mutex once;
-  std::lock_guard<std::mutex> lock(once);
-  if (done.load(std::memory_order_relaxed))
+  std::lock_guard<std::mutex> lock(*registrationMutex);
+  if (forkHandlersRegistered.load(std::memory_order_relaxed))
     return;
   char message[256];
   if (attic_check_omp_env(message, sizeof(message)) != ATTIC_OK)
     return;
   (void)omp_get_max_threads();
-  pthread_atfork([] { callMutex().lock(); }, [] { callMutex().unlock(); },
-                 [] { callMutex().unlock(); });
-  done.store(true, std::memory_order_release);
+  pthread_atfork(
+      [] {
+        forkHandlersRegistered.store(true, std::memory_order_relaxed);
+        callMutex().lock();
+      },
+      [] { callMutex().unlock(); }, [] { callMutex().unlock(); });
+  forkHandlersRegistered.store(true, std::memory_order_release);
 }
 
 /// Whether every spec of `entry` has a rank in [0, ATTIC_MAX_RANK] and
