@@ -142,16 +142,19 @@ bool parseCudaTarget(const char *target, CudaTarget &out) {
   return out.format == "bin" || out.format == "isa" || out.format == "fatbin";
 }
 
+/// The mutex of checkCudaDevice's query (set when the library loads, and
+/// fresh in a child: loadTime, resetInChild).
+std::mutex *cudaQueryMutex = nullptr;
+
 /// Whether a CUDA entry's kernels can run on the process's device: a
 /// cubin runs on its own major architecture only, PTX (isa, and the PTX of
 /// a fatbin) on that architecture or a newer one, through the driver's JIT.
 int32_t checkCudaDevice(const char *name, const CudaTarget &target) {
-  static std::mutex mutex;
   static bool queried = false;
   static attic_cuda_device_info info;
   static std::string queryError;
   {
-    std::lock_guard<std::mutex> lock(mutex);
+    std::lock_guard<std::mutex> lock(*cudaQueryMutex);
     if (!queried) {
       char message[512];
       if (attic_cuda_device_query(&info, message, sizeof(message)) != ATTIC_OK)
@@ -186,50 +189,46 @@ int32_t checkCudaDevice(const char *name, const CudaTarget &target) {
 
 /// Serializes calls: compiled code's error channel is one per process, and
 /// its parallel loops use every core already. A fork waits for the call in
-/// flight (registerForkHandlers): a child forked during a call would
-/// otherwise inherit the mutex locked, and its first call would wait
-/// forever (Python's multiprocessing forks).
-/// (Not recursive: the child's handler unlocks it on a thread of another
-/// id, which a recursive mutex refuses. So attic_aot_set_threads, which
-/// takes it too, must not be called from a fork handler.)
-std::mutex &callMutex() {
-  static std::mutex *m = new std::mutex();
-  return *m;
-}
+/// flight (the prepare handler of registerForkHandlers), and a child gets
+/// a fresh mutex (resetInChild): only the forking thread exists there, and
+/// it is in no call. (A mutex inherited locked, from a call in flight or a
+/// fork that missed the prepare handler, made the child's first call wait
+/// forever: Python's multiprocessing forks; 2026-11-30 audit and
+/// reviews.) A pointer set when the library loads: a function-local static
+/// has an initialization guard, which a child could inherit in progress.
+/// So attic_aot_set_threads, which takes it too, must not be called from a
+/// fork handler.
+std::mutex *callMutexPointer = nullptr;
+std::mutex &callMutex() { return *callMutexPointer; }
 
-/// Whether attic's fork handlers are in the process's list. Set by the
-/// registering thread after pthread_atfork and by the prepare handler
-/// itself, so that a child forked while a registration was under way
-/// knows whether it completed (fork and pthread_atfork exclude each
-/// other): either the handler ran, and the child has the flag, or it is
-/// not in the list.
+/// Whether attic's prepare handler is registered (set by the registering
+/// thread, and by the handler itself).
 std::atomic<bool> forkHandlersRegistered{false};
 
-/// The mutex of one registration at a time. A pointer, replaced in a child
-/// (resetRegistrationInChild): a child forked while another thread held it
-/// inherited it locked, and its first call waited forever (a 2026-11-30
-/// review: 13 to 30 of 40 forks during another thread's first call).
-std::mutex *registrationMutex = new std::mutex();
+/// The mutex of one registration at a time (registerForkHandlers), and of
+/// the CUDA device query (checkCudaDevice); fresh in a child too.
+std::mutex *registrationMutex = nullptr;
 
-/// Registered when the library loads, before any call: in a child, a fresh
-/// registration mutex (the old one may be held by a thread that does not
-/// exist there).
-__attribute__((constructor)) void resetRegistrationInChild() {
-  pthread_atfork(nullptr, nullptr,
-                 [] { registrationMutex = new std::mutex(); });
+/// In a child: fresh mutexes, whatever the parent's threads held.
+void resetInChild() {
+  callMutexPointer = new std::mutex();
+  registrationMutex = new std::mutex();
+  cudaQueryMutex = new std::mutex();
 }
 
-/// Registers the fork handlers of callMutex, once, after libomp is
-/// initialized, so that libomp's own are registered before them: prepare
-/// handlers run in the reverse order, attic's first. The other way round,
-/// libomp's took its fork/join lock, attic's waited for the call in
+/// Registers the prepare and parent handlers of callMutex, once, after
+/// libomp is initialized, so that libomp's own are registered before them:
+/// prepare handlers run in the reverse order, attic's first. The other way
+/// round, libomp's took its fork/join lock, attic's waited for the call in
 /// flight, and the call waited for that lock at its next parallel region:
-/// the fork hung (a 2026-11-30 audit). While OMP_NUM_THREADS is one that
-/// libomp cannot parse (it aborts when it first reads it), nothing is
-/// registered: every call fails then, before any parallel region, and the
-/// first call after it is fixed registers them (a 2026-11-30 review: they
-/// were registered anyway, before libomp's). Called before taking
-/// callMutex.
+/// the fork hung (a 2026-11-30 audit). Done when the library loads
+/// (loadTime), before any call, so that neither libomp's initialization
+/// nor this registration runs on a calling thread while another thread
+/// forks (a child forked then inherited libomp's initialization lock, or
+/// missed the handlers). While OMP_NUM_THREADS is one that libomp cannot
+/// parse (it aborts when it first reads it), nothing is registered: every
+/// call fails then, before any parallel region, and the first call after
+/// it is fixed registers them (also called before taking callMutex).
 void registerForkHandlers() {
   if (forkHandlersRegistered.load(std::memory_order_acquire))
     return;
@@ -245,8 +244,19 @@ void registerForkHandlers() {
         forkHandlersRegistered.store(true, std::memory_order_relaxed);
         callMutex().lock();
       },
-      [] { callMutex().unlock(); }, [] { callMutex().unlock(); });
+      [] { callMutex().unlock(); }, nullptr);
   forkHandlersRegistered.store(true, std::memory_order_release);
+}
+
+/// When the library loads: the mutexes, the child's reset (first, so that
+/// it runs before any other child handler of attic's), then the call
+/// handlers.
+__attribute__((constructor)) void loadTime() {
+  callMutexPointer = new std::mutex();
+  registrationMutex = new std::mutex();
+  cudaQueryMutex = new std::mutex();
+  pthread_atfork(nullptr, nullptr, resetInChild);
+  registerForkHandlers();
 }
 
 /// Whether every spec of `entry` has a rank in [0, ATTIC_MAX_RANK] and

@@ -19,6 +19,8 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <new>
+#include <pthread.h>
 #include <string>
 #include <unordered_set>
 
@@ -121,6 +123,21 @@ struct DriverState {
 DriverState &state() {
   static DriverState s;
   return s;
+}
+
+/// In a child: fresh mutexes (placement new; only the forking thread
+/// exists there). A child forked while another thread held one, e.g. in
+/// its first cuInit (0.1 to 1 s), waited forever in its first CUDA call
+/// instead of failing (a 2026-11-30 review; CUDA does not work in a
+/// forked child anyway, but its calls must fail, not hang).
+__attribute__((constructor)) void resetDriverMutexesInChild() {
+  (void)state();
+  pthread_atfork(nullptr, nullptr, [] {
+    DriverState &s = state();
+    new (&s.mutex) std::mutex();
+    new (&s.poolMutex) std::mutex();
+    new (&s.tensorMapMutex) std::mutex();
+  });
 }
 
 thread_local unsigned currentGeneration = 0;

@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -461,6 +462,85 @@ TEST(Aot, ForkDuringAnotherThreadsFirstCallLeavesTheChildAbleToCall) {
         << "round " << round << ": the child's call failed or hung (status "
         << status << ")";
   }
+}
+
+TEST(Aot, ForkDuringAnotherThreadsFirstCudaQueryLeavesTheChildAbleToFail) {
+  // A child forked while another thread's first CUDA call queried the
+  // device (cuInit, slow) inherited the query's mutexes locked and waited
+  // forever, instead of failing as CUDA calls in a forked child do (a
+  // 2026-11-30 review).
+  setenv("ATTIC_CUDA_DRIVER", ATTIC_FAKE_CUDA_DRIVER, 1);
+  setenv("ATTIC_FAKE_CUDA_MODE", "no-device", 1);
+  setenv("ATTIC_FAKE_CUDA_INIT_DELAY_US", "300000", 1);
+  attic_aot_entry cuda = entry("cu", 0, 0, kNoSpecs, recordThreads);
+  cuda.target = "cuda:sm_80:bin";
+  std::thread caller([&] { attic_aot_call(&cuda, nullptr, nullptr); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  pid_t pid = fork();
+  if (pid == 0) {
+    alarm(10); // a hung call ends the child with SIGALRM
+    _exit(attic_aot_call(&cuda, nullptr, nullptr) == 0 ? 0 : 3);
+  }
+  caller.join();
+  unsetenv("ATTIC_FAKE_CUDA_INIT_DELAY_US");
+  ASSERT_GT(pid, 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 3)
+      << "the child's call did not fail as refused (status " << status << ")";
+}
+
+TEST(Aot, DISABLED_ForksWhileCallsAreRefusedForTheOpenMPSetting) {
+  // Run by the test below in a process started with OMP_NUM_THREADS=abc:
+  // no fork handler is registered then, calls are refused, and children
+  // forked while another thread is in one (holding the call mutex) must
+  // still be able to call once the setting is fixed.
+  attic_aot_entry fast = entry("fast", 0, 0, kNoSpecs, recordThreads);
+  std::atomic<bool> stop{false};
+  std::thread refused([&] {
+    while (!stop)
+      attic_aot_call(&fast, nullptr, nullptr);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  int fine = 0;
+  for (int i = 0; i < 20; ++i) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      alarm(5);
+      setenv("OMP_NUM_THREADS", "2", 1);
+      _exit(attic_aot_call(&fast, nullptr, nullptr) == 0 ? 0 : 3);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    fine += WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  }
+  stop = true;
+  refused.join();
+  EXPECT_EQ(fine, 20) << "children hung or failed";
+}
+
+TEST(Aot, ForksOfAProcessStartedWithABadOpenMPSettingDoNotHang) {
+  // About 16 of 40 such children hung on the call mutex (a 2026-11-30
+  // review). The process must start with the setting (attic registers its
+  // fork handlers when it loads), so the test above runs in a new one.
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    setenv("OMP_NUM_THREADS", "abc", 1);
+    int null = open("/dev/null", O_WRONLY);
+    dup2(null, 2); // libomp's warnings about the setting
+    execl("/proc/self/exe", "AtticAotRuntimeTests",
+          "--gtest_filter=Aot.DISABLED_"
+          "ForksWhileCallsAreRefusedForTheOpenMPSetting",
+          "--gtest_also_run_disabled_tests", (char *)nullptr);
+    _exit(127);
+  }
+  alarm(120);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  alarm(0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      << "status " << status;
 }
 
 TEST(Aot, ForkAfterACallRefusedForItsOpenMPSettingDoesNotDeadlock) {

@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The driver's types as cuda.h declares them (and runtime/lib/CudaAbi.h),
  * so that every entry point has the driver's own function type: the
@@ -99,6 +100,10 @@ static void reportMemory(void) {
 
 CUresult cuInit(unsigned flags) {
   (void)flags;
+  /* ATTIC_FAKE_CUDA_INIT_DELAY_US: a slow cuInit (a real one takes 0.1 to
+   * 1 s), for the fork tests. */
+  if (getenv("ATTIC_FAKE_CUDA_INIT_DELAY_US"))
+    usleep((useconds_t)atoi(getenv("ATTIC_FAKE_CUDA_INIT_DELAY_US")));
   static int reporting = 0;
   if (!reporting && getenv("ATTIC_FAKE_CUDA_REPORT")) {
     reporting = 1;
