@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <pthread.h>
 #include <string>
 #include <vector>
@@ -142,9 +143,12 @@ bool parseCudaTarget(const char *target, CudaTarget &out) {
   return out.format == "bin" || out.format == "isa" || out.format == "fatbin";
 }
 
-/// The mutex of checkCudaDevice's query (set when the library loads, and
-/// fresh in a child: loadTime, resetInChild).
-std::mutex *cudaQueryMutex = nullptr;
+/// The mutex of checkCudaDevice's query (fresh in a child: resetInChild).
+/// Like the other mutexes here, a plain global: std::mutex's constructor
+/// is constexpr, so it is ready before any library constructor runs (a
+/// pointer set by attic's own constructor was null for a library whose
+/// constructor called attic first; a 2026-11-30 review).
+std::mutex cudaQueryMutex;
 
 /// Whether a CUDA entry's kernels can run on the process's device: a
 /// cubin runs on its own major architecture only, PTX (isa, and the PTX of
@@ -154,7 +158,7 @@ int32_t checkCudaDevice(const char *name, const CudaTarget &target) {
   static attic_cuda_device_info info;
   static std::string queryError;
   {
-    std::lock_guard<std::mutex> lock(*cudaQueryMutex);
+    std::lock_guard<std::mutex> lock(cudaQueryMutex);
     if (!queried) {
       char message[512];
       if (attic_cuda_device_query(&info, message, sizeof(message)) != ATTIC_OK)
@@ -194,45 +198,45 @@ int32_t checkCudaDevice(const char *name, const CudaTarget &target) {
 /// it is in no call. (A mutex inherited locked, from a call in flight or a
 /// fork that missed the prepare handler, made the child's first call wait
 /// forever: Python's multiprocessing forks; 2026-11-30 audit and
-/// reviews.) A pointer set when the library loads: a function-local static
-/// has an initialization guard, which a child could inherit in progress.
-/// So attic_aot_set_threads, which takes it too, must not be called from a
-/// fork handler.
-std::mutex *callMutexPointer = nullptr;
-std::mutex &callMutex() { return *callMutexPointer; }
+/// reviews.) So attic_aot_set_threads, which takes it too, must not be
+/// called from a fork handler.
+std::mutex callMutexObject;
+std::mutex &callMutex() { return callMutexObject; }
 
 /// Whether attic's prepare handler is registered (set by the registering
 /// thread, and by the handler itself).
 std::atomic<bool> forkHandlersRegistered{false};
 
-/// The mutex of one registration at a time (registerForkHandlers), and of
-/// the CUDA device query (checkCudaDevice); fresh in a child too.
-std::mutex *registrationMutex = nullptr;
+/// The mutex of one registration at a time (registerForkHandlers).
+std::mutex registrationMutex;
 
-/// In a child: fresh mutexes, whatever the parent's threads held.
+/// In a child: fresh mutexes, whatever the parent's threads held
+/// (placement new over the inherited ones).
 void resetInChild() {
-  callMutexPointer = new std::mutex();
-  registrationMutex = new std::mutex();
-  cudaQueryMutex = new std::mutex();
+  new (&callMutexObject) std::mutex();
+  new (&registrationMutex) std::mutex();
+  new (&cudaQueryMutex) std::mutex();
 }
 
-/// Registers the prepare and parent handlers of callMutex, once, after
-/// libomp is initialized, so that libomp's own are registered before them:
-/// prepare handlers run in the reverse order, attic's first. The other way
-/// round, libomp's took its fork/join lock, attic's waited for the call in
-/// flight, and the call waited for that lock at its next parallel region:
-/// the fork hung (a 2026-11-30 audit). Done when the library loads
-/// (loadTime), before any call, so that neither libomp's initialization
-/// nor this registration runs on a calling thread while another thread
-/// forks (a child forked then inherited libomp's initialization lock, or
-/// missed the handlers). While OMP_NUM_THREADS is one that libomp cannot
-/// parse (it aborts when it first reads it), nothing is registered: every
-/// call fails then, before any parallel region, and the first call after
-/// it is fixed registers them (also called before taking callMutex).
+/// Registers the prepare and parent handlers of callMutex, once, at the
+/// first call (or attic_aot_set_threads), after libomp is initialized, so
+/// that libomp's own are registered before them: prepare handlers run in
+/// the reverse order, attic's first. The other way round, libomp's took
+/// its fork/join lock, attic's waited for the call in flight, and the call
+/// waited for that lock at its next parallel region: the fork hung (a
+/// 2026-11-30 audit). Not when the library loads: initializing libomp
+/// then read OMP_NUM_THREADS before the program could set it, pinned the
+/// loading thread under OMP_PROC_BIND, and made every fork of a process
+/// that set a bad OMP_NUM_THREADS later abort in libomp's child handler,
+/// whether it called attic or not (a 2026-11-30 review). While
+/// OMP_NUM_THREADS is one that libomp cannot parse (it aborts when it
+/// first reads it), nothing is registered: every call fails then, before
+/// any parallel region, and the first call after it is fixed registers
+/// them. Called before taking callMutex.
 void registerForkHandlers() {
   if (forkHandlersRegistered.load(std::memory_order_acquire))
     return;
-  std::lock_guard<std::mutex> lock(*registrationMutex);
+  std::lock_guard<std::mutex> lock(registrationMutex);
   if (forkHandlersRegistered.load(std::memory_order_relaxed))
     return;
   char message[256];
@@ -248,15 +252,11 @@ void registerForkHandlers() {
   forkHandlersRegistered.store(true, std::memory_order_release);
 }
 
-/// When the library loads: the mutexes, the child's reset (first, so that
-/// it runs before any other child handler of attic's), then the call
-/// handlers.
+/// When the library loads: the child's reset, before any call (so a child
+/// forked during another thread's first call, or during a call refused for
+/// OMP_NUM_THREADS, does not inherit a held mutex).
 __attribute__((constructor)) void loadTime() {
-  callMutexPointer = new std::mutex();
-  registrationMutex = new std::mutex();
-  cudaQueryMutex = new std::mutex();
   pthread_atfork(nullptr, nullptr, resetInChild);
-  registerForkHandlers();
 }
 
 /// Whether every spec of `entry` has a rank in [0, ATTIC_MAX_RANK] and

@@ -430,12 +430,15 @@ TEST(Aot, ForkDuringAnotherThreadsFirstCallLeavesTheChildAbleToCall) {
   // own first call waited forever (a 2026-11-30 review: 13 to 30 of 40
   // runs). Each round runs in a fresh process (this one makes no call, so
   // each round's first call is its process's first), with the fork at a
-  // different moment of that call.
+  // different moment of that call. libomp is initialized first: a fork
+  // during libomp's own first initialization on another thread leaves the
+  // child's libomp locked, libomp's limit (docs/aot.md).
   for (int round = 0; round < 24; ++round) {
     pid_t driver = fork();
     ASSERT_GE(driver, 0);
     if (driver == 0) {
       alarm(30);
+      (void)omp_get_max_threads();
       attic_aot_entry fast = entry("fast", 0, 0, kNoSpecs, recordThreads);
       std::atomic<bool> go{false};
       std::thread caller([&] {
