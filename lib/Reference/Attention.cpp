@@ -130,22 +130,14 @@ void attic::ref::attention(const AttentionShape &shape, const double *q,
           maxLogit = std::max(maxLogit, logit);
         }
         // A visible NaN logit makes the row NaN (docs/layouts.md, "NaN
-        // policy").
-        if (visibleNaN) {
-          std::fill(outRow, outRow + dv,
-                    std::numeric_limits<double>::quiet_NaN());
-          if (lseOut)
-            *lseOut = std::numeric_limits<double>::quiet_NaN();
-          continue;
-        }
-        // Without a bias, key mask or score region, a visible -inf logit
-        // is not a masked key (nothing can mask there): a row whose
-        // visible logits are all -inf (an input of -inf) is NaN, as on
-        // every target, where such a logit is an f32 overflow, and as in
-        // PyTorch (docs/layouts.md, "NaN policy"; it was 0 here, a
-        // 2026-11-30 audit).
-        if (maxLogit == kNegInf && visibleNegInf && !mask && !bias &&
-            !options.score) {
+        // policy"). So does a row whose visible logits are all -inf (an
+        // input of -inf) without a bias, key mask or score region: nothing
+        // can mask there, so such a logit is not a masked key; on every
+        // target it is an f32 overflow, and PyTorch gives NaN too (it was
+        // 0 here, a 2026-11-30 audit).
+        bool allNegInf = maxLogit == kNegInf && visibleNegInf && !mask &&
+                         !bias && !options.score;
+        if (visibleNaN || allNegInf) {
           std::fill(outRow, outRow + dv,
                     std::numeric_limits<double>::quiet_NaN());
           if (lseOut)

@@ -60,6 +60,26 @@ Value zeroOf(OpBuilder &b, Location loc, Type type) {
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, 0));
 }
 
+/// zero <= index < size (zero: an index constant 0), an i1.
+Value inRange(OpBuilder &b, Location loc, Value index, Value zero, Value size) {
+  return arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index, zero),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, size));
+}
+
+/// Where `ok` does not hold, a report of `code` to the runtime: a (the
+/// op's line and dimension), then x and y.
+void reportUnless(OpBuilder &b, Location loc, Value ok, func::FuncOp report,
+                  attic_rt_error_code code, int64_t a, Value x, Value y) {
+  Value outside = arith::XOrIOp::create(
+      b, loc, ok, arith::ConstantIntOp::create(b, loc, 1, 1));
+  auto ifOp = scf::IfOp::create(b, loc, outside, /*withElseRegion=*/false);
+  OpBuilder then = ifOp.getThenBodyBuilder();
+  attic::emitReportError(then, loc, report, code,
+                         arith::ConstantIndexOp::create(then, loc, a), x, y);
+}
+
 /// Moves `op` (one result) under `scf.if %inside`, its result the then
 /// branch's; returns a builder at the start of the else branch, which must
 /// yield the value taken outside.
@@ -254,19 +274,9 @@ struct AtticGuardTensorIndicesPass
     Value index = dim.getIndex();
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value rankValue = arith::ConstantIndexOp::create(b, loc, rank);
-    Value inside = arith::AndIOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index, zero),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index,
-                              rankValue));
-    Value outside = arith::XOrIOp::create(
-        b, loc, inside, arith::ConstantIntOp::create(b, loc, 1, 1));
-    auto ifOp = scf::IfOp::create(b, loc, outside, /*withElseRegion=*/false);
-    OpBuilder then = ifOp.getThenBodyBuilder();
-    attic::emitReportError(then, loc, report, ATTIC_RT_DIM_INDEX,
-                           arith::ConstantIndexOp::create(
-                               then, loc, attic::sourceLineOf(loc) * 64),
-                           index, rankValue);
+    Value inside = inRange(b, loc, index, zero, rankValue);
+    reportUnless(b, loc, inside, report, ATTIC_RT_DIM_INDEX,
+                 attic::sourceLineOf(loc) * 64, index, rankValue);
     dim.getIndexMutable().assign(
         arith::SelectOp::create(b, loc, inside, index, zero));
     dim->setAttr(kGuarded, b.getUnitAttr());
@@ -386,14 +396,8 @@ struct AtticGuardTensorIndicesPass
           andI(positive,
                arith::OrIOp::create(
                    b, loc, cmp(arith::CmpIPredicate::eq, size, zero), fits)));
-      Value outside = arith::XOrIOp::create(
-          b, loc, ok, arith::ConstantIntOp::create(b, loc, 1, 1));
-      auto ifOp = scf::IfOp::create(b, loc, outside, /*withElseRegion=*/false);
-      OpBuilder then = ifOp.getThenBodyBuilder();
-      attic::emitReportError(then, loc, report, ATTIC_RT_SLICE_BOUNDS,
-                             arith::ConstantIndexOp::create(
-                                 then, loc, code + std::min<int64_t>(d, 31)),
-                             offset, dim);
+      reportUnless(b, loc, ok, report, ATTIC_RT_SLICE_BOUNDS,
+                   code + std::min<int64_t>(d, 31), offset, dim);
       all = all ? andI(all, ok) : ok;
     }
     op->setAttr(kGuarded, b.getUnitAttr());
@@ -473,29 +477,18 @@ struct AtticGuardTensorIndicesPass
         continue;
       }
       Value size = tensor::DimOp::create(b, loc, tensor, d);
-      Value ok = arith::AndIOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index, zero),
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index,
-                                size));
+      Value ok = inRange(b, loc, index, zero, size);
       inside.push_back(ok);
       sizes.push_back(size);
       all = all ? arith::AndIOp::create(b, loc, all, ok).getResult() : ok;
     }
-    Value one = arith::ConstantIntOp::create(b, loc, 1, 1);
     // The reports: one per dimension out of bounds.
     int64_t code = attic::sourceLineOf(loc) * 64 + (insert ? 32 : 0);
-    auto reportIf = [&](Value outside, int64_t d) {
-      auto ifOp = scf::IfOp::create(b, loc, outside, /*withElseRegion=*/false);
-      OpBuilder then = ifOp.getThenBodyBuilder();
-      attic::emitReportError(then, loc, report, ATTIC_RT_TENSOR_INDEX,
-                             arith::ConstantIndexOp::create(
-                                 then, loc, code + std::min<int64_t>(d, 31)),
-                             indices[d], sizes[d]);
-    };
     for (size_t d = 0; d < indices.size(); ++d)
       if (inside[d])
-        reportIf(arith::XOrIOp::create(b, loc, inside[d], one), int64_t(d));
+        reportUnless(b, loc, inside[d], report, ATTIC_RT_TENSOR_INDEX,
+                     code + std::min<int64_t>(int64_t(d), 31), indices[d],
+                     sizes[d]);
 
     op->setAttr(kGuarded, b.getUnitAttr());
     Type resultType = op->getResult(0).getType();

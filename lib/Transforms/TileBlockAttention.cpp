@@ -633,6 +633,25 @@ void TileLoopBuilder::buildListVisits() {
   }
 }
 
+/// `value`, or -FLT_MAX where it overflowed to -inf (or below -FLT_MAX)
+/// although `source`, what it was computed from, is above -inf: only a
+/// -inf that was there before masks (toBase2, and the sum of a logit and
+/// its term). NaN stays NaN. `ninf`: a -inf constant to reuse, if any.
+static Value saturateOverflow(OpBuilder &nb, Location at, Value value,
+                              Value source, Value ninf = Value()) {
+  Value lowest = arith::ConstantFloatOp::create(
+      nb, at, nb.getF32Type(),
+      APFloat::getLargest(APFloat::IEEEsingle(), /*Negative=*/true));
+  Value below =
+      arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OLT, value, lowest);
+  if (!ninf)
+    ninf = infAt(nb, at, /*negative=*/true);
+  Value finite =
+      arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OGT, source, ninf);
+  return arith::SelectOp::create(
+      nb, at, arith::AndIOp::create(nb, at, below, finite), lowest, value);
+}
+
 /// log2(e) * x, the base-2 logit of a natural one (a bias, a score
 /// region's result). Where the product overflows to -inf although x is
 /// finite (x below -FLT_MAX / log2(e), about -2.36e38), it saturates to
@@ -644,16 +663,7 @@ void TileLoopBuilder::buildListVisits() {
 static Value toBase2(OpBuilder &nb, Location at, Value x) {
   Value l2e = arith::ConstantFloatOp::create(
       nb, at, nb.getF32Type(), APFloat(static_cast<float>(kLog2e)));
-  Value t = arith::MulFOp::create(nb, at, x, l2e);
-  Value lowest = arith::ConstantFloatOp::create(
-      nb, at, nb.getF32Type(),
-      APFloat::getLargest(APFloat::IEEEsingle(), /*Negative=*/true));
-  Value overflowed = arith::AndIOp::create(
-      nb, at,
-      arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OLT, t, lowest),
-      arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OGT, x,
-                            infAt(nb, at, /*negative=*/true)));
-  return arith::SelectOp::create(nb, at, overflowed, lowest, t);
+  return saturateOverflow(nb, at, arith::MulFOp::create(nb, at, x, l2e), x);
 }
 
 /// The per-key logit term of the block at key k0 into `term`, base 2:
@@ -716,15 +726,8 @@ void TileLoopBuilder::buildLogits(Value k0, bool partial, bool tailOnly) {
           Value ninf = infAt(nb, at, /*negative=*/true);
           Value masked =
               arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OEQ, t, ninf);
-          Value sum = arith::AddFOp::create(nb, at, x, t);
-          Value lowest = lowestFinite(nb, at);
-          Value overflowed = arith::AndIOp::create(
-              nb, at,
-              arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OLT, sum,
-                                    lowest),
-              arith::CmpFOp::create(nb, at, arith::CmpFPredicate::OGT, x,
-                                    ninf));
-          sum = arith::SelectOp::create(nb, at, overflowed, lowest, sum);
+          Value sum = saturateOverflow(
+              nb, at, arith::AddFOp::create(nb, at, x, t), x, ninf);
           return arith::SelectOp::create(nb, at, masked, ninf, sum);
         };
         IndexMath n(nb, at);

@@ -18,6 +18,7 @@ $ATTIC_COMPILE, then ../../build/tools next to this file, then PATH.
 """
 
 import ctypes
+import filecmp
 import hashlib
 import operator
 import os
@@ -394,15 +395,7 @@ def _same_contents(a, b):
     """Whether the files `a` and `b` hold the same bytes (False when `b`
     does not exist or cannot be read)."""
     try:
-        if os.path.getsize(a) != os.path.getsize(b):
-            return False
-        with open(a, "rb") as fa, open(b, "rb") as fb:
-            while True:
-                x, y = fa.read(1 << 20), fb.read(1 << 20)
-                if x != y:
-                    return False
-                if not x:
-                    return True
+        return filecmp.cmp(a, b, shallow=False)
     except OSError:
         return False
 

@@ -233,10 +233,7 @@ LogicalResult SynthesizerAttentionOp::verify() {
     if (failed(checkShape(*this, "mask", cast<ShapedType>(mask.getType()),
                           {{batch, "B", "value"}, {keys, "Nk", "value"}})))
       return failure();
-  float scale = getScale().convertToFloat();
-  if (!std::isfinite(scale) || scale <= 0.0f)
-    return emitOpError("scale must be finite and positive, got ") << scale;
-  if (failed(attic::detail::verifyScaleMagnitude(*this, scale)))
+  if (failed(attic::detail::verifyPositiveScale(*this, getScale())))
     return failure();
   return success();
 }

@@ -327,10 +327,7 @@ LogicalResult TreeSelectOp::verify() {
                           {{dim, "D", "tree"}})))
       return failure();
 
-  float scale = getScale().convertToFloat();
-  if (!std::isfinite(scale) || scale <= 0.0f)
-    return emitOpError("scale must be finite and positive, got ") << scale;
-  if (failed(attic::detail::verifyScaleMagnitude(*this, scale)))
+  if (failed(attic::detail::verifyPositiveScale(*this, getScale())))
     return failure();
   if (Value mask = getVoteMask())
     if (failed(checkShape(*this, "vote_mask",
