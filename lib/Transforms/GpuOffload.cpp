@@ -430,13 +430,17 @@ void Offloader::moveAllocationsToDevice() {
 void Offloader::rewriteReports() {
   for (func::CallOp call : reports) {
     Builder b(call.getLoc(), call);
+    // The constants first: a report at the top level of the function (an
+    // index out of bounds that folding made certain) runs in a kernel of
+    // its own, and a constant between the atomic and its compare would
+    // end that kernel before the compare (a host op using a kernel's
+    // value: refused).
     Value one = arith::ConstantIntOp::create(b, b.getI64Type(), 1);
-    Value old = memref::AtomicRMWOp::create(b, arith::AtomicRMWKind::addi,
-                                            one, errorRecord,
-                                            ValueRange{cIndex(b, 0)});
-    Value first = arith::CmpIOp::create(
-        b, arith::CmpIPredicate::eq, old,
-        arith::ConstantIntOp::create(b, b.getI64Type(), 0));
+    Value zero = arith::ConstantIntOp::create(b, b.getI64Type(), 0);
+    Value index0 = cIndex(b, 0);
+    Value old = memref::AtomicRMWOp::create(b, arith::AtomicRMWKind::addi, one,
+                                            errorRecord, ValueRange{index0});
+    Value first = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, old, zero);
     auto ifOp = scf::IfOp::create(b, first, /*withElseRegion=*/false);
     Builder inner(call.getLoc(), ifOp.getThenBodyBuilder());
     for (auto [i, operand] : llvm::enumerate(call.getOperands())) {
@@ -545,6 +549,28 @@ void Offloader::launchSequential(ArrayRef<Operation *> ops) {
     op->moveBefore(terminator);
 }
 
+/// Whether a host op at the top level may move before the ops of an open
+/// group, which it does not use: an op without memory effects or regions,
+/// a device allocation (a new buffer), and the waits of its chain (one
+/// that starts a chain, one on tokens of ops already moved).
+static bool hoistable(Operation *op,
+                      const llvm::DenseSet<Operation *> &hoisted) {
+  if (op->getNumRegions() != 0 || op->hasTrait<OpTrait::IsTerminator>())
+    return false;
+  auto movedToken = [&](Value token) {
+    return hoisted.contains(token.getDefiningOp());
+  };
+  if (auto alloc = dyn_cast<gpu::AllocOp>(op))
+    return !alloc.getHostShared() &&
+           llvm::all_of(alloc.getAsyncDependencies(), movedToken);
+  if (auto wait = dyn_cast<gpu::WaitOp>(op))
+    return wait.getAsyncToken()
+               ? wait.getAsyncDependencies().empty()
+               : !wait.getAsyncDependencies().empty() &&
+                     llvm::all_of(wait.getAsyncDependencies(), movedToken);
+  return isMemoryEffectFree(op);
+}
+
 LogicalResult Offloader::kernelize() {
   Block &body = func.getBody().front();
   // Values computed by the open group of sequential ops, and by closed
@@ -560,7 +586,13 @@ LogicalResult Offloader::kernelize() {
     open.clear();
     groups.emplace_back();
   };
-  for (Operation &op : body) {
+  // Ops moved before the open group (hoistable).
+  llvm::DenseSet<Operation *> hoisted;
+  // (A snapshot of the body: hoisting moves ops back.)
+  SmallVector<Operation *> ops =
+      llvm::to_vector(llvm::map_range(body, [](Operation &op) { return &op; }));
+  for (Operation *opPtr : ops) {
+    Operation &op = *opPtr;
     bool usesOpen = false, usesClosed = false;
     Value fromKernel; // the first value used that a kernel computes
     op.walk([&](Operation *nested) {
@@ -605,6 +637,15 @@ LogicalResult Offloader::kernelize() {
       continue;
     }
     if (host && !usesOpen) {
+      // Host work that commutes with the open group (an allocation and its
+      // waits, a constant, a size) goes before the group instead of ending
+      // it: a scalar read and its store into a new buffer
+      // (tensor.from_elements of a tensor.extract) stay in one kernel.
+      if (!groups.back().empty() && hoistable(&op, hoisted)) {
+        op.moveBefore(groups.back().front());
+        hoisted.insert(&op);
+        continue;
+      }
       closeGroup();
       continue;
     }

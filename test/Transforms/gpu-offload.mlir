@@ -102,3 +102,54 @@ func.func @tile_op_outside_a_grid(%t: memref<16xf32>, %i: index) {
   }
   return
 }
+
+// -----
+
+// A scalar read and its store into a new buffer stay in one kernel: the
+// allocation between them moves before the kernel (it ended the kernel
+// before, and the store was refused as host code using a kernel's value;
+// tensor.from_elements of a tensor.extract on the CUDA targets).
+// CHECK-LABEL: func.func @scalar_into_new_buffer
+// CHECK: %[[DX:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<4xf32>
+// CHECK: %[[NEW:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<1xf32>
+// CHECK: gpu.launch async
+// CHECK-NEXT: %[[V:.*]] = memref.load %[[DX]]
+// CHECK-NEXT: memref.store %[[V]], %[[NEW]]
+// CHECK-NEXT: gpu.terminator
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @scalar_into_new_buffer(%x: memref<4xf32>) -> memref<1xf32> {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %v = memref.load %x[%c3] : memref<4xf32>
+  %new = memref.alloc() : memref<1xf32>
+  memref.store %v, %new[%c0] : memref<1xf32>
+  return %new : memref<1xf32>
+}
+
+// -----
+
+// A report at the top level (an index made constant by folding): its
+// atomic count, compare and record stores are one kernel. The constants
+// of the rewrite came between the atomic and its compare and ended the
+// kernel there.
+// CHECK-LABEL: func.func @top_level_report
+// CHECK: %[[REC:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<5xi64>
+// CHECK: gpu.launch async
+// CHECK: %[[OLD:.*]] = memref.atomic_rmw addi %{{.*}}, %[[REC]][%{{.*}}] : (i64, memref<5xi64>) -> i64
+// CHECK-NEXT: %[[FIRST:.*]] = arith.cmpi eq, %[[OLD]], %{{.*}} : i64
+// CHECK-NEXT: scf.if %[[FIRST]] {
+// CHECK: memref.store %{{.*}}, %[[REC]]
+// CHECK: gpu.terminator
+// CHECK: return
+func.func private @attic_rt_report_error(i32, i64, i64, i64)
+func.func @top_level_report(%out: memref<f32>) {
+  %code = arith.constant 8 : i32
+  %a = arith.constant 320 : i64
+  %b = arith.constant -5 : i64
+  %c = arith.constant 4 : i64
+  func.call @attic_rt_report_error(%code, %a, %b, %c) : (i32, i64, i64, i64) -> ()
+  %zero = arith.constant 0.0 : f32
+  memref.store %zero, %out[] : memref<f32>
+  return
+}
