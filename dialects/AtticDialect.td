@@ -43,8 +43,14 @@ def Attic_Dialect : Dialect {
   ];
 }
 
+// Every attic op refuses attributes without a dialect prefix that are not
+// its own (verifyNoUnknownAttributes in AtticDialect.cpp).
+def Attic_NoUnknownAttributes : NativeOpTrait<"NoUnknownAttributes"> {
+  let cppNamespace = "::attic";
+}
+
 class Attic_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Attic_Dialect, mnemonic, traits>;
+    : Op<Attic_Dialect, mnemonic, !listconcat(traits, [Attic_NoUnknownAttributes])>;
 
 //===----------------------------------------------------------------------===//
 // Attributes

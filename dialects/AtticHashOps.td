@@ -44,9 +44,11 @@ def Attic_LshAttentionOp : Attic_Op<"lsh_attention", [Pure]> {
     seed needed): with `chunk = N` it is full attention with the self-key
     rule.
 
-    `buckets` is 1 or a positive even number, `rounds` is positive, `chunk`
-    divides `N`; `seed` is required when `buckets > 1`. qk, value and the
-    result are static f32 tensors.
+    `buckets` is 1 or a positive even number up to 65536, `rounds` is in
+    [1, 64] (default 1), `chunk` divides `N`; `seed` is required when
+    `buckets > 1`, and the rotations drawn at compile time, D * rounds *
+    buckets / 2 values, are at most 2^24. qk, value and the result are
+    static f32 tensors.
 
     Example (two rounds of 16 buckets, chunks of 32):
 
@@ -119,7 +121,8 @@ def Attic_BucketSortOp : Attic_Op<"bucket_sort", [Pure]> {
     sort): `perm[b,h,r]` is the position of the `r`-th token in that order
     and `inverse[b,h,i]` the row of token `i`, so
     `perm[b,h,inverse[b,h,i]] = i`. A bucket outside `[0, num_buckets)` is
-    clamped into it.
+    clamped into it. `num_buckets` is in [1, 2^24] (the sort keeps a
+    histogram of `num_buckets` entries per 64 tokens).
 
     ```mlir
     %perm, %inv = attic.bucket_sort %h {num_buckets = 16 : i64}

@@ -150,3 +150,14 @@ func.func @empty_input(%x: tensor<1x0x32xf32>, %w: tensor<32x32xf32>, %pl: tenso
       : tensor<1x0x32xf32>, tensor<32x32xf32>, tensor<16x32xf32>, tensor<0x32xf32> -> tensor<1x0x32xf32>
   return
 }
+
+// -----
+
+// The windows are materialized, alpha times the input: at 3 * 2^62 rows
+// their size wrapped inside attic-expand-cst (an upstream "unexpected
+// result less than 0"; a 2026-11-30 audit).
+func.func @too_many_elements(%x: tensor<1x4611686018427387904x1xf32>, %w: tensor<1x1xf32>, %pl: tensor<3x1xf32>, %pg: tensor<4611686018427387904x1xf32>) {
+  // expected-error @+1 {{'attic.slice_attention' op input [B,N,D] = 1x4611686018427387904x1 with extension 3 gives windows of alpha * B * N * D elements, more than 2^40 = 1099511627776}}
+  %y = attic.slice_attention %x weights(%w, %w, %w) positions(%pl, %pg) {slice = 1 : i64, extension = 3 : i64, heads = 1 : i64} : tensor<1x4611686018427387904x1xf32>, tensor<1x1xf32>, tensor<3x1xf32>, tensor<4611686018427387904x1xf32> -> tensor<1x4611686018427387904x1xf32>
+  return
+}

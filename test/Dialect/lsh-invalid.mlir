@@ -110,3 +110,23 @@ func.func @too_many_elements(%qk: tensor<1x2x4611686018427387904x16xf32>) -> ten
   %o = attic.lsh_attention %qk, %qk {buckets = 4 : i64, chunk = 8 : i64, seed = 3 : i64} : tensor<1x2x4611686018427387904x16xf32>, tensor<1x2x4611686018427387904x16xf32> -> tensor<1x2x4611686018427387904x16xf32>
   return %o : tensor<1x2x4611686018427387904x16xf32>
 }
+
+// -----
+
+// The rotations drawn at compile time: 64 * 32768 * 64 = 2^27 values took
+// 3.4 GB and 20 s to compile (a 2026-11-30 audit); at most 2^24.
+func.func @too_many_rotations(%qk: tensor<1x1x64x64xf32>, %v: tensor<1x1x64x8xf32>) -> tensor<1x1x64x8xf32> {
+  // expected-error @+1 {{'attic.lsh_attention' op buckets = 65536 and rounds = 64 with D = 64 draw D * rounds * buckets / 2 = 134217728 rotation values at compile time, above 2^24; use fewer buckets or rounds (or attic.lsh_hash with rotations of your own)}}
+  %o = attic.lsh_attention %qk, %v {buckets = 65536 : i64, rounds = 64 : i64, chunk = 8 : i64, seed = 5 : i64} : tensor<1x1x64x64xf32>, tensor<1x1x64x8xf32> -> tensor<1x1x64x8xf32>
+  return %o : tensor<1x1x64x8xf32>
+}
+
+// -----
+
+// A histogram of num_buckets entries per 64 tokens: 2^62 wrapped its size
+// (a segfault on the CPU, garbage on the emulated GPU; a 2026-11-30 audit).
+func.func @too_many_sort_buckets(%h: tensor<1x2x8xi64>) {
+  // expected-error @+1 {{'attic.bucket_sort' op num_buckets must be at most 2^24 = 16777216 (the sort keeps a histogram of num_buckets entries per 64 tokens), got 4611686018427387904}}
+  %p, %i = attic.bucket_sort %h {num_buckets = 4611686018427387904 : i64} : tensor<1x2x8xi64> -> tensor<1x2x8xi64>, tensor<1x2x8xi64>
+  return
+}

@@ -42,10 +42,10 @@ func.func @grid(%q: memref<1x1x8x4xf32>, %o: memref<1x1x8x4xf32>) {
 
 // Discardable attributes print after `in (...)` with `attributes`.
 // CHECK-LABEL: func.func @attributes
-// CHECK: attic.tile.grid (%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}}, %{{.*}}, %{{.*}}) attributes {note = "kept"} {
+// CHECK: attic.tile.grid (%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}}, %{{.*}}, %{{.*}}) attributes {mine.note = "kept"} {
 func.func @attributes(%n: index, %o: memref<1x1x8x4xf32>) {
   %t = memref.alloc() : memref<8x4xf32>
-  attic.tile.grid (%b, %h, %qb) in (%n, %n, %n) attributes {note = "kept"} {
+  attic.tile.grid (%b, %h, %qb) in (%n, %n, %n) attributes {mine.note = "kept"} {
     attic.tile.store %t into %o[%b, %h, %qb] : memref<8x4xf32> into memref<1x1x8x4xf32>
   }
   return

@@ -538,3 +538,37 @@ func.func @gather_no_rows(%x: tensor<2x0x3xf32>, %idx: tensor<2x2xi64>) {
   %r = attic.gather_rows %x[%idx] : tensor<2x0x3xf32>, tensor<2x2xi64> -> tensor<2x2x3xf32>
   return
 }
+
+// -----
+
+// At most 2^40 elements, as the attention ops' operands: a tree of 2^66
+// and gathers of as many compiled with exit 0, and NP + J wrapped in
+// vcc_compress's verifier (a 2026-11-30 audit).
+// expected-error @+1 {{tree sizes BxNCxD = 4611686018427387904x4x4 must have at most 2^40 = 1099511627776 elements}}
+func.func @huge_tree(%t: !attic.tree<4611686018427387904x4x4xf32, fanouts = [4]>) {
+  return
+}
+
+// -----
+
+func.func @huge_gather(%x: tensor<4611686018427387904x4x4xf32>, %i: tensor<4611686018427387904x2xi64>) {
+  // expected-error @+1 {{'attic.gather_rows' op x 'tensor<4611686018427387904x4x4xf32>' must have at most 2^40 = 1099511627776 elements}}
+  %r = attic.gather_rows %x[%i] : tensor<4611686018427387904x4x4xf32>, tensor<4611686018427387904x2xi64> -> tensor<4611686018427387904x2x4xf32>
+  return
+}
+
+// -----
+
+func.func @huge_vip(%v: tensor<1x4611686018427387904xi1>) {
+  // expected-error @+1 {{'attic.vip_order' op vip 'tensor<1x4611686018427387904xi1>' must have at most 2^40 = 1099511627776 elements}}
+  %p, %i = attic.vip_order %v {num_vip = 1 : i64} : tensor<1x4611686018427387904xi1> -> tensor<1x4611686018427387904xi64>, tensor<1x4611686018427387904xi64>
+  return
+}
+
+// -----
+
+func.func @huge_vip_rows(%p: tensor<1x9223372036854775000x1xf32>, %t: !attic.tree<1x1024x1xf32, fanouts = [1024]>, %j: tensor<1x1024xi64>) {
+  // expected-error @+1 {{'attic.vcc_compress' op vip_rows 'tensor<1x9223372036854775000x1xf32>' must have at most 2^40 = 1099511627776 elements}}
+  %sx, %b = attic.vcc_compress %p, %t, %j : tensor<1x9223372036854775000x1xf32>, !attic.tree<1x1024x1xf32, fanouts = [1024]>, tensor<1x1024xi64> -> tensor<1x1024x1xf32>, tensor<1x1024xf32>
+  return
+}

@@ -41,6 +41,33 @@ struct AtticInlinerInterface : public DialectInlinerInterface {
 };
 } // namespace
 
+LogicalResult attic::verifyNoUnknownAttributes(Operation *op) {
+  for (NamedAttribute attr : op->getDiscardableAttrs()) {
+    StringRef name = attr.getName().strref();
+    if (name.contains('.'))
+      continue;
+    // attic.attention's verifier says what to write instead.
+    if (isa<AttentionOp>(op) && (name == "mask_fn" || name == "score_fn"))
+      continue;
+    InFlightDiagnostic diag = op->emitOpError("has no attribute '")
+                              << name << "'";
+    SmallVector<StringRef> own;
+    for (StringAttr inherent : op->getName().getAttributeNames())
+      if (inherent.strref() != "operandSegmentSizes" &&
+          inherent.strref() != "resultSegmentSizes")
+        own.push_back(inherent.strref());
+    if (own.empty())
+      diag << " (it takes none)";
+    else
+      diag << " (its attributes: " << llvm::join(own, ", ") << ")";
+    diag << "; an attribute of another meaning needs a dialect prefix (e.g. "
+            "'mine."
+         << name << "')";
+    return failure();
+  }
+  return success();
+}
+
 void AtticDialect::initialize() {
   addInterfaces<AtticInlinerInterface>();
   addAttributes<

@@ -70,6 +70,18 @@ LogicalResult LshAttentionOp::verify() {
   if (buckets > 1 && !getSeed())
     return emitOpError("hashing into ")
            << buckets << " buckets draws random rotations and needs a `seed`";
+  // The rotations [D, rounds * buckets / 2] are drawn into a constant at
+  // compile time: 3.4 GB and 20 s at D = 64, 65536 buckets, 64 rounds (a
+  // 2026-11-30 audit). The cap of kernelized_attention's projection.
+  int64_t dim = qk.getDimSize(3);
+  if (buckets > 1 && dim * (buckets / 2) * rounds > (int64_t(1) << 24))
+    return emitOpError("buckets = ")
+           << buckets << " and rounds = " << rounds << " with D = " << dim
+           << " draw D * rounds * buckets / 2 = "
+           << dim * (buckets / 2) * rounds
+           << " rotation values at compile time, above 2^24; use fewer "
+              "buckets or rounds (or attic.lsh_hash with rotations of your "
+              "own)";
   if (failed(verifyPositiveScale(*this, getScale())))
     return failure();
   return success();
@@ -105,6 +117,14 @@ LogicalResult BucketSortOp::verify() {
   int64_t count = getNumBucketsAttr().getInt();
   if (count < 1)
     return emitOpError("num_buckets must be positive, got ") << count;
+  // The counting sort keeps a histogram of num_buckets entries per 64
+  // tokens: 2^62 wrapped its size (a segfault on the CPU, garbage on the
+  // emulated GPU; a 2026-11-30 audit), 2^31 took 16 GB.
+  if (count > (int64_t(1) << 24))
+    return emitOpError("num_buckets must be at most 2^24 = 16777216 (the "
+                       "sort keeps a histogram of num_buckets entries per 64 "
+                       "tokens), got ")
+           << count;
   return success();
 }
 

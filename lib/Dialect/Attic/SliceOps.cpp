@@ -32,6 +32,17 @@ LogicalResult SliceAttentionOp::verify() {
     return emitOpError("input [B,N,D] = ")
            << detail::formatShape(input.getShape())
            << " must have positive sizes";
+  // The windows of every slice are materialized, alpha times the input:
+  // at 3 * 2^62 rows their size wrapped inside attic-expand-cst (a
+  // 2026-11-30 audit). The cap of the attention ops' operands.
+  if (batch > detail::kMaxStaticElements / tokens ||
+      batch * tokens > detail::kMaxStaticElements / dim ||
+      batch * tokens * dim > detail::kMaxStaticElements / alpha)
+    return emitOpError("input [B,N,D] = ")
+           << detail::formatShape(input.getShape()) << " with extension "
+           << alpha
+           << " gives windows of alpha * B * N * D elements, more than 2^40 = "
+           << detail::kMaxStaticElements;
   if (tokens % slice != 0)
     return emitOpError("input length N = ")
            << tokens << " is not a multiple of the slice length L = " << slice

@@ -44,6 +44,32 @@ static int64_t dimAt(ShapedType type, int64_t rank, int64_t index) {
 // TreeType
 //===----------------------------------------------------------------------===//
 
+/// Whether the product of `sizes` (each >= 0) is above `limit`.
+static bool elementsAbove(ArrayRef<int64_t> sizes, int64_t limit) {
+  int64_t elements = 1;
+  for (int64_t size : sizes) {
+    if (size == 0)
+      return false;
+    if (size > limit / elements)
+      return true;
+    elements *= size;
+  }
+  return elements > limit;
+}
+
+/// `name` of `type` (static sizes) must have at most 2^40 elements, as the
+/// attention ops' operands (checkPositiveShape): past it, sizes of the
+/// lowering's tensors wrapped (a 2026-11-30 audit).
+static LogicalResult checkElementCap(Operation *op, StringRef name,
+                                     RankedTensorType type) {
+  if (!type.hasStaticShape() ||
+      !elementsAbove(type.getShape(), attic::detail::kMaxStaticElements))
+    return success();
+  return op->emitOpError() << name << " " << type
+                           << " must have at most 2^40 = "
+                           << attic::detail::kMaxStaticElements << " elements";
+}
+
 LogicalResult TreeType::verify(function_ref<InFlightDiagnostic()> emitError,
                                int64_t batch, int64_t rows, int64_t dim,
                                Type elementType, ArrayRef<int64_t> fanouts) {
@@ -52,6 +78,13 @@ LogicalResult TreeType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << "x" << rows << "x" << dim;
   if (!elementType.isF32())
     return emitError() << "tree element type must be f32, got " << elementType;
+  // The node means of every level, about twice the tokens, are tensors of
+  // their own (2^66 elements compiled with exit 0; a 2026-11-30 audit).
+  if (elementsAbove(ArrayRef<int64_t>{batch, rows, dim},
+                    attic::detail::kMaxStaticElements))
+    return emitError() << "tree sizes BxNCxD = " << batch << "x" << rows << "x"
+                       << dim << " must have at most 2^40 = "
+                       << attic::detail::kMaxStaticElements << " elements";
   if (fanouts.empty())
     return emitError() << "tree fanouts must not be empty (the root is at "
                           "level L = number of fanouts >= 1)";
@@ -173,6 +206,8 @@ LogicalResult VipOrderOp::verify() {
   RankedTensorType vip = getVip().getType();
   if (vip.getRank() != 2)
     return emitOpError("vip must have rank 2 ([B,N]), got ") << vip;
+  if (failed(checkElementCap(*this, "vip", vip)))
+    return failure();
   int64_t batch = vip.getDimSize(0), length = vip.getDimSize(1);
   for (auto [name, type] :
        {std::pair<StringRef, RankedTensorType>{"perm", getPerm().getType()},
@@ -197,6 +232,9 @@ LogicalResult GatherRowsOp::verify() {
     return emitOpError("x must have rank 2 ([B,N]) or 3 ([B,N,D]), got ") << x;
   int64_t batch = x.getDimSize(0);
   RankedTensorType indices = getIndices().getType();
+  if (failed(checkElementCap(*this, "x", x)) ||
+      failed(checkElementCap(*this, "indices", indices)))
+    return failure();
   if (failed(checkShape(
           *this, "indices", indices,
           {{batch, "B", "x"}, {dimAt(indices, 2, 1), "M", "indices"}})))
@@ -365,6 +403,9 @@ LogicalResult VccCompressOp::verify() {
   TreeType tree = getTree().getType();
   int64_t batch = tree.getBatch(), dim = tree.getDim();
   RankedTensorType vipRows = getVipRows().getType();
+  // (Also keeps NP + J below from overflowing.)
+  if (failed(checkElementCap(*this, "vip_rows", vipRows)))
+    return failure();
   if (failed(checkShape(*this, "vip_rows", vipRows,
                         {{batch, "B", "tree"},
                          {dimAt(vipRows, 3, 1), "NP", "vip_rows"},

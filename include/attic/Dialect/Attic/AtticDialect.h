@@ -24,6 +24,24 @@
 #define GET_TYPEDEF_CLASSES
 #include "AtticTypes.h.inc"
 
+namespace attic {
+/// Fails, naming the attribute and the op's own, where an attic op carries
+/// an attribute without a dialect prefix that is not one of its own (a
+/// `{causal}` on an op without causal masking verified and was ignored: a
+/// 2026-11-30 audit). Discardable attributes keep a prefix (`mine.tag`).
+mlir::LogicalResult verifyNoUnknownAttributes(mlir::Operation *op);
+
+/// The trait of every attic op (Attic_Op) that calls it.
+template <typename ConcreteType>
+class NoUnknownAttributes
+    : public mlir::OpTrait::TraitBase<ConcreteType, NoUnknownAttributes> {
+public:
+  static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
+    return verifyNoUnknownAttributes(op);
+  }
+};
+} // namespace attic
+
 #define GET_OP_CLASSES
 #include "AtticOps.h.inc"
 
