@@ -920,8 +920,12 @@ def AtticGpuOffload : Pass<"attic-gpu-offload", "::mlir::ModuleOp"> {
     - every `memref.copy` becomes a copy kernel (strided views included);
     - the remaining computation at the top level (sequential `scf.for`
       loops, loads and stores, `scf.if`) runs in a kernel of one thread,
-      consecutive ops in one kernel;
-    - calls of `attic_rt_report_error` inside kernels become an atomic
+      consecutive ops in one kernel; host work between them that does not
+      depend on them (an allocation, a constant, a size) moves before the
+      kernel, so that a scalar read and its store into a new buffer stay
+      in one kernel;
+    - calls of `attic_rt_report_error` (in kernels, or at the top level,
+      where they run in a kernel of one thread) become an atomic
       count and a record in a device error buffer, which the host reads at
       exit and reports through the same runtime function;
     - returned memrefs are copied into fresh host buffers.
@@ -1007,8 +1011,13 @@ def AtticCheckScope : Pass<"attic-check-scope", "::mlir::ModuleOp"> {
     is refused too, since some of the outer pipeline's conversions walk
     the whole module and left it half lowered; a nested module the
     pipeline has lowered is left alone. A function with a body in a
-    `gpu.module` is refused as well: the pipelines make the kernels
-    themselves (a `gpu.launch` in one crashed upstream's kernel outlining).
+    `gpu.module` (a `func.func` or a `gpu.func`) is refused as well: the
+    pipelines make the kernels themselves (a `gpu.launch` in one crashed
+    upstream's kernel outlining, and `attic-cpu-pipeline` left a `gpu.func`
+    half lowered). A `gpu.launch` in a host function is refused unless
+    `allow-launches` is set (`attic-cuda-pipeline` sets it and offloads
+    such a function's data; `attic-cpu-pipeline` does not lower kernels,
+    and left them half lowered with exit 0).
 
     It also rejects, once per function, input that is already past two of
     the pipelines' own steps, which upstream's ownership-based deallocation
@@ -1029,7 +1038,9 @@ def AtticCheckScope : Pass<"attic-check-scope", "::mlir::ModuleOp"> {
   let options = [
     Option<"pipeline", "pipeline", "std::string",
            /*default=*/"\"attic-cpu-pipeline or attic-cuda-pipeline\"",
-           "The pipeline named in the error">
+           "The pipeline named in the error">,
+    Option<"allowLaunches", "allow-launches", "bool", /*default=*/"false",
+           "Take gpu.launch in host functions (attic-cuda-pipeline's)">
   ];
 }
 

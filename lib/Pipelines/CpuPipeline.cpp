@@ -178,6 +178,29 @@ void attic::buildCpuPipeline(OpPassManager &pm,
                              const CpuPipelineOptions &options) {
   if (!checkPipelineAnchor(pm, "attic-cpu-pipeline"))
     return;
+  // A bad option: attic-cpu-pipeline's error, at the module (the inner
+  // passes' own checks named them, at <unknown>:0; a 2026-11-30 audit).
+  std::string bad;
+  int64_t blockQ = options.blockQ, blockK = options.blockK,
+          width = options.vectorWidth, rows = options.registerRows,
+          chunks = options.registerChunks;
+  if (blockQ <= 0 || blockK <= 0 || blockQ > 1024 || blockK > 1024)
+    bad = "block-q and block-k must be in [1, 1024], got " +
+          std::to_string(blockQ) + " and " + std::to_string(blockK);
+  else if (width < 0 || width > 64 || (width & (width - 1)) != 0)
+    bad = "vector-width must be 0 (the host's) or a power of two up to 64, "
+          "got " +
+          std::to_string(width);
+  else if (rows < 0 || rows > 16 || chunks < 0 || chunks > 16)
+    bad = "register-rows and register-chunks must be in [0, 16] (0: derived "
+          "from the vector width), got " +
+          std::to_string(rows) + " and " + std::to_string(chunks);
+  if (!bad.empty()) {
+    AtticFailOptions fail;
+    fail.message = "attic-cpu-pipeline: " + bad;
+    pm.addPass(createAtticFail(fail));
+    return;
+  }
   AtticCheckScopeOptions scope;
   scope.pipeline = "attic-cpu-pipeline";
   pm.addPass(createAtticCheckScope(scope));

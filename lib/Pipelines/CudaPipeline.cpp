@@ -163,6 +163,7 @@ void attic::buildCudaPipeline(OpPassManager &pm,
   }
   AtticCheckScopeOptions scope;
   scope.pipeline = "attic-cuda-pipeline";
+  scope.allowLaunches = true;
   pm.addPass(createAtticCheckScope(scope));
   buildCudaMappingPipeline(pm, options.blockQ, options.blockK,
                            options.mappingOptions());

@@ -139,6 +139,33 @@ struct AtticCheckScopePass
            << shown << "), " << shown << ")')";
       failed = true;
     });
+    // Kernels written in the gpu dialect: a gpu.func with a body in a
+    // gpu.module (as a func.func above), and, for a pipeline that does
+    // not lower them (attic-cpu-pipeline), a gpu.launch. Both got past
+    // this check; attic-cpu-pipeline left them half lowered with exit 0,
+    // and attic-cuda-pipeline refused a gpu.func's launch with upstream's
+    // "ops with unknown memory side effects" (a 2026-11-30 audit).
+    module.walk([&](gpu::GPUFuncOp fn) {
+      if (fn.isExternal())
+        return;
+      fn.emitOpError("is in a gpu.module, which ")
+          << pipeline
+          << " does not lower: it takes host functions at the top level "
+             "of the module and makes the kernels itself";
+      failed = true;
+    });
+    if (!allowLaunches)
+      module.walk([&](gpu::LaunchOp launch) {
+        // (One in a gpu.module has had its function's error above.)
+        if (launch->getParentOfType<gpu::GPUModuleOp>())
+          return WalkResult::skip();
+        launch.emitOpError("is a GPU kernel, which ")
+            << pipeline
+            << " does not lower (attic-cuda-pipeline takes host functions "
+               "with gpu.launch)";
+        failed = true;
+        return WalkResult::skip();
+      });
     // A float rounding mode other than the default: LLVM's constrained
     // fptrunc, which the lowering emits for it, only assumes the mode, so
     // `arith.truncf %x downward` rounded to nearest without a word (a

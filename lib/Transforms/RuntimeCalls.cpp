@@ -38,7 +38,20 @@ FailureOr<func::FuncOp> attic::declareReportError(Operation *op) {
   auto i64 = IntegerType::get(ctx, 64);
   auto type = FunctionType::get(ctx, {IntegerType::get(ctx, 32), i64, i64, i64},
                                 {});
+  // The name is the runtime's: another symbol of it (an llvm.func) made
+  // the pass add @attic_rt_report_error_0, which nothing provides, and a
+  // definition swallowed the reports (a 2026-11-30 audit).
+  if (Operation *other = table.lookup(name); other && !isa<func::FuncOp>(other))
+    return op->emitOpError("needs the runtime's @")
+           << name << ", but the module defines a '" << other->getName()
+           << "' of that name; the name is reserved for attic's runtime";
   if (auto existing = table.lookup<func::FuncOp>(name)) {
+    if (!existing.isExternal())
+      return op->emitOpError("needs the runtime's @")
+             << name
+             << ", but the module defines a function of that name (with a "
+                "body), which would take the reports instead of the "
+                "runtime; the name is reserved for attic's runtime";
     if (existing.getFunctionType() != type)
       return op->emitOpError("needs @")
              << name << " of type " << type << ", but the module declares it as "

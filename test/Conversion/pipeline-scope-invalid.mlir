@@ -14,6 +14,8 @@
 // CUDA: error: 'attic.attention' op is inside 'builtin.module', not in a function at the top level of the module that attic-cuda-pipeline lowers
 // CUDA: error: 'attic.attention' op is inside 'gpu.module', not in a function at the top level of the module that attic-cuda-pipeline lowers
 // CUDA: error: 'func.func' op is in a gpu.module, which attic-cuda-pipeline does not lower: it takes host functions at the top level of the module and makes the kernels itself
+// CUDA: error: 'gpu.func' op is in a gpu.module, which attic-cuda-pipeline does not lower: it takes host functions at the top level of the module and makes the kernels itself
+// CUDA-NOT: 'gpu.launch' op is a GPU kernel
 // CUDA: error: 'attic.tile.map_rows' op is the tile loop of attic-tile-block-attention, a step inside attic-cuda-pipeline
 // CUDA: error: 'memref.dealloc' op frees a buffer, but attic-cuda-pipeline places every deallocation itself
 
@@ -57,6 +59,42 @@ module attributes {gpu.container_module} {
       return
     }
   }
+}
+
+// -----
+
+// A gpu.func with a body: it got past the check, attic-cpu-pipeline left
+// it half lowered with exit 0, and attic-cuda-pipeline compiled it into a
+// binary (its launch from a host function failed with upstream's "ops with
+// unknown memory side effects"; a 2026-11-30 audit).
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @+1 {{'gpu.func' op is in a gpu.module, which attic-cpu-pipeline does not lower: it takes host functions at the top level of the module and makes the kernels itself}}
+    gpu.func @k(%m: memref<16xi32>) kernel {
+      %t = gpu.thread_id x
+      %v = memref.load %m[%t] : memref<16xi32>
+      memref.store %v, %m[%t] : memref<16xi32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A gpu.launch in a host function: attic-cpu-pipeline does not lower
+// kernels, and left it half lowered with exit 0 (a 2026-11-30 audit);
+// attic-cuda-pipeline takes it (its data is offloaded).
+func.func @launch(%m: memref<16xf32>) {
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  // expected-error @+1 {{'gpu.launch' op is a GPU kernel, which attic-cpu-pipeline does not lower (attic-cuda-pipeline takes host functions with gpu.launch)}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c16, %sy = %c1, %sz = %c1) {
+    %v = memref.load %m[%tx] : memref<16xf32>
+    %w = arith.addf %v, %v : f32
+    memref.store %w, %m[%tx] : memref<16xf32>
+    gpu.terminator
+  }
+  return
 }
 
 // -----

@@ -15,3 +15,26 @@ func.func @scalable(%a: vector<2x[4]xi32>, %b: vector<2x[4]xi32>) -> vector<2x[4
   %r = arith.divui %a, %b : vector<2x[4]xi32>
   return %r : vector<2x[4]xi32>
 }
+
+// -----
+
+// The runtime's name taken by another symbol: the pass declared
+// @attic_rt_report_error_0, which nothing provides (a 2026-11-30 audit).
+llvm.func @attic_rt_report_error(i32)
+func.func @taken(%a: i32, %b: i32) -> i32 {
+  // expected-error @+1 {{'arith.divsi' op needs the runtime's @attic_rt_report_error, but the module defines a 'llvm.func' of that name; the name is reserved for attic's runtime}}
+  %d = arith.divsi %a, %b : i32
+  return %d : i32
+}
+
+// -----
+
+// A definition of it would take the reports instead of the runtime.
+func.func @attic_rt_report_error(%c: i32, %a: i64, %b: i64, %x: i64) {
+  return
+}
+func.func @defined(%a: i32, %b: i32) -> i32 {
+  // expected-error @+1 {{'arith.divsi' op needs the runtime's @attic_rt_report_error, but the module defines a function of that name (with a body), which would take the reports instead of the runtime; the name is reserved for attic's runtime}}
+  %d = arith.divsi %a, %b : i32
+  return %d : i32
+}
