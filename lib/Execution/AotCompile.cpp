@@ -182,14 +182,18 @@ std::string linkedLibraryProviding(llvm::StringRef name) {
 /// their types and macros, which an entry of that name would clash with.
 bool declaredByHeaderIncludes(llvm::StringRef name) {
   static const llvm::StringSet<> kNames = {
-      "size_t",         "ptrdiff_t",      "max_align_t", "NULL",
-      "offsetof",       "intptr_t",       "uintptr_t",   "intmax_t",
-      "uintmax_t",      "SIZE_MAX",       "PTRDIFF_MIN", "PTRDIFF_MAX",
-      "SIG_ATOMIC_MIN", "SIG_ATOMIC_MAX", "WCHAR_MIN",   "WCHAR_MAX",
-      "WINT_MIN",       "WINT_MAX",       "INTPTR_MIN",  "INTPTR_MAX",
-      "UINTPTR_MAX",    "INTMAX_MIN",     "INTMAX_MAX",  "UINTMAX_MAX",
-      "INTMAX_C",       "UINTMAX_C",      "wint_t",      "nullptr_t",
-      "unreachable"};
+      "size_t", "ptrdiff_t", "max_align_t", "NULL", "offsetof", "intptr_t",
+      "uintptr_t", "intmax_t", "uintmax_t", "SIZE_MAX", "PTRDIFF_MIN",
+      "PTRDIFF_MAX", "SIG_ATOMIC_MIN", "SIG_ATOMIC_MAX", "WCHAR_MIN",
+      "WCHAR_MAX", "WINT_MIN", "WINT_MAX", "INTPTR_MIN", "INTPTR_MAX",
+      "UINTPTR_MAX", "INTMAX_MIN", "INTMAX_MAX", "UINTMAX_MAX", "INTMAX_C",
+      "UINTMAX_C", "wint_t", "nullptr_t", "unreachable",
+      // C23's widths (glibc defines them in GNU mode, g++'s default), and
+      // C++'s namespace std (declared by them in C++): accepted, they
+      // gave a header that did not compile (a 2026-11-30 audit).
+      "INTPTR_WIDTH", "UINTPTR_WIDTH", "INTMAX_WIDTH", "UINTMAX_WIDTH",
+      "PTRDIFF_WIDTH", "SIG_ATOMIC_WIDTH", "SIZE_WIDTH", "WCHAR_WIDTH",
+      "WINT_WIDTH", "std"};
   if (kNames.contains(name))
     return true;
   // [u]int{8,16,32,64}_t, [u]int_least/fast..._t and their _MIN, _MAX, _C.
@@ -205,7 +209,8 @@ bool declaredByHeaderIncludes(llvm::StringRef name) {
     (void)rest.consume_front(macro ? "_FAST" : "_fast");
   for (llvm::StringRef bits : {"8", "16", "32", "64"})
     if (rest.consume_front(bits))
-      return macro ? (rest == "_MIN" || rest == "_MAX" || rest == "_C")
+      return macro ? (rest == "_MIN" || rest == "_MAX" || rest == "_C" ||
+                      rest == "_WIDTH")
                    : rest == "_t";
   return false;
 }

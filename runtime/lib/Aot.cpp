@@ -308,9 +308,16 @@ int32_t setThreadsLocked(int32_t n) {
   if (n > 1024)
     n = 1024;
   int32_t unset = 0;
-  defaultThreads.compare_exchange_strong(unset, omp_get_max_threads());
+  int own = omp_get_max_threads();
+  defaultThreads.compare_exchange_strong(unset, own);
+  // OpenMP's setting is the calling thread's: set to read back the count
+  // libomp takes, then the thread's own again (it stayed changed for the
+  // caller's own parallel code before; a 2026-11-30 audit). Calls apply
+  // the count to the thread they run on.
   omp_set_num_threads(n > 0 ? n : int32_t(defaultThreads));
   int threads = omp_get_max_threads();
+  if (threads != own)
+    omp_set_num_threads(own);
   chosenThreads = threads;
   attic_rt_set_blas_threads(threads);
   return threads;

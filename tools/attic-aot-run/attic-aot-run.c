@@ -170,6 +170,25 @@ static void check_segments(const char *path) {
   fclose(file);
 }
 
+/* Whether results of `dtype` are integers (i1 included). */
+static int isIntegerDtype(int32_t dtype) {
+  return dtype == ATTIC_I1 || dtype == ATTIC_I8 || dtype == ATTIC_I32 ||
+         dtype == ATTIC_I64;
+}
+
+/* Element `i` of an integer tensor, exactly. */
+static int64_t integerAt(const attic_tensor *t, int64_t i) {
+  switch (t->dtype) {
+  case ATTIC_I1:
+  case ATTIC_I8:
+    return ((const int8_t *)t->data)[i];
+  case ATTIC_I32:
+    return ((const int32_t *)t->data)[i];
+  default:
+    return ((const int64_t *)t->data)[i];
+  }
+}
+
 int main(int argc, char **argv) {
   const char *inputs[MAX_TENSORS], *references[MAX_TENSORS],
       *outputs[MAX_TENSORS];
@@ -344,6 +363,14 @@ int main(int argc, char **argv) {
       fail("a reference has another shape than its result", references[r]);
     double maxAbs = 0, maxExpected = 0;
     int64_t nonFinite = 0;
+    /* Integer results against an integer reference: element by element as
+     * integers (read as doubles, integers above 2^53 that differ compared
+     * equal: 2^60 + 1 passed against 2^60; a 2026-11-30 audit). */
+    int bothIntegers =
+        isIntegerDtype(out[r].dtype) && isIntegerDtype(expected.dtype);
+    int64_t integerMismatches = 0;
+    for (int64_t i = 0; bothIntegers && i < n; ++i)
+      integerMismatches += integerAt(&out[r], i) != integerAt(&expected, i);
     for (int64_t i = 0; i < n; ++i) {
       double got = attic_tensor_get(&out[r], i),
              want = attic_tensor_get(&expected, i);
@@ -375,10 +402,17 @@ int main(int argc, char **argv) {
                            : integer           ? DBL_MIN
                                                : floor);
     double limit = integer && !seenTolerance ? 0.0 : tolerance;
-    int ok = nonFinite == 0 && rel <= limit;
+    int ok = nonFinite == 0 && rel <= limit &&
+             !(bothIntegers && !seenTolerance && integerMismatches);
+
     status |= !ok;
-    printf("result #%d: max_rel_err=%.2e non_finite=%lld tolerance=%.1e: %s\n",
-           r, rel, (long long)nonFinite, limit, ok ? "ok" : "FAILED");
+    printf("result #%d: max_rel_err=%.2e non_finite=%lld tolerance=%.1e: %s", r,
+           rel, (long long)nonFinite, limit, ok ? "ok" : "FAILED");
+    if (!ok && bothIntegers && integerMismatches)
+      printf(" (%lld element%s differ%s as integers)",
+             (long long)integerMismatches, integerMismatches == 1 ? "" : "s",
+             integerMismatches == 1 ? "s" : "");
+    printf("\n");
     attic_tensor_free(&expected);
   }
   if (bench > 0) {

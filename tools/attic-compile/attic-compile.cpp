@@ -37,6 +37,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <optional>
 #include <vector>
 
@@ -412,6 +414,21 @@ std::string linkSharedLibrary(StringRef object, StringRef output,
          llvm::Twine(status) + ")");
   }
   if (!created.empty()) {
+    // A driver that exits 0 without linking (CC=true, -fsyntax-only) left
+    // an empty file, which replaced a good library (a 2026-11-30 audit).
+    char magic[4] = {};
+    std::ifstream linked(created, std::ios::binary);
+    if (!linked.read(magic, 4) || std::memcmp(magic,
+                                              "\x7f"
+                                              "ELF",
+                                              4) != 0) {
+      linked.close();
+      llvm::sys::fs::remove(created);
+      fail("linking " + output + " with " + driver +
+           " wrote no shared library (the driver exited 0, and its output "
+           "is not an ELF file); check CC");
+    }
+    linked.close();
     // The linker made the file anew.
     keepPermissions(final, created);
     putInPlace(created, final);
@@ -445,6 +462,14 @@ int main(int argc, char **argv) {
            &kvStages, &wgmma, &wgmmaOverlap, &tma, &warpSpecialize, &pingPong})
     if (target != "cuda" && cudaOption->getNumOccurrences())
       fail("--" + cudaOption->ArgStr.str() + " needs --target=cuda");
+  // The CPU kernels' options, which attic-cuda-pipeline does not take
+  // (accepted and ignored before; a 2026-11-30 audit). --block-q and
+  // --block-k are both pipelines'.
+  for (cl::Option *cpuOption : std::initializer_list<cl::Option *>{
+           &vectorWidth, &registerRows, &registerChunks, &sequential, &blas})
+    if (target == "cuda" && cpuOption->getNumOccurrences())
+      fail("--" + cpuOption->ArgStr.str() +
+           " is an option of the CPU kernels; --target=cuda does not take it");
   if (emit != "so" && emit != "obj" && emit != "llvm")
     fail("--emit=" + emit + ": expected so, obj or llvm");
   if (blockQ <= 0 || blockK <= 0 || blockQ > 1024 || blockK > 1024)

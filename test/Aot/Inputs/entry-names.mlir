@@ -81,3 +81,15 @@ func.func @_lower(%x: tensor<4xf32>) -> tensor<4xf32> {
 func.func @cube__attic_entry(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
+
+func.func @INT32_WIDTH(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+
+func.func @SIZE_WIDTH(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+
+func.func @std(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}

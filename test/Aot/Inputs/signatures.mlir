@@ -29,3 +29,7 @@ func.func private @external(tensor<4xf32>) -> tensor<4xf32>
 func.func @i32_identity(%x: tensor<4xi32>) -> tensor<4xi32> {
   return %x : tensor<4xi32>
 }
+
+func.func @i64_identity(%x: tensor<4xi64>) -> tensor<4xi64> {
+  return %x : tensor<4xi64>
+}

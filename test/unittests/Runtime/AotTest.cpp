@@ -350,6 +350,19 @@ TEST(Aot, ACallKeepsTheCallersOwnOpenMPSetting) {
   caller.join();
 }
 
+TEST(Aot, SettingTheThreadCountKeepsTheCallersOwnOpenMPSetting) {
+  // attic_aot_set_threads left the calling thread's own OpenMP count at n,
+  // for the program's own parallel regions (a 2026-11-30 audit).
+  std::thread caller([&] {
+    omp_set_num_threads(3);
+    EXPECT_EQ(attic_aot_set_threads(1), 1);
+    EXPECT_EQ(omp_get_max_threads(), 3);
+    EXPECT_EQ(attic_aot_set_threads(2), 2);
+    EXPECT_EQ(omp_get_max_threads(), 3);
+  });
+  caller.join();
+}
+
 TEST(Aot, ThreadCountZeroGoesBackToTheDefault) {
   // n <= 0 kept the last count set (a 2026-11-30 audit): 0, 1, 0 gave
   // 2, 1, 1 on two cores.
