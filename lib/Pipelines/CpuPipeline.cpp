@@ -203,6 +203,9 @@ void attic::buildCpuPipeline(OpPassManager &pm,
   }
   AtticCheckScopeOptions scope;
   scope.pipeline = "attic-cpu-pipeline";
+  // The emulated CUDA mapping takes gpu.launch as attic-cuda-pipeline
+  // does (attic-gpu-emulate runs it as loops).
+  scope.allowLaunches = options.emulateCuda;
   pm.addPass(createAtticCheckScope(scope));
   buildBufferizationPipeline(pm, options.blockQ, options.blockK,
                              /*forGpu=*/options.emulateCuda);

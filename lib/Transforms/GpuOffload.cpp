@@ -563,11 +563,21 @@ static bool hoistable(Operation *op,
   if (auto alloc = dyn_cast<gpu::AllocOp>(op))
     return !alloc.getHostShared() &&
            llvm::all_of(alloc.getAsyncDependencies(), movedToken);
-  if (auto wait = dyn_cast<gpu::WaitOp>(op))
-    return wait.getAsyncToken()
-               ? wait.getAsyncDependencies().empty()
-               : !wait.getAsyncDependencies().empty() &&
-                     llvm::all_of(wait.getAsyncDependencies(), movedToken);
+  if (auto wait = dyn_cast<gpu::WaitOp>(op)) {
+    // The start of an allocation's chain only: the start of a
+    // deallocation's or a copy's moved above the kernel while its
+    // blocking wait stayed below, and attic-gpu-merge-chains then started
+    // the kernel on a new stream, unordered with the earlier kernels (a
+    // 2026-11-30 review).
+    if (Value token = wait.getAsyncToken())
+      return wait.getAsyncDependencies().empty() &&
+             llvm::all_of(token.getUsers(), [](Operation *user) {
+               auto alloc = dyn_cast<gpu::AllocOp>(user);
+               return alloc && !alloc.getHostShared();
+             });
+    return !wait.getAsyncDependencies().empty() &&
+           llvm::all_of(wait.getAsyncDependencies(), movedToken);
+  }
   return isMemoryEffectFree(op);
 }
 

@@ -501,7 +501,8 @@ std::vector<int64_t> initialRows(uint64_t seed, int64_t rows,
 }
 
 /// K-means, the iterations unrolled (no loop around tensor ops, so that the
-/// CUDA mapping can make each step a kernel): distances by a batch matmul,
+/// CUDA mapping can make each step a kernel): distances by a batch matmul
+/// (up to head dim 16 row by row, sum (x - c)^2),
 /// the nearest centroid per row, then sums and counts in one sequential
 /// loop over the rows (with `parallelScans`: each sum and count on its own,
 /// a loop over the rows that skips the other clusters' rows; the same
@@ -570,20 +571,31 @@ std::pair<Value, Value> lowerKMeans(attic::detail::Builder &b, KMeansOp op,
                        return extract(nb, x, {i[0], row, i[2]});
                      });
   Value assignment;
+  // Up to this head dim the distances are sum (x - c)^2, row by row: the
+  // form |c|^2 - 2 x.c (an sgemm) rounds at the scale of |x|^2, and at
+  // D = 1 a row that is a centroid's initial row (distance 0) went to a
+  // centroid 6.5e-5 away in 16 of 20 seeds (a 2026-11-30 audit); the
+  // direct form costs as many flops, without the sgemm's speed, which
+  // matters at wide heads only.
+  constexpr int64_t kDirectDistanceMaxDim = 16;
+  bool direct = D <= kDirectDistanceMaxDim;
   for (int64_t t = 0; t < op.getIterationsAttr().getInt(); ++t) {
-    Value dots = batchMatmul(b, x, centroids, /*transposeLhs=*/false,
-                             /*transposeRhs=*/true); // [BH, N, C]
-    Value norms = parallelTensor(
-        b, f32Tensor(b, {BH, C}),
-        [&](attic::detail::Builder &nb, ValueRange i) {
-          return forLoop(
-              nb, D, cF32(nb, 0.0),
-              [&](attic::detail::Builder &lb, Value d, ValueRange acc) {
-                Value c = extract(lb, centroids, {i[0], i[1], d});
-                return SmallVector<Value>{arith::AddFOp::create(
-                    lb, acc[0], arith::MulFOp::create(lb, c, c))};
-              })[0];
-        });
+    Value dots, norms;
+    if (!direct) {
+      dots = batchMatmul(b, x, centroids, /*transposeLhs=*/false,
+                         /*transposeRhs=*/true); // [BH, N, C]
+      norms = parallelTensor(
+          b, f32Tensor(b, {BH, C}),
+          [&](attic::detail::Builder &nb, ValueRange i) {
+            return forLoop(
+                nb, D, cF32(nb, 0.0),
+                [&](attic::detail::Builder &lb, Value d, ValueRange acc) {
+                  Value c = extract(lb, centroids, {i[0], i[1], d});
+                  return SmallVector<Value>{arith::AddFOp::create(
+                      lb, acc[0], arith::MulFOp::create(lb, c, c))};
+                })[0];
+          });
+    }
     assignment = parallelTensor(
         b, RankedTensorType::get({BH, N}, b.getI64Type()),
         [&](attic::detail::Builder &nb, ValueRange i) {
@@ -592,10 +604,24 @@ std::pair<Value, Value> lowerKMeans(attic::detail::Builder &b, KMeansOp op,
           return forLoop(
               nb, C, init,
               [&](attic::detail::Builder &lb, Value c, ValueRange acc) {
-                Value dist = arith::SubFOp::create(
-                    lb, extract(lb, norms, {i[0], c}),
-                    arith::MulFOp::create(lb, cF32(lb, 2.0),
-                                          extract(lb, dots, {i[0], i[1], c})));
+                Value dist =
+                    direct
+                        ? forLoop(
+                              lb, D, cF32(lb, 0.0),
+                              [&](attic::detail::Builder &db, Value d,
+                                  ValueRange sum) {
+                                Value diff = arith::SubFOp::create(
+                                    db, extract(db, x, {i[0], i[1], d}),
+                                    extract(db, centroids, {i[0], c, d}));
+                                return SmallVector<Value>{arith::AddFOp::create(
+                                    db, sum[0],
+                                    arith::MulFOp::create(db, diff, diff))};
+                              })[0]
+                        : arith::SubFOp::create(
+                              lb, extract(lb, norms, {i[0], c}),
+                              arith::MulFOp::create(
+                                  lb, cF32(lb, 2.0),
+                                  extract(lb, dots, {i[0], i[1], c})));
                 Value closer = arith::CmpFOp::create(
                     lb, arith::CmpFPredicate::OLT, dist, acc[0]);
                 Value c64 = arith::IndexCastOp::create(lb, lb.getI64Type(), c);

@@ -43,7 +43,7 @@ FailureOr<func::FuncOp> attic::declareReportError(Operation *op) {
   // definition swallowed the reports (a 2026-11-30 audit).
   if (Operation *other = table.lookup(name); other && !isa<func::FuncOp>(other))
     return op->emitOpError("needs the runtime's @")
-           << name << ", but the module defines a '" << other->getName()
+           << name << ", but the module has a '" << other->getName()
            << "' of that name; the name is reserved for attic's runtime";
   if (auto existing = table.lookup<func::FuncOp>(name)) {
     if (!existing.isExternal())

@@ -22,7 +22,7 @@ func.func @scalable(%a: vector<2x[4]xi32>, %b: vector<2x[4]xi32>) -> vector<2x[4
 // @attic_rt_report_error_0, which nothing provides (a 2026-11-30 audit).
 llvm.func @attic_rt_report_error(i32)
 func.func @taken(%a: i32, %b: i32) -> i32 {
-  // expected-error @+1 {{'arith.divsi' op needs the runtime's @attic_rt_report_error, but the module defines a 'llvm.func' of that name; the name is reserved for attic's runtime}}
+  // expected-error @+1 {{'arith.divsi' op needs the runtime's @attic_rt_report_error, but the module has a 'llvm.func' of that name; the name is reserved for attic's runtime}}
   %d = arith.divsi %a, %b : i32
   return %d : i32
 }

@@ -416,17 +416,22 @@ std::string linkSharedLibrary(StringRef object, StringRef output,
   if (!created.empty()) {
     // A driver that exits 0 without linking (CC=true, -fsyntax-only) left
     // an empty file, which replaced a good library (a 2026-11-30 audit).
-    char magic[4] = {};
+    // An ELF file of type ET_DYN (little-endian e_type at offset 16): a
+    // driver writing an object (cc -c) or an executable is refused too.
+    unsigned char header[18] = {};
     std::ifstream linked(created, std::ios::binary);
-    if (!linked.read(magic, 4) || std::memcmp(magic,
-                                              "\x7f"
-                                              "ELF",
-                                              4) != 0) {
+    bool shared = linked.read(reinterpret_cast<char *>(header), 18) &&
+                  std::memcmp(header,
+                              "\x7f"
+                              "ELF",
+                              4) == 0 &&
+                  header[16] == 3 && header[17] == 0;
+    if (!shared) {
       linked.close();
       llvm::sys::fs::remove(created);
       fail("linking " + output + " with " + driver +
            " wrote no shared library (the driver exited 0, and its output "
-           "is not an ELF file); check CC");
+           "is not an ELF shared object); check CC");
     }
     linked.close();
     // The linker made the file anew.

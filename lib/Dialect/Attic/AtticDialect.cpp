@@ -44,7 +44,10 @@ struct AtticInlinerInterface : public DialectInlinerInterface {
 LogicalResult attic::verifyNoUnknownAttributes(Operation *op) {
   for (NamedAttribute attr : op->getDiscardableAttrs()) {
     StringRef name = attr.getName().strref();
-    if (name.contains('.'))
+    // (Names starting with "__" are upstream's internal annotations, e.g.
+    // One-Shot Bufferize's __inplace_operands_attr__ in its analysis
+    // mode.)
+    if (name.contains('.') || name.starts_with("__"))
       continue;
     // attic.attention's verifier says what to write instead.
     if (isa<AttentionOp>(op) && (name == "mask_fn" || name == "score_fn"))
