@@ -5,11 +5,11 @@
 // K-means, the centroids' attention through the shared core (with the key
 // padding mask), and the broadcast of each cluster's row to its queries.
 // CHECK-LABEL: func.func @clustered
-// CHECK: %[[C:.*]], %[[A:.*]] = attic.kmeans %{{.*}} {clusters = 8 : i64, iterations = 2 : i64, seed = 3 : i64} : tensor<1x2x64x16xf32> -> tensor<1x2x8x16xf32>, tensor<1x2x64xi64>
-// CHECK: attic.block_attention ins(%[[C]], %{{.*}}, %{{.*}} : tensor<1x2x8x16xf32>, tensor<1x2x128x16xf32>, tensor<1x2x128x8xf32>) mask(%{{.*}} : tensor<1x128xi1>)
+// CHECK: %[[C:.*]], %[[A:.*]] = attic.kmeans %{{.*}} {clusters = 8 : i64, iterations = 2 : i64, seed = 3 : i64} : tensor<1x2x64x32xf32> -> tensor<1x2x8x32xf32>, tensor<1x2x64xi64>
+// CHECK: attic.block_attention ins(%[[C]], %{{.*}}, %{{.*}} : tensor<1x2x8x32xf32>, tensor<1x2x128x32xf32>, tensor<1x2x128x8xf32>) mask(%{{.*}} : tensor<1x128xi1>)
 // CHECK: attic.gather_rows %{{.*}} : tensor<2x8x8xf32>, tensor<2x64xi64> -> tensor<2x64x8xf32>
 // CHECK-NOT: attic.clustered_attention
-// Two iterations, unrolled: distances by batch matmul, the nearest
+// Two iterations, unrolled: distances by batch matmul (head dim 32), the nearest
 // centroid, the sums in one loop over the rows, the new centroids.
 // LOWER-LABEL: func.func @clustered
 // LOWER-NOT: attic.kmeans
@@ -18,22 +18,22 @@
 // LOWER: linalg.batch_matmul
 // LOWER: scf.for
 // LOWER: attic.block_attention
-// With parallel-scans (the GPU pipelines) each sum [2, 8, 16] and count
+// With parallel-scans (the GPU pipelines) each sum [2, 8, 32] and count
 // [2, 8] is its own element, a loop over the 64 rows that adds only its
 // cluster's (a select, so the order of the additions is the sequential
 // loop's).
 // PAR-LABEL: func.func @clustered
 // PAR-NOT: attic.kmeans
 // PAR: linalg.batch_matmul
-// PAR: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x8x16xf32>)
+// PAR: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x8x32xf32>)
 // PAR: scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32)
 // PAR: %[[SUM:.*]] = arith.addf %[[ACC]], %{{.*}} : f32
 // PAR: arith.select %{{.*}}, %[[SUM]], %[[ACC]] : f32
 // PAR: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x8xf32>)
 // PAR: linalg.batch_matmul
 // PAR: attic.block_attention
-func.func @clustered(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x128x16xf32>, %v: tensor<1x2x128x8xf32>, %m: tensor<1x128xi1>) -> tensor<1x2x64x8xf32> {
-  %o = attic.clustered_attention %q, %k, %v mask(%m : tensor<1x128xi1>) {clusters = 8 : i64, iterations = 2 : i64, seed = 3 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x128x16xf32>, tensor<1x2x128x8xf32> -> tensor<1x2x64x8xf32>
+func.func @clustered(%q: tensor<1x2x64x32xf32>, %k: tensor<1x2x128x32xf32>, %v: tensor<1x2x128x8xf32>, %m: tensor<1x128xi1>) -> tensor<1x2x64x8xf32> {
+  %o = attic.clustered_attention %q, %k, %v mask(%m : tensor<1x128xi1>) {clusters = 8 : i64, iterations = 2 : i64, seed = 3 : i64} : tensor<1x2x64x32xf32>, tensor<1x2x128x32xf32>, tensor<1x2x128x8xf32> -> tensor<1x2x64x8xf32>
   return %o : tensor<1x2x64x8xf32>
 }
 
@@ -75,5 +75,25 @@ func.func @clustered(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x128x16xf32>, %v: 
 // PAR: attic.block_attention
 func.func @improved(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x128x16xf32>, %v: tensor<1x2x128x8xf32>) -> tensor<1x2x64x8xf32> {
   %o = attic.clustered_attention %q, %k, %v {clusters = 8 : i64, iterations = 2 : i64, seed = 3 : i64, topk = 4 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x128x16xf32>, tensor<1x2x128x8xf32> -> tensor<1x2x64x8xf32>
+  return %o : tensor<1x2x64x8xf32>
+}
+
+// -----
+
+// Up to head dim 16 the distances are sum (x - c)^2 per row and centroid,
+// no batch matmul (|c|^2 - 2 x.c rounded at the scale of |x|^2: at D = 1
+// a row at distance 0 from its own centroid went to another).
+// LOWER-LABEL: func.func @narrow
+// LOWER-NOT: linalg.batch_matmul
+// LOWER: scf.for %{{.*}} = %{{.*}} to %c8 step %{{.*}} iter_args({{.*}}) -> (f32, i64)
+// LOWER-NEXT: arith.constant
+// LOWER: scf.for %{{.*}} = %{{.*}} to %c16 step
+// LOWER: arith.subf
+// LOWER: arith.mulf
+// LOWER: arith.addf
+// LOWER-NOT: linalg.batch_matmul
+// LOWER: attic.block_attention
+func.func @narrow(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x128x16xf32>, %v: tensor<1x2x128x8xf32>) -> tensor<1x2x64x8xf32> {
+  %o = attic.clustered_attention %q, %k, %v {clusters = 8 : i64, iterations = 2 : i64, seed = 3 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x128x16xf32>, tensor<1x2x128x8xf32> -> tensor<1x2x64x8xf32>
   return %o : tensor<1x2x64x8xf32>
 }
