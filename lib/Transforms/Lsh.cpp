@@ -502,7 +502,7 @@ std::vector<int64_t> initialRows(uint64_t seed, int64_t rows,
 
 /// K-means, the iterations unrolled (no loop around tensor ops, so that the
 /// CUDA mapping can make each step a kernel): distances by a batch matmul
-/// (up to head dim 16 row by row, sum (x - c)^2),
+/// (up to head dim 4 row by row, sum (x - c)^2),
 /// the nearest centroid per row, then sums and counts in one sequential
 /// loop over the rows (with `parallelScans`: each sum and count on its own,
 /// a loop over the rows that skips the other clusters' rows; the same
@@ -574,10 +574,11 @@ std::pair<Value, Value> lowerKMeans(attic::detail::Builder &b, KMeansOp op,
   // Up to this head dim the distances are sum (x - c)^2, row by row: the
   // form |c|^2 - 2 x.c (an sgemm) rounds at the scale of |x|^2, and at
   // D = 1 a row that is a centroid's initial row (distance 0) went to a
-  // centroid 6.5e-5 away in 16 of 20 seeds (a 2026-11-30 audit); the
-  // direct form costs as many flops, without the sgemm's speed, which
-  // matters at wide heads only.
-  constexpr int64_t kDirectDistanceMaxDim = 16;
+  // centroid 6.5e-5 away in 16 of 20 seeds (none at D = 4; a 2026-11-30
+  // audit). The direct form has the same flops without the sgemm's
+  // speed: 1.25x slower at D = 8 and 2x at D = 16
+  // (bench/results/cpu_kmeans_distances).
+  constexpr int64_t kDirectDistanceMaxDim = 4;
   bool direct = D <= kDirectDistanceMaxDim;
   for (int64_t t = 0; t < op.getIterationsAttr().getInt(); ++t) {
     Value dots, norms;

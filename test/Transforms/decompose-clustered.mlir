@@ -80,20 +80,20 @@ func.func @improved(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x128x16xf32>, %v: t
 
 // -----
 
-// Up to head dim 16 the distances are sum (x - c)^2 per row and centroid,
+// Up to head dim 4 the distances are sum (x - c)^2 per row and centroid,
 // no batch matmul (|c|^2 - 2 x.c rounded at the scale of |x|^2: at D = 1
 // a row at distance 0 from its own centroid went to another).
 // LOWER-LABEL: func.func @narrow
 // LOWER-NOT: linalg.batch_matmul
 // LOWER: scf.for %{{.*}} = %{{.*}} to %c8 step %{{.*}} iter_args({{.*}}) -> (f32, i64)
 // LOWER-NEXT: arith.constant
-// LOWER: scf.for %{{.*}} = %{{.*}} to %c16 step
+// LOWER: scf.for %{{.*}} = %{{.*}} to %c4 step
 // LOWER: arith.subf
 // LOWER: arith.mulf
 // LOWER: arith.addf
 // LOWER-NOT: linalg.batch_matmul
 // LOWER: attic.block_attention
-func.func @narrow(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x128x16xf32>, %v: tensor<1x2x128x8xf32>) -> tensor<1x2x64x8xf32> {
-  %o = attic.clustered_attention %q, %k, %v {clusters = 8 : i64, iterations = 2 : i64, seed = 3 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x128x16xf32>, tensor<1x2x128x8xf32> -> tensor<1x2x64x8xf32>
+func.func @narrow(%q: tensor<1x2x64x4xf32>, %k: tensor<1x2x128x4xf32>, %v: tensor<1x2x128x8xf32>) -> tensor<1x2x64x8xf32> {
+  %o = attic.clustered_attention %q, %k, %v {clusters = 8 : i64, iterations = 2 : i64, seed = 3 : i64} : tensor<1x2x64x4xf32>, tensor<1x2x128x4xf32>, tensor<1x2x128x8xf32> -> tensor<1x2x64x8xf32>
   return %o : tensor<1x2x64x8xf32>
 }

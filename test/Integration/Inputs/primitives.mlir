@@ -49,7 +49,7 @@ func.func @sort_given(%h: tensor<2x2x64xi64>) -> (tensor<2x2x64xi64>, tensor<2x2
 
 // K-means at head dim 1 (primitives.test): a query that is a centroid's
 // initial row went to a centroid 6.5e-5 away when the distances were
-// |c|^2 - 2 x.c (a 2026-11-30 audit); up to D = 16 they are sum (x - c)^2.
+// |c|^2 - 2 x.c (a 2026-11-30 audit); up to D = 4 they are sum (x - c)^2.
 func.func @kmeans_d1(%x: tensor<1x4x257x1xf32>) -> (tensor<1x4x53x1xf32>, tensor<1x4x257xi64>) {
   %c, %a = attic.kmeans %x {clusters = 53 : i64, iterations = 1 : i64, seed = 1 : i64} : tensor<1x4x257x1xf32> -> tensor<1x4x53x1xf32>, tensor<1x4x257xi64>
   return %c, %a : tensor<1x4x53x1xf32>, tensor<1x4x257xi64>
