@@ -569,11 +569,22 @@ static bool hoistable(Operation *op,
     // blocking wait stayed below, and attic-gpu-merge-chains then started
     // the kernel on a new stream, unordered with the earlier kernels (a
     // 2026-11-30 review).
+    // An allocation-only chain: wait async, gpu.alloc, blocking wait (a
+    // global's copy chain, wait async, gpu.alloc, gpu.memcpy, moved its
+    // start and allocation the same way; a second 2026-11-30 review).
+    auto endsAtABlockingWait = [](Value token) {
+      return llvm::all_of(token.getUsers(), [](Operation *user) {
+        auto end = dyn_cast<gpu::WaitOp>(user);
+        return end && !end.getAsyncToken();
+      });
+    };
     if (Value token = wait.getAsyncToken())
       return wait.getAsyncDependencies().empty() &&
-             llvm::all_of(token.getUsers(), [](Operation *user) {
+             llvm::all_of(token.getUsers(), [&](Operation *user) {
                auto alloc = dyn_cast<gpu::AllocOp>(user);
-               return alloc && !alloc.getHostShared();
+               return alloc && !alloc.getHostShared() &&
+                      alloc.getAsyncToken() &&
+                      endsAtABlockingWait(alloc.getAsyncToken());
              });
     return !wait.getAsyncDependencies().empty() &&
            llvm::all_of(wait.getAsyncDependencies(), movedToken);

@@ -1,4 +1,4 @@
-// RUN: attic-opt %s --attic-cuda-pipeline="format=isa" --mlir-print-ir-after=attic-gpu-merge-chains -o /dev/null 2>&1 | FileCheck %s
+// RUN: attic-opt %s --split-input-file --attic-cuda-pipeline="format=isa" --mlir-print-ir-after=attic-gpu-merge-chains -o /dev/null 2>&1 | FileCheck %s
 
 // A kernel, then sequential host code in a kernel of one thread, then a
 // deallocation: the sequential kernel runs after the first on one stream.
@@ -28,4 +28,33 @@ func.func @scan(%x: tensor<8xf32>) -> tensor<8xf32> {
     scf.yield %acc2, %s2 : tensor<8xf32>, f32
   }
   return %r#0 : tensor<8xf32>
+}
+
+// -----
+
+// The same through a global's copy chain (wait async, gpu.alloc,
+// gpu.memcpy): its start and allocation moved above the sequential kernel,
+// which then ran on a new stream, unordered with the parallel kernel that
+// wrote the buffer it reads (a second 2026-11-30 review). Only an
+// allocation-only chain moves.
+// CHECK-LABEL: func.func @global_copy
+// CHECK: %[[PAR:.*]] = gpu.launch async [%{{.*}}]
+// CHECK-NOT: gpu.wait async
+// CHECK: %[[SEQ:.*]] = gpu.launch async [%[[PAR]]]
+memref.global "private" constant @cst : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
+func.func @global_copy(%x: memref<4xf32>, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    %v = memref.load %x[%i] : memref<4xf32>
+    %w = arith.addf %v, %v : f32
+    memref.store %w, %out[%i] : memref<4xf32>
+    scf.reduce
+  }
+  %s = memref.load %out[%c1] : memref<4xf32>
+  memref.store %s, %out[%c0] : memref<4xf32>
+  %g = memref.get_global @cst : memref<4xf32>
+  memref.copy %g, %x : memref<4xf32> to memref<4xf32>
+  return
 }

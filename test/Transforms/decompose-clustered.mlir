@@ -97,3 +97,14 @@ func.func @narrow(%q: tensor<1x2x64x4xf32>, %k: tensor<1x2x128x4xf32>, %v: tenso
   %o = attic.clustered_attention %q, %k, %v {clusters = 8 : i64, iterations = 2 : i64, seed = 3 : i64} : tensor<1x2x64x4xf32>, tensor<1x2x128x4xf32>, tensor<1x2x128x8xf32> -> tensor<1x2x64x8xf32>
   return %o : tensor<1x2x64x8xf32>
 }
+
+// -----
+
+// Head dim 5, just past the threshold: the sgemm distances.
+// LOWER-LABEL: func.func @past_narrow
+// LOWER: linalg.batch_matmul
+// LOWER: attic.block_attention
+func.func @past_narrow(%q: tensor<1x2x64x5xf32>, %k: tensor<1x2x128x5xf32>, %v: tensor<1x2x128x8xf32>) -> tensor<1x2x64x8xf32> {
+  %o = attic.clustered_attention %q, %k, %v {clusters = 8 : i64, iterations = 2 : i64, seed = 3 : i64} : tensor<1x2x64x5xf32>, tensor<1x2x128x5xf32>, tensor<1x2x128x8xf32> -> tensor<1x2x64x8xf32>
+  return %o : tensor<1x2x64x8xf32>
+}
