@@ -551,8 +551,9 @@ void Offloader::launchSequential(ArrayRef<Operation *> ops) {
 
 /// Whether a host op at the top level may move before the ops of an open
 /// group, which it does not use: an op without memory effects or regions,
-/// a device allocation (a new buffer), and the waits of its chain (one
-/// that starts a chain, one on tokens of ops already moved).
+/// a device allocation (a new buffer), and the waits of its chain (the
+/// one that starts an allocation-only chain, one on tokens of ops already
+/// moved).
 static bool hoistable(Operation *op,
                       const llvm::DenseSet<Operation *> &hoisted) {
   if (op->getNumRegions() != 0 || op->hasTrait<OpTrait::IsTerminator>())
@@ -564,14 +565,12 @@ static bool hoistable(Operation *op,
     return !alloc.getHostShared() &&
            llvm::all_of(alloc.getAsyncDependencies(), movedToken);
   if (auto wait = dyn_cast<gpu::WaitOp>(op)) {
-    // The start of an allocation's chain only: the start of a
-    // deallocation's or a copy's moved above the kernel while its
-    // blocking wait stayed below, and attic-gpu-merge-chains then started
-    // the kernel on a new stream, unordered with the earlier kernels (a
-    // 2026-11-30 review).
-    // An allocation-only chain: wait async, gpu.alloc, blocking wait (a
-    // global's copy chain, wait async, gpu.alloc, gpu.memcpy, moved its
-    // start and allocation the same way; a second 2026-11-30 review).
+    // Only the start of an allocation-only chain (wait async, gpu.alloc,
+    // blocking wait). The start of a deallocation's chain, or of a
+    // global's copy chain (wait async, gpu.alloc, gpu.memcpy), moved
+    // above the kernel while the rest stayed below, and
+    // attic-gpu-merge-chains then launched the kernel on a new stream,
+    // unordered with the earlier kernels (two 2026-11-30 reviews).
     auto endsAtABlockingWait = [](Value token) {
       return llvm::all_of(token.getUsers(), [](Operation *user) {
         auto end = dyn_cast<gpu::WaitOp>(user);
