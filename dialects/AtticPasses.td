@@ -1018,11 +1018,13 @@ def AtticCheckScope : Pass<"attic-check-scope", "::mlir::ModuleOp"> {
     `allow-launches` is set (`attic-cuda-pipeline`, the emulated and the
     simulated CUDA targets set it and offload such a function's data;
     `attic-cpu-pipeline` does not lower kernels, and left them half
-    lowered with exit 0). A gpu op in a host function, or an op in a
-    `gpu.launch`, without declared memory effects (`gpu.barrier`,
-    `gpu.wait async`) is refused too: the pipelines' buffer deallocation
-    cannot analyse it (upstream's message named neither the op's kind nor
-    what to write instead).
+    lowered with exit 0). A `gpu.launch` with async tokens is refused
+    (the pipelines order a function's kernels themselves; an unwaited
+    token raced the copy back), and so is a gpu op in a host function, or
+    an op in a `gpu.launch`, without declared memory effects
+    (`gpu.barrier`, `gpu.wait`): the pipelines' buffer deallocation cannot
+    analyse it (upstream's message named neither the op's kind nor what
+    to write instead).
 
     It also rejects, once per function, input that is already past two of
     the pipelines' own steps, which upstream's ownership-based deallocation

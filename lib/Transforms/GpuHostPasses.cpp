@@ -159,22 +159,45 @@ struct AtticCheckScopePass
     // ownership-based deallocation, early in both pipelines, failed with
     // "ops with unknown memory side effects are not supported", naming
     // neither the op's kind nor the way out (a 2026-11-30 review).
-    module.walk([&](Operation *op) {
-      if (op->hasTrait<OpTrait::IsTerminator>() ||
-          isa<MemoryEffectOpInterface>(op) ||
-          op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
-          !op->getParentOfType<func::FuncOp>() ||
-          op->getParentOfType<gpu::GPUModuleOp>() ||
-          !(isa_and_nonnull<gpu::GPUDialect>(op->getDialect()) ||
-            op->getParentOfType<gpu::LaunchOp>()))
-        return;
-      op->emitOpError("has no declared memory effects, which ")
-          << pipeline
-          << "'s buffer deallocation cannot analyse; in host functions it "
-             "takes gpu.launch (without async tokens) whose bodies load, "
-             "store and compute (no barriers or other synchronization)";
-      failed = true;
-    });
+    // (After an error above, e.g. outlined kernels, the launches and
+    // waits around them would only add noise.)
+    if (!failed)
+      module.walk([&](Operation *op) {
+        if (failed)
+          return; // one error of these at a time
+        // A launch with async tokens: the pipelines chain the kernels
+        // themselves; an unwaited token raced the copy back (a 2026-11-30
+        // review), and a wait on it has no declared effects (below).
+        if (auto launch = dyn_cast<gpu::LaunchOp>(op);
+            launch && allowLaunches &&
+            (launch.getAsyncToken() ||
+             !launch.getAsyncDependencies().empty())) {
+          launch.emitOpError("has async tokens, which ")
+              << pipeline
+              << " does not take: it orders the kernels of a host function "
+                 "itself (write gpu.launch without async)";
+          failed = true;
+          return;
+        }
+        // (Calls are taken by the deallocation; inside a kernel, offloading
+        // says what it cannot do. Without allow-launches the launch's own
+        // error covers its body.)
+        if (op->hasTrait<OpTrait::IsTerminator>() ||
+            isa<MemoryEffectOpInterface, CallOpInterface>(op) ||
+            (!allowLaunches && op->getParentOfType<gpu::LaunchOp>()) ||
+            op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+            !op->getParentOfType<func::FuncOp>() ||
+            op->getParentOfType<gpu::GPUModuleOp>() ||
+            !(isa_and_nonnull<gpu::GPUDialect>(op->getDialect()) ||
+              op->getParentOfType<gpu::LaunchOp>()))
+          return;
+        op->emitOpError("has no declared memory effects, which ")
+            << pipeline
+            << "'s buffer deallocation cannot analyse; in host functions it "
+               "takes gpu.launch (without async tokens) whose bodies load, "
+               "store and compute (no barriers or other synchronization)";
+        failed = true;
+      });
     if (!allowLaunches)
       module.walk([&](gpu::LaunchOp launch) {
         // (One in a gpu.module has had its function's error above.)
