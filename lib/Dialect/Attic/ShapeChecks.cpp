@@ -62,21 +62,28 @@ LogicalResult attic::detail::checkPositiveShape(Operation *op, StringRef name,
            << name << " must be " << dims << ", got rank " << type.getRank();
   // The decompositions build tensors a small multiple of the operands'
   // (LSH's [B*H, 2N], its rounds): 2^62 tokens wrapped to the dynamic size.
-  constexpr int64_t kMaxElements = kMaxStaticElements;
-  int64_t elements = 1;
-  for (int64_t size : type.getShape()) {
+  for (int64_t size : type.getShape())
     if (size < 1)
       return op->emitOpError()
              << name << " " << dims << " = " << formatShape(type.getShape())
              << " must have positive sizes";
-    elements =
-        size > kMaxElements / elements ? kMaxElements + 1 : elements * size;
-  }
-  if (elements > kMaxElements)
+  if (elementsAbove(type.getShape()))
     return op->emitOpError()
            << name << " " << dims << " = " << formatShape(type.getShape())
-           << " must have at most 2^40 = " << kMaxElements << " elements";
+           << " must have at most 2^40 = " << kMaxStaticElements << " elements";
   return success();
+}
+
+bool attic::detail::elementsAbove(ArrayRef<int64_t> sizes, int64_t limit) {
+  int64_t elements = 1;
+  for (int64_t size : sizes) {
+    if (size == 0)
+      return false;
+    if (size > limit / elements)
+      return true;
+    elements *= size;
+  }
+  return elements > limit;
 }
 
 LogicalResult

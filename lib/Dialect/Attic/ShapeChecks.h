@@ -46,6 +46,11 @@ mlir::LogicalResult checkShape(mlir::Operation *op, llvm::StringRef name,
 /// far from int64 overflow.
 constexpr int64_t kMaxStaticElements = int64_t(1) << 40;
 
+/// Whether the product of `sizes` (each >= 0) is above `limit`, without
+/// overflow (a 0 size makes it 0).
+bool elementsAbove(llvm::ArrayRef<int64_t> sizes,
+                   int64_t limit = kMaxStaticElements);
+
 /// `type` (the operand called `name`, described as `dims`, e.g.
 /// "[B,H,Nq,D]") must have rank `rank`, positive static sizes and at most
 /// 2^40 elements.

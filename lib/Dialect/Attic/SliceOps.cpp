@@ -35,9 +35,7 @@ LogicalResult SliceAttentionOp::verify() {
   // The windows of every slice are materialized, alpha times the input:
   // at 3 * 2^62 rows their size wrapped inside attic-expand-cst (a
   // 2026-11-30 audit). The cap of the attention ops' operands.
-  if (batch > detail::kMaxStaticElements / tokens ||
-      batch * tokens > detail::kMaxStaticElements / dim ||
-      batch * tokens * dim > detail::kMaxStaticElements / alpha)
+  if (detail::elementsAbove({alpha, batch, tokens, dim}))
     return emitOpError("input [B,N,D] = ")
            << detail::formatShape(input.getShape()) << " with extension "
            << alpha

@@ -44,26 +44,12 @@ static int64_t dimAt(ShapedType type, int64_t rank, int64_t index) {
 // TreeType
 //===----------------------------------------------------------------------===//
 
-/// Whether the product of `sizes` (each >= 0) is above `limit`.
-static bool elementsAbove(ArrayRef<int64_t> sizes, int64_t limit) {
-  int64_t elements = 1;
-  for (int64_t size : sizes) {
-    if (size == 0)
-      return false;
-    if (size > limit / elements)
-      return true;
-    elements *= size;
-  }
-  return elements > limit;
-}
-
 /// `name` of `type` (static sizes) must have at most 2^40 elements, as the
 /// attention ops' operands (checkPositiveShape): past it, sizes of the
 /// lowering's tensors wrapped (a 2026-11-30 audit).
 static LogicalResult checkElementCap(Operation *op, StringRef name,
                                      RankedTensorType type) {
-  if (!type.hasStaticShape() ||
-      !elementsAbove(type.getShape(), attic::detail::kMaxStaticElements))
+  if (!type.hasStaticShape() || !attic::detail::elementsAbove(type.getShape()))
     return success();
   return op->emitOpError() << name << " " << type
                            << " must have at most 2^40 = "
@@ -80,8 +66,7 @@ LogicalResult TreeType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "tree element type must be f32, got " << elementType;
   // The node means of every level, about twice the tokens, are tensors of
   // their own (2^66 elements compiled with exit 0; a 2026-11-30 audit).
-  if (elementsAbove(ArrayRef<int64_t>{batch, rows, dim},
-                    attic::detail::kMaxStaticElements))
+  if (attic::detail::elementsAbove({batch, rows, dim}))
     return emitError() << "tree sizes BxNCxD = " << batch << "x" << rows << "x"
                        << dim << " must have at most 2^40 = "
                        << attic::detail::kMaxStaticElements << " elements";
