@@ -1410,6 +1410,59 @@ def AtticGpuMergeChains : Pass<"attic-gpu-merge-chains", "::mlir::ModuleOp"> {
   }];
 }
 
+def AtticGpuCheckStreams : Pass<"attic-gpu-check-streams", "::mlir::ModuleOp"> {
+  let summary = "Check that a host function's GPU steps that share a buffer are ordered by async tokens or blocking waits";
+  let description = [{
+    A static check of the host code of `func.func` ops (not of kernels):
+    on a GPU, steps on different streams run at the same time, while the
+    emulated and simulated CUDA targets run them in the order they are
+    issued, so a missing token edge shows only on a GPU. It reports the
+    first of these in each function, as an error at the later op with a
+    note at the earlier one:
+
+    - two async steps (`gpu.alloc`, `gpu.memcpy`, `gpu.memset`,
+      `gpu.launch`, `gpu.launch_func`, `gpu.dealloc`, ...) that use one
+      buffer, one of them writing it, where neither the later step's
+      tokens lead back to the earlier one nor a blocking `gpu.wait` on
+      such a token comes between them;
+    - a host op that uses a buffer (a load or store, a call, `memref.copy`,
+      `memref.dealloc`, `func.return` of it, a synchronous GPU op) while a
+      step that uses it, one of them writing, may be pending;
+    - a token used after a blocking `gpu.wait` synchronized and destroyed
+      its stream (gpu-to-llvm's lowering);
+    - a `func.return` while any step may be pending.
+
+    A buffer is the root of its views and casts (function arguments,
+    `gpu.alloc`, `memref.alloc`/`alloca`/`get_global` results; a TMA
+    descriptor is its tensor's buffer); distinct arguments are taken not
+    to alias. A kernel reads a buffer from above its body when every use
+    there (through views) is a declared read; any other use, and an op of
+    unknown effects, writes it. `gpu.launch_func`, frees and memsets write
+    all their buffers. A token that no step of the function made (a block
+    argument) orders nothing. An `scf.if` is checked path by path; a loop
+    (or another op with regions) runs its body twice in a row and joins
+    the path that skips it, so a step is done after it only when every
+    path finishes it.
+
+    Part of `attic-cuda-pipeline` (after `attic-gpu-merge-chains`) and of
+    the emulated and simulated CUDA targets (before their kernels run on
+    the CPU): an error there is a defect of attic's GPU mapping, and the
+    program is not compiled rather than racing on the GPU.
+
+    Example: the second kernel writes `%d` on a stream of its own while
+    the first may still read it:
+
+    ```mlir
+    %t0 = gpu.wait async
+    %t1 = gpu.launch async [%t0] blocks(...) threads(...) { ... reads %d ... }
+    %u0 = gpu.wait async
+    // error: 'gpu.launch' op may run on the GPU at the same time as an
+    // earlier 'gpu.launch': both use the buffer of a 'gpu.alloc', ...
+    %u1 = gpu.launch async [%u0] blocks(...) threads(...) { ... writes %d ... }
+    ```
+  }];
+}
+
 def AtticGpuAnnotateKernels : Pass<"attic-gpu-annotate-kernels", "::mlir::ModuleOp"> {
   let summary = "Give every GPU kernel nvvm.minctasm = 1 (one block per SM at least), 16-byte aligned shared memory and its constant arguments as constants";
   let description = [{

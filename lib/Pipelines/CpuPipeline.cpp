@@ -213,6 +213,7 @@ void attic::buildCpuPipeline(OpPassManager &pm,
     // The GPU mapping of attic-cuda-pipeline, with its kernels run as CPU
     // loops (attention through the SIMT kernel).
     buildGpuOffloadPipeline(pm, /*tensorCores=*/false);
+    pm.addPass(createAtticGpuCheckStreams());
     pm.addPass(createAtticGpuEmulate());
   } else {
     // Dense f32 GEMMs (projections, FFN) -> the runtime's sgemm (OpenBLAS).

@@ -97,6 +97,9 @@ void attic::buildCudaMappingPipeline(OpPassManager &pm, int64_t blockQ,
   // One stream for the steps between the host's reads of device results.
   if (options.mergeChains)
     pm.addPass(attic::createAtticGpuMergeChains());
+  // Steps that share a buffer are ordered on the GPU (a missing token edge
+  // shows on no CPU target).
+  pm.addPass(attic::createAtticGpuCheckStreams());
 }
 
 void attic::buildCudaOutliningPipeline(OpPassManager &pm,
