@@ -1,6 +1,7 @@
 //===- CpuPipeline.cpp - attic-cpu-pipeline ---------------------*- C++ -*-===//
 
 #include "attic/Pipelines/Pipelines.h"
+#include "attic/Support/KernelOptions.h"
 #include "attic/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -180,21 +181,11 @@ void attic::buildCpuPipeline(OpPassManager &pm,
     return;
   // A bad option: attic-cpu-pipeline's error, at the module (the inner
   // passes' own checks named them, at <unknown>:0; a 2026-11-30 audit).
-  std::string bad;
-  int64_t blockQ = options.blockQ, blockK = options.blockK,
-          width = options.vectorWidth, rows = options.registerRows,
-          chunks = options.registerChunks;
-  if (blockQ <= 0 || blockK <= 0 || blockQ > 1024 || blockK > 1024)
-    bad = "block-q and block-k must be in [1, 1024], got " +
-          std::to_string(blockQ) + " and " + std::to_string(blockK);
-  else if (width < 0 || width > 64 || (width & (width - 1)) != 0)
-    bad = "vector-width must be 0 (the host's) or a power of two up to 64, "
-          "got " +
-          std::to_string(width);
-  else if (rows < 0 || rows > 16 || chunks < 0 || chunks > 16)
-    bad = "register-rows and register-chunks must be in [0, 16] (0: derived "
-          "from the vector width), got " +
-          std::to_string(rows) + " and " + std::to_string(chunks);
+  std::string bad = blockSizesError(options.blockQ, options.blockK);
+  if (bad.empty())
+    bad = vectorWidthError(options.vectorWidth);
+  if (bad.empty())
+    bad = registerTileError(options.registerRows, options.registerChunks);
   if (!bad.empty()) {
     AtticFailOptions fail;
     fail.message = "attic-cpu-pipeline: " + bad;

@@ -3,6 +3,7 @@
 #include "attic/Dialect/Attic/AtticDialect.h"
 #include "attic/Dialect/Attic/Modifiers.h"
 #include "attic/Support/Diagnostics.h"
+#include "attic/Support/KernelOptions.h"
 #include "attic/Transforms/Passes.h"
 
 #include "PassRoots.h"
@@ -212,12 +213,8 @@ struct AtticDecomposePass
   using AtticDecomposeBase::AtticDecomposeBase;
 
   LogicalResult initialize(MLIRContext *context) override {
-    if (blockQ <= 0 || blockK <= 0 || blockQ > 1024 || blockK > 1024)
-      return attic::optionError(
-          context, "attic-decompose: block-q and block-k must be in [1, "
-                   "1024], got " +
-                       Twine(static_cast<int64_t>(blockQ)) + " and " +
-                       Twine(static_cast<int64_t>(blockK)));
+    if (std::string bad = attic::blockSizesError(blockQ, blockK); !bad.empty())
+      return attic::optionError(context, "attic-decompose: " + bad);
     if (wideHeadBlockK < 0 || wideHeadBlockK > 1024)
       return attic::optionError(
           context, "attic-decompose: wide-head-block-k must be in [0, 1024], "

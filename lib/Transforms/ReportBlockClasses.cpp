@@ -11,6 +11,7 @@
 #include "attic/Dialect/Attic/AtticDialect.h"
 #include "attic/Dialect/Attic/Modifiers.h"
 #include "attic/Support/Diagnostics.h"
+#include "attic/Support/KernelOptions.h"
 #include "attic/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -93,12 +94,8 @@ struct AtticReportBlockClassesPass
 
   LogicalResult initialize(MLIRContext *context) override {
     // The bounds of attic-decompose, whose tiling this pass reports.
-    if (blockQ <= 0 || blockK <= 0 || blockQ > 1024 || blockK > 1024)
-      return attic::optionError(
-          context, "attic-report-block-classes: block-q and block-k must be "
-                   "in [1, 1024], got " +
-                       Twine(int64_t(blockQ)) + " and " +
-                       Twine(int64_t(blockK)));
+    if (std::string bad = attic::blockSizesError(blockQ, blockK); !bad.empty())
+      return attic::optionError(context, "attic-report-block-classes: " + bad);
     return success();
   }
 

@@ -9,7 +9,7 @@
 // RUN: not attic-opt %s --attic-cpu-pipeline="block-q=0" 2>&1 | FileCheck %s --check-prefix=BADBLOCK
 // BADBLOCK: error: attic-cpu-pipeline: block-q and block-k must be in [1, 1024], got 0 and 128
 // RUN: not attic-opt %s --attic-cpu-pipeline="vector-width=3" 2>&1 | FileCheck %s --check-prefix=BADWIDTH
-// BADWIDTH: error: attic-cpu-pipeline: vector-width must be 0 (the host's) or a power of two up to 64, got 3
+// BADWIDTH: error: attic-cpu-pipeline: vector-width must be 0 (the target CPU's own) or a power of two up to 64, got 3
 // RUN: not attic-opt %s --attic-cpu-pipeline="register-rows=17" 2>&1 | FileCheck %s --check-prefix=BADROWS
 // BADROWS: error: attic-cpu-pipeline: register-rows and register-chunks must be in [0, 16] (0: derived from the vector width), got 17 and 0
 

@@ -4,7 +4,7 @@
 // RUN: not attic-opt %s --split-input-file --attic-cpu-map-tiles="vector-width=12" 2>&1 | FileCheck %s --check-prefix=BADWIDTH
 // RUN: not attic-opt %s --split-input-file --attic-cpu-map-tiles="register-rows=17" 2>&1 | FileCheck %s --check-prefix=BADTILE
 
-// BADWIDTH: attic-cpu-map-tiles: vector-width must be 0 (the host's) or a power of two up to 64, got 12
+// BADWIDTH: attic-cpu-map-tiles: vector-width must be 0 (the target CPU's own) or a power of two up to 64, got 12
 // BADTILE: attic-cpu-map-tiles: register-rows and register-chunks must be in [0, 16] (0: derived from the vector width), got 17 and 0
 
 // The tile loop of a dense f16 block_attention, mapped onto the CPU:

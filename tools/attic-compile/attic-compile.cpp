@@ -18,6 +18,7 @@
 #include "attic/Execution/CpuExecutable.h"
 #include "attic/Support/ArgumentBinding.h"
 #include "attic/Support/CrashHandler.h"
+#include "attic/Support/KernelOptions.h"
 #include "attic/Support/OutputFile.h"
 #include "attic/Support/ToolOptions.h"
 
@@ -477,13 +478,12 @@ int main(int argc, char **argv) {
            " is an option of the CPU kernels; --target=cuda does not take it");
   if (emit != "so" && emit != "obj" && emit != "llvm")
     fail("--emit=" + emit + ": expected so, obj or llvm");
-  if (blockQ <= 0 || blockK <= 0 || blockQ > 1024 || blockK > 1024)
-    fail("--block-q and --block-k must be in [1, 1024]");
-  if (registerRows < 0 || registerRows > 16 || registerChunks < 0 ||
-      registerChunks > 16)
-    fail("--register-rows and --register-chunks must be in [0, 16]");
-  if (vectorWidth < 0 || vectorWidth > 64 || (vectorWidth & (vectorWidth - 1)))
-    fail("--vector-width must be 0 (the target's) or a power of two up to 64");
+  for (const std::string &bad :
+       {attic::blockSizesError(blockQ, blockK, "--"),
+        attic::registerTileError(registerRows, registerChunks, "--"),
+        attic::vectorWidthError(vectorWidth, "--")})
+    if (!bad.empty())
+      fail(bad);
   if (optLevel > 3)
     fail("-O" + llvm::Twine(optLevel.getValue()) + ": expected -O0 to -O3");
   if (emit == "so" && outputFile == "-")

@@ -31,6 +31,7 @@
 #include "attic/Reference/Attention.h"
 #include "attic/Support/ArgumentBinding.h"
 #include "attic/Support/CrashHandler.h"
+#include "attic/Support/KernelOptions.h"
 #include "attic/Support/ToolOptions.h"
 #include "attic/runtime/Runtime.h"
 
@@ -477,11 +478,11 @@ int main(int argc, char **argv) {
       fail("--" + onCpu->ArgStr +
            " applies to --target=cpu and cuda-emulated only (the targets "
            "that run on the CPU)");
-  if (blockQ <= 0 || blockK <= 0 || blockQ > 1024 || blockK > 1024)
-    fail("--block-q and --block-k must be in [1, 1024]");
-  if (registerRows < 0 || registerRows > 16 || registerChunks < 0 ||
-      registerChunks > 16)
-    fail("--register-rows and --register-chunks must be in [0, 16]");
+  for (const std::string &bad :
+       {attic::blockSizesError(blockQ, blockK, "--"),
+        attic::registerTileError(registerRows, registerChunks, "--")})
+    if (!bad.empty())
+      fail(bad);
   // libomp aborts the process when it cannot create a thread, so the
   // count is bounded here, whether it comes from the option or from
   // OMP_NUM_THREADS.
@@ -492,8 +493,9 @@ int main(int argc, char **argv) {
   if (char message[256];
       attic_check_omp_env(message, sizeof(message)) != ATTIC_OK)
     fail(message);
-  if (vectorWidth < 0 || vectorWidth > 64 || (vectorWidth & (vectorWidth - 1)))
-    fail("--vector-width must be 0 (the host's) or a power of two up to 64");
+  if (std::string bad = attic::vectorWidthError(vectorWidth, "--");
+      !bad.empty())
+    fail(bad);
   if (!(rangeLo < rangeHi) || !std::isfinite(rangeLo) || !std::isfinite(rangeHi))
     fail("--range-lo must be below --range-hi, both finite");
   if (!(maskProbability >= 0 && maskProbability <= 1))

@@ -52,6 +52,7 @@
 #include "attic/Conversion/AtticToCPU/AtticToCPU.h"
 #include "attic/Dialect/Attic/AtticDialect.h"
 #include "attic/Support/Diagnostics.h"
+#include "attic/Support/KernelOptions.h"
 #include "attic/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -1336,20 +1337,11 @@ struct AtticCpuMapTilesPass
   using Base::Base;
 
   LogicalResult initialize(MLIRContext *context) override {
-    if (vectorWidth < 0 || vectorWidth > 64 ||
-        (vectorWidth & (vectorWidth - 1)) != 0)
-      return attic::optionError(
-          context, "attic-cpu-map-tiles: vector-width must be 0 (the host's) "
-                   "or a power of two up to 64, got " +
-                       Twine(static_cast<int64_t>(vectorWidth)));
-    if (registerRows < 0 || registerRows > 16 || registerChunks < 0 ||
-        registerChunks > 16)
-      return attic::optionError(
-          context, "attic-cpu-map-tiles: register-rows and register-chunks "
-                   "must be in [0, 16] (0: derived from the vector width), "
-                   "got " +
-                       Twine(static_cast<int64_t>(registerRows)) + " and " +
-                       Twine(static_cast<int64_t>(registerChunks)));
+    std::string bad = attic::vectorWidthError(vectorWidth);
+    if (bad.empty())
+      bad = attic::registerTileError(registerRows, registerChunks);
+    if (!bad.empty())
+      return attic::optionError(context, "attic-cpu-map-tiles: " + bad);
     return success();
   }
 
