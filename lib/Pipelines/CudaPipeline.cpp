@@ -87,6 +87,11 @@ attic::GpuMappingOptions attic::CudaPipelineOptions::mappingOptions() const {
 void attic::buildCudaMappingPipeline(OpPassManager &pm, int64_t blockQ,
                                      int64_t blockK,
                                      const GpuMappingOptions &options) {
+  // The input checks of attic-cuda-pipeline (its targets take gpu.launch).
+  AtticCheckScopeOptions scope;
+  scope.pipeline = "attic-cuda-pipeline";
+  scope.allowLaunches = true;
+  pm.addPass(createAtticCheckScope(scope));
   // L1 -> L2 on tensors, bufferized as for the CPU.
   buildBufferizationPipeline(pm, blockQ, blockK, /*forGpu=*/true);
   // Device buffers, a kernel per loop nest (the data-movement and reduction
@@ -164,10 +169,6 @@ void attic::buildCudaPipeline(OpPassManager &pm,
                            chip + "'"));
     return;
   }
-  AtticCheckScopeOptions scope;
-  scope.pipeline = "attic-cuda-pipeline";
-  scope.allowLaunches = true;
-  pm.addPass(createAtticCheckScope(scope));
   buildCudaMappingPipeline(pm, options.blockQ, options.blockK,
                            options.mappingOptions());
   buildCudaOutliningPipeline(pm, options.inlineKernelConstants,

@@ -245,8 +245,9 @@ struct CudaPipelineOptions
 std::string checkCudaBlockSizes(int64_t blockQ, int64_t blockK);
 
 /// The GPU mapping of attic-cuda-pipeline, before kernel outlining:
-/// buildBufferizationPipeline, buildGpuOffloadPipeline with tensor cores,
-/// attic-gpu-check-host, attic-gpu-merge-chains (unless
+/// attic-check-scope (attic-cuda-pipeline's input checks, gpu.launch
+/// allowed), buildBufferizationPipeline, buildGpuOffloadPipeline with tensor
+/// cores, attic-gpu-check-host, attic-gpu-merge-chains (unless
 /// `options.mergeChains` is false), attic-gpu-check-streams. Its output (host
 /// code that moves data and launches gpu.launch kernels on device buffers) is
 /// what buildCudaOutliningPipeline outlines and the rest of attic-cuda-pipeline
