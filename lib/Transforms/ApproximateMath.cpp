@@ -2,6 +2,7 @@
 
 #include "attic/Support/Diagnostics.h"
 #include "attic/Transforms/Passes.h"
+#include "attic/Transforms/RuntimeCalls.h"
 
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -160,14 +161,13 @@ struct AtticApproximateMathPass
           SymbolTable::getNearestSymbolTable(op), name);
       if (!symbol)
         continue;
-      auto func = dyn_cast<func::FuncOp>(symbol);
-      if (func && func.isExternal() &&
-          func.getFunctionType() ==
-              FunctionType::get(&getContext(), {element}, {element}))
+      std::string problem = attic::reservedNameProblem(
+          symbol, FunctionType::get(&getContext(), {element}, {element}));
+      if (problem.empty())
         continue;
       attic::opError(op) << "becomes a call of the C library's @" << name
-                         << ", but the module defines a symbol of that name "
-                            "(attic-approximate-math); rename it";
+                         << " (attic-approximate-math), but " << problem
+                         << "; rename it";
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());

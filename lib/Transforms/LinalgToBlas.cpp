@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attic/Transforms/Passes.h"
+#include "attic/Transforms/RuntimeCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -81,12 +82,15 @@ getOrCreateSgemmDecl(ModuleOp module, OpBuilder &builder, bool &created) {
   FunctionType type = builder.getFunctionType(argTypes, {});
   created = false;
   if (Operation *existing = module.lookupSymbol(kSgemmName)) {
-    auto func = dyn_cast<func::FuncOp>(existing);
-    if (!func || func.getFunctionType() != type)
+    // A definition took the calls as well (until 2026-12-01).
+    if (std::string problem = attic::reservedNameProblem(existing, type);
+        !problem.empty())
       return existing->emitError()
-             << "'" << kSgemmName << "' is reserved for the runtime's sgemm "
-             << "and must be a func.func of type " << type;
-    return func;
+             << "@" << kSgemmName
+             << " is the runtime's sgemm, which attic-linalg-to-blas calls, "
+                "but "
+             << problem << "; rename it";
+    return cast<func::FuncOp>(existing);
   }
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(module.getBody());

@@ -24,6 +24,21 @@ attic::ReportErrorScope::ReportErrorScope(Operation *root)
 
 attic::ReportErrorScope::~ReportErrorScope() { scopeRoot = previous; }
 
+std::string attic::reservedNameProblem(Operation *symbol, FunctionType type) {
+  std::string problem;
+  llvm::raw_string_ostream os(problem);
+  auto func = dyn_cast<func::FuncOp>(symbol);
+  if (!func)
+    os << "the module has a '" << symbol->getName() << "' of that name";
+  else if (!func.isExternal())
+    os << "the module defines a function of that name (with a body), which "
+          "would take the calls instead";
+  else if (func.getFunctionType() != type)
+    os << "the module declares it as '" << func.getFunctionType() << "', not '"
+       << type << "'";
+  return problem;
+}
+
 FailureOr<func::FuncOp> attic::declareReportError(Operation *op) {
   constexpr llvm::StringLiteral name = "attic_rt_report_error";
   auto func = op->getParentOfType<func::FuncOp>();
@@ -41,22 +56,13 @@ FailureOr<func::FuncOp> attic::declareReportError(Operation *op) {
   // The name is the runtime's: another symbol of it (an llvm.func) made
   // the pass add @attic_rt_report_error_0, which nothing provides, and a
   // definition swallowed the reports (a 2026-11-30 audit).
-  if (Operation *other = table.lookup(name); other && !isa<func::FuncOp>(other))
-    return op->emitOpError("needs the runtime's @")
-           << name << ", but the module has a '" << other->getName()
-           << "' of that name; the name is reserved for attic's runtime";
-  if (auto existing = table.lookup<func::FuncOp>(name)) {
-    if (!existing.isExternal())
+  if (Operation *existing = table.lookup(name)) {
+    if (std::string problem = reservedNameProblem(existing, type);
+        !problem.empty())
       return op->emitOpError("needs the runtime's @")
-             << name
-             << ", but the module defines a function of that name (with a "
-                "body), which would take the reports instead of the "
-                "runtime; the name is reserved for attic's runtime";
-    if (existing.getFunctionType() != type)
-      return op->emitOpError("needs @")
-             << name << " of type " << type << ", but the module declares it as "
-             << existing.getFunctionType();
-    return existing;
+             << name << ", but " << problem
+             << "; the name is reserved for attic's runtime";
+    return cast<func::FuncOp>(existing);
   }
   if (scopeRoot && scopeRoot != tableOp &&
       !scopeRoot->isProperAncestor(tableOp))

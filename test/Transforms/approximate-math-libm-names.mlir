@@ -11,7 +11,7 @@ func.func @log1pf(%a: f32) -> f32 {
   return %r : f32
 }
 func.func @own_definition(%x: f32) -> f32 {
-  // expected-error @below {{'math.log1p' op becomes a call of the C library's @log1pf, but the module defines a symbol of that name (attic-approximate-math); rename it}}
+  // expected-error @below {{'math.log1p' op becomes a call of the C library's @log1pf (attic-approximate-math), but the module defines a function of that name (with a body), which would take the calls instead; rename it}}
   %j = math.log1p %x : f32
   return %j : f32
 }
@@ -21,7 +21,7 @@ func.func @own_definition(%x: f32) -> f32 {
 // A declaration of another type.
 func.func private @cbrt(f32) -> f32
 func.func @declared_with_another_type(%x: f64) -> f64 {
-  // expected-error @below {{'math.cbrt' op becomes a call of the C library's @cbrt, but the module defines a symbol of that name (attic-approximate-math); rename it}}
+  // expected-error @below {{'math.cbrt' op becomes a call of the C library's @cbrt (attic-approximate-math), but the module declares it as '(f32) -> f32', not '(f64) -> f64'; rename it}}
   %j = math.cbrt %x : f64
   return %j : f64
 }
@@ -55,7 +55,7 @@ module @inner {
     return %a : f32
   }
   func.func @nested(%x: f32) -> f32 {
-    // expected-error @below {{'math.log1p' op becomes a call of the C library's @log1pf, but the module defines a symbol of that name (attic-approximate-math); rename it}}
+    // expected-error @below {{'math.log1p' op becomes a call of the C library's @log1pf (attic-approximate-math), but the module defines a function of that name (with a body), which would take the calls instead; rename it}}
     %j = math.log1p %x : f32
     return %j : f32
   }

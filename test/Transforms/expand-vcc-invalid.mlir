@@ -59,7 +59,7 @@ func.func @other_user(%c: tensor<1x8x4xf32>, %valid: tensor<1x8xi1>) -> tensor<1
 func.func private @attic_rt_report_error(i32)
 
 func.func @vip_order_bad_hook(%vip: tensor<1x8xi1>) -> tensor<1x8xi64> {
-  // expected-error @below {{needs @attic_rt_report_error of type '(i32, i64, i64, i64) -> ()', but the module declares it as '(i32) -> ()'}}
+  // expected-error @below {{needs the runtime's @attic_rt_report_error, but the module declares it as '(i32) -> ()', not '(i32, i64, i64, i64) -> ()'; the name is reserved for attic's runtime}}
   %perm, %inverse = attic.vip_order %vip {num_vip = 2 : i64} : tensor<1x8xi1> -> tensor<1x8xi64>, tensor<1x8xi64>
   return %perm : tensor<1x8xi64>
 }

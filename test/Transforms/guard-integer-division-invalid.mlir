@@ -34,7 +34,7 @@ func.func @attic_rt_report_error(%c: i32, %a: i64, %b: i64, %x: i64) {
   return
 }
 func.func @defined(%a: i32, %b: i32) -> i32 {
-  // expected-error @+1 {{'arith.divsi' op needs the runtime's @attic_rt_report_error, but the module defines a function of that name (with a body), which would take the reports instead of the runtime; the name is reserved for attic's runtime}}
+  // expected-error @+1 {{'arith.divsi' op needs the runtime's @attic_rt_report_error, but the module defines a function of that name (with a body), which would take the calls instead; the name is reserved for attic's runtime}}
   %d = arith.divsi %a, %b : i32
   return %d : i32
 }

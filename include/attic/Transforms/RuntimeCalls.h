@@ -13,6 +13,14 @@
 
 namespace attic {
 
+/// Why `symbol`, what a module has under the name of a function that
+/// compiled code calls (attic's runtime, the C library), cannot be that
+/// function's declaration of type `type`: "" when it can (an external
+/// func.func of that type); else that it is another kind of symbol, that
+/// it has a body (which would take the calls), or its other type.
+std::string reservedNameProblem(mlir::Operation *symbol,
+                                mlir::FunctionType type);
+
 /// The runtime's `attic_rt_report_error(i32 code, i64, i64, i64)`
 /// (runtime/include/attic/runtime/Runtime.h), declared once in the symbol
 /// table that holds `op`'s function. Emits an error on `op` and fails when
