@@ -1411,38 +1411,52 @@ def AtticGpuMergeChains : Pass<"attic-gpu-merge-chains", "::mlir::ModuleOp"> {
 }
 
 def AtticGpuCheckStreams : Pass<"attic-gpu-check-streams", "::mlir::ModuleOp"> {
-  let summary = "Check that a host function's GPU steps that share a buffer are ordered by async tokens or blocking waits";
+  let summary = "Check that a host function's GPU steps that share a buffer are ordered by their streams, events or blocking waits";
   let description = [{
     A static check of the host code of `func.func` ops (not of kernels):
     on a GPU, steps on different streams run at the same time, while the
     emulated and simulated CUDA targets run them in the order they are
-    issued, so a missing token edge shows only on a GPU. It reports the
-    first of these in each function, as an error at the later op with a
-    note at the earlier one:
+    issued, so a missing order shows only on a GPU. Streams are those of
+    `gpu-to-llvm`: `gpu.wait async` creates one (with dependencies, it
+    waits for events recorded after each dependency's op); an async op runs
+    on its dependency's stream, after everything issued there before it,
+    and its token names that stream; a blocking `gpu.wait [%t, ...]`
+    synchronizes and destroys the stream of each token. The pass reports
+    the first of these in each function, as an error at the later op with
+    a note at the earlier one:
 
     - two async steps (`gpu.alloc`, `gpu.memcpy`, `gpu.memset`,
       `gpu.launch`, `gpu.launch_func`, `gpu.dealloc`, ...) that use one
-      buffer, one of them writing it, where neither the later step's
-      tokens lead back to the earlier one nor a blocking `gpu.wait` on
-      such a token comes between them;
+      buffer, one of them writing it, on two streams that no event or
+      blocking wait orders;
     - a host op that uses a buffer (a load or store, a call, `memref.copy`,
-      `memref.dealloc`, `func.return` of it, a synchronous GPU op) while a
-      step that uses it, one of them writing, may be pending;
-    - a token used after a blocking `gpu.wait` synchronized and destroyed
-      its stream (gpu-to-llvm's lowering);
-    - a `func.return` while any step may be pending.
+      a linalg op, `func.return` of it, a synchronous GPU op) while a step
+      that uses it, one of them writing, may be pending;
+    - a token of a stream that a blocking wait destroyed (also another
+      token of it, or the same stream twice in one wait);
+    - a `func.return` while a step may be pending, or while a stream the
+      function created is live (a join leaves its dependencies' streams
+      live).
 
-    A buffer is the root of its views and casts (function arguments,
-    `gpu.alloc`, `memref.alloc`/`alloca`/`get_global` results; a TMA
-    descriptor is its tensor's buffer); distinct arguments are taken not
-    to alias. A kernel reads a buffer from above its body when every use
-    there (through views) is a declared read; any other use, and an op of
-    unknown effects, writes it. `gpu.launch_func`, frees and memsets write
-    all their buffers. A token that no step of the function made (a block
-    argument) orders nothing. An `scf.if` is checked path by path; a loop
-    (or another op with regions) runs its body twice in a row and joins
-    the path that skips it, so a step is done after it only when every
-    path finishes it.
+    A buffer is a function argument, a `gpu.alloc`, `memref.alloc`,
+    `alloca` or `get_global` result (one per global), joined with what
+    may be it: views, casts, selects, TMA descriptors, the results and
+    iteration arguments of regions. Distinct arguments are taken not to
+    alias. A kernel reads a buffer from above its body when every use there
+    is a declared read (through views and selects); any other use, and an
+    op of unknown effects, writes it. `gpu.launch_func`, frees and memsets
+    write all their buffers. A token that no op of the function made (an
+    argument) has a stream of its own.
+
+    Host control flow: an `scf.if` or `scf.index_switch` is checked path by
+    path, `scf.execute_region` and `memref.alloca_scope` once, `scf.for`,
+    `scf.while` and other ops with regions as two iterations in a row
+    joined with the path that skips them, `scf.parallel` and `scf.forall`
+    as two iterations at the same time; after an op with regions, a step
+    is done when every path finishes it. Tokens through `scf.for`
+    iteration arguments and region results keep their stream where the
+    paths agree. A function with several blocks (unstructured control
+    flow) is not checked: a warning says so.
 
     Part of `attic-cuda-pipeline` (after `attic-gpu-merge-chains`) and of
     the emulated and simulated CUDA targets (before their kernels run on
@@ -1457,7 +1471,7 @@ def AtticGpuCheckStreams : Pass<"attic-gpu-check-streams", "::mlir::ModuleOp"> {
     %t1 = gpu.launch async [%t0] blocks(...) threads(...) { ... reads %d ... }
     %u0 = gpu.wait async
     // error: 'gpu.launch' op may run on the GPU at the same time as an
-    // earlier 'gpu.launch': both use the buffer of a 'gpu.alloc', ...
+    // earlier 'gpu.launch': both use argument #0, ...
     %u1 = gpu.launch async [%u0] blocks(...) threads(...) { ... writes %d ... }
     ```
   }];

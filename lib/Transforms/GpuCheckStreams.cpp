@@ -41,17 +41,30 @@ using namespace mlir;
 
 namespace {
 
-/// A buffer (the root of a view chain) and whether an op writes it.
+/// A buffer an op uses (a value whose root, Checker::find, is the buffer)
+/// and whether the op writes it.
 struct Use {
   Value buffer;
   bool write;
 };
 
-/// An async GPU step: the op, the buffers it uses, the steps its tokens
-/// order it after.
+/// An async GPU step: the op, the buffers it uses, its stream and the steps
+/// of other streams it is ordered after (through the events of a join).
 struct Step {
   Operation *op;
   SmallVector<Use, 4> uses;
+  unsigned stream;
+  llvm::BitVector after;
+};
+
+/// A stream as gpu-to-llvm makes them: `gpu.wait async` creates one (a
+/// join, with dependencies, waits for events recorded after each
+/// dependency's op); an async op runs on the stream of its dependency, its
+/// token names the same stream. A token that no op of the function made (a
+/// block argument, a region's result on paths that disagree) gets a stream
+/// of its own, `creator` null.
+struct Stream {
+  Operation *creator;
   llvm::BitVector after;
 };
 
@@ -60,10 +73,12 @@ bool carriesBuffer(Value value) {
   return isa<BaseMemRefType, nvgpu::TensorMapDescriptorType>(value.getType());
 }
 
-/// Whether `op` writes `value` (or a view of it), from its declared memory
-/// effects: reads only when every effect on the value is a read, or when
-/// the op has none at all (memref.dim); writes otherwise, also for an op of
-/// unknown effects.
+bool isToken(Value value) { return isa<gpu::AsyncTokenType>(value.getType()); }
+
+/// Whether `op` writes `value`, from its declared memory effects: reads only
+/// when every effect on the value is a read, or when the op declares no
+/// effects at all (memref.dim); writes otherwise, also for an op of unknown
+/// effects.
 bool writesValue(Operation *op, Value value) {
   auto iface = dyn_cast<MemoryEffectOpInterface>(op);
   if (!iface)
@@ -85,24 +100,35 @@ bool writesValue(Operation *op, Value value) {
   return !onValue;
 }
 
-/// Whether the ops of `body` may write `value`, through views made there.
+/// Whether the ops of `body` may write `value`. An effect-free op that makes
+/// a buffer of it (a view, a cast, a select) is followed to its results;
+/// memref.dim and memref.rank read; any other use (a terminator that hands
+/// it on, an op taking its address) counts as a write.
 bool writtenIn(Region &body, Value value) {
   SmallVector<Value> pending = {value};
+  llvm::DenseSet<Value> seen;
   while (!pending.empty()) {
     Value v = pending.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
       if (!body.isAncestor(user->getParentRegion()))
         continue;
-      if (isa<ViewLikeOpInterface, CastOpInterface, UnrealizedConversionCastOp>(
-              user) &&
-          isMemoryEffectFree(user)) {
+      if (isa<memref::DimOp, memref::RankOp>(user))
+        continue;
+      if (!user->hasTrait<OpTrait::IsTerminator>() && !user->getNumRegions() &&
+          isMemoryEffectFree(user) &&
+          llvm::any_of(user->getResults(), carriesBuffer)) {
         for (Value result : user->getResults())
           if (carriesBuffer(result))
             pending.push_back(result);
         continue;
       }
-      if (writesValue(user, v))
+      if (!isMemoryEffectFree(user) && writesValue(user, v))
+        return true;
+      if (isMemoryEffectFree(user) || user->getNumRegions() ||
+          user->hasTrait<OpTrait::IsTerminator>())
         return true;
     }
   }
@@ -113,42 +139,134 @@ bool writtenIn(Region &body, Value value) {
 class FunctionChecker {
 public:
   LogicalResult check(func::FuncOp func) {
+    // Unstructured control flow (after scf-to-cf) is not followed: a
+    // warning, not a verdict (attic's pipelines check before it).
+    WalkResult blocks = func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<gpu::LaunchOp>(op))
+        return WalkResult::skip();
+      for (Region &region : op->getRegions())
+        if (!region.hasOneBlock() && !region.empty())
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (blocks.wasInterrupted()) {
+      func.emitWarning("attic-gpu-check-streams does not check host code "
+                       "with several blocks (unstructured control flow); "
+                       "@")
+          << func.getSymName() << " is not checked";
+      return success();
+    }
     for (BlockArgument arg : func.getArguments())
       if (carriesBuffer(arg))
         names[arg] = ("argument #" + Twine(arg.getArgNumber())).str();
-    return visitRegion(func.getBody());
+    if (failed(visitRegion(func.getBody())))
+      return failure();
+    return success();
   }
 
 private:
   /// What is known at a program point: which steps are done (a blocking
   /// wait covered them, or they cannot have run on this path), which
-  /// tokens a blocking wait destroyed.
+  /// streams are live (created and not destroyed) and which a blocking
+  /// wait destroyed.
   struct State {
     llvm::BitVector done;
-    llvm::DenseMap<Value, Operation *> destroyed;
+    llvm::DenseSet<unsigned> live;
+    llvm::DenseMap<unsigned, Operation *> destroyed;
   };
 
-  llvm::DenseMap<Value, Value> roots;
+  llvm::DenseMap<Value, Value> parent;
   llvm::DenseMap<Value, std::string> names;
-  llvm::DenseMap<Value, unsigned> stepOfToken;
+  llvm::StringMap<Value> globals;
+  llvm::DenseMap<Value, unsigned> stepOfToken, streamOfToken;
   SmallVector<Step> steps;
+  SmallVector<Stream> streams;
   State state;
 
-  Value rootOf(Value v) {
-    auto it = roots.find(v);
-    return it == roots.end() ? v : it->second;
+  // Buffers ---------------------------------------------------------------
+
+  Value find(Value v) {
+    auto it = parent.find(v);
+    if (it == parent.end() || it->second == v)
+      return v;
+    Value root = find(it->second);
+    parent[v] = root;
+    return root;
+  }
+
+  /// `a` and `b` may be one buffer.
+  void unite(Value a, Value b) {
+    if (!carriesBuffer(a) || !carriesBuffer(b))
+      return;
+    Value ra = find(a), rb = find(b);
+    if (ra != rb)
+      parent[rb] = ra;
   }
 
   std::string nameOf(Value buffer) {
-    auto it = names.find(buffer);
-    if (it != names.end())
-      return it->second;
-    if (Operation *def = buffer.getDefiningOp())
+    for (Value v : {buffer, find(buffer)}) {
+      auto it = names.find(v);
+      if (it != names.end())
+        return it->second;
+    }
+    if (Operation *def = find(buffer).getDefiningOp())
       return ("the buffer of a '" + def->getName().getStringRef() + "'").str();
     return "a buffer";
   }
 
+  /// Whether `uses` and the earlier step's `earlier` use one buffer, one
+  /// writing it; `buffer` is the earlier step's operand.
+  bool conflict(ArrayRef<Use> uses, ArrayRef<Use> earlier, Value &buffer) {
+    for (const Use &x : uses)
+      for (const Use &y : earlier)
+        if ((x.write || y.write) && find(x.buffer) == find(y.buffer)) {
+          buffer = y.buffer;
+          return true;
+        }
+    return false;
+  }
+
+  // Streams ---------------------------------------------------------------
+
+  unsigned newStream(Operation *creator) {
+    streams.push_back({creator, llvm::BitVector(steps.size())});
+    return streams.size() - 1;
+  }
+
+  /// The stream of `token`; a stream of its own for a token no op of the
+  /// function made.
+  unsigned streamOf(Value token) {
+    auto it = streamOfToken.find(token);
+    if (it != streamOfToken.end())
+      return it->second;
+    unsigned stream = newStream(nullptr);
+    streamOfToken[token] = stream;
+    return stream;
+  }
+
+  /// The steps done when the work that `token` names is: those of its
+  /// stream up to its op (all of them so far for a token of no step), and
+  /// what that stream waited for.
+  llvm::BitVector workOf(Value token) {
+    unsigned stream = streamOf(token);
+    auto it = stepOfToken.find(token);
+    unsigned last = it != stepOfToken.end() ? it->second : steps.size();
+    llvm::BitVector bits = streams[stream].after;
+    bits.resize(steps.size());
+    for (unsigned i = 0; i < steps.size() && i <= last; ++i)
+      if (steps[i].stream == stream)
+        bits.set(i);
+    return bits;
+  }
+
+  bool ordered(unsigned earlier, const Step &later) {
+    return state.done.test(earlier) || steps[earlier].stream == later.stream ||
+           (earlier < later.after.size() && later.after.test(earlier));
+  }
+
   void resize() { state.done.resize(steps.size()); }
+
+  // Ops -------------------------------------------------------------------
 
   LogicalResult visitRegion(Region &region) {
     for (Block &block : region)
@@ -160,43 +278,55 @@ private:
 
   LogicalResult visit(Operation *op) {
     if (auto wait = dyn_cast<gpu::WaitOp>(op))
-      return visitWait(wait);
-    if (isa<gpu::AsyncOpInterface>(op) &&
-        cast<gpu::AsyncOpInterface>(op).getAsyncToken())
+      return wait.getAsyncToken() ? visitStep(op) : visitBlockingWait(wait);
+    if (auto async = dyn_cast<gpu::AsyncOpInterface>(op);
+        async && async.getAsyncToken())
       return visitStep(op);
     if (auto ret = dyn_cast<func::ReturnOp>(op))
       return visitReturn(ret);
-    // A synchronous gpu.launch (or any op with regions that is not a
-    // kernel): its body's buffers are used by it, as by a host op.
-    if (isa<gpu::LaunchOp>(op))
-      return hostAccess(op, launchUses(cast<gpu::LaunchOp>(op)));
-    if (isa<memref::AllocOp, memref::AllocaOp, memref::GetGlobalOp>(op))
+    // A synchronous gpu.launch: its body's buffers are used by it, as by a
+    // host op.
+    if (auto launch = dyn_cast<gpu::LaunchOp>(op))
+      return hostAccess(op, launchUses(launch));
+    if (isa<memref::AllocOp, memref::AllocaOp>(op))
       return success();
+    if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
+      auto [it, inserted] =
+          globals.try_emplace(global.getName(), global.getResult());
+      if (!inserted)
+        unite(it->second, global.getResult());
+      names[global.getResult()] = ("@" + global.getName()).str();
+      return success();
+    }
     if (auto desc = dyn_cast<nvgpu::TmaCreateDescriptorOp>(op)) {
-      roots[desc.getResult()] = rootOf(desc.getTensor());
+      unite(desc.getTensor(), desc.getResult());
       return success();
     }
-    if (op->getNumRegions())
+    if (op->getNumRegions()) {
+      // An op on memrefs with a body of its own (linalg) uses them itself;
+      // host control flow hands them to its regions, which are visited.
+      if (!isa<scf::SCFDialect>(op->getDialect()) &&
+          !isa<memref::AllocaScopeOp>(op) &&
+          failed(hostAccess(op, operandUses(op))))
+        return failure();
       return visitRegionOp(op);
-    // Views and casts: the root of their source.
+    }
+    // Views, casts, selects: their results may be any of their buffers.
     if (isMemoryEffectFree(op)) {
-      Value source;
-      for (Value operand : op->getOperands())
-        if (carriesBuffer(operand)) {
-          source = operand;
-          break;
-        }
-      if (source)
-        for (Value result : op->getResults())
-          if (carriesBuffer(result))
-            roots[result] = rootOf(source);
+      for (Value result : op->getResults())
+        for (Value operand : op->getOperands())
+          unite(operand, result);
       return success();
     }
+    return hostAccess(op, operandUses(op));
+  }
+
+  SmallVector<Use, 4> operandUses(Operation *op) {
     SmallVector<Use, 4> uses;
     for (Value operand : op->getOperands())
       if (carriesBuffer(operand))
-        uses.push_back({rootOf(operand), writesValue(op, operand)});
-    return hostAccess(op, uses);
+        uses.push_back({operand, writesValue(op, operand)});
+    return uses;
   }
 
   /// The buffers a kernel uses: the values from above its body.
@@ -206,15 +336,17 @@ private:
     SmallVector<Use, 4> uses;
     for (Value v : above)
       if (carriesBuffer(v))
-        uses.push_back({rootOf(v), writtenIn(launch.getBody(), v)});
+        uses.push_back({v, writtenIn(launch.getBody(), v)});
     return uses;
   }
 
   SmallVector<Use, 4> stepUses(Operation *op) {
+    if (isa<gpu::WaitOp>(op))
+      return {};
     if (auto alloc = dyn_cast<gpu::AllocOp>(op))
       return {{alloc.getMemref(), true}};
     if (auto copy = dyn_cast<gpu::MemcpyOp>(op))
-      return {{rootOf(copy.getDst()), true}, {rootOf(copy.getSrc()), false}};
+      return {{copy.getDst(), true}, {copy.getSrc(), false}};
     if (auto launch = dyn_cast<gpu::LaunchOp>(op))
       return launchUses(launch);
     // Frees, memsets, launch_func (whose kernel is not at hand) and the
@@ -222,88 +354,84 @@ private:
     SmallVector<Use, 4> uses;
     for (Value operand : op->getOperands())
       if (carriesBuffer(operand))
-        uses.push_back({rootOf(operand), true});
+        uses.push_back({operand, true});
     return uses;
   }
 
-  static bool conflict(ArrayRef<Use> a, ArrayRef<Use> b, Value &buffer) {
-    for (const Use &x : a)
-      for (const Use &y : b)
-        if (x.buffer == y.buffer && (x.write || y.write)) {
-          buffer = x.buffer;
-          return true;
-        }
-    return false;
+  /// An error when `token`'s stream was destroyed.
+  LogicalResult checkLive(Operation *op, unsigned index, Value token) {
+    auto it = state.destroyed.find(streamOf(token));
+    if (it == state.destroyed.end())
+      return success();
+    InFlightDiagnostic diag =
+        attic::opError(op)
+        << "uses async dependency #" << index
+        << ", whose stream a blocking gpu.wait already synchronized and "
+           "destroyed";
+    diag.attachNote(it->second->getLoc()) << "the blocking gpu.wait";
+    return failure();
   }
 
-  /// The steps that token `token` is ordered after, itself included (none
-  /// for a token that no step of this function made).
-  llvm::BitVector closure(Value token) {
-    llvm::BitVector bits(steps.size());
-    auto it = stepOfToken.find(token);
-    if (it != stepOfToken.end()) {
-      bits = steps[it->second].after;
-      bits.resize(steps.size());
-      bits.set(it->second);
-    }
-    return bits;
-  }
-
-  LogicalResult checkLive(Operation *op, ValueRange deps) {
-    for (auto [i, dep] : llvm::enumerate(deps)) {
-      auto it = state.destroyed.find(dep);
-      if (it == state.destroyed.end())
-        continue;
-      InFlightDiagnostic diag = attic::opError(op)
-                                << "uses async dependency #" << i
-                                << ", whose stream a blocking gpu.wait "
-                                   "already synchronized and destroyed";
-      diag.attachNote(it->second->getLoc()) << "the blocking gpu.wait";
-      return failure();
-    }
-    return success();
-  }
-
-  LogicalResult visitWait(gpu::WaitOp wait) {
-    if (failed(checkLive(wait, wait.getAsyncDependencies())))
-      return failure();
-    if (wait.getAsyncToken())
-      return visitStep(wait);
+  LogicalResult visitBlockingWait(gpu::WaitOp wait) {
     // gpu-to-llvm: mgpuStreamSynchronize and mgpuStreamDestroy of each
-    // dependency's stream (a wait without dependencies is erased).
-    for (Value dep : wait.getAsyncDependencies()) {
-      state.done |= closure(dep);
-      state.destroyed[dep] = wait;
+    // dependency's stream, in order (a wait without dependencies is
+    // erased).
+    for (auto [i, dep] : llvm::enumerate(wait.getAsyncDependencies())) {
+      if (failed(checkLive(wait, i, dep)))
+        return failure();
+      unsigned stream = streamOf(dep);
+      // The stream's work so far, and what it waited for.
+      for (auto [j, step] : llvm::enumerate(steps))
+        if (step.stream == stream)
+          state.done.set(j);
+      llvm::BitVector after = streams[stream].after;
+      after.resize(steps.size());
+      state.done |= after;
+      state.destroyed[stream] = wait;
+      state.live.erase(stream);
     }
     return success();
   }
 
   LogicalResult visitStep(Operation *op) {
     auto async = cast<gpu::AsyncOpInterface>(op);
-    if (failed(checkLive(op, async.getAsyncDependencies())))
-      return failure();
-    Step step{op, isa<gpu::WaitOp>(op) ? SmallVector<Use, 4>{} : stepUses(op),
-              llvm::BitVector(steps.size())};
-    for (Value dep : async.getAsyncDependencies())
-      step.after |= closure(dep);
+    ValueRange deps = async.getAsyncDependencies();
+    for (auto [i, dep] : llvm::enumerate(deps))
+      if (failed(checkLive(op, i, dep)))
+        return failure();
+    Step step{op, stepUses(op), 0, llvm::BitVector(steps.size())};
+    if (isa<gpu::WaitOp>(op) || deps.empty()) {
+      // A new stream, after the events of its dependencies.
+      step.stream = newStream(op);
+      for (Value dep : deps)
+        step.after |= workOf(dep);
+      streams[step.stream].after = step.after;
+      state.live.insert(step.stream);
+    } else {
+      // On the first dependency's stream (gpu-to-llvm lowers one).
+      step.stream = streamOf(deps.front());
+      step.after = streams[step.stream].after;
+      step.after.resize(steps.size());
+      for (Value dep : deps.drop_front())
+        step.after |= workOf(dep);
+    }
     for (auto [i, earlier] : llvm::enumerate(steps)) {
       Value buffer;
-      if (state.done.test(i) || step.after.test(i) ||
-          !conflict(step.uses, earlier.uses, buffer))
+      if (ordered(i, step) || !conflict(step.uses, earlier.uses, buffer))
         continue;
       InFlightDiagnostic diag =
           attic::opError(op)
           << "may run on the GPU at the same time as an earlier '"
           << earlier.op->getName() << "': both use " << nameOf(buffer)
-          << ", one writing it, and no async token or blocking gpu.wait "
-             "orders them";
+          << ", one writing it, and they are on two streams that no token "
+             "or blocking gpu.wait orders";
       diag.attachNote(earlier.op->getLoc()) << "the earlier step";
       return failure();
     }
     steps.push_back(std::move(step));
-    // A loop's second iteration defines the token anew.
-    stepOfToken[async.getAsyncToken()] = steps.size() - 1;
-    state.destroyed.erase(async.getAsyncToken());
+    Value token = async.getAsyncToken();
+    stepOfToken[token] = steps.size() - 1;
+    streamOfToken[token] = steps.back().stream;
     resize();
     if (auto alloc = dyn_cast<gpu::AllocOp>(op))
       names[alloc.getMemref()] = "the buffer of a 'gpu.alloc'";
@@ -322,7 +450,7 @@ private:
           << "uses " << nameOf(buffer) << " on the host while an earlier '"
           << step.op->getName()
           << "' may still be using it on the GPU, one of them writing it: "
-             "no blocking gpu.wait on its token comes before";
+             "no blocking gpu.wait on its stream comes before";
       diag.attachNote(step.op->getLoc()) << "the earlier step";
       return failure();
     }
@@ -333,84 +461,170 @@ private:
     SmallVector<Use, 4> uses;
     for (Value operand : ret.getOperands())
       if (carriesBuffer(operand))
-        uses.push_back({rootOf(operand), false});
+        uses.push_back({operand, false});
     if (failed(hostAccess(ret, uses)))
       return failure();
-    // A pending step that does work, else a stream left live.
-    std::optional<unsigned> work, stream;
     for (auto [i, step] : llvm::enumerate(steps)) {
-      if (state.done.test(i))
+      if (state.done.test(i) || step.uses.empty())
         continue;
-      std::optional<unsigned> &first =
-          isa<gpu::WaitOp>(step.op) ? stream : work;
-      if (!first)
-        first = i;
-    }
-    if (!work && !stream)
-      return success();
-    Operation *step = steps[work ? *work : *stream].op;
-    if (!work) {
       InFlightDiagnostic diag =
           attic::opError(ret)
-          << "returns while a stream that a 'gpu.wait async' created is "
-             "live: no blocking gpu.wait synchronizes and destroys it";
-      diag.attachNote(step->getLoc()) << "the stream's gpu.wait async";
+          << "returns while an earlier '" << step.op->getName()
+          << "' may be pending on the GPU: no blocking gpu.wait on its "
+             "stream comes before";
+      diag.attachNote(step.op->getLoc()) << "the pending step";
       return failure();
     }
-    InFlightDiagnostic diag =
-        attic::opError(ret)
-        << "returns while an earlier '" << step->getName()
-        << "' may be pending on the GPU: no blocking gpu.wait on its "
-           "token comes before (its stream stays live)";
-    diag.attachNote(step->getLoc()) << "the pending step";
-    return failure();
+    for (unsigned stream = 0; stream < streams.size(); ++stream) {
+      if (!state.live.contains(stream))
+        continue;
+      InFlightDiagnostic diag =
+          attic::opError(ret)
+          << "returns while a stream that a '"
+          << streams[stream].creator->getName()
+          << "' created is live: no blocking gpu.wait synchronizes and "
+             "destroys it";
+      diag.attachNote(streams[stream].creator->getLoc())
+          << "the op that creates the stream";
+      return failure();
+    }
+    return success();
   }
 
-  /// Host control flow: each region is a path of its own. An `scf.if`
-  /// runs one of its regions; a loop (or any other op with regions) runs
-  /// its body any number of times, checked twice in a row (a second
-  /// iteration against what the first leaves pending) and joined with the
-  /// path that skips it. After the op, a step is done when it is done on
-  /// every path (a step of another path is done on this one: it did not
-  /// run), and a token is destroyed when it is on some path.
-  LogicalResult visitRegionOp(Operation *op) {
-    State before = state;
-    unsigned first = steps.size();
-    SmallVector<State> exits;
-    auto markOthersDone = [&](unsigned from) {
-      resize();
-      for (unsigned i = from; i < steps.size(); ++i)
-        state.done.set(i);
-    };
-    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-      if (failed(visitRegion(ifOp.getThenRegion())))
-        return failure();
-      exits.push_back(state);
-      state = before;
-      markOthersDone(first);
-      if (failed(visitRegion(ifOp.getElseRegion())))
-        return failure();
-      exits.push_back(state);
-    } else {
-      for (int iteration = 0; iteration < 2; ++iteration)
-        for (Region &region : op->getRegions())
-          if (failed(visitRegion(region)))
-            return failure();
-      exits.push_back(state);
-      state = before;
-      markOthersDone(first);
-      exits.push_back(state);
-    }
-    // The steps made after a path's exit belong to the paths after it:
-    // done on this one.
+  // Host control flow -----------------------------------------------------
+
+  /// Paths through an op with regions: each path starts from `before` with
+  /// the steps of the paths before it done (they did not run on it).
+  State startPath(const State &before, unsigned first) {
+    State path = before;
+    path.done.resize(steps.size());
+    for (unsigned i = first; i < steps.size(); ++i)
+      path.done.set(i);
+    return path;
+  }
+
+  /// After an op with regions: a step is done when it is done at the end of
+  /// every path (the steps made after a path's end belong to later paths:
+  /// done on it); a stream is live or destroyed when it is on some path.
+  void joinPaths(SmallVectorImpl<State> &exits) {
     for (State &exit : exits)
       exit.done.resize(steps.size(), true);
     state = exits.front();
     for (const State &exit : ArrayRef(exits).drop_front()) {
       state.done &= exit.done;
-      for (auto &[token, wait] : exit.destroyed)
-        state.destroyed.try_emplace(token, wait);
+      state.live.insert(exit.live.begin(), exit.live.end());
+      for (auto &[stream, wait] : exit.destroyed)
+        state.destroyed.try_emplace(stream, wait);
     }
+  }
+
+  /// The stream a region op's token result has: the one all its yields
+  /// agree on, else one of its own.
+  void resultStream(Value result, ArrayRef<Value> yielded) {
+    std::optional<unsigned> stream;
+    for (Value v : yielded) {
+      unsigned s = streamOf(v);
+      if (stream && *stream != s) {
+        streamOfToken[result] = newStream(nullptr);
+        return;
+      }
+      stream = s;
+    }
+    if (stream)
+      streamOfToken[result] = *stream;
+  }
+
+  /// The values that the terminators of `op`'s regions hand to its result
+  /// `i` (scf.yield; not scf.condition).
+  SmallVector<Value> yieldedTo(Operation *op, unsigned i) {
+    SmallVector<Value> values;
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        if (Operation *term = block.getTerminator();
+            term && isa<scf::YieldOp>(term) && i < term->getNumOperands())
+          values.push_back(term->getOperand(i));
+    return values;
+  }
+
+  /// Host control flow: an `scf.if` or `scf.index_switch` runs one of its
+  /// regions (a path each); `scf.execute_region` and `memref.alloca_scope`
+  /// run theirs once; `scf.parallel` and `scf.forall` run iterations at the
+  /// same time (checked twice, the second against the first's steps as if
+  /// nothing had waited for them); any other loop (or op with regions) runs
+  /// its body any number of times in a row: checked twice, the second
+  /// iteration against what the first leaves, and joined with the path
+  /// that skips it.
+  LogicalResult visitRegionOp(Operation *op) {
+    for (OpResult result : op->getResults())
+      for (Value v : yieldedTo(op, result.getResultNumber()))
+        unite(v, result);
+    auto forOp = dyn_cast<scf::ForOp>(op);
+    if (forOp)
+      for (auto [init, arg] :
+           llvm::zip(forOp.getInitArgs(), forOp.getRegionIterArgs())) {
+        unite(init, arg);
+        if (isToken(arg))
+          streamOfToken[arg] = streamOf(init);
+      }
+    State before = state;
+    unsigned first = steps.size();
+    SmallVector<State> exits;
+    if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
+      // An scf.if without else: its empty else region is the path that
+      // skips the then region.
+      for (Region &region : op->getRegions()) {
+        state = startPath(before, first);
+        if (failed(visitRegion(region)))
+          return failure();
+        exits.push_back(state);
+      }
+      joinPaths(exits);
+    } else if (isa<scf::ExecuteRegionOp, memref::AllocaScopeOp>(op)) {
+      for (Region &region : op->getRegions())
+        if (failed(visitRegion(region)))
+          return failure();
+    } else if (isa<scf::ParallelOp, scf::ForallOp>(op)) {
+      for (Region &region : op->getRegions())
+        if (failed(visitRegion(region)))
+          return failure();
+      State once = state;
+      unsigned second = steps.size();
+      // The second iteration does not wait for the first's steps.
+      state.done = before.done;
+      resize();
+      for (Region &region : op->getRegions())
+        if (failed(visitRegion(region)))
+          return failure();
+      // Both iterations end before the loop does.
+      once.done.resize(steps.size());
+      for (unsigned i = first; i < second; ++i)
+        if (once.done.test(i))
+          state.done.set(i);
+      exits.push_back(state);
+      exits.push_back(startPath(before, first));
+      joinPaths(exits);
+    } else {
+      for (int iteration = 0; iteration < 2; ++iteration) {
+        if (iteration && forOp)
+          for (auto [arg, yielded] :
+               llvm::zip(forOp.getRegionIterArgs(), forOp.getYieldedValues()))
+            if (isToken(arg))
+              streamOfToken[arg] = streamOf(yielded);
+        for (Region &region : op->getRegions())
+          if (failed(visitRegion(region)))
+            return failure();
+      }
+      exits.push_back(state);
+      exits.push_back(startPath(before, first));
+      joinPaths(exits);
+    }
+    for (OpResult result : op->getResults())
+      if (isToken(result)) {
+        SmallVector<Value> yielded = yieldedTo(op, result.getResultNumber());
+        if (forOp)
+          yielded.push_back(forOp.getInitArgs()[result.getResultNumber()]);
+        resultStream(result, yielded);
+      }
     return success();
   }
 };

@@ -61,7 +61,8 @@ func.func @chain_per_step(%d: memref<1xi32>, %n: index) -> i32 {
 // -----
 
 // Two kernels that only read one buffer may run at the same time; a join
-// (gpu.wait async with two dependencies) orders the free after both.
+// (gpu.wait async with two dependencies) orders the free after both. The
+// join leaves the two streams live: the last wait destroys them.
 // CHECK-LABEL: func.func @concurrent_reads
 func.func @concurrent_reads(%d: memref<64xf32>, %a: memref<64xf32>, %b: memref<64xf32>, %n: index) {
   %c1 = arith.constant 1 : index
@@ -82,7 +83,7 @@ func.func @concurrent_reads(%d: memref<64xf32>, %a: memref<64xf32>, %b: memref<6
   }
   %j = gpu.wait async [%t1, %u1]
   %f = gpu.dealloc async [%j] %d : memref<64xf32>
-  gpu.wait [%f]
+  gpu.wait [%f, %t1, %u1]
   return
 }
 
@@ -121,6 +122,81 @@ func.func @loop_of_chains(%d: memref<4xf32>, %h: memref<4xf32>, %n: index) {
     %t2 = gpu.memcpy async [%t1] %h, %d : memref<4xf32>, memref<4xf32>
     gpu.wait [%t2]
     %v = memref.load %h[%c0] : memref<4xf32>
+  }
+  return
+}
+
+// -----
+
+// Steps on one stream run in the order they are issued, whichever token
+// they name; a blocking wait synchronizes the whole stream (the memset
+// issued after the copy too).
+// CHECK-LABEL: func.func @one_stream
+func.func @one_stream(%d: memref<4xf32>, %e: memref<4xf32>, %h: memref<4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %f = arith.constant 1.0 : f32
+  %t0 = gpu.wait async
+  %t1 = gpu.memset async [%t0] %d, %f : memref<4xf32>, f32
+  %t2 = gpu.memcpy async [%t0] %h, %d : memref<4xf32>, memref<4xf32>
+  %t3 = gpu.memset async [%t2] %e, %f : memref<4xf32>, f32
+  gpu.wait [%t2]
+  %v = memref.load %h[%c0] : memref<4xf32>
+  return %v : f32
+}
+
+// -----
+
+// A chain through a loop's iteration arguments and an scf.if's result
+// stays on its stream.
+// CHECK-LABEL: func.func @token_through_regions
+func.func @token_through_regions(%c: i1, %d: memref<4xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 1.0 : f32
+  %t0 = gpu.wait async
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%t = %t0) -> (!gpu.async.token) {
+    %t1 = gpu.memset async [%t] %d, %f : memref<4xf32>, f32
+    scf.yield %t1 : !gpu.async.token
+  }
+  %s = scf.if %c -> !gpu.async.token {
+    %t2 = gpu.memset async [%r] %d, %f : memref<4xf32>, f32
+    scf.yield %t2 : !gpu.async.token
+  } else {
+    scf.yield %r : !gpu.async.token
+  }
+  %t3 = gpu.dealloc async [%s] %d : memref<4xf32>
+  gpu.wait [%t3]
+  return
+}
+
+// -----
+
+// scf.index_switch runs one case, scf.execute_region and
+// memref.alloca_scope run once: each waits once on every path.
+// CHECK-LABEL: func.func @run_once_regions
+func.func @run_once_regions(%k: index, %d: memref<4xf32>) {
+  %f = arith.constant 1.0 : f32
+  %t0 = gpu.wait async
+  %t1 = gpu.memset async [%t0] %d, %f : memref<4xf32>, f32
+  scf.index_switch %k
+  case 0 {
+    gpu.wait [%t1]
+    scf.yield
+  }
+  default {
+    gpu.wait [%t1]
+    scf.yield
+  }
+  %u0 = gpu.wait async
+  %u1 = gpu.memset async [%u0] %d, %f : memref<4xf32>, f32
+  scf.execute_region {
+    gpu.wait [%u1]
+    scf.yield
+  }
+  %v0 = gpu.wait async
+  %v1 = gpu.memset async [%v0] %d, %f : memref<4xf32>, f32
+  memref.alloca_scope {
+    gpu.wait [%v1]
   }
   return
 }
