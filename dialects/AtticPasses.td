@@ -1436,7 +1436,13 @@ def AtticGpuCheckStreams : Pass<"attic-gpu-check-streams", "::mlir::ModuleOp"> {
       token of it, or the same stream twice in one wait);
     - a `func.return` while a step may be pending, or while a stream the
       function created is live (a join leaves its dependencies' streams
-      live).
+      live);
+    - forms that `gpu-to-llvm` does not lower as streams: a token passed
+      through a region's results or arguments, or taken as a function
+      argument (it becomes a block argument, which MLIR 22 lowers as an
+      event, so a wait on it synchronizes the wrong object), and a step
+      other than `gpu.wait async` with several dependencies (left
+      unconverted).
 
     A buffer is a function argument, a `gpu.alloc`, `memref.alloc`,
     `alloca` or `get_global` result (one per global), joined with what
@@ -1445,18 +1451,16 @@ def AtticGpuCheckStreams : Pass<"attic-gpu-check-streams", "::mlir::ModuleOp"> {
     alias. A kernel reads a buffer from above its body when every use there
     is a declared read (through views and selects); any other use, and an
     op of unknown effects, writes it. `gpu.launch_func`, frees and memsets
-    write all their buffers. A token that no op of the function made (an
-    argument) has a stream of its own.
+    write all their buffers. A token of an op outside the `gpu` dialect
+    has a stream of its own.
 
     Host control flow: an `scf.if` or `scf.index_switch` is checked path by
     path, `scf.execute_region` and `memref.alloca_scope` once, `scf.for`,
     `scf.while` and other ops with regions as two iterations in a row
     joined with the path that skips them, `scf.parallel` and `scf.forall`
     as two iterations at the same time; after an op with regions, a step
-    is done when every path finishes it. Tokens through `scf.for`
-    iteration arguments and region results keep their stream where the
-    paths agree. A function with several blocks (unstructured control
-    flow) is not checked: a warning says so.
+    is done when every path finishes it. A function with several blocks
+    (unstructured control flow) is not checked: a warning says so.
 
     Part of `attic-cuda-pipeline` (after `attic-gpu-merge-chains`) and of
     the emulated and simulated CUDA targets (before their kernels run on

@@ -60,9 +60,9 @@ struct Step {
 /// A stream as gpu-to-llvm makes them: `gpu.wait async` creates one (a
 /// join, with dependencies, waits for events recorded after each
 /// dependency's op); an async op runs on the stream of its dependency, its
-/// token names the same stream. A token that no op of the function made (a
-/// block argument, a region's result on paths that disagree) gets a stream
-/// of its own, `creator` null.
+/// token names the same stream. A token that no GPU op made (the result of
+/// an op of another dialect) gets a stream of its own, `creator` null;
+/// tokens through block arguments are refused (checkNoTokens).
 struct Stream {
   Operation *creator;
   llvm::BitVector after;
@@ -156,6 +156,13 @@ public:
           << func.getSymName() << " is not checked";
       return success();
     }
+    if (llvm::any_of(func.getArguments(), isToken)) {
+      attic::opError(func)
+          << "takes an async token: gpu-to-llvm (MLIR 22) lowers a token "
+             "argument as an event, not as a stream, so a wait on it "
+             "synchronizes the wrong object";
+      return failure();
+    }
     for (BlockArgument arg : func.getArguments())
       if (carriesBuffer(arg))
         names[arg] = ("argument #" + Twine(arg.getArgNumber())).str();
@@ -178,7 +185,7 @@ private:
   llvm::DenseMap<Value, Value> parent;
   llvm::DenseMap<Value, std::string> names;
   llvm::StringMap<Value> globals;
-  llvm::DenseMap<Value, unsigned> stepOfToken, streamOfToken;
+  llvm::DenseMap<Value, unsigned> stepOfToken, streamOfToken, issuedAt;
   SmallVector<Step> steps;
   SmallVector<Stream> streams;
   State state;
@@ -241,6 +248,7 @@ private:
       return it->second;
     unsigned stream = newStream(nullptr);
     streamOfToken[token] = stream;
+    issuedAt[token] = steps.size();
     return stream;
   }
 
@@ -250,10 +258,12 @@ private:
   llvm::BitVector workOf(Value token) {
     unsigned stream = streamOf(token);
     auto it = stepOfToken.find(token);
-    unsigned last = it != stepOfToken.end() ? it->second : steps.size();
+    // A token of no step names the steps issued on its stream before it.
+    unsigned end =
+        it != stepOfToken.end() ? it->second + 1 : issuedAt.lookup(token);
     llvm::BitVector bits = streams[stream].after;
     bits.resize(steps.size());
-    for (unsigned i = 0; i < steps.size() && i <= last; ++i)
+    for (unsigned i = 0; i < end; ++i)
       if (steps[i].stream == stream)
         bits.set(i);
     return bits;
@@ -408,12 +418,18 @@ private:
       streams[step.stream].after = step.after;
       state.live.insert(step.stream);
     } else {
-      // On the first dependency's stream (gpu-to-llvm lowers one).
+      // gpu-to-llvm lowers an async step with one dependency (it leaves
+      // others unconverted), on that token's stream.
+      if (deps.size() > 1) {
+        attic::opError(op)
+            << "has " << deps.size()
+            << " async dependencies; gpu-to-llvm lowers a step with one: "
+               "join them with gpu.wait async first";
+        return failure();
+      }
       step.stream = streamOf(deps.front());
       step.after = streams[step.stream].after;
       step.after.resize(steps.size());
-      for (Value dep : deps.drop_front())
-        step.after |= workOf(dep);
     }
     for (auto [i, earlier] : llvm::enumerate(steps)) {
       Value buffer;
@@ -518,32 +534,73 @@ private:
     }
   }
 
-  /// The stream a region op's token result has: the one all its yields
-  /// agree on, else one of its own.
-  void resultStream(Value result, ArrayRef<Value> yielded) {
-    std::optional<unsigned> stream;
-    for (Value v : yielded) {
-      unsigned s = streamOf(v);
-      if (stream && *stream != s) {
-        streamOfToken[result] = newStream(nullptr);
-        return;
-      }
-      stream = s;
-    }
-    if (stream)
-      streamOfToken[result] = *stream;
-  }
-
   /// The values that the terminators of `op`'s regions hand to its result
-  /// `i` (scf.yield; not scf.condition).
+  /// `i` (scf.yield, memref.alloca_scope.return: the return-like ones).
   SmallVector<Value> yieldedTo(Operation *op, unsigned i) {
     SmallVector<Value> values;
     for (Region &region : op->getRegions())
       for (Block &block : region)
         if (Operation *term = block.getTerminator();
-            term && isa<scf::YieldOp>(term) && i < term->getNumOperands())
+            term && term->hasTrait<OpTrait::ReturnLike>() &&
+            i < term->getNumOperands())
           values.push_back(term->getOperand(i));
     return values;
+  }
+
+  /// The buffers that may be one through `op`'s regions: its results and
+  /// what its terminators hand them, the regions' arguments and what
+  /// initializes them.
+  void uniteThroughRegions(Operation *op) {
+    if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+      Block &before = whileOp.getBefore().front(),
+            &after = whileOp.getAfter().front();
+      scf::ConditionOp condition = whileOp.getConditionOp();
+      for (auto [init, arg, yielded] :
+           llvm::zip(whileOp.getInits(), before.getArguments(),
+                     whileOp.getYieldOp().getOperands())) {
+        unite(init, arg);
+        unite(yielded, arg);
+      }
+      for (auto [passed, result, arg] :
+           llvm::zip(condition.getArgs(), whileOp.getResults(),
+                     after.getArguments())) {
+        unite(passed, result);
+        unite(passed, arg);
+      }
+      return;
+    }
+    for (OpResult result : op->getResults())
+      for (Value v : yieldedTo(op, result.getResultNumber()))
+        unite(v, result);
+    if (auto forOp = dyn_cast<scf::ForOp>(op))
+      for (auto [init, arg] :
+           llvm::zip(forOp.getInitArgs(), forOp.getRegionIterArgs()))
+        unite(init, arg);
+  }
+
+  /// An error for an async token that passes a region's boundary (a
+  /// result, an argument of a region): scf-to-cf makes it a block
+  /// argument, which MLIR 22's gpu-to-llvm lowers as an event, not the
+  /// stream it names, so a blocking wait on it synchronizes the wrong
+  /// object and the stream is never destroyed.
+  LogicalResult checkNoTokens(Operation *op) {
+    auto report =
+        [&](StringRef what) {
+          attic::opError(op)
+              << "passes an async token through " << what
+              << ": gpu-to-llvm (MLIR 22) lowers a token that reaches a block "
+                 "argument as an event, not as its stream, so a wait on it "
+                 "synchronizes the wrong object; keep a stream's steps and "
+                 "their wait in one region";
+          return failure();
+        };
+    if (llvm::any_of(op->getResults(), isToken))
+      return report("its results");
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        if (llvm::any_of(block.getArguments(), isToken))
+          return report("its regions' arguments");
+    return success();
   }
 
   /// Host control flow: an `scf.if` or `scf.index_switch` runs one of its
@@ -555,17 +612,9 @@ private:
   /// iteration against what the first leaves, and joined with the path
   /// that skips it.
   LogicalResult visitRegionOp(Operation *op) {
-    for (OpResult result : op->getResults())
-      for (Value v : yieldedTo(op, result.getResultNumber()))
-        unite(v, result);
-    auto forOp = dyn_cast<scf::ForOp>(op);
-    if (forOp)
-      for (auto [init, arg] :
-           llvm::zip(forOp.getInitArgs(), forOp.getRegionIterArgs())) {
-        unite(init, arg);
-        if (isToken(arg))
-          streamOfToken[arg] = streamOf(init);
-      }
+    if (failed(checkNoTokens(op)))
+      return failure();
+    uniteThroughRegions(op);
     State before = state;
     unsigned first = steps.size();
     SmallVector<State> exits;
@@ -604,27 +653,14 @@ private:
       exits.push_back(startPath(before, first));
       joinPaths(exits);
     } else {
-      for (int iteration = 0; iteration < 2; ++iteration) {
-        if (iteration && forOp)
-          for (auto [arg, yielded] :
-               llvm::zip(forOp.getRegionIterArgs(), forOp.getYieldedValues()))
-            if (isToken(arg))
-              streamOfToken[arg] = streamOf(yielded);
+      for (int iteration = 0; iteration < 2; ++iteration)
         for (Region &region : op->getRegions())
           if (failed(visitRegion(region)))
             return failure();
-      }
       exits.push_back(state);
       exits.push_back(startPath(before, first));
       joinPaths(exits);
     }
-    for (OpResult result : op->getResults())
-      if (isToken(result)) {
-        SmallVector<Value> yielded = yieldedTo(op, result.getResultNumber());
-        if (forOp)
-          yielded.push_back(forOp.getInitArgs()[result.getResultNumber()]);
-        resultStream(result, yielded);
-      }
     return success();
   }
 };

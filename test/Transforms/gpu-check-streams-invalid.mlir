@@ -376,3 +376,83 @@ func.func @branches(%c: i1, %d: memref<4xf32>) {
 ^bb2:
   return
 }
+
+// -----
+
+// A token through a loop's iteration arguments: scf-to-cf makes it a block
+// argument, which gpu-to-llvm lowers as an event, not as its stream (the
+// wait after the loop would synchronize the wrong object).
+func.func @token_through_loop(%d: memref<4xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 1.0 : f32
+  %t0 = gpu.wait async
+  // expected-error @below {{'scf.for' op passes an async token through its results: gpu-to-llvm (MLIR 22) lowers a token that reaches a block argument as an event, not as its stream, so a wait on it synchronizes the wrong object; keep a stream's steps and their wait in one region}}
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%t = %t0) -> (!gpu.async.token) {
+    %t1 = gpu.memset async [%t] %d, %f : memref<4xf32>, f32
+    scf.yield %t1 : !gpu.async.token
+  }
+  gpu.wait [%r]
+  return
+}
+
+// -----
+
+// expected-error @below {{'func.func' op takes an async token: gpu-to-llvm (MLIR 22) lowers a token argument as an event, not as a stream, so a wait on it synchronizes the wrong object}}
+func.func @token_argument(%t: !gpu.async.token, %d: memref<4xf32>) {
+  %f = arith.constant 1.0 : f32
+  %t1 = gpu.memset async [%t] %d, %f : memref<4xf32>, f32
+  gpu.wait [%t1]
+  return
+}
+
+// -----
+
+// A copy with two dependencies: gpu-to-llvm leaves it unconverted.
+func.func @two_dependencies(%d: memref<4xf32>, %e: memref<4xf32>, %h: memref<4xf32>) {
+  %f = arith.constant 1.0 : f32
+  %t0 = gpu.wait async
+  %u0 = gpu.wait async
+  %u1 = gpu.memset async [%u0] %e, %f : memref<4xf32>, f32
+  // expected-error @below {{'gpu.memcpy' op has 2 async dependencies; gpu-to-llvm lowers a step with one: join them with gpu.wait async first}}
+  %t1 = gpu.memcpy async [%t0, %u1] %h, %d : memref<4xf32>, memref<4xf32>
+  gpu.wait [%t1, %u1]
+  return
+}
+
+// -----
+
+// Buffers through scf.while's arguments and results, and through
+// memref.alloca_scope's result.
+func.func @while_result(%d: memref<4xf32>, %h: memref<4xf32>, %c: i1) -> f32 {
+  %c0 = arith.constant 0 : index
+  %t0 = gpu.wait async
+  // expected-note @below {{the earlier step}}
+  %t1 = gpu.memcpy async [%t0] %h, %d : memref<4xf32>, memref<4xf32>
+  %r = scf.while (%m = %h) : (memref<4xf32>) -> memref<4xf32> {
+    scf.condition(%c) %m : memref<4xf32>
+  } do {
+  ^bb0(%m2: memref<4xf32>):
+    scf.yield %m2 : memref<4xf32>
+  }
+  // expected-error @below {{'memref.load' op uses argument #1 on the host while an earlier 'gpu.memcpy' may still be using it}}
+  %v = memref.load %r[%c0] : memref<4xf32>
+  gpu.wait [%t1]
+  return %v : f32
+}
+
+// -----
+
+func.func @alloca_scope_result(%d: memref<4xf32>, %h: memref<4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %t0 = gpu.wait async
+  // expected-note @below {{the earlier step}}
+  %t1 = gpu.memcpy async [%t0] %h, %d : memref<4xf32>, memref<4xf32>
+  %r = memref.alloca_scope -> (memref<4xf32>) {
+    memref.alloca_scope.return %h : memref<4xf32>
+  }
+  // expected-error @below {{'memref.load' op uses argument #1 on the host while an earlier 'gpu.memcpy' may still be using it}}
+  %v = memref.load %r[%c0] : memref<4xf32>
+  gpu.wait [%t1]
+  return %v : f32
+}

@@ -146,31 +146,6 @@ func.func @one_stream(%d: memref<4xf32>, %e: memref<4xf32>, %h: memref<4xf32>) -
 
 // -----
 
-// A chain through a loop's iteration arguments and an scf.if's result
-// stays on its stream.
-// CHECK-LABEL: func.func @token_through_regions
-func.func @token_through_regions(%c: i1, %d: memref<4xf32>, %n: index) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %f = arith.constant 1.0 : f32
-  %t0 = gpu.wait async
-  %r = scf.for %i = %c0 to %n step %c1 iter_args(%t = %t0) -> (!gpu.async.token) {
-    %t1 = gpu.memset async [%t] %d, %f : memref<4xf32>, f32
-    scf.yield %t1 : !gpu.async.token
-  }
-  %s = scf.if %c -> !gpu.async.token {
-    %t2 = gpu.memset async [%r] %d, %f : memref<4xf32>, f32
-    scf.yield %t2 : !gpu.async.token
-  } else {
-    scf.yield %r : !gpu.async.token
-  }
-  %t3 = gpu.dealloc async [%s] %d : memref<4xf32>
-  gpu.wait [%t3]
-  return
-}
-
-// -----
-
 // scf.index_switch runs one case, scf.execute_region and
 // memref.alloca_scope run once: each waits once on every path.
 // CHECK-LABEL: func.func @run_once_regions
