@@ -179,6 +179,24 @@ struct AtticCheckScopePass
           failed = true;
           return;
         }
+        // A launch inside host control flow: attic-gpu-offload makes the
+        // branch or loop a kernel of one thread, with the launch nested in
+        // it, and gpu-to-llvm failed with "failed to legalize operation
+        // 'gpu.launch_func'" (a 2026-11-30 review).
+        if (auto launch = dyn_cast<gpu::LaunchOp>(op);
+            launch && allowLaunches &&
+            !isa<func::FuncOp>(launch->getParentOp()) &&
+            !launch->getParentOfType<gpu::LaunchOp>()) {
+          launch.emitOpError("is inside '")
+              << launch->getParentOp()->getName() << "' (host control "
+              << "flow), which " << pipeline
+              << " runs on the GPU as a kernel of one thread, and a kernel "
+                 "does not launch another: put the gpu.launch at the top "
+                 "level of the function, with the branch or loop inside its "
+                 "body";
+          failed = true;
+          return;
+        }
         // (Calls are taken by the deallocation; inside a kernel, offloading
         // says what it cannot do. Without allow-launches the launch's own
         // error covers its body.)
