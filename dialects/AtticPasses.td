@@ -1020,7 +1020,9 @@ def AtticCheckScope : Pass<"attic-check-scope", "::mlir::ModuleOp"> {
     `attic-cpu-pipeline` does not lower kernels, and left them half
     lowered with exit 0). A `gpu.launch` with async tokens is refused
     (the pipelines order a function's kernels themselves; an unwaited
-    token raced the copy back), and so is a gpu op in a host function, or
+    token raced the copy back), and so is one inside host control flow
+    (`scf.if`, `scf.for`: the offload runs those as a kernel of one thread,
+    and a kernel does not launch another), and a gpu op in a host function, or
     an op in a `gpu.launch`, without declared memory effects
     (`gpu.barrier`, `gpu.wait`): the pipelines' buffer deallocation cannot
     analyse it (upstream's message named neither the op's kind nor what
