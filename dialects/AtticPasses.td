@@ -1440,27 +1440,30 @@ def AtticGpuCheckStreams : Pass<"attic-gpu-check-streams", "::mlir::ModuleOp"> {
       function created is live (a join leaves its dependencies' streams
       live);
     - forms that `gpu-to-llvm` does not lower as streams: a token passed
-      through a region's results or arguments, or taken as a function
-      argument (it becomes a block argument, which MLIR 22 lowers as an
-      event, so a wait on it synchronizes the wrong object), and a step
-      other than `gpu.wait async` with several dependencies (left
-      unconverted).
+      through a region's results or arguments, taken as a function
+      argument, or made by an op outside the `gpu` dialect (MLIR 22 lowers
+      it as an event, so a wait on it synchronizes the wrong object); a
+      join inside a loop on a token from outside it (the event is recorded
+      once and destroyed in the first iteration); and, left unconverted, a
+      step other than `gpu.wait async` with several dependencies or with
+      none, and an op with dependencies but no token.
 
     A buffer is a function argument, a `gpu.alloc`, `memref.alloc`,
     `alloca` or `get_global` result (one per global), joined with what
     may be it: views, casts, selects, TMA descriptors, the results and
-    iteration arguments of regions. Distinct arguments are taken not to
+    iteration arguments of regions (a loop's initial, iteration, yielded
+    and result values all one). Distinct arguments are taken not to
     alias. A kernel reads a buffer from above its body when every use there
     is a declared read (through views and selects); any other use, and an
     op of unknown effects, writes it. `gpu.launch_func`, frees and memsets
-    write all their buffers. A token of an op outside the `gpu` dialect
-    has a stream of its own.
+    write all their buffers.
 
     Host control flow: an `scf.if` or `scf.index_switch` is checked path by
     path, `scf.execute_region` and `memref.alloca_scope` once, `scf.for`,
     `scf.while` and other ops with regions as two iterations in a row
     joined with the path that skips them, `scf.parallel` and `scf.forall`
-    as two iterations at the same time; after an op with regions, a step
+    as two iterations at the same time (the buffers an iteration allocates
+    its own); after an op with regions, a step
     is done when every path finishes it. A function with several blocks
     (unstructured control flow) is not checked: a warning says so.
 

@@ -26,6 +26,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -60,9 +61,9 @@ struct Step {
 /// A stream as gpu-to-llvm makes them: `gpu.wait async` creates one (a
 /// join, with dependencies, waits for events recorded after each
 /// dependency's op); an async op runs on the stream of its dependency, its
-/// token names the same stream. A token that no GPU op made (the result of
-/// an op of another dialect) gets a stream of its own, `creator` null;
-/// tokens through block arguments are refused (checkNoTokens).
+/// token names the same stream. Tokens that gpu-to-llvm takes as events
+/// (block arguments, tokens of other dialects' ops) are refused
+/// (checkNoTokens, checkDependencies).
 struct Stream {
   Operation *creator;
   llvm::BitVector after;
@@ -189,6 +190,10 @@ private:
   SmallVector<Step> steps;
   SmallVector<Stream> streams;
   State state;
+  /// While the second iteration of an scf.parallel is checked: the steps
+  /// of the first, and the buffers each iteration allocates.
+  unsigned privateFrom = 0, privateTo = 0;
+  SmallVector<Value> privateBuffers;
 
   // Buffers ---------------------------------------------------------------
 
@@ -221,12 +226,18 @@ private:
     return "a buffer";
   }
 
-  /// Whether `uses` and the earlier step's `earlier` use one buffer, one
-  /// writing it; `buffer` is the earlier step's operand.
-  bool conflict(ArrayRef<Use> uses, ArrayRef<Use> earlier, Value &buffer) {
+  /// Whether `uses` and the uses of earlier step `index` use one buffer,
+  /// one writing it; `buffer` is the earlier step's operand. Buffers that
+  /// an scf.parallel's iterations allocate are their own in each (see
+  /// visitRegionOp).
+  bool conflict(ArrayRef<Use> uses, unsigned index, Value &buffer) {
+    bool otherIteration = index >= privateFrom && index < privateTo;
     for (const Use &x : uses)
-      for (const Use &y : earlier)
-        if ((x.write || y.write) && find(x.buffer) == find(y.buffer)) {
+      for (const Use &y : steps[index].uses)
+        if ((x.write || y.write) && find(x.buffer) == find(y.buffer) &&
+            !(otherIteration && llvm::any_of(privateBuffers, [&](Value p) {
+                return find(p) == find(x.buffer);
+              }))) {
           buffer = y.buffer;
           return true;
         }
@@ -292,6 +303,13 @@ private:
     if (auto async = dyn_cast<gpu::AsyncOpInterface>(op);
         async && async.getAsyncToken())
       return visitStep(op);
+    if (auto async = dyn_cast<gpu::AsyncOpInterface>(op);
+        async && !async.getAsyncDependencies().empty()) {
+      attic::opError(op) << "has async dependencies but no async token; "
+                            "gpu-to-llvm does not lower it (write it async, "
+                            "or wait for the dependencies first)";
+      return failure();
+    }
     if (auto ret = dyn_cast<func::ReturnOp>(op))
       return visitReturn(ret);
     // A synchronous gpu.launch: its body's buffers are used by it, as by a
@@ -315,7 +333,7 @@ private:
     if (op->getNumRegions()) {
       // An op on memrefs with a body of its own (linalg) uses them itself;
       // host control flow hands them to its regions, which are visited.
-      if (!isa<scf::SCFDialect>(op->getDialect()) &&
+      if (!isa_and_nonnull<scf::SCFDialect>(op->getDialect()) &&
           !isa<memref::AllocaScopeOp>(op) &&
           failed(hostAccess(op, operandUses(op))))
         return failure();
@@ -383,6 +401,8 @@ private:
   }
 
   LogicalResult visitBlockingWait(gpu::WaitOp wait) {
+    if (failed(checkDependencies(wait, wait.getAsyncDependencies())))
+      return failure();
     // gpu-to-llvm: mgpuStreamSynchronize and mgpuStreamDestroy of each
     // dependency's stream, in order (a wait without dependencies is
     // erased).
@@ -403,9 +423,54 @@ private:
     return success();
   }
 
+  /// An error for the dependencies gpu-to-llvm does not lower as streams:
+  /// a token of an op outside the gpu dialect (it is taken as an event).
+  LogicalResult checkDependencies(Operation *op, ValueRange deps) {
+    for (auto [i, dep] : llvm::enumerate(deps)) {
+      if (streamOfToken.count(dep))
+        continue;
+      Operation *def = dep.getDefiningOp();
+      attic::opError(op)
+          << "uses async dependency #" << i << ", a token of '"
+          << (def ? def->getName().getStringRef() : StringRef("?"))
+          << "', not of a gpu op: gpu-to-llvm (MLIR 22) lowers it as an "
+             "event, not as a stream, so a wait on it synchronizes the "
+             "wrong object";
+      return failure();
+    }
+    return success();
+  }
+
   LogicalResult visitStep(Operation *op) {
     auto async = cast<gpu::AsyncOpInterface>(op);
     ValueRange deps = async.getAsyncDependencies();
+    if (failed(checkDependencies(op, deps)))
+      return failure();
+    if (!isa<gpu::WaitOp>(op) && deps.empty()) {
+      attic::opError(op) << "is async without a dependency; gpu-to-llvm "
+                            "lowers an async step with one (start a stream "
+                            "with gpu.wait async)";
+      return failure();
+    }
+    // A join inside a loop on a token from outside it: gpu-to-llvm records
+    // the event once, after the token's op, and destroys it in the first
+    // iteration.
+    if (isa<gpu::WaitOp>(op))
+      for (Value dep : deps)
+        for (Operation *parent = op->getParentOp(),
+                       *owner = dep.getParentRegion()->getParentOp();
+             parent && !parent->isAncestor(owner);
+             parent = parent->getParentOp())
+          if (!isa<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp,
+                   memref::AllocaScopeOp>(parent)) {
+            attic::opError(op)
+                << "joins a token from outside the enclosing '"
+                << parent->getName()
+                << "': gpu-to-llvm records its event once, after the "
+                   "token's op, and destroys it in the first iteration; "
+                   "join outside the loop";
+            return failure();
+          }
     for (auto [i, dep] : llvm::enumerate(deps))
       if (failed(checkLive(op, i, dep)))
         return failure();
@@ -433,7 +498,7 @@ private:
     }
     for (auto [i, earlier] : llvm::enumerate(steps)) {
       Value buffer;
-      if (ordered(i, step) || !conflict(step.uses, earlier.uses, buffer))
+      if (ordered(i, step) || !conflict(step.uses, i, buffer))
         continue;
       InFlightDiagnostic diag =
           attic::opError(op)
@@ -459,7 +524,7 @@ private:
   LogicalResult hostAccess(Operation *op, ArrayRef<Use> uses) {
     for (auto [i, step] : llvm::enumerate(steps)) {
       Value buffer;
-      if (state.done.test(i) || !conflict(uses, step.uses, buffer))
+      if (state.done.test(i) || !conflict(uses, i, buffer))
         continue;
       InFlightDiagnostic diag =
           attic::opError(op)
@@ -540,7 +605,7 @@ private:
     SmallVector<Value> values;
     for (Region &region : op->getRegions())
       for (Block &block : region)
-        if (Operation *term = block.getTerminator();
+        if (Operation *term = block.empty() ? nullptr : &block.back();
             term && term->hasTrait<OpTrait::ReturnLike>() &&
             i < term->getNumOperands())
           values.push_back(term->getOperand(i));
@@ -572,10 +637,23 @@ private:
     for (OpResult result : op->getResults())
       for (Value v : yieldedTo(op, result.getResultNumber()))
         unite(v, result);
-    if (auto forOp = dyn_cast<scf::ForOp>(op))
-      for (auto [init, arg] :
-           llvm::zip(forOp.getInitArgs(), forOp.getRegionIterArgs()))
-        unite(init, arg);
+    // A loop's initial value, iteration argument, yielded value and result
+    // may all be one (a later iteration, or none at all).
+    auto loop = dyn_cast<LoopLikeOpInterface>(op);
+    if (!loop)
+      return;
+    SmallVector<Value> inits(loop.getInits());
+    Block::BlockArgListType args = loop.getRegionIterArgs();
+    std::optional<ResultRange> results = loop.getLoopResults();
+    std::optional<MutableArrayRef<OpOperand>> yielded =
+        loop.getYieldedValuesMutable();
+    for (unsigned i = 0; i < inits.size() && i < args.size(); ++i) {
+      unite(inits[i], args[i]);
+      if (results && i < results->size())
+        unite(inits[i], (*results)[i]);
+      if (yielded && i < yielded->size())
+        unite(inits[i], (*yielded)[i].get());
+    }
   }
 
   /// An error for an async token that passes a region's boundary (a
@@ -638,12 +716,24 @@ private:
           return failure();
       State once = state;
       unsigned second = steps.size();
-      // The second iteration does not wait for the first's steps.
+      // The second iteration does not wait for the first's steps, and has
+      // buffers of its own.
       state.done = before.done;
       resize();
+      auto saved = std::make_tuple(privateFrom, privateTo, privateBuffers);
+      privateFrom = first;
+      privateTo = second;
+      op->walk<WalkOrder::PreOrder>([&](Operation *inner) {
+        if (isa<gpu::LaunchOp>(inner))
+          return WalkResult::skip();
+        if (isa<memref::AllocOp, memref::AllocaOp, gpu::AllocOp>(inner))
+          privateBuffers.push_back(inner->getResult(0));
+        return WalkResult::advance();
+      });
       for (Region &region : op->getRegions())
         if (failed(visitRegion(region)))
           return failure();
+      std::tie(privateFrom, privateTo, privateBuffers) = saved;
       // Both iterations end before the loop does.
       once.done.resize(steps.size());
       for (unsigned i = first; i < second; ++i)

@@ -456,3 +456,118 @@ func.func @alloca_scope_result(%d: memref<4xf32>, %h: memref<4xf32>) -> f32 {
   gpu.wait [%t1]
   return %v : f32
 }
+
+// -----
+
+// A buffer through a loop's iteration argument: the second iteration
+// writes what the first yields (%b), which a kernel on another stream
+// reads.
+func.func @loop_rotates_buffer(%a: memref<64xf32>, %b: memref<64xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %u0 = gpu.wait async
+  // expected-note @below {{the earlier step}}
+  %u1 = gpu.launch async [%u0] blocks(%bx, %by, %bz) in (%gx = %n, %gy = %c1, %gz = %c1)
+      threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %b[%bx] : memref<64xf32>
+    gpu.terminator
+  }
+  %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%x = %a) -> (memref<64xf32>) {
+    %t0 = gpu.wait async
+    // expected-error @below {{'gpu.launch' op may run on the GPU at the same time as an earlier 'gpu.launch': both use argument #1}}
+    %t1 = gpu.launch async [%t0] blocks(%bx, %by, %bz) in (%gx = %n, %gy = %c1, %gz = %c1)
+        threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+      %v = arith.constant 1.0 : f32
+      memref.store %v, %x[%bx] : memref<64xf32>
+      gpu.terminator
+    }
+    gpu.wait [%t1]
+    scf.yield %b : memref<64xf32>
+  }
+  gpu.wait [%u1]
+  return
+}
+
+// -----
+
+// A loop of no iteration returns its initial value.
+func.func @loop_zero_trips(%a: memref<64xf32>, %b: memref<64xf32>, %n: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 1.0 : f32
+  %u0 = gpu.wait async
+  // expected-note @below {{the earlier step}}
+  %u1 = gpu.memset async [%u0] %a, %f : memref<64xf32>, f32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %a) -> (memref<64xf32>) {
+    scf.yield %b : memref<64xf32>
+  }
+  // expected-error @below {{'memref.load' op uses argument #0 on the host while an earlier 'gpu.memset' may still be using it}}
+  %v = memref.load %r[%c0] : memref<64xf32>
+  gpu.wait [%u1]
+  return %v : f32
+}
+
+// -----
+
+// A join in a loop on a token from before it: gpu-to-llvm records the
+// event once and destroys it in the first iteration.
+func.func @join_in_loop(%d: memref<64xf32>, %e: memref<64xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 1.0 : f32
+  %t0 = gpu.wait async
+  %t1 = gpu.memset async [%t0] %d, %f : memref<64xf32>, f32
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error @below {{'gpu.wait' op joins a token from outside the enclosing 'scf.for': gpu-to-llvm records its event once, after the token's op, and destroys it in the first iteration; join outside the loop}}
+    %j = gpu.wait async [%t1]
+    %k = gpu.memcpy async [%j] %e, %d : memref<64xf32>, memref<64xf32>
+    gpu.wait [%k]
+  }
+  gpu.wait [%t1]
+  return
+}
+
+// -----
+
+// A token that no gpu op made: gpu-to-llvm takes it as an event.
+func.func @selected_token(%d: memref<64xf32>, %c: i1) {
+  %f = arith.constant 1.0 : f32
+  %a0 = gpu.wait async
+  %b0 = gpu.wait async
+  %s = arith.select %c, %a0, %b0 : !gpu.async.token
+  // expected-error @below {{'gpu.memset' op uses async dependency #0, a token of 'arith.select', not of a gpu op: gpu-to-llvm (MLIR 22) lowers it as an event, not as a stream, so a wait on it synchronizes the wrong object}}
+  %t1 = gpu.memset async [%s] %d, %f : memref<64xf32>, f32
+  gpu.wait [%t1]
+  gpu.wait [%a0, %b0]
+  return
+}
+
+// -----
+
+// Forms gpu-to-llvm leaves unconverted.
+func.func @async_without_dependency(%d: memref<64xf32>) {
+  %f = arith.constant 1.0 : f32
+  // expected-error @below {{'gpu.memset' op is async without a dependency; gpu-to-llvm lowers an async step with one (start a stream with gpu.wait async)}}
+  %t1 = gpu.memset async %d, %f : memref<64xf32>, f32
+  gpu.wait [%t1]
+  return
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+gpu.module @kernels {
+  gpu.func @k(%a: memref<4xf32>) kernel {
+    gpu.return
+  }
+}
+func.func @dependencies_without_token(%d: memref<4xf32>, %n: index) {
+  %c1 = arith.constant 1 : index
+  %t0 = gpu.wait async
+  // expected-error @below {{'gpu.launch_func' op has async dependencies but no async token; gpu-to-llvm does not lower it (write it async, or wait for the dependencies first)}}
+  gpu.launch_func [%t0] @kernels::@k blocks in (%n, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<4xf32>)
+  gpu.wait [%t0]
+  return
+}
+}

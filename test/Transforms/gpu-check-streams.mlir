@@ -175,3 +175,24 @@ func.func @run_once_regions(%k: index, %d: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+// Each iteration of an scf.parallel copies into a buffer of its own.
+// CHECK-LABEL: func.func @parallel_private_buffers
+func.func @parallel_private_buffers(%d: memref<64xf32>, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    %h = memref.alloc() : memref<64xf32>
+    %t0 = gpu.wait async
+    %t1 = gpu.memcpy async [%t0] %h, %d : memref<64xf32>, memref<64xf32>
+    gpu.wait [%t1]
+    %v = memref.load %h[%i] : memref<64xf32>
+    memref.store %v, %out[%i] : memref<4xf32>
+    memref.dealloc %h : memref<64xf32>
+    scf.reduce
+  }
+  return
+}
