@@ -1445,8 +1445,9 @@ def AtticGpuCheckStreams : Pass<"attic-gpu-check-streams", "::mlir::ModuleOp"> {
       it as an event, so a wait on it synchronizes the wrong object); a
       join inside a loop on a token from outside it (the event is recorded
       once and destroyed in the first iteration); and, left unconverted, a
-      step other than `gpu.wait async` with several dependencies or with
-      none, and an op with dependencies but no token.
+      step other than `gpu.wait async` with several dependencies, one with
+      none (a kernel launch without one starts a stream, as `gpu.wait
+      async` does), and an op with dependencies but no token.
 
     A buffer is a function argument, a `gpu.alloc`, `memref.alloc`,
     `alloca` or `get_global` result (one per global), joined with what
@@ -1459,11 +1460,11 @@ def AtticGpuCheckStreams : Pass<"attic-gpu-check-streams", "::mlir::ModuleOp"> {
     write all their buffers.
 
     Host control flow: an `scf.if` or `scf.index_switch` is checked path by
-    path, `scf.execute_region` and `memref.alloca_scope` once, `scf.for`,
+    path (and `affine.if`), `scf.execute_region` and `memref.alloca_scope` once, `scf.for`,
     `scf.while` and other ops with regions as two iterations in a row
     joined with the path that skips them, `scf.parallel` and `scf.forall`
     as two iterations at the same time (the buffers an iteration allocates
-    its own); after an op with regions, a step
+    and joins with no other buffer its own); after an op with regions, a step
     is done when every path finishes it. A function with several blocks
     (unstructured control flow) is not checked: a warning says so.
 

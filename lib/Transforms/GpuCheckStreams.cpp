@@ -20,6 +20,7 @@
 #include "attic/Support/Diagnostics.h"
 #include "attic/Transforms/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -190,10 +191,15 @@ private:
   SmallVector<Step> steps;
   SmallVector<Stream> streams;
   State state;
-  /// While the second iteration of an scf.parallel is checked: the steps
-  /// of the first, and the buffers each iteration allocates.
-  unsigned privateFrom = 0, privateTo = 0;
-  SmallVector<Value> privateBuffers;
+  /// While the second iteration of an scf.parallel is checked (one frame
+  /// per loop, nested ones inside): the steps of the first iteration, and
+  /// the buffers each iteration allocates for itself alone (not joined with
+  /// any other buffer).
+  struct PrivateFrame {
+    unsigned from, to;
+    SmallVector<Value> buffers;
+  };
+  SmallVector<PrivateFrame> privateFrames;
 
   // Buffers ---------------------------------------------------------------
 
@@ -231,13 +237,17 @@ private:
   /// an scf.parallel's iterations allocate are their own in each (see
   /// visitRegionOp).
   bool conflict(ArrayRef<Use> uses, unsigned index, Value &buffer) {
-    bool otherIteration = index >= privateFrom && index < privateTo;
+    auto ownBuffer = [&](Value v) {
+      return llvm::any_of(privateFrames, [&](const PrivateFrame &frame) {
+        return index >= frame.from && index < frame.to &&
+               llvm::any_of(frame.buffers,
+                            [&](Value p) { return find(p) == find(v); });
+      });
+    };
     for (const Use &x : uses)
       for (const Use &y : steps[index].uses)
         if ((x.write || y.write) && find(x.buffer) == find(y.buffer) &&
-            !(otherIteration && llvm::any_of(privateBuffers, [&](Value p) {
-                return find(p) == find(x.buffer);
-              }))) {
+            !ownBuffer(x.buffer)) {
           buffer = y.buffer;
           return true;
         }
@@ -446,7 +456,9 @@ private:
     ValueRange deps = async.getAsyncDependencies();
     if (failed(checkDependencies(op, deps)))
       return failure();
-    if (!isa<gpu::WaitOp>(op) && deps.empty()) {
+    // (A kernel launch without one starts a stream, as gpu.wait async.)
+    if (!isa<gpu::WaitOp, gpu::LaunchOp, gpu::LaunchFuncOp>(op) &&
+        deps.empty()) {
       attic::opError(op) << "is async without a dependency; gpu-to-llvm "
                             "lowers an async step with one (start a stream "
                             "with gpu.wait async)";
@@ -461,8 +473,8 @@ private:
                        *owner = dep.getParentRegion()->getParentOp();
              parent && !parent->isAncestor(owner);
              parent = parent->getParentOp())
-          if (!isa<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp,
-                   memref::AllocaScopeOp>(parent)) {
+          if (!isa<scf::IfOp, scf::IndexSwitchOp, affine::AffineIfOp,
+                   scf::ExecuteRegionOp, memref::AllocaScopeOp>(parent)) {
             attic::opError(op)
                 << "joins a token from outside the enclosing '"
                 << parent->getName()
@@ -599,6 +611,38 @@ private:
     }
   }
 
+  /// The buffers that `loop`'s body allocates and joins with no buffer from
+  /// elsewhere (an argument, another allocation, a global, a call's
+  /// result): each iteration has its own.
+  SmallVector<Value> ownBuffers(Operation *loop) {
+    llvm::DenseSet<Value> allocated;
+    loop->walk<WalkOrder::PreOrder>([&](Operation *inner) {
+      if (isa<gpu::LaunchOp>(inner))
+        return WalkResult::skip();
+      if (isa<memref::AllocOp, memref::AllocaOp, gpu::AllocOp>(inner))
+        allocated.insert(inner->getResult(0));
+      return WalkResult::advance();
+    });
+    auto origin = [&](Value v) {
+      if (auto arg = dyn_cast<BlockArgument>(v))
+        return isa<func::FuncOp>(arg.getOwner()->getParentOp());
+      Operation *def = v.getDefiningOp();
+      return isa<memref::AllocOp, memref::AllocaOp, gpu::AllocOp,
+                 memref::GetGlobalOp>(def) ||
+             !isMemoryEffectFree(def);
+    };
+    llvm::DenseSet<Value> mixed;
+    for (auto &[v, p] : parent)
+      for (Value member : {v, find(v)})
+        if (origin(member) && !allocated.contains(member))
+          mixed.insert(find(member));
+    SmallVector<Value> own;
+    for (Value v : allocated)
+      if (!mixed.contains(find(v)))
+        own.push_back(v);
+    return own;
+  }
+
   /// The values that the terminators of `op`'s regions hand to its result
   /// `i` (scf.yield, memref.alloca_scope.return: the return-like ones).
   SmallVector<Value> yieldedTo(Operation *op, unsigned i) {
@@ -647,13 +691,24 @@ private:
     std::optional<ResultRange> results = loop.getLoopResults();
     std::optional<MutableArrayRef<OpOperand>> yielded =
         loop.getYieldedValuesMutable();
-    for (unsigned i = 0; i < inits.size() && i < args.size(); ++i) {
-      unite(inits[i], args[i]);
+    for (unsigned i = 0; i < inits.size(); ++i) {
+      if (i < args.size())
+        unite(inits[i], args[i]);
       if (results && i < results->size())
         unite(inits[i], (*results)[i]);
       if (yielded && i < yielded->size())
         unite(inits[i], (*yielded)[i].get());
     }
+    // scf.parallel's reductions: what each iteration reduces.
+    // (Its LoopLikeOpInterface has no inits.)
+    if (auto parallel = dyn_cast<scf::ParallelOp>(op))
+      for (auto [init, operand, result] :
+           llvm::zip(parallel.getInitVals(),
+                     parallel.getBody()->getTerminator()->getOperands(),
+                     parallel.getResults())) {
+        unite(init, result);
+        unite(operand, result);
+      }
   }
 
   /// An error for an async token that passes a region's boundary (a
@@ -696,7 +751,7 @@ private:
     State before = state;
     unsigned first = steps.size();
     SmallVector<State> exits;
-    if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
+    if (isa<scf::IfOp, scf::IndexSwitchOp, affine::AffineIfOp>(op)) {
       // An scf.if without else: its empty else region is the path that
       // skips the then region.
       for (Region &region : op->getRegions()) {
@@ -720,20 +775,11 @@ private:
       // buffers of its own.
       state.done = before.done;
       resize();
-      auto saved = std::make_tuple(privateFrom, privateTo, privateBuffers);
-      privateFrom = first;
-      privateTo = second;
-      op->walk<WalkOrder::PreOrder>([&](Operation *inner) {
-        if (isa<gpu::LaunchOp>(inner))
-          return WalkResult::skip();
-        if (isa<memref::AllocOp, memref::AllocaOp, gpu::AllocOp>(inner))
-          privateBuffers.push_back(inner->getResult(0));
-        return WalkResult::advance();
-      });
+      privateFrames.push_back({first, second, ownBuffers(op)});
       for (Region &region : op->getRegions())
         if (failed(visitRegion(region)))
           return failure();
-      std::tie(privateFrom, privateTo, privateBuffers) = saved;
+      privateFrames.pop_back();
       // Both iterations end before the loop does.
       once.done.resize(steps.size());
       for (unsigned i = first; i < second; ++i)

@@ -571,3 +571,49 @@ func.func @dependencies_without_token(%d: memref<4xf32>, %n: index) {
   return
 }
 }
+
+// -----
+
+// A buffer of the iteration joined with a shared one (a select) is not the
+// iteration's own: the read of %d races the other iteration's memset.
+func.func @parallel_select_shared(%d: memref<64xf32>, %c: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %f = arith.constant 1.0 : f32
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    %h = memref.alloc() : memref<64xf32>
+    %b = arith.select %c, %h, %d : memref<64xf32>
+    // expected-error @below {{'memref.load' op uses argument #0 on the host while an earlier 'gpu.memset' may still be using it on the GPU}}
+    %v = memref.load %b[%i] : memref<64xf32>
+    %t0 = gpu.wait async
+    // expected-note @below {{the earlier step}}
+    %t1 = gpu.memset async [%t0] %d, %f : memref<64xf32>, f32
+    gpu.wait [%t1]
+    memref.dealloc %h : memref<64xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// An scf.parallel of no iteration returns its initial value.
+func.func @parallel_zero_trips(%a: memref<64xf32>, %b: memref<64xf32>, %n: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 1.0 : f32
+  %u0 = gpu.wait async
+  // expected-note @below {{the earlier step}}
+  %u1 = gpu.memset async [%u0] %a, %f : memref<64xf32>, f32
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%a) -> memref<64xf32> {
+    scf.reduce(%b : memref<64xf32>) {
+    ^bb0(%l: memref<64xf32>, %rr: memref<64xf32>):
+      scf.reduce.return %rr : memref<64xf32>
+    }
+  }
+  // expected-error @below {{'memref.load' op uses argument #0 on the host while an earlier 'gpu.memset' may still be using it}}
+  %v = memref.load %r[%c0] : memref<64xf32>
+  gpu.wait [%u1]
+  return %v : f32
+}

@@ -196,3 +196,61 @@ func.func @parallel_private_buffers(%d: memref<64xf32>, %out: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+// Nested scf.parallel loops: each outer iteration's buffer stays its own
+// while the inner loop is checked.
+// CHECK-LABEL: func.func @nested_parallel
+func.func @nested_parallel(%out: memref<4x4x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %f = arith.constant 1.0 : f32
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    %h = memref.alloc() : memref<64xf32>
+    %t0 = gpu.wait async
+    %t1 = gpu.memset async [%t0] %h, %f : memref<64xf32>, f32
+    gpu.wait [%t1]
+    scf.parallel (%j) = (%c0) to (%c4) step (%c1) {
+      %g = memref.alloc() : memref<64xf32>
+      %s0 = gpu.wait async
+      %s1 = gpu.memcpy async [%s0] %g, %h : memref<64xf32>, memref<64xf32>
+      gpu.wait [%s1]
+      memref.dealloc %g : memref<64xf32>
+      scf.reduce
+    }
+    memref.dealloc %h : memref<64xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A kernel launch without a dependency starts a stream (gpu-to-llvm:
+// mgpuStreamCreate); a join inside affine.if runs at most once.
+#set = affine_set<(d0) : (d0 - 1 >= 0)>
+module attributes {gpu.container_module} {
+gpu.module @kernels {
+  gpu.func @k() kernel {
+    gpu.return
+  }
+}
+// CHECK-LABEL: func.func @launch_starts_a_stream
+func.func @launch_starts_a_stream(%d: memref<64xf32>, %e: memref<64xf32>, %n: index) {
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 1.0 : f32
+  %t = gpu.launch_func async @kernels::@k blocks in (%n, %c1, %c1) threads in (%c1, %c1, %c1)
+  gpu.wait [%t]
+  %t0 = gpu.wait async
+  %t1 = gpu.memset async [%t0] %d, %f : memref<64xf32>, f32
+  affine.if #set(%n) {
+    %j = gpu.wait async [%t1]
+    %k = gpu.memcpy async [%j] %e, %d : memref<64xf32>, memref<64xf32>
+    gpu.wait [%k]
+  }
+  gpu.wait [%t1]
+  return
+}
+}
