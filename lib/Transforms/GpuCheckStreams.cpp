@@ -50,13 +50,11 @@ struct Use {
   bool write;
 };
 
-/// An async GPU step: the op, the buffers it uses, its stream and the steps
-/// of other streams it is ordered after (through the events of a join).
+/// An async GPU step: the op, the buffers it uses, its stream.
 struct Step {
   Operation *op;
   SmallVector<Use, 4> uses;
   unsigned stream;
-  llvm::BitVector after;
 };
 
 /// A stream as gpu-to-llvm makes them: `gpu.wait async` creates one (a
@@ -64,7 +62,8 @@ struct Step {
 /// dependency's op); an async op runs on the stream of its dependency, its
 /// token names the same stream. Tokens that gpu-to-llvm takes as events
 /// (block arguments, tokens of other dialects' ops) are refused
-/// (checkNoTokens, checkDependencies).
+/// (checkNoTokens, checkDependencies). `after`: the steps of other streams
+/// that the stream's work is ordered after (through a join's events).
 struct Stream {
   Operation *creator;
   llvm::BitVector after;
@@ -127,10 +126,8 @@ bool writtenIn(Region &body, Value value) {
             pending.push_back(result);
         continue;
       }
-      if (!isMemoryEffectFree(user) && writesValue(user, v))
-        return true;
       if (isMemoryEffectFree(user) || user->getNumRegions() ||
-          user->hasTrait<OpTrait::IsTerminator>())
+          user->hasTrait<OpTrait::IsTerminator>() || writesValue(user, v))
         return true;
     }
   }
@@ -187,7 +184,7 @@ private:
   llvm::DenseMap<Value, Value> parent;
   llvm::DenseMap<Value, std::string> names;
   llvm::StringMap<Value> globals;
-  llvm::DenseMap<Value, unsigned> stepOfToken, streamOfToken, issuedAt;
+  llvm::DenseMap<Value, unsigned> stepOfToken, streamOfToken;
   SmallVector<Step> steps;
   SmallVector<Stream> streams;
   State state;
@@ -261,27 +258,15 @@ private:
     return streams.size() - 1;
   }
 
-  /// The stream of `token`; a stream of its own for a token no op of the
-  /// function made.
-  unsigned streamOf(Value token) {
-    auto it = streamOfToken.find(token);
-    if (it != streamOfToken.end())
-      return it->second;
-    unsigned stream = newStream(nullptr);
-    streamOfToken[token] = stream;
-    issuedAt[token] = steps.size();
-    return stream;
-  }
+  /// The stream of `token`, a token of a step (checkDependencies refuses
+  /// others before this is asked).
+  unsigned streamOf(Value token) { return streamOfToken.at(token); }
 
   /// The steps done when the work that `token` names is: those of its
-  /// stream up to its op (all of them so far for a token of no step), and
-  /// what that stream waited for.
+  /// stream up to its op, and what that stream waited for.
   llvm::BitVector workOf(Value token) {
     unsigned stream = streamOf(token);
-    auto it = stepOfToken.find(token);
-    // A token of no step names the steps issued on its stream before it.
-    unsigned end =
-        it != stepOfToken.end() ? it->second + 1 : issuedAt.lookup(token);
+    unsigned end = stepOfToken.at(token) + 1;
     llvm::BitVector bits = streams[stream].after;
     bits.resize(steps.size());
     for (unsigned i = 0; i < end; ++i)
@@ -291,8 +276,9 @@ private:
   }
 
   bool ordered(unsigned earlier, const Step &later) {
+    const llvm::BitVector &after = streams[later.stream].after;
     return state.done.test(earlier) || steps[earlier].stream == later.stream ||
-           (earlier < later.after.size() && later.after.test(earlier));
+           (earlier < after.size() && after.test(earlier));
   }
 
   void resize() { state.done.resize(steps.size()); }
@@ -486,13 +472,12 @@ private:
     for (auto [i, dep] : llvm::enumerate(deps))
       if (failed(checkLive(op, i, dep)))
         return failure();
-    Step step{op, stepUses(op), 0, llvm::BitVector(steps.size())};
+    Step step{op, stepUses(op), 0};
     if (isa<gpu::WaitOp>(op) || deps.empty()) {
       // A new stream, after the events of its dependencies.
       step.stream = newStream(op);
       for (Value dep : deps)
-        step.after |= workOf(dep);
-      streams[step.stream].after = step.after;
+        streams[step.stream].after |= workOf(dep);
       state.live.insert(step.stream);
     } else {
       // gpu-to-llvm lowers an async step with one dependency (it leaves
@@ -505,8 +490,6 @@ private:
         return failure();
       }
       step.stream = streamOf(deps.front());
-      step.after = streams[step.stream].after;
-      step.after.resize(steps.size());
     }
     for (auto [i, earlier] : llvm::enumerate(steps)) {
       Value buffer;
