@@ -1055,30 +1055,46 @@ def AtticCheckScope : Pass<"attic-check-scope", "::mlir::ModuleOp"> {
 
 def AtticGuardTensorIndices
     : Pass<"attic-guard-tensor-indices", "::mlir::ModuleOp"> {
-  let summary = "Check the bounds of tensor.extract/insert and extract_slice/insert_slice; report, never access, outside";
+  let summary = "Check the bounds of tensor.extract/insert, extract_slice/insert_slice and memref.load/store; report, never access, outside";
   let description = [{
-    Upstream, a `tensor.extract` or `tensor.insert` whose index is outside
-    the tensor is undefined behaviour, and compiled it reads or writes past
-    the buffer: an index that comes from the data (a token id beyond an
-    embedding table) segfaulted `attic-run`, or read another buffer's
-    values. This pass puts every such access whose indices are not all
-    constants inside the tensor's static sizes under an `scf.if` on
-    `0 <= index < size` for each dimension. Inside, the access as it was;
-    outside, a call of the runtime's `attic_rt_report_error` with
-    `ATTIC_RT_TENSOR_INDEX` for each dimension out of bounds (the op's
-    source line, the dimension, the index and the size), and the result is
-    0 (extract) or the unchanged tensor (insert). The run then fails with
-    `tensor.extract at line L: index I of dimension D is outside [0, S)`
-    (attic-run, the AOT entry) or the report is taken by whoever runs the
-    code (`attic_rt_take_error`). Accesses inside attic ops (modifier
-    regions) are left alone: their capture reads have their own check.
-    A `tensor.dim` whose dimension index is known at run time only is
-    checked against the rank the same way (`ATTIC_RT_DIM_INDEX`: the line,
-    the index, the rank; the result is 0 outside), and one whose constant
-    index is outside the rank is an error here (upstream it is undefined:
-    it read past the descriptor's sizes, and MLIR's folding crashed on -1).
-    Extracts of element types without a 0 (other than integers, index and
-    floats) are left alone too. Both pipelines run it first.
+    Upstream, a `tensor.extract`, `tensor.insert`, `memref.load` or
+    `memref.store` whose index is outside the tensor or memref is undefined
+    behaviour, and compiled it reads or writes past the buffer: an index
+    that comes from the data (a token id beyond an embedding table)
+    segfaulted `attic-run`, or read another buffer's values. This pass
+    checks every such access whose indices are not all known inside the
+    static sizes (constants, the induction variable of an `scf.for` with
+    constant bounds, a block or thread id of a `gpu.launch` of constant
+    sizes, and sums, differences and products of those) against
+    `0 <= index < size` for each dimension. Outside, the runtime's
+    `attic_rt_report_error` is called with `ATTIC_RT_TENSOR_INDEX` (tensor
+    ops) or `ATTIC_RT_MEMREF_INDEX` (memref ops) for each dimension out of
+    bounds (the op's source line, the dimension, the index and the size),
+    and nothing outside is touched: a read (`tensor.extract`, `memref.load`)
+    gives 0, `tensor.insert` the unchanged tensor, and `memref.store`
+    writes nothing. Reads and inserts on static nonzero sizes do that
+    without a branch (the indices clamped to 0 and the result selected;
+    the GPU offload takes no allocation in a branch); the others, and
+    every `memref.store`, are put under an `scf.if`. The run then fails
+    with `tensor.extract at line L: index I of dimension D is outside
+    [0, S)` (or `memref.load`, ...) in attic-run and the AOT entry, or the
+    report is taken by whoever runs the code (`attic_rt_take_error`).
+    This covers the host code of the module's functions and the bodies of
+    their `gpu.launch` ops (kernels report through the device's error
+    record). Left alone: accesses inside attic ops (modifier regions) and
+    in the functions attic ops name (`mask_fn`, `score_fn`: the memref
+    form's outlined regions), whose capture reads have their own check;
+    functions in a `gpu.module` (they cannot call the runtime); reads of
+    element types without a 0 (other than integers, index and floats);
+    and other memory ops (`affine.load`/`store`, `vector` loads and
+    stores, and a `memref.subview` reaching outside its source, whose
+    accesses are checked against the subview's sizes only).
+    A `tensor.dim` or `memref.dim` whose dimension index is known at run
+    time only is checked against the rank the same way
+    (`ATTIC_RT_DIM_INDEX`: the line, the index, the rank; the result is 0
+    outside), and one whose constant index is outside the rank is an error
+    here (upstream it is undefined: it read past the descriptor's sizes,
+    and MLIR's folding crashed on -1). Both pipelines run it first.
 
     Slices get stride 1 on their dims of size 1 (such a dim takes one
     element whatever its stride): MLIR 22 crashed folding the subview of a
@@ -1102,22 +1118,28 @@ def AtticGuardTensorIndices
     error.
 
     ```mlir
-    %x = tensor.extract %t[%i] : tensor<8xf32>
+    %x = tensor.extract %t[%i] : tensor<?xf32>
     // becomes
     %c0 = arith.constant 0 : index
-    %n = tensor.dim %t, %c0 : tensor<8xf32>
+    %n = tensor.dim %t, %c0 : tensor<?xf32>
     %ok = ... %i >= 0 and %i < %n ...
+    // attic_rt_report_error(8, line * 64 + 0, %i, %n) where %ok is false
     %x = scf.if %ok -> (f32) {
-      %e = tensor.extract %t[%i] : tensor<8xf32>
+      %e = tensor.extract %t[%i] : tensor<?xf32>
       scf.yield %e : f32
     } else {
-      // attic_rt_report_error(8, line * 64 + 0, %i, %n) if out of bounds
       scf.yield %zero : f32
+    }
+    memref.store %v, %m[%j] : memref<16xf32>
+    // becomes (after the check of %j and its report)
+    scf.if %ok2 {
+      memref.store %v, %m[%j] : memref<16xf32>
     }
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
 }

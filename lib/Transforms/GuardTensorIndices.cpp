@@ -1,13 +1,15 @@
 //===- GuardTensorIndices.cpp - no tensor access out of bounds -----------===//
 //
 // tensor.extract and tensor.insert with an index outside the tensor (and
-// tensor.extract_slice / insert_slice reaching outside it) are undefined
+// tensor.extract_slice / insert_slice reaching outside it), and
+// memref.load and memref.store outside the memref, are undefined
 // behaviour upstream; compiled, they read or write past the
 // buffer (an index taken from the data, a token id past an embedding
 // table, segfaulted attic-run). For each access whose indices are not all
-// constants inside the tensor, this pass reports an index outside to the
-// runtime (ATTIC_RT_TENSOR_INDEX) and makes the access read 0 (extract) or
-// change nothing (insert) there. See AtticPasses.td.
+// known inside, this pass reports an index outside to the runtime
+// (ATTIC_RT_TENSOR_INDEX, ATTIC_RT_MEMREF_INDEX) and makes the access read
+// 0 (extract, load) or change nothing (insert, store) there. See
+// AtticPasses.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +20,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
@@ -35,15 +39,105 @@ namespace {
 /// run leaves them alone.
 constexpr llvm::StringLiteral kGuarded = "attic.in_bounds";
 
-/// Whether `index` is a constant inside static dimension `d`.
-bool provablyInside(RankedTensorType type, int64_t d, Value index) {
-  APInt value;
-  return !type.isDynamicDim(d) && matchPattern(index, m_ConstantInt(&value)) &&
-         !value.isNegative() && value.getSExtValue() < type.getDimSize(d);
+/// The range [min, max] of an index, offset, size or stride, where it is
+/// plain to see: a constant, the induction variable of an scf.for with
+/// constant bounds, a block or thread id of a gpu.launch of constant
+/// sizes, and sums, differences, products (of non-negative ranges) and
+/// index casts of those that fit their integer type (a wrapped i32 sum
+/// is not the sum). (Upstream's IntegerRangeAnalysis was tried: on a
+/// recursive function its ranges grow one step per round and the solver
+/// ran for hours.)
+std::optional<std::pair<int64_t, int64_t>> rangeOf(OpFoldResult value,
+                                                   int depth = 0) {
+  if (std::optional<int64_t> c = getConstantIntValue(value))
+    return std::make_pair(*c, *c);
+  auto v = dyn_cast<Value>(value);
+  if (!v || depth > 8)
+    return std::nullopt;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    // A gpu.launch's block and thread ids: [0, its grid or block size).
+    if (auto launch = dyn_cast<gpu::LaunchOp>(arg.getOwner()->getParentOp());
+        launch && arg.getOwner() == &launch.getBody().front()) {
+      gpu::KernelDim3 ids[] = {launch.getBlockIds(), launch.getThreadIds()};
+      gpu::KernelDim3 sizes[] = {launch.getGridSizeOperandValues(),
+                                 launch.getBlockSizeOperandValues()};
+      for (int i = 0; i < 2; ++i)
+        for (auto [id, size] :
+             {std::pair(ids[i].x, sizes[i].x), std::pair(ids[i].y, sizes[i].y),
+              std::pair(ids[i].z, sizes[i].z)})
+          if (arg == id) {
+            std::optional<int64_t> n = getConstantIntValue(size);
+            if (!n || *n < 1)
+              return std::nullopt;
+            return std::make_pair(int64_t(0), *n - 1);
+          }
+      return std::nullopt;
+    }
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || arg != loop.getInductionVar())
+      return std::nullopt;
+    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
+                           ub = getConstantIntValue(loop.getUpperBound()),
+                           step = getConstantIntValue(loop.getStep());
+    if (!lb || !ub || !step || *step < 1 || *lb >= *ub)
+      return std::nullopt;
+    return std::make_pair(*lb, *ub - 1);
+  }
+  // [lo, hi] if every value in it is one of v's type (index: 64 bits).
+  auto fitting = [&](int64_t lo,
+                     int64_t hi) -> std::optional<std::pair<int64_t, int64_t>> {
+    if (!v.getType().isIntOrIndex())
+      return std::nullopt;
+    unsigned width =
+        v.getType().isIndex() ? 64 : v.getType().getIntOrFloatBitWidth();
+    if (width < 64 && (lo < -(int64_t(1) << (width - 1)) ||
+                       hi >= (int64_t(1) << (width - 1))))
+      return std::nullopt;
+    return std::make_pair(lo, hi);
+  };
+  Operation *def = v.getDefiningOp();
+  if (isa_and_nonnull<arith::IndexCastOp>(def)) {
+    auto range = rangeOf(def->getOperand(0), depth + 1);
+    if (!range)
+      return std::nullopt;
+    return fitting(range->first, range->second);
+  }
+  if (!isa_and_nonnull<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def))
+    return std::nullopt;
+  auto l = rangeOf(def->getOperand(0), depth + 1),
+       r = rangeOf(def->getOperand(1), depth + 1);
+  if (!l || !r)
+    return std::nullopt;
+  // Both bounds are computed (no short circuit), then either overflow
+  // gives up.
+  int64_t lo, hi;
+  bool loOverflow, hiOverflow;
+  if (isa<arith::AddIOp>(def)) {
+    loOverflow = __builtin_add_overflow(l->first, r->first, &lo);
+    hiOverflow = __builtin_add_overflow(l->second, r->second, &hi);
+  } else if (isa<arith::SubIOp>(def)) {
+    loOverflow = __builtin_sub_overflow(l->first, r->second, &lo);
+    hiOverflow = __builtin_sub_overflow(l->second, r->first, &hi);
+  } else if (l->first >= 0 && r->first >= 0) {
+    loOverflow = __builtin_mul_overflow(l->first, r->first, &lo);
+    hiOverflow = __builtin_mul_overflow(l->second, r->second, &hi);
+  } else {
+    return std::nullopt;
+  }
+  if (loOverflow || hiOverflow)
+    return std::nullopt;
+  return fitting(lo, hi);
 }
 
-/// Whether every index is a constant inside its static dimension.
-bool provablyInside(RankedTensorType type, ValueRange indices) {
+/// Whether `index` is known inside static dimension `d` (rangeOf).
+bool provablyInside(ShapedType type, int64_t d, Value index) {
+  std::optional<std::pair<int64_t, int64_t>> range = rangeOf(index);
+  return !type.isDynamicDim(d) && range && range->first >= 0 &&
+         range->second < type.getDimSize(d);
+}
+
+/// Whether every index is known inside its static dimension.
+bool provablyInside(ShapedType type, ValueRange indices) {
   for (auto [d, index] : llvm::enumerate(indices))
     if (!provablyInside(type, int64_t(d), index))
       return false;
@@ -94,63 +188,39 @@ OpBuilder underIf(OpBuilder &b, Operation *op, Value inside) {
   return ifOp.getElseBodyBuilder();
 }
 
+/// The element access of a tensor.extract, tensor.insert, memref.load or
+/// memref.store: the tensor or memref, its type, the indices, whether it
+/// writes and whether it is a memref op.
+struct Access {
+  explicit Access(Operation *op) {
+    if (auto extract = dyn_cast<tensor::ExtractOp>(op)) {
+      shaped = extract.getTensor();
+      indices = extract.getIndices();
+    } else if (auto insert = dyn_cast<tensor::InsertOp>(op)) {
+      shaped = insert.getDest();
+      indices = insert.getIndices();
+      write = true;
+    } else if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      shaped = load.getMemref();
+      indices = load.getIndices();
+      memref = true;
+    } else {
+      auto store = cast<memref::StoreOp>(op);
+      shaped = store.getMemref();
+      indices = store.getIndices();
+      write = memref = true;
+    }
+    type = cast<ShapedType>(shaped.getType());
+  }
+  Value shaped;
+  ShapedType type;
+  SmallVector<Value> indices;
+  bool write = false, memref = false;
+};
+
 struct AtticGuardTensorIndicesPass
     : public attic::impl::AtticGuardTensorIndicesBase<
           AtticGuardTensorIndicesPass> {
-  /// The range [min, max] of an offset, size or stride, where it is plain
-  /// to see: a constant, the induction variable of an scf.for with
-  /// constant bounds, and sums, differences, products (of non-negative
-  /// ranges) and index casts of those. (Upstream's IntegerRangeAnalysis
-  /// was tried: on a recursive function its ranges grow one step per
-  /// round and the solver ran for hours.)
-  static std::optional<std::pair<int64_t, int64_t>> rangeOf(OpFoldResult value,
-                                                            int depth = 0) {
-    if (std::optional<int64_t> c = getConstantIntValue(value))
-      return std::make_pair(*c, *c);
-    auto v = dyn_cast<Value>(value);
-    if (!v || depth > 8)
-      return std::nullopt;
-    if (auto arg = dyn_cast<BlockArgument>(v)) {
-      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-      if (!loop || arg != loop.getInductionVar())
-        return std::nullopt;
-      std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
-                             ub = getConstantIntValue(loop.getUpperBound()),
-                             step = getConstantIntValue(loop.getStep());
-      if (!lb || !ub || !step || *step < 1 || *lb >= *ub)
-        return std::nullopt;
-      return std::make_pair(*lb, *ub - 1);
-    }
-    Operation *def = v.getDefiningOp();
-    if (isa_and_nonnull<arith::IndexCastOp>(def))
-      return rangeOf(def->getOperand(0), depth + 1);
-    if (!isa_and_nonnull<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def))
-      return std::nullopt;
-    auto l = rangeOf(def->getOperand(0), depth + 1),
-         r = rangeOf(def->getOperand(1), depth + 1);
-    if (!l || !r)
-      return std::nullopt;
-    // Both bounds are computed (no short circuit), then either overflow
-    // gives up.
-    int64_t lo, hi;
-    bool loOverflow, hiOverflow;
-    if (isa<arith::AddIOp>(def)) {
-      loOverflow = __builtin_add_overflow(l->first, r->first, &lo);
-      hiOverflow = __builtin_add_overflow(l->second, r->second, &hi);
-    } else if (isa<arith::SubIOp>(def)) {
-      loOverflow = __builtin_sub_overflow(l->first, r->second, &lo);
-      hiOverflow = __builtin_sub_overflow(l->second, r->first, &hi);
-    } else if (l->first >= 0 && r->first >= 0) {
-      loOverflow = __builtin_mul_overflow(l->first, r->first, &lo);
-      hiOverflow = __builtin_mul_overflow(l->second, r->second, &hi);
-    } else {
-      return std::nullopt;
-    }
-    if (loOverflow || hiOverflow)
-      return std::nullopt;
-    return std::make_pair(lo, hi);
-  }
-
   /// A dim of size 1 takes one element whatever its stride: the stride
   /// becomes 1. A rank-reducing extract_slice with stride 2 on such a dim
   /// crashed MLIR 22 (memref::SubViewOp::getDroppedDims, in the CPU
@@ -194,57 +264,69 @@ struct AtticGuardTensorIndicesPass
     }
   }
 
+  /// Whether `op` is the module's own code: inside a function of the
+  /// module, not inside an attic op (a modifier region has its own check)
+  /// nor in a function an attic op names (`mask_fn`, `score_fn`: the
+  /// memref form's outlined regions, checked the same way), nor in a
+  /// gpu.module (its functions cannot call the runtime).
+  bool ownCode(Operation *op) {
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    return func && func->getParentOp() == getOperation() &&
+           !modifierFunctions.contains(func.getName()) &&
+           !attic::insideAtticOp(op);
+  }
+
   void runOnOperation() override {
     unitStridesForUnitSizes();
-    SmallVector<Operation *> accesses, slices;
-    SmallVector<tensor::DimOp> dims;
+    modifierFunctions.clear();
+    getOperation().walk([&](Operation *op) {
+      if (isa_and_nonnull<attic::AtticDialect>(op->getDialect()))
+        for (NamedAttribute attr : op->getAttrs())
+          if (auto ref = dyn_cast<FlatSymbolRefAttr>(attr.getValue()))
+            modifierFunctions.insert(ref.getValue());
+    });
+    SmallVector<Operation *> accesses, slices, dims;
     bool refused = false;
     getOperation().walk([&](Operation *op) {
-      Value tensor;
-      ValueRange indices;
-      if (auto dim = dyn_cast<tensor::DimOp>(op)) {
+      if (op->hasAttr(kGuarded) ||
+          !isa<tensor::DimOp, memref::DimOp, tensor::ExtractOp,
+               tensor::InsertOp, memref::LoadOp, memref::StoreOp,
+               tensor::ExtractSliceOp, tensor::InsertSliceOp>(op) ||
+          !ownCode(op))
+        return;
+      if (isa<tensor::DimOp, memref::DimOp>(op)) {
         // A dimension index outside [0, rank): undefined upstream; it read
         // past the sizes of the descriptor (a 2026-11-30 audit: [0] for
         // index 7, a crash for -1, and MLIR's folding crashed on a
         // constant -1 in the CUDA pipeline).
-        if (op->hasAttr(kGuarded) || attic::insideAtticOp(op))
-          return;
-        auto type = dyn_cast<RankedTensorType>(dim.getSource().getType());
-        if (!type)
+        auto type = dyn_cast<ShapedType>(op->getOperand(0).getType());
+        if (!type || !type.hasRank())
           return;
         APInt value;
-        if (matchPattern(dim.getIndex(), m_ConstantInt(&value))) {
+        if (matchPattern(op->getOperand(1), m_ConstantInt(&value))) {
           if (value.isNegative() || value.getSExtValue() >= type.getRank()) {
-            dim.emitOpError("dimension index ")
+            op->emitOpError("dimension index ")
                 << value.getSExtValue() << " is outside [0, " << type.getRank()
                 << ") (the rank of " << type << ")";
             refused = true;
           }
           return;
         }
-        dims.push_back(dim);
+        dims.push_back(op);
         return;
       }
-      if (auto extract = dyn_cast<tensor::ExtractOp>(op)) {
-        tensor = extract.getTensor();
-        indices = extract.getIndices();
-        if (!hasZero(extract.getType()))
-          return;
-      } else if (auto insert = dyn_cast<tensor::InsertOp>(op)) {
-        tensor = insert.getDest();
-        indices = insert.getIndices();
-      } else if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op)) {
-        if (!op->hasAttr(kGuarded) && !attic::insideAtticOp(op) &&
-            !sliceProvablyInside(op))
+      if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op)) {
+        if (!sliceProvablyInside(op))
           slices.push_back(op);
         return;
-      } else {
-        return;
       }
-      if (op->hasAttr(kGuarded) || attic::insideAtticOp(op) ||
-          provablyInside(cast<RankedTensorType>(tensor.getType()), indices))
+      // A read of a type without a 0 (a memref of vectors) is left alone.
+      if (isa<tensor::ExtractOp, memref::LoadOp>(op) &&
+          !hasZero(op->getResult(0).getType()))
         return;
-      accesses.push_back(op);
+      Access access(op);
+      if (!provablyInside(access.type, access.indices))
+        accesses.push_back(op);
     });
     if (refused)
       return signalPassFailure();
@@ -252,7 +334,7 @@ struct AtticGuardTensorIndicesPass
       return;
     Operation *first = !accesses.empty() ? accesses[0]
                        : !slices.empty() ? slices[0]
-                                         : dims[0].getOperation();
+                                         : dims[0];
     FailureOr<func::FuncOp> report = attic::declareReportError(first);
     if (failed(report))
       return signalPassFailure();
@@ -260,30 +342,34 @@ struct AtticGuardTensorIndicesPass
       guard(op, *report);
     for (Operation *op : slices)
       guardSlice(op, *report);
-    for (tensor::DimOp dim : dims)
+    for (Operation *dim : dims)
       guardDim(dim, *report);
   }
 
-  /// tensor.dim with an index known at run time only: outside [0, rank)
-  /// it reports ATTIC_RT_DIM_INDEX and gives 0, reading dimension 0 (the
-  /// verifier refuses tensor.dim of a rank-0 tensor).
-  static void guardDim(tensor::DimOp dim, func::FuncOp report) {
-    Location loc = dim.getLoc();
+  /// The functions that attic ops name (ownCode).
+  llvm::DenseSet<StringRef> modifierFunctions;
+
+  /// tensor.dim or memref.dim with an index known at run time only:
+  /// outside [0, rank) it reports ATTIC_RT_DIM_INDEX and gives 0, reading
+  /// dimension 0 (the verifiers refuse a dim of rank 0).
+  static void guardDim(Operation *dim, func::FuncOp report) {
+    Location loc = dim->getLoc();
     OpBuilder b(dim);
-    int64_t rank = cast<RankedTensorType>(dim.getSource().getType()).getRank();
-    Value index = dim.getIndex();
+    int64_t rank = cast<ShapedType>(dim->getOperand(0).getType()).getRank();
+    Value index = dim->getOperand(1);
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value rankValue = arith::ConstantIndexOp::create(b, loc, rank);
     Value inside = inRange(b, loc, index, zero, rankValue);
     reportUnless(b, loc, inside, report, ATTIC_RT_DIM_INDEX,
-                 attic::sourceLineOf(loc) * 64, index, rankValue);
-    dim.getIndexMutable().assign(
-        arith::SelectOp::create(b, loc, inside, index, zero));
+                 attic::sourceLineOf(loc) * 64 +
+                     (isa<memref::DimOp>(dim) ? 1 : 0),
+                 index, rankValue);
+    Value result = dim->getResult(0);
+    dim->setOperand(1, arith::SelectOp::create(b, loc, inside, index, zero));
     dim->setAttr(kGuarded, b.getUnitAttr());
     b.setInsertionPointAfter(dim);
-    Value picked =
-        arith::SelectOp::create(b, loc, inside, dim.getResult(), zero);
-    dim.getResult().replaceAllUsesExcept(picked, picked.getDefiningOp());
+    Value picked = arith::SelectOp::create(b, loc, inside, result, zero);
+    result.replaceAllUsesExcept(picked, picked.getDefiningOp());
   }
 
   /// The offsets, sizes and strides of a slice op, and the tensor they
@@ -453,78 +539,89 @@ struct AtticGuardTensorIndicesPass
   }
 
   /// Reports each dimension of `op` out of bounds, and makes `op` access
-  /// nothing outside: on a tensor of static nonzero sizes by clamping the
-  /// indices to 0 and selecting the result (no branch, so no allocation in
-  /// one for the GPU), else under an scf.if.
+  /// nothing outside. A read (tensor.extract, memref.load) of static
+  /// nonzero sizes clamps its indices to 0 and selects 0 for its result,
+  /// and so does a tensor.insert (writing the element's own value back):
+  /// no branch, so no allocation in one for the GPU. Other sizes, and
+  /// memref.store (a write of the old value could race with another
+  /// thread's), go under an scf.if.
   static void guard(Operation *op, func::FuncOp report) {
     Location loc = op->getLoc();
     OpBuilder b(op);
-    auto insert = dyn_cast<tensor::InsertOp>(op);
-    Value tensor =
-        insert ? insert.getDest() : cast<tensor::ExtractOp>(op).getTensor();
-    SmallVector<Value> indices(insert
-                                   ? insert.getIndices()
-                                   : cast<tensor::ExtractOp>(op).getIndices());
-    auto type = cast<RankedTensorType>(tensor.getType());
+    Access access(op);
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    // inside[d]: null where the index is a constant inside the dimension.
+    // inside[d]: null where the index is known inside the dimension.
     SmallVector<Value> inside, sizes;
     Value all;
-    for (auto [d, index] : llvm::enumerate(indices)) {
-      if (provablyInside(type, int64_t(d), index)) {
+    for (auto [d, index] : llvm::enumerate(access.indices)) {
+      if (provablyInside(access.type, int64_t(d), index)) {
         inside.push_back(Value());
         sizes.push_back(Value());
         continue;
       }
-      Value size = tensor::DimOp::create(b, loc, tensor, d);
+      Value size = access.memref
+                       ? Value(memref::DimOp::create(b, loc, access.shaped, d))
+                       : Value(tensor::DimOp::create(b, loc, access.shaped, d));
       Value ok = inRange(b, loc, index, zero, size);
       inside.push_back(ok);
       sizes.push_back(size);
       all = all ? arith::AndIOp::create(b, loc, all, ok).getResult() : ok;
     }
     // The reports: one per dimension out of bounds.
-    int64_t code = attic::sourceLineOf(loc) * 64 + (insert ? 32 : 0);
-    for (size_t d = 0; d < indices.size(); ++d)
+    int64_t code = attic::sourceLineOf(loc) * 64 + (access.write ? 32 : 0);
+    for (size_t d = 0; d < access.indices.size(); ++d)
       if (inside[d])
-        reportUnless(b, loc, inside[d], report, ATTIC_RT_TENSOR_INDEX,
-                     code + std::min<int64_t>(int64_t(d), 31), indices[d],
-                     sizes[d]);
+        reportUnless(b, loc, inside[d], report,
+                     access.memref ? ATTIC_RT_MEMREF_INDEX
+                                   : ATTIC_RT_TENSOR_INDEX,
+                     code + std::min<int64_t>(int64_t(d), 31),
+                     access.indices[d], sizes[d]);
 
     op->setAttr(kGuarded, b.getUnitAttr());
+    if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      auto ifOp = scf::IfOp::create(b, loc, all, /*withElseRegion=*/false);
+      store->moveBefore(ifOp.thenBlock()->getTerminator());
+      return;
+    }
     Type resultType = op->getResult(0).getType();
-    bool nonEmpty = type.hasStaticShape() && type.getNumElements() > 0;
+    bool nonEmpty =
+        access.type.hasStaticShape() && access.type.getNumElements() > 0;
     if (nonEmpty) {
       // Index 0 of every dimension exists: access there when outside, and
-      // make it change nothing (insert) or read as 0 (extract).
+      // make it change nothing (insert) or read as 0 (extract, load).
       SmallVector<Value> safe;
-      for (auto [d, index] : llvm::enumerate(indices))
+      for (auto [d, index] : llvm::enumerate(access.indices))
         safe.push_back(
             inside[d]
                 ? arith::SelectOp::create(b, loc, all, index, zero).getResult()
                 : index);
-      if (insert) {
-        auto oldOp = tensor::ExtractOp::create(b, loc, tensor, safe);
+      if (auto insert = dyn_cast<tensor::InsertOp>(op)) {
+        auto oldOp = tensor::ExtractOp::create(b, loc, access.shaped, safe);
         oldOp->setAttr(kGuarded, b.getUnitAttr());
         Value old = oldOp;
         Value value =
             arith::SelectOp::create(b, loc, all, insert.getScalar(), old);
         insert.getScalarMutable().assign(value);
         insert.getIndicesMutable().assign(safe);
-      } else {
-        auto extract = cast<tensor::ExtractOp>(op);
-        extract.getIndicesMutable().assign(safe);
-        b.setInsertionPointAfter(op);
-        Value picked = arith::SelectOp::create(b, loc, all, op->getResult(0),
-                                               zeroOf(b, loc, resultType));
-        op->getResult(0).replaceAllUsesExcept(picked, picked.getDefiningOp());
+        return;
       }
+      if (auto load = dyn_cast<memref::LoadOp>(op))
+        load.getIndicesMutable().assign(safe);
+      else
+        cast<tensor::ExtractOp>(op).getIndicesMutable().assign(safe);
+      b.setInsertionPointAfter(op);
+      Value picked = arith::SelectOp::create(b, loc, all, op->getResult(0),
+                                             zeroOf(b, loc, resultType));
+      op->getResult(0).replaceAllUsesExcept(picked, picked.getDefiningOp());
       return;
     }
     // Sizes known only at run time (or a zero size): the access under
     // scf.if, 0 or the unchanged tensor outside.
     OpBuilder otherwise = underIf(b, op, all);
     scf::YieldOp::create(otherwise, loc,
-                         insert ? tensor : zeroOf(otherwise, loc, resultType));
+                         isa<tensor::InsertOp>(op)
+                             ? access.shaped
+                             : zeroOf(otherwise, loc, resultType));
   }
 };
 

@@ -170,15 +170,19 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
         " of dimension %" PRId64 ", outside [0, %" PRId64
         "); the results are not valid%s",
         a / 16, b, a % 16, c, suffix);
-  case ATTIC_RT_TENSOR_INDEX: {
+  case ATTIC_RT_TENSOR_INDEX:
+  case ATTIC_RT_MEMREF_INDEX: {
     char where[48];
     atLine(a, where, sizeof(where));
-    return attic::runtime::fail(
-        err, errLen,
-        "%s%s: index %" PRId64 " of dimension %" PRId64
-        " is outside [0, %" PRId64 "); the results are not valid%s",
-        (a / 32) % 2 ? "tensor.insert" : "tensor.extract", where, b, a % 32, c,
-        suffix);
+    bool write = (a / 32) % 2;
+    const char *op = code == ATTIC_RT_TENSOR_INDEX
+                         ? (write ? "tensor.insert" : "tensor.extract")
+                         : (write ? "memref.store" : "memref.load");
+    return attic::runtime::fail(err, errLen,
+                                "%s%s: index %" PRId64 " of dimension %" PRId64
+                                " is outside [0, %" PRId64
+                                "); the results are not valid%s",
+                                op, where, b, a % 32, c, suffix);
   }
   case ATTIC_RT_SLICE_BOUNDS: {
     char where[48];
@@ -226,12 +230,14 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
   case ATTIC_RT_DIM_INDEX: {
     char where[48];
     atLine(a, where, sizeof(where));
+    bool memref = ((a % 64) + 64) % 64 == 1;
     return attic::runtime::fail(err, errLen,
-                                "tensor.dim%s: dimension index %" PRId64
+                                "%s%s: dimension index %" PRId64
                                 " is outside [0, %" PRId64
-                                ") (the tensor's rank); the results are "
+                                ") (the %s's rank); the results are "
                                 "not valid%s",
-                                where, b, c, suffix);
+                                memref ? "memref.dim" : "tensor.dim", where, b,
+                                c, memref ? "memref" : "tensor", suffix);
   }
   default:
     return attic::runtime::fail(

@@ -17,3 +17,12 @@ func.func @past_rank(%q: tensor<3x4xf32>) -> index {
   %n = tensor.dim %q, %c : tensor<3x4xf32>
   return %n : index
 }
+
+// -----
+
+func.func @memref_past_rank(%m: memref<3x4xf32>) -> index {
+  %c = arith.constant 5 : index
+  // expected-error @+1 {{'memref.dim' op dimension index 5 is outside [0, 2) (the rank of 'memref<3x4xf32>')}}
+  %n = memref.dim %m, %c : memref<3x4xf32>
+  return %n : index
+}

@@ -221,3 +221,165 @@ func.func @dim(%t: tensor<?x4xf32>, %i: index) -> index {
   %n = tensor.dim %t, %i : tensor<?x4xf32>
   return %n : index
 }
+
+// -----
+
+// memref.load of static nonzero sizes: as tensor.extract, with code 13
+// (ATTIC_RT_MEMREF_INDEX) and memref.dim for the size.
+// CHECK-LABEL: func.func @load
+// CHECK-SAME: (%[[M:.*]]: memref<8xf32>, %[[I:.*]]: index)
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[N:.*]] = memref.dim %[[M]], %{{.*}} : memref<8xf32>
+// CHECK: %[[GE:.*]] = arith.cmpi sge, %[[I]], %[[C0]] : index
+// CHECK: %[[LT:.*]] = arith.cmpi slt, %[[I]], %[[N]] : index
+// CHECK: %[[OK:.*]] = arith.andi %[[GE]], %[[LT]] : i1
+// CHECK: scf.if
+// CHECK:   arith.constant 13 : i32
+// CHECK:   func.call @attic_rt_report_error
+// CHECK: %[[SAFE:.*]] = arith.select %[[OK]], %[[I]], %[[C0]] : index
+// CHECK: %[[X:.*]] = memref.load %[[M]][%[[SAFE]]] {attic.in_bounds} : memref<8xf32>
+// CHECK: %[[R:.*]] = arith.select %[[OK]], %[[X]], %{{.*}} : f32
+// CHECK: return %[[R]] : f32
+func.func @load(%m: memref<8xf32>, %i: index) -> f32 {
+  %x = memref.load %m[%i] : memref<8xf32>
+  return %x : f32
+}
+
+// -----
+
+// memref.store: under scf.if on the indices being inside (never a write
+// of the old value, which could race with another thread's store); the
+// report's `a` has 32 for a store. A dynamic load: under scf.if, 0 outside.
+// CHECK-LABEL: func.func @store_and_dynamic_load
+// CHECK-SAME: (%[[M:.*]]: memref<4x?xi32>, %[[I:.*]]: index, %[[V:.*]]: i32)
+// CHECK: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: %[[OK:.*]] = arith.andi
+// CHECK: scf.if
+// CHECK:   arith.constant 13 : i32
+// CHECK:   func.call @attic_rt_report_error
+// CHECK-NOT: func.call
+// CHECK: scf.if %[[OK]] {
+// CHECK-NEXT: memref.store %[[V]], %[[M]][%[[C1]], %[[I]]] {attic.in_bounds} : memref<4x?xi32>
+// CHECK-NEXT: }
+// CHECK: arith.andi
+// CHECK: arith.andi
+// CHECK: %[[OK2:.*]] = arith.andi
+// CHECK: scf.if
+// CHECK:   func.call @attic_rt_report_error
+// CHECK: scf.if
+// CHECK:   func.call @attic_rt_report_error
+// CHECK: %[[X:.*]] = scf.if %[[OK2]] -> (i32) {
+// CHECK-NEXT: %[[L:.*]] = memref.load %[[M]][%[[I]], %[[C1]]] {attic.in_bounds} : memref<4x?xi32>
+// CHECK-NEXT: scf.yield %[[L]] : i32
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: scf.yield %[[Z]] : i32
+// CHECK: return %[[X]] : i32
+func.func @store_and_dynamic_load(%m: memref<4x?xi32>, %i: index, %v: i32) -> i32 {
+  %c1 = arith.constant 1 : index
+  memref.store %v, %m[%c1, %i] : memref<4x?xi32>
+  %x = memref.load %m[%i, %c1] : memref<4x?xi32>
+  return %x : i32
+}
+
+// -----
+
+// Indices known inside are not checked: constants, an scf.for's induction
+// variable over constant bounds (and sums of those), a gpu.launch's thread
+// and block ids where its sizes are constants. A sum that wraps its i8
+// type is not known (8 + 120 is -128 in i8), nor a thread id of a launch
+// of a size known at run time only.
+// CHECK-LABEL: func.func @known_inside
+// CHECK: scf.for
+// CHECK-NOT: func.call
+// CHECK: memref.load %{{.*}} : memref<16xf32>
+// CHECK-NOT: func.call
+// CHECK: tensor.extract %{{.*}} : tensor<16xf32>
+// CHECK: gpu.launch
+// CHECK-NOT: func.call
+// CHECK: memref.load %{{.*}} : memref<16xf32>
+// CHECK: func.call @attic_rt_report_error
+// CHECK: memref.store %{{.*}} {attic.in_bounds} : memref<16xf32>
+// CHECK: gpu.terminator
+// CHECK: gpu.launch
+// CHECK: func.call @attic_rt_report_error
+// CHECK: memref.load %{{.*}} {attic.in_bounds} : memref<16xf32>
+// CHECK: func.call @attic_rt_report_error
+// CHECK: memref.load %{{.*}} {attic.in_bounds} : memref<200xf32>
+func.func @known_inside(%m: memref<16xf32>, %t: tensor<16xf32>, %n: index, %w: memref<200xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  %s = scf.for %i = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> (f32) {
+    %j = arith.addi %i, %c8 : index
+    %x = memref.load %m[%j] : memref<16xf32>
+    %y = tensor.extract %t[%i] : tensor<16xf32>
+    %a = arith.addf %acc, %x : f32
+    %b = arith.addf %a, %y : f32
+    scf.yield %b : f32
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c16, %sy = %c1, %sz = %c1) {
+    %x = memref.load %m[%tx] : memref<16xf32>
+    %k = arith.addi %tx, %c1 : index
+    memref.store %x, %m[%k] : memref<16xf32>
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %n, %sy = %c1, %sz = %c1) {
+    %x = memref.load %m[%tx] : memref<16xf32>
+    gpu.terminator
+  }
+  %c8_i8 = arith.constant 8 : i8
+  %c120_i8 = arith.constant 120 : i8
+  %wrapped = arith.addi %c8_i8, %c120_i8 : i8
+  %wi = arith.index_cast %wrapped : i8 to index
+  %z = memref.load %w[%wi] : memref<200xf32>
+  %r = arith.addf %s, %z : f32
+  return %r : f32
+}
+
+// -----
+
+// memref.dim with a dimension index known at run time only: as tensor.dim,
+// the report's `a` has 1 for memref.dim.
+// CHECK-LABEL: func.func @memref_dim
+// CHECK: %[[OK:.*]] = arith.andi
+// CHECK: scf.if
+// CHECK:   %[[A:.*]] = arith.constant {{[0-9]*}}1 : index
+// CHECK:   arith.constant 12 : i32
+// CHECK:   func.call @attic_rt_report_error
+// CHECK: %[[SAFE:.*]] = arith.select %[[OK]]
+// CHECK: memref.dim {attic.in_bounds} %{{.*}}, %[[SAFE]] : memref<?x4xf32>
+func.func @memref_dim(%m: memref<?x4xf32>, %i: index) -> index {
+  %n = memref.dim %m, %i : memref<?x4xf32>
+  return %n : index
+}
+
+// -----
+
+// Left alone: a function that an attic op names (the memref form's outlined
+// mask region, whose capture reads have their own check) and the functions
+// of a gpu.module (they cannot call the runtime).
+// CHECK-LABEL: func.func private @mask
+// CHECK-NOT: attic_rt_report_error
+// CHECK: memref.load %{{.*}} : memref<1x256xi1>
+// CHECK-LABEL: gpu.module @kernels
+// CHECK-NOT: attic_rt_report_error
+// CHECK: memref.load %{{.*}} : memref<16xf32>
+func.func private @mask(%b: index, %h: index, %q: index, %k: index, %keep: memref<1x256xi1>) -> i1 attributes {attic.modifier} {
+  %v = memref.load %keep[%b, %k] : memref<1x256xi1>
+  return %v : i1
+}
+gpu.module @kernels {
+  gpu.func @k(%m: memref<16xf32>, %i: index) kernel {
+    %x = memref.load %m[%i] : memref<16xf32>
+    memref.store %x, %m[%i] : memref<16xf32>
+    gpu.return
+  }
+}
+func.func @masked(%q: memref<1x1x256x64xf32>, %k: memref<1x1x256x64xf32>, %v: memref<1x1x256x64xf32>, %keep: memref<1x256xi1>, %o: memref<1x1x256x64xf32>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x1x256x64xf32>, memref<1x1x256x64xf32>, memref<1x1x256x64xf32>)
+      captures(%keep : memref<1x256xi1>) outs(%o : memref<1x1x256x64xf32>) {layout = #attic.dense, scale = 1.250000e-01 : f32, block_q = 64 : i64, block_k = 64 : i64, mask_fn = @mask}
+  return
+}

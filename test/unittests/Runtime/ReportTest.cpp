@@ -44,6 +44,21 @@ TEST(Report, TensorIndexNamesTheOpAndItsLine) {
                               "outside [0, 3); the results are not valid");
 }
 
+TEST(Report, MemrefIndexNamesTheOpAndItsLine) {
+  attic_rt_take_error(nullptr, 0);
+  char err[256];
+  // a = line * 64 + 32 (store) + dimension.
+  attic_rt_report_error(ATTIC_RT_MEMREF_INDEX, 4 * 64 + 32 + 2, 16, 16);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err), "memref.store at line 4: index 16 of dimension "
+                              "2 is outside [0, 16); the results are not "
+                              "valid");
+  attic_rt_report_error(ATTIC_RT_MEMREF_INDEX, 0, -3, 8);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err), "memref.load: index -3 of dimension 0 is "
+                              "outside [0, 8); the results are not valid");
+}
+
 TEST(Report, IntegerDivisionNamesTheOpItsLineAndTheCase) {
   attic_rt_take_error(nullptr, 0);
   char err[256];
@@ -83,6 +98,11 @@ TEST(Report, DimIndexNamesTheLineIndexAndRank) {
   EXPECT_EQ(std::string(err),
             "tensor.dim at line 5: dimension index 7 is outside [0, 2) (the "
             "tensor's rank); the results are not valid");
+  attic_rt_report_error(ATTIC_RT_DIM_INDEX, 3 * 64 + 1, -1, 3);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err),
+            "memref.dim at line 3: dimension index -1 is outside [0, 3) (the "
+            "memref's rank); the results are not valid");
 }
 
 TEST(Report, UnknownCodeAndTruncation) {

@@ -304,11 +304,17 @@ typedef enum attic_rt_error_code {
    * runs no iteration. a = line * 64 + the loop dimension, b = the step,
    * c = 0. */
   ATTIC_RT_LOOP_STEP = 11,
-  /* tensor.dim in the function's own code whose dimension index, known
-   * only at run time, is outside [0, rank) (attic-guard-tensor-indices):
-   * the result is 0. a = line * 64 (line 0 if the op has no file
-   * location), b = the index, c = the rank. */
-  ATTIC_RT_DIM_INDEX = 12
+  /* tensor.dim (or memref.dim) in the function's own code whose dimension
+   * index, known only at run time, is outside [0, rank) (attic-guard-
+   * tensor-indices): the result is 0. a = line * 64 (+ 1 for memref.dim;
+   * line 0 if the op has no file location), b = the index, c = the rank. */
+  ATTIC_RT_DIM_INDEX = 12,
+  /* memref.load or memref.store in the function's own code (not in a
+   * modifier region or its outlined function) with an index outside the
+   * memref (attic-guard-tensor-indices): a = line * 64 + 32 (store) +
+   * dimension (at most 31), b = the index, c = the size of that dimension.
+   * The load reads 0, the store writes nothing. */
+  ATTIC_RT_MEMREF_INDEX = 13
 } attic_rt_error_code;
 
 /* Records an error (code and up to three integer details). Thread-safe; of
