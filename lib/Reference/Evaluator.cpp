@@ -1512,6 +1512,16 @@ private:
         bool isInput = int64_t(i) < numInputs;
         const attic::RefTensor &t =
             isInput ? values[v] : outputs[i - numInputs];
+        // A map that reaches outside its operand (linalg's verifier checks
+        // the loop bounds' end points only): an error, not a read of
+        // whatever lies past the tensor (a 2026-11-30 audit).
+        for (auto [d, index] : llvm::enumerate(at))
+          if (index < 0 || index >= t.shape[d])
+            return unsupportedBecause(
+                op, "indexing map #" + std::to_string(i) + " reaches index " +
+                        std::to_string(index) + " of dimension " +
+                        std::to_string(d) + ", outside [0, " +
+                        std::to_string(t.shape[d]) + ")");
         flat[i] = flatIndex(t.shape, at);
         args[i] = t.data[flat[i]];
       }

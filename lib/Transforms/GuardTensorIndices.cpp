@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -188,6 +189,248 @@ OpBuilder underIf(OpBuilder &b, Operation *op, Value inside) {
   return ifOp.getElseBodyBuilder();
 }
 
+/// The coefficients of the loop dimensions and the constant of an affine
+/// expression without mod, floordiv, ceildiv and symbols, or nothing
+/// (also where a coefficient overflows).
+std::optional<std::pair<SmallVector<int64_t>, int64_t>>
+linearForm(AffineExpr expr, unsigned numDims) {
+  SmallVector<int64_t> coefficients(numDims, 0);
+  int64_t constant = 0;
+  std::function<bool(AffineExpr, int64_t)> add = [&](AffineExpr e,
+                                                     int64_t scale) {
+    if (auto dim = dyn_cast<AffineDimExpr>(e))
+      return !__builtin_add_overflow(coefficients[dim.getPosition()], scale,
+                                     &coefficients[dim.getPosition()]);
+    if (auto c = dyn_cast<AffineConstantExpr>(e)) {
+      int64_t term;
+      return !__builtin_mul_overflow(c.getValue(), scale, &term) &&
+             !__builtin_add_overflow(constant, term, &constant);
+    }
+    auto binary = dyn_cast<AffineBinaryOpExpr>(e);
+    if (!binary)
+      return false;
+    if (e.getKind() == AffineExprKind::Add)
+      return add(binary.getLHS(), scale) && add(binary.getRHS(), scale);
+    if (e.getKind() != AffineExprKind::Mul)
+      return false;
+    auto c = dyn_cast<AffineConstantExpr>(binary.getRHS());
+    int64_t product;
+    return c && !__builtin_mul_overflow(c.getValue(), scale, &product) &&
+           add(binary.getLHS(), product);
+  };
+  if (!add(expr, 1))
+    return std::nullopt;
+  return std::make_pair(coefficients, constant);
+}
+
+/// The value of `expr` at `point`, or nothing where it overflows or
+/// divides by a value below 1.
+std::optional<int64_t> valueAt(AffineExpr expr, ArrayRef<int64_t> point) {
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return point[dim.getPosition()];
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return c.getValue();
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return std::nullopt;
+  std::optional<int64_t> l = valueAt(binary.getLHS(), point),
+                         r = valueAt(binary.getRHS(), point);
+  if (!l || !r)
+    return std::nullopt;
+  int64_t out;
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return __builtin_add_overflow(*l, *r, &out) ? std::nullopt
+                                                : std::optional(out);
+  case AffineExprKind::Mul:
+    return __builtin_mul_overflow(*l, *r, &out) ? std::nullopt
+                                                : std::optional(out);
+  default:
+    break;
+  }
+  if (*r < 1)
+    return std::nullopt;
+  switch (expr.getKind()) {
+  case AffineExprKind::FloorDiv:
+    return llvm::divideFloorSigned(*l, *r);
+  case AffineExprKind::CeilDiv:
+    return llvm::divideCeilSigned(*l, *r);
+  case AffineExprKind::Mod:
+    return llvm::mod(*l, *r);
+  default:
+    return std::nullopt;
+  }
+}
+
+/// A range [lo, hi] that holds every value of `expr` over the loop ranges
+/// (all positive), or nothing (overflow, a division by a variable).
+std::optional<std::pair<int64_t, int64_t>> boundsOf(AffineExpr expr,
+                                                    ArrayRef<int64_t> ranges) {
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return std::make_pair(int64_t(0), ranges[dim.getPosition()] - 1);
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return std::make_pair(c.getValue(), c.getValue());
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  auto r = binary ? dyn_cast<AffineConstantExpr>(binary.getRHS()) : nullptr;
+  std::optional<std::pair<int64_t, int64_t>> l =
+      binary ? boundsOf(binary.getLHS(), ranges) : std::nullopt;
+  if (!l)
+    return std::nullopt;
+  if (expr.getKind() == AffineExprKind::Add) {
+    auto rr = boundsOf(binary.getRHS(), ranges);
+    int64_t lo, hi;
+    if (!rr || __builtin_add_overflow(l->first, rr->first, &lo) ||
+        __builtin_add_overflow(l->second, rr->second, &hi))
+      return std::nullopt;
+    return std::make_pair(lo, hi);
+  }
+  if (!r)
+    return std::nullopt;
+  int64_t c = r.getValue();
+  if (expr.getKind() == AffineExprKind::Mul) {
+    int64_t a, b;
+    if (__builtin_mul_overflow(l->first, c, &a) ||
+        __builtin_mul_overflow(l->second, c, &b))
+      return std::nullopt;
+    return std::make_pair(std::min(a, b), std::max(a, b));
+  }
+  if (c < 1)
+    return std::nullopt;
+  switch (expr.getKind()) {
+  case AffineExprKind::FloorDiv:
+    return std::make_pair(llvm::divideFloorSigned(l->first, c),
+                          llvm::divideFloorSigned(l->second, c));
+  case AffineExprKind::CeilDiv:
+    return std::make_pair(llvm::divideCeilSigned(l->first, c),
+                          llvm::divideCeilSigned(l->second, c));
+  case AffineExprKind::Mod:
+    // Inside one period the remainders ascend; else any of [0, c).
+    if (l->second - l->first < c &&
+        llvm::mod(l->first, c) <= llvm::mod(l->second, c))
+      return std::make_pair(llvm::mod(l->first, c), llvm::mod(l->second, c));
+    return std::make_pair(int64_t(0), c - 1);
+  default:
+    return std::nullopt;
+  }
+}
+
+/// A point of the loop ranges (all positive) at which `expr` is outside
+/// [0, size), if there is one. Linear expressions reach their least and
+/// greatest values at a corner; the others, unless boundsOf shows them
+/// inside, are enumerated over the loops they use, where those hold at
+/// most 2^20 points (`unknown` is set if there are more). A value that
+/// overflows or divides by less than 1 counts as outside.
+std::optional<SmallVector<int64_t>> pointOutside(AffineExpr expr,
+                                                 ArrayRef<int64_t> ranges,
+                                                 int64_t size, bool &unknown) {
+  unsigned numDims = ranges.size();
+  if (auto linear = linearForm(expr, numDims)) {
+    // The corners of least and greatest value, each computed without
+    // overflow (a sum past 64 bits is outside any size).
+    for (bool greatest : {false, true}) {
+      SmallVector<int64_t> corner(numDims, 0);
+      int64_t value = linear->second;
+      bool overflow = false;
+      for (unsigned d = 0; d < numDims; ++d) {
+        int64_t c = linear->first[d];
+        if ((c > 0) == greatest && c != 0) {
+          corner[d] = ranges[d] - 1;
+          int64_t term;
+          overflow |= __builtin_mul_overflow(c, corner[d], &term) ||
+                      __builtin_add_overflow(value, term, &value);
+        }
+      }
+      if (overflow || value < 0 || value >= size)
+        return corner;
+    }
+    return std::nullopt;
+  }
+  if (auto bounds = boundsOf(expr, ranges);
+      bounds && bounds->first >= 0 && bounds->second < size)
+    return std::nullopt;
+  SmallVector<unsigned> used;
+  int64_t points = 1;
+  for (unsigned d = 0; d < numDims; ++d)
+    if (expr.isFunctionOfDim(d)) {
+      used.push_back(d);
+      if (__builtin_mul_overflow(points, ranges[d], &points) ||
+          points > (int64_t(1) << 20)) {
+        unknown = true;
+        return std::nullopt;
+      }
+    }
+  SmallVector<int64_t> point(numDims, 0);
+  while (true) {
+    std::optional<int64_t> value = valueAt(expr, point);
+    if (!value || *value < 0 || *value >= size)
+      return point;
+    unsigned k = 0;
+    for (; k < used.size(); ++k) {
+      if (++point[used[k]] < ranges[used[k]])
+        break;
+      point[used[k]] = 0;
+    }
+    if (k == used.size())
+      return std::nullopt;
+  }
+}
+
+/// Refuses a linalg op of static shapes whose indexing map reaches outside
+/// its operand somewhere in the iteration space: upstream's verifier
+/// checks the loop bounds' first and last points only, and compiled code
+/// read or wrote past the buffer there (`d0 mod 3` on a dimension of 1,
+/// `d0 - d1 + 3`; a segfault; a 2026-11-30 audit).
+LogicalResult checkIndexingMaps(linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, [](int64_t r) { return r <= 0; }))
+    return success(); // dynamic (not checked here) or no iteration
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<ShapedType>(operand.get().getType());
+    if (!type || !type.hasRank() || !type.hasStaticShape())
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (map.getNumSymbols() || map.getNumDims() != ranges.size())
+      continue;
+    for (int64_t d = 0; d < int64_t(map.getNumResults()); ++d) {
+      AffineExpr expr = map.getResult(d);
+      std::string text;
+      llvm::raw_string_ostream(text) << expr;
+      bool unknown = false;
+      std::optional<SmallVector<int64_t>> point =
+          pointOutside(expr, ranges, type.getDimSize(d), unknown);
+      auto describe = [&](InFlightDiagnostic &diag) -> InFlightDiagnostic & {
+        return diag << "indexing map of operand #" << operand.getOperandNumber()
+                    << " (" << type << "), result " << d << " (" << text << ")";
+      };
+      if (point) {
+        InFlightDiagnostic diag = op->emitOpError();
+        std::optional<int64_t> value = valueAt(expr, *point);
+        describe(diag) << " is ";
+        if (value)
+          diag << *value;
+        else
+          diag << "undefined (an overflow or a division by less than 1)";
+        diag << " at loop indices (";
+        llvm::interleaveComma(*point, diag);
+        diag << "), outside [0, " << type.getDimSize(d)
+             << ") (the loop ranges are (";
+        llvm::interleaveComma(ranges, diag);
+        diag << "))";
+        return failure();
+      }
+      if (unknown) {
+        InFlightDiagnostic diag = op->emitOpError();
+        describe(diag) << " could not be checked to stay inside [0, "
+                       << type.getDimSize(d) << ") over the loop ranges (";
+        llvm::interleaveComma(ranges, diag);
+        diag << ") (more than 2^20 points of a map that is not linear)";
+        return failure();
+      }
+    }
+  }
+  return success();
+}
+
 /// The element access of a tensor.extract, tensor.insert, memref.load or
 /// memref.store: the tensor or memref, its type, the indices, whether it
 /// writes and whether it is a memref op.
@@ -288,6 +531,9 @@ struct AtticGuardTensorIndicesPass
     SmallVector<Operation *> accesses, slices, dims;
     bool refused = false;
     getOperation().walk([&](Operation *op) {
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+          linalgOp && ownCode(op) && failed(checkIndexingMaps(linalgOp)))
+        refused = true;
       if (op->hasAttr(kGuarded) ||
           !isa<tensor::DimOp, memref::DimOp, tensor::ExtractOp,
                tensor::InsertOp, memref::LoadOp, memref::StoreOp,

@@ -383,3 +383,25 @@ func.func @masked(%q: memref<1x1x256x64xf32>, %k: memref<1x1x256x64xf32>, %v: me
       captures(%keep : memref<1x256xi1>) outs(%o : memref<1x1x256x64xf32>) {layout = #attic.dense, scale = 1.250000e-01 : f32, block_q = 64 : i64, block_k = 64 : i64, mask_fn = @mask}
   return
 }
+
+// -----
+
+// linalg indexing maps inside their operands everywhere are left as they
+// are: a convolution's sums, a remainder bounded by interval arithmetic, one
+// found inside by enumeration (7 d0 mod 10 over d0 < 4 is 0, 7, 4, 1).
+// CHECK-LABEL: func.func @maps_inside
+// CHECK: linalg.conv_1d
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+func.func @maps_inside(%x: tensor<10xf32>, %w: tensor<3xf32>, %o: tensor<8xf32>, %a: tensor<2xf32>, %b: tensor<8xf32>, %init: tensor<4xf32>) -> (tensor<8xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %c = linalg.conv_1d ins(%x, %w : tensor<10xf32>, tensor<3xf32>) outs(%o : tensor<8xf32>) -> tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i mod 2)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%a : tensor<2xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%v: f32, %u: f32):
+    linalg.yield %v : f32
+  } -> tensor<4xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i) -> ((i * 7) mod 10)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%b : tensor<8xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%v: f32, %u: f32):
+    linalg.yield %v : f32
+  } -> tensor<4xf32>
+  return %c, %r, %s : tensor<8xf32>, tensor<4xf32>, tensor<4xf32>
+}
