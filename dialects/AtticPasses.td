@@ -1094,7 +1094,16 @@ def AtticGuardTensorIndices
     (`ATTIC_RT_DIM_INDEX`: the line, the index, the rank; the result is 0
     outside), and one whose constant index is outside the rank is an error
     here (upstream it is undefined: it read past the descriptor's sizes,
-    and MLIR's folding crashed on -1). Both pipelines run it first.
+    and MLIR's folding crashed on -1). A linalg op of static shapes whose
+    indexing map reaches outside its operand anywhere in the iteration
+    space is an error here too, naming the operand, the map's result, the
+    loop indices and the value (upstream's verifier checks the loop
+    bounds' first and last points only, and a map such as `d0 mod 3` or
+    `d1 - d0 + 3` read past the buffer; linear maps are checked at the
+    corners of the iteration space, others by interval arithmetic and
+    else by enumerating up to 2^20 points, beyond which the map is
+    refused as unchecked; linalg ops of dynamic shapes are not checked).
+    Both pipelines run it first.
 
     Slices get stride 1 on their dims of size 1 (such a dim takes one
     element whatever its stride): MLIR 22 crashed folding the subview of a
@@ -1196,7 +1205,7 @@ def AtticGuardIntegerDivision
 }
 
 def AtticGuardLoopSteps : Pass<"attic-guard-loop-steps", "::mlir::ModuleOp"> {
-  let summary = "Report scf.for/scf.parallel/scf.forall steps below 1 and run no iteration instead of never ending";
+  let summary = "Report scf.for/scf.parallel/scf.forall steps below 1 (and scf.for induction variables that would wrap) and run no iteration instead of never ending";
   let description = [{
     A loop's step must be positive; upstream a step of 0 or a negative one
     is undefined, and compiled the loop never ended (a step from the data
@@ -1212,6 +1221,18 @@ def AtticGuardLoopSteps : Pass<"attic-guard-loop-steps", "::mlir::ModuleOp"> {
     fails with `scf loop at line L: the step S of dimension D is not
     positive`. Loops inside attic ops are left alone. Both pipelines run
     it first, after `attic-guard-integer-division`.
+
+    An `scf.for` whose induction variable may wrap around its type before
+    it reaches the upper bound (its last value below the bound plus the
+    step past the type's largest value, signed or unsigned as the loop
+    compares; index is 64 bits) is checked too, unless the step is 1 or
+    the upper bound and the step are constants that rule it out: the
+    compiled loop compares with the upper bound only, so it went on from
+    the smallest value (a hang, or 103 iterations of an i8 loop from 120
+    to 125 by 10). Where it would wrap, `ATTIC_RT_LOOP_WRAP` is reported
+    (the line, the upper bound, the step) and the loop runs no iteration:
+    `scf.for at line L: its induction variable would wrap around its type
+    before reaching the upper bound U (step S; ...)`.
 
     ```mlir
     scf.for %i = %lb to %ub step %s { ... }

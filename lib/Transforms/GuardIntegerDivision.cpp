@@ -274,6 +274,8 @@ struct AtticGuardLoopStepsPass
           loops.push_back(op);
           return;
         }
+      if (auto forOp = dyn_cast<scf::ForOp>(op); forOp && mayWrap(forOp))
+        loops.push_back(op);
     });
     if (loops.empty())
       return;
@@ -281,10 +283,13 @@ struct AtticGuardLoopStepsPass
     if (failed(report))
       return signalPassFailure();
     for (Operation *op : loops) {
-      if (auto forall = dyn_cast<scf::ForallOp>(op))
+      if (auto forall = dyn_cast<scf::ForallOp>(op)) {
         guardForall(forall, *report);
-      else
-        guard(op, *report);
+        continue;
+      }
+      guard(op, *report);
+      if (auto forOp = dyn_cast<scf::ForOp>(op); forOp && mayWrap(forOp))
+        guardWrap(forOp, *report);
     }
   }
 
@@ -294,6 +299,83 @@ struct AtticGuardLoopStepsPass
     if (auto loop = dyn_cast<scf::ForOp>(op))
       return {loop.getStep()};
     return llvm::to_vector(cast<scf::ParallelOp>(op).getStep());
+  }
+
+  /// The largest value of an scf.for's induction variable type (index:
+  /// 64 bits, as on every attic target), signed or not.
+  static APInt largest(scf::ForOp loop) {
+    Type type = loop.getInductionVar().getType();
+    unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+    return loop.getUnsignedCmp() ? APInt::getMaxValue(width)
+                                 : APInt::getSignedMaxValue(width);
+  }
+
+  /// Whether an scf.for's induction variable may wrap around its type
+  /// before it reaches the upper bound: the last value below it plus the
+  /// step past the largest value. Not where the step is 1, nor where the
+  /// upper bound and the step are constants with ub - 1 <= largest - step.
+  static bool mayWrap(scf::ForOp loop) {
+    APInt step, ub;
+    if (!matchPattern(loop.getStep(), m_ConstantInt(&step)))
+      return true;
+    if (step.isOne())
+      return false;
+    if (!matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)))
+      return true;
+    APInt limit = largest(loop) - step;
+    return loop.getUnsignedCmp()
+               ? (ub - 1).ugt(limit) && !ub.isZero()
+               : (ub - 1).sgt(limit) && !ub.isMinSignedValue();
+  }
+
+  /// Before an scf.for that may wrap (mayWrap; its step positive, as
+  /// checked before): where it has iterations and its last value below the
+  /// upper bound plus the step passes the largest value of its type, a
+  /// report (ATTIC_RT_LOOP_WRAP: a = line * 64, b = the upper bound, c =
+  /// the step) and the upper bound set to the lower one (no iteration).
+  /// The compiled loop compares with the upper bound only, so it went on
+  /// from the smallest value (a hang; a 2026-11-30 audit).
+  static void guardWrap(scf::ForOp loop, func::FuncOp report) {
+    Location loc = loop.getLoc();
+    OpBuilder b(loop);
+    bool isUnsigned = loop.getUnsignedCmp();
+    Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
+          step = loop.getStep();
+    Type type = lb.getType();
+    auto constant = [&](const APInt &v) -> Value {
+      return arith::ConstantOp::create(b, loc, IntegerAttr::get(type, v));
+    };
+    Value one = arith::ConstantOp::create(b, loc, IntegerAttr::get(type, 1));
+    Value some = arith::CmpIOp::create(b, loc,
+                                       isUnsigned ? arith::CmpIPredicate::ult
+                                                  : arith::CmpIPredicate::slt,
+                                       lb, ub);
+    // ub - lb and (ub - lb - 1) / step as unsigned numbers: exact where
+    // lb < ub; lb + that * step is then the last value, below ub.
+    Value diff = arith::SubIOp::create(b, loc, ub, lb);
+    Value steps = arith::DivUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, diff, one), step);
+    Value last = arith::AddIOp::create(
+        b, loc, lb, arith::MulIOp::create(b, loc, steps, step));
+    Value limit = arith::SubIOp::create(b, loc, constant(largest(loop)), step);
+    Value wraps = arith::AndIOp::create(
+        b, loc, some,
+        arith::CmpIOp::create(b, loc,
+                              isUnsigned ? arith::CmpIPredicate::ugt
+                                         : arith::CmpIPredicate::sgt,
+                              last, limit));
+    auto widen = [&](Value v) -> Value {
+      if (!isUnsigned || type.isIndex() || type.getIntOrFloatBitWidth() >= 64)
+        return v;
+      return arith::ExtUIOp::create(b, loc, b.getI64Type(), v);
+    };
+    attic::emitReportErrorIf(
+        b, loc, report, wraps, ATTIC_RT_LOOP_WRAP,
+        arith::ConstantIntOp::create(b, loc, b.getI64Type(),
+                                     attic::sourceLineOf(loc) * 64),
+        widen(ub), widen(step));
+    loop.getUpperBoundMutable().assign(
+        arith::SelectOp::create(b, loc, wraps, lb, ub));
   }
 
   static bool constantPositive(Value step) {

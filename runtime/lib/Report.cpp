@@ -239,6 +239,17 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
                                 memref ? "memref.dim" : "tensor.dim", where, b,
                                 c, memref ? "memref" : "tensor", suffix);
   }
+  case ATTIC_RT_LOOP_WRAP: {
+    char where[48];
+    atLine(a, where, sizeof(where));
+    return attic::runtime::fail(
+        err, errLen,
+        "scf.for%s: its induction variable would wrap around its type "
+        "before reaching the upper bound %" PRId64 " (step %" PRId64
+        "; the loop would not end there: it ran no iteration); the results "
+        "are not valid%s",
+        where, b, c, suffix);
+  }
   default:
     return attic::runtime::fail(
         err, errLen,

@@ -18,7 +18,11 @@
 // CHECK: %[[C1:.*]] = arith.constant 1 : index
 // CHECK: %[[STEP:.*]] = arith.select %[[BAD]], %[[C1]], %[[S]] : index
 // CHECK: %[[END:.*]] = arith.select %[[BAD]], %[[LB]], %[[UB]] : index
-// CHECK: scf.for %{{.*}} = %[[LB]] to %[[END]] step %[[STEP]] iter_args(%{{.*}} = %[[X]]) -> (f32) {
+// A step known at run time only may also make the induction variable wrap
+// (checked below, @may_wrap): the loop's upper bound is then END's select.
+// CHECK: %[[WRAPS:.*]] = arith.andi
+// CHECK: %[[END2:.*]] = arith.select %[[WRAPS]], %[[LB]], %[[END]] : index
+// CHECK: scf.for %{{.*}} = %[[LB]] to %[[END2]] step %[[STEP]] iter_args(%{{.*}} = %[[X]]) -> (f32) {
 // CHECK: } {attic.step_checked}
 func.func @for_step(%lb: index, %ub: index, %s: index, %x: f32) -> f32 {
   %r = scf.for %i = %lb to %ub step %s iter_args(%a = %x) -> f32 {
@@ -30,7 +34,8 @@ func.func @for_step(%lb: index, %ub: index, %s: index, %x: f32) -> f32 {
 
 // -----
 
-// A positive constant step is left alone; an unsigned loop's step is bad
+// A positive constant step is left alone (with a constant upper bound its
+// induction variable cannot wrap either); an unsigned loop's step is bad
 // only at 0 (eq, not sle).
 // CHECK-LABEL: func.func @constant_and_unsigned
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
@@ -41,7 +46,8 @@ func.func @for_step(%lb: index, %ub: index, %s: index, %x: f32) -> f32 {
 func.func @constant_and_unsigned(%n: index, %lb: i32, %ub: i32, %s: i32) {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
-  scf.for %i = %c0 to %n step %c2 {
+  %c100 = arith.constant 100 : index
+  scf.for %i = %c0 to %c100 step %c2 {
   }
   scf.for unsigned %j = %lb to %ub step %s : i32 {
   }
@@ -99,4 +105,67 @@ func.func @forall(%t: tensor<10xi64>, %s: index) -> tensor<10xi64> {
     }
   }
   return %r : tensor<10xi64>
+}
+
+// -----
+
+// An induction variable that may wrap around its type before reaching the
+// upper bound (the last value below it plus the step past the largest
+// value): reported (code 14, a = line * 64, the upper bound, the step) and
+// the loop runs no iteration there.
+// CHECK-LABEL: func.func @may_wrap
+// CHECK-SAME: (%[[LB:.*]]: i8, %[[UB:.*]]: i8, %[[X:.*]]: f32)
+// CHECK: %[[S:.*]] = arith.constant 10 : i8
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i8
+// CHECK: %[[SOME:.*]] = arith.cmpi slt, %[[LB]], %[[UB]] : i8
+// CHECK: %[[DIFF:.*]] = arith.subi %[[UB]], %[[LB]] : i8
+// CHECK: %[[D1:.*]] = arith.subi %[[DIFF]], %[[ONE]] : i8
+// CHECK: %[[N:.*]] = arith.divui %[[D1]], %[[S]] : i8
+// CHECK: %[[NS:.*]] = arith.muli %[[N]], %[[S]] : i8
+// CHECK: %[[LAST:.*]] = arith.addi %[[LB]], %[[NS]] : i8
+// CHECK: %[[MAX:.*]] = arith.constant 127 : i8
+// CHECK: %[[LIMIT:.*]] = arith.subi %[[MAX]], %[[S]] : i8
+// CHECK: %[[OVER:.*]] = arith.cmpi sgt, %[[LAST]], %[[LIMIT]] : i8
+// CHECK: %[[WRAPS:.*]] = arith.andi %[[SOME]], %[[OVER]] : i1
+// CHECK: scf.if %[[WRAPS]] {
+// CHECK:   arith.constant 14 : i32
+// CHECK:   func.call @attic_rt_report_error
+// CHECK: }
+// CHECK: %[[END:.*]] = arith.select %[[WRAPS]], %[[LB]], %[[UB]] : i8
+// CHECK: scf.for %{{.*}} = %[[LB]] to %[[END]] step %[[S]]
+// CHECK: } {attic.step_checked}
+func.func @may_wrap(%lb: i8, %ub: i8, %x: f32) -> f32 {
+  %c10 = arith.constant 10 : i8
+  %r = scf.for %i = %lb to %ub step %c10 iter_args(%a = %x) -> f32 : i8 {
+    %y = arith.addf %a, %a : f32
+    scf.yield %y : f32
+  }
+  return %r : f32
+}
+
+// -----
+
+// Not checked: a step of 1 (the last value is below the upper bound, so at
+// most the largest value minus 1), a constant upper bound and step with
+// ub - 1 <= largest - step (unsigned: 245 - 1 <= 255 - 10). Checked: the
+// constant upper bound 125 with step 10 (124 > 127 - 10).
+// CHECK-LABEL: func.func @known_not_to_wrap
+// CHECK-NOT: func.call
+// CHECK: scf.for
+// CHECK-NOT: func.call
+// CHECK: scf.for unsigned
+// CHECK: arith.constant 14 : i32
+// CHECK: scf.for
+func.func @known_not_to_wrap(%lb: i8, %ub: i8) {
+  %c1 = arith.constant 1 : i8
+  %c10 = arith.constant 10 : i8
+  %c125 = arith.constant 125 : i8
+  %c245 = arith.constant 245 : i8
+  scf.for %i = %lb to %ub step %c1 : i8 {
+  }
+  scf.for unsigned %i = %lb to %c245 step %c10 : i8 {
+  }
+  scf.for %i = %lb to %c125 step %c10 : i8 {
+  }
+  return
 }

@@ -772,10 +772,45 @@ int main(int argc, char **argv) {
 
   bool checkFailed = false;
   if (check) {
+    // The reference keeps tensors in double: an i64 beyond 2^53 is not
+    // exact there, and the compiled result is read as a double below, so
+    // the check could pass a wrong result or fail a right one (a
+    // 2026-11-30 audit: 2^60 + 103 judged equal to 2^60 + 1).
+    auto beyondDouble = [](const attic_tensor &t) {
+      if (t.dtype != ATTIC_I64)
+        return false;
+      const auto *data = static_cast<const int64_t *>(t.data);
+      constexpr int64_t limit = int64_t(1) << 53;
+      for (int64_t i = 0, n = attic_tensor_numel(&t); i < n; ++i)
+        if (data[i] > limit || data[i] < -limit)
+          return true;
+      return false;
+    };
+    for (auto [index, t] : llvm::enumerate(inputs.pointers()))
+      if (beyondDouble(*t))
+        fail(llvm::formatv("--check: input #{0} (i64) holds values beyond "
+                           "2^53 in magnitude, which the reference semantics "
+                           "(in double) do not represent exactly",
+                           index)
+                 .str());
     FailureOr<attic::ReferenceResult> reference =
         attic::evaluateReference(*module, entry, inputs.pointers(), error);
     if (failed(reference))
       fail(error);
+    for (auto [index, expected] : llvm::enumerate(reference->results)) {
+      bool inexact = beyondDouble(outputs.tensors[index]);
+      if (outputs.tensors[index].dtype == ATTIC_I64)
+        for (double v : expected.data)
+          inexact |= std::fabs(v) > 9007199254740992.0; // 2^53
+      if (inexact)
+        fail(llvm::formatv("--check: result #{0} (i64) holds values beyond "
+                           "2^53 in magnitude (in the compiled result or the "
+                           "reference), which the reference semantics (in "
+                           "double) do not represent exactly: it cannot be "
+                           "checked",
+                           index)
+                 .str());
+    }
     for (auto [index, path] : llvm::enumerate(referenceOutputPaths)) {
       const attic::RefTensor &expected = reference->results[index];
       attic_tensor t{};

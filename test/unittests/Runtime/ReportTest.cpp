@@ -90,6 +90,18 @@ TEST(Report, LoopStepNamesTheLineDimensionAndStep) {
             "are not valid");
 }
 
+TEST(Report, LoopWrapNamesTheLineBoundAndStep) {
+  attic_rt_take_error(nullptr, 0);
+  char err[256];
+  attic_rt_report_error(ATTIC_RT_LOOP_WRAP, 9 * 64, 125, 10);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err),
+            "scf.for at line 9: its induction variable would wrap around its "
+            "type before reaching the upper bound 125 (step 10; the loop "
+            "would not end there: it ran no iteration); the results are not "
+            "valid");
+}
+
 TEST(Report, DimIndexNamesTheLineIndexAndRank) {
   attic_rt_take_error(nullptr, 0);
   char err[256];

@@ -314,7 +314,14 @@ typedef enum attic_rt_error_code {
    * memref (attic-guard-tensor-indices): a = line * 64 + 32 (store) +
    * dimension (at most 31), b = the index, c = the size of that dimension.
    * The load reads 0, the store writes nothing. */
-  ATTIC_RT_MEMREF_INDEX = 13
+  ATTIC_RT_MEMREF_INDEX = 13,
+  /* An scf.for in the function's own code whose induction variable would
+   * wrap around its type before reaching the upper bound (the compiled
+   * loop compares with the upper bound only, so it went on from the
+   * smallest value; attic-guard-loop-steps): the loop runs no iteration.
+   * a = line * 64 (line 0 if the op has no file location), b = the upper
+   * bound, c = the step. */
+  ATTIC_RT_LOOP_WRAP = 14
 } attic_rt_error_code;
 
 /* Records an error (code and up to three integer details). Thread-safe; of
