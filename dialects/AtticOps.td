@@ -96,7 +96,8 @@ def Attic_AttentionOp : Attic_Op<"attention", [Pure, AttrSizedOperandSegments,
             ... attic.yield %new_score : f32
     ```
 
-    They hold arith and math ops on scalars, `tensor.extract` (or, in
+    They hold arith ops and math's float functions (those every target
+    evaluates; docs/patterns.md lists them) on scalars, `tensor.extract` (or, in
     the memref form, `memref.load`) of the captures and `tensor.dim`
     (`memref.dim`) of a capture at a constant dimension below its rank,
     and are evaluated on

@@ -1497,6 +1497,18 @@ private:
         values[result] = std::move(out);
       return success();
     }
+    // Each point of the iteration space is a loop iteration of the
+    // oracle's limit (a 2048^3 matmul ran for hours under --check; a
+    // 2026-11-30 audit), counted before any is evaluated.
+    uint64_t points = 1;
+    for (int64_t r : ranges)
+      if (__builtin_mul_overflow(points, uint64_t(r), &points))
+        points = kMaxSteps + 1;
+    if (points > kMaxSteps - std::min(steps, kMaxSteps)) {
+      steps = kMaxSteps;
+      return countStep(op);
+    }
+    steps += points;
     SmallVector<int64_t> point(ranges.size(), 0);
     SmallVector<double> args(operands.size());
     SmallVector<int64_t> flat(operands.size());
@@ -1823,6 +1835,14 @@ private:
   /// extui and divui), and an i1 true is -1 to the signed ones.
   FailureOr<int64_t> evaluateIntegerOp(Operation *op, ArrayRef<int64_t> x) {
     unsigned width = integerWidth(op->getResult(0).getType());
+    // Values are held in 64 bits: a wider integer was computed modulo 2^64
+    // (an i128 product shifted right by 64 gave 0; a 2026-11-30 audit).
+    for (Type type :
+         llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+      if (integerWidth(type) > 64)
+        return unsupportedBecause(
+            op, "works on integers of more than 64 bits, which the reference "
+                "holds in 64");
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
       auto attr = dyn_cast<IntegerAttr>(constant.getValue());
       if (!attr)
@@ -1958,6 +1978,17 @@ private:
             op, "rounds " +
                     arith::stringifyRoundingMode(mode.getValue()).str() +
                     "; the reference rounds to nearest even");
+    // Where a float becomes an integer or a truth value, its operands are
+    // first rounded to their own float type: the compiled code compares
+    // and truncates the values its type holds (0.1f + 0.2f == 0.3f holds
+    // in f32, not in double; fptosi(0.7f * 10) is 7 in f32, 6 in double;
+    // the exact integer results failed --check, a 2026-11-30 audit).
+    SmallVector<double, 4> rounded;
+    if (isa<arith::CmpFOp, arith::FPToSIOp, arith::FPToUIOp>(op)) {
+      for (auto [v, operand] : llvm::zip(x, op->getOperands()))
+        rounded.push_back(roundTo(v, operand.getType()));
+      x = rounded;
+    }
     if (isa<arith::SIToFPOp, arith::UIToFPOp>(op)) {
       unsigned width = integerWidth(op->getOperand(0).getType());
       bool isSigned = isa<arith::SIToFPOp>(op);
@@ -1978,8 +2009,10 @@ private:
       // The truncated value's bits in the result's width, read in this
       // evaluator's convention (fptoui 200.0 to i8 is -56, fptosi -1.0 to i1
       // is true: 1); before 2026-11-30 the reference kept 200 and -1 (an
-      // audit). A value outside the result type's range is poison in LLVM:
-      // left as it is (the compiled code's result is undefined there).
+      // audit). A value outside the result type's range (or NaN) is poison
+      // in LLVM: the compiled code's result is undefined, so the reference
+      // refuses it, as it does a shift past the bit width (it compared its
+      // own NaN or 3e9 with the compiled code's value, an audit).
       unsigned width = integerWidth(type);
       bool isSigned = isa<arith::FPToSIOp>(op);
       double lo = isSigned ? -std::ldexp(1.0, int(width) - 1) : 0.0;
@@ -1987,7 +2020,11 @@ private:
       if (width && width <= 64 && *value >= lo && *value < hi)
         return double(wrapTo(
             isSigned ? uint64_t(int64_t(*value)) : uint64_t(*value), width));
-      return value;
+      char text[32];
+      std::snprintf(text, sizeof(text), "%.9g", x[0]);
+      return unsupportedBecause(
+          op, "converts " + std::string(text) + ", outside the range of " +
+                  printed(type) + " (the result is undefined)");
     }
     auto floatType = dyn_cast<FloatType>(getElementTypeOrSelf(type));
     if (floatType && (isa<arith::TruncFOp>(op) || floatType.getWidth() < 32 ||
@@ -2511,7 +2548,29 @@ attic::evaluateReference(ModuleOp module, StringRef entry,
     return failure();
   }
   Evaluator evaluator(error);
-  return evaluator.run(func, inputs);
+  FailureOr<ReferenceResult> result = evaluator.run(func, inputs);
+  if (failed(result))
+    return failure();
+  // A float result beyond its type's largest finite value is ±inf there,
+  // as the compiled code stores it (exp(89) in f32; the reference's
+  // 4.5e38 failed --check against the compiled inf, a 2026-11-30 audit).
+  // Other values keep the reference's precision.
+  for (auto [t, type] : llvm::zip(result->results, func.getResultTypes())) {
+    auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type));
+    if (!element || element.getWidth() >= 64)
+      continue;
+    double largest =
+        APFloat::getLargest(element.getFloatSemantics()).convertToDouble();
+    for (double &v : t.data)
+      if (std::fabs(v) > largest) {
+        APFloat f(v);
+        bool lost;
+        f.convert(element.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                  &lost);
+        v = f.convertToDouble();
+      }
+  }
+  return result;
 }
 
 double attic::countAttentionFlops(ModuleOp module, StringRef entry,

@@ -333,6 +333,11 @@ double intermediateTolerance(ModuleOp module, StringRef entry, unsigned index) {
       // A destination's values are not read; its sizes do not round.
       if (isa<tensor::EmptyOp>(nested))
         return;
+      // A callee's ops too (an f16 attention in a called function had
+      // f32's tolerance; a 2026-11-30 audit).
+      if (auto call = dyn_cast<func::CallOp>(nested))
+        if (auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee()))
+          worklist.push_back(callee);
       for (Value operand : nested->getOperands())
         if (Operation *def = operand.getDefiningOp())
           if (!op->isAncestor(def))
