@@ -1081,16 +1081,23 @@ def AtticGuardTensorIndices
     report is taken by whoever runs the code (`attic_rt_take_error`).
     This covers the host code of the module's functions and the bodies of
     their `gpu.launch` ops (kernels report through the device's error
-    record). Left alone: accesses inside attic ops (modifier regions) and
+    record), and `memref.atomic_rmw` too (under an `scf.if`, 0 outside).
+    An access through `tensor.cast` or `memref.cast` is checked against
+    the cast's source (a cast to a larger static size is not checked
+    itself). Left alone: accesses inside attic ops (modifier regions) and
     in the functions attic ops name (`mask_fn`, `score_fn`: the memref
-    form's outlined regions), whose capture reads have their own check;
-    functions in a `gpu.module` (they cannot call the runtime); reads of
-    element types without a 0 (other than integers, index and floats);
-    and other memory ops (`affine.load`/`store`, `vector` loads and
-    stores, and a `memref.subview` reaching outside its source, whose
-    accesses are checked against the subview's sizes only).
+    form's outlined regions), whose capture reads have their own check
+    (host code that calls such a function too calls a private copy,
+    `@name_host`, which is checked); functions in a `gpu.module` (they
+    cannot call the runtime); reads of element types without a 0 (other
+    than integers, index, floats and vectors of those); and other memory
+    ops (`vector` loads and stores, and a `memref.subview` reaching
+    outside its source, whose accesses are checked against the subview's
+    sizes only; `affine.load`/`store` become memref ops before this pass
+    in both pipelines).
     A `tensor.dim` or `memref.dim` whose dimension index is known at run
-    time only is checked against the rank the same way
+    time only, or whose operand is unranked, is checked against the rank
+    the same way
     (`ATTIC_RT_DIM_INDEX`: the line, the index, the rank; the result is 0
     outside), and one whose constant index is outside the rank is an error
     here (upstream it is undefined: it read past the descriptor's sizes,
@@ -1101,8 +1108,10 @@ def AtticGuardTensorIndices
     bounds' first and last points only, and a map such as `d0 mod 3` or
     `d1 - d0 + 3` read past the buffer; linear maps are checked at the
     corners of the iteration space, others by interval arithmetic and
-    else by enumerating up to 2^20 points, beyond which the map is
-    refused as unchecked; linalg ops of dynamic shapes are not checked).
+    else by enumerating up to 2^24 points, beyond which the map is
+    refused as unchecked; linalg ops of dynamic shapes are not checked,
+    including those of a function with dynamic arguments that the entry
+    calls with static tensors, since the inliner runs after this pass).
     Both pipelines run it first.
 
     Slices get stride 1 on their dims of size 1 (such a dim takes one
@@ -1205,7 +1214,7 @@ def AtticGuardIntegerDivision
 }
 
 def AtticGuardLoopSteps : Pass<"attic-guard-loop-steps", "::mlir::ModuleOp"> {
-  let summary = "Report scf.for/scf.parallel/scf.forall steps below 1 (and scf.for induction variables that would wrap) and run no iteration instead of never ending";
+  let summary = "Report scf.for/scf.parallel/scf.forall steps below 1 and induction variables that would wrap, and run no iteration instead of never ending";
   let description = [{
     A loop's step must be positive; upstream a step of 0 or a negative one
     is undefined, and compiled the loop never ended (a step from the data
@@ -1222,7 +1231,9 @@ def AtticGuardLoopSteps : Pass<"attic-guard-loop-steps", "::mlir::ModuleOp"> {
     positive`. Loops inside attic ops are left alone. Both pipelines run
     it first, after `attic-guard-integer-division`.
 
-    An `scf.for` whose induction variable may wrap around its type before
+    An `scf.for` (or a dimension of an `scf.parallel` or `scf.forall`,
+    which become `scf.for` loops in sequential code) whose induction
+    variable may wrap around its type before
     it reaches the upper bound (its last value below the bound plus the
     step past the type's largest value, signed or unsigned as the loop
     compares; index is 64 bits) is checked too, unless the step is 1 or
@@ -1230,9 +1241,10 @@ def AtticGuardLoopSteps : Pass<"attic-guard-loop-steps", "::mlir::ModuleOp"> {
     compiled loop compares with the upper bound only, so it went on from
     the smallest value (a hang, or 103 iterations of an i8 loop from 120
     to 125 by 10). Where it would wrap, `ATTIC_RT_LOOP_WRAP` is reported
-    (the line, the upper bound, the step) and the loop runs no iteration:
-    `scf.for at line L: its induction variable would wrap around its type
-    before reaching the upper bound U (step S; ...)`.
+    (the line, the dimension, the upper bound, the step) and the loop runs
+    no iteration: `scf loop at line L: the induction variable of dimension
+    D would wrap around its type before reaching the upper bound U (step
+    S; ...)`.
 
     ```mlir
     scf.for %i = %lb to %ub step %s { ... }

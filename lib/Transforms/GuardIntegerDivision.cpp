@@ -262,10 +262,13 @@ struct AtticGuardLoopStepsPass
           attic::insideAtticOp(op) || op->hasAttr(kStepChecked))
         return;
       if (auto forall = dyn_cast<scf::ForallOp>(op)) {
-        if (!llvm::all_of(forall.getMixedStep(), [](OpFoldResult step) {
-              std::optional<int64_t> c = getConstantIntValue(step);
-              return c && *c > 0;
-            }))
+        if (!llvm::all_of(forall.getMixedStep(),
+                          [](OpFoldResult step) {
+                            std::optional<int64_t> c =
+                                getConstantIntValue(step);
+                            return c && *c > 0;
+                          }) ||
+            anyMayWrap(op))
           loops.push_back(op);
         return;
       }
@@ -274,7 +277,7 @@ struct AtticGuardLoopStepsPass
           loops.push_back(op);
           return;
         }
-      if (auto forOp = dyn_cast<scf::ForOp>(op); forOp && mayWrap(forOp))
+      if (anyMayWrap(op))
         loops.push_back(op);
     });
     if (loops.empty())
@@ -288,8 +291,6 @@ struct AtticGuardLoopStepsPass
         continue;
       }
       guard(op, *report);
-      if (auto forOp = dyn_cast<scf::ForOp>(op); forOp && mayWrap(forOp))
-        guardWrap(forOp, *report);
     }
   }
 
@@ -301,46 +302,86 @@ struct AtticGuardLoopStepsPass
     return llvm::to_vector(cast<scf::ParallelOp>(op).getStep());
   }
 
-  /// The largest value of an scf.for's induction variable type (index:
-  /// 64 bits, as on every attic target), signed or not.
-  static APInt largest(scf::ForOp loop) {
-    Type type = loop.getInductionVar().getType();
+  /// The largest value of a loop's induction variable type (index: 64
+  /// bits, as on every attic target), signed or not.
+  static APInt largest(Type type, bool isUnsigned) {
     unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
-    return loop.getUnsignedCmp() ? APInt::getMaxValue(width)
-                                 : APInt::getSignedMaxValue(width);
+    return isUnsigned ? APInt::getMaxValue(width)
+                      : APInt::getSignedMaxValue(width);
   }
 
-  /// Whether an scf.for's induction variable may wrap around its type
-  /// before it reaches the upper bound: the last value below it plus the
-  /// step past the largest value. Not where the step is 1, nor where the
-  /// upper bound and the step are constants with ub - 1 <= largest - step.
-  static bool mayWrap(scf::ForOp loop) {
-    APInt step, ub;
-    if (!matchPattern(loop.getStep(), m_ConstantInt(&step)))
+  /// A loop bound or step as a constant of the loop's width, if it is one.
+  static std::optional<APInt> constantOf(OpFoldResult v, Type type) {
+    unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+    if (auto attr = dyn_cast<Attribute>(v)) {
+      if (auto integer = dyn_cast<IntegerAttr>(attr))
+        return integer.getValue().sextOrTrunc(width);
+      return std::nullopt;
+    }
+    APInt value;
+    if (matchPattern(cast<Value>(v), m_ConstantInt(&value)))
+      return value.sextOrTrunc(width);
+    return std::nullopt;
+  }
+
+  /// Whether a loop's induction variable may wrap around its type before
+  /// it reaches the upper bound: the last value below it plus the step
+  /// past the largest value. Not where the step is 1, nor where the upper
+  /// bound and the step are constants with ub - 1 <= largest - step.
+  static bool mayWrap(OpFoldResult stepValue, OpFoldResult ubValue, Type type,
+                      bool isUnsigned) {
+    std::optional<APInt> step = constantOf(stepValue, type);
+    if (!step)
       return true;
-    if (step.isOne())
+    if (step->isOne())
       return false;
-    if (!matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)))
+    std::optional<APInt> ub = constantOf(ubValue, type);
+    if (!ub)
       return true;
-    APInt limit = largest(loop) - step;
-    return loop.getUnsignedCmp()
-               ? (ub - 1).ugt(limit) && !ub.isZero()
-               : (ub - 1).sgt(limit) && !ub.isMinSignedValue();
+    APInt limit = largest(type, isUnsigned) - *step;
+    return isUnsigned ? (*ub - 1).ugt(limit) && !ub->isZero()
+                      : (*ub - 1).sgt(limit) && !ub->isMinSignedValue();
   }
 
-  /// Before an scf.for that may wrap (mayWrap; its step positive, as
-  /// checked before): where it has iterations and its last value below the
-  /// upper bound plus the step passes the largest value of its type, a
-  /// report (ATTIC_RT_LOOP_WRAP: a = line * 64, b = the upper bound, c =
-  /// the step) and the upper bound set to the lower one (no iteration).
-  /// The compiled loop compares with the upper bound only, so it went on
-  /// from the smallest value (a hang; a 2026-11-30 audit).
-  static void guardWrap(scf::ForOp loop, func::FuncOp report) {
-    Location loc = loop.getLoc();
-    OpBuilder b(loop);
-    bool isUnsigned = loop.getUnsignedCmp();
-    Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
-          step = loop.getStep();
+  static bool mayWrap(scf::ForOp loop) {
+    return mayWrap(loop.getStep(), loop.getUpperBound(),
+                   loop.getInductionVar().getType(), loop.getUnsignedCmp());
+  }
+
+  /// Whether dimension d of an scf.parallel or scf.forall may wrap.
+  static bool mayWrap(Operation *op, size_t d) {
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      return mayWrap(loop);
+    if (auto parallel = dyn_cast<scf::ParallelOp>(op))
+      return mayWrap(parallel.getStep()[d], parallel.getUpperBound()[d],
+                     parallel.getStep()[d].getType(), false);
+    auto forall = cast<scf::ForallOp>(op);
+    return mayWrap(forall.getMixedStep()[d], forall.getMixedUpperBound()[d],
+                   IndexType::get(op->getContext()), false);
+  }
+
+  static bool anyMayWrap(Operation *op) {
+    size_t dims = isa<scf::ForOp>(op) ? 1
+                  : isa<scf::ParallelOp>(op)
+                      ? cast<scf::ParallelOp>(op).getNumLoops()
+                      : cast<scf::ForallOp>(op).getRank();
+    for (size_t d = 0; d < dims; ++d)
+      if (mayWrap(op, d))
+        return true;
+    return false;
+  }
+
+  /// Before a loop dimension that may wrap (mayWrap; its step positive, as
+  /// checked before): `wraps`, where it has iterations and its last value
+  /// below the upper bound plus the step passes the largest value of its
+  /// type, and there a report (ATTIC_RT_LOOP_WRAP: a = line * 64 + d, b =
+  /// the upper bound, c = the step). The caller sets the upper bound to
+  /// the lower one there (no iteration). The compiled loop compares with
+  /// the upper bound only, so it went on from the smallest value (a hang;
+  /// a 2026-11-30 audit).
+  static Value wrapCheck(OpBuilder &b, Location loc, func::FuncOp report,
+                         Value lb, Value ub, Value step, bool isUnsigned,
+                         size_t d) {
     Type type = lb.getType();
     auto constant = [&](const APInt &v) -> Value {
       return arith::ConstantOp::create(b, loc, IntegerAttr::get(type, v));
@@ -357,7 +398,8 @@ struct AtticGuardLoopStepsPass
         b, loc, arith::SubIOp::create(b, loc, diff, one), step);
     Value last = arith::AddIOp::create(
         b, loc, lb, arith::MulIOp::create(b, loc, steps, step));
-    Value limit = arith::SubIOp::create(b, loc, constant(largest(loop)), step);
+    Value limit = arith::SubIOp::create(
+        b, loc, constant(largest(type, isUnsigned)), step);
     Value wraps = arith::AndIOp::create(
         b, loc, some,
         arith::CmpIOp::create(b, loc,
@@ -372,10 +414,10 @@ struct AtticGuardLoopStepsPass
     attic::emitReportErrorIf(
         b, loc, report, wraps, ATTIC_RT_LOOP_WRAP,
         arith::ConstantIntOp::create(b, loc, b.getI64Type(),
-                                     attic::sourceLineOf(loc) * 64),
+                                     attic::sourceLineOf(loc) * 64 +
+                                         std::min<int64_t>(int64_t(d), 63)),
         widen(ub), widen(step));
-    loop.getUpperBoundMutable().assign(
-        arith::SelectOp::create(b, loc, wraps, lb, ub));
+    return wraps;
   }
 
   static bool constantPositive(Value step) {
@@ -435,6 +477,29 @@ struct AtticGuardLoopStepsPass
                                     parallel.getUpperBound()[d]));
       }
     }
+    // Then each dimension whose induction variable may wrap (its step now
+    // positive).
+    if (forOp) {
+      if (mayWrap(forOp)) {
+        Value wraps =
+            wrapCheck(b, loc, report, forOp.getLowerBound(),
+                      forOp.getUpperBound(), forOp.getStep(), isUnsigned, 0);
+        forOp.getUpperBoundMutable().assign(arith::SelectOp::create(
+            b, loc, wraps, forOp.getLowerBound(), forOp.getUpperBound()));
+      }
+    } else {
+      auto parallel = cast<scf::ParallelOp>(op);
+      for (size_t d = 0; d < parallel.getNumLoops(); ++d) {
+        if (!mayWrap(op, d))
+          continue;
+        Value lb = parallel.getLowerBound()[d],
+              ub = parallel.getUpperBound()[d];
+        Value wraps = wrapCheck(b, loc, report, lb, ub, parallel.getStep()[d],
+                                /*isUnsigned=*/false, d);
+        parallel.getUpperBoundMutable().slice(d, 1).assign(
+            arith::SelectOp::create(b, loc, wraps, lb, ub));
+      }
+    }
     op->setAttr(kStepChecked, b.getUnitAttr());
   }
 
@@ -459,6 +524,16 @@ struct AtticGuardLoopStepsPass
                    b, loc, bad, getValueOrCreateConstantIndexOp(b, loc, lbs[d]),
                    getValueOrCreateConstantIndexOp(b, loc, ubs[d]))
                    .getResult();
+    }
+    for (size_t d = 0; d < steps.size(); ++d) {
+      if (!mayWrap(steps[d], ubs[d], b.getIndexType(), /*isUnsigned=*/false))
+        continue;
+      Value lb = getValueOrCreateConstantIndexOp(b, loc, lbs[d]);
+      Value ub = getValueOrCreateConstantIndexOp(b, loc, ubs[d]);
+      Value wraps = wrapCheck(b, loc, report, lb, ub,
+                              getValueOrCreateConstantIndexOp(b, loc, steps[d]),
+                              /*isUnsigned=*/false, d);
+      ubs[d] = arith::SelectOp::create(b, loc, wraps, lb, ub).getResult();
     }
     auto checked = scf::ForallOp::create(b, loc, lbs, ubs, steps,
                                          op.getOutputs(), op.getMapping());

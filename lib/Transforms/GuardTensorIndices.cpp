@@ -146,13 +146,16 @@ bool provablyInside(ShapedType type, ValueRange indices) {
 }
 
 /// Whether an extract of `type` has a 0 to read where it is outside.
-bool hasZero(Type type) { return isa<FloatType, IntegerType, IndexType>(type); }
+bool hasZero(Type type) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    type = vector.getElementType();
+  return isa<FloatType, IntegerType, IndexType>(type);
+}
 
-/// 0 of a type for which hasZero holds.
+/// 0 of a type for which hasZero holds (a vector: all zeros).
 Value zeroOf(OpBuilder &b, Location loc, Type type) {
-  if (isa<FloatType>(type))
-    return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, 0.0));
-  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, 0));
+  return arith::ConstantOp::create(b, loc,
+                                   cast<TypedAttr>(b.getZeroAttr(type)));
 }
 
 /// zero <= index < size (zero: an index constant 0), an i1.
@@ -318,7 +321,7 @@ std::optional<std::pair<int64_t, int64_t>> boundsOf(AffineExpr expr,
 /// [0, size), if there is one. Linear expressions reach their least and
 /// greatest values at a corner; the others, unless boundsOf shows them
 /// inside, are enumerated over the loops they use, where those hold at
-/// most 2^20 points (`unknown` is set if there are more). A value that
+/// most 2^24 points (`unknown` is set if there are more). A value that
 /// overflows or divides by less than 1 counts as outside.
 std::optional<SmallVector<int64_t>> pointOutside(AffineExpr expr,
                                                  ArrayRef<int64_t> ranges,
@@ -354,7 +357,7 @@ std::optional<SmallVector<int64_t>> pointOutside(AffineExpr expr,
     if (expr.isFunctionOfDim(d)) {
       used.push_back(d);
       if (__builtin_mul_overflow(points, ranges[d], &points) ||
-          points > (int64_t(1) << 20)) {
+          points > (int64_t(1) << 24)) {
         unknown = true;
         return std::nullopt;
       }
@@ -423,7 +426,7 @@ LogicalResult checkIndexingMaps(linalg::LinalgOp op) {
         describe(diag) << " could not be checked to stay inside [0, "
                        << type.getDimSize(d) << ") over the loop ranges (";
         llvm::interleaveComma(ranges, diag);
-        diag << ") (more than 2^20 points of a map that is not linear)";
+        diag << ") (more than 2^24 points of a map that is not linear)";
         return failure();
       }
     }
@@ -431,9 +434,25 @@ LogicalResult checkIndexingMaps(linalg::LinalgOp op) {
   return success();
 }
 
-/// The element access of a tensor.extract, tensor.insert, memref.load or
-/// memref.store: the tensor or memref, its type, the indices, whether it
-/// writes and whether it is a memref op.
+/// What an access is checked against: `v` through tensor.cast and
+/// memref.cast, whose static sizes are not checked (a cast of a buffer of
+/// 8 to memref<64xf32> let loads at 8 to 63 through; a 2026-11-30 audit).
+Value castSource(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<tensor::CastOp, memref::CastOp>(def))
+      break;
+    auto from = dyn_cast<ShapedType>(def->getOperand(0).getType());
+    if (!from || !from.hasRank())
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
+/// The element access of a tensor.extract, tensor.insert, memref.load,
+/// memref.store or memref.atomic_rmw: the tensor or memref (through casts,
+/// castSource), its type, the indices, whether it writes and whether it is
+/// a memref op.
 struct Access {
   explicit Access(Operation *op) {
     if (auto extract = dyn_cast<tensor::ExtractOp>(op)) {
@@ -447,12 +466,17 @@ struct Access {
       shaped = load.getMemref();
       indices = load.getIndices();
       memref = true;
-    } else {
-      auto store = cast<memref::StoreOp>(op);
+    } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
       shaped = store.getMemref();
       indices = store.getIndices();
       write = memref = true;
+    } else {
+      auto atomic = cast<memref::AtomicRMWOp>(op);
+      shaped = atomic.getMemref();
+      indices = atomic.getIndices();
+      write = memref = true;
     }
+    shaped = castSource(shaped);
     type = cast<ShapedType>(shaped.getType());
   }
   Value shaped;
@@ -528,6 +552,7 @@ struct AtticGuardTensorIndicesPass
           if (auto ref = dyn_cast<FlatSymbolRefAttr>(attr.getValue()))
             modifierFunctions.insert(ref.getValue());
     });
+    separateHostCalls();
     SmallVector<Operation *> accesses, slices, dims;
     bool refused = false;
     getOperation().walk([&](Operation *op) {
@@ -537,7 +562,8 @@ struct AtticGuardTensorIndicesPass
       if (op->hasAttr(kGuarded) ||
           !isa<tensor::DimOp, memref::DimOp, tensor::ExtractOp,
                tensor::InsertOp, memref::LoadOp, memref::StoreOp,
-               tensor::ExtractSliceOp, tensor::InsertSliceOp>(op) ||
+               memref::AtomicRMWOp, tensor::ExtractSliceOp,
+               tensor::InsertSliceOp>(op) ||
           !ownCode(op))
         return;
       if (isa<tensor::DimOp, memref::DimOp>(op)) {
@@ -546,8 +572,13 @@ struct AtticGuardTensorIndicesPass
         // index 7, a crash for -1, and MLIR's folding crashed on a
         // constant -1 in the CUDA pipeline).
         auto type = dyn_cast<ShapedType>(op->getOperand(0).getType());
-        if (!type || !type.hasRank())
+        if (!type)
           return;
+        // Unranked: the rank is known at run time only.
+        if (!type.hasRank()) {
+          dims.push_back(op);
+          return;
+        }
         APInt value;
         if (matchPattern(op->getOperand(1), m_ConstantInt(&value))) {
           if (value.isNegative() || value.getSExtValue() >= type.getRank()) {
@@ -595,16 +626,54 @@ struct AtticGuardTensorIndicesPass
   /// The functions that attic ops name (ownCode).
   llvm::DenseSet<StringRef> modifierFunctions;
 
+  /// A function that an attic op names and host code calls too: the calls
+  /// go to a private copy, which is checked as the module's own code (the
+  /// modifier check covers the attic op's uses only; a host call at a key
+  /// index from the data read past the capture; a 2026-11-30 audit).
+  void separateHostCalls() {
+    ModuleOp module = getOperation();
+    SymbolTable table(module);
+    SmallVector<func::CallOp> calls;
+    module.walk([&](func::CallOp call) {
+      if (modifierFunctions.contains(call.getCallee()) &&
+          !attic::insideAtticOp(call))
+        calls.push_back(call);
+    });
+    llvm::DenseMap<StringRef, func::FuncOp> copies;
+    for (func::CallOp call : calls) {
+      auto callee = table.lookup<func::FuncOp>(call.getCallee());
+      if (!callee || callee.isExternal())
+        continue;
+      func::FuncOp &copy = copies[callee.getName()];
+      if (!copy) {
+        copy = callee.clone();
+        copy.setPrivate();
+        copy->removeAttr("attic.modifier");
+        copy.setName((callee.getName() + "_host").str());
+        table.insert(copy, std::next(Block::iterator(callee)));
+      }
+      call.setCalleeAttr(FlatSymbolRefAttr::get(copy));
+    }
+  }
+
   /// tensor.dim or memref.dim with an index known at run time only:
   /// outside [0, rank) it reports ATTIC_RT_DIM_INDEX and gives 0, reading
   /// dimension 0 (the verifiers refuse a dim of rank 0).
   static void guardDim(Operation *dim, func::FuncOp report) {
     Location loc = dim->getLoc();
     OpBuilder b(dim);
-    int64_t rank = cast<ShapedType>(dim->getOperand(0).getType()).getRank();
+    Value source = dim->getOperand(0);
+    auto type = cast<ShapedType>(source.getType());
     Value index = dim->getOperand(1);
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value rankValue = arith::ConstantIndexOp::create(b, loc, rank);
+    // An unranked operand's rank from its descriptor (its dim was never
+    // checked: a dimension index of 3 read a pointer; an audit).
+    Value rankValue =
+        type.hasRank()
+            ? Value(arith::ConstantIndexOp::create(b, loc, type.getRank()))
+        : isa<MemRefType, UnrankedMemRefType>(type)
+            ? Value(memref::RankOp::create(b, loc, source))
+            : Value(tensor::RankOp::create(b, loc, source));
     Value inside = inRange(b, loc, index, zero, rankValue);
     reportUnless(b, loc, inside, report, ATTIC_RT_DIM_INDEX,
                  attic::sourceLineOf(loc) * 64 +
@@ -814,19 +883,31 @@ struct AtticGuardTensorIndicesPass
       all = all ? arith::AndIOp::create(b, loc, all, ok).getResult() : ok;
     }
     // The reports: one per dimension out of bounds.
-    int64_t code = attic::sourceLineOf(loc) * 64 + (access.write ? 32 : 0);
+    // (A memref write's dimension is at most 15: 16 marks atomic_rmw.)
+    bool atomic = isa<memref::AtomicRMWOp>(op);
+    int64_t code = attic::sourceLineOf(loc) * 64 + (access.write ? 32 : 0) +
+                   (atomic ? 16 : 0);
+    int64_t maxDim = access.memref && access.write ? 15 : 31;
     for (size_t d = 0; d < access.indices.size(); ++d)
       if (inside[d])
         reportUnless(b, loc, inside[d], report,
                      access.memref ? ATTIC_RT_MEMREF_INDEX
                                    : ATTIC_RT_TENSOR_INDEX,
-                     code + std::min<int64_t>(int64_t(d), 31),
+                     code + std::min<int64_t>(int64_t(d), maxDim),
                      access.indices[d], sizes[d]);
 
     op->setAttr(kGuarded, b.getUnitAttr());
     if (auto store = dyn_cast<memref::StoreOp>(op)) {
       auto ifOp = scf::IfOp::create(b, loc, all, /*withElseRegion=*/false);
       store->moveBefore(ifOp.thenBlock()->getTerminator());
+      return;
+    }
+    // An atomic update under scf.if too; outside it gives 0 (its result is
+    // the old value).
+    if (isa<memref::AtomicRMWOp>(op)) {
+      OpBuilder otherwise = underIf(b, op, all);
+      scf::YieldOp::create(otherwise, loc,
+                           zeroOf(otherwise, loc, op->getResult(0).getType()));
       return;
     }
     Type resultType = op->getResult(0).getType();
@@ -842,7 +923,7 @@ struct AtticGuardTensorIndicesPass
                 ? arith::SelectOp::create(b, loc, all, index, zero).getResult()
                 : index);
       if (auto insert = dyn_cast<tensor::InsertOp>(op)) {
-        auto oldOp = tensor::ExtractOp::create(b, loc, access.shaped, safe);
+        auto oldOp = tensor::ExtractOp::create(b, loc, insert.getDest(), safe);
         oldOp->setAttr(kGuarded, b.getUnitAttr());
         Value old = oldOp;
         Value value =
@@ -864,10 +945,10 @@ struct AtticGuardTensorIndicesPass
     // Sizes known only at run time (or a zero size): the access under
     // scf.if, 0 or the unchanged tensor outside.
     OpBuilder otherwise = underIf(b, op, all);
+    auto insert = dyn_cast<tensor::InsertOp>(op);
     scf::YieldOp::create(otherwise, loc,
-                         isa<tensor::InsertOp>(op)
-                             ? access.shaped
-                             : zeroOf(otherwise, loc, resultType));
+                         insert ? insert.getDest()
+                                : zeroOf(otherwise, loc, resultType));
   }
 };
 

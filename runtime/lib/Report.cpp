@@ -175,14 +175,17 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
     char where[48];
     atLine(a, where, sizeof(where));
     bool write = (a / 32) % 2;
-    const char *op = code == ATTIC_RT_TENSOR_INDEX
-                         ? (write ? "tensor.insert" : "tensor.extract")
-                         : (write ? "memref.store" : "memref.load");
-    return attic::runtime::fail(err, errLen,
-                                "%s%s: index %" PRId64 " of dimension %" PRId64
-                                " is outside [0, %" PRId64
-                                "); the results are not valid%s",
-                                op, where, b, a % 32, c, suffix);
+    bool tensor = code == ATTIC_RT_TENSOR_INDEX;
+    bool atomic = !tensor && write && (a / 16) % 2;
+    const char *op = tensor   ? (write ? "tensor.insert" : "tensor.extract")
+                     : atomic ? "memref.atomic_rmw"
+                     : write  ? "memref.store"
+                              : "memref.load";
+    return attic::runtime::fail(
+        err, errLen,
+        "%s%s: index %" PRId64 " of dimension %" PRId64
+        " is outside [0, %" PRId64 "); the results are not valid%s",
+        op, where, b, a % (tensor || !write ? 32 : 16), c, suffix);
   }
   case ATTIC_RT_SLICE_BOUNDS: {
     char where[48];
@@ -244,11 +247,12 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
     atLine(a, where, sizeof(where));
     return attic::runtime::fail(
         err, errLen,
-        "scf.for%s: its induction variable would wrap around its type "
-        "before reaching the upper bound %" PRId64 " (step %" PRId64
+        "scf loop%s: the induction variable of dimension %" PRId64
+        " would wrap around its type before reaching the upper bound %" PRId64
+        " (step %" PRId64
         "; the loop would not end there: it ran no iteration); the results "
         "are not valid%s",
-        where, b, c, suffix);
+        where, ((a % 64) + 64) % 64, b, c, suffix);
   }
   default:
     return attic::runtime::fail(

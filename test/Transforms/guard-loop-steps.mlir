@@ -64,7 +64,13 @@ func.func @constant_and_unsigned(%n: index, %lb: i32, %ub: i32, %s: i32) {
 // CHECK:   func.call @attic_rt_report_error
 // CHECK: %[[STEP:.*]] = arith.select %[[BAD]], %{{.*}}, %[[S]] : index
 // CHECK: %[[END:.*]] = arith.select %[[BAD]], %{{.*}}, %[[N]] : index
-// CHECK: scf.parallel (%{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}) to (%[[N]], %[[END]]) step (%{{.*}}, %[[STEP]]) {
+// Then the wrap check of that dimension (its step is known at run time
+// only), the report's `a` naming dimension 1.
+// CHECK: %[[WRAPS:.*]] = arith.andi
+// CHECK: scf.if %[[WRAPS]] {
+// CHECK:   arith.constant 14 : i32
+// CHECK: %[[END2:.*]] = arith.select %[[WRAPS]], %{{.*}}, %[[END]] : index
+// CHECK: scf.parallel (%{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}) to (%[[N]], %[[END2]]) step (%{{.*}}, %[[STEP]]) {
 // CHECK: } {attic.step_checked}
 func.func @parallel(%n: index, %s: index) {
   %c0 = arith.constant 0 : index
@@ -93,7 +99,11 @@ func.func @parallel(%n: index, %s: index) {
 // CHECK:   func.call @attic_rt_report_error
 // CHECK: %[[STEP1:.*]] = arith.select %[[BAD1]], %{{.*}}, %{{.*}} : index
 // CHECK: %[[END1:.*]] = arith.select %[[BAD1]], %{{.*}}, %{{.*}} : index
-// CHECK: %[[R:.*]] = scf.forall (%[[I:.*]], %[[J:.*]], %{{.*}}) = (0, 0, 0) to (%[[END0]], %[[END1]], 10) step (%[[STEP0]], %[[STEP1]], 2) shared_outs(%[[O:.*]] = %[[T]]) -> (tensor<10xi64>) {
+// The checked steps are known at run time only: each such dimension's wrap
+// check (not the third's, step 2 up to 10).
+// CHECK: %[[W0:.*]] = arith.select %{{.*}}, %{{.*}}, %[[END0]] : index
+// CHECK: %[[W1:.*]] = arith.select %{{.*}}, %{{.*}}, %[[END1]] : index
+// CHECK: %[[R:.*]] = scf.forall (%[[I:.*]], %[[J:.*]], %{{.*}}) = (0, 0, 0) to (%[[W0]], %[[W1]], 10) step (%[[STEP0]], %[[STEP1]], 2) shared_outs(%[[O:.*]] = %[[T]]) -> (tensor<10xi64>) {
 // CHECK:   tensor.parallel_insert_slice %{{.*}} into %[[O]][%[[I]]] [1] [1]
 // CHECK: } {attic.step_checked}
 // CHECK: return %[[R]]

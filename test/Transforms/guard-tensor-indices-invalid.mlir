@@ -56,12 +56,12 @@ func.func @diff_map(%a: memref<4xf32>, %init: memref<4x4xf32>) {
 // -----
 
 // Not linear, not bounded inside by interval arithmetic, and more than
-// 2^20 points: refused as unchecked.
-func.func @too_many(%a: tensor<1000xf32>, %init: tensor<2097152xf32>) -> tensor<2097152xf32> {
-  // expected-error @+1 {{'linalg.generic' op indexing map of operand #0 ('tensor<1000xf32>'), result 0 ((d0 * 7) mod 1001) could not be checked to stay inside [0, 1000) over the loop ranges (2097152) (more than 2^20 points of a map that is not linear)}}
-  %r = linalg.generic {indexing_maps = [affine_map<(i) -> ((i * 7) mod 1001)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%a : tensor<1000xf32>) outs(%init : tensor<2097152xf32>) {
+// 2^24 points: refused as unchecked.
+func.func @too_many(%a: tensor<1000xf32>, %init: tensor<33554432xf32>) -> tensor<33554432xf32> {
+  // expected-error @+1 {{'linalg.generic' op indexing map of operand #0 ('tensor<1000xf32>'), result 0 ((d0 * 7) mod 1001) could not be checked to stay inside [0, 1000) over the loop ranges (33554432) (more than 2^24 points of a map that is not linear)}}
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> ((i * 7) mod 1001)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%a : tensor<1000xf32>) outs(%init : tensor<33554432xf32>) {
   ^bb0(%x: f32, %o: f32):
     linalg.yield %x : f32
-  } -> tensor<2097152xf32>
-  return %r : tensor<2097152xf32>
+  } -> tensor<33554432xf32>
+  return %r : tensor<33554432xf32>
 }

@@ -360,10 +360,15 @@ func.func @memref_dim(%m: memref<?x4xf32>, %i: index) -> index {
 
 // Left alone: a function that an attic op names (the memref form's outlined
 // mask region, whose capture reads have their own check) and the functions
-// of a gpu.module (they cannot call the runtime).
+// of a gpu.module (they cannot call the runtime). Host code that calls such
+// a function too calls a private copy of it, which is checked.
 // CHECK-LABEL: func.func private @mask
 // CHECK-NOT: attic_rt_report_error
 // CHECK: memref.load %{{.*}} : memref<1x256xi1>
+// CHECK-LABEL: func.func private @mask_host
+// CHECK-NOT: attic.modifier
+// CHECK: func.call @attic_rt_report_error
+// CHECK: memref.load %{{.*}} {attic.in_bounds} : memref<1x256xi1>
 // CHECK-LABEL: gpu.module @kernels
 // CHECK-NOT: attic_rt_report_error
 // CHECK: memref.load %{{.*}} : memref<16xf32>
@@ -382,6 +387,13 @@ func.func @masked(%q: memref<1x1x256x64xf32>, %k: memref<1x1x256x64xf32>, %v: me
   attic.block_attention ins(%q, %k, %v : memref<1x1x256x64xf32>, memref<1x1x256x64xf32>, memref<1x1x256x64xf32>)
       captures(%keep : memref<1x256xi1>) outs(%o : memref<1x1x256x64xf32>) {layout = #attic.dense, scale = 1.250000e-01 : f32, block_q = 64 : i64, block_k = 64 : i64, mask_fn = @mask}
   return
+}
+// CHECK-LABEL: func.func @host_call
+// CHECK: call @mask_host
+func.func @host_call(%keep: memref<1x256xi1>, %k: index) -> i1 {
+  %c0 = arith.constant 0 : index
+  %r = func.call @mask(%c0, %c0, %c0, %k, %keep) : (index, index, index, index, memref<1x256xi1>) -> i1
+  return %r : i1
 }
 
 // -----
@@ -404,4 +416,34 @@ func.func @maps_inside(%x: tensor<10xf32>, %w: tensor<3xf32>, %o: tensor<8xf32>,
     linalg.yield %v : f32
   } -> tensor<4xf32>
   return %c, %r, %s : tensor<8xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Through a cast the check takes the cast's source's sizes (a cast to a
+// larger static size let loads past the buffer through); an unranked
+// memref's dimension index is checked against its rank at run time; an
+// atomic update goes under scf.if (0 outside); a memref of vectors reads a
+// zero vector outside.
+// CHECK-LABEL: func.func @casts_unranked_atomic_vectors
+// CHECK-SAME: (%[[M:.*]]: memref<?xf32>, %[[U:.*]]: memref<*xf32>, %[[V:.*]]: memref<8xvector<4xf32>>, %[[I:.*]]: index)
+// CHECK: memref.cast %[[M]]
+// CHECK: memref.dim %[[M]], %{{.*}} : memref<?xf32>
+// CHECK: memref.load %{{.*}} {attic.in_bounds} : memref<64xf32>
+// CHECK: %[[RANK:.*]] = memref.rank %[[U]] : memref<*xf32>
+// CHECK: arith.cmpi slt, %[[I]], %[[RANK]] : index
+// CHECK: memref.dim {attic.in_bounds} %[[U]]
+// CHECK: scf.if %{{.*}} -> (f32) {
+// CHECK-NEXT: memref.atomic_rmw addf {{.*}} {attic.in_bounds}
+// CHECK: %[[W:.*]] = memref.load %[[V]][%{{.*}}] {attic.in_bounds} : memref<8xvector<4xf32>>
+// CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
+// CHECK: arith.select %{{.*}}, %[[W]], %[[Z]] : vector<4xf32>
+func.func @casts_unranked_atomic_vectors(%m: memref<?xf32>, %u: memref<*xf32>, %v: memref<8xvector<4xf32>>, %i: index) -> (f32, index, f32, vector<4xf32>) {
+  %c = memref.cast %m : memref<?xf32> to memref<64xf32>
+  %x = memref.load %c[%i] : memref<64xf32>
+  %d = memref.dim %u, %i : memref<*xf32>
+  %one = arith.constant 1.0 : f32
+  %old = memref.atomic_rmw addf %one, %m[%i] : (f32, memref<?xf32>) -> f32
+  %w = memref.load %v[%i] : memref<8xvector<4xf32>>
+  return %x, %d, %old, %w : f32, index, f32, vector<4xf32>
 }

@@ -50,3 +50,18 @@ func.func @kernel_gather(%x: tensor<16xf32>) -> tensor<16xf32> {
   %t = bufferization.to_tensor %o restrict : memref<16xf32> to tensor<16xf32>
   return %t : tensor<16xf32>
 }
+
+// A scatter-add with memref.atomic_rmw in an scf.forall.
+func.func @atomic_scatter(%ids: tensor<4xi64>) -> tensor<8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %o = memref.alloc() : memref<8xf32>
+  linalg.fill ins(%zero : f32) outs(%o : memref<8xf32>)
+  scf.forall (%i) in (4) {
+    %id = tensor.extract %ids[%i] : tensor<4xi64>
+    %j = arith.index_cast %id : i64 to index
+    %old = memref.atomic_rmw addf %one, %o[%j] : (f32, memref<8xf32>) -> f32
+  }
+  %r = bufferization.to_tensor %o restrict : memref<8xf32> to tensor<8xf32>
+  return %r : tensor<8xf32>
+}

@@ -53,6 +53,11 @@ TEST(Report, MemrefIndexNamesTheOpAndItsLine) {
   EXPECT_EQ(std::string(err), "memref.store at line 4: index 16 of dimension "
                               "2 is outside [0, 16); the results are not "
                               "valid");
+  attic_rt_report_error(ATTIC_RT_MEMREF_INDEX, 4 * 64 + 32 + 16 + 1, 9, 8);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err), "memref.atomic_rmw at line 4: index 9 of "
+                              "dimension 1 is outside [0, 8); the results are "
+                              "not valid");
   attic_rt_report_error(ATTIC_RT_MEMREF_INDEX, 0, -3, 8);
   ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
   EXPECT_EQ(std::string(err), "memref.load: index -3 of dimension 0 is "
@@ -93,13 +98,13 @@ TEST(Report, LoopStepNamesTheLineDimensionAndStep) {
 TEST(Report, LoopWrapNamesTheLineBoundAndStep) {
   attic_rt_take_error(nullptr, 0);
   char err[256];
-  attic_rt_report_error(ATTIC_RT_LOOP_WRAP, 9 * 64, 125, 10);
+  attic_rt_report_error(ATTIC_RT_LOOP_WRAP, 9 * 64 + 1, 125, 10);
   ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
   EXPECT_EQ(std::string(err),
-            "scf.for at line 9: its induction variable would wrap around its "
-            "type before reaching the upper bound 125 (step 10; the loop "
-            "would not end there: it ran no iteration); the results are not "
-            "valid");
+            "scf loop at line 9: the induction variable of dimension 1 would "
+            "wrap around its type before reaching the upper bound 125 (step "
+            "10; the loop would not end there: it ran no iteration); the "
+            "results are not valid");
 }
 
 TEST(Report, DimIndexNamesTheLineIndexAndRank) {

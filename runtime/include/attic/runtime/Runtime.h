@@ -309,18 +309,19 @@ typedef enum attic_rt_error_code {
    * tensor-indices): the result is 0. a = line * 64 (+ 1 for memref.dim;
    * line 0 if the op has no file location), b = the index, c = the rank. */
   ATTIC_RT_DIM_INDEX = 12,
-  /* memref.load or memref.store in the function's own code (not in a
-   * modifier region or its outlined function) with an index outside the
-   * memref (attic-guard-tensor-indices): a = line * 64 + 32 (store) +
-   * dimension (at most 31), b = the index, c = the size of that dimension.
-   * The load reads 0, the store writes nothing. */
+  /* memref.load, memref.store or memref.atomic_rmw in the function's own
+   * code (not in a modifier region or its outlined function) with an
+   * index outside the memref (attic-guard-tensor-indices): a = line * 64 +
+   * 32 (store, atomic_rmw) + 16 (atomic_rmw) + dimension (at most 15),
+   * b = the index, c = the size of that dimension. The load reads 0, the
+   * store and the atomic update write nothing (the update gives 0). */
   ATTIC_RT_MEMREF_INDEX = 13,
-  /* An scf.for in the function's own code whose induction variable would
-   * wrap around its type before reaching the upper bound (the compiled
-   * loop compares with the upper bound only, so it went on from the
-   * smallest value; attic-guard-loop-steps): the loop runs no iteration.
-   * a = line * 64 (line 0 if the op has no file location), b = the upper
-   * bound, c = the step. */
+  /* An scf.for, scf.parallel or scf.forall in the function's own code
+   * whose induction variable would wrap around its type before reaching
+   * the upper bound (the compiled loop compares with the upper bound only,
+   * so it went on from the smallest value; attic-guard-loop-steps): the
+   * loop runs no iteration. a = line * 64 + the loop dimension (line 0 if
+   * the op has no file location), b = the upper bound, c = the step. */
   ATTIC_RT_LOOP_WRAP = 14
 } attic_rt_error_code;
 
