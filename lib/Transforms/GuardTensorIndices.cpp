@@ -132,9 +132,10 @@ std::optional<std::pair<int64_t, int64_t>> rangeOf(OpFoldResult value,
 
 /// Whether `index` is known inside static dimension `d` (rangeOf).
 bool provablyInside(ShapedType type, int64_t d, Value index) {
+  if (!type.hasRank() || type.isDynamicDim(d))
+    return false;
   std::optional<std::pair<int64_t, int64_t>> range = rangeOf(index);
-  return !type.isDynamicDim(d) && range && range->first >= 0 &&
-         range->second < type.getDimSize(d);
+  return range && range->first >= 0 && range->second < type.getDimSize(d);
 }
 
 /// Whether every index is known inside its static dimension.
@@ -438,15 +439,22 @@ LogicalResult checkIndexingMaps(linalg::LinalgOp op) {
 /// memref.cast, whose static sizes are not checked (a cast of a buffer of
 /// 8 to memref<64xf32> let loads at 8 to 63 through; a 2026-11-30 audit).
 Value castSource(Value v) {
+  // The value nearest the chain's start of the access's rank (or an
+  // unranked one, whose sizes are read at run time): a chain through an
+  // unranked cast, 8 -> * -> 64, let loads through too (a review).
+  int64_t rank = cast<ShapedType>(v.getType()).getRank();
+  Value source = v;
   while (Operation *def = v.getDefiningOp()) {
     if (!isa<tensor::CastOp, memref::CastOp>(def))
       break;
-    auto from = dyn_cast<ShapedType>(def->getOperand(0).getType());
-    if (!from || !from.hasRank())
-      break;
     v = def->getOperand(0);
+    auto type = dyn_cast<ShapedType>(v.getType());
+    if (!type)
+      break;
+    if (!type.hasRank() || type.getRank() == rank)
+      source = v;
   }
-  return v;
+  return source;
 }
 
 /// The element access of a tensor.extract, tensor.insert, memref.load,

@@ -447,3 +447,17 @@ func.func @casts_unranked_atomic_vectors(%m: memref<?xf32>, %u: memref<*xf32>, %
   %w = memref.load %v[%i] : memref<8xvector<4xf32>>
   return %x, %d, %old, %w : f32, index, f32, vector<4xf32>
 }
+
+// -----
+
+// A cast chain through an unranked type: checked against its ranked start.
+// CHECK-LABEL: func.func @cast_through_unranked
+// CHECK-SAME: (%[[M:.*]]: memref<8xf32>, %[[I:.*]]: index)
+// CHECK: memref.dim %[[M]], %{{.*}} : memref<8xf32>
+// CHECK: memref.load %{{.*}} {attic.in_bounds} : memref<64xf32>
+func.func @cast_through_unranked(%m: memref<8xf32>, %i: index) -> f32 {
+  %u = memref.cast %m : memref<8xf32> to memref<*xf32>
+  %c = memref.cast %u : memref<*xf32> to memref<64xf32>
+  %x = memref.load %c[%i] : memref<64xf32>
+  return %x : f32
+}

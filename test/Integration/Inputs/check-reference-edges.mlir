@@ -16,10 +16,19 @@ func.func @f32_truncate(%a: tensor<1xf32>) -> tensor<1xi32> {
   return %r : tensor<1xi32>
 }
 
-// exp(89) is +inf in f32.
+// exp(89) is +inf in f32, as a result and as an intermediate value.
 func.func @f32_overflow(%a: tensor<2xf32>) -> tensor<2xf32> {
   %e = math.exp %a : tensor<2xf32>
   return %e : tensor<2xf32>
+}
+
+func.func @f32_overflow_compared(%a: tensor<2xf32>) -> tensor<2xi1> {
+  %e = math.exp %a : tensor<2xf32>
+  %half = arith.constant dense<0.5> : tensor<2xf32>
+  %h = arith.mulf %e, %half : tensor<2xf32>
+  %big = arith.constant dense<3.0e38> : tensor<2xf32>
+  %r = arith.cmpf ogt, %h, %big : tensor<2xf32>
+  return %r : tensor<2xi1>
 }
 
 // An out-of-range fptosi is undefined; i128 is not held by the reference.
