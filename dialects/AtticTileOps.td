@@ -46,9 +46,27 @@ def Attic_TileQKOp : Attic_TileOp<"qk"> {
     in rows `q0 + i >= Nq`, which no result reads. Targets read only this
     key block: skipped blocks are never loaded.
 
+    With `query_scale`, a power of two 2^e with e <= 0, each query element
+    is multiplied by it before the products:
+
+    ```
+    out[i, j] = sum_d (query_scale * query[qb, qh, q0 + i, d]) * key[kb, kh, k0 + j, d]
+    ```
+
+    The multiplication is exact (in f32 after the extension, or in the
+    element type, whose exponent range is f32's for bf16) except where a
+    scaled element falls below f32's normal range (2^-126). attic-tile-
+    block-attention sets it where the scale of the logits is below 1, so
+    that the sum overflows f32 only where the scaled logits would:
+    Q K^T formed unscaled overflowed for finite logits (at D = 64 with
+    scale 1/8, inputs around 2.6e18).
+
     ```mlir
     attic.tile.qk %q[%b, %h, %qb], %k[%b, %hk, %kb] into %s
         : memref<1x4x256x64xf16>, memref<1x2x256x64xf16> into memref<64x64xf32>
+    attic.tile.qk %q[%b, %h, %qb], %k[%b, %hk, %kb] into %s
+        {query_scale = 1.250000e-01 : f32}
+        : memref<1x4x256x64xf32>, memref<1x2x256x64xf32> into memref<64x64xf32>
     ```
   }];
   let arguments = (ins Arg<Attic_Source4D, "", [MemRead]>:$query,
@@ -56,7 +74,8 @@ def Attic_TileQKOp : Attic_TileOp<"qk"> {
                        Index:$query_block,
                        Arg<Attic_Source4D, "", [MemRead]>:$key,
                        Index:$key_batch, Index:$key_head, Index:$key_block,
-                       Arg<Attic_Tile2D, "", [MemWrite]>:$out);
+                       Arg<Attic_Tile2D, "", [MemWrite]>:$out,
+                       OptionalAttr<F32Attr>:$query_scale);
   let assemblyFormat = [{
     $query `[` $query_batch `,` $query_head `,` $query_block `]` `,`
     $key `[` $key_batch `,` $key_head `,` $key_block `]` `into` $out attr-dict

@@ -20,13 +20,17 @@
 //   step(kb, partial):
 //     term[j] = k < Nk && mask[b, k] ? log2(e) * bias[b, (h,) k] : -inf
 //         (a finite bias saturates to -FLT_MAX where the product overflows)
-//     s = Q K^T                                         (attic.tile.qk)
-//     x = s * scale * log2(e) + term[j]                 (base-2 logits;
+//     s = (2^e Q) K^T                                   (attic.tile.qk;
+//         2^e <= 1 the power of two of |c| = |scale * log2(e)| (of
+//         |scale| with a score region) where it is below 1, else 1, so
+//         that s overflows only where the logits do; see queryScale)
+//     x = s * (c / 2^e) + term[j]                       (base-2 logits;
 //         -inf where term[j] is, whatever s or the score region gives;
 //         no term without a bias or key mask: then the keys past Nk
 //         are masked by classification, a block with k0 + BK > Nk being
 //         partial and the partial predicate including k < Nk)
-//         score region: log2(e) * score(s * scale, b, h, q, k) + term[j]
+//         score region: log2(e) * score(s * (scale / 2^e), b, h, q, k)
+//                       + term[j]
 //         partial: predicate(q, k) ? x : -inf           (the layout's IR
 //                                            and the mask region's clone)
 //     mBlk = rowmax(x); mNew = maxnum(m, mBlk)
@@ -38,12 +42,12 @@
 //     p = exp2(x - mSafe); l = alpha * l + rowsum(p); m = mNew
 //     acc = alpha * acc + p V                           (attic.tile.pv)
 //
-//   Without a term and a score region, with c = scale * log2(e) > 0, the
-//   scale is folded in full blocks: x = s (no map before the maximum),
-//   mBlk = c * rowmax(x) (exact: rounding is monotonic), p = exp2(c * x -
-//   mSafe), the product rounded before the subtraction (never fused: see
-//   foldScale), so every value is the unfolded one. A partial block scales
-//   in its predicate's map, as unfolded.
+//   Without a term and a score region, with c = scale * log2(e) > 0 (c / 2^e
+//   where the query is scaled), the scale is folded in full blocks: x = s (no
+//   map before the maximum), mBlk = c * rowmax(x) (exact: rounding is
+//   monotonic), p = exp2(c * x - mSafe), the product rounded before the
+//   subtraction (never fused: see foldScale), so every value is the unfolded
+//   one. A partial block scales in its predicate's map, as unfolded.
 //
 // Visited blocks. Without lists: the key blocks of the layout's key range
 // for the query block, each classified by the layout's block visibility
@@ -217,6 +221,19 @@ private:
   // empty row's 0 (test/Integration/bad-input.test, huge-logits).
   float logitScale = 0.0f;
   bool foldScale = false;
+  // The query's scale in front of Q K^T (attic.tile.qk's query_scale), a
+  // power of two 2^e with e <= 0, and the scales after it: logitScale and
+  // scoreScale are c and scale divided by 2^e. Where c (with a score
+  // region, the scale) is below 1, 2^e is its power of two, so that the
+  // products overflow f32 only where the scaled logits would; unscaled,
+  // Q K^T overflowed for finite logits (at D = 64 and scale 1/8, inputs
+  // around 2.6e18; a 2026-11-30 audit). Multiplying by 2^e and dividing
+  // the scale by it are exact (below f32's normal range excepted), so
+  // every logit is the one computed unscaled. Not for f16 queries: their
+  // products cannot overflow (|q . k| <= D * 65504^2), and the tensor-core
+  // kernels scale in the element type, whose range is smaller.
+  float queryScale = 1.0f;
+  float scoreScale = 0.0f;
 };
 
 LogicalResult TileLoopBuilder::build() {
@@ -232,7 +249,17 @@ LogicalResult TileLoopBuilder::build() {
   lastKey = m.sub(keyLen, 1);
   std::optional<int64_t> staticKeys = getConstantIntValue(keyLen);
   classifyTail = !hasTerm() && (!staticKeys || *staticKeys % blockK != 0);
-  logitScale = static_cast<float>(op.getScale().convertToFloat() * kLog2e);
+  float scale = op.getScale().convertToFloat();
+  logitScale = static_cast<float>(scale * kLog2e);
+  scoreScale = scale;
+  float unit = std::fabs(scoreRegion() ? scale : logitScale);
+  Type elem = cast<MemRefType>(query.getType()).getElementType();
+  if (!elem.isF16() && unit > 0.0f && unit < 1.0f) {
+    int e = std::max(std::ilogb(unit), -126);
+    queryScale = std::ldexp(1.0f, e);
+    logitScale = std::ldexp(logitScale, -e);
+    scoreScale = std::ldexp(scale, -e);
+  }
   foldScale = !hasTerm() && !scoreRegion() && logitScale > 0.0f &&
               std::isfinite(logitScale);
 
@@ -736,8 +763,8 @@ void TileLoopBuilder::buildLogits(Value k0, bool partial, bool tailOnly) {
         Value x;
         if (Region *score = scoreRegion()) {
           // score(scale * s) in natural units, then base 2.
-          Value scale = arith::ConstantFloatOp::create(
-              nb, at, nb.getF32Type(), APFloat(op.getScale()));
+          Value scale = arith::ConstantFloatOp::create(nb, at, nb.getF32Type(),
+                                                       APFloat(scoreScale));
           Value modified = buildScore(
               inner, *score, arith::MulFOp::create(nb, at, s, scale), qc, kc);
           // A finite score below about -2.36e38 (finfo(f32).min, or
@@ -799,7 +826,9 @@ void TileLoopBuilder::buildStep(Value kb, bool partial, bool tailOnly) {
   if (hasTerm())
     buildKeyTerm(k0);
   TileQKOp::create(b, loc, op.getQuery(), batch, head, queryBlock, op.getKey(),
-                   batch, kvHead, kb, scores);
+                   batch, kvHead, kb, scores,
+                   queryScale != 1.0f ? b.getF32FloatAttr(queryScale)
+                                      : FloatAttr());
   // A partial block scales its logits in its map (the predicate's select
   // is there anyway, and the overflow clamp must see the scaled logit); a
   // full one has none with the scale folded.

@@ -202,3 +202,19 @@ func.func @grid_block_args(%n: index) {
   }) : (index, index, index) -> ()
   return
 }
+
+// -----
+
+func.func @tile_qk_query_scale(%q: memref<1x1x16x4xf32>, %s: memref<8x8xf32>, %i: index) {
+  // expected-error @+1 {{'attic.tile.qk' op query_scale must be a power of two 2^e with -126 <= e <= 0, got 3.000000e-01}}
+  attic.tile.qk %q[%i, %i, %i], %q[%i, %i, %i] into %s {query_scale = 0.3 : f32} : memref<1x1x16x4xf32>, memref<1x1x16x4xf32> into memref<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @tile_qk_query_scale_big(%q: memref<1x1x16x4xf32>, %s: memref<8x8xf32>, %i: index) {
+  // expected-error @+1 {{'attic.tile.qk' op query_scale must be a power of two 2^e with -126 <= e <= 0, got 2.000000e+00}}
+  attic.tile.qk %q[%i, %i, %i], %q[%i, %i, %i] into %s {query_scale = 2.0 : f32} : memref<1x1x16x4xf32>, memref<1x1x16x4xf32> into memref<8x8xf32>
+  return
+}

@@ -463,7 +463,9 @@ private:
   /// keyed by the values, not by the tile.qk ops, which are erased as they
   /// are mapped.
   struct QueryScratch {
-    Value query, batch, head, block, scratch;
+    Value query, batch, head, block;
+    float scale; // query_scale, 1 without
+    Value scratch;
   };
   SmallVector<QueryScratch> queryScratchOf;
   /// The tile ops of each scratch tile (pointers compared only: they are
@@ -692,9 +694,12 @@ LogicalResult GridMapper::replaceScratch() {
 /// The f32 query block of a tile.qk, computed once per grid iteration when
 /// its coordinates allow it (else in front of the op).
 Value GridMapper::queryScratch(TileQKOp op, ImplicitLocOpBuilder &b) {
+  std::optional<APFloat> queryScale = op.getQueryScale();
+  float scale = queryScale ? queryScale->convertToFloat() : 1.0f;
   for (const QueryScratch &known : queryScratchOf)
     if (known.query == op.getQuery() && known.batch == op.getQueryBatch() &&
-        known.head == op.getQueryHead() && known.block == op.getQueryBlock())
+        known.head == op.getQueryHead() && known.block == op.getQueryBlock() &&
+        known.scale == scale)
       return known.scratch;
   // Once per grid iteration: in front of the op's ancestor in the grid
   // body, when the coordinates are defined before it; else at the op.
@@ -732,12 +737,16 @@ Value GridMapper::queryScratch(TileQKOp op, ImplicitLocOpBuilder &b) {
     Value row = kb.minIdx(kb.add(q0, i), lastRow);
     kb.loop(kb.dim(query, 3), [&](Value d) {
       Value q = kb.loadF32(query, {op.getQueryBatch(), op.getQueryHead(), row, d});
+      // A power of two: exact in f32 (see attic.tile.qk).
+      if (queryScale)
+        q = arith::MulFOp::create(b, q, kb.f32(scale));
       kb.store(kb.select(valid, q, zero), scratch, {i, d});
     });
   });
   if (hoistable)
     queryScratchOf.push_back({op.getQuery(), op.getQueryBatch(),
-                              op.getQueryHead(), op.getQueryBlock(), scratch});
+                              op.getQueryHead(), op.getQueryBlock(), scale,
+                              scratch});
   // Freed at the end of the grid body.
   b.setInsertionPoint(grid.getBody()->getTerminator());
   memref::DeallocOp::create(b, scratch);

@@ -349,6 +349,7 @@ LogicalResult SimtThread::rewrite(Operation *op) {
     Value q = add(mul(qk.getQueryBlock(), R), row);
     Value qc = minI(q, sub1(nq));
     Value k0 = mul(qk.getKeyBlock(), C);
+    std::optional<APFloat> queryScale = qk.getQueryScale();
     loop(loc, c(C, loc), [&](Value j) {
       Value k = add(k0, j);
       Value kc = minI(k, sub1(nk));
@@ -361,6 +362,12 @@ LogicalResult SimtThread::rewrite(Operation *op) {
             b.setInsertionPointToEnd(nb.getInsertionBlock());
             Value x = loadF32(at, query, {qk.getQueryBatch(),
                                           qk.getQueryHead(), qc, di});
+            // A power of two: exact in f32 (see attic.tile.qk).
+            if (queryScale)
+              x = arith::MulFOp::create(
+                  b, at, x,
+                  arith::ConstantFloatOp::create(b, at, b.getF32Type(),
+                                                 *queryScale));
             Value y = loadF32(at, key,
                               {qk.getKeyBatch(), qk.getKeyHead(), kc, di});
             Value sum = arith::AddFOp::create(

@@ -11,6 +11,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace attic;
 
@@ -106,6 +108,17 @@ LogicalResult TileQKOp::verify() {
   if (getOut().getType().isDynamicDim(0) || getOut().getType().isDynamicDim(1))
     return emitOpError("out must be a static R x C tile, got ")
            << getOut().getType();
+  if (std::optional<APFloat> scale = getQueryScale()) {
+    // A power of two 2^e, -126 <= e <= 0: a normal f32 whose significand
+    // is 1.
+    float v = scale->convertToFloat();
+    int exponent = 0;
+    if (!(v > 0.0f) || v > 1.0f || !std::isnormal(v) ||
+        std::frexp(v, &exponent) != 0.5f)
+      return emitOpError("query_scale must be a power of two 2^e with "
+                         "-126 <= e <= 0, got ")
+             << v;
+  }
   return success();
 }
 
