@@ -1154,7 +1154,30 @@ def AtticGuardTensorIndices
       memref.store %v, %m[%j] : memref<16xf32>
     }
     ```
+
+    A `tensor.cast` or `memref.cast` to a static size whose operand's
+    size is dynamic (or from an unranked operand) is checked at run time
+    too: upstream such a cast is undefined, and the static size was
+    trusted (a returned cast of a 2-element slice to `tensor<4xf32>` gave
+    two elements of garbage with exit 0; one of 1000 corrupted the heap).
+    Each such size (the rank first, for an unranked operand) is compared
+    with the operand's; a difference is reported (`ATTIC_RT_CAST_SIZE`:
+    the line, the dimension or the rank, the size at run time and the
+    type's), and the cast then gives a new `tensor.empty` (or a
+    `memref.alloc`, not freed, the run having failed) of its type, its
+    dynamic sizes 0, under an `scf.if`. With `branch-free` (the CUDA and
+    emulated pipelines: attic-gpu-offload takes no allocation in a branch)
+    the tensor is allocated in front of the cast and chosen with
+    `arith.select`, and a `memref.cast` is only reported, as it is in a
+    `gpu.launch` body; the accesses through a cast are checked against its
+    operand in every case.
   }];
+  let options = [
+    Option<"branchFree", "branch-free", "bool", /*default=*/"false",
+           "Allocate no replacement in a branch (for attic-gpu-offload): "
+           "a tensor.cast's replacement is chosen with arith.select, a "
+           "memref.cast is only reported">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect",

@@ -41,7 +41,9 @@ void attic::buildBufferizationPipeline(OpPassManager &pm, int64_t blockQ,
   pm.addPass(createLowerAffinePass());
   // The function's own tensor.extract / tensor.insert checked against the
   // tensor's bounds (an index from the data is reported, never used).
-  pm.addPass(createAtticGuardTensorIndices());
+  AtticGuardTensorIndicesOptions guard;
+  guard.branchFree = forGpu;
+  pm.addPass(createAtticGuardTensorIndices(guard));
   // Integer divisions by a divisor from the data: 0 (or MIN / -1) is
   // reported, never divided by (it would trap).
   pm.addPass(createAtticGuardIntegerDivision());

@@ -496,6 +496,8 @@ struct Access {
 struct AtticGuardTensorIndicesPass
     : public attic::impl::AtticGuardTensorIndicesBase<
           AtticGuardTensorIndicesPass> {
+  using AtticGuardTensorIndicesBase::AtticGuardTensorIndicesBase;
+
   /// A dim of size 1 takes one element whatever its stride: the stride
   /// becomes 1. A rank-reducing extract_slice with stride 2 on such a dim
   /// crashed MLIR 22 (memref::SubViewOp::getDroppedDims, in the CPU
@@ -561,12 +563,17 @@ struct AtticGuardTensorIndicesPass
             modifierFunctions.insert(ref.getValue());
     });
     separateHostCalls();
-    SmallVector<Operation *> accesses, slices, dims;
+    SmallVector<Operation *> accesses, slices, dims, casts;
     bool refused = false;
     getOperation().walk([&](Operation *op) {
       if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
           linalgOp && ownCode(op) && failed(checkIndexingMaps(linalgOp)))
         refused = true;
+      if (isa<tensor::CastOp, memref::CastOp>(op) && !op->hasAttr(kGuarded) &&
+          castNeedsCheck(op) && ownCode(op)) {
+        casts.push_back(op);
+        return;
+      }
       if (op->hasAttr(kGuarded) ||
           !isa<tensor::DimOp, memref::DimOp, tensor::ExtractOp,
                tensor::InsertOp, memref::LoadOp, memref::StoreOp,
@@ -615,11 +622,12 @@ struct AtticGuardTensorIndicesPass
     });
     if (refused)
       return signalPassFailure();
-    if (accesses.empty() && slices.empty() && dims.empty())
+    if (accesses.empty() && slices.empty() && dims.empty() && casts.empty())
       return;
     Operation *first = !accesses.empty() ? accesses[0]
                        : !slices.empty() ? slices[0]
-                                         : dims[0];
+                       : !dims.empty()   ? dims[0]
+                                         : casts[0];
     FailureOr<func::FuncOp> report = attic::declareReportError(first);
     if (failed(report))
       return signalPassFailure();
@@ -629,6 +637,139 @@ struct AtticGuardTensorIndicesPass
       guardSlice(op, *report);
     for (Operation *dim : dims)
       guardDim(dim, *report);
+    // Last: the accesses through a cast were checked against its source.
+    for (Operation *op : casts)
+      guardCast(op, *report);
+  }
+
+  /// Whether a cast claims a size its operand's type does not: a static
+  /// dimension of a dynamic one, or any rank of an unranked operand.
+  static bool castNeedsCheck(Operation *op) {
+    auto from = cast<ShapedType>(op->getOperand(0).getType());
+    auto to = cast<ShapedType>(op->getResult(0).getType());
+    if (!to.hasRank())
+      return false;
+    if (!from.hasRank())
+      return true;
+    for (int64_t d = 0; d < to.getRank(); ++d)
+      if (!to.isDynamicDim(d) && from.isDynamicDim(d))
+        return true;
+    return false;
+  }
+
+  /// A tensor.cast or memref.cast to static sizes (or from an unranked
+  /// operand): each size (the rank first) is compared with the operand's
+  /// at run time, a difference is reported (ATTIC_RT_CAST_SIZE), and the
+  /// cast then gives a new tensor (tensor.empty) or buffer (memref.alloc,
+  /// not freed: the run has failed) of its type, its dynamic sizes 0, so
+  /// that nothing reads or copies past the operand (upstream such a cast
+  /// is undefined; a returned tensor.cast of a 2-element slice to
+  /// tensor<4xf32> gave 2 elements of garbage with exit 0, one of 1000
+  /// corrupted the heap; a 2026-12-01 audit). With `branch-free`, the
+  /// tensor is allocated in front of the cast and chosen with
+  /// arith.select. In a gpu.launch body, where nothing can be allocated,
+  /// and for a memref.cast with `branch-free`, the difference is reported
+  /// only (the accesses through the cast are checked against its operand).
+  void guardCast(Operation *op, func::FuncOp report) {
+    Location loc = op->getLoc();
+    OpBuilder b(op);
+    Value source = op->getOperand(0);
+    auto from = cast<ShapedType>(source.getType());
+    auto to = cast<ShapedType>(op->getResult(0).getType());
+    bool isMemref = isa<memref::CastOp>(op);
+    int64_t code = attic::sourceLineOf(loc) * 64 + (isMemref ? 32 : 0);
+    auto checkSizes = [&](OpBuilder &nb) -> Value {
+      Value all = arith::ConstantIntOp::create(nb, loc, 1, 1);
+      for (int64_t d = 0; d < to.getRank(); ++d) {
+        if (to.isDynamicDim(d) || (from.hasRank() && !from.isDynamicDim(d)))
+          continue;
+        Operation *dim =
+            isMemref ? memref::DimOp::create(nb, loc, source, d).getOperation()
+                     : tensor::DimOp::create(nb, loc, source, d).getOperation();
+        // An unranked operand's rank is checked in front.
+        if (!from.hasRank())
+          dim->setAttr(kGuarded, nb.getUnitAttr());
+        Value size = dim->getResult(0);
+        Value expected =
+            arith::ConstantIndexOp::create(nb, loc, to.getDimSize(d));
+        Value same = arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::eq,
+                                           size, expected);
+        reportUnless(nb, loc, same, report, ATTIC_RT_CAST_SIZE,
+                     code + std::min<int64_t>(d, 30), size, expected);
+        all = arith::AndIOp::create(nb, loc, all, same);
+      }
+      return all;
+    };
+    Value ok;
+    if (from.hasRank()) {
+      ok = checkSizes(b);
+    } else {
+      // The sizes are read only where the rank is the type's.
+      Value rank = isMemref ? Value(memref::RankOp::create(b, loc, source))
+                            : Value(tensor::RankOp::create(b, loc, source));
+      Value expected = arith::ConstantIndexOp::create(b, loc, to.getRank());
+      Value sameRank = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                             rank, expected);
+      reportUnless(b, loc, sameRank, report, ATTIC_RT_CAST_SIZE, code + 31,
+                   rank, expected);
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{b.getI1Type()}, sameRank,
+                                    /*withElseRegion=*/true);
+      OpBuilder then = ifOp.getThenBodyBuilder();
+      scf::YieldOp::create(then, loc, checkSizes(then));
+      OpBuilder otherwise = ifOp.getElseBodyBuilder();
+      scf::YieldOp::create(
+          otherwise, loc,
+          arith::ConstantIntOp::create(otherwise, loc, 0, 1).getResult());
+      ok = ifOp.getResult(0);
+    }
+    op->setAttr(kGuarded, b.getUnitAttr());
+    if (op->getParentOfType<gpu::LaunchOp>() || (isMemref && branchFree))
+      return;
+    // The replacement tensor: the type's, its dynamic sizes 0.
+    auto emptyOf = [&](OpBuilder &nb) -> Value {
+      auto type = cast<RankedTensorType>(to);
+      SmallVector<Value> dynamicSizes;
+      if (type.getNumDynamicDims() > 0)
+        dynamicSizes.assign(type.getNumDynamicDims(),
+                            arith::ConstantIndexOp::create(nb, loc, 0));
+      return tensor::EmptyOp::create(nb, loc, type.getShape(),
+                                     type.getElementType(), dynamicSizes,
+                                     type.getEncoding());
+    };
+    if (branchFree) {
+      Value empty = emptyOf(b);
+      b.setInsertionPointAfter(op);
+      Value picked =
+          arith::SelectOp::create(b, loc, ok, op->getResult(0), empty);
+      op->getResult(0).replaceAllUsesExcept(picked, picked.getDefiningOp());
+      return;
+    }
+    // The replacement's type: a memref of the cast's layout is allocated
+    // with the identity layout and cast to it (where that cast is valid).
+    MemRefType plain;
+    if (auto type = dyn_cast<MemRefType>(to)) {
+      plain =
+          MemRefType::get(type.getShape(), type.getElementType(),
+                          MemRefLayoutAttrInterface(), type.getMemorySpace());
+      if (plain != type && !memref::CastOp::areCastCompatible(plain, type))
+        return;
+    }
+    OpBuilder otherwise = underIf(b, op, ok);
+    if (!plain) {
+      scf::YieldOp::create(otherwise, loc, emptyOf(otherwise));
+      return;
+    }
+    SmallVector<Value> dynamicSizes;
+    if (plain.getNumDynamicDims() > 0)
+      dynamicSizes.assign(plain.getNumDynamicDims(),
+                          arith::ConstantIndexOp::create(otherwise, loc, 0));
+    Value buffer = memref::AllocOp::create(otherwise, loc, plain, dynamicSizes);
+    if (plain != to) {
+      auto recast = memref::CastOp::create(otherwise, loc, to, buffer);
+      recast->setAttr(kGuarded, otherwise.getUnitAttr());
+      buffer = recast;
+    }
+    scf::YieldOp::create(otherwise, loc, buffer);
   }
 
   /// The functions that attic ops name (ownCode).

@@ -254,6 +254,24 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
         "are not valid%s",
         where, ((a % 64) + 64) % 64, b, c, suffix);
   }
+  case ATTIC_RT_CAST_SIZE: {
+    char where[48];
+    atLine(a, where, sizeof(where));
+    int64_t low = ((a % 64) + 64) % 64;
+    const char *name = low >= 32 ? "memref.cast" : "tensor.cast";
+    if (low % 32 == 31)
+      return attic::runtime::fail(
+          err, errLen,
+          "%s%s: the operand's rank is %" PRId64 " at run time, the cast's "
+          "type has rank %" PRId64 "; the results are not valid%s",
+          name, where, b, c, suffix);
+    return attic::runtime::fail(err, errLen,
+                                "%s%s: dimension %" PRId64
+                                " of the operand is %" PRId64
+                                " at run time, the cast's type says %" PRId64
+                                "; the results are not valid%s",
+                                name, where, low % 32, b, c, suffix);
+  }
   default:
     return attic::runtime::fail(
         err, errLen,

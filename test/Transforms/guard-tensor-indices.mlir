@@ -461,3 +461,40 @@ func.func @cast_through_unranked(%m: memref<8xf32>, %i: index) -> f32 {
   %x = memref.load %c[%i] : memref<64xf32>
   return %x : f32
 }
+
+// -----
+
+// Casts to a static size the operand's type does not have: the size
+// compared at run time (ATTIC_RT_CAST_SIZE = 15, a = line * 64 + 32 for
+// memref.cast + the dimension, 31 for the rank), and the cast under an
+// scf.if whose else gives a new tensor (or buffer) of the type. A cast to
+// a dynamic size is left alone.
+// CHECK-LABEL: func.func @cast_to_static
+// CHECK-SAME: (%[[A:.*]]: tensor<?x4xf32>
+// CHECK: %[[N:.*]] = tensor.dim %[[A]], %{{.*}} : tensor<?x4xf32>
+// CHECK: %[[SAME:.*]] = arith.cmpi eq, %[[N]], %{{.*}} : index
+// CHECK: arith.constant 15 : i32
+// CHECK: %[[OK:.*]] = arith.andi %{{.*}}, %[[SAME]] : i1
+// CHECK: scf.if %[[OK]] -> (tensor<8x4xf32>) {
+// CHECK-NEXT: tensor.cast %[[A]] {attic.in_bounds}
+// CHECK: } else {
+// CHECK-NEXT: tensor.empty() : tensor<8x4xf32>
+// CHECK: memref.dim
+// CHECK: scf.if %{{.*}} -> (memref<4xf32>) {
+// CHECK: } else {
+// CHECK-NEXT: memref.alloc() : memref<4xf32>
+// CHECK: tensor.rank
+// CHECK: scf.if %{{.*}} -> (i1) {
+// CHECK: tensor.dim
+// CHECK: } else {
+// CHECK: scf.if %{{.*}} -> (tensor<8xf32>) {
+// CHECK: tensor.cast %{{.*}} : tensor<2x4xf32> to tensor<?x4xf32>
+// CHECK-NOT: scf.if
+// CHECK: return
+func.func @cast_to_static(%a: tensor<?x4xf32>, %m: memref<?xf32>, %u: tensor<*xf32>, %s: tensor<2x4xf32>) -> (tensor<8x4xf32>, memref<4xf32>, tensor<8xf32>, tensor<?x4xf32>) {
+  %c = tensor.cast %a : tensor<?x4xf32> to tensor<8x4xf32>
+  %d = memref.cast %m : memref<?xf32> to memref<4xf32>
+  %e = tensor.cast %u : tensor<*xf32> to tensor<8xf32>
+  %f = tensor.cast %s : tensor<2x4xf32> to tensor<?x4xf32>
+  return %c, %d, %e, %f : tensor<8x4xf32>, memref<4xf32>, tensor<8xf32>, tensor<?x4xf32>
+}

@@ -107,6 +107,21 @@ TEST(Report, LoopWrapNamesTheLineBoundAndStep) {
             "results are not valid");
 }
 
+TEST(Report, CastSizeNamesTheLineDimensionAndSizes) {
+  attic_rt_take_error(nullptr, 0);
+  char err[256];
+  attic_rt_report_error(ATTIC_RT_CAST_SIZE, 6 * 64 + 1, 2, 4);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err),
+            "tensor.cast at line 6: dimension 1 of the operand is 2 at run "
+            "time, the cast's type says 4; the results are not valid");
+  attic_rt_report_error(ATTIC_RT_CAST_SIZE, 7 * 64 + 32 + 31, 3, 1);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err),
+            "memref.cast at line 7: the operand's rank is 3 at run time, the "
+            "cast's type has rank 1; the results are not valid");
+}
+
 TEST(Report, DimIndexNamesTheLineIndexAndRank) {
   attic_rt_take_error(nullptr, 0);
   char err[256];

@@ -322,7 +322,17 @@ typedef enum attic_rt_error_code {
    * so it went on from the smallest value; attic-guard-loop-steps): the
    * loop runs no iteration. a = line * 64 + the loop dimension (line 0 if
    * the op has no file location), b = the upper bound, c = the step. */
-  ATTIC_RT_LOOP_WRAP = 14
+  ATTIC_RT_LOOP_WRAP = 14,
+  /* tensor.cast or memref.cast in the function's own code to a static
+   * size that the operand does not have at run time (or from an unranked
+   * operand of another rank; upstream it is undefined, and the static size
+   * was trusted: a returned cast of a 2-element slice to tensor<4xf32>
+   * gave 2 elements of garbage, one of 1000 corrupted the heap;
+   * attic-guard-tensor-indices): the cast gives a new tensor or buffer of
+   * its type, its dynamic sizes 0, instead. a = line * 64 + 32 (memref.cast)
+   * + dimension (at most 30; 31: the rank), b = the size (rank) at run
+   * time, c = the type's. */
+  ATTIC_RT_CAST_SIZE = 15
 } attic_rt_error_code;
 
 /* Records an error (code and up to three integer details). Thread-safe; of

@@ -1,0 +1,34 @@
+// Casts to static sizes that the operand may not have at run time
+// (cast-sizes.test).
+func.func @slice_cast(%a: tensor<8xf32>, %n: tensor<1xi64>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %x = tensor.extract %n[%c0] : tensor<1xi64>
+  %ix = arith.index_cast %x : i64 to index
+  %s = tensor.extract_slice %a[0] [%ix] [1] : tensor<8xf32> to tensor<?xf32>
+  %c = tensor.cast %s : tensor<?xf32> to tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+
+func.func @filled_cast(%n: tensor<1xi64>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %x = tensor.extract %n[%c0] : tensor<1xi64>
+  %ix = arith.index_cast %x : i64 to index
+  %e = tensor.empty(%ix) : tensor<?xf32>
+  %f = arith.constant 7.0 : f32
+  %r = linalg.fill ins(%f : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  %c = tensor.cast %r : tensor<?xf32> to tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+
+func.func @unranked(%a: tensor<2x4xf32>) -> tensor<8xf32> {
+  %u = tensor.cast %a : tensor<2x4xf32> to tensor<*xf32>
+  %c = tensor.cast %u : tensor<*xf32> to tensor<8xf32>
+  return %c : tensor<8xf32>
+}
+
+func.func @argument(%a: tensor<?x4xf32>) -> tensor<8x4xf32> {
+  %c = tensor.cast %a : tensor<?x4xf32> to tensor<8x4xf32>
+  %e = tensor.empty() : tensor<8x4xf32>
+  %r = linalg.add ins(%c, %c : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %r : tensor<8x4xf32>
+}
