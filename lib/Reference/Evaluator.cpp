@@ -239,6 +239,27 @@ private:
       return success();
     }
     if (auto cast = dyn_cast<tensor::CastOp>(op)) {
+      // The static sizes of the result must be the operand's (compiled
+      // code reports ATTIC_RT_CAST_SIZE; a mismatch passed --check).
+      auto source = values.find(cast.getSource());
+      auto to = dyn_cast<RankedTensorType>(cast.getType());
+      if (source != values.end() && to) {
+        ArrayRef<int64_t> shape = source->second.shape;
+        if (int64_t(shape.size()) != to.getRank()) {
+          error = "reference: tensor.cast of a tensor of rank " +
+                  std::to_string(shape.size()) + " to rank " +
+                  std::to_string(to.getRank());
+          return failure();
+        }
+        for (int64_t d = 0; d < to.getRank(); ++d)
+          if (!to.isDynamicDim(d) && shape[d] != to.getDimSize(d)) {
+            error = "reference: tensor.cast: dimension " + std::to_string(d) +
+                    " of the operand is " + std::to_string(shape[d]) +
+                    ", the cast's type says " +
+                    std::to_string(to.getDimSize(d));
+            return failure();
+          }
+      }
       copyValue(cast.getResult(), cast.getSource());
       return success();
     }
