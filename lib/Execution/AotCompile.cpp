@@ -73,7 +73,8 @@ constexpr llvm::StringLiteral kCheckedFeatures[] = {
     "sse4.1",   "sse4.2",     "avx",        "avx2",       "fma",
     "f16c",     "avx512f",    "avx512bw",   "avx512vl",   "avx512dq",
     "avx512cd", "avx512vnni", "avx512bf16", "avx512fp16", "bmi",
-    "bmi2",     "popcnt",     "lzcnt"};
+    "bmi2",     "popcnt",     "lzcnt",      "sse4a",      "fma4",
+    "xop",      "tbm"};
 
 /// Functions of libattic_rt.so that compiled code may call, and the
 /// upstream names attic-compile renames to them.
@@ -121,6 +122,17 @@ FailureOr<TargetChoice> chooseTarget(const attic::AotOptions &options,
     if (probe && !probe->isCPUStringValid(choice.cpu)) {
       error = "unknown CPU '" + choice.cpu + "' for " + choice.triple +
               " (try x86-64-v3, skylake-avx512 or host)";
+      return failure();
+    }
+    // A 32-bit x86 CPU (i686, pentium4, ...): LLVM's code generation
+    // stopped with "LLVM ERROR: 64-bit code requested on a subtarget that
+    // doesn't support it!" (an audit).
+    std::unique_ptr<llvm::MCSubtargetInfo> cpuInfo(
+        target->createMCSubtargetInfo(triple, choice.cpu, ""));
+    if (triple.getArch() == llvm::Triple::x86_64 && cpuInfo &&
+        !cpuInfo->checkFeatures("+64bit")) {
+      error = "CPU '" + choice.cpu + "' cannot run x86-64 code (a 32-bit " +
+              "CPU; try x86-64-v3, skylake-avx512 or host)";
       return failure();
     }
   }

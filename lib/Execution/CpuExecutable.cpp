@@ -38,6 +38,7 @@
 #include <optional>
 #include <vector>
 
+#include <unistd.h>
 
 using namespace mlir;
 
@@ -674,16 +675,44 @@ LogicalResult attic::PackedCall::pack(StringRef entry,
   return success();
 }
 
+/// `path` with its symbolic links followed, dangling ones too (realpath
+/// and fs::equivalent need the file to exist: `ln -s libx.so x.h` let
+/// attic-compile write the header over the library it had just written;
+/// an audit), absolute, without dots.
+static SmallString<256> followLinks(StringRef path) {
+  SmallString<256> current(path);
+  for (int hops = 0; hops < 40; ++hops) {
+    char target[4096];
+    ssize_t n = ::readlink(current.c_str(), target, sizeof(target) - 1);
+    if (n <= 0)
+      break;
+    StringRef link(target, size_t(n));
+    if (llvm::sys::path::is_absolute(link)) {
+      current = link;
+      continue;
+    }
+    SmallString<256> next(llvm::sys::path::parent_path(current));
+    llvm::sys::path::append(next, link);
+    current = next;
+  }
+  SmallString<256> dir(llvm::sys::path::parent_path(current)), real;
+  if (dir.empty())
+    dir = ".";
+  if (!llvm::sys::fs::real_path(dir, real)) {
+    llvm::sys::path::append(real, llvm::sys::path::filename(current));
+    return real;
+  }
+  if (llvm::sys::fs::make_absolute(current))
+    return SmallString<256>(path);
+  llvm::sys::path::remove_dots(current, /*remove_dot_dot=*/true);
+  return current;
+}
+
 bool attic::namesSameFile(StringRef a, StringRef b) {
   bool same = false;
   if (!llvm::sys::fs::equivalent(a, b, same) && same)
     return true;
-  SmallString<256> x(a), y(b);
-  if (llvm::sys::fs::make_absolute(x) || llvm::sys::fs::make_absolute(y))
-    return false;
-  llvm::sys::path::remove_dots(x, /*remove_dot_dot=*/true);
-  llvm::sys::path::remove_dots(y, /*remove_dot_dot=*/true);
-  return x == y;
+  return followLinks(a) == followLinks(b);
 }
 
 bool attic::perfJitDumpWanted() {

@@ -94,6 +94,12 @@ bool hostHasFeature(const std::string &name) {
       {"bmi2", bool(__builtin_cpu_supports("bmi2"))},
       {"popcnt", bool(__builtin_cpu_supports("popcnt"))},
       {"lzcnt", bool(__builtin_cpu_supports("lzcnt"))},
+      // AMD's: a library for bdver1-4 uses FMA4 (vfmaddps), which Intel
+      // CPUs lack (SIGILL before these were checked; an audit).
+      {"sse4a", bool(__builtin_cpu_supports("sse4a"))},
+      {"fma4", bool(__builtin_cpu_supports("fma4"))},
+      {"xop", bool(__builtin_cpu_supports("xop"))},
+      {"tbm", bool(__builtin_cpu_supports("tbm"))},
   };
   for (const Known &k : known)
     if (name == k.name)

@@ -27,6 +27,16 @@ func.func @length_not_multiple(%x: tensor<1x60x32xf32>, %w: tensor<32x32xf32>, %
 
 // -----
 
+// A slice near 2^63: the padded length without overflow (it printed 0).
+func.func @length_huge_slice(%x: tensor<1x64x32xf32>, %w: tensor<32x32xf32>, %pl: tensor<48x32xf32>, %pg: tensor<4x32xf32>) {
+  // expected-error @+1 {{input length N = 64 is not a multiple of the slice length L = 9223372036854775807 (pad the sequence to 9223372036854775807 tokens and mask the padding with `mask`)}}
+  %y = attic.slice_attention %x weights(%w, %w, %w) positions(%pl, %pg) {slice = 9223372036854775807 : i64, extension = 3 : i64, heads = 2 : i64}
+      : tensor<1x64x32xf32>, tensor<32x32xf32>, tensor<48x32xf32>, tensor<4x32xf32> -> tensor<1x64x32xf32>
+  return
+}
+
+// -----
+
 func.func @pos_local_shape(%x: tensor<1x64x32xf32>, %w: tensor<32x32xf32>, %pl: tensor<16x32xf32>, %pg: tensor<4x32xf32>) {
   // expected-error @+1 {{pos_local has shape 16x32 but [alpha*L,D] = 48x32 is expected: dim 0 (alpha*L) is 16, slice and extension has 48}}
   %y = attic.slice_attention %x weights(%w, %w, %w) positions(%pl, %pg) {slice = 16 : i64, extension = 3 : i64, heads = 2 : i64}

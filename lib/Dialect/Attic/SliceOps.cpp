@@ -41,10 +41,12 @@ LogicalResult SliceAttentionOp::verify() {
            << alpha
            << " gives windows of alpha * B * N * D elements, more than 2^40 = "
            << detail::kMaxStaticElements;
+  // The padded length without tokens + slice - 1, which overflowed for a
+  // slice near 2^63 (N is below the cap, so the product fits).
   if (tokens % slice != 0)
     return emitOpError("input length N = ")
            << tokens << " is not a multiple of the slice length L = " << slice
-           << " (pad the sequence to " << (tokens + slice - 1) / slice * slice
+           << " (pad the sequence to " << (tokens / slice + 1) * slice
            << " tokens and mask the padding with `mask`)";
   if (dim % heads != 0)
     return emitOpError("model width D = ")
