@@ -120,7 +120,11 @@ def AtticExpandVcc : Pass<"attic-expand-vcc"> {
       then writes the children of the split candidates (the next level's
       candidates, ascending) and the kept ones' global ids into J, in
       canonical order; exactly h_j candidates are split whatever the scores
-      (NaN included), so every write is in bounds.
+      (NaN included), so every write is in bounds, and a sequence whose
+      valid candidates include NaN scores (logits that overflowed f32, or
+      a NaN input) is reported to the runtime (`ATTIC_RT_VCC_SCORES`: the
+      sequence, the level, the number of such candidates), since its
+      selection has no meaning.
       O(B (m_j d^2 + n_p m_j d + 32 m_j)) per scored level of m_j
       candidates.
 

@@ -337,6 +337,10 @@ struct LowerTreeSelect : TreePattern<TreeSelectOp> {
   LogicalResult
   matchAndRewrite(TreeSelectOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // Declared in front of the conversion (expandVcc): found here.
+    FailureOr<func::FuncOp> report = declareReportError(op);
+    if (failed(report))
+      return failure();
     Builder b(op.getLoc(), rewriter);
     Value voteMask;
     if (op.getVoteMask())
@@ -344,7 +348,7 @@ struct LowerTreeSelect : TreePattern<TreeSelectOp> {
     Value nodes =
         TreeLowering(op.getTree().getType(), parallelScans)
             .selectNodes(
-                b, partsOf(op.getTree(), adaptor.getTree()),
+                b, *report, partsOf(op.getTree(), adaptor.getTree()),
                 single(adaptor.getQuery()), single(adaptor.getKeyWeight()),
                 single(adaptor.getKeyBias()), single(adaptor.getLnGamma()),
                 single(adaptor.getLnBeta()), voteMask, op.getBudgetValues(),
@@ -517,6 +521,16 @@ LogicalResult attic::expandVcc(Operation *root, bool parallelScans) {
   // The tree ops, with every !attic.tree value (results, scf iter_args and
   // region arguments) replaced by its components: upstream's 1:N type
   // conversion, with the scf structural patterns for loops and branches.
+  // tree_select reports scores that are NaN (LowerTreeSelect): declared
+  // here, before the conversion, which must not add ops outside the ops
+  // it converts.
+  WalkResult declared = root->walk([](TreeSelectOp op) {
+    return failed(declareReportError(op)) ? WalkResult::interrupt()
+                                          : WalkResult::advance();
+  });
+  if (declared.wasInterrupted())
+    return failure();
+
   MLIRContext *context = root->getContext();
   TreeTypeConverter converter;
   ConversionTarget target(*context);

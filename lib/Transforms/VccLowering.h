@@ -26,6 +26,8 @@
 
 #include "attic/Dialect/Attic/AtticDialect.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
 #include <cassert>
 #include <utility>
 
@@ -246,18 +248,25 @@ public:
                                             int64_t base) const;
 
   /// tree_select, Algorithm 1: J [B, |J|] i64 (VccSelect.cpp).
-  Value selectNodes(Builder &b, const TreeParts &tree, Value query,
-                    Value keyWeight, Value keyBias, Value gamma, Value beta,
-                    Value voteMask, ArrayRef<int64_t> budgets, int64_t heads,
-                    float scale, RankedTensorType resultType) const;
+  Value selectNodes(Builder &b, func::FuncOp report, const TreeParts &tree,
+                    Value query, Value keyWeight, Value keyBias, Value gamma,
+                    Value beta, Value voteMask, ArrayRef<int64_t> budgets,
+                    int64_t heads, float scale,
+                    RankedTensorType resultType) const;
 
   /// split[b, x] (i1): candidate x (of `candidates` [B, m], level `level`)
   /// is among the h best of its sequence (see selectNodes): the candidates'
   /// means, their keys, the P rows' votes, the top h.
-  Value splitFlags(Builder &b, const TreeParts &tree, Value candidates,
-                   int64_t level, int64_t m, int64_t h, Value query,
-                   Value keyWeight, Value keyBias, Value gamma, Value beta,
-                   Value voteMask, int64_t heads, float scale) const;
+  Value splitFlags(Builder &b, func::FuncOp report, const TreeParts &tree,
+                   Value candidates, int64_t level, int64_t m, int64_t h,
+                   Value query, Value keyWeight, Value keyBias, Value gamma,
+                   Value beta, Value voteMask, int64_t heads,
+                   float scale) const;
+
+  /// Reports (ATTIC_RT_VCC_SCORES) each sequence whose valid candidates
+  /// at `level` include ones with a NaN score [B, m].
+  void reportNanScores(Builder &b, func::FuncOp report, Value scores,
+                       Value valid, int64_t level, int64_t m) const;
 
   /// [B, m, d]: the means of the level-`level` nodes `candidates`, the root
   /// minus the deltas on the path; 0 when empty.

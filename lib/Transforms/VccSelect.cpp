@@ -11,6 +11,9 @@
 
 #include "VccLowering.h"
 
+#include "attic/Transforms/RuntimeCalls.h"
+#include "attic/runtime/Runtime.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -53,7 +56,8 @@ using namespace attic::detail;
 // candidates are) and the kept ones into J at their level's place, as
 // global ids. The level-0 candidates are all kept.
 //===--------------------------------------------------------------------===//
-Value TreeLowering::selectNodes(Builder &b, const TreeParts &tree, Value query,
+Value TreeLowering::selectNodes(Builder &b, func::FuncOp report,
+                                const TreeParts &tree, Value query,
                                 Value keyWeight, Value keyBias, Value gamma,
                                 Value beta, Value voteMask,
                                 ArrayRef<int64_t> budgets, int64_t heads,
@@ -80,7 +84,7 @@ Value TreeLowering::selectNodes(Builder &b, const TreeParts &tree, Value query,
     int64_t next = fanout * h;
     Value split;
     if (h > 0 && h < m)
-      split = splitFlags(b, tree, candidates, j, m, h, query, keyWeight,
+      split = splitFlags(b, report, tree, candidates, j, m, h, query, keyWeight,
                          keyBias, gamma, beta, voteMask, heads, scale);
     std::tie(result, candidates) =
         scanLevel(b, candidates, split, result, j, m, h, base[j]);
@@ -290,11 +294,11 @@ std::pair<Value, Value> TreeLowering::scanLevel(Builder &b, Value candidates,
 /// split[b, x] (i1): candidate x (of `candidates` [B, m], level `level`)
 /// is among the h best of its sequence (see selectNodes): the candidates'
 /// means, their keys, the P rows' votes, the top h.
-Value TreeLowering::splitFlags(Builder &b, const TreeParts &tree,
-                               Value candidates, int64_t level, int64_t m,
-                               int64_t h, Value query, Value keyWeight,
-                               Value keyBias, Value gamma, Value beta,
-                               Value voteMask, int64_t heads,
+Value TreeLowering::splitFlags(Builder &b, func::FuncOp report,
+                               const TreeParts &tree, Value candidates,
+                               int64_t level, int64_t m, int64_t h, Value query,
+                               Value keyWeight, Value keyBias, Value gamma,
+                               Value beta, Value voteMask, int64_t heads,
                                float scale) const {
   // Candidates without valid tokens take no part in the softmax.
   Value valid = parallelTensor(
@@ -308,7 +312,42 @@ Value TreeLowering::splitFlags(Builder &b, const TreeParts &tree,
   Value keys = candidateKeys(b, means, keyWeight, gamma, beta, m);
   Value scores =
       votedScores(b, keys, keyBias, query, voteMask, valid, m, heads, scale);
+  reportNanScores(b, report, scores, valid, level, m);
   return topFlags(b, scores, m, h);
+}
+
+/// A valid candidate's score is NaN where its logits overflowed f32 (scale
+/// * q . key beyond 3.4e38 with both signs, or +inf: exp(inf - inf)) or an
+/// input is NaN: topFlags then splits exactly h candidates, but which ones
+/// has no meaning, and J (integers) showed nothing; attic-run exited 0
+/// with another selection than the reference's (a 2026-12-01 audit).
+/// Such a sequence is reported: ATTIC_RT_VCC_SCORES, the sequence, the
+/// level, the number of such candidates.
+void TreeLowering::reportNanScores(Builder &b, func::FuncOp report,
+                                   Value scores, Value valid, int64_t level,
+                                   int64_t m) const {
+  forLoop(
+      b, type.getBatch(), ValueRange{}, [&](Builder &bb, Value bi, ValueRange) {
+        Value bad =
+            forLoop(bb, m, cIndex(bb, 0),
+                    [&](Builder &lb, Value x, ValueRange count) {
+                      Value s = extract(lb, scores, {bi, x});
+                      Value nan = arith::CmpFOp::create(
+                          lb, arith::CmpFPredicate::UNO, s, s);
+                      Value flagged = arith::AndIOp::create(
+                          lb, nan, extract(lb, valid, {bi, x}));
+                      return SmallVector<Value>{select(
+                          lb, flagged,
+                          arith::AddIOp::create(lb, count[0], cIndex(lb, 1)),
+                          count[0])};
+                    })
+                .front();
+        Value any = arith::CmpIOp::create(bb, arith::CmpIPredicate::ugt, bad,
+                                          cIndex(bb, 0));
+        emitReportErrorIf(bb, bb.getLoc(), report, any, ATTIC_RT_VCC_SCORES, bi,
+                          cIndex(bb, level), bad);
+        return SmallVector<Value>{};
+      });
 }
 
 /// [B, m, d]: the means of the level-`level` nodes `candidates`, the root

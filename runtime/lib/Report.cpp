@@ -272,6 +272,13 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
                                 "; the results are not valid%s",
                                 name, where, low % 32, b, c, suffix);
   }
+  case ATTIC_RT_VCC_SCORES:
+    return attic::runtime::fail(
+        err, errLen,
+        "attic.tree_select: sequence %" PRId64 ", level %" PRId64 ": %" PRId64
+        " candidate scores are NaN (the logits scale * q . key overflowed "
+        "f32, or an input is NaN); the selected nodes are not valid%s",
+        a, b, c, suffix);
   default:
     return attic::runtime::fail(
         err, errLen,

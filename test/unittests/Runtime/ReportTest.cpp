@@ -122,6 +122,17 @@ TEST(Report, CastSizeNamesTheLineDimensionAndSizes) {
             "cast's type has rank 1; the results are not valid");
 }
 
+TEST(Report, VccScoresNamesTheSequenceLevelAndCount) {
+  attic_rt_take_error(nullptr, 0);
+  char err[256];
+  attic_rt_report_error(ATTIC_RT_VCC_SCORES, 1, 2, 5);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err),
+            "attic.tree_select: sequence 1, level 2: 5 candidate scores are "
+            "NaN (the logits scale * q . key overflowed f32, or an input is "
+            "NaN); the selected nodes are not valid");
+}
+
 TEST(Report, DimIndexNamesTheLineIndexAndRank) {
   attic_rt_take_error(nullptr, 0);
   char err[256];

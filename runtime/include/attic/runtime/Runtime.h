@@ -332,7 +332,12 @@ typedef enum attic_rt_error_code {
    * its type, its dynamic sizes 0, instead. a = line * 64 + 32 (memref.cast)
    * + dimension (at most 30; 31: the rank), b = the size (rank) at run
    * time, c = the type's. */
-  ATTIC_RT_CAST_SIZE = 15
+  ATTIC_RT_CAST_SIZE = 15,
+  /* attic.tree_select: valid candidates of a sequence whose scores are NaN
+   * (their logits, scale * q . key in f32, overflowed, or an input is
+   * NaN), so that the selected nodes J have no meaning: a = the sequence,
+   * b = the tree level, c = the number of such candidates. */
+  ATTIC_RT_VCC_SCORES = 16
 } attic_rt_error_code;
 
 /* Records an error (code and up to three integer details). Thread-safe; of
