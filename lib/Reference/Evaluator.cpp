@@ -122,6 +122,19 @@ public:
             return failure();
           }
           result.results.push_back(it->second);
+          // A float result beyond its type's largest finite value is ±inf
+          // there, as the compiled code stores it (exp(89) in f32: the
+          // reference's 4.5e38 failed --check against the compiled inf, a
+          // 2026-11-30 audit). Other values keep the reference's
+          // precision.
+          auto element = dyn_cast<FloatType>(getElementTypeOrSelf(v));
+          if (!element || element.getWidth() >= 64)
+            continue;
+          double largest = APFloat::getLargest(element.getFloatSemantics())
+                               .convertToDouble();
+          for (double &x : result.results.back().data)
+            if (std::fabs(x) > largest)
+              x = roundTo(x, element);
         }
         return result;
       }
@@ -2577,29 +2590,7 @@ attic::evaluateReference(ModuleOp module, StringRef entry,
     return failure();
   }
   Evaluator evaluator(error);
-  FailureOr<ReferenceResult> result = evaluator.run(func, inputs);
-  if (failed(result))
-    return failure();
-  // A float result beyond its type's largest finite value is ±inf there,
-  // as the compiled code stores it (exp(89) in f32; the reference's
-  // 4.5e38 failed --check against the compiled inf, a 2026-11-30 audit).
-  // Other values keep the reference's precision.
-  for (auto [t, type] : llvm::zip(result->results, func.getResultTypes())) {
-    auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type));
-    if (!element || element.getWidth() >= 64)
-      continue;
-    double largest =
-        APFloat::getLargest(element.getFloatSemantics()).convertToDouble();
-    for (double &v : t.data)
-      if (std::fabs(v) > largest) {
-        APFloat f(v);
-        bool lost;
-        f.convert(element.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-                  &lost);
-        v = f.convertToDouble();
-      }
-  }
-  return result;
+  return evaluator.run(func, inputs);
 }
 
 double attic::countAttentionFlops(ModuleOp module, StringRef entry,

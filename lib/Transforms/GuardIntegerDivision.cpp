@@ -343,15 +343,12 @@ struct AtticGuardLoopStepsPass
                       : (*ub - 1).sgt(limit) && !ub->isMinSignedValue();
   }
 
-  static bool mayWrap(scf::ForOp loop) {
-    return mayWrap(loop.getStep(), loop.getUpperBound(),
-                   loop.getInductionVar().getType(), loop.getUnsignedCmp());
-  }
-
-  /// Whether dimension d of an scf.parallel or scf.forall may wrap.
+  /// Whether dimension d of an scf.for (d = 0), scf.parallel or
+  /// scf.forall may wrap.
   static bool mayWrap(Operation *op, size_t d) {
     if (auto loop = dyn_cast<scf::ForOp>(op))
-      return mayWrap(loop);
+      return mayWrap(loop.getStep(), loop.getUpperBound(),
+                     loop.getInductionVar().getType(), loop.getUnsignedCmp());
     if (auto parallel = dyn_cast<scf::ParallelOp>(op))
       return mayWrap(parallel.getStep()[d], parallel.getUpperBound()[d],
                      parallel.getStep()[d].getType(), false);
@@ -480,7 +477,7 @@ struct AtticGuardLoopStepsPass
     // Then each dimension whose induction variable may wrap (its step now
     // positive).
     if (forOp) {
-      if (mayWrap(forOp)) {
+      if (mayWrap(forOp, 0)) {
         Value wraps =
             wrapCheck(b, loc, report, forOp.getLowerBound(),
                       forOp.getUpperBound(), forOp.getStep(), isUnsigned, 0);
