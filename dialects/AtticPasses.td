@@ -1164,12 +1164,17 @@ def AtticGuardTensorIndices
     too: upstream such a cast is undefined, and the static size was
     trusted (a returned cast of a 2-element slice to `tensor<4xf32>` gave
     two elements of garbage with exit 0; one of 1000 corrupted the heap).
-    Each such size (the rank first, for an unranked operand) is compared
-    with the operand's; a difference is reported (`ATTIC_RT_CAST_SIZE`:
-    the line, the dimension or the rank, the size at run time and the
-    type's), and the cast then gives a new `tensor.empty` (or a
-    `memref.alloc`, not freed, the run having failed) of its type, its
-    dynamic sizes 0, under an `scf.if`. With `branch-free` (the CUDA and
+    Each such size (the rank first, for an unranked operand), and a
+    `memref.cast`'s static strides and offset where the operand's strided
+    layout has them dynamic (a view whose stride came from the data, cast
+    to `memref<4xf32>`, read the first four elements with exit 0), is
+    compared with the operand's; a difference is reported
+    (`ATTIC_RT_CAST_SIZE`: the line, the dimension, stride, offset or rank,
+    the value at run time and the type's), and the cast then gives a new
+    `tensor.empty` (or a `memref.alloc` that covers the type's strided
+    layout, viewed as it by `memref.reinterpret_cast` and not freed, the
+    run having failed) of its type, its dynamic sizes 0, under an
+    `scf.if`. With `branch-free` (the CUDA and
     emulated pipelines: attic-gpu-offload takes no allocation in a branch)
     the tensor is allocated in front of the cast and chosen with
     `arith.select`, and a `memref.cast` is only reported, as it is in a

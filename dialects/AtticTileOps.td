@@ -53,13 +53,15 @@ def Attic_TileQKOp : Attic_TileOp<"qk"> {
     out[i, j] = sum_d (query_scale * query[qb, qh, q0 + i, d]) * key[kb, kh, k0 + j, d]
     ```
 
-    The multiplication is exact (in f32 after the extension, or in the
-    element type, whose exponent range is f32's for bf16) except where a
-    scaled element falls below f32's normal range (2^-126). attic-tile-
-    block-attention sets it where the scale of the logits is below 1, so
-    that the sum overflows f32 only where the scaled logits would:
-    Q K^T formed unscaled overflowed for finite logits (at D = 64 with
-    scale 1/8, inputs around 2.6e18).
+    The multiplication is exact (in f32, after the extension) except where
+    a scaled element falls below f32's normal range (2^-126).
+    attic-tile-block-attention sets it for f32 queries where the scale of
+    the logits is below 1, so that the sum overflows f32 only where the
+    scaled logits would: Q K^T formed unscaled overflowed for finite
+    logits (at D = 64 with scale 1/8, inputs around 2.6e18). The
+    tensor-core kernels take no `query_scale` (they would scale f16 or bf16
+    fragments, whose subnormals are coarser); the thread-per-row mapping
+    does.
 
     ```mlir
     attic.tile.qk %q[%b, %h, %qb], %k[%b, %hk, %kb] into %s

@@ -27,6 +27,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 
+#include "llvm/Support/MathExtras.h"
+
 namespace attic {
 #define GEN_PASS_DEF_ATTICGUARDTENSORINDICES
 #include "AtticPasses.h.inc"
@@ -654,7 +656,31 @@ struct AtticGuardTensorIndicesPass
     for (int64_t d = 0; d < to.getRank(); ++d)
       if (!to.isDynamicDim(d) && from.isDynamicDim(d))
         return true;
-    return false;
+    return !layoutClaims(op).empty();
+  }
+
+  /// The static strides (dimension d) and offset (-1) of a memref.cast's
+  /// type that its ranked operand's strided layout has dynamic: a cast
+  /// to memref<4xf32> of a subview whose stride came from the data read
+  /// the first 4 elements with exit 0 (a review).
+  static SmallVector<int64_t> layoutClaims(Operation *op) {
+    auto from = dyn_cast<MemRefType>(op->getOperand(0).getType());
+    auto to = dyn_cast<MemRefType>(op->getResult(0).getType());
+    SmallVector<int64_t> claims;
+    if (!from || !to)
+      return claims;
+    SmallVector<int64_t> fromStrides, toStrides;
+    int64_t fromOffset, toOffset;
+    if (failed(from.getStridesAndOffset(fromStrides, fromOffset)) ||
+        failed(to.getStridesAndOffset(toStrides, toOffset)))
+      return claims;
+    for (int64_t d = 0; d < to.getRank(); ++d)
+      if (!ShapedType::isDynamic(toStrides[d]) &&
+          ShapedType::isDynamic(fromStrides[d]))
+        claims.push_back(d);
+    if (!ShapedType::isDynamic(toOffset) && ShapedType::isDynamic(fromOffset))
+      claims.push_back(-1);
+    return claims;
   }
 
   /// A tensor.cast or memref.cast to static sizes (or from an unranked
@@ -695,7 +721,27 @@ struct AtticGuardTensorIndicesPass
         Value same = arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::eq,
                                            size, expected);
         reportUnless(nb, loc, same, report, ATTIC_RT_CAST_SIZE,
-                     code + std::min<int64_t>(d, 30), size, expected);
+                     code + std::min<int64_t>(d, 15), size, expected);
+        all = arith::AndIOp::create(nb, loc, all, same);
+      }
+      // A memref's static strides and offset (ranked operands).
+      SmallVector<int64_t> claims = layoutClaims(op);
+      if (claims.empty())
+        return all;
+      auto metadata = memref::ExtractStridedMetadataOp::create(nb, loc, source);
+      SmallVector<int64_t> toStrides;
+      int64_t toOffset;
+      (void)cast<MemRefType>(to).getStridesAndOffset(toStrides, toOffset);
+      for (int64_t d : claims) {
+        Value actual = d < 0 ? Value(metadata.getOffset())
+                             : Value(metadata.getStrides()[d]);
+        Value expected = arith::ConstantIndexOp::create(
+            nb, loc, d < 0 ? toOffset : toStrides[d]);
+        Value same = arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::eq,
+                                           actual, expected);
+        reportUnless(nb, loc, same, report, ATTIC_RT_CAST_SIZE,
+                     code + (d < 0 ? 30 : 16 + std::min<int64_t>(d, 13)),
+                     actual, expected);
         all = arith::AndIOp::create(nb, loc, all, same);
       }
       return all;
@@ -744,32 +790,66 @@ struct AtticGuardTensorIndicesPass
       op->getResult(0).replaceAllUsesExcept(picked, picked.getDefiningOp());
       return;
     }
-    // The replacement's type: a memref of the cast's layout is allocated
-    // with the identity layout and cast to it (where that cast is valid).
-    MemRefType plain;
-    if (auto type = dyn_cast<MemRefType>(to)) {
-      plain =
-          MemRefType::get(type.getShape(), type.getElementType(),
-                          MemRefLayoutAttrInterface(), type.getMemorySpace());
-      if (plain != type && !memref::CastOp::areCastCompatible(plain, type))
+    // A memref replacement: a buffer that covers the type's layout (its
+    // dynamic sizes 0, dynamic strides 1, dynamic offset 0), viewed as the
+    // type by memref.reinterpret_cast. Not for layouts that are not
+    // strided, or whose extent overflows: those are reported only.
+    auto memrefType = dyn_cast<MemRefType>(to);
+    SmallVector<int64_t> sizes, strides;
+    int64_t offset = 0, extent = 1;
+    if (memrefType) {
+      if (failed(memrefType.getStridesAndOffset(strides, offset)))
+        return;
+      offset = ShapedType::isDynamic(offset) ? 0 : offset;
+      bool overflow = offset < 0;
+      extent = offset + 1;
+      for (int64_t d = 0; d < memrefType.getRank(); ++d) {
+        int64_t size =
+            memrefType.isDynamicDim(d) ? 0 : memrefType.getDimSize(d);
+        int64_t stride = ShapedType::isDynamic(strides[d]) ? 1 : strides[d];
+        sizes.push_back(size);
+        strides[d] = stride;
+        int64_t reach = 0;
+        overflow |=
+            stride < 0 ||
+            llvm::MulOverflow(std::max<int64_t>(size - 1, 0), stride, reach) ||
+            llvm::AddOverflow(extent, reach, extent);
+      }
+      if (overflow)
         return;
     }
     OpBuilder otherwise = underIf(b, op, ok);
-    if (!plain) {
+    if (!memrefType) {
       scf::YieldOp::create(otherwise, loc, emptyOf(otherwise));
       return;
     }
-    SmallVector<Value> dynamicSizes;
-    if (plain.getNumDynamicDims() > 0)
-      dynamicSizes.assign(plain.getNumDynamicDims(),
-                          arith::ConstantIndexOp::create(otherwise, loc, 0));
-    Value buffer = memref::AllocOp::create(otherwise, loc, plain, dynamicSizes);
-    if (plain != to) {
-      auto recast = memref::CastOp::create(otherwise, loc, to, buffer);
-      recast->setAttr(kGuarded, otherwise.getUnitAttr());
-      buffer = recast;
+    Value buffer = memref::AllocOp::create(
+        otherwise, loc,
+        MemRefType::get({extent}, memrefType.getElementType(),
+                        MemRefLayoutAttrInterface(),
+                        memrefType.getMemorySpace()));
+    // Static where the type is (the verifier compares them), values where
+    // it is dynamic.
+    auto entry = [&](int64_t value, bool dynamic) -> OpFoldResult {
+      if (dynamic)
+        return arith::ConstantIndexOp::create(otherwise, loc, value)
+            .getResult();
+      return otherwise.getIndexAttr(value);
+    };
+    SmallVector<int64_t> typeStrides;
+    int64_t typeOffset;
+    (void)memrefType.getStridesAndOffset(typeStrides, typeOffset);
+    SmallVector<OpFoldResult> sizeValues, strideValues;
+    for (int64_t d = 0; d < memrefType.getRank(); ++d) {
+      sizeValues.push_back(entry(sizes[d], memrefType.isDynamicDim(d)));
+      strideValues.push_back(
+          entry(strides[d], ShapedType::isDynamic(typeStrides[d])));
     }
-    scf::YieldOp::create(otherwise, loc, buffer);
+    Value view = memref::ReinterpretCastOp::create(
+        otherwise, loc, memrefType, buffer,
+        entry(offset, ShapedType::isDynamic(typeOffset)), sizeValues,
+        strideValues);
+    scf::YieldOp::create(otherwise, loc, view);
   }
 
   /// The functions that attic ops name (ownCode).

@@ -263,11 +263,6 @@ public:
                    Value beta, Value voteMask, int64_t heads,
                    float scale) const;
 
-  /// Reports (ATTIC_RT_VCC_SCORES) each sequence whose valid candidates
-  /// at `level` include ones with a NaN score [B, m].
-  void reportNanScores(Builder &b, func::FuncOp report, Value scores,
-                       Value valid, int64_t level, int64_t m) const;
-
   /// [B, m, d]: the means of the level-`level` nodes `candidates`, the root
   /// minus the deltas on the path; 0 when empty.
   Value candidateMeans(Builder &b, const TreeParts &tree, Value candidates,
@@ -283,10 +278,11 @@ public:
   /// [B, m]: section 3.6's scores, the mean over heads and P rows of each P
   /// row's softmax over the candidates of scale * q . (key + key_bias);
   /// the rows vote_mask leaves out add 0 (the mean still divides by n_p).
-  /// -inf for a candidate that is not `valid`.
-  Value votedScores(Builder &b, Value keys, Value keyBias, Value query,
-                    Value voteMask, Value valid, int64_t m, int64_t heads,
-                    float scale) const;
+  /// -inf for a candidate that is not `valid`. A valid candidate whose
+  /// score is NaN is reported (ATTIC_RT_VCC_SCORES, level `level`).
+  Value votedScores(Builder &b, func::FuncOp report, int64_t level, Value keys,
+                    Value keyBias, Value query, Value voteMask, Value valid,
+                    int64_t m, int64_t heads, float scale) const;
 
   /// sum over i in [0, upper) of term(i), as an f32 loop.
   static Value sumOver(Builder &b, int64_t upper,

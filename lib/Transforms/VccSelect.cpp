@@ -310,44 +310,9 @@ Value TreeLowering::splitFlags(Builder &b, func::FuncOp report,
       });
   Value means = candidateMeans(b, tree, candidates, valid, level, m);
   Value keys = candidateKeys(b, means, keyWeight, gamma, beta, m);
-  Value scores =
-      votedScores(b, keys, keyBias, query, voteMask, valid, m, heads, scale);
-  reportNanScores(b, report, scores, valid, level, m);
+  Value scores = votedScores(b, report, level, keys, keyBias, query, voteMask,
+                             valid, m, heads, scale);
   return topFlags(b, scores, m, h);
-}
-
-/// A valid candidate's score is NaN where its logits overflowed f32 (scale
-/// * q . key beyond 3.4e38 with both signs, or +inf: exp(inf - inf)) or an
-/// input is NaN: topFlags then splits exactly h candidates, but which ones
-/// has no meaning, and J (integers) showed nothing; attic-run exited 0
-/// with another selection than the reference's (a 2026-12-01 audit).
-/// Such a sequence is reported: ATTIC_RT_VCC_SCORES, the sequence, the
-/// level, the number of such candidates.
-void TreeLowering::reportNanScores(Builder &b, func::FuncOp report,
-                                   Value scores, Value valid, int64_t level,
-                                   int64_t m) const {
-  forLoop(
-      b, type.getBatch(), ValueRange{}, [&](Builder &bb, Value bi, ValueRange) {
-        Value bad =
-            forLoop(bb, m, cIndex(bb, 0),
-                    [&](Builder &lb, Value x, ValueRange count) {
-                      Value s = extract(lb, scores, {bi, x});
-                      Value nan = arith::CmpFOp::create(
-                          lb, arith::CmpFPredicate::UNO, s, s);
-                      Value flagged = arith::AndIOp::create(
-                          lb, nan, extract(lb, valid, {bi, x}));
-                      return SmallVector<Value>{select(
-                          lb, flagged,
-                          arith::AddIOp::create(lb, count[0], cIndex(lb, 1)),
-                          count[0])};
-                    })
-                .front();
-        Value any = arith::CmpIOp::create(bb, arith::CmpIPredicate::ugt, bad,
-                                          cIndex(bb, 0));
-        emitReportErrorIf(bb, bb.getLoc(), report, any, ATTIC_RT_VCC_SCORES, bi,
-                          cIndex(bb, level), bad);
-        return SmallVector<Value>{};
-      });
 }
 
 /// [B, m, d]: the means of the level-`level` nodes `candidates`, the root
@@ -428,9 +393,19 @@ Value TreeLowering::candidateKeys(Builder &b, Value means, Value keyWeight,
 /// row's softmax over the candidates of scale * q . (key + key_bias);
 /// the rows vote_mask leaves out add 0 (the mean still divides by n_p).
 /// -inf for a candidate that is not `valid`.
-Value TreeLowering::votedScores(Builder &b, Value keys, Value keyBias,
-                                Value query, Value voteMask, Value valid,
-                                int64_t m, int64_t heads, float scale) const {
+///
+/// A valid candidate's score is NaN where its logits overflowed f32 (scale
+/// * q . key beyond 3.4e38 with both signs, or +inf: exp(inf - inf)) or an
+/// input is NaN: topFlags then splits exactly h candidates, but which ones
+/// has no meaning, and J (integers) showed nothing; attic-run exited 0
+/// with another selection than the reference's (a 2026-12-01 audit).
+/// Each such candidate is reported (ATTIC_RT_VCC_SCORES: the sequence, the
+/// level, the candidate), from the loop that computes the scores (a loop
+/// of its own was one more GPU launch per scored level).
+Value TreeLowering::votedScores(Builder &b, func::FuncOp report, int64_t level,
+                                Value keys, Value keyBias, Value query,
+                                Value voteMask, Value valid, int64_t m,
+                                int64_t heads, float scale) const {
   int64_t batch = type.getBatch(), dim = type.getDim();
   int64_t numVip = cast<RankedTensorType>(query.getType()).getDimSize(2);
   int64_t headDim = dim / heads;
@@ -493,7 +468,13 @@ Value TreeLowering::votedScores(Builder &b, Value keys, Value keyBias,
         });
         Value mean = arith::MulFOp::create(
             nb, total, cF32(nb, 1.0 / double(heads * numVip)));
-        return select(nb, isValid(nb, i[0], i[1]), mean, negInf);
+        Value isValidHere = isValid(nb, i[0], i[1]);
+        Value nan =
+            arith::CmpFOp::create(nb, arith::CmpFPredicate::UNO, mean, mean);
+        emitReportErrorIf(nb, nb.getLoc(), report,
+                          arith::AndIOp::create(nb, nan, isValidHere),
+                          ATTIC_RT_VCC_SCORES, i[0], cIndex(nb, level), i[1]);
+        return select(nb, isValidHere, mean, negInf);
       });
 }
 

@@ -265,6 +265,19 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
           "%s%s: the operand's rank is %" PRId64 " at run time, the cast's "
           "type has rank %" PRId64 "; the results are not valid%s",
           name, where, b, c, suffix);
+    if (low % 32 == 30)
+      return attic::runtime::fail(
+          err, errLen,
+          "%s%s: the operand's offset is %" PRId64 " at run time, the cast's "
+          "type says %" PRId64 "; the results are not valid%s",
+          name, where, b, c, suffix);
+    if (low % 32 >= 16)
+      return attic::runtime::fail(err, errLen,
+                                  "%s%s: the stride of dimension %" PRId64
+                                  " of the operand is %" PRId64
+                                  " at run time, the cast's type says %" PRId64
+                                  "; the results are not valid%s",
+                                  name, where, low % 16, b, c, suffix);
     return attic::runtime::fail(err, errLen,
                                 "%s%s: dimension %" PRId64
                                 " of the operand is %" PRId64
@@ -275,9 +288,10 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
   case ATTIC_RT_VCC_SCORES:
     return attic::runtime::fail(
         err, errLen,
-        "attic.tree_select: sequence %" PRId64 ", level %" PRId64 ": %" PRId64
-        " candidate scores are NaN (the logits scale * q . key overflowed "
-        "f32, or an input is NaN); the selected nodes are not valid%s",
+        "attic.tree_select: sequence %" PRId64 ", level %" PRId64
+        ": the score of candidate %" PRId64 " is NaN (the logits scale * q . "
+        "key overflowed f32, or an input is NaN); the selected nodes are not "
+        "valid%s",
         a, b, c, suffix);
   default:
     return attic::runtime::fail(

@@ -498,3 +498,23 @@ func.func @cast_to_static(%a: tensor<?x4xf32>, %m: memref<?xf32>, %u: tensor<*xf
   %f = tensor.cast %s : tensor<2x4xf32> to tensor<?x4xf32>
   return %c, %d, %e, %f : tensor<8x4xf32>, memref<4xf32>, tensor<8xf32>, tensor<?x4xf32>
 }
+
+// -----
+
+// A memref.cast's static strides and offset that its operand's layout has
+// dynamic: each compared with the operand's metadata (fields 16 + d and
+// 30 of ATTIC_RT_CAST_SIZE), and the replacement a buffer that covers the
+// layout (3 + 3 * 2 + 1 = 10 elements), viewed as the type.
+// CHECK-LABEL: func.func @memref_layout_claims
+// CHECK: %{{.*}}, %[[OFF:.*]], %{{.*}}:2, %[[STR:.*]]:2 = memref.extract_strided_metadata
+// CHECK: arith.cmpi eq, %[[STR]]#0, %{{.*}} : index
+// CHECK: arith.cmpi eq, %[[STR]]#1, %{{.*}} : index
+// CHECK: arith.cmpi eq, %[[OFF]], %{{.*}} : index
+// CHECK: } else {
+// CHECK-NEXT: %[[ALLOC:.*]] = memref.alloc() : memref<10xf32>
+// CHECK-NEXT: memref.reinterpret_cast %[[ALLOC]] to offset: [3], sizes: [4, 1], strides: [2, 1] : memref<10xf32> to memref<4x1xf32, strided<[2, 1], offset: 3>>
+func.func @memref_layout_claims(%m: memref<4xf32, strided<[?], offset: ?>>) -> memref<4x1xf32, strided<[2, 1], offset: 3>> {
+  %e = memref.expand_shape %m [[0, 1]] output_shape [4, 1] : memref<4xf32, strided<[?], offset: ?>> into memref<4x1xf32, strided<[?, ?], offset: ?>>
+  %c = memref.cast %e : memref<4x1xf32, strided<[?, ?], offset: ?>> to memref<4x1xf32, strided<[2, 1], offset: 3>>
+  return %c : memref<4x1xf32, strided<[2, 1], offset: 3>>
+}

@@ -339,22 +339,25 @@ func.func @lse(%q: memref<1x2x64x16xf32>, %o: memref<1x2x64x16xf32>, %l: memref<
 
 // -----
 
-// Queries wider than f16 are scaled by the power of two of c = scale *
-// log2(e) (0.25 * 1.4427 = 0.36: 2^-2) in front of Q K^T, which then
-// overflows f32 only where the logits do, and the logits take c / 2^-2 =
-// 1.4427 (both exact: the logits are those computed unscaled). f16
-// queries are not scaled (their products cannot overflow). With a score
-// region the power of two is the scale's (0.125: 2^-3), and the region
-// sees the product times 0.125 / 2^-3 = 1.
+// f32 queries are scaled by the power of two of c = scale * log2(e)
+// (0.25 * 1.4427 = 0.36: 2^-2) in front of Q K^T, which then overflows f32
+// only where the logits do, and the logits take c / 2^-2 = 1.4427 (both
+// exact: the logits are those computed unscaled). With a score region the
+// power of two is the scale's (0.125: 2^-3), and the region sees the
+// product times 0.125 / 2^-3 = 1. f16 queries are not scaled (their
+// products cannot overflow), nor are bf16 ones (the tensor-core kernels
+// would scale them in bf16, whose subnormals are coarser).
 // CHECK-LABEL: func.func @query_scale
 // CHECK: attic.tile.qk %{{.*}} into %[[S:.*]] {query_scale = 2.500000e-01 : f32} : memref<1x1x64x16xf32>
 // CHECK: arith.constant 1.44269502 : f32
-// CHECK-LABEL: func.func @query_scale_bf16_score
-// CHECK: attic.tile.qk %{{.*}} {query_scale = 1.250000e-01 : f32} : memref<1x1x64x16xbf16>
+// CHECK-LABEL: func.func @query_scale_score
+// CHECK: attic.tile.qk %{{.*}} {query_scale = 1.250000e-01 : f32} : memref<1x1x64x16xf32>
 // CHECK: attic.tile.map
 // CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
 // CHECK-NEXT: arith.mulf %{{.*}}, %[[ONE]] : f32
 // CHECK-LABEL: func.func @query_scale_f16
+// CHECK-NOT: query_scale
+// CHECK-LABEL: func.func @query_scale_bf16
 // CHECK-NOT: query_scale
 // CHECK: return
 // CHECK-LABEL: func.func @query_scale_large
@@ -367,12 +370,16 @@ func.func @query_scale(%q: memref<1x1x64x16xf32>, %k: memref<1x1x64x16xf32>, %v:
 func.func private @identity_score(%s: f32, %b: index, %h: index, %qi: index, %ki: index) -> f32 {
   return %s : f32
 }
-func.func @query_scale_bf16_score(%q: memref<1x1x64x16xbf16>, %k: memref<1x1x64x16xbf16>, %v: memref<1x1x64x16xbf16>, %o: memref<1x1x64x16xbf16>) {
-  attic.block_attention ins(%q, %k, %v : memref<1x1x64x16xbf16>, memref<1x1x64x16xbf16>, memref<1x1x64x16xbf16>) outs(%o : memref<1x1x64x16xbf16>) {layout = #attic.dense, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64, score_fn = @identity_score}
+func.func @query_scale_score(%q: memref<1x1x64x16xf32>, %k: memref<1x1x64x16xf32>, %v: memref<1x1x64x16xf32>, %o: memref<1x1x64x16xf32>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x1x64x16xf32>, memref<1x1x64x16xf32>, memref<1x1x64x16xf32>) outs(%o : memref<1x1x64x16xf32>) {layout = #attic.dense, scale = 0.125 : f32, block_q = 64 : i64, block_k = 64 : i64, score_fn = @identity_score}
   return
 }
 func.func @query_scale_f16(%q: memref<1x1x64x16xf16>, %k: memref<1x1x64x16xf16>, %v: memref<1x1x64x16xf16>, %o: memref<1x1x64x16xf16>) {
   attic.block_attention ins(%q, %k, %v : memref<1x1x64x16xf16>, memref<1x1x64x16xf16>, memref<1x1x64x16xf16>) outs(%o : memref<1x1x64x16xf16>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 64 : i64, block_k = 64 : i64}
+  return
+}
+func.func @query_scale_bf16(%q: memref<1x1x64x16xbf16>, %k: memref<1x1x64x16xbf16>, %v: memref<1x1x64x16xbf16>, %o: memref<1x1x64x16xbf16>) {
+  attic.block_attention ins(%q, %k, %v : memref<1x1x64x16xbf16>, memref<1x1x64x16xbf16>, memref<1x1x64x16xbf16>) outs(%o : memref<1x1x64x16xbf16>) {layout = #attic.dense, scale = 0.25 : f32, block_q = 64 : i64, block_k = 64 : i64}
   return
 }
 // c = 2 * 1.4427 >= 1: no scale in front (it could overflow the query).

@@ -255,16 +255,6 @@ struct Gen {
     op.setAlignment(4);
     return op;
   }
-  /// pair * scale, through f32: exact for a power of two that keeps the
-  /// values in the element type's normal range.
-  Value scalePair(Value pair, const APFloat &scale) {
-    auto wide = VectorType::get({2}, b.getF32Type());
-    Value factor =
-        arith::ConstantOp::create(b, wide, DenseElementsAttr::get(wide, scale));
-    Value product =
-        arith::MulFOp::create(b, arith::ExtFOp::create(b, wide, pair), factor);
-    return arith::TruncFOp::create(b, pairType(), product);
-  }
   void storePair(Value v, Value memref, ValueRange indices) {
     auto op = vector::StoreOp::create(b, v, memref, indices);
     op.setAlignment(4);
@@ -343,10 +333,6 @@ struct KernelConfig {
   int64_t rows = 0, keys = 0, headDim = 0, valueDim = 0;
   Type elem;
   Value query, key, value;
-  /// attic.tile.qk's query_scale (a power of two), applied to the Q
-  /// fragments as they are loaded (bf16 only: exact, bf16 having f32's
-  /// exponent range).
-  std::optional<APFloat> queryScale;
   /// Ks and Vs fit together in shared memory (else they share one buffer).
   bool separateKV = true;
   /// K and V are cp.async copies (else loads and stores through registers,
@@ -642,9 +628,12 @@ FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
       if ((cfg.query && cfg.query != qk.getQuery()) ||
           (cfg.key && cfg.key != qk.getKey()))
         return fail("the grid reads more than one query or key tensor");
-      if (cfg.query && cfg.queryScale != qk.getQueryScale())
-        return fail("the grid's attic.tile.qk ops differ in query_scale");
-      cfg.queryScale = qk.getQueryScale();
+      // Scaled in f16 or bf16, whose subnormals are coarser than f32's,
+      // small queries would lose bits (attic-tile-block-attention scales
+      // f32 queries only).
+      if (qk.getQueryScale())
+        return fail("attic.tile.qk has a query_scale (the thread-per-row "
+                    "mapping applies it in f32)");
       cfg.query = qk.getQuery();
       cfg.key = qk.getKey();
       cfg.keys = qk.getOut().getType().getDimSize(1);
@@ -667,10 +656,6 @@ FailureOr<KernelConfig> configFor(scf::ParallelOp grid,
   }
   if (!cfg.elem.isF16() && !cfg.elem.isBF16())
     return fail("the element type must be f16 or bf16 (mma.sync)");
-  // Scaled in f16, a small query would lose bits below f16's range (f16
-  // queries never get a scale from attic-tile-block-attention).
-  if (cfg.queryScale && !cfg.elem.isBF16())
-    return fail("query_scale is supported for bf16 queries only");
   auto dimOk = [](int64_t d) {
     return !ShapedType::isDynamic(d) && d % 16 == 0 && d >= 16 && d <= 128;
   };
@@ -1456,9 +1441,6 @@ LogicalResult KernelMapper::run(scf::ParallelOp gridOp) {
           g.loadPair(cfg.query, {batch, qHead, row1c, col}),
           g.loadPair(cfg.query, {batch, qHead, row0c, colHi}),
           g.loadPair(cfg.query, {batch, qHead, row1c, colHi})};
-      if (cfg.queryScale)
-        for (Value &pair : pairs)
-          pair = g.scalePair(pair, *cfg.queryScale);
       // wgmma takes each pair as an i32 register.
       if (cfg.wgmma)
         qRegs.push_back(g.asI32(pairs));

@@ -32,3 +32,31 @@ func.func @argument(%a: tensor<?x4xf32>) -> tensor<8x4xf32> {
   %r = linalg.add ins(%c, %c : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
   return %r : tensor<8x4xf32>
 }
+
+// A memref.cast of a view whose stride (or offset) comes from the data to
+// the identity layout: the stride (offset) is checked too.
+func.func @stride(%a: tensor<16xf32>, %s: tensor<1xi64>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %x = tensor.extract %s[%c0] : tensor<1xi64>
+  %st = arith.index_cast %x : i64 to index
+  %m = bufferization.to_buffer %a read_only : tensor<16xf32> to memref<16xf32>
+  %sv = memref.subview %m[0] [4] [%st] : memref<16xf32> to memref<4xf32, strided<[?]>>
+  %c = memref.cast %sv : memref<4xf32, strided<[?]>> to memref<4xf32>
+  %out = memref.alloc() : memref<4xf32>
+  linalg.copy ins(%c : memref<4xf32>) outs(%out : memref<4xf32>)
+  %t = bufferization.to_tensor %out restrict : memref<4xf32> to tensor<4xf32>
+  return %t : tensor<4xf32>
+}
+
+func.func @offset(%a: tensor<16xf32>, %s: tensor<1xi64>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %x = tensor.extract %s[%c0] : tensor<1xi64>
+  %o = arith.index_cast %x : i64 to index
+  %m = bufferization.to_buffer %a read_only : tensor<16xf32> to memref<16xf32>
+  %sv = memref.subview %m[%o] [4] [1] : memref<16xf32> to memref<4xf32, strided<[1], offset: ?>>
+  %c = memref.cast %sv : memref<4xf32, strided<[1], offset: ?>> to memref<4xf32>
+  %out = memref.alloc() : memref<4xf32>
+  linalg.copy ins(%c : memref<4xf32>) outs(%out : memref<4xf32>)
+  %t = bufferization.to_tensor %out restrict : memref<4xf32> to tensor<4xf32>
+  return %t : tensor<4xf32>
+}

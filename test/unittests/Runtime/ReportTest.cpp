@@ -120,6 +120,17 @@ TEST(Report, CastSizeNamesTheLineDimensionAndSizes) {
   EXPECT_EQ(std::string(err),
             "memref.cast at line 7: the operand's rank is 3 at run time, the "
             "cast's type has rank 1; the results are not valid");
+  attic_rt_report_error(ATTIC_RT_CAST_SIZE, 8 * 64 + 32 + 16 + 1, 2, 1);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err),
+            "memref.cast at line 8: the stride of dimension 1 of the operand "
+            "is 2 at run time, the cast's type says 1; the results are not "
+            "valid");
+  attic_rt_report_error(ATTIC_RT_CAST_SIZE, 9 * 64 + 32 + 30, 5, 0);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err),
+            "memref.cast at line 9: the operand's offset is 5 at run time, "
+            "the cast's type says 0; the results are not valid");
 }
 
 TEST(Report, VccScoresNamesTheSequenceLevelAndCount) {
@@ -128,9 +139,9 @@ TEST(Report, VccScoresNamesTheSequenceLevelAndCount) {
   attic_rt_report_error(ATTIC_RT_VCC_SCORES, 1, 2, 5);
   ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
   EXPECT_EQ(std::string(err),
-            "attic.tree_select: sequence 1, level 2: 5 candidate scores are "
-            "NaN (the logits scale * q . key overflowed f32, or an input is "
-            "NaN); the selected nodes are not valid");
+            "attic.tree_select: sequence 1, level 2: the score of candidate 5 "
+            "is NaN (the logits scale * q . key overflowed f32, or an input "
+            "is NaN); the selected nodes are not valid");
 }
 
 TEST(Report, DimIndexNamesTheLineIndexAndRank) {

@@ -329,14 +329,16 @@ typedef enum attic_rt_error_code {
    * was trusted: a returned cast of a 2-element slice to tensor<4xf32>
    * gave 2 elements of garbage, one of 1000 corrupted the heap;
    * attic-guard-tensor-indices): the cast gives a new tensor or buffer of
-   * its type, its dynamic sizes 0, instead. a = line * 64 + 32 (memref.cast)
-   * + dimension (at most 30; 31: the rank), b = the size (rank) at run
-   * time, c = the type's. */
+   * its type, its dynamic sizes 0, instead. A memref.cast's static strides
+   * and offset are checked the same way. a = line * 64 + 32 (memref.cast)
+   * + the field: the size of dimension d (d, at most 15), the stride of
+   * dimension d (16 + d, at most 29), the offset (30) or the rank (31);
+   * b = its value at run time, c = the type's. */
   ATTIC_RT_CAST_SIZE = 15,
-  /* attic.tree_select: valid candidates of a sequence whose scores are NaN
-   * (their logits, scale * q . key in f32, overflowed, or an input is
-   * NaN), so that the selected nodes J have no meaning: a = the sequence,
-   * b = the tree level, c = the number of such candidates. */
+  /* attic.tree_select: a valid candidate whose score is NaN (its logits,
+   * scale * q . key in f32, overflowed, or an input is NaN), so that the
+   * selected nodes J have no meaning: a = the sequence, b = the tree
+   * level, c = the candidate (its place among the level's candidates). */
   ATTIC_RT_VCC_SCORES = 16
 } attic_rt_error_code;
 
