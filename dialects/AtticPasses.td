@@ -1174,11 +1174,20 @@ def AtticGuardTensorIndices
     `tensor.empty` (or a `memref.alloc` that covers the type's strided
     layout, viewed as it by `memref.reinterpret_cast` and not freed, the
     run having failed) of its type, its dynamic sizes 0, under an
-    `scf.if`. With `branch-free` (the CUDA and
+    `scf.if`. Through an unranked operand every static stride and the
+    static offset are compared; the stride of a dimension of static size 1
+    addresses nothing and is not. A `tensor.expand_shape` with dynamic
+    sizes is checked the same way: per group, the operand's size against
+    the product of the output sizes (overflow and negative sizes count as
+    a difference; `ATTIC_RT_RESHAPE_SIZE`: the line, the group, both
+    values); upstream a difference is undefined (an expand_shape of a
+    5-element slice into [ceil(5/4), 4] returned four of its elements with
+    exit 0), and the op then gives a new tensor of its type. With `branch-free` (the CUDA and
     emulated pipelines: attic-gpu-offload takes no allocation in a branch)
-    the tensor is allocated in front of the cast and chosen with
-    `arith.select`, and a `memref.cast` is only reported, as it is in a
-    `gpu.launch` body; the accesses through a cast are checked against its
+    the tensor is allocated in front of the cast (or the expand_shape) and
+    chosen with `arith.select`, and a `memref.cast` is only reported, as it
+    is in a `gpu.launch` body (where its strides and offset are not
+    compared); the accesses through a cast are checked against its
     operand in every case.
   }];
   let options = [

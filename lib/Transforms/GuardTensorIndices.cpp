@@ -565,7 +565,7 @@ struct AtticGuardTensorIndicesPass
             modifierFunctions.insert(ref.getValue());
     });
     separateHostCalls();
-    SmallVector<Operation *> accesses, slices, dims, casts;
+    SmallVector<Operation *> accesses, slices, dims, casts, reshapes;
     bool refused = false;
     getOperation().walk([&](Operation *op) {
       if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
@@ -574,6 +574,12 @@ struct AtticGuardTensorIndicesPass
       if (isa<tensor::CastOp, memref::CastOp>(op) && !op->hasAttr(kGuarded) &&
           castNeedsCheck(op) && ownCode(op)) {
         casts.push_back(op);
+        return;
+      }
+      if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op);
+          expand && !op->hasAttr(kGuarded) && !reshapeChecks(expand).empty() &&
+          ownCode(op)) {
+        reshapes.push_back(op);
         return;
       }
       if (op->hasAttr(kGuarded) ||
@@ -624,12 +630,14 @@ struct AtticGuardTensorIndicesPass
     });
     if (refused)
       return signalPassFailure();
-    if (accesses.empty() && slices.empty() && dims.empty() && casts.empty())
+    if (accesses.empty() && slices.empty() && dims.empty() && casts.empty() &&
+        reshapes.empty())
       return;
     Operation *first = !accesses.empty() ? accesses[0]
                        : !slices.empty() ? slices[0]
                        : !dims.empty()   ? dims[0]
-                                         : casts[0];
+                       : !casts.empty()  ? casts[0]
+                                         : reshapes[0];
     FailureOr<func::FuncOp> report = attic::declareReportError(first);
     if (failed(report))
       return signalPassFailure();
@@ -642,6 +650,104 @@ struct AtticGuardTensorIndicesPass
     // Last: the accesses through a cast were checked against its source.
     for (Operation *op : casts)
       guardCast(op, *report);
+    for (Operation *op : reshapes)
+      guardReshape(cast<tensor::ExpandShapeOp>(op), *report);
+  }
+
+  /// The groups of a tensor.expand_shape whose sizes the verifier could
+  /// not match (a dynamic size on either side). A collapse_shape needs
+  /// none: its verifier makes a group with a dynamic size dynamic in the
+  /// result, which is then the product by definition.
+  static SmallVector<int64_t> reshapeChecks(tensor::ExpandShapeOp op) {
+    SmallVector<int64_t> checks;
+    for (auto [g, group] : llvm::enumerate(op.getReassociationIndices())) {
+      bool dynamic = op.getSrcType().isDynamicDim(g);
+      for (int64_t d : group)
+        dynamic |= op.getResultType().isDynamicDim(d);
+      if (dynamic)
+        checks.push_back(int64_t(g));
+    }
+    return checks;
+  }
+
+  /// A tensor.expand_shape with dynamic sizes: per group, the operand's
+  /// size must be the product of the output sizes (upstream a difference
+  /// is undefined: an expand_shape of a 5-element slice into
+  /// [ceil(5/4), 4] returned 4 elements of it with exit 0; an audit).
+  /// Each difference (or a negative output size, or a product that
+  /// overflows) is reported (ATTIC_RT_RESHAPE_SIZE), and the op then gives
+  /// a new tensor of its type, its dynamic sizes 0, as a cast does
+  /// (guardCast: under an scf.if, or chosen with arith.select with
+  /// `branch-free`).
+  void guardReshape(tensor::ExpandShapeOp op, func::FuncOp report) {
+    Location loc = op.getLoc();
+    OpBuilder b(op);
+    SmallVector<OpFoldResult> outputSizes = op.getMixedOutputShape();
+    SmallVector<ReassociationIndices> groups = op.getReassociationIndices();
+    int64_t code = attic::sourceLineOf(loc) * 64;
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value all = arith::ConstantIntOp::create(b, loc, 1, 1);
+    for (int64_t g : reshapeChecks(op)) {
+      Value sourceSize = tensor::DimOp::create(b, loc, op.getSrc(), g);
+      // The product without overflow: p * s / s == p where s != 0.
+      Value product = one;
+      Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
+      for (int64_t d : groups[g]) {
+        Value size = getValueOrCreateConstantIndexOp(b, loc, outputSizes[d]);
+        Value next = arith::MulIOp::create(b, loc, product, size);
+        Value isZero =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, zero);
+        Value divisor = arith::SelectOp::create(b, loc, isZero, one, size);
+        Value exact = arith::OrIOp::create(
+            b, loc, isZero,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                  arith::DivSIOp::create(b, loc, next, divisor),
+                                  product));
+        Value nonnegative = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::sge, size, zero);
+        ok = arith::AndIOp::create(
+            b, loc, ok, arith::AndIOp::create(b, loc, exact, nonnegative));
+        product = next;
+      }
+      Value same = arith::AndIOp::create(
+          b, loc, ok,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, product,
+                                sourceSize));
+      reportUnless(b, loc, same, report, ATTIC_RT_RESHAPE_SIZE,
+                   code + std::min<int64_t>(g, 31), sourceSize, product);
+      all = arith::AndIOp::create(b, loc, all, same);
+    }
+    op->setAttr(kGuarded, b.getUnitAttr());
+    replaceUnless(b, op, all);
+  }
+
+  /// Makes `op` (one ranked tensor result) give a new tensor of its type,
+  /// its dynamic sizes 0, where `ok` does not hold: `op` under an scf.if,
+  /// or, with `branch-free`, the tensor allocated in front and chosen with
+  /// arith.select. `b` is in front of `op`.
+  void replaceUnless(OpBuilder &b, Operation *op, Value ok) {
+    Location loc = op->getLoc();
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    auto emptyOf = [&](OpBuilder &nb) -> Value {
+      SmallVector<Value> dynamicSizes;
+      if (type.getNumDynamicDims() > 0)
+        dynamicSizes.assign(type.getNumDynamicDims(),
+                            arith::ConstantIndexOp::create(nb, loc, 0));
+      return tensor::EmptyOp::create(nb, loc, type.getShape(),
+                                     type.getElementType(), dynamicSizes,
+                                     type.getEncoding());
+    };
+    if (branchFree) {
+      Value empty = emptyOf(b);
+      b.setInsertionPointAfter(op);
+      Value picked =
+          arith::SelectOp::create(b, loc, ok, op->getResult(0), empty);
+      op->getResult(0).replaceAllUsesExcept(picked, picked.getDefiningOp());
+      return;
+    }
+    OpBuilder otherwise = underIf(b, op, ok);
+    scf::YieldOp::create(otherwise, loc, emptyOf(otherwise));
   }
 
   /// Whether a cast claims a size its operand's type does not: a static
@@ -663,20 +769,32 @@ struct AtticGuardTensorIndicesPass
   /// type that its ranked operand's strided layout has dynamic: a cast
   /// to memref<4xf32> of a subview whose stride came from the data read
   /// the first 4 elements with exit 0 (a review).
+  /// Through an unranked operand every static stride and the static
+  /// offset are claims (a cast chain through memref<*xf32> let the strided
+  /// view through; a review). A stride of a dimension of static size 1,
+  /// and any layout of an empty type, addresses nothing and is no claim.
+  /// None in a gpu.launch body, whose accesses through the cast are
+  /// checked against its operand (the GPU simulator has no
+  /// extract_strided_metadata).
   static SmallVector<int64_t> layoutClaims(Operation *op) {
-    auto from = dyn_cast<MemRefType>(op->getOperand(0).getType());
+    Type fromType = op->getOperand(0).getType();
     auto to = dyn_cast<MemRefType>(op->getResult(0).getType());
     SmallVector<int64_t> claims;
-    if (!from || !to)
+    if (!to || !isa<MemRefType, UnrankedMemRefType>(fromType) ||
+        op->getParentOfType<gpu::LaunchOp>() ||
+        llvm::is_contained(to.getShape(), 0))
       return claims;
-    SmallVector<int64_t> fromStrides, toStrides;
-    int64_t fromOffset, toOffset;
-    if (failed(from.getStridesAndOffset(fromStrides, fromOffset)) ||
-        failed(to.getStridesAndOffset(toStrides, toOffset)))
+    SmallVector<int64_t> fromStrides(to.getRank(), ShapedType::kDynamic),
+        toStrides;
+    int64_t fromOffset = ShapedType::kDynamic, toOffset;
+    if (auto from = dyn_cast<MemRefType>(fromType))
+      if (failed(from.getStridesAndOffset(fromStrides, fromOffset)))
+        return claims;
+    if (failed(to.getStridesAndOffset(toStrides, toOffset)))
       return claims;
     for (int64_t d = 0; d < to.getRank(); ++d)
       if (!ShapedType::isDynamic(toStrides[d]) &&
-          ShapedType::isDynamic(fromStrides[d]))
+          ShapedType::isDynamic(fromStrides[d]) && to.getDimSize(d) != 1)
         claims.push_back(d);
     if (!ShapedType::isDynamic(toOffset) && ShapedType::isDynamic(fromOffset))
       claims.push_back(-1);
@@ -728,7 +846,24 @@ struct AtticGuardTensorIndicesPass
       SmallVector<int64_t> claims = layoutClaims(op);
       if (claims.empty())
         return all;
-      auto metadata = memref::ExtractStridedMetadataOp::create(nb, loc, source);
+      Value ranked = source;
+      if (!from.hasRank()) {
+        // Viewed with the type's rank and a fully dynamic layout (the rank
+        // is checked in front).
+        int64_t rank = to.getRank();
+        auto layout = StridedLayoutAttr::get(
+            nb.getContext(), ShapedType::kDynamic,
+            SmallVector<int64_t>(rank, ShapedType::kDynamic));
+        auto view = memref::CastOp::create(
+            nb, loc,
+            MemRefType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                            to.getElementType(), layout,
+                            cast<MemRefType>(to).getMemorySpace()),
+            source);
+        view->setAttr(kGuarded, nb.getUnitAttr());
+        ranked = view;
+      }
+      auto metadata = memref::ExtractStridedMetadataOp::create(nb, loc, ranked);
       SmallVector<int64_t> toStrides;
       int64_t toOffset;
       (void)cast<MemRefType>(to).getStridesAndOffset(toStrides, toOffset);
@@ -771,58 +906,37 @@ struct AtticGuardTensorIndicesPass
     op->setAttr(kGuarded, b.getUnitAttr());
     if (op->getParentOfType<gpu::LaunchOp>() || (isMemref && branchFree))
       return;
-    // The replacement tensor: the type's, its dynamic sizes 0.
-    auto emptyOf = [&](OpBuilder &nb) -> Value {
-      auto type = cast<RankedTensorType>(to);
-      SmallVector<Value> dynamicSizes;
-      if (type.getNumDynamicDims() > 0)
-        dynamicSizes.assign(type.getNumDynamicDims(),
-                            arith::ConstantIndexOp::create(nb, loc, 0));
-      return tensor::EmptyOp::create(nb, loc, type.getShape(),
-                                     type.getElementType(), dynamicSizes,
-                                     type.getEncoding());
-    };
-    if (branchFree) {
-      Value empty = emptyOf(b);
-      b.setInsertionPointAfter(op);
-      Value picked =
-          arith::SelectOp::create(b, loc, ok, op->getResult(0), empty);
-      op->getResult(0).replaceAllUsesExcept(picked, picked.getDefiningOp());
+    if (!isMemref) {
+      replaceUnless(b, op, ok);
       return;
     }
     // A memref replacement: a buffer that covers the type's layout (its
     // dynamic sizes 0, dynamic strides 1, dynamic offset 0), viewed as the
     // type by memref.reinterpret_cast. Not for layouts that are not
-    // strided, or whose extent overflows: those are reported only.
-    auto memrefType = dyn_cast<MemRefType>(to);
+    // strided, have a negative stride or an extent that overflows: those
+    // are reported only.
+    auto memrefType = cast<MemRefType>(to);
     SmallVector<int64_t> sizes, strides;
     int64_t offset = 0, extent = 1;
-    if (memrefType) {
-      if (failed(memrefType.getStridesAndOffset(strides, offset)))
-        return;
-      offset = ShapedType::isDynamic(offset) ? 0 : offset;
-      bool overflow = offset < 0;
-      extent = offset + 1;
-      for (int64_t d = 0; d < memrefType.getRank(); ++d) {
-        int64_t size =
-            memrefType.isDynamicDim(d) ? 0 : memrefType.getDimSize(d);
-        int64_t stride = ShapedType::isDynamic(strides[d]) ? 1 : strides[d];
-        sizes.push_back(size);
-        strides[d] = stride;
-        int64_t reach = 0;
-        overflow |=
-            stride < 0 ||
-            llvm::MulOverflow(std::max<int64_t>(size - 1, 0), stride, reach) ||
-            llvm::AddOverflow(extent, reach, extent);
-      }
-      if (overflow)
-        return;
-    }
-    OpBuilder otherwise = underIf(b, op, ok);
-    if (!memrefType) {
-      scf::YieldOp::create(otherwise, loc, emptyOf(otherwise));
+    if (failed(memrefType.getStridesAndOffset(strides, offset)))
       return;
+    offset = ShapedType::isDynamic(offset) ? 0 : offset;
+    bool overflow = offset < 0;
+    extent = offset + 1;
+    for (int64_t d = 0; d < memrefType.getRank(); ++d) {
+      int64_t size = memrefType.isDynamicDim(d) ? 0 : memrefType.getDimSize(d);
+      int64_t stride = ShapedType::isDynamic(strides[d]) ? 1 : strides[d];
+      sizes.push_back(size);
+      strides[d] = stride;
+      int64_t reach = 0;
+      overflow |=
+          stride < 0 ||
+          llvm::MulOverflow(std::max<int64_t>(size - 1, 0), stride, reach) ||
+          llvm::AddOverflow(extent, reach, extent);
     }
+    if (overflow)
+      return;
+    OpBuilder otherwise = underIf(b, op, ok);
     Value buffer = memref::AllocOp::create(
         otherwise, loc,
         MemRefType::get({extent}, memrefType.getElementType(),

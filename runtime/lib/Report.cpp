@@ -293,6 +293,17 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
         "key overflowed f32, or an input is NaN); the selected nodes are not "
         "valid%s",
         a, b, c, suffix);
+  case ATTIC_RT_RESHAPE_SIZE: {
+    char where[48];
+    atLine(a, where, sizeof(where));
+    return attic::runtime::fail(
+        err, errLen,
+        "tensor.expand_shape%s: group %" PRId64
+        " of the operand has size %" PRId64
+        " at run time, but its output sizes multiply to %" PRId64
+        "; the results are not valid%s",
+        where, ((a % 64) + 64) % 64, b, c, suffix);
+  }
   default:
     return attic::runtime::fail(
         err, errLen,

@@ -20,3 +20,16 @@ func.func @cast_to_static(%a: tensor<?x4xf32>, %m: memref<?xf32>) -> (tensor<8x4
   %d = memref.cast %m : memref<?xf32> to memref<4xf32>
   return %c, %d : tensor<8x4xf32>, memref<4xf32>
 }
+
+// -----
+
+// The same for tensor.expand_shape.
+// CHECK-LABEL: func.func @expand_sizes
+// CHECK: arith.constant 17 : i32
+// CHECK: %[[E:.*]] = tensor.empty(%{{.*}}) : tensor<?x4xf32>
+// CHECK: %[[X:.*]] = tensor.expand_shape {{.*}} {attic.in_bounds}
+// CHECK: arith.select %{{.*}}, %[[X]], %[[E]] : tensor<?x4xf32>
+func.func @expand_sizes(%t: tensor<?xf32>, %r: index) -> tensor<?x4xf32> {
+  %e = tensor.expand_shape %t [[0, 1]] output_shape [%r, 4] : tensor<?xf32> into tensor<?x4xf32>
+  return %e : tensor<?x4xf32>
+}

@@ -144,6 +144,17 @@ TEST(Report, VccScoresNamesTheSequenceLevelAndCount) {
             "is NaN); the selected nodes are not valid");
 }
 
+TEST(Report, ReshapeSizeNamesTheLineGroupAndSizes) {
+  attic_rt_take_error(nullptr, 0);
+  char err[256];
+  attic_rt_report_error(ATTIC_RT_RESHAPE_SIZE, 10 * 64 + 1, 5, 8);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err),
+            "tensor.expand_shape at line 10: group 1 of the operand has size "
+            "5 at run time, but its output sizes multiply to 8; the results "
+            "are not valid");
+}
+
 TEST(Report, DimIndexNamesTheLineIndexAndRank) {
   attic_rt_take_error(nullptr, 0);
   char err[256];

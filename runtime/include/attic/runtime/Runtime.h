@@ -339,7 +339,15 @@ typedef enum attic_rt_error_code {
    * scale * q . key in f32, overflowed, or an input is NaN), so that the
    * selected nodes J have no meaning: a = the sequence, b = the tree
    * level, c = the candidate (its place among the level's candidates). */
-  ATTIC_RT_VCC_SCORES = 16
+  ATTIC_RT_VCC_SCORES = 16,
+  /* tensor.expand_shape in the function's own code whose operand's size
+   * of a group is not the product of the group's output sizes at run time
+   * (upstream it is undefined; attic-guard-tensor-indices): the op gives a
+   * new tensor of its type, its dynamic sizes 0. a = line * 64 + the group
+   * (at most 31), b = the operand's size, c = the product of the output
+   * sizes (a wrong value where a size is negative or the product
+   * overflows). */
+  ATTIC_RT_RESHAPE_SIZE = 17
 } attic_rt_error_code;
 
 /* Records an error (code and up to three integer details). Thread-safe; of
