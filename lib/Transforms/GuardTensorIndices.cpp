@@ -690,32 +690,35 @@ struct AtticGuardTensorIndicesPass
     Value all = arith::ConstantIntOp::create(b, loc, 1, 1);
     for (int64_t g : reshapeChecks(op)) {
       Value sourceSize = tensor::DimOp::create(b, loc, op.getSrc(), g);
-      // The product without overflow: p * s / s == p where s != 0.
+      // The product of sizes >= 0 without overflow: the high half of the
+      // unsigned product 0 and its low half >= 0 (no division, which
+      // attic-guard-integer-division would guard in turn).
       Value product = one;
       Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
       for (int64_t d : groups[g]) {
         Value size = getValueOrCreateConstantIndexOp(b, loc, outputSizes[d]);
-        Value next = arith::MulIOp::create(b, loc, product, size);
-        Value isZero =
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, zero);
-        Value divisor = arith::SelectOp::create(b, loc, isZero, one, size);
-        Value exact = arith::OrIOp::create(
-            b, loc, isZero,
+        auto wide = arith::MulUIExtendedOp::create(b, loc, product, size);
+        Value fits = arith::AndIOp::create(
+            b, loc,
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                  arith::DivSIOp::create(b, loc, next, divisor),
-                                  product));
+                                  wide.getHigh(), zero),
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                  wide.getLow(), zero));
         Value nonnegative = arith::CmpIOp::create(
             b, loc, arith::CmpIPredicate::sge, size, zero);
         ok = arith::AndIOp::create(
-            b, loc, ok, arith::AndIOp::create(b, loc, exact, nonnegative));
-        product = next;
+            b, loc, ok, arith::AndIOp::create(b, loc, fits, nonnegative));
+        product = wide.getLow();
       }
       Value same = arith::AndIOp::create(
           b, loc, ok,
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, product,
                                 sourceSize));
+      // -1 for the product where a size is negative or it overflows.
+      Value reported = arith::SelectOp::create(
+          b, loc, ok, product, arith::ConstantIndexOp::create(b, loc, -1));
       reportUnless(b, loc, same, report, ATTIC_RT_RESHAPE_SIZE,
-                   code + std::min<int64_t>(g, 31), sourceSize, product);
+                   code + std::min<int64_t>(g, 31), sourceSize, reported);
       all = arith::AndIOp::create(b, loc, all, same);
     }
     op->setAttr(kGuarded, b.getUnitAttr());

@@ -29,14 +29,24 @@ Record &record() {
   return r;
 }
 
-/// The order in which reports are kept: by code, then by `a` (a block-list
-/// row in either of its forms ascends with the row), then b and c. Keeping
-/// the least report, not the first, makes the message independent of the
+/// The order in which reports are kept: the reports of ops that the guards
+/// replace by a new tensor first (a slice, a cast or an expand_shape
+/// outside its operand: the accesses to the replacement after it report
+/// too, and `tensor.extract ... outside [0, 0)` named the consequence, not
+/// the cause; a review), then by code, then by `a` (a block-list row in
+/// either of its forms ascends with the row), then b and c. Keeping the
+/// least report, not the first, makes the message independent of the
 /// threads' timing.
 bool precedes(int32_t code, int64_t a, int64_t b, int64_t c, const Record &r) {
   auto row = [](int64_t x) { return x >= 0 ? x : -1 - x; };
-  return std::make_tuple(code, row(a), b, c) <
-         std::make_tuple(r.code, row(r.a), r.b, r.c);
+  auto later = [](int32_t x) {
+    return x == ATTIC_RT_SLICE_BOUNDS || x == ATTIC_RT_CAST_SIZE ||
+                   x == ATTIC_RT_RESHAPE_SIZE
+               ? 0
+               : 1;
+  };
+  return std::make_tuple(later(code), code, row(a), b, c) <
+         std::make_tuple(later(r.code), r.code, row(r.a), r.b, r.c);
 }
 } // namespace
 
@@ -296,6 +306,15 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
   case ATTIC_RT_RESHAPE_SIZE: {
     char where[48];
     atLine(a, where, sizeof(where));
+    // c < 0: a negative output size, or a product past int64_t.
+    if (c < 0)
+      return attic::runtime::fail(
+          err, errLen,
+          "tensor.expand_shape%s: group %" PRId64
+          " of the operand has size %" PRId64
+          " at run time, but its output sizes are negative or their product "
+          "overflows; the results are not valid%s",
+          where, ((a % 64) + 64) % 64, b, suffix);
     return attic::runtime::fail(
         err, errLen,
         "tensor.expand_shape%s: group %" PRId64

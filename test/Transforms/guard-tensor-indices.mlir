@@ -524,16 +524,18 @@ func.func @memref_layout_claims(%m: memref<4xf32, strided<[?], offset: ?>>) -> m
 
 // tensor.expand_shape with dynamic sizes: per group, the operand's size
 // against the product of the output sizes (each step checked for
-// overflow), ATTIC_RT_RESHAPE_SIZE = 17 (a = line * 64 + group), and the
+// overflow: the high half of the unsigned product 0; -1 is reported for a
+// product that overflows), ATTIC_RT_RESHAPE_SIZE = 17 (a = line * 64 + group), and the
 // op under an scf.if whose else gives a tensor of its type, its dynamic
 // sizes 0.
 // CHECK-LABEL: func.func @expand_sizes
 // CHECK-SAME: (%[[T:.*]]: tensor<?xf32>, %[[R:.*]]: index)
 // CHECK: %[[N:.*]] = tensor.dim %[[T]], %{{.*}} : tensor<?xf32>
-// CHECK: %[[P:.*]] = arith.muli %{{.*}}, %[[R]] : index
-// CHECK: arith.divsi %[[P]]
-// CHECK: %[[P2:.*]] = arith.muli %[[P]], %{{.*}} : index
+// CHECK: %[[P:.*]], %[[H:.*]] = arith.mului_extended %{{.*}}, %[[R]] : index
+// CHECK: arith.cmpi eq, %[[H]], %{{.*}} : index
+// CHECK: %[[P2:.*]], %{{.*}} = arith.mului_extended %[[P]], %{{.*}} : index
 // CHECK: arith.cmpi eq, %[[P2]], %[[N]] : index
+// CHECK: arith.constant -1 : index
 // CHECK: arith.constant 17 : i32
 // CHECK: scf.if %{{.*}} -> (tensor<?x4xf32>) {
 // CHECK-NEXT: tensor.expand_shape %[[T]] {{.*}} {attic.in_bounds}

@@ -153,6 +153,26 @@ TEST(Report, ReshapeSizeNamesTheLineGroupAndSizes) {
             "tensor.expand_shape at line 10: group 1 of the operand has size "
             "5 at run time, but its output sizes multiply to 8; the results "
             "are not valid");
+  attic_rt_report_error(ATTIC_RT_RESHAPE_SIZE, 10 * 64, 8, -1);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err),
+            "tensor.expand_shape at line 10: group 0 of the operand has size "
+            "8 at run time, but its output sizes are negative or their "
+            "product overflows; the results are not valid");
+}
+
+// A replaced op's report (slice, cast, expand_shape) is kept before the
+// reports of the accesses to its replacement, whatever their codes.
+TEST(Report, ReplacedOpsComeBeforeTheirConsequences) {
+  attic_rt_take_error(nullptr, 0);
+  char err[256];
+  attic_rt_report_error(ATTIC_RT_TENSOR_INDEX, 17 * 64, 0, 0);
+  attic_rt_report_error(ATTIC_RT_RESHAPE_SIZE, 16 * 64, 5, 8);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err),
+            "tensor.expand_shape at line 16: group 0 of the operand has size "
+            "5 at run time, but its output sizes multiply to 8; the results "
+            "are not valid (and 1 more report)");
 }
 
 TEST(Report, DimIndexNamesTheLineIndexAndRank) {

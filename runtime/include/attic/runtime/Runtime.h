@@ -345,16 +345,18 @@ typedef enum attic_rt_error_code {
    * (upstream it is undefined; attic-guard-tensor-indices): the op gives a
    * new tensor of its type, its dynamic sizes 0. a = line * 64 + the group
    * (at most 31), b = the operand's size, c = the product of the output
-   * sizes (a wrong value where a size is negative or the product
-   * overflows). */
+   * sizes (-1 where a size is negative or the product overflows). */
   ATTIC_RT_RESHAPE_SIZE = 17
 } attic_rt_error_code;
 
 /* Records an error (code and up to three integer details). Thread-safe; of
  * the reports since the last attic_rt_take_error, the least in the order
  * (code, a, b, c) is kept (a block-list row `a` ordered by its row in either
- * form), so the message does not depend on which thread reported first, and
- * the number of reports is counted. Unknown codes are recorded as such. */
+ * form; ATTIC_RT_SLICE_BOUNDS, _CAST_SIZE and _RESHAPE_SIZE before every
+ * other code, since the accesses to the tensors that replace those ops
+ * report too), so the message does not depend on which thread reported
+ * first, and the number of reports is counted. Unknown codes are recorded
+ * as such. */
 void attic_rt_report_error(int32_t code, int64_t a, int64_t b, int64_t c);
 
 /* If compiled code reported an error since the last call: writes its
