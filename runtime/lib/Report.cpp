@@ -269,31 +269,26 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
     atLine(a, where, sizeof(where));
     int64_t low = ((a % 64) + 64) % 64;
     const char *name = low >= 32 ? "memref.cast" : "tensor.cast";
-    if (low % 32 == 31)
-      return attic::runtime::fail(
-          err, errLen,
-          "%s%s: the operand's rank is %" PRId64 " at run time, the cast's "
-          "type has rank %" PRId64 "; the results are not valid%s",
-          name, where, b, c, suffix);
-    if (low % 32 == 30)
-      return attic::runtime::fail(
-          err, errLen,
-          "%s%s: the operand's offset is %" PRId64 " at run time, the cast's "
-          "type says %" PRId64 "; the results are not valid%s",
-          name, where, b, c, suffix);
-    if (low % 32 >= 16)
-      return attic::runtime::fail(err, errLen,
-                                  "%s%s: the stride of dimension %" PRId64
-                                  " of the operand is %" PRId64
-                                  " at run time, the cast's type says %" PRId64
-                                  "; the results are not valid%s",
-                                  name, where, low % 16, b, c, suffix);
-    return attic::runtime::fail(err, errLen,
-                                "%s%s: dimension %" PRId64
-                                " of the operand is %" PRId64
-                                " at run time, the cast's type says %" PRId64
-                                "; the results are not valid%s",
-                                name, where, low % 32, b, c, suffix);
+    // What differs: the rank (31), the offset (30), a stride (16 + d) or a
+    // size (d).
+    int64_t field = low % 32;
+    char what[64];
+    if (field == 31)
+      std::snprintf(what, sizeof(what), "the operand's rank");
+    else if (field == 30)
+      std::snprintf(what, sizeof(what), "the operand's offset");
+    else if (field >= 16)
+      std::snprintf(what, sizeof(what),
+                    "the stride of dimension %" PRId64 " of the operand",
+                    field % 16);
+    else
+      std::snprintf(what, sizeof(what), "dimension %" PRId64 " of the operand",
+                    field);
+    return attic::runtime::fail(
+        err, errLen,
+        "%s%s: %s is %" PRId64 " at run time, the cast's type %s %" PRId64
+        "; the results are not valid%s",
+        name, where, what, b, field == 31 ? "has rank" : "says", c, suffix);
   }
   case ATTIC_RT_VCC_SCORES:
     return attic::runtime::fail(
