@@ -515,6 +515,42 @@ def AtticExactBf16Conversions : Pass<"attic-exact-bf16-conversions"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def AtticExpandStridedMetadata : Pass<"attic-expand-strided-metadata"> {
+  let summary = "Upstream's expand-strided-metadata, also for expand_shapes with several dynamic sizes in one group";
+  let description = [{
+    Applies upstream's `expand-strided-metadata` patterns, and first
+    rewrites each `memref.expand_shape` with two or more dynamic sizes in
+    one reassociation group, which upstream's pattern in MLIR 22 cannot
+    handle (it crashes). Such an op is valid IR: bufferizing a
+    `tensor.expand_shape` into `tensor<?x?xf32>` whose sizes come from the
+    data makes one. It becomes the source's
+    `memref.extract_strided_metadata` and a `memref.reinterpret_cast` of
+    its base buffer: the innermost dimension of a group keeps the source
+    dimension's stride, each outer one that stride times the sizes inside
+    it, and the offset is the source's.
+
+    ```mlir
+    %e = memref.expand_shape %a [[0, 1]] output_shape [%x, %y]
+        : memref<?xf32> into memref<?x?xf32>
+    // becomes
+    %base, %offset, %size, %stride = memref.extract_strided_metadata %a
+        : memref<?xf32> -> memref<f32>, index, index, index
+    %e = memref.reinterpret_cast %base to offset: [0], sizes: [%x, %y],
+        strides: [%y, 1] : memref<f32> to memref<?x?xf32>
+    ```
+
+    A static output size in a dimension the type leaves dynamic becomes
+    an operand first, as in `attic-guard-tensor-indices`.
+
+    Used in place of `expand-strided-metadata` by `attic-cpu-pipeline` and
+    the CUDA pipelines. (The sizes are the op's; that their product is the
+    source's size is checked at run time, for sizes from a
+    `tensor.expand_shape`, by `attic-guard-tensor-indices`.)
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def AtticInlineAllocaScopes : Pass<"attic-inline-alloca-scopes"> {
   let summary = "Inline memref.alloca_scope ops that hold no memref.alloca";
   let description = [{
@@ -1122,6 +1158,12 @@ def AtticGuardTensorIndices
     element whatever its stride): MLIR 22 crashed folding the subview of a
     rank-reducing `extract_slice` with another stride there, after
     bufferization.
+
+    A `tensor.expand_shape` or `memref.expand_shape` with a static output
+    size in a dimension its type leaves dynamic (`output_shape [%d, 1]`
+    into `?x?`) gets that size as an operand (an `arith.constant`):
+    MLIR 22's canonicalization of `tensor.expand_shape` expects one size
+    operand per dynamic dimension, and crashed on such a (valid) op.
 
     `tensor.extract_slice` and `tensor.insert_slice` whose offsets, sizes
     and strides are not known to stay inside static sizes (constants, an

@@ -1,6 +1,7 @@
 //===- Specialize.cpp - an entry's shapes and callees ----------*- C++ -*-===//
 
 #include "attic/Execution/CpuExecutable.h"
+#include "attic/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -168,6 +169,7 @@ LogicalResult attic::specializeEntry(ModuleOp module, StringRef entry,
       FunctionType::get(func.getContext(), argTypes, func.getResultTypes()));
 
   ErrorCollector errors(func.getContext());
+  attic::normalizeExpandShapes(module); // before canonicalizing: see there
   PassManager pm(func.getContext());
   pm.addPass(createCanonicalizerPass());
   if (failed(pm.run(module))) {

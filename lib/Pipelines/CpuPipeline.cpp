@@ -252,7 +252,7 @@ void attic::buildCpuPipeline(OpPassManager &pm,
   expand.includeBf16 = true; // bf16 <-> f32 as integer ops, no libgcc calls
   pm.addPass(arith::createArithExpandOpsPass(expand));
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createAtticExpandStridedMetadata());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());

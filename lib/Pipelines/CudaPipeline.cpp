@@ -182,7 +182,7 @@ void attic::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createGpuNVVMAttachTarget(target));
   pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(attic::createAtticExpandStridedMetadata());
   pm.addPass(createLowerAffinePass());
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createConvertGpuOpsToNVVMOps());

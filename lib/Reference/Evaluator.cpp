@@ -188,15 +188,72 @@ private:
     return success();
   }
 
+  /// The shape of a tensor.expand_shape or tensor.collapse_shape's result:
+  /// a collapsed dimension is its group's product; an expanded group's sizes
+  /// are the op's, and must multiply to the operand's dimension (compiled
+  /// code reports ATTIC_RT_RESHAPE_SIZE).
+  FailureOr<SmallVector<int64_t>> reshapedShape(Operation *op) {
+    auto source = values.find(op->getOperand(0));
+    if (source == values.end()) {
+      (void)unsupportedBecause(op, "needs its operand computed before it");
+      return failure();
+    }
+    ArrayRef<int64_t> from = source->second.shape;
+    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
+      SmallVector<int64_t> shape;
+      for (const ReassociationIndices &group :
+           collapse.getReassociationIndices()) {
+        int64_t product = 1;
+        for (int64_t d : group)
+          product *= from[d]; // the operand's elements fit in memory
+        shape.push_back(product);
+      }
+      return shape;
+    }
+    auto expand = cast<tensor::ExpandShapeOp>(op);
+    SmallVector<int64_t> shape;
+    for (OpFoldResult size : expand.getMixedOutputShape()) {
+      if (auto attr = dyn_cast<Attribute>(size)) {
+        shape.push_back(cast<IntegerAttr>(attr).getInt());
+        continue;
+      }
+      auto scalar = scalars.find(cast<Value>(size));
+      if (scalar == scalars.end()) {
+        (void)unsupportedBecause(op, "needs its sizes computed before it");
+        return failure();
+      }
+      double v = scalar->second; // an index: in int64's range, unless NaN
+      shape.push_back(v >= -0x1p63 && v < 0x1p63 ? int64_t(v) : -1);
+    }
+    for (auto [g, group] : llvm::enumerate(expand.getReassociationIndices())) {
+      // In double: a product of sizes that do not fit is not the operand's.
+      double product = 1;
+      for (int64_t d : group)
+        product *= double(shape[d]);
+      bool negative =
+          llvm::any_of(group, [&](int64_t d) { return shape[d] < 0; });
+      if (negative || product != double(from[g])) {
+        error = "reference: tensor.expand_shape: group " + std::to_string(g) +
+                " of the operand has size " + std::to_string(from[g]) +
+                ", but its output sizes " +
+                (negative || product >= 0x1p63
+                     ? std::string("are negative or their product overflows")
+                     : "multiply to " + std::to_string(int64_t(product)));
+        return failure();
+      }
+    }
+    return shape;
+  }
+
   LogicalResult evaluateUnrounded(Operation *op) {
     if (failed(countStep(op)))
       return failure();
     // Ops whose reference takes the result's shape from its type need a
     // static one; these work out their shapes from the values.
     if (!isa<tensor::EmptyOp, tensor::ExtractSliceOp, tensor::InsertSliceOp,
-             tensor::CastOp, scf::ForOp, scf::IfOp, func::CallOp,
-             attic::AttentionOp, attic::BlockAttentionOp, attic::BlockMaskOp>(
-            op) &&
+             tensor::CastOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+             scf::ForOp, scf::IfOp, func::CallOp, attic::AttentionOp,
+             attic::BlockAttentionOp, attic::BlockMaskOp>(op) &&
         !op->hasTrait<OpTrait::Elementwise>())
       for (Type type : op->getResultTypes())
         if (auto ranked = dyn_cast<RankedTensorType>(type);
@@ -345,9 +402,11 @@ private:
       return evaluateCall(call);
     if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op)) {
       // Row-major data is unchanged; only the shape is new.
-      auto type = cast<RankedTensorType>(op->getResult(0).getType());
+      FailureOr<SmallVector<int64_t>> shape = reshapedShape(op);
+      if (failed(shape))
+        return failure();
       attic::RefTensor tensor = values[op->getOperand(0)];
-      tensor.shape.assign(type.getShape().begin(), type.getShape().end());
+      tensor.shape.assign(shape->begin(), shape->end());
       values[op->getResult(0)] = std::move(tensor);
       if (undefined.contains(op->getOperand(0)))
         undefined.insert(op->getResult(0));

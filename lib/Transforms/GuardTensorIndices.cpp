@@ -556,6 +556,7 @@ struct AtticGuardTensorIndicesPass
   }
 
   void runOnOperation() override {
+    attic::normalizeExpandShapes(getOperation());
     unitStridesForUnitSizes();
     modifierFunctions.clear();
     getOperation().walk([&](Operation *op) {

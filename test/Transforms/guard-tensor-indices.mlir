@@ -545,3 +545,21 @@ func.func @expand_sizes(%t: tensor<?xf32>, %r: index) -> tensor<?x4xf32> {
   %e = tensor.expand_shape %t [[0, 1]] output_shape [%r, 4] : tensor<?xf32> into tensor<?x4xf32>
   return %e : tensor<?x4xf32>
 }
+
+// -----
+
+// A static output size in a dimension the type leaves dynamic becomes an
+// operand (MLIR 22's canonicalization of tensor.expand_shape read past its
+// size operands on such an op: a crash; attic-opt --canonicalize after
+// this pass folds it to tensor<2x1x3x4xf32> for a 2x12 source). Its groups
+// are then checked at run time like the ones above.
+// CHECK-LABEL: func.func @expand_static_in_dynamic
+//   CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+//   CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+//       CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2, 3]] output_shape [%{{.*}}, %[[C1]], %[[C3]], %{{.*}}] {attic.in_bounds} : tensor<?x?xf32> into tensor<?x?x?x?xf32>
+func.func @expand_static_in_dynamic(%a: tensor<?x?xf32>, %k: index) -> tensor<?x?x?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %d = tensor.dim %a, %c0 : tensor<?x?xf32>
+  %e = tensor.expand_shape %a [[0, 1], [2, 3]] output_shape [%d, 1, 3, %k] : tensor<?x?xf32> into tensor<?x?x?x?xf32>
+  return %e : tensor<?x?x?x?xf32>
+}

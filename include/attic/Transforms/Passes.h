@@ -157,6 +157,14 @@ mlir::LogicalResult lowerStateOps(mlir::Operation *root,
 mlir::LogicalResult lowerHashOps(mlir::Operation *root,
                                  bool parallelScans = false);
 
+/// Makes every static output size of a tensor.expand_shape or
+/// memref.expand_shape under `root`, in a dimension its type leaves dynamic,
+/// an operand (an arith.constant). Upstream MLIR 22's canonicalization of
+/// tensor.expand_shape expects one size operand per dynamic dimension and
+/// crashes on such (valid) ops; attic calls this before its first
+/// canonicalization (lib/Transforms/ExpandShapes.cpp).
+void normalizeExpandShapes(mlir::Operation *root);
+
 /// f32 linalg.matmul on row- or column-major memrefs -> func.call of
 /// `sgemm`, the declaration of the runtime's `attic_rt_sgemm` (see the
 /// attic-linalg-to-blas pass for its signature).

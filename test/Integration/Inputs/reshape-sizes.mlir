@@ -38,3 +38,41 @@ func.func @read_after(%a: tensor<16xf32>, %n: tensor<1xi64>) -> tensor<f32> {
   %o = tensor.from_elements %q : tensor<f32>
   return %o : tensor<f32>
 }
+
+// Two dynamic sizes in one group: upstream's expand-strided-metadata
+// crashed on the bufferized op (attic-expand-strided-metadata). Sizes from
+// the data; constant sizes in a dynamic type; sizes from shapes (which the
+// GPU targets can compute on the host), with a static size `1` in a
+// dimension the type leaves dynamic (upstream's canonicalization crashed on
+// that: attic::normalizeExpandShapes).
+func.func @two_dynamic(%a: tensor<?xf32>, %n: tensor<2xi64>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = tensor.extract %n[%c0] : tensor<2xi64>
+  %y = tensor.extract %n[%c1] : tensor<2xi64>
+  %ix = arith.index_cast %x : i64 to index
+  %iy = arith.index_cast %y : i64 to index
+  %e = tensor.expand_shape %a [[0, 1]] output_shape [%ix, %iy] : tensor<?xf32> into tensor<?x?xf32>
+  return %e : tensor<?x?xf32>
+}
+
+func.func @constant_sizes(%a: tensor<16xf32>, %n: tensor<1xi64>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %x = tensor.extract %n[%c0] : tensor<1xi64>
+  %ix = arith.index_cast %x : i64 to index
+  %s = tensor.extract_slice %a[0] [%ix] [1] : tensor<16xf32> to tensor<?xf32>
+  %e = tensor.expand_shape %s [[0, 1]] output_shape [%c4, %c4] : tensor<?xf32> into tensor<?x?xf32>
+  return %e : tensor<?x?xf32>
+}
+
+func.func @from_shapes(%a: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?x?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %a, %c1 : tensor<?x?xf32>
+  %m = tensor.dim %b, %c0 : tensor<?xf32>
+  %k = arith.divui %n, %m : index
+  %d = tensor.dim %a, %c0 : tensor<?x?xf32>
+  %e = tensor.expand_shape %a [[0, 1], [2, 3]] output_shape [%d, 1, %m, %k] : tensor<?x?xf32> into tensor<?x?x?x?xf32>
+  return %e : tensor<?x?x?x?xf32>
+}
