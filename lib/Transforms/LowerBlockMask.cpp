@@ -100,12 +100,18 @@ LogicalResult attic::lowerBlockMask(BlockMaskOp op) {
   emitReportErrorIf(b, loc, *report,
                     m.andI(m.notI(negative), m.ne(blocks, queryBlocks)),
                     ATTIC_RT_BLOCK_SHAPE, blocks, queryBlocks, m.c(0));
-  Value gridBatches = dim(partialCount, 0);
+  Value listBatches = dim(partialCount, 0);
+  Value gridBatches = listBatches;
+  // A capture with an empty dimension (reported): no pair is classified,
+  // which would read it, and the lists are empty (not left as the
+  // destinations held them: a consumer's list check reported those
+  // contents, not the cause; an audit).
+  Value noPairs = m.boolean(false);
   if (mask && readsCaptures(*mask)) {
-    Value empty = buildCaptureCheck(
-        b, loc, *report, {{mask, ModifierKind::Mask}}, op.getCaptures(),
-        gridBatches, heads, queryLen, keyLen);
-    gridBatches = m.select(empty, m.c(0), gridBatches);
+    noPairs = buildCaptureCheck(b, loc, *report, {{mask, ModifierKind::Mask}},
+                                op.getCaptures(), listBatches, heads, queryLen,
+                                keyLen);
+    gridBatches = m.select(noPairs, m.c(0), listBatches);
   }
 
   // Phase 1, one thread per block pair: its class (0 skip, 1 partial,
@@ -189,10 +195,10 @@ LogicalResult attic::lowerBlockMask(BlockMaskOp op) {
                             ValueRange{batch, head, qb, kb});
   }
 
-  auto grid = scf::ParallelOp::create(
-      b, loc, ValueRange{m.c(0), m.c(0), m.c(0)},
-      ValueRange{gridBatches, heads, blocks},
-      ValueRange{m.c(1), m.c(1), m.c(1)});
+  auto grid =
+      scf::ParallelOp::create(b, loc, ValueRange{m.c(0), m.c(0), m.c(0)},
+                              ValueRange{listBatches, heads, blocks},
+                              ValueRange{m.c(1), m.c(1), m.c(1)});
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(grid.getBody()->getTerminator());
@@ -205,8 +211,8 @@ LogicalResult attic::lowerBlockMask(BlockMaskOp op) {
     LayoutEnv env = envAt(b, loc, batch, head);
     KeyRange range = layout.buildKeyRange(env, q0, q1);
     Value first = m.floorDiv(range.lo, blockK);
-    Value last =
-        m.select(m.lt(q0, q1), m.ceilDiv(range.hi, m.c(blockK)), m.c(0));
+    Value last = m.select(m.andI(m.lt(q0, q1), m.notI(noPairs)),
+                          m.ceilDiv(range.hi, m.c(blockK)), m.c(0));
     Value zero = m.c(0);
     auto loop = scf::ForOp::create(
         b, loc, first, last, m.c(1), ValueRange{zero, zero},

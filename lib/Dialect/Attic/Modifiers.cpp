@@ -399,6 +399,7 @@ Value cloneModifier(LayoutEnv &env, Region &region, ModifierKind kind,
       continue;
     }
     SmallVector<Value> indices;
+    Value nonEmpty = m.boolean(true);
     for (auto [d, index] : llvm::enumerate(readIndices(&op))) {
       Value i = map.lookupOrDefault(index);
       Value size = b.createOrFold<memref::DimOp>(loc, memref, d);
@@ -407,8 +408,31 @@ Value cloneModifier(LayoutEnv &env, Region &region, ModifierKind kind,
       // Clamped into [0, size): an index outside reads an element of the
       // capture, never memory outside it (the check reports the read).
       indices.push_back(m.max(m.min(i, m.sub(size, 1)), m.c(0)));
+      nonEmpty = m.andI(nonEmpty, m.lt(m.c(0), size));
     }
-    map.map(op.getResult(0), memref::LoadOp::create(b, loc, memref, indices));
+    // A capture with an empty dimension has no element to clamp to. The
+    // tile loop and attic.block_mask run no element then (buildCaptureCheck
+    // says so); the check's own loop, which reports the reads (`hook`),
+    // reads 0 instead (it read index 0 of the empty capture: an audit).
+    if (!hook || matchPattern(nonEmpty, m_One())) {
+      map.map(op.getResult(0), memref::LoadOp::create(b, loc, memref, indices));
+      continue;
+    }
+    Type element = op.getResult(0).getType();
+    auto read = scf::IfOp::create(
+        b, loc, nonEmpty,
+        [&](OpBuilder &tb, Location tl) {
+          scf::YieldOp::create(
+              tb, tl,
+              ValueRange{memref::LoadOp::create(tb, tl, memref, indices)});
+        },
+        [&](OpBuilder &eb, Location el) {
+          scf::YieldOp::create(
+              eb, el,
+              ValueRange{arith::ConstantOp::create(
+                  eb, el, cast<TypedAttr>(eb.getZeroAttr(element)))});
+        });
+    map.map(op.getResult(0), read.getResult(0));
   }
   return map.lookupOrDefault(block.getTerminator()->getOperand(0));
 }

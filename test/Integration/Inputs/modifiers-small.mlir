@@ -80,3 +80,33 @@ func.func @slopes_too_short(%q: tensor<1x4x64x16xf32>, %k: tensor<1x4x64x16xf32>
       : tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32> -> tensor<1x4x64x16xf32>
   return %o : tensor<1x4x64x16xf32>
 }
+
+// Empty captures (an audit: the check read index 0 of the empty capture, a
+// device-buffer overrun in the GPU simulator, and the lists of the mask
+// were left as their destinations held them, whose check then named those
+// contents on the CPU instead of the read).
+func.func @mask_reads_empty(%q: tensor<1x2x37x8xf32>, %k: tensor<1x2x37x8xf32>, %v: tensor<1x2x37x8xf32>, %ids: tensor<0xi32>) -> tensor<1x2x37x8xf32> {
+  %o = attic.attention %q, %k, %v layout(#attic.window<left = 3, right = 3>) captures(%ids : tensor<0xi32>)
+      mask_mod {
+      ^bb0(%b: index, %h: index, %qi: index, %ki: index, %c: tensor<0xi32>):
+        %z = arith.constant 0 : index
+        %x = tensor.extract %c[%z] : tensor<0xi32>
+        %zero = arith.constant 0 : i32
+        %p = arith.cmpi eq, %x, %zero : i32
+        attic.yield %p : i1
+      }
+      : tensor<1x2x37x8xf32>, tensor<1x2x37x8xf32>, tensor<1x2x37x8xf32> -> tensor<1x2x37x8xf32>
+  return %o : tensor<1x2x37x8xf32>
+}
+
+func.func @score_reads_empty(%q: tensor<1x2x32x16xf16>, %k: tensor<1x2x32x16xf16>, %v: tensor<1x2x32x16xf16>, %t: tensor<?x4xf32>) -> tensor<1x2x32x16xf16> {
+  %o = attic.attention %q, %k, %v captures(%t : tensor<?x4xf32>)
+      score_mod {
+      ^bb0(%s: f32, %b: index, %h: index, %qi: index, %ki: index, %c: tensor<?x4xf32>):
+        %x = tensor.extract %c[%h, %h] : tensor<?x4xf32>
+        %r = arith.addf %s, %x : f32
+        attic.yield %r : f32
+      }
+      : tensor<1x2x32x16xf16>, tensor<1x2x32x16xf16>, tensor<1x2x32x16xf16> -> tensor<1x2x32x16xf16>
+  return %o : tensor<1x2x32x16xf16>
+}
