@@ -365,7 +365,9 @@ def Attic_BlockMaskOp : Attic_Op<"block_mask", [
     `[B',H',ceil(query_len/block_q),L]` of i32 (the destinations `outs`).
     `B'` and `H'` are the batches and heads to classify for (1 when the
     layout does not depend on them: the lists then serve every batch or
-    head). A query block with more than `L` partial (or full) key blocks is
+    head; with a layout or mask region that does, one row holds the first
+    batch's or head's blocks, and an attention with several that takes
+    the lists straight from this op is refused). A query block with more than `L` partial (or full) key blocks is
     reported to the runtime as an error; `L = ceil(key_len/block_k)` always
     suffices. The classification is exact, like FlexAttention's: a listed
     full block has every element visible, a partial one some but not all.

@@ -411,6 +411,39 @@ func.func @broadcast_lists_head_dependent_region(%q: tensor<1x4x64x8xf32>, %n: t
 
 // -----
 
+// Lists with one head row from an attic.block_mask whose layout draws per
+// head, used by an attention without a layout of its own: head 0's random
+// blocks for all four heads (an audit; the attention's own layout did not
+// say so).
+func.func @broadcast_lists_from_head_dependent_block_mask(%q: tensor<1x4x37x8xf32>) {
+  %c37 = arith.constant 37 : index
+  %e3 = tensor.empty() : tensor<1x1x5xi32>
+  %e4 = tensor.empty() : tensor<1x1x5x5xi32>
+  %n, %i, %fn, %fi = attic.block_mask layout(#attic.random<block = 3, count = 2, seed = 77>) sizes(%c37, %c37) outs(%e3, %e4, %e3, %e4 : tensor<1x1x5xi32>, tensor<1x1x5x5xi32>, tensor<1x1x5xi32>, tensor<1x1x5x5xi32>) {block_q = 8 : i64, block_k = 8 : i64} -> tensor<1x1x5xi32>, tensor<1x1x5x5xi32>, tensor<1x1x5xi32>, tensor<1x1x5x5xi32>
+  // expected-error @+1 {{'attic.attention' op has block lists with one head row, which stand for all 4 heads, from an attic.block_mask whose layout depends on the head: they hold the first head's blocks only; give that attic.block_mask outs with 4 head rows}}
+  %o = attic.attention %q, %q, %q blocks(%n, %i, %fn, %fi : tensor<1x1x5xi32>, tensor<1x1x5x5xi32>, tensor<1x1x5xi32>, tensor<1x1x5x5xi32>) block_sizes [8, 8] : tensor<1x4x37x8xf32>, tensor<1x4x37x8xf32>, tensor<1x4x37x8xf32> -> tensor<1x4x37x8xf32>
+  return
+}
+
+// -----
+
+// The same for a block_mask's mask region that reads the batch.
+func.func @broadcast_lists_from_batch_dependent_block_mask(%q: tensor<2x1x37x8xf32>) {
+  %c37 = arith.constant 37 : index
+  %e3 = tensor.empty() : tensor<1x1x5xi32>
+  %e4 = tensor.empty() : tensor<1x1x5x5xi32>
+  %n, %i, %fn, %fi = attic.block_mask layout(#attic.dense) sizes(%c37, %c37) outs(%e3, %e4, %e3, %e4 : tensor<1x1x5xi32>, tensor<1x1x5x5xi32>, tensor<1x1x5xi32>, tensor<1x1x5x5xi32>) mask_mod {
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    %le = arith.cmpi ule, %ki, %b : index
+    attic.yield %le : i1
+  } {block_q = 8 : i64, block_k = 8 : i64} -> tensor<1x1x5xi32>, tensor<1x1x5x5xi32>, tensor<1x1x5xi32>, tensor<1x1x5x5xi32>
+  // expected-error @+1 {{'attic.attention' op has block lists with one batch row, which stand for all 2 batches, from an attic.block_mask whose mask region depends on the batch}}
+  %o = attic.attention %q, %q, %q blocks(%n, %i, %fn, %fi : tensor<1x1x5xi32>, tensor<1x1x5x5xi32>, tensor<1x1x5xi32>, tensor<1x1x5x5xi32>) block_sizes [8, 8] : tensor<2x1x37x8xf32>, tensor<2x1x37x8xf32>, tensor<2x1x37x8xf32> -> tensor<2x1x37x8xf32>
+  return
+}
+
+// -----
+
 // One head, or a layout and region that do not read the head: fine.
 func.func @broadcast_lists_ok(%q: tensor<1x1x64x8xf32>, %q4: tensor<1x4x64x8xf32>, %n: tensor<1x1x4xi32>, %i: tensor<1x1x4x4xi32>) {
   %0 = attic.attention %q, %q, %q layout(#attic.random<block = 16, count = 2, seed = 7>) blocks(%n, %i, %n, %i : tensor<1x1x4xi32>, tensor<1x1x4x4xi32>, tensor<1x1x4xi32>, tensor<1x1x4x4xi32>) block_sizes [16, 16] : tensor<1x1x64x8xf32>, tensor<1x1x64x8xf32>, tensor<1x1x64x8xf32> -> tensor<1x1x64x8xf32>

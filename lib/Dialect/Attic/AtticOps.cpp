@@ -221,17 +221,39 @@ static LogicalResult verifyListsBroadcast(Operation *op, Value kvNumBlocks,
     // The mask region's block arguments are (b, h, q, k).
     bool byRegion =
         !maskRegion.empty() && !maskRegion.front().getArgument(dim).use_empty();
-    if (!byLayout && !byRegion)
-      continue;
     StringRef what = dim == 0 ? "batch" : "head";
-    return op->emitOpError()
-           << "has block lists with one " << what << " row, which stand for "
-           << "all " << n << " " << (dim == 0 ? "batches" : "heads")
-           << ", but its " << (byLayout ? "layout" : "mask region")
-           << " depends on the " << what << ": the lists' full blocks would "
-           << "be the first " << what << "'s for every " << what
-           << "; give lists with " << n << " " << what
-           << " rows (attic.block_mask with outs of that shape)";
+    if (byLayout || byRegion)
+      return op->emitOpError()
+             << "has block lists with one " << what << " row, which stand for "
+             << "all " << n << " " << (dim == 0 ? "batches" : "heads")
+             << ", but its " << (byLayout ? "layout" : "mask region")
+             << " depends on the " << what << ": the lists' full blocks would "
+             << "be the first " << what << "'s for every " << what
+             << "; give lists with " << n << " " << what
+             << " rows (attic.block_mask with outs of that shape)";
+    // The lists of an attic.block_mask in view: one row of a layout or
+    // mask region that depends on the batch or head is the first one's
+    // (as create_block_mask with B or H None). An attention without a
+    // layout of its own gave head 0's #attic.random blocks to all four
+    // heads, without a word (an audit).
+    auto mask = kvNumBlocks.getDefiningOp<BlockMaskOp>();
+    if (!mask)
+      continue;
+    LayoutAttrInterface maskLayout = mask.getLayout();
+    bool byMaskLayout =
+        dim == 0 ? maskLayout.dependsOnBatch() : maskLayout.dependsOnHead();
+    Region &region = mask.getMaskRegion();
+    bool byMaskRegion =
+        !region.empty() && !region.front().getArgument(dim).use_empty();
+    if (byMaskLayout || byMaskRegion)
+      return op->emitOpError()
+             << "has block lists with one " << what << " row, which stand for "
+             << "all " << n << " " << (dim == 0 ? "batches" : "heads")
+             << ", from an attic.block_mask whose "
+             << (byMaskLayout ? "layout" : "mask region") << " depends on the "
+             << what << ": they hold the first " << what << "'s blocks only"
+             << "; give that attic.block_mask outs with " << n << " " << what
+             << " rows";
   }
   return success();
 }
