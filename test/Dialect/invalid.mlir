@@ -408,3 +408,26 @@ func.func @pool_rank1_init(%q: tensor<1x2x8x4xf32>, %init: tensor<8xf32>, %w: te
   %o:2 = attic.block_attention ins(%q, %q, %q : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>) pool(%w : tensor<1x8xf32> into %p : tensor<1x2x2x4xf32>) outs(%init : tensor<8xf32>) {layout = #attic.dense, scale = 0.5 : f32, block_q = 4 : i64, block_k = 4 : i64} -> tensor<8xf32>, tensor<1x2x2x4xf32>
   return %o#0, %o#1 : tensor<8xf32>, tensor<1x2x2x4xf32>
 }
+
+// -----
+
+// Memref layout operands and captures verified on attic.attention, and
+// attic-decompose then made ops that failed their verifiers.
+func.func @attention_memref_layout_operand(%q: tensor<1x2x37x8xf32>, %ids: memref<1x37xi32>) {
+  // expected-error @+1 {{'attic.attention' op takes tensors, but layout operand #0 is 'memref<1x37xi32>' (memrefs are for attic.block_attention's memref form)}}
+  %o = attic.attention %q, %q, %q layout(#attic.documents<query_ids = 0, key_ids = 0>) layout_operands(%ids : memref<1x37xi32>) : tensor<1x2x37x8xf32>, tensor<1x2x37x8xf32>, tensor<1x2x37x8xf32> -> tensor<1x2x37x8xf32>
+  return
+}
+
+// -----
+
+func.func @attention_memref_capture(%q: tensor<1x2x37x8xf32>, %c: memref<4xf32>) {
+  // expected-error @+1 {{'attic.attention' op takes tensors, but capture #0 is 'memref<4xf32>'}}
+  %o = attic.attention %q, %q, %q captures(%c : memref<4xf32>) score_mod {
+  ^bb0(%s: f32, %b: index, %h: index, %qi: index, %ki: index, %t: memref<4xf32>):
+    %x = memref.load %t[%h] : memref<4xf32>
+    %r = arith.addf %s, %x : f32
+    attic.yield %r : f32
+  } : tensor<1x2x37x8xf32>, tensor<1x2x37x8xf32>, tensor<1x2x37x8xf32> -> tensor<1x2x37x8xf32>
+  return
+}

@@ -298,6 +298,18 @@ LogicalResult AttentionOp::verify() {
           getValue().getType(), optionalShapedType(getKeyBias()),
           optionalShapedType(getKeyMask()), getResult().getType(), "result")))
     return failure();
+  // Memrefs are for block_attention's memref form: here they verified, and
+  // attic-decompose then made a block_mask or block_attention of tensors
+  // and memrefs that failed its verifier (an audit).
+  for (auto [what, operands] :
+       {std::pair<StringRef, OperandRange>{"layout operand",
+                                           getLayoutOperands()},
+        std::pair<StringRef, OperandRange>{"capture", getCaptures()}})
+    for (auto [i, operand] : llvm::enumerate(operands))
+      if (isa<MemRefType>(operand.getType()))
+        return emitOpError("takes tensors, but ")
+               << what << " #" << i << " is " << operand.getType()
+               << " (memrefs are for attic.block_attention's memref form)";
   int64_t blockQ = 0, blockK = 0;
   std::optional<ArrayRef<int64_t>> sizes = getBlockSizes();
   if (getKvNumBlocks() || sizes) {
