@@ -35,7 +35,14 @@ def Attic_Dialect : Dialect {
     type `!attic.tree` and the ops that reorder a sequence, build, select
     from, compress with, update and materialize that tree.
   }];
-  let useDefaultAttributePrinterParser = 1;
+  // AtticDialect.cpp: the generated ones, with a bound on the nesting.
+  let useDefaultAttributePrinterParser = 0;
+  let extraClassDeclaration = [{
+    ::mlir::Attribute parseAttribute(::mlir::DialectAsmParser &parser,
+                                     ::mlir::Type type) const override;
+    void printAttribute(::mlir::Attribute attr,
+                        ::mlir::DialectAsmPrinter &printer) const override;
+  }];
   let useDefaultTypePrinterParser = 1;
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

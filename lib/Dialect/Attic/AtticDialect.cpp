@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Transforms/InliningUtils.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -69,6 +70,39 @@ LogicalResult attic::verifyNoUnknownAttributes(Operation *op) {
     return failure();
   }
   return success();
+}
+
+/// How deep attic attributes may nest in the text (#attic.intersect of
+/// #attic.union of ...). Parsing recurses per level: 6000 levels
+/// overflowed the stack ("internal error", exit 70; an audit). A layout
+/// nests a few levels in practice.
+static constexpr int kMaxAttributeNesting = 100;
+
+Attribute AtticDialect::parseAttribute(DialectAsmParser &parser,
+                                       Type type) const {
+  static thread_local int depth = 0;
+  SMLoc loc = parser.getCurrentLocation();
+  if (depth >= kMaxAttributeNesting) {
+    parser.emitError(loc) << "attic attributes nest more than "
+                          << kMaxAttributeNesting << " levels deep here";
+    return {};
+  }
+  ++depth;
+  auto leave = llvm::make_scope_exit([] { --depth; });
+  StringRef mnemonic;
+  Attribute attr;
+  OptionalParseResult parsed =
+      generatedAttributeParser(parser, &mnemonic, type, attr);
+  if (parsed.has_value())
+    return attr;
+  parser.emitError(loc) << "unknown attribute `" << mnemonic
+                        << "` in dialect `" << getNamespace() << "`";
+  return {};
+}
+
+void AtticDialect::printAttribute(Attribute attr,
+                                  DialectAsmPrinter &printer) const {
+  (void)generatedAttributePrinter(attr, printer);
 }
 
 void AtticDialect::initialize() {
