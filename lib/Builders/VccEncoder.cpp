@@ -33,6 +33,19 @@ std::string attic::checkVccEncoderSpec(const VccEncoderSpec &s) {
   if (s.dim % s.heads)
     return "heads (" + std::to_string(s.heads) + ") must divide dim (" +
            std::to_string(s.dim) + ")";
+  // attic's ops take at most 2^40 elements a tensor (a larger model was
+  // built, and its verifier blamed the builder: an audit). Each factor is
+  // at most 2^20, so the products fit in int64.
+  const int64_t limit = int64_t(1) << 40;
+  int64_t wide = std::max(s.dim, s.ffnDim);
+  if (s.batch * s.tokens * wide > limit)
+    return "batch * tokens * max(dim, ffn-dim) must be at most 2^40 (the "
+           "elements of the activations), got " +
+           std::to_string(s.batch * s.tokens * wide);
+  if (s.layers * s.dim * wide > limit)
+    return "layers * dim * max(dim, ffn-dim) must be at most 2^40 (the "
+           "elements of the stacked weights), got " +
+           std::to_string(s.layers * s.dim * wide);
   if (s.numVip < 1 || s.numVip >= s.tokens)
     return "num-vip must be in [1, tokens - 1], got " +
            std::to_string(s.numVip);

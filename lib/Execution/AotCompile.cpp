@@ -304,6 +304,12 @@ std::string attic::aotEntryNameError(llvm::StringRef entry) {
             ": the entry's name must be a C identifier, it names the "
             "library's function")
         .str();
+  // attic-compile writes the header as ENTRY.h by default, and a file
+  // name has at most 255 bytes (300 characters failed there: an audit).
+  if (entry.size() > 200)
+    return named("has " + llvm::Twine(entry.size()) +
+                 " characters; at most 200 (attic-compile names the header "
+                 "after it, and file names have at most 255)");
   if (llvm::is_contained(kKeywords, entry))
     return named("is a C or C++ keyword (or main), which the generated "
                  "header cannot declare as a function; rename the function");

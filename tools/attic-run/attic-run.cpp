@@ -60,6 +60,8 @@
 #include <limits>
 #include <optional>
 
+#include <unistd.h>
+
 using namespace mlir;
 namespace cl = llvm::cl;
 
@@ -606,6 +608,29 @@ int main(int argc, char **argv) {
   refuseClashingWrites();
 
   attic::ArgumentBinding binding = bindArguments(*signature, entry);
+
+  // Generated inputs that cannot fit in memory: refused before any is
+  // filled. Each allocation succeeded (the kernel overcommits) and filling
+  // them ran the machine out of memory: attic-gen's 2^20-layer encoder
+  // had attic-run killed by the OOM killer, exit 137 (an audit).
+  {
+    double bytes = 0;
+    for (auto [index, spec] : llvm::enumerate(signature->inputs)) {
+      if (index < inputPaths.size())
+        continue;
+      double elements = 1;
+      for (int64_t size : *binding.generatedShapes[index])
+        elements *= double(size);
+      bytes += elements * double(attic_dtype_size(spec.dtype));
+    }
+    long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+    double memory = pages > 0 && pageSize > 0 ? double(pages) * pageSize : 0;
+    if (memory > 0 && bytes > memory)
+      fail(llvm::formatv("the generated inputs of @{0} take {1:F1} GiB, more "
+                         "than this machine's {2:F1} GiB of memory",
+                         entry, bytes / 0x1p30, memory / 0x1p30)
+               .str());
+  }
 
   // Inputs: files first, then generated ones (stream = argument index).
   TensorList inputs;
