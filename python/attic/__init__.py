@@ -440,6 +440,17 @@ def _cache_dir():
     return base
 
 
+def _path_argument(path):
+    """`path` as a command-line argument of attic-compile that names the
+    file: "./" before one that starts with "-" (an option; "-" alone is
+    standard input: compile("-") compiled stdin, a 2026-11-30 audit) or "@"
+    (LLVM reads "@file" as a file of arguments: compile("@x.mlir") passed
+    the lines of x.mlir as arguments, an audit)."""
+    if path.startswith(("-", "@")):
+        return os.path.join(os.curdir, path)
+    return path
+
+
 def compile(path, entry=None, shapes=None, cpu="host", options=(),
             output=None):
     """Compiles @entry of the .mlir file `path` with attic-compile and
@@ -451,9 +462,7 @@ def compile(path, entry=None, shapes=None, cpu="host", options=(),
     path = os.fsdecode(os.fspath(path))
     if not os.path.isfile(path):
         raise AtticError("%s: no such file" % path)
-    # attic-compile would take "-x.mlir" for an option, and "-" for its
-    # standard input (a 2026-11-30 audit: compile("-") compiled stdin).
-    source = os.path.join(os.curdir, path) if path.startswith("-") else path
+    source = _path_argument(path)
     if not entry:
         raise AtticError("compile() needs entry= (the function to compile)")
     if isinstance(options, (str, bytes)):
@@ -524,7 +533,8 @@ def compile(path, entry=None, shapes=None, cpu="host", options=(),
         # the umask), as attic-compile -o gives it: attic-compile keeps the
         # mode of the file it replaces, and mkstemp's is 0600.
         os.chmod(partial, 0o755 & ~_umask())
-        command = [_find_compiler(), source, "-o", partial] + args
+        command = [_find_compiler(), source, "-o", _path_argument(partial)]
+        command += args
         try:
             done = subprocess.run(command, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True)

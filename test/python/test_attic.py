@@ -521,6 +521,25 @@ def test_a_source_named_like_an_option(tmp_path, monkeypatch):
         assert np.array_equal(f(x), x)
 
 
+def test_a_source_or_output_named_like_a_response_file(tmp_path,
+                                                       monkeypatch):
+    # LLVM reads an argument "@file" as the arguments in that file:
+    # compile("@ident.mlir") passed the lines of ident.mlir to
+    # attic-compile when that file existed (an audit); an output directory
+    # starting with "@" did the same with the partial library.
+    monkeypatch.chdir(tmp_path)
+    x = np.arange(4, dtype=np.float32)
+    (tmp_path / "ident.mlir").write_text(IDENT)
+    (tmp_path / "@ident.mlir").write_text(IDENT)
+    f = attic.compile("@ident.mlir", entry="ident",
+                      output=str(tmp_path / "libident.so"))
+    assert np.array_equal(f(x), x)
+    (tmp_path / "@out").mkdir()
+    f = attic.compile("ident.mlir", entry="ident",
+                      output=os.path.join("@out", "libident.so"))
+    assert np.array_equal(f(x), x)
+
+
 def test_recompiling_unchanged_source_loads_no_new_copy(source, tmp_path):
     # Each compile() replaced the library with an identical one of another
     # inode, which was loaded from a private copy kept for good: memory
