@@ -848,6 +848,10 @@ bool RandomLayoutAttr::dependsOnHead() const { return true; }
 // blocked: the inner layout on block indices
 //===----------------------------------------------------------------------===//
 
+static LogicalResult
+verifyNesting(function_ref<InFlightDiagnostic()> emitError, StringRef name,
+              ArrayRef<Attribute> components);
+
 LogicalResult BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                         int64_t size, LayoutAttrInterface layout) {
   if (size < 1)
@@ -856,6 +860,8 @@ LogicalResult BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitE
     return failure();
   if (!layout)
     return emitError() << "#attic.blocked needs a layout";
+  if (failed(verifyNesting(emitError, "blocked", {Attribute(layout)})))
+    return failure();
   // The inner layout sees block indices; document ids are per token.
   bool perToken = false;
   layout.walk([&](DocumentsLayoutAttr) { perToken = true; });
@@ -1016,6 +1022,64 @@ bool BlockDiagonalLayoutAttr::dependsOnHead() const { return false; }
 // intersect and union
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// The depth (nested attributes, the leaves included) and the size (nodes,
+/// a shared component counted at each of its uses: each use is compiled)
+/// of a layout, both saturating a little past their bounds.
+struct LayoutExtent {
+  int64_t depth = 0, size = 0;
+};
+constexpr int64_t kMaxLayoutDepth = 100, kMaxLayoutSize = 1000;
+
+LayoutExtent extentOf(Attribute layout,
+                      llvm::DenseMap<Attribute, LayoutExtent> &memo) {
+  if (auto it = memo.find(layout); it != memo.end())
+    return it->second;
+  SmallVector<Attribute> children;
+  if (auto intersect = dyn_cast<IntersectLayoutAttr>(layout))
+    llvm::append_range(children, intersect.getLayouts());
+  else if (auto join = dyn_cast<UnionLayoutAttr>(layout))
+    llvm::append_range(children, join.getLayouts());
+  else if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout))
+    children.push_back(blocked.getLayout());
+  LayoutExtent extent{1, 1};
+  for (Attribute child : children) {
+    LayoutExtent inner = extentOf(child, memo);
+    extent.depth = std::max(extent.depth, inner.depth + 1);
+    extent.size = std::min(extent.size + inner.size, kMaxLayoutSize + 1);
+  }
+  memo[layout] = extent;
+  return extent;
+}
+} // namespace
+
+/// A layout of `components` below one more attribute: at most
+/// kMaxLayoutDepth deep and kMaxLayoutSize nodes. The parser bounds the
+/// nesting of the text, but aliases (#a1 = #attic.union<[#a0]>, ...) built
+/// 20000 levels that overflowed the stack in the printer, the verifier and
+/// the reference, and aliases used twice each (#aN = #attic.union<[#aN-1,
+/// #aN-1]>) a layout of 2^40 nodes that hung the compiler (a review).
+static LogicalResult verifyNesting(function_ref<InFlightDiagnostic()> emitError,
+                                   StringRef name,
+                                   ArrayRef<Attribute> components) {
+  llvm::DenseMap<Attribute, LayoutExtent> memo;
+  LayoutExtent extent{1, 1};
+  for (Attribute component : components) {
+    LayoutExtent inner = extentOf(component, memo);
+    extent.depth = std::max(extent.depth, inner.depth + 1);
+    extent.size = std::min(extent.size + inner.size, kMaxLayoutSize + 1);
+  }
+  if (extent.depth > kMaxLayoutDepth)
+    return emitError() << "#attic." << name << " nests layouts more than "
+                       << kMaxLayoutDepth << " levels deep";
+  if (extent.size > kMaxLayoutSize)
+    return emitError() << "#attic." << name << " holds more than "
+                       << kMaxLayoutSize
+                       << " layouts, counting a shared one at each of its "
+                          "uses (each use is compiled)";
+  return success();
+}
+
 static LogicalResult verifyComponents(function_ref<InFlightDiagnostic()> emitError,
                                       StringRef name, ArrayAttr layouts) {
   if (!layouts || layouts.empty())
@@ -1024,7 +1088,7 @@ static LogicalResult verifyComponents(function_ref<InFlightDiagnostic()> emitErr
     if (!isa<LayoutAttrInterface>(a))
       return emitError() << "#attic." << name
                          << " combines layouts, but " << a << " is not one";
-  return success();
+  return verifyNesting(emitError, name, layouts.getValue());
 }
 
 LogicalResult
