@@ -427,6 +427,36 @@ func.func @broadcast_lists_from_head_dependent_block_mask(%q: tensor<1x4x37x8xf3
 
 // -----
 
+// Through casts that make the head dim dynamic, and with the counts from a
+// head-independent block_mask but the full lists from the random one (the
+// check looked at kv_num_blocks itself only; a review).
+func.func @broadcast_lists_through_casts(%q: tensor<1x4x37x8xf32>) {
+  %c37 = arith.constant 37 : index
+  %e3 = tensor.empty() : tensor<1x1x5xi32>
+  %e4 = tensor.empty() : tensor<1x1x5x5xi32>
+  %n, %i, %fn, %fi = attic.block_mask layout(#attic.random<block = 3, count = 2, seed = 77>) sizes(%c37, %c37) outs(%e3, %e4, %e3, %e4 : tensor<1x1x5xi32>, tensor<1x1x5x5xi32>, tensor<1x1x5xi32>, tensor<1x1x5x5xi32>) {block_q = 8 : i64, block_k = 8 : i64} -> tensor<1x1x5xi32>, tensor<1x1x5x5xi32>, tensor<1x1x5xi32>, tensor<1x1x5x5xi32>
+  %n2 = tensor.cast %n : tensor<1x1x5xi32> to tensor<1x?x5xi32>
+  %i2 = tensor.cast %i : tensor<1x1x5x5xi32> to tensor<1x?x5x5xi32>
+  // expected-error @+1 {{'attic.attention' op has block lists with one head row, which stand for all 4 heads, from an attic.block_mask whose layout depends on the head}}
+  %o = attic.attention %q, %q, %q blocks(%n2, %i2, %n2, %i2 : tensor<1x?x5xi32>, tensor<1x?x5x5xi32>, tensor<1x?x5xi32>, tensor<1x?x5x5xi32>) block_sizes [8, 8] : tensor<1x4x37x8xf32>, tensor<1x4x37x8xf32>, tensor<1x4x37x8xf32> -> tensor<1x4x37x8xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_lists_mixed_sources(%q: tensor<1x4x37x8xf32>) {
+  %c37 = arith.constant 37 : index
+  %e3 = tensor.empty() : tensor<1x1x5xi32>
+  %e4 = tensor.empty() : tensor<1x1x5x5xi32>
+  %n, %i, %fn, %fi = attic.block_mask layout(#attic.random<block = 3, count = 2, seed = 77>) sizes(%c37, %c37) outs(%e3, %e4, %e3, %e4 : tensor<1x1x5xi32>, tensor<1x1x5x5xi32>, tensor<1x1x5xi32>, tensor<1x1x5x5xi32>) {block_q = 8 : i64, block_k = 8 : i64} -> tensor<1x1x5xi32>, tensor<1x1x5x5xi32>, tensor<1x1x5xi32>, tensor<1x1x5x5xi32>
+  %m, %j, %fm, %fj = attic.block_mask layout(#attic.dense) sizes(%c37, %c37) outs(%e3, %e4, %e3, %e4 : tensor<1x1x5xi32>, tensor<1x1x5x5xi32>, tensor<1x1x5xi32>, tensor<1x1x5x5xi32>) {block_q = 8 : i64, block_k = 8 : i64} -> tensor<1x1x5xi32>, tensor<1x1x5x5xi32>, tensor<1x1x5xi32>, tensor<1x1x5x5xi32>
+  // expected-error @+1 {{'attic.attention' op has block lists with one head row, which stand for all 4 heads, from an attic.block_mask whose layout depends on the head}}
+  %o = attic.attention %q, %q, %q blocks(%m, %j, %fn, %fi : tensor<1x1x5xi32>, tensor<1x1x5x5xi32>, tensor<1x1x5xi32>, tensor<1x1x5x5xi32>) block_sizes [8, 8] : tensor<1x4x37x8xf32>, tensor<1x4x37x8xf32>, tensor<1x4x37x8xf32> -> tensor<1x4x37x8xf32>
+  return
+}
+
+// -----
+
 // The same for a block_mask's mask region that reads the batch.
 func.func @broadcast_lists_from_batch_dependent_block_mask(%q: tensor<2x1x37x8xf32>) {
   %c37 = arith.constant 37 : index

@@ -207,21 +207,52 @@ static LogicalResult verifyBlockLists(Operation *op, ValueRange lists,
 /// their full blocks would be the first head's for all: #attic.random with
 /// lists of H' = 1 from attic.block_mask gave heads 1-3 head 0's random
 /// blocks, without a word (a 2026-11-30 audit).
-static LogicalResult verifyListsBroadcast(Operation *op, Value kvNumBlocks,
+static LogicalResult verifyListsBroadcast(Operation *op, ArrayRef<Value> lists,
                                           ShapedType query,
                                           LayoutAttrInterface layout,
                                           Region &maskRegion) {
-  auto lists = cast<ShapedType>(kvNumBlocks.getType());
+  auto counts = cast<ShapedType>(lists[0].getType());
   for (int dim = 0; dim < 2; ++dim) {
     int64_t n = query.getDimSize(dim);
-    if (lists.getDimSize(dim) != 1 || ShapedType::isDynamic(n) || n <= 1)
+    if (ShapedType::isDynamic(n) || n <= 1)
+      continue;
+    StringRef what = dim == 0 ? "batch" : "head";
+    // The lists of an attic.block_mask in view (through casts, which may
+    // hide the one row): one row of a layout or mask region that depends
+    // on the batch or head is the first one's (as create_block_mask with B
+    // or H None). An attention without a layout of its own gave head 0's
+    // #attic.random blocks to all four heads, without a word (an audit).
+    for (Value list : lists) {
+      while (auto cast = list.getDefiningOp<tensor::CastOp>())
+        list = cast.getSource();
+      auto mask = list.getDefiningOp<BlockMaskOp>();
+      if (!mask || cast<ShapedType>(list.getType()).getDimSize(dim) != 1)
+        continue;
+      LayoutAttrInterface maskLayout = mask.getLayout();
+      bool byMaskLayout =
+          dim == 0 ? maskLayout.dependsOnBatch() : maskLayout.dependsOnHead();
+      Region &region = mask.getMaskRegion();
+      bool byMaskRegion =
+          !region.empty() && !region.front().getArgument(dim).use_empty();
+      if (byMaskLayout || byMaskRegion)
+        return op->emitOpError()
+               << "has block lists with one " << what
+               << " row, which stand for "
+               << "all " << n << " " << (dim == 0 ? "batches" : "heads")
+               << ", from an attic.block_mask whose "
+               << (byMaskLayout ? "layout" : "mask region")
+               << " depends on the " << what << ": they hold the first " << what
+               << "'s blocks only"
+               << "; give that attic.block_mask outs with " << n << " " << what
+               << " rows";
+    }
+    if (counts.getDimSize(dim) != 1)
       continue;
     bool byLayout =
         layout && (dim == 0 ? layout.dependsOnBatch() : layout.dependsOnHead());
     // The mask region's block arguments are (b, h, q, k).
     bool byRegion =
         !maskRegion.empty() && !maskRegion.front().getArgument(dim).use_empty();
-    StringRef what = dim == 0 ? "batch" : "head";
     if (byLayout || byRegion)
       return op->emitOpError()
              << "has block lists with one " << what << " row, which stand for "
@@ -231,29 +262,6 @@ static LogicalResult verifyListsBroadcast(Operation *op, Value kvNumBlocks,
              << "be the first " << what << "'s for every " << what
              << "; give lists with " << n << " " << what
              << " rows (attic.block_mask with outs of that shape)";
-    // The lists of an attic.block_mask in view: one row of a layout or
-    // mask region that depends on the batch or head is the first one's
-    // (as create_block_mask with B or H None). An attention without a
-    // layout of its own gave head 0's #attic.random blocks to all four
-    // heads, without a word (an audit).
-    auto mask = kvNumBlocks.getDefiningOp<BlockMaskOp>();
-    if (!mask)
-      continue;
-    LayoutAttrInterface maskLayout = mask.getLayout();
-    bool byMaskLayout =
-        dim == 0 ? maskLayout.dependsOnBatch() : maskLayout.dependsOnHead();
-    Region &region = mask.getMaskRegion();
-    bool byMaskRegion =
-        !region.empty() && !region.front().getArgument(dim).use_empty();
-    if (byMaskLayout || byMaskRegion)
-      return op->emitOpError()
-             << "has block lists with one " << what << " row, which stand for "
-             << "all " << n << " " << (dim == 0 ? "batches" : "heads")
-             << ", from an attic.block_mask whose "
-             << (byMaskLayout ? "layout" : "mask region") << " depends on the "
-             << what << ": they hold the first " << what << "'s blocks only"
-             << "; give that attic.block_mask outs with " << n << " " << what
-             << " rows";
   }
   return success();
 }
@@ -330,7 +338,9 @@ LogicalResult AttentionOp::verify() {
                                {getKvNumBlocks(), getKvIndices(),
                                 getFullKvNumBlocks(), getFullKvIndices()},
                                getQuery().getType(), blockQ)) ||
-       failed(verifyListsBroadcast(*this, getKvNumBlocks(),
+       failed(verifyListsBroadcast(*this,
+                                   {getKvNumBlocks(), getKvIndices(),
+                                    getFullKvNumBlocks(), getFullKvIndices()},
                                    getQuery().getType(), getEffectiveLayout(),
                                    getMaskRegion()))))
     return failure();
@@ -481,8 +491,10 @@ LogicalResult BlockAttentionOp::verify() {
                                 {getKvNumBlocks(), getKvIndices(),
                                  getFullKvNumBlocks(), getFullKvIndices()},
                                 queryType, getBlockQ())) ||
-        failed(verifyListsBroadcast(*this, getKvNumBlocks(), queryType,
-                                    getLayout(), getMaskRegion())))
+        failed(verifyListsBroadcast(*this,
+                                    {getKvNumBlocks(), getKvIndices(),
+                                     getFullKvNumBlocks(), getFullKvIndices()},
+                                    queryType, getLayout(), getMaskRegion())))
       return failure();
   }
   if (failed(verifyLayoutOf(*this, getLayout(), queryType, keyType,
