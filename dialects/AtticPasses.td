@@ -1165,7 +1165,8 @@ def AtticGuardTensorIndices
     MLIR 22's canonicalization of `tensor.expand_shape` expects one size
     operand per dynamic dimension, and crashed on such a (valid) op.
 
-    `tensor.extract_slice` and `tensor.insert_slice` whose offsets, sizes
+    `tensor.extract_slice`, `tensor.insert_slice` and
+    `tensor.parallel_insert_slice` whose offsets, sizes
     and strides are not known to stay inside static sizes (constants, an
     scf.for's induction variable over constant bounds, and sums,
     differences and products of those) are checked the same way per
@@ -1174,7 +1175,9 @@ def AtticGuardTensorIndices
     overflow): outside, `ATTIC_RT_SLICE_BOUNDS` is reported (the line, the
     dimension, the offset and the size), an extract_slice gives a
     `tensor.empty` of its sizes and an insert_slice leaves the destination
-    unchanged, so nothing is read or written out of bounds. An
+    unchanged (a `parallel_insert_slice`, reported as `tensor.insert_slice`,
+    inserts an empty slice at offset 0 instead: `scf.forall.in_parallel`
+    holds no `scf.if`), so nothing is read or written out of bounds. An
     extract_slice whose static sizes and strides fit at offset 0 of a
     static tensor takes its slice at offset 0 instead (an `arith.select` of
     the offsets, no branch: the GPU offload takes no allocation in a

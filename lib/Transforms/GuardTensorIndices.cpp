@@ -587,7 +587,7 @@ struct AtticGuardTensorIndicesPass
           !isa<tensor::DimOp, memref::DimOp, tensor::ExtractOp,
                tensor::InsertOp, memref::LoadOp, memref::StoreOp,
                memref::AtomicRMWOp, tensor::ExtractSliceOp,
-               tensor::InsertSliceOp>(op) ||
+               tensor::InsertSliceOp, tensor::ParallelInsertSliceOp>(op) ||
           !ownCode(op))
         return;
       if (isa<tensor::DimOp, memref::DimOp>(op)) {
@@ -616,7 +616,8 @@ struct AtticGuardTensorIndicesPass
         dims.push_back(op);
         return;
       }
-      if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op)) {
+      if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp,
+              tensor::ParallelInsertSliceOp>(op)) {
         if (!sliceProvablyInside(op))
           slices.push_back(op);
         return;
@@ -1047,6 +1048,13 @@ struct AtticGuardTensorIndicesPass
       strides = extract.getMixedStrides();
       return;
     }
+    if (auto parallel = dyn_cast<tensor::ParallelInsertSliceOp>(op)) {
+      tensor = parallel.getDest();
+      offsets = parallel.getMixedOffsets();
+      sizes = parallel.getMixedSizes();
+      strides = parallel.getMixedStrides();
+      return;
+    }
     auto insert = cast<tensor::InsertSliceOp>(op);
     tensor = insert.getDest();
     offsets = insert.getMixedOffsets();
@@ -1102,12 +1110,15 @@ struct AtticGuardTensorIndicesPass
   /// insert_slice leaves the destination unchanged.
   static void guardSlice(Operation *op, func::FuncOp report) {
     Location loc = op->getLoc();
-    OpBuilder b(op);
+    // A parallel_insert_slice's checks go before the scf.forall.in_parallel
+    // that holds it (which takes nothing else).
+    auto parallel = dyn_cast<tensor::ParallelInsertSliceOp>(op);
+    OpBuilder b(parallel ? op->getParentOp() : op);
     Value tensor;
     SmallVector<OpFoldResult> offsets, sizes, strides;
     sliceParts(op, tensor, offsets, sizes, strides);
     auto type = cast<RankedTensorType>(tensor.getType());
-    bool insert = isa<tensor::InsertSliceOp>(op);
+    bool insert = isa<tensor::InsertSliceOp, tensor::ParallelInsertSliceOp>(op);
     int64_t code = attic::sourceLineOf(loc) * 64 + (insert ? 32 : 0);
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
@@ -1151,6 +1162,10 @@ struct AtticGuardTensorIndicesPass
     op->setAttr(kGuarded, b.getUnitAttr());
     if (!all)
       return;
+    if (parallel) {
+      guardParallelInsert(b, parallel, all);
+      return;
+    }
     Type resultType = op->getResult(0).getType();
     if (!insert && offsetZeroFits(b, type, sizes, strides)) {
       // Every offset 0 is inside: take the slice there when outside (its
@@ -1198,6 +1213,55 @@ struct AtticGuardTensorIndicesPass
         tensor::EmptyOp::create(otherwise, loc, result.getShape(),
                                 result.getElementType(), dynamicSizes);
     scf::YieldOp::create(otherwise, loc, empty);
+  }
+
+  /// A tensor.parallel_insert_slice outside its destination (reported):
+  /// it inserts nothing instead, as a slice of its sizes with the kept
+  /// (not rank-reduced) ones 0 at offset 0 and stride 1, from an empty
+  /// tensor. It cannot go under an scf.if (scf.forall.in_parallel holds
+  /// only such inserts); unchecked, it wrote past the buffer or
+  /// segfaulted (an audit).
+  static void guardParallelInsert(OpBuilder &b,
+                                  tensor::ParallelInsertSliceOp op, Value ok) {
+    Location loc = op.getLoc();
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    auto pick = [&](OpFoldResult value, Value otherwise) -> OpFoldResult {
+      return arith::SelectOp::create(
+                 b, loc, ok, getValueOrCreateConstantIndexOp(b, loc, value),
+                 otherwise)
+          .getResult();
+    };
+    llvm::SmallBitVector dropped = op.getDroppedDims();
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    SmallVector<int64_t> sourceShape;
+    SmallVector<Value> emptySizes;
+    for (auto [d, offset, size, stride] : llvm::enumerate(
+             op.getMixedOffsets(), op.getMixedSizes(), op.getMixedStrides())) {
+      offsets.push_back(pick(offset, zero));
+      strides.push_back(pick(stride, one));
+      if (dropped.test(d)) {
+        sizes.push_back(size); // 1
+        continue;
+      }
+      sizes.push_back(pick(size, zero));
+      sourceShape.push_back(ShapedType::kDynamic);
+      emptySizes.push_back(zero);
+    }
+    RankedTensorType sourceType = op.getSourceType();
+    auto dynamicType =
+        RankedTensorType::get(sourceShape, sourceType.getElementType());
+    Value source = op.getSource();
+    if (sourceType != dynamicType)
+      source = tensor::CastOp::create(b, loc, dynamicType, source);
+    Value empty =
+        tensor::EmptyOp::create(b, loc, dynamicType, emptySizes).getResult();
+    source = arith::SelectOp::create(b, loc, ok, source, empty);
+    OpBuilder at(op);
+    auto guarded = tensor::ParallelInsertSliceOp::create(
+        at, loc, source, op.getDest(), offsets, sizes, strides);
+    guarded->setAttr(kGuarded, at.getUnitAttr());
+    op.erase();
   }
 
   /// Reports each dimension of `op` out of bounds, and makes `op` access

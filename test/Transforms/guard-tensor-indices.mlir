@@ -563,3 +563,28 @@ func.func @expand_static_in_dynamic(%a: tensor<?x?xf32>, %k: index) -> tensor<?x
   %e = tensor.expand_shape %a [[0, 1], [2, 3]] output_shape [%d, 1, 3, %k] : tensor<?x?xf32> into tensor<?x?x?x?xf32>
   return %e : tensor<?x?x?x?xf32>
 }
+
+// -----
+
+// A parallel_insert_slice: the check before scf.forall.in_parallel, and
+// outside, an empty slice inserted at offset 0 (no scf.if fits there).
+// CHECK-LABEL: func.func @parallel_insert
+//       CHECK: scf.forall
+//       CHECK: arith.xori %[[OK:.*]], %true
+//       CHECK: call @attic_rt_report_error
+//       CHECK: %[[OFF:.*]] = arith.select %[[OK]], %{{.*}}, %{{.*}} : index
+//       CHECK: %[[STRIDE:.*]] = arith.select %[[OK]], %{{.*}}, %{{.*}} : index
+//       CHECK: %[[SIZE:.*]] = arith.select %[[OK]], %{{.*}}, %{{.*}} : index
+//       CHECK: %[[CAST:.*]] = tensor.cast %{{.*}} : tensor<3xf32> to tensor<?xf32>
+//       CHECK: %[[EMPTY:.*]] = tensor.empty(%{{.*}}) : tensor<?xf32>
+//       CHECK: %[[SRC:.*]] = arith.select %[[OK]], %[[CAST]], %[[EMPTY]] : tensor<?xf32>
+//       CHECK: scf.forall.in_parallel
+//  CHECK-NEXT: tensor.parallel_insert_slice %[[SRC]] into %{{.*}}[%[[OFF]]] [%[[SIZE]]] [%[[STRIDE]]] {attic.in_bounds} : tensor<?xf32> into tensor<8xf32>
+func.func @parallel_insert(%a: tensor<8xf32>, %off: index, %x: tensor<3xf32>) -> tensor<8xf32> {
+  %r = scf.forall (%i) in (1) shared_outs(%o = %a) -> tensor<8xf32> {
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %x into %o[%off] [3] [1] : tensor<3xf32> into tensor<8xf32>
+    }
+  }
+  return %r : tensor<8xf32>
+}
