@@ -1233,7 +1233,17 @@ def AtticGuardTensorIndices
     chosen with `arith.select`, and a `memref.cast` is only reported, as it
     is in a `gpu.launch` body (where its strides and offset are not
     compared); the accesses through a cast are checked against its
-    operand in every case.
+    operand in every case. A `tensor.reshape` is checked likewise: its
+    shape's entries must be at least 0, multiply to the operand's elements
+    and equal the result type's static sizes (`ATTIC_RT_RESHAPE_SIZE`; a
+    2x3 operand reshaped to 4x4 read 10 elements past it with exit 0).
+
+    A `tensor.empty`, `tensor.splat`, `tensor.generate` or `memref.alloc`
+    whose dynamic sizes are negative, or take 2^63 bytes or more with the
+    static ones, is reported (`ATTIC_RT_ALLOC_SIZE`: the line, the first
+    negative dimension and its size) and its sizes become 0: the
+    lowering's byte count wrapped, and a tensor.empty of 2^62 f32 got a
+    small buffer that its fill wrote past.
   }];
   let options = [
     Option<"branchFree", "branch-free", "bool", /*default=*/"false",

@@ -566,7 +566,7 @@ struct AtticGuardTensorIndicesPass
             modifierFunctions.insert(ref.getValue());
     });
     separateHostCalls();
-    SmallVector<Operation *> accesses, slices, dims, casts, reshapes;
+    SmallVector<Operation *> accesses, slices, dims, casts, reshapes, allocs;
     bool refused = false;
     getOperation().walk([&](Operation *op) {
       if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
@@ -581,6 +581,16 @@ struct AtticGuardTensorIndicesPass
           expand && !op->hasAttr(kGuarded) && !reshapeChecks(expand).empty() &&
           ownCode(op)) {
         reshapes.push_back(op);
+        return;
+      }
+      if (isa<tensor::ReshapeOp>(op) && !op->hasAttr(kGuarded) && ownCode(op)) {
+        reshapes.push_back(op);
+        return;
+      }
+      if (isa<tensor::EmptyOp, tensor::SplatOp, tensor::GenerateOp,
+              memref::AllocOp>(op) &&
+          !op->hasAttr(kGuarded) && allocNeedsCheck(op) && ownCode(op)) {
+        allocs.push_back(op);
         return;
       }
       if (op->hasAttr(kGuarded) ||
@@ -633,13 +643,14 @@ struct AtticGuardTensorIndicesPass
     if (refused)
       return signalPassFailure();
     if (accesses.empty() && slices.empty() && dims.empty() && casts.empty() &&
-        reshapes.empty())
+        reshapes.empty() && allocs.empty())
       return;
-    Operation *first = !accesses.empty() ? accesses[0]
-                       : !slices.empty() ? slices[0]
-                       : !dims.empty()   ? dims[0]
-                       : !casts.empty()  ? casts[0]
-                                         : reshapes[0];
+    Operation *first = !accesses.empty()   ? accesses[0]
+                       : !slices.empty()   ? slices[0]
+                       : !dims.empty()     ? dims[0]
+                       : !casts.empty()    ? casts[0]
+                       : !reshapes.empty() ? reshapes[0]
+                                           : allocs[0];
     FailureOr<func::FuncOp> report = attic::declareReportError(first);
     if (failed(report))
       return signalPassFailure();
@@ -652,8 +663,183 @@ struct AtticGuardTensorIndicesPass
     // Last: the accesses through a cast were checked against its source.
     for (Operation *op : casts)
       guardCast(op, *report);
-    for (Operation *op : reshapes)
-      guardReshape(cast<tensor::ExpandShapeOp>(op), *report);
+    for (Operation *op : reshapes) {
+      if (auto reshape = dyn_cast<tensor::ReshapeOp>(op))
+        guardTensorReshape(reshape, *report);
+      else
+        guardReshape(cast<tensor::ExpandShapeOp>(op), *report);
+    }
+    for (Operation *op : allocs)
+      guardAllocSizes(op, *report);
+  }
+
+  /// The dynamic size operands of a tensor.empty, tensor.splat,
+  /// tensor.generate or memref.alloc (none: nothing to check).
+  static MutableOperandRange allocSizes(Operation *op) {
+    if (auto empty = dyn_cast<tensor::EmptyOp>(op))
+      return empty.getDynamicSizesMutable();
+    if (auto splat = dyn_cast<tensor::SplatOp>(op))
+      return splat.getDynamicSizesMutable();
+    if (auto generate = dyn_cast<tensor::GenerateOp>(op))
+      return generate.getDynamicExtentsMutable();
+    return cast<memref::AllocOp>(op).getDynamicSizesMutable();
+  }
+
+  /// Whether an allocation has a dynamic size that is not a constant, or
+  /// constants whose bytes (with the static sizes) take 2^63 or more, or
+  /// a negative one (the guards' own replacements allocate with constant
+  /// sizes 0, which need nothing).
+  static bool allocNeedsCheck(Operation *op) {
+    auto type = cast<ShapedType>(op->getResult(0).getType());
+    unsigned bits = type.getElementType().isIntOrFloat()
+                        ? type.getElementType().getIntOrFloatBitWidth()
+                        : 64;
+    llvm::APInt bytes(128, std::max<int64_t>(1, (int64_t(bits) + 7) / 8));
+    for (int64_t size : type.getShape())
+      if (!ShapedType::isDynamic(size))
+        bytes *= llvm::APInt(128, size);
+    for (OpOperand &operand : allocSizes(op)) {
+      APInt value;
+      if (!matchPattern(operand.get(), m_ConstantInt(&value)) ||
+          value.isNegative())
+        return true;
+      bytes *= value.zext(128);
+      if (bytes.getActiveBits() > 63)
+        return true;
+    }
+    return false;
+  }
+
+  /// An allocation whose sizes from the data are negative, or whose byte
+  /// count takes 2^63 or more: the lowering's byte count wrapped, a small
+  /// buffer was allocated and written past (tensor.empty of 2^62 f32
+  /// segfaulted; an audit). Reported (ATTIC_RT_ALLOC_SIZE), and the sizes
+  /// become 0.
+  static void guardAllocSizes(Operation *op, func::FuncOp report) {
+    Location loc = op->getLoc();
+    OpBuilder b(op);
+    auto type = cast<ShapedType>(op->getResult(0).getType());
+    int64_t kind = isa<tensor::EmptyOp>(op)      ? 0
+                   : isa<tensor::SplatOp>(op)    ? 1
+                   : isa<tensor::GenerateOp>(op) ? 2
+                                                 : 3;
+    int64_t code = attic::sourceLineOf(loc) * 64 + kind;
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    // The element's bytes, then each size: no overflow in the unsigned
+    // product, and the low half at least 0.
+    unsigned bits = type.getElementType().isIntOrFloat()
+                        ? type.getElementType().getIntOrFloatBitWidth()
+                        : 64;
+    Value bytes = arith::ConstantIndexOp::create(
+        b, loc, std::max<int64_t>(1, (int64_t(bits) + 7) / 8));
+    for (int64_t size : type.getShape())
+      if (!ShapedType::isDynamic(size))
+        bytes = arith::MulIOp::create(
+            b, loc, bytes, arith::ConstantIndexOp::create(b, loc, size));
+    Value fits = arith::ConstantIntOp::create(b, loc, 1, 1);
+    Value negativeDim = arith::ConstantIndexOp::create(b, loc, -1);
+    Value negativeSize = zero;
+    MutableOperandRange sizes = allocSizes(op);
+    SmallVector<Value> values;
+    for (OpOperand &operand : sizes)
+      values.push_back(operand.get());
+    for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+      if (!type.isDynamicDim(d))
+        continue;
+      Value size = values[type.getDynamicDimIndex(d)];
+      Value negative =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, size, zero);
+      // The first negative dimension (scanning down from the last).
+      negativeDim = arith::SelectOp::create(
+          b, loc, negative, arith::ConstantIndexOp::create(b, loc, d),
+          negativeDim);
+      negativeSize =
+          arith::SelectOp::create(b, loc, negative, size, negativeSize);
+      auto wide = arith::MulUIExtendedOp::create(b, loc, bytes, size);
+      fits = arith::AndIOp::create(
+          b, loc, fits,
+          arith::AndIOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                    wide.getHigh(), zero),
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                    wide.getLow(), zero)));
+      bytes = wide.getLow();
+    }
+    Value ok = arith::AndIOp::create(
+        b, loc, fits,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, negativeDim,
+                              arith::ConstantIndexOp::create(b, loc, -1)));
+    reportUnless(b, loc, ok, report, ATTIC_RT_ALLOC_SIZE, code, negativeDim,
+                 negativeSize);
+    SmallVector<Value> safe;
+    for (Value size : values)
+      safe.push_back(arith::SelectOp::create(b, loc, ok, size, zero));
+    sizes.assign(safe);
+    op->setAttr(kGuarded, b.getUnitAttr());
+  }
+
+  /// tensor.reshape with a shape from the data: the shape's entries must
+  /// be at least 0, multiply to the operand's elements, and equal the
+  /// result type's static sizes (upstream it is undefined: a 2x3 operand
+  /// reshaped to 4x4 read 10 elements past it with exit 0; an audit).
+  /// Reported (ATTIC_RT_RESHAPE_SIZE), and the op then gives a new tensor
+  /// of its type, its dynamic sizes 0.
+  void guardTensorReshape(tensor::ReshapeOp op, func::FuncOp report) {
+    Location loc = op.getLoc();
+    OpBuilder b(op);
+    auto source = cast<RankedTensorType>(op.getSource().getType());
+    auto result = cast<RankedTensorType>(op.getResult().getType());
+    int64_t code = attic::sourceLineOf(loc) * 64;
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value elements = arith::ConstantIndexOp::create(b, loc, 1);
+    for (int64_t d = 0; d < source.getRank(); ++d)
+      elements = arith::MulIOp::create(
+          b, loc, elements, tensor::DimOp::create(b, loc, op.getSource(), d));
+    Value product = arith::ConstantIndexOp::create(b, loc, 1);
+    Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
+    Value all = arith::ConstantIntOp::create(b, loc, 1, 1);
+    for (int64_t d = 0; d < result.getRank(); ++d) {
+      auto entry = tensor::ExtractOp::create(
+          b, loc, op.getShape(),
+          ValueRange{arith::ConstantIndexOp::create(b, loc, d)});
+      entry->setAttr(kGuarded, b.getUnitAttr()); // d < the shape's length
+      Value size = entry;
+      if (!size.getType().isIndex())
+        size = arith::IndexCastOp::create(b, loc, b.getIndexType(), size);
+      if (!result.isDynamicDim(d)) {
+        Value expected =
+            arith::ConstantIndexOp::create(b, loc, result.getDimSize(d));
+        Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           size, expected);
+        reportUnless(b, loc, same, report, ATTIC_RT_RESHAPE_SIZE,
+                     code + 40 + std::min<int64_t>(d, 15), size, expected);
+        all = arith::AndIOp::create(b, loc, all, same);
+      }
+      auto wide = arith::MulUIExtendedOp::create(b, loc, product, size);
+      Value fits = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                wide.getHigh(), zero),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                wide.getLow(), zero));
+      Value nonnegative =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, size, zero);
+      ok = arith::AndIOp::create(
+          b, loc, ok, arith::AndIOp::create(b, loc, fits, nonnegative));
+      product = wide.getLow();
+    }
+    Value same = arith::AndIOp::create(
+        b, loc, ok,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, product,
+                              elements));
+    Value reported = arith::SelectOp::create(
+        b, loc, ok, product, arith::ConstantIndexOp::create(b, loc, -1));
+    reportUnless(b, loc, same, report, ATTIC_RT_RESHAPE_SIZE, code + 32,
+                 elements, reported);
+    all = arith::AndIOp::create(b, loc, all, same);
+    op->setAttr(kGuarded, b.getUnitAttr());
+    replaceUnless(b, op, all);
   }
 
   /// The groups of a tensor.expand_shape whose sizes the verifier could

@@ -10,6 +10,7 @@
 
 #include "Error.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <mutex>
@@ -41,7 +42,7 @@ bool precedes(int32_t code, int64_t a, int64_t b, int64_t c, const Record &r) {
   auto row = [](int64_t x) { return x >= 0 ? x : -1 - x; };
   auto later = [](int32_t x) {
     return x == ATTIC_RT_SLICE_BOUNDS || x == ATTIC_RT_CAST_SIZE ||
-                   x == ATTIC_RT_RESHAPE_SIZE
+                   x == ATTIC_RT_RESHAPE_SIZE || x == ATTIC_RT_ALLOC_SIZE
                ? 0
                : 1;
   };
@@ -301,6 +302,28 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
   case ATTIC_RT_RESHAPE_SIZE: {
     char where[48];
     atLine(a, where, sizeof(where));
+    int64_t field = ((a % 64) + 64) % 64;
+    if (field >= 40)
+      return attic::runtime::fail(
+          err, errLen,
+          "tensor.reshape%s: entry %" PRId64 " of the shape is %" PRId64
+          " at run time, but the result type says %" PRId64
+          "; the results are not valid%s",
+          where, field - 40, b, c, suffix);
+    if (field == 32 && c < 0)
+      return attic::runtime::fail(
+          err, errLen,
+          "tensor.reshape%s: the operand has %" PRId64
+          " elements at run time, but the shape's entries are negative or "
+          "their product overflows; the results are not valid%s",
+          where, b, suffix);
+    if (field == 32)
+      return attic::runtime::fail(
+          err, errLen,
+          "tensor.reshape%s: the operand has %" PRId64
+          " elements at run time, but the shape's entries multiply to %" PRId64
+          "; the results are not valid%s",
+          where, b, c, suffix);
     // c < 0: a negative output size, or a product past int64_t.
     if (c < 0)
       return attic::runtime::fail(
@@ -317,6 +340,24 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
         " at run time, but its output sizes multiply to %" PRId64
         "; the results are not valid%s",
         where, ((a % 64) + 64) % 64, b, c, suffix);
+  }
+  case ATTIC_RT_ALLOC_SIZE: {
+    char where[48];
+    atLine(a, where, sizeof(where));
+    static const char *const ops[] = {"tensor.empty", "tensor.splat",
+                                      "tensor.generate", "memref.alloc"};
+    const char *name = ops[std::min<int64_t>(((a % 64) + 64) % 64, 3)];
+    if (b >= 0)
+      return attic::runtime::fail(err, errLen,
+                                  "%s%s: the size of dimension %" PRId64
+                                  " is %" PRId64
+                                  " at run time; the results are not valid%s",
+                                  name, where, b, c, suffix);
+    return attic::runtime::fail(
+        err, errLen,
+        "%s%s: its sizes at run time take 2^63 bytes or more; the results "
+        "are not valid%s",
+        name, where, suffix);
   }
   default:
     return attic::runtime::fail(

@@ -588,3 +588,22 @@ func.func @parallel_insert(%a: tensor<8xf32>, %off: index, %x: tensor<3xf32>) ->
   }
   return %r : tensor<8xf32>
 }
+
+// -----
+
+// Allocation sizes from the data: a negative one or a byte count past
+// 2^63 is reported and the sizes become 0; constant sizes need nothing.
+// CHECK-LABEL: func.func @alloc_sizes
+//       CHECK: arith.mului_extended
+//       CHECK: call @attic_rt_report_error(%{{.*}}) : (i32, i64, i64, i64) -> ()
+//       CHECK: %[[SAFE:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : index
+//       CHECK: tensor.empty(%[[SAFE]]) {attic.in_bounds} : tensor<?xf32>
+//       CHECK: tensor.empty(%{{.*}}) : tensor<?x4xf32>
+//   CHECK-NOT: attic_rt_report_error
+//       CHECK: return
+func.func @alloc_sizes(%n: index) -> (tensor<?xf32>, tensor<?x4xf32>) {
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %c3 = arith.constant 3 : index
+  %f = tensor.empty(%c3) : tensor<?x4xf32>
+  return %e, %f : tensor<?xf32>, tensor<?x4xf32>
+}

@@ -76,3 +76,14 @@ func.func @from_shapes(%a: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?x?x?
   %e = tensor.expand_shape %a [[0, 1], [2, 3]] output_shape [%d, 1, %m, %k] : tensor<?x?xf32> into tensor<?x?x?x?xf32>
   return %e : tensor<?x?x?x?xf32>
 }
+
+// tensor.reshape with a shape from the data.
+func.func @reshape(%a: tensor<2x3xf32>, %s: tensor<2xi64>) -> tensor<?x?xf32> {
+  %r = tensor.reshape %a(%s) : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+func.func @reshape_static(%a: tensor<?xf32>, %s: tensor<2xi64>) -> tensor<2x?xf32> {
+  %r = tensor.reshape %a(%s) : (tensor<?xf32>, tensor<2xi64>) -> tensor<2x?xf32>
+  return %r : tensor<2x?xf32>
+}

@@ -345,16 +345,29 @@ typedef enum attic_rt_error_code {
    * (upstream it is undefined; attic-guard-tensor-indices): the op gives a
    * new tensor of its type, its dynamic sizes 0. a = line * 64 + the group
    * (at most 31), b = the operand's size, c = the product of the output
-   * sizes (-1 where a size is negative or the product overflows). */
-  ATTIC_RT_RESHAPE_SIZE = 17
+   * sizes (-1 where a size is negative or the product overflows).
+   * tensor.reshape likewise: a = line * 64 + 32, b = the operand's
+   * elements, c = the product of the shape (-1: a negative entry or an
+   * overflow); or a = line * 64 + 40 + d (d at most 15) where entry d of
+   * the shape is not the result type's static size: b = the entry, c =
+   * the type's size. */
+  ATTIC_RT_RESHAPE_SIZE = 17,
+  /* A tensor.empty, tensor.splat, tensor.generate or memref.alloc in the
+   * function's own code whose sizes from the data are negative or take
+   * 2^63 bytes or more (the byte count wrapped, and a small buffer was
+   * written past; attic-guard-tensor-indices): the sizes become 0. a =
+   * line * 64 + the op (0 tensor.empty, 1 tensor.splat, 2 tensor.generate,
+   * 3 memref.alloc), b = the first negative size's dimension (-1: none,
+   * the byte count overflows), c = that size. */
+  ATTIC_RT_ALLOC_SIZE = 18
 } attic_rt_error_code;
 
 /* Records an error (code and up to three integer details). Thread-safe; of
  * the reports since the last attic_rt_take_error, the least in the order
  * (code, a, b, c) is kept (a block-list row `a` ordered by its row in either
- * form; ATTIC_RT_SLICE_BOUNDS, _CAST_SIZE and _RESHAPE_SIZE before every
- * other code, since the accesses to the tensors that replace those ops
- * report too), so the message does not depend on which thread reported
+ * form; ATTIC_RT_SLICE_BOUNDS, _CAST_SIZE, _RESHAPE_SIZE and _ALLOC_SIZE
+ * before every other code, since the accesses to the tensors that replace those
+ * ops report too), so the message does not depend on which thread reported
  * first, and the number of reports is counted. Unknown codes are recorded
  * as such. */
 void attic_rt_report_error(int32_t code, int64_t a, int64_t b, int64_t c);

@@ -1,0 +1,41 @@
+// Allocations whose sizes come from the data (alloc-sizes.test).
+func.func @empty(%s: tensor<1xi64>) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %n64 = tensor.extract %s[%c0] : tensor<1xi64>
+  %n = arith.index_cast %n64 : i64 to index
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %one = arith.constant 1.0 : f32
+  %f = linalg.fill ins(%one : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  %z = arith.constant dense<0.0> : tensor<f32>
+  %r = linalg.reduce ins(%f : tensor<?xf32>) outs(%z : tensor<f32>) dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %t = arith.addf %in, %acc : f32
+      linalg.yield %t : f32
+    }
+  return %r : tensor<f32>
+}
+
+func.func @splat(%x: tensor<1xf32>, %s: tensor<2xi64>) -> tensor<?x4x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m64 = tensor.extract %s[%c0] : tensor<2xi64>
+  %n64 = tensor.extract %s[%c1] : tensor<2xi64>
+  %m = arith.index_cast %m64 : i64 to index
+  %n = arith.index_cast %n64 : i64 to index
+  %v = tensor.extract %x[%c0] : tensor<1xf32>
+  %sp = tensor.splat %v[%m, %n] : tensor<?x4x?xf32>
+  return %sp : tensor<?x4x?xf32>
+}
+
+func.func @generate(%s: tensor<1xi64>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %n64 = tensor.extract %s[%c0] : tensor<1xi64>
+  %n = arith.index_cast %n64 : i64 to index
+  %g = tensor.generate %n {
+  ^bb0(%i: index):
+    %i64 = arith.index_cast %i : index to i64
+    %f = arith.sitofp %i64 : i64 to f32
+    tensor.yield %f : f32
+  } : tensor<?xf32>
+  return %g : tensor<?xf32>
+}
