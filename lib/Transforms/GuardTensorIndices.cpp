@@ -1420,8 +1420,8 @@ struct AtticGuardTensorIndicesPass
     };
     llvm::SmallBitVector dropped = op.getDroppedDims();
     SmallVector<OpFoldResult> offsets, sizes, strides;
+    SmallVector<OpFoldResult> sourceOffsets, sourceSizes, sourceStrides;
     SmallVector<int64_t> sourceShape;
-    SmallVector<Value> emptySizes;
     for (auto [d, offset, size, stride] : llvm::enumerate(
              op.getMixedOffsets(), op.getMixedSizes(), op.getMixedStrides())) {
       offsets.push_back(pick(offset, zero));
@@ -1431,18 +1431,20 @@ struct AtticGuardTensorIndicesPass
         continue;
       }
       sizes.push_back(pick(size, zero));
+      sourceOffsets.push_back(b.getIndexAttr(0));
+      sourceSizes.push_back(sizes.back());
+      sourceStrides.push_back(b.getIndexAttr(1));
       sourceShape.push_back(ShapedType::kDynamic);
-      emptySizes.push_back(zero);
     }
-    RankedTensorType sourceType = op.getSourceType();
+    // The source's first `sizes` elements: all of it, or none. (Not an
+    // arith.select of it and an empty tensor: convert-elementwise-to-linalg
+    // makes that an elementwise select, which read the empty one.)
     auto dynamicType =
-        RankedTensorType::get(sourceShape, sourceType.getElementType());
-    Value source = op.getSource();
-    if (sourceType != dynamicType)
-      source = tensor::CastOp::create(b, loc, dynamicType, source);
-    Value empty =
-        tensor::EmptyOp::create(b, loc, dynamicType, emptySizes).getResult();
-    source = arith::SelectOp::create(b, loc, ok, source, empty);
+        RankedTensorType::get(sourceShape, op.getSourceType().getElementType());
+    auto source = tensor::ExtractSliceOp::create(b, loc, dynamicType,
+                                                 op.getSource(), sourceOffsets,
+                                                 sourceSizes, sourceStrides);
+    source->setAttr(kGuarded, b.getUnitAttr());
     OpBuilder at(op);
     auto guarded = tensor::ParallelInsertSliceOp::create(
         at, loc, source, op.getDest(), offsets, sizes, strides);

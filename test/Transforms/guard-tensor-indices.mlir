@@ -567,7 +567,8 @@ func.func @expand_static_in_dynamic(%a: tensor<?x?xf32>, %k: index) -> tensor<?x
 // -----
 
 // A parallel_insert_slice: the check before scf.forall.in_parallel, and
-// outside, an empty slice inserted at offset 0 (no scf.if fits there).
+// outside, an empty slice of the source inserted at offset 0 (no scf.if
+// fits there).
 // CHECK-LABEL: func.func @parallel_insert
 //       CHECK: scf.forall
 //       CHECK: arith.xori %[[OK:.*]], %true
@@ -575,9 +576,7 @@ func.func @expand_static_in_dynamic(%a: tensor<?x?xf32>, %k: index) -> tensor<?x
 //       CHECK: %[[OFF:.*]] = arith.select %[[OK]], %{{.*}}, %{{.*}} : index
 //       CHECK: %[[STRIDE:.*]] = arith.select %[[OK]], %{{.*}}, %{{.*}} : index
 //       CHECK: %[[SIZE:.*]] = arith.select %[[OK]], %{{.*}}, %{{.*}} : index
-//       CHECK: %[[CAST:.*]] = tensor.cast %{{.*}} : tensor<3xf32> to tensor<?xf32>
-//       CHECK: %[[EMPTY:.*]] = tensor.empty(%{{.*}}) : tensor<?xf32>
-//       CHECK: %[[SRC:.*]] = arith.select %[[OK]], %[[CAST]], %[[EMPTY]] : tensor<?xf32>
+//       CHECK: %[[SRC:.*]] = tensor.extract_slice %{{.*}}[0] [%[[SIZE]]] [1] {attic.in_bounds} : tensor<3xf32> to tensor<?xf32>
 //       CHECK: scf.forall.in_parallel
 //  CHECK-NEXT: tensor.parallel_insert_slice %[[SRC]] into %{{.*}}[%[[OFF]]] [%[[SIZE]]] [%[[STRIDE]]] {attic.in_bounds} : tensor<?xf32> into tensor<8xf32>
 func.func @parallel_insert(%a: tensor<8xf32>, %off: index, %x: tensor<3xf32>) -> tensor<8xf32> {
