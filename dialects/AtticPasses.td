@@ -1238,12 +1238,15 @@ def AtticGuardTensorIndices
     and equal the result type's static sizes (`ATTIC_RT_RESHAPE_SIZE`; a
     2x3 operand reshaped to 4x4 read 10 elements past it with exit 0).
 
-    A `tensor.empty`, `tensor.splat`, `tensor.generate` or `memref.alloc`
-    whose dynamic sizes are negative, or take 2^63 bytes or more with the
-    static ones, is reported (`ATTIC_RT_ALLOC_SIZE`: the line, the first
-    negative dimension and its size) and its sizes become 0: the
-    lowering's byte count wrapped, and a tensor.empty of 2^62 f32 got a
-    small buffer that its fill wrote past.
+    (An unranked operand or result is not checked.)
+
+    A `tensor.empty`, `tensor.splat`, `tensor.generate`, `memref.alloc` or
+    `bufferization.alloc_tensor` whose dynamic sizes are negative, or take
+    2^63 bytes or more with the static ones, is reported
+    (`ATTIC_RT_ALLOC_SIZE`: the line, the first negative dimension and its
+    size) and its sizes become 0: the lowering's byte count wrapped, and a
+    tensor.empty of 2^62 f32 got a small buffer that its fill wrote past.
+    Static sizes alone of 2^63 bytes or more are an error here.
   }];
   let options = [
     Option<"branchFree", "branch-free", "bool", /*default=*/"false",

@@ -20,6 +20,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -583,14 +584,27 @@ struct AtticGuardTensorIndicesPass
         reshapes.push_back(op);
         return;
       }
-      if (isa<tensor::ReshapeOp>(op) && !op->hasAttr(kGuarded) && ownCode(op)) {
+      // (Unranked: the shape's length is known at run time only; left
+      // alone.)
+      if (auto reshape = dyn_cast<tensor::ReshapeOp>(op);
+          reshape && isa<RankedTensorType>(reshape.getSource().getType()) &&
+          isa<RankedTensorType>(reshape.getType()) && !op->hasAttr(kGuarded) &&
+          ownCode(op)) {
         reshapes.push_back(op);
         return;
       }
       if (isa<tensor::EmptyOp, tensor::SplatOp, tensor::GenerateOp,
-              memref::AllocOp>(op) &&
-          !op->hasAttr(kGuarded) && allocNeedsCheck(op) && ownCode(op)) {
-        allocs.push_back(op);
+              memref::AllocOp, bufferization::AllocTensorOp>(op) &&
+          !op->hasAttr(kGuarded) && ownCode(op)) {
+        if (staticBytesOverflow(op)) {
+          op->emitOpError("allocates ")
+              << op->getResult(0).getType()
+              << ", whose static sizes take 2^63 bytes or more";
+          refused = true;
+          return;
+        }
+        if (allocNeedsCheck(op))
+          allocs.push_back(op);
         return;
       }
       if (op->hasAttr(kGuarded) ||
@@ -678,6 +692,8 @@ struct AtticGuardTensorIndicesPass
   static MutableOperandRange allocSizes(Operation *op) {
     if (auto empty = dyn_cast<tensor::EmptyOp>(op))
       return empty.getDynamicSizesMutable();
+    if (auto alloc = dyn_cast<bufferization::AllocTensorOp>(op))
+      return alloc.getDynamicSizesMutable();
     if (auto splat = dyn_cast<tensor::SplatOp>(op))
       return splat.getDynamicSizesMutable();
     if (auto generate = dyn_cast<tensor::GenerateOp>(op))
@@ -689,15 +705,43 @@ struct AtticGuardTensorIndicesPass
   /// constants whose bytes (with the static sizes) take 2^63 or more, or
   /// a negative one (the guards' own replacements allocate with constant
   /// sizes 0, which need nothing).
-  static bool allocNeedsCheck(Operation *op) {
+  /// The bytes of an element of `type` (a complex or vector element: its
+  /// size in memory; 8 for others, a pointer).
+  static int64_t elementBytes(ShapedType type) {
+    Type element = type.getElementType();
+    int64_t lanes = 1;
+    if (auto vector = dyn_cast<VectorType>(element)) {
+      lanes = vector.getNumElements();
+      element = vector.getElementType();
+    }
+    if (auto complex = dyn_cast<ComplexType>(element)) {
+      lanes *= 2;
+      element = complex.getElementType();
+    }
+    int64_t bits =
+        element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
+    return std::max<int64_t>(1, (bits + 7) / 8) * lanes;
+  }
+
+  /// The element bytes times the static sizes (128 bits: no overflow).
+  static llvm::APInt staticBytes(Operation *op) {
     auto type = cast<ShapedType>(op->getResult(0).getType());
-    unsigned bits = type.getElementType().isIntOrFloat()
-                        ? type.getElementType().getIntOrFloatBitWidth()
-                        : 64;
-    llvm::APInt bytes(128, std::max<int64_t>(1, (int64_t(bits) + 7) / 8));
+    llvm::APInt bytes(128, elementBytes(type));
     for (int64_t size : type.getShape())
       if (!ShapedType::isDynamic(size))
         bytes *= llvm::APInt(128, size);
+    return bytes;
+  }
+
+  /// Whether the static sizes alone take 2^63 bytes or more (a compile-time
+  /// error: 4 * 2^62 wrapped to 0, and the allocation segfaulted; a
+  /// review).
+  static bool staticBytesOverflow(Operation *op) {
+    return staticBytes(op).getActiveBits() > 63;
+  }
+
+  static bool allocNeedsCheck(Operation *op) {
+    llvm::APInt bytes = staticBytes(op);
     for (OpOperand &operand : allocSizes(op)) {
       APInt value;
       if (!matchPattern(operand.get(), m_ConstantInt(&value)) ||
@@ -719,23 +763,18 @@ struct AtticGuardTensorIndicesPass
     Location loc = op->getLoc();
     OpBuilder b(op);
     auto type = cast<ShapedType>(op->getResult(0).getType());
-    int64_t kind = isa<tensor::EmptyOp>(op)      ? 0
-                   : isa<tensor::SplatOp>(op)    ? 1
-                   : isa<tensor::GenerateOp>(op) ? 2
-                                                 : 3;
+    int64_t kind = isa<tensor::EmptyOp>(op)                ? 0
+                   : isa<tensor::SplatOp>(op)              ? 1
+                   : isa<tensor::GenerateOp>(op)           ? 2
+                   : isa<bufferization::AllocTensorOp>(op) ? 4
+                                                           : 3;
     int64_t code = attic::sourceLineOf(loc) * 64 + kind;
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    // The element's bytes, then each size: no overflow in the unsigned
-    // product, and the low half at least 0.
-    unsigned bits = type.getElementType().isIntOrFloat()
-                        ? type.getElementType().getIntOrFloatBitWidth()
-                        : 64;
+    // The bytes of the static sizes (below 2^63: staticBytesOverflow), then
+    // each dynamic size: no overflow in the unsigned product, and the low
+    // half at least 0.
     Value bytes = arith::ConstantIndexOp::create(
-        b, loc, std::max<int64_t>(1, (int64_t(bits) + 7) / 8));
-    for (int64_t size : type.getShape())
-      if (!ShapedType::isDynamic(size))
-        bytes = arith::MulIOp::create(
-            b, loc, bytes, arith::ConstantIndexOp::create(b, loc, size));
+        b, loc, int64_t(staticBytes(op).getZExtValue()));
     Value fits = arith::ConstantIntOp::create(b, loc, 1, 1);
     Value negativeDim = arith::ConstantIndexOp::create(b, loc, -1);
     Value negativeSize = zero;
@@ -1419,6 +1458,17 @@ struct AtticGuardTensorIndicesPass
           .getResult();
     };
     llvm::SmallBitVector dropped = op.getDroppedDims();
+    Value original = op.getSource();
+    // Every dimension dropped (a tensor<f32> into %o[%i]): the last one is
+    // kept, the source viewed as tensor<1xT>, so that it can take size 0
+    // (one element was written at offset 0 otherwise; a review).
+    if (dropped.size() > 0 && dropped.all()) {
+      dropped.reset(dropped.size() - 1);
+      original = tensor::ExpandShapeOp::create(
+          b, loc,
+          RankedTensorType::get({1}, op.getSourceType().getElementType()),
+          original, ArrayRef<ReassociationIndices>{});
+    }
     SmallVector<OpFoldResult> offsets, sizes, strides;
     SmallVector<OpFoldResult> sourceOffsets, sourceSizes, sourceStrides;
     SmallVector<int64_t> sourceShape;
@@ -1441,9 +1491,9 @@ struct AtticGuardTensorIndicesPass
     // makes that an elementwise select, which read the empty one.)
     auto dynamicType =
         RankedTensorType::get(sourceShape, op.getSourceType().getElementType());
-    auto source = tensor::ExtractSliceOp::create(b, loc, dynamicType,
-                                                 op.getSource(), sourceOffsets,
-                                                 sourceSizes, sourceStrides);
+    auto source = tensor::ExtractSliceOp::create(b, loc, dynamicType, original,
+                                                 sourceOffsets, sourceSizes,
+                                                 sourceStrides);
     source->setAttr(kGuarded, b.getUnitAttr());
     OpBuilder at(op);
     auto guarded = tensor::ParallelInsertSliceOp::create(

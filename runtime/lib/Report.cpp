@@ -345,8 +345,9 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
     char where[48];
     atLine(a, where, sizeof(where));
     static const char *const ops[] = {"tensor.empty", "tensor.splat",
-                                      "tensor.generate", "memref.alloc"};
-    const char *name = ops[std::min<int64_t>(((a % 64) + 64) % 64, 3)];
+                                      "tensor.generate", "memref.alloc",
+                                      "bufferization.alloc_tensor"};
+    const char *name = ops[std::min<int64_t>(((a % 64) + 64) % 64, 4)];
     if (b >= 0)
       return attic::runtime::fail(err, errLen,
                                   "%s%s: the size of dimension %" PRId64

@@ -39,3 +39,23 @@ func.func @generate(%s: tensor<1xi64>) -> tensor<?xf32> {
   } : tensor<?xf32>
   return %g : tensor<?xf32>
 }
+
+func.func @alloc_tensor(%s: tensor<1xi64>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %n64 = tensor.extract %s[%c0] : tensor<1xi64>
+  %n = arith.index_cast %n64 : i64 to index
+  %e = bufferization.alloc_tensor(%n) : tensor<?xf32>
+  %one = arith.constant 1.0 : f32
+  %f = linalg.fill ins(%one : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  return %f : tensor<?xf32>
+}
+
+// Static sizes that take 2^64 bytes (4 * 2^62): the byte count of the
+// static sizes wrapped to 0 and every check passed (a review).
+func.func @static_overflow(%s: tensor<1xi64>) -> tensor<?x4611686018427387904xf32> {
+  %c0 = arith.constant 0 : index
+  %n64 = tensor.extract %s[%c0] : tensor<1xi64>
+  %n = arith.index_cast %n64 : i64 to index
+  %e = tensor.empty(%n) : tensor<?x4611686018427387904xf32>
+  return %e : tensor<?x4611686018427387904xf32>
+}

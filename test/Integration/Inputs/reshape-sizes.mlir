@@ -87,3 +87,11 @@ func.func @reshape_static(%a: tensor<?xf32>, %s: tensor<2xi64>) -> tensor<2x?xf3
   %r = tensor.reshape %a(%s) : (tensor<?xf32>, tensor<2xi64>) -> tensor<2x?xf32>
   return %r : tensor<2x?xf32>
 }
+
+// An unranked operand: not checked (the guard hung on it, casting the
+// unranked type to a ranked one; a review), and run as written.
+func.func @reshape_unranked(%a: tensor<2x3xf32>, %s: tensor<2xi64>) -> tensor<?x?xf32> {
+  %u = tensor.cast %a : tensor<2x3xf32> to tensor<*xf32>
+  %r = tensor.reshape %u(%s) : (tensor<*xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}

@@ -352,13 +352,14 @@ typedef enum attic_rt_error_code {
    * the shape is not the result type's static size: b = the entry, c =
    * the type's size. */
   ATTIC_RT_RESHAPE_SIZE = 17,
-  /* A tensor.empty, tensor.splat, tensor.generate or memref.alloc in the
-   * function's own code whose sizes from the data are negative or take
-   * 2^63 bytes or more (the byte count wrapped, and a small buffer was
-   * written past; attic-guard-tensor-indices): the sizes become 0. a =
-   * line * 64 + the op (0 tensor.empty, 1 tensor.splat, 2 tensor.generate,
-   * 3 memref.alloc), b = the first negative size's dimension (-1: none,
-   * the byte count overflows), c = that size. */
+  /* A tensor.empty, tensor.splat, tensor.generate, memref.alloc or
+   * bufferization.alloc_tensor in the function's own code whose sizes from the
+   * data are negative or take 2^63 bytes or more (the byte count wrapped, and a
+   * small buffer was written past; attic-guard-tensor-indices): the sizes
+   * become 0. a = line * 64 + the op (0 tensor.empty, 1 tensor.splat, 2
+   * tensor.generate, 3 memref.alloc, 4 bufferization.alloc_tensor), b = the
+   * first negative size's dimension (-1: none, the byte count overflows), c =
+   * that size. */
   ATTIC_RT_ALLOC_SIZE = 18
 } attic_rt_error_code;
 
