@@ -1246,7 +1246,10 @@ def AtticGuardTensorIndices
     (`ATTIC_RT_ALLOC_SIZE`: the line, the first negative dimension and its
     size) and its sizes become 0: the lowering's byte count wrapped, and a
     tensor.empty of 2^62 f32 got a small buffer that its fill wrote past.
-    Static sizes alone of 2^63 bytes or more are an error here.
+    Static sizes alone of 2^63 bytes or more are an error here. A
+    `tensor.pad` whose padding from the data is negative (undefined
+    upstream: it shifted the result and could corrupt the heap) is
+    reported the same way, and that padding becomes 0.
   }];
   let options = [
     Option<"branchFree", "branch-free", "bool", /*default=*/"false",

@@ -567,7 +567,8 @@ struct AtticGuardTensorIndicesPass
             modifierFunctions.insert(ref.getValue());
     });
     separateHostCalls();
-    SmallVector<Operation *> accesses, slices, dims, casts, reshapes, allocs;
+    SmallVector<Operation *> accesses, slices, dims, casts, reshapes, allocs,
+        pads;
     bool refused = false;
     getOperation().walk([&](Operation *op) {
       if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
@@ -591,6 +592,12 @@ struct AtticGuardTensorIndicesPass
           isa<RankedTensorType>(reshape.getType()) && !op->hasAttr(kGuarded) &&
           ownCode(op)) {
         reshapes.push_back(op);
+        return;
+      }
+      if (auto pad = dyn_cast<tensor::PadOp>(op);
+          pad && !op->hasAttr(kGuarded) &&
+          !(pad.getLow().empty() && pad.getHigh().empty()) && ownCode(op)) {
+        pads.push_back(op);
         return;
       }
       if (isa<tensor::EmptyOp, tensor::SplatOp, tensor::GenerateOp,
@@ -657,14 +664,15 @@ struct AtticGuardTensorIndicesPass
     if (refused)
       return signalPassFailure();
     if (accesses.empty() && slices.empty() && dims.empty() && casts.empty() &&
-        reshapes.empty() && allocs.empty())
+        reshapes.empty() && allocs.empty() && pads.empty())
       return;
     Operation *first = !accesses.empty()   ? accesses[0]
                        : !slices.empty()   ? slices[0]
                        : !dims.empty()     ? dims[0]
                        : !casts.empty()    ? casts[0]
                        : !reshapes.empty() ? reshapes[0]
-                                           : allocs[0];
+                       : !allocs.empty()   ? allocs[0]
+                                           : pads[0];
     FailureOr<func::FuncOp> report = attic::declareReportError(first);
     if (failed(report))
       return signalPassFailure();
@@ -685,6 +693,58 @@ struct AtticGuardTensorIndicesPass
     }
     for (Operation *op : allocs)
       guardAllocSizes(op, *report);
+    for (Operation *op : pads)
+      guardPad(cast<tensor::PadOp>(op), *report);
+  }
+
+  /// A tensor.pad whose padding from the data is negative (undefined
+  /// upstream: -1 gave a shifted result, and one run in three corrupted the
+  /// heap; an audit): reported (ATTIC_RT_ALLOC_SIZE with the pad: the
+  /// dimension and the value), and that padding becomes 0.
+  static void guardPad(tensor::PadOp op, func::FuncOp report) {
+    Location loc = op.getLoc();
+    OpBuilder b(op);
+    int64_t line = attic::sourceLineOf(loc) * 64;
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    for (bool high : {false, true}) {
+      SmallVector<OpFoldResult> pads =
+          high ? op.getMixedHighPad() : op.getMixedLowPad();
+      SmallVector<Value> safe;
+      for (auto [d, pad] : llvm::enumerate(pads)) {
+        auto value = dyn_cast<Value>(pad);
+        if (!value)
+          continue;
+        Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                         value, zero);
+        reportUnless(b, loc, ok, report, ATTIC_RT_ALLOC_SIZE,
+                     line + (high ? 6 : 5),
+                     arith::ConstantIndexOp::create(b, loc, d), value);
+        safe.push_back(arith::SelectOp::create(b, loc, ok, value, zero));
+      }
+      (high ? op.getHighMutable() : op.getLowMutable()).assign(safe);
+    }
+    op->setAttr(kGuarded, b.getUnitAttr());
+  }
+
+  /// `product` times `size` (index values), and-ing into `ok` that the
+  /// size is at least 0 and the product does not overflow: the high half
+  /// of the unsigned product 0 and its low half at least 0 (no division,
+  /// which attic-guard-integer-division would guard in turn).
+  static void multiplyChecked(OpBuilder &b, Location loc, Value &product,
+                              Value &ok, Value size) {
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    auto atLeast0 = [&](Value v) -> Value {
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, v, zero);
+    };
+    auto wide = arith::MulUIExtendedOp::create(b, loc, product, size);
+    Value fits = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, wide.getHigh(),
+                              zero),
+        atLeast0(wide.getLow()));
+    ok = arith::AndIOp::create(
+        b, loc, ok, arith::AndIOp::create(b, loc, fits, atLeast0(size)));
+    product = wide.getLow();
   }
 
   /// The dynamic size operands of a tensor.empty, tensor.splat,
@@ -794,16 +854,7 @@ struct AtticGuardTensorIndicesPass
           negativeDim);
       negativeSize =
           arith::SelectOp::create(b, loc, negative, size, negativeSize);
-      auto wide = arith::MulUIExtendedOp::create(b, loc, bytes, size);
-      fits = arith::AndIOp::create(
-          b, loc, fits,
-          arith::AndIOp::create(
-              b, loc,
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                    wide.getHigh(), zero),
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                    wide.getLow(), zero)));
-      bytes = wide.getLow();
+      multiplyChecked(b, loc, bytes, fits, size);
     }
     Value ok = arith::AndIOp::create(
         b, loc, fits,
@@ -830,7 +881,6 @@ struct AtticGuardTensorIndicesPass
     auto source = cast<RankedTensorType>(op.getSource().getType());
     auto result = cast<RankedTensorType>(op.getResult().getType());
     int64_t code = attic::sourceLineOf(loc) * 64;
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value elements = arith::ConstantIndexOp::create(b, loc, 1);
     for (int64_t d = 0; d < source.getRank(); ++d)
       elements = arith::MulIOp::create(
@@ -855,18 +905,7 @@ struct AtticGuardTensorIndicesPass
                      code + 40 + std::min<int64_t>(d, 15), size, expected);
         all = arith::AndIOp::create(b, loc, all, same);
       }
-      auto wide = arith::MulUIExtendedOp::create(b, loc, product, size);
-      Value fits = arith::AndIOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                wide.getHigh(), zero),
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                wide.getLow(), zero));
-      Value nonnegative =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, size, zero);
-      ok = arith::AndIOp::create(
-          b, loc, ok, arith::AndIOp::create(b, loc, fits, nonnegative));
-      product = wide.getLow();
+      multiplyChecked(b, loc, product, ok, size);
     }
     Value same = arith::AndIOp::create(
         b, loc, ok,
@@ -912,7 +951,6 @@ struct AtticGuardTensorIndicesPass
     SmallVector<OpFoldResult> outputSizes = op.getMixedOutputShape();
     SmallVector<ReassociationIndices> groups = op.getReassociationIndices();
     int64_t code = attic::sourceLineOf(loc) * 64;
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     Value all = arith::ConstantIntOp::create(b, loc, 1, 1);
     for (int64_t g : reshapeChecks(op)) {
@@ -924,18 +962,7 @@ struct AtticGuardTensorIndicesPass
       Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
       for (int64_t d : groups[g]) {
         Value size = getValueOrCreateConstantIndexOp(b, loc, outputSizes[d]);
-        auto wide = arith::MulUIExtendedOp::create(b, loc, product, size);
-        Value fits = arith::AndIOp::create(
-            b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                  wide.getHigh(), zero),
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                  wide.getLow(), zero));
-        Value nonnegative = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::sge, size, zero);
-        ok = arith::AndIOp::create(
-            b, loc, ok, arith::AndIOp::create(b, loc, fits, nonnegative));
-        product = wide.getLow();
+        multiplyChecked(b, loc, product, ok, size);
       }
       Value same = arith::AndIOp::create(
           b, loc, ok,

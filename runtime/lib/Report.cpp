@@ -344,10 +344,17 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
   case ATTIC_RT_ALLOC_SIZE: {
     char where[48];
     atLine(a, where, sizeof(where));
+    int64_t kind = ((a % 64) + 64) % 64;
+    if (kind == 5 || kind == 6)
+      return attic::runtime::fail(
+          err, errLen,
+          "tensor.pad%s: the %s padding of dimension %" PRId64 " is %" PRId64
+          " at run time (negative); the results are not valid%s",
+          where, kind == 5 ? "low" : "high", b, c, suffix);
     static const char *const ops[] = {"tensor.empty", "tensor.splat",
                                       "tensor.generate", "memref.alloc",
                                       "bufferization.alloc_tensor"};
-    const char *name = ops[std::min<int64_t>(((a % 64) + 64) % 64, 4)];
+    const char *name = ops[std::min<int64_t>(kind, 4)];
     if (b >= 0)
       return attic::runtime::fail(err, errLen,
                                   "%s%s: the size of dimension %" PRId64

@@ -59,3 +59,17 @@ func.func @static_overflow(%s: tensor<1xi64>) -> tensor<?x4611686018427387904xf3
   %e = tensor.empty(%n) : tensor<?x4611686018427387904xf32>
   return %e : tensor<?x4611686018427387904xf32>
 }
+
+// Padding from the data (a negative one shifted the result, and one run in
+// three corrupted the heap; an audit).
+func.func @pad(%a: tensor<2x3xf32>, %n: tensor<1xi64>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %p64 = tensor.extract %n[%c0] : tensor<1xi64>
+  %p = arith.index_cast %p64 : i64 to index
+  %z = arith.constant 7.0 : f32
+  %r = tensor.pad %a low[%p, 1] high[1, %p] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %z : f32
+  } : tensor<2x3xf32> to tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}

@@ -359,7 +359,9 @@ typedef enum attic_rt_error_code {
    * become 0. a = line * 64 + the op (0 tensor.empty, 1 tensor.splat, 2
    * tensor.generate, 3 memref.alloc, 4 bufferization.alloc_tensor), b = the
    * first negative size's dimension (-1: none, the byte count overflows), c =
-   * that size. */
+   * that size. A tensor.pad with a negative padding from the data likewise
+   * (the padding becomes 0): a = line * 64 + 5 (low) or 6 (high), b = the
+   * dimension, c = the padding. */
   ATTIC_RT_ALLOC_SIZE = 18
 } attic_rt_error_code;
 
