@@ -1249,7 +1249,10 @@ def AtticGuardTensorIndices
     Static sizes alone of 2^63 bytes or more are an error here. A
     `tensor.pad` whose padding from the data is negative (undefined
     upstream: it shifted the result and could corrupt the heap) is
-    reported the same way, and that padding becomes 0.
+    reported the same way, and that padding becomes 0; where the result
+    type's size is static, the padded size must be it (a padding of
+    1000000 into `tensor<5xf32>` wrote past the buffer), else the op gives
+    a new tensor of its type.
   }];
   let options = [
     Option<"branchFree", "branch-free", "bool", /*default=*/"false",

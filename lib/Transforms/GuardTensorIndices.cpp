@@ -595,8 +595,7 @@ struct AtticGuardTensorIndicesPass
         return;
       }
       if (auto pad = dyn_cast<tensor::PadOp>(op);
-          pad && !op->hasAttr(kGuarded) &&
-          !(pad.getLow().empty() && pad.getHigh().empty()) && ownCode(op)) {
+          pad && !op->hasAttr(kGuarded) && padNeedsCheck(pad) && ownCode(op)) {
         pads.push_back(op);
         return;
       }
@@ -697,20 +696,33 @@ struct AtticGuardTensorIndicesPass
       guardPad(cast<tensor::PadOp>(op), *report);
   }
 
+  /// Whether a tensor.pad has a padding from the data, or a static result
+  /// size from a dynamic source size (which its verifier cannot match).
+  static bool padNeedsCheck(tensor::PadOp op) {
+    if (!op.getLow().empty() || !op.getHigh().empty())
+      return true;
+    for (int64_t d = 0; d < op.getResultType().getRank(); ++d)
+      if (!op.getResultType().isDynamicDim(d) &&
+          op.getSourceType().isDynamicDim(d))
+        return true;
+    return false;
+  }
+
   /// A tensor.pad whose padding from the data is negative (undefined
   /// upstream: -1 gave a shifted result, and one run in three corrupted the
   /// heap; an audit): reported (ATTIC_RT_ALLOC_SIZE with the pad: the
   /// dimension and the value), and that padding becomes 0.
-  static void guardPad(tensor::PadOp op, func::FuncOp report) {
+  void guardPad(tensor::PadOp op, func::FuncOp report) {
     Location loc = op.getLoc();
     OpBuilder b(op);
     int64_t line = attic::sourceLineOf(loc) * 64;
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    SmallVector<OpFoldResult> pads[2];
     for (bool high : {false, true}) {
-      SmallVector<OpFoldResult> pads =
-          high ? op.getMixedHighPad() : op.getMixedLowPad();
       SmallVector<Value> safe;
-      for (auto [d, pad] : llvm::enumerate(pads)) {
+      for (auto [d, pad] :
+           llvm::enumerate(high ? op.getMixedHighPad() : op.getMixedLowPad())) {
+        pads[high].push_back(pad);
         auto value = dyn_cast<Value>(pad);
         if (!value)
           continue;
@@ -720,10 +732,42 @@ struct AtticGuardTensorIndicesPass
                      line + (high ? 6 : 5),
                      arith::ConstantIndexOp::create(b, loc, d), value);
         safe.push_back(arith::SelectOp::create(b, loc, ok, value, zero));
+        pads[high].back() = safe.back();
       }
       (high ? op.getHighMutable() : op.getLowMutable()).assign(safe);
     }
+    // A static result size must be the padded size: low + high + the
+    // source's size (a padding of 1000000 into tensor<5xf32> wrote there:
+    // a segfault). Each padding at most the size first, so that the sum
+    // cannot wrap. Otherwise the op gives a new tensor of its type.
+    RankedTensorType result = op.getResultType();
+    Value all;
+    for (int64_t d = 0; d < result.getRank(); ++d) {
+      if (result.isDynamicDim(d))
+        continue;
+      Value low = getValueOrCreateConstantIndexOp(b, loc, pads[0][d]);
+      Value high = getValueOrCreateConstantIndexOp(b, loc, pads[1][d]);
+      if (matchPattern(low, m_Constant()) && matchPattern(high, m_Constant()) &&
+          !op.getSourceType().isDynamicDim(d))
+        continue; // the verifier's
+      Value size = arith::ConstantIndexOp::create(b, loc, result.getDimSize(d));
+      Value padded = arith::AddIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, low, high),
+          tensor::DimOp::create(b, loc, op.getSource(), d));
+      auto le = [&](Value l, Value r) -> Value {
+        return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, l, r);
+      };
+      Value ok = arith::AndIOp::create(
+          b, loc, arith::AndIOp::create(b, loc, le(low, size), le(high, size)),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, padded,
+                                size));
+      reportUnless(b, loc, ok, report, ATTIC_RT_ALLOC_SIZE, line + 7,
+                   arith::ConstantIndexOp::create(b, loc, d), padded);
+      all = all ? arith::AndIOp::create(b, loc, all, ok).getResult() : ok;
+    }
     op->setAttr(kGuarded, b.getUnitAttr());
+    if (all)
+      replaceUnless(b, op, all);
   }
 
   /// `product` times `size` (index values), and-ing into `ok` that the

@@ -345,6 +345,13 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
     char where[48];
     atLine(a, where, sizeof(where));
     int64_t kind = ((a % 64) + 64) % 64;
+    if (kind == 7)
+      return attic::runtime::fail(
+          err, errLen,
+          "tensor.pad%s: dimension %" PRId64 " pads to %" PRId64
+          " at run time, but the result type says otherwise; the results are "
+          "not valid%s",
+          where, b, c, suffix);
     if (kind == 5 || kind == 6)
       return attic::runtime::fail(
           err, errLen,

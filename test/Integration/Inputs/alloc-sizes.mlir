@@ -73,3 +73,27 @@ func.func @pad(%a: tensor<2x3xf32>, %n: tensor<1xi64>) -> tensor<?x?xf32> {
   } : tensor<2x3xf32> to tensor<?x?xf32>
   return %r : tensor<?x?xf32>
 }
+
+// A static result size with a padding from the data: it must be the padded
+// size (a padding of 1000000 into tensor<5xf32> wrote there: a segfault).
+func.func @pad_static(%a: tensor<3xf32>, %n: tensor<1xi64>) -> tensor<5xf32> {
+  %c0 = arith.constant 0 : index
+  %p64 = tensor.extract %n[%c0] : tensor<1xi64>
+  %p = arith.index_cast %p64 : i64 to index
+  %z = arith.constant 7.0 : f32
+  %r = tensor.pad %a low[%p] high[0] {
+  ^bb0(%i: index):
+    tensor.yield %z : f32
+  } : tensor<3xf32> to tensor<5xf32>
+  return %r : tensor<5xf32>
+}
+
+// A static result size from a dynamic source with static paddings.
+func.func @pad_source(%a: tensor<?xf32>) -> tensor<5xf32> {
+  %z = arith.constant 7.0 : f32
+  %r = tensor.pad %a low[1] high[1] {
+  ^bb0(%i: index):
+    tensor.yield %z : f32
+  } : tensor<?xf32> to tensor<5xf32>
+  return %r : tensor<5xf32>
+}

@@ -361,7 +361,9 @@ typedef enum attic_rt_error_code {
    * first negative size's dimension (-1: none, the byte count overflows), c =
    * that size. A tensor.pad with a negative padding from the data likewise
    * (the padding becomes 0): a = line * 64 + 5 (low) or 6 (high), b = the
-   * dimension, c = the padding. */
+   * dimension, c = the padding; or whose padded size is not the result
+   * type's static size (the op gives a new tensor of its type): a = line *
+   * 64 + 7, b = the dimension, c = the padded size. */
   ATTIC_RT_ALLOC_SIZE = 18
 } attic_rt_error_code;
 
