@@ -515,6 +515,41 @@ def AtticExactBf16Conversions : Pass<"attic-exact-bf16-conversions"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def AtticExactMinMax : Pass<"attic-exact-min-max"> {
+  let summary = "arith.maximumf / minimumf with IEEE-754 signed zeros, before arith-expand";
+  let description = [{
+    `arith.maximumf` and `arith.minimumf` order -0.0 below +0.0
+    (IEEE-754 2019 maximum and minimum) and give NaN if either operand is
+    NaN. Upstream's `arith-expand` in MLIR 22 lowers them to one ordered
+    compare and a select, which gives the second operand where the two
+    compare equal: `maximumf(+0.0, -0.0)` was -0.0, and `1 / maximumf(x, -0)`
+    at x = +0 was -inf (an audit, 2026-12-01). This pass rewrites them
+    first: where the operands compare equal, the result is the bitwise and
+    (maximum) or or (minimum) of the two, which is +0 (or -0) for zeros of
+    both signs and the operand itself otherwise; a NaN operand is the
+    result as before. Ops with the `nsz` or `fast` fast-math flag are left
+    to `arith-expand`. Part of `attic-cpu-pipeline`, before `arith-expand`.
+
+    Example:
+
+    ```mlir
+    %m = arith.maximumf %a, %b : f32
+    // becomes
+    %gt = arith.cmpf ugt, %a, %b : f32
+    %s = arith.select %gt, %a, %b : f32
+    %eq = arith.cmpf oeq, %a, %b : f32
+    %ai = arith.bitcast %a : f32 to i32
+    %bi = arith.bitcast %b : f32 to i32
+    %and = arith.andi %ai, %bi : i32
+    %z = arith.bitcast %and : i32 to f32
+    %e = arith.select %eq, %z, %s : f32
+    %nan = arith.cmpf uno, %b, %b : f32
+    %m = arith.select %nan, %b, %e : f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def AtticExpandStridedMetadata : Pass<"attic-expand-strided-metadata"> {
   let summary = "Upstream's expand-strided-metadata, also for expand_shapes with several dynamic sizes in one group";
   let description = [{

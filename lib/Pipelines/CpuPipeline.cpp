@@ -248,6 +248,9 @@ void attic::buildCpuPipeline(OpPassManager &pm,
   // Loops -> LLVM dialect. bf16 conversions from f64 and wide integers
   // first, rounded once (arith-expand and LLVM go through f32 to nearest).
   pm.addPass(createAtticExactBf16Conversions());
+  // maximumf/minimumf with signed zeros (arith-expand's compare-and-select
+  // gives maximumf(+0, -0) = -0).
+  pm.addPass(createAtticExactMinMax());
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true; // bf16 <-> f32 as integer ops, no libgcc calls
   pm.addPass(arith::createArithExpandOpsPass(expand));
