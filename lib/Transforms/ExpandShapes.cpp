@@ -9,6 +9,10 @@
 //   them: a crash, or an op that does not verify. normalizeExpandShapes
 //   makes such sizes operands (constants), before attic's first
 //   canonicalization (specializeEntry, attic-guard-tensor-indices).
+//   The same canonicalization replaces a size operand in a dimension the
+//   type makes static by the type's size, unchecked; normalizeExpandShapes
+//   makes such a dimension dynamic and casts the result to the type, a
+//   cast that attic-guard-tensor-indices checks.
 // - expand-strided-metadata assumes at most one dynamic size per
 //   reassociation group (an assertion in a release build, then a null
 //   attribute dereferenced: a segfault). Bufferizing a tensor.expand_shape
@@ -65,6 +69,31 @@ bool normalize(RewriterBase &rewriter, ExpandShapeOp op) {
     op.getOutputShapeMutable().assign(dynamicSizes);
     op.setStaticOutputShape(staticSizes);
   });
+  return true;
+}
+
+/// Makes each size operand of `op` in a dimension its type makes static a
+/// dynamic dimension, and casts the result to the old type (marked
+/// kExpandShapeSizeCast); true when it changed `op`.
+bool castStaticSizeOperands(RewriterBase &rewriter, tensor::ExpandShapeOp op) {
+  RankedTensorType type = op.getResultType();
+  SmallVector<int64_t> shape(type.getShape());
+  bool changed = false;
+  for (auto [dim, size] : llvm::enumerate(op.getMixedOutputShape())) {
+    if (!type.isDynamicDim(dim) && isa<Value>(size)) {
+      shape[dim] = ShapedType::kDynamic;
+      changed = true;
+    }
+  }
+  if (!changed)
+    return false;
+  rewriter.setInsertionPointAfter(op);
+  auto wider = tensor::ExpandShapeOp::create(
+      rewriter, op.getLoc(), type.clone(shape), op.getSrc(),
+      op.getReassociationIndices(), op.getMixedOutputShape());
+  auto cast = tensor::CastOp::create(rewriter, op.getLoc(), type, wider);
+  cast->setAttr(attic::kExpandShapeSizeCast, rewriter.getUnitAttr());
+  rewriter.replaceOp(op, cast);
   return true;
 }
 
@@ -149,9 +178,10 @@ void attic::normalizeExpandShapes(Operation *root) {
   });
   IRRewriter rewriter(root->getContext());
   for (Operation *op : ops) {
-    if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+    if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
       normalize(rewriter, expand);
-    else
+      castStaticSizeOperands(rewriter, expand);
+    } else
       normalize(rewriter, cast<memref::ExpandShapeOp>(op));
   }
 }

@@ -913,6 +913,24 @@ struct AtticGuardTensorIndicesPass
     op->setAttr(kGuarded, b.getUnitAttr());
   }
 
+  /// Whether the product of sizes that multiplyChecked made (`ok`: no
+  /// size negative, no overflow) is `expected`; reported otherwise
+  /// (ATTIC_RT_RESHAPE_SIZE, `code`, with `expected` and the product, -1
+  /// where it is not defined).
+  static Value productMatches(OpBuilder &b, Location loc, Value product,
+                              Value ok, Value expected, func::FuncOp report,
+                              int64_t code) {
+    Value same = arith::AndIOp::create(
+        b, loc, ok,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, product,
+                              expected));
+    Value reported = arith::SelectOp::create(
+        b, loc, ok, product, arith::ConstantIndexOp::create(b, loc, -1));
+    reportUnless(b, loc, same, report, ATTIC_RT_RESHAPE_SIZE, code, expected,
+                 reported);
+    return same;
+  }
+
   /// tensor.reshape with a shape from the data: the shape's entries must
   /// be at least 0, multiply to the operand's elements, and equal the
   /// result type's static sizes (upstream it is undefined: a 2x3 operand
@@ -951,15 +969,9 @@ struct AtticGuardTensorIndicesPass
       }
       multiplyChecked(b, loc, product, ok, size);
     }
-    Value same = arith::AndIOp::create(
-        b, loc, ok,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, product,
-                              elements));
-    Value reported = arith::SelectOp::create(
-        b, loc, ok, product, arith::ConstantIndexOp::create(b, loc, -1));
-    reportUnless(b, loc, same, report, ATTIC_RT_RESHAPE_SIZE, code + 32,
-                 elements, reported);
-    all = arith::AndIOp::create(b, loc, all, same);
+    all = arith::AndIOp::create(
+        b, loc, all,
+        productMatches(b, loc, product, ok, elements, report, code + 32));
     op->setAttr(kGuarded, b.getUnitAttr());
     replaceUnless(b, op, all);
   }
@@ -1008,16 +1020,10 @@ struct AtticGuardTensorIndicesPass
         Value size = getValueOrCreateConstantIndexOp(b, loc, outputSizes[d]);
         multiplyChecked(b, loc, product, ok, size);
       }
-      Value same = arith::AndIOp::create(
-          b, loc, ok,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, product,
-                                sourceSize));
-      // -1 for the product where a size is negative or it overflows.
-      Value reported = arith::SelectOp::create(
-          b, loc, ok, product, arith::ConstantIndexOp::create(b, loc, -1));
-      reportUnless(b, loc, same, report, ATTIC_RT_RESHAPE_SIZE,
-                   code + std::min<int64_t>(g, 31), sourceSize, reported);
-      all = arith::AndIOp::create(b, loc, all, same);
+      all = arith::AndIOp::create(
+          b, loc, all,
+          productMatches(b, loc, product, ok, sourceSize, report,
+                         code + std::min<int64_t>(g, 31)));
     }
     op->setAttr(kGuarded, b.getUnitAttr());
     replaceUnless(b, op, all);
@@ -1139,8 +1145,16 @@ struct AtticGuardTensorIndicesPass
             arith::ConstantIndexOp::create(nb, loc, to.getDimSize(d));
         Value same = arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::eq,
                                            size, expected);
-        reportUnless(nb, loc, same, report, ATTIC_RT_CAST_SIZE,
-                     code + std::min<int64_t>(d, 15), size, expected);
+        // Behind a tensor.expand_shape (normalizeExpandShapes): its
+        // output size operand d, reported as the expand_shape's.
+        if (op->hasAttr(attic::kExpandShapeSizeCast))
+          reportUnless(nb, loc, same, report, ATTIC_RT_RESHAPE_SIZE,
+                       attic::sourceLineOf(loc) * 64 + 56 +
+                           std::min<int64_t>(d, 7),
+                       size, expected);
+        else
+          reportUnless(nb, loc, same, report, ATTIC_RT_CAST_SIZE,
+                       code + std::min<int64_t>(d, 15), size, expected);
         all = arith::AndIOp::create(nb, loc, all, same);
       }
       // A memref's static strides and offset (ranked operands).
@@ -1415,7 +1429,11 @@ struct AtticGuardTensorIndicesPass
     sliceParts(op, tensor, offsets, sizes, strides);
     auto type = cast<RankedTensorType>(tensor.getType());
     bool insert = isa<tensor::InsertSliceOp, tensor::ParallelInsertSliceOp>(op);
-    int64_t code = attic::sourceLineOf(loc) * 64 + (insert ? 32 : 0);
+    // Dimensions up to 31 (an extract) or 15 (an insert: 16 marks a
+    // parallel one), a later one reported as the last.
+    int64_t code =
+        attic::sourceLineOf(loc) * 64 + (insert ? 32 : 0) + (parallel ? 16 : 0);
+    int64_t lastDim = insert ? 15 : 31;
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     Value all;
@@ -1452,7 +1470,7 @@ struct AtticGuardTensorIndicesPass
                arith::OrIOp::create(
                    b, loc, cmp(arith::CmpIPredicate::eq, size, zero), fits)));
       reportUnless(b, loc, ok, report, ATTIC_RT_SLICE_BOUNDS,
-                   code + std::min<int64_t>(d, 31), offset, dim);
+                   code + std::min<int64_t>(d, lastDim), offset, dim);
       all = all ? andI(all, ok) : ok;
     }
     op->setAttr(kGuarded, b.getUnitAttr());

@@ -206,8 +206,10 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
         "%s%s: the slice of dimension %" PRId64 " at offset %" PRId64
         " (with its size and stride) reaches outside [0, %" PRId64
         "); the results are not valid%s",
-        (a / 32) % 2 ? "tensor.insert_slice" : "tensor.extract_slice", where,
-        a % 32, b, c, suffix);
+        !((a / 32) % 2) ? "tensor.extract_slice"
+        : (a / 16) % 2  ? "tensor.parallel_insert_slice"
+                        : "tensor.insert_slice",
+        where, a % ((a / 32) % 2 ? 16 : 32), b, c, suffix);
   }
   case ATTIC_RT_INT_DIVISION: {
     static const char *const ops[] = {
@@ -303,6 +305,20 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
     char where[48];
     atLine(a, where, sizeof(where));
     int64_t field = ((a % 64) + 64) % 64;
+    if (field >= 56 && field < 63)
+      return attic::runtime::fail(
+          err, errLen,
+          "tensor.expand_shape%s: output size %" PRId64 " is %" PRId64
+          " at run time, but the result type says %" PRId64
+          "; the results are not valid%s",
+          where, field - 56, b, c, suffix);
+    if (field == 63)
+      return attic::runtime::fail(
+          err, errLen,
+          "tensor.expand_shape%s: an output size from dimension 7 on is "
+          "%" PRId64 " at run time, but the result type says %" PRId64
+          "; the results are not valid%s",
+          where, b, c, suffix);
     if (field >= 40)
       return attic::runtime::fail(
           err, errLen,

@@ -566,6 +566,24 @@ func.func @expand_static_in_dynamic(%a: tensor<?x?xf32>, %k: index) -> tensor<?x
 
 // -----
 
+// A size operand in a dimension the type makes static (%y into 4): the
+// dimension becomes dynamic and a cast to the type follows, which is
+// checked and reported as the expand_shape's output size (field 56 + 1;
+// MLIR 22's canonicalization replaced %y by 4 unchecked).
+// CHECK-LABEL: func.func @expand_operand_in_static
+//       CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [%{{.*}}, %{{.*}}] {attic.in_bounds} : tensor<?xf32> into tensor<?x?xf32>
+//       CHECK: %[[D:.*]] = tensor.dim %[[E:.*]], %{{.*}} : tensor<?x?xf32>
+//       CHECK: %[[C4:.*]] = arith.constant 4 : index
+//       CHECK: arith.cmpi eq, %[[D]], %[[C4]] : index
+//       CHECK: func.call @attic_rt_report_error(%c17_i32
+//       CHECK: tensor.cast %[[E]] {attic.expand_shape_size, attic.in_bounds} : tensor<?x?xf32> to tensor<?x4xf32>
+func.func @expand_operand_in_static(%a: tensor<?xf32>, %x: index, %y: index) -> tensor<?x4xf32> {
+  %e = tensor.expand_shape %a [[0, 1]] output_shape [%x, %y] : tensor<?xf32> into tensor<?x4xf32>
+  return %e : tensor<?x4xf32>
+}
+
+// -----
+
 // A parallel_insert_slice: the check before scf.forall.in_parallel, and
 // outside, an empty slice of the source inserted at offset 0 (no scf.if
 // fits there).

@@ -163,7 +163,18 @@ mlir::LogicalResult lowerHashOps(mlir::Operation *root,
 /// tensor.expand_shape expects one size operand per dynamic dimension and
 /// crashes on such (valid) ops; attic calls this before its first
 /// canonicalization (lib/Transforms/ExpandShapes.cpp).
+/// Also, a tensor.expand_shape's size operand in a dimension its type makes
+/// static (`output_shape [%x, %y] ... into tensor<?x4xf32>`), which that
+/// canonicalization replaces by the type's size unchecked, becomes a
+/// dynamic dimension of the op and a tensor.cast to the type, marked
+/// kExpandShapeSizeCast: attic-guard-tensor-indices checks the size there
+/// and reports it as the expand_shape's.
 void normalizeExpandShapes(mlir::Operation *root);
+
+/// The unit attribute of the tensor.cast that normalizeExpandShapes puts
+/// behind a tensor.expand_shape.
+inline constexpr llvm::StringLiteral kExpandShapeSizeCast =
+    "attic.expand_shape_size";
 
 /// f32 linalg.matmul on row- or column-major memrefs -> func.call of
 /// `sgemm`, the declaration of the runtime's `attic_rt_sgemm` (see the

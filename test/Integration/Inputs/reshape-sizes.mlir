@@ -95,3 +95,18 @@ func.func @reshape_unranked(%a: tensor<2x3xf32>, %s: tensor<2xi64>) -> tensor<?x
   %r = tensor.reshape %u(%s) : (tensor<*xf32>, tensor<2xi64>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
 }
+
+// An output size operand in a dimension the type makes static (the
+// verifier accepts it): it must be that size at run time. %y = 5 with the
+// type's 4 and %x * %y = the operand's 10 passed the group check, and the
+// result read 8 of the 10 elements as 2x4 with exit 0 (a review).
+func.func @static_dim_operand(%a: tensor<?xf32>, %n: tensor<2xi64>) -> tensor<?x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = tensor.extract %n[%c0] : tensor<2xi64>
+  %y = tensor.extract %n[%c1] : tensor<2xi64>
+  %ix = arith.index_cast %x : i64 to index
+  %iy = arith.index_cast %y : i64 to index
+  %e = tensor.expand_shape %a [[0, 1]] output_shape [%ix, %iy] : tensor<?xf32> into tensor<?x4xf32>
+  return %e : tensor<?x4xf32>
+}

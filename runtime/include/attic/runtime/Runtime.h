@@ -285,11 +285,13 @@ typedef enum attic_rt_error_code {
    * if the op has no file location), b = the index, c = the size of that
    * dimension. */
   ATTIC_RT_TENSOR_INDEX = 8,
-  /* tensor.extract_slice or tensor.insert_slice in the function's own code
-   * whose slice of a dimension reaches outside the tensor (a negative
-   * offset or size, a stride below 1, or offset + (size - 1) * stride at or
-   * past the size): a = line * 64 + 32 (insert_slice) + dimension, b = the
-   * offset, c = the size of that dimension. */
+  /* tensor.extract_slice, tensor.insert_slice or
+   * tensor.parallel_insert_slice in the function's own code whose slice of a
+   * dimension reaches outside the tensor (a negative offset or size, a
+   * stride below 1, or offset + (size - 1) * stride at or past the size):
+   * a = line * 64 + 32 (an insert) + 16 (a parallel insert) + dimension (at
+   * most 31 for an extract, 15 for an insert: a later one is reported as
+   * that), b = the offset, c = the size of that dimension. */
   ATTIC_RT_SLICE_BOUNDS = 9,
   /* An integer division or remainder in the function's own code by zero,
    * or a signed one of the smallest integer by -1 (attic-guard-integer-
@@ -350,7 +352,10 @@ typedef enum attic_rt_error_code {
    * elements, c = the product of the shape (-1: a negative entry or an
    * overflow); or a = line * 64 + 40 + d (d at most 15) where entry d of
    * the shape is not the result type's static size: b = the entry, c =
-   * the type's size. */
+   * the type's size. A tensor.expand_shape's output size operand in a
+   * dimension its result type makes static: a = line * 64 + 56 + d (d at
+   * most 7: 7 stands for 7 and later), b = the operand, c = the type's
+   * size. */
   ATTIC_RT_RESHAPE_SIZE = 17,
   /* A tensor.empty, tensor.splat, tensor.generate, memref.alloc or
    * bufferization.alloc_tensor in the function's own code whose sizes from the
