@@ -30,6 +30,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -204,10 +205,19 @@ std::string libraryProviding(llvm::StringRef name,
   std::string symbol = name.str();
   for (const char *library : libraries)
     if (void *handle = dlopen(library, RTLD_LAZY | RTLD_NOLOAD)) {
-      bool found = dlsym(handle, symbol.c_str()) != nullptr;
+      // dlsym searches the library's dependencies too: the file that holds
+      // the symbol is named (sinq is libquadmath's, found through
+      // OpenBLAS's handle; an audit).
+      std::string found;
+      Dl_info info;
+      if (void *address = dlsym(handle, symbol.c_str())) {
+        found = library;
+        if (dladdr(address, &info) && info.dli_fname)
+          found = llvm::sys::path::filename(info.dli_fname).str();
+      }
       dlclose(handle);
-      if (found)
-        return library;
+      if (!found.empty())
+        return found;
     }
   return "";
 }
@@ -392,6 +402,19 @@ LogicalResult bindRuntimeCalls(ModuleOp module, bool cuda,
     if (!func || !func.isExternal())
       continue;
     if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(to)) {
+      // A declaration of the module's own, with another type: the calls
+      // would not verify.
+      if (existing.getFunctionType() != func.getFunctionType()) {
+        std::string expected;
+        llvm::raw_string_ostream os(expected);
+        os << func.getFunctionType();
+        error = ("the module declares @" + to +
+                 ", a libattic_rt.so function that compiled code calls, "
+                 "with a type other than " +
+                 expected + "; rename it")
+                    .str();
+        return failure();
+      }
       if (failed(SymbolTable::replaceAllSymbolUses(
               func, existing.getSymNameAttr(), module)))
         return error = "cannot rebind @" + from.str(), failure();
@@ -567,6 +590,12 @@ LogicalResult addEntryPoint(ModuleOp module, StringRef entry,
   // attic_aot_call(ptr entry, ptr inputs, ptr results) -> i32.
   auto callType = LLVM::LLVMFunctionType::get(i32, {ptr, ptr, ptr});
   auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>("attic_aot_call");
+  if (callee && callee.getFunctionType() != callType) {
+    error = "the module declares @attic_aot_call, libattic_rt.so's function "
+            "that the library's entry points call, with another type; "
+            "rename it";
+    return failure();
+  }
   if (!callee)
     callee = LLVM::LLVMFuncOp::create(b, loc, "attic_aot_call", callType);
 

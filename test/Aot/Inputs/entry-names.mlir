@@ -38,6 +38,9 @@ func.func @sgemm_(%x: tensor<4xf32>) -> tensor<4xf32> {
 func.func @xerbla_(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
+func.func @sinq(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
 func.func @GOMP_parallel(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
