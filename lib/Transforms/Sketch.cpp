@@ -221,13 +221,18 @@ LogicalResult attic::decomposeSkeinformer(RewriterBase &rewriter,
     Value vScale = reshape(
         b, rowExponentScales(b, reshape(b, vFlat, {BH * Nk, 1, Dv})).first,
         {BH, Nk});
-    Value logits = batchMatmul(b, pilotQueries, kFlat, /*transposeLhs=*/false,
+    // The queries times the power of two of the scale first: unscaled,
+    // Q K^T overflowed for finite logits (inputs around 1e19 with logits
+    // of 2e38), and keys were dropped with samples = Nk (an audit).
+    double prescale = logitPrescale(scale);
+    Value logits = batchMatmul(b, scaledBy(b, pilotQueries, prescale), kFlat,
+                               /*transposeLhs=*/false,
                                /*transposeRhs=*/true); // [BH, d, Nk]
     logWeights = parallelTensor(
         b, f32Tensor(b, {BH, Nk}), [&](ABuilder &nb, ValueRange i) {
           auto logProb = [&](ABuilder &lb, Value k) {
-            Value s =
-                mulF(lb, extract(lb, logits, {i[0], k, i[1]}), cF32(lb, scale));
+            Value s = mulF(lb, extract(lb, logits, {i[0], k, i[1]}),
+                           cF32(lb, double(scale) / prescale));
             return subF(lb, s, extract(lb, lse, {i[0], k}));
           };
           Value top = foldLoop(nb, d, cF32(nb, -INFINITY),
@@ -529,7 +534,11 @@ LogicalResult attic::decomposeNystrom(RewriterBase &rewriter,
   Value w = coreAttention(b, reshape(b, qLand, {B, H, p, D}), op.getKey(),
                           op.getValue(), Value(), Value(), false, scale);
   // A = softmax(Qt Kt^T) [BH, p, p] on tensors.
-  Value dots = batchMatmul(b, qLand, kLand, false, /*transposeRhs=*/true);
+  // The landmark queries times the power of two of the scale first, as
+  // the tile loop's (unscaled, the products overflowed for finite logits).
+  double prescale = logitPrescale(scale);
+  Value dots = batchMatmul(b, scaledBy(b, qLand, prescale), kLand, false,
+                           /*transposeRhs=*/true);
   Value rowMax =
       parallelTensor(b, f32Tensor(b, {BH, p}), [&](ABuilder &nb, ValueRange i) {
         return forLoop(nb, p, cF32(nb, -kInf),
@@ -541,7 +550,8 @@ LogicalResult attic::decomposeNystrom(RewriterBase &rewriter,
   auto expOf = [&](ABuilder &nb, Value r, Value i, Value j) {
     Value s =
         subF(nb, extract(nb, dots, {r, i, j}), extract(nb, rowMax, {r, i}));
-    return Value(math::ExpOp::create(nb, mulF(nb, s, cF32(nb, scale))));
+    return Value(math::ExpOp::create(
+        nb, mulF(nb, s, cF32(nb, double(scale) / prescale))));
   };
   Value rowSum =
       parallelTensor(b, f32Tensor(b, {BH, p}), [&](ABuilder &nb, ValueRange i) {

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
+#include <cmath>
 #include <limits>
 
 namespace attic::detail {
@@ -470,6 +471,29 @@ inline Value filled(Builder &b, ArrayRef<int64_t> shape, double value) {
 
 inline Value zeros(Builder &b, ArrayRef<int64_t> shape) {
   return filled(b, shape, 0.0);
+}
+
+/// The power of two 2^e <= |scale| where |scale| is below 1, else 1: the
+/// queries times it before Q K^T, and the products times scale / 2^e after,
+/// overflow f32 only where the scaled logits do (as the tile loop's
+/// query_scale; unscaled, Q K^T overflowed for finite logits). Both
+/// multiplications by it are exact above f32's normal range's bottom.
+inline double logitPrescale(double scale) {
+  double magnitude = std::fabs(scale);
+  if (!(magnitude < 1.0) || magnitude == 0.0)
+    return 1.0;
+  return std::exp2(std::floor(std::log2(magnitude)));
+}
+
+/// `value` (a static f32 tensor) times `factor`, elementwise.
+inline Value scaledBy(Builder &b, Value value, double factor) {
+  if (factor == 1.0)
+    return value;
+  auto type = cast<RankedTensorType>(value.getType());
+  return parallelTensor(b, type, [&](Builder &nb, ValueRange i) {
+    return Value(
+        arith::MulFOp::create(nb, extract(nb, value, i), cF32(nb, factor)));
+  });
 }
 
 /// out[b,m,n] (+)= sum_k lhs . rhs with `transposeLhs` (lhs is [b,k,m])

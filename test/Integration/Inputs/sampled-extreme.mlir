@@ -33,3 +33,18 @@ func.func @clustered_topk(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, 
       : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
   return %o : tensor<1x2x64x16xf32>
 }
+// @skeinformer_exact, @nystrom: logits about 2e38 (finite; |q . k| itself
+// about 4e38) from large_logits.py. The pilot Q K^T and the landmark dots
+// overflowed before the scale was applied, until 2026-12-01: Skeinformer
+// with samples = Nk (exact attention) dropped keys (rel 0.83); Nystrom's
+// result hid the overflowed landmark dots at this size (kept as a guard).
+func.func @skeinformer_exact(%q: tensor<1x1x8x4xf32>, %k: tensor<1x1x8x4xf32>, %v: tensor<1x1x8x4xf32>) -> tensor<1x1x8x4xf32> {
+  %o = attic.skeinformer_attention %q, %k, %v {samples = 8 : i64, seed = 7 : i64}
+      : tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x1x8x4xf32>
+  return %o : tensor<1x1x8x4xf32>
+}
+func.func @nystrom(%q: tensor<1x1x8x4xf32>, %k: tensor<1x1x8x4xf32>, %v: tensor<1x1x8x4xf32>) -> tensor<1x1x8x4xf32> {
+  %o = attic.nystrom_attention %q, %k, %v {landmarks = 8 : i64}
+      : tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x1x8x4xf32>
+  return %o : tensor<1x1x8x4xf32>
+}
