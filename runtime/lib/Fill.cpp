@@ -10,6 +10,8 @@
 #include "Error.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 
@@ -37,6 +39,12 @@ public:
   /// Uniform float in [0, 1) with 24 random bits, all exactly representable.
   float unitFloat(uint64_t index) {
     return static_cast<float>(draw32(index) >> 8) * 0x1p-24f;
+  }
+
+  /// Uniform double in [0, 1) with 53 random bits, all exactly
+  /// representable.
+  double unitDouble(uint64_t index) {
+    return static_cast<double>(draw64(index) >> 11) * 0x1p-53;
   }
 
 private:
@@ -128,28 +136,65 @@ struct FloatRounder {
 };
 } // namespace
 
+namespace {
+/// The shortest decimal form of `value` that reads back as it (%g's six
+/// digits printed [1, 1.000000001) as "[1, 1)").
+struct Shortest {
+  char text[32];
+  explicit Shortest(double value) {
+    for (int digits = 1; digits <= 17; ++digits) {
+      std::snprintf(text, sizeof(text), "%.*g", digits, value);
+      if (std::strtod(text, nullptr) == value)
+        return;
+    }
+  }
+};
+} // namespace
+
 static attic_status fillUniformFloat(attic_tensor *t, Draws &draws, double lo,
                                      double hi, char *err, size_t errLen) {
   if (!std::isfinite(lo) || !std::isfinite(hi))
     return fail(err, errLen, "attic_fill_uniform: bounds [%g, %g) are not "
                              "finite", lo, hi);
+  // f64 draws in double: through float, ranges beyond float's (1e300) were
+  // refused as too wide and narrow ones (1 + 1e-12) as empty, and every
+  // value had float's 24 bits (a 2026-11-30 audit).
+  if (t->dtype == ATTIC_F64) {
+    double width = hi - lo;
+    if (!(lo < hi))
+      return fail(err, errLen, "attic_fill_uniform: range [%s, %s) is empty",
+                  Shortest(lo).text, Shortest(hi).text);
+    if (!std::isfinite(width))
+      return fail(err, errLen,
+                  "attic_fill_uniform: range [%s, %s) is too wide for f64",
+                  Shortest(lo).text, Shortest(hi).text);
+    auto *data = static_cast<double *>(t->data);
+    int64_t n = numElements(t);
+    for (int64_t i = 0; i < n; ++i) {
+      double v = lo + width * draws.unitDouble(i);
+      // Rounding can reach hi itself; the range is half-open.
+      data[i] = v < hi ? v : std::nextafter(hi, lo);
+    }
+    return ATTIC_OK;
+  }
   float loF = static_cast<float>(lo);
   float hiF = static_cast<float>(hi);
   float width = hiF - loF;
   if (!(loF < hiF))
     return fail(err, errLen,
-                "attic_fill_uniform: range [%g, %g) is empty in float", lo,
-                hi);
+                "attic_fill_uniform: range [%s, %s) is empty in float",
+                Shortest(lo).text, Shortest(hi).text);
   if (!std::isfinite(width))
     return fail(err, errLen,
-                "attic_fill_uniform: range [%g, %g) is too wide for float", lo,
-                hi);
+                "attic_fill_uniform: range [%s, %s) is too wide for float",
+                Shortest(lo).text, Shortest(hi).text);
   FloatRounder rounder{t->dtype, loF, hiF};
   // An empty range in the dtype would make the clamping in round() fail.
   float smallest = rounder.round(loF);
   if (!(smallest >= loF && smallest < hiF))
-    return fail(err, errLen, "attic_fill_uniform: no %s value lies in [%g, %g)",
-                attic_dtype_name(t->dtype), lo, hi);
+    return fail(err, errLen, "attic_fill_uniform: no %s value lies in [%s, %s)",
+                attic_dtype_name(t->dtype), Shortest(lo).text,
+                Shortest(hi).text);
 
   int64_t n = numElements(t);
   for (int64_t i = 0; i < n; ++i) {
@@ -157,9 +202,6 @@ static attic_status fillUniformFloat(attic_tensor *t, Draws &draws, double lo,
     switch (t->dtype) {
     case ATTIC_F32:
       static_cast<float *>(t->data)[i] = v;
-      break;
-    case ATTIC_F64:
-      static_cast<double *>(t->data)[i] = v;
       break;
     default:
       // v is already exactly representable in the 16-bit type.

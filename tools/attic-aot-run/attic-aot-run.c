@@ -29,6 +29,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -191,6 +192,66 @@ static int64_t integerAt(const attic_tensor *t, int64_t i) {
 }
 
 /* A shape as Python writes it: (4,), (2, 3), (). */
+/* The name of `path` with its folder resolved (realpath; the file itself
+ * need not exist), in `buffer`; `path` unchanged where the folder does not
+ * resolve. */
+static void resolved_name(const char *path, char *buffer, size_t size) {
+  const char *slash = strrchr(path, '/');
+  char folder[4096], real[PATH_MAX];
+  if (!slash)
+    snprintf(folder, sizeof(folder), ".");
+  else if (slash == path)
+    snprintf(folder, sizeof(folder), "/");
+  else
+    snprintf(folder, sizeof(folder), "%.*s", (int)(slash - path), path);
+  if (!realpath(folder, real)) {
+    snprintf(buffer, size, "%s", path);
+    return;
+  }
+  snprintf(buffer, size, "%s/%s", real, slash ? slash + 1 : path);
+}
+
+/* Whether `a` and `b` name one regular file (devices such as /dev/null
+ * take any number of writes): the same inode where both exist, else the
+ * same resolved name. */
+static int same_file(const char *a, const char *b) {
+  struct stat sa, sb;
+  int hasA = stat(a, &sa) == 0, hasB = stat(b, &sb) == 0;
+  if ((hasA && !S_ISREG(sa.st_mode)) || (hasB && !S_ISREG(sb.st_mode)))
+    return 0;
+  if (hasA && hasB)
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  char ra[4352], rb[4352];
+  resolved_name(a, ra, sizeof(ra));
+  resolved_name(b, rb, sizeof(rb));
+  return !strcmp(ra, rb);
+}
+
+/* An --output must differ from every other --output and from every
+ * --reference (read after the outputs are written: the result was compared
+ * with itself and passed; a 2026-11-30 audit). An --input may be written
+ * over: it is read first; the library is attic_npy_save's to refuse. */
+static void refuse_clashing_writes(const char *const *outputs, int numOutputs,
+                                   const char *const *references,
+                                   int numReferences) {
+  char message[1024];
+  for (int i = 0; i < numOutputs; ++i) {
+    const char *other = NULL, *what = NULL;
+    for (int j = 0; !other && j < i; ++j)
+      if (same_file(outputs[i], outputs[j]))
+        other = outputs[j], what = "--output";
+    for (int j = 0; !other && j < numReferences; ++j)
+      if (same_file(outputs[i], references[j]))
+        other = references[j], what = "--reference";
+    if (other) {
+      snprintf(message, sizeof(message),
+               "--output %s and %s %s name one file; choose another file",
+               outputs[i], what, other);
+      fail(message, NULL);
+    }
+  }
+}
+
 static void format_shape(const int64_t *sizes, int64_t rank, char *buffer,
                          size_t size) {
   size_t used = (size_t)snprintf(buffer, size, "(");
@@ -289,6 +350,17 @@ int main(int argc, char **argv) {
       bench = (int)runs;
     }
   }
+
+  /* Options that would be ignored are refused (as attic-run's
+   * --tolerance without --check): a tolerance with nothing to compare, a
+   * warm-up with no timed runs. */
+  if (seenTolerance && numReferences == 0)
+    fail("--tolerance applies to the --reference comparison; no --reference "
+         "was given",
+         NULL);
+  if (seenWarmup && !seenBench)
+    fail("--warmup-ms applies to --bench; no --bench was given", NULL);
+  refuse_clashing_writes(outputs, numOutputs, references, numReferences);
 
   /* A bare file name is a file in the working directory (dlopen would
    * search the library path for it instead). */

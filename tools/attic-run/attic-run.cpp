@@ -512,6 +512,9 @@ int main(int argc, char **argv) {
       !(tolerance >= 0 && std::isfinite(tolerance)))
     fail("--tolerance must be a finite number >= 0, got " +
          llvm::formatv("{0}", tolerance.getValue()).str());
+  // Ignored otherwise (a 2026-11-30 audit): the tolerance is --check's.
+  if (tolerance.getNumOccurrences() && !check)
+    fail("--tolerance applies to --check; add --check or drop --tolerance");
   // CUDA: the driver and a device come first, before the input is
   // read or anything is compiled.
   attic_cuda_device_info cudaDevice{};

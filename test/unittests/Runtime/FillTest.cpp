@@ -93,7 +93,10 @@ TEST(Fill, FloatsStayInRange) {
     for (Range r : ranges) {
       Tensor t = filled(dtype, {20000}, 9, 0, r.lo, r.hi);
       double sum = 0;
-      double loF = static_cast<float>(r.lo), hiF = static_cast<float>(r.hi);
+      // f64 draws in double, the others through float.
+      bool f64 = dtype == ATTIC_F64;
+      double loF = f64 ? r.lo : static_cast<float>(r.lo),
+             hiF = f64 ? r.hi : static_cast<float>(r.hi);
       for (int64_t i = 0; i < t.numel(); ++i) {
         double v = t.get(i);
         ASSERT_GE(v, loF) << attic_dtype_name(dtype) << " [" << r.lo << ", "
@@ -194,6 +197,33 @@ TEST(Fill, Errors) {
   EXPECT_STREQ(err,
                "attic_fill_uniform: range [-3e+38, 3e+38) is too wide for "
                "float");
+
+  // Bounds as they read back (%g printed [1, 1) here), and f64 in double:
+  // 1e300 is a range for it, 1 + 1e-12 a nonempty one.
+  EXPECT_EQ(attic_fill_uniform(f.c(), 1, 0, 1, 1.000000001, err, sizeof(err)),
+            ATTIC_ERROR);
+  EXPECT_STREQ(err,
+               "attic_fill_uniform: range [1, 1.000000001) is empty in float");
+  Tensor d = Tensor::alloc(ATTIC_F64, {64});
+  ASSERT_EQ(attic_fill_uniform(d.c(), 1, 0, -1e300, 1e300, err, sizeof(err)),
+            ATTIC_OK);
+  ASSERT_EQ(attic_fill_uniform(d.c(), 1, 0, 1, 1 + 1e-12, err, sizeof(err)),
+            ATTIC_OK);
+  std::set<double> distinct;
+  for (int64_t i = 0; i < d.numel(); ++i) {
+    EXPECT_GE(d.get(i), 1.0);
+    EXPECT_LT(d.get(i), 1 + 1e-12);
+    distinct.insert(d.get(i));
+  }
+  EXPECT_GT(distinct.size(), 32u); // 53-bit draws, not float's 24
+  EXPECT_EQ(attic_fill_uniform(d.c(), 1, 0, -1e308, 1e308, err, sizeof(err)),
+            ATTIC_ERROR);
+  EXPECT_STREQ(err,
+               "attic_fill_uniform: range [-1e+308, 1e+308) is too wide for "
+               "f64");
+  EXPECT_EQ(attic_fill_uniform(d.c(), 1, 0, 2, 2, err, sizeof(err)),
+            ATTIC_ERROR);
+  EXPECT_STREQ(err, "attic_fill_uniform: range [2, 2) is empty");
 
   Tensor bf = Tensor::alloc(ATTIC_BF16, {4});
   EXPECT_EQ(attic_fill_uniform(bf.c(), 1, 0, 1.001, 1.002, err, sizeof(err)),
