@@ -1010,8 +1010,12 @@ def AtticGpuOffload : Pass<"attic-gpu-offload", "::mlir::ModuleOp"> {
     for `attic-gpu-map-tiles`. Every async op is on
     a local token chain that ends in a blocking `gpu.wait`. What cannot be
     offloaded (an allocation inside a loop, a host use of a value computed
-    on the device, a reduction `scf.parallel`, a call) is an error naming
-    the op. Functions of nested modules are left alone, as with any pass
+    on the device, a reduction `scf.parallel`, a call, a host op of the gpu
+    dialect such as `gpu.launch` inside a loop or branch, which would run
+    inside a kernel) is an error naming the op. A hand-written `gpu.launch`
+    at the top level runs as written. Run the pass once: on its own output
+    it offloads again (the arguments copied into a second set of device
+    buffers). Functions of nested modules are left alone, as with any pass
     on a module: nest the pass on them
     (`--pass-pipeline='builtin.module(builtin.module(attic-gpu-offload))'`).
 

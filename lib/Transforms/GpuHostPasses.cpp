@@ -279,7 +279,9 @@ struct AtticCheckScopePass
               << ", which takes attic ops before it (on tensors, or "
                  "bufferized without deallocations); run the passes after "
                  "it by name (docs/AtticPasses.md)";
-        } else if (isa<memref::DeallocOp>(op)) {
+        } else if (isa<memref::DeallocOp, gpu::DeallocOp>(op)) {
+          // gpu.dealloc too: upstream said "memory free side-effect on
+          // MemRef value not supported!" (a 2026-11-30 audit).
           op->emitOpError("frees a buffer, but ")
               << pipeline
               << " places every deallocation itself (upstream's "

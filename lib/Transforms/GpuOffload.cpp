@@ -233,6 +233,21 @@ LogicalResult Offloader::check() {
         return WalkResult::skip();
       }
     }
+    // Host ops of the gpu dialect (a gpu.launch the function already has,
+    // device buffers, copies): at the top level they run as written, but
+    // inside a loop or a branch they would become part of a one-thread
+    // kernel, a kernel launching a kernel (a 2026-11-30 audit: exit 0 with
+    // nested gpu.launch ops the NVVM lowering cannot compile).
+    if (isa_and_nonnull<gpu::GPUDialect>(op->getDialect()) &&
+        op->getBlock() != &body && !op->getParentOfType<gpu::LaunchOp>()) {
+      op->emitOpError("cannot be offloaded by attic-gpu-offload: a host op "
+                      "of the gpu dialect inside a loop or branch would run "
+                      "inside a kernel; keep it at the top level of the "
+                      "function, or write the loop without it (the pass "
+                      "makes the kernels)");
+      failed = true;
+      return WalkResult::skip();
+    }
     if (isTileGrid(op)) {
       if (op->getBlock() != &body) {
         op->emitOpError("cannot be offloaded by attic-gpu-offload: a tile "

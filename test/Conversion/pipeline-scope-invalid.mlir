@@ -124,3 +124,16 @@ func.func @frees(%n: index) -> f32 {
   memref.dealloc %a : memref<?xf32>
   return %x : f32
 }
+
+// -----
+
+// gpu.dealloc too (upstream: "memory free side-effect on MemRef value not
+// supported!"; a 2026-11-30 audit).
+func.func @gpu_frees(%m: memref<4xf32>) {
+  %d = gpu.alloc () : memref<4xf32>
+  gpu.memcpy %d, %m : memref<4xf32>, memref<4xf32>
+  gpu.memcpy %m, %d : memref<4xf32>, memref<4xf32>
+  // expected-error @+1 {{'gpu.dealloc' op frees a buffer, but attic-cpu-pipeline places every deallocation itself}}
+  gpu.dealloc %d : memref<4xf32>
+  return
+}

@@ -129,3 +129,13 @@ func.func @not_scratch(%q: memref<1x1x8x4xf32>, %out: memref<4x4xf32>) {
   }
   return
 }
+
+// -----
+
+// An attic op that is not a tile op was called "outside a tile grid" (a
+// 2026-11-30 audit): it is not lowered to one yet.
+func.func @untiled_attention(%q: tensor<1x1x64x16xf32>) -> tensor<1x1x64x16xf32> {
+  // expected-error @+1 {{'attic.attention' op is not lowered to a tile grid; attic-gpu-map-tiles runs on device buffers after attic-tile-block-attention and attic-gpu-offload (attic-cuda-pipeline runs every step)}}
+  %o = attic.attention %q, %q, %q causal : tensor<1x1x64x16xf32>, tensor<1x1x64x16xf32>, tensor<1x1x64x16xf32> -> tensor<1x1x64x16xf32>
+  return %o : tensor<1x1x64x16xf32>
+}

@@ -205,3 +205,40 @@ func.func @offset_from_data(%off: memref<1xi32>) -> index {
   // expected-error @+1 {{'func.return' op uses a value that attic-gpu-offload computes in a kernel; only buffers pass between kernels and the host (host code, e.g. an offset, a size or a branch, cannot depend on a scalar read from a tensor)}}
   return %j : index
 }
+
+// -----
+
+// A gpu.launch inside a loop or a branch became part of a one-thread
+// kernel: a kernel that launches a kernel, exit 0 (a 2026-11-30 audit). At
+// the top level a hand-written launch runs as written (gpu-offload.mlir).
+func.func @launch_in_loop(%m: memref<4xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %it = %c0 to %n step %c1 {
+    // expected-error @+1 {{'gpu.launch' op cannot be offloaded by attic-gpu-offload: a host op of the gpu dialect inside a loop or branch would run inside a kernel; keep it at the top level of the function, or write the loop without it (the pass makes the kernels)}}
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+      %v = memref.load %m[%tx] : memref<4xf32>
+      %w = arith.addf %v, %v : f32
+      memref.store %w, %m[%tx] : memref<4xf32>
+      gpu.terminator
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @launch_in_branch(%m: memref<4xf32>, %c: i1) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.if %c {
+    // expected-error @+1 {{'gpu.launch' op cannot be offloaded by attic-gpu-offload: a host op of the gpu dialect inside a loop or branch}}
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+      %v = memref.load %m[%tx] : memref<4xf32>
+      memref.store %v, %m[%tx] : memref<4xf32>
+      gpu.terminator
+    }
+  }
+  return
+}
