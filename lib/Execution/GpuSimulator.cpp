@@ -4647,7 +4647,7 @@ std::unique_ptr<attic::SimulatedCudaExecutable>
 attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
                                         StringRef pipeline,
                                         std::string &error) {
-  return compileWith(
+  std::unique_ptr<SimulatedCudaExecutable> executable = compileWith(
       module, entry,
       [&](OpPassManager &pm, std::string &message) -> LogicalResult {
         // Parsed whole first (named pipelines become their passes), then
@@ -4682,6 +4682,28 @@ attic::SimulatedCudaExecutable::compile(ModuleOp module, StringRef entry,
         return failure();
       },
       error);
+  // A pipeline that maps nothing onto the GPU (attic-cpu-pipeline's steps,
+  // bufferization and loops) left host code that the simulator ran as
+  // host code, reported as a simulated GPU run (a 2026-11-30 audit).
+  if (executable) {
+    auto func = executable->lowered_->lookupSymbol<func::FuncOp>(entry);
+    bool usesGpu =
+        func && func.walk([](Operation *op) {
+                      return isa_and_nonnull<gpu::GPUDialect>(op->getDialect())
+                                 ? WalkResult::interrupt()
+                                 : WalkResult::advance();
+                    })
+                    .wasInterrupted();
+    if (!usesGpu) {
+      error = "the CUDA pass pipeline left @" + entry.str() +
+              " without any op of the gpu dialect (no gpu.launch, kernel or "
+              "device buffer): it would run as host code, not on the "
+              "simulated GPU; use attic-cuda-pipeline or passes that map "
+              "onto the GPU (attic-gpu-offload), or --target=cpu";
+      return nullptr;
+    }
+  }
+  return executable;
 }
 
 std::unique_ptr<attic::SimulatedCudaExecutable>
