@@ -983,7 +983,8 @@ int main(int argc, char **argv) {
       if (int64_t count = nonFinite(t, isLse(index)))
         fail("result #" + llvm::Twine(index) + " has " + llvm::Twine(count) +
              " non-finite values although every input is finite (an f32 "
-             "overflow, e.g. logits above 3.4e38, or inputs outside an op's "
+             "overflow, e.g. logits scale * q . k beyond +-2.36e38, or inputs "
+             "outside an op's "
              "domain; see docs/layouts.md, NaN policy; --allow-non-finite "
              "accepts it)");
 
