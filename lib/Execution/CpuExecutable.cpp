@@ -464,9 +464,20 @@ std::unique_ptr<attic::CpuExecutable> attic::CpuExecutable::compileWith(
     if (llvm::is_contained(kBound, name) ||
         llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(name.str().c_str()))
       continue;
-    error = ("the compiled code calls @" + name +
-             ", which neither attic's runtime nor the process provides")
-                .str();
+    // attic's runtime has attic_rt_malloc and others, but binds them to
+    // the names compiled code calls (malloc): "neither attic's runtime nor
+    // the process provides" read wrong for them (a 2026-11-30 audit).
+    if (name.starts_with("attic_"))
+      error = ("the compiled code calls @" + name +
+               ", a name of attic's runtime that the JIT does not bind "
+               "(compiled code calls malloc, free, attic_rt_report_error "
+               "and attic_rt_sgemm, which attic binds); call those or "
+               "rename the function")
+                  .str();
+    else
+      error = ("the compiled code calls @" + name +
+               ", which neither attic's runtime nor the process provides")
+                  .str();
     return nullptr;
   }
   DialectRegistry registry;
