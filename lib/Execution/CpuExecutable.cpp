@@ -22,6 +22,7 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
@@ -87,8 +88,73 @@ void attic::appendLoweringRegistry(MLIRContext &ctx) {
   ctx.appendDialectRegistry(registry);
 }
 
+/// The first option given twice within one pass's braces of a textual
+/// pipeline ("attic-cpu-pipeline{block-q=64 block-q=32}"), as "block-q in
+/// attic-cpu-pipeline{...}"; empty if none. MLIR's parser takes the last
+/// one without a word (a 2026-11-30 audit), as attic's tools refuse an
+/// option given twice on their command lines.
+static std::string repeatedPassOption(StringRef pipeline) {
+  // One group per open brace: its pass, the start of the option being
+  // read and the parentheses open within it (a value may hold a nested
+  // pipeline: "op-pipelines=func.func(cse, canonicalize{a=1 b=2})").
+  struct Group {
+    StringRef pass;
+    size_t tokenStart;
+    int parens = 0;
+    llvm::StringSet<> keys;
+  };
+  SmallVector<Group> groups;
+  char quote = 0;
+  // The option from the group's token start to `end`: its key must be new.
+  auto endOption = [&](size_t end) -> std::string {
+    Group &group = groups.back();
+    StringRef key =
+        pipeline.slice(group.tokenStart, end).split('=').first.trim();
+    group.tokenStart = end + 1;
+    if (key.empty() || group.keys.insert(key).second)
+      return "";
+    return (key + " in " + group.pass + "{...}").str();
+  };
+  for (size_t i = 0; i < pipeline.size(); ++i) {
+    char c = pipeline[i];
+    if (quote) {
+      quote = c == quote ? 0 : quote;
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '{') {
+      size_t nameStart = i ? pipeline.find_last_of(",( {", i - 1) : 0;
+      nameStart = nameStart == StringRef::npos || !i ? 0 : nameStart + 1;
+      groups.push_back({pipeline.slice(nameStart, i).trim(), i + 1, 0, {}});
+    } else if (groups.empty()) {
+      continue;
+    } else if (c == '(') {
+      ++groups.back().parens;
+    } else if (c == ')') {
+      --groups.back().parens;
+    } else if (c == '}') {
+      if (std::string repeated = endOption(i); !repeated.empty())
+        return repeated;
+      groups.pop_back();
+    } else if (c == ' ' && groups.back().parens == 0) {
+      if (std::string repeated = endOption(i); !repeated.empty())
+        return repeated;
+    }
+  }
+  return "";
+}
+
 LogicalResult attic::addTextualPipeline(OpPassManager &pm, StringRef pipeline,
                                         StringRef what, std::string &error) {
+  if (std::string repeated = repeatedPassOption(pipeline); !repeated.empty()) {
+    error = ("bad " + what + " pass pipeline '" + pipeline + "': option " +
+             repeated +
+             " is given twice (MLIR's parser would take the last one "
+             "silently; a list option takes its values as a=x,y)")
+                .str();
+    return failure();
+  }
   // The anchored form, as --pass-pipeline takes it: its passes go into `pm`
   // itself (parsed as they are, they would nest on modules inside it).
   StringRef passes = pipeline.trim();
