@@ -269,6 +269,12 @@ def Attic_DocumentsLayoutAttr : Attic_Layout<"DocumentsLayout", "documents"> {
   let genVerifyDecl = 1;
 }
 
+// A Philox seed: an integer in [0, 2^64). MLIR's parser of a uint64_t
+// field read -1 as 2^64 - 1 without a word (an audit).
+def Attic_SeedParameter : AttrParameter<"uint64_t", "a seed in [0, 2^64)"> {
+  let parser = "::parseSeed($_parser)";
+}
+
 def Attic_RandomLayoutAttr : Attic_Layout<"RandomLayout", "random"> {
   let summary = "BigBird's random key blocks, drawn from a Philox seed";
   let description = [{
@@ -295,7 +301,8 @@ def Attic_RandomLayoutAttr : Attic_Layout<"RandomLayout", "random"> {
                   #attic.random<block = 64, count = 3, seed = 42>]>
     ```
   }];
-  let parameters = (ins "int64_t":$block, "int64_t":$count, "uint64_t":$seed);
+  let parameters = (ins "int64_t":$block, "int64_t":$count,
+                        Attic_SeedParameter:$seed);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

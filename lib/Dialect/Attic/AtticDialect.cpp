@@ -3,6 +3,7 @@
 #include "attic/Dialect/Attic/AtticDialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -14,6 +15,19 @@ using namespace attic;
 #include "AtticDialect.cpp.inc"
 #include "AtticEnums.cpp.inc"
 #include "AtticAttrInterfaces.cpp.inc"
+
+/// A Philox seed of a layout attribute, in [0, 2^64): MLIR's parser of a
+/// uint64_t read `seed = -1` as 2^64 - 1 without a word (an audit).
+static FailureOr<uint64_t> parseSeed(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalMinus()))
+    return parser.emitError(loc, "a seed is an integer in [0, 2^64), got a "
+                                 "negative one");
+  uint64_t seed;
+  if (parser.parseInteger(seed))
+    return failure();
+  return seed;
+}
 
 #define GET_ATTRDEF_CLASSES
 #include "AtticAttrs.cpp.inc"
@@ -81,14 +95,26 @@ static constexpr int kMaxAttributeNesting = 100;
 Attribute AtticDialect::parseAttribute(DialectAsmParser &parser,
                                        Type type) const {
   static thread_local int depth = 0;
+  // Set once the nesting error is given: each level around it would add a
+  // "failed to parse ... parameter" error echoing the whole line (6000
+  // levels wrote gigabytes), so the outermost level swallows those.
+  static thread_local bool tooDeep = false;
   SMLoc loc = parser.getCurrentLocation();
   if (depth >= kMaxAttributeNesting) {
     parser.emitError(loc) << "attic attributes nest more than "
                           << kMaxAttributeNesting << " levels deep here";
+    tooDeep = true;
     return {};
   }
+  std::optional<ScopedDiagnosticHandler> quiet;
+  if (depth == 0)
+    quiet.emplace(parser.getContext(),
+                  [](Diagnostic &) { return success(tooDeep); });
   ++depth;
-  auto leave = llvm::make_scope_exit([] { --depth; });
+  auto leave = llvm::make_scope_exit([] {
+    if (--depth == 0)
+      tooDeep = false;
+  });
   StringRef mnemonic;
   Attribute attr;
   OptionalParseResult parsed =
