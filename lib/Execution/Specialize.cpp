@@ -170,6 +170,7 @@ LogicalResult attic::specializeEntry(ModuleOp module, StringRef entry,
 
   ErrorCollector errors(func.getContext());
   attic::normalizeExpandShapes(module); // before canonicalizing: see there
+  attic::normalizeNarrowingIndexCasts(module);
   PassManager pm(func.getContext());
   pm.addPass(createCanonicalizerPass());
   if (failed(pm.run(module))) {
@@ -192,7 +193,11 @@ LogicalResult attic::specializeEntry(ModuleOp module, StringRef entry,
   // (operands of an elementwise op whose shapes differ; the pattern made
   // the op static from the operands it saw first): named here, not by a
   // linalg verifier late in the lowering.
+  // A cast in a nested region (a branch, a loop body) may never run: it is
+  // left to the run-time check of casts (attic-guard-tensor-indices).
   WalkResult conflict = func.walk([&](tensor::CastOp cast) {
+    if (cast->getParentOp() != func)
+      return WalkResult::advance();
     Value root = cast.getSource();
     while (auto inner = root.getDefiningOp<tensor::CastOp>())
       root = inner.getSource();

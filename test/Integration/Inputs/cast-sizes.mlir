@@ -92,3 +92,17 @@ func.func @unit_row(%a: tensor<16xf32>, %s: tensor<1xi64>) -> tensor<4xf32> {
   %flat = tensor.collapse_shape %t [[0, 1]] : tensor<1x4xf32> into tensor<4xf32>
   return %flat : tensor<4xf32>
 }
+
+// A cast to a size the argument does not have, in a branch that runs only
+// when %c holds true.
+func.func @branch(%a: tensor<?xf32>, %c: tensor<i1>) -> tensor<?xf32> {
+  %cv = tensor.extract %c[] : tensor<i1>
+  %r = scf.if %cv -> tensor<?xf32> {
+    %x = tensor.cast %a : tensor<?xf32> to tensor<8xf32>
+    %y = tensor.cast %x : tensor<8xf32> to tensor<?xf32>
+    scf.yield %y : tensor<?xf32>
+  } else {
+    scf.yield %a : tensor<?xf32>
+  }
+  return %r : tensor<?xf32>
+}
