@@ -2819,6 +2819,14 @@ LogicalResult Interpreter::execMemRef(Operation *op, Frame &f, const Mask &m) {
               int64_t rank = shape.size();
               view.sizes.assign(rank, 0);
               view.strides.assign(rank, 0);
+              // A rank-0 source has no groups: its one element as sizes 1
+              // (the sizes were left 0, and every read of the result was
+              // out of bounds).
+              if (x.getReassociationIndices().empty())
+                for (int64_t d = 0; d < rank; ++d) {
+                  view.sizes[d] = foldIndex(f, shape[d], t);
+                  view.strides[d] = 1;
+                }
               for (auto [d, group] :
                    llvm::enumerate(x.getReassociationIndices())) {
                 int64_t stride = src.strides[d];
@@ -4795,6 +4803,10 @@ attic::SimulatedCudaExecutable::run(ArrayRef<const attic_tensor *> inputs,
   SmallVector<MemRefVal *> args;
   for (auto [i, tensor] : llvm::enumerate(inputs)) {
     auto type = cast<MemRefType>(func.getArgumentTypes()[i]);
+    if (!tensor) {
+      error = "argument #" + std::to_string(i) + " of @" + entry_ + " is NULL";
+      return failure();
+    }
     if (tensor->dtype != signature_.inputs[i].dtype ||
         tensor->rank != type.getRank()) {
       error = "argument #" + std::to_string(i) + " does not match @" + entry_;
@@ -4808,6 +4820,8 @@ attic::SimulatedCudaExecutable::run(ArrayRef<const attic_tensor *> inputs,
                 shapeString(type.getShape());
         return failure();
       }
+    if (failed(checkInputStorage(entry_, i, *tensor, error)))
+      return failure();
     MemRefVal *view =
         interpreter.newBuffer(type.getElementType(), shape,
                               "argument #" + std::to_string(i), Space::Host);

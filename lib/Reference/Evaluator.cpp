@@ -242,6 +242,21 @@ private:
         return failure();
       }
     }
+    if (expand.getReassociationIndices().empty()) {
+      // A rank-0 operand: one element, so every output size is 1.
+      double product = 1;
+      for (int64_t size : shape)
+        product *= double(size);
+      if (llvm::any_of(shape, [](int64_t size) { return size < 0; }) ||
+          product != 1) {
+        error = "reference: tensor.expand_shape: the operand has rank 0 (one "
+                "element), but its output sizes " +
+                (product >= 0x1p63 || product < 0
+                     ? std::string("are negative or their product overflows")
+                     : "multiply to " + std::to_string(int64_t(product)));
+        return failure();
+      }
+    }
     return shape;
   }
 

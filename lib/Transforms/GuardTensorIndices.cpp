@@ -558,6 +558,7 @@ struct AtticGuardTensorIndicesPass
 
   void runOnOperation() override {
     attic::normalizeExpandShapes(getOperation());
+    attic::normalizeNarrowingIndexCasts(getOperation());
     unitStridesForUnitSizes();
     modifierFunctions.clear();
     getOperation().walk([&](Operation *op) {
@@ -580,7 +581,8 @@ struct AtticGuardTensorIndicesPass
         return;
       }
       if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op);
-          expand && !op->hasAttr(kGuarded) && !reshapeChecks(expand).empty() &&
+          expand && !op->hasAttr(kGuarded) &&
+          (!reshapeChecks(expand).empty() || dynamicFromScalar(expand)) &&
           ownCode(op)) {
         reshapes.push_back(op);
         return;
@@ -992,6 +994,16 @@ struct AtticGuardTensorIndicesPass
     return checks;
   }
 
+  /// A tensor.expand_shape of a rank-0 operand into a type with dynamic
+  /// sizes: every size must be 1, which the tensor verifier leaves to run
+  /// time and memref.expand_shape's verifier demands of the type (the
+  /// lowering failed with upstream's "rank 0 memrefs can only be
+  /// extended/collapsed with/from ones").
+  static bool dynamicFromScalar(tensor::ExpandShapeOp op) {
+    return op.getSrcType().getRank() == 0 &&
+           !op.getResultType().hasStaticShape();
+  }
+
   /// A tensor.expand_shape with dynamic sizes: per group, the operand's
   /// size must be the product of the output sizes (upstream a difference
   /// is undefined: an expand_shape of a 5-element slice into
@@ -1024,6 +1036,30 @@ struct AtticGuardTensorIndicesPass
           b, loc, all,
           productMatches(b, loc, product, ok, sourceSize, report,
                          code + std::min<int64_t>(g, 31)));
+    }
+    if (dynamicFromScalar(op)) {
+      // The sizes multiply to the operand's one element (so each is 1);
+      // the op then expands into ones and the result is cast to its type.
+      Value product = one;
+      Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
+      for (OpFoldResult size : outputSizes)
+        multiplyChecked(b, loc, product, ok,
+                        getValueOrCreateConstantIndexOp(b, loc, size));
+      all = arith::AndIOp::create(
+          b, loc, all,
+          productMatches(b, loc, product, ok, one, report, code + 33));
+      RankedTensorType type = op.getResultType();
+      auto ones = tensor::ExpandShapeOp::create(
+          b, loc, type.clone(SmallVector<int64_t>(type.getRank(), 1)),
+          op.getSrc(), ArrayRef<ReassociationIndices>{});
+      ones->setAttr(kGuarded, b.getUnitAttr());
+      auto cast = tensor::CastOp::create(b, loc, type, ones.getResult());
+      cast->setAttr(kGuarded, b.getUnitAttr());
+      op.getResult().replaceAllUsesWith(cast.getResult());
+      op.erase();
+      b.setInsertionPoint(cast);
+      replaceUnless(b, cast, all);
+      return;
     }
     op->setAttr(kGuarded, b.getUnitAttr());
     replaceUnless(b, op, all);

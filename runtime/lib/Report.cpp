@@ -326,6 +326,20 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
           " at run time, but the result type says %" PRId64
           "; the results are not valid%s",
           where, field - 40, b, c, suffix);
+    if (field == 33 && c < 0)
+      return attic::runtime::fail(
+          err, errLen,
+          "tensor.expand_shape%s: the operand has rank 0 (one element), but "
+          "the output sizes are negative or their product overflows at run "
+          "time; the results are not valid%s",
+          where, suffix);
+    if (field == 33)
+      return attic::runtime::fail(
+          err, errLen,
+          "tensor.expand_shape%s: the operand has rank 0 (one element), but "
+          "the output sizes multiply to %" PRId64
+          " at run time; the results are not valid%s",
+          where, c, suffix);
     if (field == 32 && c < 0)
       return attic::runtime::fail(
           err, errLen,

@@ -110,3 +110,18 @@ func.func @static_dim_operand(%a: tensor<?xf32>, %n: tensor<2xi64>) -> tensor<?x
   %e = tensor.expand_shape %a [[0, 1]] output_shape [%ix, %iy] : tensor<?xf32> into tensor<?x4xf32>
   return %e : tensor<?x4xf32>
 }
+
+// A rank-0 operand expanded into dynamic sizes (the tensor verifier
+// accepts it): each size must be 1. The lowering failed with upstream's
+// memref message "rank 0 memrefs can only be extended/collapsed with/from
+// ones" (a review).
+func.func @from_scalar(%a: tensor<f32>, %n: tensor<2xi64>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = tensor.extract %n[%c0] : tensor<2xi64>
+  %y = tensor.extract %n[%c1] : tensor<2xi64>
+  %ix = arith.index_cast %x : i64 to index
+  %iy = arith.index_cast %y : i64 to index
+  %e = tensor.expand_shape %a [] output_shape [%ix, %iy] : tensor<f32> into tensor<?x?xf32>
+  return %e : tensor<?x?xf32>
+}

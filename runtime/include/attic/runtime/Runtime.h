@@ -355,7 +355,9 @@ typedef enum attic_rt_error_code {
    * the type's size. A tensor.expand_shape's output size operand in a
    * dimension its result type makes static: a = line * 64 + 56 + d (d at
    * most 7: 7 stands for 7 and later), b = the operand, c = the type's
-   * size. */
+   * size. A tensor.expand_shape of a rank-0 operand whose output sizes
+   * do not multiply to 1: a = line * 64 + 33, b = 1, c = their product
+   * (-1 as above). */
   ATTIC_RT_RESHAPE_SIZE = 17,
   /* A tensor.empty, tensor.splat, tensor.generate, memref.alloc or
    * bufferization.alloc_tensor in the function's own code whose sizes from the
