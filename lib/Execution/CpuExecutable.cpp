@@ -688,6 +688,34 @@ std::string attic::shapeString(ArrayRef<int64_t> shape) {
   return text;
 }
 
+LogicalResult attic::checkInputStorage(StringRef entry, size_t index,
+                                       const attic_tensor &input,
+                                       std::string &error) {
+  ArrayRef<int64_t> shape(input.shape, input.rank);
+  std::string what =
+      "argument #" + std::to_string(index) + " of @" + entry.str();
+  if (llvm::any_of(shape, [](int64_t size) { return size < 0; })) {
+    error = what + " has a negative size: " + shapeString(shape);
+    return failure();
+  }
+  uint64_t need = attic_dtype_size(input.dtype);
+  bool huge = false;
+  for (int64_t size : shape)
+    huge |= __builtin_mul_overflow(need, uint64_t(size), &need);
+  if (llvm::is_contained(shape, 0))
+    return success(); // no elements, whatever the other sizes
+  if (!input.data)
+    error = what + " has no storage";
+  else if (huge)
+    error = what + " has a shape of 2^64 bytes or more: " + shapeString(shape);
+  else if (input.nbytes < need)
+    error = what + " holds " + std::to_string(input.nbytes) +
+            " bytes but its shape needs " + std::to_string(need);
+  else
+    return success();
+  return failure();
+}
+
 LogicalResult attic::PackedCall::pack(StringRef entry,
                                       const EntrySignature &signature,
                                       ArrayRef<const attic_tensor *> inputs,
@@ -702,6 +730,11 @@ LogicalResult attic::PackedCall::pack(StringRef entry,
   pointers_.clear();
   for (auto [i, input] : llvm::enumerate(inputs)) {
     const TensorSpec &spec = signature.inputs[i];
+    if (!input) {
+      error =
+          "argument #" + std::to_string(i) + " of @" + entry.str() + " is NULL";
+      return failure();
+    }
     if (input->dtype != spec.dtype ||
         input->rank != static_cast<int32_t>(spec.shape.size())) {
       error = "argument #" + std::to_string(i) + " of @" + entry.str() +
@@ -720,6 +753,8 @@ LogicalResult attic::PackedCall::pack(StringRef entry,
         return failure();
       }
     }
+    if (failed(checkInputStorage(entry, i, *input, error)))
+      return failure();
     int64_t rank = input->rank;
     std::vector<int64_t> words(3 + 2 * rank);
     std::memcpy(&words[0], &input->data, sizeof(void *));

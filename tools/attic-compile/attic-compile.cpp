@@ -486,6 +486,13 @@ int main(int argc, char **argv) {
       fail(bad);
   if (optLevel > 3)
     fail("-O" + llvm::Twine(optLevel.getValue()) + ": expected -O0 to -O3");
+  // The runtime is linked into shared libraries alone: an object or LLVM
+  // IR names its symbols and is linked by the caller (accepted and ignored
+  // before, a misspelled directory too; an audit).
+  if (emit != "so" && runtimeDir.getNumOccurrences())
+    fail("--runtime-dir is where a shared library finds libattic_rt.so; "
+         "--emit=" +
+         emit + " links nothing (link the output against it yourself)");
   if (emit == "so" && outputFile == "-")
     fail("-o -: a shared library is not written to standard output; give "
          "a file name (or --emit=obj or --emit=llvm)");

@@ -48,6 +48,14 @@ struct EntrySignature {
 /// "AxBx?": a shape for messages.
 std::string shapeString(llvm::ArrayRef<int64_t> shape);
 
+/// Whether argument #`index` of @`entry`, a tensor whose rank the caller
+/// has matched to the signature, has sizes >= 0 and storage that holds
+/// them (a freed tensor keeps its shape and has no data); the reason in
+/// `error` if not.
+mlir::LogicalResult checkInputStorage(llvm::StringRef entry, size_t index,
+                                      const attic_tensor &input,
+                                      std::string &error);
+
 /// The arguments of one call in ExecutionEngine::invokePacked's convention,
 /// for an entry whose arguments and results are memrefs (the CPU and CUDA
 /// executables): one pointer per scalar of the lowered signature (a memref

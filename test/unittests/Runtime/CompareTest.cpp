@@ -81,4 +81,46 @@ TEST(Compare, ShapeMismatch) {
                     "expected [3x2]");
 }
 
+// A tensor without storage for its shape is an error, not a match: a
+// freed tensor (data NULL, shape kept) read as NaN everywhere and matched
+// an all-NaN tensor, or another freed one, with ATTIC_OK (an audit).
+TEST(Compare, TensorsWithoutStorage) {
+  Tensor a = Tensor::alloc(ATTIC_F32, {2, 3});
+  Tensor nan = Tensor::alloc(ATTIC_F32, {2, 3});
+  for (int i = 0; i < 6; ++i)
+    nan.set(i, NAN);
+  attic_tensor freed = *a.c();
+  freed.data = nullptr;
+  freed.nbytes = 0;
+  char err[256];
+  EXPECT_EQ(
+      attic_tensor_allclose(&freed, nan.c(), 0, 0, nullptr, err, sizeof(err)),
+      ATTIC_ERROR);
+  EXPECT_STREQ(err, "attic_tensor_allclose: the actual tensor has no storage");
+  EXPECT_EQ(
+      attic_tensor_allclose(&freed, &freed, 0, 0, nullptr, err, sizeof(err)),
+      ATTIC_ERROR);
+  attic_tensor shortStorage = *a.c();
+  shortStorage.nbytes = 8;
+  EXPECT_EQ(attic_tensor_allclose(a.c(), &shortStorage, 0, 0, nullptr, err,
+                                  sizeof(err)),
+            ATTIC_ERROR);
+  EXPECT_STREQ(err, "attic_tensor_allclose: the expected tensor holds 8 "
+                    "bytes but its shape needs 24");
+  attic_tensor negative = *a.c();
+  negative.shape[0] = -2;
+  EXPECT_EQ(attic_tensor_allclose(&negative, &negative, 0, 0, nullptr, err,
+                                  sizeof(err)),
+            ATTIC_ERROR);
+  EXPECT_STREQ(err, "attic_tensor_allclose: dimension 0 of the actual tensor "
+                    "is negative");
+  // Empty tensors need no storage.
+  Tensor e = Tensor::alloc(ATTIC_F32, {0, 3});
+  attic_tensor emptyNoData = *e.c();
+  emptyNoData.data = nullptr;
+  EXPECT_EQ(attic_tensor_allclose(&emptyNoData, e.c(), 0, 0, nullptr, err,
+                                  sizeof(err)),
+            ATTIC_OK);
+}
+
 } // namespace
