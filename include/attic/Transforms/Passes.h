@@ -171,6 +171,14 @@ mlir::LogicalResult lowerHashOps(mlir::Operation *root,
 /// and reports it as the expand_shape's.
 void normalizeExpandShapes(mlir::Operation *root);
 
+/// Writes each arith.index_cast / index_castui under `root` from index to
+/// a narrower integer as a cast to i64 and an arith.trunci: upstream MLIR
+/// 22's canonicalization folds a cast back to index after it to the
+/// original value, dropping the truncation (`index -> i8 -> index` became
+/// the identity). attic calls this where it calls normalizeExpandShapes
+/// (lib/Transforms/NarrowingCasts.cpp).
+void normalizeNarrowingIndexCasts(mlir::Operation *root);
+
 /// The unit attribute of the tensor.cast that normalizeExpandShapes puts
 /// behind a tensor.expand_shape.
 inline constexpr llvm::StringLiteral kExpandShapeSizeCast =

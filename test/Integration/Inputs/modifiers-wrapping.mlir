@@ -86,3 +86,32 @@ func.func @sub_cut_add_i8(%q: tensor<1x1x200x16xf32>, %k: tensor<1x1x200x16xf32>
   } : tensor<1x1x200x16xf32>, tensor<1x1x200x16xf32>, tensor<1x1x200x16xf32> -> tensor<1x1x200x16xf32>
   return %o : tensor<1x1x200x16xf32>
 }
+
+// i8(k) back to index: the same keys as cut_i8. Upstream's canonicalization
+// folded the two index_casts to k itself (every key visible, on every
+// target, where --check's reference followed the casts; an audit).
+func.func @round_trip_i8(%q: tensor<1x1x256x16xf32>, %k: tensor<1x1x256x16xf32>, %v: tensor<1x1x256x16xf32>) -> tensor<1x1x256x16xf32> {
+  %o = attic.attention %q, %k, %v mask_mod {
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    %k8 = arith.index_cast %ki : index to i8
+    %back = arith.index_cast %k8 : i8 to index
+    %z = arith.constant 0 : index
+    %p = arith.cmpi sge, %back, %z : index
+    attic.yield %p : i1
+  } : tensor<1x1x256x16xf32>, tensor<1x1x256x16xf32>, tensor<1x1x256x16xf32> -> tensor<1x1x256x16xf32>
+  return %o : tensor<1x1x256x16xf32>
+}
+
+// The unsigned pair: ui8(k) back to index is below 128 where cut_i8 keeps
+// the key.
+func.func @round_trip_ui8(%q: tensor<1x1x256x16xf32>, %k: tensor<1x1x256x16xf32>, %v: tensor<1x1x256x16xf32>) -> tensor<1x1x256x16xf32> {
+  %o = attic.attention %q, %k, %v mask_mod {
+  ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+    %k8 = arith.index_castui %ki : index to i8
+    %back = arith.index_castui %k8 : i8 to index
+    %c = arith.constant 128 : index
+    %p = arith.cmpi ult, %back, %c : index
+    attic.yield %p : i1
+  } : tensor<1x1x256x16xf32>, tensor<1x1x256x16xf32>, tensor<1x1x256x16xf32> -> tensor<1x1x256x16xf32>
+  return %o : tensor<1x1x256x16xf32>
+}
