@@ -106,6 +106,36 @@ func.func @math_not_on_every_target(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64
 
 // -----
 
+// Of arith, the ops --check evaluates: remf, bitcast and the *_extended
+// ops compiled and ran, and --check (or the GPU simulator) then failed.
+func.func @arith_not_evaluated(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  %0 = attic.attention %q, %k, %v score_mod {
+      ^bb0(%s: f32, %b: index, %h: index, %qi: index, %ki: index):
+        %two = arith.constant 2.0 : f32
+        // expected-error @+1 {{'arith.remf' op is not admissible in a 'score' region: its arith ops are those every target and --check evaluate (all but remf, bitcast, addui_extended, mulsi_extended, mului_extended, scaling_extf and scaling_truncf)}}
+        %r = arith.remf %s, %two : f32
+        attic.yield %r : f32
+      } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @arith_extended(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
+  %0 = attic.attention %q, %k, %v mask_mod {
+      ^bb0(%b: index, %h: index, %qi: index, %ki: index):
+        %i = arith.index_cast %ki : index to i32
+        // expected-error @+1 {{'arith.mulsi_extended' op is not admissible in a 'mask' region}}
+        %lo, %hi = arith.mulsi_extended %i, %i : i32
+        %z = arith.constant 0 : i32
+        %p = arith.cmpi sge, %lo, %z : i32
+        attic.yield %p : i1
+      } : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
 func.func @division_by_variable(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>) {
   %0 = attic.attention %q, %k, %v mask_mod {
       ^bb0(%b: index, %h: index, %qi: index, %ki: index):

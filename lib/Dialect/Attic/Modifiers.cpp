@@ -59,6 +59,25 @@ static bool admissibleMath(Operation *op) {
       math::RoundOp, math::RoundEvenOp, math::RsqrtOp, math::SinOp,
       math::SinhOp, math::SqrtOp, math::TanOp, math::TanhOp, math::TruncOp>(op);
 }
+/// The arith ops a modifier region may hold: those the reference evaluator
+/// behind --check interprets (and every target lowers). remf, bitcast,
+/// the *_extended ops and the scaling conversions compiled and ran, and
+/// then --check or the GPU simulator failed on them (an audit).
+static bool admissibleArith(Operation *op) {
+  return isa<arith::AddFOp, arith::AddIOp, arith::AndIOp, arith::CeilDivSIOp,
+             arith::CeilDivUIOp, arith::CmpFOp, arith::CmpIOp,
+             arith::ConstantOp, arith::DivFOp, arith::DivSIOp, arith::DivUIOp,
+             arith::ExtFOp, arith::ExtSIOp, arith::ExtUIOp, arith::FPToSIOp,
+             arith::FPToUIOp, arith::FloorDivSIOp, arith::IndexCastOp,
+             arith::IndexCastUIOp, arith::MaxNumFOp, arith::MaxSIOp,
+             arith::MaxUIOp, arith::MaximumFOp, arith::MinNumFOp,
+             arith::MinSIOp, arith::MinUIOp, arith::MinimumFOp, arith::MulFOp,
+             arith::MulIOp, arith::NegFOp, arith::OrIOp, arith::RemSIOp,
+             arith::RemUIOp, arith::SIToFPOp, arith::SelectOp, arith::ShLIOp,
+             arith::ShRSIOp, arith::ShRUIOp, arith::SubFOp, arith::SubIOp,
+             arith::TruncFOp, arith::TruncIOp, arith::UIToFPOp, arith::XOrIOp>(
+      op);
+}
 using namespace attic;
 
 namespace {
@@ -232,6 +251,13 @@ LogicalResult attic::verifyModifierRegion(Operation *op, Region &region,
              << "is not admissible in a '" << name
              << "' region (arith and math ops on scalars, and "
                 "tensor.extract or memref.load of a capture)";
+    } else if (dialect == "arith" && !admissibleArith(&inner)) {
+      return inner.emitOpError()
+             << "is not admissible in a '" << name
+             << "' region: its arith ops are those every target and --check "
+                "evaluate (all but remf, bitcast, addui_extended, "
+                "mulsi_extended, mului_extended, scaling_extf and "
+                "scaling_truncf)";
     } else if (dialect == "math" && !admissibleMath(&inner)) {
       // Others failed on some targets only, each with an upstream
       // lowering message (math.ipowi on the CUDA targets, math.clampf and
