@@ -480,3 +480,41 @@ func.func @broadcast_lists_ok(%q: tensor<1x1x64x8xf32>, %q4: tensor<1x4x64x8xf32
   %1 = attic.attention %q4, %q4, %q4 causal blocks(%n, %i, %n, %i : tensor<1x1x4xi32>, tensor<1x1x4x4xi32>, tensor<1x1x4xi32>, tensor<1x1x4x4xi32>) block_sizes [16, 16] : tensor<1x4x64x8xf32>, tensor<1x4x64x8xf32>, tensor<1x4x64x8xf32> -> tensor<1x4x64x8xf32>
   return
 }
+
+// -----
+
+// Lists read in other blocks than the attic.block_mask made them in: keys
+// 32-63 were never visited, with exit 0 and --check ok (an audit).
+func.func @lists_of_other_block_sizes(%q: tensor<1x1x64x8xf32>) {
+  %c64 = arith.constant 64 : index
+  %e3 = tensor.empty() : tensor<1x1x4xi32>
+  %e4 = tensor.empty() : tensor<1x1x4x8xi32>
+  %n, %i, %fn, %fi = attic.block_mask layout(#attic.causal) sizes(%c64, %c64) outs(%e3, %e4, %e3, %e4 : tensor<1x1x4xi32>, tensor<1x1x4x8xi32>, tensor<1x1x4xi32>, tensor<1x1x4x8xi32>) {block_q = 16 : i64, block_k = 16 : i64} -> tensor<1x1x4xi32>, tensor<1x1x4x8xi32>, tensor<1x1x4xi32>, tensor<1x1x4x8xi32>
+  // expected-error @+1 {{'attic.attention' op reads its block lists in blocks of 16x8, but they come from an attic.block_mask of 16x16 blocks; give both the same block sizes}}
+  %o = attic.attention %q, %q, %q layout(#attic.causal) blocks(%n, %i, %fn, %fi : tensor<1x1x4xi32>, tensor<1x1x4x8xi32>, tensor<1x1x4xi32>, tensor<1x1x4x8xi32>) block_sizes [16, 8] : tensor<1x1x64x8xf32>, tensor<1x1x64x8xf32>, tensor<1x1x64x8xf32> -> tensor<1x1x64x8xf32>
+  return
+}
+
+// -----
+
+// Lists of a block_mask for 32 keys, read by an attention of 64.
+func.func @lists_of_other_lengths(%q: tensor<1x1x64x8xf32>) {
+  %c64 = arith.constant 64 : index
+  %c32 = arith.constant 32 : index
+  %e3 = tensor.empty() : tensor<1x1x4xi32>
+  %e4 = tensor.empty() : tensor<1x1x4x2xi32>
+  %n, %i, %fn, %fi = attic.block_mask layout(#attic.causal) sizes(%c64, %c32) outs(%e3, %e4, %e3, %e4 : tensor<1x1x4xi32>, tensor<1x1x4x2xi32>, tensor<1x1x4xi32>, tensor<1x1x4x2xi32>) {block_q = 16 : i64, block_k = 16 : i64} -> tensor<1x1x4xi32>, tensor<1x1x4x2xi32>, tensor<1x1x4xi32>, tensor<1x1x4x2xi32>
+  // expected-error @+1 {{'attic.block_attention' op has Nk = 64, but its block lists come from an attic.block_mask with key_len 32; give the attic.block_mask the attention's lengths}}
+  %o = attic.block_attention ins(%q, %q, %q : tensor<1x1x64x8xf32>, tensor<1x1x64x8xf32>, tensor<1x1x64x8xf32>) blocks(%n, %i, %fn, %fi : tensor<1x1x4xi32>, tensor<1x1x4x2xi32>, tensor<1x1x4xi32>, tensor<1x1x4x2xi32>) outs(%q : tensor<1x1x64x8xf32>) {layout = #attic.causal, scale = 1.0 : f32, block_q = 16 : i64, block_k = 16 : i64} -> tensor<1x1x64x8xf32>
+  return
+}
+
+// -----
+
+// A negative seed read as 2^64 - 1 without a word (an audit).
+func.func @negative_seed(%q: tensor<1x2x64x16xf32>) {
+  // expected-error @+2 {{a seed is an integer in [0, 2^64), got a negative one}}
+  // expected-error @+1 {{failed to parse Attic_RandomLayoutAttr parameter 'seed'}}
+  %0 = attic.attention %q, %q, %q layout(#attic.random<block = 8, count = 2, seed = -1>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}

@@ -40,6 +40,15 @@ func.func @missing_seed(%qk: tensor<1x2x64x16xf32>) -> tensor<1x2x64x16xf32> {
 
 // -----
 
+// One bucket draws no rotations: its seed was accepted and ignored.
+func.func @unused_seed(%qk: tensor<1x2x64x16xf32>) -> tensor<1x2x64x16xf32> {
+  // expected-error @+1 {{'attic.lsh_attention' op hashing into 1 bucket draws no rotations: a `seed` has no effect (drop it)}}
+  %o = attic.lsh_attention %qk, %qk {buckets = 1 : i64, chunk = 8 : i64, seed = 12345 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return %o : tensor<1x2x64x16xf32>
+}
+
+// -----
+
 func.func @zero_rounds(%qk: tensor<1x2x64x16xf32>) -> tensor<1x2x64x16xf32> {
   // expected-error @+1 {{'attic.lsh_attention' op rounds must be in [1, 64], got 0}}
   %o = attic.lsh_attention %qk, %qk {buckets = 4 : i64, rounds = 0 : i64, chunk = 8 : i64, seed = 1 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>

@@ -88,6 +88,16 @@ func.func @informer_factor(%q: tensor<1x2x64x16xf32>) -> tensor<1x2x64x16xf32> {
 
 // -----
 
+// A factor with both samples and active sizes nothing (accepted and
+// ignored before; an audit).
+func.func @informer_factor_unused(%q: tensor<1x2x64x16xf32>) -> tensor<1x2x64x16xf32> {
+  // expected-error @+1 {{'attic.informer_attention' op factor = 7 has no effect: samples and active are both given (drop one of them or the factor)}}
+  %o = attic.informer_attention %q, %q, %q {factor = 7 : i64, samples = 2 : i64, active = 2 : i64, seed = 1 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return %o : tensor<1x2x64x16xf32>
+}
+
+// -----
+
 func.func @linformer_heads(%q: tensor<1x4x64x16xf32>, %e: tensor<2x8x64xf32>) -> tensor<1x4x64x16xf32> {
   // expected-error @+1 {{'attic.linformer_attention' op key_projection has 2 heads; [Hp,P,Nk] needs Hp = 1 (shared) or H = 4 (from key)}}
   %o = attic.linformer_attention %q, %q, %q projection(%e : tensor<2x8x64xf32>) : tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32> -> tensor<1x4x64x16xf32>

@@ -26,10 +26,10 @@ func.func @skeinformer_exact(%q: tensor<1x2x64x16xf32>) -> tensor<1x2x64x16xf32>
 
 // CHECK-LABEL: func.func @informer
 // CHECK: attic.informer_attention %{{.*}}, %{{.*}}, %{{.*}} {seed = 3 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x128x16xf32>, tensor<1x2x128x8xf32> -> tensor<1x2x64x8xf32>
-// CHECK: attic.informer_attention %{{.*}}, %{{.*}}, %{{.*}} {active = 8 : i64, factor = 2 : i64, samples = 12 : i64, seed = 3 : i64}
+// CHECK: attic.informer_attention %{{.*}}, %{{.*}}, %{{.*}} {active = 8 : i64, factor = 2 : i64, seed = 3 : i64}
 func.func @informer(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x128x16xf32>, %v: tensor<1x2x128x8xf32>) -> (tensor<1x2x64x8xf32>, tensor<1x2x64x8xf32>) {
   %a = attic.informer_attention %q, %k, %v {seed = 3 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x128x16xf32>, tensor<1x2x128x8xf32> -> tensor<1x2x64x8xf32>
-  %b = attic.informer_attention %q, %k, %v {factor = 2 : i64, active = 8 : i64, samples = 12 : i64, seed = 3 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x128x16xf32>, tensor<1x2x128x8xf32> -> tensor<1x2x64x8xf32>
+  %b = attic.informer_attention %q, %k, %v {factor = 2 : i64, active = 8 : i64, seed = 3 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x128x16xf32>, tensor<1x2x128x8xf32> -> tensor<1x2x64x8xf32>
   return %a, %b : tensor<1x2x64x8xf32>, tensor<1x2x64x8xf32>
 }
 

@@ -266,6 +266,49 @@ static LogicalResult verifyListsBroadcast(Operation *op, ArrayRef<Value> lists,
   return success();
 }
 
+/// Lists straight from an attic.block_mask (through casts) must be of the
+/// consumer's blocks and lengths: the consumer reads them at its own
+/// block_q and block_k, so a block_mask of 16x16 blocks read as 16x8 lost
+/// keys 32-63, and one of key_len 32 for Nk = 64 lost the second half,
+/// with exit 0 and --check ok (FlexAttention's BlockMask carries its block
+/// size; an audit).
+static LogicalResult verifyListsProducer(Operation *op, ArrayRef<Value> lists,
+                                         int64_t blockQ, int64_t blockK,
+                                         ShapedType query, ShapedType key) {
+  for (Value list : lists) {
+    while (auto cast = list.getDefiningOp<tensor::CastOp>())
+      list = cast.getSource();
+    auto mask = list.getDefiningOp<BlockMaskOp>();
+    if (!mask)
+      continue;
+    if (int64_t(mask.getBlockQ()) != blockQ ||
+        int64_t(mask.getBlockK()) != blockK)
+      return op->emitOpError()
+             << "reads its block lists in blocks of " << blockQ << "x" << blockK
+             << ", but they come from an attic.block_mask of "
+             << mask.getBlockQ() << "x" << mask.getBlockK()
+             << " blocks; give both the same block sizes";
+    for (auto [what, length, shaped] :
+         {std::tuple<StringRef, Value, ShapedType>{"query_len",
+                                                   mask.getQueryLen(), query},
+          std::tuple<StringRef, Value, ShapedType>{"key_len", mask.getKeyLen(),
+                                                   key}}) {
+      APInt value;
+      int64_t n = shaped.getDimSize(2);
+      if (ShapedType::isDynamic(n) ||
+          !matchPattern(length, m_ConstantInt(&value)) ||
+          value.getSExtValue() == n)
+        continue;
+      return op->emitOpError()
+             << "has " << (what == "query_len" ? "Nq" : "Nk") << " = " << n
+             << ", but its block lists come from an attic.block_mask with "
+             << what << " " << value.getSExtValue()
+             << "; give the attic.block_mask the attention's lengths";
+    }
+  }
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // AttentionOp
 //===----------------------------------------------------------------------===//
@@ -342,7 +385,12 @@ LogicalResult AttentionOp::verify() {
                                    {getKvNumBlocks(), getKvIndices(),
                                     getFullKvNumBlocks(), getFullKvIndices()},
                                    getQuery().getType(), getEffectiveLayout(),
-                                   getMaskRegion()))))
+                                   getMaskRegion())) ||
+       failed(verifyListsProducer(*this,
+                                  {getKvNumBlocks(), getKvIndices(),
+                                   getFullKvNumBlocks(), getFullKvIndices()},
+                                  blockQ, blockK, getQuery().getType(),
+                                  getKey().getType()))))
     return failure();
   if (failed(verifyLayoutOf(*this, getEffectiveLayout(), getQuery().getType(),
                             getKey().getType(), getLayoutOperands(), blockQ,
@@ -494,7 +542,12 @@ LogicalResult BlockAttentionOp::verify() {
         failed(verifyListsBroadcast(*this,
                                     {getKvNumBlocks(), getKvIndices(),
                                      getFullKvNumBlocks(), getFullKvIndices()},
-                                    queryType, getLayout(), getMaskRegion())))
+                                    queryType, getLayout(), getMaskRegion())) ||
+        failed(verifyListsProducer(*this,
+                                   {getKvNumBlocks(), getKvIndices(),
+                                    getFullKvNumBlocks(), getFullKvIndices()},
+                                   getBlockQ(), getBlockK(), queryType,
+                                   keyType)))
       return failure();
   }
   if (failed(verifyLayoutOf(*this, getLayout(), queryType, keyType,

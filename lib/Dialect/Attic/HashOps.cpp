@@ -70,6 +70,10 @@ LogicalResult LshAttentionOp::verify() {
   if (buckets > 1 && !getSeed())
     return emitOpError("hashing into ")
            << buckets << " buckets draws random rotations and needs a `seed`";
+  // (Accepted and ignored before: an audit.)
+  if (buckets == 1 && getSeed())
+    return emitOpError("hashing into 1 bucket draws no rotations: a `seed` "
+                       "has no effect (drop it)");
   // The rotations [D, rounds * buckets / 2] are drawn into a constant at
   // compile time: 3.4 GB and 20 s at D = 64, 65536 buckets, 64 rounds (a
   // 2026-11-30 audit). The cap of kernelized_attention's projection.

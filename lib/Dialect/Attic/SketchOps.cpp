@@ -108,6 +108,14 @@ LogicalResult InformerAttentionOp::verify() {
       return emitOpError("samples must be in [1, Nk] = [1, ")
              << keys << "] (Nk from key), got " << samples;
   }
+  // factor only sizes what samples and active leave to it (a factor with
+  // both was accepted and ignored; an audit). The default, 5, cannot be
+  // told from a written one.
+  if (getSamplesAttr() && getActiveAttr() && factor != 5)
+    return emitOpError("factor = ")
+           << factor
+           << " has no effect: samples and active are both given (drop one "
+              "of them or the factor)";
   if (getActiveCount() < queries && !getSeed())
     return emitOpError("needs a seed: ")
            << getActiveCount() << " active queries of Nq = " << queries

@@ -293,6 +293,7 @@ TEST(Informer, MatchesReference) {
   cases[1].shape.keys = 128;
   cases[2].active = 5;
   cases[2].samples = 40;
+  cases[2].factor = 5; // sizes nothing here: another one is refused
   cases[3].shape.batch = 2;
   cases[3].factor = 5;
   for (const InformerCase &c : cases) {
