@@ -202,6 +202,15 @@ static LogicalResult verifyBlockLists(Operation *op, ValueRange lists,
   return success();
 }
 
+/// The attic.block_mask a block list comes from, through casts (which may
+/// hide its shape), and the list as that op gives it; a null op if the
+/// list has another source.
+static std::pair<BlockMaskOp, Value> listSource(Value list) {
+  while (auto cast = list.getDefiningOp<tensor::CastOp>())
+    list = cast.getSource();
+  return {list.getDefiningOp<BlockMaskOp>(), list};
+}
+
 /// Lists with one batch or head row stand for every batch or head. Where
 /// the op's own layout or mask region differs between heads (or batches),
 /// their full blocks would be the first head's for all: #attic.random with
@@ -223,10 +232,8 @@ static LogicalResult verifyListsBroadcast(Operation *op, ArrayRef<Value> lists,
     // or H None). An attention without a layout of its own gave head 0's
     // #attic.random blocks to all four heads, without a word (an audit).
     for (Value list : lists) {
-      while (auto cast = list.getDefiningOp<tensor::CastOp>())
-        list = cast.getSource();
-      auto mask = list.getDefiningOp<BlockMaskOp>();
-      if (!mask || cast<ShapedType>(list.getType()).getDimSize(dim) != 1)
+      auto [mask, source] = listSource(list);
+      if (!mask || cast<ShapedType>(source.getType()).getDimSize(dim) != 1)
         continue;
       LayoutAttrInterface maskLayout = mask.getLayout();
       bool byMaskLayout =
@@ -276,9 +283,7 @@ static LogicalResult verifyListsProducer(Operation *op, ArrayRef<Value> lists,
                                          int64_t blockQ, int64_t blockK,
                                          ShapedType query, ShapedType key) {
   for (Value list : lists) {
-    while (auto cast = list.getDefiningOp<tensor::CastOp>())
-      list = cast.getSource();
-    auto mask = list.getDefiningOp<BlockMaskOp>();
+    BlockMaskOp mask = listSource(list).first;
     if (!mask)
       continue;
     if (int64_t(mask.getBlockQ()) != blockQ ||
