@@ -691,28 +691,13 @@ std::string attic::shapeString(ArrayRef<int64_t> shape) {
 LogicalResult attic::checkInputStorage(StringRef entry, size_t index,
                                        const attic_tensor &input,
                                        std::string &error) {
-  ArrayRef<int64_t> shape(input.shape, input.rank);
   std::string what =
       "argument #" + std::to_string(index) + " of @" + entry.str();
-  if (llvm::any_of(shape, [](int64_t size) { return size < 0; })) {
-    error = what + " has a negative size: " + shapeString(shape);
-    return failure();
-  }
-  uint64_t need = attic_dtype_size(input.dtype);
-  bool huge = false;
-  for (int64_t size : shape)
-    huge |= __builtin_mul_overflow(need, uint64_t(size), &need);
-  if (llvm::is_contained(shape, 0))
-    return success(); // no elements, whatever the other sizes
-  if (!input.data)
-    error = what + " has no storage";
-  else if (huge)
-    error = what + " has a shape of 2^64 bytes or more: " + shapeString(shape);
-  else if (input.nbytes < need)
-    error = what + " holds " + std::to_string(input.nbytes) +
-            " bytes but its shape needs " + std::to_string(need);
-  else
+  char message[512];
+  if (attic_tensor_check(&input, what.c_str(), message, sizeof(message)) ==
+      ATTIC_OK)
     return success();
+  error = message;
   return failure();
 }
 

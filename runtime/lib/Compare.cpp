@@ -41,42 +41,19 @@ static bool isClose(double actual, double expected, double rtol,
   return std::fabs(actual - expected) <= atol + rtol * std::fabs(expected);
 }
 
-extern "C" attic_status
-attic_tensor_allclose(const attic_tensor *actual, const attic_tensor *expected,
-                      double rtol, double atol, attic_compare_result *result,
-                      char *err, size_t errLen) {
-  if (!actual || !expected)
-    return fail(err, errLen, "attic_tensor_allclose: tensor is NULL");
-  if (attic_dtype_size(actual->dtype) == 0 ||
-      attic_dtype_size(expected->dtype) == 0)
-    return fail(err, errLen, "attic_tensor_allclose: invalid dtype");
+extern "C" attic_status attic_tensor_allclose(const attic_tensor *actual,
+                                              const attic_tensor *expected,
+                                              double rtol, double atol,
+                                              attic_compare_result *result,
+                                              char *err, size_t errLen) {
   // Each tensor's storage must hold its shape: attic_tensor_get reads NaN
   // past it, and NaN matches NaN, so a freed tensor (data NULL, its shape
   // kept) matched another with ATTIC_OK (an audit).
-  for (const attic_tensor *t : {actual, expected}) {
-    const char *which = t == actual ? "actual" : "expected";
-    if (t->rank < 0 || t->rank > ATTIC_MAX_RANK)
-      return fail(err, errLen,
-                  "attic_tensor_allclose: the %s tensor's rank %d is not in "
-                  "[0, %d]",
-                  which, static_cast<int>(t->rank), ATTIC_MAX_RANK);
-    for (int32_t d = 0; d < t->rank; ++d)
-      if (t->shape[d] < 0)
-        return fail(err, errLen,
-                    "attic_tensor_allclose: dimension %d of the %s tensor is "
-                    "negative",
-                    static_cast<int>(d), which);
-    size_t need =
-        static_cast<size_t>(attic_tensor_numel(t)) * attic_dtype_size(t->dtype);
-    if (need != 0 && !t->data)
-      return fail(err, errLen,
-                  "attic_tensor_allclose: the %s tensor has no storage", which);
-    if (t->nbytes < need)
-      return fail(err, errLen,
-                  "attic_tensor_allclose: the %s tensor holds %zu bytes but "
-                  "its shape needs %zu",
-                  which, t->nbytes, need);
-  }
+  if (attic_tensor_check(actual, "attic_tensor_allclose: the actual tensor",
+                         err, errLen) != ATTIC_OK ||
+      attic_tensor_check(expected, "attic_tensor_allclose: the expected tensor",
+                         err, errLen) != ATTIC_OK)
+    return ATTIC_ERROR;
   if (!sameShape(actual, expected)) {
     char actualShape[160], expectedShape[160];
     formatShape(actual, actualShape, sizeof(actualShape));

@@ -69,20 +69,18 @@ static bool isFloat(attic_dtype dtype) {
          dtype == ATTIC_F64;
 }
 
+/// The fills write the shape's elements (not nbytes' worth: a tensor built
+/// by hand with no elements, data NULL and nbytes > 0 was written through
+/// NULL).
 static attic_status checkTensor(const attic_tensor *t, const char *fn,
                                 char *err, size_t errLen) {
-  if (!t)
-    return fail(err, errLen, "%s: tensor is NULL", fn);
-  if (attic_dtype_size(t->dtype) == 0)
-    return fail(err, errLen, "%s: invalid dtype %d", fn,
-                static_cast<int>(t->dtype));
-  if (!t->data && attic_tensor_numel(t) != 0)
-    return fail(err, errLen, "%s: tensor has no storage", fn);
-  return ATTIC_OK;
+  char what[64];
+  std::snprintf(what, sizeof(what), "%s: tensor", fn);
+  return attic_tensor_check(t, what, err, errLen);
 }
 
 static int64_t numElements(const attic_tensor *t) {
-  return static_cast<int64_t>(t->nbytes / attic_dtype_size(t->dtype));
+  return attic_tensor_numel(t);
 }
 
 //===----------------------------------------------------------------------===//

@@ -17,6 +17,7 @@
 #include <limits>
 #include <memory>
 #include <new>
+#include <string>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -560,26 +561,16 @@ extern "C" attic_status attic_npy_save(const char *path, const attic_tensor *t,
                                        char *err, size_t errLen) {
   if (!path)
     return fail(err, errLen, "attic_npy_save: path is NULL");
-  if (!t)
-    return fail(err, errLen, "%s: tensor is NULL", path);
-  size_t elemSize = attic_dtype_size(t->dtype);
-  if (elemSize == 0)
-    return fail(err, errLen, "%s: invalid dtype %d", path,
-                static_cast<int>(t->dtype));
-  if (t->rank < 0 || t->rank > ATTIC_MAX_RANK)
-    return fail(err, errLen, "%s: rank %d is not in [0, %d]", path,
-                static_cast<int>(t->rank), ATTIC_MAX_RANK);
-  for (int32_t i = 0; i < t->rank; ++i)
-    if (t->shape[i] < 0)
-      return fail(err, errLen, "%s: dimension %d is negative", path,
-                  static_cast<int>(i));
-  int64_t numel = attic_tensor_numel(t);
-  if (t->nbytes != static_cast<size_t>(numel) * elemSize)
+  std::string what = std::string(path) + ": tensor";
+  if (attic_tensor_check(t, what.c_str(), err, errLen) != ATTIC_OK)
+    return ATTIC_ERROR;
+  // Exactly its shape's bytes: the file's data is nbytes long.
+  size_t need =
+      static_cast<size_t>(attic_tensor_numel(t)) * attic_dtype_size(t->dtype);
+  if (t->nbytes != need)
     return fail(err, errLen,
                 "%s: tensor holds %zu bytes but its shape needs %zu", path,
-                t->nbytes, static_cast<size_t>(numel) * elemSize);
-  if (!t->data && t->nbytes != 0)
-    return fail(err, errLen, "%s: tensor has no storage", path);
+                t->nbytes, need);
 
   char header[512];
   size_t headerLen = buildHeader(t, header, sizeof(header));

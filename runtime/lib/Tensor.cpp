@@ -3,6 +3,7 @@
 #include "Error.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -14,10 +15,79 @@ static constexpr size_t kAlignment = 64;
 extern "C" int64_t attic_tensor_numel(const attic_tensor *t) {
   if (!t || t->rank < 0 || t->rank > ATTIC_MAX_RANK)
     return 0;
-  int64_t numel = 1;
-  for (int32_t i = 0; i < t->rank; ++i)
-    numel *= t->shape[i];
-  return numel;
+  // In unsigned arithmetic: a shape built by hand can overflow int64 (signed
+  // overflow is undefined; the product wrapped to a small count that a
+  // storage check then accepted).
+  uint64_t numel = 1;
+  bool negative = false, overflow = false, empty = false;
+  for (int32_t i = 0; i < t->rank; ++i) {
+    negative |= t->shape[i] < 0;
+    empty |= t->shape[i] == 0;
+    overflow |= __builtin_mul_overflow(
+        numel, static_cast<uint64_t>(t->shape[i]), &numel);
+  }
+  if (negative)
+    return -1;
+  if (empty)
+    return 0;
+  if (overflow || numel > static_cast<uint64_t>(INT64_MAX))
+    return -1;
+  return static_cast<int64_t>(numel);
+}
+
+/// "AxBxC" (at most ATTIC_MAX_RANK sizes of 20 characters each).
+static void formatSizes(const attic_tensor *t, char *buf, size_t len) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int32_t i = 0; i < t->rank && used < len; ++i) {
+    int n = std::snprintf(buf + used, len - used, i == 0 ? "%lld" : "x%lld",
+                          static_cast<long long>(t->shape[i]));
+    if (n < 0)
+      return;
+    used += static_cast<size_t>(n);
+  }
+}
+
+extern "C" attic_status attic_tensor_check(const attic_tensor *t,
+                                           const char *what, char *err,
+                                           size_t errLen) {
+  if (!what)
+    what = "tensor";
+  if (!t)
+    return fail(err, errLen, "%s is NULL", what);
+  size_t elemSize = attic_dtype_size(t->dtype);
+  if (elemSize == 0)
+    return fail(err, errLen, "%s has an invalid dtype %d", what,
+                static_cast<int>(t->dtype));
+  if (t->rank < 0 || t->rank > ATTIC_MAX_RANK)
+    return fail(err, errLen, "%s has rank %d, not in [0, %d]", what,
+                static_cast<int>(t->rank), ATTIC_MAX_RANK);
+  char sizes[ATTIC_MAX_RANK * 21 + 1];
+  formatSizes(t, sizes, sizeof(sizes));
+  // The product of the non-zero sizes bounds every stride, as in
+  // attic_tensor_alloc: a zero size does not excuse huge others.
+  bool empty = false, huge = false;
+  uint64_t need = elemSize;
+  for (int32_t i = 0; i < t->rank; ++i) {
+    if (t->shape[i] < 0)
+      return fail(err, errLen, "%s has a negative size: %s", what, sizes);
+    if (t->shape[i] == 0)
+      empty = true;
+    else
+      huge |= __builtin_mul_overflow(need, static_cast<uint64_t>(t->shape[i]),
+                                     &need);
+  }
+  if (huge || need > static_cast<uint64_t>(INT64_MAX))
+    return fail(err, errLen, "%s has a shape of 2^63 bytes or more: %s", what,
+                sizes);
+  if (empty)
+    return ATTIC_OK; // no elements: no storage needed
+  if (!t->data)
+    return fail(err, errLen, "%s has no storage", what);
+  if (t->nbytes < need)
+    return fail(err, errLen, "%s holds %zu bytes but its shape needs %zu", what,
+                t->nbytes, static_cast<size_t>(need));
+  return ATTIC_OK;
 }
 
 extern "C" attic_status attic_tensor_alloc(attic_tensor *t, attic_dtype dtype,

@@ -51,7 +51,7 @@ std::string shapeString(llvm::ArrayRef<int64_t> shape);
 /// Whether argument #`index` of @`entry`, a tensor whose rank the caller
 /// has matched to the signature, has sizes >= 0 and storage that holds
 /// them (a freed tensor keeps its shape and has no data); the reason in
-/// `error` if not.
+/// `error` if not. attic_tensor_check with "argument #i of @entry".
 mlir::LogicalResult checkInputStorage(llvm::StringRef entry, size_t index,
                                       const attic_tensor &input,
                                       std::string &error);

@@ -62,7 +62,7 @@ template <typename Executable> void checkBadInputs(Executable &exe) {
   attic_tensor huge = b.t;
   huge.shape[0] = int64_t(1) << 62;
   EXPECT_EQ(runError(exe, {&a.t, &huge}),
-            "argument #1 of @add has a shape of 2^64 bytes or more: "
+            "argument #1 of @add has a shape of 2^63 bytes or more: "
             "4611686018427387904");
 
   // No elements: no storage needed.

@@ -112,8 +112,19 @@ TEST(Compare, TensorsWithoutStorage) {
   EXPECT_EQ(attic_tensor_allclose(&negative, &negative, 0, 0, nullptr, err,
                                   sizeof(err)),
             ATTIC_ERROR);
-  EXPECT_STREQ(err, "attic_tensor_allclose: dimension 0 of the actual tensor "
-                    "is negative");
+  EXPECT_STREQ(err, "attic_tensor_allclose: the actual tensor has a negative "
+                    "size: -2x3");
+  // A shape whose bytes wrap around 2^64 (4 * 2^62 = 0) is not storage for
+  // 8 bytes: the product was computed in int64, wrapped, and passed.
+  attic_tensor wrapped = *a.c();
+  wrapped.rank = 2;
+  wrapped.shape[0] = int64_t(1) << 62;
+  wrapped.shape[1] = 4;
+  EXPECT_EQ(attic_tensor_allclose(&wrapped, &wrapped, 0, 0, nullptr, err,
+                                  sizeof(err)),
+            ATTIC_ERROR);
+  EXPECT_STREQ(err, "attic_tensor_allclose: the actual tensor has a shape of "
+                    "2^63 bytes or more: 4611686018427387904x4");
   // Empty tensors need no storage.
   Tensor e = Tensor::alloc(ATTIC_F32, {0, 3});
   attic_tensor emptyNoData = *e.c();

@@ -245,6 +245,22 @@ TEST(Fill, Errors) {
   EXPECT_EQ(attic_fill_uniform(nullptr, 1, 0, 0, 1, err, sizeof(err)),
             ATTIC_ERROR);
   EXPECT_STREQ(err, "attic_fill_uniform: tensor is NULL");
+
+  // The fills write the shape's elements: a tensor with none, data NULL
+  // and nbytes > 0 was written through NULL (nbytes' worth).
+  attic_tensor noElements = *f.c();
+  noElements.shape[0] = 0;
+  noElements.data = nullptr;
+  EXPECT_EQ(attic_fill_uniform(&noElements, 1, 0, 0, 1, err, sizeof(err)),
+            ATTIC_OK);
+  EXPECT_EQ(attic_fill_bernoulli(&noElements, 1, 0, 0.5, err, sizeof(err)),
+            ATTIC_OK);
+  attic_tensor shortStorage = *f.c();
+  shortStorage.nbytes = 4;
+  EXPECT_EQ(attic_fill_uniform(&shortStorage, 1, 0, 0, 1, err, sizeof(err)),
+            ATTIC_ERROR);
+  EXPECT_STREQ(err, "attic_fill_uniform: tensor holds 4 bytes but its shape "
+                    "needs 16");
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <string>
 
 extern "C" int atticCApiSmokeTest(void);
 
@@ -111,6 +112,68 @@ TEST(Tensor, AllocErrors) {
   EXPECT_EQ(attic_tensor_alloc(&t, ATTIC_F32, 9, nine, tiny, sizeof(tiny)),
             ATTIC_ERROR);
   EXPECT_STREQ(tiny, "attic_t");
+}
+
+// attic_tensor_check: what every runtime entry point that takes a
+// caller's tensor checks first (a shared helper since 2026-12-02; four
+// copies disagreed before: the fills accepted a tensor with no elements,
+// data NULL and nbytes > 0 and wrote through NULL).
+TEST(Tensor, Check) {
+  attic::runtime::Tensor ok = attic::runtime::Tensor::alloc(ATTIC_F32, {2, 3});
+  char err[256];
+  EXPECT_EQ(attic_tensor_check(ok.c(), "x", err, sizeof(err)), ATTIC_OK);
+  attic_tensor t = *ok.c();
+  t.nbytes = 100; // more than the shape needs is allowed
+  EXPECT_EQ(attic_tensor_check(&t, "x", err, sizeof(err)), ATTIC_OK);
+
+  auto check = [&](const attic_tensor *tensor) -> std::string {
+    if (attic_tensor_check(tensor, "x", err, sizeof(err)) == ATTIC_OK)
+      return "ok";
+    return err;
+  };
+  EXPECT_EQ(check(nullptr), "x is NULL");
+  t = *ok.c();
+  t.dtype = static_cast<attic_dtype>(9);
+  EXPECT_EQ(check(&t), "x has an invalid dtype 9");
+  t = *ok.c();
+  t.rank = 9;
+  EXPECT_EQ(check(&t), "x has rank 9, not in [0, 8]");
+  t.rank = -1;
+  EXPECT_EQ(check(&t), "x has rank -1, not in [0, 8]");
+  t = *ok.c();
+  t.shape[1] = -3;
+  EXPECT_EQ(check(&t), "x has a negative size: 2x-3");
+  t = *ok.c();
+  t.data = nullptr;
+  EXPECT_EQ(check(&t), "x has no storage");
+  t = *ok.c();
+  t.nbytes = 20;
+  EXPECT_EQ(check(&t), "x holds 20 bytes but its shape needs 24");
+  // 4 * 2^62 f32 wraps to 0 bytes in 64 bits.
+  t = *ok.c();
+  t.shape[0] = INT64_C(1) << 62;
+  t.shape[1] = 4;
+  EXPECT_EQ(check(&t),
+            "x has a shape of 2^63 bytes or more: 4611686018427387904x4");
+  EXPECT_EQ(attic_tensor_numel(&t), -1);
+  t.shape[1] = 0; // no elements, but strides of 2^64 bytes
+  EXPECT_EQ(check(&t), "x has a shape of 2^63 bytes or more: "
+                       "4611686018427387904x0");
+  EXPECT_EQ(attic_tensor_numel(&t), 0);
+  // No elements: no storage needed.
+  t = *ok.c();
+  t.shape[0] = 0;
+  t.data = nullptr;
+  t.nbytes = 0;
+  EXPECT_EQ(check(&t), "ok");
+  t.rank = 0; // a scalar has an element
+  EXPECT_EQ(check(&t), "x has no storage");
+  // `what` NULL reads as "tensor".
+  EXPECT_EQ(attic_tensor_check(&t, nullptr, err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_STREQ(err, "tensor has no storage");
+  t = *ok.c();
+  t.shape[0] = -1;
+  EXPECT_EQ(attic_tensor_numel(&t), -1);
 }
 
 TEST(Tensor, GetSetEveryDtype) {

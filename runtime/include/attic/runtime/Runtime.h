@@ -78,8 +78,22 @@ typedef struct attic_tensor {
 } attic_tensor;
 
 /* Number of elements: the product of the shape (1 for rank 0). Returns 0 for
- * NULL. */
+ * NULL, a rank outside [0, ATTIC_MAX_RANK] or a zero size; -1 for a negative
+ * size or a product past INT64_MAX. */
 int64_t attic_tensor_numel(const attic_tensor *t);
+
+/* Checks that *t describes its storage: t not NULL, a known dtype, a rank in
+ * [0, ATTIC_MAX_RANK], no negative size, the bytes of its non-zero sizes
+ * below 2^63 (they bound every stride, as in attic_tensor_alloc) and,
+ * when the shape has elements, data not NULL and nbytes at least the
+ * shape's bytes (more is allowed). attic_npy_save, the fills,
+ * attic_tensor_allclose and attic's executables (the inputs of a compiled
+ * function run by attic-run) check their tensors this way. On failure returns
+ * ATTIC_ERROR with "<what> <reason>" in err, e.g. "argument #1 of @f has no
+ * storage" or "x.npy: tensor holds 8 bytes but its shape needs 16"; `what`
+ * NULL reads as "tensor". */
+attic_status attic_tensor_check(const attic_tensor *t, const char *what,
+                                char *err, size_t errLen);
 
 /* Allocates zeroed, 64-byte aligned storage and fills in *t. `shape` may be
  * NULL when rank is 0. `data` is non-NULL on success even when the tensor has
