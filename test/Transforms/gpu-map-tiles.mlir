@@ -7,6 +7,14 @@
 // STAGES: attic-gpu-map-tiles: kv-stages must be 1, 2 or 3, got 4
 // RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="kv-stages=2 async-copies=false" 2>&1 | FileCheck %s --check-prefix=RINGSYNC
 // RINGSYNC: attic-gpu-map-tiles: kv-stages=2 needs async-copies (the ring is filled by cp.async)
+// The tensor-core kernel's options with tensor-cores=false (accepted and
+// ignored before 2026-12-02).
+// RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="tensor-cores=false wgmma=true" 2>&1 | FileCheck %s --check-prefix=SIMTWGMMA
+// SIMTWGMMA: attic-gpu-map-tiles: wgmma is an option of the tensor-core kernel, which tensor-cores=false does not use
+// RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="tensor-cores=false kv-stages=2" 2>&1 | FileCheck %s --check-prefix=SIMTRING
+// SIMTRING: attic-gpu-map-tiles: kv-stages=2 is an option of the tensor-core kernel, which tensor-cores=false does not use
+// RUN: not attic-opt %s --split-input-file --attic-tile-block-attention --attic-gpu-map-tiles="tensor-cores=false async-copies=false" 2>&1 | FileCheck %s --check-prefix=SIMTSYNC
+// SIMTSYNC: attic-gpu-map-tiles: async-copies=false is an option of the tensor-core kernel, which tensor-cores=false does not use
 
 // f16, D = Dv = 16: the tensor-core pattern. One launch of (B*Hq, nQB)
 // blocks of 2 warps (block_q = 32), each at least 1, on its own token

@@ -711,6 +711,26 @@ struct AtticGpuMapTilesPass
     if (std::string message = checkTensorCoreOptions(tensorCoreOptions());
         !message.empty())
       return attic::optionError(context, "attic-gpu-map-tiles: " + message);
+    // The tensor-core kernel's options with tensor-cores=false were
+    // accepted and ignored (a 2026-12-02 audit).
+    if (!tensorCores) {
+      TensorCoreOptions defaults;
+      std::string set = !asyncCopies != !defaults.asyncCopies
+                            ? "async-copies=false"
+                        : kvStages != defaults.kvStages
+                            ? "kv-stages=" + std::to_string(kvStages)
+                        : wgmma          ? "wgmma"
+                        : wgmmaOverlap   ? "wgmma-overlap"
+                        : tma            ? "tma"
+                        : warpSpecialize ? "warp-specialize"
+                        : pingPong       ? "ping-pong"
+                                         : "";
+      if (!set.empty())
+        return attic::optionError(
+            context, "attic-gpu-map-tiles: " + set +
+                         " is an option of the tensor-core kernel, which "
+                         "tensor-cores=false does not use");
+    }
     return success();
   }
 
