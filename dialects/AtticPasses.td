@@ -497,9 +497,10 @@ def AtticExactBf16Conversions : Pass<"attic-exact-bf16-conversions"> {
     to odd (to nearest, one ulp toward zero where that went away from zero,
     the last bit set where inexact): f32 has 16 more bits than bf16, so the
     final rounding to nearest even is the correct one. Integers of up to 53
-    bits reach f64 exactly; wider ones as their high and low 32 bits, whose
-    sum is rounded to odd from its exact error. NaN and infinities convert
-    as before. Part of `attic-cpu-pipeline`, before `arith-expand`.
+    bits reach f64 exactly; up to 64 bits as their high and low 32 bits,
+    whose sum is rounded to odd from its exact error; wider ones (up to
+    1000 bits; wider is an error) to nearest, converted back and compared
+    in their own width. NaN and infinities convert as before. Part of `attic-cpu-pipeline`, before `arith-expand`.
 
     Example:
 
@@ -935,7 +936,8 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
   let options = [
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
            "Use the tensor-core kernel where it applies (else a thread per "
-           "query row everywhere)">,
+           "query row everywhere; the kernel's options below are then "
+           "refused)">,
     Option<"asyncCopies", "async-copies", "bool", /*default=*/"true",
            "The tensor-core kernel copies K and V with cp.async (false: "
            "loads and stores through registers, for A/B timing)">,

@@ -232,7 +232,9 @@ struct AtticGuardIntegerDivisionPass
           b, loc, anyZero, arith::ConstantIntOp::create(b, loc, i64, 0),
           arith::ConstantIntOp::create(b, loc, i64, -1));
       dividend = arith::ConstantIntOp::create(
-          b, loc, i64, APInt::getSignedMinValue(width).getSExtValue());
+          b, loc, i64,
+          // Saturated into i64 for wider types.
+          APInt::getSignedMinValue(std::min(width, 64u)).getSExtValue());
     }
     auto ifOp = scf::IfOp::create(b, loc, anyBad, /*withElseRegion=*/false);
     OpBuilder then = ifOp.getThenBodyBuilder();
@@ -404,9 +406,17 @@ struct AtticGuardLoopStepsPass
                                          : arith::CmpIPredicate::sgt,
                               last, limit));
     auto widen = [&](Value v) -> Value {
-      if (!isUnsigned || type.isIndex() || type.getIntOrFloatBitWidth() >= 64)
+      if (!isUnsigned || type.isIndex() || type.getIntOrFloatBitWidth() == 64)
         return v;
-      return arith::ExtUIOp::create(b, loc, b.getI64Type(), v);
+      if (type.getIntOrFloatBitWidth() < 64)
+        return arith::ExtUIOp::create(b, loc, b.getI64Type(), v);
+      // Wider: at most INT64_MAX (emitReportError saturates signed).
+      return arith::MinUIOp::create(
+          b, loc, v,
+          arith::ConstantOp::create(
+              b, loc,
+              b.getIntegerAttr(type, APInt::getSignedMaxValue(64).zext(
+                                         type.getIntOrFloatBitWidth()))));
     };
     attic::emitReportErrorIf(
         b, loc, report, wraps, ATTIC_RT_LOOP_WRAP,

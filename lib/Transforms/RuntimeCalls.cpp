@@ -86,8 +86,22 @@ void attic::emitReportError(OpBuilder &b, Location loc, func::FuncOp report,
   auto i64 = [&](Value v) -> Value {
     if (v.getType().isIndex())
       return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
-    if (v.getType().getIntOrFloatBitWidth() < 64)
+    unsigned width = v.getType().getIntOrFloatBitWidth();
+    if (width < 64)
       return arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
+    if (width > 64) {
+      // i128 and wider (the call took them as they were: invalid IR, and
+      // a valid program refused with a func.call verifier message).
+      auto bound = [&](const APInt &limit) -> Value {
+        return arith::ConstantOp::create(
+            b, loc, b.getIntegerAttr(v.getType(), limit.sext(width)));
+      };
+      v = arith::MaxSIOp::create(b, loc, v,
+                                 bound(APInt::getSignedMinValue(64)));
+      v = arith::MinSIOp::create(b, loc, v,
+                                 bound(APInt::getSignedMaxValue(64)));
+      return arith::TruncIOp::create(b, loc, b.getI64Type(), v);
+    }
     return v;
   };
   Value codeValue = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(code));

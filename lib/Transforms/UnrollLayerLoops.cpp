@@ -55,9 +55,13 @@ bool holdsAtticOps(Operation *op, SymbolTableCollection &symbols) {
 }
 
 /// The number of iterations of a loop with constant bounds and a positive
-/// step, counted in 128 bits (upstream's getStaticTripCount counts in the
-/// induction variable's width, where ub - lb can wrap: an i8 loop from -64
-/// to 64 has 128 iterations, and ub - lb = -128 reads as none).
+/// step, counted in two bits more than the induction variable's width
+/// (upstream's getStaticTripCount counts in that width, where ub - lb can
+/// wrap: an i8 loop from -64 to 64 has 128 iterations, and ub - lb = -128
+/// reads as none). Two more bits hold ub - lb + step - 1 of any bounds,
+/// signed or unsigned (a fixed 128 bits wrapped for i128 loops, which
+/// lost their iterations, and truncated wider constants, which corrupted
+/// the heap).
 std::optional<uint64_t> wideTripCount(scf::ForOp loop) {
   APInt lb, ub, step;
   if (!matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
@@ -65,8 +69,10 @@ std::optional<uint64_t> wideTripCount(scf::ForOp loop) {
       !matchPattern(loop.getStep(), m_ConstantInt(&step)))
     return std::nullopt;
   bool isUnsigned = loop.getUnsignedCmp();
+  unsigned width =
+      std::max({lb.getBitWidth(), ub.getBitWidth(), step.getBitWidth()}) + 2;
   auto wide = [&](const APInt &v) {
-    return isUnsigned ? v.zext(128) : v.sext(128);
+    return isUnsigned ? v.zext(width) : v.sext(width);
   };
   APInt lo = wide(lb), hi = wide(ub), by = wide(step);
   if (hi.sle(lo) || !by.isStrictlyPositive())
@@ -181,8 +187,7 @@ struct AtticUnrollLayerLoopsPass
             (loop.getUnsignedCmp() ? step.isZero() : step.isNonPositive())) {
           attic::opError(loop)
               << "loops over attic ops with a step of "
-              << (loop.getUnsignedCmp() ? step.getZExtValue()
-                                        : step.getSExtValue())
+              << llvm::toString(step, 10, !loop.getUnsignedCmp())
               << ": the loop never ends (attic-unroll-layer-loops)";
           return signalPassFailure();
         }

@@ -192,3 +192,23 @@ func.func @vector_2d(%a: vector<2x4xi32>, %b: vector<2x4xi32>, %c: vector<i64>, 
   %r = arith.remui %c, %d : vector<i64>
   return %q, %r : vector<2x4xi32>, vector<i64>
 }
+
+// -----
+
+// i128: the report's details saturated into i64 (they were passed as i128:
+// invalid IR).
+// CHECK-LABEL: func.func @divsi_i128
+// CHECK-SAME: (%[[A:.*]]: i128, %[[B:.*]]: i128)
+// CHECK: scf.if
+// CHECK:   %[[LO:.*]] = arith.constant -9223372036854775808 : i128
+// CHECK:   %[[MAX1:.*]] = arith.maxsi %[[B]], %[[LO]] : i128
+// CHECK:   %[[HI:.*]] = arith.constant 9223372036854775807 : i128
+// CHECK:   %[[MIN1:.*]] = arith.minsi %[[MAX1]], %[[HI]] : i128
+// CHECK:   %[[BB:.*]] = arith.trunci %[[MIN1]] : i128 to i64
+// CHECK:   %[[AA:.*]] = arith.trunci %{{.*}} : i128 to i64
+// CHECK:   func.call @attic_rt_report_error(%{{.*}}, %{{.*}}, %[[BB]], %[[AA]]) : (i32, i64, i64, i64) -> ()
+// CHECK: arith.divsi %[[A]], %{{.*}} {attic.divisor_checked} : i128
+func.func @divsi_i128(%a: i128, %b: i128) -> i128 {
+  %q = arith.divsi %a, %b : i128
+  return %q : i128
+}

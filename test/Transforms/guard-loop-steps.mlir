@@ -179,3 +179,16 @@ func.func @known_not_to_wrap(%lb: i8, %ub: i8) {
   }
   return
 }
+
+// -----
+
+// An unsigned i128 loop: its upper bound and step reach the report at most
+// INT64_MAX (they were passed as i128: invalid IR).
+// CHECK-LABEL: func.func @for_u128
+// CHECK: arith.minui %{{.*}}, %{{.*}} : i128
+// CHECK: func.call @attic_rt_report_error(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i32, i64, i64, i64) -> ()
+func.func @for_u128(%lb: i128, %ub: i128, %s: i128) {
+  scf.for unsigned %i = %lb to %ub step %s : i128 {
+  }
+  return
+}

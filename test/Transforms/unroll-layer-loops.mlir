@@ -282,3 +282,79 @@ func.func @unsigned_step_past_the_signed_range(%x: tensor<1x2x8x4xf32>) -> tenso
   }
   return %r : tensor<1x2x8x4xf32>
 }
+
+// -----
+
+// i128 bounds whose difference wraps 128 bits (-2^127 to 2^127 - 1 in
+// steps of 2^126: four iterations): counted in a fixed 128 bits, the pass
+// read none and deleted the attention ops (a 2026-12-02 audit).
+// CHECK-LABEL: func.func @layers_i128_full_range
+// CHECK-NOT: scf.for
+// CHECK-COUNT-4: attic.attention
+// CHECK-NOT: attic.attention
+// CHECK: return
+func.func @layers_i128_full_range(%x: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
+  %lo = arith.constant -170141183460469231731687303715884105728 : i128
+  %hi = arith.constant 170141183460469231731687303715884105727 : i128
+  %st = arith.constant 85070591730234615865843651857942052864 : i128
+  %r = scf.for %l = %lo to %hi step %st iter_args(%h = %x) -> (tensor<1x2x8x4xf32>) : i128 {
+    %a = attic.attention %h, %h, %h : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32> -> tensor<1x2x8x4xf32>
+    scf.yield %a : tensor<1x2x8x4xf32>
+  }
+  return %r : tensor<1x2x8x4xf32>
+}
+
+// -----
+
+// Unsigned i128 from 0 to 2^128 - 1 in steps of 2^126: four iterations
+// (the upper bound read as -1 before).
+// CHECK-LABEL: func.func @layers_u128
+// CHECK-NOT: scf.for
+// CHECK-COUNT-4: attic.attention
+// CHECK-NOT: attic.attention
+// CHECK: return
+func.func @layers_u128(%x: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
+  %lo = arith.constant 0 : i128
+  %hi = arith.constant -1 : i128
+  %st = arith.constant 85070591730234615865843651857942052864 : i128
+  %r = scf.for unsigned %l = %lo to %hi step %st iter_args(%h = %x) -> (tensor<1x2x8x4xf32>) : i128 {
+    %a = attic.attention %h, %h, %h : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32> -> tensor<1x2x8x4xf32>
+    scf.yield %a : tensor<1x2x8x4xf32>
+  }
+  return %r : tensor<1x2x8x4xf32>
+}
+
+// -----
+
+// An i129 loop of 3 iterations: its constants were extended to 128 bits,
+// which corrupted the heap (exit 70).
+// CHECK-LABEL: func.func @layers_i129
+// CHECK-NOT: scf.for
+// CHECK-COUNT-3: attic.attention
+// CHECK-NOT: attic.attention
+// CHECK: return
+func.func @layers_i129(%x: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
+  %lo = arith.constant 0 : i129
+  %hi = arith.constant 3 : i129
+  %st = arith.constant 1 : i129
+  %r = scf.for %l = %lo to %hi step %st iter_args(%h = %x) -> (tensor<1x2x8x4xf32>) : i129 {
+    %a = attic.attention %h, %h, %h : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32> -> tensor<1x2x8x4xf32>
+    scf.yield %a : tensor<1x2x8x4xf32>
+  }
+  return %r : tensor<1x2x8x4xf32>
+}
+
+// -----
+
+// A negative signed step is named as such (it printed as 2^64 - 1).
+func.func @negative_step_i8(%x: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
+  %lo = arith.constant 0 : i8
+  %hi = arith.constant 3 : i8
+  %st = arith.constant -1 : i8
+  // expected-error @below {{loops over attic ops with a step of -1: the loop never ends (attic-unroll-layer-loops)}}
+  %r = scf.for %l = %lo to %hi step %st iter_args(%h = %x) -> (tensor<1x2x8x4xf32>) : i8 {
+    %a = attic.attention %h, %h, %h : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32> -> tensor<1x2x8x4xf32>
+    scf.yield %a : tensor<1x2x8x4xf32>
+  }
+  return %r : tensor<1x2x8x4xf32>
+}

@@ -45,7 +45,8 @@ private:
 };
 
 /// Emits `attic_rt_report_error(code, a, b, c)` (index or integer details,
-/// converted to i64) at the builder's insertion point.
+/// converted to i64: narrower integers sign-extended, wider ones saturated
+/// into i64's range) at the builder's insertion point.
 void emitReportError(mlir::OpBuilder &b, mlir::Location loc,
                      mlir::func::FuncOp report, int32_t code, mlir::Value a,
                      mlir::Value bValue, mlir::Value c);

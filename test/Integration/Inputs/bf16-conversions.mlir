@@ -51,3 +51,45 @@ func.func @ui64(%x: tensor<64xi64>) -> tensor<64xf64> {
   } -> tensor<64xf64>
   return %r : tensor<64xf64>
 }
+// 128-bit integers from (high, low) int64 pairs: rounded twice through
+// f32 before 2026-12-02 (attic-exact-bf16-conversions skipped them).
+func.func @si128(%x: tensor<64x2xi64>) -> tensor<64xf64> {
+  %e = tensor.empty() : tensor<64xf64>
+  %r = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%e : tensor<64xf64>) outs(%e : tensor<64xf64>) {
+  ^bb0(%unused: f64, %o: f64):
+    %i = linalg.index 0 : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %hi = tensor.extract %x[%i, %c0] : tensor<64x2xi64>
+    %lo = tensor.extract %x[%i, %c1] : tensor<64x2xi64>
+    %h = arith.extsi %hi : i64 to i128
+    %l = arith.extui %lo : i64 to i128
+    %s = arith.constant 64 : i128
+    %hs = arith.shli %h, %s : i128
+    %v = arith.ori %hs, %l : i128
+    %b = arith.sitofp %v : i128 to bf16
+    %w = arith.extf %b : bf16 to f64
+    linalg.yield %w : f64
+  } -> tensor<64xf64>
+  return %r : tensor<64xf64>
+}
+func.func @ui128(%x: tensor<64x2xi64>) -> tensor<64xf64> {
+  %e = tensor.empty() : tensor<64xf64>
+  %r = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%e : tensor<64xf64>) outs(%e : tensor<64xf64>) {
+  ^bb0(%unused: f64, %o: f64):
+    %i = linalg.index 0 : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %hi = tensor.extract %x[%i, %c0] : tensor<64x2xi64>
+    %lo = tensor.extract %x[%i, %c1] : tensor<64x2xi64>
+    %h = arith.extui %hi : i64 to i128
+    %l = arith.extui %lo : i64 to i128
+    %s = arith.constant 64 : i128
+    %hs = arith.shli %h, %s : i128
+    %v = arith.ori %hs, %l : i128
+    %b = arith.uitofp %v : i128 to bf16
+    %w = arith.extf %b : bf16 to f64
+    linalg.yield %w : f64
+  } -> tensor<64xf64>
+  return %r : tensor<64xf64>
+}

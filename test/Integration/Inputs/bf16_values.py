@@ -1,4 +1,6 @@
-"""bf16_values.py gen PREFIX SEED: writes PREFIX-{f64,si32,ui32,si64,ui64}.npy,
+"""bf16_values.py gen PREFIX SEED: writes
+PREFIX-{f64,si32,ui32,si64,ui64,si128,ui128}.npy (128-bit integers as
+(high, low) int64 pairs),
 values at, just above and just below bf16 midpoints (where rounding twice
 through f32 goes wrong), and specials. bf16_values.py check IN OUT s|u:
 compares the bf16 conversions of the integers in IN (read back as f64 in
@@ -40,6 +42,23 @@ def generate(prefix, seed):
                                ("si64", 64, True), ("ui64", 64, False)):
         np.save("%s-%s.npy" % (prefix, name), ints(bits, signed))
 
+    # 128-bit integers as int64 pairs (high, low), up to and past bf16's
+    # range (2^128 and above is infinity), and at the types' limits.
+    for name, signed in (("si128", True), ("ui128", False)):
+        vals = []
+        for _ in range(58):
+            top = int(rng.integers(25, 127 if signed else 128))
+            m = int(rng.integers(128, 256))
+            v = ((2 * m + 1) << (top - 9)) + int(rng.choice([1, -1, 0, 3]))
+            vals.append(-v if signed and rng.integers(2) else v)
+        vals += [2**100 + 2**92 + 1, 2**64 - 1, 5, 0]
+        vals += ([2**127 - 1, -2**127] if signed else [2**128 - 1, 2**127])
+        words = [((v >> 64) % 2**64, v % 2**64) for v in vals]
+        pairs = np.array([[h - 2**64 if h >= 2**63 else h,
+                           l - 2**64 if l >= 2**63 else l] for h, l in words],
+                         np.int64)
+        np.save("%s-%s.npy" % (prefix, name), pairs)
+
 
 def bf16_of_int(v):
     sign, a = (-1 if v < 0 else 1), abs(v)
@@ -50,14 +69,21 @@ def bf16_of_int(v):
     half = 1 << (shift - 1)
     if r > half or (r == half and q % 2 == 1):
         q += 1
+    if q << shift >= 2**128:  # past bf16's largest, 255 * 2^120
+        return sign * float("inf")
     return sign * (q << shift)
 
 
 def check(inputs, outputs, kind):
     x, o = np.load(inputs), np.load(outputs)
     bad = 0
-    for xi, oi in zip(x.tolist(), o.tolist()):
-        v = xi % (1 << (8 * x.itemsize)) if kind == "u" else xi
+    if x.ndim == 2:  # (high, low) int64 pairs of 128-bit integers
+        x = [h * 2**64 + l % 2**64 for h, l in x.tolist()]
+        bits = 128
+    else:
+        x, bits = x.tolist(), 8 * x.itemsize
+    for xi, oi in zip(x, o.tolist()):
+        v = xi % (1 << bits) if kind == "u" else xi
         bad += float(bf16_of_int(v)) != oi
     print("%d of %d rounded as bf16 to nearest even" % (len(x) - bad, len(x)))
 

@@ -61,3 +61,25 @@ func.func @index_ops(%p: tensor<2xi64>) -> tensor<2xi64> {
     }
   return %r : tensor<2xi64>
 }
+
+// i128 (x * 2^64) / y, returned as its high and low 64 bits: the report's
+// details are saturated into i64 (the report call took i128 operands,
+// invalid IR that refused the program with a func.call verifier message).
+func.func @wide(%p: tensor<2xi64>) -> (tensor<1xi64>, tensor<1xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = tensor.extract %p[%c0] : tensor<2xi64>
+  %y = tensor.extract %p[%c1] : tensor<2xi64>
+  %x128 = arith.extsi %x : i64 to i128
+  %y128 = arith.extsi %y : i64 to i128
+  %c64 = arith.constant 64 : i128
+  %shifted = arith.shli %x128, %c64 : i128
+  %q = arith.divsi %shifted, %y128 : i128
+  %qhi = arith.shrsi %q, %c64 : i128
+  %hi = arith.trunci %qhi : i128 to i64
+  %lo = arith.trunci %q : i128 to i64
+  %zero = arith.constant dense<0> : tensor<1xi64>
+  %thi = tensor.insert %hi into %zero[%c0] : tensor<1xi64>
+  %tlo = tensor.insert %lo into %zero[%c0] : tensor<1xi64>
+  return %thi, %tlo : tensor<1xi64>, tensor<1xi64>
+}

@@ -395,7 +395,8 @@ typedef enum attic_rt_error_code {
  * before every other code, since the accesses to the tensors that replace those
  * ops report too), so the message does not depend on which thread reported
  * first, and the number of reports is counted. Unknown codes are recorded
- * as such. */
+ * as such. Details from integers wider than 64 bits (i128 and up) arrive
+ * saturated into int64's range. */
 void attic_rt_report_error(int32_t code, int64_t a, int64_t b, int64_t c);
 
 /* If compiled code reported an error since the last call: writes its
