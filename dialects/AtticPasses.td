@@ -880,6 +880,10 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
       blocks before, 1 barrier per block); Q K^T and P V with
       `mma.sync.m16n8k16` and `ldmatrix`, reductions across the quad with
       shuffles, the regions of the tile maps cloned per register element;
+      P is rounded to the inputs' 16-bit type before its row sum, which
+      then adds the values P V multiplies (the output stays a weighted
+      mean of V: within V's range, never past f16's largest; not in
+      `wgmma-overlap` kernels, docs/patterns.md);
       `wgmma=true` (sm_90a kernels): S = Q K^T as `wgmma.mma_async`
       m64n{block_k}k16 in inline PTX, a warpgroup per 64 query rows, Q's
       A fragments from registers and K (K-major) from a 128-byte swizzled

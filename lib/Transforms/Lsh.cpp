@@ -695,6 +695,20 @@ std::pair<Value, Value> lowerKMeans(attic::detail::Builder &b, KMeansOp op,
   return {reshape(b, shifted, {B, H, C, D}), reshape(b, assignment, {B, H, N})};
 }
 
+/// The long sums of improved clustered attention (over Nk keys, over
+/// the top keys) add in f64: in f32 their errors added up in one
+/// direction on quantized logits, and with topk = Nk (exact attention)
+/// the result was 4e-5 off at Nk = 4100 (a 2026-12-02 audit).
+static Value cF64(attic::detail::Builder &b, double value) {
+  return arith::ConstantOp::create(b, b.getF64FloatAttr(value));
+}
+static Value toF64(attic::detail::Builder &b, Value x) {
+  return arith::ExtFOp::create(b, b.getF64Type(), x);
+}
+static Value toF32(attic::detail::Builder &b, Value x) {
+  return arith::TruncFOp::create(b, b.getF32Type(), x);
+}
+
 /// The improved variant (`topk`): the centroids' attention matrix on
 /// tensors, the top keys per cluster, the exact attention of every query
 /// over its cluster's top keys (the shared core, queries sorted by
@@ -733,8 +747,8 @@ Value buildImprovedClustered(attic::detail::Builder &b, ClusteredAttentionOp op,
     return parallelTensor(
         b, f32Tensor(b, {BH, C}),
         [&](attic::detail::Builder &nb, ValueRange i) {
-          Value init = isMax ? ninf : cF32(nb, 0.0);
-          return forLoop(
+          Value init = isMax ? ninf : cF64(nb, 0.0);
+          Value total = forLoop(
               nb, Nk, init,
               [&](attic::detail::Builder &lb, Value j, ValueRange acc) {
                 Value s = extract(lb, logits, {i[0], i[1], j});
@@ -748,8 +762,10 @@ Value buildImprovedClustered(attic::detail::Builder &b, ClusteredAttentionOp op,
                                     cF32(lb, 0.0), m);
                 Value e =
                     math::ExpOp::create(lb, arith::SubFOp::create(lb, s, safe));
-                return SmallVector<Value>{arith::AddFOp::create(lb, acc[0], e)};
+                return SmallVector<Value>{
+                    arith::AddFOp::create(lb, acc[0], toF64(lb, e))};
               })[0];
+          return isMax ? total : toF32(nb, total);
         });
   };
   Value rowMax = rowReduce(true, Value());
@@ -796,29 +812,33 @@ Value buildImprovedClustered(attic::detail::Builder &b, ClusteredAttentionOp op,
   // m_c = sum of the picks' weights; R_c = A_c V - sum_picks A_cj v_j.
   Value mass = parallelTensor(
       b, f32Tensor(b, {BH, C}), [&](attic::detail::Builder &nb, ValueRange i) {
-        return forLoop(
-            nb, T, cF32(nb, 0.0),
-            [&](attic::detail::Builder &lb, Value t, ValueRange acc) {
-              Value w = extract(lb, pickWeight,
-                                {i[0], addI(lb, mulI(lb, i[1], T), t)});
-              return SmallVector<Value>{arith::AddFOp::create(lb, acc[0], w)};
-            })[0];
+        return toF32(
+            nb,
+            forLoop(nb, T, cF64(nb, 0.0),
+                    [&](attic::detail::Builder &lb, Value t, ValueRange acc) {
+                      Value w = extract(lb, pickWeight,
+                                        {i[0], addI(lb, mulI(lb, i[1], T), t)});
+                      return SmallVector<Value>{
+                          arith::AddFOp::create(lb, acc[0], toF64(lb, w))};
+                    })[0]);
       });
   Value rest = parallelTensor(
       b, f32Tensor(b, {BH, C, Dv}),
       [&](attic::detail::Builder &nb, ValueRange i) {
         Value picked = forLoop(
-            nb, T, cF32(nb, 0.0),
+            nb, T, cF64(nb, 0.0),
             [&](attic::detail::Builder &lb, Value t, ValueRange acc) {
               Value at = addI(lb, mulI(lb, i[1], T), t);
               Value w = extract(lb, pickWeight, {i[0], at});
               Value j = clampIndex(lb, extract(lb, picks, {i[0], at}), Nk);
               Value v = extract(lb, values, {i[0], j, i[2]});
               return SmallVector<Value>{arith::AddFOp::create(
-                  lb, acc[0], arith::MulFOp::create(lb, w, v))};
+                  lb, acc[0],
+                  arith::MulFOp::create(lb, toF64(lb, w), toF64(lb, v)))};
             })[0];
-        return Value(
-            arith::SubFOp::create(nb, extract(nb, centroidRows, i), picked));
+        return toF32(nb,
+                     arith::SubFOp::create(
+                         nb, toF64(nb, extract(nb, centroidRows, i)), picked));
       });
 
   // The queries sorted by cluster; the picked keys and values per cluster.

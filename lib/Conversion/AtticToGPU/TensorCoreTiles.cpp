@@ -1134,6 +1134,20 @@ private:
   Access accessOf(Operation *op, Value t);
   Access firstAccess(Block &block, Value t, Operation *after = nullptr);
   bool liveAfter(Operation *op, Value t);
+  /// Whether `reduce` sums a tile that a tile.pv next reads as its
+  /// probabilities (in the same block, nothing touching the tile between).
+  bool sumsProbabilities(TileReduceOp reduce) {
+    if (reduce.getKind() != TileReduceKind::Add)
+      return false;
+    Value t = reduce.getInput();
+    for (Operation *op = reduce->getNextNode(); op; op = op->getNextNode()) {
+      if (auto pv = dyn_cast<TilePVOp>(op); pv && pv.getProbs() == t)
+        return true;
+      if (accessOf(op, t) != Access::None)
+        return false;
+    }
+    return false;
+  }
   /// The tiles written in `op` whose values must leave it: live after it
   /// or (loops) live into the next iteration.
   SmallVector<Value> carriedTiles(Operation *op) {
@@ -1321,8 +1335,9 @@ SmallVector<Value> KernelMapper::writtenTiles(Operation *root) {
       llvm::append_range(outs, map.getOutputs());
     else if (auto rows = dyn_cast<TileMapRowsOp>(op))
       llvm::append_range(outs, rows.getOutputs());
-    else if (auto reduce = dyn_cast<TileReduceOp>(op))
+    else if (auto reduce = dyn_cast<TileReduceOp>(op)) {
       outs.push_back(reduce.getOut());
+    }
     for (Value v : outs)
       if (regs.count(v))
         written.insert(v);
@@ -2981,8 +2996,29 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
   }
   if (auto reduce = dyn_cast<TileReduceOp>(op)) {
     bool isMax = reduce.getKind() == TileReduceKind::Max;
-    const SmallVector<Value> &x = regs[reduce.getInput()];
     int64_t chunks = chunksOf(reduce.getInput());
+    SmallVector<Value> x = regs[reduce.getInput()];
+    if (!overlap && sumsProbabilities(reduce)) {
+      // P V multiplies P rounded to the inputs' 16-bit type: the row sum
+      // adds the same rounded values, so that the output is a weighted
+      // mean of V (the f32 sum of the unrounded P made it up to 2^-11
+      // larger in f16: V all 65504 gave infinity; a 2026-12-02 audit).
+      // Not where P V is deferred (wgmma-overlap): there ptxas 13
+      // serializes the wgmmas (C7513: the conversions define the deferred
+      // product's input registers inside the next block's wgmma stage);
+      // those kernels keep the f32 sum (docs/patterns.md).
+      auto f32Pair = VectorType::get({2}, b.getF32Type());
+      for (int64_t r = 0; r < 2; ++r)
+        for (int64_t nc = 0; nc < chunks; ++nc) {
+          Value pair = vector::FromElementsOp::create(
+              b, f32Pair, ValueRange{x[at(r, nc, 0)], x[at(r, nc, 1)]});
+          Value rounded = arith::ExtFOp::create(
+              b, f32Pair,
+              arith::TruncFOp::create(b, g.pairType(), pair).getResult());
+          for (int64_t e = 0; e < 2; ++e)
+            x[at(r, nc, e)] = vector::ExtractOp::create(b, rounded, e);
+        }
+    }
     SmallVector<Value> &out = regs[reduce.getOut()];
     for (int64_t r = 0; r < 2; ++r) {
       Value total;
