@@ -7,7 +7,8 @@
 # the fake driver (whose entry points have the driver's function types, so
 # -fsanitize=function holds), the reference attention, layouts and VCC.
 # Then the libFuzzer targets of this build run for ATTIC_FUZZ_SECONDS each
-# (default 60, scripts/fuzz.sh): the .npy reader and the binding of the
+# (default 30 here, to keep CI under 30 minutes; scripts/fuzz.sh alone
+# defaults to 60): the .npy reader and the binding of the
 # tools' per-argument options. The regular build's attic-opt compiles two
 # examples under Valgrind's memcheck, and last the compiler's fuzz target
 # (parse, verify, each pipeline; the regular build) runs on its seeds and
@@ -35,12 +36,13 @@ cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   "-DCMAKE_EXE_LINKER_FLAGS=$flags" "-DCMAKE_SHARED_LINKER_FLAGS=$flags" \
   > /dev/null
 cmake --build build-sanitize
+export ATTIC_FUZZ_SECONDS=${ATTIC_FUZZ_SECONDS:-30}
 export ASAN_OPTIONS=detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 (cd build-sanitize && ctest --output-on-failure -j2)
 
 # The libFuzzer targets of this build: the .npy reader and the binding of
-# attic-run's per-argument options, about a minute each (scripts/fuzz.sh),
+# attic-run's per-argument options, half a minute each (scripts/fuzz.sh),
 # side by side (each is single-threaded).
 scripts/fuzz.sh --parallel npy binding
 
@@ -52,7 +54,7 @@ scripts/fuzz.sh --parallel npy binding
 # a half (each compile is ~30x slower under memcheck; the other examples
 # and the CUDA pipeline, clean when checked by hand, would add three more
 # minutes). It runs beside the compiler's fuzz target (the regular build;
-# about a minute of fuzzing after a minute on its seeds): each takes one
+# half a minute of fuzzing after a minute on its seeds): each takes one
 # core.
 echo "sanitize: the compiler under valgrind (memcheck), beside the mlir fuzz target"
 valgrind_log=build-sanitize/valgrind.log

@@ -4,7 +4,7 @@
 # pass outputs, execution against the reference, bad input); then
 # scripts/sanitize.sh (about four minutes): the runtime's and the
 # reference's unit tests under ASan and UBSan, the three fuzz targets for
-# about a minute each, and attic-opt under Valgrind.
+# half a minute each, and attic-opt under Valgrind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
