@@ -64,6 +64,15 @@ struct AtticFailPass : public attic::impl::AtticFailBase<AtticFailPass> {
 struct AtticCheckScopePass
     : public attic::impl::AtticCheckScopeBase<AtticCheckScopePass> {
   using AtticCheckScopeBase::AtticCheckScopeBase;
+  LogicalResult initialize(MLIRContext *context) override {
+    // An empty name made messages such as "a step inside , which takes
+    // attic ops before it" (a 2026-12-02 audit).
+    if (StringRef(pipeline).trim().empty())
+      return attic::optionError(
+          context, "attic-check-scope: pipeline must name the pipeline for "
+                   "the messages (got an empty string)");
+    return success();
+  }
   void runOnOperation() override {
     ModuleOp module = getOperation();
     bool failed = false;

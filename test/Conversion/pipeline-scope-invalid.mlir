@@ -5,6 +5,9 @@
 // pipelines))'" until 2026-11-30).
 // RUN: not attic-opt %s --split-input-file --attic-check-scope 2>&1 | FileCheck %s --check-prefix=DEFAULT
 // DEFAULT: error: 'attic.attention' op is inside 'builtin.module', not in a function at the top level of the module that attic-cpu-pipeline or attic-cuda-pipeline lowers; such an op would be left unlowered (nest the pipeline on the inner module: --pass-pipeline='builtin.module(builtin.module(attic-cpu-pipeline))', or the same with attic-cuda-pipeline)
+// An empty pipeline name is refused (it made "a step inside , which ...").
+// RUN: not attic-opt %s --split-input-file --attic-check-scope=pipeline= 2>&1 | FileCheck %s --check-prefix=EMPTY
+// EMPTY: attic-check-scope: pipeline must name the pipeline for the messages (got an empty string)
 
 // attic's pipelines lower the attic ops of the functions at the top level
 // of the module they run on. An attic op anywhere else used to be left

@@ -41,7 +41,9 @@
 // LOWER: attic.block_attention
 // With parallel-scans (the GPU pipelines) the sort has no loop over a row:
 // the tokens of each chunk of 64 in each of the 4 buckets, a column scan
-// over the one chunk per (row, bucket), each bucket's first row, each
+// over the one chunk per (row, bucket), each bucket's tokens and a scan
+// over the buckets per row (each bucket's first row; each bucket summed
+// the ones below it before 2026-12-02: buckets^2 / 2 steps), each
 // token's row, and the scatter of perm.
 // PAR-LABEL: func.func @two_rounds
 // PAR-NOT: attic.bucket_sort
@@ -49,7 +51,8 @@
 // PAR: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x1x4xi64>)
 // PAR: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %c0_i64{{.*}}) -> (i64)
 // PAR: scf.forall (%{{.*}}, %{{.*}}) in (2, 4) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<2x1x4xi64>)
-// PAR: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x4xi64>)
+// PAR: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x4x1xi64>)
+// PAR: scf.forall (%{{.*}}, %{{.*}}) in (2, 1) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<2x4x1xi64>)
 // PAR: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x64xi64>)
 // PAR: scf.forall (%[[ROW:.*]], %[[TOKEN:.*]]) in (2, 64) shared_outs(%[[PERM:.*]] = %{{.*}}) -> (tensor<2x64xi64>)
 // PAR: %[[SLOT:.*]] = tensor.extract_slice %[[PERM]][%[[ROW]], %[[AT:.*]]] [1, 1] [1, 1] : tensor<2x64xi64> to tensor<1xi64>
