@@ -880,10 +880,9 @@ def AtticGpuMapTiles : Pass<"attic-gpu-map-tiles", "::mlir::ModuleOp"> {
       blocks before, 1 barrier per block); Q K^T and P V with
       `mma.sync.m16n8k16` and `ldmatrix`, reductions across the quad with
       shuffles, the regions of the tile maps cloned per register element;
-      P is rounded to the inputs' 16-bit type before its row sum, which
-      then adds the values P V multiplies (the output stays a weighted
-      mean of V: within V's range, never past f16's largest; not in
-      `wgmma-overlap` kernels, docs/patterns.md);
+      finite outputs past the 16-bit type's largest value are stored as
+      that value (P V rounds P to 16 bits, the row sum adds the f32 P:
+      the mean of V could round past it; docs/patterns.md);
       `wgmma=true` (sm_90a kernels): S = Q K^T as `wgmma.mma_async`
       m64n{block_k}k16 in inline PTX, a warpgroup per 64 query rows, Q's
       A fragments from registers and K (K-major) from a 128-byte swizzled
@@ -1471,6 +1470,12 @@ def AtticGpuCheckLibdevice
     `__nv_*` function when the file is missing, naming the functions and
     the path. Kernels without such calls (the tensor-core kernel) compile
     without a toolkit.
+
+    It also refuses conversions between floats and integers wider than 64
+    bits in kernels (`llvm.sitofp`, `uitofp`, `fptosi`, `fptoui`; from
+    `arith` ops on i128, or attic-exact-bf16-conversions' rounding of
+    them): NVPTX lowers them to compiler-rt calls it does not have, and
+    LLVM aborted the process ("unsupported library call operation").
   }];
   let options = [
     Option<"toolkit", "toolkit", "std::string", /*default=*/"\"/usr/local/cuda\"",

@@ -349,11 +349,39 @@ struct AtticGpuCheckLibdevicePass
           AtticGpuCheckLibdevicePass> {
   using Base::Base;
   void runOnOperation() override {
+    // Float <-> integer conversions wider than 64 bits: NVPTX has no
+    // compiler-rt, and LLVM aborted the process in gpu-module-to-binary
+    // (a 2026-12-02 audit).
+    bool failed = false;
+    getOperation().walk([&](gpu::GPUModuleOp module) {
+      module.walk(
+          [&](Operation *op) {
+            if (!isa<LLVM::SIToFPOp, LLVM::UIToFPOp, LLVM::FPToSIOp,
+                     LLVM::FPToUIOp>(op))
+              return WalkResult::advance();
+            Type integer = isa<LLVM::SIToFPOp, LLVM::UIToFPOp>(op)
+                               ? op->getOperand(0).getType()
+                               : op->getResult(0).getType();
+            integer = getElementTypeOrSelf(integer);
+            if (!integer.isInteger() || integer.getIntOrFloatBitWidth() <= 64)
+              return WalkResult::advance();
+            attic::opError(op)
+                << "converts between a float and i"
+                << integer.getIntOrFloatBitWidth() << " in kernel module '"
+                << module.getName()
+                << "': the NVPTX backend converts integers of at most 64 bits "
+                   "(wider ones need compiler-rt calls it does not have); "
+                   "narrow the integer first, or compile for the CPU";
+            failed = true;
+            return WalkResult::interrupt();
+          });
+    });
+    if (failed)
+      return signalPassFailure();
     llvm::SmallString<256> path(toolkit.getValue());
     llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
     if (llvm::sys::fs::is_regular_file(path))
       return;
-    bool failed = false;
     getOperation().walk([&](gpu::GPUModuleOp module) {
       SmallVector<StringRef> calls;
       module.walk([&](LLVM::LLVMFuncOp func) {

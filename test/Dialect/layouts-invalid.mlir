@@ -518,3 +518,13 @@ func.func @negative_seed(%q: tensor<1x2x64x16xf32>) {
   %0 = attic.attention %q, %q, %q layout(#attic.random<block = 8, count = 2, seed = -1>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
   return
 }
+
+// -----
+
+// `true` read as a 1-bit integer, then 2^64 - 1 (an audit).
+func.func @boolean_seed(%q: tensor<1x2x64x16xf32>) {
+  // expected-error @+2 {{a seed is an integer in [0, 2^64), got a boolean}}
+  // expected-error @+1 {{failed to parse Attic_RandomLayoutAttr parameter 'seed'}}
+  %0 = attic.attention %q, %q, %q layout(#attic.random<block = 8, count = 2, seed = true>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}

@@ -1134,20 +1134,6 @@ private:
   Access accessOf(Operation *op, Value t);
   Access firstAccess(Block &block, Value t, Operation *after = nullptr);
   bool liveAfter(Operation *op, Value t);
-  /// Whether `reduce` sums a tile that a tile.pv next reads as its
-  /// probabilities (in the same block, nothing touching the tile between).
-  bool sumsProbabilities(TileReduceOp reduce) {
-    if (reduce.getKind() != TileReduceKind::Add)
-      return false;
-    Value t = reduce.getInput();
-    for (Operation *op = reduce->getNextNode(); op; op = op->getNextNode()) {
-      if (auto pv = dyn_cast<TilePVOp>(op); pv && pv.getProbs() == t)
-        return true;
-      if (accessOf(op, t) != Access::None)
-        return false;
-    }
-    return false;
-  }
   /// The tiles written in `op` whose values must leave it: live after it
   /// or (loops) live into the next iteration.
   SmallVector<Value> carriedTiles(Operation *op) {
@@ -2997,28 +2983,7 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
   if (auto reduce = dyn_cast<TileReduceOp>(op)) {
     bool isMax = reduce.getKind() == TileReduceKind::Max;
     int64_t chunks = chunksOf(reduce.getInput());
-    SmallVector<Value> x = regs[reduce.getInput()];
-    if (!overlap && sumsProbabilities(reduce)) {
-      // P V multiplies P rounded to the inputs' 16-bit type: the row sum
-      // adds the same rounded values, so that the output is a weighted
-      // mean of V (the f32 sum of the unrounded P made it up to 2^-11
-      // larger in f16: V all 65504 gave infinity; a 2026-12-02 audit).
-      // Not where P V is deferred (wgmma-overlap): there ptxas 13
-      // serializes the wgmmas (C7513: the conversions define the deferred
-      // product's input registers inside the next block's wgmma stage);
-      // those kernels keep the f32 sum (docs/patterns.md).
-      auto f32Pair = VectorType::get({2}, b.getF32Type());
-      for (int64_t r = 0; r < 2; ++r)
-        for (int64_t nc = 0; nc < chunks; ++nc) {
-          Value pair = vector::FromElementsOp::create(
-              b, f32Pair, ValueRange{x[at(r, nc, 0)], x[at(r, nc, 1)]});
-          Value rounded = arith::ExtFOp::create(
-              b, f32Pair,
-              arith::TruncFOp::create(b, g.pairType(), pair).getResult());
-          for (int64_t e = 0; e < 2; ++e)
-            x[at(r, nc, e)] = vector::ExtractOp::create(b, rounded, e);
-        }
-    }
+    const SmallVector<Value> &x = regs[reduce.getInput()];
     SmallVector<Value> &out = regs[reduce.getOut()];
     for (int64_t r = 0; r < 2; ++r) {
       Value total;
@@ -3055,6 +3020,33 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
     return success();
   }
   if (auto store = dyn_cast<TileStoreOp>(op)) {
+    // The output is a weighted mean of V, within V's range; but P V
+    // multiplies P rounded to 16 bits while the row sum adds the f32 P,
+    // so acc / l can exceed max |V| by up to 2^-11 (f16) or 2^-8 (bf16)
+    // relative: V all 65504, f16's largest, gave infinity everywhere (a
+    // 2026-12-02 audit). Finite values past the type's largest are that
+    // largest value; infinities and NaN (from V) are kept. (Summing the
+    // rounded P instead would change the log-sum-exp output and makes
+    // ptxas serialize the deferred-P V wgmma kernels.)
+    auto clampToFinite = [&](Value v, Type elem) -> Value {
+      if (!elem.isF16() && !elem.isBF16())
+        return v;
+      auto type = cast<VectorType>(v.getType());
+      const llvm::fltSemantics &semantics =
+          cast<FloatType>(elem).getFloatSemantics();
+      double largest = APFloat::getLargest(semantics).convertToDouble();
+      auto splat = [&](double value) -> Value {
+        return arith::ConstantOp::create(
+            b, DenseElementsAttr::get(type, b.getF32FloatAttr(value)));
+      };
+      Value clamped = arith::MaximumFOp::create(
+          b, arith::MinimumFOp::create(b, v, splat(largest)), splat(-largest));
+      double inf = std::numeric_limits<double>::infinity();
+      Value infinite = arith::OrIOp::create(
+          b, arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, v, splat(inf)),
+          arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, v, splat(-inf)));
+      return arith::SelectOp::create(b, infinite, v, clamped);
+    };
     Value out = map.lookupOrDefault(store.getOut());
     Value queryLen = memref::DimOp::create(b, out, 2);
     const SmallVector<Value> &acc = regs[store.getTile()];
@@ -3070,6 +3062,7 @@ LogicalResult KernelMapper::mapTileOp(Operation *op, IRMapping &map) {
         Value v = vector::FromElementsOp::create(
             b, VectorType::get({2}, b.getF32Type()),
             ValueRange{acc[at(r, j, 0)], acc[at(r, j, 1)]});
+        v = clampToFinite(v, elem);
         Value pairOut = arith::TruncFOp::create(b, VectorType::get({2}, elem), v);
         g.storePair(pairOut, out,
                     {map.lookupOrDefault(store.getBatch()),

@@ -23,6 +23,12 @@ static FailureOr<uint64_t> parseSeed(AsmParser &parser) {
   if (succeeded(parser.parseOptionalMinus()))
     return parser.emitError(loc, "a seed is an integer in [0, 2^64), got a "
                                  "negative one");
+  // parseInteger reads `true` and `false` as 1-bit integers (`true` was
+  // 2^64 - 1 once extended; an audit).
+  if (succeeded(parser.parseOptionalKeyword("true")) ||
+      succeeded(parser.parseOptionalKeyword("false")))
+    return parser.emitError(loc, "a seed is an integer in [0, 2^64), got a "
+                                 "boolean");
   uint64_t seed;
   if (parser.parseInteger(seed))
     return failure();
