@@ -10,16 +10,9 @@ using namespace attic::runtime;
 
 /// Writes e.g. "[2x3]" ("[]" for rank 0) into buf.
 static void formatShape(const attic_tensor *t, char *buf, size_t len) {
-  size_t used = static_cast<size_t>(std::snprintf(buf, len, "["));
-  for (int32_t i = 0; i < t->rank && used < len; ++i) {
-    int n = std::snprintf(buf + used, len - used, i == 0 ? "%lld" : "x%lld",
-                          static_cast<long long>(t->shape[i]));
-    if (n < 0)
-      return;
-    used += static_cast<size_t>(n);
-  }
-  if (used < len)
-    std::snprintf(buf + used, len - used, "]");
+  char sizes[kSizesLength];
+  formatSizes(t, sizes, sizeof(sizes));
+  std::snprintf(buf, len, "[%s]", sizes);
 }
 
 static bool sameShape(const attic_tensor *a, const attic_tensor *b) {

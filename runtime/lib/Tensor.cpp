@@ -35,8 +35,7 @@ extern "C" int64_t attic_tensor_numel(const attic_tensor *t) {
   return static_cast<int64_t>(numel);
 }
 
-/// "AxBxC" (at most ATTIC_MAX_RANK sizes of 20 characters each).
-static void formatSizes(const attic_tensor *t, char *buf, size_t len) {
+void attic::runtime::formatSizes(const attic_tensor *t, char *buf, size_t len) {
   size_t used = 0;
   buf[0] = '\0';
   for (int32_t i = 0; i < t->rank && used < len; ++i) {
@@ -62,7 +61,7 @@ extern "C" attic_status attic_tensor_check(const attic_tensor *t,
   if (t->rank < 0 || t->rank > ATTIC_MAX_RANK)
     return fail(err, errLen, "%s has rank %d, not in [0, %d]", what,
                 static_cast<int>(t->rank), ATTIC_MAX_RANK);
-  char sizes[ATTIC_MAX_RANK * 21 + 1];
+  char sizes[kSizesLength];
   formatSizes(t, sizes, sizeof(sizes));
   // The product of the non-zero sizes bounds every stride, as in
   // attic_tensor_alloc: a zero size does not excuse huge others.
