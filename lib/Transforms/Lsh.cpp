@@ -696,19 +696,10 @@ std::pair<Value, Value> lowerKMeans(attic::detail::Builder &b, KMeansOp op,
   return {reshape(b, shifted, {B, H, C, D}), reshape(b, assignment, {B, H, N})};
 }
 
-/// The long sums of improved clustered attention (over Nk keys, over
-/// the top keys) add in f64: in f32 their errors added up in one
-/// direction on quantized logits, and with topk = Nk (exact attention)
-/// the result was 4e-5 off at Nk = 4100 (a 2026-12-02 audit).
-static Value cF64(attic::detail::Builder &b, double value) {
-  return arith::ConstantOp::create(b, b.getF64FloatAttr(value));
-}
-static Value toF64(attic::detail::Builder &b, Value x) {
-  return arith::ExtFOp::create(b, b.getF64Type(), x);
-}
-static Value toF32(attic::detail::Builder &b, Value x) {
-  return arith::TruncFOp::create(b, b.getF32Type(), x);
-}
+// The long sums of improved clustered attention (over Nk keys, over the
+// top keys) add in f64 (cF64, toF64, toF32): in f32 their errors added up
+// in one direction on quantized logits, and with topk = Nk (exact
+// attention) the result was 4e-5 off at Nk = 4100 (a 2026-12-02 audit).
 
 /// The improved variant (`topk`): the centroids' attention matrix on
 /// tensors, the top keys per cluster, the exact attention of every query

@@ -47,6 +47,16 @@ inline Value cI64(Builder &b, int64_t value) {
 inline Value cF32(Builder &b, double value) {
   return arith::ConstantOp::create(b, b.getF32FloatAttr(float(value)));
 }
+inline Value cF64(Builder &b, double value) {
+  return arith::ConstantOp::create(b, b.getF64FloatAttr(value));
+}
+/// `x` (f32) extended to f64, and `x` (f64) rounded to f32.
+inline Value toF64(Builder &b, Value x) {
+  return arith::ExtFOp::create(b, b.getF64Type(), x);
+}
+inline Value toF32(Builder &b, Value x) {
+  return arith::TruncFOp::create(b, b.getF32Type(), x);
+}
 
 /// scf.for iv in [0, upper) with `inits` as iter_args.
 inline SmallVector<Value> forLoop(Builder &b, int64_t upper, ValueRange inits,

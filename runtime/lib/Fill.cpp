@@ -69,18 +69,14 @@ static bool isFloat(attic_dtype dtype) {
          dtype == ATTIC_F64;
 }
 
-/// The fills write the shape's elements (not nbytes' worth: a tensor built
-/// by hand with no elements, data NULL and nbytes > 0 was written through
-/// NULL).
+/// The fills write the shape's elements, attic_tensor_numel (not nbytes'
+/// worth: a tensor built by hand with no elements, data NULL and nbytes > 0
+/// was written through NULL).
 static attic_status checkTensor(const attic_tensor *t, const char *fn,
                                 char *err, size_t errLen) {
   char what[64];
   std::snprintf(what, sizeof(what), "%s: tensor", fn);
   return attic_tensor_check(t, what, err, errLen);
-}
-
-static int64_t numElements(const attic_tensor *t) {
-  return attic_tensor_numel(t);
 }
 
 //===----------------------------------------------------------------------===//
@@ -167,7 +163,7 @@ static attic_status fillUniformFloat(attic_tensor *t, Draws &draws, double lo,
                   "attic_fill_uniform: range [%s, %s) is too wide for f64",
                   Shortest(lo).text, Shortest(hi).text);
     auto *data = static_cast<double *>(t->data);
-    int64_t n = numElements(t);
+    int64_t n = attic_tensor_numel(t);
     for (int64_t i = 0; i < n; ++i) {
       double v = lo + width * draws.unitDouble(i);
       // Rounding can reach hi itself; the range is half-open.
@@ -194,7 +190,7 @@ static attic_status fillUniformFloat(attic_tensor *t, Draws &draws, double lo,
                 attic_dtype_name(t->dtype), Shortest(lo).text,
                 Shortest(hi).text);
 
-  int64_t n = numElements(t);
+  int64_t n = attic_tensor_numel(t);
   for (int64_t i = 0; i < n; ++i) {
     float v = rounder.round(loF + width * draws.unitFloat(i));
     switch (t->dtype) {
@@ -247,7 +243,7 @@ static attic_status fillUniformInt(attic_tensor *t, Draws &draws, double lo,
   __int128 start = static_cast<__int128>(a);
   unsigned __int128 span =
       static_cast<unsigned __int128>(static_cast<__int128>(b) - start);
-  int64_t n = numElements(t);
+  int64_t n = attic_tensor_numel(t);
   for (int64_t i = 0; i < n; ++i) {
     if (t->dtype == ATTIC_I64) {
       // Multiply-shift maps a 64-bit draw onto [0, span) (Lemire).
@@ -299,7 +295,7 @@ extern "C" attic_status attic_fill_bernoulli(attic_tensor *t, uint64_t seed,
     return fail(err, errLen,
                 "attic_fill_bernoulli: probability %g is not in [0, 1]", p);
   Draws draws(seed, stream);
-  int64_t n = numElements(t);
+  int64_t n = attic_tensor_numel(t);
   for (int64_t i = 0; i < n; ++i)
     attic_tensor_set(t, i, draws.unitFloat(i) < p ? 1.0 : 0.0);
   return ATTIC_OK;
