@@ -31,6 +31,13 @@ def Attic_Dialect : Dialect {
     statistics and accumulators are f32 whatever the element type (f32, f16,
     bf16); a query row whose keys are all excluded yields 0, never NaN.
 
+    Custom forms: an attribute that an op's form writes with a keyword
+    (`scale 0.5`, `layout(...)`, `causal`, a feature map's or reduction's
+    name) is refused in its attribute dictionary, and so is
+    `operandSegmentSizes`, which the form derives from the operands
+    (`custom<KeywordAttrs>` in the syntax below). Integer parameters of
+    attributes and types refuse `true` and `false`.
+
     VIP-token-centric compression (VCC, docs/vcc.md) adds the tree state
     type `!attic.tree` and the ops that reorder a sequence, build, select
     from, compress with, update and materialize that tree.

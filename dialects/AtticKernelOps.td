@@ -121,10 +121,14 @@ def Attic_KernelizedAttentionOp : Attic_Op<"kernelized_attention", [Pure,
     (`mask` `(` $mask^ `:` type($mask) `)`)?
     (`projection` `(` $projection^ `:` type($projection) `)`)?
     (`normalize` $normalize^)?
-    attr-dict `:` type($query) `,` type($key) `,` type($value) `->` type($result)
+    attr-dict `` custom<KeywordAttrs>(ref(attr-dict), "kKeywordAttrNames")
+    `:` type($query) `,` type($key) `,` type($value) `->` type($result)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
+    /// The attributes written with keywords (custom<KeywordAttrs>).
+    static constexpr ::llvm::StringLiteral kKeywordAttrNames[] = {
+        "feature_map", "normalize"};
     /// The number of features per row: D, 2D or the projection's rows.
     int64_t getFeatureCount();
     /// The chunk length of the causal form: `chunk`, else the largest
@@ -174,9 +178,14 @@ def Attic_FeatureMapOp : Attic_Op<"feature_map", [Pure]> {
                       Optional<Attic_F32Tensor>:$stabilizer);
   let assemblyFormat = [{
     $map $input (`projection` `(` $projection^ `:` type($projection) `)`)?
-    attr-dict `:` type($input) `->` type($result) (`,` type($stabilizer)^)?
+    attr-dict `` custom<KeywordAttrs>(ref(attr-dict), "kKeywordAttrNames")
+    `:` type($input) `->` type($result) (`,` type($stabilizer)^)?
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The attributes written with keywords (custom<KeywordAttrs>).
+    static constexpr ::llvm::StringLiteral kKeywordAttrNames[] = {"map"};
+  }];
 }
 
 def Attic_StateReduceOp : Attic_Op<"state_reduce",
@@ -216,7 +225,7 @@ def Attic_StateReduceOp : Attic_Op<"state_reduce",
   let assemblyFormat = [{
     $features `,` $value (`mask` `(` $mask^ `:` type($mask) `)`)?
     (`stabilizer` `(` $stabilizer^ `:` type($stabilizer) `)`)?
-    attr-dict `:` type($features) `,` type($value) `->` type($state) `,`
+    attr-dict `` custom<KeywordAttrs>(ref(attr-dict), "{}") `:` type($features) `,` type($value) `->` type($state) `,`
     type($normalizer)
   }];
   let hasVerifier = 1;
@@ -275,7 +284,7 @@ def Attic_StateScanOp : Attic_Op<"state_scan",
     $query_features `,` $key_features `,` $value
     (`mask` `(` $mask^ `:` type($mask) `)`)?
     (`stabilizer` `(` $stabilizer^ `:` type($stabilizer) `)`)?
-    attr-dict `:` type($query_features) `,` type($key_features) `,`
+    attr-dict `` custom<KeywordAttrs>(ref(attr-dict), "{}") `:` type($query_features) `,` type($key_features) `,`
     type($value) `->` type($numerator) `,` type($denominator)
   }];
   let hasVerifier = 1;

@@ -116,6 +116,15 @@ def Attic_AlignmentParameter : EnumParameter<Attic_Alignment> {
   let defaultValue = "::attic::Alignment::TopLeft";
 }
 
+// An integer parameter. MLIR's FieldParser<int64_t> reads `true` and `false`
+// as 1 and 0 (an audit); this one refuses them.
+def Attic_IntParameter : AttrParameter<"int64_t", ""> {
+  let parser = "::parseIntParameter($_parser)";
+}
+def Attic_IntArrayParameter : ArrayRefParameter<"int64_t"> {
+  let parser = "::parseIntArrayParameter($_parser)";
+}
+
 def Attic_DenseLayoutAttr : Attic_Layout<"DenseLayout", "dense"> {
   let summary = "every (query, key) pair";
   let description = [{
@@ -155,7 +164,7 @@ def Attic_WindowLayoutAttr : Attic_Layout<"WindowLayout", "window"> {
     #attic.window<left = 256, right = 256, align = bottom_right>
     ```
   }];
-  let parameters = (ins "int64_t":$left, "int64_t":$right,
+  let parameters = (ins Attic_IntParameter:$left, Attic_IntParameter:$right,
                         Attic_AlignmentParameter:$align);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
@@ -173,8 +182,9 @@ def Attic_DilatedLayoutAttr : Attic_Layout<"DilatedLayout", "dilated"> {
     #attic.dilated<left = 512, right = 512, dilation = 4>
     ```
   }];
-  let parameters = (ins "int64_t":$left, "int64_t":$right,
-                        "int64_t":$dilation, Attic_AlignmentParameter:$align);
+  let parameters = (ins Attic_IntParameter:$left, Attic_IntParameter:$right,
+                        Attic_IntParameter:$dilation,
+                        Attic_AlignmentParameter:$align);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
@@ -191,7 +201,8 @@ def Attic_StridedLayoutAttr : Attic_Layout<"SparseStridedLayout", "strided"> {
     #attic.intersect<[#attic.causal, #attic.strided<stride = 128>]>
     ```
   }];
-  let parameters = (ins "int64_t":$stride, Attic_AlignmentParameter:$align);
+  let parameters = (ins Attic_IntParameter:$stride,
+                        Attic_AlignmentParameter:$align);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
@@ -208,7 +219,8 @@ def Attic_FixedLayoutAttr : Attic_Layout<"FixedLayout", "fixed"> {
     #attic.intersect<[#attic.causal, #attic.fixed<block = 128, summary = 8>]>
     ```
   }];
-  let parameters = (ins "int64_t":$block, "int64_t":$summary);
+  let parameters = (ins Attic_IntParameter:$block,
+                        Attic_IntParameter:$summary);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
@@ -227,7 +239,7 @@ def Attic_GlobalLayoutAttr : Attic_Layout<"GlobalLayout", "global"> {
                   #attic.global<tokens = [0]>]>
     ```
   }];
-  let parameters = (ins ArrayRefParameter<"int64_t">:$tokens);
+  let parameters = (ins Attic_IntArrayParameter:$tokens);
   let assemblyFormat = "`<` `tokens` `=` `[` $tokens `]` `>`";
   let genVerifyDecl = 1;
 }
@@ -244,7 +256,7 @@ def Attic_SinksLayoutAttr : Attic_Layout<"SinksLayout", "sinks"> {
         #attic.sinks<count = 4>, #attic.window<left = 1023, right = 0>]>]>
     ```
   }];
-  let parameters = (ins "int64_t":$count);
+  let parameters = (ins Attic_IntParameter:$count);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
@@ -264,7 +276,8 @@ def Attic_DocumentsLayoutAttr : Attic_Layout<"DocumentsLayout", "documents"> {
     #attic.documents<query_ids = 0, key_ids = 0>
     ```
   }];
-  let parameters = (ins "int64_t":$query_ids, "int64_t":$key_ids);
+  let parameters = (ins Attic_IntParameter:$query_ids,
+                        Attic_IntParameter:$key_ids);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
@@ -301,7 +314,7 @@ def Attic_RandomLayoutAttr : Attic_Layout<"RandomLayout", "random"> {
                   #attic.random<block = 64, count = 3, seed = 42>]>
     ```
   }];
-  let parameters = (ins "int64_t":$block, "int64_t":$count,
+  let parameters = (ins Attic_IntParameter:$block, Attic_IntParameter:$count,
                         Attic_SeedParameter:$seed);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
@@ -328,7 +341,7 @@ def Attic_BlockedLayoutAttr : Attic_Layout<"BlockedLayout", "blocked"> {
         #attic.random<block = 1, count = 3, seed = 42>]>>
     ```
   }];
-  let parameters = (ins "int64_t":$size,
+  let parameters = (ins Attic_IntParameter:$size,
                         "::attic::LayoutAttrInterface":$layout);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
@@ -358,7 +371,7 @@ def Attic_BlockDiagonalLayoutAttr : Attic_Layout<"BlockDiagonalLayout", "block_d
     #attic.block_diagonal<query = 16, key = 32, causal = true>
     ```
   }];
-  let parameters = (ins "int64_t":$query, "int64_t":$key,
+  let parameters = (ins Attic_IntParameter:$query, Attic_IntParameter:$key,
                         DefaultValuedParameter<"bool", "false">:$causal);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

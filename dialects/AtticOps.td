@@ -158,11 +158,15 @@ def Attic_AttentionOp : Attic_Op<"attention", [Pure, AttrSizedOperandSegments,
     (`block_sizes` $block_sizes^)?
     (`captures` `(` $captures^ `:` type($captures) `)`)?
     (`mask_mod` custom<ModifierRegion>($mask_region)^)? (`score_mod` custom<ModifierRegion>($score_region)^)?
-    attr-dict `:` type($query) `,` type($key) `,` type($value) `->` type($result)
+    attr-dict `` custom<KeywordAttrs>(ref(attr-dict), "kKeywordAttrNames")
+    `:` type($query) `,` type($key) `,` type($value) `->` type($result)
   }];
   let hasVerifier = 1;
   let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
+    /// The attributes written with keywords (custom<KeywordAttrs>).
+    static constexpr ::llvm::StringLiteral kKeywordAttrNames[] = {
+        "causal", "scale", "layout", "block_sizes"};
     /// The scale in effect: the attribute, or 1/sqrt(D) when it is absent.
     /// Fails when it is absent and D is dynamic.
     ::mlir::FailureOr<float> getEffectiveScale();
@@ -316,7 +320,7 @@ def Attic_BlockAttentionOp : Attic_Op<"block_attention", [
     `outs` `(` $init `:` type($init)
         (`,` `lse` $lse_init^ `:` type($lse_init))? `)`
     (`mask_mod` custom<ModifierRegion>($mask_region)^)? (`score_mod` custom<ModifierRegion>($score_region)^)?
-    attr-dict (`->` type($result)^)?
+    attr-dict `` custom<KeywordAttrs>(ref(attr-dict), "{}") (`->` type($result)^)?
   }];
   let hasVerifier = 1;
   let hasCanonicalizer = 1;
@@ -436,11 +440,13 @@ def Attic_BlockMaskOp : Attic_Op<"block_mask", [
         type($kv_num_blocks_init) `,` type($kv_indices_init) `,`
         type($full_kv_num_blocks_init) `,` type($full_kv_indices_init) `)`
     (`mask_mod` custom<ModifierRegion>($mask_region)^)?
-    attr-dict (`->` type($results)^)?
+    attr-dict `` custom<KeywordAttrs>(ref(attr-dict), "kKeywordAttrNames") (`->` type($results)^)?
   }];
   let hasVerifier = 1;
   let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
+    /// The attributes written with keywords (custom<KeywordAttrs>).
+    static constexpr ::llvm::StringLiteral kKeywordAttrNames[] = {"layout"};
     ::mlir::MutableOperandRange getDpsInitsMutable() {
       return ::mlir::MutableOperandRange(getOperation(),
           getOperation()->getNumOperands() - 4, 4);

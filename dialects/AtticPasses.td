@@ -768,7 +768,10 @@ def AtticApproximateMath : Pass<"attic-approximate-math"> {
     vector cbrt's unrolling unlowered. A module that defines a symbol of
     such a libm name (`@log1pf`) other than a declaration of the libm
     function itself is an error: the call would reach the module's own
-    function. Math on tensors is
+    function. Those ops inside an attic op's region (a modifier, a
+    `tile.map` body) stay: a region admits no call, and the pipelines run
+    this pass after the map-tiles passes have made the regions loops. Math
+    on tensors is
     left alone (upstream's approximations take scalars and vectors; the
     pipelines run this pass after bufferization, on loops). Everything else is
     left to attic-cpu-pipeline's MathToLLVM (LLVM intrinsics) and MathToLibm

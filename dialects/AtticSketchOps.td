@@ -91,10 +91,14 @@ def Attic_SkeinformerAttentionOp : Attic_Op<"skeinformer_attention", [Pure]> {
   let assemblyFormat = [{
     $query `,` $key `,` $value (`sampling` $sampling^)?
     (`normalization` $normalization^)?
-    attr-dict `:` type($query) `,` type($key) `,` type($value) `->` type($result)
+    attr-dict `` custom<KeywordAttrs>(ref(attr-dict), "kKeywordAttrNames")
+    `:` type($query) `,` type($key) `,` type($value) `->` type($result)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
+    /// The attributes written with keywords (custom<KeywordAttrs>).
+    static constexpr ::llvm::StringLiteral kKeywordAttrNames[] = {
+        "sampling", "normalization"};
     /// `scale`, else 1/sqrt(D).
     float getEffectiveScale();
   }];
@@ -190,7 +194,8 @@ def Attic_LinformerAttentionOp : Attic_Op<"linformer_attention", [Pure,
     type($key_projection) `)`
     (`value_projection` `(` $value_projection^ `:` type($value_projection) `)`)?
     (`mask` `(` $mask^ `:` type($mask) `)`)?
-    attr-dict `:` type($query) `,` type($key) `,` type($value) `->` type($result)
+    attr-dict `` custom<KeywordAttrs>(ref(attr-dict), "{}")
+    `:` type($query) `,` type($key) `,` type($value) `->` type($result)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

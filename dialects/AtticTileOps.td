@@ -215,7 +215,8 @@ def Attic_TileMapOp : Attic_TileOp<"map", [AttrSizedOperandSegments,
     (`ins` `(` $inputs^ `:` type($inputs) `)`)?
     (`rows` `(` $rows^ `:` type($rows) `)`)?
     (`cols` `(` $cols^ `:` type($cols) `)`)?
-    `outs` `(` $outputs `:` type($outputs) `)` attr-dict-with-keyword $body
+    `outs` `(` $outputs `:` type($outputs) `)` attr-dict-with-keyword
+    `` custom<KeywordAttrs>(ref(attr-dict), "{}") $body
   }];
   let hasVerifier = 1;
   let skipDefaultBuilders = 1;
@@ -251,7 +252,8 @@ def Attic_TileMapRowsOp : Attic_TileOp<"map_rows", [AttrSizedOperandSegments,
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     `at` `(` $row_offset `)` (`ins` `(` $inputs^ `:` type($inputs) `)`)?
-    `outs` `(` $outputs `:` type($outputs) `)` attr-dict-with-keyword $body
+    `outs` `(` $outputs `:` type($outputs) `)` attr-dict-with-keyword
+    `` custom<KeywordAttrs>(ref(attr-dict), "{}") $body
   }];
   let hasVerifier = 1;
   let skipDefaultBuilders = 1;
@@ -286,7 +288,8 @@ def Attic_TileMapColsOp : Attic_TileOp<"map_cols", [AttrSizedOperandSegments,
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     `at` `(` $col_offset `)` (`ins` `(` $inputs^ `:` type($inputs) `)`)?
-    `outs` `(` $outputs `:` type($outputs) `)` attr-dict-with-keyword $body
+    `outs` `(` $outputs `:` type($outputs) `)` attr-dict-with-keyword
+    `` custom<KeywordAttrs>(ref(attr-dict), "{}") $body
   }];
   let hasVerifier = 1;
   let skipDefaultBuilders = 1;
@@ -323,9 +326,14 @@ def Attic_TileReduceOp : Attic_TileOp<"reduce"> {
                        Arg<Attic_Tile2D, "", [MemRead]>:$input,
                        Arg<Attic_Tile1D, "", [MemWrite]>:$out);
   let assemblyFormat = [{
-    $kind $input `into` $out attr-dict `:` type($input) `into` type($out)
+    $kind $input `into` $out attr-dict `` custom<KeywordAttrs>(ref(attr-dict), "kKeywordAttrNames")
+    `:` type($input) `into` type($out)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The attributes written with keywords (custom<KeywordAttrs>).
+    static constexpr ::llvm::StringLiteral kKeywordAttrNames[] = {"kind"};
+  }];
 }
 
 def Attic_TileStoreOp : Attic_TileOp<"store"> {

@@ -528,3 +528,32 @@ func.func @boolean_seed(%q: tensor<1x2x64x16xf32>) {
   %0 = attic.attention %q, %q, %q layout(#attic.random<block = 8, count = 2, seed = true>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
   return
 }
+
+// -----
+
+// `true` and `false` were read as 1 and 0 by every integer parameter (an
+// audit): one sink, a window of width 0, token 1.
+func.func @boolean_count(%q: tensor<1x2x64x16xf32>) {
+  // expected-error @+2 {{expected an integer, got a boolean}}
+  // expected-error @+1 {{failed to parse Attic_SinksLayoutAttr parameter 'count'}}
+  %0 = attic.attention %q, %q, %q layout(#attic.sinks<count = true>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @boolean_width(%q: tensor<1x2x64x16xf32>) {
+  // expected-error @+2 {{expected an integer, got a boolean}}
+  // expected-error @+1 {{failed to parse Attic_WindowLayoutAttr parameter 'left'}}
+  %0 = attic.attention %q, %q, %q layout(#attic.window<left = false, right = 2>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}
+
+// -----
+
+func.func @boolean_token(%q: tensor<1x2x64x16xf32>) {
+  // expected-error @+2 {{expected an integer, got a boolean}}
+  // expected-error @+1 {{failed to parse Attic_GlobalLayoutAttr parameter 'tokens'}}
+  %0 = attic.attention %q, %q, %q layout(#attic.global<tokens = [0, true]>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
+  return
+}

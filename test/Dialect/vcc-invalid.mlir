@@ -22,6 +22,14 @@ func.func @fanout_one(%t: !attic.tree<2x32x8xf32, fanouts = [1, 32]>) {
 
 // -----
 
+// A boolean fanout was read as 1 (an audit).
+// expected-error @+1 {{expected an integer, got a boolean}}
+func.func @fanout_boolean(%t: !attic.tree<2x32x8xf32, fanouts = [true, 32]>) {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{tree fanouts must not be empty (the root is at level L = number of fanouts >= 1)}}
 func.func @fanouts_empty(%t: !attic.tree<2x32x8xf32, fanouts = []>) {
   return

@@ -42,3 +42,22 @@ func.func @exp_keeps_nan(%x: vector<8xf32>, %h: f16) -> (vector<8xf32>, f16) {
   %f = math.exp %h : f16
   return %e, %f : vector<8xf32>, f16
 }
+
+// math.log1p and its kin inside an attic op's region stay: a region admits
+// no call (they become calls when the pass runs again after the map-tiles
+// passes, as the pipelines run it). Before, running the pass alone made a
+// func.call in the score region, which the verifier refused (an audit).
+// CHECK-LABEL: func.func @in_modifier_region
+// CHECK: score_mod {
+// CHECK: math.log1p %{{.*}} : f32
+// CHECK-NOT: call
+// CHECK: attic.yield
+// CHECK-NOT: func.func private @log1pf
+func.func @in_modifier_region(%q: tensor<1x1x8x4xf32>) -> tensor<1x1x8x4xf32> {
+  %o = attic.attention %q, %q, %q score_mod {
+  ^bb0(%s: f32, %b: index, %h: index, %i: index, %j: index):
+    %l = math.log1p %s : f32
+    attic.yield %l : f32
+  } : tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x1x8x4xf32>
+  return %o : tensor<1x1x8x4xf32>
+}

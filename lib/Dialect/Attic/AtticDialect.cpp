@@ -16,6 +16,34 @@ using namespace attic;
 #include "AtticEnums.cpp.inc"
 #include "AtticAttrInterfaces.cpp.inc"
 
+ParseResult attic::parseIntegerParameter(AsmParser &parser, int64_t &value) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalKeyword("true")) ||
+      succeeded(parser.parseOptionalKeyword("false")))
+    return parser.emitError(loc, "expected an integer, got a boolean");
+  return parser.parseInteger(value);
+}
+
+/// Attic_IntParameter's parser (FailureOr, as ODS's field parsers return).
+static FailureOr<int64_t> parseIntParameter(AsmParser &parser) {
+  int64_t value;
+  if (attic::parseIntegerParameter(parser, value))
+    return failure();
+  return value;
+}
+
+/// Attic_IntArrayParameter's parser: `a, b, ...` (the format writes the
+/// brackets).
+static FailureOr<SmallVector<int64_t>>
+parseIntArrayParameter(AsmParser &parser) {
+  SmallVector<int64_t> values;
+  if (parser.parseCommaSeparatedList([&] {
+        return attic::parseIntegerParameter(parser, values.emplace_back());
+      }))
+    return failure();
+  return values;
+}
+
 /// A Philox seed of a layout attribute, in [0, 2^64): MLIR's parser of a
 /// uint64_t read `seed = -1` as 2^64 - 1 without a word (an audit).
 static FailureOr<uint64_t> parseSeed(AsmParser &parser) {

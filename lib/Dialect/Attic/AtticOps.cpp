@@ -785,6 +785,41 @@ static void printModifierRegion(OpAsmPrinter &printer, Operation *,
   printer.printRegion(region);
 }
 
+//===----------------------------------------------------------------------===//
+// Keyword attributes: custom<KeywordAttrs>(ref(attr-dict), names)
+//===----------------------------------------------------------------------===//
+
+/// Refuses, in the attribute dictionary of an op's custom form, the
+/// attributes that the form writes otherwise: `keywordNames` (`scale 0.5`,
+/// `layout(#attic.causal)`, `kind max`, ...) and `operandSegmentSizes`,
+/// which the form derives from the operands. The ODS-generated parser
+/// stores both ways in one OperationState, and the dictionary's value
+/// silently replaced the keyword's when the op was created
+/// (`scale 0.5 {scale = 2.0 : f32}` ran with 2, `layout(#attic.causal)
+/// {layout = #attic.dense}` ran dense). The generic form (`<{...}>`) is
+/// unchanged. Printing needs nothing: the generated printer elides these
+/// names from the dictionary.
+static ParseResult parseKeywordAttrs(OpAsmParser &parser, NamedAttrList &attrs,
+                                     ArrayRef<StringLiteral> keywordNames) {
+  for (NamedAttribute attr : attrs) {
+    StringRef name = attr.getName().getValue();
+    if (name == "operandSegmentSizes")
+      return parser.emitError(parser.getNameLoc())
+             << "`operandSegmentSizes` is derived from the operands; it "
+                "cannot be given in the attribute dictionary";
+    if (llvm::is_contained(keywordNames, name))
+      return parser.emitError(parser.getNameLoc())
+             << "`" << name
+             << "` is written with its keyword before the attribute "
+                "dictionary, not in it (the dictionary's value would "
+                "replace the keyword's)";
+  }
+  return success();
+}
+
+static void printKeywordAttrs(OpAsmPrinter &, Operation *, DictionaryAttr,
+                              ArrayRef<StringLiteral>) {}
+
 #define GET_OP_CLASSES
 #include "AtticOps.cpp.inc"
 

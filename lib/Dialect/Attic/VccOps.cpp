@@ -108,9 +108,11 @@ Type TreeType::parse(AsmParser &parser) {
   SmallVector<int64_t> fanouts;
   if (parser.parseType(elementType) || parser.parseComma() ||
       parser.parseKeyword("fanouts") || parser.parseEqual() ||
-      parser.parseCommaSeparatedList(
-          AsmParser::Delimiter::Square,
-          [&] { return parser.parseInteger(fanouts.emplace_back()); }) ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                     [&] {
+                                       return parseIntegerParameter(
+                                           parser, fanouts.emplace_back());
+                                     }) ||
       parser.parseGreater())
     return {};
   return parser.getChecked<TreeType>(loc, parser.getContext(), sizes[0],

@@ -31,6 +31,13 @@ namespace attic {
 /// 2026-11-30 audit). Discardable attributes keep a prefix (`mine.tag`).
 mlir::LogicalResult verifyNoUnknownAttributes(mlir::Operation *op);
 
+/// Parses an integer parameter of an attic attribute or type into `value`
+/// and refuses `true` and `false`, which AsmParser::parseInteger (and so
+/// ODS's FieldParser<int64_t>) reads as 1 and 0: `#attic.sinks<count =
+/// true>` was one sink (an audit).
+mlir::ParseResult parseIntegerParameter(mlir::AsmParser &parser,
+                                        int64_t &value);
+
 /// The trait of every attic op (Attic_Op) that calls it.
 template <typename ConcreteType>
 class NoUnknownAttributes
