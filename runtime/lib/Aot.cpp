@@ -71,6 +71,25 @@ bool hostHasFeature(const std::string &name) {
   }
 #if defined(__x86_64__)
   __builtin_cpu_init();
+  // AVX10.1 adds no instruction to Sapphire Rapids' AVX-512 (these
+  // features, which LLVM's avx10.1 implies). LLVM's host detection, which
+  // attic-compile's default CPU takes, reads AVX10 from CPUID leaf 7 alone;
+  // compiler-rt's __builtin_cpu_supports also wants leaf 0x24, which a KVM
+  // guest may not show. On such a guest (Xeon, model 167, avx512fp16)
+  // every library compiled there was refused as using avx10.1.
+  const bool avx10Parts = __builtin_cpu_supports("avx512f") &&
+                          __builtin_cpu_supports("avx512cd") &&
+                          __builtin_cpu_supports("avx512bw") &&
+                          __builtin_cpu_supports("avx512dq") &&
+                          __builtin_cpu_supports("avx512vl") &&
+                          __builtin_cpu_supports("avx512ifma") &&
+                          __builtin_cpu_supports("avx512vbmi") &&
+                          __builtin_cpu_supports("avx512vbmi2") &&
+                          __builtin_cpu_supports("avx512vnni") &&
+                          __builtin_cpu_supports("avx512bf16") &&
+                          __builtin_cpu_supports("avx512fp16") &&
+                          __builtin_cpu_supports("avx512vpopcntdq") &&
+                          __builtin_cpu_supports("avx512bitalg");
   struct Known {
     const char *name;
     bool present;
@@ -123,8 +142,8 @@ bool hostHasFeature(const std::string &name) {
     {"nf", bool(__builtin_cpu_supports("apxf"))},
     {"cf", bool(__builtin_cpu_supports("apxf"))},
     {"zu", bool(__builtin_cpu_supports("apxf"))},
-    {"avx10.1", bool(__builtin_cpu_supports("avx10.1"))},
-    {"avx10.1-512", bool(__builtin_cpu_supports("avx10.1-512"))},
+    {"avx10.1", __builtin_cpu_supports("avx10.1") || avx10Parts},
+    {"avx10.1-512", __builtin_cpu_supports("avx10.1-512") || avx10Parts},
     {"avx10.2", bool(__builtin_cpu_supports("avx10.2"))},
     {"avx10.2-512", bool(__builtin_cpu_supports("avx10.2-512"))},
 #else
@@ -136,8 +155,8 @@ bool hostHasFeature(const std::string &name) {
     {"nf", false},
     {"cf", false},
     {"zu", false},
-    {"avx10.1", false},
-    {"avx10.1-512", false},
+    {"avx10.1", avx10Parts},
+    {"avx10.1-512", avx10Parts},
     {"avx10.2", false},
     {"avx10.2-512", false},
 #endif
