@@ -633,6 +633,16 @@ def AtticTileBlockAttention : Pass<"attic-tile-block-attention"> {
     skipped). Grouped-query attention reads key/value head `h / (Hq /
     Hkv)`.
 
+    Operand sizes that the verifier could not compare (dynamic ones, such
+    as slices of a size from the data) are compared in front of the grid
+    as it compares static ones: a key or value whose B, Hkv, Nk or D, a
+    bias or mask whose B, Hq or Nk, or an init or lse whose B, Hq, Nq or Dv
+    differs from what the other operands imply, and an Hkv of 0 or one
+    that does not divide Hq, is reported to the runtime
+    (`ATTIC_RT_OPERAND_SHAPE`: "attention at line L: key dimension 0 is 1
+    at run time, but B = 2 ...") and the grid gets no batches (nothing is
+    computed). With static sizes nothing is emitted.
+
     `wide-head-block-k` (0: off) is the key block for heads wider than 64
     (D or Dv) in ops without block lists, where it is only a tiling choice:
     `attic-cuda-pipeline` uses 64, which keeps the tensor-core kernel's

@@ -167,6 +167,7 @@ private:
   bool checkOverflow() { return !hasTerm() && !scoreRegion(); }
 
   void buildListCheck(func::FuncOp report);
+  FailureOr<Value> buildShapeCheck();
   void buildGridBody(ValueRange ivs);
   void buildStaticVisits();
   void buildListOverlapCheck(func::FuncOp report, ValueRange ivs, Value row);
@@ -265,13 +266,18 @@ LogicalResult TileLoopBuilder::build() {
   foldScale = !hasTerm() && !scoreRegion() && logitScale > 0.0f &&
               std::isfinite(logitScale);
 
+  FailureOr<Value> badShape = buildShapeCheck();
+  if (failed(badShape))
+    return failure();
   if (op.hasBlockLists()) {
     FailureOr<func::FuncOp> report = declareReportError(op);
     if (failed(report))
       return failure();
     buildListCheck(*report);
   }
-  Value gridBatches = batches;
+  // Operands of mismatched shapes have been reported: nothing runs.
+  Value gridBatches =
+      *badShape ? m.select(*badShape, m.c(0), batches) : batches;
   if ((maskRegion() && readsCaptures(*maskRegion())) ||
       (scoreRegion() && readsCaptures(*scoreRegion()))) {
     FailureOr<func::FuncOp> report = declareReportError(op);
@@ -287,7 +293,7 @@ LogicalResult TileLoopBuilder::build() {
         op.getCaptures(), batches, queryHeads, queryLen, keyLen);
     // A capture with an empty dimension has been reported: nothing runs
     // that would read it.
-    gridBatches = m.select(empty, m.c(0), batches);
+    gridBatches = m.select(empty, m.c(0), gridBatches);
   }
 
   auto grid =
@@ -296,6 +302,92 @@ LogicalResult TileLoopBuilder::build() {
   b.setInsertionPoint(grid.getBody()->getTerminator());
   buildGridBody(grid.getInductionVars());
   return success();
+}
+
+/// The operands' sizes that the verifier could not compare (dynamic ones,
+/// from the data) compared in front of the grid, as it compares static
+/// ones: each mismatch is reported to the runtime (ATTIC_RT_OPERAND_SHAPE)
+/// and the result, an i1, says whether there was one (null where every
+/// size is static: nothing is emitted). Unchecked, a query
+/// of fewer heads than the key divided by zero in the grid (Hq / Hkv = 0:
+/// SIGFPE), and a key or value of fewer batches, heads, keys or features
+/// than the query implies was read past its end (a silently wrong result;
+/// an audit).
+FailureOr<Value> TileLoopBuilder::buildShapeCheck() {
+  // attic_rt_error_code's operand numbers.
+  enum {
+    Key = 1,
+    Value_ = 2,
+    Bias2 = 3,
+    Bias3 = 4,
+    Mask = 5,
+    Out = 6,
+    Lse = 7
+  };
+  Value query = op.getQuery(), key = op.getKey(), value = op.getValue();
+  SmallVector<std::tuple<int, Value, int64_t, Value>> checks = {
+      {Key, key, 0, batches},
+      {Key, key, 3, dim(query, 3)},
+      {Value_, value, 0, batches},
+      {Value_, value, 1, kvHeads},
+      {Value_, value, 2, keyLen}};
+  if (Value bias = op.getKeyBias()) {
+    if (cast<MemRefType>(bias.getType()).getRank() == 2)
+      checks.append({{Bias2, bias, 0, batches}, {Bias2, bias, 1, keyLen}});
+    else
+      checks.append({{Bias3, bias, 0, batches},
+                     {Bias3, bias, 1, queryHeads},
+                     {Bias3, bias, 2, keyLen}});
+  }
+  if (Value mask = op.getKeyMask())
+    checks.append({{Mask, mask, 0, batches}, {Mask, mask, 1, keyLen}});
+  Value init = op.getInit();
+  checks.append({{Out, init, 0, batches},
+                 {Out, init, 1, queryHeads},
+                 {Out, init, 2, queryLen},
+                 {Out, init, 3, valueDim}});
+  if (Value lse = op.getLseInit())
+    checks.append({{Lse, lse, 0, batches},
+                   {Lse, lse, 1, queryHeads},
+                   {Lse, lse, 2, queryLen}});
+  auto isDynamic = [](Value v) {
+    return !cast<MemRefType>(v.getType()).hasStaticShape();
+  };
+  if (!isDynamic(query) && llvm::none_of(checks, [&](auto &check) {
+        return isDynamic(std::get<1>(check));
+      }))
+    return Value();
+  int64_t line = sourceLineOf(loc) * 64;
+  Value any;
+  std::optional<func::FuncOp> report;
+  auto reportIf = [&](Value bad, int64_t field, Value actual,
+                      Value expected) -> LogicalResult {
+    if (matchPattern(bad, m_Zero()))
+      return success();
+    if (!report) {
+      FailureOr<func::FuncOp> declared = declareReportError(op);
+      if (failed(declared))
+        return failure();
+      report = *declared;
+    }
+    emitReportErrorIf(b, loc, *report, bad, ATTIC_RT_OPERAND_SHAPE,
+                      m.c(line + field), actual, expected);
+    any = any ? m.orI(any, bad) : bad;
+    return success();
+  };
+  for (auto [operand, memref, d, expected] : checks) {
+    Value actual = dim(memref, d);
+    if (failed(reportIf(m.ne(actual, expected), operand * 8 + d, actual,
+                        expected)))
+      return failure();
+  }
+  // Hkv >= 1 and Hq a multiple of it (63: the heads' field).
+  Value divisor = m.max(kvHeads, m.c(1));
+  Value remainder = b.createOrFold<arith::RemUIOp>(loc, queryHeads, divisor);
+  Value badHeads = m.orI(m.eq(kvHeads, m.c(0)), m.ne(remainder, m.c(0)));
+  if (failed(reportIf(badHeads, 63, queryHeads, kvHeads)))
+    return failure();
+  return any ? any : m.boolean(false);
 }
 
 /// A loop nest in front of the grid that reports every count outside
@@ -435,8 +527,17 @@ void TileLoopBuilder::buildGridBody(ValueRange ivs) {
   head = ivs[1];
   queryBlock = ivs[2];
   // Grouped-query attention: Hq / Hkv query heads share a key/value head.
-  kvHead = b.createOrFold<arith::DivUIOp>(
-      loc, head, b.createOrFold<arith::DivUIOp>(loc, queryHeads, kvHeads));
+  // (Both divisors at least 1: with Hq < Hkv or Hkv = 0 the shape check
+  // has reported and the grid is empty, but a division by zero must not be
+  // there to be hoisted.)
+  Value group;
+  if (getConstantIntValue(queryHeads) && getConstantIntValue(kvHeads))
+    group = b.createOrFold<arith::DivUIOp>(loc, queryHeads, kvHeads);
+  else
+    group = m.max(
+        b.createOrFold<arith::DivUIOp>(loc, queryHeads, m.max(kvHeads, m.c(1))),
+        m.c(1));
+  kvHead = b.createOrFold<arith::DivUIOp>(loc, head, group);
   q0 = m.mul(queryBlock, blockQ);
   q1 = m.min(m.add(q0, blockQ), queryLen);
 

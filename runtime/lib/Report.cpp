@@ -404,6 +404,34 @@ extern "C" attic_status attic_rt_take_error(char *err, size_t errLen) {
         "are not valid%s",
         name, where, suffix);
   }
+  case ATTIC_RT_OPERAND_SHAPE: {
+    char where[48];
+    atLine(a, where, sizeof(where));
+    int64_t field = ((a % 64) + 64) % 64;
+    if (field == 63)
+      return attic::runtime::fail(
+          err, errLen,
+          "attention%s: the query has %" PRId64 " heads and the key and value "
+          "%" PRId64 " at run time (Hq must be a positive multiple of Hkv); "
+          "nothing was computed%s",
+          where, b, c, suffix);
+    static const char *const operands[] = {"query",    "key",      "value",
+                                           "key_bias", "key_bias", "key_mask",
+                                           "result",   "lse"};
+    // Each operand's dims by name: what the size should have been.
+    static const char *const dims[8][4] = {
+        {"B", "Hq", "Nq", "D"},   {"B", "Hkv", "Nk", "D"},
+        {"B", "Hkv", "Nk", "Dv"}, {"B", "Nk", "?", "?"},
+        {"B", "Hq", "Nk", "?"},   {"B", "Nk", "?", "?"},
+        {"B", "Hq", "Nq", "Dv"},  {"B", "Hq", "Nq", "?"}};
+    int64_t operand = field / 8, d = std::min<int64_t>(field % 8, 3);
+    return attic::runtime::fail(
+        err, errLen,
+        "attention%s: %s dimension %" PRId64 " is %" PRId64
+        " at run time, but %s = %" PRId64 " (the operands' sizes do not "
+        "agree); nothing was computed%s",
+        where, operands[operand], d, b, dims[operand][d], c, suffix);
+  }
   default:
     return attic::runtime::fail(
         err, errLen,

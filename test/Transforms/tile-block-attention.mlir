@@ -387,3 +387,37 @@ func.func @query_scale_large(%q: memref<1x1x64x16xf32>, %k: memref<1x1x64x16xf32
   attic.block_attention ins(%q, %k, %v : memref<1x1x64x16xf32>, memref<1x1x64x16xf32>, memref<1x1x64x16xf32>) outs(%o : memref<1x1x64x16xf32>) {layout = #attic.dense, scale = 2.0 : f32, block_q = 64 : i64, block_k = 64 : i64}
   return
 }
+
+// -----
+
+// Sizes the verifier could not compare (dynamic) are compared in front of
+// the grid: each mismatch is reported (code 19, ATTIC_RT_OPERAND_SHAPE,
+// with line * 64 + operand * 8 + dimension), Hq a positive multiple of Hkv
+// too (field 63), and the grid gets no batches where one was. (Unchecked,
+// Hq < Hkv divided by zero in the grid; an audit.)
+// CHECK-LABEL: func.func @dynamic_sizes
+// CHECK: %[[KB:.*]] = memref.dim %{{.*}}, %c0{{.*}} : memref<?x?x8x4xf32>
+// CHECK: %[[BADB:.*]] = arith.cmpi ne, %[[KB]], %c1 : index
+// CHECK: scf.if %[[BADB]] {
+// CHECK: func.call @attic_rt_report_error(%c19_i32
+// CHECK: arith.remui
+// CHECK: func.call @attic_rt_report_error(%c19_i32
+// CHECK: %[[NONE:.*]] = arith.select %{{.*}}, %c0{{.*}}, %c1{{.*}} : index
+// CHECK: attic.tile.grid (%{{.*}}, %{{.*}}, %{{.*}}) in (%[[NONE]], %c4
+// CHECK: arith.maxsi
+// CHECK: arith.divui
+func.func @dynamic_sizes(%q: memref<1x4x8x4xf32>, %k: memref<?x?x8x4xf32>, %o: memref<1x4x8x4xf32>) {
+  attic.block_attention ins(%q, %k, %k : memref<1x4x8x4xf32>, memref<?x?x8x4xf32>, memref<?x?x8x4xf32>) outs(%o : memref<1x4x8x4xf32>) {layout = #attic.dense, scale = 0.5 : f32, block_q = 8 : i64, block_k = 8 : i64}
+  return
+}
+
+// -----
+
+// Static sizes: no check (the verifier compared them).
+// CHECK-LABEL: func.func @static_sizes
+// CHECK-NOT: attic_rt_report_error
+// CHECK: attic.tile.grid
+func.func @static_sizes(%q: memref<1x4x8x4xf32>, %k: memref<1x2x8x4xf32>, %o: memref<1x4x8x4xf32>) {
+  attic.block_attention ins(%q, %k, %k : memref<1x4x8x4xf32>, memref<1x2x8x4xf32>, memref<1x2x8x4xf32>) outs(%o : memref<1x4x8x4xf32>) {layout = #attic.dense, scale = 0.5 : f32, block_q = 8 : i64, block_k = 8 : i64}
+  return
+}

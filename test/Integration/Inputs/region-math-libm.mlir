@@ -54,3 +54,18 @@ func.func @libm_ops(%q: tensor<1x2x32x8xf32>, %k: tensor<1x2x32x8xf32>, %v: tens
   } : tensor<1x2x32x8xf32>, tensor<1x2x32x8xf32>, tensor<1x2x32x8xf32> -> tensor<1x2x32x8xf32>
   return %o : tensor<1x2x32x8xf32>
 }
+
+// erf in f64 (the polynomial takes f32 only): a vector of it did not
+// compile on the CPU either (an audit, 2026-12-02).
+func.func @erf_f64(%q: tensor<1x2x32x8xf32>, %k: tensor<1x2x32x8xf32>, %v: tensor<1x2x32x8xf32>) -> tensor<1x2x32x8xf32> {
+  %o = attic.attention %q, %k, %v score_mod {
+  ^bb0(%s: f32, %b: index, %h: index, %qi: index, %ki: index):
+    %x = arith.extf %s : f32 to f64
+    %c = arith.constant 0.25 : f64
+    %xs = arith.mulf %x, %c : f64
+    %e = math.erf %xs : f64
+    %r = arith.truncf %e : f64 to f32
+    attic.yield %r : f32
+  } : tensor<1x2x32x8xf32>, tensor<1x2x32x8xf32>, tensor<1x2x32x8xf32> -> tensor<1x2x32x8xf32>
+  return %o : tensor<1x2x32x8xf32>
+}

@@ -295,3 +295,27 @@ TEST(Report, ConcurrentReportsAreCounted) {
 }
 
 } // namespace
+
+TEST(Report, OperandShapeNamesTheOperandDimensionAndSizes) {
+  attic_rt_take_error(nullptr, 0);
+  char err[256];
+  // Line 7, the value (2), dimension 2: 3 keys where the key has 8.
+  attic_rt_report_error(ATTIC_RT_OPERAND_SHAPE, 7 * 64 + 2 * 8 + 2, 3, 8);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err),
+            "attention at line 7: value dimension 2 is 3 at run time, but "
+            "Nk = 8 (the operands' sizes do not agree); nothing was computed");
+  // A [B,Hq,Nk] key bias (4), dimension 1.
+  attic_rt_report_error(ATTIC_RT_OPERAND_SHAPE, 4 * 8 + 1, 2, 4);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err),
+            "attention: key_bias dimension 1 is 2 at run time, but Hq = 4 "
+            "(the operands' sizes do not agree); nothing was computed");
+  // The heads (63).
+  attic_rt_report_error(ATTIC_RT_OPERAND_SHAPE, 9 * 64 + 63, 4, 3);
+  ASSERT_EQ(attic_rt_take_error(err, sizeof(err)), ATTIC_ERROR);
+  EXPECT_EQ(std::string(err),
+            "attention at line 9: the query has 4 heads and the key and "
+            "value 3 at run time (Hq must be a positive multiple of Hkv); "
+            "nothing was computed");
+}

@@ -385,7 +385,16 @@ typedef enum attic_rt_error_code {
    * dimension, c = the padding; or whose padded size is not the result
    * type's static size (the op gives a new tensor of its type): a = line *
    * 64 + 7, b = the dimension, c = the padded size. */
-  ATTIC_RT_ALLOC_SIZE = 18
+  ATTIC_RT_ALLOC_SIZE = 18,
+  /* attic.attention or attic.block_attention whose operands' sizes from
+   * the data do not agree (the verifier compares static sizes; the tile
+   * loop compares the others): nothing is computed. a = line * 64 +
+   * operand * 8 + dimension, the operand 1 key, 2 value, 3 key_bias
+   * [B,Nk], 4 key_bias [B,Hq,Nk], 5 key_mask, 6 the result (init), 7 lse;
+   * b = its size, c = the size the query (B, Hq, Nq, D), the key (Hkv, Nk)
+   * or the value (Dv) implies. a = line * 64 + 63: b = Hq, c = Hkv, and
+   * Hkv is 0 or does not divide Hq. */
+  ATTIC_RT_OPERAND_SHAPE = 19
 } attic_rt_error_code;
 
 /* Records an error (code and up to three integer details). Thread-safe; of
