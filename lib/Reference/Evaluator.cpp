@@ -1979,8 +1979,16 @@ private:
     if (isa<arith::XOrIOp>(op))
       return wrap(u[0] ^ u[1]);
     if (isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp>(op)) {
-      // A shift by the bit width or more is poison (LLVM's shl, lshr,
-      // ashr): the compiled code's result is not defined.
+      // In a modifier region a shift by the bit width or more (the
+      // amount read unsigned) is defined (docs/layouts.md): shli and
+      // shrui give 0, shrsi the sign in every bit.
+      if (inModifierRegion && u[1] >= width) {
+        if (isa<arith::ShRSIOp>(op))
+          return wrap(v[0] < 0 ? ~uint64_t(0) : 0);
+        return wrap(0);
+      }
+      // Elsewhere it is poison (LLVM's shl, lshr, ashr): the compiled
+      // code's result is not defined.
       if (u[1] >= width)
         return unsupportedBecause(op, "shifts by " + std::to_string(u[1]) +
                                           ", not below the bit width " +
@@ -2128,6 +2136,17 @@ private:
       if (width && width <= 64 && *value >= lo && *value < hi)
         return double(wrapTo(
             isSigned ? uint64_t(int64_t(*value)) : uint64_t(*value), width));
+      // In a modifier region the conversion saturates and NaN is 0
+      // (docs/layouts.md), as PTX's cvt.rzi does.
+      if (inModifierRegion && width && width <= 64) {
+        if (std::isnan(*value))
+          return 0.0;
+        uint64_t bits =
+            *value < lo
+                ? (isSigned ? uint64_t(1) << (width - 1) : 0)
+                : (isSigned ? (uint64_t(1) << (width - 1)) - 1 : ~uint64_t(0));
+        return double(wrapTo(bits, width));
+      }
       char text[32];
       std::snprintf(text, sizeof(text), "%.9g", x[0]);
       return unsupportedBecause(

@@ -75,7 +75,12 @@
 // CHECK-SAME: cp.async.cg.shared.global
 // CHECK-NOT: bf16.bf16
 // CHECK-LABEL: llvm.func @attention_bf16_causal
+// Nq and Nk are dynamic: the operands' sizes are compared in front of the
+// attention (the value's and the mask's Nk against the key's), reported
+// from a one-thread kernel (the runtime's error record is on the device).
 // CHECK: gpu.binary @attention_bf16_causal_kernel
+// CHECK-NOT: mma.sync
+// CHECK: gpu.binary @attention_bf16_causal_kernel_0
 // CHECK-SAME: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // CHECK-SAME: cp.async.cg.shared.global
@@ -134,7 +139,7 @@
 // WGMMA-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // WGMMA-SAME: wgmma.commit_group.sync.aligned;
 // WGMMA-SAME: wgmma.wait_group.sync.aligned 0;
-// WGMMA: gpu.binary @attention_bf16_causal_kernel
+// WGMMA: gpu.binary @attention_bf16_causal_kernel_0 
 // WGMMA-SAME: .target sm_90a
 // WGMMA-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // WGMMA-SAME: wgmma.wait_group.sync.aligned 0;

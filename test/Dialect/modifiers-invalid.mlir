@@ -405,6 +405,22 @@ func.func @score_selected_index(%q: tensor<1x1x8x4xf32>, %k: tensor<1x1x8x4xf32>
 
 // -----
 
+// A tensor.insert of the score into a capture is refused as such (it was
+// reported as the read after it, "at an index computed from the score",
+// though the index was %h; an audit).
+func.func @score_inserted(%q: tensor<1x1x8x4xf32>, %k: tensor<1x1x8x4xf32>, %v: tensor<1x1x8x4xf32>, %t: tensor<4xf32>) {
+  %0 = attic.attention %q, %k, %v captures(%t : tensor<4xf32>) score_mod {
+      ^bb0(%s: f32, %b: index, %h: index, %qi: index, %ki: index, %tt: tensor<4xf32>):
+        // expected-error @+1 {{'tensor.insert' op is not admissible in a 'score' region (arith and math ops on scalars, and tensor.extract or memref.load of a capture)}}
+        %i = tensor.insert %s into %tt[%h] : tensor<4xf32>
+        %e = tensor.extract %i[%h] : tensor<4xf32>
+        attic.yield %e : f32
+      } : tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x1x8x4xf32>
+  return
+}
+
+// -----
+
 // The outlined (memref) form is checked for score-dependent reads too.
 func.func private @score_fn(%x: f32, %b: index, %h: index, %q: index, %k: index, %s: memref<4xf32>) -> f32 {
   %c100 = arith.constant 100.0 : f32

@@ -421,3 +421,38 @@ func.func @static_sizes(%q: memref<1x4x8x4xf32>, %k: memref<1x2x8x4xf32>, %o: me
   attic.block_attention ins(%q, %k, %k : memref<1x4x8x4xf32>, memref<1x2x8x4xf32>, memref<1x2x8x4xf32>) outs(%o : memref<1x4x8x4xf32>) {layout = #attic.dense, scale = 0.5 : f32, block_q = 8 : i64, block_k = 8 : i64}
   return
 }
+
+// -----
+
+// Region ops that are poison upstream for some operands are cloned with
+// the results regions define (docs/patterns.md): a shift's amount at or
+// past the bit width selects 0 (the shift itself only sees amounts in
+// range), fptosi saturates and NaN gives 0.
+// CHECK-LABEL: func.func @defined_region_ops
+// CHECK: %[[BELOW:.*]] = arith.cmpf olt, %[[X:.*]], %cst{{.*}} : f32
+// CHECK: %[[ABOVE:.*]] = arith.cmpf oge, %[[X]], %cst{{.*}} : f32
+// CHECK: arith.cmpf uno, %[[X]], %[[X]] : f32
+// CHECK: arith.fptosi %{{.*}} : f32 to i32
+// CHECK: arith.select %[[BELOW]], %c-2147483648_i32
+// CHECK: arith.select %[[ABOVE]], %c2147483647_i32
+// CHECK: %[[BEYOND:.*]] = arith.cmpi uge, %[[AMOUNT:.*]], %c8_i8 : i8
+// CHECK: %[[SAFE:.*]] = arith.select %[[BEYOND]], %c0_i8{{.*}}, %[[AMOUNT]] : i8
+// CHECK: %[[SHIFTED:.*]] = arith.shli %{{.*}}, %[[SAFE]] : i8
+// CHECK: arith.select %[[BEYOND]], %c0_i8{{.*}}, %[[SHIFTED]] : i8
+func.func private @shift_mask(%b: index, %h: index, %qi: index, %ki: index) -> i1 {
+  %k8 = arith.index_cast %ki : index to i8
+  %one = arith.constant 1 : i8
+  %x = arith.shli %one, %k8 : i8
+  %z = arith.constant 0 : i8
+  %p = arith.cmpi ne, %x, %z : i8
+  return %p : i1
+}
+func.func private @fptosi_score(%s: f32, %b: index, %h: index, %qi: index, %ki: index) -> f32 {
+  %i = arith.fptosi %s : f32 to i32
+  %f = arith.sitofp %i : i32 to f32
+  return %f : f32
+}
+func.func @defined_region_ops(%q: memref<1x1x8x4xf32>, %o: memref<1x1x8x4xf32>) {
+  attic.block_attention ins(%q, %q, %q : memref<1x1x8x4xf32>, memref<1x1x8x4xf32>, memref<1x1x8x4xf32>) outs(%o : memref<1x1x8x4xf32>) {layout = #attic.dense, scale = 0.5 : f32, block_q = 8 : i64, block_k = 8 : i64, mask_fn = @shift_mask, score_fn = @fptosi_score}
+  return
+}

@@ -365,7 +365,10 @@ private:
   }
 
   /// memref[indices] with varying indices: a gather when only the last
-  /// index varies, else one scalar load per lane.
+  /// index varies and the innermost stride is 1, else one scalar load per
+  /// lane. (vector-to-llvm lowers no gather from another stride: a key
+  /// bias sliced to a size from the data, whose strides are dynamic, left
+  /// 'vector.gather' unlowered; an audit.)
   Value gather(memref::LoadOp load, ArrayRef<Value> operands) {
     Value memref = operands[0];
     ArrayRef<Value> indices = operands.drop_front();
@@ -374,9 +377,14 @@ private:
     bool lastOnly = llvm::all_of(indices.drop_back(),
                                  [&](Value v) { return !varies(v); }) &&
                     !indices.empty();
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    bool unitInner = succeeded(cast<MemRefType>(memref.getType())
+                                   .getStridesAndOffset(strides, offset)) &&
+                     !strides.empty() && strides.back() == 1;
     // i1 elements are bytes in memory; LLVM gathers of i1 do not read them
     // as such, so they are loaded lane by lane.
-    if (lastOnly && !elem.isInteger(1)) {
+    if (lastOnly && unitInner && !elem.isInteger(1)) {
       SmallVector<Value> base(indices.drop_back());
       base.push_back(arith::ConstantIndexOp::create(b, 0));
       auto maskType = VectorType::get({width}, b.getI1Type());

@@ -194,8 +194,12 @@ LogicalResult attic::verifyModifierRegion(Operation *op, Region &region,
       if (llvm::none_of(inner.getOperands(),
                         [&](Value v) { return fromScore.contains(v); }))
         continue;
+      // A read of something other than a capture is refused below, naming
+      // what made it (a tensor.insert into a capture was reported as a
+      // read at an index computed from the score; an audit).
       if (isa<tensor::ExtractOp, tensor::DimOp, memref::LoadOp, memref::DimOp>(
-              inner))
+              inner) &&
+          capturedSource(&inner, leading))
         return inner.emitOpError()
                << "in a '" << name
                << "' region must not read a capture at an index computed "
@@ -391,6 +395,102 @@ namespace {
 using ReadHook = function_ref<void(OpBuilder &, Location, unsigned, unsigned,
                                    Value, Value)>;
 
+/// The bit width of an integer or index type (index: 64, as every target
+/// attic compiles for has it).
+unsigned bitWidthOf(Type type) {
+  return isa<IndexType>(type) ? 64 : type.getIntOrFloatBitWidth();
+}
+
+/// Clones `op`, a shift or a float-to-integer conversion, with the results
+/// modifier regions define where upstream's are poison (docs/layouts.md):
+/// a shift by the bit width or more (the amount read unsigned) gives 0
+/// (shli, shrui) or the sign in every bit (shrsi), and fptosi / fptoui
+/// saturate, NaN giving 0. Upstream's ops only ever see operands in range.
+/// Targets disagreed (fptosi of 3e9 to i32: INT_MIN on the CPU, INT_MAX in
+/// the GPU simulator, as PTX) and the simulator failed on the shift while
+/// the CPU ran it (an audit). Returns false for other ops.
+bool cloneDefined(OpBuilder &b, Operation &op, IRMapping &map) {
+  Location loc = op.getLoc();
+  auto constantInt = [&](Type type, const APInt &value) -> Value {
+    return arith::ConstantOp::create(b, loc, type,
+                                     b.getIntegerAttr(type, value));
+  };
+  if (isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp>(op)) {
+    Value x = map.lookupOrDefault(op.getOperand(0));
+    Value amount = map.lookupOrDefault(op.getOperand(1));
+    Type type = x.getType();
+    unsigned width = bitWidthOf(type);
+    Value widthValue = constantInt(type, APInt(width, width));
+    Value beyond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                         amount, widthValue);
+    bool signFill = isa<arith::ShRSIOp>(op);
+    Value safe = arith::SelectOp::create(
+        b, loc, beyond,
+        constantInt(type, APInt(width, signFill ? width - 1 : 0)), amount);
+    Operation *shift = b.clone(op, map);
+    shift->setOperand(1, safe);
+    Value result = shift->getResult(0);
+    if (!signFill)
+      result = arith::SelectOp::create(
+          b, loc, beyond, constantInt(type, APInt(width, 0)), result);
+    map.map(op.getResult(0), result);
+    return true;
+  }
+  if (!isa<arith::FPToSIOp, arith::FPToUIOp>(op))
+    return false;
+  bool isSigned = isa<arith::FPToSIOp>(op);
+  Value x = map.lookupOrDefault(op.getOperand(0));
+  auto floatType = cast<FloatType>(x.getType());
+  Type type = op.getResult(0).getType();
+  unsigned width = bitWidthOf(type);
+  // The bounds in x's type: [lo, hi) holds the values whose truncation
+  // fits (for fptoui (-1, hi): -0.5 truncates to 0). A power of two is
+  // exact in a float type, or past its range +inf.
+  auto power = [&](unsigned exponent, bool negative) {
+    APFloat f(floatType.getFloatSemantics());
+    f.convertFromAPInt(APInt::getOneBitSet(width + 1, exponent),
+                       /*isSigned=*/false, APFloat::rmNearestTiesToEven);
+    if (negative)
+      f.changeSign();
+    return f;
+  };
+  APFloat hi = power(isSigned ? width - 1 : width, false);
+  APFloat lo = isSigned ? power(width - 1, true)
+                        : APFloat(floatType.getFloatSemantics(), "-1");
+  auto floatConstant = [&](const APFloat &v) -> Value {
+    return arith::ConstantOp::create(b, loc, floatType,
+                                     b.getFloatAttr(floatType, v));
+  };
+  Value hiValue = floatConstant(hi), loValue = floatConstant(lo);
+  // Below: x < lo (x <= lo where lo is -inf or fptoui's -1).
+  bool inclusiveLow = lo.isInfinity() || !isSigned;
+  Value below = arith::CmpFOp::create(b, loc,
+                                      inclusiveLow ? arith::CmpFPredicate::OLE
+                                                   : arith::CmpFPredicate::OLT,
+                                      x, loValue);
+  Value above =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, x, hiValue);
+  Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  Value outside = arith::OrIOp::create(
+      b, loc, arith::OrIOp::create(b, loc, below, above), isNaN);
+  Value safe = arith::SelectOp::create(
+      b, loc, outside,
+      floatConstant(APFloat::getZero(floatType.getFloatSemantics())), x);
+  Operation *converted = b.clone(op, map);
+  converted->setOperand(0, safe);
+  APInt minValue =
+      isSigned ? APInt::getSignedMinValue(width) : APInt::getMinValue(width);
+  APInt maxValue =
+      isSigned ? APInt::getSignedMaxValue(width) : APInt::getMaxValue(width);
+  Value result = converted->getResult(0);
+  result = arith::SelectOp::create(b, loc, below, constantInt(type, minValue),
+                                   result);
+  result = arith::SelectOp::create(b, loc, above, constantInt(type, maxValue),
+                                   result);
+  map.map(op.getResult(0), result);
+  return true;
+}
+
 /// Clones the region's ops with `leadingValues` for the leading arguments;
 /// capture reads become memref.loads of env.captures with clamped indices.
 /// Returns the yielded value.
@@ -407,7 +507,8 @@ Value cloneModifier(LayoutEnv &env, Region &region, ModifierKind kind,
   for (Operation &op : block.without_terminator()) {
     BlockArgument capture = capturedSource(&op, leading);
     if (!capture) {
-      b.clone(op, map);
+      if (!cloneDefined(b, op, map))
+        b.clone(op, map);
       continue;
     }
     unsigned c = capture.getArgNumber() - leading;

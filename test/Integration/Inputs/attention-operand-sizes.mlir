@@ -61,3 +61,15 @@ func.func @mask_keys(%q: tensor<1x1x8x4xf32>, %m: tensor<1x8xi1>, %nt: tensor<1x
   %o = attic.attention %q, %q, %q mask(%ms : tensor<1x?xi1>) : tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x1x8x4xf32>
   return %o : tensor<1x1x8x4xf32>
 }
+
+// The key bias's keys: n, the key's 8 (its strides are dynamic: the CPU's
+// bias loads were a vector.gather, which vector-to-llvm does not lower for
+// a stride that is not 1, "the pipeline left 'vector.gather' unlowered").
+func.func @bias_keys(%q: tensor<1x1x8x4xf32>, %bias: tensor<1x8xf32>, %nt: tensor<1xi64>) -> tensor<1x1x8x4xf32> {
+  %c0 = arith.constant 0 : index
+  %a = tensor.extract %nt[%c0] : tensor<1xi64>
+  %n = arith.index_cast %a : i64 to index
+  %bs = tensor.extract_slice %bias[0, 0] [1, %n] [1, 1] : tensor<1x8xf32> to tensor<1x?xf32>
+  %o = attic.attention %q, %q, %q bias(%bs : tensor<1x?xf32>) : tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x1x8x4xf32>
+  return %o : tensor<1x1x8x4xf32>
+}
