@@ -293,11 +293,20 @@ private:
       } else if (isa<FloatType>(type.getElementType())) {
         for (APFloat f : dense.getValues<APFloat>())
           tensor.data.push_back(f.convertToDouble());
-      } else if (type.getElementType().isInteger()) {
+      } else if (type.getElementType().isIntOrIndex()) {
+        // (index too: a dense<...> : tensor<4xindex> was refused as "no
+        // reference semantics for 'arith.constant'", an audit.)
+        if (integerWidth(type.getElementType()) > 64)
+          return unsupportedBecause(
+              op, "holds integers of more than 64 bits, which the reference "
+                  "holds in 64");
         for (APInt i : dense.getValues<APInt>())
           tensor.data.push_back(double(i.getSExtValue()));
       } else {
-        return unsupported(op);
+        return unsupportedBecause(op, "has elements of type " +
+                                          printed(type.getElementType()) +
+                                          ", which the reference does not "
+                                          "hold");
       }
       values[constant.getResult()] = std::move(tensor);
       return success();
