@@ -496,6 +496,18 @@ int main(int argc, char **argv) {
   if (emit == "so" && outputFile == "-")
     fail("-o -: a shared library is not written to standard output; give "
          "a file name (or --emit=obj or --emit=llvm)");
+  // Before compiling: a missing folder was reported by the linker after
+  // the whole compilation ("/usr/bin/ld: cannot open output file ...").
+  for (const std::string &path :
+       {std::string(outputFile), std::string(headerFile)}) {
+    StringRef folder = llvm::sys::path::parent_path(path);
+    if (path.empty() || path == "-" || folder.empty())
+      continue;
+    if (!llvm::sys::fs::is_directory(folder))
+      fail("cannot write " + path + ": " + folder.str() +
+           (llvm::sys::fs::exists(folder) ? " is not a folder"
+                                          : " does not exist"));
+  }
 
   DialectRegistry registry;
   attic::registerExecutionDialects(registry);
