@@ -181,7 +181,14 @@ def set_threads(n):
     default, OMP_NUM_THREADS or all cores; at most 1024, larger counts
     are clamped). Returns the count in effect; it applies to calls from
     every thread. Raises AtticError when OMP_NUM_THREADS is invalid."""
-    n = int(n)
+    # operator.index: 1.9 was truncated to 1 and "3" read as 3 (an audit).
+    if isinstance(n, bool):
+        raise AtticError("set_threads needs an integer, got %r" % (n,))
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise AtticError("set_threads needs an integer, got %r" % (n,)) \
+            from None
     if n > 1024:
         n = 1024
     runtime = _runtime_library()
@@ -268,7 +275,12 @@ def _load(path):
     try:
         with os.fdopen(fd, "wb") as out, open(path, "rb") as src:
             shutil.copyfileobj(src, out)
-        lib = ctypes.CDLL(copy, mode=mode)
+        try:
+            lib = ctypes.CDLL(copy, mode=mode)
+        except OSError as e:
+            # The loader names the private copy, gone when this is read
+            # (an audit): the message names the library.
+            raise OSError(str(e).replace(copy, path)) from None
     finally:
         os.unlink(copy)
     _COPIES[(path, identity)] = lib
@@ -465,6 +477,13 @@ def compile(path, entry=None, shapes=None, cpu="host", options=(),
     source = _path_argument(path)
     if not entry:
         raise AtticError("compile() needs entry= (the function to compile)")
+    # Named errors, not Python's TypeError from deep inside (cpu=None,
+    # entry=b"f"; an audit).
+    if not isinstance(entry, str):
+        raise AtticError("entry must be a string, got %r" % (entry,))
+    if not isinstance(cpu, str):
+        raise AtticError("cpu must be a string (\"host\" or an LLVM CPU "
+                         "name), got %r" % (cpu,))
     if isinstance(options, (str, bytes)):
         raise AtticError("options must be a list of strings, one flag each "
                          "(e.g. [\"--block-k=64\"]), got %r" % (options,))
@@ -475,7 +494,13 @@ def compile(path, entry=None, shapes=None, cpu="host", options=(),
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", entry):
         raise AtticError("entry=%r is not a C identifier (the library's "
                          "symbols are named after it)" % (entry,))
-    if any(o.startswith("--entry=") or o == "--entry" for o in options):
+    # LLVM's options take one or two dashes and their value after `=` or
+    # as the next argument: `-entry=g` and `--cpu x86-64` too.
+    def flag_of(option):
+        name = option.split("=", 1)[0]
+        return "--" + name.lstrip("-") if name.startswith("-") else name
+    flags = [flag_of(o) for o in options]
+    if "--entry" in flags:
         raise AtticError("give the entry with entry=, not in options")
     for o in options:
         flag = o.split("=", 1)[0]
@@ -487,7 +512,7 @@ def compile(path, entry=None, shapes=None, cpu="host", options=(),
                              "it" % o)
     # A --cpu= among the options replaces the cpu= argument (attic-compile
     # refuses an option given twice).
-    args = ([] if any(o.startswith("--cpu=") for o in options)
+    args = ([] if "--cpu" in flags
             else ["--cpu=" + cpu]) + ["--entry=" + entry] + options
     try:
         for index, shape in sorted((shapes or {}).items()):

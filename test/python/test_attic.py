@@ -258,6 +258,10 @@ def test_thread_count_is_bounded():
     # libomp aborts past its limit; the count is clamped like attic-run's.
     assert attic.set_threads(2 ** 40) == 1024
     assert attic.set_threads(1) == 1
+    # Not an integer: refused (1.9 was 1, "3" was 3; an audit).
+    for bad in (1.9, "3", True, None):
+        with pytest.raises(attic.AtticError, match="needs an integer"):
+            attic.set_threads(bad)
 
 
 def test_thread_count_zero_is_the_default_again():
@@ -389,6 +393,22 @@ def test_options_from_a_generator_and_cpu_in_options(source, tmp_path):
                   output=str(tmp_path / "libcpu.so"))
     with pytest.raises(attic.AtticError, match="give the entry with entry="):
         attic.compile(source, entry="dense", options=["--entry=dense"])
+    # The other spellings LLVM's options take (one dash, the value as the
+    # next argument) were "given 2 times" (an audit).
+    attic.compile(source, entry="dense", options=["--cpu", "x86-64"],
+                  output=str(tmp_path / "libcpu2.so"))
+    attic.compile(source, entry="dense", options=["-cpu=x86-64"],
+                  output=str(tmp_path / "libcpu3.so"))
+    with pytest.raises(attic.AtticError, match="give the entry with entry="):
+        attic.compile(source, entry="dense", options=["-entry=dense"])
+
+
+def test_arguments_of_other_types_are_named(source):
+    # Python's TypeError from deep inside before (an audit).
+    with pytest.raises(attic.AtticError, match="cpu must be a string"):
+        attic.compile(source, entry="dense", cpu=None)
+    with pytest.raises(attic.AtticError, match="entry must be a string"):
+        attic.compile(source, entry=b"dense")
 
 
 def test_recompiling_after_a_reload_loads_the_new_library(source, tmp_path):
@@ -574,3 +594,17 @@ def test_shapes_and_masked_arrays_are_refused(source, dense):
     q = np.ma.masked_array(np.zeros((1, 2, 256, 32), np.float32))
     with pytest.raises(attic.AtticError, match="masked array"):
         dense(q, q.data, q.data)
+
+
+def test_a_replaced_corrupt_library_is_named(source, tmp_path):
+    # A replaced library is loaded from a private copy; the loader's
+    # message named that copy, deleted by then (an audit).
+    out = str(tmp_path / "libreplaced.so")
+    attic.compile(source, entry="dense", output=out)
+    with open(out + ".tmp", "wb") as bad:
+        bad.write(b"\x7fELF" + b"\0" * 100)
+    os.replace(out + ".tmp", out)
+    with pytest.raises(attic.AtticError) as error:
+        attic.load(out, "dense")
+    assert out in str(error.value).split(": ", 1)[1]
+    assert "attic-" not in os.path.basename(str(error.value).split(":")[1])
