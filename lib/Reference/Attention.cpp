@@ -73,8 +73,10 @@ void attic::ref::attention(const AttentionShape &shape, const double *q,
   const int64_t d = shape.headDim, dv = shape.valueDim;
 
   // Nothing to compute (a zero dim): return before anything is sized by
-  // the other dims, which may then be arbitrarily large.
-  if (shape.batch == 0 || shape.heads == 0 || nq == 0 || dv == 0)
+  // the other dims, which may then be arbitrarily large. With Dv = 0 the
+  // log-sum-exp is still defined (it was left at 0: --check failed a right
+  // lse of ln 3; an audit).
+  if (shape.batch == 0 || shape.heads == 0 || nq == 0 || (dv == 0 && !lse))
     return;
   // Excluded keys get a -inf logit and are skipped when weighting.
   std::vector<double> logits(static_cast<size_t>(nk));
