@@ -297,6 +297,12 @@ OwningOpRef<ModuleOp> attic::loadModuleForTool(StringRef path,
     error = (path + ": cannot open: " + buffer.getError().message()).str();
     return nullptr;
   }
+  if (std::string why = checkInputNesting((*buffer)->getBuffer(),
+                                          (*buffer)->getBufferIdentifier());
+      !why.empty()) {
+    error = why;
+    return nullptr;
+  }
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   ErrorCollector parseErrors(context);
   OwningOpRef<ModuleOp> module = parseModuleForTool(sourceMgr, context, tool);

@@ -26,6 +26,7 @@
 #include "attic/Execution/CpuExecutable.h"
 #include "attic/InitAttic.h"
 #include "attic/Pipelines/Pipelines.h"
+#include "attic/Support/InputFile.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -98,20 +99,10 @@ llvm::StringRef skipTrivia(llvm::StringRef text) {
 /// Whether `text` nests brackets deeper than MLIR 22's recursive-descent
 /// parser's stack allows: 26952 `(` in a function type overflowed the
 /// stack in Parser::parseFunctionType (found by the MLIR fuzzer,
-/// 2026-11-26; attic-opt turns it into one line and exit 70,
-/// test/Integration/bad-input.test). 1000 is far below the overflow and
-/// far above any real input.
+/// 2026-11-26). The tools refuse more than 2000 levels (InputFile.h); the
+/// pipelines run here too, so 1000, far above any real input.
 bool nestsTooDeep(llvm::StringRef text) {
-  int depth = 0;
-  for (char c : text) {
-    if (c == '(' || c == '[' || c == '{' || c == '<')
-      ++depth;
-    else if (c == ')' || c == ']' || c == '}' || c == '>')
-      depth = std::max(0, depth - 1);
-    if (depth > 1000)
-      return true;
-  }
-  return false;
+  return !attic::checkInputNesting(text, "input", /*limit=*/1000).empty();
 }
 
 /// Whether `text` uses an SSA name before a definition of it that comes
