@@ -410,6 +410,11 @@ unsigned bitWidthOf(Type type) {
 /// the GPU simulator, as PTX) and the simulator failed on the shift while
 /// the CPU ran it (an audit). Returns false for other ops.
 bool cloneDefined(OpBuilder &b, Operation &op, IRMapping &map) {
+  // Scalars only (a region's ops are; an outlined function is checked for
+  // its signature only).
+  if (llvm::any_of(op.getOperandTypes(),
+                   [](Type t) { return !t.isIntOrIndexOrFloat(); }))
+    return false;
   Location loc = op.getLoc();
   auto constantInt = [&](Type type, const APInt &value) -> Value {
     return arith::ConstantOp::create(b, loc, type,
