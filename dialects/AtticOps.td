@@ -12,9 +12,14 @@ include "mlir/Interfaces/DestinationStyleOpInterface.td"
 
 def Attic_AttentionElement : AnyTypeOf<[F32, F16, BF16]>;
 def Attic_Tensor4D : RankedTensorOf<[F32, F16, BF16]>;
-def Attic_KeyBias : RankedTensorOf<[F32, F16, BF16]>;
-def Attic_KeyMask : RankedTensorOf<[I1]>;
-def Attic_IndexTensor : RankedTensorOf<[I32]>;
+// The optional operands' constraints name the operand: ODS's message
+// numbers it only ("operand #3 must be ranked tensor of ..."), and its
+// number depends on which optional operands precede it (an audit).
+def Attic_KeyBias : RankedTensorOf<[F32, F16, BF16], [],
+                                   "the key bias, a ranked tensor">;
+def Attic_KeyMask : RankedTensorOf<[I1], [], "the key mask, a ranked tensor">;
+def Attic_IndexTensor : RankedTensorOf<[I32], [],
+                                       "a block list, a ranked tensor">;
 def Attic_LayoutOperand : AnyTypeOf<[RankedTensorOf<[AnyType]>, MemRefOf<[AnyType]>]>;
 def Attic_Capture : AnyTypeOf<[RankedTensorOf<[AnySignlessInteger, Index, F32, F16, BF16, F64]>,
                                MemRefOf<[AnySignlessInteger, Index, F32, F16, BF16, F64]>],

@@ -81,8 +81,18 @@ func.func @mask_shape(%q: tensor<1x4x128x64xf32>, %k: tensor<1x4x128x64xf32>, %v
 // -----
 
 func.func @mask_element(%q: tensor<1x4x128x64xf32>, %k: tensor<1x4x128x64xf32>, %v: tensor<1x4x128x64xf32>, %m: tensor<1x128xf32>) -> tensor<1x4x128x64xf32> {
-  // expected-error @+1 {{'attic.attention' op operand #3 must be ranked tensor of 1-bit signless integer values, but got 'tensor<1x128xf32>'}}
+  // expected-error @+1 {{'attic.attention' op operand #3 must be the key mask, a ranked tensor of 1-bit signless integer values, but got 'tensor<1x128xf32>'}}
   %o = attic.attention %q, %k, %v mask(%m : tensor<1x128xf32>) : tensor<1x4x128x64xf32>, tensor<1x4x128x64xf32>, tensor<1x4x128x64xf32> -> tensor<1x4x128x64xf32>
+  return %o : tensor<1x4x128x64xf32>
+}
+
+// -----
+
+// The optional operands' messages name them: #3 is the key mask above and
+// the key bias here (ODS numbers the operands given).
+func.func @bias_element(%q: tensor<1x4x128x64xf32>, %b: tensor<1x128xi32>) -> tensor<1x4x128x64xf32> {
+  // expected-error @+1 {{'attic.attention' op operand #3 must be the key bias, a ranked tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<1x128xi32>'}}
+  %o = attic.attention %q, %q, %q bias(%b : tensor<1x128xi32>) : tensor<1x4x128x64xf32>, tensor<1x4x128x64xf32>, tensor<1x4x128x64xf32> -> tensor<1x4x128x64xf32>
   return %o : tensor<1x4x128x64xf32>
 }
 

@@ -161,7 +161,7 @@ func.func @lists_heads(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v:
 // -----
 
 func.func @lists_element_type(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %n: tensor<1x1x2xi32>, %i: tensor<1x1x2x2xi64>) {
-  // expected-error @+1 {{'attic.attention' op operand #4 must be ranked tensor of 32-bit signless integer values, but got 'tensor<1x1x2x2xi64>'}}
+  // expected-error @+1 {{'attic.attention' op operand #4 must be a block list, a ranked tensor of 32-bit signless integer values, but got 'tensor<1x1x2x2xi64>'}}
   %0 = attic.attention %q, %k, %v blocks(%n, %i, %n, %i : tensor<1x1x2xi32>, tensor<1x1x2x2xi64>, tensor<1x1x2xi32>, tensor<1x1x2x2xi64>) block_sizes [32, 32] : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
   return
 }
