@@ -496,6 +496,17 @@ int main(int argc, char **argv) {
   if (emit == "so" && outputFile == "-")
     fail("-o -: a shared library is not written to standard output; give "
          "a file name (or --emit=obj or --emit=llvm)");
+  // Empty values: the defaults were taken without a word (an audit).
+  for (cl::Option *option : std::initializer_list<cl::Option *>{
+           &entryName, &outputFile, &headerFile, &runtimeDir})
+    if (option->getNumOccurrences() &&
+        static_cast<cl::opt<std::string> *>(option)->empty())
+      fail("--" + option->ArgStr.str() + "= is empty; give a value (" +
+           (option == &headerFile  ? "- for no header, "
+            : option == &entryName ? "or leave the option out for the "
+                                     "only function, "
+                                   : "") +
+           "or leave the option out)");
   // Before compiling: a missing folder was reported by the linker after
   // the whole compilation ("/usr/bin/ld: cannot open output file ...").
   for (const std::string &path :

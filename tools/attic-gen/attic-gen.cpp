@@ -25,6 +25,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -110,6 +111,20 @@ int main(int argc, char **argv) {
                               "few numbers\n");
   if (std::string repeated = attic::repeatedOptionError(); !repeated.empty())
     fail(repeated);
+  // The comma-separated lists are single values too: a second --budgets
+  // was appended to the first (an audit). Each occurrence's values share
+  // one position on the command line.
+  for (cl::list<int64_t> *list :
+       {std::addressof(fanouts), std::addressof(budgets)}) {
+    llvm::SmallSet<unsigned, 2> positions;
+    for (size_t i = 0; i < list->size(); ++i)
+      positions.insert(list->getPosition(i));
+    if (positions.size() > 1)
+      fail("--" + list->ArgStr.str() + " is given " +
+           std::to_string(positions.size()) +
+           " times; give the whole list once (--" + list->ArgStr.str() +
+           "=1,2,...)");
+  }
   if (model != "vcc-encoder")
     fail("unknown model '" + model + "' (expected vcc-encoder)");
   attic::VccEncoderSpec spec;

@@ -103,9 +103,11 @@ static cl::opt<uint64_t> seed("seed", cl::cat(toolOptions),
                               cl::desc("Seed of generated inputs"),
                               cl::init(0));
 static cl::opt<double> rangeLo("range-lo", cl::cat(toolOptions), cl::init(-1.0),
-                               cl::desc("Generated floats: lower bound"));
+                               cl::desc("Generated floats and integers: lower "
+                                        "bound (integers: rounded up)"));
 static cl::opt<double> rangeHi("range-hi", cl::cat(toolOptions), cl::init(1.0),
-                               cl::desc("Generated floats: upper bound"));
+                               cl::desc("Generated floats and integers: upper "
+                                        "bound (exclusive)"));
 static cl::opt<double>
     maskProbability("mask-keep", cl::cat(toolOptions), cl::init(0.9),
                     cl::desc("Generated i1 inputs: probability of true"));
@@ -388,6 +390,23 @@ static void refuseClashingWrites() {
   for (const std::string &path : referenceOutputPaths)
     writes.push_back({"--reference-output", path});
   for (auto [i, write] : llvm::enumerate(writes)) {
+    // Before compiling, what would fail only after the run (an audit): an
+    // empty name, `-` (written as a file of that name: the results are
+    // .npy files, not text for standard output), a folder, a missing
+    // folder.
+    StringRef path = write.second;
+    if (path.empty())
+      fail(write.first + "= is empty; give a file name");
+    if (path == "-")
+      fail(write.first + "=-: the results are .npy files, not written to "
+                         "standard output; give a file name");
+    if (llvm::sys::fs::is_directory(path))
+      fail(write.first + "=" + path + " is a folder; give a file name");
+    StringRef folder = llvm::sys::path::parent_path(path);
+    if (!folder.empty() && !llvm::sys::fs::is_directory(folder))
+      fail(write.first + "=" + path + ": " + folder +
+           (llvm::sys::fs::exists(folder) ? " is not a folder"
+                                          : " does not exist"));
     if (inputFile != "-" && sameFile(write.second, inputFile))
       fail(write.first + "=" + write.second + " is the module being run (" +
            inputFile + "); choose another file");
@@ -406,6 +425,9 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, "attic: compile and run a function\n");
   if (std::string repeated = attic::repeatedOptionError(); !repeated.empty())
     fail(repeated);
+  if (entryName.getNumOccurrences() && entryName.empty())
+    fail("--entry= is empty; give a function's name (or leave the option "
+         "out for the only one)");
   if (crashForTesting)
     std::raise(SIGSEGV);
   // Repeated runs reuse freed buffers instead of faulting in fresh pages.
@@ -635,6 +657,28 @@ int main(int argc, char **argv) {
                .str());
   }
 
+  // The generation options apply to generated arguments only: given where
+  // none is generated (or none of their kind), they were ignored without a
+  // word (an audit), as --shape and --mask-keep-arg are not.
+  {
+    bool generatedFloats = false, generatedMasks = false;
+    for (auto [index, spec] : llvm::enumerate(signature->inputs))
+      if (index >= inputPaths.size())
+        (spec.dtype == ATTIC_I1 ? generatedMasks : generatedFloats) = true;
+    if (seed.getNumOccurrences() && !generatedFloats && !generatedMasks)
+      fail("--seed: every argument of @" + entry +
+           " comes from --input; nothing is generated");
+    if ((rangeLo.getNumOccurrences() || rangeHi.getNumOccurrences()) &&
+        !generatedFloats)
+      fail("--range-lo/--range-hi: no generated argument of @" + entry +
+           " takes them (" +
+           (generatedMasks ? "the generated ones are i1: --mask-keep"
+                           : "every argument comes from --input") +
+           ")");
+    if (maskProbability.getNumOccurrences() && !generatedMasks)
+      fail("--mask-keep: no generated argument of @" + entry + " is i1");
+  }
+
   // Inputs: files first, then generated ones (stream = argument index).
   TensorList inputs;
   char message[512];
@@ -793,6 +837,24 @@ int main(int argc, char **argv) {
         stats.roleSplits
             ? llvm::formatv(", {0} warp-role splits", stats.roleSplits).str()
             : std::string());
+    // The tensor-core kernel's options where no kernel used tensor cores
+    // (f32, or tiles the kernel does not take) or wgmma: said, not
+    // silently without effect (an audit).
+    if (stats.mmas == 0 && stats.wgmmas == 0)
+      for (cl::Option *option : std::initializer_list<cl::Option *>{
+               &asyncCopies, &kvStages, &wgmma, &wgmmaOverlap, &tma,
+               &warpSpecialize, &pingPong})
+        if (option->getNumOccurrences())
+          llvm::errs() << "attic-run: note: --" << option->ArgStr
+                       << " had no effect: no kernel of @" << entry
+                       << " ran on tensor cores (f32 attention, or tiles the "
+                          "tensor-core kernel does not take)\n";
+    if (stats.mmas != 0 && stats.wgmmas == 0 && wgmma)
+      llvm::errs() << "attic-run: note: --wgmma had no effect: the "
+                      "tensor-core kernels of @"
+                   << entry
+                   << " ran mma.sync (tiles wgmma does not take: see "
+                      "--help)\n";
   }
   uint64_t outputBytes = 0;
   for (const attic_tensor &t : outputs.tensors)
