@@ -237,6 +237,12 @@ static void refuse_clashing_writes(const char *const *outputs, int numOutputs,
   char message[1024];
   for (int i = 0; i < numOutputs; ++i) {
     const char *other = NULL, *what = NULL;
+    /* `-` was written as a file of that name (an audit): the results are
+     * .npy files, not text for standard output. */
+    if (!strcmp(outputs[i], "-"))
+      fail("--output -: the results are .npy files, not written to "
+           "standard output; give a file name",
+           NULL);
     for (int j = 0; !other && j < i; ++j)
       if (same_file(outputs[i], outputs[j]))
         other = outputs[j], what = "--output";
