@@ -659,24 +659,29 @@ int main(int argc, char **argv) {
 
   // The generation options apply to generated arguments only: given where
   // none is generated (or none of their kind), they were ignored without a
-  // word (an audit), as --shape and --mask-keep-arg are not.
+  // word (an audit). A note says so; scripts that pass the same options to
+  // every function keep working.
   {
     bool generatedFloats = false, generatedMasks = false;
     for (auto [index, spec] : llvm::enumerate(signature->inputs))
       if (index >= inputPaths.size())
         (spec.dtype == ATTIC_I1 ? generatedMasks : generatedFloats) = true;
+    auto note = [&](const Twine &options, const Twine &why) {
+      llvm::errs() << "attic-run: note: " << options << " had no effect: "
+                   << why << "\n";
+    };
     if (seed.getNumOccurrences() && !generatedFloats && !generatedMasks)
-      fail("--seed: every argument of @" + entry +
-           " comes from --input; nothing is generated");
+      note("--seed", "every argument of @" + entry +
+                         " comes from --input; nothing is generated");
     if ((rangeLo.getNumOccurrences() || rangeHi.getNumOccurrences()) &&
         !generatedFloats)
-      fail("--range-lo/--range-hi: no generated argument of @" + entry +
-           " takes them (" +
-           (generatedMasks ? "the generated ones are i1: --mask-keep"
-                           : "every argument comes from --input") +
-           ")");
+      note("--range-lo/--range-hi",
+           "no generated argument of @" + entry + " takes them (" +
+               (generatedMasks ? "the generated ones are i1: --mask-keep"
+                               : "every argument comes from --input") +
+               ")");
     if (maskProbability.getNumOccurrences() && !generatedMasks)
-      fail("--mask-keep: no generated argument of @" + entry + " is i1");
+      note("--mask-keep", "no generated argument of @" + entry + " is i1");
   }
 
   // Inputs: files first, then generated ones (stream = argument index).
