@@ -557,3 +557,23 @@ func.func @boolean_token(%q: tensor<1x2x64x16xf32>) {
   %0 = attic.attention %q, %q, %q layout(#attic.global<tokens = [0, true]>) : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
   return
 }
+
+// -----
+
+// A layout operand that no layout reads: document ids without their
+// #attic.documents were accepted and ignored, attention across documents
+// (an audit).
+func.func @unread_layout_operand(%q: tensor<1x2x8x16xf32>, %ids: tensor<1x8xi32>) {
+  // expected-error @+1 {{layout operand #0 ('tensor<1x8xi32>') is read by no layout (the layout is #attic.causal; #attic.documents reads its query_ids and key_ids operands): name it in the layout or remove it}}
+  %0 = attic.attention %q, %q, %q causal layout_operands(%ids : tensor<1x8xi32>) : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+// The second of two: documents reads #0 for both.
+func.func @second_layout_operand_unread(%q: tensor<1x2x8x16xf32>, %ids: tensor<1x8xi32>) {
+  // expected-error @+1 {{layout operand #1 ('tensor<1x8xi32>') is read by no layout}}
+  %0 = attic.attention %q, %q, %q layout(#attic.documents<query_ids = 0, key_ids = 0>) layout_operands(%ids, %ids : tensor<1x8xi32>, tensor<1x8xi32>) : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}

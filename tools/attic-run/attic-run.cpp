@@ -205,8 +205,8 @@ static cl::opt<int64_t> blockQ("block-q", cl::cat(toolOptions), cl::init(128),
                                cl::desc("Query rows per block of the ops "
                                         "attic-decompose tiles "
                                         "(attic.block_attention keeps its "
-                                        "own block_q/block_k, as do lists' "
-                                        "block_sizes)"));
+                                        "own block_q/block_k, and an "
+                                        "attic.attention its block_sizes)"));
 static cl::opt<int64_t> blockK("block-k", cl::cat(toolOptions), cl::init(128),
                                cl::desc("Key rows per block (as "
                                         "--block-q)"));

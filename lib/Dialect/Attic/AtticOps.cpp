@@ -10,6 +10,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 #include <cmath>
 #include <optional>
@@ -144,7 +145,25 @@ static LogicalResult verifyLayoutOf(Operation *op, LayoutAttrInterface layout,
   LayoutShapeInfo info{query.getDimSize(0), query.getDimSize(1),
                        query.getDimSize(2), key.getDimSize(2),
                        blockQ, blockK, types};
-  return layout.verifyLayout([op]() { return op->emitOpError(); }, info);
+  if (failed(layout.verifyLayout([op]() { return op->emitOpError(); }, info)))
+    return failure();
+  // Every layout operand is read by a layout: one that is not was accepted
+  // and ignored, so document ids without their #attic.documents gave
+  // attention across documents without a word (an audit).
+  llvm::SmallBitVector read(layoutOperands.size());
+  layout.walk([&](DocumentsLayoutAttr documents) {
+    for (int64_t index : {documents.getQueryIds(), documents.getKeyIds()})
+      if (index >= 0 && index < int64_t(read.size()))
+        read.set(index);
+  });
+  for (auto [index, operand] : llvm::enumerate(layoutOperands))
+    if (!read.test(index))
+      return op->emitOpError()
+             << "layout operand #" << index << " (" << operand.getType()
+             << ") is read by no layout (the layout is " << layout
+             << "; #attic.documents reads its query_ids and key_ids "
+                "operands): name it in the layout or remove it";
+  return success();
 }
 
 /// Verifies the four block lists: [B', H', nQB] and [B', H', nQB, L] of i32,
