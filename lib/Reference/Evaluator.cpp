@@ -1989,7 +1989,7 @@ private:
       return wrap(u[0] ^ u[1]);
     if (isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp>(op)) {
       // In a modifier region a shift by the bit width or more (the
-      // amount read unsigned) is defined (docs/layouts.md): shli and
+      // amount read unsigned) is defined (docs/patterns.md): shli and
       // shrui give 0, shrsi the sign in every bit.
       if (inModifierRegion && u[1] >= width) {
         if (isa<arith::ShRSIOp>(op))
@@ -2146,7 +2146,7 @@ private:
         return double(wrapTo(
             isSigned ? uint64_t(int64_t(*value)) : uint64_t(*value), width));
       // In a modifier region the conversion saturates and NaN is 0
-      // (docs/layouts.md), as PTX's cvt.rzi does.
+      // (docs/patterns.md), as PTX's cvt.rzi does.
       if (inModifierRegion && width && width <= 64) {
         if (std::isnan(*value))
           return 0.0;

@@ -1,6 +1,5 @@
 //===- ApproximateMath.cpp - vectorizable exp and erf -----------*- C++ -*-===//
 
-#include "attic/Dialect/Attic/AtticDialect.h"
 #include "attic/Support/Diagnostics.h"
 #include "attic/Transforms/Passes.h"
 #include "attic/Transforms/RuntimeCalls.h"
@@ -142,24 +141,15 @@ struct AtticApproximateMathPass
     // func.call: the math ops there stay until the map-tiles passes have
     // made the region loops, and the pipelines run this pass after them.
     // Run alone before them, it made a call in the region (invalid IR; an
-    // audit).
-    auto inAtticRegion = [](Operation *op) {
-      for (Operation *parent = op->getParentOp(); parent;
-           parent = parent->getParentOp())
-        if (isa<attic::AtticDialect>(parent->getDialect()))
-          return true;
-      return false;
-    };
+    // audit). math.erf is left on f64 only (the patterns above replaced
+    // the f32 ones); a vector of them unrolled after vector-to-llvm as cbrt
+    // did (a score region's f64 erf did not compile; an audit).
     SmallVector<Operation *> ops;
     module->walk([&](Operation *op) {
-      // math.erf is left on f64 only (the patterns above replaced the
-      // f32 ones); a vector of them unrolled after vector-to-llvm as cbrt
-      // did (a score region's f64 erf did not compile; an audit).
-      if (isa<math::Log1pOp, math::ExpM1Op, math::CbrtOp, math::ErfOp,
-              math::ErfcOp, math::AsinhOp, math::AcoshOp, math::AtanhOp>(op) &&
+      if (!libmName(op).empty() &&
           llvm::none_of(op->getOperandTypes(),
                         [](Type t) { return isa<TensorType>(t); }) &&
-          !inAtticRegion(op))
+          !attic::insideAtticOp(op))
         ops.push_back(op);
     });
     if (ops.empty())

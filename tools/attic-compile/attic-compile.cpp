@@ -510,15 +510,11 @@ int main(int argc, char **argv) {
   // Before compiling: a missing folder was reported by the linker after
   // the whole compilation ("/usr/bin/ld: cannot open output file ...").
   for (const std::string &path :
-       {std::string(outputFile), std::string(headerFile)}) {
-    StringRef folder = llvm::sys::path::parent_path(path);
-    if (path.empty() || path == "-" || folder.empty())
-      continue;
-    if (!llvm::sys::fs::is_directory(folder))
-      fail("cannot write " + path + ": " + folder.str() +
-           (llvm::sys::fs::exists(folder) ? " is not a folder"
-                                          : " does not exist"));
-  }
+       {std::string(outputFile), std::string(headerFile)})
+    if (path != "-")
+      if (std::string problem = attic::outputFolderProblem(path);
+          !problem.empty())
+        fail("cannot write " + path + ": " + problem);
 
   DialectRegistry registry;
   attic::registerExecutionDialects(registry);

@@ -32,6 +32,7 @@
 #include "attic/Support/ArgumentBinding.h"
 #include "attic/Support/CrashHandler.h"
 #include "attic/Support/KernelOptions.h"
+#include "attic/Support/OutputFile.h"
 #include "attic/Support/ToolOptions.h"
 #include "attic/runtime/Runtime.h"
 
@@ -376,6 +377,14 @@ static bool sameFile(StringRef a, StringRef b) {
   return attic::namesSameFile(a, b);
 }
 
+/// The options of the default CUDA pipeline's tensor-core kernel.
+static ArrayRef<cl::Option *> tensorCoreOptions() {
+  static cl::Option *const options[] = {
+      &asyncCopies, &kvStages,       &wgmma,   &wgmmaOverlap,
+      &tma,         &warpSpecialize, &pingPong};
+  return options;
+}
+
 /// The files attic-run writes (--output, --save-input, --reference-output)
 /// must differ from each other and from the module it reads: `--output=`
 /// the .mlir file replaced it with .npy bytes, and two of them named alike
@@ -402,11 +411,9 @@ static void refuseClashingWrites() {
                          "standard output; give a file name");
     if (llvm::sys::fs::is_directory(path))
       fail(write.first + "=" + path + " is a folder; give a file name");
-    StringRef folder = llvm::sys::path::parent_path(path);
-    if (!folder.empty() && !llvm::sys::fs::is_directory(folder))
-      fail(write.first + "=" + path + ": " + folder +
-           (llvm::sys::fs::exists(folder) ? " is not a folder"
-                                          : " does not exist"));
+    if (std::string problem = attic::outputFolderProblem(path);
+        !problem.empty())
+      fail(write.first + "=" + path + ": " + problem);
     if (inputFile != "-" && sameFile(write.second, inputFile))
       fail(write.first + "=" + write.second + " is the module being run (" +
            inputFile + "); choose another file");
@@ -462,9 +469,7 @@ int main(int argc, char **argv) {
              "write it into the pipeline");
   // Options of the default CUDA pipeline: for its targets only, and not
   // beside a pipeline of one's own.
-  for (cl::Option *kernelOption : std::initializer_list<cl::Option *>{
-           &asyncCopies, &kvStages, &wgmma, &wgmmaOverlap, &tma,
-           &warpSpecialize, &pingPong})
+  for (cl::Option *kernelOption : tensorCoreOptions())
     if (kernelOption->getNumOccurrences() && !onCuda && !simulated)
       fail("--" + kernelOption->ArgStr +
            " applies to --target=cuda and cuda-simulated only");
@@ -846,9 +851,7 @@ int main(int argc, char **argv) {
     // (f32, or tiles the kernel does not take) or wgmma: said, not
     // silently without effect (an audit).
     if (stats.mmas == 0 && stats.wgmmas == 0)
-      for (cl::Option *option : std::initializer_list<cl::Option *>{
-               &asyncCopies, &kvStages, &wgmma, &wgmmaOverlap, &tma,
-               &warpSpecialize, &pingPong})
+      for (cl::Option *option : tensorCoreOptions())
         if (option->getNumOccurrences())
           llvm::errs() << "attic-run: note: --" << option->ArgStr
                        << " had no effect: no kernel of @" << entry

@@ -13,11 +13,26 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <string>
 
 namespace attic {
+
+/// Empty when the folder `path` names (its parent; none for a bare name) is
+/// one; otherwise "<folder> does not exist" or "<folder> is not a folder".
+/// The tools check their output names with it before compiling: a missing
+/// folder was reported only after the whole compilation (by the linker, or
+/// when the results were written).
+inline std::string outputFolderProblem(llvm::StringRef path) {
+  llvm::StringRef folder = llvm::sys::path::parent_path(path);
+  if (folder.empty() || llvm::sys::fs::is_directory(folder))
+    return "";
+  return (folder + (llvm::sys::fs::exists(folder) ? " is not a folder"
+                                                  : " does not exist"))
+      .str();
+}
 
 /// Flushes `out` (written to `path`, or to `written` on its way there).
 /// Empty when everything was written; otherwise "<path>: cannot write:

@@ -16,10 +16,17 @@ using namespace attic;
 #include "AtticEnums.cpp.inc"
 #include "AtticAttrInterfaces.cpp.inc"
 
+/// Consumes `true` or `false` where it comes next: AsmParser::parseInteger
+/// reads them as 1-bit integers, 1 and 0 (`true` was 2^64 - 1 as a seed;
+/// audits), so the integer parsers below refuse them.
+static bool parseOptionalBoolean(AsmParser &parser) {
+  return succeeded(parser.parseOptionalKeyword("true")) ||
+         succeeded(parser.parseOptionalKeyword("false"));
+}
+
 ParseResult attic::parseIntegerParameter(AsmParser &parser, int64_t &value) {
   SMLoc loc = parser.getCurrentLocation();
-  if (succeeded(parser.parseOptionalKeyword("true")) ||
-      succeeded(parser.parseOptionalKeyword("false")))
+  if (parseOptionalBoolean(parser))
     return parser.emitError(loc, "expected an integer, got a boolean");
   return parser.parseInteger(value);
 }
@@ -51,10 +58,7 @@ static FailureOr<uint64_t> parseSeed(AsmParser &parser) {
   if (succeeded(parser.parseOptionalMinus()))
     return parser.emitError(loc, "a seed is an integer in [0, 2^64), got a "
                                  "negative one");
-  // parseInteger reads `true` and `false` as 1-bit integers (`true` was
-  // 2^64 - 1 once extended; an audit).
-  if (succeeded(parser.parseOptionalKeyword("true")) ||
-      succeeded(parser.parseOptionalKeyword("false")))
+  if (parseOptionalBoolean(parser))
     return parser.emitError(loc, "a seed is an integer in [0, 2^64), got a "
                                  "boolean");
   uint64_t seed;

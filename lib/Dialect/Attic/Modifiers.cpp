@@ -402,7 +402,7 @@ unsigned bitWidthOf(Type type) {
 }
 
 /// Clones `op`, a shift or a float-to-integer conversion, with the results
-/// modifier regions define where upstream's are poison (docs/layouts.md):
+/// modifier regions define where upstream's are poison (docs/patterns.md):
 /// a shift by the bit width or more (the amount read unsigned) gives 0
 /// (shli, shrui) or the sign in every bit (shrsi), and fptosi / fptoui
 /// saturate, NaN giving 0. Upstream's ops only ever see operands in range.
