@@ -278,8 +278,28 @@ LogicalResult attic::decomposeSkeinformer(RewriterBase &rewriter,
     // sampled logit g_i) with bias ln(Nk - d) and the mean of the other
     // values, so that its softmax weight is (Nk - d) e^{g_i} / Z.
     Value keyMean = columnSums(b, sampledKeys);
-    Value sampledSum = columnSums(b, sampledValues);
-    Value total = columnSums(b, vFlat);
+    // The other values' sum, over the keys not picked (d compares per
+    // key). Until 2026-12-02 it was the sum of all values minus the
+    // sampled ones, which cancelled to 0 in f32 when a sampled value row
+    // was large (1e8 next to values in [-1, 1): every row off by 3e-3
+    // relative; an audit).
+    Value restSum = parallelTensor(
+        b, f32Tensor(b, {BH, Dv}), [&](ABuilder &nb, ValueRange i) {
+          return sumLoop(nb, Nk, [&](ABuilder &lb, Value j) {
+            Value key = toI64(lb, j);
+            Value picked = foldLoop(
+                lb, d,
+                arith::ConstantIntOp::create(lb, lb.getI1Type(), 0).getResult(),
+                [&](ABuilder &kb, Value t, Value any) {
+                  Value same =
+                      arith::CmpIOp::create(kb, arith::CmpIPredicate::eq,
+                                            extract(kb, picks, {i[0], t}), key);
+                  return arith::OrIOp::create(kb, any, same).getResult();
+                });
+            return select(lb, picked, cF32(lb, 0.0),
+                          extract(lb, vFlat, {i[0], j, i[1]}));
+          });
+        });
     Value augKeys = parallelTensor(
         b, f32Tensor(b, {BH, d + 1, D}), [&](ABuilder &nb, ValueRange i) {
           Value isFill = arith::CmpIOp::create(nb, arith::CmpIPredicate::eq,
@@ -295,9 +315,8 @@ LogicalResult attic::decomposeSkeinformer(RewriterBase &rewriter,
           Value isFill = arith::CmpIOp::create(nb, arith::CmpIPredicate::eq,
                                                i[1], cIndex(nb, d));
           Value row = arith::MinUIOp::create(nb, i[1], cIndex(nb, d - 1));
-          Value rest = subF(nb, extract(nb, total, {i[0], i[2]}),
-                            extract(nb, sampledSum, {i[0], i[2]}));
-          Value mean = mulF(nb, rest, cF32(nb, 1.0 / double(Nk - d)));
+          Value mean = mulF(nb, extract(nb, restSum, {i[0], i[2]}),
+                            cF32(nb, 1.0 / double(Nk - d)));
           return select(nb, isFill, mean,
                         extract(nb, sampledValues, {i[0], row, i[2]}));
         });
