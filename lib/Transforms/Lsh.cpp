@@ -295,13 +295,37 @@ namespace {
 
 /// buckets = argmax([x R; -x R]): the projections as one matmul of the
 /// [B*H*N, D] rows, then the first maximum of each row.
+///
+/// The argmax does not change when a row of x, or all of R, is multiplied
+/// by a positive factor, so each row of x and the rotations are first
+/// brought by a power of two to a largest magnitude in [1, 2)
+/// (rowExponentScales): exact, so the products round as before wherever
+/// they did not overflow, and they no longer overflow. Rows around 1e38
+/// made projections of +-inf, whose ties went to the first bucket: wrong
+/// buckets with exit 0 (a 2026-12-02 audit).
 Value lowerHash(Builder &b, LshHashOp op) {
   RankedTensorType xType = op.getX().getType();
   int64_t B = xType.getDimSize(0), H = xType.getDimSize(1),
           N = xType.getDimSize(2), D = xType.getDimSize(3);
   int64_t K = op.getRotations().getType().getDimSize(1);
-  Value projected =
-      matmul(b, reshape(b, op.getX(), {B * H * N, D}), op.getRotations());
+  int64_t rows = B * H * N;
+  Value xRows = reshape(b, op.getX(), {rows, 1, D});
+  Value rowScale = rowExponentScales(b, xRows).first;
+  Value x = parallelTensor(
+      b, f32Tensor(b, {rows, D}), [&](Builder &nb, ValueRange i) {
+        return Value(arith::MulFOp::create(
+            nb, extract(nb, xRows, {i[0], cIndex(nb, 0), i[1]}),
+            extract(nb, rowScale, {i[0]})));
+      });
+  Value rotationRows = reshape(b, op.getRotations(), {1, D, K});
+  Value rotationScale = rowExponentScales(b, rotationRows).first;
+  Value rotations =
+      parallelTensor(b, f32Tensor(b, {D, K}), [&](Builder &nb, ValueRange i) {
+        return Value(arith::MulFOp::create(
+            nb, extract(nb, rotationRows, {cIndex(nb, 0), i[0], i[1]}),
+            extract(nb, rotationScale, {cIndex(nb, 0)})));
+      });
+  Value projected = matmul(b, x, rotations);
   Value flat = parallelTensor(
       b, RankedTensorType::get({B * H * N}, b.getI64Type()),
       [&](Builder &nb, ValueRange i) {
@@ -722,14 +746,20 @@ Value buildImprovedClustered(attic::detail::Builder &b, ClusteredAttentionOp op,
   Value values = reshape(b, op.getValue(), {BH, Nk, Dv});
   Value cents = reshape(b, centroids, {BH, C, D});
 
-  // Logits (-inf for padded keys) and the softmax rows A [BH, C, Nk].
-  Value dots = batchMatmul(b, cents, keys, /*transposeLhs=*/false,
+  // Logits (-inf for padded keys) and the softmax rows A [BH, C, Nk]. The
+  // centroids times the scale's power of two first, as the dense path's
+  // queries: unscaled, C K^T overflowed for finite logits (inputs around
+  // 1.2e19 with logits of 1.9e38 gave NaN, and different counts of them
+  // on the CPU and the GPU mappings; a 2026-12-02 audit).
+  double prescale = logitPrescale(scale);
+  Value dots = batchMatmul(b, scaledBy(b, cents, prescale), keys,
+                           /*transposeLhs=*/false,
                            /*transposeRhs=*/true);
   Value logits = parallelTensor(
       b, f32Tensor(b, {BH, C, Nk}),
       [&](attic::detail::Builder &nb, ValueRange i) {
-        Value s =
-            arith::MulFOp::create(nb, extract(nb, dots, i), cF32(nb, scale));
+        Value s = arith::MulFOp::create(nb, extract(nb, dots, i),
+                                        cF32(nb, scale / prescale));
         if (!mask)
           return s;
         Value real = extract(nb, mask, {divI(nb, i[0], H), i[2]});

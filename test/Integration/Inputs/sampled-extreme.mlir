@@ -38,6 +38,15 @@ func.func @clustered_topk(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x64x16xf32>, 
 // overflowed before the scale was applied, until 2026-12-01: Skeinformer
 // with samples = Nk (exact attention) dropped keys (rel 0.83); Nystrom's
 // result hid the overflowed landmark dots at this size (kept as a guard).
+// @clustered_exact: the same logits through improved clustered attention
+// with clusters = topk = Nk (exact attention). The centroids' C K^T
+// overflowed before the scale was applied, until 2026-12-02: NaN, with
+// different counts on the CPU and the GPU mappings.
+func.func @clustered_exact(%q: tensor<1x1x8x4xf32>, %k: tensor<1x1x8x4xf32>, %v: tensor<1x1x8x4xf32>) -> tensor<1x1x8x4xf32> {
+  %o = attic.clustered_attention %q, %k, %v {clusters = 8 : i64, iterations = 3 : i64, seed = 1 : i64, topk = 8 : i64}
+      : tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x1x8x4xf32>
+  return %o : tensor<1x1x8x4xf32>
+}
 func.func @skeinformer_exact(%q: tensor<1x1x8x4xf32>, %k: tensor<1x1x8x4xf32>, %v: tensor<1x1x8x4xf32>) -> tensor<1x1x8x4xf32> {
   %o = attic.skeinformer_attention %q, %k, %v {samples = 8 : i64, seed = 7 : i64}
       : tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x1x8x4xf32>
