@@ -1382,8 +1382,22 @@ private:
       int64_t rows = indices.shape[1];
       for (int64_t b = 0; b < x.shape[0]; ++b) {
         std::vector<int64_t> perm(rows);
-        for (int64_t r = 0; r < rows; ++r)
-          perm[r] = toInt64(indices.data[b * rows + r]);
+        for (int64_t r = 0; r < rows; ++r) {
+          // The contract is [0, N); the compiled code clamps, so that it
+          // never reads out of bounds, but the reference refuses, naming
+          // the operand (it was VCC's "perm[i]", a flat index; an audit).
+          double index = indices.data[b * rows + r];
+          if (!(index >= 0 && index < double(x.shape[1]))) {
+            error =
+                ("reference: 'attic.gather_rows': indices[" + llvm::Twine(b) +
+                 ", " + llvm::Twine(r) + "] is " + llvm::Twine(toInt64(index)) +
+                 " (expected a row of x in 0.." + llvm::Twine(x.shape[1] - 1) +
+                 "; the compiled code clamps it to the nearest row)")
+                    .str();
+            return failure();
+          }
+          perm[r] = toInt64(index);
+        }
         appendRows(out, vcc::gatherRows(rowsOf(x, b), perm));
       }
       values[gather.getResult()] = std::move(out);

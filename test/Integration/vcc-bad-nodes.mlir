@@ -22,7 +22,7 @@
 // ROWS: heap:
 // REF: attic-run: error: reference: 'attic.vcc_compress': nodes[0, 2] is -7 (expected a node id in 0..20)
 // PART: attic-run: error: reference: 'attic.tree_update': updateTree: J is not a partition: token 4 is covered by J[0] = (level 0, index 4) and by J[4] = (level 1, index 1)
-// REFROWS: attic-run: error: reference: 'attic.gather_rows': gatherRows: perm[0] is -1 (expected 0..9, a row of x)
+// REFROWS: attic-run: error: reference: 'attic.gather_rows': indices[0, 0] is -1 (expected a row of x in 0..9; the compiled code clamps it to the nearest row)
 
 // Fanouts [4, 4]: ids are tokens 0..15, blocks 16..19, root 20.
 func.func @bad_nodes(%c: tensor<2x16x8xf32>, %valid: tensor<2x16xi1>, %p: tensor<2x2x8xf32>, %y: tensor<2x6x8xf32>)
