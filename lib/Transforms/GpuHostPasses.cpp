@@ -76,7 +76,10 @@ struct AtticCheckScopePass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     bool failed = false;
-    module.walk([&](Operation *op) {
+    // Pre-order, so that the error is on the outermost attic op and the
+    // ops of its regions (an attic.yield) get none (a 2026-12-02 audit:
+    // post-order reported a modifier region's yield first).
+    module.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (!isa_and_nonnull<attic::AtticDialect>(op->getDialect()))
         return WalkResult::advance();
       Operation *top = module.getBody()->findAncestorOpInBlock(*op);

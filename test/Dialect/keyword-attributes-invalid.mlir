@@ -106,3 +106,22 @@ func.func @state_reduce_segments(%f: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x8x
       : tensor<1x2x64x16xf32>, tensor<1x2x64x8xf32> -> tensor<1x2x16x8xf32>, tensor<1x2x16xf32>
   return
 }
+
+// -----
+
+// A modifier region where the syntax takes none is named as such: it was
+// "cannot name an operation with no results" (or "custom op 'score_mod' is
+// unknown"), the parser having ended the op before the keyword.
+func.func @block_mask_score_mod(%e0: tensor<1x1x2xi32>, %e1: tensor<1x1x2x2xi32>) {
+  %c8 = arith.constant 8 : index
+  %n, %i, %fn, %fi = attic.block_mask layout(#attic.causal) sizes(%c8, %c8)
+      outs(%e0, %e1, %e0, %e1 : tensor<1x1x2xi32>, tensor<1x1x2x2xi32>, tensor<1x1x2xi32>, tensor<1x1x2x2xi32>)
+      // expected-error @+1 {{`score_mod` is not accepted here: the modifier regions come before the attribute dictionary, `mask_mod` then `score_mod`, each at most once (attic.block_mask takes only `mask_mod`}}
+      score_mod {
+      ^bb0(%s: f32, %b: index, %h: index, %q: index, %k: index):
+        attic.yield %s : f32
+      }
+      {block_q = 4 : i64, block_k = 4 : i64}
+      -> tensor<1x1x2xi32>, tensor<1x1x2x2xi32>, tensor<1x1x2xi32>, tensor<1x1x2x2xi32>
+  return
+}

@@ -44,6 +44,14 @@ func.func @zero_size(%t: !attic.tree<2x0x8xf32, fanouts = [2]>) {
 
 // -----
 
+// A sign stops the dimension list: the size is still named as negative.
+// expected-error @+1 {{tree sizes BxNCxD must be positive, got 2x-8}}
+func.func @negative_size(%t: !attic.tree<2x-8x4xf32, fanouts = [2, 4]>) {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{tree element type must be f32, got 'f16'}}
 func.func @element_type(%t: !attic.tree<2x32x8xf16, fanouts = [32]>) {
   return

@@ -149,7 +149,7 @@ Attribute AtticDialect::parseAttribute(DialectAsmParser &parser,
     quiet.emplace(parser.getContext(),
                   [](Diagnostic &) { return success(tooDeep); });
   ++depth;
-  auto leave = llvm::make_scope_exit([] {
+  llvm::scope_exit leave([] {
     if (--depth == 0)
       tooDeep = false;
   });

@@ -833,6 +833,21 @@ static ParseResult parseKeywordAttrs(OpAsmParser &parser, NamedAttrList &attrs,
                 "dictionary, not in it (the dictionary's value would "
                 "replace the keyword's)";
   }
+  // A modifier region where the syntax takes none ended the op, and the
+  // parser then read the region's keyword as the next op: "custom op
+  // 'score_mod' is unknown", or "cannot name an operation with no results"
+  // (a 2026-12-02 audit, a score_mod on attic.block_mask).
+  for (StringLiteral region :
+       {StringLiteral("mask_mod"), StringLiteral("score_mod")}) {
+    SMLoc loc = parser.getCurrentLocation();
+    if (succeeded(parser.parseOptionalKeyword(region)))
+      return parser.emitError(loc)
+             << "`" << region
+             << "` is not accepted here: the modifier regions come before "
+                "the attribute dictionary, `mask_mod` then `score_mod`, "
+                "each at most once (attic.block_mask takes only `mask_mod`, "
+                "and ops without modifiers take neither)";
+  }
   return success();
 }
 

@@ -98,6 +98,20 @@ Type TreeType::parse(AsmParser &parser) {
       parser.parseDimensionList(sizes, /*allowDynamic=*/false,
                                 /*withTrailingX=*/true))
     return {};
+  if (sizes.size() < 3) {
+    // parseDimensionList stops at a sign: name a negative size as such.
+    SMLoc sizeLoc = parser.getCurrentLocation();
+    int64_t size = 0;
+    OptionalParseResult sized = parser.parseOptionalInteger(size);
+    if (sized.has_value() && succeeded(*sized)) {
+      InFlightDiagnostic diag =
+          parser.emitError(sizeLoc, "tree sizes BxNCxD must be positive, got ");
+      for (int64_t previous : sizes)
+        diag << previous << 'x';
+      diag << size;
+      return {};
+    }
+  }
   if (sizes.size() != 3) {
     parser.emitError(loc, "expected three sizes BxNCxD before the element "
                           "type, got ")
