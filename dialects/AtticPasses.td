@@ -70,11 +70,13 @@ def AtticExpandVcc : Pass<"attic-expand-vcc"> {
     declared in the module already where it reports errors.)
 
     Rewrites the VIP-token-centric compression ops (docs/vcc.md) into
-    upstream ops on tensors, before bufferization: `tensor.generate`,
-    `tensor.empty`/`extract`/`insert`, `scf.for` with tensor iter_args,
-    `scf.if`, `arith` and `math`. `attic-cpu-pipeline` runs it right after
-    `attic-decompose`; one-shot bufferization then turns the tensors into
-    buffers and `tensor.generate` into parallel loops.
+    upstream ops on tensors, before bufferization: `linalg.generic` with
+    parallel iterators and `tensor.generate` (an element computed on its
+    own), `tensor.empty`/`extract`/`insert_slice`, `scf.for` with tensor
+    iter_args, `scf.if`, `linalg.matmul`, `arith` and `math`.
+    `attic-cpu-pipeline` runs it right after `attic-decompose`; one-shot
+    bufferization then turns the tensors into buffers and the generic ops
+    and `tensor.generate` into parallel loops.
 
     A value of `!attic.tree<B x n_c x d x f32, fanouts = [f_1, ..., f_L]>`
     is replaced by its component tensors: the root mean `[B,d]`, per level
@@ -148,8 +150,9 @@ def AtticExpandVcc : Pass<"attic-expand-vcc"> {
     }
     ```
 
-    becomes loops of `tensor.insert` that build the counts, means, deltas
-    and root, and a `tensor.generate` of the tokens.
+    becomes `linalg.generic` ops (each an element computed on its own,
+    with `scf.for` loops over a node's children inside) that build the
+    counts, means, deltas and root, and a `tensor.generate` of the tokens.
 
     With `parallel-scans` (what the GPU pipelines set), `attic.vip_order`
     has no loop over a whole sequence: after bufferization a sequential

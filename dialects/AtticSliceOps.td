@@ -64,10 +64,13 @@ def Attic_SliceAttentionOp : Attic_Op<"slice_attention", [Pure,
     ```
 
     Lowering: `attic-expand-cst` rewrites it into `linalg.matmul`
-    projections, `tensor.generate` gathers, an `attic.attention` with
-    `#attic.block_diagonal<query = L, key = W>` for the local part, the
-    masked mean, and an `attic.attention` (dense, or causal with the output
-    shifted by one slice) over the slice summaries.
+    projections, `tensor.generate` gathers, an `attic.block_attention`
+    with `#attic.block_diagonal<query = L, key = W>` and `block_q = L`,
+    `block_k = W` for the local part, whose pooled epilogue writes each
+    slice's masked mean (with L or W above 1024, or with
+    `pool-epilogue=false`, an `attic.attention` with that layout and the
+    means as a separate pass), and an `attic.attention` (dense, or causal
+    with the output shifted by one slice) over the slice summaries.
   }];
   let arguments = (ins
     StaticShapeTensorOf<[F32]>:$input,
