@@ -1042,15 +1042,36 @@ struct AtticTileBlockAttentionPass
     // names them any more.
     if (!getOperation()->hasTrait<OpTrait::SymbolTable>())
       return;
-    SmallVector<func::FuncOp> unused;
+    // The top-level names used, collected in one walk: a use query per
+    // function walked the whole module each time, quadratic in the number
+    // of attentions (64 LSH rounds, 128 modifier functions: 3.5 s of this
+    // pass, 0.28 s at 16 rounds; a 2026-12-02 audit). A function in a
+    // nested symbol table keeps the query of its own.
+    SmallVector<func::FuncOp> topLevel, nested;
     for (Region &region : getOperation()->getRegions())
       region.walk([&](func::FuncOp fn) {
-        if (fn->hasAttr("attic.modifier") &&
-            SymbolTable::symbolKnownUseEmpty(fn, getOperation()))
-          unused.push_back(fn);
+        if (!fn->hasAttr("attic.modifier"))
+          return;
+        (fn->getParentOp() == getOperation() ? topLevel : nested).push_back(fn);
       });
-    for (func::FuncOp fn : unused)
-      fn.erase();
+    llvm::DenseSet<StringAttr> used;
+    bool known = true;
+    for (Region &region : getOperation()->getRegions()) {
+      std::optional<SymbolTable::UseRange> uses =
+          SymbolTable::getSymbolUses(&region);
+      if (!uses) {
+        known = false; // An unknown op may name them: keep them.
+        break;
+      }
+      for (const SymbolTable::SymbolUse &use : *uses)
+        used.insert(use.getSymbolRef().getRootReference());
+    }
+    for (func::FuncOp fn : topLevel)
+      if (known && !used.contains(fn.getSymNameAttr()))
+        fn.erase();
+    for (func::FuncOp fn : nested)
+      if (SymbolTable::symbolKnownUseEmpty(fn, getOperation()))
+        fn.erase();
   }
 };
 

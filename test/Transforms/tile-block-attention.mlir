@@ -456,3 +456,31 @@ func.func @defined_region_ops(%q: memref<1x1x8x4xf32>, %o: memref<1x1x8x4xf32>) 
   attic.block_attention ins(%q, %q, %q : memref<1x1x8x4xf32>, memref<1x1x8x4xf32>, memref<1x1x8x4xf32>) outs(%o : memref<1x1x8x4xf32>) {layout = #attic.dense, scale = 0.5 : f32, block_q = 8 : i64, block_k = 8 : i64, mask_fn = @shift_mask, score_fn = @fptosi_score}
   return
 }
+
+// -----
+
+// The outlined modifier functions that nothing names any more are erased
+// (one walk for the names used; a query per function was quadratic in the
+// attentions), and one that something still calls is kept, as is a
+// function without attic.modifier.
+// CHECK-LABEL: func.func private @still_called
+// CHECK-NOT: func.func private @unnamed_modifier
+// CHECK-LABEL: func.func private @not_a_modifier
+// CHECK-LABEL: func.func @calls_modifier
+// CHECK: call @still_called
+func.func private @still_called(%b: index, %h: index, %q: index, %k: index) -> i1 attributes {attic.modifier} {
+  %t = arith.constant true
+  return %t : i1
+}
+func.func private @unnamed_modifier(%b: index, %h: index, %q: index, %k: index) -> i1 attributes {attic.modifier} {
+  %t = arith.constant true
+  return %t : i1
+}
+func.func private @not_a_modifier(%b: index) -> i1 {
+  %t = arith.constant true
+  return %t : i1
+}
+func.func @calls_modifier(%i: index) -> i1 {
+  %r = func.call @still_called(%i, %i, %i, %i) : (index, index, index, index) -> i1
+  return %r : i1
+}
