@@ -278,25 +278,30 @@ LogicalResult attic::decomposeSkeinformer(RewriterBase &rewriter,
     // sampled logit g_i) with bias ln(Nk - d) and the mean of the other
     // values, so that its softmax weight is (Nk - d) e^{g_i} / Z.
     Value keyMean = columnSums(b, sampledKeys);
-    // The other values' sum, over the keys not picked (d compares per
-    // key). Until 2026-12-02 it was the sum of all values minus the
-    // sampled ones, which cancelled to 0 in f32 when a sampled value row
-    // was large (1e8 next to values in [-1, 1): every row off by 3e-3
-    // relative; an audit).
+    // The other values' sum, over the keys not picked: whether each key
+    // was picked (d compares per key, once), then the sum. Until
+    // 2026-12-02 it was the sum of all values minus the sampled ones,
+    // which cancelled to 0 in f32 when a sampled value row was large (1e8
+    // next to values in [-1, 1): every row off by 3e-3 relative; an
+    // audit).
+    Value picked = parallelTensor(
+        b, RankedTensorType::get({BH, Nk}, b.getI1Type()),
+        [&](ABuilder &nb, ValueRange i) {
+          Value key = toI64(nb, i[1]);
+          return foldLoop(
+              nb, d,
+              arith::ConstantIntOp::create(nb, nb.getI1Type(), 0).getResult(),
+              [&](ABuilder &lb, Value t, Value any) {
+                Value same =
+                    arith::CmpIOp::create(lb, arith::CmpIPredicate::eq,
+                                          extract(lb, picks, {i[0], t}), key);
+                return arith::OrIOp::create(lb, any, same).getResult();
+              });
+        });
     Value restSum = parallelTensor(
         b, f32Tensor(b, {BH, Dv}), [&](ABuilder &nb, ValueRange i) {
           return sumLoop(nb, Nk, [&](ABuilder &lb, Value j) {
-            Value key = toI64(lb, j);
-            Value picked = foldLoop(
-                lb, d,
-                arith::ConstantIntOp::create(lb, lb.getI1Type(), 0).getResult(),
-                [&](ABuilder &kb, Value t, Value any) {
-                  Value same =
-                      arith::CmpIOp::create(kb, arith::CmpIPredicate::eq,
-                                            extract(kb, picks, {i[0], t}), key);
-                  return arith::OrIOp::create(kb, any, same).getResult();
-                });
-            return select(lb, picked, cF32(lb, 0.0),
+            return select(lb, extract(lb, picked, {i[0], j}), cF32(lb, 0.0),
                           extract(lb, vFlat, {i[0], j, i[1]}));
           });
         });
