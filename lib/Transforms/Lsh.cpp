@@ -308,24 +308,12 @@ Value lowerHash(Builder &b, LshHashOp op) {
   int64_t B = xType.getDimSize(0), H = xType.getDimSize(1),
           N = xType.getDimSize(2), D = xType.getDimSize(3);
   int64_t K = op.getRotations().getType().getDimSize(1);
-  int64_t rows = B * H * N;
-  Value xRows = reshape(b, op.getX(), {rows, 1, D});
-  Value rowScale = rowExponentScales(b, xRows).first;
-  Value x = parallelTensor(
-      b, f32Tensor(b, {rows, D}), [&](Builder &nb, ValueRange i) {
-        return Value(arith::MulFOp::create(
-            nb, extract(nb, xRows, {i[0], cIndex(nb, 0), i[1]}),
-            extract(nb, rowScale, {i[0]})));
-      });
-  Value rotationRows = reshape(b, op.getRotations(), {1, D, K});
-  Value rotationScale = rowExponentScales(b, rotationRows).first;
+  Value x =
+      rowsAtUnitExponent(b, reshape(b, op.getX(), {B * H * N, 1, D})).first;
   Value rotations =
-      parallelTensor(b, f32Tensor(b, {D, K}), [&](Builder &nb, ValueRange i) {
-        return Value(arith::MulFOp::create(
-            nb, extract(nb, rotationRows, {cIndex(nb, 0), i[0], i[1]}),
-            extract(nb, rotationScale, {cIndex(nb, 0)})));
-      });
-  Value projected = matmul(b, x, rotations);
+      rowsAtUnitExponent(b, reshape(b, op.getRotations(), {1, D, K})).first;
+  Value projected =
+      matmul(b, reshape(b, x, {B * H * N, D}), reshape(b, rotations, {D, K}));
   Value flat = parallelTensor(
       b, RankedTensorType::get({B * H * N}, b.getI64Type()),
       [&](Builder &nb, ValueRange i) {
@@ -575,14 +563,8 @@ std::pair<Value, Value> lowerKMeans(attic::detail::Builder &b, KMeansOp op,
   // the same nearest centroids, and |c|^2 and x.c no longer overflow f32
   // for rows around 1e19 (every query went to one cluster before, while
   // the attention's logits were finite).
-  std::pair<Value, Value> scales = rowExponentScales(b, shiftedRows);
-  Value rowScale = scales.first, rowInverse = scales.second;
-  Value x = parallelTensor(b, f32Tensor(b, {BH, N, D}),
-                           [&](attic::detail::Builder &nb, ValueRange i) {
-                             return arith::MulFOp::create(
-                                 nb, extract(nb, shiftedRows, i),
-                                 extract(nb, rowScale, {i[0]}));
-                           });
+  std::pair<Value, Value> scaled = rowsAtUnitExponent(b, shiftedRows);
+  Value x = scaled.first, rowInverse = scaled.second;
   std::vector<int64_t> picks =
       initialRows(uint64_t(op.getSeedAttr().getInt()), N, C);
   auto pickType = RankedTensorType::get({C}, b.getI64Type());

@@ -430,6 +430,18 @@ inline std::pair<Value, Value> rowExponentScales(Builder &b, Value x) {
   return {power(false), power(true)};
 }
 
+/// `x` ([R, N, D], f32) with each row times its power of two from
+/// rowExponentScales, and the inverse powers ([R]) that undo it.
+inline std::pair<Value, Value> rowsAtUnitExponent(Builder &b, Value x) {
+  std::pair<Value, Value> scales = rowExponentScales(b, x);
+  auto type = cast<RankedTensorType>(x.getType());
+  Value scaled = parallelTensor(b, type, [&](Builder &nb, ValueRange i) {
+    return Value(arith::MulFOp::create(nb, extract(nb, x, i),
+                                       extract(nb, scales.first, {i[0]})));
+  });
+  return {scaled, scales.second};
+}
+
 /// lhs [M,K] x rhs [K,N] as a linalg.matmul into zeros (f32).
 inline Value matmul(Builder &b, Value lhs, Value rhs) {
   auto lhsType = cast<RankedTensorType>(lhs.getType());
