@@ -291,6 +291,11 @@ class Function:
     """A compiled entry point: call it with one array per argument."""
 
     def __init__(self, library_path, entry):
+        # A named error, as compile()'s (entry=None or b"f" was Python's
+        # TypeError from the symbol's concatenation below; an audit).
+        if not isinstance(entry, str) or not entry:
+            raise AtticError("entry must be a function's name (a non-empty "
+                             "string), got %r" % (entry,))
         self.path = os.path.abspath(os.fsdecode(os.fspath(library_path)))
         self.entry = entry
         if not os.path.isfile(self.path):

@@ -176,6 +176,11 @@ def test_missing_entry_and_library(dense, source):
         attic.load(dense.path, "nope")
     with pytest.raises(attic.AtticError, match="no such library"):
         attic.load("/nonexistent/libx.so", "x")
+    # Named errors for an entry that is not a name (was a TypeError).
+    for entry in (None, b"dense", ""):
+        with pytest.raises(attic.AtticError, match="entry must be a "
+                           "function's name"):
+            attic.load(dense.path, entry)
     with pytest.raises(attic.AtticError, match="no function 'nope'"):
         attic.compile(source, entry="nope")
     with pytest.raises(attic.AtticError, match="no such file"):

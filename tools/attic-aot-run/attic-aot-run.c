@@ -42,8 +42,6 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#define MAX_TENSORS 64
-
 static void fail(const char *what, const char *detail) {
   fprintf(stderr, "attic-aot-run: error: %s%s%s\n", what, detail ? ": " : "",
           detail ? detail : "");
@@ -269,8 +267,13 @@ static void format_shape(const int64_t *sizes, int64_t rank, char *buffer,
 }
 
 int main(int argc, char **argv) {
-  const char *inputs[MAX_TENSORS], *references[MAX_TENSORS],
-      *outputs[MAX_TENSORS];
+  /* As many files as the command line can name (a fixed 64 refused an
+   * entry of 65 arguments that attic-run and Python call; an audit). */
+  const char **inputs = calloc((size_t)argc, sizeof(*inputs));
+  const char **references = calloc((size_t)argc, sizeof(*references));
+  const char **outputs = calloc((size_t)argc, sizeof(*outputs));
+  if (!inputs || !references || !outputs)
+    fail("out of memory", NULL);
   int numInputs = 0, numReferences = 0, numOutputs = 0, bench = 0;
   double warmupMs = 0;
   double tolerance = 1e-5;
@@ -326,10 +329,6 @@ int main(int argc, char **argv) {
         fail("an option given twice", name);
       *seen = 1;
     }
-    if ((isInput && numInputs == MAX_TENSORS) ||
-        (isReference && numReferences == MAX_TENSORS) ||
-        (isOutput && numOutputs == MAX_TENSORS))
-      fail("more than 64 files for", name);
     if ((isInput || isReference || isOutput) && !*next)
       fail("missing a file name after", name);
     if (isInput)
@@ -366,7 +365,8 @@ int main(int argc, char **argv) {
          NULL);
   if (seenWarmup && !seenBench)
     fail("--warmup-ms applies to --bench; no --bench was given", NULL);
-  refuse_clashing_writes(outputs, numOutputs, references, numReferences);
+  refuse_clashing_writes((const char *const *)outputs, numOutputs,
+                         (const char *const *)references, numReferences);
 
   /* A bare file name is a file in the working directory (dlopen would
    * search the library path for it instead). */
@@ -387,17 +387,20 @@ int main(int argc, char **argv) {
   if (attic_aot_check(entry))
     fail(attic_aot_last_error(), NULL);
   if (numInputs != entry->num_inputs) {
-    snprintf(message, sizeof(message), "@%s takes %lld inputs, got %d",
-             entry->name, (long long)entry->num_inputs, numInputs);
+    snprintf(message, sizeof(message), "@%s takes %lld input%s, got %d",
+             entry->name, (long long)entry->num_inputs,
+             entry->num_inputs == 1 ? "" : "s", numInputs);
     fail(message, NULL);
   }
   if (numReferences > entry->num_results || numOutputs > entry->num_results)
     fail("more --reference or --output files than results", NULL);
 
-  /* Inputs are at most MAX_TENSORS (the options); results are as many as
-   * the entry has. */
-  attic_tensor in[MAX_TENSORS];
-  const void *inData[MAX_TENSORS];
+  /* As many inputs as the options name (the entry's count, checked
+   * above); results as many as the entry has. */
+  attic_tensor *in = calloc((size_t)numInputs + 1, sizeof(*in));
+  const void **inData = calloc((size_t)numInputs + 1, sizeof(*inData));
+  if (!in || !inData)
+    fail("out of memory", NULL);
   size_t numResults = (size_t)entry->num_results;
   attic_tensor *out = calloc(numResults ? numResults : 1, sizeof(*out));
   void **outData = calloc(numResults ? numResults : 1, sizeof(*outData));
@@ -555,6 +558,11 @@ int main(int argc, char **argv) {
     attic_tensor_free(&out[r]);
   free(out);
   free(outData);
+  free(in);
+  free(inData);
+  free(inputs);
+  free(references);
+  free(outputs);
   /* The verdict lines lost (stdout on a full disk) are an error. */
   if (fflush(stdout) != 0 || ferror(stdout))
     fail("cannot write the standard output", strerror(errno));

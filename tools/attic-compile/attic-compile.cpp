@@ -501,12 +501,13 @@ int main(int argc, char **argv) {
            &entryName, &outputFile, &headerFile, &runtimeDir})
     if (option->getNumOccurrences() &&
         static_cast<cl::opt<std::string> *>(option)->empty())
-      fail("--" + option->ArgStr.str() + "= is empty; give a value (" +
-           (option == &headerFile  ? "- for no header, "
-            : option == &entryName ? "or leave the option out for the "
-                                     "only function, "
-                                   : "") +
-           "or leave the option out)");
+      fail("--" + option->ArgStr.str() + "= is empty; " +
+           (option == &headerFile ? "give a value (- for no header, or leave "
+                                    "the option out)"
+            : option == &entryName
+                ? "give a function's name (or leave the option out for the "
+                  "only one)"
+                : "give a value (or leave the option out)"));
   // Before compiling: a missing folder was reported by the linker after
   // the whole compilation ("/usr/bin/ld: cannot open output file ...").
   for (const std::string &path :

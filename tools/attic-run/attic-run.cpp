@@ -183,7 +183,11 @@ static cl::opt<bool>
     wgmma("wgmma", cl::cat(toolOptions), cl::init(false),
           cl::desc("--target=cuda (an sm_90 device) or cuda-simulated: the "
                    "tensor-core kernel computes S = Q K^T and P V with "
-                   "wgmma.mma_async (chip sm_90a) where its tiles allow it"));
+                   "wgmma.mma_async (chip sm_90a) where its tiles allow it: "
+                   "Q K^T needs D = 64 or 128, block_q 64 or 128, cp.async "
+                   "copies and K and V within 48 KiB (99 KiB with "
+                   "--kv-stages=2); P V also Dv = 64 or 128 (docs/cuda.md, "
+                   "wgmma); elsewhere mma.sync"));
 static cl::opt<bool> wgmmaOverlap(
     "wgmma-overlap", cl::cat(toolOptions), cl::init(false),
     cl::desc("With --wgmma and --kv-stages=2 or 3: each key block's P V runs "
@@ -861,8 +865,9 @@ int main(int argc, char **argv) {
       llvm::errs() << "attic-run: note: --wgmma had no effect: the "
                       "tensor-core kernels of @"
                    << entry
-                   << " ran mma.sync (tiles wgmma does not take: see "
-                      "--help)\n";
+                   << " ran mma.sync (wgmma needs D = 64 or 128, block_q "
+                      "64 or 128, cp.async copies, and K and V within 48 "
+                      "KiB, or 99 KiB with --kv-stages=2: see --help)\n";
   }
   uint64_t outputBytes = 0;
   for (const attic_tensor &t : outputs.tensors)
