@@ -58,7 +58,12 @@ def AtticDecompose : Pass<"attic-decompose"> {
            "heads wider than 64 (D or Dv) and no block_sizes of their own "
            "(0: block-k); attic-cuda-pipeline uses 64, as "
            "attic-tile-block-attention's option of that name does where "
-           "there are no lists">
+           "there are no lists">,
+    Option<"lshRoundLoop", "lsh-round-loop", "bool", /*default=*/"true",
+           "attic.lsh_attention's hash rounds as one scf.for over the rounds "
+           "(the IR of one round, whatever `rounds` is) instead of one copy "
+           "per round; the GPU pipelines turn it off (their kernels are "
+           "launched from straight-line host code)">
   ];
 }
 

@@ -178,11 +178,13 @@ struct DecomposeKernelized : public OpRewritePattern<KernelizedAttentionOp> {
 
 /// attic.lsh_attention -> its L2 primitives and the shared core (Lsh.cpp).
 struct DecomposeLsh : public OpRewritePattern<LshAttentionOp> {
-  using OpRewritePattern::OpRewritePattern;
+  DecomposeLsh(MLIRContext *ctx, bool roundLoop)
+      : OpRewritePattern(ctx), roundLoop(roundLoop) {}
   LogicalResult matchAndRewrite(LshAttentionOp op,
                                 PatternRewriter &rewriter) const override {
-    return decomposeLsh(rewriter, op);
+    return decomposeLsh(rewriter, op, roundLoop);
   }
+  bool roundLoop;
 };
 
 /// attic.clustered_attention -> attic.kmeans, attic.attention, gather;
@@ -228,9 +230,9 @@ struct AtticDecomposePass
             attic::detail::refuseAtticRoot(getOperation(), "attic-decompose")))
       return signalPassFailure();
     RewritePatternSet patterns(&getContext());
-    populateDecomposePatterns(
-        patterns,
-        DecomposeOptions{blockQ, blockK, parallelScans, wideHeadBlockK});
+    populateDecomposePatterns(patterns,
+                              DecomposeOptions{blockQ, blockK, parallelScans,
+                                               wideHeadBlockK, lshRoundLoop});
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
     // Every L1 op must be gone: one left behind would reach the backend.
@@ -253,7 +255,7 @@ void attic::populateDecomposePatterns(RewritePatternSet &patterns,
                                       const DecomposeOptions &options) {
   patterns.add<DecomposeAttention>(patterns.getContext(), options);
   patterns.add<DecomposeKernelized>(patterns.getContext());
-  patterns.add<DecomposeLsh>(patterns.getContext());
+  patterns.add<DecomposeLsh>(patterns.getContext(), options.lshRoundLoop);
   patterns.add<DecomposeSelecting<ClusteredAttentionOp, decomposeClustered>,
                DecomposeSelecting<SkeinformerAttentionOp, decomposeSkeinformer>,
                DecomposeSelecting<InformerAttentionOp, decomposeInformer>>(

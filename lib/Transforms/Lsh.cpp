@@ -17,7 +17,10 @@
 //    mask region is the causal and padding rules on the original positions,
 //    its score region the self-key rule, its lse destination the round's
 //    log-sum-exp) and attic.gather_rows back to the original order; the
-//    rounds merge by their log-sum-exps in a linalg.generic.
+//    rounds merge by their log-sum-exps, online (a running maximum,
+//    numerator and denominator). The rounds are an scf.for (one round's
+//    IR; the rotations one constant, a slice per round), or one copy per
+//    round with lsh-round-loop=false (the GPU pipelines).
 //  - attic-lower-state (lowerHashOps): attic.lsh_hash becomes a
 //    linalg.matmul of the [B*H*N, D] rows by the rotations (sgemm on the
 //    CPU) and an argmax per row; attic.bucket_sort a counting sort per
@@ -90,7 +93,8 @@ Block *regionBlock(Builder &b, Region &region, TypeRange types) {
 // L1 -> L2
 //===----------------------------------------------------------------------===//
 
-LogicalResult attic::decomposeLsh(RewriterBase &rewriter, LshAttentionOp op) {
+LogicalResult attic::decomposeLsh(RewriterBase &rewriter, LshAttentionOp op,
+                                  bool roundLoop) {
   attic::detail::Builder b(op.getLoc(), rewriter);
   b.setInsertionPoint(op);
   RankedTensorType qkType = op.getQk().getType();
@@ -107,6 +111,7 @@ LogicalResult attic::decomposeLsh(RewriterBase &rewriter, LshAttentionOp op) {
   auto i64Tensor = [&](ArrayRef<int64_t> shape) {
     return RankedTensorType::get(shape, i64);
   };
+  const double negInf = -std::numeric_limits<double>::infinity();
 
   Value qkFlat = reshape(b, op.getQk(), {BH, N, D});
   Value vFlat = reshape(b, op.getValue(), {BH, N, Dv});
@@ -116,8 +121,26 @@ LogicalResult attic::decomposeLsh(RewriterBase &rewriter, LshAttentionOp op) {
   // else smaller tiles (the layout's visibility is exact either way).
   int64_t blockQ = 2 * c <= 1024 ? c : 64, blockK = 2 * c <= 1024 ? 2 * c : 64;
 
-  SmallVector<Value> outputs, lses;
-  for (int64_t r = 0; r < rounds; ++r) {
+  // The rotations of the rounds [from, from + count), drawn here: [count *
+  // D, K], round r's rows from (r - from) * D (one constant for the loop
+  // over rounds, one per round unrolled).
+  auto rotationsOf = [&](int64_t from, int64_t count) {
+    std::vector<float> rotations(count * D * K);
+    for (int64_t r = 0; r < count; ++r)
+      for (int64_t i = 0; i < D * K; ++i)
+        rotations[r * D * K + i] = float(
+            normalDraw(uint64_t(*op.getSeed()),
+                       kRotationStream + uint64_t(from + r), uint64_t(i)));
+    auto type = RankedTensorType::get({count * D, K}, f32);
+    return arith::ConstantOp::create(
+        b, DenseElementsAttr::get(type, ArrayRef<float>(rotations)));
+  };
+
+  // One round with rotations `rotation` ([D, K]; null with one bucket):
+  // its output [BH, N, Dv] and, with more than one round, each row's
+  // log-sum-exp [BH, N], both in the original order.
+  auto round = [&](attic::detail::Builder &b,
+                   Value rotation) -> std::pair<Value, Value> {
     Value hashed;
     if (K == 0) {
       // One bucket: every token hashes to 0, the sort is the identity.
@@ -126,14 +149,6 @@ LogicalResult attic::decomposeLsh(RewriterBase &rewriter, LshAttentionOp op) {
           linalg::FillOp::create(b, ValueRange{cI64(b, 0)}, ValueRange{empty})
               .getResult(0);
     } else {
-      std::vector<float> rotations(D * K);
-      for (int64_t i = 0; i < D * K; ++i)
-        rotations[i] =
-            float(normalDraw(uint64_t(*op.getSeed()),
-                             kRotationStream + uint64_t(r), uint64_t(i)));
-      auto rType = RankedTensorType::get({D, K}, f32);
-      Value rotation = arith::ConstantOp::create(
-          b, DenseElementsAttr::get(rType, ArrayRef<float>(rotations)));
       hashed = LshHashOp::create(b, i64Tensor({B, H, N}), op.getQk(), rotation);
     }
     auto sort =
@@ -243,43 +258,115 @@ LogicalResult attic::decomposeLsh(RewriterBase &rewriter, LshAttentionOp op) {
 
     // Back to the original order.
     Value sortedOut = reshape(b, attention.getResult()[0], {BH, N, Dv});
-    outputs.push_back(GatherRowsOp::create(
-        b, RankedTensorType::get({BH, N, Dv}, f32), sortedOut, inverseFlat));
+    Value out = GatherRowsOp::create(b, RankedTensorType::get({BH, N, Dv}, f32),
+                                     sortedOut, inverseFlat);
+    Value lse;
     if (rounds > 1)
-      lses.push_back(GatherRowsOp::create(
-          b, RankedTensorType::get({BH, N}, f32),
-          reshape(b, attention.getResult()[1], {BH, N}), inverseFlat));
-  }
+      lse = GatherRowsOp::create(b, RankedTensorType::get({BH, N}, f32),
+                                 reshape(b, attention.getResult()[1], {BH, N}),
+                                 inverseFlat);
+    return {out, lse};
+  };
+
+  // The rounds merge by their log-sum-exps: out = sum_r exp(lse_r - L) o_r
+  // with L = log sum_r exp(lse_r), 0 where no round saw a key (every
+  // lse_r = -inf). Online, as the shared core merges key blocks: a running
+  // maximum m, numerator and denominator, rescaled by exp(m - m') when the
+  // maximum grows.
+  struct Merge {
+    Value top, num, den;
+  };
+  auto mergeRound = [&](attic::detail::Builder &b, Merge merge, Value out,
+                        Value lse) {
+    auto tops = [&](attic::detail::Builder &nb, Value row, Value col) {
+      Value top = extract(nb, merge.top, {row, col});
+      Value l = extract(nb, lse, {row, col});
+      Value newTop = arith::MaximumFOp::create(nb, top, l);
+      // exp(top - newTop) and exp(l - newTop), 0 and 0 while both are -inf.
+      Value none = arith::CmpFOp::create(nb, arith::CmpFPredicate::OEQ, newTop,
+                                         cF32(nb, negInf));
+      Value safe = select(nb, none, cF32(nb, 0.0), newTop);
+      return std::make_tuple(
+          newTop, math::ExpOp::create(nb, arith::SubFOp::create(nb, top, safe)),
+          math::ExpOp::create(nb, arith::SubFOp::create(nb, l, safe)));
+    };
+    Merge next;
+    next.top = parallelTensor(b, f32Tensor(b, {BH, N}),
+                              [&](attic::detail::Builder &nb, ValueRange i) {
+                                return std::get<0>(tops(nb, i[0], i[1]));
+                              });
+    next.num = parallelTensor(
+        b, f32Tensor(b, {BH, N, Dv}),
+        [&](attic::detail::Builder &nb, ValueRange i) {
+          auto [newTop, keep, weight] = tops(nb, i[0], i[1]);
+          (void)newTop;
+          Value scaled =
+              arith::MulFOp::create(nb, keep, extract(nb, merge.num, i));
+          return arith::AddFOp::create(
+              nb, scaled,
+              arith::MulFOp::create(nb, weight, extract(nb, out, i)));
+        });
+    next.den = parallelTensor(
+        b, f32Tensor(b, {BH, N}),
+        [&](attic::detail::Builder &nb, ValueRange i) {
+          auto [newTop, keep, weight] = tops(nb, i[0], i[1]);
+          (void)newTop;
+          return arith::AddFOp::create(
+              nb, arith::MulFOp::create(nb, keep, extract(nb, merge.den, i)),
+              weight);
+        });
+    return next;
+  };
 
   Value result;
   if (rounds == 1) {
-    result = reshape(b, outputs.front(), {B, H, N, Dv});
+    Value rotation = K == 0 ? Value() : Value(rotationsOf(0, 1));
+    result = reshape(b, round(b, rotation).first, {B, H, N, Dv});
   } else {
-    // out = sum_r exp(lse_r - L) o_r with L = log sum_r exp(lse_r); 0 when
-    // no round saw a key (every lse_r = -inf).
+    Merge merge{filled(b, {BH, N}, negInf), zeros(b, {BH, N, Dv}),
+                zeros(b, {BH, N})};
+    if (roundLoop) {
+      // One round's IR in an scf.for over the rounds (the CPU: compile time
+      // independent of `rounds`); round r's rotations the rows [r D, r D +
+      // D) of one constant.
+      Value all = K == 0 ? Value() : Value(rotationsOf(0, rounds));
+      SmallVector<Value> carried = forLoop(
+          b, rounds, ValueRange{merge.top, merge.num, merge.den},
+          [&](attic::detail::Builder &nb, Value r, ValueRange args) {
+            Value rotation;
+            if (all) {
+              Value row = arith::MulIOp::create(nb, r, cIndex(nb, D));
+              SmallVector<OpFoldResult> offsets = {row, nb.getIndexAttr(0)};
+              SmallVector<OpFoldResult> sizes = {nb.getIndexAttr(D),
+                                                 nb.getIndexAttr(K)};
+              SmallVector<OpFoldResult> strides(2, nb.getIndexAttr(1));
+              rotation = tensor::ExtractSliceOp::create(nb, all, offsets, sizes,
+                                                        strides);
+            }
+            auto [out, lse] = round(nb, rotation);
+            Merge next =
+                mergeRound(nb, Merge{args[0], args[1], args[2]}, out, lse);
+            return SmallVector<Value>{next.top, next.num, next.den};
+          });
+      merge = Merge{carried[0], carried[1], carried[2]};
+    } else {
+      // One copy per round (the GPU pipelines: kernels are launched from
+      // straight-line host code).
+      for (int64_t r = 0; r < rounds; ++r) {
+        Value rotation = K == 0 ? Value() : Value(rotationsOf(r, 1));
+        auto [out, lse] = round(b, rotation);
+        merge = mergeRound(b, merge, out, lse);
+      }
+    }
     Value merged = parallelTensor(
-        b, RankedTensorType::get({BH, N, Dv}, f32),
+        b, f32Tensor(b, {BH, N, Dv}),
         [&](attic::detail::Builder &nb, ValueRange i) {
-          SmallVector<Value> l;
-          Value top = cF32(nb, -std::numeric_limits<double>::infinity());
-          for (Value lse : lses) {
-            l.push_back(extract(nb, lse, {i[0], i[1]}));
-            top = arith::MaximumFOp::create(nb, top, l.back());
-          }
-          Value none = arith::CmpFOp::create(
-              nb, arith::CmpFPredicate::OEQ, top,
-              cF32(nb, -std::numeric_limits<double>::infinity()));
-          Value safeTop = select(nb, none, cF32(nb, 0.0), top);
-          Value num = cF32(nb, 0.0), den = cF32(nb, 0.0);
-          for (auto [o, lr] : llvm::zip(outputs, l)) {
-            Value w =
-                math::ExpOp::create(nb, arith::SubFOp::create(nb, lr, safeTop));
-            den = arith::AddFOp::create(nb, den, w);
-            num = arith::AddFOp::create(
-                nb, num, arith::MulFOp::create(nb, w, extract(nb, o, i)));
-          }
-          return select(nb, none, cF32(nb, 0.0),
-                        arith::DivFOp::create(nb, num, den));
+          Value den = extract(nb, merge.den, {i[0], i[1]});
+          Value none = arith::CmpFOp::create(nb, arith::CmpFPredicate::OEQ, den,
+                                             cF32(nb, 0.0));
+          Value quotient =
+              arith::DivFOp::create(nb, extract(nb, merge.num, i), den);
+          return select(nb, none, cF32(nb, 0.0), quotient);
         });
     result = reshape(b, merged, {B, H, N, Dv});
   }

@@ -2,15 +2,23 @@
 // RUN: attic-opt %s --split-input-file --attic-decompose --attic-lower-state | FileCheck %s --check-prefix=LOWER
 // RUN: attic-opt %s --split-input-file --attic-decompose=parallel-scans --attic-lower-state=parallel-scans | FileCheck %s --check-prefix=PAR
 
-// Two rounds: per round a hash with its own rotations, a sort, the sorted
-// queries and the window keys and values gathered, one block_attention
-// over the block-diagonal windows with the lse destination (mask region:
-// padding and causal on original positions; score region: the self-key
-// logit -1e5), the output and lse gathered back; then the merge.
+// Two rounds, in an scf.for over the rounds (the IR of one round): the
+// rotations of both rounds one constant, round r's rows [16 r, 16 r + 16)
+// sliced from it; per round a hash, a sort, the sorted queries and the
+// window keys and values gathered, one block_attention over the
+// block-diagonal windows with the lse destination (mask region: padding
+// and causal on original positions; score region: the self-key logit
+// -1e5), the output and lse gathered back, and the online merge (a running
+// maximum, numerator and denominator: two exps); after the loop the
+// quotient, 0 where no round saw a key.
 // CHECK-LABEL: func.func @two_rounds
-// CHECK-DAG: %[[R0:.*]] = arith.constant dense<{{.*}}> : tensor<16x2xf32>
-// CHECK-DAG: %[[R1:.*]] = arith.constant dense<{{.*}}> : tensor<16x2xf32>
-// CHECK: attic.lsh_hash %{{.*}}, %{{.*}} : tensor<1x2x64x16xf32>, tensor<16x2xf32> -> tensor<1x2x64xi64>
+// CHECK: %[[R:.*]] = arith.constant dense<[{{\[}}-1.88771462, 1.20015299], {{.*}}> : tensor<32x2xf32>
+// CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[TOP0:.*]] = linalg.fill ins(%[[NEGINF]] : f32) outs(%{{.*}} : tensor<2x64xf32>)
+// CHECK: %[[LOOP:.*]]:3 = scf.for %[[ROUND:.*]] = %c0 to %c2 step %c1 iter_args(%[[TOP:.*]] = %[[TOP0]], %[[NUM:.*]] = %{{.*}}, %[[DEN:.*]] = %{{.*}}) -> (tensor<2x64xf32>, tensor<2x64x16xf32>, tensor<2x64xf32>)
+// CHECK: %[[ROW:.*]] = arith.muli %[[ROUND]], %c16
+// CHECK: %[[ROTATION:.*]] = tensor.extract_slice %[[R]][%[[ROW]], 0] [16, 2] [1, 1] : tensor<32x2xf32> to tensor<16x2xf32>
+// CHECK: attic.lsh_hash %{{.*}}, %[[ROTATION]] : tensor<1x2x64x16xf32>, tensor<16x2xf32> -> tensor<1x2x64xi64>
 // CHECK: attic.bucket_sort %{{.*}} {num_buckets = 4 : i64}
 // CHECK: attic.gather_rows %{{.*}} : tensor<2x64x16xf32>, tensor<2x64xi64> -> tensor<2x64x16xf32>
 // CHECK: attic.gather_rows %{{.*}} : tensor<2x64x16xf32>, tensor<2x128xi64> -> tensor<2x128x16xf32>
@@ -24,13 +32,24 @@
 // CHECK: arith.cmpi eq
 // CHECK: attic.yield %{{.*}} : f32
 // CHECK: } {block_k = 16 : i64, block_q = 8 : i64, layout = #attic.block_diagonal<query = 8, key = 16>, scale = 2.500000e-01 : f32}
-// CHECK: attic.gather_rows %{{.*}} : tensor<2x64x16xf32>, tensor<2x64xi64> -> tensor<2x64x16xf32>
-// CHECK: attic.gather_rows %{{.*}} : tensor<2x64xf32>, tensor<2x64xi64> -> tensor<2x64xf32>
-// CHECK: attic.lsh_hash
-// CHECK: attic.block_attention
+// CHECK: %[[OUT:.*]] = attic.gather_rows %{{.*}} : tensor<2x64x16xf32>, tensor<2x64xi64> -> tensor<2x64x16xf32>
+// CHECK: %[[LSE:.*]] = attic.gather_rows %{{.*}} : tensor<2x64xf32>, tensor<2x64xi64> -> tensor<2x64xf32>
+// CHECK: %[[NEWTOP:.*]] = linalg.generic
+// CHECK: arith.maximumf
+// CHECK: %[[NEWNUM:.*]] = linalg.generic
+// CHECK: tensor.extract %[[TOP]]
+// CHECK: tensor.extract %[[LSE]]
+// CHECK: math.exp
+// CHECK: math.exp
+// CHECK: tensor.extract %[[NUM]]
+// CHECK: tensor.extract %[[OUT]]
+// CHECK: %[[NEWDEN:.*]] = linalg.generic
+// CHECK: tensor.extract %[[DEN]]
+// CHECK: scf.yield %[[NEWTOP]], %[[NEWNUM]], %[[NEWDEN]]
+// CHECK-NOT: attic.lsh_hash
 // CHECK: linalg.generic
-// CHECK: math.exp
-// CHECK: math.exp
+// CHECK: tensor.extract %[[LOOP]]#2
+// CHECK: tensor.extract %[[LOOP]]#1
 // CHECK: arith.divf
 // CHECK-NOT: attic.lsh_attention
 // LOWER-LABEL: func.func @two_rounds
@@ -62,6 +81,24 @@ func.func @two_rounds(%qk: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %m:
   %o = attic.lsh_attention %qk, %v mask(%m : tensor<1x64xi1>) {buckets = 4 : i64, rounds = 2 : i64, chunk = 8 : i64, seed = 3 : i64, causal} : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32> -> tensor<1x2x64x16xf32>
   return %o : tensor<1x2x64x16xf32>
 }
+
+// -----
+
+// lsh-round-loop=false (the GPU pipelines, which launch kernels from
+// straight-line host code): one copy per round, each with its own
+// rotations, and no loop.
+// RUN: attic-opt %s --split-input-file --attic-decompose=lsh-round-loop=false | FileCheck %s --check-prefix=UNROLLED
+// UNROLLED-LABEL: func.func @two_rounds
+// UNROLLED-NOT: scf.for
+// UNROLLED-DAG: %[[R1:.*]] = arith.constant dense<{{.*}}> : tensor<16x2xf32>
+// UNROLLED-DAG: %[[R0:.*]] = arith.constant dense<[{{\[}}-1.88771462, 1.20015299], {{.*}}> : tensor<16x2xf32>
+// UNROLLED: attic.lsh_hash %{{.*}}, %[[R0]]
+// UNROLLED: attic.block_attention
+// UNROLLED: attic.lsh_hash %{{.*}}, %[[R1]]
+// UNROLLED: attic.block_attention
+// UNROLLED: arith.divf
+// UNROLLED-LABEL: func.func @one_bucket
+// UNROLLED-NOT: scf.for
 
 // -----
 

@@ -84,6 +84,9 @@ struct DecomposeOptions {
   /// The key block of the lists built for f16/bf16 attentions wider than
   /// 64 without block sizes of their own (0: blockK).
   int64_t wideHeadBlockK = 0;
+  /// LSH attention's hash rounds as an scf.for (false: one copy per round,
+  /// for the GPU pipelines).
+  bool lshRoundLoop = true;
 };
 
 /// attic.attention -> attic.block_attention (on tensors).
@@ -113,10 +116,12 @@ mlir::LogicalResult decomposeKernelized(mlir::RewriterBase &rewriter,
 
 /// attic.lsh_attention -> per round attic.lsh_hash (rotations drawn here
 /// into a constant), attic.bucket_sort, attic.gather_rows and one
-/// attic.block_attention with an lse destination, then the log-sum-exp
-/// merge on tensors (part of attic-decompose; lib/Transforms/Lsh.cpp).
+/// attic.block_attention with an lse destination, merged by the rounds'
+/// log-sum-exps on tensors (part of attic-decompose; lib/Transforms/Lsh.cpp).
+/// With `roundLoop` the rounds are an scf.for (the IR of one round), else
+/// one copy each (the GPU pipelines).
 mlir::LogicalResult decomposeLsh(mlir::RewriterBase &rewriter,
-                                 LshAttentionOp op);
+                                 LshAttentionOp op, bool roundLoop = true);
 
 /// attic.clustered_attention -> attic.kmeans, attic.attention of the
 /// centroids and attic.gather_rows (part of attic-decompose).

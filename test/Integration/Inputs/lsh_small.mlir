@@ -16,3 +16,9 @@ func.func @many_buckets(%q: tensor<1x1x8x2xf32>, %v: tensor<1x1x8x2xf32>) -> ten
       : tensor<1x1x8x2xf32>, tensor<1x1x8x2xf32> -> tensor<1x1x8x2xf32>
   return %o : tensor<1x1x8x2xf32>
 }
+
+// 64 rounds (the most the op takes), causal: one round's IR in a loop.
+func.func @many_rounds(%qk: tensor<1x1x64x8xf32>, %v: tensor<1x1x64x8xf32>) -> tensor<1x1x64x8xf32> {
+  %o = attic.lsh_attention %qk, %v {buckets = 4 : i64, rounds = 64 : i64, chunk = 8 : i64, seed = 3 : i64, causal} : tensor<1x1x64x8xf32>, tensor<1x1x64x8xf32> -> tensor<1x1x64x8xf32>
+  return %o : tensor<1x1x64x8xf32>
+}
