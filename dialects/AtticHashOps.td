@@ -64,8 +64,10 @@ def Attic_LshAttentionOp : Attic_Op<"lsh_attention", [Pure]> {
     `attic.block_attention` with `#attic.block_diagonal<query = chunk,
     key = 2 chunk>` whose mask and score regions are the causal, padding
     and self-key rules and whose `lse` destination gives the round's
-    log-sum-exp, and `attic.gather_rows` back to the original order; then
-    the merge on tensors.
+    log-sum-exp, and `attic.gather_rows` back to the original order; the
+    rounds merge online on tensors. The rounds are one `scf.for` (the IR
+    of one round), or one copy each with `lsh-round-loop=false` (the GPU
+    pipelines).
   }];
   let arguments = (ins
     Attic_F32Tensor:$qk,
