@@ -305,7 +305,12 @@ def AtticLowerState : Pass<"attic-lower-state"> {
   let options = [
     Option<"parallelScans", "parallel-scans", "bool", /*default=*/"false",
            "Scans and scatters as independent elements instead of "
-           "sequential loops (a thread per element on the GPU)">
+           "sequential loops (a thread per element on the GPU)">,
+    Option<"iterationLoops", "iteration-loops", "bool", /*default=*/"true",
+           "attic.kmeans's iterations as one scf.for (the IR of one "
+           "iteration, whatever `iterations` is) instead of one copy per "
+           "iteration; the GPU pipelines turn it off (their kernels are "
+           "launched from straight-line host code)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",

@@ -77,6 +77,9 @@ void attic::buildBufferizationPipeline(OpPassManager &pm, int64_t blockQ,
   // without scans in one thread).
   AtticLowerStateOptions state;
   state.parallelScans = forGpu;
+  // K-means's iterations: a loop on the CPU, unrolled for the GPU (as
+  // LSH attention's rounds above).
+  state.iterationLoops = !forGpu;
   pm.addPass(createAtticLowerState(state));
   // VCC ops and !attic.tree values -> upstream ops on tensors (on the GPU
   // without scans in one thread where an element-wise form exists).

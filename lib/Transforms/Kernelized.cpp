@@ -593,7 +593,7 @@ struct AtticLowerStatePass
   void runOnOperation() override {
     if (failed(attic::detail::refuseAtticRoot(getOperation(),
                                               "attic-lower-state")) ||
-        failed(lowerStateOps(getOperation(), parallelScans)))
+        failed(lowerStateOps(getOperation(), parallelScans, iterationLoops)))
       signalPassFailure();
   }
 };
@@ -727,7 +727,8 @@ LogicalResult attic::decomposeKernelized(RewriterBase &rewriter,
   return success();
 }
 
-LogicalResult attic::lowerStateOps(Operation *root, bool parallelScans) {
+LogicalResult attic::lowerStateOps(Operation *root, bool parallelScans,
+                                   bool iterationLoops) {
   SmallVector<Operation *> ops;
   root->walk([&](Operation *op) {
     if (isa<FeatureMapOp, StateReduceOp, StateScanOp>(op))
@@ -745,5 +746,5 @@ LogicalResult attic::lowerStateOps(Operation *root, bool parallelScans) {
     op->replaceAllUsesWith(results);
     op->erase();
   }
-  return lowerHashOps(root, parallelScans);
+  return lowerHashOps(root, parallelScans, iterationLoops);
 }

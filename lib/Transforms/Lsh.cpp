@@ -5,7 +5,8 @@
 // attention: attic-decompose (decomposeClustered) rewrites it into
 // attic.kmeans, one attic.attention of the centroids and an
 // attic.gather_rows broadcast; attic-lower-state lowers attic.kmeans with
-// its iterations unrolled (lowerKMeans). LSH attention, in two steps, both
+// its iterations in an scf.for, or unrolled for the GPU pipelines
+// (lowerKMeans). LSH attention, in two steps, both
 // on tensors:
 //
 //  - attic-decompose (decomposeLsh): attic.lsh_attention becomes, per hash
@@ -600,8 +601,9 @@ std::vector<int64_t> initialRows(uint64_t seed, int64_t rows,
   return picks;
 }
 
-/// K-means, the iterations unrolled (no loop around tensor ops, so that the
-/// CUDA mapping can make each step a kernel): distances by a batch matmul
+/// K-means, the iterations an scf.for, or with `iterationLoop` false
+/// unrolled (no loop around tensor ops, so that the CUDA mapping can make
+/// each step a kernel): distances by a batch matmul
 /// (up to head dim 4 row by row, sum (x - c)^2),
 /// the nearest centroid per row, then sums and counts in one sequential
 /// loop over the rows (with `parallelScans`: each sum and count on its own,
@@ -609,7 +611,7 @@ std::vector<int64_t> initialRows(uint64_t seed, int64_t rows,
 /// additions in the same order, so the same values bitwise) and the new
 /// centroids element-wise.
 std::pair<Value, Value> lowerKMeans(attic::detail::Builder &b, KMeansOp op,
-                                    bool parallelScans) {
+                                    bool parallelScans, bool iterationLoop) {
   RankedTensorType xType = op.getX().getType();
   int64_t B = xType.getDimSize(0), H = xType.getDimSize(1),
           N = xType.getDimSize(2), D = xType.getDimSize(3);
@@ -664,7 +666,6 @@ std::pair<Value, Value> lowerKMeans(attic::detail::Builder &b, KMeansOp op,
                            nb, nb.getIndexType(), extract(nb, rows, {i[1]}));
                        return extract(nb, x, {i[0], row, i[2]});
                      });
-  Value assignment;
   // Up to this head dim the distances are sum (x - c)^2, row by row: the
   // form |c|^2 - 2 x.c (an sgemm) rounds at the scale of |x|^2, and at
   // D = 1 a row that is a centroid's initial row (distance 0) went to a
@@ -674,7 +675,10 @@ std::pair<Value, Value> lowerKMeans(attic::detail::Builder &b, KMeansOp op,
   // (bench/results/cpu_kmeans_distances).
   constexpr int64_t kDirectDistanceMaxDim = 4;
   bool direct = D <= kDirectDistanceMaxDim;
-  for (int64_t t = 0; t < op.getIterationsAttr().getInt(); ++t) {
+  // One iteration: the nearest centroid of each row, then the new
+  // centroids (a cluster without rows keeps its centroid).
+  auto iterate = [&](attic::detail::Builder &b,
+                     Value centroids) -> std::pair<Value, Value> {
     Value dots, norms;
     if (!direct) {
       dots = batchMatmul(b, x, centroids, /*transposeLhs=*/false,
@@ -691,7 +695,7 @@ std::pair<Value, Value> lowerKMeans(attic::detail::Builder &b, KMeansOp op,
                 })[0];
           });
     }
-    assignment = parallelTensor(
+    Value assignment = parallelTensor(
         b, RankedTensorType::get({BH, N}, b.getI64Type()),
         [&](attic::detail::Builder &nb, ValueRange i) {
           Value init[] = {cF32(nb, std::numeric_limits<double>::infinity()),
@@ -768,16 +772,42 @@ std::pair<Value, Value> lowerKMeans(attic::detail::Builder &b, KMeansOp op,
             return SmallVector<Value>{sums, insert(lb, count, acc[1], {bh, c})};
           });
     }
-    Value previous = centroids;
-    centroids =
+    Value next =
         parallelTensor(b, f32Tensor(b, {BH, C, D}),
                        [&](attic::detail::Builder &nb, ValueRange i) {
                          Value count = extract(nb, totals[1], {i[0], i[1]});
                          Value mean = arith::DivFOp::create(
                              nb, extract(nb, totals[0], i), count);
                          return select(nb, positive(nb, count), mean,
-                                       extract(nb, previous, i));
+                                       extract(nb, centroids, i));
                        });
+    return {next, assignment};
+  };
+  int64_t iterations = op.getIterationsAttr().getInt();
+  Value assignment;
+  if (iterationLoop) {
+    // An scf.for over the iterations (the CPU): the IR of one iteration
+    // (unrolled, compile time grew faster than the iterations: 17 s at
+    // 100; bench/results/cpu/lsh-round-loop.md). The first iteration
+    // overwrites the assignment's initial zeros.
+    Value empty =
+        tensor::EmptyOp::create(b, ArrayRef<int64_t>{BH, N}, b.getI64Type());
+    Value none =
+        linalg::FillOp::create(b, ValueRange{cI64(b, 0)}, ValueRange{empty})
+            .getResult(0);
+    SmallVector<Value> carried =
+        forLoop(b, iterations, ValueRange{centroids, none},
+                [&](attic::detail::Builder &lb, Value, ValueRange args) {
+                  auto step = iterate(lb, args[0]);
+                  return SmallVector<Value>{step.first, step.second};
+                });
+    centroids = carried[0];
+    assignment = carried[1];
+  } else {
+    // One copy per iteration (the GPU pipelines: each step a kernel,
+    // launched from straight-line host code).
+    for (int64_t t = 0; t < iterations; ++t)
+      std::tie(centroids, assignment) = iterate(b, centroids);
   }
   Value shifted = parallelTensor(
       b, f32Tensor(b, {BH, C, D}),
@@ -1045,7 +1075,8 @@ LogicalResult attic::decomposeClustered(RewriterBase &rewriter,
   return success();
 }
 
-LogicalResult attic::lowerHashOps(Operation *root, bool parallelScans) {
+LogicalResult attic::lowerHashOps(Operation *root, bool parallelScans,
+                                  bool iterationLoops) {
   SmallVector<Operation *> ops;
   root->walk([&](Operation *op) {
     if (isa<LshHashOp, BucketSortOp, KMeansOp>(op))
@@ -1056,7 +1087,8 @@ LogicalResult attic::lowerHashOps(Operation *root, bool parallelScans) {
     if (auto hash = dyn_cast<LshHashOp>(op)) {
       hash.getBuckets().replaceAllUsesWith(lowerHash(b, hash));
     } else if (auto kmeans = dyn_cast<KMeansOp>(op)) {
-      auto [centroids, assignment] = lowerKMeans(b, kmeans, parallelScans);
+      auto [centroids, assignment] =
+          lowerKMeans(b, kmeans, parallelScans, iterationLoops);
       kmeans.getCentroids().replaceAllUsesWith(centroids);
       kmeans.getAssignment().replaceAllUsesWith(assignment);
     } else {

@@ -1,6 +1,7 @@
 // RUN: attic-opt %s --split-input-file --attic-decompose | FileCheck %s
 // RUN: attic-opt %s --split-input-file --attic-decompose --attic-lower-state | FileCheck %s --check-prefix=LOWER
-// RUN: attic-opt %s --split-input-file --attic-decompose=parallel-scans --attic-lower-state=parallel-scans | FileCheck %s --check-prefix=PAR
+// RUN: attic-opt %s --split-input-file --attic-decompose=parallel-scans --attic-lower-state="parallel-scans iteration-loops=false" | FileCheck %s --check-prefix=PAR
+// RUN: attic-opt %s --split-input-file --attic-decompose --attic-lower-state=iteration-loops=false | FileCheck %s --check-prefix=UNROLLED
 
 // K-means, the centroids' attention through the shared core (with the key
 // padding mask), and the broadcast of each cluster's row to its queries.
@@ -9,15 +10,28 @@
 // CHECK: attic.block_attention ins(%[[C]], %{{.*}}, %{{.*}} : tensor<1x2x8x32xf32>, tensor<1x2x128x32xf32>, tensor<1x2x128x8xf32>) mask(%{{.*}} : tensor<1x128xi1>)
 // CHECK: attic.gather_rows %{{.*}} : tensor<2x8x8xf32>, tensor<2x64xi64> -> tensor<2x64x8xf32>
 // CHECK-NOT: attic.clustered_attention
-// Two iterations, unrolled: distances by batch matmul (head dim 32), the nearest
-// centroid, the sums in one loop over the rows, the new centroids.
+// Two iterations, an scf.for over them carrying the centroids and the
+// assignment (zeros before the first): distances by batch matmul (head dim
+// 32), the nearest centroid, the sums in one loop over the rows, the new
+// centroids. With iteration-loops=false (the GPU pipelines), one copy per
+// iteration.
 // LOWER-LABEL: func.func @clustered
 // LOWER-NOT: attic.kmeans
-// LOWER: linalg.batch_matmul
-// LOWER: scf.for
-// LOWER: linalg.batch_matmul
-// LOWER: scf.for
+// LOWER: %[[NONE:.*]] = linalg.fill ins(%c0_i64 : i64) outs(%{{.*}} : tensor<2x64xi64>)
+// LOWER: %[[KM:.*]]:2 = scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(%[[CENT:.*]] = %{{.*}}, %{{.*}} = %[[NONE]]) -> (tensor<2x8x32xf32>, tensor<2x64xi64>)
+// LOWER: linalg.batch_matmul {{.*}} ins(%{{.*}}, %[[CENT]] : tensor<2x64x32xf32>, tensor<2x8x32xf32>)
+// LOWER-NOT: linalg.batch_matmul
+// LOWER: scf.for %{{.*}} = %{{.*}} to %c128 step
+// LOWER: scf.yield %{{.*}}, %{{.*}} : tensor<2x8x32xf32>, tensor<2x64xi64>
+// LOWER-NOT: linalg.batch_matmul
 // LOWER: attic.block_attention
+// UNROLLED-LABEL: func.func @clustered
+// UNROLLED-NOT: scf.for %{{.*}} = %c0 to %c2 step
+// UNROLLED: linalg.batch_matmul
+// UNROLLED: scf.for %{{.*}} = %{{.*}} to %c128 step
+// UNROLLED: linalg.batch_matmul
+// UNROLLED: scf.for %{{.*}} = %{{.*}} to %c128 step
+// UNROLLED: attic.block_attention
 // With parallel-scans (the GPU pipelines) each sum [2, 8, 32] and count
 // [2, 8] is its own element, a loop over the 64 rows that adds only its
 // cluster's (a select, so the order of the additions is the sequential

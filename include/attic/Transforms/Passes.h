@@ -153,14 +153,18 @@ mlir::LogicalResult decomposeSynthesizer(mlir::RewriterBase &rewriter,
 /// under `root` -> linalg, tensor and scf on tensors. With
 /// `parallelScans` (the GPU pipelines), the scans and scatters that would
 /// run in one GPU thread are written as independent elements instead.
+/// With `iterationLoops` attic.kmeans's iterations are an scf.for, else
+/// one copy each (the GPU pipelines).
 mlir::LogicalResult lowerStateOps(mlir::Operation *root,
-                                  bool parallelScans = false);
+                                  bool parallelScans = false,
+                                  bool iterationLoops = true);
 
 /// The grouping half of attic-lower-state: attic.lsh_hash,
 /// attic.bucket_sort and attic.kmeans under `root` -> linalg, tensor and
 /// scf on tensors.
 mlir::LogicalResult lowerHashOps(mlir::Operation *root,
-                                 bool parallelScans = false);
+                                 bool parallelScans = false,
+                                 bool iterationLoops = true);
 
 /// Makes every static output size of a tensor.expand_shape or
 /// memref.expand_shape under `root`, in a dimension its type leaves dynamic,
