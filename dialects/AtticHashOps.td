@@ -66,7 +66,7 @@ def Attic_LshAttentionOp : Attic_Op<"lsh_attention", [Pure]> {
     and self-key rules and whose `lse` destination gives the round's
     log-sum-exp, and `attic.gather_rows` back to the original order; the
     rounds merge online on tensors. The rounds are one `scf.for` (the IR
-    of one round), or one copy each with `lsh-round-loop=false` (the GPU
+    of one round), or one copy each with `iteration-loops=false` (the GPU
     pipelines).
   }];
   let arguments = (ins

@@ -59,11 +59,12 @@ def AtticDecompose : Pass<"attic-decompose"> {
            "(0: block-k); attic-cuda-pipeline uses 64, as "
            "attic-tile-block-attention's option of that name does where "
            "there are no lists">,
-    Option<"lshRoundLoop", "lsh-round-loop", "bool", /*default=*/"true",
-           "attic.lsh_attention's hash rounds as one scf.for over the rounds "
-           "(the IR of one round, whatever `rounds` is) instead of one copy "
-           "per round; the GPU pipelines turn it off (their kernels are "
-           "launched from straight-line host code)">
+    Option<"iterationLoops", "iteration-loops", "bool", /*default=*/"true",
+           "Repeated steps as one scf.for (the IR of one step, whatever "
+           "their number): attic.lsh_attention's hash rounds and "
+           "attic.nystrom_attention's pseudo-inverse iterations, instead of "
+           "one copy per step; the GPU pipelines turn it off (their kernels "
+           "are launched from straight-line host code)">
   ];
 }
 

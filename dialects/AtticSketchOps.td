@@ -234,7 +234,9 @@ def Attic_NystromAttentionOp : Attic_Op<"nystrom_attention", [Pure]> {
     Lowering (`attic-decompose`): the segment means,
     `W = attic.attention(Qt, K, V)` and `out = attic.attention(Q, Kt, Z W)`
     (the shared core twice), the `p x p` softmax and the iteration as batch
-    matmuls, and the convolution element-wise.
+    matmuls (an `scf.for` over the iterations; one copy each with
+    `iteration-loops=false`, the GPU pipelines), and the convolution
+    element-wise.
   }];
   let arguments = (ins
     Attic_F32Tensor:$query,

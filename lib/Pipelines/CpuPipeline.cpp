@@ -69,9 +69,10 @@ void attic::buildBufferizationPipeline(OpPassManager &pm, int64_t blockQ,
   // where there are no lists).
   if (forGpu)
     decompose.wideHeadBlockK = 64;
-  // LSH attention's rounds unrolled for the GPU (straight-line host code;
-  // attic-unroll-layer-loops above has run already), a loop on the CPU.
-  decompose.lshRoundLoop = !forGpu;
+  // LSH attention's rounds and Nystrom's pseudo-inverse iterations
+  // unrolled for the GPU (straight-line host code; attic-unroll-layer-loops
+  // above has run already), a loop on the CPU.
+  decompose.iterationLoops = !forGpu;
   pm.addPass(createAtticDecompose(decompose));
   // Kernelized-attention primitives -> linalg on tensors (on the GPU
   // without scans in one thread).

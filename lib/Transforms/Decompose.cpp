@@ -210,6 +210,17 @@ struct DecomposeSketch : public OpRewritePattern<Op> {
   }
 };
 
+/// attic.nystrom_attention (Sketch.cpp), its iterations a loop or not.
+struct DecomposeNystrom : public OpRewritePattern<NystromAttentionOp> {
+  DecomposeNystrom(MLIRContext *ctx, bool iterationLoop)
+      : OpRewritePattern(ctx), iterationLoop(iterationLoop) {}
+  LogicalResult matchAndRewrite(NystromAttentionOp op,
+                                PatternRewriter &rewriter) const override {
+    return decomposeNystrom(rewriter, op, iterationLoop);
+  }
+  bool iterationLoop;
+};
+
 struct AtticDecomposePass
     : public attic::impl::AtticDecomposeBase<AtticDecomposePass> {
   using AtticDecomposeBase::AtticDecomposeBase;
@@ -232,7 +243,7 @@ struct AtticDecomposePass
     RewritePatternSet patterns(&getContext());
     populateDecomposePatterns(patterns,
                               DecomposeOptions{blockQ, blockK, parallelScans,
-                                               wideHeadBlockK, lshRoundLoop});
+                                               wideHeadBlockK, iterationLoops});
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
     // Every L1 op must be gone: one left behind would reach the backend.
@@ -255,13 +266,13 @@ void attic::populateDecomposePatterns(RewritePatternSet &patterns,
                                       const DecomposeOptions &options) {
   patterns.add<DecomposeAttention>(patterns.getContext(), options);
   patterns.add<DecomposeKernelized>(patterns.getContext());
-  patterns.add<DecomposeLsh>(patterns.getContext(), options.lshRoundLoop);
+  patterns.add<DecomposeLsh>(patterns.getContext(), options.iterationLoops);
   patterns.add<DecomposeSelecting<ClusteredAttentionOp, decomposeClustered>,
                DecomposeSelecting<SkeinformerAttentionOp, decomposeSkeinformer>,
                DecomposeSelecting<InformerAttentionOp, decomposeInformer>>(
       patterns.getContext(), options.parallelScans);
   patterns.add<DecomposeSketch<LinformerAttentionOp, decomposeLinformer>,
-               DecomposeSketch<NystromAttentionOp, decomposeNystrom>,
                DecomposeSketch<SynthesizerAttentionOp, decomposeSynthesizer>>(
       patterns.getContext());
+  patterns.add<DecomposeNystrom>(patterns.getContext(), options.iterationLoops);
 }

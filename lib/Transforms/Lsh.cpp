@@ -21,7 +21,7 @@
 //    rounds merge by their log-sum-exps, online (a running maximum,
 //    numerator and denominator). The rounds are an scf.for (one round's
 //    IR; the rotations one constant, a slice per round), or one copy per
-//    round with lsh-round-loop=false (the GPU pipelines).
+//    round with iteration-loops=false (the GPU pipelines).
 //  - attic-lower-state (lowerHashOps): attic.lsh_hash becomes a
 //    linalg.matmul of the [B*H*N, D] rows by the rotations (sgemm on the
 //    CPU) and an argmax per row; attic.bucket_sort a counting sort per
@@ -788,7 +788,7 @@ std::pair<Value, Value> lowerKMeans(attic::detail::Builder &b, KMeansOp op,
   if (iterationLoop) {
     // An scf.for over the iterations (the CPU): the IR of one iteration
     // (unrolled, compile time grew faster than the iterations: 17 s at
-    // 100; bench/results/cpu/lsh-round-loop.md). The first iteration
+    // 100; bench/results/cpu/iteration-loops.md). The first iteration
     // overwrites the assignment's initial zeros.
     Value empty =
         tensor::EmptyOp::create(b, ArrayRef<int64_t>{BH, N}, b.getI64Type());

@@ -541,7 +541,8 @@ LogicalResult attic::decomposeLinformer(RewriterBase &rewriter,
 //===----------------------------------------------------------------------===//
 
 LogicalResult attic::decomposeNystrom(RewriterBase &rewriter,
-                                      NystromAttentionOp op) {
+                                      NystromAttentionOp op,
+                                      bool iterationLoop) {
   ABuilder b(op.getLoc(), rewriter);
   b.setInsertionPoint(op);
   RankedTensorType qType = op.getQuery().getType();
@@ -611,7 +612,7 @@ LogicalResult attic::decomposeNystrom(RewriterBase &rewriter,
             nb, extract(nb, a, {i[0], i[2], i[1]}), extract(nb, norm, {i[0]})));
       });
   // c I - X.
-  auto shifted = [&](double c, Value x) {
+  auto shifted = [&](ABuilder &b, double c, Value x) {
     return parallelTensor(
         b, f32Tensor(b, {BH, p, p}), [&](ABuilder &nb, ValueRange i) {
           Value diag =
@@ -620,16 +621,29 @@ LogicalResult attic::decomposeNystrom(RewriterBase &rewriter,
           return subF(nb, ci, extract(nb, x, i));
         });
   };
-  for (int64_t t = 0; t < op.getIterationsAttr().getInt(); ++t) {
+  // One step Z <- 1/4 Z (13 I - A Z (15 I - A Z (7 I - A Z))).
+  auto step = [&](ABuilder &b, Value z) {
     Value az = batchMatmul(b, a, z, false, false);
-    Value inner = batchMatmul(b, az, shifted(7.0, az), false, false);
-    Value middle = batchMatmul(b, az, shifted(15.0, inner), false, false);
-    Value next = batchMatmul(b, z, shifted(13.0, middle), false, false);
-    z = parallelTensor(b, f32Tensor(b, {BH, p, p}),
-                       [&](ABuilder &nb, ValueRange i) {
-                         return mulF(nb, extract(nb, next, i), cF32(nb, 0.25));
-                       });
-  }
+    Value inner = batchMatmul(b, az, shifted(b, 7.0, az), false, false);
+    Value middle = batchMatmul(b, az, shifted(b, 15.0, inner), false, false);
+    Value next = batchMatmul(b, z, shifted(b, 13.0, middle), false, false);
+    return parallelTensor(
+        b, f32Tensor(b, {BH, p, p}), [&](ABuilder &nb, ValueRange i) {
+          return mulF(nb, extract(nb, next, i), cF32(nb, 0.25));
+        });
+  };
+  int64_t iterations = op.getIterationsAttr().getInt();
+  if (iterationLoop)
+    // An scf.for over the iterations: one step's IR (unrolled, 100
+    // iterations took 6.2 s to compile; bench/results/cpu/iteration-loops.md).
+    z = forLoop(b, iterations, ValueRange{z},
+                [&](ABuilder &lb, Value, ValueRange args) {
+                  return SmallVector<Value>{step(lb, args[0])};
+                })[0];
+  else
+    // One copy per iteration (the GPU pipelines).
+    for (int64_t t = 0; t < iterations; ++t)
+      z = step(b, z);
   Value zw = batchMatmul(b, z, reshape(b, w, {BH, p, Dv}), false, false);
   Value out = coreAttention(b, op.getQuery(), reshape(b, kLand, {B, H, p, D}),
                             reshape(b, zw, {B, H, p, Dv}), Value(), Value(),

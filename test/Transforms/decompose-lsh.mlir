@@ -84,10 +84,10 @@ func.func @two_rounds(%qk: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %m:
 
 // -----
 
-// lsh-round-loop=false (the GPU pipelines, which launch kernels from
+// iteration-loops=false (the GPU pipelines, which launch kernels from
 // straight-line host code): one copy per round, each with its own
 // rotations, and no loop.
-// RUN: attic-opt %s --split-input-file --attic-decompose=lsh-round-loop=false | FileCheck %s --check-prefix=UNROLLED
+// RUN: attic-opt %s --split-input-file --attic-decompose=iteration-loops=false | FileCheck %s --check-prefix=UNROLLED
 // UNROLLED-LABEL: func.func @two_rounds
 // UNROLLED-NOT: scf.for
 // UNROLLED-DAG: %[[R1:.*]] = arith.constant dense<{{.*}}> : tensor<16x2xf32>

@@ -1,5 +1,6 @@
 // RUN: attic-opt %s --split-input-file --attic-decompose | FileCheck %s
 // RUN: attic-opt %s --split-input-file --attic-decompose=parallel-scans | FileCheck %s --check-prefix=PAR
+// RUN: attic-opt %s --split-input-file --attic-decompose=iteration-loops=false | FileCheck %s --check-prefix=UNROLLED
 
 // Skeinformer: the pilot rows are constants shared by the heads; the pilot
 // queries attend to every key in the shared core with an lse destination;
@@ -102,14 +103,25 @@ func.func @linformer(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x128x16xf32>, %v: 
 // -----
 
 // Nystromformer: W = attention(landmark queries, K, V) through the core,
-// the 8 x 8 softmax, two pseudo-inverse iterations of four batch matmuls,
-// Z W, attention(Q, landmark keys, Z W) through the core.
+// the 8 x 8 softmax, two pseudo-inverse iterations of four batch matmuls
+// (an scf.for carrying Z; one copy each with iteration-loops=false, the
+// GPU pipelines' form), Z W, attention(Q, landmark keys, Z W) through the
+// core.
 // CHECK-LABEL: func.func @nystrom
 // CHECK: attic.block_attention ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<1x2x8x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x8xf32>)
-// CHECK-COUNT-9: linalg.batch_matmul
-// CHECK: linalg.batch_matmul {{.*}} -> tensor<2x8x8xf32>
+// CHECK: linalg.batch_matmul
+// CHECK: %[[Z:.*]] = scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(%[[ZI:.*]] = %{{.*}}) -> (tensor<2x8x8xf32>)
+// CHECK: linalg.batch_matmul ins(%{{.*}}, %[[ZI]] : tensor<2x8x8xf32>, tensor<2x8x8xf32>)
+// CHECK-COUNT-3: linalg.batch_matmul
+// CHECK: scf.yield
+// CHECK: linalg.batch_matmul ins(%[[Z]], %{{.*}} : tensor<2x8x8xf32>, tensor<2x8x8xf32>) {{.*}} -> tensor<2x8x8xf32>
 // CHECK: attic.block_attention ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<1x2x64x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x8xf32>)
 // CHECK-NOT: attic.nystrom_attention
+// UNROLLED-LABEL: func.func @nystrom
+// UNROLLED-NOT: scf.for %{{.*}} = %c0 to %c2 step
+// UNROLLED-COUNT-9: linalg.batch_matmul
+// UNROLLED: linalg.batch_matmul {{.*}} -> tensor<2x8x8xf32>
+// UNROLLED: attic.block_attention
 func.func @nystrom(%q: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x8xf32>) -> tensor<1x2x64x8xf32> {
   %o = attic.nystrom_attention %q, %q, %v {landmarks = 8 : i64, iterations = 2 : i64} : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x8xf32> -> tensor<1x2x64x8xf32>
   return %o : tensor<1x2x64x8xf32>

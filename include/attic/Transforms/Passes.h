@@ -84,9 +84,10 @@ struct DecomposeOptions {
   /// The key block of the lists built for f16/bf16 attentions wider than
   /// 64 without block sizes of their own (0: blockK).
   int64_t wideHeadBlockK = 0;
-  /// LSH attention's hash rounds as an scf.for (false: one copy per round,
-  /// for the GPU pipelines).
-  bool lshRoundLoop = true;
+  /// Repeated steps as an scf.for: LSH attention's hash rounds, Nystrom
+  /// attention's pseudo-inverse iterations (false: one copy each, for the
+  /// GPU pipelines).
+  bool iterationLoops = true;
 };
 
 /// attic.attention -> attic.block_attention (on tensors).
@@ -143,8 +144,11 @@ mlir::LogicalResult decomposeInformer(mlir::RewriterBase &rewriter,
                                       bool parallelScans = false);
 mlir::LogicalResult decomposeLinformer(mlir::RewriterBase &rewriter,
                                        LinformerAttentionOp op);
+/// With `iterationLoop` the pseudo-inverse's iterations are an scf.for,
+/// else one copy each (the GPU pipelines).
 mlir::LogicalResult decomposeNystrom(mlir::RewriterBase &rewriter,
-                                     NystromAttentionOp op);
+                                     NystromAttentionOp op,
+                                     bool iterationLoop = true);
 mlir::LogicalResult decomposeSynthesizer(mlir::RewriterBase &rewriter,
                                          SynthesizerAttentionOp op);
 

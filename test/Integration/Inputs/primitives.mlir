@@ -57,7 +57,7 @@ func.func @kmeans_d1(%x: tensor<1x4x257x1xf32>) -> (tensor<1x4x53x1xf32>, tensor
 
 // K-means with 100 iterations (the most the op takes; primitives.test):
 // one iteration's IR in an scf.for on the CPU (unrolled, attic-run took
-// 12.6 s to compile a smaller one; bench/results/cpu/lsh-round-loop.md).
+// 12.6 s to compile a smaller one; bench/results/cpu/iteration-loops.md).
 func.func @kmeans_many(%x: tensor<1x2x64x8xf32>) -> (tensor<1x2x6x8xf32>, tensor<1x2x64xi64>) {
   %c, %a = attic.kmeans %x {clusters = 6 : i64, iterations = 100 : i64, seed = 7 : i64} : tensor<1x2x64x8xf32> -> tensor<1x2x6x8xf32>, tensor<1x2x64xi64>
   return %c, %a : tensor<1x2x6x8xf32>, tensor<1x2x64xi64>
