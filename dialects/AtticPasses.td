@@ -360,7 +360,13 @@ def AtticUnrollLayerLoops : Pass<"attic-unroll-layer-loops", "::mlir::ModuleOp">
     whose body holds attic ops, e.g. examples/vcc_encoder_loop.mlir with
     the VCC tree as an iter_arg) is therefore fully unrolled first, into
     one copy of its body per iteration, on tensors before
-    `attic-expand-vcc`. Loops without attic ops are left alone. A loop over
+    `attic-expand-vcc`. So is a loop of repeated steps that attic's own
+    lowering wrote, marked `attic.repeated_steps` (LSH attention's rounds,
+    K-means's and Nystrom attention's iterations, with the
+    `iteration-loops` options of `attic-decompose` and
+    `attic-lower-state`), whose body may hold no attic op: IR lowered by
+    those passes in a user's pipeline reaches the GPU mapping too. Other
+    loops without attic ops are left alone. A loop over
     attic ops whose trip count is not a compile-time constant, or above
     `max-trip-count`, is an error, as is a run that would make more than
     65536 copies of loop bodies in all (the copies of every loop add up,

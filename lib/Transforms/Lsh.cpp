@@ -331,7 +331,7 @@ LogicalResult attic::decomposeLsh(RewriterBase &rewriter, LshAttentionOp op,
       // independent of `rounds`); round r's rotations the rows [r D, r D +
       // D) of one constant.
       Value all = K == 0 ? Value() : Value(rotationsOf(0, rounds));
-      SmallVector<Value> carried = forLoop(
+      SmallVector<Value> carried = stepLoop(
           b, rounds, ValueRange{merge.top, merge.num, merge.den},
           [&](attic::detail::Builder &nb, Value r, ValueRange args) {
             Value rotation;
@@ -796,11 +796,11 @@ std::pair<Value, Value> lowerKMeans(attic::detail::Builder &b, KMeansOp op,
         linalg::FillOp::create(b, ValueRange{cI64(b, 0)}, ValueRange{empty})
             .getResult(0);
     SmallVector<Value> carried =
-        forLoop(b, iterations, ValueRange{centroids, none},
-                [&](attic::detail::Builder &lb, Value, ValueRange args) {
-                  auto step = iterate(lb, args[0]);
-                  return SmallVector<Value>{step.first, step.second};
-                });
+        stepLoop(b, iterations, ValueRange{centroids, none},
+                 [&](attic::detail::Builder &lb, Value, ValueRange args) {
+                   auto step = iterate(lb, args[0]);
+                   return SmallVector<Value>{step.first, step.second};
+                 });
     centroids = carried[0];
     assignment = carried[1];
   } else {

@@ -636,10 +636,10 @@ LogicalResult attic::decomposeNystrom(RewriterBase &rewriter,
   if (iterationLoop)
     // An scf.for over the iterations: one step's IR (unrolled, 100
     // iterations took 6.2 s to compile; bench/results/cpu/iteration-loops.md).
-    z = forLoop(b, iterations, ValueRange{z},
-                [&](ABuilder &lb, Value, ValueRange args) {
-                  return SmallVector<Value>{step(lb, args[0])};
-                })[0];
+    z = stepLoop(b, iterations, ValueRange{z},
+                 [&](ABuilder &lb, Value, ValueRange args) {
+                   return SmallVector<Value>{step(lb, args[0])};
+                 })[0];
   else
     // One copy per iteration (the GPU pipelines).
     for (int64_t t = 0; t < iterations; ++t)

@@ -11,6 +11,8 @@
 #ifndef ATTIC_LIB_TRANSFORMS_TENSORBUILDERS_H
 #define ATTIC_LIB_TRANSFORMS_TENSORBUILDERS_H
 
+#include "attic/Transforms/Passes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -69,6 +71,16 @@ inline SmallVector<Value> forLoop(Builder &b, int64_t upper, ValueRange inits,
         scf::YieldOp::create(inner, yields);
       });
   return SmallVector<Value>(loop.getResults());
+}
+
+/// forLoop marked kRepeatedStepsAttrName (attic/Transforms/Passes.h): a
+/// loop of repeated steps that the GPU pipelines unroll.
+inline SmallVector<Value> stepLoop(Builder &b, int64_t upper, ValueRange inits,
+                                   LoopFn body) {
+  SmallVector<Value> results = forLoop(b, upper, inits, body);
+  results.front().getDefiningOp()->setAttr(kRepeatedStepsAttrName,
+                                           UnitAttr::get(b.getContext()));
+  return results;
 }
 
 /// scf.for iv in [lb, ub) with `inits` as iter_args (bounds as values).

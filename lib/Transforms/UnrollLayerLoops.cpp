@@ -3,8 +3,10 @@
 //
 // attic-gpu-offload launches kernels from straight-line host code only: a
 // function-level loop becomes one kernel. A loop over layers (an scf.for
-// whose body holds attic ops) is fully unrolled before the GPU mapping, one
-// copy of the body per iteration (unrollFully below, not upstream's
+// whose body holds attic ops), or one of attic's own loops of repeated
+// steps (marked attic.repeated_steps: LSH rounds, K-means and Nystrom
+// iterations), is fully unrolled before the GPU mapping, one copy of the
+// body per iteration (unrollFully below, not upstream's
 // loopUnrollFull: that one counts the iterations as signed numbers, and
 // dropped the body of an `scf.for unsigned` whose bounds read as negative,
 // e.g. an i8 loop from 0 to 130; a 2026-11-30 audit).
@@ -159,9 +161,12 @@ struct AtticUnrollLayerLoopsPass
       WalkResult refused = getOperation()->walk([&](func::FuncOp func) {
         for (Block &block : func.getBody())
           for (Operation &op : block) {
+            // (Or attic's own loop of repeated steps, whose body may hold
+            // no attic op left: kRepeatedStepsAttrName.)
             if (!isa<scf::ForOp, scf::WhileOp, scf::ForallOp, scf::ParallelOp>(
                     op) ||
-                !holdsAtticOps(&op, symbols))
+                !(holdsAtticOps(&op, symbols) ||
+                  op.hasAttr(attic::kRepeatedStepsAttrName)))
               continue;
             if (auto loop = dyn_cast<scf::ForOp>(op)) {
               loops.push_back(loop);

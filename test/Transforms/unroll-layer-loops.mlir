@@ -32,6 +32,33 @@ func.func @layers(%x: tensor<1x2x8x4xf32>, %w: tensor<3x4xf32>) -> (tensor<1x2x8
 
 // -----
 
+// attic's own loop of repeated steps (attic.repeated_steps: here K-means's
+// iterations as attic-lower-state writes them) is unrolled although no
+// attic op is left in its body; the same loop unmarked is kept.
+// CHECK-LABEL: func.func @repeated_steps
+// CHECK-NOT: scf.for {{.*}} -> (tensor<4xf32>)
+// CHECK-COUNT-2: arith.mulf
+// CHECK-NOT: arith.mulf
+// CHECK: scf.for {{.*}} -> (tensor<4xf32>)
+// CHECK: arith.addf
+// CHECK: return
+func.func @repeated_steps(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%h = %x) -> (tensor<4xf32>) {
+    %m = arith.mulf %h, %h : tensor<4xf32>
+    scf.yield %m : tensor<4xf32>
+  } {attic.repeated_steps}
+  %s = scf.for %i = %c0 to %c2 step %c1 iter_args(%h = %x) -> (tensor<4xf32>) {
+    %a = arith.addf %h, %h : tensor<4xf32>
+    scf.yield %a : tensor<4xf32>
+  }
+  return %r, %s : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
 func.func @dynamic_layers(%x: tensor<1x2x8x4xf32>, %count: index) -> tensor<1x2x8x4xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

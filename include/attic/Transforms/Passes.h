@@ -37,6 +37,15 @@ class LayoutAttrInterface;
 /// passes work on.
 constexpr llvm::StringLiteral kTileGridAttrName = "attic.tile_grid";
 
+/// The unit attribute of an scf.for that attic's lowering made of repeated
+/// steps (LSH attention's rounds, K-means's and Nystrom attention's
+/// iterations; the `iteration-loops` options of attic-decompose and
+/// attic-lower-state): attic-unroll-layer-loops unrolls it for the GPU
+/// pipelines as it does a loop over attic ops, although its body may hold
+/// none left (a user's pipeline that ran attic-lower-state or
+/// attic-decompose before attic-cuda-pipeline).
+constexpr llvm::StringLiteral kRepeatedStepsAttrName = "attic.repeated_steps";
+
 /// Rewrites every attic.tile.grid under `root` into the scf.parallel it
 /// stands for, from 0 to its bounds in steps of 1, marked kTileGridAttrName
 /// (the grid's discardable attributes go along). attic-cpu-map-tiles and

@@ -3,7 +3,8 @@ largest |difference| of the compiled result of a wrapping mask region
 (WRAPPED) and of the region's reference (REFERENCE, f64) from the compiled
 result of a region that keeps the same keys without wrapping (PLAIN), with
 ok when both are below 1e-5 (the outputs differ only in summation order).
-Used by modifiers-wrapping.test."""
+Used by modifiers-wrapping.test, and with PLAIN = REFERENCE (a reference
+output) by sketch-examples.test and primitives.test."""
 import sys
 
 import numpy as np
