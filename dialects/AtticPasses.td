@@ -364,9 +364,9 @@ def AtticUnrollLayerLoops : Pass<"attic-unroll-layer-loops", "::mlir::ModuleOp">
     lowering wrote, marked `attic.repeated_steps` (LSH attention's rounds,
     K-means's and Nystrom attention's iterations, with the
     `iteration-loops` options of `attic-decompose` and
-    `attic-lower-state`), whose body may hold no attic op: IR lowered by
-    those passes in a user's pipeline reaches the GPU mapping too. Other
-    loops without attic ops are left alone. A loop over
+    `attic-lower-state`), whose body may hold no attic op, and a loop
+    around one: IR lowered by those passes in a user's pipeline reaches
+    the GPU mapping too. Other loops without attic ops are left alone. A loop over
     attic ops whose trip count is not a compile-time constant, or above
     `max-trip-count`, is an error, as is a run that would make more than
     65536 copies of loop bodies in all (the copies of every loop add up,

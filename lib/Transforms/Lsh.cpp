@@ -271,9 +271,9 @@ LogicalResult attic::decomposeLsh(RewriterBase &rewriter, LshAttentionOp op,
 
   // The rounds merge by their log-sum-exps: out = sum_r exp(lse_r - L) o_r
   // with L = log sum_r exp(lse_r), 0 where no round saw a key (every
-  // lse_r = -inf). Online, as the shared core merges key blocks: a running
-  // maximum m, numerator and denominator, rescaled by exp(m - m') when the
-  // maximum grows.
+  // lse_r = -inf). In the loop over the rounds, online, as the shared core
+  // merges key blocks: a running maximum m, numerator and denominator,
+  // rescaled by exp(m - m') when the maximum grows.
   struct Merge {
     Value top, num, den;
   };
@@ -296,81 +296,128 @@ LogicalResult attic::decomposeLsh(RewriterBase &rewriter, LshAttentionOp op,
                               [&](attic::detail::Builder &nb, ValueRange i) {
                                 return std::get<0>(tops(nb, i[0], i[1]));
                               });
-    next.num = parallelTensor(
-        b, f32Tensor(b, {BH, N, Dv}),
-        [&](attic::detail::Builder &nb, ValueRange i) {
-          auto [newTop, keep, weight] = tops(nb, i[0], i[1]);
-          (void)newTop;
-          Value scaled =
-              arith::MulFOp::create(nb, keep, extract(nb, merge.num, i));
-          return arith::AddFOp::create(
-              nb, scaled,
-              arith::MulFOp::create(nb, weight, extract(nb, out, i)));
-        });
-    next.den = parallelTensor(
-        b, f32Tensor(b, {BH, N}),
-        [&](attic::detail::Builder &nb, ValueRange i) {
-          auto [newTop, keep, weight] = tops(nb, i[0], i[1]);
-          (void)newTop;
-          return arith::AddFOp::create(
-              nb, arith::MulFOp::create(nb, keep, extract(nb, merge.den, i)),
-              weight);
-        });
+    // The two factors once per row (not per feature), then num <- keep num
+    // + weight out in place (the iter_arg's buffer, no new [BH, N, Dv]
+    // tensor per round).
+    Value keep = parallelTensor(b, f32Tensor(b, {BH, N}),
+                                [&](attic::detail::Builder &nb, ValueRange i) {
+                                  return std::get<1>(tops(nb, i[0], i[1]));
+                                });
+    Value weight =
+        parallelTensor(b, f32Tensor(b, {BH, N}),
+                       [&](attic::detail::Builder &nb, ValueRange i) {
+                         return std::get<2>(tops(nb, i[0], i[1]));
+                       });
+    MLIRContext *ctx = b.getContext();
+    AffineMap all = AffineMap::getMultiDimIdentityMap(3, ctx);
+    AffineMap rows = AffineMap::get(
+        3, 0, {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx)}, ctx);
+    next.num =
+        linalg::GenericOp::create(
+            b, TypeRange{merge.num.getType()}, ValueRange{out, keep, weight},
+            ValueRange{merge.num}, ArrayRef<AffineMap>{all, rows, rows, all},
+            SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel),
+            [&](OpBuilder &nested, Location loc, ValueRange args) {
+              attic::detail::Builder nb(loc, nested);
+              Value scaled = arith::MulFOp::create(nb, args[1], args[3]);
+              linalg::YieldOp::create(
+                  nb, ValueRange{arith::AddFOp::create(
+                          nb, scaled,
+                          arith::MulFOp::create(nb, args[2], args[0]))});
+            })
+            .getResult(0);
+    next.den =
+        parallelTensor(b, f32Tensor(b, {BH, N}),
+                       [&](attic::detail::Builder &nb, ValueRange i) {
+                         return arith::AddFOp::create(
+                             nb,
+                             arith::MulFOp::create(nb, extract(nb, keep, i),
+                                                   extract(nb, merge.den, i)),
+                             extract(nb, weight, i));
+                       });
     return next;
   };
 
   Value result;
   if (rounds == 1) {
     Value rotation = K == 0 ? Value() : Value(rotationsOf(0, 1));
-    result = reshape(b, round(b, rotation).first, {B, H, N, Dv});
-  } else {
-    Merge merge{filled(b, {BH, N}, negInf), zeros(b, {BH, N, Dv}),
-                zeros(b, {BH, N})};
-    if (roundLoop) {
-      // One round's IR in an scf.for over the rounds (the CPU: compile time
-      // independent of `rounds`); round r's rotations the rows [r D, r D +
-      // D) of one constant.
-      Value all = K == 0 ? Value() : Value(rotationsOf(0, rounds));
-      SmallVector<Value> carried = stepLoop(
-          b, rounds, ValueRange{merge.top, merge.num, merge.den},
-          [&](attic::detail::Builder &nb, Value r, ValueRange args) {
-            Value rotation;
-            if (all) {
-              Value row = arith::MulIOp::create(nb, r, cIndex(nb, D));
-              SmallVector<OpFoldResult> offsets = {row, nb.getIndexAttr(0)};
-              SmallVector<OpFoldResult> sizes = {nb.getIndexAttr(D),
-                                                 nb.getIndexAttr(K)};
-              SmallVector<OpFoldResult> strides(2, nb.getIndexAttr(1));
-              rotation = tensor::ExtractSliceOp::create(nb, all, offsets, sizes,
-                                                        strides);
-            }
-            auto [out, lse] = round(nb, rotation);
-            Merge next =
-                mergeRound(nb, Merge{args[0], args[1], args[2]}, out, lse);
-            return SmallVector<Value>{next.top, next.num, next.den};
-          });
-      merge = Merge{carried[0], carried[1], carried[2]};
-    } else {
-      // One copy per round (the GPU pipelines: kernels are launched from
-      // straight-line host code).
-      for (int64_t r = 0; r < rounds; ++r) {
-        Value rotation = K == 0 ? Value() : Value(rotationsOf(r, 1));
-        auto [out, lse] = round(b, rotation);
-        merge = mergeRound(b, merge, out, lse);
-      }
-    }
-    Value merged = parallelTensor(
+    result = round(b, rotation).first;
+  } else if (roundLoop) {
+    // One round's IR in an scf.for over the rounds (the CPU: compile time
+    // independent of `rounds`); round r's rotations the rows [r D, r D + D)
+    // of one constant.
+    Merge init{filled(b, {BH, N}, negInf), zeros(b, {BH, N, Dv}),
+               zeros(b, {BH, N})};
+    Value all = K == 0 ? Value() : Value(rotationsOf(0, rounds));
+    SmallVector<Value> carried = stepLoop(
+        b, rounds, ValueRange{init.top, init.num, init.den},
+        [&](attic::detail::Builder &nb, Value r, ValueRange args) {
+          Value rotation;
+          if (all) {
+            Value row = arith::MulIOp::create(nb, r, cIndex(nb, D));
+            SmallVector<OpFoldResult> offsets = {row, nb.getIndexAttr(0)};
+            SmallVector<OpFoldResult> sizes = {nb.getIndexAttr(D),
+                                               nb.getIndexAttr(K)};
+            SmallVector<OpFoldResult> strides(2, nb.getIndexAttr(1));
+            rotation = tensor::ExtractSliceOp::create(nb, all, offsets, sizes,
+                                                      strides);
+          }
+          auto [out, lse] = round(nb, rotation);
+          Merge next =
+              mergeRound(nb, Merge{args[0], args[1], args[2]}, out, lse);
+          return SmallVector<Value>{next.top, next.num, next.den};
+        });
+    Value num = carried[1], den = carried[2];
+    // The quotient, 0 where no round saw a key (den is at least 1 where
+    // one did: exp(0) from the round of the maximum).
+    result = parallelTensor(
         b, f32Tensor(b, {BH, N, Dv}),
         [&](attic::detail::Builder &nb, ValueRange i) {
-          Value den = extract(nb, merge.den, {i[0], i[1]});
-          Value none = arith::CmpFOp::create(nb, arith::CmpFPredicate::OEQ, den,
+          Value d = extract(nb, den, {i[0], i[1]});
+          Value none = arith::CmpFOp::create(nb, arith::CmpFPredicate::OEQ, d,
                                              cF32(nb, 0.0));
-          Value quotient =
-              arith::DivFOp::create(nb, extract(nb, merge.num, i), den);
+          Value quotient = arith::DivFOp::create(nb, extract(nb, num, i), d);
           return select(nb, none, cF32(nb, 0.0), quotient);
         });
-    result = reshape(b, merged, {B, H, N, Dv});
+  } else {
+    // One copy per round (the GPU pipelines: kernels are launched from
+    // straight-line host code), merged at the end in one element-wise pass
+    // (one kernel, not three per round): L = max_r lse_r, out = sum_r
+    // exp(lse_r - L) o_r / sum_r exp(lse_r - L), 0 where every lse_r is
+    // -inf. Not bitwise the loop's sums, which rescale as the maximum
+    // grows.
+    SmallVector<Value> outs, lses;
+    for (int64_t r = 0; r < rounds; ++r) {
+      Value rotation = K == 0 ? Value() : Value(rotationsOf(r, 1));
+      auto [out, lse] = round(b, rotation);
+      outs.push_back(out);
+      lses.push_back(lse);
+    }
+    result = parallelTensor(
+        b, f32Tensor(b, {BH, N, Dv}),
+        [&](attic::detail::Builder &nb, ValueRange i) {
+          SmallVector<Value> l;
+          Value top = cF32(nb, negInf);
+          for (Value lse : lses) {
+            l.push_back(extract(nb, lse, {i[0], i[1]}));
+            top = arith::MaximumFOp::create(nb, top, l.back());
+          }
+          Value none = arith::CmpFOp::create(nb, arith::CmpFPredicate::OEQ, top,
+                                             cF32(nb, negInf));
+          Value safeTop = select(nb, none, cF32(nb, 0.0), top);
+          Value num = cF32(nb, 0.0), den = cF32(nb, 0.0);
+          for (auto [o, lr] : llvm::zip(outs, l)) {
+            Value w =
+                math::ExpOp::create(nb, arith::SubFOp::create(nb, lr, safeTop));
+            den = arith::AddFOp::create(nb, den, w);
+            num = arith::AddFOp::create(
+                nb, num, arith::MulFOp::create(nb, w, extract(nb, o, i)));
+          }
+          return select(nb, none, cF32(nb, 0.0),
+                        arith::DivFOp::create(nb, num, den));
+        });
   }
+  result = reshape(b, result, {B, H, N, Dv});
   rewriter.replaceOp(op, result);
   return success();
 }

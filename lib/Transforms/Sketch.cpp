@@ -635,7 +635,7 @@ LogicalResult attic::decomposeNystrom(RewriterBase &rewriter,
   int64_t iterations = op.getIterationsAttr().getInt();
   if (iterationLoop)
     // An scf.for over the iterations: one step's IR (unrolled, 100
-    // iterations took 6.2 s to compile; bench/results/cpu/iteration-loops.md).
+    // iterations took 7.1 s to compile; bench/results/cpu/iteration-loops.md).
     z = stepLoop(b, iterations, ValueRange{z},
                  [&](ABuilder &lb, Value, ValueRange args) {
                    return SmallVector<Value>{step(lb, args[0])};

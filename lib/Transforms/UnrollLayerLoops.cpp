@@ -33,27 +33,41 @@ using namespace mlir;
 
 namespace {
 /// Whether `op` holds attic ops, directly or in the functions its calls
-/// reach (a loop over layers often calls one function per layer).
+/// reach (a loop over layers often calls one function per layer), or with
+/// `orRepeatedSteps` is or holds one of attic's loops of repeated steps
+/// (kRepeatedStepsAttrName: a loop of K-means iterations lowered by
+/// attic-lower-state has no attic op left, and a user's loop around it is
+/// unrolled first, which brings it to the function level).
 bool holdsAtticOps(Operation *op, SymbolTableCollection &symbols,
-                   llvm::SmallPtrSetImpl<Operation *> &visited) {
+                   llvm::SmallPtrSetImpl<Operation *> &visited,
+                   bool orRepeatedSteps) {
   return op
       ->walk([&](Operation *nested) {
-        if (isa_and_nonnull<attic::AtticDialect>(nested->getDialect()))
+        if (isa_and_nonnull<attic::AtticDialect>(nested->getDialect()) ||
+            (orRepeatedSteps && nested->hasAttr(attic::kRepeatedStepsAttrName)))
           return WalkResult::interrupt();
         if (auto call = dyn_cast<func::CallOp>(nested))
           if (Operation *callee =
                   symbols.lookupNearestSymbolFrom(call, call.getCalleeAttr()))
             if (visited.insert(callee).second &&
-                holdsAtticOps(callee, symbols, visited))
+                holdsAtticOps(callee, symbols, visited, orRepeatedSteps))
               return WalkResult::interrupt();
         return WalkResult::advance();
       })
       .wasInterrupted();
 }
 
-bool holdsAtticOps(Operation *op, SymbolTableCollection &symbols) {
+bool holdsAtticOps(Operation *op, SymbolTableCollection &symbols,
+                   bool orRepeatedSteps = true) {
   llvm::SmallPtrSet<Operation *, 8> visited;
-  return holdsAtticOps(op, symbols, visited);
+  return holdsAtticOps(op, symbols, visited, orRepeatedSteps);
+}
+
+/// How the messages name a loop this pass unrolls.
+std::string loopKind(Operation *loop, SymbolTableCollection &symbols) {
+  return holdsAtticOps(loop, symbols, /*orRepeatedSteps=*/false)
+             ? "loops over attic ops"
+             : "loops over attic's repeated steps (attic.repeated_steps)";
 }
 
 /// The number of iterations of a loop with constant bounds and a positive
@@ -161,19 +175,19 @@ struct AtticUnrollLayerLoopsPass
       WalkResult refused = getOperation()->walk([&](func::FuncOp func) {
         for (Block &block : func.getBody())
           for (Operation &op : block) {
-            // (Or attic's own loop of repeated steps, whose body may hold
+            // (Or attic's own loops of repeated steps, whose body may hold
             // no attic op left: kRepeatedStepsAttrName.)
             if (!isa<scf::ForOp, scf::WhileOp, scf::ForallOp, scf::ParallelOp>(
                     op) ||
-                !(holdsAtticOps(&op, symbols) ||
-                  op.hasAttr(attic::kRepeatedStepsAttrName)))
+                !holdsAtticOps(&op, symbols))
               continue;
             if (auto loop = dyn_cast<scf::ForOp>(op)) {
               loops.push_back(loop);
               continue;
             }
             attic::opError(&op)
-                << "loops over attic ops: the GPU mapping needs such "
+                << loopKind(&op, symbols)
+                << ": the GPU mapping needs such "
                    "loops unrolled, and attic-unroll-layer-loops unrolls "
                    "scf.for loops with constant bounds only; write the "
                    "loop as one, or compile for the CPU";
@@ -191,7 +205,7 @@ struct AtticUnrollLayerLoopsPass
         if (matchPattern(loop.getStep(), m_ConstantInt(&step)) &&
             (loop.getUnsignedCmp() ? step.isZero() : step.isNonPositive())) {
           attic::opError(loop)
-              << "loops over attic ops with a step of "
+              << loopKind(loop, symbols) << " with a step of "
               << llvm::toString(step, 10, !loop.getUnsignedCmp())
               << ": the loop never ends (attic-unroll-layer-loops)";
           return signalPassFailure();
@@ -208,21 +222,23 @@ struct AtticUnrollLayerLoopsPass
             trips = upstream->getZExtValue();
         if (!trips) {
           attic::opError(loop)
-              << "loops over attic ops with a trip count that is not a "
+              << loopKind(loop, symbols)
+              << " with a trip count that is not a "
                  "compile-time constant: the GPU mapping needs it unrolled "
                  "(attic-unroll-layer-loops)";
           return signalPassFailure();
         }
         if (*trips > uint64_t(int64_t(maxTripCount))) {
           attic::opError(loop)
-              << "loops over attic ops " << *trips
+              << loopKind(loop, symbols) << " " << *trips
               << " times: attic-unroll-layer-loops unrolls at most "
               << int64_t(maxTripCount) << " iterations (max-trip-count)";
           return signalPassFailure();
         }
         if (*trips > kMostCopies - copies) {
           attic::opError(loop)
-              << "loops over attic ops " << *trips << " times after " << copies
+              << loopKind(loop, symbols) << " " << *trips << " times after "
+              << copies
               << " copies of loop bodies: attic-unroll-layer-loops makes at "
                  "most "
               << kMostCopies

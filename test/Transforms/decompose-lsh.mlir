@@ -9,8 +9,9 @@
 // block-diagonal windows with the lse destination (mask region: padding
 // and causal on original positions; score region: the self-key logit
 // -1e5), the output and lse gathered back, and the online merge (a running
-// maximum, numerator and denominator: two exps); after the loop the
-// quotient, 0 where no round saw a key.
+// maximum, numerator and denominator; the two factors exp(m - m') and
+// exp(lse - m') once per row, the numerator updated in place); after the
+// loop the quotient, 0 where no round saw a key.
 // CHECK-LABEL: func.func @two_rounds
 // CHECK: %[[R:.*]] = arith.constant dense<[{{\[}}-1.88771462, 1.20015299], {{.*}}> : tensor<32x2xf32>
 // CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
@@ -36,13 +37,14 @@
 // CHECK: %[[LSE:.*]] = attic.gather_rows %{{.*}} : tensor<2x64xf32>, tensor<2x64xi64> -> tensor<2x64xf32>
 // CHECK: %[[NEWTOP:.*]] = linalg.generic
 // CHECK: arith.maximumf
-// CHECK: %[[NEWNUM:.*]] = linalg.generic
+// CHECK: %[[KEEP:.*]] = linalg.generic
 // CHECK: tensor.extract %[[TOP]]
 // CHECK: tensor.extract %[[LSE]]
 // CHECK: math.exp
+// CHECK: %[[WEIGHT:.*]] = linalg.generic
 // CHECK: math.exp
-// CHECK: tensor.extract %[[NUM]]
-// CHECK: tensor.extract %[[OUT]]
+// CHECK: %[[NEWNUM:.*]] = linalg.generic {{.*}} ins(%[[OUT]], %[[KEEP]], %[[WEIGHT]] : tensor<2x64x16xf32>, tensor<2x64xf32>, tensor<2x64xf32>) outs(%[[NUM]] : tensor<2x64x16xf32>)
+// CHECK-NOT: math.exp
 // CHECK: %[[NEWDEN:.*]] = linalg.generic
 // CHECK: tensor.extract %[[DEN]]
 // CHECK: scf.yield %[[NEWTOP]], %[[NEWNUM]], %[[NEWDEN]]
@@ -96,6 +98,11 @@ func.func @two_rounds(%qk: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %m:
 // UNROLLED: attic.block_attention
 // UNROLLED: attic.lsh_hash %{{.*}}, %[[R1]]
 // UNROLLED: attic.block_attention
+// The rounds merged at the end in one pass (one kernel on the GPU).
+// UNROLLED: linalg.generic
+// UNROLLED: arith.maximumf
+// UNROLLED: math.exp
+// UNROLLED: math.exp
 // UNROLLED: arith.divf
 // UNROLLED-LABEL: func.func @one_bucket
 // UNROLLED-NOT: scf.for

@@ -1,5 +1,6 @@
 // RUN: attic-opt %s --split-input-file --verify-diagnostics --attic-unroll-layer-loops | FileCheck %s
 // RUN: not attic-opt %s --split-input-file --attic-unroll-layer-loops="max-trip-count=2" 2>&1 | FileCheck %s --check-prefix=LIMIT
+// RUN: not attic-opt %s --split-input-file --attic-unroll-layer-loops="max-trip-count=1" 2>&1 | FileCheck %s --check-prefix=STEPS
 // RUN: not attic-opt %s --split-input-file --attic-unroll-layer-loops="max-trip-count=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // NEGATIVE: error: attic-unroll-layer-loops: max-trip-count must be in [0, 65536], got -1
 // Each iteration is a copy of the body: 2^40 of them exhausted memory.
@@ -55,6 +56,33 @@ func.func @repeated_steps(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
     scf.yield %a : tensor<4xf32>
   }
   return %r, %s : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// A user's loop around a marked loop (a loop over layers whose K-means was
+// lowered already: no attic op left in either) is unrolled, and then the
+// marked loop in each copy (it was left nested before: an allocation in a
+// host loop for the GPU mapping; a 2026-12-02 review). Named as such when
+// past max-trip-count.
+// CHECK-LABEL: func.func @nested_repeated_steps
+// CHECK-NOT: scf.for
+// CHECK-COUNT-4: arith.mulf
+// CHECK-NOT: arith.mulf
+// CHECK: return
+// STEPS: error: 'scf.for' op loops over attic's repeated steps (attic.repeated_steps) 2 times: attic-unroll-layer-loops unrolls at most 1 iterations (max-trip-count)
+func.func @nested_repeated_steps(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %r = scf.for %l = %c0 to %c2 step %c1 iter_args(%y = %x) -> (tensor<4xf32>) {
+    %s = scf.for %i = %c0 to %c2 step %c1 iter_args(%h = %y) -> (tensor<4xf32>) {
+      %m = arith.mulf %h, %h : tensor<4xf32>
+      scf.yield %m : tensor<4xf32>
+    } {attic.repeated_steps}
+    scf.yield %s : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
 }
 
 // -----
