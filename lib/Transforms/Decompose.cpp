@@ -176,28 +176,19 @@ struct DecomposeKernelized : public OpRewritePattern<KernelizedAttentionOp> {
   }
 };
 
-/// attic.lsh_attention -> its L2 primitives and the shared core (Lsh.cpp).
-struct DecomposeLsh : public OpRewritePattern<LshAttentionOp> {
-  DecomposeLsh(MLIRContext *ctx, bool roundLoop)
-      : OpRewritePattern(ctx), roundLoop(roundLoop) {}
-  LogicalResult matchAndRewrite(LshAttentionOp op,
-                                PatternRewriter &rewriter) const override {
-    return decomposeLsh(rewriter, op, roundLoop);
-  }
-  bool roundLoop;
-};
-
-/// attic.clustered_attention -> attic.kmeans, attic.attention, gather;
-/// the sketches that select keys or queries (Sketch.cpp).
+/// An op whose decomposition takes one of the pass's flags: the clustered
+/// attention (attic.kmeans, attic.attention, gather) and the sketches that
+/// select keys or queries (Sketch.cpp) take parallelScans; LSH attention
+/// (Lsh.cpp) and Nystrom attention (Sketch.cpp) take iterationLoops.
 template <typename Op, LogicalResult (*decompose)(RewriterBase &, Op, bool)>
-struct DecomposeSelecting : public OpRewritePattern<Op> {
-  DecomposeSelecting(MLIRContext *ctx, bool parallelScans)
-      : OpRewritePattern<Op>(ctx), parallelScans(parallelScans) {}
+struct DecomposeWithFlag : public OpRewritePattern<Op> {
+  DecomposeWithFlag(MLIRContext *ctx, bool flag)
+      : OpRewritePattern<Op>(ctx), flag(flag) {}
   LogicalResult matchAndRewrite(Op op,
                                 PatternRewriter &rewriter) const override {
-    return decompose(rewriter, op, parallelScans);
+    return decompose(rewriter, op, flag);
   }
-  bool parallelScans;
+  bool flag;
 };
 
 /// The sketched and low-rank ops -> the shared core (Sketch.cpp).
@@ -208,17 +199,6 @@ struct DecomposeSketch : public OpRewritePattern<Op> {
                                 PatternRewriter &rewriter) const override {
     return decompose(rewriter, op);
   }
-};
-
-/// attic.nystrom_attention (Sketch.cpp), its iterations a loop or not.
-struct DecomposeNystrom : public OpRewritePattern<NystromAttentionOp> {
-  DecomposeNystrom(MLIRContext *ctx, bool iterationLoop)
-      : OpRewritePattern(ctx), iterationLoop(iterationLoop) {}
-  LogicalResult matchAndRewrite(NystromAttentionOp op,
-                                PatternRewriter &rewriter) const override {
-    return decomposeNystrom(rewriter, op, iterationLoop);
-  }
-  bool iterationLoop;
 };
 
 struct AtticDecomposePass
@@ -266,13 +246,14 @@ void attic::populateDecomposePatterns(RewritePatternSet &patterns,
                                       const DecomposeOptions &options) {
   patterns.add<DecomposeAttention>(patterns.getContext(), options);
   patterns.add<DecomposeKernelized>(patterns.getContext());
-  patterns.add<DecomposeLsh>(patterns.getContext(), options.iterationLoops);
-  patterns.add<DecomposeSelecting<ClusteredAttentionOp, decomposeClustered>,
-               DecomposeSelecting<SkeinformerAttentionOp, decomposeSkeinformer>,
-               DecomposeSelecting<InformerAttentionOp, decomposeInformer>>(
+  patterns.add<DecomposeWithFlag<LshAttentionOp, decomposeLsh>,
+               DecomposeWithFlag<NystromAttentionOp, decomposeNystrom>>(
+      patterns.getContext(), options.iterationLoops);
+  patterns.add<DecomposeWithFlag<ClusteredAttentionOp, decomposeClustered>,
+               DecomposeWithFlag<SkeinformerAttentionOp, decomposeSkeinformer>,
+               DecomposeWithFlag<InformerAttentionOp, decomposeInformer>>(
       patterns.getContext(), options.parallelScans);
   patterns.add<DecomposeSketch<LinformerAttentionOp, decomposeLinformer>,
                DecomposeSketch<SynthesizerAttentionOp, decomposeSynthesizer>>(
       patterns.getContext());
-  patterns.add<DecomposeNystrom>(patterns.getContext(), options.iterationLoops);
 }
