@@ -18,10 +18,11 @@
 //    mask region is the causal and padding rules on the original positions,
 //    its score region the self-key rule, its lse destination the round's
 //    log-sum-exp) and attic.gather_rows back to the original order; the
-//    rounds merge by their log-sum-exps, online (a running maximum,
-//    numerator and denominator). The rounds are an scf.for (one round's
-//    IR; the rotations one constant, a slice per round), or one copy per
-//    round with iteration-loops=false (the GPU pipelines).
+//    rounds merge by their log-sum-exps. The rounds are an scf.for (one
+//    round's IR; the rotations one constant, a slice per round) merging
+//    online (a running maximum, numerator and denominator), or with
+//    iteration-loops=false (the GPU pipelines) one copy per round merged
+//    in one pass at the end.
 //  - attic-lower-state (lowerHashOps): attic.lsh_hash becomes a
 //    linalg.matmul of the [B*H*N, D] rows by the rotations (sgemm on the
 //    CPU) and an argmax per row; attic.bucket_sort a counting sort per
