@@ -96,7 +96,7 @@ Block *regionBlock(Builder &b, Region &region, TypeRange types) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult attic::decomposeLsh(RewriterBase &rewriter, LshAttentionOp op,
-                                  bool roundLoop) {
+                                  bool iterationLoop) {
   attic::detail::Builder b(op.getLoc(), rewriter);
   b.setInsertionPoint(op);
   RankedTensorType qkType = op.getQk().getType();
@@ -343,7 +343,7 @@ LogicalResult attic::decomposeLsh(RewriterBase &rewriter, LshAttentionOp op,
   if (rounds == 1) {
     Value rotation = K == 0 ? Value() : Value(rotationsOf(0, 1));
     result = round(b, rotation).first;
-  } else if (roundLoop) {
+  } else if (iterationLoop) {
     // One round's IR in an scf.for over the rounds (the CPU: compile time
     // independent of `rounds`); round r's rotations the rows [r D, r D + D)
     // of one constant.

@@ -128,10 +128,10 @@ mlir::LogicalResult decomposeKernelized(mlir::RewriterBase &rewriter,
 /// into a constant), attic.bucket_sort, attic.gather_rows and one
 /// attic.block_attention with an lse destination, merged by the rounds'
 /// log-sum-exps on tensors (part of attic-decompose; lib/Transforms/Lsh.cpp).
-/// With `roundLoop` the rounds are an scf.for (the IR of one round), else
-/// one copy each (the GPU pipelines).
+/// With `iterationLoop` the rounds are an scf.for (the IR of one round),
+/// else one copy each (the GPU pipelines).
 mlir::LogicalResult decomposeLsh(mlir::RewriterBase &rewriter,
-                                 LshAttentionOp op, bool roundLoop = true);
+                                 LshAttentionOp op, bool iterationLoop = true);
 
 /// attic.clustered_attention -> attic.kmeans, attic.attention of the
 /// centroids and attic.gather_rows (part of attic-decompose).
