@@ -23,6 +23,7 @@
 
 #include "llvm/Support/SaveAndRestore.h"
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include <functional>
@@ -442,6 +443,8 @@ private:
       return evaluateInsertSlice(insert);
     if (auto loop = dyn_cast<scf::ForOp>(op))
       return evaluateFor(loop);
+    if (auto loop = dyn_cast<scf::ForallOp>(op))
+      return evaluateForall(loop);
     if (auto ifOp = dyn_cast<scf::IfOp>(op))
       return evaluateIf(ifOp);
     if (auto extract = dyn_cast<tensor::ExtractOp>(op))
@@ -1083,7 +1086,17 @@ private:
       return unsupportedBecause(insert, "needs a destination computed before "
                                         "it");
     attic::RefTensor out = destinationCopy(dest->second);
-    attic::RefTensor source = values[insert.getSource()];
+    if (failed(insertSliceInto(insert, out)))
+      return failure();
+    values[insert.getResult()] = std::move(out);
+    return success();
+  }
+
+  /// Writes the source of `insert` (a tensor.insert_slice or
+  /// tensor.parallel_insert_slice) into its slice of `out`.
+  template <typename InsertOp>
+  LogicalResult insertSliceInto(InsertOp insert, attic::RefTensor &out) {
+    const attic::RefTensor &source = values[insert.getSource()];
     SmallVector<int64_t> offsets, sizes, strides;
     if (failed(sliceBounds(insert, out.shape, offsets, sizes, strides)))
       return failure();
@@ -1097,7 +1110,87 @@ private:
     forEachInSlice(out.shape, offsets, sizes, strides, [&](int64_t flat) {
       out.data[flat] = source.data[next++];
     });
-    values[insert.getResult()] = std::move(out);
+    return success();
+  }
+
+  /// An scf.forall at function level (attic-lower-state's parallel scans):
+  /// its iterations one after another, each writing the slices of its
+  /// terminator's tensor.parallel_insert_slice ops into the results. An
+  /// iteration's body reads the shared outputs' values before the loop,
+  /// as it does on the hardware where it writes only its own slices.
+  LogicalResult evaluateForall(scf::ForallOp loop) {
+    auto resolve = [&](ArrayRef<OpFoldResult> mixed,
+                       SmallVectorImpl<int64_t> &out) {
+      for (OpFoldResult value : mixed) {
+        if (auto attr = dyn_cast<Attribute>(value)) {
+          out.push_back(cast<IntegerAttr>(attr).getInt());
+          continue;
+        }
+        if (!scalars.count(cast<Value>(value)))
+          return false;
+        out.push_back(exactOf(cast<Value>(value)));
+      }
+      return true;
+    };
+    SmallVector<int64_t> lower, upper, step;
+    if (!resolve(loop.getMixedLowerBound(), lower) ||
+        !resolve(loop.getMixedUpperBound(), upper) ||
+        !resolve(loop.getMixedStep(), step))
+      return unsupportedBecause(loop, "has a bound that is not a known scalar");
+    if (llvm::any_of(step, [](int64_t s) { return s < 1; }))
+      return unsupportedBecause(loop, "has a step below 1");
+    SmallVector<attic::RefTensor> results;
+    for (auto [arg, init] :
+         llvm::zip(loop.getRegionIterArgs(), loop.getOutputs())) {
+      copyValue(arg, init);
+      results.push_back(destinationCopy(values[init]));
+    }
+    if (llvm::any_of(llvm::zip(lower, upper), [](auto bounds) {
+          return std::get<0>(bounds) >= std::get<1>(bounds);
+        }))
+      return finishForall(loop, results);
+    SmallVector<int64_t> ivs(lower);
+    while (true) {
+      if (failed(countStep(loop)))
+        return failure();
+      for (auto [iv, value] : llvm::zip(loop.getInductionVars(), ivs)) {
+        scalars[iv] = double(value);
+        integers[iv] = value;
+      }
+      for (Operation &op : loop.getBody()->without_terminator())
+        if (failed(evaluate(&op)))
+          return failure();
+      for (Operation &op : loop.getTerminator().getYieldingOps()) {
+        auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(op);
+        if (!insert)
+          return unsupported(&op);
+        auto dest = dyn_cast<BlockArgument>(insert.getDest());
+        auto outputs = loop.getRegionIterArgs();
+        const auto *at = llvm::find(outputs, dest);
+        if (!dest || at == outputs.end())
+          return unsupportedBecause(&op, "inserts into a value that is not "
+                                         "one of the loop's shared outputs");
+        if (failed(insertSliceInto(insert, results[at - outputs.begin()])))
+          return failure();
+      }
+      // The next point, the last dimension fastest.
+      int64_t d = int64_t(ivs.size()) - 1;
+      for (; d >= 0; --d) {
+        if (!__builtin_add_overflow(ivs[d], step[d], &ivs[d]) &&
+            ivs[d] < upper[d])
+          break;
+        ivs[d] = lower[d];
+      }
+      if (d < 0)
+        break;
+    }
+    return finishForall(loop, results);
+  }
+
+  LogicalResult finishForall(scf::ForallOp loop,
+                             SmallVectorImpl<attic::RefTensor> &results) {
+    for (auto [result, value] : llvm::zip(loop.getResults(), results))
+      values[result] = std::move(value);
     return success();
   }
 
@@ -1236,6 +1329,40 @@ private:
   /// scalars, iter_args of any kind (tensors, trees, scalars), the body's
   /// ops evaluated like the function's.
   LogicalResult evaluateFor(scf::ForOp loop) {
+    Block &body = *loop.getBody();
+    for (auto [arg, init] :
+         llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs()))
+      copyValue(arg, init);
+    LogicalResult ran = forEachIteration(loop, [&](int64_t iv) {
+      scalars[loop.getInductionVar()] = double(iv);
+      integers[loop.getInductionVar()] = iv;
+      for (Operation &op : body.without_terminator())
+        if (failed(evaluate(&op)))
+          return failure();
+      auto yield = cast<scf::YieldOp>(body.getTerminator());
+      // Through the results first: a yield may name another iter_arg.
+      for (auto [result, value] :
+           llvm::zip(loop.getResults(), yield.getOperands()))
+        copyValue(result, value);
+      for (auto [arg, result] :
+           llvm::zip(loop.getRegionIterArgs(), loop.getResults()))
+        copyValue(arg, result);
+      return success();
+    });
+    if (failed(ran))
+      return failure();
+    for (auto [result, arg] :
+         llvm::zip(loop.getResults(), loop.getRegionIterArgs()))
+      copyValue(result, arg);
+    return success();
+  }
+
+  /// Calls `iteration` with the induction variable of each iteration of
+  /// `loop` (bounds from the scalars), each counted against the oracle's
+  /// limit.
+  LogicalResult
+  forEachIteration(scf::ForOp loop,
+                   function_ref<LogicalResult(int64_t)> iteration) {
     auto bound = [&](Value v, int64_t &out) {
       if (!scalars.count(v))
         return false;
@@ -1263,34 +1390,22 @@ private:
                    by = isUnsigned ? bitsOf(step, width) : uint64_t(step);
     if (isUnsigned ? by == 0 : step < 1)
       return unsupportedBecause(loop, "has a step below 1");
-    Block &body = *loop.getBody();
-    for (auto [arg, init] :
-         llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs()))
-      copyValue(arg, init);
+    // The trip count against the limit before any iteration runs (a loop
+    // of 10^9 iterations in a payload ran for half a minute before the
+    // limit stopped it).
+    const uint64_t trips = from < to ? (to - from - 1) / by + 1 : 0;
+    if (trips > kMaxSteps - std::min(steps, kMaxSteps)) {
+      steps = kMaxSteps;
+      return countStep(loop);
+    }
     // (A step past uint64's range, that is past int64's for a signed
     // loop, ends the loop, as it would end it.)
     for (uint64_t u = from; u < to;
          u = __builtin_add_overflow(u, by, &u) ? to : u) {
       int64_t iv = isUnsigned ? wrapTo(u, width) : int64_t(u ^ bias);
-      if (failed(countStep(loop)))
+      if (failed(countStep(loop)) || failed(iteration(iv)))
         return failure();
-      scalars[loop.getInductionVar()] = double(iv);
-      integers[loop.getInductionVar()] = iv;
-      for (Operation &op : body.without_terminator())
-        if (failed(evaluate(&op)))
-          return failure();
-      auto yield = cast<scf::YieldOp>(body.getTerminator());
-      // Through the results first: a yield may name another iter_arg.
-      for (auto [result, value] :
-           llvm::zip(loop.getResults(), yield.getOperands()))
-        copyValue(result, value);
-      for (auto [arg, result] :
-           llvm::zip(loop.getRegionIterArgs(), loop.getResults()))
-        copyValue(arg, result);
     }
-    for (auto [result, arg] :
-         llvm::zip(loop.getResults(), loop.getRegionIterArgs()))
-      copyValue(result, arg);
     return success();
   }
 
@@ -1810,6 +1925,9 @@ private:
       values[result] = std::move(out);
       return success();
     }
+    if (isa<arith::MulUIExtendedOp, arith::MulSIExtendedOp>(op) &&
+        !isa<ShapedType>(op->getOperand(0).getType()))
+      return evaluateExtendedMul(op);
     if (op->getNumResults() != 1 ||
         llvm::any_of(op->getOperandTypes(),
                      [](Type t) { return isa<ShapedType>(t); }) ||
@@ -1828,14 +1946,26 @@ private:
                               SmallVectorImpl<double> &yielded) {
     for (auto [arg, value] : llvm::zip(block.getArguments(), args))
       scalars[arg] = value;
+    Operation *terminator = nullptr;
+    if (failed(evaluateOps(block, loop, terminator)))
+      return failure();
+    yielded.clear();
+    for (Value v : terminator->getOperands())
+      yielded.push_back(scalars.lookup(v));
+    return success();
+  }
+
+  /// Evaluates the ops of a payload block (or of an scf.if or scf.for
+  /// inside one) on scalars, up to its terminator, returned in
+  /// `terminator`.
+  LogicalResult evaluateOps(Block &block, ArrayRef<int64_t> loop,
+                            Operation *&terminator) {
     for (Operation &op : block) {
       if (op.hasTrait<OpTrait::IsTerminator>()) {
         if (!isa<linalg::YieldOp, tensor::YieldOp, scf::YieldOp,
                  attic::YieldOp>(op))
           return unsupported(&op);
-        yielded.clear();
-        for (Value v : op.getOperands())
-          yielded.push_back(scalars.lookup(v));
+        terminator = &op;
         return success();
       }
       if (auto index = dyn_cast<linalg::IndexOp>(op)) {
@@ -1869,12 +1999,25 @@ private:
         Region &region = scalars.lookup(ifOp.getCondition()) != 0.0
                              ? ifOp.getThenRegion()
                              : ifOp.getElseRegion();
-        SmallVector<double> results;
-        if (!region.empty() &&
-            failed(evaluateBlock(region.front(), {}, loop, results)))
+        if (region.empty())
+          continue;
+        Operation *yield = nullptr;
+        if (failed(evaluateOps(region.front(), loop, yield)))
           return failure();
-        for (auto [result, value] : llvm::zip(ifOp.getResults(), results))
-          scalars[result] = value;
+        for (auto [result, value] :
+             llvm::zip(ifOp.getResults(), yield->getOperands()))
+          copyScalar(result, value);
+        continue;
+      }
+      if (auto inner = dyn_cast<scf::ForOp>(op)) {
+        if (failed(evaluateScalarFor(inner, loop)))
+          return failure();
+        continue;
+      }
+      if (isa<arith::MulUIExtendedOp, arith::MulSIExtendedOp>(op) &&
+          !isa<ShapedType>(op.getOperand(0).getType())) {
+        if (failed(evaluateExtendedMul(&op)))
+          return failure();
         continue;
       }
       if (op.getNumResults() != 1 || isa<ShapedType>(op.getResult(0).getType()))
@@ -1884,6 +2027,55 @@ private:
     }
     return unsupportedBecause(block.getParentOp(), "has a block without a "
                                                    "terminator");
+  }
+
+  /// An scf.for inside a payload block: a reduction that a lowering wrote
+  /// as a loop (attic-decompose's Nystrom and sketches, attic-lower-state's
+  /// K-means). Its iter_args are scalars; before 2026-12-02 --check
+  /// refused such IR.
+  LogicalResult evaluateScalarFor(scf::ForOp loop, ArrayRef<int64_t> point) {
+    if (llvm::any_of(loop.getResultTypes(),
+                     [](Type t) { return isa<ShapedType>(t); }))
+      return unsupportedBecause(loop, "carries a tensor inside a payload "
+                                      "block (only scalar iter_args are "
+                                      "interpreted there)");
+    Block &body = *loop.getBody();
+    for (auto [arg, init] :
+         llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs()))
+      copyScalar(arg, init);
+    LogicalResult ran = forEachIteration(loop, [&](int64_t iv) {
+      scalars[loop.getInductionVar()] = double(iv);
+      integers[loop.getInductionVar()] = iv;
+      Operation *yield = nullptr;
+      if (failed(evaluateOps(body, point, yield)))
+        return failure();
+      for (auto [result, value] :
+           llvm::zip(loop.getResults(), yield->getOperands()))
+        copyScalar(result, value);
+      for (auto [arg, result] :
+           llvm::zip(loop.getRegionIterArgs(), loop.getResults()))
+        copyScalar(arg, result);
+      return success();
+    });
+    if (failed(ran))
+      return failure();
+    for (auto [result, arg] :
+         llvm::zip(loop.getResults(), loop.getRegionIterArgs()))
+      copyScalar(result, arg);
+    return success();
+  }
+
+  /// Copies the scalar `from` to `to`, with its exact integer value if it
+  /// has one.
+  void copyScalar(Value to, Value from) {
+    double value = scalars.lookup(from);
+    scalars[to] = value;
+    if (auto it = integers.find(from); it != integers.end()) {
+      int64_t exact = it->second;
+      integers[to] = exact;
+    } else {
+      integers.erase(to);
+    }
   }
 
   /// The bit width of an integer (or index: 64) type, 0 for other types.
@@ -1937,6 +2129,8 @@ private:
   /// Evaluates the scalar op `op` on the scalars of its operands and
   /// records its result (exactly, for integer ops).
   LogicalResult evaluateScalarInto(Operation *op) {
+    if (auto bitcast = dyn_cast<arith::BitcastOp>(op))
+      return evaluateBitcast(bitcast);
     SmallVector<double> operands;
     SmallVector<int64_t> exact;
     for (Value v : op->getOperands()) {
@@ -1957,6 +2151,71 @@ private:
       return failure();
     scalars[result] = *value;
     integers.erase(result);
+    return success();
+  }
+
+  /// arith.bitcast of a scalar between a float and an integer (or two of
+  /// either) of one width. A float's bits are those of its value rounded to
+  /// its type, the value the compiled code holds (the reference keeps
+  /// double precision between ops; attic-decompose's sketches build an
+  /// exact power of two from the exponent bits of a maximum this way).
+  LogicalResult evaluateBitcast(arith::BitcastOp op) {
+    Type from = op.getIn().getType(), to = op.getType();
+    for (Type type : {from, to})
+      if (integerWidth(type) > 64)
+        return unsupportedBecause(
+            op, "works on integers of more than 64 bits, which the reference "
+                "holds in 64");
+    APInt bits;
+    if (auto floatType = dyn_cast<FloatType>(from)) {
+      APFloat value(scalars.lookup(op.getIn()));
+      bool lost;
+      value.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                    &lost);
+      bits = value.bitcastToAPInt();
+    } else {
+      unsigned width = integerWidth(from);
+      bits = APInt(width, bitsOf(exactOf(op.getIn()), width));
+    }
+    Value result = op.getResult();
+    if (auto floatType = dyn_cast<FloatType>(to)) {
+      APFloat value(floatType.getFloatSemantics(), bits);
+      bool lost;
+      value.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+      scalars[result] = value.convertToDouble();
+      integers.erase(result);
+      return success();
+    }
+    int64_t value = wrapTo(bits.getZExtValue(), integerWidth(to));
+    scalars[result] = double(value);
+    integers[result] = value;
+    return success();
+  }
+
+  /// arith.mului_extended and arith.mulsi_extended on scalars: the low and
+  /// the high half of the double-width product (the Philox draws of
+  /// attic-decompose's sampled sketches).
+  LogicalResult evaluateExtendedMul(Operation *op) {
+    unsigned width = integerWidth(op->getOperand(0).getType());
+    if (width == 0 || width > 64)
+      return unsupportedBecause(
+          op, "works on integers of more than 64 bits, which the reference "
+              "holds in 64");
+    bool isSigned = isa<arith::MulSIExtendedOp>(op);
+    auto operand = [&](unsigned i) {
+      uint64_t bits = bitsOf(exactOf(op->getOperand(i)), width);
+      return isSigned ? APInt(width, bits).sext(2 * width)
+                      : APInt(width, bits).zext(2 * width);
+    };
+    APInt product = operand(0) * operand(1);
+    int64_t low = wrapTo(product.trunc(width).getZExtValue(), width);
+    int64_t high =
+        wrapTo(product.lshr(width).trunc(width).getZExtValue(), width);
+    for (auto [result, value] :
+         llvm::zip(op->getResults(), std::array<int64_t, 2>{low, high})) {
+      scalars[result] = double(value);
+      integers[result] = value;
+    }
     return success();
   }
 
@@ -2650,7 +2909,7 @@ private:
             "tensor.cast, tensor.expand_shape, tensor.collapse_shape, "
             "tensor.extract, tensor.insert, tensor.from_elements, "
             "tensor.extract_slice, tensor.insert_slice, "
-            "scf.for, scf.if, "
+            "scf.for, scf.forall, scf.if, "
             "tensor.generate, tensor.concat, linalg "
             "ops on static tensors, and arith/math ops on scalars)";
     return failure();
