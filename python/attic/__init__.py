@@ -24,6 +24,7 @@ import operator
 import os
 import re
 import shutil
+import stat
 import struct
 import subprocess
 import tempfile
@@ -419,7 +420,8 @@ def _same_contents(a, b):
 
 def _cache_dir():
     """The directory of compiled libraries. Libraries are loaded from it, so
-    one that another user owns, or that others may write, is refused; the
+    one that another user owns, or that its group or others may write, is
+    refused; the
     default ones (under XDG_CACHE_HOME or the shared temporary directory)
     are made private (0700) when this user owns them (versions before
     2026-11-30 created them with the umask's mode)."""
@@ -445,16 +447,57 @@ def _cache_dir():
                     "directory of your own, or pass output=)" % directory)
             if not chosen and st.st_mode & 0o077:
                 os.chmod(directory, 0o700)
-            elif st.st_mode & 0o002:
+            elif st.st_mode & 0o022:
+                # Group write too (a 0770 cache was accepted before
+                # 2026-12-02, an audit): a member could swap a library
+                # between its rename and its load.
                 raise AtticError(
-                    "the cache directory %s is writable by others; libraries "
-                    "are loaded from it (chmod o-w it, or choose another with "
-                    "ATTIC_CACHE_DIR)" % directory)
+                    "the cache directory %s is writable by its group or by "
+                    "others; libraries are loaded from it (chmod go-w it, or "
+                    "choose another with ATTIC_CACHE_DIR)" % directory)
     except OSError as e:
         raise AtticError("cannot create the cache directory %s: %s (set "
                          "ATTIC_CACHE_DIR or pass output=)"
                          % (base, e.strerror or e)) from None
     return base
+
+
+def _private_subdirectory(directory):
+    """Creates (or checks) `directory`, a subdirectory of the cache that a
+    library is loaded from: a directory of this user's, made private (0700),
+    not a symbolic link. The cache's own check did not reach it before
+    2026-12-02 (an audit: one another user owned and anyone could write was
+    used)."""
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        st = os.lstat(directory)
+        if not stat.S_ISDIR(st.st_mode):
+            raise AtticError("the cache entry %s is not a directory; "
+                             "libraries are loaded from it (remove it)"
+                             % directory)
+        if st.st_uid != os.getuid():
+            raise AtticError("the cache entry %s is owned by another user; "
+                             "libraries are loaded from it (remove it, or "
+                             "set ATTIC_CACHE_DIR to a directory of your "
+                             "own)" % directory)
+        if st.st_mode & 0o077:
+            os.chmod(directory, 0o700)
+    except OSError as e:
+        raise AtticError("cannot create the cache directory %s: %s (set "
+                         "ATTIC_CACHE_DIR or pass output=)"
+                         % (directory, e.strerror or e)) from None
+
+
+def _trusted_library(path):
+    """Whether the existing library at `path` may be loaded again as it is:
+    a regular file of this user's that neither group nor others may
+    write."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    return (stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid() and
+            not st.st_mode & 0o022)
 
 
 def _path_argument(path):
@@ -529,11 +572,28 @@ def compile(path, entry=None, shapes=None, cpu="host", options=(),
         raise AtticError("shapes must map argument indices to shapes of "
                          "integers, e.g. {0: (1, 4, 128, 64)}; got %r"
                          % (shapes,)) from None
-    if output is None:
+    cached = output is None
+    if cached:
         with open(path, "rb") as f:
             key = hashlib.sha256(f.read() + "\0".join(args).encode())
-        output = os.path.join(_cache_dir(), "%s-%s" % (entry, key.hexdigest()[:16]),
-                              "lib%s.so" % entry)
+        subdirectory = os.path.join(
+            _cache_dir(), "%s-%s" % (entry, key.hexdigest()[:16]))
+        _private_subdirectory(subdirectory)
+        output = os.path.join(subdirectory, "lib%s.so" % entry)
+    output = os.fsdecode(os.fspath(output))
+    # A symbolic link is written through, as attic-compile -o does: the
+    # library replaces the file it names (the rename replaced the link
+    # itself before 2026-12-02, an audit). compile() loads what it writes,
+    # so an output that is not a regular file (a device, a FIFO) is
+    # refused: attic-compile writes into one, and the rename replaced
+    # /dev/null with the library (an audit).
+    if os.path.islink(output):
+        output = os.path.realpath(output)
+    if os.path.exists(output) and not os.path.isdir(output) and \
+            not os.path.isfile(output):
+        raise AtticError("the output %s is not a regular file; compile() "
+                         "loads the library it writes from it (use "
+                         "attic-compile -o to write into a device)" % output)
     directory = os.path.dirname(os.path.abspath(output))
     # attic-compile refuses an output that is its input or the header it
     # writes; the library reaches `output` by a rename here, so the same
@@ -590,7 +650,8 @@ def compile(path, entry=None, shapes=None, cpu="host", options=(),
         # loaded from it is used again. Replaced, each call loaded another
         # private copy, kept for the life of the process (a 2026-11-30
         # audit: 5 mappings and 55 KB a call).
-        if not _same_contents(partial, output):
+        if not (_same_contents(partial, output) and
+                (not cached or _trusted_library(output))):
             os.replace(partial, output)
     finally:
         if os.path.exists(partial):

@@ -6,6 +6,8 @@ tools."""
 
 import ctypes
 import os
+import shutil
+import stat
 import subprocess
 import sys
 
@@ -370,8 +372,78 @@ def test_a_cache_directory_others_may_write_is_refused(source, tmp_path,
     shared.mkdir()
     shared.chmod(0o777)
     monkeypatch.setenv("ATTIC_CACHE_DIR", str(shared))
-    with pytest.raises(attic.AtticError, match="writable by others"):
+    with pytest.raises(attic.AtticError,
+                       match="writable by its group or by others"):
         attic.compile(source, entry="dense")
+
+
+def test_a_group_writable_cache_directory_is_refused(source, tmp_path,
+                                                    monkeypatch):
+    # Only the others' write bit was checked: a 0770 cache was used (a
+    # 2026-12-02 audit).
+    shared = tmp_path / "group"
+    shared.mkdir()
+    shared.chmod(0o770)
+    monkeypatch.setenv("ATTIC_CACHE_DIR", str(shared))
+    with pytest.raises(attic.AtticError, match="writable by its group or by "
+                       "others"):
+        attic.compile(source, entry="dense")
+
+
+def test_cache_entries_are_private_directories_of_ours(source, tmp_path,
+                                                      monkeypatch):
+    # The per-entry subdirectory the library is loaded from was never
+    # checked (a 2026-12-02 audit): made private when it is ours, refused
+    # when it is a link or another user's; a cached library others may
+    # write is replaced, not loaded again.
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    monkeypatch.setenv("ATTIC_CACHE_DIR", str(cache))
+    f = attic.compile(source, entry="dense")
+    entry_dir = os.path.dirname(f.path)
+    os.chmod(entry_dir, 0o777)
+    os.chmod(f.path, 0o666)
+    before = os.stat(f.path).st_ino
+    g = attic.compile(source, entry="dense")
+    assert g.path == f.path
+    assert os.stat(entry_dir).st_mode & 0o777 == 0o700
+    assert os.stat(f.path).st_ino != before
+    assert not os.stat(f.path).st_mode & 0o022
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir(mode=0o700)
+    shutil.rmtree(entry_dir)
+    os.symlink(str(elsewhere), entry_dir)
+    with pytest.raises(attic.AtticError, match="is not a directory"):
+        attic.compile(source, entry="dense")
+    assert os.listdir(str(elsewhere)) == []
+    if os.getuid() == 0:
+        os.unlink(entry_dir)
+        os.mkdir(entry_dir, 0o700)
+        os.chown(entry_dir, 65534, 65534)
+        with pytest.raises(attic.AtticError, match="owned by another user"):
+            attic.compile(source, entry="dense")
+
+
+def test_outputs_through_links_and_not_regular_files(source, tmp_path):
+    # The library was renamed over the output path: a symbolic link was
+    # replaced instead of written through, and as root output="/dev/null"
+    # replaced the device with the library (a 2026-12-02 audit).
+    target = tmp_path / "target.so"
+    target.write_text("old")
+    link = tmp_path / "link.so"
+    os.symlink(str(target), str(link))
+    f = attic.compile(source, entry="dense", output=str(link))
+    assert os.path.islink(str(link))
+    assert target.read_bytes()[:4] == b"\x7fELF"
+    assert os.path.samefile(f.path, str(target))
+    fifo = tmp_path / "fifo.so"
+    os.mkfifo(str(fifo))
+    with pytest.raises(attic.AtticError, match="is not a regular file"):
+        attic.compile(source, entry="dense", output=str(fifo))
+    assert stat.S_ISFIFO(os.lstat(str(fifo)).st_mode)
+    with pytest.raises(attic.AtticError, match="is not a regular file"):
+        attic.compile(source, entry="dense", output="/dev/null")
+    assert stat.S_ISCHR(os.lstat("/dev/null").st_mode)
 
 
 def test_a_default_cache_directory_of_ours_is_made_private(tmp_path,
