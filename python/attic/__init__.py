@@ -421,10 +421,9 @@ def _same_contents(a, b):
 def _cache_dir():
     """The directory of compiled libraries. Libraries are loaded from it, so
     one that another user owns, or that its group or others may write, is
-    refused; the
-    default ones (under XDG_CACHE_HOME or the shared temporary directory)
-    are made private (0700) when this user owns them (versions before
-    2026-11-30 created them with the umask's mode)."""
+    refused; the default ones (under XDG_CACHE_HOME or the shared temporary
+    directory) are made private (0700) when this user owns them (versions
+    before 2026-11-30 created them with the umask's mode)."""
     base = os.environ.get("ATTIC_CACHE_DIR")
     chosen = bool(base)
     shared = False
