@@ -291,6 +291,15 @@ struct AtticCheckScopePass
               << ", which takes attic ops before it (on tensors, or "
                  "bufferized without deallocations); run the passes after "
                  "it by name (docs/AtticPasses.md)";
+        } else if (op->hasAttr(attic::kBlockClassesAttrName)) {
+          // A user's pipeline that ran attic-lower-block-mask: the free is
+          // the pass's, not the user's (a 2026-12-02 audit).
+          op->emitOpError("frees the block classes of "
+                          "attic-lower-block-mask, a step inside ")
+              << pipeline
+              << ", which takes attic.block_mask before it (on tensors, or "
+                 "bufferized without deallocations); run the passes after "
+                 "it by name (docs/AtticPasses.md)";
         } else if (isa<memref::DeallocOp, gpu::DeallocOp>(op)) {
           // gpu.dealloc too: upstream said "memory free side-effect on
           // MemRef value not supported!" (a 2026-11-30 audit).

@@ -271,7 +271,8 @@ LogicalResult attic::lowerBlockMask(BlockMaskOp op) {
     finish(loop.getResult(0), partialCap, partialCount, partialList, 0);
     finish(loop.getResult(1), fullCap, fullCount, fullList, 1);
   }
-  memref::DeallocOp::create(b, loc, classes);
+  memref::DeallocOp::create(b, loc, classes)
+      ->setAttr(kBlockClassesAttrName, b.getUnitAttr());
   op.erase();
   return success();
 }

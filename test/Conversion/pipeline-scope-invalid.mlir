@@ -21,6 +21,7 @@
 // CUDA-NOT: 'gpu.launch' op is a GPU kernel
 // CUDA: error: 'attic.tile.map_rows' op is the tile loop of attic-tile-block-attention, a step inside attic-cuda-pipeline
 // CUDA: error: 'memref.dealloc' op frees a buffer, but attic-cuda-pipeline places every deallocation itself
+// CUDA: error: 'memref.dealloc' op frees the block classes of attic-lower-block-mask, a step inside attic-cuda-pipeline
 
 module {
   module @inner {
@@ -146,6 +147,19 @@ func.func @frees(%n: index) -> f32 {
   // expected-error @+1 {{'memref.dealloc' op frees a buffer, but attic-cpu-pipeline places every deallocation itself (upstream's ownership-based deallocation) and takes input without any; leave the freeing to the pipeline}}
   memref.dealloc %a : memref<?xf32>
   return %x : f32
+}
+
+// -----
+
+// The free of attic-lower-block-mask's classification buffer, in IR that
+// a user's pipeline ran through that pass before attic-cpu-pipeline: the
+// error named the user ("leave the freeing to the pipeline") for a free
+// the pass wrote (a 2026-12-02 audit).
+func.func @lowered_block_mask(%n: index) {
+  %a = memref.alloc(%n) : memref<?xi8>
+  // expected-error @+1 {{'memref.dealloc' op frees the block classes of attic-lower-block-mask, a step inside attic-cpu-pipeline, which takes attic.block_mask before it (on tensors, or bufferized without deallocations); run the passes after it by name (docs/AtticPasses.md)}}
+  memref.dealloc %a {attic.block_classes} : memref<?xi8>
+  return
 }
 
 // -----

@@ -44,7 +44,7 @@
 // CHECK: memref.store %{{.*}}, %[[FN]][%[[B]], %[[H]], %[[QB]]]
 // CHECK: scf.for %[[T2:.*]] = %{{.*}} to %{{.*}} step
 // CHECK-NEXT: memref.store %{{.*}}, %[[FI]][%[[B]], %[[H]], %[[QB]], %[[T2]]]
-// CHECK: memref.dealloc %[[CLASS]]
+// CHECK: memref.dealloc %[[CLASS]] {attic.block_classes}
 // CHECK-NOT: attic.block_mask
 func.func @documents(%ids: memref<2x100xi32>, %n: memref<2x1x4xi32>, %i: memref<2x1x4x4xi32>, %fn: memref<2x1x4xi32>, %fi: memref<2x1x4x4xi32>) {
   %c100 = arith.constant 100 : index

@@ -46,6 +46,12 @@ constexpr llvm::StringLiteral kTileGridAttrName = "attic.tile_grid";
 /// attic-decompose before attic-cuda-pipeline).
 constexpr llvm::StringLiteral kRepeatedStepsAttrName = "attic.repeated_steps";
 
+/// The unit attribute on the deallocation of attic-lower-block-mask's
+/// classification buffer: the pipelines' check of their input names the
+/// pass that made it, not the user, when a user's pipeline ran the pass
+/// before attic-cpu-pipeline or attic-cuda-pipeline.
+constexpr llvm::StringLiteral kBlockClassesAttrName = "attic.block_classes";
+
 /// Rewrites every attic.tile.grid under `root` into the scf.parallel it
 /// stands for, from 0 to its bounds in steps of 1, marked kTileGridAttrName
 /// (the grid's discardable attributes go along). attic-cpu-map-tiles and
