@@ -192,9 +192,9 @@ LogicalResult Offloader::check() {
     if (!onTensors && (llvm::any_of(op->getOperandTypes(), isTensor) ||
                        llvm::any_of(op->getResultTypes(), isTensor))) {
       // Once per function: the rest of it is on tensors too.
-      op->emitOpError("has tensor operands or results; attic-gpu-offload "
-                      "runs on bufferized code (after one-shot "
-                      "bufferization and convert-linalg-to-parallel-loops)");
+      attic::opError(op, "has tensor operands or results; attic-gpu-offload "
+                         "runs on bufferized code (after one-shot "
+                         "bufferization and convert-linalg-to-parallel-loops)");
       onTensors = failed = true;
       return WalkResult::advance();
     }
@@ -220,7 +220,7 @@ LogicalResult Offloader::check() {
              find([](Operation *o) { return isa<memref::AllocOp>(o); }));
       if (inside) {
         InFlightDiagnostic diag =
-            op->emitOpError("cannot be offloaded by attic-gpu-offload: ");
+            attic::opError(op, "cannot be offloaded by attic-gpu-offload: ");
         diag << (isTileGrid(inside)             ? "an attention's tile grid"
                  : isa<memref::AllocOp>(inside) ? "an allocation"
                                                 : "an attic op")
@@ -240,50 +240,51 @@ LogicalResult Offloader::check() {
     // nested gpu.launch ops the NVVM lowering cannot compile).
     if (isa_and_nonnull<gpu::GPUDialect>(op->getDialect()) &&
         op->getBlock() != &body && !op->getParentOfType<gpu::LaunchOp>()) {
-      op->emitOpError("cannot be offloaded by attic-gpu-offload: a host op "
-                      "of the gpu dialect inside a loop or branch would run "
-                      "inside a kernel; keep it at the top level of the "
-                      "function, or write the loop without it (the pass "
-                      "makes the kernels)");
+      attic::opError(op, "cannot be offloaded by attic-gpu-offload: a host op "
+                         "of the gpu dialect inside a loop or branch would run "
+                         "inside a kernel; keep it at the top level of the "
+                         "function, or write the loop without it (the pass "
+                         "makes the kernels)");
       failed = true;
       return WalkResult::skip();
     }
     if (isTileGrid(op)) {
       if (op->getBlock() != &body) {
-        op->emitOpError("cannot be offloaded by attic-gpu-offload: a tile "
-                        "grid must be at the top level of the function");
+        attic::opError(op, "cannot be offloaded by attic-gpu-offload: a tile "
+                           "grid must be at the top level of the function");
         failed = true;
       }
       return WalkResult::skip();
     }
     if (isa<memref::AllocaOp>(op)) {
-      op->emitOpError("cannot be offloaded by attic-gpu-offload: a stack "
-                      "buffer on the host cannot be passed to kernels");
+      attic::opError(op, "cannot be offloaded by attic-gpu-offload: a stack "
+                         "buffer on the host cannot be passed to kernels");
       failed = true;
     } else if (isa<memref::GetGlobalOp>(op) && op->getBlock() != &body) {
-      op->emitOpError("cannot be offloaded by attic-gpu-offload: a global "
-                      "in host memory must be read at the top level of the "
-                      "function (it is copied to the device there)");
+      attic::opError(op, "cannot be offloaded by attic-gpu-offload: a global "
+                         "in host memory must be read at the top level of the "
+                         "function (it is copied to the device there)");
       failed = true;
     } else if (isa<memref::AllocOp>(op) && op->getBlock() != &body) {
-      op->emitOpError("cannot be offloaded by attic-gpu-offload: kernels "
-                      "cannot allocate; allocations must be at the top level "
-                      "of the function (hoist them out of loops)");
+      attic::opError(op,
+                     "cannot be offloaded by attic-gpu-offload: kernels "
+                     "cannot allocate; allocations must be at the top level "
+                     "of the function (hoist them out of loops)");
       failed = true;
     } else if (auto call = dyn_cast<func::CallOp>(op)) {
       if (call.getCallee() == kReportFn)
         reports.push_back(call);
       else {
-        op->emitOpError("cannot be offloaded by attic-gpu-offload: kernels "
-                        "cannot call host function @")
+        attic::opError(op, "cannot be offloaded by attic-gpu-offload: kernels "
+                           "cannot call host function @")
             << call.getCallee();
         failed = true;
       }
     } else if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
       if (loop.getNumResults()) {
-        op->emitOpError("cannot be offloaded by attic-gpu-offload: a "
-                        "parallel loop with reductions (results) is not "
-                        "supported");
+        attic::opError(op, "cannot be offloaded by attic-gpu-offload: a "
+                           "parallel loop with reductions (results) is not "
+                           "supported");
         failed = true;
       }
     } else if (isa<AtticDialect>(op->getDialect()) && op->getBlock() != &body &&
@@ -291,8 +292,8 @@ LogicalResult Offloader::check() {
                    op->getParentOp()->getDialect())) {
       // (The ops in an attic op's regions, e.g. attic.tile.yield, go with
       // it.)
-      op->emitOpError("cannot be offloaded by attic-gpu-offload: it must be "
-                      "at the top level of the function, not inside a loop");
+      attic::opError(op, "cannot be offloaded by attic-gpu-offload: it must be "
+                         "at the top level of the function, not inside a loop");
       failed = true;
     }
     return WalkResult::advance();
@@ -648,7 +649,8 @@ LogicalResult Offloader::kernelize() {
                                op.getDialect()) ||
                            isa<func::ReturnOp>(op) || isTileGrid(&op));
     if (usesClosed || (usesOpen && (pinned || isa<scf::ParallelOp>(op)))) {
-      InFlightDiagnostic diag = op.emitOpError(
+      InFlightDiagnostic diag = attic::opError(
+          &op,
           "uses a value that attic-gpu-offload computes in a kernel; only "
           "buffers pass between kernels and the host (host code, e.g. an "
           "offset, a size or a branch, cannot depend on a scalar read from "
@@ -848,12 +850,36 @@ struct AtticGpuOffloadPass
   void runOnOperation() override {
     bool failed = false;
     bool launched = false;
+    // Calls that the inliner left (a recursive function): one error per
+    // call site, not the errors of what they cause (a branch around an
+    // attention, upstream's deallocation helper, a private function; a
+    // 2026-12-02 audit counted seven for one recursive layer).
+    SymbolTable symbols(getOperation());
+    llvm::DenseSet<Location> reported;
+    getOperation().walk([&](func::CallOp call) {
+      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+      if (!callee || callee.isExternal() ||
+          callee.getSymName() == "dealloc_helper" ||
+          !reported.insert(call.getLoc()).second)
+        return;
+      attic::opError(call, "calls @")
+          << callee.getSymName()
+          << ", which was not inlined (is it recursive?): the GPU pipelines "
+             "take each entry with its callees inlined, since kernels cannot "
+             "call host functions; write the recursion as a loop, or compile "
+             "for the CPU";
+      failed = true;
+    });
+    if (failed)
+      return signalPassFailure();
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
       if (!func.isPublic()) {
-        attic::opError(func, "is private; attic-gpu-offload compiles public "
-                             "entry functions only (inline callees first)");
+        attic::opError(func, "@")
+            << func.getSymName()
+            << " is private; attic-gpu-offload compiles public entry "
+               "functions only (inline callees first)";
         failed = true;
         continue;
       }

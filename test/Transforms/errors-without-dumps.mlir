@@ -25,6 +25,20 @@ func.func @blocks(%a: memref<8xf32>, %n: index) {
 
 // -----
 
+// An allocation in a branch: the error is on the scf.if, without its text
+// (22 KB for a windowed attention in a branch; a 2026-12-02 audit).
+// OFFLOAD: error: 'scf.if' op cannot be offloaded by attic-gpu-offload: an allocation in a branch
+// OFFLOAD-NOT: see current operation
+func.func @branch(%c: i1) {
+  scf.if %c {
+    %a = memref.alloc() : memref<8xf32>
+    memref.dealloc %a : memref<8xf32>
+  }
+  return
+}
+
+// -----
+
 // RUN: not attic-opt %s --split-input-file --attic-gpu-check-host -o /dev/null 2>&1 | FileCheck %s --check-prefix=HOST
 // HOST: error: 'scf.parallel' op cannot be compiled by attic-cuda-pipeline: it would run on the CPU, and host code may only move data
 // HOST-NOT: see current operation

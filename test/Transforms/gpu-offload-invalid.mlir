@@ -66,7 +66,7 @@ func.func @nested_tile_grid(%a: memref<4xf32>) {
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   scf.for %i = %c0 to %c2 step %c1 {
-    // expected-error @+1 {{'scf.parallel' op cannot be offloaded by attic-gpu-offload: a tile grid must be at the top level of the function}}
+    // expected-error @+1 {{'attic.tile.grid' op cannot be offloaded by attic-gpu-offload: a tile grid must be at the top level of the function}}
     scf.parallel (%j) = (%c0) to (%c2) step (%c1) {
       scf.reduce
     } {attic.tile_grid}
@@ -174,8 +174,34 @@ func.func @strided_result(%a: memref<8xf32>) -> memref<4xf32, strided<[2]>> {
 
 // -----
 
-// expected-error @+1 {{'func.func' op is private; attic-gpu-offload compiles public entry functions only (inline callees first)}}
+// expected-error @+1 {{'func.func' op @private_entry is private; attic-gpu-offload compiles public entry functions only (inline callees first)}}
 func.func private @private_entry(%a: memref<4xf32>) {
+  return
+}
+
+// -----
+
+// A call to a function with a body that the inliner left (recursion): one
+// error per call site, before the errors of what it causes (the callee is
+// private, its call is a host call from a kernel, ...; a 2026-12-02
+// audit).
+func.func private @layer(%a: memref<4xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %done = arith.cmpi eq, %n, %c0 : index
+  scf.if %done {
+  } else {
+    %m = arith.subi %n, %c1 : index
+    // expected-error @+1 {{'func.call' op calls @layer, which was not inlined (is it recursive?): the GPU pipelines take each entry with its callees inlined, since kernels cannot call host functions; write the recursion as a loop, or compile for the CPU}}
+    func.call @layer(%a, %m) : (memref<4xf32>, index) -> ()
+  }
+  return
+}
+
+func.func @recursive(%a: memref<4xf32>) {
+  %c2 = arith.constant 2 : index
+  // expected-error @+1 {{'func.call' op calls @layer, which was not inlined (is it recursive?)}}
+  func.call @layer(%a, %c2) : (memref<4xf32>, index) -> ()
   return
 }
 
