@@ -90,7 +90,7 @@ struct AtticCheckScopePass
         outer = top == op ? module.getOperation() : top;
       if (!outer)
         return WalkResult::advance();
-      InFlightDiagnostic diag = op->emitOpError("is inside '")
+      InFlightDiagnostic diag = attic::opError(op, "is inside '")
                                 << outer->getName() << "'";
       diag << ", not in a function at the top level of the module that "
            << pipeline << " lowers; such an op would be left unlowered";
@@ -128,7 +128,7 @@ struct AtticCheckScopePass
       // attic-cpu-pipeline left it half lowered with exit 0 (a 2026-11-30
       // audit).
       if (fn->getParentOfType<gpu::GPUModuleOp>()) {
-        fn.emitOpError("is in a gpu.module, which ")
+        attic::opError(fn, "is in a gpu.module, which ")
             << pipeline
             << " does not lower: it takes host functions at the top level "
                "of the module and makes the kernels itself";
@@ -138,7 +138,7 @@ struct AtticCheckScopePass
       auto inner = fn->getParentOfType<ModuleOp>();
       if (inner == module)
         return;
-      InFlightDiagnostic diag = fn.emitOpError("is in a nested module");
+      InFlightDiagnostic diag = attic::opError(fn, "is in a nested module");
       if (std::optional<StringRef> name = inner.getName())
         diag << " (@" << *name << ")";
       bool both = StringRef(pipeline).contains(" or ");
@@ -160,7 +160,7 @@ struct AtticCheckScopePass
     module.walk([&](gpu::GPUFuncOp fn) {
       if (fn.isExternal())
         return;
-      fn.emitOpError("is in a gpu.module, which ")
+      attic::opError(fn, "is in a gpu.module, which ")
           << pipeline
           << " does not lower: it takes host functions at the top level "
              "of the module and makes the kernels itself";
@@ -184,7 +184,7 @@ struct AtticCheckScopePass
             launch && allowLaunches &&
             (launch.getAsyncToken() ||
              !launch.getAsyncDependencies().empty())) {
-          launch.emitOpError("has async tokens, which ")
+          attic::opError(launch, "has async tokens, which ")
               << pipeline
               << " does not take: it orders the kernels of a host function "
                  "itself (write gpu.launch without async)";
@@ -199,7 +199,7 @@ struct AtticCheckScopePass
             launch && allowLaunches &&
             !isa<func::FuncOp>(launch->getParentOp()) &&
             !launch->getParentOfType<gpu::LaunchOp>()) {
-          launch.emitOpError("is inside '")
+          attic::opError(launch, "is inside '")
               << launch->getParentOp()->getName() << "' (host control "
               << "flow), which " << pipeline
               << " runs on the GPU as a kernel of one thread, and a kernel "
@@ -221,7 +221,7 @@ struct AtticCheckScopePass
             !(isa_and_nonnull<gpu::GPUDialect>(op->getDialect()) ||
               op->getParentOfType<gpu::LaunchOp>()))
           return;
-        op->emitOpError("has no declared memory effects, which ")
+        attic::opError(op, "has no declared memory effects, which ")
             << pipeline
             << "'s buffer deallocation cannot analyse; in host functions it "
                "takes gpu.launch (without async tokens) whose bodies load, "
@@ -233,7 +233,7 @@ struct AtticCheckScopePass
         // (One in a gpu.module has had its function's error above.)
         if (launch->getParentOfType<gpu::GPUModuleOp>())
           return WalkResult::skip();
-        launch.emitOpError("is a GPU kernel, which ")
+        attic::opError(launch, "is a GPU kernel, which ")
             << pipeline
             << " does not lower (attic-cuda-pipeline takes host functions "
                "with gpu.launch)";
@@ -249,7 +249,7 @@ struct AtticCheckScopePass
         arith::RoundingModeAttr mode = rounding.getRoundingModeAttr();
         if (!mode || mode.getValue() == arith::RoundingMode::to_nearest_even)
           return;
-        op->emitOpError("rounds ")
+        attic::opError(op, "rounds ")
             << arith::stringifyRoundingMode(mode.getValue()) << ", but "
             << pipeline
             << " rounds to nearest even (the LLVM lowering only assumes the "
@@ -268,7 +268,7 @@ struct AtticCheckScopePass
           !matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
           !step.isNegative())
         return;
-      op->emitOpError("steps by ")
+      attic::opError(op, "steps by ")
           << step.getZExtValue() << " (unsigned, " << step.getBitWidth()
           << " bits), which MLIR 22's canonicalizer reads as negative: it "
              "would delete the loop; use a wider induction variable (index)";
@@ -285,8 +285,8 @@ struct AtticCheckScopePass
       fn.walk<WalkOrder::PreOrder>([&](Operation *op) {
         if (isa_and_nonnull<attic::AtticDialect>(op->getDialect()) &&
             op->getName().getStringRef().starts_with("attic.tile.")) {
-          op->emitOpError("is the tile loop of attic-tile-block-attention, "
-                          "a step inside ")
+          attic::opError(op, "is the tile loop of attic-tile-block-attention, "
+                             "a step inside ")
               << pipeline
               << ", which takes attic ops before it (on tensors, or "
                  "bufferized without deallocations); run the passes after "
@@ -294,8 +294,8 @@ struct AtticCheckScopePass
         } else if (op->hasAttr(attic::kBlockClassesAttrName)) {
           // A user's pipeline that ran attic-lower-block-mask: the free is
           // the pass's, not the user's (a 2026-12-02 audit).
-          op->emitOpError("frees the block classes of "
-                          "attic-lower-block-mask, a step inside ")
+          attic::opError(op, "frees the block classes of "
+                             "attic-lower-block-mask, a step inside ")
               << pipeline
               << ", which takes attic.block_mask before it (on tensors, or "
                  "bufferized without deallocations); run the passes after "
@@ -303,7 +303,7 @@ struct AtticCheckScopePass
         } else if (isa<memref::DeallocOp, gpu::DeallocOp>(op)) {
           // gpu.dealloc too: upstream said "memory free side-effect on
           // MemRef value not supported!" (a 2026-11-30 audit).
-          op->emitOpError("frees a buffer, but ")
+          attic::opError(op, "frees a buffer, but ")
               << pipeline
               << " places every deallocation itself (upstream's "
                  "ownership-based deallocation) and takes input without "
@@ -689,7 +689,7 @@ struct AtticGpuAnnotateKernelsPass
     if (erased.none())
       return;
     if (failed(func.eraseArguments(erased))) {
-      func.emitOpError("could not erase the kernel's constant arguments");
+      attic::opError(func, "could not erase the kernel's constant arguments");
       return signalPassFailure();
     }
     for (gpu::LaunchFuncOp launch : launches)

@@ -1657,8 +1657,8 @@ LogicalResult KernelMapper::mapOp(Operation &op, IRMapping &map) {
     return mapLoop(loop, map);
   if (auto ifOp = dyn_cast<scf::IfOp>(op))
     return mapIf(ifOp, map);
-  return op.emitOpError("holds tile ops; the tensor-core mapping supports "
-                        "them inside scf.for and scf.if only");
+  return attic::opError(&op, "holds tile ops; the tensor-core mapping supports "
+                             "them inside scf.for and scf.if only");
 }
 
 LogicalResult KernelMapper::mapLoop(scf::ForOp loop, IRMapping &map) {
@@ -2181,8 +2181,8 @@ LogicalResult KernelMapper::produceOp(Operation &op, IRMapping &map) {
     produced = newIf.getResults().back();
     return success();
   }
-  return op.emitOpError("holds tile ops; the warp-specialized kernel's "
-                        "producer follows scf.for and scf.if only");
+  return attic::opError(&op, "holds tile ops; the warp-specialized kernel's "
+                             "producer follows scf.for and scf.if only");
 }
 
 void KernelMapper::tmaWait(Value slot) {
