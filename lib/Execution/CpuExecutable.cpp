@@ -145,6 +145,34 @@ static std::string repeatedPassOption(StringRef pipeline) {
   return "";
 }
 
+/// The passes inside `pipeline` when it is one top-level anchor on the
+/// module, "builtin.module(P)" or "any(P)", whose parenthesis closes at
+/// its end; else `pipeline`.
+static StringRef anchoredPasses(StringRef pipeline) {
+  for (StringRef anchor : {"builtin.module(", "any("}) {
+    if (!pipeline.starts_with(anchor) || !pipeline.ends_with(")"))
+      continue;
+    StringRef inner = pipeline.drop_front(anchor.size()).drop_back();
+    // The anchor's parenthesis must be the one that closes at the end
+    // ("any(a),any(b)" is two anchors).
+    int depth = 0;
+    char quote = 0;
+    for (char c : inner) {
+      if (quote) {
+        quote = c == quote ? 0 : quote;
+      } else if (c == '"' || c == '\'') {
+        quote = c;
+      } else if (c == '(') {
+        ++depth;
+      } else if (c == ')' && --depth < 0) {
+        return pipeline;
+      }
+    }
+    return inner;
+  }
+  return pipeline;
+}
+
 LogicalResult attic::addTextualPipeline(OpPassManager &pm, StringRef pipeline,
                                         StringRef what, std::string &error) {
   if (std::string repeated = repeatedPassOption(pipeline); !repeated.empty()) {
@@ -155,12 +183,12 @@ LogicalResult attic::addTextualPipeline(OpPassManager &pm, StringRef pipeline,
                 .str();
     return failure();
   }
-  // The anchored form, as --pass-pipeline takes it: its passes go into `pm`
-  // itself (parsed as they are, they would nest on modules inside it).
-  StringRef passes = pipeline.trim();
-  constexpr StringRef kAnchor = "builtin.module(";
-  if (passes.starts_with(kAnchor) && passes.ends_with(")"))
-    passes = passes.drop_front(kAnchor.size()).drop_back();
+  // The anchored form, as --pass-pipeline takes it (builtin.module(...),
+  // or any(...), which attic-opt anchors on the module too): its passes go
+  // into `pm` itself (parsed as they are, they would nest on the ops inside
+  // it, where a module pass is skipped without a word; a 2026-12-02
+  // audit).
+  StringRef passes = anchoredPasses(pipeline.trim());
   std::string parseError;
   llvm::raw_string_ostream parseStream(parseError);
   if (succeeded(parsePassPipeline(passes, pm, parseStream)))
@@ -187,9 +215,12 @@ LogicalResult attic::checkFullyLowered(ModuleOp lowered, std::string &error) {
   std::string where;
   llvm::raw_string_ostream os(where);
   left->getLoc().print(os);
-  error = ("the pipeline left '" + left->getName().getStringRef() + "' (" +
-           where + ") unlowered; LLVM's translation cannot take it")
-              .str();
+  error =
+      ("the pipeline left '" + left->getName().getStringRef() + "' (" + where +
+       ") unlowered; LLVM's translation cannot take it (a pipeline given "
+       "as text must lower everything to the LLVM dialect: end it in "
+       "attic-cpu-pipeline or attic-cuda-pipeline, on the module)")
+          .str();
   return failure();
 }
 
