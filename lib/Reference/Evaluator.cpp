@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 
 #include <functional>
 #include <limits>
@@ -101,7 +102,9 @@ double referenceScale(std::optional<APFloat> scale,
 
 class Evaluator {
 public:
-  explicit Evaluator(std::string &error) : error(error) {}
+  Evaluator(std::string &error, uint64_t maxSteps)
+      : error(error),
+        stepLimit(std::clamp<uint64_t>(maxSteps, 1, uint64_t(1) << 62)) {}
 
   FailureOr<attic::ReferenceResult>
   run(func::FuncOp func, ArrayRef<const attic_tensor *> inputs) {
@@ -147,11 +150,6 @@ public:
   }
 
 private:
-  /// Operations and loop iterations evaluated before the oracle gives up
-  /// (a loop of 10^12 empty iterations, which compiled code deletes, would
-  /// otherwise run for hours).
-  static constexpr uint64_t kMaxSteps = 20'000'000;
-
   static std::string printed(Type type) {
     std::string text;
     llvm::raw_string_ostream os(text);
@@ -159,11 +157,22 @@ private:
     return text;
   }
 
-  LogicalResult countStep(Operation *op) {
-    if (++steps <= kMaxSteps)
+  LogicalResult countStep(Operation *op) { return countSteps(op, 1); }
+
+  /// Counts `n` steps of `op` (before they run), or fails past the limit.
+  LogicalResult countSteps(Operation *op, uint64_t n) {
+    if (n <= stepLimit - std::min(steps, stepLimit)) {
+      steps += n;
       return success();
-    return unsupportedBecause(op, "runs more than 2e7 operations and loop "
-                                  "iterations, the oracle's limit");
+    }
+    steps = stepLimit;
+    // The limit is the whole function's, not this op's (a 12-layer encoder
+    // stopped at a matmul of 1.7M points; a 2026-12-02 audit).
+    return unsupportedBecause(
+        op, "takes the reference past its limit of " +
+                std::to_string(stepLimit) +
+                " steps (ops, loop iterations, points of linalg ops) over "
+                "the whole function (attic-run --check-steps=N raises it)");
   }
 
   /// Evaluates `op`. The f16 and bf16 tensor results of attic ops are
@@ -1085,7 +1094,8 @@ private:
     if (dest == values.end())
       return unsupportedBecause(insert, "needs a destination computed before "
                                         "it");
-    attic::RefTensor out = destinationCopy(dest->second);
+    attic::RefTensor out =
+        takeDestination(insert, insert.getDest(), dest->second);
     if (failed(insertSliceInto(insert, out)))
       return failure();
     values[insert.getResult()] = std::move(out);
@@ -1196,12 +1206,16 @@ private:
 
   /// Copies what `from` holds (a tensor, a tree or a scalar) to `to`.
   /// (A copy first: inserting `to` may move the map's entries.)
-  void copyValue(Value to, Value from) {
+  /// With `steal`, a tensor or tree is moved, leaving `from` empty.
+  void copyValue(Value to, Value from, bool steal = false) {
+    if (to == from)
+      return;
     if (isa<attic::TreeType>(from.getType())) {
-      std::vector<attic::ref::vcc::Tree> copy = trees[from];
+      std::vector<attic::ref::vcc::Tree> copy =
+          steal ? std::move(trees[from]) : trees[from];
       trees[to] = std::move(copy);
     } else if (isa<ShapedType>(from.getType())) {
-      attic::RefTensor copy = values[from];
+      attic::RefTensor copy = steal ? std::move(values[from]) : values[from];
       values[to] = std::move(copy);
       // A tensor.empty's undefined values stay undefined through casts and
       // loop-carried values (a 2026-11-30 audit: a reduction into a cast
@@ -1264,6 +1278,17 @@ private:
     return linear;
   }
 
+  /// An insert's destination: taken when nothing reads it again
+  /// (isDeadAfter; an insert into the tensor a loop carries copied it each
+  /// iteration), else destinationCopy.
+  attic::RefTensor takeDestination(Operation *insert, Value dest,
+                                   attic::RefTensor &held) {
+    if (isDeadAfter(dest, insert) && !undefined.contains(dest) &&
+        int64_t(held.data.size()) == numElements(held.shape))
+      return std::move(held);
+    return destinationCopy(held);
+  }
+
   /// A copy of an insert's destination, zeros where it holds no values (a
   /// tensor.empty's contents are undefined).
   static attic::RefTensor destinationCopy(const attic::RefTensor &dest) {
@@ -1298,7 +1323,8 @@ private:
     if (dest == values.end() || scalar == scalars.end())
       return unsupportedBecause(insert, "needs a tensor and a scalar computed "
                                         "before it");
-    attic::RefTensor out = destinationCopy(dest->second);
+    attic::RefTensor out =
+        takeDestination(insert, insert.getDest(), dest->second);
     FailureOr<int64_t> offset =
         elementOffset(insert, insert.getIndices(), out.shape);
     if (failed(offset))
@@ -1341,28 +1367,54 @@ private:
           return failure();
       auto yield = cast<scf::YieldOp>(body.getTerminator());
       // Through the results first: a yield may name another iter_arg.
+      // Values moved, not copied, where nothing reads them again (a loop
+      // carrying a tensor of N elements for N iterations was quadratic;
+      // a 2026-12-02 audit).
       for (auto [result, value] :
            llvm::zip(loop.getResults(), yield.getOperands()))
-        copyValue(result, value);
+        copyValue(result, value, /*steal=*/isDeadAfter(value, yield));
       for (auto [arg, result] :
            llvm::zip(loop.getRegionIterArgs(), loop.getResults()))
-        copyValue(arg, result);
+        copyValue(arg, result, /*steal=*/true);
       return success();
     });
     if (failed(ran))
       return failure();
     for (auto [result, arg] :
          llvm::zip(loop.getResults(), loop.getRegionIterArgs()))
-      copyValue(result, arg);
+      copyValue(result, arg, /*steal=*/true);
     return success();
+  }
+
+  /// Whether nothing reads `value` after `user` before it is computed
+  /// again: a value of `user`'s block (an op's result or a block argument
+  /// there) that `user` reads once, and whose other uses all run before
+  /// `user` (in ops earlier in the block, or in their regions). Its tensor
+  /// can then be taken instead of copied.
+  static bool isDeadAfter(Value value, Operation *user) {
+    Block *block = isa<BlockArgument>(value)
+                       ? cast<BlockArgument>(value).getOwner()
+                       : value.getDefiningOp()->getBlock();
+    if (block != user->getBlock())
+      return false;
+    int byUser = 0;
+    for (OpOperand &use : value.getUses()) {
+      Operation *reader = block->findAncestorOpInBlock(*use.getOwner());
+      if (reader == user)
+        ++byUser;
+      else if (!reader || !reader->isBeforeInBlock(user))
+        return false;
+    }
+    return byUser == 1;
   }
 
   /// Calls `iteration` with the induction variable of each iteration of
   /// `loop` (bounds from the scalars), each counted against the oracle's
   /// limit.
-  LogicalResult
-  forEachIteration(scf::ForOp loop,
-                   function_ref<LogicalResult(int64_t)> iteration) {
+  /// `cost` steps count for each iteration.
+  LogicalResult forEachIteration(scf::ForOp loop,
+                                 function_ref<LogicalResult(int64_t)> iteration,
+                                 uint64_t cost = 1) {
     auto bound = [&](Value v, int64_t &out) {
       if (!scalars.count(v))
         return false;
@@ -1394,16 +1446,16 @@ private:
     // of 10^9 iterations in a payload ran for half a minute before the
     // limit stopped it).
     const uint64_t trips = from < to ? (to - from - 1) / by + 1 : 0;
-    if (trips > kMaxSteps - std::min(steps, kMaxSteps)) {
-      steps = kMaxSteps;
-      return countStep(loop);
-    }
+    uint64_t total;
+    if (__builtin_mul_overflow(trips, cost, &total) ||
+        total > stepLimit - std::min(steps, stepLimit))
+      return countSteps(loop, stepLimit + 1);
     // (A step past uint64's range, that is past int64's for a signed
     // loop, ends the loop, as it would end it.)
     for (uint64_t u = from; u < to;
          u = __builtin_add_overflow(u, by, &u) ? to : u) {
       int64_t iv = isUnsigned ? wrapTo(u, width) : int64_t(u ^ bias);
-      if (failed(countStep(loop)) || failed(iteration(iv)))
+      if (failed(countSteps(loop, cost)) || failed(iteration(iv)))
         return failure();
     }
     return success();
@@ -1746,15 +1798,14 @@ private:
     // Each point of the iteration space is a loop iteration of the
     // oracle's limit (a 2048^3 matmul ran for hours under --check; a
     // 2026-11-30 audit), counted before any is evaluated.
-    uint64_t points = 1;
+    // A payload of more than 8 ops counts more than once (see
+    // payloadCost).
+    uint64_t points = payloadCost(*body);
     for (int64_t r : ranges)
       if (__builtin_mul_overflow(points, uint64_t(r), &points))
-        points = kMaxSteps + 1;
-    if (points > kMaxSteps - std::min(steps, kMaxSteps)) {
-      steps = kMaxSteps;
-      return countStep(op);
-    }
-    steps += points;
+        points = stepLimit + 1;
+    if (failed(countSteps(op, points)))
+      return failure();
     SmallVector<int64_t> point(ranges.size(), 0);
     SmallVector<double> args(operands.size());
     SmallVector<int64_t> flat(operands.size());
@@ -1836,6 +1887,14 @@ private:
     if (!hasStaticShape(op.getResult()))
       return unsupportedBecause(op, "needs a static shape");
     attic::RefTensor out = emptyLike(op.getResult());
+    // Counted as a linalg op's points are (tensor.generate was not counted
+    // before 2026-12-02, an audit).
+    uint64_t points = payloadCost(op.getBody().front());
+    for (int64_t size : out.shape)
+      if (__builtin_mul_overflow(points, uint64_t(size), &points))
+        points = stepLimit + 1;
+    if (failed(countSteps(op, points)))
+      return failure();
     SmallVector<int64_t> at(out.shape.size(), 0);
     SmallVector<double> args(out.shape.size()), yielded;
     if (numElements(out.shape) > 0) {
@@ -2043,26 +2102,50 @@ private:
     for (auto [arg, init] :
          llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs()))
       copyScalar(arg, init);
-    LogicalResult ran = forEachIteration(loop, [&](int64_t iv) {
-      scalars[loop.getInductionVar()] = double(iv);
-      integers[loop.getInductionVar()] = iv;
-      Operation *yield = nullptr;
-      if (failed(evaluateOps(body, point, yield)))
-        return failure();
-      for (auto [result, value] :
-           llvm::zip(loop.getResults(), yield->getOperands()))
-        copyScalar(result, value);
-      for (auto [arg, result] :
-           llvm::zip(loop.getRegionIterArgs(), loop.getResults()))
-        copyScalar(arg, result);
-      return success();
-    });
+    LogicalResult ran = forEachIteration(
+        loop,
+        [&](int64_t iv) {
+          scalars[loop.getInductionVar()] = double(iv);
+          integers[loop.getInductionVar()] = iv;
+          Operation *yield = nullptr;
+          if (failed(evaluateOps(body, point, yield)))
+            return failure();
+          for (auto [result, value] :
+               llvm::zip(loop.getResults(), yield->getOperands()))
+            copyScalar(result, value);
+          for (auto [arg, result] :
+               llvm::zip(loop.getRegionIterArgs(), loop.getResults()))
+            copyScalar(arg, result);
+          return success();
+        },
+        payloadCost(body));
     if (failed(ran))
       return failure();
     for (auto [result, arg] :
          llvm::zip(loop.getResults(), loop.getRegionIterArgs()))
       copyScalar(result, arg);
     return success();
+  }
+
+  /// The steps one run of a payload block (a point of a linalg op or
+  /// tensor.generate, an iteration of a loop inside a payload) counts: one
+  /// per 8 of its ops, those of nested scf.if included, at least one; a
+  /// nested scf.for counts its own iterations. Before 2026-12-02 a point
+  /// counted one step whatever its payload, and a payload loop's body
+  /// nothing: 1.9e9 ops ran under the 2e7-step limit (3.5 minutes; an
+  /// audit).
+  uint64_t payloadCost(Block &block) {
+    auto [it, inserted] = payloadCosts.try_emplace(&block, 0);
+    if (!inserted)
+      return it->second;
+    uint64_t ops = 0;
+    block.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      ++ops;
+      return isa<scf::ForOp>(op) ? WalkResult::skip() : WalkResult::advance();
+    });
+    uint64_t cost = std::max<uint64_t>(1, (ops + 7) / 8);
+    payloadCosts[&block] = cost;
+    return cost;
   }
 
   /// Copies the scalar `from` to `to`, with its exact integer value if it
@@ -2156,40 +2239,103 @@ private:
 
   /// arith.bitcast of a scalar between a float and an integer (or two of
   /// either) of one width. A float's bits are those of its value rounded to
-  /// its type, the value the compiled code holds (the reference keeps
-  /// double precision between ops; attic-decompose's sketches build an
-  /// exact power of two from the exponent bits of a maximum this way).
+  /// its type, as the operands of cmpf and fptosi are read: the value the
+  /// compiled code holds where one op made it (attic-decompose's sketches
+  /// build an exact power of two from the exponent bits of a maximum this
+  /// way). After a chain of float ops the reference's value, kept in
+  /// double, may round to other bits than the type's chain of roundings.
   LogicalResult evaluateBitcast(arith::BitcastOp op) {
     Type from = op.getIn().getType(), to = op.getType();
-    for (Type type : {from, to})
-      if (integerWidth(type) > 64)
-        return unsupportedBecause(
-            op, "works on integers of more than 64 bits, which the reference "
-                "holds in 64");
+    if (integerWidth(from) > 64 || integerWidth(to) > 64)
+      return unsupportedBecause(
+          op, "works on integers of more than 64 bits, which the reference "
+              "holds in 64");
+    int64_t exact = 0;
+    double value = bitcastValue(scalars.lookup(op.getIn()), exactOf(op.getIn()),
+                                from, to, exact);
+    Value result = op.getResult();
+    scalars[result] = value;
+    if (isa<FloatType>(to))
+      integers.erase(result);
+    else
+      integers[result] = exact;
+    return success();
+  }
+
+  /// The bits of `value` (`exact` for an integer) of type `from` read as
+  /// type `to`; an integer result also in `exactOut`. A NaN keeps its
+  /// payload and its signaling bit through the double that holds it
+  /// (APFloat's conversions quiet it, a 2026-12-02 audit: an i32 ->
+  /// f32 -> i32 round trip of 0x7F800001 came back 0x7FC00001).
+  static double bitcastValue(double value, int64_t exact, Type from, Type to,
+                             int64_t &exactOut) {
+    from = getElementTypeOrSelf(from);
+    to = getElementTypeOrSelf(to);
     APInt bits;
     if (auto floatType = dyn_cast<FloatType>(from)) {
-      APFloat value(scalars.lookup(op.getIn()));
-      bool lost;
-      value.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-                    &lost);
-      bits = value.bitcastToAPInt();
+      const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+      if (std::isnan(value) && isIeeeBinary(semantics)) {
+        bits = nanBits(value, semantics);
+      } else {
+        APFloat f(value);
+        bool lost;
+        f.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
+        bits = f.bitcastToAPInt();
+      }
     } else {
       unsigned width = integerWidth(from);
-      bits = APInt(width, bitsOf(exactOf(op.getIn()), width));
+      bits = APInt(width, bitsOf(exact, width));
     }
-    Value result = op.getResult();
     if (auto floatType = dyn_cast<FloatType>(to)) {
-      APFloat value(floatType.getFloatSemantics(), bits);
+      APFloat f(floatType.getFloatSemantics(), bits);
+      if (f.isNaN() && isIeeeBinary(floatType.getFloatSemantics()))
+        return nanFromBits(bits, floatType.getFloatSemantics());
       bool lost;
-      value.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
-      scalars[result] = value.convertToDouble();
-      integers.erase(result);
-      return success();
+      f.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+      return f.convertToDouble();
     }
-    int64_t value = wrapTo(bits.getZExtValue(), integerWidth(to));
-    scalars[result] = double(value);
-    integers[result] = value;
-    return success();
+    exactOut = wrapTo(bits.getZExtValue(), integerWidth(to));
+    return double(exactOut);
+  }
+
+  /// Whether `semantics` is f16, bf16, f32 or f64: a sign, an exponent
+  /// whose all-ones pattern is inf and NaN, and a mantissa.
+  static bool isIeeeBinary(const llvm::fltSemantics &semantics) {
+    return &semantics == &APFloat::IEEEhalf() ||
+           &semantics == &APFloat::BFloat() ||
+           &semantics == &APFloat::IEEEsingle() ||
+           &semantics == &APFloat::IEEEdouble();
+  }
+
+  /// The bits of the NaN `value` in an IEEE format of `semantics`: its sign
+  /// and the top bits of its payload (the quiet bit first).
+  static APInt nanBits(double value, const llvm::fltSemantics &semantics) {
+    uint64_t d;
+    std::memcpy(&d, &value, sizeof d);
+    unsigned width = APFloat::getSizeInBits(semantics);
+    unsigned mantissa = APFloat::semanticsPrecision(semantics) - 1;
+    uint64_t payload = (d & ((uint64_t(1) << 52) - 1)) >> (52 - mantissa);
+    if (payload == 0) // (only from a double NaN whose payload is all low)
+      payload = uint64_t(1) << (mantissa - 1);
+    uint64_t exponent = ((uint64_t(1) << (width - 1 - mantissa)) - 1)
+                        << mantissa;
+    uint64_t sign = (d >> 63) << (width - 1);
+    return APInt(width, sign | exponent | payload);
+  }
+
+  /// The double that holds the NaN `bits` of `semantics`: its sign and its
+  /// payload at the top of double's (nanBits reads them back).
+  static double nanFromBits(const APInt &bits,
+                            const llvm::fltSemantics &semantics) {
+    unsigned width = APFloat::getSizeInBits(semantics);
+    unsigned mantissa = APFloat::semanticsPrecision(semantics) - 1;
+    uint64_t raw = bits.getZExtValue();
+    uint64_t payload = raw & ((uint64_t(1) << mantissa) - 1);
+    uint64_t d = ((raw >> (width - 1)) << 63) | (uint64_t(0x7FF) << 52) |
+                 (payload << (52 - mantissa));
+    double value;
+    std::memcpy(&value, &d, sizeof value);
+    return value;
   }
 
   /// arith.mului_extended and arith.mulsi_extended on scalars: the low and
@@ -2362,6 +2508,16 @@ private:
     if (ints.empty())
       for (double value : x)
         ints.push_back(toInt64(value));
+    // (Elementwise on tensors; on scalars evaluateBitcast.)
+    if (auto bitcast = dyn_cast<arith::BitcastOp>(op)) {
+      if (integerWidth(bitcast.getIn().getType()) > 64 ||
+          integerWidth(bitcast.getType()) > 64)
+        return unsupportedBecause(op, "works on integers of more than 64 "
+                                      "bits, which the reference holds in 64");
+      int64_t unused = 0;
+      return bitcastValue(x[0], ints[0], bitcast.getIn().getType(),
+                          bitcast.getType(), unused);
+    }
     if (isIntegerOp(op)) {
       FailureOr<int64_t> value = evaluateIntegerOp(op, ints);
       if (failed(value))
@@ -2916,6 +3072,11 @@ private:
   }
 
   std::string &error;
+  /// Operations and loop iterations evaluated before the oracle gives up
+  /// (at most 2^62, so that the counts cannot wrap).
+  const uint64_t stepLimit;
+  /// payloadCost's results.
+  llvm::DenseMap<Block *, uint64_t> payloadCosts;
   int callDepth = 0;
   uint64_t steps = 0;
   /// tensor.empty results: a shape, no defined values.
@@ -2958,13 +3119,13 @@ private:
 FailureOr<attic::ReferenceResult>
 attic::evaluateReference(ModuleOp module, StringRef entry,
                          ArrayRef<const attic_tensor *> inputs,
-                         std::string &error) {
+                         std::string &error, uint64_t maxSteps) {
   auto func = module.lookupSymbol<func::FuncOp>(entry);
   if (!func || func.isExternal() || func.getNumArguments() != inputs.size()) {
     error = "reference: cannot evaluate @" + entry.str();
     return failure();
   }
-  Evaluator evaluator(error);
+  Evaluator evaluator(error, maxSteps);
   return evaluator.run(func, inputs);
 }
 

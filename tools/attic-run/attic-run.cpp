@@ -133,6 +133,12 @@ static cl::opt<double>
                        "results computed from f16/bf16 results of attic ops "
                        "and for attic.block_attention's pool of f16/bf16 "
                        "rows, 0 (exact) for integers and i1)"));
+static cl::opt<uint64_t> checkSteps(
+    "check-steps", cl::cat(toolOptions),
+    cl::init(attic::kDefaultReferenceSteps),
+    cl::desc("Operations and loop iterations the --check reference runs "
+             "before it gives up, over the whole function (default 2e7; "
+             "each point of a linalg op counts)"));
 static cl::opt<unsigned> benchRuns("bench", cl::cat(toolOptions), cl::init(0),
                                    cl::desc("Time N runs, report the median"));
 static cl::opt<std::string> target("target", cl::cat(toolOptions),
@@ -546,6 +552,11 @@ int main(int argc, char **argv) {
   // Ignored otherwise (a 2026-11-30 audit): the tolerance is --check's.
   if (tolerance.getNumOccurrences() && !check)
     fail("--tolerance applies to --check; add --check or drop --tolerance");
+  if (checkSteps.getNumOccurrences() && !check)
+    fail("--check-steps applies to --check; add --check or drop "
+         "--check-steps");
+  if (checkSteps == 0)
+    fail("--check-steps must be at least 1");
   // CUDA: the driver and a device come first, before the input is
   // read or anything is compiled.
   attic_cuda_device_info cudaDevice{};
@@ -901,8 +912,8 @@ int main(int argc, char **argv) {
                            "(in double) do not represent exactly",
                            index)
                  .str());
-    FailureOr<attic::ReferenceResult> reference =
-        attic::evaluateReference(*module, entry, inputs.pointers(), error);
+    FailureOr<attic::ReferenceResult> reference = attic::evaluateReference(
+        *module, entry, inputs.pointers(), error, checkSteps);
     if (failed(reference))
       fail(error);
     for (auto [index, expected] : llvm::enumerate(reference->results)) {

@@ -34,10 +34,19 @@ struct ReferenceResult {
   double flops = 0; // multiply-adds x 2 of the attention ops evaluated
 };
 
+/// Operations and loop iterations (each point of a linalg op's iteration
+/// space counts) that evaluateReference runs by default over the whole
+/// function before it gives up with an error: a loop of 10^12 empty
+/// iterations, which compiled code deletes, would otherwise run for hours.
+constexpr uint64_t kDefaultReferenceSteps = 20'000'000;
+
+/// The results of @entry on `inputs` by the reference semantics, or an
+/// error; `maxSteps` bounds the operations and loop iterations evaluated.
 mlir::FailureOr<ReferenceResult>
 evaluateReference(mlir::ModuleOp module, llvm::StringRef entry,
                   llvm::ArrayRef<const attic_tensor *> inputs,
-                  std::string &error);
+                  std::string &error,
+                  uint64_t maxSteps = kDefaultReferenceSteps);
 
 /// The reference form (lib/Reference) of a layout attribute; `operand(i)`
 /// gives the data of layout operand i (document ids). Fails with `error`
