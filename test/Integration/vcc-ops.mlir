@@ -31,9 +31,15 @@ func.func @round_trip_binary(%c: tensor<3x16x8xf32>, %valid: tensor<3x16xi1>) ->
 // (budgets [2, 1]: 2 of the 8 blocks split into tokens, |J| = 8 + 6; ids:
 // tokens 0..31, blocks 32..39, root 40). With every token valid the key
 // bias is finite (0 and log 4, log 1); with padding, empty nodes get -inf,
-// which the check cannot compare, so the bias goes to attention over the
-// compressed rows instead (a -inf key is dropped, any other value is not).
+// which the check compares as equal -inf, and which is no overflow: a
+// returned bias with -inf passes (attic-run failed the run for it with
+// "non-finite values although every input is finite" before 2026-12-02,
+// an audit). The bias also goes to attention over the compressed rows (a
+// -inf key is dropped, any other value is not).
 // RUN: attic-run %t/compress_two_level.mlir --entry=compress_two_level --check --mask-keep=1 | FileCheck %s --check-prefixes=CHECK,TWO
+// RUN: attic-run %t/compress_two_level.mlir --entry=compress_two_level --check --mask-keep=0.3 --output=%t/sx.npy --output=%t/bias.npy | FileCheck %s --check-prefixes=CHECK,TWO
+// RUN: %python -c "import numpy as np; b = np.load('%t/bias.npy'); print(bool(np.isneginf(b).any()), int(np.isnan(b).sum()))" | FileCheck %s --check-prefix=NEGINF
+// NEGINF: True 0
 // RUN: attic-run %t/compress_two_level_attention.mlir --entry=compress_two_level_attention --check --mask-keep=0.3 | FileCheck %s --check-prefixes=CHECK,TWOATT
 // RUN: attic-run %t/compress_two_level_attention.mlir --entry=compress_two_level_attention --check --mask-keep=0.8 --seed=9 | FileCheck %s --check-prefixes=CHECK,TWOATT
 // TWO: check: result #1 (2x17 f32): {{.*}}: ok

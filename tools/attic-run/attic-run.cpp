@@ -1058,9 +1058,16 @@ int main(int argc, char **argv) {
     }
     return count;
   };
+  // So does the key bias of attic.vcc_compress for a J node without valid
+  // tokens (a 2026-12-02 audit: a padded input's bias failed the run).
   auto isLse = [&](unsigned index) {
     auto [block, number] = blockAttentionResult(*module, entry, index);
-    return block && block.getLseInit() && number == 1;
+    if (block)
+      return block.getLseInit() && number == 1;
+    auto result =
+        dyn_cast_or_null<OpResult>(returnedValue(*module, entry, index));
+    return result && isa<attic::VccCompressOp>(result.getOwner()) &&
+           result.getResultNumber() == 1;
   };
   bool inputsFinite = llvm::all_of(
       inputs.tensors, [&](const attic_tensor &t) { return !nonFinite(t); });
