@@ -53,14 +53,26 @@ std::string attic::checkVccEncoderSpec(const VccEncoderSpec &s) {
     return "fanouts and budgets need one entry per tree level (got " +
            std::to_string(s.fanouts.size()) + " and " +
            std::to_string(s.budgets.size()) + ")";
+  // The tree holds the tokens - num-vip others (the bound was "[2,
+  // tokens]" before 2026-12-02, which no fanout can meet when one token is
+  // left; an audit).
+  const int64_t others = s.tokens - s.numVip;
+  if (others < 2)
+    return "tokens - num-vip (" + std::to_string(others) +
+           ") must be at least 2: the tree holds the tokens that are not "
+           "VIP, and each fanout is at least 2";
   int64_t product = 1;
-  for (int64_t f : s.fanouts) {
-    if (f < 2 || f > s.tokens)
-      return "every fanout must be in [2, tokens], got " + std::to_string(f);
+  for (auto [level, f] : llvm::enumerate(s.fanouts)) {
+    if (f < 2 || f > others)
+      return "every fanout must be in [2, tokens - num-vip] = [2, " +
+             std::to_string(others) + "], got " + std::to_string(f);
     product *= f;
-    if (product > s.tokens) // before it can overflow: f <= tokens <= 2^20
-      return "the product of the fanouts exceeds tokens (" +
-             std::to_string(s.tokens) + ")";
+    // Stopped before it can overflow (f <= tokens <= 2^20).
+    if (product > others)
+      return std::string("the product of the fanouts (") +
+             (level + 1 < s.fanouts.size() ? "at least " : "") +
+             std::to_string(product) + ") must be tokens - num-vip (" +
+             std::to_string(others) + ")";
   }
   if (product != s.tokens - s.numVip)
     return "the product of the fanouts (" + std::to_string(product) +

@@ -816,14 +816,24 @@ TEST(VccEncoderBuilder, RejectedSpecsBuildNothing) {
   EXPECT_TRUE(module->getBody()->empty());
   // Fanouts whose product wraps int64 to tokens - num-vip (2^64 + 4 = 4)
   // were accepted until 2026-11-28 (the compiled encoder then crashed).
+  // (Since 2026-12-02 each fanout is bounded by tokens - num-vip, which
+  // catches these; the product's own bound is checked with large ones.)
   spec = attic::VccEncoderSpec();
   spec.tokens = 384777;
   spec.numVip = 384773;
   spec.fanouts = {2, 2, 5, 5581, 8681, 49477, 384773};
   spec.budgets = {0, 0, 0, 0, 0, 0, 0};
   EXPECT_FALSE(attic::buildVccEncoder(builder, loc, "e", spec, error));
-  EXPECT_NE(error.find("product of the fanouts exceeds tokens"),
+  EXPECT_NE(error.find("every fanout must be in [2, tokens - num-vip]"),
             std::string::npos)
+      << error;
+  spec = attic::VccEncoderSpec();
+  spec.tokens = 1 << 20;
+  spec.numVip = 1;
+  spec.fanouts = {(1 << 20) - 1, (1 << 20) - 1, (1 << 20) - 1};
+  spec.budgets = {0, 0, 0};
+  EXPECT_FALSE(attic::buildVccEncoder(builder, loc, "e", spec, error));
+  EXPECT_NE(error.find("product of the fanouts (at least"), std::string::npos)
       << error;
   // An empty function name printed as @<<INVALID EMPTY SYMBOL>>.
   spec = attic::VccEncoderSpec();
