@@ -1395,7 +1395,11 @@ private:
     Block *block = isa<BlockArgument>(value)
                        ? cast<BlockArgument>(value).getOwner()
                        : value.getDefiningOp()->getBlock();
-    if (block != user->getBlock())
+    // (An scf.forall's shared outputs are bound once for all its
+    // iterations, not computed again for each.)
+    if (block != user->getBlock() ||
+        (isa<BlockArgument>(value) &&
+         isa_and_nonnull<scf::ForallOp>(block->getParentOp())))
       return false;
     int byUser = 0;
     for (OpOperand &use : value.getUses()) {
@@ -1409,9 +1413,8 @@ private:
   }
 
   /// Calls `iteration` with the induction variable of each iteration of
-  /// `loop` (bounds from the scalars), each counted against the oracle's
-  /// limit.
-  /// `cost` steps count for each iteration.
+  /// `loop` (bounds from the scalars), each counted as `cost` steps against
+  /// the oracle's limit.
   LogicalResult forEachIteration(scf::ForOp loop,
                                  function_ref<LogicalResult(int64_t)> iteration,
                                  uint64_t cost = 1) {

@@ -253,3 +253,19 @@ func.func @nan_bits(%x: tensor<8xi32>, %h: tensor<8xi32>) -> (tensor<8xi32>, ten
   %ti = arith.bitcast %tf : tensor<8xf32> to tensor<8xi32>
   return %r#0, %r#1, %ti : tensor<8xi32>, tensor<8xi32>, tensor<8xi32>
 }
+
+// An insert into an scf.forall's shared output inside its body: the
+// shared outputs are bound once for all iterations, so the reference
+// copies, never moves, them (each iteration sees x).
+func.func @forall_insert_into_shared(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %v = arith.constant 5.0 : f32
+  %r:2 = scf.forall (%i) in (4) shared_outs(%o = %x, %p = %x) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+    %t = tensor.insert %v into %o[%i, %c0] : tensor<4x8xf32>
+    %s = tensor.extract_slice %t[%i, 0] [1, 8] [1, 1] : tensor<4x8xf32> to tensor<8xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %s into %p[%i, 0] [1, 8] [1, 1] : tensor<8xf32> into tensor<4x8xf32>
+    }
+  }
+  return %r#0, %r#1 : tensor<4x8xf32>, tensor<4x8xf32>
+}
